@@ -1,0 +1,74 @@
+"""The ``lobstack-eval`` command line: this module only registers the commands (one module per verb)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import typer
+from typer._click import exceptions as click_exc
+
+from scorer.errors import LobstackError
+
+app = typer.Typer(
+    name="lobstack-eval",
+    help="Record tool-calling evals through the Lobstack gateway once; score, diff and gate them offline.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+suite_app = typer.Typer(help="Work with suite files.", no_args_is_help=True, rich_markup_mode=None)
+diff_app = typer.Typer(help="Compare suite versions or runs.", no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(suite_app, name="suite")
+app.add_typer(diff_app, name="diff")
+
+
+def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
+    """Register ``module.func`` as command ``name``; the module is imported only when the command runs."""
+    import importlib
+
+    impl: Callable[..., Any] = getattr(importlib.import_module(f"lobstack_eval.{module}"), func)
+    target.command(name)(impl)
+
+
+_command(suite_app, "check", "cmd_suite", "check")
+_command(app, "record", "cmd_record", "record")
+_command(app, "rescore", "cmd_rescore", "rescore")
+_command(diff_app, "suites", "cmd_diff_suites", "diff_suites")
+_command(diff_app, "runs", "cmd_diff_runs", "diff_runs")
+_command(app, "gateway", "cmd_gateway", "gateway")
+_command(app, "report", "cmd_report", "report")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code; user errors become one ``error: ...`` line, never a traceback."""
+    try:
+        result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except LobstackError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except click_exc.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else str(exc))
+        return 2
+    except click_exc.UsageError as exc:
+        print(f"error: {exc.format_message()}", file=sys.stderr)
+        return 2
+    except click_exc.ClickException as exc:
+        print(f"error: {exc.format_message()}", file=sys.stderr)
+        return exc.exit_code
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
