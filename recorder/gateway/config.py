@@ -1,0 +1,23 @@
+"""How a stand-in gateway is set up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from recorder.gateway.faults import FaultSpec
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """Suite to answer from, fixed answer latency, probabilistic faults and their seed.
+
+    ``seed`` drives ``ref/noisy``, ``auto``'s routing and the fault draws. ``timeout_sleep_s`` is how long
+    a ``timeout`` fault stalls before it closes the connection without answering.
+    """
+
+    suite_path: Path
+    latency_ms: float = 0
+    faults: FaultSpec = field(default_factory=FaultSpec)
+    seed: int = 0
+    timeout_sleep_s: float = 5.0

@@ -1,0 +1,147 @@
+"""From one HTTP request to what the stand-in gateway does with it: answer (after a delay) or hang up.
+
+Order of decisions for ``POST /v1/chat/completions``: the body must be a JSON object with a ``model``
+string and a non-empty ``messages`` list (else 400), the model must be served (else 404
+``model_not_found``); only then do faults apply, counted per (model as sent, body digest). So bad
+requests are never faulted and their attempts are not counted. Every outcome waits ``latency_ms`` first;
+a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-cost-usd`` (``0.0`` unless
+a model answered). ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the
+request had ``temperature`` and the model drops it. Nothing from the request headers is ever echoed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from recorder.gateway import wire
+from recorder.gateway.config import GatewayConfig
+from recorder.gateway.faults import SLOW_EXTRA_S, scripted_fault, split_model_suffix
+from recorder.gateway.hashing import canonical_json, digest
+from recorder.gateway.models import MODELS, Ask, model_names, offered_names, route
+from recorder.gateway.pricing import Usage, cost_usd, estimate_tokens, format_usd
+from recorder.gateway.suite_index import SuiteIndex
+
+CHAT_PATH = "/v1/chat/completions"
+MODELS_PATH = "/v1/models"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Send this status, headers and body after ``delay_s`` seconds."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    delay_s: float
+
+
+@dataclass(frozen=True)
+class Hangup:
+    """Close the connection without answering after ``delay_s`` seconds."""
+
+    delay_s: float
+
+
+Outcome = Answer | Hangup
+
+
+class Dispatcher:
+    """Decides outcomes; the only state is the attempt counter, guarded by a lock."""
+
+    def __init__(self, config: GatewayConfig, suite: SuiteIndex) -> None:
+        self._config = config
+        self._suite = suite
+        self._latency_s = config.latency_ms / 1000.0
+        self._attempts: Counter[tuple[str, str]] = Counter()
+        self._lock = threading.Lock()
+
+    def handle(self, method: str, path: str, body: bytes) -> Outcome:
+        """The outcome of one request."""
+        route_path = path.split("?", 1)[0].rstrip("/")
+        if method == "POST" and route_path == CHAT_PATH:
+            return self._chat(body)
+        if method == "GET" and route_path == MODELS_PATH:
+            return self._answer(200, wire.models_json(model_names()))
+        return self._error(404, f"Unknown request URL: {method} {route_path or '/'}", code="unknown_url")
+
+    def _answer(self, status: int, value: Any, cost: float = 0.0, extra_s: float = 0.0, raw: bytes | None = None,
+                extra_headers: tuple[tuple[str, str], ...] = ()) -> Answer:  # fmt: skip
+        headers = (("Content-Type", "application/json"), (wire.COST_HEADER, format_usd(cost)), *extra_headers)
+        body = raw if raw is not None else wire.encode(value)
+        return Answer(status, headers, body, self._latency_s + extra_s)
+
+    def _error(self, status: int, message: str, param: str | None = None, code: str | None = None) -> Answer:
+        return self._answer(status, wire.error_json(status, message, param, code))
+
+    def _chat(self, body: bytes) -> Outcome:
+        try:
+            request = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return self._error(400, f"We could not parse the JSON body of your request: {exc}")
+        problem = _request_problem(request)
+        if problem:
+            return self._error(400, problem[1], param=problem[0])
+        model: str = request["model"]
+        split = split_model_suffix(model)
+        if split is None or split[0] not in (*MODELS, "auto"):
+            return self._error(404, f"The model `{model}` does not exist", param="model", code="model_not_found")
+        base, script = split
+        body_digest = digest(canonical_json(request))
+        with self._lock:
+            self._attempts[(model, body_digest)] += 1
+            attempt = self._attempts[(model, body_digest)]
+        if script:
+            fault = scripted_fault(script, attempt)
+        else:
+            fault = self._config.faults.decide(self._config.seed, body_digest, attempt)
+        extra_s = 0.0
+        if fault == "timeout":
+            return Hangup(self._latency_s + self._config.timeout_sleep_s)
+        if fault == "drop":
+            return Hangup(self._latency_s)
+        if fault == "garbage":
+            return self._answer(200, None, raw=wire.GARBAGE_BODY)
+        if fault == "empty":
+            return self._answer(200, {})
+        if fault == "slow":
+            extra_s = SLOW_EXTRA_S
+        elif fault is not None:
+            status = int(fault)
+            return self._error(status, f"Injected fault: the gateway answered {status}")
+        return self._complete(request, base, body_digest, extra_s)
+
+    def _complete(self, request: dict[str, Any], base: str, body_digest: str, extra_s: float) -> Answer:
+        offered = offered_names(request.get("tools"))
+        position = self._suite.locate(request["messages"], offered)
+        ask = Ask(position, offered, body_digest, self._config.seed, self._suite.tool_schemas)
+        picked = route(base, ask)
+        spec = MODELS[picked]
+        reply = spec.answer(ask)
+        message = wire.message_json(reply)
+        usage = Usage(estimate_tokens(canonical_json(request)), estimate_tokens(canonical_json(message)))
+        completion_id = "chatcmpl-" + digest("completion", body_digest)[:24]
+        dropped: tuple[tuple[str, str], ...] = ()
+        if spec.drops_temperature and "temperature" in request:
+            dropped = ((wire.DROPPED_HEADER, "temperature"),)
+        value = wire.completion_json(completion_id, picked, reply, usage)
+        return self._answer(200, value, cost_usd(picked, usage), extra_s, extra_headers=dropped)
+
+
+def _request_problem(request: Any) -> tuple[str | None, str] | None:
+    """``(param, message)`` for a request the gateway refuses with 400, else ``None``."""
+    if not isinstance(request, dict):
+        return None, "The request body must be a JSON object."
+    model = request.get("model")
+    if not isinstance(model, str) or not model:
+        return "model", "You must provide a model parameter."
+    messages = request.get("messages")
+    if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+        return "messages", "'messages' must be a non-empty array of message objects."
+    tools = request.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        return "tools", "'tools' must be an array."
+    return None

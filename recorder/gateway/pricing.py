@@ -1,0 +1,68 @@
+"""Token counts and prices of the stand-in gateway, so cost reporting has real, checkable numbers.
+
+Tokens are estimated from sizes (4 characters a token, at least 1): the prompt from the request's
+canonical JSON, the completion from the answer message's canonical JSON. Prices are USD per million
+tokens. The ``x-lobstack-cost-usd`` header is written in fixed-point with at most 10 decimals and no
+trailing zeros (``"0.000123"``, ``"0.0"`` for error answers): Python's repr would switch to ``1.23e-05``
+below 1e-4, which is harder to read and compare by eye, and ``float()`` reads both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million prompt and completion tokens."""
+
+    prompt_per_mtok: float
+    completion_per_mtok: float
+
+
+@dataclass(frozen=True)
+class Usage:
+    """OpenAI ``usage`` numbers."""
+
+    prompt_tokens: int
+    completion_tokens: int
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def as_json(self) -> dict[str, int]:
+        """The ``usage`` object of an answer."""
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "total_tokens": self.total_tokens,
+        }
+
+
+PRICES: dict[str, Price] = {
+    "ref/oracle": Price(2.5, 10.0),
+    "ref/abstain": Price(0.15, 0.6),
+    "ref/first-tool": Price(0.5, 1.5),
+    "ref/noisy": Price(1.0, 4.0),
+    "ref/no-temperature": Price(3.0, 15.0),
+    "ref/xss": Price(1.0, 1.0),
+}
+
+
+def estimate_tokens(text: str) -> int:
+    """About 4 characters a token, never 0."""
+    return max(1, len(text) // 4)
+
+
+def cost_usd(model: str, usage: Usage) -> float:
+    """What ``usage`` costs on ``model`` (a model with no price costs 0)."""
+    price = PRICES.get(model, Price(0.0, 0.0))
+    return (usage.prompt_tokens * price.prompt_per_mtok + usage.completion_tokens * price.completion_per_mtok) / 1e6
+
+
+def format_usd(amount: float) -> str:
+    """Fixed-point text for the cost header: ``0.000123``, ``0.0``."""
+    text = f"{round(amount, 10):.10f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text

@@ -1,0 +1,171 @@
+"""The HTTP side of the stand-in gateway: a ``ThreadingHTTPServer`` on 127.0.0.1 in a background thread.
+
+Each request gets its own daemon handler thread, so fixed latencies overlap across concurrent clients.
+Every answer is sent with ``Connection: close`` (one request per connection): a stopped server then has
+no idle keep-alive threads to wait for, and a dropped connection is always a fresh one. Delays wait on a
+stop event, so ``stop()`` returns promptly even while a ``timeout`` fault is stalling. The ``Date``
+header is fixed to the answers' ``created`` time so recorded headers do not depend on the wall clock.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from recorder.gateway.config import GatewayConfig
+from recorder.gateway.dispatch import Answer, Dispatcher, Outcome
+from recorder.gateway.models import model_names
+from recorder.gateway.suite_index import load_suite_index
+from recorder.gateway.wire import CREATED
+from scorer.errors import GatewayError
+
+HOST = "127.0.0.1"
+DEFAULT_PORT = 8099
+_FIXED_DATE = email.utils.formatdate(CREATED, usegmt=True)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, port: int, gateway: StandInGateway) -> None:
+        self.gateway = gateway
+        super().__init__((HOST, port), _Handler)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "lobstack-stand-in/1"
+    timeout = 30  # a client that connects and never sends cannot hold a thread forever
+    server: _Server
+
+    def do_GET(self) -> None:
+        self._serve("GET")
+
+    def do_POST(self) -> None:
+        self._serve("POST")
+
+    def do_PUT(self) -> None:
+        self._serve("PUT")
+
+    def do_DELETE(self) -> None:
+        self._serve("DELETE")
+
+    def _serve(self, method: str) -> None:
+        self.close_connection = True
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = 0
+        body = self.rfile.read(length) if length > 0 else b""
+        self.server.gateway._handle(method, self.path, body, self)
+
+    def send(self, answer: Answer) -> None:
+        """Write a whole answer."""
+        self.send_response(answer.status)
+        for name, value in answer.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(answer.body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(answer.body)
+
+    def version_string(self) -> str:
+        return self.server_version  # no Python version in the Server header
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        return _FIXED_DATE
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: tests and the CLI print what matters themselves
+
+
+class StandInGateway:
+    """A running (after ``start()`` or ``with``) stand-in gateway; ``url`` is the API root ending in ``/v1``."""
+
+    def __init__(self, config: GatewayConfig, port: int = 0) -> None:
+        self.config = config
+        self._dispatcher = Dispatcher(config, load_suite_index(Path(config.suite_path)))
+        self._port = port
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._seen: list[bytes] = []
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:<port>/v1`` (the bound port once started)."""
+        port = self._server.server_address[1] if self._server else self._port
+        return f"http://{HOST}:{port}/v1"
+
+    @property
+    def requests_seen(self) -> list[bytes]:
+        """The raw body of every request received so far, in arrival order (``b""`` for a GET)."""
+        with self._lock:
+            return list(self._seen)
+
+    def start(self) -> StandInGateway:
+        """Bind 127.0.0.1 and serve in a background thread; raises ``GatewayError`` if the port is taken."""
+        if self._server is not None:
+            return self
+        try:
+            self._server = _Server(self._port, self)
+        except OSError as exc:
+            raise GatewayError(f"cannot listen on {HOST}:{self._port}: {exc.strerror or exc}") from None
+        self._stopping.clear()
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="stand-in-gateway", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, wake stalled handlers, close the socket and wait for the threads."""
+        server, thread = self._server, self._thread
+        if server is None:
+            return
+        self._stopping.set()
+        server.shutdown()
+        server.server_close()
+        if thread is not None:
+            thread.join()
+        self._server, self._thread = None, None
+
+    def wait(self) -> None:
+        """Block until the serving thread ends (for the CLI; Ctrl-C interrupts it)."""
+        while self._thread is not None and self._thread.is_alive():
+            self._thread.join(0.5)
+
+    def __enter__(self) -> StandInGateway:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def _handle(self, method: str, path: str, body: bytes, handler: _Handler) -> None:
+        with self._lock:
+            self._seen.append(body)
+        outcome: Outcome = self._dispatcher.handle(method, path, body)
+        if outcome.delay_s > 0 and self._stopping.wait(outcome.delay_s):
+            return  # shutting down: hang up instead of answering
+        if isinstance(outcome, Answer):
+            handler.send(outcome)
+        # a Hangup writes nothing; the server closes the connection when the handler returns
+
+
+def serve_forever(config: GatewayConfig, port: int = DEFAULT_PORT, announce: Any = print) -> None:
+    """Serve on 127.0.0.1:``port`` until Ctrl-C, after announcing the URL and models; returns cleanly."""
+    gateway = StandInGateway(config, port).start()
+    try:
+        announce(f"Stand-in gateway on {gateway.url} (models: {', '.join(model_names())})")
+        gateway.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        gateway.stop()

@@ -1,0 +1,72 @@
+"""The bytes the stand-in gateway sends: OpenAI chat-completion and error bodies, and Lobstack headers.
+
+Bodies are ``json.dumps(..., ensure_ascii=False)`` in OpenAI's key order, UTF-8, with a fixed
+``created`` so equal requests give byte-identical answers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from recorder.gateway.models import Reply
+from recorder.gateway.pricing import Usage
+
+CREATED = 1792540800  # fixed: no wall clock in answers
+COST_HEADER = "x-lobstack-cost-usd"
+DROPPED_HEADER = "x-lobstack-dropped-params"
+GARBAGE_BODY = b'{"id": "chatcmpl-garbage", "object": "chat.completion", "choices": [{"mess'
+
+_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                404: "invalid_request_error", 429: "rate_limit_error"}  # fmt: skip
+_ERROR_CODES = {429: "rate_limit_exceeded", 500: "server_error", 502: "bad_gateway", 503: "service_unavailable",
+                504: "gateway_timeout"}  # fmt: skip
+
+
+def encode(value: Any) -> bytes:
+    """JSON bytes of a body."""
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def message_json(reply: Reply) -> dict[str, Any]:
+    """The ``choices[0].message`` object; ``tool_calls`` only when there are calls, as OpenAI does."""
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in reply.tool_calls
+        ]
+    return message
+
+
+def completion_json(completion_id: str, model: str, reply: Reply, usage: Usage) -> dict[str, Any]:
+    """A whole ``chat.completion`` body."""
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": CREATED,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message_json(reply),
+                "logprobs": None,
+                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+            }
+        ],
+        "usage": usage.as_json(),
+    }
+
+
+def error_json(status: int, message: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
+    """OpenAI's error body for ``status``; ``code`` defaults to the usual one for that status."""
+    kind = _ERROR_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
+    return {"error": {"message": message, "type": kind, "param": param, "code": code or _ERROR_CODES.get(status)}}
+
+
+def models_json(names: tuple[str, ...]) -> dict[str, Any]:
+    """The ``GET /v1/models`` body."""
+    return {
+        "object": "list",
+        "data": [{"id": n, "object": "model", "created": CREATED, "owned_by": "lobstack-stand-in"} for n in names],
+    }
