@@ -1,10 +1,41 @@
-"""Stub: not implemented yet."""
+"""``lobstack-eval diff suites OLD NEW``: what changed, whether the version bump is enough, metrics under both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
-from scorer.errors import LobstackError
+from replay.diff_suites import diff_suites as compare_suites
+from replay.diff_suites import format_rescores, format_text, read_suite_json, rescore_both, verdict_lines
 
 
-def diff_suites(old: str = typer.Argument(...), new: str = typer.Argument(...)) -> None:
-    """Not implemented yet."""
-    raise LobstackError("not implemented yet")
+def diff_suites(
+    old: Annotated[Path, typer.Argument(help="The older suite file.")],
+    new: Annotated[Path, typer.Argument(help="The newer suite file.")],
+    cassettes: Annotated[
+        Path | None,
+        typer.Option(
+            "--cassettes",
+            metavar="DIR",
+            help="Rescore every model dir of DIR under OLD and NEW (no API call) and show both side by side.",
+        ),
+    ] = None,
+) -> None:
+    """List cases added, removed, request-changed (need recording) and check-changed (re-scorable).
+
+    Exits 1 when NEW's version is lower than the changes require (major: a case removed; minor: a case
+    added or a check or request changed). A change to the method page's rules also needs a major bump;
+    that is not visible in the suite files, so it is not checked here.
+    """
+    raw_old, data_old = read_suite_json(old)
+    raw_new, data_new = read_suite_json(new)
+    diff = compare_suites(data_old, data_new)
+    out = format_text(diff)
+    if cassettes is not None:
+        rows = rescore_both(cassettes, (raw_old, str(old)), (raw_new, str(new)))
+        out += f"metrics rescored from {cassettes}:\n" + format_rescores(rows, diff.version_old, diff.version_new)
+    typer.echo(out + "\n".join(verdict_lines(diff)))
+    if not diff.bump_ok:
+        raise typer.Exit(1)

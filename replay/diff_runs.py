@@ -360,22 +360,18 @@ def _model_block(m: ModelDiff) -> list[str]:
         f"  paired cases: {m.pairs} (both passed {m.both_passed}, both failed {m.both_failed}, "
         f"passed->failed {len(m.to_failed)}, failed->passed {len(m.to_passed)})"
     )
-    lines.append(
-        f"  McNemar exact p = {m.mcnemar_p:.4g} on {len(m.to_failed) + len(m.to_passed)} discordant pairs"
-    )
+    lines.append(f"  McNemar exact p = {m.mcnemar_p:.4g} on {len(m.to_failed) + len(m.to_passed)} discordant pairs")
     for title, rows in (("passed -> failed", m.to_failed), ("failed -> passed", m.to_passed)):
         if rows:
             lines.append(f"  {title} ({len(rows)}):")
-            lines.extend(
-                f"    {c.case_id}: {c.reason_b if c.status_b == 'failed' else c.reason_a}" for c in rows
-            )
+            lines.extend(f"    {c.case_id}: {c.reason_b if c.status_b == 'failed' else c.reason_a}" for c in rows)
     if m.unpaired:
         lines.append(f"  not paired ({len(m.unpaired)}):")
         lines.extend(f"    {c.case_id}: A {_status(c, 'a')}, B {_status(c, 'b')}" for c in m.unpaired)
-    lines.append("  metric            A                      B                      B - A")
+    lines.append("  metric            A                        B                        B - A")
     for d in m.metrics:
         a_text, b_text = _rate_ci(d.a_rate, d.a_ci), _rate_ci(d.b_rate, d.b_ci)
-        lines.append(f"  {d.name:<17} {a_text:<22} {b_text:<22} {_delta(d.delta)}")
+        lines.append(f"  {d.name:<17} {a_text:<24} {b_text:<24} {_delta(d.delta)}")
     return lines
 
 
