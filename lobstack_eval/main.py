@@ -70,5 +70,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> None:
     """Console-script entry point."""
     sys.exit(main())
-
-

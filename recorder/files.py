@@ -1,0 +1,60 @@
+"""Reading and writing project files: suites, JSON documents, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from scorer.errors import CassetteError, SuiteError
+from scorer.suite import Suite, SuiteCheck, check_suite, parse_suite
+
+
+def read_bytes(path: Path, what: str, error: type[Exception] = CassetteError) -> bytes:
+    """Read a file, turning a missing or unreadable file into a one-line ``error``."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, expected a {what}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what}: {exc.strerror}") from None
+
+
+def read_suite(path: Path) -> Suite:
+    """Load and validate a suite file; SuiteError names the file and the first problem."""
+    return parse_suite(read_bytes(path, "suite file", SuiteError), str(path))
+
+
+def check_suite_file(path: Path) -> SuiteCheck:
+    """Every problem of a suite file (for ``suite check``)."""
+    return check_suite(read_bytes(path, "suite file", SuiteError), str(path))
+
+
+def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> Any:
+    """Parse a JSON file; a corrupt one is a one-line ``error`` naming the file and position."""
+    raw = read_bytes(path, what, error)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise error(f"{path}: the {what} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file whole or not at all: a temp file in the same directory, fsync, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

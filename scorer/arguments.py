@@ -1,0 +1,38 @@
+"""Parse a tool call's arguments under strict JSON: they must be a JSON object."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+ArgumentsForm = Literal["string", "object", "other"]
+
+
+@dataclass(frozen=True)
+class ParsedArguments:
+    """``value`` is the arguments object, or None when they do not parse as one."""
+
+    value: dict[str, Any] | None
+    form: ArgumentsForm
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_arguments(raw: Any) -> ParsedArguments:
+    """Arguments as sent: a JSON string (normal), or an object some servers send directly (counts as parsed)."""
+    if isinstance(raw, dict):
+        return ParsedArguments(raw, "object")
+    if not isinstance(raw, str):
+        return ParsedArguments(None, "other")
+    try:
+        value = json.loads(raw, parse_constant=_reject_constant)
+    except ValueError:
+        return ParsedArguments(None, "string")
+    return ParsedArguments(value if isinstance(value, dict) else None, "string")

@@ -1,0 +1,113 @@
+"""Judging one step, exactly as the method page says.
+
+No call expected: passes when the response has no tool calls. Calls expected: passes when the names called
+equal the names expected as a multiset, every call's arguments parse as a JSON object, and the calls can be
+matched one to one with the expected calls so that every argument check holds (a real bipartite matching).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from scorer.arguments import ArgumentsForm, parse_arguments
+from scorer.matching import max_matching
+from scorer.response import ModelResponse, ToolCall
+from scorer.suite import Case, ExpectedCall, Step, Suite
+
+
+@dataclass(frozen=True)
+class CallVerdict:
+    """Facts about one call the model made, for the per-call metrics."""
+
+    name: str
+    offered: bool
+    parsed: bool
+    schema_valid: bool | None
+    arguments_form: ArgumentsForm
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    """A step's result: ``names_match`` feeds Right tool; ``assignment[i]`` is the expected call index matched to
+    the model's call ``i`` (None when unmatched)."""
+
+    passed: bool
+    reason: str | None
+    names_match: bool
+    calls: tuple[CallVerdict, ...]
+    assignment: tuple[int | None, ...]
+
+
+def _names(names: list[str]) -> str:
+    return "[" + ", ".join(names) + "]"
+
+
+def call_failures(expected: ExpectedCall, arguments: dict[str, object]) -> list[str]:
+    """Every failed check of ``expected`` against one parsed arguments object, as ``name.arg: ...`` reasons."""
+    failures = []
+    for arg, checks in expected.args:
+        for check in checks:
+            failure = check.run(arg in arguments, arguments.get(arg))
+            if failure:
+                failures.append(f"{expected.name}.{arg}: {failure}")
+    return failures
+
+
+def _call_verdict(call: ToolCall, case: Case, suite: Suite) -> CallVerdict:
+    parsed = parse_arguments(call.arguments)
+    offered = call.name in case.tools
+    valid: bool | None = None
+    if offered:
+        valid = parsed.ok and not suite.tools[call.name].errors(parsed.value)
+    return CallVerdict(call.name, offered, parsed.ok, valid, parsed.form)
+
+
+def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) -> StepVerdict:
+    """Judge the model's response to one step of ``case``."""
+    calls = response.tool_calls
+    verdicts = tuple(_call_verdict(call, case, suite) for call in calls)
+    got = [call.name for call in calls]
+    if step.expect == "none":
+        if not calls:
+            return StepVerdict(True, None, True, verdicts, ())
+        return StepVerdict(False, f"expected no call, got {_names(got)}", False, verdicts, (None,) * len(calls))
+    want = [call.name for call in step.calls]
+    unmatched = (None,) * len(calls)
+    if Counter(got) != Counter(want):
+        reason = f"names differ: expected {_names(want)}, got {_names(got)}"
+        return StepVerdict(False, reason, False, verdicts, unmatched)
+    parsed = [parse_arguments(call.arguments) for call in calls]
+    for call, args in zip(calls, parsed, strict=True):
+        if not args.ok:
+            return StepVerdict(False, f"{call.name}.arguments: not a JSON object", True, verdicts, unmatched)
+    edges = [
+        [
+            j
+            for j, expected in enumerate(step.calls)
+            if expected.name == call.name and not call_failures(expected, args.value or {})
+        ]
+        for call, args in zip(calls, parsed, strict=True)
+    ]
+    assignment = tuple(max_matching(edges, len(step.calls)))
+    if all(partner is not None for partner in assignment):
+        return StepVerdict(True, None, True, verdicts, assignment)
+    return StepVerdict(False, _matching_reason(step, calls, parsed, assignment), True, verdicts, assignment)
+
+
+def _matching_reason(step: Step, calls, parsed, assignment) -> str:  # type: ignore[no-untyped-def]
+    """Why no one-to-one matching exists: the first unmatched expected call against its closest same-name call."""
+    matched = {partner for partner in assignment if partner is not None}
+    for j, expected in enumerate(step.calls):
+        if j in matched:
+            continue
+        candidates = [i for i, call in enumerate(calls) if call.name == expected.name]
+        free = [i for i in candidates if assignment[i] is None] or candidates
+        failures = min(
+            (call_failures(expected, parsed[i].value or {}) for i in free),
+            key=len,
+        )
+        if failures:
+            return "; ".join(failures)
+        return f"{expected.name}: each matching call is already needed for another expected {expected.name} call"
+    return "no one-to-one matching of calls"

@@ -1,0 +1,56 @@
+"""What a run produced for one case: its attempts, the steps it reached, and its status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from scorer.judge import StepVerdict
+from scorer.response import ModelResponse
+from scorer.suite import Case
+
+Status = Literal["passed", "failed", "errored", "unrecorded"]
+SCORED: tuple[Status, ...] = ("passed", "failed")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One HTTP attempt. ``outcome`` is ``ok``, ``http_<status>``, ``timeout``, ``network_error`` or
+    ``malformed``; ``cost_usd`` and ``dropped_params`` are the raw header texts (None when absent)."""
+
+    step: int
+    attempt: int
+    outcome: str
+    status: int | None
+    wall_ms: float | None
+    cost_usd: str | None = None
+    dropped_params: str | None = None
+
+    @property
+    def answered(self) -> bool:
+        """True when the attempt got an HTTP answer (any status)."""
+        return self.status is not None
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """A reached step: the response (None when it got none) and the judge's verdict (None when not judged)."""
+
+    index: int
+    response: ModelResponse | None
+    verdict: StepVerdict | None
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """The case's status, the reason it is not passed (None when passed), its steps and its attempts."""
+
+    case: Case
+    status: Status
+    reason: str | None
+    steps: tuple[StepRecord, ...]
+    attempts: tuple[Attempt, ...]
+
+    @property
+    def scored(self) -> bool:
+        return self.status in SCORED

@@ -1,0 +1,127 @@
+"""The results.json document (CONTRACTS section 4 plus docs/FORMATS.md), deterministic to the byte."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from scorer.outcome import Attempt, CaseOutcome, StepRecord
+from scorer.suite import Suite
+
+FORMAT_VERSION = 1
+
+
+def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool:
+    """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped ``temperature``."""
+    return any(
+        "temperature" in {p.strip().lower() for p in (a.dropped_params or "").split(",")}
+        for o in outcomes
+        for a in o.attempts
+    )
+
+
+def routed_models(outcomes: Sequence[CaseOutcome]) -> dict[str, int]:
+    """How often each model name appeared in the answers' ``model`` field."""
+    counts = Counter(step.response.model for o in outcomes for step in o.steps if step.response and step.response.model)
+    return dict(sorted(counts.items()))
+
+
+def _step_document(step: StepRecord) -> dict[str, Any]:
+    verdict, response = step.verdict, step.response
+    calls = []
+    if response is not None:
+        for i, call in enumerate(response.tool_calls):
+            facts = verdict.calls[i] if verdict is not None else None
+            calls.append(
+                {
+                    "id": call.id,
+                    "name": call.name,
+                    "arguments": call.arguments,
+                    "arguments_form": facts.arguments_form if facts else None,
+                    "offered": facts.offered if facts else None,
+                    "parsed": facts.parsed if facts else None,
+                    "schema_valid": facts.schema_valid if facts else None,
+                }
+            )
+    return {
+        "index": step.index,
+        "passed": bool(verdict and verdict.passed),
+        "reason": verdict.reason if verdict else None,
+        "response": None
+        if response is None
+        else {"content": response.content, "model": response.model, "tool_calls": calls},
+    }
+
+
+def _attempt_document(attempt: Attempt) -> dict[str, Any]:
+    return {
+        "step": attempt.step,
+        "attempt": attempt.attempt,
+        "outcome": attempt.outcome,
+        "status": attempt.status,
+        "wall_ms": attempt.wall_ms,
+        "cost_usd": attempt.cost_usd,
+    }
+
+
+def case_document(outcome: CaseOutcome) -> dict[str, Any]:
+    """One entry of ``results``."""
+    return {
+        "id": outcome.case.id,
+        "group": outcome.case.group,
+        "status": outcome.status,
+        "reason": outcome.reason,
+        "steps": [_step_document(step) for step in outcome.steps],
+        "attempts": [_attempt_document(a) for a in outcome.attempts],
+    }
+
+
+def suite_ref(suite: Suite) -> dict[str, str]:
+    """The ``suite`` block of a results file."""
+    return {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
+
+
+def results_document(
+    suite: Suite,
+    model: str,
+    model_slug: str,
+    outcomes: Sequence[CaseOutcome],
+    recorded_suite: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The whole results.json document for one model."""
+    from scorer.metrics import compute_metrics, cost_per_100_cases, latency_p50_ms, total_cost_usd
+
+    order = {case.id: i for i, case in enumerate(suite.cases)}
+    outcomes = sorted(outcomes, key=lambda o: order.get(o.case.id, len(order)))
+    statuses = Counter(o.status for o in outcomes)
+    scored = statuses["passed"] + statuses["failed"]
+    metrics, groups = compute_metrics(outcomes)
+    total = total_cost_usd(outcomes)
+    return {
+        "format_version": FORMAT_VERSION,
+        "suite": suite_ref(suite),
+        "recorded_suite": recorded_suite,
+        "model": model,
+        "model_slug": model_slug,
+        "temperature_ignored": dropped_temperature(outcomes),
+        "routed_models": routed_models(outcomes),
+        "cases": {
+            "total": len(outcomes),
+            "scored": scored,
+            "errored": statuses["errored"],
+            "unrecorded": statuses["unrecorded"],
+        },
+        "metrics": metrics,
+        "groups": groups,
+        "latency_p50_ms": latency_p50_ms(outcomes),
+        "cost_per_100_cases_usd": cost_per_100_cases(total, scored),
+        "cost_usd": float(total) if total is not None else None,
+        "results": [case_document(o) for o in outcomes],
+    }
+
+
+def dumps(document: Any) -> str:
+    """Deterministic JSON text: sorted keys, two-space indent, UTF-8 text, floats by repr."""
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"

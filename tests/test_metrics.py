@@ -1,0 +1,139 @@
+"""The seven rates, latency and cost, over hand-built outcomes whose right answers are counted by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorer import Attempt, CaseOutcome, StepRecord, judge_step, results_document, wilson
+from scorer.metrics import compute_metrics
+from tests.suitekit import case, make_suite
+from tests.test_judge import response
+
+WEATHER = {"name": "get_weather", "args": {"city": {"eq": "Oslo"}}, "reference": {"city": "Oslo"}, "result": "3C"}
+LIMA = {"name": "get_weather", "args": {"city": {"eq": "Lima"}}, "reference": {"city": "Lima"}, "result": "20C"}
+SUITE = make_suite(
+    [
+        case("selection-01", [{"expect": "call", "calls": [WEATHER]}], tools=["get_weather", "read_file"]),
+        case("no_call-01", [{"expect": "none"}], group="no_call", tools=["get_weather"]),
+        case("parallel-01", [{"expect": "call", "calls": [WEATHER, LIMA]}], group="parallel", tools=["get_weather"]),
+        case(
+            "chains-01",
+            [{"expect": "call", "calls": [WEATHER]}, {"expect": "call", "calls": [LIMA]}],
+            group="chains",
+            tools=["get_weather"],
+        ),
+    ]
+)
+OSLO = {"name": "get_weather", "arguments": '{"city": "Oslo"}'}
+LIMA_CALL = {"name": "get_weather", "arguments": '{"city": "Lima"}'}
+
+
+def outcome(case_id: str, answers: list[list[dict[str, Any]]], status: str | None = None) -> CaseOutcome:
+    c = SUITE.case(case_id)
+    steps = []
+    for index, calls in enumerate(answers):
+        r = response(calls)
+        steps.append(StepRecord(index, r, judge_step(c.steps[index], r, c, SUITE)))
+        if not steps[-1].verdict.passed:
+            break
+    passed = len(steps) == len(c.steps) and all(s.verdict.passed for s in steps)
+    final = status or ("passed" if passed else "failed")
+    attempts = tuple(Attempt(i, 1, "ok", 200, 100.0 * (i + 1), "0.001") for i in range(len(steps)))
+    return CaseOutcome(c, final, None if passed else "x", tuple(steps), attempts)  # type: ignore[arg-type]
+
+
+def test_all_pass() -> None:
+    metrics, groups = compute_metrics(
+        [
+            outcome("selection-01", [[OSLO]]),
+            outcome("no_call-01", [[]]),
+            outcome("parallel-01", [[LIMA_CALL, OSLO]]),
+            outcome("chains-01", [[OSLO], [LIMA_CALL]]),
+        ]
+    )
+    assert metrics["overall"]["count"] == 4 and metrics["overall"]["of"] == 4 and metrics["overall"]["rate"] == 100.0
+    # Cases with a call step: selection, parallel, chains.
+    assert (metrics["right_tool"]["count"], metrics["right_tool"]["of"]) == (3, 3)
+    # Calls: 1 + 2 + 2 = 5, all to offered tools.
+    assert (metrics["valid_arguments"]["count"], metrics["valid_arguments"]["of"]) == (5, 5)
+    assert (metrics["made_up_tool"]["count"], metrics["made_up_tool"]["of"]) == (0, 5)
+    assert (metrics["chains"]["count"], metrics["chains"]["of"]) == (1, 1)
+    assert (metrics["parallel"]["count"], metrics["parallel"]["of"]) == (1, 1)
+    assert (metrics["no_call_needed"]["count"], metrics["no_call_needed"]["of"]) == (1, 1)
+    assert groups["selection"]["rate"] == 100.0 and groups["arguments"]["of"] == 0
+
+
+def test_made_up_tool_is_not_in_valid_arguments_denominator() -> None:
+    made_up = {"name": "weather_lookup", "arguments": '{"city": "Oslo"}'}
+    bad_json = {"name": "get_weather", "arguments": "{bad"}
+    metrics, _ = compute_metrics(
+        [
+            outcome("selection-01", [[made_up]]),
+            outcome("parallel-01", [[OSLO, bad_json]]),
+            outcome("no_call-01", [[OSLO]]),
+        ]
+    )
+    # Calls made: weather_lookup (made up), Oslo, bad JSON, Oslo (in a no-call case): 4 calls, 3 offered.
+    assert (metrics["made_up_tool"]["count"], metrics["made_up_tool"]["of"]) == (1, 4)
+    assert (metrics["valid_arguments"]["count"], metrics["valid_arguments"]["of"]) == (2, 3)
+    assert (metrics["right_tool"]["count"], metrics["right_tool"]["of"]) == (1, 2)
+    assert (metrics["no_call_needed"]["count"], metrics["no_call_needed"]["of"]) == (0, 1)
+    assert metrics["overall"]["count"] == 0
+
+
+def test_chain_stopped_early_fails_chains_but_keeps_right_tool() -> None:
+    metrics, _ = compute_metrics([outcome("chains-01", [[OSLO], [OSLO]])])
+    assert (metrics["chains"]["count"], metrics["chains"]["of"]) == (0, 1)
+    assert (metrics["right_tool"]["count"], metrics["right_tool"]["of"]) == (1, 1)
+
+
+def test_errored_and_unrecorded_are_excluded_from_every_rate() -> None:
+    metrics, _ = compute_metrics(
+        [
+            outcome("selection-01", [[OSLO]]),
+            outcome("parallel-01", [[OSLO]], status="errored"),
+            outcome("chains-01", [[OSLO]], status="unrecorded"),
+        ]
+    )
+    assert metrics["overall"]["of"] == 1
+    assert metrics["made_up_tool"]["of"] == 1 and metrics["parallel"]["of"] == 0 and metrics["chains"]["of"] == 0
+
+
+def test_all_errored_model_has_no_scores() -> None:
+    outcomes = [outcome(cid, [[OSLO]], status="errored") for cid in ("selection-01", "parallel-01")]
+    doc = results_document(SUITE, "m", "m", outcomes)
+    assert all(m["rate"] is None and m["ci"] is None and m["of"] == 0 for m in doc["metrics"].values())
+    assert doc["cases"] == {"total": 2, "scored": 0, "errored": 2, "unrecorded": 0}
+    assert doc["cost_per_100_cases_usd"] is None
+
+
+def test_latency_and_cost() -> None:
+    outcomes = [outcome("selection-01", [[OSLO]]), outcome("chains-01", [[OSLO], [LIMA_CALL]])]
+    doc = results_document(SUITE, "m", "m", outcomes)
+    # Attempt wall times 100, 100, 200 ms: the median is 100.
+    assert doc["latency_p50_ms"] == 100.0
+    # 3 answered calls at $0.001 over 2 scored cases, times 100.
+    assert doc["cost_per_100_cases_usd"] == pytest.approx(0.15)
+
+
+def test_unpriced_answer_hides_cost() -> None:
+    o = outcome("selection-01", [[OSLO]])
+    unpriced = CaseOutcome(o.case, o.status, o.reason, o.steps, (Attempt(0, 1, "ok", 200, 5.0, None),))
+    assert results_document(SUITE, "m", "m", [unpriced])["cost_per_100_cases_usd"] is None
+
+
+def test_unanswered_attempts_are_not_latency() -> None:
+    o = outcome("selection-01", [[OSLO]])
+    attempts = (Attempt(0, 1, "timeout", None, 120000.0), Attempt(0, 2, "ok", 200, 7.0, "0"))
+    doc = results_document(SUITE, "m", "m", [CaseOutcome(o.case, o.status, o.reason, o.steps, attempts)])
+    assert doc["latency_p50_ms"] == 7.0
+
+
+def test_wilson_known_values() -> None:
+    lo, hi = wilson(5, 10)  # type: ignore[misc]
+    assert lo == pytest.approx(23.66, abs=0.01) and hi == pytest.approx(76.34, abs=0.01)
+    lo, hi = wilson(0, 10)  # type: ignore[misc]
+    assert lo == 0.0 and hi == pytest.approx(27.75, abs=0.01)
+    assert wilson(0, 0) is None
