@@ -1,0 +1,36 @@
+"""Display names of the metrics and suite groups, in the order the method page lists them."""
+
+from __future__ import annotations
+
+METRIC_LABELS: dict[str, str] = {
+    "overall": "Overall",
+    "right_tool": "Right tool",
+    "valid_arguments": "Valid arguments",
+    "made_up_tool": "Made-up tool",
+    "chains": "Chains",
+    "parallel": "Parallel",
+    "no_call_needed": "No call needed",
+}
+# The one rate where a smaller share is the better model.
+LOWER_IS_BETTER = frozenset({"made_up_tool"})
+
+GROUP_LABELS: dict[str, str] = {
+    "selection": "Selection",
+    "arguments": "Arguments",
+    "near_misses": "Near misses",
+    "no_call": "No call needed",
+    "parallel": "Parallel",
+    "chains": "Chains",
+}
+
+STATUSES = ("passed", "failed", "errored", "unrecorded")
+
+# The method page's "What the scores do not say", shown above every leaderboard.
+CAVEATS = (
+    "At temperature 0 most models are close to deterministic, not exactly: two runs of the same suite can "
+    "differ by a case or two.",
+    "Through auto, Nex (Lobstack's router) picks the model per request, so its score is the score of its choices.",
+    "The scores measure tool calling through the Lobstack API with this prompt and these tools; a different "
+    "prompt or tool set can score differently.",
+    "Errored and unrecorded cases are counted and shown, and left out of every rate.",
+)

@@ -1,0 +1,87 @@
+"""The self-contained HTML report across models: ``reports/index.html``."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from replay.html import _env, _plots, _view
+from replay.html._labels import CAVEATS
+from replay.html._load import load_results, load_suite, results_paths
+
+
+def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
+    """A warning when the suite file shown for the cases is not the one the results were scored against."""
+    named = {(str(s.name), str(s.version)) for s in _view.suite_lines(results)}
+    mine = (str(suite.get("name", "?")), str(suite.get("version", "?")))
+    if not named or named == {mine}:
+        return ""
+    return (
+        f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were scored against."
+    )
+
+
+def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
+    """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite file's dict).
+
+    Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by name.
+    """
+    ordered = _view.leaderboard_order(results)
+    case_ids = _view.grid_case_ids(ordered, suite)
+    plot_models = [_view.plot_model(r) for r in ordered]
+    plots = {
+        "rates": _env.safe(_plots.rates_svg(plot_models)),
+        "cost": _env.safe(_plots.tradeoff_svg(plot_models, "cost")),
+        "latency": _env.safe(_plots.tradeoff_svg(plot_models, "latency")),
+        "groups": _env.safe(_plots.heatmap_svg(plot_models)),
+    }
+    js = _env.static_text("report.js")
+    suites = _view.suite_lines(ordered)
+    title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
+    return _env.render(
+        "report.html.j2",
+        title=title,
+        csp=_env.csp([js]),
+        css=_env.safe(_env.static_text("report.css")),
+        js=_env.safe(js),
+        suites=suites,
+        suite_file_note=_suite_file_note(ordered, suite),
+        caveats=CAVEATS,
+        models=[str(r["model"]) for r in ordered],
+        case_ids=case_ids,
+        columns=_view.COLUMNS,
+        rows=[_view.leaderboard_row(r) for r in ordered],
+        plots=plots,
+        spans=_view.group_spans(case_ids),
+        grid=_view.grid_rows(ordered, case_ids),
+        data=_env.json_block(_view.details(ordered, suite, case_ids)),
+    )
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (temp file in the same directory, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        # mkstemp creates the file 0600; a report is for reading, like any file the user writes.
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_report(reports_dir: Path, suite_path: Path) -> Path:
+    """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
+
+    Raises ``ResultsError`` naming the file for a missing or corrupt results.json, ``SuiteError`` for the suite.
+    """
+    results = [load_results(p) for p in results_paths(reports_dir)]
+    suite = load_suite(suite_path)
+    out = reports_dir / "index.html"
+    write_text_atomic(out, render_report(results, suite))
+    return out
