@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,13 +13,13 @@ from scorer.errors import LobstackError, ResultsError, UsageError
 
 
 def diff_runs(
-    a: Annotated[Path, typer.Argument(help="Run A (the baseline): a results.json file or a report dir.")],
-    b: Annotated[Path, typer.Argument(help="Run B (the candidate): a results.json file or a report dir.")],
+    a: Annotated[Path, typer.Argument(metavar="A", help="Run A (the baseline): a results.json file or a report dir.")],
+    b: Annotated[Path, typer.Argument(metavar="B", help="Run B (the candidate): a results.json file or a report dir.")],
     fail_on_regression: Annotated[
         bool, typer.Option("--fail-on-regression", help="Exit 1 when any case flipped passed->failed.")
     ] = False,
     max_drop: Annotated[
-        float | None,
+        str | None,
         typer.Option(
             "--max-drop",
             metavar="PCT",
@@ -41,9 +40,8 @@ def diff_runs(
     model: Annotated[str | None, typer.Option("--model", metavar="M", help="Compare only model M.")] = None,
 ) -> None:
     """Compare two runs (matched by model, paired by case id) with an exact McNemar test."""
-    if max_drop is not None and (max_drop != max_drop or max_drop < 0):
-        raise UsageError(f"--max-drop must be a number of points >= 0, got {max_drop}")
-    if max_drop is not None and not fail_on_regression:
+    drop = _points(max_drop) if max_drop is not None else None
+    if drop is not None and not fail_on_regression:
         raise UsageError("--max-drop only applies with --fail-on-regression")
     run_a, run_b = load_run(a), load_run(b)
     if model is not None:
@@ -66,18 +64,31 @@ def diff_runs(
         _write(html, _render_html(run_a[only], run_b[only]).encode("utf-8"))
     if junit is not None:
         _write(junit, to_junit(diff))
-    decision = decide(diff, max_drop)
+    decision = decide(diff, drop)
     typer.echo(format_text(diff) + decision.line)
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
 
 
-def _render_html(a: dict[str, Any], b: dict[str, Any]) -> str:
-    # replay.html is another engineer's module; until it exists the option stays and says so.
-    if importlib.util.find_spec("replay.html") is None:
-        raise LobstackError("HTML diff not available")
-    from replay.html import render_run_diff  # type: ignore[import-not-found,unused-ignore]
+def _points(text: str) -> float:
+    # Parsed here rather than by typer so the message can name the bad value (CONTRACTS section 1).
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:  # also rejects nan
+        raise UsageError(f"--max-drop: expected a number of points >= 0, got {text!r}")
+    return value
 
+
+def _render_html(a: dict[str, Any], b: dict[str, Any]) -> str:
+    # replay.html is another engineer's module; until it offers render_run_diff the option says so.
+    try:
+        from replay.html import render_run_diff  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as exc:
+        if exc.name != "replay.html":
+            raise  # a broken dependency inside replay.html is a bug, not a missing feature
+        raise LobstackError("HTML diff not available") from exc
     return render_run_diff(a, b, None)
 
 

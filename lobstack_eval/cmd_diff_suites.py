@@ -12,8 +12,8 @@ from replay.diff_suites import format_rescores, format_text, read_suite_json, re
 
 
 def diff_suites(
-    old: Annotated[Path, typer.Argument(help="The older suite file.")],
-    new: Annotated[Path, typer.Argument(help="The newer suite file.")],
+    old: Annotated[Path, typer.Argument(metavar="OLD", help="The older suite file.")],
+    new: Annotated[Path, typer.Argument(metavar="NEW", help="The newer suite file.")],
     cassettes: Annotated[
         Path | None,
         typer.Option(

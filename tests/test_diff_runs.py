@@ -1,0 +1,402 @@
+"""``diff runs``: loading, pairing, McNemar, the regression gate, the text report and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobstack_eval.main import main
+from replay.diff_runs import METRICS, compare, decide, format_text, load_run
+from replay.junit import to_junit
+from scorer.errors import ResultsError
+
+RUNS = Path(__file__).parent / "fixtures" / "runs"
+BASE, CAND = RUNS / "base", RUNS / "cand"
+
+
+def results(model: str, statuses: dict[str, str], version: str = "1.0.0", overall: float | None = 50.0) -> dict:
+    """A minimal results dict: the given case statuses, every metric at ``overall``."""
+    metric = {"count": 1, "of": 2, "rate": overall, "ci": None if overall is None else [10.0, 90.0]}
+    return {
+        "model": model,
+        "suite": {"name": "s", "version": version, "sha256": "0" * 64},
+        "metrics": {name: dict(metric) for name in METRICS},
+        "results": [
+            {"id": cid, "group": "g", "status": st, "reason": None if st == "passed" else f"{cid} {st}"}
+            for cid, st in statuses.items()
+        ],
+    }
+
+
+# --- loading ---------------------------------------------------------------------------------------
+
+
+def test_load_results_file_model_dir_and_reports_dir() -> None:
+    """A results.json, its model dir and a reports dir of model dirs all load, keyed by model."""
+    file = BASE / "ref_noisy" / "results.json"
+    assert list(load_run(file)) == ["ref/noisy"]
+    assert list(load_run(BASE / "ref_noisy")) == ["ref/noisy"]
+    assert list(load_run(CAND)) == ["ref/abstain", "ref/noisy", "ref/oracle"]
+    assert load_run(file)["ref/noisy"] == json.loads(file.read_text())
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def _valid() -> dict[str, Any]:
+    return results("m", {"a": "passed"})
+
+
+def _without(*keys: str) -> str:
+    data = _valid()
+    target = data
+    for key in keys[:-1]:
+        target = target[key]
+    del target[keys[-1]]
+    return json.dumps(data)
+
+
+BAD_INPUTS = [
+    pytest.param(None, "no such file or directory", id="missing-path"),
+    pytest.param("{not json", "not valid JSON", id="bad-json"),
+    pytest.param("[1, 2]", "not a results object", id="not-an-object"),
+    pytest.param(_without("model"), "'model'", id="no-model"),
+    pytest.param(_without("suite", "version"), "'suite.version'", id="no-suite-version"),
+    pytest.param(_without("metrics", "overall"), "'metrics.overall.rate'", id="no-overall"),
+    pytest.param(_without("metrics", "chains", "rate"), "'metrics.chains.rate'", id="no-chains-rate"),
+    pytest.param(_without("results"), "'results'", id="no-results"),
+    pytest.param(json.dumps(results("m", {"a": "skipped"})), "status must be one of", id="bad-status"),
+    pytest.param(json.dumps({**_valid(), "results": [{"id": "a", "status": "passed"}] * 2}), "duplicate", id="dup-id"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), BAD_INPUTS)
+def test_bad_results_raise_results_error_naming_the_file(tmp_path: Path, content: str | None, message: str) -> None:
+    """Every unusable input is a ResultsError whose message names the file and the problem."""
+    path = tmp_path / "results.json"
+    if content is not None:
+        _write(path, content)
+    with pytest.raises(ResultsError, match=message) as info:
+        load_run(path)
+    assert str(path) in info.value.message
+
+
+def test_dir_without_results_is_an_error(tmp_path: Path) -> None:
+    """A directory with no results.json anywhere one level down names the directory."""
+    (tmp_path / "empty_model").mkdir()
+    with pytest.raises(ResultsError, match=r"no results\.json") as info:
+        load_run(tmp_path)
+    assert str(tmp_path) in info.value.message
+
+
+def test_same_model_twice_in_a_reports_dir(tmp_path: Path) -> None:
+    """Two model dirs claiming one model name cannot be matched."""
+    for slug in ("x1", "x2"):
+        _write(tmp_path / slug / "results.json", json.dumps(_valid()))
+    with pytest.raises(ResultsError, match="appears twice"):
+        load_run(tmp_path)
+
+
+# --- comparing --------------------------------------------------------------------------------------
+
+
+def test_compare_fixture_runs() -> None:
+    """The hand-made runs: which cases flipped, which are unpaired, and the counts behind McNemar."""
+    diff = compare(load_run(BASE), load_run(CAND))
+    assert [m.model for m in diff.models] == ["ref/noisy", "ref/oracle"]
+    assert diff.only_a == ()
+    assert diff.only_b == ("ref/abstain",)
+    noisy = diff.models[0]
+    assert [(c.case_id, c.reason_b) for c in noisy.to_failed] == [
+        ("parallel-02", "step 1: expected 2 calls in one response, got 1"),
+        ("chains-03", 'step 2: run_tests.path: expected eq "tests/", got "test/"'),
+    ]
+    assert [(c.case_id, c.reason_a, c.reason_b) for c in noisy.to_passed] == [
+        ("selection-01", "step 1: expected read_file, got search_code", None)
+    ]
+    assert [(c.case_id, c.status_a, c.status_b) for c in noisy.unpaired] == [
+        ("selection-02", "errored", "passed"),
+        ("arguments-02", "passed", "errored"),
+        ("no_call-02", None, "passed"),
+        ("no_call-01", "passed", None),
+    ]
+    assert (noisy.pairs, noisy.both_passed, noisy.both_failed) == (4, 0, 1)
+    assert noisy.mcnemar_p == 1.0  # b=2, c=1: 2 * (1 + 3) / 8, capped at 1
+    overall = noisy.metric("overall")
+    assert (overall.a_rate, overall.b_rate) == (66.66666666666667, 50.0)
+    assert overall.delta == pytest.approx(-16.666666666666671)
+    assert (overall.a_ci, overall.b_ci) == ((30.0, 90.32), (18.76, 81.24))
+    oracle = diff.models[1]
+    assert oracle.metric("chains").delta is None
+    assert oracle.metric("no_call_needed").b_rate is None
+    assert [(c.case_id, c.status_b, c.reason_b) for c in oracle.unpaired] == [
+        ("no_call-01", "unrecorded", "no recorded answer for step 1")
+    ]
+
+
+def test_mcnemar_uses_only_scored_pairs() -> None:
+    """Five failed->passed flips give p = 2/32; errored and one-sided cases do not count."""
+    a = results("m", {f"c{i}": "failed" for i in range(5)} | {"e": "passed", "only_a": "passed"})
+    b = results("m", {f"c{i}": "passed" for i in range(5)} | {"e": "errored", "only_b": "failed"})
+    diff = compare({"m": a}, {"m": b})
+    model = diff.models[0]
+    assert (len(model.to_failed), len(model.to_passed), model.pairs) == (0, 5, 5)
+    assert model.mcnemar_p == 0.0625
+    assert [c.case_id for c in model.unpaired] == ["e", "only_b", "only_a"]
+
+
+def test_models_matched_by_name() -> None:
+    """A model in only one run is listed, not compared and not an error."""
+    diff = compare({"x": results("x", {}), "y": results("y", {})}, {"y": results("y", {}), "z": results("z", {})})
+    assert [m.model for m in diff.models] == ["y"]
+    assert (diff.only_a, diff.only_b) == (("x",), ("z",))
+
+
+def test_suite_mismatch_and_sha_mismatch_flags() -> None:
+    """Different versions are a mismatch; the same version with other bytes is only flagged."""
+    a = results("m", {})
+    b = results("m", {}, version="1.1.0")
+    assert compare({"m": a}, {"m": b}).models[0].suite_mismatch
+    edited = results("m", {})
+    edited["suite"]["sha256"] = "f" * 64
+    model = compare({"m": a}, {"m": edited}).models[0]
+    assert (model.suite_mismatch, model.sha_mismatch) == (False, True)
+
+
+def test_reason_falls_back_to_first_failing_step() -> None:
+    """Contract-minimal results without ``reason`` still show why a case failed."""
+    a = results("m", {"c": "passed"})
+    b = results("m", {"c": "failed"})
+    del b["results"][0]["reason"]
+    b["results"][0]["steps"] = [{"passed": True, "reason": None}, {"passed": False, "reason": "x: expected eq 1"}]
+    assert compare({"m": a}, {"m": b}).models[0].to_failed[0].reason_b == "step 2: x: expected eq 1"
+
+
+# --- deciding ---------------------------------------------------------------------------------------
+
+DECISIONS = [
+    pytest.param(None, True, "regression: 2 cases flipped to failed (ref/noisy: parallel-02, chains-03)", id="flips"),
+    pytest.param(
+        20.0,
+        False,
+        "no regression: Overall within --max-drop 20; 2 cases flipped to failed (ref/noisy: parallel-02, chains-03)",
+        id="drop-within",
+    ),
+    pytest.param(
+        16.0, True, "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)", id="drop-over"
+    ),
+]
+
+
+@pytest.mark.parametrize(("max_drop", "regression", "line"), DECISIONS)
+def test_decide_on_fixture_runs(max_drop: float | None, regression: bool, line: str) -> None:
+    """The flip gate, and the Overall gate on both sides of the 16.67-point drop."""
+    decision = decide(compare(load_run(BASE), load_run(CAND)), max_drop)
+    assert (decision.regression, decision.line) == (regression, line)
+
+
+def test_decide_without_flips_and_with_lost_overall() -> None:
+    """No flips is ``no regression``; under --max-drop, B losing its Overall rate counts as a drop."""
+    same = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "passed"})})
+    assert decide(same) == decide(same, None)
+    assert decide(same).line == "no regression"
+    lost = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "errored"}, overall=None)})
+    assert decide(lost).regression is False
+    assert decide(lost, 5.0).line == "regression: Overall dropped more than --max-drop 5 (m: 50.00 -> no rate)"
+
+
+def test_single_flip_is_singular() -> None:
+    """One case reads ``1 case``."""
+    diff = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "failed"})})
+    assert decide(diff).line == "regression: 1 case flipped to failed (m: a)"
+
+
+# --- text -------------------------------------------------------------------------------------------
+
+
+def test_format_text_lines() -> None:
+    """The lines a user reads: suite, pair counts, McNemar, flips with reasons, unpaired, metrics."""
+    text = format_text(compare(load_run(BASE), load_run(CAND)))
+    lines = text.splitlines()
+    for expected in [
+        "model ref/noisy (suite lobstack-tool-calling 1.0.0)",
+        "  paired cases: 4 (both passed 0, both failed 1, passed->failed 2, failed->passed 1)",
+        "  McNemar exact p = 1 on 3 discordant pairs",
+        "  passed -> failed (2):",
+        "    parallel-02: step 1: expected 2 calls in one response, got 1",
+        "  failed -> passed (1):",
+        "    selection-01: step 1: expected read_file, got search_code",
+        "    arguments-02: A passed, B errored (http_500 on step 1)",
+        "    no_call-01: A passed, B absent",
+        "models only in B: ref/abstain",
+    ]:
+        assert expected in lines
+    overall = next(line for line in lines if line.startswith("  overall") and "66.67" in line)
+    assert overall.split() == ["overall", "66.67", "[30.00,", "90.32]", "50.00", "[18.76,", "81.24]", "-16.67"]
+    chains = [line.split() for line in lines if line.startswith("  chains")]
+    assert ["chains", "-", "-", "-"] in chains  # ref/oracle has no chains
+    assert text == format_text(compare(load_run(BASE), load_run(CAND)))
+
+
+# --- JUnit ------------------------------------------------------------------------------------------
+
+
+def test_junit_xml_parsed_back() -> None:
+    """One testsuite per model, one testcase per case of B, failures and skips with their reasons."""
+    data = to_junit(compare(load_run(BASE), load_run(CAND)))
+    assert data.startswith(b"<?xml version='1.0' encoding='utf-8'?>")
+    root = ET.fromstring(data)
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("10", "3", "2")
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["ref/noisy", "ref/oracle"]
+    noisy = suites[0]
+    assert (noisy.get("tests"), noisy.get("failures"), noisy.get("skipped")) == ("7", "3", "1")
+    cases = {c.get("name"): c for c in noisy.findall("testcase")}
+    assert set(cases) == {
+        "selection-01", "selection-02", "arguments-02", "near_misses-01", "no_call-02", "parallel-02", "chains-03"
+    }  # fmt: skip
+    assert all(c.get("classname") == "ref/noisy" for c in cases.values())
+    failure = cases["chains-03"].find("failure")
+    assert failure is not None
+    assert failure.get("message") == 'step 2: run_tests.path: expected eq "tests/", got "test/"'
+    assert (failure.get("type"), failure.text) == ("regression", "regression: passed in A, failed in B")
+    old_failure = cases["near_misses-01"].find("failure")
+    assert old_failure is not None
+    assert (old_failure.get("type"), old_failure.text) == ("failed", "failed in A, failed in B")
+    skipped = cases["arguments-02"].find("skipped")
+    assert skipped is not None and skipped.get("message") == "errored: http_500 on step 1"
+    assert list(cases["selection-01"]) == []  # passed: no child
+    oracle_cases = {c.get("name"): c for c in suites[1].findall("testcase")}
+    unrecorded = oracle_cases["no_call-01"].find("skipped")
+    assert unrecorded is not None and unrecorded.get("message") == "unrecorded: no recorded answer for step 1"
+    assert data == to_junit(compare(load_run(BASE), load_run(CAND)))
+
+
+# --- CLI end to end ---------------------------------------------------------------------------------
+
+N = str(BASE / "ref_noisy" / "results.json")
+CLI = [
+    pytest.param([str(BASE), str(CAND)], 0, "regression: 2 cases flipped to failed", id="report-only"),
+    pytest.param([str(BASE), str(CAND), "--fail-on-regression"], 1, "regression: 2 cases", id="gate-flips"),
+    pytest.param([N, str(CAND / "ref_noisy")], 0, "regression: 2 cases", id="file-vs-dir"),
+    pytest.param([str(BASE), str(BASE), "--fail-on-regression"], 0, "no regression", id="same-run"),
+    pytest.param(
+        [str(CAND), str(BASE), "--fail-on-regression"],
+        1,
+        "regression: 1 case flipped to failed (ref/noisy: selection-01)",
+        id="reversed",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"], 0, "no regression: Overall within",
+        id="max-drop-within",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "10"], 1, "regression: Overall dropped",
+        id="max-drop-over",
+    ),
+    pytest.param(
+        [str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch", "--fail-on-regression"], 1, "regression: 2 cases",
+        id="mismatch-allowed",
+    ),
+    pytest.param([str(BASE), str(RUNS / "edited")], 0, "no regression", id="sha-only"),
+    pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"], 0, "no regression",
+                 id="one-model"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "code", "last"), CLI)
+def test_cli_exit_code_and_last_line(capsys: pytest.CaptureFixture[str], args: list[str], code: int, last: str) -> None:
+    """Exit code and the decision on the last line."""
+    assert main(["diff", "runs", *args]) == code
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].startswith(last)
+
+
+def test_cli_text_mentions_warnings(capsys: pytest.CaptureFixture[str]) -> None:
+    """A suite mismatch allowed, and a same-version sha change, are both said out loud."""
+    main(["diff", "runs", str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch"])
+    out = capsys.readouterr().out
+    assert "model ref/noisy (suite lobstack-tool-calling 1.0.0 -> lobstack-tool-calling 1.1.0)" in out
+    assert "warning: different suite versions; scores are not comparable" in out
+    main(["diff", "runs", str(BASE), str(RUNS / "edited")])
+    assert "warning: same suite version but different suite sha256" in capsys.readouterr().out
+
+
+CLI_ERRORS = [
+    pytest.param([str(BASE), str(RUNS / "v110")], 1, "suite lobstack-tool-calling 1.0.0, B with", id="suite-mismatch"),
+    pytest.param([str(BASE), str(RUNS / "nope")], 1, "no such file or directory", id="missing"),
+    pytest.param([str(BASE), str(CAND), "--max-drop", "-1", "--fail-on-regression"], 2, "got '-1'", id="negative"),
+    pytest.param([str(BASE), str(CAND), "--max-drop", "5"], 2, "only applies with --fail-on-regression",
+                 id="max-drop-alone"),
+    pytest.param([str(BASE), str(CAND), "--max-drop", "lots"], 2, "got 'lots'", id="max-drop-not-a-number"),
+    pytest.param([str(BASE), str(CAND), "--model", "ref/none"], 1, "model 'ref/none' is not in both", id="no-model"),
+    pytest.param([str(BASE / "ref_oracle"), str(CAND / "ref_noisy")], 1, "no model appears in both", id="disjoint"),
+    pytest.param([str(BASE), str(CAND), "--html", "x.html"], 2, "--html needs one model", id="html-many-models"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "code", "message"), CLI_ERRORS)
+def test_cli_errors(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
+    """User errors are one ``error:`` line on stderr with exit 1 (or 2 for usage), never a traceback."""
+    assert main(["diff", "runs", *args]) == code
+    err = capsys.readouterr().err
+    assert err.startswith("error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A corrupt results file is an error naming it."""
+    bad = _write(tmp_path / "results.json", "{")
+    assert main(["diff", "runs", str(bad), str(CAND)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad}: not valid JSON")
+
+
+def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--junit writes the same bytes as to_junit, and the gate still decides the exit code."""
+    out = tmp_path / "junit.xml"
+    assert main(["diff", "runs", str(BASE), str(CAND), "--junit", str(out), "--fail-on-regression"]) == 1
+    assert out.read_bytes() == to_junit(compare(load_run(BASE), load_run(CAND)))
+    capsys.readouterr()
+
+
+def test_cli_html_unavailable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Without replay.html.render_run_diff the option is a clear error, and no file is written."""
+    monkeypatch.setitem(sys.modules, "replay.html", types.ModuleType("replay.html"))
+    out = tmp_path / "diff.html"
+    assert main(["diff", "runs", N, str(CAND / "ref_noisy"), "--html", str(out)]) == 1
+    assert capsys.readouterr().err == "error: HTML diff not available\n"
+    assert not out.exists()
+
+
+def test_cli_html_written_by_renderer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With a renderer, --html passes it the two results dicts of the one model and writes what it returns."""
+    seen: list[tuple[str, str, object]] = []
+    fake = types.ModuleType("replay.html")
+
+    def render_run_diff(a: dict, b: dict, suite: dict | None) -> str:
+        seen.append((a["metrics"]["overall"]["rate"], b["metrics"]["overall"]["rate"], suite))
+        return "<html>diff</html>"
+
+    fake.render_run_diff = render_run_diff  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "replay.html", fake)
+    out = tmp_path / "diff.html"
+    assert main(["diff", "runs", str(BASE), str(CAND), "--model", "ref/noisy", "--html", str(out)]) == 0
+    assert out.read_text() == "<html>diff</html>"
+    assert seen == [(66.66666666666667, 50.0, None)]
+    capsys.readouterr()
