@@ -1,0 +1,337 @@
+"""``diff suites``: case classification, tool changes, the required bump against the bump made, the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobstack_eval.main import main
+from replay.diff_suites import bump_between, diff_suites, read_suite_json
+from scorer.errors import SuiteError
+
+SUITES = Path(__file__).parent / "fixtures" / "suites"
+V100, V110, REMOVED = SUITES / "v1.0.0.json", SUITES / "v1.1.0.json", SUITES / "v1.1.0_removed.json"
+BASE: dict[str, Any] = json.loads(V100.read_text())
+IDS = ["selection-01", "arguments-01", "no_call-01", "parallel-01", "chains-01"]
+
+Mutation = Callable[[dict[str, Any]], None]
+
+
+def case(suite: dict[str, Any], case_id: str) -> dict[str, Any]:
+    """The case ``case_id`` of ``suite``."""
+    return next(c for c in suite["cases"] if c["id"] == case_id)
+
+
+def call(suite: dict[str, Any], case_id: str, step: int = 0, index: int = 0) -> dict[str, Any]:
+    """One expected call of a case."""
+    return case(suite, case_id)["steps"][step]["calls"][index]
+
+
+def _set(path: Callable[[dict[str, Any]], dict[str, Any]], key: str, value: Any) -> Mutation:
+    return lambda s: path(s).__setitem__(key, value)
+
+
+def _chain(*mutations: Mutation) -> Mutation:
+    def run(s: dict[str, Any]) -> None:
+        for mutation in mutations:
+            mutation(s)
+
+    return run
+
+
+def _version(v: str) -> Mutation:
+    return lambda s: s.__setitem__("version", v)
+
+
+NEW_CASE = {
+    "id": "selection-02",
+    "group": "selection",
+    "tools": ["search_code"],
+    "messages": [{"role": "user", "content": "Where is TODO mentioned?"}],
+    "steps": [{"expect": "call", "calls": [{"name": "search_code", "args": {}, "reference": {"query": "TODO"}}]}],
+}
+ALL_REQUEST = {cid: "request_changed" for cid in IDS}
+READ_FILE_CASES = {cid: "request_changed" for cid in ["selection-01", "arguments-01", "no_call-01", "chains-01"]}
+
+# id, mutation of a copy of v1.0.0, {case: kind} for every case not unchanged, what (for the first listed
+# case, or None to skip), required bump, actual bump
+TABLE = [
+    ("released-only", lambda s: s.__setitem__("released", "2026-12-01"), {}, None, "none", "none"),
+    ("key-order-only", lambda s: s["cases"].__setitem__(0, dict(reversed(list(s["cases"][0].items())))),
+     {}, None, "none", "none"),
+    ("args", _chain(_set(lambda s: call(s, "arguments-01")["args"], "end_line", {"eq": 21}), _version("1.1.0")),
+     {"arguments-01": "check_changed"}, ("steps[0].calls[0].args.end_line.eq",), "minor", "minor"),
+    ("check-op-swapped", _chain(_set(lambda s: call(s, "arguments-01")["args"], "end_line", {"range": {"min": 20}}),
+                                _version("1.1.0")),
+     {"arguments-01": "check_changed"}, ("steps[0].calls[0].args.end_line",), "minor", "minor"),
+    ("int-vs-float", _set(lambda s: call(s, "arguments-01")["args"], "end_line", {"eq": 20.0}),
+     {"arguments-01": "check_changed"}, None, "minor", "none"),
+    ("reference", _set(lambda s: call(s, "chains-01"), "reference", {"query": "parse_config("}),
+     {"chains-01": "check_changed"}, ("steps[0].calls[0].reference.query",), "minor", "none"),
+    ("expected-name-last-step", _set(lambda s: call(s, "selection-01"), "name", "search_code"),
+     {"selection-01": "check_changed"}, ("steps[0].calls[0].name",), "minor", "none"),
+    ("expect-call-to-none", _set(lambda s: case(s, "selection-01"), "steps", [{"expect": "none"}]),
+     {"selection-01": "check_changed"}, None, "minor", "none"),
+    ("last-step-result", _set(lambda s: call(s, "parallel-01", 0, 1), "result", "Bergen: 8 C"),
+     {"parallel-01": "check_changed"}, ("steps[0].calls[1].result",), "minor", "none"),
+    ("group", _set(lambda s: case(s, "parallel-01"), "group", "selection"),
+     {"parallel-01": "check_changed"}, ("group",), "minor", "none"),
+    ("fewer-steps", lambda s: case(s, "chains-01")["steps"].pop(),
+     {"chains-01": "check_changed"}, ("steps",), "minor", "none"),
+    ("chain-result-step-1", _set(lambda s: call(s, "chains-01"), "result", "src/cfg.py:1: def parse_config():"),
+     {"chains-01": "request_changed"}, ("steps[0] result",), "minor", "none"),
+    ("chain-result-step-2", _set(lambda s: call(s, "chains-01", 1), "result", "1: import yaml"),
+     {"chains-01": "request_changed"}, ("steps[1] result",), "minor", "none"),
+    ("more-steps", lambda s: case(s, "selection-01")["steps"].append({"expect": "none"}),
+     {"selection-01": "request_changed"}, ("steps: 1 -> 2",), "minor", "none"),
+    ("messages", _set(lambda s: case(s, "selection-01")["messages"][0], "content", "Show me README.rst"),
+     {"selection-01": "request_changed"}, ("messages",), "minor", "none"),
+    ("offered-tools-order", _set(lambda s: case(s, "selection-01"), "tools", ["search_code", "read_file"]),
+     {"selection-01": "request_changed"}, ("offered tools",), "minor", "none"),
+    ("tool-schema", _chain(_set(lambda s: s["tools"]["read_file"]["function"], "description", "Read a file."),
+                           _version("1.1.0")),
+     READ_FILE_CASES, ("tool read_file",), "minor", "minor"),
+    ("system-prompt", _chain(lambda s: s.__setitem__("system_prompt", "Be brief."), _version("2.0.0")),
+     ALL_REQUEST, ("system prompt",), "minor", "major"),
+    ("unused-tool-changed", _chain(_set(lambda s: s["tools"]["send_email"]["function"], "description", "Mail."),
+                                   _version("1.0.1")),
+     {}, None, "patch", "patch"),
+    ("unused-tool-added", lambda s: s["tools"].__setitem__("noop", {"type": "function", "function": {"name": "noop"}}),
+     {}, None, "patch", "none"),
+    ("suite-renamed", _chain(lambda s: s.__setitem__("name", "other"), _version("1.0.1")), {}, None, "patch", "patch"),
+    ("case-added", _chain(lambda s: s["cases"].append(copy.deepcopy(NEW_CASE)), _version("1.0.1")),
+     {"selection-02": "added"}, None, "minor", "patch"),
+    ("case-removed-minor", _chain(lambda s: s["cases"].pop(2), _version("1.1.0")),
+     {"no_call-01": "removed"}, None, "major", "minor"),
+    ("case-removed-major", _chain(lambda s: s["cases"].pop(2), _version("2.0.0")),
+     {"no_call-01": "removed"}, None, "major", "major"),
+    ("lower", _version("0.9.0"), {}, None, "none", "lower"),
+]  # fmt: skip
+OK = {"none": 1, "patch": 2, "minor": 3, "major": 4, "lower": 0}
+
+
+@pytest.mark.parametrize(
+    ("mutation", "kinds", "what", "required", "actual"),
+    [pytest.param(*row[1:], id=row[0]) for row in TABLE],
+)
+def test_classification_table(
+    mutation: Mutation, kinds: dict[str, str], what: tuple[str, ...] | None, required: str, actual: str
+) -> None:
+    """Each edit of v1.0.0 lands in the right class, with the bump it needs and the bump made."""
+    new = copy.deepcopy(BASE)
+    mutation(new)
+    diff = diff_suites(BASE, new)
+    assert {c.case_id: c.kind for c in diff.cases if c.kind != "unchanged"} == kinds
+    if what is not None:
+        first = next(c for c in diff.cases if c.case_id == next(iter(kinds)))
+        assert first.what == what
+    assert (diff.required, diff.actual) == (required, actual)
+    assert diff.bump_ok == (OK[actual] >= OK[required])
+
+
+def test_case_order_new_then_removed() -> None:
+    """Cases come in NEW's order, removed ones after them in OLD's order."""
+    new = copy.deepcopy(BASE)
+    new["cases"].pop(0)
+    new["cases"].insert(1, copy.deepcopy(NEW_CASE))
+    diff = diff_suites(BASE, new)
+    assert [(c.case_id, c.kind) for c in diff.cases] == [
+        ("arguments-01", "unchanged"),
+        ("selection-02", "added"),
+        ("no_call-01", "unchanged"),
+        ("parallel-01", "unchanged"),
+        ("chains-01", "unchanged"),
+        ("selection-01", "removed"),
+    ]
+
+
+def test_tool_catalogue_changes() -> None:
+    """Added, removed and changed tools are listed by name, sorted."""
+    new = copy.deepcopy(BASE)
+    new["tools"]["zz_new"] = {"type": "function", "function": {"name": "zz_new"}}
+    new["tools"]["a_new"] = {"type": "function", "function": {"name": "a_new"}}
+    del new["tools"]["send_email"]
+    new["tools"]["get_weather"]["function"]["parameters"]["properties"]["unit"]["enum"].append("kelvin")
+    diff = diff_suites(BASE, new)
+    assert diff.tools_added == ("a_new", "zz_new")
+    assert diff.tools_removed == ("send_email",)
+    assert diff.tools_changed == ("get_weather",)
+    assert [c.case_id for c in diff.of_kind("request_changed")] == ["parallel-01"]
+
+
+BUMPS = [
+    ("1.0.0", "1.0.0", "none"),
+    ("1.0.0", "1.0.1", "patch"),
+    ("1.0.9", "1.1.0", "minor"),
+    ("1.9.9", "2.0.0", "major"),
+    ("1.2.0", "1.10.0", "minor"),  # numeric, not string, comparison
+    ("2.0.0", "1.9.9", "lower"),
+    ("1.1.0", "1.0.5", "lower"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "bump"), BUMPS)
+def test_bump_between(old: str, new: str, bump: str) -> None:
+    """Semver comparison of the two versions."""
+    assert bump_between(old, new) == bump
+
+
+BAD_SUITES = [
+    pytest.param("{", "not valid JSON", id="bad-json"),
+    pytest.param("[]", "not a JSON object", id="not-object"),
+    pytest.param(json.dumps({**BASE, "version": "1.0"}), "version: expected MAJOR.MINOR.PATCH", id="bad-version"),
+    pytest.param(json.dumps({**BASE, "version": "01.0.0"}), "version", id="leading-zero"),
+    pytest.param(json.dumps({**BASE, "cases": {}}), "cases: expected a list", id="cases-not-list"),
+    pytest.param(json.dumps({**BASE, "tools": []}), "tools: expected an object", id="tools-not-object"),
+    pytest.param(json.dumps({**BASE, "cases": [BASE["cases"][0]] * 2}), "duplicate case id", id="dup-id"),
+    pytest.param(json.dumps({**BASE, "cases": [{"group": "x"}]}), "cases[0]: missing string field 'id'", id="no-id"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), BAD_SUITES)
+def test_unreadable_suites(tmp_path: Path, content: str, message: str) -> None:
+    """A suite that cannot be diffed is a SuiteError naming the file."""
+    path = tmp_path / "suite.json"
+    path.write_text(content)
+    with pytest.raises(SuiteError, match=re.escape(message)) as info:
+        read_suite_json(path)
+    assert info.value.message.startswith(f"{path}: ")
+
+
+# --- CLI end to end ---------------------------------------------------------------------------------
+
+
+def test_cli_minor_bump_ok(capsys: pytest.CaptureFixture[str]) -> None:
+    """The committed v1.1.0 adds one case, changes one check and one chain result: minor, as made."""
+    assert main(["diff", "suites", str(V100), str(V110)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for expected in [
+        "suite diff-fixture: 1.0.0 -> 1.1.0",
+        "system prompt: unchanged",
+        "tools changed: -",
+        "cases: 1 added, 0 removed, 1 request-changed, 1 check-changed, 3 unchanged",
+        "  added (needs recording):",
+        "    selection-02",
+        "  request-changed (needs recording):",
+        "    chains-01: steps[0] result",
+        "  check-changed (re-scorable offline):",
+        "    arguments-01: steps[0].calls[0].args.end_line",
+        "required bump: minor (1 case added, 1 case request-changed, 1 case check-changed)",
+        "actual bump: minor (1.0.0 -> 1.1.0)",
+    ]:
+        assert expected in lines
+    assert lines[-1] == "version bump ok"
+
+
+def test_cli_removed_case_needs_major(capsys: pytest.CaptureFixture[str]) -> None:
+    """A case removed under a minor bump exits 1 and says why on the last line."""
+    assert main(["diff", "suites", str(V100), str(REMOVED)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "  removed:" in lines
+    assert "    no_call-01" in lines
+    assert "required bump: major (1 case removed)" in lines
+    assert lines[-1] == "version bump too small: major required, minor made"
+
+
+@pytest.mark.parametrize(
+    ("version", "code", "last"),
+    [
+        ("1.0.0", 1, "version bump missing: something changed but NEW is still 1.0.0"),
+        ("0.9.0", 1, "version bump wrong: NEW 0.9.0 is lower than OLD 1.0.0"),
+        ("1.0.1", 1, "version bump too small: minor required, patch made"),
+        ("3.0.0", 0, "version bump ok"),
+    ],
+)
+def test_cli_version_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str, code: int, last: str
+) -> None:
+    """Exit 1 whenever NEW's version is below what its changes need."""
+    new = json.loads(V110.read_text())
+    new["version"] = version
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps(new))
+    assert main(["diff", "suites", str(V100), str(path)]) == code
+    assert capsys.readouterr().out.splitlines()[-1] == last
+
+
+def test_cli_same_file_is_ok(capsys: pytest.CaptureFixture[str]) -> None:
+    """Diffing a suite with itself changes nothing and needs no bump."""
+    assert main(["diff", "suites", str(V100), str(V100)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "cases: 0 added, 0 removed, 0 request-changed, 0 check-changed, 5 unchanged" in lines
+    assert "required bump: none (nothing changed)" in lines
+    assert lines[-1] == "version bump ok"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.json", str(V100)], "missing.json: cannot read"),
+        ([str(V100), str(Path(__file__))], "not valid JSON"),
+    ],
+)
+def test_cli_bad_files(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    """A missing or broken suite file is one error line, exit 1."""
+    assert main(["diff", "suites", *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+# --- --cassettes (against replay.rescore.rescore_model's signature) --------------------------------
+
+
+def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
+    """A stand-in replay.rescore whose results depend on the model dir and the suite version it is given."""
+
+    def rescore_model(model_dir: Path, suite: Any) -> dict[str, Any]:
+        calls.append((model_dir.name, suite.version))
+        rate = {"1.0.0": 80.0, "1.1.0": 62.5}[suite.version]
+        metrics = {name: {"rate": rate} for name in
+                   ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel")}  # fmt: skip
+        metrics["no_call_needed"] = {"rate": None}
+        results = [{"id": c.id, "status": "passed"} for c in suite.cases]
+        if suite.version == "1.1.0":
+            results[1]["status"] = "unrecorded"
+        return {"model": model_dir.name.replace("_", "/"), "metrics": metrics, "results": results}
+
+    module = types.ModuleType("replay.rescore")
+    module.rescore_model = rescore_model  # type: ignore[attr-defined]
+    return module
+
+
+def test_cli_cassettes_side_by_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every model dir (with run.json) is rescored under both versions; rates and needed recordings shown."""
+    for slug in ("ref_oracle", "ref_noisy"):
+        (tmp_path / slug).mkdir()
+        (tmp_path / slug / "run.json").write_text("{}")
+    (tmp_path / "not_a_model").mkdir()
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore(calls))
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 0
+    assert calls == [("ref_noisy", "1.0.0"), ("ref_noisy", "1.1.0"), ("ref_oracle", "1.0.0"), ("ref_oracle", "1.1.0")]
+    lines = capsys.readouterr().out.splitlines()
+    assert f"metrics rescored from {tmp_path}:" in lines
+    assert "model ref/noisy" in lines
+    assert lines[lines.index("model ref/noisy") + 2].split() == ["overall", "80.00", "62.50", "-17.50"]
+    assert ["no_call_needed", "-", "-", "-"] in [line.split() for line in lines]
+    assert "  needs recording under 1.1.0 (1): selection-02" in lines
+    assert lines[-1] == "version bump ok"
+
+
+def test_cli_cassettes_without_model_dirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cassettes dir with no model dirs is an error naming it."""
+    monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore([]))
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"error: {tmp_path}: no model directories with a run.json\n"
