@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from replay.diff_runs import compare, decide, format_text, load_run
+from replay.diff_suites import read_suite_json
 from replay.junit import to_junit
 from scorer.errors import LobstackError, ResultsError, UsageError
 
@@ -38,6 +39,10 @@ def diff_runs(
         Path | None, typer.Option("--html", metavar="FILE", help="Write an HTML diff (needs one model).")
     ] = None,
     model: Annotated[str | None, typer.Option("--model", metavar="M", help="Compare only model M.")] = None,
+    suite: Annotated[
+        Path | None,
+        typer.Option("--suite", metavar="S", help="Suite file for --html (case order and each case's request)."),
+    ] = None,
 ) -> None:
     """Compare two runs (matched by model, paired by case id) with an exact McNemar test."""
     drop = _points(max_drop) if max_drop is not None else None
@@ -61,7 +66,8 @@ def diff_runs(
         if len(diff.models) != 1:
             raise UsageError(f"--html needs one model; {len(diff.models)} are in both runs (use --model)")
         only = diff.models[0].model
-        _write(html, _render_html(run_a[only], run_b[only]).encode("utf-8"))
+        suite_data = read_suite_json(suite)[1] if suite is not None else None
+        _write(html, _render_html(run_a[only], run_b[only], suite_data).encode("utf-8"))
     if junit is not None:
         _write(junit, to_junit(diff))
     decision = decide(diff, drop)
@@ -81,7 +87,7 @@ def _points(text: str) -> float:
     return value
 
 
-def _render_html(a: dict[str, Any], b: dict[str, Any]) -> str:
+def _render_html(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None) -> str:
     # replay.html is another engineer's module; until it offers render_run_diff the option says so.
     try:
         from replay.html import render_run_diff  # type: ignore[attr-defined,unused-ignore]
@@ -89,7 +95,7 @@ def _render_html(a: dict[str, Any], b: dict[str, Any]) -> str:
         if exc.name != "replay.html":
             raise  # a broken dependency inside replay.html is a bug, not a missing feature
         raise LobstackError("HTML diff not available") from exc
-    return render_run_diff(a, b, None)
+    return render_run_diff(a, b, suite)
 
 
 def _write(path: Path, data: bytes) -> None:

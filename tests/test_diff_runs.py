@@ -400,3 +400,28 @@ def test_cli_html_written_by_renderer(
     assert out.read_text() == "<html>diff</html>"
     assert seen == [(66.66666666666667, 50.0, None)]
     capsys.readouterr()
+
+
+def test_cli_html_passes_suite(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--suite hands the suite object to the renderer (for case order and requests)."""
+    seen: list[object] = []
+    fake = types.ModuleType("replay.html")
+    fake.render_run_diff = lambda a, b, suite: seen.append(suite) or "x"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "replay.html", fake)
+    suite = Path(__file__).parent / "fixtures" / "suites" / "v1.0.0.json"
+    out = tmp_path / "diff.html"
+    assert main(["diff", "runs", N, N, "--html", str(out), "--suite", str(suite)]) == 0
+    assert seen == [json.loads(suite.read_text())]
+    capsys.readouterr()
+
+
+def test_cli_html_real_renderer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With the real replay.html the page is written and names the flipped cases."""
+    out = tmp_path / "diff.html"
+    assert main(["diff", "runs", N, str(CAND / "ref_noisy"), "--html", str(out)]) == 0
+    page = out.read_text()
+    assert page.lstrip().lower().startswith("<!doctype html")
+    assert "ref/noisy" in page and "parallel-02" in page and "chains-03" in page
+    capsys.readouterr()
