@@ -101,8 +101,11 @@ def _shape_problem(data: Any) -> str | None:
         if case["id"] in seen:
             return f"cases[{i}]: duplicate case id {case['id']!r}"
         seen.add(case["id"])
-        if not isinstance(case.get("steps", []), list) or not isinstance(case.get("tools", []), list):
-            return f"case {case['id']}: steps and tools must be lists"
+        if not isinstance(case.get("steps", []), list):
+            return f"case {case['id']}: steps: expected a list"
+        tools = case.get("tools", [])
+        if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
+            return f"case {case['id']}: tools: expected a list of tool names"
     return None
 
 
@@ -324,6 +327,8 @@ def rescore_both(cassettes: Path, old: tuple[bytes, str], new: tuple[bytes, str]
     try:
         from replay.rescore import rescore_model  # the lead's module; it may not have landed yet
     except ImportError as exc:
+        if exc.name != "replay.rescore":
+            raise  # a broken import inside replay.rescore is a bug, not a missing module
         raise LobstackError("--cassettes is not available yet (replay.rescore is missing)") from exc
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: not a directory")

@@ -193,6 +193,8 @@ BAD_SUITES = [
     pytest.param(json.dumps({**BASE, "tools": []}), "tools: expected an object", id="tools-not-object"),
     pytest.param(json.dumps({**BASE, "cases": [BASE["cases"][0]] * 2}), "duplicate case id", id="dup-id"),
     pytest.param(json.dumps({**BASE, "cases": [{"group": "x"}]}), "cases[0]: missing string field 'id'", id="no-id"),
+    pytest.param(json.dumps({**BASE, "cases": [{"id": "a", "tools": [["x"]]}]}), "case a: tools", id="tool-not-name"),
+    pytest.param(json.dumps({**BASE, "cases": [{"id": "a", "steps": {}}]}), "case a: steps", id="steps-not-list"),
 ]
 
 
@@ -335,3 +337,12 @@ def test_cli_cassettes_without_model_dirs(
     monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore([]))
     assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
     assert capsys.readouterr().err == f"error: {tmp_path}: no model directories with a run.json\n"
+
+
+def test_cli_cassettes_without_rescore_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """If replay.rescore cannot be imported the option says so in one line."""
+    monkeypatch.setitem(sys.modules, "replay.rescore", None)
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == "error: --cassettes is not available yet (replay.rescore is missing)\n"
