@@ -425,3 +425,18 @@ def test_cli_html_real_renderer(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert page.lstrip().lower().startswith("<!doctype html")
     assert "ref/noisy" in page and "parallel-02" in page and "chains-03" in page
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(("max_drop", "regression"), [(10.0, False), (9.5, True), (0.0, True)])
+def test_max_drop_boundary(max_drop: float, regression: bool) -> None:
+    """A drop of exactly PCT points is within the tolerance; more than PCT is a regression."""
+    diff = compare(
+        {"m": results("m", {"a": "passed"}, overall=60.0)}, {"m": results("m", {"a": "passed"}, overall=50.0)}
+    )
+    assert decide(diff, max_drop).regression is regression
+
+
+def test_overall_rise_never_trips_max_drop() -> None:
+    """An Overall that went up is not a drop, even with a zero tolerance."""
+    diff = compare({"m": results("m", {}, overall=40.0)}, {"m": results("m", {}, overall=50.0)})
+    assert decide(diff, 0.0).line == "no regression: Overall within --max-drop 0"
