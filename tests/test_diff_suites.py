@@ -346,3 +346,31 @@ def test_cli_cassettes_without_rescore_module(
     monkeypatch.setitem(sys.modules, "replay.rescore", None)
     assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
     assert capsys.readouterr().err == "error: --cassettes is not available yet (replay.rescore is missing)\n"
+
+
+def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Record v1.0.0 from the stand-in gateway, then rescore the same cassettes under v1.0.0 and v1.1.0.
+
+    ref/oracle passes everything it was asked; under v1.1.0 the added case and the chain whose first
+    result changed have no recording (so chains has no rate), while the re-checked arguments-01 still
+    passes. ref/abstain stops the chain at step 1, so only the added case is missing for it.
+    """
+    from recorder.gateway.config import GatewayConfig
+    from recorder.gateway.server import StandInGateway
+    from recorder.record import record
+
+    cassettes = tmp_path / "cassettes"
+    with StandInGateway(GatewayConfig(suite_path=V100)) as gateway:
+        for model in ("ref/oracle", "ref/abstain"):
+            record(V100, model, cassettes, gateway.url, IDS, concurrency=1)
+    capsys.readouterr()
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    oracle = lines[lines.index("model ref/oracle") :]
+    abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
+    assert oracle[2].split() == ["overall", "100.00", "100.00", "+0.00"]
+    assert ["chains", "100.00", "-", "-"] in [line.split() for line in oracle]
+    assert "  needs recording under 1.1.0 (2): selection-02, chains-01" in oracle
+    assert abstain[2].split() == ["overall", "20.00", "20.00", "+0.00"]
+    assert "  needs recording under 1.1.0 (1): selection-02" in abstain
+    assert lines[-1] == "version bump ok"
