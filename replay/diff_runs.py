@@ -310,7 +310,7 @@ def decide(diff: RunDiff, max_drop: float | None = None) -> Decision:
     flip_count = sum(len(m.to_failed) for m in flipped)
     flip_text = ""
     if flip_count:
-        listing = "; ".join(f"{m.model}: {', '.join(c.case_id for c in m.to_failed)}" for m in flipped)
+        listing = "; ".join(f"{m.model}: {_ids(m.to_failed)}" for m in flipped)
         flip_text = f"{flip_count} {'case' if flip_count == 1 else 'cases'} flipped to failed ({listing})"
     if max_drop is None:
         return Decision(True, f"regression: {flip_text}") if flip_count else Decision(False, "no regression")
@@ -329,6 +329,12 @@ def decide(diff: RunDiff, max_drop: float | None = None) -> Decision:
         return Decision(True, f"regression: Overall dropped more than {limit} ({'; '.join(dropped)})")
     tail = f"; {flip_text}" if flip_text else ""
     return Decision(False, f"no regression: Overall within {limit}{tail}")
+
+
+def _ids(cases: tuple[CaseOutcome, ...], limit: int = 10) -> str:
+    # The full list is printed above the verdict; the verdict line stays readable in a CI log.
+    shown = ", ".join(c.case_id for c in cases[:limit])
+    return shown + (f", +{len(cases) - limit} more" if len(cases) > limit else "")
 
 
 def format_text(diff: RunDiff) -> str:

@@ -440,3 +440,12 @@ def test_overall_rise_never_trips_max_drop() -> None:
     """An Overall that went up is not a drop, even with a zero tolerance."""
     diff = compare({"m": results("m", {}, overall=40.0)}, {"m": results("m", {}, overall=50.0)})
     assert decide(diff, 0.0).line == "no regression: Overall within --max-drop 0"
+
+
+def test_verdict_lists_at_most_ten_ids_per_model() -> None:
+    """Twelve flips: the first ten ids, then how many more."""
+    ids = [f"c{i:02d}" for i in range(12)]
+    diff = compare({"m": results("m", dict.fromkeys(ids, "passed"))}, {"m": results("m", dict.fromkeys(ids, "failed"))})
+    assert decide(diff).line == (
+        "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more)"
+    )
