@@ -1,10 +1,41 @@
-"""Stub: not implemented yet."""
+"""``lobstack-eval rescore``: recompute every metric from cassettes only (never the network) and write reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
-from scorer.errors import LobstackError
 
+def rescore(
+    cassettes: Path = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model)."),
+    suite: Path = typer.Option(Path("evals/suite.json"), "--suite", help="Suite file to score with."),
+    out: Path = typer.Option(Path("reports"), "--out", help="Where results.json files and the leaderboard go."),
+    workers: int = typer.Option(None, "--workers", help="Processes to score models with [default: automatic]."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
+) -> int:
+    """Re-score cassettes with the current suite and scorer: results.json per model, leaderboard.md/.csv, index.html."""
+    from rich.console import Console
 
-def rescore(cassettes: str = typer.Argument("cassettes", help="Cassette directory.")) -> None:
-    """Not implemented yet."""
-    raise LobstackError("not implemented yet")
+    from replay.leaderboard import terminal_table
+    from replay.rescore import rescore as run_rescore
+    from scorer.errors import UsageError
+
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers {workers}: must be at least 1")
+    summary = run_rescore(cassettes, suite, out, workers)
+    documents = [r.results for r in summary.reports]
+    if not quiet:
+        from recorder.files import read_suite
+
+        Console(soft_wrap=False, width=200).print(terminal_table(documents, read_suite(suite)))
+    for doc in documents:
+        missing = doc["cases"]["unrecorded"]
+        if missing:
+            typer.echo(
+                f"{missing} case(s) of {doc['model']} need recording: lobstack-eval record --model {doc['model']}"
+                + (f" --cassettes {cassettes}" if cassettes != Path("cassettes") else ""),
+                err=True,
+            )
+    typer.echo(f"Wrote {len(summary.files)} files to {out}/ (open {out / 'index.html'} in a browser)", err=True)
+    return 0

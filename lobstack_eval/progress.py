@@ -1,0 +1,52 @@
+"""Progress of long work: a rich bar on a terminal (done/total, errored so far, ETA), plain lines otherwise."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import IO, Any
+
+
+class CaseProgress:
+    """Counts finished cases; ``update`` is the recorder's ``on_case`` callback."""
+
+    def __init__(self, total: int, stream: IO[str]) -> None:
+        self.total = total
+        self.stream = stream
+        self.done = 0
+        self.errored = 0
+        self.transport_errors: dict[str, bool] = {}
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> CaseProgress:
+        if self.stream.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(
+                TextColumn("recording"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[errored]} errored"),
+                TimeRemainingColumn(),
+                console=Console(file=self.stream),
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task("record", total=self.total, errored=0)
+        return self
+
+    def update(self, case_id: str, entry: Any) -> None:
+        self.done += 1
+        if entry.status == "errored":
+            self.errored += 1
+        self.transport_errors[case_id] = entry.errored_by_transport
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, errored=self.errored)
+        else:
+            reason = f": {entry.reason}" if entry.status == "errored" else ""
+            print(f"[{self.done}/{self.total}] {case_id} {entry.status}{reason}", file=self.stream, flush=True)
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        if self._bar is not None:
+            self._bar.stop()

@@ -1,0 +1,100 @@
+"""vcrpy cassettes: one per case, vcrpy's JSON serializer, atomic writes, exact JSON-body matching, no secrets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from recorder.files import write_atomic
+from recorder.secrets import SECRET_HEADERS, SECRET_QUERY_PARAMETERS, scrub_body, scrub_headers
+from scorer.jsonvalue import json_equal
+
+MATCH_ON = ("method", "uri", "json_body")
+
+
+def _parsed(body: Any) -> Any:
+    if isinstance(body, bytes):
+        body = body.decode("utf-8")
+    return json.loads(body) if body else None
+
+
+def json_body(r1: Any, r2: Any) -> None:
+    """vcrpy matcher: the request bodies are equal as parsed JSON (headers play no part)."""
+    a, b = _parsed(r1.body), _parsed(r2.body)
+    if not json_equal(a, b):
+        raise AssertionError(f"JSON bodies differ: {describe_difference(a, b)}")
+
+
+def describe_difference(new: Any, recorded: Any, path: str = "body") -> str:
+    """Where two JSON values first differ, e.g. ``body.messages[3].content: 'x' != 'y'``."""
+    if isinstance(new, dict) and isinstance(recorded, dict):
+        for key in sorted(set(new) | set(recorded)):
+            if key not in new or key not in recorded:
+                return f"{path}.{key}: {'missing' if key not in new else 'not recorded'}"
+            if not json_equal(new[key], recorded[key]):
+                return describe_difference(new[key], recorded[key], f"{path}.{key}")
+    if isinstance(new, list) and isinstance(recorded, list):
+        for i, (a, b) in enumerate(zip(new, recorded, strict=False)):
+            if not json_equal(a, b):
+                return describe_difference(a, b, f"{path}[{i}]")
+        if len(new) != len(recorded):
+            return f"{path}: {len(new)} items now, {len(recorded)} recorded"
+    return f"{path}: {_short(new)} now, {_short(recorded)} recorded"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+class AtomicPersister:
+    """vcrpy persister that writes a temp file and renames it: a cassette is whole or absent."""
+
+    @classmethod
+    def load_cassette(cls, cassette_path: Any, serializer: Any) -> Any:
+        from vcr.persisters.filesystem import FilesystemPersister
+
+        return FilesystemPersister.load_cassette(cassette_path, serializer)
+
+    @staticmethod
+    def save_cassette(cassette_path: Any, cassette_dict: Any, serializer: Any) -> None:
+        from vcr.serialize import serialize
+
+        write_atomic(Path(cassette_path), serialize(cassette_dict, serializer))
+
+
+def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
+    """The project's vcrpy configuration for recording and for plain-vcrpy playback."""
+    import vcr
+
+    def before_request(request: Any) -> Any:
+        request.headers = scrub_headers(dict(request.headers), secrets)
+        request.body = scrub_body(request.body, secrets)
+        return request
+
+    def before_response(response: dict[str, Any]) -> dict[str, Any]:
+        response["headers"] = scrub_headers(response.get("headers", {}), secrets)
+        body = response.get("body", {})
+        if "string" in body:
+            body["string"] = scrub_body(body["string"], secrets)
+        return response
+
+    recorder = vcr.VCR(
+        serializer="json",
+        match_on=MATCH_ON,
+        filter_headers=sorted(SECRET_HEADERS),
+        filter_query_parameters=list(SECRET_QUERY_PARAMETERS),
+        before_record_request=before_request,
+        before_record_response=before_response,
+        decode_compressed_response=True,
+        record_on_exception=False,
+    )
+    recorder.register_matcher("json_body", json_body)
+    recorder.register_persister(AtomicPersister)
+    return recorder
+
+
+def cassette_path(model_dir: Path, case_id: str) -> Path:
+    """``cassettes/<model-slug>/<case-id>.json``."""
+    return model_dir / f"{case_id}.json"

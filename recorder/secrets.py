@@ -1,0 +1,57 @@
+"""Keep secrets out of cassettes: drop credential headers and blank any value that looks like a key."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "x-api-key",
+        "api-key",
+        "x-lobstack-api-key",
+        "openai-organization",
+        "openai-project",
+        "cookie",
+        "set-cookie",
+    }
+)
+SECRET_QUERY_PARAMETERS = ("api_key", "apikey", "key", "token", "access_token")
+REDACTED = "<redacted>"
+# Bearer tokens and common key shapes, wherever they appear.
+_KEY_SHAPES = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk|lsk|lob)[-_][A-Za-z0-9_-]{12,}")
+
+
+def scrub_text(text: str, secrets: tuple[str, ...]) -> str:
+    """``text`` with every known secret value and every key-shaped token replaced."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    return _KEY_SHAPES.sub(lambda m: (m.group(1) or "") + REDACTED, text)
+
+
+def scrub_headers(headers: dict[str, Any], secrets: tuple[str, ...]) -> dict[str, Any]:
+    """Headers without credential headers, values scrubbed (vcrpy keeps values as str or lists of str)."""
+    kept: dict[str, Any] = {}
+    for name, value in headers.items():
+        if name.lower() in SECRET_HEADERS:
+            continue
+        if isinstance(value, list):
+            kept[name] = [scrub_text(v, secrets) if isinstance(v, str) else v for v in value]
+        else:
+            kept[name] = scrub_text(value, secrets) if isinstance(value, str) else value
+    return kept
+
+
+def scrub_body(body: Any, secrets: tuple[str, ...]) -> Any:
+    """A body (bytes or str) with secrets replaced; other bodies unchanged."""
+    if isinstance(body, bytes):
+        try:
+            return scrub_text(body.decode("utf-8"), secrets).encode("utf-8")
+        except UnicodeDecodeError:
+            return body
+    if isinstance(body, str):
+        return scrub_text(body, secrets)
+    return body

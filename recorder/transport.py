@@ -1,0 +1,104 @@
+"""The one small interface between the runner and the network: send one request, get one answer.
+
+Recording uses ``RequestsTransport`` (real HTTP through ``requests``, captured by vcrpy); rescoring swaps in a
+cassette-backed transport, so record and rescore share every line of the runner.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+DEFAULT_TIMEOUT_S = 120.0
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """A POST of a JSON body to ``url``."""
+
+    url: str
+    body: dict[str, Any]
+
+    def body_bytes(self) -> bytes:
+        """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same bytes)."""
+        return json.dumps(self.body, ensure_ascii=False).encode("utf-8")
+
+    def digest(self) -> str:
+        """sha256 of the body as canonical JSON (sorted keys): ties a manifest attempt to its request, whatever
+        the key order the suite file happens to use."""
+        canonical = json.dumps(self.body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class HttpAnswer:
+    """An HTTP answer of any status; ``headers`` keys are lower-case."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    wall_ms: float
+
+
+class TransportFailure(Exception):
+    """The request did not complete: no answer in time, or the connection failed."""
+
+    def __init__(self, kind: Literal["timeout", "network_error"], detail: str, wall_ms: float) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+        self.wall_ms = wall_ms
+
+
+class Unrecorded(Exception):
+    """Replay has no recorded answer for this request (raised only by cassette-backed transports)."""
+
+
+class Transport(Protocol):
+    """Sends one request and returns its answer, or raises TransportFailure (or Unrecorded on replay)."""
+
+    def send(self, request: HttpRequest) -> HttpAnswer: ...
+
+
+class RequestsTransport:
+    """Real HTTP with ``requests``; the wall time covers sending the request and reading the whole body."""
+
+    def __init__(self, api_key: str | None, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        import requests
+
+        self._requests = requests
+        self._session = requests.Session()
+        self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
+        self.timeout_s = timeout_s
+
+    def send(self, request: HttpRequest) -> HttpAnswer:
+        requests = self._requests
+        started = time.perf_counter()
+        try:
+            response = self._session.post(
+                request.url, data=request.body_bytes(), headers=self._headers, timeout=self.timeout_s
+            )
+            body = response.content
+        except requests.Timeout as exc:
+            raise TransportFailure("timeout", _short(exc), _ms(started)) from None
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+            raise TransportFailure("network_error", _short(exc), _ms(started)) from None
+        headers = {name.lower(): value for name, value in response.headers.items()}
+        return HttpAnswer(response.status_code, headers, body, _ms(started))
+
+    def close(self) -> None:
+        self._session.close()
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]

@@ -1,0 +1,164 @@
+"""``rescore``: every metric recomputed from cassettes alone, with the current suite and scorer. No network.
+
+Each model dir is replayed through the same runner that recorded it, with a cassette-backed transport; the
+outcomes are scored by ``scorer`` and written as ``reports/<model-slug>/results.json`` plus the leaderboard.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from recorder.cassettes import cassette_path
+from recorder.files import read_suite, write_atomic
+from recorder.manifest import MANIFEST, Manifest, read_manifest
+from recorder.runner import run_case
+from replay.cassette_transport import CassetteTransport, load_interactions
+from scorer.errors import CassetteError
+from scorer.outcome import CaseOutcome
+from scorer.results import dumps, results_document
+from scorer.suite import Case, Suite
+
+NOT_RECORDED = "not recorded yet"
+POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
+
+
+def model_dirs(cassettes: Path) -> list[Path]:
+    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+    if not cassettes.is_dir():
+        raise CassetteError(f"{cassettes}: no such cassettes directory")
+    dirs = sorted(p for p in cassettes.iterdir() if (p / MANIFEST).is_file())
+    if not dirs:
+        raise CassetteError(
+            f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
+        )
+    return dirs
+
+
+def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path) -> CaseOutcome:
+    """Re-run one case against its recording; unrecorded when this suite asks something never recorded."""
+    entry = manifest.cases.get(case.id)
+    path = cassette_path(model_dir, case.id)
+    if entry is None or not path.is_file():
+        return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ())
+    transport = CassetteTransport(path, load_interactions(path), entry.attempts)
+    return run_case(suite, case, manifest.model, manifest.base_url, transport, sleep=lambda _seconds: None)
+
+
+def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
+    """CassetteError when recorded with another suite; a warning text when only the version differs."""
+    recorded = manifest.suite
+    if recorded["name"] != suite.name:
+        raise CassetteError(
+            f"{model_dir / MANIFEST}: recorded with suite {recorded['name']!r}, but the suite is {suite.name!r}"
+        )
+    if recorded["version"] != suite.version:
+        return (
+            f"warning: {model_dir.name} was recorded with {recorded['name']} {recorded['version']}, "
+            f"re-scored with {suite.version}; results carry both versions"
+        )
+    return None
+
+
+def _rescore(model_dir: Path, suite: Suite) -> tuple[dict[str, Any], str | None]:
+    manifest = read_manifest(model_dir)
+    warning = check_manifest_suite(manifest, suite, model_dir)
+    outcomes = [replay_case(suite, case, manifest, model_dir) for case in suite.cases]
+    results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
+    return results, warning
+
+
+def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:
+    """The results.json document of one model dir under ``suite``."""
+    return _rescore(model_dir, suite)[0]
+
+
+@dataclass(frozen=True)
+class ModelReport:
+    """One model's results document, its file text and any warning."""
+
+    slug: str
+    results: dict[str, Any]
+    text: str
+    warning: str | None
+
+
+_SUITE_CACHE: dict[str, Suite] = {}
+
+
+def _score_one(args: tuple[str, str]) -> ModelReport:
+    model_dir, suite_path = Path(args[0]), args[1]
+    suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
+    results, warning = _rescore(model_dir, suite)
+    return ModelReport(model_dir.name, results, dumps(results), warning)
+
+
+def score_all(dirs: list[Path], suite_path: Path, workers: int | None = None) -> list[ModelReport]:
+    """Score every model dir; in a process pool when there are many. The output does not depend on the pool."""
+    jobs = [(str(d), str(suite_path)) for d in dirs]
+    if workers is None:
+        import os
+
+        workers = min(len(jobs), os.cpu_count() or 1) if len(jobs) >= POOL_THRESHOLD else 1
+    if workers <= 1:
+        return [_score_one(job) for job in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["replay.rescore", "polars"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
+
+
+@dataclass(frozen=True)
+class RescoreSummary:
+    """What rescore wrote."""
+
+    reports: list[ModelReport]
+    out: Path
+    files: list[Path]
+
+
+def rescore(
+    cassettes: Path,
+    suite_path: Path,
+    out: Path,
+    workers: int | None = None,
+    warn: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
+) -> RescoreSummary:
+    """Rescore every model dir under ``cassettes`` and write results, the leaderboard and the HTML report."""
+    from replay.leaderboard import leaderboard_csv, leaderboard_md
+
+    suite = read_suite(suite_path)
+    reports = score_all(model_dirs(cassettes), suite_path, workers)
+    files = []
+    for report in reports:
+        if report.warning:
+            warn(report.warning)
+        path = out / report.slug / "results.json"
+        write_atomic(path, report.text)
+        files.append(path)
+    documents = [r.results for r in reports]
+    for name, text in (
+        ("leaderboard.md", leaderboard_md(documents, suite)),
+        ("leaderboard.csv", leaderboard_csv(documents)),
+    ):
+        write_atomic(out / name, text)
+        files.append(out / name)
+    write_atomic(out / "index.html", _html(documents, suite_path))
+    files.append(out / "index.html")
+    return RescoreSummary(reports, out, files)
+
+
+def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:
+    from recorder.files import read_json
+    from replay.html import render_report
+    from scorer.errors import SuiteError
+
+    return render_report(documents, read_json(suite_path, "suite file", SuiteError))

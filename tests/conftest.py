@@ -1,0 +1,58 @@
+"""Shared fixtures: the mini suite, a stand-in gateway on 127.0.0.1 port 0 (always stopped), a recording helper."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recorder.gateway import GatewayConfig, StandInGateway, parse_faults
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MINI_SUITE = FIXTURES / "mini_suite.json"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _no_user_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never see the developer's key or base URL."""
+    monkeypatch.delenv("LOBSTACK_API_KEY", raising=False)
+    monkeypatch.delenv("LOBSTACK_BASE_URL", raising=False)
+
+
+@pytest.fixture
+def mini_suite() -> Path:
+    return MINI_SUITE
+
+
+@pytest.fixture
+def start_gateway() -> Iterator[Callable[..., StandInGateway]]:
+    """Start stand-in gateways (port 0); every one is stopped at the end of the test."""
+    started: list[StandInGateway] = []
+
+    def start(suite: Path = MINI_SUITE, faults: str = "", **options: Any) -> StandInGateway:
+        gateway = StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(faults), **options))
+        gateway.start()
+        started.append(gateway)
+        return gateway
+
+    yield start
+    for gateway in started:
+        gateway.stop()
+
+
+@pytest.fixture
+def gateway(start_gateway: Callable[..., StandInGateway]) -> StandInGateway:
+    return start_gateway()
+
+
+def interactions(cassette: Path) -> list[dict[str, Any]]:
+    """A cassette's interactions as plain JSON."""
+    return json.loads(cassette.read_text(encoding="utf-8"))["interactions"]
+
+
+def request_json(interaction: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(interaction["request"]["body"])
