@@ -16,8 +16,10 @@ from dataclasses import dataclass
 import matplotlib
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import text_to_path
 
-from replay.html._labels import GROUP_LABELS, METRIC_LABELS, LOWER_IS_BETTER
+from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 
 _POINT = "#1f5fa8"
 _FRONT = "#c2410c"
@@ -69,36 +71,82 @@ def _to_svg(fig: Figure, plot_id: str) -> str:
     return _COMMENT.sub("", svg).strip()
 
 
-def _figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height), dpi=72, layout="constrained")
+def _label_width_pt(labels: Sequence[str], size: float) -> float:
+    """The widest of ``labels`` in points at font ``size``, measured with matplotlib's own font metrics."""
+    prop = FontProperties(size=size)
+    # The longest strings by character count are the only candidates worth measuring exactly.
+    longest = sorted(set(labels), key=lambda s: (-len(s), s))[:12]
+    return max((text_to_path.get_text_width_height_descent(s, prop, ismath=False)[0] for s in longest), default=0.0)
+
+
+def _figure(
+    width: float, height: float, left_pt: float, top_pt: float, bottom_pt: float, right_pt: float = 14
+) -> Figure:
+    """A figure with fixed margins in points (cheaper than constrained layout, which re-measures every text)."""
+    fig = Figure(figsize=(width, height), dpi=72)
     fig.patch.set_alpha(0.0)
+    w, h = width * 72, height * 72
+    fig.subplots_adjust(left=left_pt / w, right=1 - right_pt / w, top=1 - top_pt / h, bottom=bottom_pt / h, wspace=0.12)
     return fig
 
 
+_PANEL = 100.0  # a metric's panel spans 0..100 on the shared x axis
+_GAP = 22.0  # blank space between two panels
+
+
 def rates_svg(models: Sequence[PlotModel]) -> str:
-    """One panel per metric: each model's rate as a dot with its 95% interval as a bar; a dash when no rate."""
+    """One panel per metric: each model's rate as a dot with its 95% interval as a bar; a dash when no rate.
+
+    The seven panels are blocks of one axes (offset along x), not seven axes: every axes costs matplotlib
+    a tick machinery, and with 100 models that was most of the report's render time.
+    """
     n = len(models)
-    fig = _figure(12.0, 1.3 + 0.22 * max(n, 2))
-    axes = fig.subplots(1, len(METRIC_LABELS), sharey=True)
-    ys = list(range(n))
-    for ax, (key, label) in zip(axes, METRIC_LABELS.items(), strict=True):
-        for y, model in zip(ys, models, strict=True):
-            iv = model.metrics.get(key)
+    names = [_text(m.name) for m in models]
+    fig = _figure(12.0, 1.2 + 0.2 * max(n, 2), _label_width_pt(names, 8) + 14, 34, 40)
+    ax = fig.subplots()
+    bar_y: list[float] = []
+    bar_lo: list[float] = []
+    bar_hi: list[float] = []
+    dot_x: list[float] = []
+    dot_y: list[float] = []
+    dash_x: list[float] = []
+    dash_y: list[float] = []
+    ticks: list[float] = []
+    for k, (key, label) in enumerate(METRIC_LABELS.items()):
+        x0 = k * (_PANEL + _GAP)
+        ax.axvspan(x0 - 4, x0 + _PANEL + 4, color="#f3f5f7", zorder=0, linewidth=0)
+        title = label + ("\n(lower is better)" if key in LOWER_IS_BETTER else "")
+        ax.text(
+            x0 + _PANEL / 2, 1.005, title, transform=ax.get_xaxis_transform(), ha="center", va="bottom", fontsize=8.5
+        )
+        ticks += [x0, x0 + _PANEL / 2, x0 + _PANEL]
+        for y, m in enumerate(models):
+            iv = m.metrics.get(key)
             if iv is None:
-                ax.text(50, y, "–", ha="center", va="center", color=_MUTED, fontsize=8)
+                dash_x.append(x0 + _PANEL / 2)
+                dash_y.append(y)
                 continue
             if iv.lo is not None and iv.hi is not None:
-                ax.plot([iv.lo, iv.hi], [y, y], color=_POINT, alpha=0.45, linewidth=2.2, solid_capstyle="butt")
-            ax.plot([iv.rate], [y], "o", color=_POINT, markersize=4.5)
-        ax.set_xlim(-4, 104)
-        ax.set_xticks([0, 50, 100])
-        ax.set_title(label + (" (lower is better)" if key in LOWER_IS_BETTER else ""), fontsize=9)
-        ax.grid(axis="x", color="#dddddd", linewidth=0.6)
-        ax.tick_params(labelsize=8)
-        ax.set_axisbelow(True)
-    axes[0].set_yticks(ys, [_text(m.name) for m in models])
-    axes[0].set_ylim(n - 0.5, -0.5)
-    fig.supxlabel("rate, % (bar: 95% interval)", fontsize=8)
+                bar_y.append(y)
+                bar_lo.append(x0 + iv.lo)
+                bar_hi.append(x0 + iv.hi)
+            dot_x.append(x0 + iv.rate)
+            dot_y.append(y)
+    ax.vlines(ticks, -0.5, n - 0.5, color="#dcdfe3", linewidth=0.6, zorder=1)
+    if bar_y:
+        ax.hlines(bar_y, bar_lo, bar_hi, color=_POINT, alpha=0.45, linewidth=2.2, zorder=2)
+    if dot_x:
+        ax.plot(dot_x, dot_y, "o", color=_POINT, markersize=4.5, linestyle="none", zorder=3)
+    if dash_x:
+        ax.plot(dash_x, dash_y, "_", color=_MUTED, markersize=6, linestyle="none", zorder=3)
+    ax.set_xticks(ticks, ["0", "50", "100"] * len(METRIC_LABELS))
+    ax.set_xlim(-6, len(METRIC_LABELS) * (_PANEL + _GAP) - _GAP + 6)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_yticks(range(n), names)
+    ax.tick_params(labelsize=8, length=2)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel("rate, % (bar: 95% interval; a dash: nothing to apply to)", fontsize=8)
     return _to_svg(fig, "plot-rates")
 
 
@@ -129,7 +177,7 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         for x, m in zip(xs, models, strict=True)
         if x is not None and m.metrics.get("overall") is not None
     ]
-    fig = _figure(6.0, 4.2)
+    fig = _figure(6.0, 4.2, 46, 12, 38)
     ax = fig.subplots()
     if shown:
         pts = [(x, y) for x, y, _ in shown]
@@ -153,14 +201,27 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
             linewidth=1.2,
             label="Pareto front",
         )
-        # Label the front always; label everything only while the plot stays readable.
+        positive = [x for x, _ in pts if x > 0]
+        log = len(positive) == len(pts) and max(positive) / min(positive) > 20
+        if log:
+            ax.set_xscale("log")
+        # Label the front always; label everything only while the plot stays readable. A label on the right
+        # half goes to the left of its point, so that none runs off the figure.
+        scale = [math.log(x) if log else x for x, _ in pts]
+        lo, hi = min(scale), max(scale)
         label_all = len(shown) <= 12
         for i, (x, y, name) in enumerate(shown):
             if label_all or i in on_front:
-                ax.annotate(_text(name), (x, y), xytext=(4, 4), textcoords="offset points", fontsize=7)
-        positive = [x for x, _ in pts if x > 0]
-        if len(positive) == len(pts) and max(positive) / min(positive) > 20:
-            ax.set_xscale("log")
+                right_half = hi > lo and (scale[i] - lo) / (hi - lo) > 0.5
+                ax.annotate(
+                    _text(name),
+                    (x, y),
+                    xytext=(-5 if right_half else 5, 4),
+                    textcoords="offset points",
+                    ha="right" if right_half else "left",
+                    fontsize=7,
+                )
+        ax.margins(x=0.08)
         ax.legend(fontsize=7, loc="lower right")
     else:
         ax.text(0.5, 0.5, "no model has both figures", ha="center", va="center", transform=ax.transAxes)
@@ -175,22 +236,32 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
     return _to_svg(fig, plot_id)
 
 
+# Above this many models the cells are drawn without their numbers: each number is a text matplotlib must lay
+# out, and 600 of them cost more time than the whole rest of the report.
+HEATMAP_NUMBERS_MAX_MODELS = 40
+
+
 def heatmap_svg(models: Sequence[PlotModel]) -> str:
-    """Model x group heat map of each group's Overall rate, the value written in the cell; grey when none."""
+    """Model x group heat map of each group's Overall rate (value in the cell up to 40 models); grey when none."""
     n = len(models)
     keys = list(GROUP_LABELS)
-    fig = _figure(7.5, 1.2 + 0.24 * max(n, 2))
+    names = [_text(m.name) for m in models]
+    numbers = n <= HEATMAP_NUMBERS_MAX_MODELS
+    fig = _figure(7.5, 0.9 + 0.24 * max(n, 2), _label_width_pt(names, 8) + 12, 28, 10, right_pt=14 if numbers else 44)
     ax = fig.subplots()
     values = [[m.groups.get(k) for k in keys] for m in models]
     grid = [[math.nan if v is None else v for v in row] for row in values]
     cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#e3e3e3")
-    ax.pcolormesh(grid, cmap=cmap, vmin=0, vmax=100, edgecolors="white", linewidth=0.8)
-    for y, row in enumerate(values):
-        for x, v in enumerate(row):
-            ax.text(x + 0.5, y + 0.5, "–" if v is None else f"{v:.0f}", ha="center", va="center", fontsize=7)
+    mesh = ax.pcolormesh(grid, cmap=cmap, vmin=0, vmax=100, edgecolors="white", linewidth=0.8)
+    if numbers:
+        for y, row in enumerate(values):
+            for x, v in enumerate(row):
+                ax.text(x + 0.5, y + 0.5, "–" if v is None else f"{v:.0f}", ha="center", va="center", fontsize=7)
+    else:
+        fig.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02, aspect=40, label="Overall, %")
     ax.set_xticks([i + 0.5 for i in range(len(keys))], [GROUP_LABELS[k] for k in keys], fontsize=8)
     ax.xaxis.tick_top()
-    ax.set_yticks([i + 0.5 for i in range(n)], [_text(m.name) for m in models], fontsize=8)
+    ax.set_yticks([i + 0.5 for i in range(n)], names, fontsize=8)
     ax.set_xlim(0, len(keys))
     ax.set_ylim(n, 0)
     ax.tick_params(length=0)
@@ -199,4 +270,12 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
     return _to_svg(fig, "plot-groups")
 
 
-__all__ = ["Interval", "PlotModel", "heatmap_svg", "pareto_front", "rates_svg", "tradeoff_svg"]
+__all__ = [
+    "HEATMAP_NUMBERS_MAX_MODELS",
+    "Interval",
+    "PlotModel",
+    "heatmap_svg",
+    "pareto_front",
+    "rates_svg",
+    "tradeoff_svg",
+]

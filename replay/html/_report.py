@@ -18,9 +18,7 @@ def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> st
     mine = (str(suite.get("name", "?")), str(suite.get("version", "?")))
     if not named or named == {mine}:
         return ""
-    return (
-        f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were scored against."
-    )
+    return f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were scored against."
 
 
 def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
