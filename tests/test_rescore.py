@@ -1,0 +1,232 @@
+"""rescore: offline, byte-identical, unrecorded detection and refill, corrupt input named, plain-vcrpy cassettes."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+
+from lobstack_eval.main import main
+from recorder.files import read_suite
+from recorder.record import record
+from replay.rescore import rescore, rescore_model
+from tests.conftest import MINI_SUITE, interactions
+
+SUITE = read_suite(MINI_SUITE)
+ALL = [case.id for case in SUITE.cases]
+MODELS = ("ref/oracle", "ref/noisy", "ref/abstain")
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mini suite recorded once for three reference models (module-wide: recording is the slow part)."""
+    from recorder.gateway import GatewayConfig, StandInGateway
+
+    cassettes = tmp_path_factory.mktemp("recorded") / "cassettes"
+    with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
+        for model in MODELS:
+            record(MINI_SUITE, model, cassettes, gateway.url, ALL, concurrency=1, sleep=lambda _s: None)
+    return cassettes
+
+
+@pytest.fixture
+def cassettes(recorded: Path, tmp_path: Path) -> Path:
+    """A private copy of the recordings, free to corrupt."""
+    copy_dir = tmp_path / "cassettes"
+    shutil.copytree(recorded, copy_dir)
+    return copy_dir
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_rescore_twice_is_byte_identical_and_independent_of_the_pool(recorded: Path, tmp_path: Path) -> None:
+    rescore(recorded, MINI_SUITE, tmp_path / "a", workers=1)
+    rescore(recorded, MINI_SUITE, tmp_path / "b", workers=2)
+    a, b = tree_bytes(tmp_path / "a"), tree_bytes(tmp_path / "b")
+    assert a == b
+    assert {"leaderboard.md", "leaderboard.csv", "index.html", "ref_oracle/results.json"} <= set(a)
+
+
+def test_rescore_needs_no_network(recorded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("rescore tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    rescore(recorded, MINI_SUITE, tmp_path / "out", workers=1)
+    oracle = json.loads((tmp_path / "out" / "ref_oracle" / "results.json").read_text())
+    assert oracle["metrics"]["overall"]["rate"] == 100.0
+
+
+def test_cli_prints_the_leaderboard(recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rescore", str(recorded), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "out")]) == 0
+    captured = capsys.readouterr()
+    assert "ref/oracle" in captured.out and "Overall" in captured.out
+    lines = (tmp_path / "out" / "leaderboard.md").read_text().splitlines()
+    rows = [line for line in lines if line.startswith("| ref/")]
+    assert [row.split("|")[1].strip() for row in rows] == ["ref/oracle", "ref/noisy", "ref/abstain"]
+    assert "Wrote" in captured.err
+
+
+def test_corrupt_cassette_is_an_error_naming_the_file(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
+    target.write_text(target.read_text()[:50])
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {target}: corrupt cassette: not valid JSON") and err.count("\n") == 1
+
+
+def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
+    target.write_text(json.dumps({"version": 1, "entries": []}))
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {target}: corrupt cassette: not a vcrpy cassette")
+
+
+def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    chain = next(c for c in SUITE.cases if len(c.steps) >= 3)
+    target = cassettes / "ref_oracle" / f"{chain.id}.json"
+    data = json.loads(target.read_text())
+    data["interactions"].pop()
+    target.write_text(json.dumps(data))
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    assert "an interaction is missing or extra" in capsys.readouterr().err
+
+
+def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    manifest = cassettes / "ref_noisy" / "run.json"
+    data = json.loads(manifest.read_text())
+    data["suite"]["name"] = "someone-elses-suite"
+    manifest.write_text(json.dumps(data))
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {manifest}: recorded with suite 'someone-elses-suite'")
+
+
+def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["rescore", str(tmp_path), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    assert "no model dirs" in capsys.readouterr().err
+    assert main(["rescore", str(tmp_path / "nope"), "--suite", str(MINI_SUITE)]) == 1
+    assert "no such cassettes directory" in capsys.readouterr().err
+
+
+def new_version(tmp_path: Path) -> tuple[Path, str, str]:
+    """Suite 0.2.0: one case added, one case's message changed, one check changed (a minor bump)."""
+    doc = json.loads(MINI_SUITE.read_text())
+    doc["version"] = "0.2.0"
+    added = copy.deepcopy(doc["cases"][0])
+    added["id"] = "selection-99"
+    added["messages"] = [{"role": "user", "content": added["messages"][0]["content"] + " Thanks!"}]
+    doc["cases"].append(added)
+    changed = doc["cases"][1]
+    changed["messages"][-1]["content"] += " Please."
+    path = tmp_path / "suite-0.2.0.json"
+    path.write_text(json.dumps(doc, indent=2))
+    return path, added["id"], changed["id"]
+
+
+def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
+    cassettes: Path,
+    tmp_path: Path,
+    start_gateway,
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    suite_path, added, changed = new_version(tmp_path)
+    out = tmp_path / "out"
+    assert main(["rescore", str(cassettes), "--suite", str(suite_path), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "warning: ref_oracle was recorded with lobstack-tool-calling-mini 0.1.0, re-scored with 0.2.0" in err
+    assert "2 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle" in err
+    results = json.loads((out / "ref_oracle" / "results.json").read_text())
+    assert results["suite"]["version"] == "0.2.0" and results["recorded_suite"]["version"] == "0.1.0"
+    by_id = {r["id"]: r for r in results["results"]}
+    assert by_id[added]["status"] == "unrecorded" and by_id[added]["reason"] == "not recorded yet"
+    assert by_id[changed]["status"] == "unrecorded"
+    assert "step 1: the request differs from the recording (body.messages[1].content:" in by_id[changed]["reason"]
+    assert results["cases"]["unrecorded"] == 2 and results["metrics"]["overall"]["of"] == len(ALL) - 1
+
+    # The recorder fills exactly those two cases (one request each), nothing else.
+    gateway = start_gateway(suite=suite_path)
+    manifest = json.loads((cassettes / "ref_oracle" / "run.json").read_text())
+    manifest["base_url"] = gateway.url  # the recordings were made on another port of the stand-in
+    (cassettes / "ref_oracle" / "run.json").write_text(json.dumps(manifest))
+    # Re-point the recorded URIs too, as a user re-recording the same gateway would have them.
+    for cassette in (cassettes / "ref_oracle").glob("*-*.json"):
+        text = cassette.read_text()
+        old = json.loads(text)["interactions"][0]["request"]["uri"].rsplit("/chat/completions", 1)[0]
+        cassette.write_text(text.replace(old, gateway.url))
+    args = [
+        "record",
+        "--model",
+        "ref/oracle",
+        "--suite",
+        str(suite_path),
+        "--cassettes",
+        str(cassettes),
+        "--base-url",
+        gateway.url,
+        "--concurrency",
+        "1",
+    ]
+    assert main(args) == 0
+    assert "Recording 2 case(s)" in capsys.readouterr().err
+    assert len(gateway.requests_seen) == 2
+    assert main(["rescore", str(cassettes), "--suite", str(suite_path), "--out", str(out)]) == 0
+    results = json.loads((out / "ref_oracle" / "results.json").read_text())
+    assert results["cases"]["unrecorded"] == 0 and results["metrics"]["overall"]["rate"] == 100.0
+
+
+def test_check_change_rescored_offline(cassettes: Path, tmp_path: Path) -> None:
+    """A changed check re-scores from the same cassettes: the oracle's answer now fails that check."""
+    doc = json.loads(MINI_SUITE.read_text())
+    doc["version"] = "0.2.0"
+
+    def plain_string(case: dict) -> str | None:
+        call = case["steps"][0].get("calls", [{}])[0]
+        properties = (
+            doc["tools"].get(call.get("name"), {}).get("function", {}).get("parameters", {}).get("properties", {})
+        )
+        for arg in call.get("args", {}):
+            schema = properties.get(arg, {})
+            if schema.get("type") == "string" and not set(schema) & {"enum", "pattern", "const", "maxLength"}:
+                return arg
+        return None
+
+    target = next(c for c in doc["cases"] if c["steps"][0]["expect"] == "call" and plain_string(c))
+    call, arg = target["steps"][0]["calls"][0], plain_string(target)
+    call["args"][arg] = {"eq": "changed in 0.2.0"}
+    call["reference"][arg] = "changed in 0.2.0"
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(doc))
+    results = rescore_model(cassettes / "ref_oracle", read_suite(path))
+    by_id = {r["id"]: r for r in results["results"]}
+    assert by_id[target["id"]]["status"] == "failed"
+    assert f'{call["name"]}.{arg}: expected eq "changed in 0.2.0"' in by_id[target["id"]]["reason"]
+    assert results["cases"]["unrecorded"] == 0
+
+
+def test_cassettes_replay_under_plain_vcrpy(recorded: Path) -> None:
+    import requests
+    import vcr
+
+    from recorder.cassettes import json_body
+
+    plain = vcr.VCR(serializer="json", record_mode="none", match_on=("method", "uri", "json_body"))
+    plain.register_matcher("json_body", json_body)
+    for case in SUITE.cases:
+        cassette = recorded / "ref_oracle" / f"{case.id}.json"
+        recorded_interactions = interactions(cassette)
+        with plain.use_cassette(str(cassette)):
+            for interaction in recorded_interactions:
+                request = interaction["request"]
+                response = requests.post(
+                    request["uri"], data=request["body"].encode(), headers={"Content-Type": "application/json"}
+                )
+                assert response.status_code == interaction["response"]["status"]["code"]
+                assert response.json()["choices"][0]["message"]
