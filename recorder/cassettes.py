@@ -21,6 +21,8 @@ def _parsed(body: Any) -> Any:
 
 def json_body(r1: Any, r2: Any) -> None:
     """vcrpy matcher: the request bodies are equal as parsed JSON (headers play no part)."""
+    if r1.body == r2.body:  # the usual case on replay, and much cheaper than comparing parsed JSON
+        return
     a, b = _parsed(r1.body), _parsed(r2.body)
     if not json_equal(a, b):
         raise AssertionError(f"JSON bodies differ: {describe_difference(a, b)}")
