@@ -27,6 +27,11 @@ _MUTED = "#8a8f98"
 _XML_PROLOG = re.compile(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", re.S)
 # matplotlib's comments repeat every label; its own escaping keeps "-->" out of them, so a lazy match is exact.
 _COMMENT = re.compile(r"<!--.*?-->\s*", re.S)
+# The RDF block only names the format and the creator (with a URL); the page has no use for it.
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
+# matplotlib names every group (``figure_1``, ``axes_1``, ``text_12``...): nothing refers to these, and two plots
+# on one page would repeat them. Its referenced ids (clip paths, markers) are salted hashes without ``_``.
+_GROUP_ID = re.compile(r'\sid="[A-Za-z][A-Za-z0-9.]*_\d+"')
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,7 @@ def _to_svg(fig: Figure, plot_id: str) -> str:
         FigureCanvasSVG(fig)
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = _XML_PROLOG.sub("", buf.getvalue())
-    return _COMMENT.sub("", svg).strip()
+    return _GROUP_ID.sub("", _METADATA.sub("", _COMMENT.sub("", svg))).strip()
 
 
 def _label_width_pt(labels: Sequence[str], size: float) -> float:

@@ -1,0 +1,421 @@
+"""The HTML report and run-diff page, read as HTML (the browser test drives the same pages in Chromium)."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobstack_eval.main import main
+from replay.html import _format as fmt
+from replay.html import render_report, render_run_diff, write_report, write_run_diff
+from replay.html._plots import HEATMAP_NUMBERS_MAX_MODELS, pareto_front
+from scorer.errors import ResultsError, SuiteError
+
+SAMPLE = Path(__file__).parent / "fixtures" / "reports_sample"
+GOLDEN = SAMPLE / "index.golden.html"
+MODELS = ("alpha_oracle", "beta_mixed", "gamma_evil")
+SCRIPT = "<script>alert(1)</script>"
+IMG = '"><img src=x onerror=alert(1)>'
+
+
+def _results(slug: str) -> dict[str, Any]:
+    return json.loads((SAMPLE / slug / "results.json").read_text(encoding="utf-8"))
+
+
+def _suite() -> dict[str, Any]:
+    return json.loads((SAMPLE / "suite.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def html() -> str:
+    return render_report([_results(s) for s in MODELS], _suite())
+
+
+class _Rows(HTMLParser):
+    """The rows of ``<table id=...>``'s tbody: each row's attributes and its cells' (attrs, text chunks)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.depth = 0  # >0 while inside the table
+        self.in_body = False
+        self.rows: list[tuple[dict[str, str], list[tuple[dict[str, str], list[str]]]]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "table" and (self.depth or a.get("id") == self.table_id):
+            self.depth += 1
+        elif self.depth and tag == "tbody":
+            self.in_body = True
+        elif self.in_body and tag == "tr":
+            self.rows.append((a, []))
+        elif self.in_body and tag in ("td", "th"):
+            self.cell = []
+            self.rows[-1][1].append((a, self.cell))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth and tag == "table":
+            self.depth -= 1
+            self.in_body = self.in_body and self.depth > 0
+        elif tag in ("td", "th"):
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None and data.strip():
+            self.cell.append(data.strip())
+
+
+def _rows(page: str, table_id: str) -> list[tuple[dict[str, str], list[tuple[dict[str, str], list[str]]]]]:
+    parser = _Rows(table_id)
+    parser.feed(page)
+    return parser.rows
+
+
+def _data_block(page: str) -> dict[str, Any]:
+    m = re.search(r'<script type="application/json" id="case-data">(.*?)</script>', page, re.S)
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+def _svg(page: str, plot_id: str) -> str:
+    m = re.search(rf'<svg [^>]*id="{plot_id}".*?</svg>', page, re.S)
+    assert m is not None, plot_id
+    return m.group(0)
+
+
+class TestLeaderboard:
+    def test_one_row_per_model_best_overall_first(self, html: str) -> None:
+        """Rows follow Overall 100 > 50 > 33.3, whatever order the files came in."""
+        assert [r[0]["data-model"] for r in _rows(html, "board")] == ["alpha/oracle", "beta/mixed", "gamma/evil"]
+
+    def test_cells_show_rate_interval_dash_latency_cost(self, html: str) -> None:
+        """beta/mixed: Overall 50% [15.0, 85.0], no chains (dash), 800 ms, $0.05, 4 scored, 1 errored."""
+        cells = [texts for _, texts in _rows(html, "board")[1][1]]
+        assert cells == [
+            ["beta/mixed"],
+            ["50.0%", "15.0–85.0"],
+            ["33.3%", "6.2–79.2"],
+            ["100.0%", "43.9–100.0"],
+            ["0.0%", "0.0–56.1"],
+            ["–"],
+            ["–"],
+            ["100.0%", "20.6–100.0"],
+            ["800 ms"],
+            ["$0.05"],
+            ["4"],
+            ["1"],
+            ["1"],
+            ["no"],
+        ]
+
+    def test_sort_values_and_missing_values_empty(self, html: str) -> None:
+        """data-v holds the unrounded rate (the sort key); a missing rate or cost is empty, sorted last."""
+        gamma = _rows(html, "board")[2][1]
+        assert gamma[1][0]["data-v"] == repr(100 * 2 / 6)
+        assert gamma[9][0]["data-v"] == ""  # unpriced
+        assert gamma[9][1] == ["–"]
+        assert gamma[13][1] == ["yes"]  # temperature ignored
+
+    def test_suite_identity_and_caveats_on_top(self, html: str) -> None:
+        head = html[: html.index('id="leaderboard"')]
+        assert "lobstack-sample" in head and "0.1.0" in head
+        assert "0f3c1d4e5b6a79881726354433221100ffeeddccbbaa99887766554433221100" in head
+        assert "temperature 0" in head and "Nex" in head
+
+    def test_suites_that_differ_are_flagged(self) -> None:
+        older = _results("beta_mixed")
+        older["suite"] = {"name": "lobstack-sample", "version": "0.0.9", "sha256": "00"}
+        page = render_report([_results("alpha_oracle"), older], _suite())
+        assert "scored against different suites" in page
+
+
+class TestGridAndDetails:
+    def test_grid_has_a_status_per_model_and_case(self, html: str) -> None:
+        rows = _rows(html, "grid")
+        beta = [a.get("class") for a, _ in rows[1][1][1:]]
+        assert [r[1][0][1] for r in rows] == [["alpha/oracle"], ["beta/mixed"], ["gamma/evil"]]
+        assert beta == ["f", "p", "f", "p", "e", "u"]
+
+    def test_details_hold_suite_case_and_model_answer(self, html: str) -> None:
+        data = _data_block(html)
+        assert data["models"] == ["alpha/oracle", "beta/mixed", "gamma/evil"]
+        assert [c["id"] for c in data["cases"]] == [
+            "selection-01",
+            "arguments-01",
+            "near_misses-01",
+            "no_call-01",
+            "parallel-01",
+            "chains-01",
+        ]
+        assert data["cases"][1]["steps"][0]["calls"][0]["args"]["start_line"] == {"eq": 10}
+        beta_parallel = data["cells"][1][4]
+        assert beta_parallel["status"] == "errored"
+        assert [a["outcome"] for a in beta_parallel["attempts"]] == ["http_503"] * 4
+
+    def test_case_only_in_results_is_appended_and_marked(self) -> None:
+        suite = _suite()
+        suite["cases"] = [c for c in suite["cases"] if c["id"] != "selection-01"]
+        page = render_report([_results(s) for s in MODELS], suite)
+        data = _data_block(page)
+        assert data["cases"][-1]["id"] == "selection-01"
+        assert data["cases"][-1]["in_suite"] is False
+        assert "case texts come from" not in page  # same suite name and version: no warning
+
+    def test_case_missing_from_a_file_reads_unrecorded(self) -> None:
+        beta = _results("beta_mixed")
+        beta["results"] = [r for r in beta["results"] if r["id"] != "no_call-01"]
+        page = render_report([beta], _suite())
+        assert [a.get("class") for a, _ in _rows(page, "grid")[0][1][1:]] == ["f", "p", "f", "u", "e", "u"]
+        assert _data_block(page)["cells"][0][3] is None
+
+
+class TestUntrusted:
+    def test_hostile_strings_are_text_not_markup(self, html: str) -> None:
+        """gamma/evil's answers and routed model name never reach the page as tags or attributes."""
+        assert SCRIPT not in html
+        assert "<img" not in html
+        assert "<b>" not in html
+        assert html.count("<script") == 2  # the JSON block and our own script
+        assert "&lt;b&gt;routed&lt;/b&gt;&#34;&gt;&lt;img src=x onerror=alert(1)&gt;" in html
+        assert not re.search(r"""(href|src)\s*=\s*["']?\s*javascript:""", html, re.I)
+
+    def test_json_block_escapes_markup_and_round_trips(self, html: str) -> None:
+        block = re.search(r'id="case-data">(.*?)</script>', html, re.S)
+        assert block is not None
+        assert "<" not in block.group(1) and ">" not in block.group(1) and "&" not in block.group(1)
+        gamma = _data_block(html)["cells"][2]
+        assert gamma[0]["steps"][0]["response"]["content"] == f"Sure! {SCRIPT}"
+        assert json.loads(gamma[1]["steps"][0]["response"]["tool_calls"][0]["arguments"])["path"] == IMG
+
+    def test_model_name_with_markup_and_dollars_is_escaped_in_plots(self) -> None:
+        """matplotlib writes the name as SVG text: escaped, and ``$...$`` not taken for mathtext."""
+        alpha = _results("alpha_oracle")
+        alpha["model"] = f"{SCRIPT}$x^2$"
+        page = render_report([alpha, _results("beta_mixed")], _suite())
+        assert SCRIPT not in page
+        for plot in ("plot-rates", "plot-cost", "plot-groups"):
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;$x^2$" in _svg(page, plot)
+
+    def test_csp_allows_exactly_the_inline_script_and_no_network(self, html: str) -> None:
+        csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+        script = re.search(r"<script>(.*?)</script>", html, re.S)
+        assert csp is not None and script is not None
+        policy = unescape(csp.group(1))
+        digest = base64.b64encode(hashlib.sha256(script.group(1).encode()).digest()).decode()
+        assert f"script-src 'sha256-{digest}';" in policy
+        assert "default-src 'none'" in policy
+
+    def test_page_loads_nothing_from_outside(self, html: str) -> None:
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+        assert set(re.findall(r'xlink:href="(.)', html)) <= {"#"}
+        ids = re.findall(r'\sid="([^"]+)"', html)
+        assert len(ids) == len(set(ids))
+
+
+class TestPlots:
+    def test_four_inline_svg_plots(self, html: str) -> None:
+        for plot in ("plot-rates", "plot-cost", "plot-latency", "plot-groups"):
+            svg = _svg(html, plot)
+            assert "alpha/oracle" in svg
+        assert "Pareto front" in _svg(html, "plot-cost")
+        assert "1 model without it not shown" in _svg(html, "plot-cost")  # gamma/evil is unpriced
+        assert "Near misses" in _svg(html, "plot-groups")
+
+    def test_heat_map_writes_numbers_for_few_models_a_colour_bar_for_many(self, html: str) -> None:
+        assert "Overall, %" not in _svg(html, "plot-groups")
+        many = []
+        for i in range(HEATMAP_NUMBERS_MAX_MODELS + 1):
+            r = _results("beta_mixed")
+            r["model"] = f"m{i:02d}"
+            many.append(r)
+        assert "Overall, %" in _svg(render_report(many, _suite()), "plot-groups")
+
+    @pytest.mark.parametrize(
+        ("points", "front"),
+        [
+            pytest.param([(1, 50), (2, 60), (3, 55), (0.5, 10)], [3, 0, 1], id="dominated-dropped"),
+            pytest.param([(1, 50), (1, 40), (1, 50)], [0], id="ties-keep-first"),
+            pytest.param([(2, 90), (1, 90)], [1], id="same-y-cheaper-wins"),
+            pytest.param([], [], id="empty"),
+        ],
+    )
+    def test_pareto_front(self, points: list[tuple[float, float]], front: list[int]) -> None:
+        assert pareto_front(points) == front
+
+
+@pytest.mark.parametrize(
+    ("func", "value", "text"),
+    [
+        pytest.param(fmt.rate, 64.1025641025641, "64.1%", id="rate"),
+        pytest.param(fmt.rate, None, "–", id="rate-none"),
+        pytest.param(fmt.interval, [52.99, 73.9], "53.0–73.9", id="ci"),
+        pytest.param(fmt.interval, None, "", id="ci-none"),
+        pytest.param(fmt.latency, 812.5, "812 ms", id="ms"),
+        pytest.param(fmt.latency, 1250.0, "1.25 s", id="s"),
+        pytest.param(fmt.cost, 0.013333, "$0.0133", id="cost-small"),
+        pytest.param(fmt.cost, 3.456, "$3.46", id="cost-dollars"),
+        pytest.param(fmt.cost, 250.4, "$250", id="cost-large"),
+        pytest.param(fmt.cost, None, "–", id="cost-unpriced"),
+        pytest.param(fmt.sort_value, True, "1", id="sort-bool"),
+        pytest.param(fmt.sort_value, 3, "3.0", id="sort-int"),
+    ],
+)
+def test_format(func: Any, value: Any, text: str) -> None:
+    assert func(value) == text
+
+
+class TestDeterminism:
+    def test_same_bytes_whatever_the_input_order(self, html: str) -> None:
+        assert render_report([_results(s) for s in reversed(MODELS)], _suite()) == html
+
+    def test_same_bytes_in_another_process(self, html: str, tmp_path: Path) -> None:
+        """A fresh interpreter with another hash seed renders the very same page."""
+        code = (
+            "import json, sys\n"
+            "from pathlib import Path\n"
+            "from replay.html import render_report\n"
+            f"d = Path({str(SAMPLE)!r})\n"
+            "slugs = ('gamma_evil', 'alpha_oracle', 'beta_mixed')\n"
+            "r = [json.loads((d / s / 'results.json').read_text()) for s in slugs]\n"
+            "sys.stdout.buffer.write(render_report(r, json.loads((d / 'suite.json').read_text())).encode())\n"
+        )
+        env = {**os.environ, "PYTHONHASHSEED": "12345"}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env).stdout
+        assert out == html.encode()
+
+    def test_write_report_matches_the_golden_file(self, tmp_path: Path) -> None:
+        """The committed golden page; regenerate with LOBSTACK_UPDATE_GOLDEN=1 after a deliberate change."""
+        reports = tmp_path / "reports"
+        shutil.copytree(SAMPLE, reports, ignore=shutil.ignore_patterns("*.html"))
+        out = write_report(reports, reports / "suite.json")
+        assert out == reports / "index.html"
+        if os.environ.get("LOBSTACK_UPDATE_GOLDEN") == "1":
+            GOLDEN.write_bytes(out.read_bytes())
+        assert out.read_bytes() == GOLDEN.read_bytes()
+        assert write_report(reports, reports / "suite.json").read_bytes() == GOLDEN.read_bytes()
+
+
+class TestWriteReportErrors:
+    @pytest.fixture
+    def reports(self, tmp_path: Path) -> Path:
+        reports = tmp_path / "reports"
+        shutil.copytree(SAMPLE, reports, ignore=shutil.ignore_patterns("*.html"))
+        return reports
+
+    def test_missing_results_file_is_named(self, reports: Path) -> None:
+        (reports / "beta_mixed" / "results.json").unlink()
+        with pytest.raises(ResultsError, match=r"not found: .*beta_mixed/results\.json"):
+            write_report(reports, reports / "suite.json")
+
+    @pytest.mark.parametrize(
+        ("text", "match"),
+        [
+            pytest.param("{", "is not valid JSON: line 1", id="corrupt"),
+            pytest.param("[]", "is not a JSON object", id="array"),
+            pytest.param('{"model": "x", "metrics": {}}', "field 'results' is missing", id="no-results"),
+        ],
+    )
+    def test_corrupt_results_file_is_named(self, reports: Path, text: str, match: str) -> None:
+        (reports / "gamma_evil" / "results.json").write_text(text)
+        with pytest.raises(ResultsError, match=rf"gamma_evil/results\.json.*{match}"):
+            write_report(reports, reports / "suite.json")
+        assert not (reports / "index.html").exists()
+
+    def test_no_model_directory(self, tmp_path: Path) -> None:
+        with pytest.raises(ResultsError, match="no model directories"):
+            write_report(tmp_path, SAMPLE / "suite.json")
+
+    def test_missing_suite(self, reports: Path) -> None:
+        with pytest.raises(SuiteError, match=r"suite file not found: .*nope\.json"):
+            write_report(reports, reports / "nope.json")
+
+    def test_cli_writes_the_report(self, reports: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        assert main(["report", str(reports), "--suite", str(reports / "suite.json")]) == 0
+        assert capsys.readouterr().out.strip() == f"wrote {reports / 'index.html'}"
+        assert (reports / "index.html").read_bytes() == GOLDEN.read_bytes()
+
+    def test_cli_error_is_one_line(self, reports: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        (reports / "alpha_oracle" / "results.json").write_text("nope")
+        assert main(["report", str(reports), "--suite", str(reports / "suite.json")]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: results file ") and "alpha_oracle/results.json" in err
+        assert err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def diff() -> str:
+    """beta/mixed (A) against gamma/evil's results relabelled as beta/mixed (B)."""
+    a = _results("beta_mixed")
+    b = _results("gamma_evil")
+    b["model"] = a["model"]
+    return render_run_diff(a, b, _suite())
+
+
+class TestRunDiff:
+    def test_flips_are_classified_per_case(self, diff: str) -> None:
+        rows = {r[0]["data-case"]: r[0]["class"] for r in _rows(diff, "case-table")}
+        assert rows == {
+            "selection-01": "same",
+            "arguments-01": "regression",
+            "near_misses-01": "fix",
+            "no_call-01": "same",
+            "parallel-01": "changed",
+            "chains-01": "changed",
+        }
+        assert "1 regression</span> (passed → failed)" in diff
+        assert "1 fix</span> (failed → passed)" in diff
+        assert "2 other changes, 2 unchanged." in diff
+
+    def test_metrics_show_both_rates_and_the_delta(self, diff: str) -> None:
+        assert re.search(
+            r"Overall</th>\s*<td[^>]*>50.0%<span[^>]*>15.0–85.0</span></td>\s*"
+            r"<td[^>]*>33.3%<span[^>]*>9.7–70.0</span></td>\s*<td class=\"num worse\">-16.7 pp",
+            diff,
+        )
+        assert re.search(r"Right tool</th>.*?<td class=\"num better\">\+26.7 pp", diff, re.S)
+        # Made-up tool went up: that is worse.
+        assert re.search(r"Made-up tool</th>.*?<td class=\"num worse\">\+16.7 pp", diff, re.S)
+        assert re.search(r"Chains</th>.*?<td class=\"num \">–</td>", diff, re.S)
+
+    def test_changed_cases_show_reasons_and_request_as_text(self, diff: str) -> None:
+        assert "Show me lines 10 to 20 of src/app.py" in diff
+        assert "made-up tool &#34;&gt;&lt;img src=x onerror=alert(1)&gt;" in diff
+        assert "<img" not in diff and "<script" not in diff
+
+    def test_without_suite_uses_result_order(self) -> None:
+        a = _results("alpha_oracle")
+        b = copy.deepcopy(a)
+        b["results"][0]["status"] = "failed"
+        page = render_run_diff(a, b, None)
+        rows = _rows(page, "case-table")
+        assert [r[0]["data-case"] for r in rows][:2] == ["selection-01", "arguments-01"]
+        assert rows[0][0]["class"] == "regression"
+        assert page == render_run_diff(copy.deepcopy(a), copy.deepcopy(b), None)
+
+    def test_write_run_diff(self, tmp_path: Path) -> None:
+        out = write_run_diff(
+            SAMPLE / "alpha_oracle" / "results.json",
+            SAMPLE / "beta_mixed" / "results.json",
+            tmp_path / "diff.html",
+            SAMPLE / "suite.json",
+        )
+        assert out == tmp_path / "diff.html"
+        assert out.read_text(encoding="utf-8") == render_run_diff(
+            _results("alpha_oracle"), _results("beta_mixed"), _suite()
+        )
+        with pytest.raises(ResultsError, match=r"nope\.json"):
+            write_run_diff(tmp_path / "nope.json", out, tmp_path / "x.html", None)
