@@ -1,10 +1,32 @@
-"""Stub: not implemented yet."""
+"""``lobstack-eval gateway``: serve the stand-in Lobstack gateway on 127.0.0.1 until Ctrl-C."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
-from scorer.errors import LobstackError
+DEFAULT_SUITE = Path("evals/suite.json")
 
 
-def gateway(port: int = typer.Option(8099, "--port")) -> None:
-    """Not implemented yet."""
-    raise LobstackError("not implemented yet")
+def gateway(
+    port: int = typer.Option(8099, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0 picks a free one)."),
+    latency_ms: float = typer.Option(0.0, "--latency-ms", min=0.0, help="Fixed time before every answer."),
+    faults: str = typer.Option(
+        "", "--faults", help='Fault mix, e.g. "429:0.2,503:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".'
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, auto's routing and the fault draws."),
+    suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
+    timeout_sleep_s: float = typer.Option(
+        5.0, "--timeout-sleep-s", min=0.0, help="How long a timeout fault stalls before closing."
+    ),
+) -> int:
+    """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C."""
+    from recorder.gateway import GatewayConfig, parse_faults, serve_forever
+
+    spec = parse_faults(faults)  # before the suite, so a bad --faults is a usage error whatever the cwd
+    config = GatewayConfig(
+        suite_path=suite, latency_ms=latency_ms, faults=spec, seed=seed, timeout_sleep_s=timeout_sleep_s
+    )
+    serve_forever(config, port, announce=lambda line: typer.echo(line))
+    return 0

@@ -10,6 +10,7 @@ header is fixed to the answers' ``created`` time so recorded headers do not depe
 from __future__ import annotations
 
 import email.utils
+import signal
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -159,9 +160,16 @@ class StandInGateway:
         # a Hangup writes nothing; the server closes the connection when the handler returns
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def serve_forever(config: GatewayConfig, port: int = DEFAULT_PORT, announce: Any = print) -> None:
-    """Serve on 127.0.0.1:``port`` until Ctrl-C, after announcing the URL and models; returns cleanly."""
+    """Serve on 127.0.0.1:``port`` until Ctrl-C (or SIGTERM), after announcing the URL and models; returns cleanly."""
     gateway = StandInGateway(config, port).start()
+    # SIGTERM (docker stop, kill) ends the server like Ctrl-C; signals can only be set from the main thread
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if in_main else None
     try:
         announce(f"Stand-in gateway on {gateway.url} (models: {', '.join(model_names())})")
         gateway.wait()
@@ -169,3 +177,5 @@ def serve_forever(config: GatewayConfig, port: int = DEFAULT_PORT, announce: Any
         pass
     finally:
         gateway.stop()
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
