@@ -203,7 +203,13 @@ def _results_problem(data: Any) -> str | None:
 
 
 def compare(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> RunDiff:
-    """Compare two runs (model -> results dict, as from ``load_run``), matching models by name."""
+    """Compare two runs (model -> results dict, as from ``load_run``), matching models by name.
+
+    Two runs of one model each, under different names, are compared with each other: that is how a model change
+    (the same suite, another model) is gated.
+    """
+    if len(a) == 1 and len(b) == 1 and set(a) != set(b):
+        return RunDiff(models=(compare_model(*a.values(), *b.values()),), only_a=(), only_b=())
     common = sorted(set(a) & set(b))
     return RunDiff(
         models=tuple(compare_model(a[m], b[m]) for m in common),
@@ -221,7 +227,7 @@ def compare_model(a: dict[str, Any], b: dict[str, Any]) -> ModelDiff:
     to_failed = tuple(c for c in cases if c.kind == "to_failed")
     to_passed = tuple(c for c in cases if c.kind == "to_passed")
     return ModelDiff(
-        model=b["model"],
+        model=b["model"] if a["model"] == b["model"] else f"{a['model']} -> {b['model']}",
         suite_a=_suite_ref(a),
         suite_b=_suite_ref(b),
         cases=cases,

@@ -21,4 +21,4 @@ def test_rescore_of_committed_cassettes_equals_committed_reports(tmp_path: Path)
     expected, got = files(ROOT / "reports"), files(tmp_path / "reports")
     assert sorted(got) == sorted(expected)
     changed = [name for name in expected if expected[name] != got[name]]
-    assert not changed, f"rescore no longer reproduces {changed}: re-run scripts/record_reference.py only if intended"
+    assert not changed, f"rescore no longer reproduces {changed}: if intended, update them with `lobstack-eval rescore cassettes/`"

@@ -1,0 +1,52 @@
+"""How to gate a prompt, suite or model change in your own CI with committed cassettes (an example to copy).
+
+The pattern: keep the cassettes and the reports they produce in the repository. In CI, re-score the cassettes
+with the code and suite of the change (no API call, no key), then compare with the committed reports with
+``diff runs --fail-on-regression``; a case that flipped to failed fails the build, and ``--junit`` shows each
+case in the CI's test view.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from lobstack_eval.main import main
+from tests.conftest import ROOT
+
+
+def test_scoring_change_does_not_regress_the_committed_baseline(tmp_path: Path) -> None:
+    candidate = tmp_path / "reports"
+    assert (
+        main(
+            [
+                "rescore",
+                str(ROOT / "cassettes"),
+                "--suite",
+                str(ROOT / "evals" / "suite.json"),
+                "--out",
+                str(candidate),
+                "-q",
+            ]
+        )
+        == 0
+    )
+    junit = tmp_path / "junit.xml"
+    assert (
+        main(["diff", "runs", str(ROOT / "reports"), str(candidate), "--fail-on-regression", "--junit", str(junit)])
+        == 0
+    )
+    suites = ET.parse(junit).getroot().iter("testsuite")
+    assert sum(1 for _ in suites) == len(list((ROOT / "cassettes").glob("*/run.json")))
+
+
+def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    baseline = ROOT / "reports" / "ref_oracle" / "results.json"  # the model in production
+    candidate = ROOT / "reports" / "ref_noisy" / "results.json"  # the model someone wants to switch to
+    code = main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("model ref/oracle -> ref/noisy")
+    assert "regression:" in out.splitlines()[-1]
+    # A tolerance instead of zero flips: fail only when Overall drops by more than 60 points.
+    assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--max-drop", "60"]) == 0
