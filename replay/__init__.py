@@ -1,1 +1,2 @@
-"""placeholder"""
+"""Offline work on recordings: cassette-backed replay (``cassette_transport``), ``rescore``, the leaderboard,
+the HTML report (``html``), what ``record`` must fill (``plan``), and diffs of suites and runs."""

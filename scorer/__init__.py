@@ -1,47 +1,55 @@
 """Pure scoring: the suite model, argument checks, the step judge, the schema subset and the metrics.
 
-No I/O and no network: callers read files and pass bytes or parsed values in.
+No I/O and no network: callers read files and pass bytes or parsed values in. The public names are re-exported
+lazily (PEP 562), so importing ``scorer.errors`` from the CLI does not load the whole scorer.
 """
 
-from scorer.arguments import ParsedArguments, parse_arguments
-from scorer.errors import LobstackError, SuiteError
-from scorer.jsonvalue import json_equal
-from scorer.judge import CallVerdict, StepVerdict, judge_step
-from scorer.matching import max_matching
-from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.response import MalformedResponse, ModelResponse, ToolCall, parse_completion
-from scorer.results import dumps, results_document
-from scorer.stats import wilson
-from scorer.suite import GROUPS, Case, Check, ExpectedCall, Step, Suite, SuiteCheck, Tool, check_suite, parse_suite
+from __future__ import annotations
 
-__all__ = [
-    "GROUPS",
-    "Attempt",
-    "CallVerdict",
-    "Case",
-    "CaseOutcome",
-    "Check",
-    "ExpectedCall",
-    "LobstackError",
-    "MalformedResponse",
-    "ModelResponse",
-    "ParsedArguments",
-    "Step",
-    "StepRecord",
-    "StepVerdict",
-    "Suite",
-    "SuiteCheck",
-    "SuiteError",
-    "Tool",
-    "ToolCall",
-    "check_suite",
-    "dumps",
-    "json_equal",
-    "judge_step",
-    "max_matching",
-    "parse_arguments",
-    "parse_completion",
-    "parse_suite",
-    "results_document",
-    "wilson",
-]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "GROUPS": "scorer.suite",
+    "Attempt": "scorer.outcome",
+    "CallVerdict": "scorer.judge",
+    "Case": "scorer.suite",
+    "CaseOutcome": "scorer.outcome",
+    "Check": "scorer.suite",
+    "ExpectedCall": "scorer.suite",
+    "LobstackError": "scorer.errors",
+    "MalformedResponse": "scorer.response",
+    "ModelResponse": "scorer.response",
+    "ParsedArguments": "scorer.arguments",
+    "Step": "scorer.suite",
+    "StepRecord": "scorer.outcome",
+    "StepVerdict": "scorer.judge",
+    "Suite": "scorer.suite",
+    "SuiteCheck": "scorer.suite",
+    "SuiteError": "scorer.errors",
+    "Tool": "scorer.suite",
+    "ToolCall": "scorer.response",
+    "check_suite": "scorer.suite",
+    "dumps": "scorer.results",
+    "json_equal": "scorer.jsonvalue",
+    "judge_step": "scorer.judge",
+    "max_matching": "scorer.matching",
+    "parse_arguments": "scorer.arguments",
+    "parse_completion": "scorer.response",
+    "parse_suite": "scorer.suite",
+    "results_document": "scorer.results",
+    "wilson": "scorer.stats",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'scorer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
