@@ -18,6 +18,7 @@ from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import text_to_path
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 
@@ -167,6 +168,45 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
     return front
 
 
+# Rough label box in axes fractions for 7 pt text on the 6 x 4.2 in plot: per character, and one line high.
+_CHAR_W = 0.0105
+_LINE_H = 0.04
+_OFFSETS = (4.0, -11.0, 14.0, -21.0)  # vertical offsets to try, in points (one point is about 0.0037 of y)
+
+
+def place_labels(points: Sequence[tuple[float, float, str]]) -> dict[int, tuple[float, float, str, str]]:
+    """Where to write each point's label: ``{index: (dx_pt, dy_pt, ha, text)}``, greedy, best y first.
+
+    ``points`` are (x on the axis scale, y in 0..100, name). Points at the same place share one label; a label
+    on the right half of the plot goes to the left of its point so that it stays inside the figure; a label
+    that would overlap one already placed moves below or above it.
+    """
+    xs = [p[0] for p in points]
+    lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
+    span = (hi - lo) or 1.0
+    same: dict[tuple[float, float], list[int]] = {}
+    for i, (x, y, _) in enumerate(points):
+        same.setdefault((x, y), []).append(i)
+    placed: list[tuple[float, float, float, float]] = []  # boxes (x0, x1, y0, y1) in axes fractions
+    out: dict[int, tuple[float, float, str, str]] = {}
+    for (x, y), members in sorted(same.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+        text = ", ".join(sorted(_text(points[i][2]) for i in members))
+        xn, yn = (x - lo) / span * 0.84 + 0.08, (y + 4) / 108
+        right = xn > 0.5
+        width = _CHAR_W * len(text)
+        x0, x1 = (xn - width, xn) if right else (xn, xn + width)
+        choice = _OFFSETS[0]
+        for dy in _OFFSETS:
+            y0 = yn + dy * 0.0037
+            if not any(x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y0 + _LINE_H for bx0, bx1, by0, by1 in placed):
+                choice = dy
+                break
+        y0 = yn + choice * 0.0037
+        placed.append((x0, x1, y0, y0 + _LINE_H))
+        out[members[0]] = (-5.0 if right else 5.0, choice, "right" if right else "left", text)
+    return out
+
+
 def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
     """Overall against ``axis`` (``"cost"`` or ``"latency"``), the Pareto front joined and labelled."""
     if axis == "cost":
@@ -210,22 +250,18 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         log = len(positive) == len(pts) and max(positive) / min(positive) > 20
         if log:
             ax.set_xscale("log")
-        # Label the front always; label everything only while the plot stays readable. A label on the right
-        # half goes to the left of its point, so that none runs off the figure.
+        # Label the front always; label everything only while the plot stays readable.
         scale = [math.log(x) if log else x for x, _ in pts]
-        lo, hi = min(scale), max(scale)
         label_all = len(shown) <= 12
-        for i, (x, y, name) in enumerate(shown):
-            if label_all or i in on_front:
-                right_half = hi > lo and (scale[i] - lo) / (hi - lo) > 0.5
-                ax.annotate(
-                    _text(name),
-                    (x, y),
-                    xytext=(-5 if right_half else 5, 4),
-                    textcoords="offset points",
-                    ha="right" if right_half else "left",
-                    fontsize=7,
-                )
+        wanted = [i for i in range(len(shown)) if label_all or i in on_front]
+        for i, (dx, dy, ha, text) in place_labels([(scale[i], pts[i][1], shown[i][2]) for i in wanted]).items():
+            x, y = pts[wanted[i]]
+            ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, fontsize=7)
+        if log:
+            # Plain numbers on a log axis; minor ticks unlabelled (their labels collide within a decade).
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+            ax.xaxis.set_minor_formatter(NullFormatter())
         ax.margins(x=0.08)
         ax.legend(fontsize=7, loc="lower right")
     else:

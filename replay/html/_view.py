@@ -125,7 +125,8 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
     for key in METRIC_LABELS:
         m = _metric(result, key)
         rate = _number(m.get("rate"))
-        ci = m.get("ci") if isinstance(m.get("ci"), list) and len(m["ci"]) == 2 else [None, None]
+        # A list when read from results.json, maybe a tuple when rescore hands its documents over in memory.
+        ci = m.get("ci") if isinstance(m.get("ci"), list | tuple) and len(m["ci"]) == 2 else (None, None)
         metrics[key] = None if rate is None else Interval(rate, _number(ci[0]), _number(ci[1]))
     groups_in = result.get("groups") if isinstance(result.get("groups"), dict) else {}
     groups = {

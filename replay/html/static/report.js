@@ -123,7 +123,9 @@
       box.appendChild(el("p", "muted", "No answer."));
       return box;
     }
-    box.appendChild(el("div", "label", "the model sent" + (resp.model ? " (answered by " + resp.model + ")" : "")));
+    var label = el("div", "label", "the model sent");
+    if (resp.model) label.appendChild(el("span", "answered", " (answered by " + resp.model + ")"));
+    box.appendChild(label);
     (resp.tool_calls || []).forEach(function (tc) {
       var c = el("div", "call");
       c.appendChild(el("code", "name", tc.name));
