@@ -55,6 +55,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._serve("DELETE")
 
+    def do_PATCH(self) -> None:
+        self._serve("PATCH")
+
     def _serve(self, method: str) -> None:
         self.close_connection = True
         try:
