@@ -9,7 +9,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,12 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from recorder.files import read_suite
+from recorder.gateway.models import XSS_STRINGS, XSS_TEXT
+from recorder.record import record
 from replay.html import write_report, write_run_diff
+from replay.rescore import rescore
+from tests.conftest import MINI_SUITE
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -194,6 +199,40 @@ class TestSampleReport:
         assert "passed → failed" in regression.text
         assert "Overall 100.0%\n61.0–100.0\n33.3%\n9.7–70.0\n-66.7 pp" in driver.find_element(By.ID, "metrics").text
         assert driver.execute_script("return document.querySelectorAll('img').length") == 0
+        _assert_quiet(driver)
+
+
+class TestRecordedHostileModel:
+    """The whole pipeline: the stand-in's ``ref/xss`` recorded and rescored, its report opened in Chromium."""
+
+    def test_hostile_model_recorded_then_rendered_runs_nothing(
+        self, driver: WebDriver, start_gateway: Callable[..., Any], tmp_path: Path
+    ) -> None:
+        suite = read_suite(MINI_SUITE)
+        gateway = start_gateway()
+        cassettes = tmp_path / "cassettes"
+        for model in ("ref/xss", "ref/oracle"):
+            ids = [c.id for c in suite.cases]
+            record(MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None)
+        rescore(cassettes, MINI_SUITE, tmp_path / "reports", workers=1, warn=lambda _t: None)
+        page = tmp_path / "reports" / "index.html"
+        _open(driver, page)
+        assert sorted(_board_models(driver)) == ["ref/oracle", "ref/xss"]
+        data = json.loads(driver.execute_script("return document.getElementById('case-data').textContent"))
+        m = data["models"].index("ref/xss")
+        seen = ""
+        for c in range(len(data["cases"])):
+            seen += _open_cell(driver, m, c)
+            driver.find_element(By.ID, "case-close").click()
+        # Whatever the payloads landed in (text answers or string arguments), they read as typed.
+        assert XSS_TEXT in seen
+        for payload in XSS_STRINGS:
+            assert json.dumps(payload)[1:-1] in seen or payload in seen
+        counts = driver.execute_script(
+            "return [document.querySelectorAll('img').length, document.scripts.length,"
+            " document.querySelectorAll('[href^=\"javascript:\"]').length]"
+        )
+        assert counts == [0, 2, 0]
         _assert_quiet(driver)
 
 
