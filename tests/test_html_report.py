@@ -136,6 +136,27 @@ class TestLeaderboard:
         assert "0f3c1d4e5b6a79881726354433221100ffeeddccbbaa99887766554433221100" in head
         assert "temperature 0" in head and "Nex" in head
 
+    def test_model_with_every_case_errored_has_dashes_and_comes_last(self) -> None:
+        """No scores at all (method page: a model with every case errored has no scores)."""
+        dead = copy.deepcopy(_results("beta_mixed"))
+        dead["model"] = "aaa/dead"
+        for table in ("metrics", "groups"):
+            for key in dead[table]:
+                dead[table][key] = {"count": 0, "of": 0, "rate": None, "ci": None}
+        dead["latency_p50_ms"] = dead["cost_per_100_cases_usd"] = None
+        for r in dead["results"]:
+            r.update(status="errored", steps=[], attempts=[])
+        page = render_report([dead, _results("gamma_evil")], _suite())
+        rows = _rows(page, "board")
+        assert [r[0]["data-model"] for r in rows] == ["gamma/evil", "aaa/dead"]
+        assert [texts for _, texts in rows[1][1][1:10]] == [["–"]] * 9
+        assert {a.get("class") for a, _ in _rows(page, "grid")[1][1][1:]} == {"e"}
+
+    def test_no_models_still_renders(self) -> None:
+        page = render_report([], _suite())
+        assert _rows(page, "board") == []
+        assert "no models" in _svg(page, "plot-rates") and "no models" in _svg(page, "plot-groups")
+
     def test_suites_that_differ_are_flagged(self) -> None:
         older = _results("beta_mixed")
         older["suite"] = {"name": "lobstack-sample", "version": "0.0.9", "sha256": "00"}

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
@@ -100,12 +101,30 @@ _PANEL = 100.0  # a metric's panel spans 0..100 on the shared x axis
 _GAP = 22.0  # blank space between two panels
 
 
+def _row_labels(ax: Axes, ys: Sequence[float], names: Sequence[str]) -> None:
+    """Model names left of the rows as plain texts: a matplotlib tick is five artists, a text one (2x faster)."""
+    ax.set_yticks([])
+    where = ax.get_yaxis_transform()  # x in axes fractions, y in data
+    for y, name in zip(ys, names, strict=True):
+        ax.text(-0.006, y, name, transform=where, ha="right", va="center", fontsize=8)
+
+
+def _empty_svg(plot_id: str) -> str:
+    fig = _figure(6.0, 1.0, 10, 10, 10)
+    ax = fig.subplots()
+    ax.axis("off")
+    ax.text(0.5, 0.5, "no models", ha="center", va="center", transform=ax.transAxes, fontsize=9)
+    return _to_svg(fig, plot_id)
+
+
 def rates_svg(models: Sequence[PlotModel]) -> str:
     """One panel per metric: each model's rate as a dot with its 95% interval as a bar; a dash when no rate.
 
     The seven panels are blocks of one axes (offset along x), not seven axes: every axes costs matplotlib
     a tick machinery, and with 100 models that was most of the report's render time.
     """
+    if not models:
+        return _empty_svg("plot-rates")
     n = len(models)
     names = [_text(m.name) for m in models]
     fig = _figure(12.0, 1.2 + 0.2 * max(n, 2), _label_width_pt(names, 8) + 14, 34, 40)
@@ -148,7 +167,7 @@ def rates_svg(models: Sequence[PlotModel]) -> str:
     ax.set_xticks(ticks, ["0", "50", "100"] * len(METRIC_LABELS))
     ax.set_xlim(-6, len(METRIC_LABELS) * (_PANEL + _GAP) - _GAP + 6)
     ax.set_ylim(n - 0.5, -0.5)
-    ax.set_yticks(range(n), names)
+    _row_labels(ax, range(n), names)
     ax.tick_params(labelsize=8, length=2)
     for spine in ax.spines.values():
         spine.set_visible(False)
@@ -284,6 +303,8 @@ HEATMAP_NUMBERS_MAX_MODELS = 40
 
 def heatmap_svg(models: Sequence[PlotModel]) -> str:
     """Model x group heat map of each group's Overall rate (value in the cell up to 40 models); grey when none."""
+    if not models:
+        return _empty_svg("plot-groups")
     n = len(models)
     keys = list(GROUP_LABELS)
     names = [_text(m.name) for m in models]
@@ -302,7 +323,7 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
         fig.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02, aspect=40, label="Overall, %")
     ax.set_xticks([i + 0.5 for i in range(len(keys))], [GROUP_LABELS[k] for k in keys], fontsize=8)
     ax.xaxis.tick_top()
-    ax.set_yticks([i + 0.5 for i in range(n)], names, fontsize=8)
+    _row_labels(ax, [i + 0.5 for i in range(n)], names)
     ax.set_xlim(0, len(keys))
     ax.set_ylim(n, 0)
     ax.tick_params(length=0)
