@@ -39,6 +39,7 @@ FLAGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-dev-shm-usage",
     "--window-size=1400,1000",
 )
 # Runs before any script of every page: anything that would pop a dialog is recorded instead, and so is every
