@@ -1,0 +1,243 @@
+"""Benchmark of rescore: 100 model dirs x 80 cases, against just parsing the same files, and its peak memory.
+
+Goals (issue): the rescore wall time <= 3x the time to ``json.load`` every cassette and run.json file; peak RSS
+< 500 MB; rescoring 1 model dir x 80 cases <= 1.0 s including interpreter start-up.
+
+    uv run python benchmarks/rescore.py [--models 100] [--repeat 3] [--check]
+
+The 100 model dirs are copies of the committed ``cassettes/ref_*`` dirs under new names (``bench/<ref>-NNN``):
+run.json's ``model``/``model_slug`` and every recorded request body's ``model`` are edited to the new name (the
+replayed request must match the recording), and each attempt's ``request_sha256`` is recomputed. Every copy must
+rescore to the metrics of the committed ``reports/<ref>/results.json``: a check that the copies are sound.
+
+Timed, best of ``--repeat``:
+- ``rescore``: ``lobstack-eval rescore TMP --out OUT -q`` in a subprocess (start-up included), with the peak
+  RSS of the largest process (``getrusage(RUSAGE_CHILDREN).ru_maxrss`` in a small wrapper) and of the whole
+  process tree (the sum of every live process's RSS, sampled every 20 ms).
+- ``parse``: plain ``json.load`` of every cassette and run.json file, in this process.
+- ``1 model``: the same command on a dir holding one model dir.
+- the parts, in this process: scoring (``replay.rescore.score_all``, its process pool included) and the HTML
+  report (``replay.html.render_report``) of the 100 results, to say how much of rescore the report is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
+
+SUITE = ROOT / "evals" / "suite.json"
+CASSETTES = ROOT / "cassettes"
+REPORTS = ROOT / "reports"
+GOAL_PARSE_RATIO = 3.0
+GOAL_RSS_MB = 500.0
+GOAL_ONE_MODEL_S = 1.0
+SAMPLE_S = 0.02
+# Runs a command, then prints its wall time and the largest descendant's peak RSS (KiB on Linux) as JSON.
+WRAPPER = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wall = time.perf_counter() - started
+print(json.dumps({"code": code, "wall_s": wall, "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+def _canonical_digest(body: dict[str, Any]) -> str:
+    # the same canonical form as recorder.transport.HttpRequest.digest
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
+    """Copy a model dir under a new model name, editing run.json and the recorded request bodies to match."""
+    target.mkdir(parents=True)
+    manifest = json.loads((source / "run.json").read_text(encoding="utf-8"))
+    manifest["model"], manifest["model_slug"] = model, slug
+    for case_id, entry in manifest["cases"].items():
+        cassette = json.loads((source / f"{case_id}.json").read_text(encoding="utf-8"))
+        answered = [a for a in entry["attempts"] if a.get("status") is not None]
+        for attempt, interaction in zip(answered, cassette["interactions"], strict=True):
+            body = json.loads(interaction["request"]["body"])
+            body["model"] = model
+            interaction["request"]["body"] = json.dumps(body, ensure_ascii=False)
+            attempt["request_sha256"] = _canonical_digest(body)
+        if any(a.get("status") is None for a in entry["attempts"]):
+            raise SystemExit(f"{source}: unanswered attempts in {case_id}; this copier does not re-digest them")
+        (target / f"{case_id}.json").write_text(json.dumps(cassette, indent=4), encoding="utf-8")
+    (target / "run.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def make_cassettes(root: Path, n_models: int) -> dict[str, str]:
+    """``n_models`` copies of the committed ref_* dirs under ``root``; returns each new slug's source slug."""
+    sources = sorted(p for p in CASSETTES.iterdir() if p.name.startswith("ref_") and (p / "run.json").is_file())
+    made = {}
+    for i in range(n_models):
+        source = sources[i % len(sources)]
+        model = f"bench/{source.name.removeprefix('ref_')}-{i:03d}"
+        slug = model.replace("/", "_")
+        copy_model_dir(source, root / slug, model, slug)
+        made[slug] = source.name
+    return made
+
+
+def _process_tree(root_pid: int) -> list[int]:
+    """``root_pid``'s descendants (not itself), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [root_pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def run_measured(command: list[str]) -> dict[str, float]:
+    """Run ``command`` under the wrapper: wall seconds, largest process's peak RSS and sampled tree peak RSS (MB)."""
+    wrapper = subprocess.Popen([sys.executable, "-c", WRAPPER, *command], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    peak_tree_kb = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak_tree_kb
+        while not stop.wait(SAMPLE_S):
+            peak_tree_kb = max(peak_tree_kb, sum(_rss_kb(pid) for pid in _process_tree(wrapper.pid)))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        out, _ = wrapper.communicate()
+    finally:
+        stop.set()
+        sampler.join()
+    result = json.loads(out.strip().splitlines()[-1])
+    if result["code"] != 0:
+        raise SystemExit(f"{' '.join(command)} exited {result['code']}")
+    return {"wall_s": result["wall_s"], "maxrss_mb": result["maxrss_kb"] / 1024, "tree_mb": peak_tree_kb / 1024}
+
+
+def cli_command() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m lobstack_eval``."""
+    script = Path(sys.executable).with_name("lobstack-eval")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "lobstack_eval"]
+
+
+def parse_all(root: Path) -> int:
+    """``json.load`` every file of every model dir; returns how many files."""
+    count = 0
+    for model_dir in sorted(root.iterdir()):
+        for path in sorted(model_dir.glob("*.json")):
+            with path.open(encoding="utf-8") as handle:
+                json.load(handle)
+            count += 1
+    return count
+
+
+def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
+    """The fastest of ``repeat`` runs (seconds) and the last run's value."""
+    best, value = float("inf"), None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        value = run()
+        best = min(best, time.perf_counter() - started)
+    return best, value
+
+
+def check_results(out: Path, made: dict[str, str]) -> None:
+    """Every copy must score what the committed report of its source says."""
+    for slug, source in made.items():
+        mine = json.loads((out / slug / "results.json").read_text(encoding="utf-8"))
+        committed = json.loads((REPORTS / source / "results.json").read_text(encoding="utf-8"))
+        if mine["metrics"] != committed["metrics"] or mine["cases"] != committed["cases"]:
+            raise SystemExit(f"setup broken: {slug} does not score like {REPORTS / source}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its figures; with ``--check``, exit 1 when a goal is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    args = parser.parse_args(argv)
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-rescore-"))
+    try:
+        many, one = tmp / "cassettes", tmp / "one"
+        made = make_cassettes(many, args.models)
+        one.mkdir()
+        shutil.copytree(many / next(iter(made)), one / next(iter(made)))
+        rescore = [*cli_command(), "rescore", "--suite", str(SUITE), "-q"]
+
+        runs = [run_measured([*rescore, str(many), "--out", str(tmp / f"out{i}")]) for i in range(args.repeat)]
+        check_results(tmp / "out0", made)
+        singles = [run_measured([*rescore, str(one), "--out", str(tmp / f"one{i}")]) for i in range(args.repeat)]
+        startup = [run_measured([*cli_command(), "--help"]) for _ in range(args.repeat)]
+        parse_s, files = best_of(args.repeat, lambda: parse_all(many))
+
+        from recorder.files import read_json
+        from replay.html import render_report
+        from replay.rescore import model_dirs, score_all
+
+        score_s, reports = best_of(args.repeat, lambda: score_all(model_dirs(many), SUITE))
+        documents = [r.results for r in reports]
+        suite_dict = read_json(SUITE, "suite file")
+        html_s, _ = best_of(args.repeat, lambda: render_report(documents, suite_dict))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    best = min(runs, key=lambda r: r["wall_s"])
+    single = min(r["wall_s"] for r in singles)
+    rss = max(r["maxrss_mb"] for r in runs)
+    tree = max(r["tree_mb"] for r in runs)
+    ratio = best["wall_s"] / parse_s
+    print(f"models={args.models} cases/model=80 files={files} repeat={args.repeat} (best wall, worst memory)")
+    print(f"rescore CLI, {args.models} models     {best['wall_s']:7.2f} s")
+    print(f"json.load of the same files      {parse_s:7.2f} s   rescore/parse = {ratio:.1f}x (goal <= 3x)")
+    print(f"peak RSS, largest process        {rss:7.0f} MB  (goal < {GOAL_RSS_MB:.0f} MB)")
+    print(f"peak RSS, process tree (sampled) {tree:7.0f} MB")
+    print(f"rescore CLI, 1 model             {single:7.2f} s   (goal <= {GOAL_ONE_MODEL_S} s, start-up included)")
+    print(f"CLI start-up (--help)            {min(r['wall_s'] for r in startup):7.2f} s")
+    print(f"in process: score_all            {score_s:7.2f} s")
+    print(f"in process: render_report        {html_s:7.2f} s   = {100 * html_s / best['wall_s']:.0f}% of rescore wall")
+    missed = ratio > GOAL_PARSE_RATIO or rss >= GOAL_RSS_MB or tree >= GOAL_RSS_MB or single > GOAL_ONE_MODEL_S
+    if missed:
+        print("goal missed", file=sys.stderr)
+    return 1 if (missed and args.check) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
