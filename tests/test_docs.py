@@ -1,0 +1,47 @@
+"""The docs match the behaviour: README's commands, its leaderboard, and every command's --help."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lobstack_eval.main import main
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+COMMANDS = [
+    ["suite", "check"],
+    ["record"],
+    ["rescore"],
+    ["report"],
+    ["diff", "suites"],
+    ["diff", "runs"],
+    ["gateway"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_command_has_help_and_is_in_the_readme(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*command, "--help"]) == 0
+    assert "Usage:" in capsys.readouterr().out
+    assert f"`lobstack-eval {' '.join(command)}" in README
+
+
+def test_top_level_help_lists_the_contract_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in ("suite", "record", "rescore", "diff", "gateway", "report"):
+        assert re.search(rf"^\s+{name}\s", out, re.MULTILINE), name
+
+
+def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
+    block = README.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert block[0].startswith("uv run lobstack-eval rescore cassettes/")
+    test_command = block[1].split("#")[0].strip()
+    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_leaderboard_is_the_committed_one() -> None:
+    table = (ROOT / "reports" / "leaderboard.md").read_text(encoding="utf-8").split("\n\n", 2)[2].strip()
+    assert table in README
