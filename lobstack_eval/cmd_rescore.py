@@ -13,6 +13,7 @@ def rescore(
     out: Path = typer.Option(Path("reports"), "--out", help="Where results.json files and the leaderboard go."),
     workers: int = typer.Option(None, "--workers", help="Processes to score models with [default: automatic]."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
+    html: bool = typer.Option(True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."),
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, leaderboard.md/.csv, index.html."""
     from rich.console import Console
@@ -23,12 +24,10 @@ def rescore(
 
     if workers is not None and workers < 1:
         raise UsageError(f"--workers {workers}: must be at least 1")
-    summary = run_rescore(cassettes, suite, out, workers)
+    summary = run_rescore(cassettes, suite, out, workers, html=html)
     documents = [r.results for r in summary.reports]
     if not quiet:
-        from recorder.files import read_suite
-
-        Console(soft_wrap=False, width=200).print(terminal_table(documents, read_suite(suite)))
+        Console(soft_wrap=False, width=200).print(terminal_table(documents, summary.suite))
     for doc in documents:
         missing = doc["cases"]["unrecorded"]
         if missing:
@@ -37,5 +36,6 @@ def rescore(
                 + (f" --cassettes {cassettes}" if cassettes != Path("cassettes") else ""),
                 err=True,
             )
-    typer.echo(f"Wrote {len(summary.files)} files to {out}/ (open {out / 'index.html'} in a browser)", err=True)
+    where = f" (open {out / 'index.html'} in a browser)" if html else ""
+    typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
     return 0

@@ -89,22 +89,29 @@ class ModelReport:
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
-def _score_one(args: tuple[str, str]) -> ModelReport:
-    model_dir, suite_path = Path(args[0]), args[1]
-    suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
+def _report(model_dir: Path, suite: Suite) -> ModelReport:
     results, warning = _rescore(model_dir, suite)
     return ModelReport(model_dir.name, results, dumps(results), warning)
 
 
-def score_all(dirs: list[Path], suite_path: Path, workers: int | None = None) -> list[ModelReport]:
+def _score_one(args: tuple[str, str, str]) -> ModelReport:
+    """Pool worker: loads the suite once per process (checked against the parent's sha256)."""
+    model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
+    suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
+    if suite.sha256 != sha256:
+        raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
+    return _report(model_dir, suite)
+
+
+def score_all(dirs: list[Path], suite: Suite, workers: int | None = None) -> list[ModelReport]:
     """Score every model dir; in a process pool when there are many. The output does not depend on the pool."""
-    jobs = [(str(d), str(suite_path)) for d in dirs]
     if workers is None:
         import os
 
-        workers = min(len(jobs), os.cpu_count() or 1) if len(jobs) >= POOL_THRESHOLD else 1
+        workers = min(len(dirs), os.cpu_count() or 1) if len(dirs) >= POOL_THRESHOLD else 1
     if workers <= 1:
-        return [_score_one(job) for job in jobs]
+        return [_report(d, suite) for d in dirs]
+    jobs = [(str(d), suite.source, suite.sha256) for d in dirs]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -120,6 +127,7 @@ def score_all(dirs: list[Path], suite_path: Path, workers: int | None = None) ->
 class RescoreSummary:
     """What rescore wrote."""
 
+    suite: Suite
     reports: list[ModelReport]
     out: Path
     files: list[Path]
@@ -131,12 +139,14 @@ def rescore(
     out: Path,
     workers: int | None = None,
     warn: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
+    html: bool = True,
 ) -> RescoreSummary:
-    """Rescore every model dir under ``cassettes`` and write results, the leaderboard and the HTML report."""
+    """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
+    False) the HTML report."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
 
     suite = read_suite(suite_path)
-    reports = score_all(model_dirs(cassettes), suite_path, workers)
+    reports = score_all(model_dirs(cassettes), suite, workers)
     files = []
     for report in reports:
         if report.warning:
@@ -151,9 +161,10 @@ def rescore(
     ):
         write_atomic(out / name, text)
         files.append(out / name)
-    write_atomic(out / "index.html", _html(documents, suite_path))
-    files.append(out / "index.html")
-    return RescoreSummary(reports, out, files)
+    if html:
+        write_atomic(out / "index.html", _html(documents, suite_path))
+        files.append(out / "index.html")
+    return RescoreSummary(suite, reports, out, files)
 
 
 def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 # The 14 validation keywords of the method page; annotations never affect validation.
@@ -29,6 +30,14 @@ ALLOWED_KEYWORDS = VALIDATION_KEYWORDS | ANNOTATION_KEYWORDS
 
 def schema_problems(schema: Any, path: str) -> list[str]:
     """Every problem of ``schema`` (nested schemas too): unsupported keywords and malformed schemas."""
+    problems = _keyword_problems(schema, path)
+    if not problems and isinstance(schema, dict):
+        # Once, at the root: the metaschema walks every nested schema itself.
+        problems = _metaschema_problems(schema, path)
+    return problems
+
+
+def _keyword_problems(schema: Any, path: str) -> list[str]:
     if isinstance(schema, bool):
         return []
     if not isinstance(schema, dict):
@@ -41,21 +50,55 @@ def schema_problems(schema: Any, path: str) -> list[str]:
     properties = schema.get("properties")
     if isinstance(properties, dict):
         for name in sorted(properties):
-            problems += schema_problems(properties[name], f"{path}.properties.{name}")
+            problems += _keyword_problems(properties[name], f"{path}.properties.{name}")
     elif properties is not None:
         problems.append(f"{path}.properties: must be an object")
     for key in ("items", "additionalProperties"):
         if key in schema:
-            problems += schema_problems(schema[key], f"{path}.{key}")
-    if not problems:
-        problems += _metaschema_problems(schema, path)
+            problems += _keyword_problems(schema[key], f"{path}.{key}")
     return problems
 
 
-def _metaschema_problems(schema: dict[str, Any], path: str) -> list[str]:
+_COUNT = {"type": "integer", "minimum": 0}
+_JSON_TYPES = ["array", "boolean", "integer", "null", "number", "object", "string"]
+# The Draft 2020-12 rules for just the allowed keywords. Checking against this instead of the full 2020-12
+# metaschema gives the same verdicts for these keywords at a fraction of the cost (no $dynamicRef to resolve).
+SUBSET_METASCHEMA: dict[str, Any] = {
+    "type": ["object", "boolean"],
+    "properties": {
+        "type": {
+            "anyOf": [
+                {"enum": _JSON_TYPES},
+                {"type": "array", "items": {"enum": _JSON_TYPES}, "minItems": 1, "uniqueItems": True},
+            ]
+        },
+        "enum": {"type": "array"},
+        "properties": {"type": "object", "additionalProperties": {"$ref": "#"}},
+        "required": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        "additionalProperties": {"$ref": "#"},
+        "items": {"$ref": "#"},
+        "minItems": _COUNT,
+        "maxItems": _COUNT,
+        "minLength": _COUNT,
+        "maxLength": _COUNT,
+        "minimum": {"type": "number"},
+        "maximum": {"type": "number"},
+        "pattern": {"type": "string", "format": "regex"},
+        "description": {"type": "string"},
+        "title": {"type": "string"},
+    },
+}
+
+
+@lru_cache(maxsize=1)
+def _metaschema_validator() -> Any:
     from jsonschema import Draft202012Validator
 
-    validator = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    return Draft202012Validator(SUBSET_METASCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def _metaschema_problems(schema: dict[str, Any], path: str) -> list[str]:
+    validator = _metaschema_validator()
     return [
         f"{path}{''.join(f'.{p}' for p in error.absolute_path)}: {error.message}"
         for error in sorted(validator.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path)))
