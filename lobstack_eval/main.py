@@ -62,9 +62,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: aborted", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        print("error: interrupted (everything finished before the interrupt is kept)", file=sys.stderr)
         return 130
-    return result if isinstance(result, int) else 0
+    code = result if isinstance(result, int) else 0
+    if code == 130:  # typer turns Ctrl-C into exit 130; say what was kept
+        print("error: interrupted (everything finished before the interrupt is kept)", file=sys.stderr)
+    return code
 
 
 def run() -> None:

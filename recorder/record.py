@@ -249,6 +249,13 @@ def _clean_partial(partial: Path, token: str) -> None:
         partial.rmdir()
 
 
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it lets running cases finish and keeps them)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[str, RecordedCase], None]) -> None:
     import multiprocessing
 
@@ -257,7 +264,7 @@ def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[st
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(["recorder.record", "requests", "vcr"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
     pending: set[Future[Any]] = set()
     try:
         pending = {pool.submit(record_case, task) for task in tasks}
@@ -269,3 +276,7 @@ def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[st
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+        # Interrupted: cases that were already running have finished now; their answers are paid for, keep them.
+        for future in pending:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                done(*future.result())
