@@ -21,6 +21,9 @@ def test_exactly_the_fourteen_keywords_of_the_method_page() -> None:
         ({"type": "object", "$defs": {}}, "keyword '$defs'"),
         ({"type": "strnig"}, "is not valid"),
         ({"type": "string", "minLength": -1}, "minLength"),
+        ({"type": "string", "pattern": "(["}, "pattern: '([' does not compile"),
+        ({"type": ["string", "string"]}, "type"),
+        ({"type": "object", "required": "a"}, "required"),
     ],
 )
 def test_unsupported_or_malformed(schema: dict, fragment: str) -> None:
