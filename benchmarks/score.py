@@ -11,7 +11,7 @@ A chain is judged step by step and stops at its first failing step, as the runne
 unperturbed and must pass all 80 cases: a check that the setup itself is sound.
 
 Timed, best of ``--repeat``: ``judge`` (``scorer.judge.judge_step`` on every reached step, building the
-``CaseOutcome`` objects), ``metrics`` (``scorer.metrics.compute_metrics`` once per model), and, on its own line
+``CaseOutcome`` objects), ``metrics`` (``scorer.metrics.compute_metrics_by_model``: one polars aggregation over all models), and, on its own line
 and outside the goal, ``results_document`` (the whole results.json dict, which adds latency, cost and the
 per-case documents). Imports (polars among them) happen before the clock starts.
 """
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
 from scorer.judge import judge_step  # noqa: E402
-from scorer.metrics import compute_metrics  # noqa: E402
+from scorer.metrics import compute_metrics, compute_metrics_by_model  # noqa: E402
 from scorer.outcome import Attempt, CaseOutcome, StepRecord  # noqa: E402
 from scorer.response import ModelResponse, parse_completion  # noqa: E402
 from scorer.results import results_document  # noqa: E402
@@ -228,7 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     compute_metrics(judge_model(suite, models[0]))  # warm-up: polars' lazy import and first-call setup
 
     judge_s, outcomes = best_of(args.repeat, lambda: [judge_model(suite, cases) for cases in models])
-    metrics_s, metrics = best_of(args.repeat, lambda: [compute_metrics(o) for o in outcomes])
+    metrics_s, by_model = best_of(
+        args.repeat, lambda: compute_metrics_by_model({f"m{i:03d}": o for i, o in enumerate(outcomes)})
+    )
+    metrics = list(by_model.values())
     document_s, _ = best_of(
         args.repeat,
         lambda: [results_document(suite, f"bench/m{i:03d}", f"bench_m{i:03d}", o) for i, o in enumerate(outcomes)],

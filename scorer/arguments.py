@@ -25,6 +25,9 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads(**kw) would build one per call
+
+
 def parse_arguments(raw: Any) -> ParsedArguments:
     """Arguments as sent: a JSON string (normal), or an object some servers send directly (counts as parsed)."""
     if isinstance(raw, dict):
@@ -32,7 +35,7 @@ def parse_arguments(raw: Any) -> ParsedArguments:
     if not isinstance(raw, str):
         return ParsedArguments(None, "other")
     try:
-        value = json.loads(raw, parse_constant=_reject_constant)
+        value = _DECODER.decode(raw)
     except ValueError:
         return ParsedArguments(None, "string")
     return ParsedArguments(value if isinstance(value, dict) else None, "string")

@@ -1,7 +1,7 @@
-"""Argument checks: one small function per operator, in a name -> function table.
+"""Argument checks: one small predicate per operator, in a name -> function table.
 
-Each check function takes ``(present, value, operand)`` and returns ``None`` when the check holds, or what was
-wrong (``"expected eq 10, got 11"``). ``present`` is False when the argument was left out.
+Each predicate takes ``(present, value, operand)`` and says whether the check holds; ``present`` is False when
+the argument was left out. ``describe`` words a failure (``"expected eq 10, got 11"``) only when one is reported.
 """
 
 from __future__ import annotations
@@ -13,20 +13,12 @@ from typing import Any
 
 from scorer.jsonvalue import is_number, json_equal, render
 
-CheckFn = Callable[[bool, Any, Any], str | None]
+Predicate = Callable[[bool, Any, Any], bool]
 ABSENT = "nothing (argument left out)"
 
 
-def _got(present: bool, value: Any) -> str:
-    return render(value) if present else ABSENT
-
-
-def _fail(op: str, operand: Any, present: bool, value: Any) -> str:
-    return f"expected {op} {render(operand)}, got {_got(present, value)}"
-
-
-def check_eq(present: bool, value: Any, operand: Any) -> str | None:
-    return None if present and json_equal(value, operand) else _fail("eq", operand, present, value)
+def check_eq(present: bool, value: Any, operand: Any) -> bool:
+    return present and json_equal(value, operand)
 
 
 def _subset_holds(value: Any, operand: Any) -> bool:
@@ -43,8 +35,8 @@ def _subset_holds(value: Any, operand: Any) -> bool:
     return isinstance(value, list) and all(any(json_equal(item, want) for item in value) for want in operand)
 
 
-def check_subset(present: bool, value: Any, operand: Any) -> str | None:
-    return None if present and _subset_holds(value, operand) else _fail("subset", operand, present, value)
+def check_subset(present: bool, value: Any, operand: Any) -> bool:
+    return present and _subset_holds(value, operand)
 
 
 @lru_cache(maxsize=4096)
@@ -53,41 +45,34 @@ def compile_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-def check_regex(present: bool, value: Any, operand: Any) -> str | None:
-    if present and isinstance(value, str) and compile_regex(operand).search(value):
-        return None
-    return _fail("regex", operand, present, value)
+def check_regex(present: bool, value: Any, operand: Any) -> bool:
+    return present and isinstance(value, str) and compile_regex(operand).search(value) is not None
 
 
-def check_one_of(present: bool, value: Any, operand: Any) -> str | None:
+def check_one_of(present: bool, value: Any, operand: Any) -> bool:
     if not present:
-        return None if None in operand else _fail("oneOf", operand, present, value)
-    return None if any(json_equal(value, member) for member in operand) else _fail("oneOf", operand, True, value)
+        return None in operand
+    return any(json_equal(value, member) for member in operand)
 
 
-def check_contains(present: bool, value: Any, operand: Any) -> str | None:
-    if present and isinstance(value, str) and operand.casefold() in value.casefold():
-        return None
-    return _fail("contains", operand, present, value)
+def check_contains(present: bool, value: Any, operand: Any) -> bool:
+    return present and isinstance(value, str) and operand.casefold() in value.casefold()
 
 
-def check_present(present: bool, value: Any, operand: Any) -> str | None:
-    return None if present else f"expected present, got {ABSENT}"
+def check_present(present: bool, value: Any, operand: Any) -> bool:
+    return present
 
 
-def check_absent(present: bool, value: Any, operand: Any) -> str | None:
-    return None if not present else f"expected absent, got {render(value)}"
+def check_absent(present: bool, value: Any, operand: Any) -> bool:
+    return not present
 
 
-def check_range(present: bool, value: Any, operand: Any) -> str | None:
+def check_range(present: bool, value: Any, operand: Any) -> bool:
     low, high = operand.get("min"), operand.get("max")
-    if present and is_number(value) and (low is None or value >= low) and (high is None or value <= high):
-        return None
-    bounds = f"[{'' if low is None else render(low)}, {'' if high is None else render(high)}]"
-    return f"expected range {bounds}, got {_got(present, value)}"
+    return present and is_number(value) and (low is None or value >= low) and (high is None or value <= high)
 
 
-CHECKS: dict[str, CheckFn] = {
+CHECKS: dict[str, Predicate] = {
     "eq": check_eq,
     "subset": check_subset,
     "regex": check_regex,
@@ -97,6 +82,21 @@ CHECKS: dict[str, CheckFn] = {
     "absent": check_absent,
     "range": check_range,
 }
+
+
+def describe(op: str, operand: Any, present: bool, value: Any) -> str:
+    """What a failed check expected and what it got."""
+    got = render(value) if present else ABSENT
+    if op == "present":
+        return f"expected present, got {ABSENT}"
+    if op == "absent":
+        return f"expected absent, got {got}"
+    if op == "range":
+        low, high = operand.get("min"), operand.get("max")
+        return (
+            f"expected range [{'' if low is None else render(low)}, {'' if high is None else render(high)}], got {got}"
+        )
+    return f"expected {op} {render(operand)}, got {got}"
 
 
 def operand_problem(op: str, operand: Any) -> str | None:
@@ -128,4 +128,4 @@ def operand_problem(op: str, operand: Any) -> str | None:
 
 def run_check(op: str, operand: Any, present: bool, value: Any) -> str | None:
     """Run one check; ``None`` when it holds, else the failure text."""
-    return CHECKS[op](present, value, operand)
+    return None if CHECKS[op](present, value, operand) else describe(op, operand, present, value)

@@ -7,10 +7,9 @@ matched one to one with the expected calls so that every argument check holds (a
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
-from scorer.arguments import ArgumentsForm, parse_arguments
+from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
 from scorer.matching import max_matching
 from scorer.response import ModelResponse, ToolCall
 from scorer.suite import Case, ExpectedCall, Step, Suite
@@ -54,19 +53,25 @@ def call_failures(expected: ExpectedCall, arguments: dict[str, object]) -> list[
     return failures
 
 
-def _call_verdict(call: ToolCall, case: Case, suite: Suite) -> CallVerdict:
-    parsed = parse_arguments(call.arguments)
+def call_holds(expected: ExpectedCall, arguments: dict[str, object]) -> bool:
+    """True when every check of ``expected`` holds on one parsed arguments object."""
+    return all(check.holds(arg in arguments, arguments.get(arg)) for arg, checks in expected.args for check in checks)
+
+
+def _call_verdict(call: ToolCall, parsed: ParsedArguments, case: Case, suite: Suite) -> CallVerdict:
     offered = call.name in case.tools
     valid: bool | None = None
     if offered:
-        valid = parsed.ok and not suite.tools[call.name].errors(parsed.value)
+        text = call.arguments if isinstance(call.arguments, str) else None
+        valid = parsed.ok and suite.tools[call.name].is_valid(parsed.value, text)
     return CallVerdict(call.name, offered, parsed.ok, valid, parsed.form)
 
 
 def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) -> StepVerdict:
     """Judge the model's response to one step of ``case``."""
     calls = response.tool_calls
-    verdicts = tuple(_call_verdict(call, case, suite) for call in calls)
+    parsed = [parse_arguments(call.arguments) for call in calls]  # once: the verdicts and the checks share it
+    verdicts = tuple(_call_verdict(call, args, case, suite) for call, args in zip(calls, parsed, strict=True))
     got = [call.name for call in calls]
     if step.expect == "none":
         if not calls:
@@ -74,10 +79,9 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
         return StepVerdict(False, f"expected no call, got {_names(got)}", False, verdicts, (None,) * len(calls))
     want = [call.name for call in step.calls]
     unmatched = (None,) * len(calls)
-    if Counter(got) != Counter(want):
+    if sorted(got) != sorted(want):  # the same multiset of names
         reason = f"names differ: expected {_names(want)}, got {_names(got)}"
         return StepVerdict(False, reason, False, verdicts, unmatched)
-    parsed = [parse_arguments(call.arguments) for call in calls]
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:
             return StepVerdict(False, f"{call.name}.arguments: not a JSON object", True, verdicts, unmatched)
@@ -85,7 +89,7 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
         [
             j
             for j, expected in enumerate(step.calls)
-            if expected.name == call.name and not call_failures(expected, args.value or {})
+            if expected.name == call.name and call_holds(expected, args.value or {})
         ]
         for call, args in zip(calls, parsed, strict=True)
     ]

@@ -70,16 +70,24 @@ def _rate(count: int, of: int) -> dict[str, Any]:
     return {"count": count, "of": of, "rate": 100 * count / of if of else None, "ci": wilson(count, of)}
 
 
-def compute_metrics(outcomes: Sequence[CaseOutcome]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The seven metrics and Overall per group, as polars aggregations."""
+Metrics = tuple[dict[str, Any], dict[str, Any]]
+
+
+def compute_metrics(outcomes: Sequence[CaseOutcome]) -> Metrics:
+    """The seven metrics and Overall per group of one model, as polars aggregations."""
+    return compute_metrics_by_model({"": outcomes})[""]
+
+
+def compute_metrics_by_model(runs: dict[str, Sequence[CaseOutcome]]) -> dict[str, Metrics]:
+    """The metrics of many models at once: one frame of cases and one of calls, aggregated per model."""
     import polars as pl
 
-    schema = {"group": pl.String, **dict.fromkeys(_CASE_COLUMNS, pl.Boolean)}
-    cases = pl.DataFrame([case_row(o) for o in outcomes], schema=schema).filter(pl.col("scored"))
-    calls = pl.DataFrame(
-        [row for o in outcomes for row in call_rows(o)], schema={"offered": pl.Boolean, "valid": pl.Boolean}
-    )
-    on_cases = cases.select(
+    schema = {"model": pl.String, "group": pl.String, **dict.fromkeys(_CASE_COLUMNS, pl.Boolean)}
+    case_rows = [{"model": model, **case_row(o)} for model, outcomes in runs.items() for o in outcomes]
+    cases = pl.DataFrame(case_rows, schema=schema).filter(pl.col("scored"))
+    call_table = [{"model": model, **row} for model, outcomes in runs.items() for o in outcomes for row in call_rows(o)]
+    calls = pl.DataFrame(call_table, schema={"model": pl.String, "offered": pl.Boolean, "valid": pl.Boolean})
+    on_cases = cases.group_by("model").agg(
         overall=pl.col("overall").sum(),
         overall_of=pl.len(),
         right_tool=(pl.col("right_tool_applies") & pl.col("right_tool")).sum(),
@@ -90,24 +98,35 @@ def compute_metrics(outcomes: Sequence[CaseOutcome]) -> tuple[dict[str, Any], di
         parallel_of=pl.col("parallel_applies").sum(),
         no_call_needed=(pl.col("no_call_applies") & pl.col("no_call")).sum(),
         no_call_needed_of=pl.col("no_call_applies").sum(),
-    ).row(0, named=True)
-    on_calls = calls.select(
+    )
+    on_calls = calls.group_by("model").agg(
         valid_arguments=(pl.col("offered") & pl.col("valid")).sum(),
         valid_arguments_of=pl.col("offered").sum(),
         made_up_tool=(~pl.col("offered")).sum(),
         made_up_tool_of=pl.len(),
-    ).row(0, named=True)
-    counts = {**on_cases, **on_calls}
-    metrics = {name: _rate(int(counts[name] or 0), int(counts[f"{name}_of"] or 0)) for name in METRICS}
-    by_group = {
-        row["group"]: row
-        for row in cases.group_by("group").agg(count=pl.col("overall").sum(), of=pl.len()).iter_rows(named=True)
+    )
+    counts = {
+        row["model"]: row
+        for row in on_cases.join(on_calls, on="model", how="full", coalesce=True).iter_rows(named=True)
     }
-    groups = {
-        group: _rate(int(by_group[group]["count"]), int(by_group[group]["of"])) if group in by_group else _rate(0, 0)
-        for group in GROUPS
+    per_group = {
+        (row["model"], row["group"]): row
+        for row in cases.group_by("model", "group")
+        .agg(count=pl.col("overall").sum(), of=pl.len())
+        .iter_rows(named=True)
     }
-    return metrics, groups
+    results: dict[str, Metrics] = {}
+    for model in runs:
+        row = counts.get(model, {})
+        metrics = {name: _rate(int(row.get(name) or 0), int(row.get(f"{name}_of") or 0)) for name in METRICS}
+        groups = {
+            group: _rate(int(per_group[model, group]["count"]), int(per_group[model, group]["of"]))
+            if (model, group) in per_group
+            else _rate(0, 0)
+            for group in GROUPS
+        }
+        results[model] = (metrics, groups)
+    return results
 
 
 def latency_p50_ms(outcomes: Sequence[CaseOutcome]) -> float | None:

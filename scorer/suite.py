@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from scorer.checks import operand_problem, run_check
+from scorer.checks import CHECKS, operand_problem, run_check
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_errors, schema_problems
 
@@ -35,6 +35,10 @@ class Check:
 
     op: str
     operand: Any
+
+    def holds(self, present: bool, value: Any) -> bool:
+        """True when the check holds."""
+        return CHECKS[self.op](present, value, self.operand)
 
     def run(self, present: bool, value: Any) -> str | None:
         """None when the check holds, else what was wrong."""
@@ -77,10 +81,22 @@ class Tool:
     name: str
     spec: dict[str, Any]
     validator: Any = field(compare=False, repr=False)
+    # Verdicts by the exact argument text: many models send the same arguments, and validation is pure.
+    _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def errors(self, arguments: Any) -> list[str]:
         """Schema validation messages of ``arguments`` (empty when valid)."""
         return schema_errors(self.validator, arguments)
+
+    def is_valid(self, arguments: Any, text: str | None = None) -> bool:
+        """True when ``arguments`` validate (jsonschema's ``is_valid``: stops at the first error, no messages).
+        ``text``, the JSON the arguments were parsed from, keys a memo of verdicts."""
+        if text is None:
+            return bool(self.validator.is_valid(arguments))
+        verdict = self._verdicts.get(text)
+        if verdict is None:
+            verdict = self._verdicts[text] = bool(self.validator.is_valid(arguments))
+        return verdict
 
 
 @dataclass(frozen=True)

@@ -137,3 +137,17 @@ def test_wilson_known_values() -> None:
     lo, hi = wilson(0, 10)  # type: ignore[misc]
     assert lo == 0.0 and hi == pytest.approx(27.75, abs=0.01)
     assert wilson(0, 0) is None
+
+
+def test_many_models_at_once_equal_one_at_a_time() -> None:
+    from scorer.metrics import compute_metrics_by_model
+
+    runs = {
+        "good": [outcome("selection-01", [[OSLO]]), outcome("parallel-01", [[LIMA_CALL, OSLO]])],
+        "bad": [outcome("selection-01", [[{"name": "nope", "arguments": "{}"}]]), outcome("no_call-01", [[OSLO]])],
+        "errored": [outcome("chains-01", [[OSLO]], status="errored")],
+    }
+    together = compute_metrics_by_model(runs)
+    assert together["good"][0]["overall"]["count"] == 2 and together["bad"][0]["made_up_tool"]["count"] == 1
+    for model, outcomes in runs.items():
+        assert together[model] == compute_metrics(outcomes)
