@@ -31,6 +31,7 @@ class CaseProgress:
                 TimeRemainingColumn(),
                 console=Console(file=self.stream),
                 transient=True,
+                auto_refresh=False,  # no refresh thread: the recorder may then fork its workers safely
             )
             self._bar.start()
             self._task = self._bar.add_task("record", total=self.total, errored=0)
@@ -43,6 +44,7 @@ class CaseProgress:
         self.transport_errors[case_id] = entry.errored_by_transport
         if self._bar is not None:
             self._bar.update(self._task, advance=1, errored=self.errored)
+            self._bar.refresh()
         else:
             reason = f": {entry.reason}" if entry.status == "errored" else ""
             print(f"[{self.done}/{self.total}] {case_id} {entry.status}{reason}", file=self.stream, flush=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import write_atomic
-from recorder.secrets import SECRET_HEADERS, SECRET_QUERY_PARAMETERS, scrub_body, scrub_headers
+from recorder.secrets import SECRET_HEADERS, SECRET_QUERY_PARAMETERS, scrub_body, scrub_headers, scrub_known
 from scorer.jsonvalue import json_equal
 
 MATCH_ON = ("method", "uri", "json_body")
@@ -71,8 +71,11 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
     import vcr
 
     def before_request(request: Any) -> Any:
+        # vcrpy calls this several times per request. The body is built from the suite and never holds the key,
+        # so it only gets the cheap replacement of known secret values; headers get the full scrub.
         request.headers = scrub_headers(dict(request.headers), secrets)
-        request.body = scrub_body(request.body, secrets)
+        if secrets:
+            request.body = scrub_known(request.body, secrets)
         return request
 
     def before_response(response: dict[str, Any]) -> dict[str, Any]:
@@ -95,6 +98,33 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
     recorder.register_matcher("json_body", json_body)
     recorder.register_persister(AtomicPersister)
     return recorder
+
+
+# HTTP clients vcrpy tries to patch; it re-tries importing each one on every use_cassette (about 6 ms a case).
+_OPTIONAL_CLIENTS = (
+    "botocore",
+    "httplib2",
+    "tornado",
+    "aiohttp",
+    "httpx",
+    "httpx_curl_cffi",
+    "pyreqwest",
+    "httpx2",
+    "socks",
+)
+
+
+def skip_absent_clients() -> None:
+    """Mark the optional HTTP clients that are not installed as absent, so vcrpy's import attempts fail at once.
+
+    Only for recorder worker processes: ``sys.modules[name] = None`` is how Python spells "not importable".
+    """
+    import importlib.util
+    import sys
+
+    for name in _OPTIONAL_CLIENTS:
+        if name not in sys.modules and importlib.util.find_spec(name) is None:
+            sys.modules[name] = None  # type: ignore[assignment]
 
 
 def cassette_path(model_dir: Path, case_id: str) -> Path:

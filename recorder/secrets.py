@@ -32,6 +32,18 @@ def scrub_text(text: str, secrets: tuple[str, ...]) -> str:
     return _KEY_SHAPES.sub(lambda m: (m.group(1) or "") + REDACTED, text)
 
 
+def scrub_known(body: Any, secrets: tuple[str, ...]) -> Any:
+    """A body with every known secret value replaced (bytes or str; other bodies unchanged)."""
+    for secret in secrets:
+        if not secret:
+            continue
+        if isinstance(body, bytes) and secret.encode() in body:
+            body = body.replace(secret.encode(), REDACTED.encode())
+        elif isinstance(body, str) and secret in body:
+            body = body.replace(secret, REDACTED)
+    return body
+
+
 def scrub_headers(headers: dict[str, Any], secrets: tuple[str, ...]) -> dict[str, Any]:
     """Headers without credential headers, values scrubbed (vcrpy keeps values as str or lists of str)."""
     kept: dict[str, Any] = {}
