@@ -11,9 +11,9 @@ A chain is judged step by step and stops at its first failing step, as the runne
 unperturbed and must pass all 80 cases: a check that the setup itself is sound.
 
 Timed, best of ``--repeat``: ``judge`` (``scorer.judge.judge_step`` on every reached step, building the
-``CaseOutcome`` objects), ``metrics`` (``scorer.metrics.compute_metrics_by_model``: one polars aggregation over all models), and, on its own line
-and outside the goal, ``results_document`` (the whole results.json dict, which adds latency, cost and the
-per-case documents). Imports (polars among them) happen before the clock starts.
+``CaseOutcome`` objects), ``metrics`` (``scorer.metrics.compute_metrics_by_model``: one polars aggregation over
+all models), and, on its own line and outside the goal, ``results_document`` (the whole results.json dict, which
+adds latency, cost and the per-case documents). Imports (polars among them) happen before the clock starts.
 """
 
 from __future__ import annotations

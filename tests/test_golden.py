@@ -21,4 +21,5 @@ def test_rescore_of_committed_cassettes_equals_committed_reports(tmp_path: Path)
     expected, got = files(ROOT / "reports"), files(tmp_path / "reports")
     assert sorted(got) == sorted(expected)
     changed = [name for name in expected if expected[name] != got[name]]
-    assert not changed, f"rescore no longer reproduces {changed}: if intended, update them with `lobstack-eval rescore cassettes/`"
+    hint = "if intended, update them with `lobstack-eval rescore cassettes/`"
+    assert not changed, f"rescore no longer reproduces {changed}: {hint}"
