@@ -20,7 +20,7 @@ def test_check_table(row: dict) -> None:
 
 def test_failure_names_what_was_expected_and_got() -> None:
     assert run_check("eq", 10, True, 11) == "expected eq 10, got 11"
-    assert run_check("eq", "a", False, None) == "expected eq \"a\", got nothing (argument left out)"
+    assert run_check("eq", "a", False, None) == 'expected eq "a", got nothing (argument left out)'
     assert run_check("absent", True, True, 3) == "expected absent, got 3"
 
 
