@@ -264,25 +264,11 @@ def _init_worker() -> None:
 
 
 def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[str, RecordedCase], None]) -> None:
-    import multiprocessing
-    import threading
+    from recorder.processes import pool_context
 
-    # fork starts workers at once with everything imported, but is only safe while this process has no other
-    # thread; otherwise forkserver (a clean process forks the workers), else spawn.
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        method = "fork"
-    else:
-        method = "forkserver" if "forkserver" in methods else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "fork":
-        # Import and load once here: forked workers inherit it all instead of each paying ~0.5 s of CPU.
-        import requests  # noqa: F401
-        import vcr  # noqa: F401
-
-        _suite(tasks[0].suite_path, tasks[0].suite_sha256)
-    elif method == "forkserver":
-        context.set_forkserver_preload(["recorder.record", "requests", "vcr"])
+    context = pool_context(["recorder.record", "requests", "vcr"])
+    if context.get_start_method() == "fork":
+        _suite(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
     pending: set[Future[Any]] = set()
     try:

@@ -103,8 +103,12 @@ def _score_one(args: tuple[str, str, str]) -> ModelReport:
     return _report(model_dir, suite)
 
 
-def score_all(dirs: list[Path], suite: Suite, workers: int | None = None) -> list[ModelReport]:
-    """Score every model dir; in a process pool when there are many. The output does not depend on the pool."""
+def score_all(
+    dirs: list[Path], suite: Suite, workers: int | None = None, meanwhile: Callable[[], Any] | None = None
+) -> list[ModelReport]:
+    """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
+
+    ``meanwhile`` runs in this process while a pool works (rescore imports the HTML renderer then)."""
     if workers is None:
         import os
 
@@ -112,15 +116,17 @@ def score_all(dirs: list[Path], suite: Suite, workers: int | None = None) -> lis
     if workers <= 1:
         return [_report(d, suite) for d in dirs]
     jobs = [(str(d), suite.source, suite.sha256) for d in dirs]
-    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["replay.rescore", "polars"])
+    from recorder.processes import pool_context
+
+    # polars is not preloaded: it must not be forked after use, and each worker imports it when it scores.
+    context = pool_context(["replay.rescore", "vcr", "vcr.cassette"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
+        results = pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+        if meanwhile:
+            meanwhile()
+        return list(results)
 
 
 @dataclass(frozen=True)
@@ -146,7 +152,7 @@ def rescore(
     from replay.leaderboard import leaderboard_csv, leaderboard_md
 
     suite = read_suite(suite_path)
-    reports = score_all(model_dirs(cassettes), suite, workers)
+    reports = score_all(model_dirs(cassettes), suite, workers, meanwhile=_import_renderer if html else None)
     files = []
     for report in reports:
         if report.warning:
@@ -165,6 +171,10 @@ def rescore(
         write_atomic(out / "index.html", _html(documents, suite_path))
         files.append(out / "index.html")
     return RescoreSummary(suite, reports, out, files)
+
+
+def _import_renderer() -> None:
+    import replay.html  # noqa: F401  (matplotlib: about a second to import)
 
 
 def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:
