@@ -6,24 +6,15 @@ id; a pair needs a scored status (passed/failed) in both runs, anything else is 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replay.results_file import read_results
 from scorer.errors import ResultsError
+from scorer.metrics import METRICS
 from scorer.paired import mcnemar_exact
 
-METRICS: tuple[str, ...] = (
-    "overall",
-    "right_tool",
-    "valid_arguments",
-    "made_up_tool",
-    "chains",
-    "parallel",
-    "no_call_needed",
-)
-STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
 SCORED = frozenset({"passed", "failed"})
 
 
@@ -147,56 +138,12 @@ def load_run(path: Path) -> dict[str, dict[str, Any]]:
         raise ResultsError(f"{path}: no such file or directory")
     run: dict[str, dict[str, Any]] = {}
     for file in files:
-        results = _read_results(file)
+        results = read_results(file)
         model = results["model"]
         if model in run:
             raise ResultsError(f"{file}: model {model!r} appears twice in {path}")
         run[model] = results
     return dict(sorted(run.items()))
-
-
-def _read_results(file: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(file.read_bytes())
-    except OSError as exc:
-        raise ResultsError(f"{file}: cannot read: {exc.strerror or exc}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ResultsError(f"{file}: not valid JSON: {exc}") from exc
-    problem = _results_problem(data)
-    if problem:
-        raise ResultsError(f"{file}: {problem}")
-    return data
-
-
-def _results_problem(data: Any) -> str | None:
-    """The first reason ``data`` cannot be compared, or None."""
-    if not isinstance(data, dict):
-        return "not a results object"
-    if not isinstance(data.get("model"), str):
-        return "missing string field 'model'"
-    suite = data.get("suite")
-    if not isinstance(suite, dict) or not isinstance(suite.get("version"), str):
-        return "missing field 'suite.version'"
-    metrics = data.get("metrics")
-    if not isinstance(metrics, dict):
-        return "missing object field 'metrics'"
-    for name in METRICS:
-        metric = metrics.get(name)
-        if not isinstance(metric, dict) or "rate" not in metric:
-            return f"missing field 'metrics.{name}.rate'"
-    results = data.get("results")
-    if not isinstance(results, list):
-        return "missing list field 'results'"
-    seen: set[str] = set()
-    for i, result in enumerate(results):
-        if not isinstance(result, dict) or not isinstance(result.get("id"), str):
-            return f"results[{i}]: missing string field 'id'"
-        if result.get("status") not in STATUSES:
-            return f"results[{i}] ({result['id']}): status must be one of {sorted(STATUSES)}"
-        if result["id"] in seen:
-            return f"results[{i}]: duplicate case id {result['id']!r}"
-        seen.add(result["id"])
-    return None
 
 
 # --- comparing (pure) -------------------------------------------------------------------------------

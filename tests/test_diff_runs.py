@@ -360,7 +360,7 @@ def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     bad = _write(tmp_path / "results.json", "{")
     assert main(["diff", "runs", str(bad), str(CAND)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {bad}: not valid JSON")
+    assert err.startswith(f"error: {bad}: the results file is not valid JSON")
 
 
 def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

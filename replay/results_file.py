@@ -1,0 +1,52 @@
+"""Reading results.json files back (diff runs, the HTML report): one check of their shape, one error style."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from recorder.files import read_json
+from scorer.errors import ResultsError
+from scorer.metrics import METRICS
+
+STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
+
+
+def results_problem(data: Any) -> str | None:
+    """The first reason ``data`` is not a usable results document, or None."""
+    if not isinstance(data, dict):
+        return "not a results object"
+    if not isinstance(data.get("model"), str):
+        return "missing string field 'model'"
+    suite = data.get("suite")
+    if not isinstance(suite, dict) or not isinstance(suite.get("version"), str):
+        return "missing field 'suite.version'"
+    metrics = data.get("metrics")
+    if not isinstance(metrics, dict):
+        return "missing object field 'metrics'"
+    for name in METRICS:
+        metric = metrics.get(name)
+        if not isinstance(metric, dict) or "rate" not in metric:
+            return f"missing field 'metrics.{name}.rate'"
+    results = data.get("results")
+    if not isinstance(results, list):
+        return "missing list field 'results'"
+    seen: set[str] = set()
+    for i, result in enumerate(results):
+        if not isinstance(result, dict) or not isinstance(result.get("id"), str):
+            return f"results[{i}]: missing string field 'id'"
+        if result.get("status") not in STATUSES:
+            return f"results[{i}] ({result['id']}): status must be one of {sorted(STATUSES)}"
+        if result["id"] in seen:
+            return f"results[{i}]: duplicate case id {result['id']!r}"
+        seen.add(result["id"])
+    return None
+
+
+def read_results(path: Path) -> dict[str, Any]:
+    """Load one results.json; a missing, corrupt or misshapen file is a ResultsError naming it."""
+    data = read_json(path, "results file", ResultsError)
+    problem = results_problem(data)
+    if problem:
+        raise ResultsError(f"{path}: {problem}")
+    return data
