@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
+from benchmarks._common import bytecode_mode, cli_command, rerun_with_bytecode_cache  # noqa: E402
 from recorder.files import read_suite  # noqa: E402
 from recorder.gateway import GatewayConfig, StandInGateway  # noqa: E402
 from recorder.record import record  # noqa: E402
@@ -36,44 +37,12 @@ SUITE = ROOT / "evals" / "suite.json"
 MODEL = "ref/oracle"
 
 
-def cli_command() -> list[str]:
-    """The installed console script next to this interpreter, else ``python -m lobstack_eval``."""
-    script = Path(sys.executable).with_name("lobstack-eval")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "lobstack_eval"]
-
-
-def bytecode_mode() -> str:
-    """How this process's Pythons cache bytecode, for the printed figures."""
-    if os.environ.get("PYTHONPYCACHEPREFIX"):
-        return "yes (temp PYTHONPYCACHEPREFIX, warmed by the first repetition)"
-    return "none (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "yes (__pycache__)"
-
-
 def timed_requests(gateway: StandInGateway, run: Callable[[], None]) -> tuple[float, int]:
     """Wall seconds of ``run`` and how many requests the gateway received meanwhile."""
     before = len(gateway.requests_seen)
     started = time.perf_counter()
     run()
     return time.perf_counter() - started, len(gateway.requests_seen) - before
-
-
-def rerun_with_bytecode_cache(argv: list[str]) -> int | None:
-    """Re-run this script in a child whose Pythons may cache bytecode, in a temp ``PYTHONPYCACHEPREFIX``.
-
-    With ``PYTHONDONTWRITEBYTECODE`` set (as in this sandbox) and no ``.pyc`` shipped, every interpreter start
-    compiles every module it imports (seconds for matplotlib, polars, vcrpy): not what a user's second run
-    costs. Returns the child's exit code, or None when this process should measure (already cached, or
-    ``--no-bytecode-cache``).
-    """
-    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or "--no-bytecode-cache" in argv:
-        return None
-    cache = tempfile.mkdtemp(prefix="bench-pycache-")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = cache
-    try:
-        return subprocess.call([sys.executable, __file__, *argv], env=env)
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
     parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
     args = parser.parse_args(argv)
-    code = rerun_with_bytecode_cache(sys.argv[1:] if argv is None else argv)
+    code = rerun_with_bytecode_cache(__file__, sys.argv[1:] if argv is None else argv)
     if code is not None:
         return code
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -21,25 +20,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-GROUPS = ("selection", "arguments", "near_misses", "no_call", "parallel", "chains")
-METRICS = ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel", "no_call_needed")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
+
+from scorer.metrics import METRICS  # noqa: E402
+from scorer.stats import wilson  # noqa: E402
+from scorer.suite import GROUPS  # noqa: E402
+
 GOAL_SECONDS = 3.0
 GOAL_BYTES = 10 * 1024 * 1024
 
 
-def _wilson(k: int, n: int) -> list[float] | None:
-    if n == 0:
-        return None
-    z = 1.959963984540054
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return [round(100 * (c - h), 2), round(100 * (c + h), 2)]
-
-
 def _metric(k: int, n: int) -> dict[str, Any]:
-    return {"count": k, "of": n, "rate": 100 * k / n if n else None, "ci": _wilson(k, n)}
+    return {"count": k, "of": n, "rate": 100 * k / n if n else None, "ci": wilson(k, n)}
 
 
 def make_suite(n_cases: int) -> dict[str, Any]:

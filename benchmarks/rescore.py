@@ -23,7 +23,6 @@ Timed, best of ``--repeat``:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -31,13 +30,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
+
+from benchmarks._common import best_of, bytecode_mode, cli_command, rerun_with_bytecode_cache  # noqa: E402
+from recorder.transport import HttpRequest  # noqa: E402
 
 SUITE = ROOT / "evals" / "suite.json"
 CASSETTES = ROOT / "cassettes"
@@ -56,12 +56,6 @@ print(json.dumps({"code": code, "wall_s": wall, "maxrss_kb": resource.getrusage(
 """
 
 
-def _canonical_digest(body: dict[str, Any]) -> str:
-    # the same canonical form as recorder.transport.HttpRequest.digest
-    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
     """Copy a model dir under a new model name, editing run.json and the recorded request bodies to match."""
     target.mkdir(parents=True)
@@ -74,7 +68,7 @@ def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
             body = json.loads(interaction["request"]["body"])
             body["model"] = model
             interaction["request"]["body"] = json.dumps(body, ensure_ascii=False)
-            attempt["request_sha256"] = _canonical_digest(body)
+            attempt["request_sha256"] = HttpRequest("", body).digest()
         if any(a.get("status") is None for a in entry["attempts"]):
             raise SystemExit(f"{source}: unanswered attempts in {case_id}; this copier does not re-digest them")
         (target / f"{case_id}.json").write_text(json.dumps(cassette, indent=4), encoding="utf-8")
@@ -152,19 +146,6 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[
     return {"wall_s": result["wall_s"], "maxrss_mb": result["maxrss_kb"] / 1024, "tree_mb": peak_tree_kb / 1024}
 
 
-def cli_command() -> list[str]:
-    """The installed console script next to this interpreter, else ``python -m lobstack_eval``."""
-    script = Path(sys.executable).with_name("lobstack-eval")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "lobstack_eval"]
-
-
-def bytecode_mode() -> str:
-    """How this process's Pythons cache bytecode, for the printed figures."""
-    if os.environ.get("PYTHONPYCACHEPREFIX"):
-        return "yes (temp PYTHONPYCACHEPREFIX, warmed by the first repetition)"
-    return "none (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "yes (__pycache__)"
-
-
 def parse_all(root: Path) -> int:
     """``json.load`` every file of every model dir; returns how many files."""
     count = 0
@@ -176,16 +157,6 @@ def parse_all(root: Path) -> int:
     return count
 
 
-def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    """The fastest of ``repeat`` runs (seconds) and the last run's value."""
-    best, value = float("inf"), None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        value = run()
-        best = min(best, time.perf_counter() - started)
-    return best, value
-
-
 def check_results(out: Path, made: dict[str, str]) -> None:
     """Every copy must score what the committed report of its source says."""
     for slug, source in made.items():
@@ -193,25 +164,6 @@ def check_results(out: Path, made: dict[str, str]) -> None:
         committed = json.loads((REPORTS / source / "results.json").read_text(encoding="utf-8"))
         if mine["metrics"] != committed["metrics"] or mine["cases"] != committed["cases"]:
             raise SystemExit(f"setup broken: {slug} does not score like {REPORTS / source}")
-
-
-def rerun_with_bytecode_cache(argv: list[str]) -> int | None:
-    """Re-run this script in a child whose Pythons may cache bytecode, in a temp ``PYTHONPYCACHEPREFIX``.
-
-    With ``PYTHONDONTWRITEBYTECODE`` set (as in this sandbox) and no ``.pyc`` shipped, every interpreter start
-    compiles every module it imports (seconds for matplotlib, polars, vcrpy): not what a user's second run
-    costs. Returns the child's exit code, or None when this process should measure (already cached, or
-    ``--no-bytecode-cache``).
-    """
-    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or "--no-bytecode-cache" in argv:
-        return None
-    cache = tempfile.mkdtemp(prefix="bench-pycache-")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = cache
-    try:
-        return subprocess.call([sys.executable, __file__, *argv], env=env)
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
     args = parser.parse_args(argv)
-    code = rerun_with_bytecode_cache(sys.argv[1:] if argv is None else argv)
+    code = rerun_with_bytecode_cache(__file__, sys.argv[1:] if argv is None else argv)
     if code is not None:
         return code
 

@@ -23,7 +23,6 @@ import copy
 import json
 import random
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
+from benchmarks._common import best_of  # noqa: E402
 from scorer.judge import judge_step  # noqa: E402
 from scorer.metrics import compute_metrics, compute_metrics_by_model  # noqa: E402
 from scorer.outcome import Attempt, CaseOutcome, StepRecord  # noqa: E402
@@ -198,16 +198,6 @@ def judge_model(suite: Suite, cases: list[SyntheticCase]) -> list[CaseOutcome]:
                 break
         outcomes.append(CaseOutcome(case, status, reason, tuple(steps), synthetic.attempts[: len(steps)]))  # type: ignore[arg-type]
     return outcomes
-
-
-def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    """The fastest of ``repeat`` runs (seconds) and the last run's value."""
-    best, value = float("inf"), None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        value = run()
-        best = min(best, time.perf_counter() - started)
-    return best, value
 
 
 def main(argv: list[str] | None = None) -> int:
