@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -27,7 +28,8 @@ def rescore(
     summary = run_rescore(cassettes, suite, out, workers, html=html)
     documents = [r.results for r in summary.reports]
     if not quiet:
-        Console(soft_wrap=False, width=200).print(terminal_table(documents, summary.suite))
+        # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
+        Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
     for doc in documents:
         missing = doc["cases"]["unrecorded"]
         if missing:
