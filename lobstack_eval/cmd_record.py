@@ -23,7 +23,7 @@ def record(
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
     from lobstack_eval.progress import CaseProgress
     from recorder.files import read_suite
-    from recorder.record import api_key_for, record, resolve_base_url
+    from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
     from recorder.slug import model_slug
     from replay.plan import cases_to_record
     from scorer.errors import UsageError
@@ -35,9 +35,7 @@ def record(
     url = resolve_base_url(base_url)
     api_key_for(url)  # fail before any work when the key is missing
     loaded = read_suite(suite)
-    unknown = [c for c in case if c not in {k.id for k in loaded.cases}]
-    if unknown:
-        raise UsageError(f"--case {unknown[0]!r}: no such case in {suite}")
+    check_case_ids(loaded, case)  # before planning, which replays every selected case
     todo = cases_to_record(cassettes, model, loaded, case, rerecord)
     model_dir = cassettes / model_slug(model)
     if not todo:

@@ -42,6 +42,9 @@ _command(app, "gateway", "cmd_gateway", "gateway")
 _command(app, "report", "cmd_report", "report")
 
 
+INTERRUPTED = "error: interrupted (everything finished before the interrupt is kept)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code; user errors become one ``error: ...`` line, never a traceback."""
     try:
@@ -62,11 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: aborted", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
-        print("error: interrupted (everything finished before the interrupt is kept)", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     code = result if isinstance(result, int) else 0
     if code == 130:  # typer turns Ctrl-C into exit 130; say what was kept
-        print("error: interrupted (everything finished before the interrupt is kept)", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
     return code
 
 

@@ -143,6 +143,14 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
     return task.case_id, recorded_case(outcome, transport.digests, suite.version)
 
 
+def check_case_ids(suite: Suite, case_ids: Sequence[str]) -> None:
+    """UsageError naming the first id that is not a case of ``suite``."""
+    known = {case.id for case in suite.cases}
+    unknown = [c for c in case_ids if c not in known]
+    if unknown:
+        raise UsageError(f"--case {unknown[0]!r}: no such case in {suite.source}")
+
+
 @dataclass(frozen=True)
 class RecordSummary:
     """What a record run did."""
@@ -194,9 +202,7 @@ def record(
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     api_key = api_key_for(base_url)
     suite = read_suite(suite_path)
-    unknown = [c for c in case_ids if c not in {case.id for case in suite.cases}]
-    if unknown:
-        raise UsageError(f"--case {unknown[0]!r}: no such case in {suite_path}")
+    check_case_ids(suite, case_ids)
     model_dir = cassettes / model_slug(model)
     manifest = open_manifest(model_dir, model, suite, base_url)
     partial = model_dir / PARTIAL
