@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
 from benchmarks._common import bytecode_mode, cli_command, rerun_with_bytecode_cache  # noqa: E402
 from recorder.files import read_suite  # noqa: E402
-from recorder.gateway import GatewayConfig, StandInGateway  # noqa: E402
 from recorder.record import record  # noqa: E402
+from standin import GatewayConfig, StandInGateway  # noqa: E402
 
 GOAL_RATIO = 1.3
 SUITE = ROOT / "evals" / "suite.json"

@@ -37,7 +37,7 @@ from scorer.metrics import compute_metrics, compute_metrics_by_model  # noqa: E4
 from scorer.outcome import Attempt, CaseOutcome, StepRecord  # noqa: E402
 from scorer.response import ModelResponse, parse_completion  # noqa: E402
 from scorer.results import results_document  # noqa: E402
-from scorer.suite import Case, Suite  # noqa: E402
+from scorer.suite_model import Case, Suite  # noqa: E402
 
 GOAL_SECONDS = 0.3
 SUITE = ROOT / "evals" / "suite.json"

@@ -22,7 +22,7 @@ def gateway(
     ),
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C."""
-    from recorder.gateway import GatewayConfig, parse_faults, serve_forever
+    from standin import GatewayConfig, parse_faults, serve_forever
 
     spec = parse_faults(faults)  # before the suite, so a bad --faults is a usage error whatever the cwd
     config = GatewayConfig(

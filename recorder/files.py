@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from scorer.errors import CassetteError, SuiteError
-from scorer.suite import Suite, SuiteCheck, check_suite, parse_suite
+from scorer.suite_file import check_suite, parse_suite
+from scorer.suite_model import Suite, SuiteCheck
 
 
 def read_bytes(path: Path, what: str, error: type[Exception] = CassetteError) -> bytes:

@@ -27,7 +27,7 @@ from recorder.runner import run_case
 from recorder.slug import model_slug
 from recorder.transport import DEFAULT_TIMEOUT_S, HttpAnswer, HttpRequest, RequestsTransport
 from scorer.errors import CassetteError, GatewayError, UsageError
-from scorer.suite import Suite
+from scorer.suite_model import Suite
 
 DEFAULT_BASE_URL = "https://www.lobstack.ai/api/gateway/v1"
 BASE_URL_ENV = "LOBSTACK_BASE_URL"

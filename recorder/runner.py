@@ -17,7 +17,7 @@ from recorder.transport import HttpRequest, Transport, Unrecorded
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.response import MalformedResponse, ModelResponse, parse_completion
-from scorer.suite import Case, Step, Suite
+from scorer.suite_model import Case, Step, Suite
 
 NO_SCRIPTED_RESULT = "error: this call does not match any expected call, so the suite has no result for it"
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorer.metrics import METRICS
-from scorer.suite import Suite
+from scorer.suite_model import Suite
 
 TITLES = {
     "overall": "Overall",

@@ -9,7 +9,7 @@ from recorder.manifest import MANIFEST, read_manifest
 from recorder.slug import model_slug
 from replay.rescore import replay_case
 from scorer.errors import CassetteError
-from scorer.suite import Suite
+from scorer.suite_model import Suite
 
 
 def cases_to_record(

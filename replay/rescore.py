@@ -20,7 +20,7 @@ from replay.cassette_transport import CassetteTransport, load_interactions
 from scorer.errors import CassetteError
 from scorer.outcome import CaseOutcome
 from scorer.results import dumps, results_document
-from scorer.suite import Case, Suite
+from scorer.suite_model import Case, Suite
 
 NOT_RECORDED = "not recorded yet"
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves

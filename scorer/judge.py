@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
 from scorer.matching import max_matching
 from scorer.response import ModelResponse, ToolCall
-from scorer.suite import Case, ExpectedCall, Step, Suite
+from scorer.suite_model import Case, ExpectedCall, Step, Suite
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorer.outcome import CaseOutcome
 from scorer.stats import wilson
-from scorer.suite import GROUPS
+from scorer.suite_model import GROUPS
 
 METRICS = ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel", "no_call_needed")
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from scorer.judge import StepVerdict
 from scorer.response import ModelResponse
-from scorer.suite import Case
+from scorer.suite_model import Case
 
 Status = Literal["passed", "failed", "errored", "unrecorded"]
 SCORED: tuple[Status, ...] = ("passed", "failed")

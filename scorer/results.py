@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.suite import Suite
+from scorer.suite_model import Suite
 
 FORMAT_VERSION = 1
 

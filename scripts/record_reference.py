@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from recorder.files import read_suite  # noqa: E402
-from recorder.gateway import GatewayConfig, StandInGateway  # noqa: E402
 from recorder.record import record  # noqa: E402
 from recorder.slug import model_slug  # noqa: E402
 from replay.rescore import rescore  # noqa: E402
+from standin import GatewayConfig, StandInGateway  # noqa: E402
 
 MODELS = ("ref/oracle", "ref/abstain", "ref/first-tool", "ref/noisy", "ref/no-temperature", "auto")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from recorder.gateway import GatewayConfig, StandInGateway, parse_faults
+from standin import GatewayConfig, StandInGateway, parse_faults
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_SUITE = FIXTURES / "mini_suite.json"

@@ -8,8 +8,8 @@ from typing import Any
 
 import requests
 
-from recorder.gateway import StandInGateway
 from scorer import ModelResponse, StepVerdict, Suite, judge_step, parse_completion, parse_suite
+from standin import StandInGateway
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_SUITE = FIXTURES / "mini_suite.json"

@@ -20,10 +20,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from recorder.files import read_suite
-from recorder.gateway.models import XSS_STRINGS, XSS_TEXT
 from recorder.record import record
 from replay.html import write_report, write_run_diff
 from replay.rescore import rescore
+from standin.models import XSS_STRINGS, XSS_TEXT
 from tests.conftest import MINI_SUITE
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -339,15 +339,6 @@ def test_cli_cassettes_without_model_dirs(
     assert capsys.readouterr().err == f"error: {tmp_path}: no model directories with a run.json\n"
 
 
-def test_cli_cassettes_without_rescore_module(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """If replay.rescore cannot be imported the option says so in one line."""
-    monkeypatch.setitem(sys.modules, "replay.rescore", None)
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
-    assert capsys.readouterr().err == "error: --cassettes is not available yet (replay.rescore is missing)\n"
-
-
 def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Record v1.0.0 from the stand-in gateway, then rescore the same cassettes under v1.0.0 and v1.1.0.
 
@@ -355,9 +346,9 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
     result changed have no recording (so chains has no rate), while the re-checked arguments-01 still
     passes. ref/abstain stops the chain at step 1, so only the added case is missing for it.
     """
-    from recorder.gateway.config import GatewayConfig
-    from recorder.gateway.server import StandInGateway
     from recorder.record import record
+    from standin.config import GatewayConfig
+    from standin.server import StandInGateway
 
     cassettes = tmp_path / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=V100)) as gateway:

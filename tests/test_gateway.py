@@ -14,10 +14,10 @@ import pytest
 import requests
 
 from lobstack_eval.main import main
-from recorder.gateway import COST_HEADER, DROPPED_HEADER, FaultRule, GatewayConfig, StandInGateway, parse_faults
-from recorder.gateway.models import noisy_behaviour
 from scorer import check_suite
 from scorer.errors import SuiteError, UsageError
+from standin import COST_HEADER, DROPPED_HEADER, FaultRule, GatewayConfig, StandInGateway, parse_faults
+from standin.models import noisy_behaviour
 from tests.gateway_fixtures import (
     CASES,
     MINI_SUITE,

@@ -24,7 +24,7 @@ MODELS = ("ref/oracle", "ref/noisy", "ref/abstain")
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The mini suite recorded once for three reference models (module-wide: recording is the slow part)."""
-    from recorder.gateway import GatewayConfig, StandInGateway
+    from standin import GatewayConfig, StandInGateway
 
     cassettes = tmp_path_factory.mktemp("recorded") / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:

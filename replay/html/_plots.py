@@ -1,120 +1,35 @@
-"""The report's plots, drawn by matplotlib into SVG text that the page inlines (no image files, no network).
-
-matplotlib rather than a JS charting library: its SVG is static (nothing runs in the page, so nothing can log
-a console error or fetch a script), it escapes every text it writes, and with a fixed ``svg.hashsalt`` and no
-date in the metadata the same input gives the same bytes in every process.
-"""
+"""The report's plots: every rate with its interval, Overall against cost and latency, the group heat map."""
 
 from __future__ import annotations
 
-import io
 import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import matplotlib
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_svg import FigureCanvasSVG
-from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
-from matplotlib.textpath import text_to_path
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
+from replay.html._plot_model import Interval, PlotModel, pareto_front, place_labels, plain_text
+from replay.html._svg import empty_svg, figure, label_width_pt, row_labels, to_svg
+
+__all__ = [
+    "HEATMAP_NUMBERS_MAX_MODELS",
+    "Interval",
+    "PlotModel",
+    "heatmap_svg",
+    "pareto_front",
+    "place_labels",
+    "rates_svg",
+    "tradeoff_svg",
+]
 
 _POINT = "#1f5fa8"
 _FRONT = "#c2410c"
 _MUTED = "#8a8f98"
-_XML_PROLOG = re.compile(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", re.S)
-# matplotlib's comments repeat every label; its own escaping keeps "-->" out of them, so a lazy match is exact.
-_COMMENT = re.compile(r"<!--.*?-->\s*", re.S)
-# The RDF block only names the format and the creator (with a URL); the page has no use for it.
-_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
-# matplotlib names every group (``figure_1``, ``axes_1``, ``text_12``...): nothing refers to these, and two plots
-# on one page would repeat them. Its referenced ids (clip paths, markers) are salted hashes without ``_``.
-_GROUP_ID = re.compile(r'\sid="[A-Za-z][A-Za-z0-9.]*_\d+"')
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A rate in percent with its 95% interval (either bound may be missing in a hand-edited file)."""
-
-    rate: float
-    lo: float | None
-    hi: float | None
-
-
-@dataclass(frozen=True)
-class PlotModel:
-    """What the plots need of one model, in the order the report lists models."""
-
-    name: str
-    metrics: dict[str, Interval | None]
-    groups: dict[str, float | None]
-    cost_per_100: float | None
-    latency_p50_ms: float | None
-
-
-def _text(label: str) -> str:
-    """A model name as matplotlib text: a ``$`` would otherwise start mathtext (and can fail to parse)."""
-    return label.replace("\\", "\\\\").replace("$", r"\$")
-
-
-def _to_svg(fig: Figure, plot_id: str) -> str:
-    """Serialise ``fig`` as an SVG element for inlining: no XML prolog, no comments, ids unique to ``plot_id``."""
-    buf = io.StringIO()
-    params = {
-        # A salt per plot keeps the generated clip-path and marker ids distinct between plots on one page.
-        "svg.hashsalt": f"lobstack-{plot_id}",
-        "svg.id": plot_id,
-        # Text stays text: smaller, selectable, and readable by the tests.
-        "svg.fonttype": "none",
-    }
-    with matplotlib.rc_context(params):
-        FigureCanvasSVG(fig)
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    svg = _XML_PROLOG.sub("", buf.getvalue())
-    return _GROUP_ID.sub("", _METADATA.sub("", _COMMENT.sub("", svg))).strip()
-
-
-def _label_width_pt(labels: Sequence[str], size: float) -> float:
-    """The widest of ``labels`` in points at font ``size``, measured with matplotlib's own font metrics."""
-    prop = FontProperties(size=size)
-    # The longest strings by character count are the only candidates worth measuring exactly.
-    longest = sorted(set(labels), key=lambda s: (-len(s), s))[:12]
-    return max((text_to_path.get_text_width_height_descent(s, prop, ismath=False)[0] for s in longest), default=0.0)
-
-
-def _figure(
-    width: float, height: float, left_pt: float, top_pt: float, bottom_pt: float, right_pt: float = 14
-) -> Figure:
-    """A figure with fixed margins in points (cheaper than constrained layout, which re-measures every text)."""
-    fig = Figure(figsize=(width, height), dpi=72)
-    fig.patch.set_alpha(0.0)
-    w, h = width * 72, height * 72
-    fig.subplots_adjust(left=left_pt / w, right=1 - right_pt / w, top=1 - top_pt / h, bottom=bottom_pt / h, wspace=0.12)
-    return fig
 
 
 _PANEL = 100.0  # a metric's panel spans 0..100 on the shared x axis
 _GAP = 22.0  # blank space between two panels
-
-
-def _row_labels(ax: Axes, ys: Sequence[float], names: Sequence[str]) -> None:
-    """Model names left of the rows as plain texts: a matplotlib tick is five artists, a text one (2x faster)."""
-    ax.set_yticks([])
-    where = ax.get_yaxis_transform()  # x in axes fractions, y in data
-    for y, name in zip(ys, names, strict=True):
-        ax.text(-0.006, y, name, transform=where, ha="right", va="center", fontsize=8)
-
-
-def _empty_svg(plot_id: str) -> str:
-    fig = _figure(6.0, 1.0, 10, 10, 10)
-    ax = fig.subplots()
-    ax.axis("off")
-    ax.text(0.5, 0.5, "no models", ha="center", va="center", transform=ax.transAxes, fontsize=9)
-    return _to_svg(fig, plot_id)
 
 
 def rates_svg(models: Sequence[PlotModel]) -> str:
@@ -124,10 +39,10 @@ def rates_svg(models: Sequence[PlotModel]) -> str:
     a tick machinery, and with 100 models that was most of the report's render time.
     """
     if not models:
-        return _empty_svg("plot-rates")
+        return empty_svg("plot-rates")
     n = len(models)
-    names = [_text(m.name) for m in models]
-    fig = _figure(12.0, 1.2 + 0.2 * max(n, 2), _label_width_pt(names, 8) + 14, 34, 40)
+    names = [plain_text(m.name) for m in models]
+    fig = figure(12.0, 1.2 + 0.2 * max(n, 2), label_width_pt(names, 8) + 14, 34, 40)
     ax = fig.subplots()
     bar_y: list[float] = []
     bar_lo: list[float] = []
@@ -167,63 +82,12 @@ def rates_svg(models: Sequence[PlotModel]) -> str:
     ax.set_xticks(ticks, ["0", "50", "100"] * len(METRIC_LABELS))
     ax.set_xlim(-6, len(METRIC_LABELS) * (_PANEL + _GAP) - _GAP + 6)
     ax.set_ylim(n - 0.5, -0.5)
-    _row_labels(ax, range(n), names)
+    row_labels(ax, range(n), names)
     ax.tick_params(labelsize=8, length=2)
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_xlabel("rate, % (bar: 95% interval; a dash: nothing to apply to)", fontsize=8)
-    return _to_svg(fig, "plot-rates")
-
-
-def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
-    """Indices of the points no other point beats (x lower or equal and y higher or equal, one strictly), by x."""
-    order = sorted(range(len(points)), key=lambda i: (points[i][0], -points[i][1], i))
-    front: list[int] = []
-    best = -math.inf
-    for i in order:
-        if points[i][1] > best:
-            front.append(i)
-            best = points[i][1]
-    return front
-
-
-# Rough label box in axes fractions for 7 pt text on the 6 x 4.2 in plot: per character, and one line high.
-_CHAR_W = 0.0105
-_LINE_H = 0.04
-_OFFSETS = (4.0, -11.0, 14.0, -21.0)  # vertical offsets to try, in points (one point is about 0.0037 of y)
-
-
-def place_labels(points: Sequence[tuple[float, float, str]]) -> dict[int, tuple[float, float, str, str]]:
-    """Where to write each point's label: ``{index: (dx_pt, dy_pt, ha, text)}``, greedy, best y first.
-
-    ``points`` are (x on the axis scale, y in 0..100, name). Points at the same place share one label; a label
-    on the right half of the plot goes to the left of its point so that it stays inside the figure; a label
-    that would overlap one already placed moves below or above it.
-    """
-    xs = [p[0] for p in points]
-    lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
-    span = (hi - lo) or 1.0
-    same: dict[tuple[float, float], list[int]] = {}
-    for i, (x, y, _) in enumerate(points):
-        same.setdefault((x, y), []).append(i)
-    placed: list[tuple[float, float, float, float]] = []  # boxes (x0, x1, y0, y1) in axes fractions
-    out: dict[int, tuple[float, float, str, str]] = {}
-    for (x, y), members in sorted(same.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
-        text = ", ".join(sorted(_text(points[i][2]) for i in members))
-        xn, yn = (x - lo) / span * 0.84 + 0.08, (y + 4) / 108
-        right = xn > 0.5
-        width = _CHAR_W * len(text)
-        x0, x1 = (xn - width, xn) if right else (xn, xn + width)
-        choice = _OFFSETS[0]
-        for dy in _OFFSETS:
-            y0 = yn + dy * 0.0037
-            if not any(x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y0 + _LINE_H for bx0, bx1, by0, by1 in placed):
-                choice = dy
-                break
-        y0 = yn + choice * 0.0037
-        placed.append((x0, x1, y0, y0 + _LINE_H))
-        out[members[0]] = (-5.0 if right else 5.0, choice, "right" if right else "left", text)
-    return out
+    return to_svg(fig, "plot-rates")
 
 
 def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
@@ -241,7 +105,7 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         for x, m in zip(xs, models, strict=True)
         if x is not None and m.metrics.get("overall") is not None
     ]
-    fig = _figure(6.0, 4.2, 46, 12, 38)
+    fig = figure(6.0, 4.2, 46, 12, 38)
     ax = fig.subplots()
     if shown:
         pts = [(x, y) for x, y, _ in shown]
@@ -293,7 +157,7 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
     ax.set_ylim(-4, 104)
     ax.grid(color="#e5e5e5", linewidth=0.6)
     ax.tick_params(labelsize=8)
-    return _to_svg(fig, plot_id)
+    return to_svg(fig, plot_id)
 
 
 # Above this many models the cells are drawn without their numbers: each number is a text matplotlib must lay
@@ -304,12 +168,12 @@ HEATMAP_NUMBERS_MAX_MODELS = 40
 def heatmap_svg(models: Sequence[PlotModel]) -> str:
     """Model x group heat map of each group's Overall rate (value in the cell up to 40 models); grey when none."""
     if not models:
-        return _empty_svg("plot-groups")
+        return empty_svg("plot-groups")
     n = len(models)
     keys = list(GROUP_LABELS)
-    names = [_text(m.name) for m in models]
+    names = [plain_text(m.name) for m in models]
     numbers = n <= HEATMAP_NUMBERS_MAX_MODELS
-    fig = _figure(7.5, 0.9 + 0.24 * max(n, 2), _label_width_pt(names, 8) + 12, 28, 10, right_pt=14 if numbers else 44)
+    fig = figure(7.5, 0.9 + 0.24 * max(n, 2), label_width_pt(names, 8) + 12, 28, 10, right_pt=14 if numbers else 44)
     ax = fig.subplots()
     values = [[m.groups.get(k) for k in keys] for m in models]
     grid = [[math.nan if v is None else v for v in row] for row in values]
@@ -323,21 +187,10 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
         fig.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02, aspect=40, label="Overall, %")
     ax.set_xticks([i + 0.5 for i in range(len(keys))], [GROUP_LABELS[k] for k in keys], fontsize=8)
     ax.xaxis.tick_top()
-    _row_labels(ax, [i + 0.5 for i in range(n)], names)
+    row_labels(ax, [i + 0.5 for i in range(n)], names)
     ax.set_xlim(0, len(keys))
     ax.set_ylim(n, 0)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    return _to_svg(fig, "plot-groups")
-
-
-__all__ = [
-    "HEATMAP_NUMBERS_MAX_MODELS",
-    "Interval",
-    "PlotModel",
-    "heatmap_svg",
-    "pareto_front",
-    "rates_svg",
-    "tradeoff_svg",
-]
+    return to_svg(fig, "plot-groups")

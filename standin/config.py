@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from recorder.gateway.faults import FaultSpec
+from standin.faults import FaultSpec
 
 
 @dataclass(frozen=True)

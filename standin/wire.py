@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from recorder.gateway.models import Reply
-from recorder.gateway.pricing import Usage
+from standin.models import Reply
+from standin.pricing import Usage
 
 CREATED = 1792540800  # fixed: no wall clock in answers
 COST_HEADER = "x-lobstack-cost-usd"

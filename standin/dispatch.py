@@ -17,13 +17,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from recorder.gateway import wire
-from recorder.gateway.config import GatewayConfig
-from recorder.gateway.faults import SLOW_EXTRA_S, scripted_fault, split_model_suffix
-from recorder.gateway.hashing import canonical_json, digest
-from recorder.gateway.models import MODELS, Ask, model_names, offered_names, route
-from recorder.gateway.pricing import Usage, cost_usd, estimate_tokens, format_usd
-from recorder.gateway.suite_index import SuiteIndex
+from standin import wire
+from standin.config import GatewayConfig
+from standin.faults import SLOW_EXTRA_S, scripted_fault, split_model_suffix
+from standin.hashing import canonical_json, digest
+from standin.models import MODELS, Ask, model_names, offered_names, route
+from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd
+from standin.suite_index import SuiteIndex
 
 CHAT_PATH = "/v1/chat/completions"
 MODELS_PATH = "/v1/models"

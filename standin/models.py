@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from recorder.gateway.hashing import digest, pick
-from recorder.gateway.suite_index import Position
+from standin.hashing import digest, pick
+from standin.suite_index import Position
 
 UNKNOWN_TEXT = "I can't help with that."
 ORACLE_TEXT = "No tool is needed for this. Here is my answer in text."

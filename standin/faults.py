@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from recorder.gateway.hashing import unit
 from scorer.errors import UsageError
+from standin.hashing import unit
 
 NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow")
 NORMAL = "200"

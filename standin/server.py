@@ -17,12 +17,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from recorder.gateway.config import GatewayConfig
-from recorder.gateway.dispatch import Answer, Dispatcher, Outcome
-from recorder.gateway.models import model_names
-from recorder.gateway.suite_index import load_suite_index
-from recorder.gateway.wire import CREATED
 from scorer.errors import GatewayError
+from standin.config import GatewayConfig
+from standin.dispatch import Answer, Dispatcher, Outcome
+from standin.models import model_names
+from standin.suite_index import load_suite_index
+from standin.wire import CREATED
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8099

@@ -1,5 +1,9 @@
 """The stand-in Lobstack gateway: deterministic reference models and fault injection on 127.0.0.1.
 
+It imitates the outside world that ``recorder`` talks to, so no package of the tool imports it: only the CLI's
+``gateway`` command, the tests, the benchmarks and ``scripts/`` do. It may import ``scorer.errors`` (its errors
+reach the CLI's one handler) and nothing else of the project.
+
 ``StandInGateway(GatewayConfig(suite_path=...))`` is a context manager for tests; ``serve_forever`` backs
 ``lobstack-eval gateway``. Module map: ``config`` (settings), ``faults`` (what goes wrong, reproducibly),
 ``suite_index`` (which case and step a request is at), ``models`` (how each reference model answers),
@@ -7,11 +11,11 @@
 ``server`` (HTTP plumbing).
 """
 
-from recorder.gateway.config import GatewayConfig
-from recorder.gateway.faults import FaultRule, FaultSpec, parse_faults
-from recorder.gateway.models import model_names
-from recorder.gateway.server import DEFAULT_PORT, StandInGateway, serve_forever
-from recorder.gateway.wire import COST_HEADER, DROPPED_HEADER
+from standin.config import GatewayConfig
+from standin.faults import FaultRule, FaultSpec, parse_faults
+from standin.models import model_names
+from standin.server import DEFAULT_PORT, StandInGateway, serve_forever
+from standin.wire import COST_HEADER, DROPPED_HEADER
 
 __all__ = [
     "COST_HEADER",

@@ -1,0 +1,79 @@
+"""The layout holds: imports point one way (lobstack_eval -> replay -> recorder -> scorer), nothing of the tool
+imports the stand-in gateway but the CLI's ``gateway`` command, and no module grows past ~300 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("scorer", "recorder", "replay", "standin", "lobstack_eval")
+# What each package may import of the project (itself included).
+ALLOWED = {
+    "scorer": {"scorer"},
+    "recorder": {"recorder", "scorer"},
+    "replay": {"replay", "recorder", "scorer"},
+    # The stand-in imitates the outside world: it only borrows the error types, so the CLI reports its errors.
+    "standin": {"standin", "scorer"},
+    "lobstack_eval": {"lobstack_eval", "replay", "recorder", "scorer"},
+}
+# The one module of the tool that starts the stand-in.
+STANDIN_USERS = {"lobstack_eval/cmd_gateway.py"}
+MAX_LINES = 300
+
+
+def _modules() -> list[Path]:
+    return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+
+def _project_imports(path: Path) -> set[str]:
+    """Top-level project packages that ``path`` imports, at module level or inside functions."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in PACKAGES)
+    return found
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_point_one_way(path: Path) -> None:
+    rel = path.relative_to(ROOT).as_posix()
+    package = rel.split("/")[0]
+    allowed = ALLOWED[package] | ({"standin"} if rel in STANDIN_USERS else set())
+    assert _project_imports(path) <= allowed, f"{rel} imports {sorted(_project_imports(path) - allowed)}"
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_over_300_lines(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines; split it along its ideas"
+
+
+def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
+    """The import scan finds imports in functions too (the lazy ones), so a back-edge cannot hide there."""
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from replay.rescore import rescore\n    import standin.server\n", encoding="utf-8")
+    assert _project_imports(module) == {"replay", "standin"}
+
+
+def test_cmd_gateway_is_the_only_tool_module_importing_the_standin() -> None:
+    users = {
+        p.relative_to(ROOT).as_posix()
+        for p in _modules()
+        if not p.relative_to(ROOT).as_posix().startswith("standin/") and "standin" in _project_imports(p)
+    }
+    assert users == STANDIN_USERS
+
+
+def test_readme_layout_names_every_package() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    for package in PACKAGES:
+        assert f"| `{package}/` |" in layout, package
