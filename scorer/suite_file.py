@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from scorer import suite_rules
 from scorer.checks import operand_problem
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_problems
@@ -46,6 +47,8 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     counts = Counter(c.get("group") for c in raw_cases if isinstance(c, dict)) if isinstance(raw_cases, list) else {}
     group_counts = {group: counts.get(group, 0) for group in GROUPS}
     problems = list(builder.problems)
+    if suite is not None:  # the group rules read the built suite
+        problems += suite_rules.problems(suite)
     if isinstance(data, dict) and data.get("name") == PUBLISHED_NAME and data.get("version") == "1.0.0":
         for group, want in PUBLISHED_COUNTS.items():
             if group_counts[group] != want:
