@@ -26,7 +26,7 @@ def rescore(
     if workers is not None and workers < 1:
         raise UsageError(f"--workers {workers}: must be at least 1")
     summary = run_rescore(cassettes, suite, out, workers, html=html)
-    documents = [r.results for r in summary.reports]
+    documents = [r.results for r in summary.reports if not r.error]
     if not quiet:
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
@@ -40,4 +40,7 @@ def rescore(
             )
     where = f" (open {out / 'index.html'} in a browser)" if html else ""
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
-    return 0
+    failed = [r for r in summary.reports if r.error]
+    for report in failed:  # after the good news: every other model is scored and written
+        typer.echo(f"error: {report.error}", err=True)
+    return 1 if failed else 0

@@ -44,6 +44,8 @@ def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> 
         raise error(f"{path}: the {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise error(f"{path}: the {what} nests too deeply to read") from None
 
 
 def _umask() -> int:

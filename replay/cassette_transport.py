@@ -32,6 +32,8 @@ def load_interactions(path: Path) -> list[Interaction]:
         cassette = Cassette.load(path=str(path), serializer=jsonserializer, record_mode=RecordMode.NONE)
     except json.JSONDecodeError as exc:
         raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise CassetteError(f"{path}: corrupt cassette: JSON nested too deeply to read") from None
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise CassetteError(f"{path}: corrupt cassette: not a vcrpy cassette ({type(exc).__name__}: {exc})") from None
     for index, (_, response) in enumerate(cassette.data):

@@ -17,7 +17,7 @@ from recorder.files import read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
-from scorer.errors import CassetteError
+from scorer.errors import CassetteError, LobstackError
 from scorer.outcome import CaseOutcome
 from scorer.results import dumps, results_document
 from scorer.suite_model import Case, Suite
@@ -45,7 +45,9 @@ def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path) -
     if entry is None or not path.is_file():
         return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ())
     transport = CassetteTransport(path, load_interactions(path), entry.attempts)
-    return run_case(suite, case, manifest.model, manifest.base_url, transport, sleep=lambda _seconds: None)
+    return run_case(
+        suite, case, manifest.model, manifest.base_url, transport, lambda _seconds: None, manifest.cost_header
+    )
 
 
 def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
@@ -78,20 +80,31 @@ def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ModelReport:
-    """One model's results document, its file text and any warning."""
+    """One model's results document, its file text and any warning; or, for a model that could not be scored
+    (a cassette that cannot be read), ``error`` and no results."""
 
     slug: str
     results: dict[str, Any]
     text: str
     warning: str | None
+    error: str | None = None
 
 
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
 def _report(model_dir: Path, suite: Suite) -> ModelReport:
-    results, warning = _rescore(model_dir, suite)
-    return ModelReport(model_dir.name, results, dumps(results), warning)
+    """Score one model dir; whatever stops it fails this model alone, with one line naming its dir."""
+    try:
+        results, warning = _rescore(model_dir, suite)
+        text = dumps(results)
+    except LobstackError as exc:
+        return ModelReport(model_dir.name, {}, "", None, exc.message)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        # Input no check foresaw: this model is not scored, every other one still is.
+        detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+        return ModelReport(model_dir.name, {}, "", None, f"{model_dir}: cannot be scored ({detail})")
+    return ModelReport(model_dir.name, results, text, warning)
 
 
 def _score_one(args: tuple[str, str, str]) -> ModelReport:
@@ -148,7 +161,8 @@ def rescore(
     html: bool = True,
 ) -> RescoreSummary:
     """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
-    False) the HTML report."""
+    False) the HTML report. A model that cannot be scored is left out of them, its ``ModelReport.error`` says
+    why, and every other model is still written."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
 
     suite = read_suite(suite_path)
@@ -158,9 +172,12 @@ def rescore(
         if report.warning:
             warn(report.warning)
         path = out / report.slug / "results.json"
+        if report.error:
+            path.unlink(missing_ok=True)  # an old results file must not pass for this run's
+            continue
         write_atomic(path, report.text)
         files.append(path)
-    documents = [r.results for r in reports]
+    documents = [r.results for r in reports if not r.error]
     for name, text in (
         ("leaderboard.md", leaderboard_md(documents, suite)),
         ("leaderboard.csv", leaderboard_csv(documents)),

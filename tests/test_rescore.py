@@ -75,19 +75,39 @@ def test_cli_prints_the_leaderboard(recorded: Path, tmp_path: Path, capsys: pyte
     assert "Wrote" in captured.err
 
 
-def test_corrupt_cassette_is_an_error_naming_the_file(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def rescore_with_one_bad_model(cassettes: Path, out: Path, capsys) -> list[str]:  # type: ignore[no-untyped-def]
+    """Rescore where ref_oracle is broken: exit 1, its error lines, and every other model still scored."""
+    (out / "ref_oracle").mkdir(parents=True)
+    (out / "ref_oracle" / "results.json").write_text("{}")  # stale: must not pass for this run's
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
+    for slug in ("ref_noisy", "ref_abstain"):
+        assert json.loads((out / slug / "results.json").read_text())["cases"]["total"] == len(ALL)
+    assert not (out / "ref_oracle" / "results.json").exists()
+    board = (out / "leaderboard.md").read_text()
+    assert "ref/noisy" in board and "ref/abstain" in board and "ref/oracle" not in board
+    return errors
+
+
+def test_corrupt_cassette_fails_its_model_alone(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(target.read_text()[:50])
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(f"error: {target}: corrupt cassette: not valid JSON") and err.count("\n") == 1
+    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
+    assert len(errors) == 1 and errors[0].startswith(f"error: {target}: corrupt cassette: not valid JSON")
 
 
 def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(json.dumps({"version": 1, "entries": []}))
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    assert capsys.readouterr().err.startswith(f"error: {target}: corrupt cassette: not a vcrpy cassette")
+    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
+    assert len(errors) == 1 and errors[0].startswith(f"error: {target}: corrupt cassette: not a vcrpy cassette")
+
+
+def test_deeply_nested_cassette(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
+    target.write_text("[" * 100_000 + "]" * 100_000)
+    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
+    assert errors == [f"error: {target}: corrupt cassette: JSON nested too deeply to read"]
 
 
 def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -96,8 +116,8 @@ def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys) -> None:  
     data = json.loads(target.read_text())
     data["interactions"].pop()
     target.write_text(json.dumps(data))
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    assert "an interaction is missing or extra" in capsys.readouterr().err
+    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
+    assert len(errors) == 1 and "an interaction is missing or extra" in errors[0]
 
 
 def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -106,7 +126,11 @@ def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys) -> N
     data["suite"]["name"] = "someone-elses-suite"
     manifest.write_text(json.dumps(data))
     assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    assert capsys.readouterr().err.startswith(f"error: {manifest}: recorded with suite 'someone-elses-suite'")
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
+    assert errors == [
+        f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is 'lobstack-tool-calling-mini'"
+    ]
+    assert (tmp_path / "o" / "ref_oracle" / "results.json").exists()
 
 
 def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
