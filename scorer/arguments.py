@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scorer.strict_json import MAX_DEPTH, STRICT, NotStrictJson, deeper_than, holds_non_finite
+from scorer.strict_json import MAX_DEPTH, STRICT, NotStrictJson, deeper_than, first_non_finite
 
 ArgumentsForm = Literal["string", "object", "other"]
 TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
@@ -29,8 +29,9 @@ def parse_arguments(raw: Any) -> ParsedArguments:
     """Arguments as sent: a JSON string (normal), or an object some servers send directly (counts as parsed)."""
     if isinstance(raw, dict):
         # Sent directly, the object was read with the answer: a NaN in it is only a marker, not a number.
-        if holds_non_finite(raw):
-            return ParsedArguments(None, "object", "it holds a number that is not JSON")
+        marker = first_non_finite(raw)
+        if marker is not None:
+            return ParsedArguments(None, "object", f"{marker} is not JSON")
         if deeper_than(raw):
             return ParsedArguments(None, "object", TOO_DEEP)
         return ParsedArguments(raw, "object")

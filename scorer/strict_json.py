@@ -82,15 +82,15 @@ def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def holds_non_finite(value: Any) -> bool:
-    """True when a ``NonFinite`` marker is anywhere in ``value`` (iterative)."""
+def first_non_finite(value: Any) -> NonFinite | None:
+    """A ``NonFinite`` marker found in ``value``, or None (iterative)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, NonFinite):
-            return True
+            return item
         if isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return False
+    return None
