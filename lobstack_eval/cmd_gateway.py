@@ -20,13 +20,21 @@ def gateway(
     timeout_sleep_s: float = typer.Option(
         5.0, "--timeout-sleep-s", min=0.0, help="How long a timeout fault stalls before closing."
     ),
+    cost_header: str = typer.Option(
+        "x-lobstack-cost-usd", "--cost-header", help="Name of the price header (another gateway's, to try recipes)."
+    ),
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C."""
     from standin import GatewayConfig, parse_faults, serve_forever
 
     spec = parse_faults(faults)  # before the suite, so a bad --faults is a usage error whatever the cwd
     config = GatewayConfig(
-        suite_path=suite, latency_ms=latency_ms, faults=spec, seed=seed, timeout_sleep_s=timeout_sleep_s
+        suite_path=suite,
+        latency_ms=latency_ms,
+        faults=spec,
+        seed=seed,
+        timeout_sleep_s=timeout_sleep_s,
+        cost_header=cost_header,
     )
     serve_forever(config, port, announce=lambda line: typer.echo(line))
     return 0

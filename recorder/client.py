@@ -9,6 +9,7 @@ like its HTTP twin; any other in-body error errors the case with the provider's 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,13 @@ RETRY_STATUSES = frozenset({429, 502, 503, 504})
 BACKOFF_S = (1.0, 2.0, 4.0)
 COST_HEADER = "x-lobstack-cost-usd"
 DROPPED_HEADER = "x-lobstack-dropped-params"
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def header_name(text: str) -> str | None:
+    """``text`` lower-cased when it is an HTTP header name (an RFC 9110 token), else None."""
+    text = text.strip()
+    return text.lower() if _TOKEN.fullmatch(text) else None
 
 
 @dataclass(frozen=True)

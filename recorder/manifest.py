@@ -87,6 +87,16 @@ class Manifest:
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
+    def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
+        """Record prices from ``cost_header`` from now on; rescore reads one header per model dir, so a dir with
+        cases priced by another header is a CassetteError (mixing two would misprice the older cases)."""
+        if self.cost_header != cost_header and self.cases:
+            raise CassetteError(
+                f"{model_dir / MANIFEST}: recorded with --cost-header {self.cost_header}, not {cost_header}; "
+                "use the same, or --rerecord into another --cassettes dir"
+            )
+        self.cost_header = cost_header
+
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
         write_atomic(model_dir / MANIFEST, self.to_json())
