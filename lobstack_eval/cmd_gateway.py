@@ -13,7 +13,9 @@ def gateway(
     port: int = typer.Option(8099, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0 picks a free one)."),
     latency_ms: float = typer.Option(0.0, "--latency-ms", min=0.0, help="Fixed time before every answer."),
     faults: str = typer.Option(
-        "", "--faults", help='Fault mix, e.g. "429:0.2,503:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".'
+        "",
+        "--faults",
+        help='Fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".',
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, auto's routing and the fault draws."),
     suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
