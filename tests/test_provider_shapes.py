@@ -34,24 +34,24 @@ TIME_TOOL = {
         "parameters": {"type": "object", "properties": {}},
     },
 }
+# The table names cases by what they expect; the suite needs <group>-NN ids.
 CASES = {
-    "c-call": ("selection", [{"expect": "call", "calls": [WEATHER]}]),
-    "c-none": ("no_call", [{"expect": "none"}]),
-    "c-parallel": ("parallel", [{"expect": "call", "calls": [WEATHER, LIMA]}]),
-    "c-chain": ("chains", [{"expect": "call", "calls": [WEATHER]}, {"expect": "none"}]),
-    "c-parallel-chain": ("chains", [{"expect": "call", "calls": [WEATHER, LIMA]}, {"expect": "none"}]),
-    "c-time": ("selection", [{"expect": "call", "calls": [{"name": "get_time", "args": {}, "reference": {}}]}]),
+    "c-call": ("selection-01", [{"expect": "call", "calls": [WEATHER]}]),
+    "c-none": ("no_call-01", [{"expect": "none"}]),
+    "c-parallel": ("parallel-01", [{"expect": "call", "calls": [WEATHER, LIMA]}]),
+    "c-chain": ("chains-01", [{"expect": "call", "calls": [WEATHER]}, {"expect": "none"}]),
+    "c-time": ("selection-02", [{"expect": "call", "calls": [{"name": "get_time", "args": {}, "reference": {}}]}]),
 }
 SUITE = make_suite(
     [
         {
             "id": case_id,
-            "group": group,
+            "group": case_id.split("-")[0],
             "tools": [*TOOLS, "get_time"],
             "messages": [{"role": "user", "content": f"request for {case_id}"}],
             "steps": steps,
         }
-        for case_id, (group, steps) in CASES.items()
+        for case_id, steps in CASES.values()
     ],
     {**TOOLS, "get_time": TIME_TOOL},
 )
@@ -91,12 +91,14 @@ def http_answer(spec: dict[str, Any]) -> HttpAnswer:
 def run(row: dict[str, Any]) -> tuple[Any, ScriptedTransport, list[float]]:
     transport = ScriptedTransport([http_answer(a) for a in row["answers"]])
     sleeps: list[float] = []
-    outcome = run_case(SUITE, SUITE.case(row["case"]), "provider/model", "http://gw/v1", transport, sleeps.append)
+    case = SUITE.case(CASES[row["case"]][0])
+    outcome = run_case(SUITE, case, "provider/model", "http://gw/v1", transport, sleeps.append)
     return outcome, transport, sleeps
 
 
-def with_ids(value: Any, case_id: str) -> Any:
+def with_ids(value: Any, case: str) -> Any:
     """The row's ``GENERATED-<n>`` placeholders replaced by the runner's stable id for step 1, position n."""
+    case_id = CASES[case][0]
     text = json.dumps(value)
     for n in range(4):
         text = text.replace(f"GENERATED-{n}", generated_id(case_id, 0, n))
@@ -126,7 +128,7 @@ def test_shape(row: dict[str, Any]) -> None:
         assert document["temperature_ignored"] is row["temperature_ignored"]
     if "echo" in row or "tool_messages" in row:
         sent = transport.requests[1].body["messages"]
-        opening = 1 + len(SUITE.case(row["case"]).messages)
+        opening = 1 + len(SUITE.case(CASES[row["case"]][0]).messages)
         if "echo" in row:
             assert sent[opening] == with_ids(row["echo"], row["case"])
             assert list(sent[opening]) == list(with_ids(row["echo"], row["case"]))  # key order as sent
@@ -134,8 +136,25 @@ def test_shape(row: dict[str, Any]) -> None:
             assert sent[opening + 1 :] == with_ids(row["tool_messages"], row["case"])
 
 
+def test_a_repeated_id_gets_a_generated_one_in_the_call_and_its_tool_message() -> None:
+    from recorder.runner import follow_up
+    from scorer import judge_step, parse_completion
+
+    calls = [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": json.dumps(a)}}
+             for a in ({"city": "Oslo"}, {"city": "Lima"})]  # fmt: skip
+    body = {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}
+    case = SUITE.case("parallel-01")
+    response = parse_completion(body)
+    verdict = judge_step(case.steps[0], response, case, SUITE)
+    assistant, *tools = follow_up(case.steps[0], response, verdict, case.id, 0)
+    second = generated_id(case.id, 0, 1)
+    assert [c["id"] for c in assistant["tool_calls"]] == ["call_1", second]
+    assert [(m["tool_call_id"], m["content"]) for m in tools] == [("call_1", "Oslo: 4 C"), (second, "Lima: 19 C")]
+    assert [c.id for c in response.tool_calls] == ["call_1", "call_1"]  # what results.json keeps
+
+
 def test_generated_ids_are_stable_and_distinct() -> None:
-    assert generated_id("c-chain", 0, 0) == generated_id("c-chain", 0, 0)
+    assert generated_id("chains-01", 0, 0) == generated_id("chains-01", 0, 0)
     ids = {generated_id(c, s, p) for c in ("a", "b") for s in range(3) for p in range(3)}
     assert len(ids) == 18 and all(i.startswith("call_") and len(i) == 29 for i in ids)
 
