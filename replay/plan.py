@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from recorder.cassettes import cassette_path
 from recorder.manifest import MANIFEST, read_manifest
 from recorder.slug import model_slug
 from replay.rescore import replay_case
@@ -39,3 +40,15 @@ def cases_to_record(
         if outcome.status == "unrecorded":
             todo.append(case.id)
     return todo
+
+
+def cases_without_cassette(cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = ()) -> list[str]:
+    """Case ids (in suite order) that have no recording at all: no run.json entry or no cassette file. This is
+    pytest-recording's ``once`` at the grain of a case: a case that has a cassette is never recorded again."""
+    only = set(requested)
+    wanted = [case.id for case in suite.cases if not only or case.id in only]
+    model_dir = cassettes / model_slug(model)
+    if not (model_dir / MANIFEST).is_file():
+        return wanted
+    recorded = read_manifest(model_dir).cases
+    return [c for c in wanted if c not in recorded or not cassette_path(model_dir, c).is_file()]

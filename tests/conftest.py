@@ -11,6 +11,8 @@ import pytest
 
 from standin import GatewayConfig, StandInGateway, parse_faults
 
+pytest_plugins = ["pytester"]  # the pytest plugin's tests run pytest in a project of their own
+
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_SUITE = FIXTURES / "mini_suite.json"
 ROOT = Path(__file__).parent.parent

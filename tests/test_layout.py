@@ -1,5 +1,6 @@
-"""The layout holds: imports point one way (lobstack_eval -> replay -> recorder -> scorer), nothing of the tool
-imports the stand-in gateway but the CLI's ``gateway`` command, and no module grows past ~300 lines."""
+"""The layout holds: imports point one way (lobstack_eval and pytest_lobstack -> replay -> recorder -> scorer),
+nothing of the tool imports the stand-in gateway but the CLI's ``gateway`` command, and no module grows past ~300
+lines."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("scorer", "recorder", "replay", "standin", "lobstack_eval")
+PACKAGES = ("scorer", "recorder", "replay", "standin", "lobstack_eval", "pytest_lobstack")
 # What each package may import of the project (itself included).
 ALLOWED = {
     "scorer": {"scorer"},
@@ -18,6 +19,8 @@ ALLOWED = {
     # The stand-in imitates the outside world: it only borrows the error types, so the CLI reports its errors.
     "standin": {"standin", "scorer"},
     "lobstack_eval": {"lobstack_eval", "replay", "recorder", "scorer"},
+    # The pytest plugin sits beside the CLI, above replay; neither imports the other.
+    "pytest_lobstack": {"pytest_lobstack", "replay", "recorder", "scorer"},
 }
 # The one module of the tool that starts the stand-in.
 STANDIN_USERS = {"lobstack_eval/cmd_gateway.py"}

@@ -1,0 +1,74 @@
+"""Metric floors (``--lobstack-min overall=90``) and ceilings (``--lobstack-max made_up_tool=5``), pure.
+
+A bound applies to the rate a results document reports (the point estimate, in percent); the interval is shown
+beside it so a reader sees how much one case moves it, but it does not decide. A model with no rate for a bounded
+metric (nothing scored) misses the bound: a gate must not pass on nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.metrics import METRICS
+
+# The one rate where a smaller share is the better model: it takes a ceiling, never a floor.
+LOWER_IS_BETTER = frozenset({"made_up_tool"})
+
+
+class BoundError(ValueError):
+    """A ``METRIC=PCT`` text that cannot be a bound; the message names the bad part."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """``metric`` must be at least (``upper`` False) or at most (``upper`` True) ``percent``."""
+
+    metric: str
+    percent: float
+    upper: bool
+
+
+@dataclass(frozen=True)
+class Miss:
+    """One model's metric on the wrong side of its bound."""
+
+    model: str
+    bound: Bound
+    rate: float | None
+    ci: tuple[float, float] | None
+
+
+def parse_bound(text: str, upper: bool) -> Bound:
+    """``overall=90`` -> Bound; BoundError for an unknown metric, a bad number or the wrong direction."""
+    metric, sep, number = text.partition("=")
+    metric = metric.strip()
+    if not sep:
+        raise BoundError(f"{text!r}: expected METRIC=PCT, e.g. overall=90")
+    if metric not in METRICS:
+        raise BoundError(f"{text!r}: unknown metric {metric!r}; one of {', '.join(METRICS)}")
+    try:
+        percent = float(number)
+    except ValueError:
+        percent = math.nan
+    if not 0 <= percent <= 100:  # also rejects nan
+        raise BoundError(f"{text!r}: expected a percentage from 0 to 100, got {number.strip()!r}")
+    if upper and metric not in LOWER_IS_BETTER:
+        raise BoundError(f"{text!r}: {metric} is higher-is-better; use --lobstack-min {metric}={number.strip()}")
+    if not upper and metric in LOWER_IS_BETTER:
+        raise BoundError(f"{text!r}: {metric} is lower-is-better; use --lobstack-max {metric}={number.strip()}")
+    return Bound(metric, percent, upper)
+
+
+def misses(results: dict[str, Any], bounds: tuple[Bound, ...]) -> list[Miss]:
+    """The bounds one results document misses, in the order they were given."""
+    found = []
+    for bound in bounds:
+        metric = results["metrics"][bound.metric]
+        rate = metric.get("rate")
+        ci = metric.get("ci")
+        interval = (float(ci[0]), float(ci[1])) if isinstance(ci, list) and len(ci) == 2 else None
+        if rate is None or (rate > bound.percent if bound.upper else rate < bound.percent):
+            found.append(Miss(results["model"], bound, None if rate is None else float(rate), interval))
+    return found

@@ -1,0 +1,171 @@
+"""The collected nodes: the cassettes dir, one collector per model dir, one item per case.
+
+Node ids read ``cassettes/openai_gpt-4o::arguments-03``, so ``-k arguments-03`` or ``-k openai_gpt-4o`` selects
+items. Outcomes are the case's status in the model's scored run: passed -> passed, failed -> failed (the case's
+reason is the message), errored -> error (at setup), unrecorded -> skipped with the command that records it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_lobstack.options import DEFAULT_SUITE
+from pytest_lobstack.state import LobstackRun, ModelRef
+from scorer.errors import LobstackError, SuiteError
+
+
+class CaseFailed(Exception):
+    """The case failed; the message is its reason."""
+
+
+class CaseErrored(Exception):
+    """The case errored (the gateway never gave a usable answer); the message is its reason."""
+
+
+def _node_id(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+def _error_text(exc: LobstackError) -> str:
+    lines = [f"error: {exc.message}"]
+    if isinstance(exc, SuiteError):
+        lines += [f"  {problem}" for problem in exc.problems]
+    return "\n".join(lines)
+
+
+class CassettesCollector(pytest.Collector):
+    """The cassettes dir: one ModelCollector per model dir (a bad model dir errors alone)."""
+
+    run: LobstackRun
+
+    @classmethod
+    def create(cls, session: pytest.Session, run: LobstackRun) -> CassettesCollector:
+        """The collector of ``run``'s cassettes dir, a child of the session."""
+        cassettes = run.settings.cassettes
+        node = cls.from_parent(
+            session, name=cassettes.name, path=cassettes, nodeid=_node_id(cassettes, session.config.rootpath)
+        )
+        node.run = run
+        return node
+
+    def collect(self) -> Iterator[ModelCollector]:
+        """One collector per model; reads the suite and the baseline first (their errors stop the collection)."""
+        self.run.suite  # noqa: B018  (a bad suite is one collection error, not one per model)
+        self.run.baseline()
+        for slug in self.run.slugs():
+            path = self.run.settings.cassettes / slug
+            node = ModelCollector.from_parent(self, name=slug, path=path, nodeid=f"{self.nodeid}/{slug}")
+            node.run = self.run
+            yield node
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        """One ``error: ...`` line for the project's errors, as the CLI prints them."""
+        if isinstance(excinfo.value, LobstackError):
+            return _error_text(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+
+class ModelCollector(pytest.Collector):
+    """One model dir: an item per case of the suite, in suite order."""
+
+    run: LobstackRun
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """Items for every case; those that did not pass in the baseline are expected failures (non-strict).
+        A model dir that cannot be judged is one erroring item, so the other models are still judged."""
+        try:
+            model = self.run.open_model(self.name)
+        except LobstackError as exc:
+            item = BrokenModel.from_parent(self, name="run.json", path=self.path / "run.json")
+            item.error = exc
+            yield item
+            return
+        for case in self.run.suite.cases:
+            item = CaseItem.from_parent(self, name=case.id, path=model.model_dir / f"{case.id}.json")
+            item.run, item.model = self.run, model
+            known = self.run.baseline_status(model.name, case.id)
+            if known is not None and known[0] in ("failed", "errored"):
+                reason = f"{known[0]} in the baseline: {known[1]}" if known[1] else f"{known[0]} in the baseline"
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=False, raises=(CaseFailed, CaseErrored)))
+            yield item
+
+
+class BrokenModel(pytest.Item):
+    """A model dir that cannot be judged (corrupt run.json, another suite, a baseline of another suite)."""
+
+    error: LobstackError
+
+    def setup(self) -> None:
+        """Error with the reason (an error at setup: nothing was judged)."""
+        raise self.error
+
+    def runtest(self) -> None:
+        """Never reached: setup always errors."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        """One ``error: ...`` line."""
+        if isinstance(excinfo.value, LobstackError):
+            return _error_text(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """The model's run.json as the location."""
+        return self.path, 0, self.nodeid
+
+
+class CaseItem(pytest.Item):
+    """One (model, case): its verdict is the case's status in the model's scored run."""
+
+    run: LobstackRun
+    model: ModelRef
+    result: dict[str, Any]
+
+    def setup(self) -> None:
+        """Score the model (once per session); an errored case is an error, an unrecorded one a skip."""
+        results = self.run.results(self.model)
+        self.result = next(r for r in results["results"] if r["id"] == self.name)
+        status, reason = self.result["status"], self.result.get("reason")
+        if status == "errored":
+            raise CaseErrored(reason or "errored")
+        if status == "unrecorded":
+            settings = self.run.settings
+            command = [
+                "lobstack-eval",
+                "record",
+                "--model",
+                self.model.name,
+                "--cassettes",
+                settings.show(settings.cassettes),
+            ]
+            if settings.suite != settings.start / DEFAULT_SUITE:
+                command += ["--suite", settings.show(settings.suite)]
+            command += ["--case", self.name]
+            # The item's location (its cassette), not this module's line, is what the skip summary shows.
+            raise pytest.skip.Exception(
+                f"{reason or 'not recorded yet'}; record it: {shlex.join(command)}", _use_item_location=True
+            )
+
+    def runtest(self) -> None:
+        """Fail with the case's reason when the case failed."""
+        if self.result["status"] == "failed":
+            raise CaseFailed(self.result.get("reason") or "failed")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        """The case's reason, alone: it already says which step, call and argument."""
+        if isinstance(excinfo.value, CaseFailed | CaseErrored):
+            return str(excinfo.value)
+        if isinstance(excinfo.value, LobstackError):
+            return _error_text(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """The case's cassette file as the location (line 0: a skip shows it as ``:1``)."""
+        return self.path, 0, f"{self.model.name} {self.name}"

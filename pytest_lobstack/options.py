@@ -1,0 +1,161 @@
+"""The plugin's command-line options and the settings read from them (``None`` when the plugin is off)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pytest_lobstack.floors import Bound, BoundError, parse_bound
+
+# pytest-recording's names and meaning, at the grain of a case (one cassette per case).
+RECORD_MODES = ("none", "once", "new_episodes", "all")
+DEFAULT_SUITE = Path("evals/suite.json")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``--lobstack-*`` asked for; paths are absolute (relative ones start where pytest was run)."""
+
+    cassettes: Path
+    suite: Path
+    models: tuple[str, ...]
+    record_mode: str
+    base_url: str | None  # resolved only when recording
+    concurrency: int
+    baselines: tuple[Path, ...]
+    bounds: tuple[Bound, ...]
+    start: Path  # where pytest was run
+
+    def show(self, path: Path) -> str:
+        """``path`` as the user would type it: relative to where pytest was run when it is below it."""
+        try:
+            return path.relative_to(self.start).as_posix() or "."
+        except ValueError:
+            return str(path)
+
+
+def _bound(upper: bool):  # type: ignore[no-untyped-def]
+    def parse(text: str) -> Bound:
+        try:
+            return parse_bound(text, upper)
+        except BoundError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register ``--lobstack-*``; none of them does anything without ``--lobstack-cassettes``."""
+    group = parser.getgroup("lobstack", "lobstack-eval: one test per (model, case) of recorded cassettes")
+    group.addoption(
+        "--lobstack-cassettes",
+        metavar="DIR",
+        help="Cassette directory (one folder per model): collect one test per model and case.",
+    )
+    group.addoption("--lobstack-suite", metavar="FILE", help=f"Suite file [default: {DEFAULT_SUITE}].")
+    group.addoption(
+        "--lobstack-model",
+        metavar="M",
+        action="append",
+        default=[],
+        help="Only model M (name or slug; repeatable). With a record mode: the model to record.",
+    )
+    group.addoption(
+        "--lobstack-record-mode",
+        choices=RECORD_MODES,
+        default="none",
+        help="none: never touch the network (default); once: record cases with no cassette; new_episodes: also "
+        "cases the suite now asks differently or that failed in transport; all: re-record the selected cases.",
+    )
+    group.addoption(
+        "--lobstack-base-url",
+        metavar="URL",
+        help="API root for recording [env LOBSTACK_BASE_URL; default: Lobstack]. The key comes from LOBSTACK_API_KEY.",
+    )
+    group.addoption(
+        "--lobstack-concurrency", metavar="N", type=int, default=4, help="Cases recorded at once [default: 4]."
+    )
+    group.addoption(
+        "--lobstack-baseline",
+        metavar="REPORTS",
+        action="append",
+        default=[],
+        help="A reports dir or results.json file (repeatable): cases that did not pass there are expected failures.",
+    )
+    group.addoption(
+        "--lobstack-min",
+        metavar="METRIC=PCT",
+        action="append",
+        default=[],
+        type=_bound(upper=False),
+        help="Fail the run when a model's METRIC rate is below PCT (repeatable), e.g. overall=90.",
+    )
+    group.addoption(
+        "--lobstack-max",
+        metavar="METRIC=PCT",
+        action="append",
+        default=[],
+        type=_bound(upper=True),
+        help="Fail the run when a lower-is-better rate is above PCT (repeatable), e.g. made_up_tool=5.",
+    )
+
+
+def read_settings(config: pytest.Config) -> Settings | None:
+    """The settings, or None when ``--lobstack-cassettes`` is absent; pytest.UsageError for combinations that
+    cannot work (so the run stops before collecting anything)."""
+    option = config.option
+    cassettes = option.lobstack_cassettes
+    if cassettes is None:
+        used = [
+            name
+            for name, given in (
+                ("--lobstack-suite", option.lobstack_suite),
+                ("--lobstack-model", option.lobstack_model),
+                ("--lobstack-record-mode", option.lobstack_record_mode != "none"),
+                ("--lobstack-base-url", option.lobstack_base_url),
+                ("--lobstack-baseline", option.lobstack_baseline),
+                ("--lobstack-min", option.lobstack_min),
+                ("--lobstack-max", option.lobstack_max),
+            )
+            if given
+        ]
+        if used:
+            raise pytest.UsageError(f"{used[0]} needs --lobstack-cassettes DIR")
+        return None
+    start = config.invocation_params.dir
+    if option.lobstack_concurrency < 1:
+        raise pytest.UsageError(f"--lobstack-concurrency {option.lobstack_concurrency}: must be at least 1")
+    base_url = None
+    if option.lobstack_record_mode != "none":
+        if not option.lobstack_model:
+            raise pytest.UsageError(
+                f"--lobstack-record-mode {option.lobstack_record_mode} needs --lobstack-model M (the model to record)"
+            )
+        base_url = _recording_url(option.lobstack_base_url)
+    return Settings(
+        cassettes=start / cassettes,
+        suite=start / (option.lobstack_suite or DEFAULT_SUITE),
+        models=tuple(dict.fromkeys(option.lobstack_model)),
+        record_mode=option.lobstack_record_mode,
+        base_url=base_url,
+        concurrency=option.lobstack_concurrency,
+        baselines=tuple(start / p for p in option.lobstack_baseline),
+        bounds=tuple(option.lobstack_min) + tuple(option.lobstack_max),
+        start=start,
+    )
+
+
+def _recording_url(option: str | None) -> str:
+    """The base URL, checked with the key, before anything is collected (the record command's own checks)."""
+    from recorder.record import api_key_for, resolve_base_url
+    from scorer.errors import LobstackError
+
+    try:
+        url = resolve_base_url(option)
+        api_key_for(url)
+    except LobstackError as exc:
+        raise pytest.UsageError(exc.message.replace("--base-url", "--lobstack-base-url")) from None
+    return url

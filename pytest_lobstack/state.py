@@ -1,0 +1,175 @@
+"""One pytest session's view of the recordings: the suite, the models, the baseline, and each model's scored run.
+
+A model's run is scored once, on first use, by ``replay.rescore.rescore_model``: the function whose document
+``lobstack-eval rescore`` writes as results.json, so a test's verdict is the case's status there (one code path).
+With a record mode, what is missing among the selected cases is recorded first, with ``record``'s own functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_lobstack.options import Settings
+from recorder.files import read_suite
+from recorder.manifest import MANIFEST, read_manifest
+from recorder.slug import model_slug
+from replay.diff_runs import load_run
+from replay.rescore import check_manifest_suite, rescore_model
+from scorer.errors import CassetteError, LobstackError, ResultsError
+from scorer.suite_model import Suite
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """A model of the run: its exact name (from run.json, or as asked for when not recorded yet) and its dir."""
+
+    name: str
+    slug: str
+    model_dir: Path
+
+
+class LobstackRun:
+    """The suite, models, baseline and scored runs of one session; everything is read or scored at most once."""
+
+    def __init__(self, settings: Settings, say: Callable[[str], None]) -> None:
+        self.settings = settings
+        self._say = say
+        self._suite: Suite | None = None
+        self._baseline: dict[str, dict[str, Any]] | None = None
+        self.models: dict[str, ModelRef] = {}
+        self.selected: dict[str, list[str]] = {}
+        self.warnings: list[str] = []
+        self._results: dict[str, dict[str, Any]] = {}
+        self._failures: dict[str, LobstackError] = {}
+
+    @property
+    def suite(self) -> Suite:
+        """The suite file, read once."""
+        if self._suite is None:
+            self._suite = read_suite(self.settings.suite)
+        return self._suite
+
+    def baseline(self) -> dict[str, dict[str, Any]]:
+        """Model name -> baseline results document, merged over every ``--lobstack-baseline``."""
+        if self._baseline is None:
+            merged: dict[str, dict[str, Any]] = {}
+            for path in self.settings.baselines:
+                for model, results in load_run(path).items():
+                    if model in merged:
+                        raise ResultsError(f"{path}: model {model!r} is in more than one --lobstack-baseline")
+                    merged[model] = results
+            self._baseline = merged
+        return self._baseline
+
+    def slugs(self) -> list[str]:
+        """The model dirs to collect, sorted: every one under the cassettes dir, or the ``--lobstack-model`` ones
+        (a model not recorded yet is kept: it errors in record mode none, and is recorded otherwise)."""
+        cassettes = self.settings.cassettes
+        present = sorted(p.name for p in cassettes.iterdir() if (p / MANIFEST).is_file()) if cassettes.is_dir() else []
+        if self.settings.models:
+            return sorted({model_slug(m) for m in self.settings.models})
+        if not present:
+            if not cassettes.is_dir():
+                raise CassetteError(f"{cassettes}: no such cassettes directory")
+            raise CassetteError(
+                f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
+            )
+        return present
+
+    def open_model(self, slug: str) -> ModelRef:
+        """The model behind a slug, checked against the suite and the baseline; CassetteError/ResultsError when it
+        cannot be judged."""
+        model_dir = self.settings.cassettes / slug
+        asked = next((m for m in self.settings.models if model_slug(m) == slug), None)
+        if (model_dir / MANIFEST).is_file():
+            manifest = read_manifest(model_dir)
+            warning = check_manifest_suite(manifest, self.suite, model_dir)
+            if warning:
+                self.warnings.append(warning)
+            ref = ModelRef(manifest.model, slug, model_dir)
+        elif self.settings.record_mode != "none" and asked is not None:
+            ref = ModelRef(asked, slug, model_dir)
+        else:
+            cassettes = self.settings.show(self.settings.cassettes)
+            raise CassetteError(
+                f"{model_dir}: no recordings of {asked or slug}; record them with "
+                f"`lobstack-eval record --model {asked or slug} --cassettes {cassettes}` or --lobstack-record-mode once"
+            )
+        base = self.baseline().get(ref.name)
+        if base is not None:
+            recorded = (base["suite"].get("name"), base["suite"]["version"])
+            if recorded != (self.suite.name, self.suite.version):
+                raise ResultsError(
+                    f"the baseline of {ref.name} was scored with suite {recorded[0]} {recorded[1]}, but the suite "
+                    f"is {self.suite.name} {self.suite.version}; {self.refresh_hint()}"
+                )
+        self.models[ref.name] = ref
+        return ref
+
+    def baseline_status(self, model: str, case_id: str) -> tuple[str, str | None] | None:
+        """The case's (status, reason) in the baseline, or None when the baseline does not have it."""
+        base = self.baseline().get(model)
+        for result in base["results"] if base else ():
+            if result["id"] == case_id:
+                return result["status"], result.get("reason")
+        return None
+
+    def results(self, model: ModelRef) -> dict[str, Any]:
+        """The model's scored run (recording what the record mode asks for first); the same error for every
+        caller once it failed."""
+        if model.name in self._failures:
+            raise self._failures[model.name]
+        if model.name not in self._results:
+            try:
+                if self.settings.record_mode != "none":
+                    self._record(model)
+                self._results[model.name] = rescore_model(model.model_dir, self.suite)
+            except LobstackError as exc:
+                self._failures[model.name] = exc
+                raise
+        return self._results[model.name]
+
+    def scored(self) -> dict[str, dict[str, Any]]:
+        """Every scored run so far (model name -> results), in model order."""
+        return dict(sorted(self._results.items()))
+
+    def find_model(self, name: str) -> ModelRef:
+        """A model by exact name or slug, for the ``lobstack_results`` fixture."""
+        for ref in self.models.values():
+            if name in (ref.name, ref.slug):
+                return ref
+        if (self.settings.cassettes / model_slug(name) / MANIFEST).is_file():
+            return self.open_model(model_slug(name))
+        known = ", ".join(sorted(self.models)) or "none"
+        raise CassetteError(f"no model {name!r} in {self.settings.cassettes} (models collected: {known})")
+
+    def refresh_hint(self) -> str:
+        """The command(s) that rewrite the baseline from the current cassettes."""
+        show, settings = self.settings.show, self.settings
+        # A results file sits at <reports>/<model-slug>/results.json; rescore writes the whole reports dir.
+        targets = [p.parent.parent if p.is_file() else p for p in settings.baselines] or [Path("REPORTS")]
+        rescore = f"lobstack-eval rescore {show(settings.cassettes)} --suite {show(settings.suite)}"
+        return "refresh it with: " + " and ".join(f"{rescore} --out {show(t)}" for t in dict.fromkeys(targets))
+
+    def _record(self, model: ModelRef) -> None:
+        from recorder.record import record
+        from replay.plan import cases_to_record, cases_without_cassette
+
+        settings = self.settings
+        if not any(model_slug(m) == model.slug for m in settings.models):
+            return  # only the --lobstack-model models are recorded; the others are judged as they are
+        wanted = self.selected.get(model.name, [])
+        if settings.record_mode == "once":
+            todo = cases_without_cassette(settings.cassettes, model.name, self.suite, wanted)
+        else:
+            rerecord = settings.record_mode == "all"
+            todo = cases_to_record(settings.cassettes, model.name, self.suite, wanted, rerecord=rerecord)
+        if not todo:
+            return
+        assert settings.base_url is not None  # read_settings resolves it for every record mode
+        self._say(f"lobstack: recording {len(todo)} case(s) of {model.name} via {settings.base_url}")
+        summary = record(settings.suite, model.name, settings.cassettes, settings.base_url, todo, settings.concurrency)
+        self._say(f"lobstack: recorded {len(todo)} case(s) into {summary.model_dir} in {summary.seconds:.1f} s")

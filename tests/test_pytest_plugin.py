@@ -1,0 +1,259 @@
+"""The pytest plugin, end to end: an empty project with only cassettes, a suite and reports, and a real pytest
+run in a subprocess (the installed ``pytest11`` entry point, no conftest), judged against results.json."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobstack_eval.main import main
+from recorder.record import record
+from standin import GatewayConfig, StandInGateway, parse_faults
+from tests.conftest import ROOT
+
+ERRORING = "ref/oracle~400"  # the stand-in answers 400 to the first attempt of every request: the case errors
+ERRORING_CASES = ["selection-01", "chains-01"]  # recorded; every other case of that model is unrecorded
+OUTCOME = {"passed": "passed", "failed": "failed", "errored": "error", "unrecorded": "skipped"}
+TIMEOUT_S = 300
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project: evals/suite.json, cassettes of ref/noisy (committed) and of a model whose cases error, and the
+    reports ``lobstack-eval rescore`` makes of them."""
+    project = tmp_path_factory.mktemp("project")
+    (project / "evals").mkdir()
+    shutil.copy(ROOT / "evals" / "suite.json", project / "evals" / "suite.json")
+    shutil.copytree(ROOT / "cassettes" / "ref_noisy", project / "cassettes" / "ref_noisy")
+    config = GatewayConfig(suite_path=project / "evals" / "suite.json", faults=parse_faults(""))
+    with StandInGateway(config) as gateway:
+        record(project / "evals/suite.json", ERRORING, project / "cassettes", gateway.url, ERRORING_CASES, 1)
+    rescore(project, project / "reports")
+    return project
+
+
+def rescore(project: Path, out: Path) -> None:
+    cassettes, suite = project / "cassettes", project / "evals" / "suite.json"
+    assert main(["rescore", str(cassettes), "--suite", str(suite), "--out", str(out), "--no-html", "-q"]) == 0
+
+
+@pytest.fixture
+def project(template: Path, pytester: pytest.Pytester) -> Path:
+    """A fresh copy of the template as the directory pytest runs in (nothing else there: no conftest, no ini)."""
+    for name in ("evals", "cassettes", "reports"):
+        shutil.copytree(template / name, pytester.path / name)
+    return pytester.path
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
+
+
+def results_of(reports: Path) -> dict[str, dict[str, Any]]:
+    """Model slug -> results.json document."""
+    return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(reports.glob("*/results.json"))}
+
+
+def junit_outcomes(path: Path) -> dict[tuple[str, str], str]:
+    """(model slug, case id) -> passed / failed / error / skipped / xfailed, from pytest's JUnit XML."""
+    found = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        slug = case.get("classname", "").rsplit(".", 1)[-1]
+        children = {child.tag: child for child in case}
+        if "failure" in children:
+            outcome = "failed"
+        elif "error" in children:
+            outcome = "error"
+        elif "skipped" in children:
+            outcome = "xfailed" if children["skipped"].get("type") == "pytest.xfail" else "skipped"
+        else:
+            outcome = "passed"
+        found[(slug, case.get("name", ""))] = outcome
+    return found
+
+
+def edit_answer(cassette: Path, tool_name: str) -> None:
+    """The model's first answer now calls ``tool_name`` instead (a regression in the recorded answer)."""
+    data = json.loads(cassette.read_text(encoding="utf-8"))
+    body = data["interactions"][0]["response"]["body"]
+    answer = json.loads(body["string"])
+    answer["choices"][0]["message"]["tool_calls"][0]["function"]["name"] = tool_name
+    body["string"] = json.dumps(answer)
+    cassette.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_one_item_per_model_and_case_with_the_outcomes_rescore_wrote(project: Path, pytester: pytest.Pytester) -> None:
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--junitxml=junit.xml", "-vv", "-rfEs")
+    reports = results_of(project / "reports")
+    expected = {(slug, r["id"]): OUTCOME[r["status"]] for slug, doc in reports.items() for r in doc["results"]}
+    assert junit_outcomes(project / "junit.xml") == expected
+    counts = Counter(expected.values())
+    result.assert_outcomes(
+        passed=counts["passed"], failed=counts["failed"], errors=counts["error"], skipped=counts["skipped"]
+    )
+    # Checked by hand in the committed reports: ref/noisy passes 41 of 80 cases; the other model errors twice.
+    assert counts == {"passed": 41, "failed": 39, "error": 2, "skipped": 78}
+    assert result.ret == 1
+    out = result.stdout.str()
+    assert "FAILED cassettes/ref_noisy::selection-01 - step 1: names differ: expected [read_file], got []" in out
+    errored = results_of(project / "reports")["ref_oracle_400"]["results"][0]
+    assert f"ERROR cassettes/ref_oracle_400::selection-01 - {errored['reason']}" in out
+    assert (
+        "cassettes/ref_oracle_400/arguments-01.json:1: not recorded yet; record it: "
+        "lobstack-eval record --model 'ref/oracle~400' --cassettes cassettes --case arguments-01"
+    ) in out
+    assert "Traceback" not in out
+
+
+def test_with_the_baseline_known_failures_are_xfails_and_the_run_passes(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rx")
+    result.assert_outcomes(passed=41, xfailed=39 + 2, skipped=78)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        ["XFAIL cassettes/ref_noisy::selection-01 - failed in the baseline: step 1: names differ: expected *"]
+    )
+
+
+def test_a_copy_where_one_case_regressed_fails_exactly_that_case(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+    edit_answer(project / "cassettes" / "ref_noisy" / "arguments-03.json", "delete_everything")
+    rescore(project, project / "candidate")  # what rescore says of the edited copy
+    candidate = results_of(project / "candidate")["ref_noisy"]["results"]
+    reason = next(r["reason"] for r in candidate if r["id"] == "arguments-03")
+    baseline = results_of(project / "reports")["ref_noisy"]["results"]
+    assert next(r["status"] for r in baseline if r["id"] == "arguments-03") == "passed"
+
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-vv")
+    result.assert_outcomes(passed=40, failed=1, xfailed=41, skipped=78)
+    assert result.ret == 1
+    assert "got [delete_everything]" in reason
+    failed = [line for line in result.stdout.lines if line.startswith("FAILED ")]
+    assert failed == [f"FAILED cassettes/ref_noisy::arguments-03 - {reason}"]
+
+
+def test_a_case_that_now_passes_is_an_xpass_and_the_summary_says_how_to_refresh(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+    baseline = project / "reports" / "ref_noisy" / "results.json"
+    data = json.loads(baseline.read_text(encoding="utf-8"))
+    next(r for r in data["results"] if r["id"] == "arguments-03").update(status="failed", reason="step 1: older")
+    baseline.write_text(json.dumps(data), encoding="utf-8")
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rX")
+    result.assert_outcomes(passed=40, xpassed=1, xfailed=41, skipped=78)
+    assert result.ret == 0
+    assert "XPASS cassettes/ref_noisy::arguments-03 - failed in the baseline: step 1: older" in result.stdout.lines
+    result.stdout.fnmatch_lines(
+        [
+            "*= lobstack-eval =*",
+            "1 case(s) pass now but did not pass in the baseline (XPASS); refresh it with: "
+            "lobstack-eval rescore cassettes --suite evals/suite.json --out reports",
+        ]
+    )
+
+
+def test_k_selects_a_case_or_a_model(project: Path, pytester: pytest.Pytester) -> None:
+    by_case = run(pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q", "-k", "arguments-03")
+    assert [line for line in by_case.stdout.lines if "::" in line] == [
+        "cassettes/ref_noisy::arguments-03",
+        "cassettes/ref_oracle_400::arguments-03",
+    ]
+    by_model = run(pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q", "-k", "ref_noisy")
+    ids = [line for line in by_model.stdout.lines if "::" in line]
+    assert len(ids) == 80 and all(i.startswith("cassettes/ref_noisy::") for i in ids)
+
+
+def test_metric_floors_fail_the_run_with_one_line_per_miss(project: Path, pytester: pytest.Pytester) -> None:
+    base = ["--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-k", "ref_noisy"]
+    missed = run(pytester, *base, "--lobstack-min", "overall=60", "--lobstack-min", "chains=10", "--lobstack-max",
+                 "made_up_tool=5")  # fmt: skip
+    assert missed.ret == 1
+    missed.assert_outcomes(passed=41, xfailed=39)
+    # ref/noisy's committed results.json (Wilson intervals checked by hand): overall 41/80, chains 2/12 (16.7%),
+    # made-up tool 8 of 90 calls (8.9%).
+    lines = [line for line in missed.stdout.lines if line.startswith("ref/noisy:")]
+    assert lines == [
+        "ref/noisy: overall 51.25% [40.49, 61.89] is below the floor of 60%",
+        "ref/noisy: made_up_tool 8.89% [4.57, 16.57] is above the ceiling of 5%",
+    ]
+    met = run(pytester, *base, "--lobstack-min", "overall=50", "--lobstack-max", "made_up_tool=10")
+    assert met.ret == 0
+    assert not [line for line in met.stdout.lines if "the floor of" in line or "the ceiling of" in line]
+
+
+def test_a_model_with_nothing_scored_misses_every_floor(project: Path, pytester: pytest.Pytester) -> None:
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "ref_oracle_400", "--lobstack-min", "overall=1")
+    assert result.ret == 1
+    assert (
+        "ref/oracle~400: overall has no rate (no scored case), so it cannot meet the floor of 1%" in result.stdout.lines
+    )
+
+
+def test_the_fixture_gives_a_test_the_scored_run(project: Path, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_custom="""
+        def test_noisy(lobstack_results):
+            run = lobstack_results("ref/noisy")
+            assert run["metrics"]["overall"]["count"] == 41
+            assert run is lobstack_results("ref_noisy")  # by slug, scored once
+
+        def test_unknown(lobstack_results):
+            lobstack_results("openai/gpt-4o")
+        """
+    )
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "test_noisy or test_unknown", "-rf")
+    result.assert_outcomes(passed=1, failed=1)
+    assert "During handling" not in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["error: no model 'openai/gpt-4o' in */cassettes (models collected: ref/noisy, ref/oracle~400)"]
+    )
+
+
+def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plain="def test_ok():\n    pass\n")
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert not [line for line in result.stdout.lines if line.startswith("lobstack:") or "= lobstack-eval =" in line]
+    assert result.ret == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lobstack-baseline", "reports"], "--lobstack-baseline needs --lobstack-cassettes DIR"),
+        (["--lobstack-cassettes", "c", "--lobstack-min", "overal=90"], "unknown metric 'overal'"),
+        (["--lobstack-cassettes", "c", "--lobstack-min", "overall=120"], "expected a percentage from 0 to 100"),
+        (["--lobstack-cassettes", "c", "--lobstack-min", "made_up_tool=5"], "use --lobstack-max made_up_tool=5"),
+        (["--lobstack-cassettes", "c", "--lobstack-record-mode", "once"], "needs --lobstack-model M"),
+        (["--lobstack-cassettes", "c", "--lobstack-record-mode", "sometimes"], "invalid choice: 'sometimes'"),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-record-mode", "all", "--lobstack-model", "m"],
+            "LOBSTACK_API_KEY is not set",
+        ),
+    ],
+    ids=["baseline-alone", "unknown-metric", "over-100", "wrong-direction", "no-model", "bad-mode", "no-key"],
+)
+def test_bad_usage_stops_before_collecting(pytester: pytest.Pytester, args: list[str], message: str) -> None:
+    result = run(pytester, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+
+
+def test_a_missing_cassettes_dir_is_one_collection_error(pytester: pytest.Pytester) -> None:
+    (pytester.path / "evals").mkdir()
+    shutil.copy(ROOT / "evals" / "suite.json", pytester.path / "evals" / "suite.json")
+    result = run(pytester, "--lobstack-cassettes", "nowhere")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert f"error: {pytester.path / 'nowhere'}: no such cassettes directory" in result.stdout.lines
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_bad_model_dir_errors_alone(project: Path, pytester: pytest.Pytester) -> None:
+    (project / "cassettes" / "ref_noisy" / "run.json").write_text("{not json", encoding="utf-8")
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rE", "-vv")
+    result.assert_outcomes(errors=1, xfailed=2, skipped=78)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["ERROR cassettes/ref_noisy::run.json - error: */cassettes/ref_noisy/run.json: *"])

@@ -1,0 +1,108 @@
+"""The pytest plugin's record modes against the stand-in gateway (port 0): pytest-recording's names and meaning at
+the grain of a case. ``none`` never touches the network; ``once`` records cases with no cassette; ``new_episodes``
+also what the suite now asks differently; ``all`` re-records the selected cases."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from recorder.manifest import read_manifest
+from standin import StandInGateway
+from tests.conftest import MINI_SUITE
+
+MODEL = "ref/oracle"
+MISSING = "arguments-02"
+CASES = [c["id"] for c in json.loads(MINI_SUITE.read_text(encoding="utf-8"))["cases"]]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, gateway: StandInGateway) -> Path:
+    """The mini suite as evals/suite.json and ref/oracle recorded for every case but one."""
+    (pytester.path / "evals").mkdir()
+    shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
+    cases = [arg for case in CASES if case != MISSING for arg in ("--case", case)]
+    # The CLI in a subprocess: pytester restores sys.modules after each test, which in-process recording trips on.
+    command = [sys.executable, "-m", "lobstack_eval", "record", "--model", MODEL, "--base-url", gateway.url, *cases]
+    subprocess.run(command, cwd=pytester.path, check=True, capture_output=True, timeout=300)
+    return pytester.path
+
+
+def run(pytester: pytest.Pytester, gateway: StandInGateway, mode: str, *args: str) -> pytest.RunResult:
+    options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", mode]
+    if mode != "none":
+        options += ["--lobstack-model", MODEL, "--lobstack-base-url", gateway.url]
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rs", *options, *args, timeout=300)
+
+
+def requests_for(gateway: StandInGateway, seen_before: int) -> int:
+    return len(gateway.requests_seen) - seen_before
+
+
+def test_none_never_touches_the_network_and_skips_with_the_record_command(project: Path, pytester, gateway) -> None:  # type: ignore[no-untyped-def]
+    before = len(gateway.requests_seen)
+    result = run(pytester, gateway, "none")
+    result.assert_outcomes(passed=len(CASES) - 1, skipped=1)
+    assert result.ret == 0
+    assert requests_for(gateway, before) == 0
+    result.stdout.fnmatch_lines(
+        [f"SKIPPED [1] cassettes/ref_oracle/{MISSING}.json:1: not recorded yet; record it: lobstack-eval record "
+         f"--model ref/oracle --cassettes cassettes --case {MISSING}"]
+    )  # fmt: skip
+
+
+def test_once_records_the_missing_case_then_judges_it(project: Path, pytester, gateway) -> None:  # type: ignore[no-untyped-def]
+    before = len(gateway.requests_seen)
+    result = run(pytester, gateway, "once")
+    result.assert_outcomes(passed=len(CASES))
+    assert result.ret == 0
+    assert requests_for(gateway, before) == 1  # arguments-02 is one step: one request, nothing else re-asked
+    assert (project / "cassettes" / "ref_oracle" / f"{MISSING}.json").is_file()
+    assert read_manifest(project / "cassettes" / "ref_oracle").cases[MISSING].status == "passed"
+    assert f"lobstack: recording 1 case(s) of ref/oracle via {gateway.url}" in result.stdout.lines
+    again = run(pytester, gateway, "once")
+    again.assert_outcomes(passed=len(CASES))
+    assert requests_for(gateway, before) == 1  # nothing is missing any more
+
+
+def test_once_keeps_a_cassette_the_suite_now_asks_differently_new_episodes_records_it(  # type: ignore[no-untyped-def]
+    project: Path, pytester, gateway
+) -> None:
+    suite_path = project / "evals" / "suite.json"
+    suite = json.loads(suite_path.read_text(encoding="utf-8"))
+    changed = next(c for c in suite["cases"] if c["id"] == "no_call-01")
+    changed["messages"][0]["content"] += " Thanks!"
+    suite_path.write_text(json.dumps(suite, indent=2), encoding="utf-8")
+    before = len(gateway.requests_seen)
+
+    once = run(pytester, gateway, "once")
+    once.assert_outcomes(passed=len(CASES) - 1, skipped=1)  # arguments-02 recorded; no_call-01 has a cassette
+    assert requests_for(gateway, before) == 1
+    assert any("no_call-01" in line and line.startswith("SKIPPED") for line in once.stdout.lines)
+
+    new_episodes = run(pytester, gateway, "new_episodes")
+    new_episodes.assert_outcomes(passed=len(CASES))
+    assert requests_for(gateway, before) == 2
+
+
+def test_all_rerecords_only_the_selected_cases(project: Path, pytester, gateway) -> None:  # type: ignore[no-untyped-def]
+    other = project / "cassettes" / "ref_oracle" / "selection-01.json"
+    kept = other.read_bytes()
+    before = len(gateway.requests_seen)
+    result = run(pytester, gateway, "all", "-k", "arguments-01")
+    result.assert_outcomes(passed=1)
+    assert requests_for(gateway, before) == 1
+    assert other.read_bytes() == kept
+
+
+def test_a_new_model_is_recorded_from_nothing(pytester: pytest.Pytester, gateway: StandInGateway) -> None:
+    (pytester.path / "evals").mkdir()
+    shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
+    result = run(pytester, gateway, "once", "-k", "selection-01 or no_call-01")
+    result.assert_outcomes(passed=2)
+    assert sorted(read_manifest(pytester.path / "cassettes" / "ref_oracle").cases) == ["no_call-01", "selection-01"]
