@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from replay.diff_runs import compare, decide, format_text, load_run
+from replay.diff_runs import compare, decide, format_text, load_run, to_markdown
 from replay.diff_suites import read_suite_json
 from replay.junit import to_junit
 from scorer.errors import LobstackError, ResultsError, UsageError
@@ -43,6 +44,15 @@ def diff_runs(
         Path | None,
         typer.Option("--suite", metavar="S", help="Suite file for --html (case order and each case's request)."),
     ] = None,
+    markdown: Annotated[
+        Path | None,
+        typer.Option(
+            "--markdown",
+            metavar="FILE",
+            help="Write a pull-request comment (markdown, at most 65,000 characters). With $GITHUB_STEP_SUMMARY set, "
+            "the same summary is appended there.",
+        ),
+    ] = None,
 ) -> None:
     """Compare two runs (matched by model, paired by case id) with an exact McNemar test."""
     drop = _points(max_drop) if max_drop is not None else None
@@ -71,6 +81,13 @@ def diff_runs(
     if junit is not None:
         _write(junit, to_junit(diff))
     decision = decide(diff, drop)
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+    if markdown is not None or summary_file:
+        comment = to_markdown(diff, decision, str(a), str(b))
+        if markdown is not None:
+            _write(markdown, comment.encode("utf-8"))
+        if summary_file:
+            _append(Path(summary_file), comment)
     typer.echo(format_text(diff) + decision.line)
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
@@ -96,6 +113,15 @@ def _render_html(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | N
             raise  # a broken dependency inside replay.html is a bug, not a missing feature
         raise LobstackError("HTML diff not available") from exc
     return render_run_diff(a, b, suite)
+
+
+def _append(path: Path, text: str) -> None:
+    # GitHub's job summary collects what every step appends; a blank line keeps this one a block of its own.
+    try:
+        with path.open("a", encoding="utf-8") as file:
+            file.write(text + "\n")
+    except OSError as exc:
+        raise LobstackError(f"{path} ($GITHUB_STEP_SUMMARY): cannot write: {exc.strerror or exc}") from exc
 
 
 def _write(path: Path, data: bytes) -> None:

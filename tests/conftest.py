@@ -20,9 +20,10 @@ ROOT = Path(__file__).parent.parent
 
 @pytest.fixture(autouse=True)
 def _no_user_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests never see the developer's key or base URL."""
+    """Tests never see the developer's key or base URL, nor write to a CI's job summary."""
     monkeypatch.delenv("LOBSTACK_API_KEY", raising=False)
     monkeypatch.delenv("LOBSTACK_BASE_URL", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 
 @pytest.fixture

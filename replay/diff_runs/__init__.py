@@ -1,13 +1,14 @@
 """Compare two runs (results.json files or report dirs) model by model, case by case.
 
 ``load`` is the I/O edge; ``compare`` pairs cases by id (a pair needs a scored status, passed or failed, in both
-runs; anything else is listed as unpaired), ``gate`` decides whether B regressed, ``render`` prints the report.
-``model`` holds the records they share.
+runs; anything else is listed as unpaired), ``gate`` decides whether B regressed, ``render`` prints the report,
+``markdown`` writes the pull-request comment. ``model`` holds the records they share.
 """
 
 from replay.diff_runs.compare import compare, compare_model
 from replay.diff_runs.gate import decide
 from replay.diff_runs.load import load_run
+from replay.diff_runs.markdown import to_markdown
 from replay.diff_runs.model import SCORED, CaseOutcome, Decision, MetricDelta, ModelDiff, RunDiff, SuiteRef
 from replay.diff_runs.render import format_text
 from scorer.metrics import METRICS
@@ -26,4 +27,5 @@ __all__ = [
     "decide",
     "format_text",
     "load_run",
+    "to_markdown",
 ]

@@ -1,0 +1,140 @@
+"""The pull-request comment of a run comparison (rendering only): GitHub-flavoured markdown, never over 65,000
+characters whatever the input (GitHub refuses comments over 65,536).
+
+The verdict is the Decision's own line, so the comment says exactly what the gate decided. Per model: the metric
+deltas with their intervals, the paired counts and McNemar's p, then the flipped cases, capped with a count of the
+rest. When the whole does not fit, fewer cases are listed, then fewer models, and the comment says what it left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, RunDiff
+from replay.leaderboard import TITLES
+
+MAX_CHARS = 65_000
+CAPS = (25, 5, 0)  # cases listed per model and direction, tried in turn until the comment fits
+REASON_CHARS = 240
+NAME_CHARS = 160
+VERDICT_CHARS = 4_000
+_SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
+
+
+def to_markdown(diff: RunDiff, decision: Decision, a: str, b: str, limit: int = MAX_CHARS) -> str:
+    """The comment for comparing run ``a`` with run ``b`` (their labels, e.g. the paths given)."""
+    head = _head(decision, a, b)
+    foot = _foot(diff)
+    for cap in CAPS:
+        text = _join([head, *(_model_block(m, cap) for m in diff.models), foot])
+        if len(text) <= limit:
+            return text
+    # Even with no case listed it is too long: as many models as fit, then how many were left out.
+    blocks = [head]
+    for shown, model in enumerate(diff.models):
+        block = _model_block(model, 0)
+        note = _omitted(len(diff.models) - shown)
+        if len(_join([*blocks, block, note, foot])) > limit:
+            return _cut(_join([*blocks, note, foot]), limit)
+        blocks.append(block)
+    return _cut(_join([*blocks, foot]), limit)
+
+
+def _head(decision: Decision, a: str, b: str) -> str:
+    mark = "Regression" if decision.regression else "No regression"
+    return (
+        f"### lobstack-eval: {mark.lower()}\n\n"
+        f"A (baseline): {_text(a, NAME_CHARS)} · B (candidate): {_text(b, NAME_CHARS)}\n\n"
+        f"**Verdict:** {_text(decision.line, VERDICT_CHARS)}"
+    )
+
+
+def _model_block(m: ModelDiff, cap: int) -> str:
+    a, b = m.suite_a, m.suite_b
+    suites = f"{a.name} {a.version}" + (f" → {b.name} {b.version}" if m.suite_mismatch else "")
+    lines = [f"#### {_text(m.model, NAME_CHARS)}", ""]
+    if m.suite_mismatch:
+        lines += ["> Warning: different suite versions; the scores are not comparable.", ""]
+    if m.sha_mismatch:
+        lines += ["> Warning: same suite version but a different suite file (sha256).", ""]
+    discordant = len(m.to_failed) + len(m.to_passed)
+    lines += [
+        f"Suite {_text(suites, NAME_CHARS)}. {m.pairs} paired cases: {m.both_passed} passed in both, "
+        f"{m.both_failed} failed in both, {len(m.to_failed)} passed → failed, {len(m.to_passed)} failed → passed "
+        f"(McNemar exact p = {m.mcnemar_p:.4g} on {discordant} discordant pairs).",
+        "",
+        "| Metric | A | B | B − A |",
+        "|---|---:|---:|---:|",
+    ]
+    for d in m.metrics:
+        title = TITLES.get(d.name, d.name)
+        lines.append(f"| {title} | {_rate(d.a_rate, d.a_ci)} | {_rate(d.b_rate, d.b_ci)} | {_delta(d.delta)} |")
+    if m.to_failed:
+        lines += ["", f"**Passed → failed ({len(m.to_failed)})**", ""]
+        lines += _case_table(m.to_failed, "Reason in B", cap, lambda c: c.reason_b)
+    if m.to_passed:
+        lines += ["", f"<details><summary>Failed → passed ({len(m.to_passed)})</summary>", ""]
+        lines += [*_case_table(m.to_passed, "Reason in A", cap, lambda c: c.reason_a), "", "</details>"]
+    if m.unpaired:
+        lines += ["", f"<details><summary>Not paired ({len(m.unpaired)})</summary>", ""]
+        lines += [*_case_table(m.unpaired, "A → B", cap, _statuses), "", "</details>"]
+    return "\n".join(lines)
+
+
+def _case_table(cases: Sequence[CaseOutcome], column: str, cap: int, reason) -> list[str]:  # type: ignore[no-untyped-def]
+    if cap == 0:
+        return [f"{len(cases)} case(s); the list is in the job log."]
+    lines = [f"| Case | {column} |", "|---|---|"]
+    lines += [f"| {_text(c.case_id, NAME_CHARS)} | {_text(reason(c) or '-', REASON_CHARS)} |" for c in cases[:cap]]
+    if len(cases) > cap:
+        lines.append(f"| … | and {len(cases) - cap} more (see the job log) |")
+    return lines
+
+
+def _statuses(c: CaseOutcome) -> str:
+    return f"{c.status_a or 'absent'} → {c.status_b or 'absent'}"
+
+
+def _foot(diff: RunDiff) -> str:
+    lines = []
+    if diff.only_a:
+        lines.append(f"Models only in A: {_text(', '.join(diff.only_a), VERDICT_CHARS)}.")
+    if diff.only_b:
+        lines.append(f"Models only in B: {_text(', '.join(diff.only_b), VERDICT_CHARS)}.")
+    return "\n\n".join(lines)
+
+
+def _omitted(count: int) -> str:
+    return f"… and {count} more model(s), left out to stay under GitHub's comment size (see the job log)."
+
+
+def _join(parts: Sequence[str]) -> str:
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def _cut(text: str, limit: int) -> str:
+    """The last resort: cut at a line end, say so."""
+    if len(text) <= limit:
+        return text
+    note = "\n\n… (cut to stay under GitHub's comment size; see the job log)\n"
+    kept = text[: limit - len(note)]
+    return kept[: kept.rfind("\n") + 1 or len(kept)] + note
+
+
+def _text(value: str, limit: int) -> str:
+    """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML escaped."""
+    flat = " ".join(value.split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))
+
+
+def _rate(rate: float | None, ci: tuple[float, float] | None) -> str:
+    if rate is None:
+        return "-"
+    return f"{rate:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else f"{rate:.2f}"
+
+
+def _delta(delta: float | None) -> str:
+    return "-" if delta is None else f"{delta:+.2f}"
