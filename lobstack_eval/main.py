@@ -25,6 +25,24 @@ app.add_typer(suite_app, name="suite")
 app.add_typer(diff_app, name="diff")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        # From the installed metadata: importing the packages (polars, vcrpy) would cost more than the answer.
+        from importlib.metadata import version
+
+        typer.echo(f"lobstack-eval {version('lobstack-eval')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    pass
+
+
 def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
     """Register ``module.func`` as command ``name``; the module is imported only when the command runs."""
     import importlib
