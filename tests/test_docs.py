@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +51,29 @@ def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
 def test_readme_leaderboard_is_the_committed_one() -> None:
     table = (ROOT / "reports" / "leaderboard.md").read_text(encoding="utf-8").split("\n\n", 2)[2].strip()
     assert table in README
+
+
+def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(tmp_path: Path) -> None:
+    """Every command of "Regression tests in pytest", in a project with only cassettes/, the suite and reports/
+    (``uv run`` runs in this checkout's environment)."""
+    section = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
+    commands = [line.split("  #")[0].strip() for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()]
+    for name in ("cassettes", "reports", "evals"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    env |= {"VIRTUAL_ENV": sys.prefix, "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")}
+    summaries = []
+    for command in commands:
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
+        summaries.append(done.stdout.splitlines()[-1])
+    # What rescore wrote for the committed recordings (reports/ is golden: tests/test_golden.py).
+    statuses = [
+        r["status"] for f in (ROOT / "reports").glob("*/results.json") for r in json.loads(f.read_text())["results"]
+    ]
+    passed, total = statuses.count("passed"), len(statuses)
+    assert re.search(rf"=+ {passed} passed, {total - passed} xfailed in ", summaries[0])
+    assert re.search(rf"=+ 1 passed, {total - 1} deselected in ", summaries[1])
+    assert re.search(rf"=+ 80 passed, {total - 80} deselected in ", summaries[2])
