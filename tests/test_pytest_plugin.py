@@ -257,3 +257,26 @@ def test_a_bad_model_dir_errors_alone(project: Path, pytester: pytest.Pytester) 
     result.assert_outcomes(errors=1, xfailed=2, skipped=78)
     assert result.ret == 1
     result.stdout.fnmatch_lines(["ERROR cassettes/ref_noisy::run.json - error: */cassettes/ref_noisy/run.json: *"])
+
+
+def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+    suite_path = project / "evals" / "suite.json"
+    suite = json.loads(suite_path.read_text(encoding="utf-8"))
+    recorded = suite["version"]
+    suite["version"] = newer = "9.0.0"
+    suite_path.write_text(json.dumps(suite, indent=2), encoding="utf-8")
+    plain = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "ref_noisy")
+    plain.assert_outcomes(passed=41, failed=39)
+    assert (
+        f"warning: ref_noisy was recorded with lobstack-tool-calling {recorded}, re-scored with {newer}; "
+        "results carry both versions"
+    ) in plain.stdout.lines
+    with_baseline = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-vv")
+    with_baseline.assert_outcomes(errors=2)  # one per model: neither can be judged against that baseline
+    with_baseline.stdout.fnmatch_lines(
+        [
+            "ERROR cassettes/ref_noisy::run.json - error: the baseline of ref/noisy was scored with suite "
+            f"lobstack-tool-calling {recorded}, but the suite is lobstack-tool-calling {newer}; refresh it with: "
+            "lobstack-eval rescore cassettes --suite evals/suite.json --out reports"
+        ]
+    )
