@@ -280,3 +280,16 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
             "lobstack-eval rescore cassettes --suite evals/suite.json --out reports"
         ]
     )
+
+
+def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-model", "openai/gpt-4o", "-vv")
+    result.assert_outcomes(errors=1)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "ERROR cassettes/openai_gpt-4o::run.json - error: */cassettes/openai_gpt-4o: no recordings of "
+            "openai/gpt-4o; record them with `lobstack-eval record --model openai/gpt-4o --cassettes cassettes` "
+            "or --lobstack-record-mode once"
+        ]
+    )
