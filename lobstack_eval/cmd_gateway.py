@@ -17,7 +17,7 @@ def gateway(
         "--faults",
         help='Fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".',
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, auto's routing and the fault draws."),
+    seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."),
     suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
     timeout_sleep_s: float = typer.Option(
         5.0, "--timeout-sleep-s", min=0.0, help="How long a timeout fault stalls before closing."

@@ -24,14 +24,18 @@ def record(
         "--cost-header",
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
+    repeats: int = typer.Option(
+        1, "--repeats", metavar="K", help="Record K independent runs of every case (repeat 1 is the usual run)."
+    ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
     from lobstack_eval.progress import CaseProgress
     from recorder.client import header_name
     from recorder.files import read_suite
     from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
+    from recorder.repeats import check_repeats
     from recorder.slug import model_slug
-    from replay.plan import cases_to_record
+    from replay.plan import runs_to_record
     from scorer.errors import UsageError
 
     if concurrency < 1:
@@ -41,17 +45,22 @@ def record(
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
+    check_repeats(repeats)
     url = resolve_base_url(base_url)
     api_key_for(url)  # fail before any work when the key is missing
     loaded = read_suite(suite)
     check_case_ids(loaded, case)  # before planning, which replays every selected case
-    todo = cases_to_record(cassettes, model, loaded, case, rerecord)
+    todo = runs_to_record(cassettes, model, loaded, case, rerecord, repeats)
     model_dir = cassettes / model_slug(model)
+    what = "case(s)" if repeats == 1 else "case-run(s)"
     if not todo:
-        typer.echo(f"Nothing to record: every selected case of {model} is in {model_dir}.", err=True)
+        has = "is" if repeats == 1 else f"has its {repeats} repeats"
+        typer.echo(f"Nothing to record: every selected case of {model} {has} in {model_dir}.", err=True)
         typer.echo(f"Next: lobstack-eval rescore {cassettes}", err=True)
         return 0
-    typer.echo(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {url}", err=True)
+    per_case = "" if repeats == 1 else f" ({repeats} repeats per case)"
+    suite_name = f"{loaded.name} {loaded.version}"
+    typer.echo(f"Recording {len(todo)} {what}{per_case} of {suite_name} for {model} via {url}", err=True)
     with CaseProgress(len(todo), sys.stderr) as progress:
         summary = record(
             suite,
@@ -67,7 +76,7 @@ def record(
     counts = {s: list(summary.statuses.values()).count(s) for s in ("passed", "failed", "errored", "unrecorded")}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))
     text = (
-        f"Recorded {len(todo)} case(s) of {model} in {summary.seconds:.1f} s into {model_dir}: "
+        f"Recorded {len(todo)} {what} of {model} in {summary.seconds:.1f} s into {model_dir}: "
         f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored"
         + (f" ({transport} by transport errors: run the same command again to retry them)" if transport else "")
         + f". These are the recorder's own verdicts; the scores come from: lobstack-eval rescore {cassettes}"

@@ -7,14 +7,15 @@ from typing import IO, Any
 
 
 class CaseProgress:
-    """Counts finished cases; ``update`` is the recorder's ``on_case`` callback."""
+    """Counts finished case-runs; ``update`` is the recorder's ``on_case`` callback (a run prints as its case id,
+    plus ``(repeat n)`` after the first repeat)."""
 
     def __init__(self, total: int, stream: IO[str]) -> None:
         self.total = total
         self.stream = stream
         self.done = 0
         self.errored = 0
-        self.transport_errors: dict[str, bool] = {}
+        self.transport_errors: dict[Any, bool] = {}
         self._bar: Any = None
         self._task: Any = None
 
@@ -37,17 +38,17 @@ class CaseProgress:
             self._task = self._bar.add_task("record", total=self.total, errored=0)
         return self
 
-    def update(self, case_id: str, entry: Any) -> None:
+    def update(self, run: Any, entry: Any) -> None:
         self.done += 1
         if entry.status == "errored":
             self.errored += 1
-        self.transport_errors[case_id] = entry.errored_by_transport
+        self.transport_errors[run] = entry.errored_by_transport
         if self._bar is not None:
             self._bar.update(self._task, advance=1, errored=self.errored)
             self._bar.refresh()
         else:
             reason = f": {entry.reason}" if entry.status == "errored" else ""
-            print(f"[{self.done}/{self.total}] {case_id} {entry.status}{reason}", file=self.stream, flush=True)
+            print(f"[{self.done}/{self.total}] {run} {entry.status}{reason}", file=self.stream, flush=True)
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         if self._bar is not None:

@@ -51,9 +51,31 @@ class RecordedCase:
         return self.status == "errored" and bool(self.attempts) and self.attempts[-1].outcome in TRANSPORT_OUTCOMES
 
 
+def recorder_version() -> str:
+    """The installed lobstack-eval version (written into every manifest)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lobstack-eval")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _case_json(case: RecordedCase) -> dict[str, Any]:
+    return {
+        "status": case.status,
+        "reason": case.reason,
+        "suite_version": case.suite_version,
+        "attempts": [a.__dict__ for a in case.attempts],
+    }
+
+
 @dataclass
 class Manifest:
-    """The run manifest of one model dir (mutable while recording; written whole after every case)."""
+    """The run manifest of one model dir (mutable while recording; written whole after every case-run).
+
+    ``cases`` are repeat 1 (the K = 1 layout); ``repeat_cases[n]`` holds repeat n >= 2. ``repeats`` is the K
+    asked for; the K the dir has is ``repeat_count`` (also counting repeats recorded beyond it)."""
 
     model: str
     model_slug: str
@@ -63,10 +85,28 @@ class Manifest:
     temperature_ignored: bool = False
     cases: dict[str, RecordedCase] = field(default_factory=dict)
     cost_header: str = DEFAULT_COST_HEADER
+    repeats: int = 1
+    repeat_cases: dict[int, dict[str, RecordedCase]] = field(default_factory=dict)
+
+    @property
+    def repeat_count(self) -> int:
+        """K: the repeats asked for, or more when more were recorded."""
+        return max([self.repeats, *(n for n, cases in self.repeat_cases.items() if cases)])
+
+    def entry(self, case_id: str, repeat: int = 1) -> RecordedCase | None:
+        """The entry of ``case_id``'s repeat ``repeat``, None when not recorded."""
+        return self.cases.get(case_id) if repeat == 1 else self.repeat_cases.get(repeat, {}).get(case_id)
+
+    def set_entry(self, case_id: str, repeat: int, entry: RecordedCase) -> None:
+        """Record ``entry`` as ``case_id``'s repeat ``repeat``."""
+        if repeat == 1:
+            self.cases[case_id] = entry
+        else:
+            self.repeat_cases.setdefault(repeat, {})[case_id] = entry
 
     def to_json(self) -> str:
-        """Deterministic text: sorted keys, floats by repr."""
-        document = {
+        """Deterministic text: sorted keys, floats by repr. A K = 1 manifest has no repeat fields at all."""
+        document: dict[str, Any] = {
             "format_version": FORMAT_VERSION,
             "model": self.model,
             "model_slug": self.model_slug,
@@ -75,16 +115,16 @@ class Manifest:
             "recorder_version": self.recorder_version,
             "suite": self.suite,
             "temperature_ignored": self.temperature_ignored,
-            "cases": {
-                case_id: {
-                    "status": case.status,
-                    "reason": case.reason,
-                    "suite_version": case.suite_version,
-                    "attempts": [a.__dict__ for a in case.attempts],
-                }
-                for case_id, case in sorted(self.cases.items())
-            },
+            "cases": {case_id: _case_json(case) for case_id, case in sorted(self.cases.items())},
         }
+        if self.repeat_count > 1:
+            document["repeats"] = self.repeat_count
+        if any(self.repeat_cases.values()):
+            document["repeat_cases"] = {
+                str(n): {case_id: _case_json(case) for case_id, case in sorted(cases.items())}
+                for n, cases in sorted(self.repeat_cases.items())
+                if cases
+            }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
     def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
@@ -128,8 +168,35 @@ def read_manifest(model_dir: Path) -> Manifest:
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
+    cases = _cases(_need(data, "cases", dict, path), path)
+    repeats = data.get("repeats", 1)
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise CassetteError(f"{path}: field 'repeats' must be a whole number >= 1")
+    repeat_cases: dict[int, dict[str, RecordedCase]] = {}
+    raw_repeats = data.get("repeat_cases", {})
+    if not isinstance(raw_repeats, dict):
+        raise CassetteError(f"{path}: field 'repeat_cases' is not an object")
+    for key, entries in raw_repeats.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) >= 2 and isinstance(entries, dict)):
+            raise CassetteError(f"{path}: repeat_cases[{key!r}] must map a repeat number >= 2 to case entries")
+        repeat_cases[int(key)] = _cases(entries, path, f" (repeat {key})")
+    return Manifest(
+        model=_need(data, "model", str, path),
+        model_slug=_need(data, "model_slug", str, path),
+        base_url=_need(data, "base_url", str, path),
+        recorder_version=str(data.get("recorder_version", "")),
+        suite={k: suite[k] for k in ("name", "version", "sha256")},
+        temperature_ignored=bool(data.get("temperature_ignored", False)),
+        cases=cases,
+        repeats=repeats,
+        repeat_cases=repeat_cases,
+        cost_header=_cost_header(data, path),
+    )
+
+
+def _cases(raw: dict[str, Any], path: Path, where: str = "") -> dict[str, RecordedCase]:
     cases: dict[str, RecordedCase] = {}
-    for case_id, entry in _need(data, "cases", dict, path).items():
+    for case_id, entry in raw.items():
         try:
             attempts = tuple(
                 RecordedAttempt(
@@ -146,17 +213,8 @@ def read_manifest(model_dir: Path) -> Manifest:
                 str(entry["status"]), entry.get("reason"), entry.get("suite_version"), attempts
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise CassetteError(f"{path}: case {case_id!r} has a malformed entry ({exc!r})") from None
-    return Manifest(
-        model=_need(data, "model", str, path),
-        model_slug=_need(data, "model_slug", str, path),
-        base_url=_need(data, "base_url", str, path),
-        recorder_version=str(data.get("recorder_version", "")),
-        suite={k: suite[k] for k in ("name", "version", "sha256")},
-        temperature_ignored=bool(data.get("temperature_ignored", False)),
-        cases=cases,
-        cost_header=_cost_header(data, path),
-    )
+            raise CassetteError(f"{path}: case {case_id!r}{where} has a malformed entry ({exc!r})") from None
+    return cases
 
 
 def _cost_header(data: dict[str, Any], path: Path) -> str:

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from recorder.cassettes import cassette_path, make_vcr
+from recorder.cassettes import make_vcr
 from recorder.client import COST_HEADER
 from recorder.files import read_suite
-from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest, recorded_case
+from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest, recorded_case, recorder_version
+from recorder.repeats import CaseRun, as_run, move_into_place, partial_name
 from recorder.runner import run_case
 from recorder.slug import model_slug
 from recorder.transport import DEFAULT_TIMEOUT_S, HttpAnswer, HttpRequest, RequestsTransport
@@ -34,16 +35,6 @@ DEFAULT_BASE_URL = "https://www.lobstack.ai/api/gateway/v1"
 BASE_URL_ENV = "LOBSTACK_BASE_URL"
 API_KEY_ENV = "LOBSTACK_API_KEY"
 PARTIAL = ".partial"
-
-
-def recorder_version() -> str:
-    """The installed lobstack-eval version (written into every manifest)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lobstack-eval")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def resolve_base_url(option: str | None) -> str:
@@ -91,6 +82,7 @@ class CaseTask:
     timeout_s: float
     backoff_scale: float
     cost_header: str = COST_HEADER
+    repeat: int = 1
 
 
 class _DigestingTransport:
@@ -118,8 +110,8 @@ def _suite(path: str, sha256: str) -> Suite:
     return _SUITES[key]
 
 
-def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> tuple[str, RecordedCase]:
-    """Record one case into its cassette (whole or not at all) and return its manifest entry."""
+def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> tuple[CaseRun, RecordedCase]:
+    """Record one case-run into its cassette (whole or not at all) and return its manifest entry."""
     from vcr.serializers import jsonserializer
 
     from recorder.cassettes import AtomicPersister
@@ -143,7 +135,7 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
     if not any(a.answered for a in outcome.attempts):
         # vcrpy saves nothing when nothing was answered; an old cassette must not outlive this run.
         AtomicPersister.save_cassette(task.cassette, {"requests": [], "responses": []}, jsonserializer)
-    return task.case_id, recorded_case(outcome, transport.digests, suite.version)
+    return CaseRun(task.case_id, task.repeat), recorded_case(outcome, transport.digests, suite.version)
 
 
 def check_case_ids(suite: Suite, case_ids: Sequence[str]) -> None:
@@ -194,23 +186,25 @@ def record(
     model: str,
     cassettes: Path,
     base_url: str,
-    case_ids: Sequence[str],
+    case_ids: Sequence[str | CaseRun],
     concurrency: int = 4,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     backoff_scale: float = 1.0,
-    on_case: Callable[[str, RecordedCase], None] | None = None,
+    on_case: Callable[[CaseRun, RecordedCase], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     cost_header: str = COST_HEADER,
 ) -> RecordSummary:
-    """Record ``case_ids`` of the suite for ``model``; ``concurrency`` 1 records in this process; ``cost_header``
-    names the header that carries each call's price (kept in run.json, so rescore reads the same one)."""
+    """Record ``case_ids`` (a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this process;
+    ``cost_header`` names the header of each call's price (kept in run.json, so rescore reads the same one)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     api_key = api_key_for(base_url)
     suite = read_suite(suite_path)
-    check_case_ids(suite, case_ids)
+    runs = [as_run(item) for item in case_ids]
+    check_case_ids(suite, [run.case_id for run in runs])
     model_dir = cassettes / model_slug(model)
     manifest = open_manifest(model_dir, model, suite, base_url, cost_header)
+    manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
     partial = model_dir / PARTIAL
     shutil.rmtree(partial, ignore_errors=True)  # leftovers of a killed run: never moved into place
     partial.mkdir(parents=True, exist_ok=True)
@@ -219,27 +213,28 @@ def record(
         CaseTask(
             str(suite_path),
             suite.sha256,
-            case_id,
+            run.case_id,
             model,
             base_url,
             api_key,
-            str(partial / f"{case_id}.{token}.json"),
+            str(partial / partial_name(run, token)),
             timeout_s,
             backoff_scale,
             cost_header,
+            run.repeat,
         )
-        for case_id in case_ids
+        for run in runs
     ]
     started = time.perf_counter()
 
-    def done(case_id: str, entry: RecordedCase) -> None:
+    def done(run: CaseRun, entry: RecordedCase) -> None:
         # Only this process moves cassettes into place, then updates run.json: a killed recorder (or an
         # orphaned worker finishing late) can never leave a cassette that disagrees with the manifest.
-        os.replace(partial / f"{case_id}.{token}.json", cassette_path(model_dir, case_id))
-        manifest.cases[case_id] = entry
+        move_into_place(partial / partial_name(run, token), model_dir, run)
+        manifest.set_entry(run.case_id, run.repeat, entry)
         manifest.write(model_dir)
         if on_case:
-            on_case(case_id, entry)
+            on_case(run, entry)
 
     manifest.write(model_dir)
     try:
@@ -254,8 +249,8 @@ def record(
             _record_in_processes(longest_first, min(concurrency, len(tasks)), done)
     finally:
         _clean_partial(partial, token)
-    statuses = {case_id: manifest.cases[case_id].status for case_id in case_ids}
-    return RecordSummary(model_dir, tuple(case_ids), statuses, time.perf_counter() - started)
+    statuses = {str(run): manifest.entry(run.case_id, run.repeat).status for run in runs}  # type: ignore[union-attr]
+    return RecordSummary(model_dir, tuple(str(run) for run in runs), statuses, time.perf_counter() - started)
 
 
 def _clean_partial(partial: Path, token: str) -> None:
@@ -276,7 +271,7 @@ def _init_worker() -> None:
     skip_absent_clients()
 
 
-def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[str, RecordedCase], None]) -> None:
+def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[CaseRun, RecordedCase], None]) -> None:
     from recorder.processes import pool_context
 
     context = pool_context(["recorder.record", "requests", "vcr"])

@@ -1,4 +1,9 @@
-"""Which cases ``record`` should record: those missing, unrecorded under this suite, or errored by transport."""
+"""Which case-runs ``record`` should record: those missing, unrecorded under this suite, or errored by transport.
+
+With ``--repeats K`` every case has K case-runs; each is planned on its own, so ``--repeats 5`` after 3 were
+recorded records only repeats 4 and 5. The plan is repeat-major (every case's repeat 1, then every case's repeat
+2, ...), so an interrupted run leaves whole repeats behind rather than a few cases with every repeat.
+"""
 
 from __future__ import annotations
 
@@ -7,39 +12,56 @@ from pathlib import Path
 
 from recorder.cassettes import cassette_path
 from recorder.manifest import MANIFEST, read_manifest
+from recorder.repeats import CaseRun, check_repeats
 from recorder.slug import model_slug
 from replay.rescore import replay_case
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
 
 
+def runs_to_record(
+    cassettes: Path,
+    model: str,
+    suite: Suite,
+    requested: Sequence[str] = (),
+    rerecord: bool = False,
+    repeats: int = 1,
+) -> list[CaseRun]:
+    """Case-runs to record for repeats 1..``repeats``, repeat-major, cases in suite order. Without ``rerecord``, a
+    case-run is recorded only when its replay under ``suite`` is unrecorded (missing, or the suite now asks
+    something never recorded), its cassette is corrupt, or it errored on a transport error; every answer already
+    paid for is kept."""
+    check_repeats(repeats)
+    wanted = [case for case in suite.cases if not requested or case.id in set(requested)]
+    every = [CaseRun(case.id, n) for n in range(1, repeats + 1) for case in wanted]
+    model_dir = cassettes / model_slug(model)
+    if rerecord or not (model_dir / MANIFEST).is_file():
+        return every
+    manifest = read_manifest(model_dir)
+    if manifest.model != model or manifest.suite["name"] != suite.name:
+        return every  # record() then explains the conflict
+    cases = {case.id: case for case in wanted}
+    todo = []
+    for run in every:
+        entry = manifest.entry(run.case_id, run.repeat)
+        if entry is None or entry.errored_by_transport:
+            todo.append(run)
+            continue
+        try:
+            outcome = replay_case(suite, cases[run.case_id], manifest, model_dir, run.repeat)
+        except CassetteError:
+            todo.append(run)
+            continue
+        if outcome.status == "unrecorded":
+            todo.append(run)
+    return todo
+
+
 def cases_to_record(
     cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = (), rerecord: bool = False
 ) -> list[str]:
-    """Case ids to record, in suite order. Without ``rerecord``, a case is recorded only when its replay under
-    ``suite`` is unrecorded (missing, or the suite now asks something never recorded), its cassette is corrupt,
-    or it errored on a transport error; every answer already paid for is kept."""
-    wanted = [case for case in suite.cases if not requested or case.id in set(requested)]
-    model_dir = cassettes / model_slug(model)
-    if rerecord or not (model_dir / MANIFEST).is_file():
-        return [case.id for case in wanted]
-    manifest = read_manifest(model_dir)
-    if manifest.model != model or manifest.suite["name"] != suite.name:
-        return [case.id for case in wanted]  # record() then explains the conflict
-    todo = []
-    for case in wanted:
-        entry = manifest.cases.get(case.id)
-        if entry is None or entry.errored_by_transport:
-            todo.append(case.id)
-            continue
-        try:
-            outcome = replay_case(suite, case, manifest, model_dir)
-        except CassetteError:
-            todo.append(case.id)
-            continue
-        if outcome.status == "unrecorded":
-            todo.append(case.id)
-    return todo
+    """Case ids to record for a single run (repeat 1), in suite order: ``runs_to_record`` with K = 1."""
+    return [run.case_id for run in runs_to_record(cassettes, model, suite, requested, rerecord)]
 
 
 def cases_without_cassette(cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = ()) -> list[str]:

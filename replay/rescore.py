@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.cassettes import cassette_path
 from recorder.files import read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
+from recorder.repeats import run_cassette_path
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
 from scorer.errors import CassetteError, LobstackError
 from scorer.outcome import CaseOutcome
+from scorer.repeated_results import repeated_results_document
 from scorer.results import dumps, results_document
 from scorer.suite_model import Case, Suite
 
@@ -38,10 +39,10 @@ def model_dirs(cassettes: Path) -> list[Path]:
     return dirs
 
 
-def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path) -> CaseOutcome:
-    """Re-run one case against its recording; unrecorded when this suite asks something never recorded."""
-    entry = manifest.cases.get(case.id)
-    path = cassette_path(model_dir, case.id)
+def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1) -> CaseOutcome:
+    """Re-run one case-run against its recording; unrecorded when this suite asks something never recorded."""
+    entry = manifest.entry(case.id, repeat)
+    path = run_cassette_path(model_dir, case.id, repeat)
     if entry is None or not path.is_file():
         return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ())
     transport = CassetteTransport(path, load_interactions(path), entry.attempts)
@@ -68,9 +69,14 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
 def _rescore(model_dir: Path, suite: Suite) -> tuple[dict[str, Any], str | None]:
     manifest = read_manifest(model_dir)
     warning = check_manifest_suite(manifest, suite, model_dir)
-    outcomes = [replay_case(suite, case, manifest, model_dir) for case in suite.cases]
-    results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
-    return results, warning
+    repeats = manifest.repeat_count
+    if repeats == 1:
+        outcomes = [replay_case(suite, case, manifest, model_dir) for case in suite.cases]
+        results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
+        return results, warning
+    runs = [[replay_case(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)] for case in suite.cases]
+    document = repeated_results_document(suite, manifest.model, model_dir.name, runs, repeats, manifest.suite)
+    return document, warning
 
 
 def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from standin.flaky import flaky
 from standin.hashing import pick
 from standin.malformed import malformed
 from standin.models import abstain, first_tool, no_temperature, noisy, oracle, xss
@@ -18,6 +19,7 @@ MODELS: dict[str, ModelSpec] = {
     "ref/abstain": ModelSpec(abstain),
     "ref/first-tool": ModelSpec(first_tool),
     "ref/noisy": ModelSpec(noisy),
+    "ref/flaky": ModelSpec(flaky),
     "ref/no-temperature": ModelSpec(no_temperature, drops_temperature=True),
     "ref/xss": ModelSpec(xss),
     "ref/reasoning": ModelSpec(reasoning, check=reasoning_check),

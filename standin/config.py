@@ -12,8 +12,8 @@ from standin.faults import FaultSpec
 class GatewayConfig:
     """Suite to answer from, fixed answer latency, probabilistic faults and their seed.
 
-    ``seed`` drives ``ref/noisy``, ``auto``'s routing and the fault draws. ``timeout_sleep_s`` is how long
-    a ``timeout`` fault stalls before it closes the connection without answering. ``cost_header`` names the
+    ``seed`` drives ``ref/noisy``, ``ref/flaky``, ``auto``'s routing and the fault draws. ``timeout_sleep_s`` is
+    how long a ``timeout`` fault stalls before it closes the connection without answering. ``cost_header`` names the
     price header (another gateway's, e.g. LiteLLM's ``x-litellm-response-cost``, to try ``record --cost-header``).
     """
 

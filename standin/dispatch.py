@@ -8,7 +8,9 @@ a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-c
 a model answered). ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the
 request had ``temperature`` and the model drops it. Nothing from the request headers is ever echoed. A
 conversation whose ``tool`` messages do not answer the calls before them, or (for the provider-style models)
-whose earlier answers did not come back as they must, is refused with a 400 before the model answers.
+whose earlier answers did not come back as they must, is refused with a 400 before the model answers. The
+dispatcher also counts each model's answers per body digest (faulted and refused attempts are not answers):
+``ref/flaky`` draws from that count, so the n-th answer to a body is the same on every gateway with the seed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from standin import wire
@@ -61,6 +63,7 @@ class Dispatcher:
         self._suite = suite
         self._latency_s = config.latency_ms / 1000.0
         self._attempts: Counter[tuple[str, str]] = Counter()
+        self._answers: Counter[tuple[str, str]] = Counter()  # a model's answers per body: ref/flaky draws from it
         self._lock = threading.Lock()
 
     def handle(self, method: str, path: str, body: bytes) -> Outcome:
@@ -132,6 +135,9 @@ class Dispatcher:
         problem = tool_message_problem(messages) or (spec.check(ask) if spec.check else None)
         if problem:
             return self._error(400, problem, param="messages")
+        with self._lock:
+            self._answers[(base, body_digest)] += 1
+            ask = replace(ask, occurrence=self._answers[(base, body_digest)])
         reply = spec.answer(ask)
         message = wire.message_json(reply)
         usage = Usage(estimate_tokens(canonical_json(request)), estimate_tokens(canonical_json(message)))

@@ -11,6 +11,8 @@ so the same request always gets the same answer.
   no suite, so it answers unknown conversations the same way.
 - ``ref/noisy``: per (seed, case id, step) a seeded hash picks the correct answer (half the time) or
   one mistake; see ``noisy_behaviour``.
+
+``flaky`` has ``ref/flaky``, the one model that answers the same request differently (a draw per answer).
 - ``ref/no-temperature``: the oracle, served by a model that drops ``temperature``.
 - ``ref/xss``: the oracle with hostile text and string arguments, for HTML report tests.
 
@@ -106,10 +108,19 @@ def noisy(ask: Ask) -> Reply:
     if pos is None:
         return Reply(UNKNOWN_TEXT)
     step = pos.step
-    calls = reference_calls(ask)
     behaviour = noisy_behaviour(ask.seed, pos.case.id, pos.step_index, step.expect if step else "none")
     if behaviour == "correct":
+        calls = reference_calls(ask)
         return Reply(None, calls) if calls else Reply(NOISY_TEXT)
+    return mistaken(ask, behaviour)
+
+
+def mistaken(ask: Ask, behaviour: str) -> Reply:
+    """The reference answer with one mistake (``behaviour``: one of ``CALL_MISTAKES``, or ``NONE_MISTAKE``)."""
+    pos = ask.position
+    assert pos is not None
+    step = pos.step
+    calls = reference_calls(ask)
     if behaviour == NONE_MISTAKE:
         name = ask.offered[0] if ask.offered else "web_search"
         return Reply(None, (ToolCall(call_id(pos.case.id, pos.step_index, 0), name, "{}"),))

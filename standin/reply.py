@@ -38,7 +38,8 @@ class Reply:
 @dataclass(frozen=True)
 class Ask:
     """What a model sees of a request: where it is in the suite, the offered tools, the request digest, the seed,
-    the tool schemas, which attempt of this same request it is (1-based) and the request's messages."""
+    the tool schemas, which attempt of this same request it is (1-based), the request's messages, and which answer
+    of the model to this same body it is (``occurrence``, 1-based; faulted attempts are not answers)."""
 
     position: Position | None
     offered: tuple[str, ...]
@@ -47,6 +48,7 @@ class Ask:
     tool_schemas: dict[str, dict[str, Any]]
     attempt: int = 1
     messages: tuple[Any, ...] = field(default=(), compare=False)
+    occurrence: int = 1
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,86 @@
+"""What K repeats of a case say together: its aggregate status, pass^k, pass@k and whether it is flaky.
+
+Everything here works on per-case counts: ``passed`` of ``scored`` repeats (errored and unrecorded repeats are
+left out, as in every rate). The estimators are exact fractions, turned into floats once.
+
+- pass^k (every one of k repeats passes; tau-bench): per case C(passed, k) / C(scored, k), the chance that k
+  repeats drawn without replacement from the recorded ones all passed. pass@k (at least one of k passes; Chen
+  et al. 2021): 1 - C(scored - passed, k) / C(scored, k). A case with fewer scored repeats than k uses all of
+  them (k' = min(k, scored)), so at k = K the curves equal the counts of ``pass_all_k`` and ``pass_any_k``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from scorer.stats import wilson
+
+REPEAT_METRICS = ("pass_all_k", "pass_any_k", "flaky")
+CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
+
+
+def aggregate_status(statuses: Sequence[str]) -> str:
+    """A case's status over its repeats: ``passed`` when every scored repeat passed, ``failed`` when one failed;
+    with no scored repeat, ``errored`` when one errored, else ``unrecorded``."""
+    scored = [s for s in statuses if s in ("passed", "failed")]
+    if scored:
+        return "failed" if "failed" in scored else "passed"
+    return "errored" if "errored" in statuses else "unrecorded"
+
+
+def representative(statuses: Sequence[str]) -> int:
+    """The index of the repeat that stands for the case: the first whose status is the aggregate one."""
+    return statuses.index(aggregate_status(statuses))
+
+
+def pass_all(passed: int, scored: int, k: int) -> Fraction:
+    """Unbiased pass^k of one case (k' = min(k, scored)); ``scored`` must be at least 1."""
+    k = min(k, scored)
+    return Fraction(math.comb(passed, k), math.comb(scored, k))
+
+
+def pass_any(passed: int, scored: int, k: int) -> Fraction:
+    """Unbiased pass@k of one case (k' = min(k, scored)); ``scored`` must be at least 1."""
+    k = min(k, scored)
+    return 1 - Fraction(math.comb(scored - passed, k), math.comb(scored, k))
+
+
+def _mean_percent(values: Sequence[Fraction]) -> float | None:
+    return float(100 * sum(values, Fraction(0)) / len(values)) if values else None
+
+
+def pass_k_curve(cases: Sequence[CaseCounts], repeats: int) -> list[dict[str, Any]]:
+    """pass^k and pass@k in percent for k = 1..``repeats``, averaged over cases with a scored repeat."""
+    scored = [(p, n) for p, n in cases if n > 0]
+    return [
+        {
+            "k": k,
+            "pass_all": _mean_percent([pass_all(p, n, k) for p, n in scored]),
+            "pass_any": _mean_percent([pass_any(p, n, k) for p, n in scored]),
+        }
+        for k in range(1, repeats + 1)
+    ]
+
+
+def _share(count: int, of: int) -> dict[str, Any]:
+    return {"count": count, "of": of, "rate": 100 * count / of if of else None, "ci": wilson(count, of)}
+
+
+def repeat_metrics(cases: Sequence[CaseCounts]) -> dict[str, dict[str, Any]]:
+    """``pass_all_k``, ``pass_any_k`` (over cases with a scored repeat) and ``flaky`` (cases with
+    0 < passed < scored, over cases with at least two scored repeats): one value per case, Wilson intervals."""
+    scored = [(p, n) for p, n in cases if n > 0]
+    twice = [(p, n) for p, n in cases if n >= 2]
+    return {
+        "pass_all_k": _share(sum(1 for p, n in scored if p == n), len(scored)),
+        "pass_any_k": _share(sum(1 for p, _ in scored if p > 0), len(scored)),
+        "flaky": _share(sum(1 for p, n in twice if 0 < p < n), len(twice)),
+    }
+
+
+def is_flaky(passed: int, scored: int) -> bool:
+    """The case's scored repeats disagree."""
+    return 0 < passed < scored
