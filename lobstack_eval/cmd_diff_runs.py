@@ -18,16 +18,36 @@ def diff_runs(
     a: Annotated[Path, typer.Argument(metavar="A", help="Run A (the baseline): a results.json file or a report dir.")],
     b: Annotated[Path, typer.Argument(metavar="B", help="Run B (the candidate): a results.json file or a report dir.")],
     fail_on_regression: Annotated[
-        bool, typer.Option("--fail-on-regression", help="Exit 1 when any case flipped passed->failed.")
+        bool,
+        typer.Option(
+            "--fail-on-regression",
+            help="Exit 1 on a regression: a scoring change, a paired test finding B worse, a consistent failure "
+            "(or, with --max-drop, a drop of Overall).",
+        ),
     ] = False,
     max_drop: Annotated[
         str | None,
         typer.Option(
             "--max-drop",
             metavar="PCT",
-            help="With --fail-on-regression: exit 1 when Overall dropped more than PCT points, not on flips.",
+            help="With --fail-on-regression: also exit 1 when Overall dropped more than PCT points.",
         ),
     ] = None,
+    alpha: Annotated[
+        str, typer.Option("--alpha", metavar="A", help="Significance level of the paired test over cases.")
+    ] = "0.05",
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict", help="With --fail-on-regression: also exit 1 on any case flipped to failed (noise too)."
+        ),
+    ] = False,
+    detect: Annotated[
+        str,
+        typer.Option(
+            "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
+        ),
+    ] = "5",
     junit: Annotated[
         Path | None,
         typer.Option("--junit", metavar="FILE", help="Write JUnit XML, one testcase per case of B."),
@@ -54,15 +74,21 @@ def diff_runs(
         ),
     ] = None,
 ) -> None:
-    """Compare two runs (matched by model, paired by case id) with an exact McNemar test."""
-    drop = _points(max_drop) if max_drop is not None else None
+    """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
+    drop = _points(max_drop, "--max-drop") if max_drop is not None else None
     if drop is not None and not fail_on_regression:
         raise UsageError("--max-drop only applies with --fail-on-regression")
+    if strict and not fail_on_regression:
+        raise UsageError("--strict only applies with --fail-on-regression")
+    level = _share(alpha)
+    target = _points(detect, "--detect")
+    if target <= 0 or target > 100:
+        raise UsageError(f"--detect: expected points between 0 and 100, got {detect!r}")
     run_a, run_b = load_run(a), load_run(b)
     if model is not None:
         run_a = {m: r for m, r in run_a.items() if m == model}
         run_b = {m: r for m, r in run_b.items() if m == model}
-    diff = compare(run_a, run_b)
+    diff = compare(run_a, run_b, detect=target)
     if not diff.models:
         which = "no model appears" if model is None else f"model {model!r} is not"
         raise ResultsError(f"{which} in both {a} and {b}")
@@ -80,7 +106,7 @@ def diff_runs(
         _write(html, _render_html(run_a[only], run_b[only], suite_data).encode("utf-8"))
     if junit is not None:
         _write(junit, to_junit(diff))
-    decision = decide(diff, drop)
+    decision = decide(diff, drop, alpha=level, strict=strict)
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if markdown is not None or summary_file:
         comment = to_markdown(diff, decision, str(a), str(b))
@@ -88,19 +114,29 @@ def diff_runs(
             _write(markdown, comment.encode("utf-8"))
         if summary_file:
             _append(Path(summary_file), comment)
-    typer.echo(format_text(diff) + decision.line)
+    typer.echo(format_text(diff) + "".join(note + "\n" for note in decision.notes) + decision.line)
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
 
 
-def _points(text: str) -> float:
+def _points(text: str, option: str) -> float:
     # Parsed here rather than by typer so the message can name the bad value (CONTRACTS section 1).
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value >= 0:  # also rejects nan
-        raise UsageError(f"--max-drop: expected a number of points >= 0, got {text!r}")
+    if not value >= 0 or value == float("inf"):  # also rejects nan
+        raise UsageError(f"{option}: expected a number of points >= 0, got {text!r}")
+    return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise UsageError(f"--alpha: expected a number between 0 and 1, got {text!r}")
     return value
 
 

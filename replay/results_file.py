@@ -28,6 +28,9 @@ def results_problem(data: Any) -> str | None:
         metric = metrics.get(name)
         if not isinstance(metric, dict) or "rate" not in metric:
             return f"missing field 'metrics.{name}.rate'"
+    repeats = data.get("repeats", 1)
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        return "field 'repeats' must be a whole number >= 1"
     results = data.get("results")
     if not isinstance(results, list):
         return "missing list field 'results'"
@@ -40,6 +43,11 @@ def results_problem(data: Any) -> str | None:
         if result["id"] in seen:
             return f"results[{i}]: duplicate case id {result['id']!r}"
         seen.add(result["id"])
+        runs = result.get("runs")
+        if runs is not None and not (
+            isinstance(runs, list) and runs and all(isinstance(r, dict) and r.get("status") in STATUSES for r in runs)
+        ):
+            return f"results[{i}] ({result['id']}): 'runs' must be a list of repeats, each with a status"
     return None
 
 

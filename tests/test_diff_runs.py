@@ -183,32 +183,34 @@ def test_reason_falls_back_to_first_failing_step() -> None:
 
 # --- deciding ---------------------------------------------------------------------------------------
 
+NOT_WORSE = "paired test: B is not worse at --alpha 0.05 (ref/noisy: p = 1; ref/oracle: p = 1)"
+FLIPS = "2 cases flipped to failed (ref/noisy: parallel-02, chains-03)"
 DECISIONS = [
-    pytest.param(None, True, "regression: 2 cases flipped to failed (ref/noisy: parallel-02, chains-03)", id="flips"),
+    pytest.param(None, False, False, f"no regression: {NOT_WORSE}", id="two-flips-are-noise"),
+    pytest.param(None, True, True, f"regression: {FLIPS}", id="strict-flips"),
+    pytest.param(20.0, False, False, f"no regression: {NOT_WORSE}; Overall within --max-drop 20", id="drop-within"),
     pytest.param(
-        20.0,
-        False,
-        "no regression: Overall within --max-drop 20; 2 cases flipped to failed (ref/noisy: parallel-02, chains-03)",
-        id="drop-within",
+        16.0, False, True, "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)",
+        id="drop-over",
     ),
-    pytest.param(
-        16.0, True, "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)", id="drop-over"
-    ),
-]
+    pytest.param(20.0, True, True, f"regression: {FLIPS}", id="strict-and-drop-within"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("max_drop", "regression", "line"), DECISIONS)
-def test_decide_on_fixture_runs(max_drop: float | None, regression: bool, line: str) -> None:
-    """The flip gate, and the Overall gate on both sides of the 16.67-point drop."""
-    decision = decide(compare(load_run(BASE), load_run(CAND)), max_drop)
+@pytest.mark.parametrize(("max_drop", "strict", "regression", "line"), DECISIONS)
+def test_decide_on_fixture_runs(max_drop: float | None, strict: bool, regression: bool, line: str) -> None:
+    """Two flips against one are noise to the paired test (p = 1); --strict fails on them; the Overall gate on
+    both sides of the 16.67-point drop."""
+    decision = decide(compare(load_run(BASE), load_run(CAND)), max_drop, strict=strict)
     assert (decision.regression, decision.line) == (regression, line)
+    assert decision.rules == (() if not regression else ("--strict",) if strict else ("--max-drop",))
 
 
 def test_decide_without_flips_and_with_lost_overall() -> None:
     """No flips is ``no regression``; under --max-drop, B losing its Overall rate counts as a drop."""
     same = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "passed"})})
     assert decide(same) == decide(same, None)
-    assert decide(same).line == "no regression"
+    assert decide(same).line == "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)"
     lost = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "errored"}, overall=None)})
     assert decide(lost).regression is False
     assert decide(lost, 5.0).line == "regression: Overall dropped more than --max-drop 5 (m: 50.00 -> no rate)"
@@ -217,7 +219,7 @@ def test_decide_without_flips_and_with_lost_overall() -> None:
 def test_single_flip_is_singular() -> None:
     """One case reads ``1 case``."""
     diff = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "failed"})})
-    assert decide(diff).line == "regression: 1 case flipped to failed (m: a)"
+    assert decide(diff, strict=True).line == "regression: 1 case flipped to failed (m: a)"
 
 
 # --- text -------------------------------------------------------------------------------------------
@@ -286,18 +288,20 @@ def test_junit_xml_parsed_back() -> None:
 
 N = str(BASE / "ref_noisy" / "results.json")
 CLI = [
-    pytest.param([str(BASE), str(CAND)], 0, "regression: 2 cases flipped to failed", id="report-only"),
-    pytest.param([str(BASE), str(CAND), "--fail-on-regression"], 1, "regression: 2 cases", id="gate-flips"),
-    pytest.param([N, str(CAND / "ref_noisy")], 0, "regression: 2 cases", id="file-vs-dir"),
+    pytest.param([str(BASE), str(CAND), "--strict", "--fail-on-regression"], 1, "regression: 2 cases flipped",
+                 id="report-strict"),
+    pytest.param([str(BASE), str(CAND), "--fail-on-regression"], 0, "no regression: paired test", id="flips-noise"),
+    pytest.param([str(BASE), str(CAND), "--fail-on-regression", "--strict"], 1, "regression: 2 cases", id="strict"),
+    pytest.param([N, str(CAND / "ref_noisy")], 0, "no regression: paired test", id="file-vs-dir"),
     pytest.param([str(BASE), str(BASE), "--fail-on-regression"], 0, "no regression", id="same-run"),
     pytest.param(
-        [str(CAND), str(BASE), "--fail-on-regression"],
+        [str(CAND), str(BASE), "--fail-on-regression", "--strict"],
         1,
         "regression: 1 case flipped to failed (ref/noisy: selection-01)",
         id="reversed",
     ),
     pytest.param(
-        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"], 0, "no regression: Overall within",
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"], 0, "no regression: paired test",
         id="max-drop-within",
     ),
     pytest.param(
@@ -305,8 +309,8 @@ CLI = [
         id="max-drop-over",
     ),
     pytest.param(
-        [str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch", "--fail-on-regression"], 1, "regression: 2 cases",
-        id="mismatch-allowed",
+        [str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch", "--fail-on-regression", "--strict"], 1,
+        "regression: 2 cases", id="mismatch-allowed",
     ),
     pytest.param([str(BASE), str(RUNS / "edited")], 0, "no regression", id="sha-only"),
     pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"], 0, "no regression",
@@ -366,7 +370,7 @@ def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--junit writes the same bytes as to_junit, and the gate still decides the exit code."""
     out = tmp_path / "junit.xml"
-    assert main(["diff", "runs", str(BASE), str(CAND), "--junit", str(out), "--fail-on-regression"]) == 1
+    assert main(["diff", "runs", str(BASE), str(CAND), "--junit", str(out), "--fail-on-regression", "--strict"]) == 1
     assert out.read_bytes() == to_junit(compare(load_run(BASE), load_run(CAND)))
     capsys.readouterr()
 
@@ -439,13 +443,16 @@ def test_max_drop_boundary(max_drop: float, regression: bool) -> None:
 def test_overall_rise_never_trips_max_drop() -> None:
     """An Overall that went up is not a drop, even with a zero tolerance."""
     diff = compare({"m": results("m", {}, overall=40.0)}, {"m": results("m", {}, overall=50.0)})
-    assert decide(diff, 0.0).line == "no regression: Overall within --max-drop 0"
+    assert decide(diff, 0.0).line == (
+        "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1); Overall within --max-drop 0"
+    )
 
 
 def test_verdict_lists_at_most_ten_ids_per_model() -> None:
     """Twelve flips: the first ten ids, then how many more."""
     ids = [f"c{i:02d}" for i in range(12)]
     diff = compare({"m": results("m", dict.fromkeys(ids, "passed"))}, {"m": results("m", dict.fromkeys(ids, "failed"))})
-    assert decide(diff).line == (
-        "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more)"
+    assert decide(diff, strict=True).line == (
+        "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more); "
+        "paired test: B is worse than A at --alpha 0.05 (m: McNemar exact p = 0.0004883, mean change -100.00 points)"
     )

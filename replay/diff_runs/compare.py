@@ -1,31 +1,43 @@
-"""Pairing two runs model by model and case by case (pure): flips, unpaired cases, metric deltas, McNemar."""
+"""Pairing two runs model by model and case by case (pure): flips, unpaired cases, metric deltas, paired tests.
+
+Each case is compared by its pass rate over its scored repeats. The paired test over cases is the exact McNemar
+test when both runs have one sample per case, else the exact sign-flip test on the per-case differences (which
+is McNemar's when every rate is 0 or 1). A case whose same model answers got another verdict is a scoring
+change (see ``scorer.answers``).
+"""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, SuiteRef
+from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
+from scorer.answers import answer_digests, same_answers
 from scorer.metrics import METRICS
-from scorer.paired import mcnemar_exact
+from scorer.paired import mcnemar_exact, sign_flip_exact
+from scorer.power import paired_power, within_variance
+from scorer.repeats import REPEAT_METRICS
+
+DEFAULT_DETECT = 5.0  # points: the drop the power line says how many repeats it would take to detect
 
 
-def compare(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> RunDiff:
+def compare(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]], detect: float = DEFAULT_DETECT) -> RunDiff:
     """Compare two runs (model -> results dict, as from ``load_run``), matching models by name.
 
     Two runs of one model each, under different names, are compared with each other: that is how a model change
-    (the same suite, another model) is gated.
+    (the same suite, another model) is gated. ``detect`` (points) is the drop the power estimate aims at.
     """
     if len(a) == 1 and len(b) == 1 and set(a) != set(b):
-        return RunDiff(models=(compare_model(*a.values(), *b.values()),), only_a=(), only_b=())
+        return RunDiff(models=(compare_model(*a.values(), *b.values(), detect=detect),), only_a=(), only_b=())
     common = sorted(set(a) & set(b))
     return RunDiff(
-        models=tuple(compare_model(a[m], b[m]) for m in common),
+        models=tuple(compare_model(a[m], b[m], detect=detect) for m in common),
         only_a=tuple(sorted(set(a) - set(b))),
         only_b=tuple(sorted(set(b) - set(a))),
     )
 
 
-def compare_model(a: dict[str, Any], b: dict[str, Any]) -> ModelDiff:
+def compare_model(a: dict[str, Any], b: dict[str, Any], detect: float = DEFAULT_DETECT) -> ModelDiff:
     """Compare one model's results in run A and run B."""
     by_id_a = {r["id"]: r for r in a["results"]}
     by_id_b = {r["id"]: r for r in b["results"]}
@@ -33,6 +45,11 @@ def compare_model(a: dict[str, Any], b: dict[str, Any]) -> ModelDiff:
     cases = tuple(_outcome(cid, by_id_a.get(cid), by_id_b.get(cid)) for cid in order)
     to_failed = tuple(c for c in cases if c.kind == "to_failed")
     to_passed = tuple(c for c in cases if c.kind == "to_passed")
+    repeats_a, repeats_b = _repeats(a), _repeats(b)
+    paired = [c for c in cases if c.difference is not None]
+    differences = [c.difference for c in paired if c.difference is not None]
+    single = repeats_a == 1 and repeats_b == 1
+    names = [*METRICS, *(n for n in REPEAT_METRICS if n in a["metrics"] or n in b["metrics"])]
     return ModelDiff(
         model=b["model"] if a["model"] == b["model"] else f"{a['model']} -> {b['model']}",
         suite_a=_suite_ref(a),
@@ -43,13 +60,67 @@ def compare_model(a: dict[str, Any], b: dict[str, Any]) -> ModelDiff:
         unpaired=tuple(c for c in cases if c.kind == "unpaired"),
         both_passed=sum(1 for c in cases if c.kind == "same" and c.status_b == "passed"),
         both_failed=sum(1 for c in cases if c.kind == "same" and c.status_b == "failed"),
-        metrics=tuple(_metric_delta(name, a["metrics"][name], b["metrics"][name]) for name in METRICS),
+        metrics=tuple(_metric_delta(n, a["metrics"].get(n) or {}, b["metrics"].get(n) or {}) for n in names),
         mcnemar_p=mcnemar_exact(len(to_failed), len(to_passed)),
+        repeats_a=repeats_a,
+        repeats_b=repeats_b,
+        paired_p=_paired_p(paired) if single else sign_flip_exact(differences),
+        mean_change=float(100 * sum(differences, Fraction(0)) / len(differences)) if differences else None,
+        power=paired_power(
+            [float(d) for d in differences],
+            within_variance([c.counts("a") for c in paired]) if repeats_a >= 2 else None,
+            within_variance([c.counts("b") for c in paired]) if repeats_b >= 2 else None,
+            _mean_scored(paired, "a"),
+            _mean_scored(paired, "b"),
+            detect,
+        ),
+    )
+
+
+def _paired_p(paired: list[CaseOutcome]) -> float:
+    worse = sum(1 for c in paired if c.change == "worse")
+    return mcnemar_exact(worse, sum(1 for c in paired if c.change == "better"))
+
+
+def _mean_scored(paired: list[CaseOutcome], side: str) -> float:
+    counts = [c.counts(side)[1] for c in paired]
+    return sum(counts) / len(counts) if counts else 1.0
+
+
+def _repeats(results: dict[str, Any]) -> int:
+    value = results.get("repeats", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
+
+def _samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
+    """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample)."""
+    if result is None:
+        return ()
+    runs = result.get("runs")
+    if not isinstance(runs, list) or not runs:
+        return (Sample(result["status"], answer_digests(result.get("steps"))),)
+    return tuple(Sample(run["status"], _answers(run)) for run in runs)
+
+
+def _answers(run: dict[str, Any]) -> tuple[str, ...] | None:
+    stored = run.get("answers_sha256")
+    if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
+        return tuple(stored)
+    return answer_digests(run.get("steps"))
+
+
+def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:
+    """Some repeat in A and some repeat in B got the same answers and different verdicts."""
+    return any(
+        sa.scored and sb.scored and sa.status != sb.status and same_answers(sa.answers, sb.answers)
+        for sa in samples_a
+        for sb in samples_b
     )
 
 
 def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None) -> CaseOutcome:
     group = (rb or ra or {}).get("group")
+    samples_a, samples_b = _samples(ra), _samples(rb)
     return CaseOutcome(
         case_id=case_id,
         group=group if isinstance(group, str) else None,
@@ -57,6 +128,9 @@ def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None)
         status_b=rb["status"] if rb else None,
         reason_a=_reason(ra),
         reason_b=_reason(rb),
+        samples_a=samples_a,
+        samples_b=samples_b,
+        scoring_change=_scoring_change(samples_a, samples_b),
     )
 
 

@@ -1,10 +1,30 @@
-"""The records of a run comparison: cases paired by id, metric deltas, the per-model and whole-run diffs."""
+"""The records of a run comparison: cases paired by id, metric deltas, the per-model and whole-run diffs.
+
+A case is compared by its pass rate over its scored repeats (one sample per case is a rate of 0 or 1), so one
+set of records serves single runs and repeated runs alike.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+
+from scorer.power import Power
 
 SCORED = frozenset({"passed", "failed"})
+CONSISTENT_MIN_REPEATS = 3  # a case must fail this many repeats out of this many to be a consistent failure
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One repeat of a case in one run: its status and the digests of the model's answers (None: unknown)."""
+
+    status: str
+    answers: tuple[str, ...] | None = None
+
+    @property
+    def scored(self) -> bool:
+        return self.status in SCORED
 
 
 @dataclass(frozen=True)
@@ -26,11 +46,54 @@ class CaseOutcome:
     status_b: str | None
     reason_a: str | None
     reason_b: str | None
+    samples_a: tuple[Sample, ...] = ()  # every repeat in A; empty means the one sample ``status_a``
+    samples_b: tuple[Sample, ...] = ()
+    scoring_change: bool = False  # the same answers got a different verdict in A and B
 
     @property
     def paired(self) -> bool:
         """Both runs scored the case (passed or failed), so it counts in the paired test."""
         return self.status_a in SCORED and self.status_b in SCORED
+
+    def samples(self, side: str) -> tuple[Sample, ...]:
+        """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its one sample)."""
+        given, status = (self.samples_a, self.status_a) if side == "a" else (self.samples_b, self.status_b)
+        return given or ((Sample(status),) if status is not None else ())
+
+    def counts(self, side: str) -> tuple[int, int]:
+        """(passed, scored) repeats on side ``a`` or ``b``."""
+        samples = self.samples(side)
+        return sum(1 for s in samples if s.status == "passed"), sum(1 for s in samples if s.scored)
+
+    def rate(self, side: str) -> Fraction | None:
+        """The share of scored repeats that passed; None when none was scored."""
+        passed, scored = self.counts(side)
+        return Fraction(passed, scored) if scored else None
+
+    @property
+    def difference(self) -> Fraction | None:
+        """B's pass rate minus A's, for a paired case."""
+        a, b = self.rate("a"), self.rate("b")
+        return None if a is None or b is None or not self.paired else b - a
+
+    @property
+    def change(self) -> str:
+        """``worse``, ``better``, ``same`` (by pass rate) or ``unpaired``."""
+        d = self.difference
+        if d is None:
+            return "unpaired"
+        return "same" if d == 0 else "worse" if d < 0 else "better"
+
+    @property
+    def flaky(self) -> bool:
+        """The case's repeats disagree on either side: its flips are noise, not evidence."""
+        return any(0 < p < n for p, n in (self.counts("a"), self.counts("b")))
+
+    @property
+    def consistent_failure(self) -> bool:
+        """Passed every repeat in A and failed every repeat in B, with enough repeats on both sides."""
+        (pa, na), (pb, nb) = self.counts("a"), self.counts("b")
+        return min(na, nb) >= CONSISTENT_MIN_REPEATS and pa == na and pb == 0
 
     @property
     def kind(self) -> str:
@@ -67,8 +130,32 @@ class ModelDiff:
     unpaired: tuple[CaseOutcome, ...]
     both_passed: int
     both_failed: int
-    metrics: tuple[MetricDelta, ...]  # the seven metrics, in METRICS order
+    metrics: tuple[MetricDelta, ...]  # the seven metrics in METRICS order, then the repeat metrics either has
     mcnemar_p: float
+    repeats_a: int = 1
+    repeats_b: int = 1
+    paired_p: float = 1.0  # the gate's paired test: exact McNemar (one sample per case) or exact sign-flip
+    mean_change: float | None = None  # mean of B's minus A's per-case pass rate over paired cases, in points
+    power: Power | None = None
+
+    @property
+    def single_sample(self) -> bool:
+        """One sample per case on both sides: flips cannot be told from noise case by case."""
+        return self.repeats_a == 1 and self.repeats_b == 1
+
+    @property
+    def paired_test(self) -> str:
+        """The name of the paired test used."""
+        return "McNemar exact" if self.single_sample else "sign-flip exact"
+
+    def with_change(self, kind: str) -> tuple[CaseOutcome, ...]:
+        """The paired cases whose pass rate got ``worse`` or ``better``."""
+        return tuple(c for c in self.cases if c.change == kind)
+
+    @property
+    def scoring_changes(self) -> tuple[CaseOutcome, ...]:
+        """Cases whose same model answers got a different verdict in A and B."""
+        return tuple(c for c in self.cases if c.scoring_change)
 
     @property
     def pairs(self) -> int:
@@ -102,7 +189,10 @@ class RunDiff:
 
 @dataclass(frozen=True)
 class Decision:
-    """The regression verdict and the one line that explains it."""
+    """The regression verdict and the one line that explains it; ``rules`` names the rules that decided (none
+    when no rule fired) and ``notes`` are advice printed before the verdict."""
 
     regression: bool
     line: str
+    rules: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
