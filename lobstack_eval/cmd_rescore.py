@@ -15,26 +15,38 @@ def rescore(
     workers: int = typer.Option(None, "--workers", help="Processes to score models with [default: automatic]."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
     html: bool = typer.Option(True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."),
+    detect: float = typer.Option(
+        5.0, "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
+    ),
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, leaderboard.md/.csv, index.html."""
     from rich.console import Console
 
-    from replay.leaderboard import terminal_table
+    from replay.leaderboard import neighbour_lines, ordered, terminal_table
+    from replay.power_text import power_lines
     from replay.rescore import rescore as run_rescore
     from scorer.errors import UsageError
 
     if workers is not None and workers < 1:
         raise UsageError(f"--workers {workers}: must be at least 1")
+    if not 0 < detect <= 100:
+        raise UsageError(f"--detect {detect:g}: expected points between 0 and 100")
     summary = run_rescore(cassettes, suite, out, workers, html=html)
     documents = [r.results for r in summary.reports if not r.error]
     if not quiet:
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
+        for line in [*neighbour_lines(documents), *power_lines(ordered(documents), detect)]:
+            typer.echo(line)
     for doc in documents:
-        missing = doc["cases"]["unrecorded"]
+        runs = doc.get("case_runs", doc["cases"])
+        missing = runs["unrecorded"]
         if missing:
+            what = "case(s)" if "case_runs" not in doc else "case-run(s)"
+            repeats = f" --repeats {doc['repeats']}" if "case_runs" in doc else ""
             typer.echo(
-                f"{missing} case(s) of {doc['model']} need recording: lobstack-eval record --model {doc['model']}"
+                f"{missing} {what} of {doc['model']} need recording: lobstack-eval record --model {doc['model']}"
+                + repeats
                 + (f" --cassettes {cassettes}" if cassettes != Path("cassettes") else ""),
                 err=True,
             )

@@ -1,4 +1,9 @@
-"""The leaderboard across models: markdown, CSV and a terminal table, all from results documents."""
+"""The leaderboard across models: markdown, CSV and a terminal table, all from results documents.
+
+When some model has repeats (K > 1), every table also shows K, pass^k and the share of flaky cases, and the
+markdown says which neighbours are statistically indistinguishable (``replay.ties``); boards of single runs keep
+exactly their K = 1 form. The terminal lists the indistinguishable neighbours under the table in every case.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from replay.ties import Neighbours, has_repeats, neighbours
 from scorer.metrics import METRICS
+from scorer.repeats import REPEAT_METRICS
 from scorer.suite_model import Suite
 
 TITLES = {
@@ -40,12 +47,21 @@ def _ci(ci: list[float] | None) -> str:
     return "" if ci is None else f" [{ci[0]:.0f}-{ci[1]:.0f}]"
 
 
-def cells(doc: dict[str, Any]) -> list[str]:
-    """One row of the human tables: rates with intervals, latency, cost, errored, temperature."""
+def _rate_cell(metric: dict[str, Any] | None) -> str:
+    if not metric or metric["rate"] is None:
+        return DASH
+    return _pct(metric["rate"]) + _ci(metric["ci"])
+
+
+def cells(doc: dict[str, Any], repeated: bool = False) -> list[str]:
+    """One row of the human tables: rates with intervals, latency, cost, errored, temperature; with
+    ``repeated``, K, pass^k and flaky after Overall."""
     row = [doc["model"]]
     for name in METRICS:
-        metric = doc["metrics"][name]
-        row.append(_pct(metric["rate"]) + ("" if metric["rate"] is None else _ci(metric["ci"])))
+        row.append(_rate_cell(doc["metrics"][name]))
+        if repeated and name == "overall":
+            row.append(str(doc.get("repeats", 1)))
+            row.extend(_rate_cell(doc["metrics"].get(extra)) for extra in ("pass_all_k", "flaky"))
     latency, cost = doc["latency_p50_ms"], doc["cost_per_100_cases_usd"]
     row.append(DASH if latency is None else f"{latency:.0f}")
     row.append(DASH if cost is None else f"{cost:.4f}")
@@ -56,21 +72,46 @@ def cells(doc: dict[str, Any]) -> list[str]:
 
 
 HEADERS = ["Model", *(TITLES[m] for m in METRICS), "Latency p50 ms", "$ / 100 cases", "Errored", "Temp. ignored"]
+REPEAT_HEADERS = ["Repeats", "pass^k", "Flaky"]  # after Overall when some model has K > 1
+
+
+def _headers(repeated: bool) -> list[str]:
+    return HEADERS[:2] + REPEAT_HEADERS + HEADERS[2:] if repeated else HEADERS
+
+
+def _next_cell(pair: Neighbours | None) -> str:
+    if pair is None:
+        return ""
+    return f"{'≈' if pair.indistinguishable else '>'} (p {pair.p_holm:.2g})"
 
 
 def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite) -> str:
     """The markdown leaderboard (rates in %, 95% Wilson intervals in brackets; a dash where nothing applies)."""
+    repeated = has_repeats(documents)
+    headers = _headers(repeated) + (["vs next"] if repeated else [])
     lines = [
         f"# Leaderboard: {suite.name} {suite.version}",
         "",
         f"Suite sha256 `{suite.sha256}`. Rates in % with 95% Wilson intervals; `-` where nothing applies.",
         "Made-up tool: lower is better. Cost is what the calls cost on Lobstack's keys.",
         "",
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(HEADERS))) + "|",
     ]
-    for doc in ordered(documents):
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells(doc)) + " |")
+    if repeated:
+        lines[-1:-1] = [
+            "With repeats, rates are over every scored case-run and intervals are clustered by case; pass^k: cases "
+            "that passed every repeat; Flaky: cases whose repeats disagree.",
+            "vs next: `≈` when the model cannot be told apart from the next one down (paired test on shared cases, "
+            "Holm-corrected p >= 0.05), `>` when it is better.",
+        ]
+    lines += [
+        "| " + " | ".join(headers) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
+    ]
+    board = ordered(documents)
+    pairs: list[Neighbours | None] = [*neighbours(board), None] if repeated else [None] * len(board)
+    for doc, pair in zip(board, pairs, strict=True):
+        row = cells(doc, repeated) + ([_next_cell(pair)] if repeated else [])
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -86,8 +127,16 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
     for name in METRICS:
         header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
     header += ["latency_p50_ms", "cost_per_100_cases_usd", "scored", "errored", "unrecorded", "temperature_ignored"]
+    repeated = has_repeats(documents)
+    if repeated:
+        header.append("repeats")
+        for name in REPEAT_METRICS:
+            header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
+        header += ["next_p_holm", "indistinguishable_from_next"]
     writer.writerow(header)
-    for doc in ordered(documents):
+    board = ordered(documents)
+    pairs: list[Neighbours | None] = [*neighbours(board), None] if repeated else [None] * len(board)
+    for doc, pair in zip(board, pairs, strict=True):
         row = [doc["model"]]
         for name in METRICS:
             metric = doc["metrics"][name]
@@ -102,6 +151,13 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
             cases["unrecorded"],
             str(doc["temperature_ignored"]).lower(),
         ]
+        if repeated:
+            row.append(doc.get("repeats", 1))
+            for name in REPEAT_METRICS:
+                metric = doc["metrics"].get(name) or {"rate": None, "count": "", "of": "", "ci": None}
+                ci = metric["ci"] or [None, None]
+                row += [_num(metric["rate"]), metric["count"], metric["of"], _num(ci[0]), _num(ci[1])]
+            row += ["", ""] if pair is None else [repr(pair.p_holm), str(pair.indistinguishable).lower()]
         writer.writerow(row)
     return buffer.getvalue()
 
@@ -122,9 +178,23 @@ def terminal_table(documents: Sequence[dict[str, Any]], suite: Suite) -> Any:
         show_edge=False,
         collapse_padding=True,
     )
-    for i, header in enumerate(SHORT_HEADERS):
-        rate = 1 <= i <= len(METRICS)  # "[95-100]" must fit whole
+    repeated = has_repeats(documents)
+    headers = [*SHORT_HEADERS[:2], "K", "pass^k", "Flaky", *SHORT_HEADERS[2:]] if repeated else SHORT_HEADERS
+    for i, header in enumerate(headers):
+        rate = 1 <= i < len(headers) - 4 and header != "K"  # "[95-100]" must fit whole
         table.add_column(header, justify="left" if i == 0 else "right", no_wrap=i == 0, min_width=8 if rate else None)
     for doc in ordered(documents):
-        table.add_row(*(cell.replace(" [", "\n[") for cell in cells(doc)))
+        table.add_row(*(cell.replace(" [", "\n[") for cell in cells(doc, repeated)))
     return table
+
+
+def neighbour_lines(documents: Sequence[dict[str, Any]]) -> list[str]:
+    """Under the terminal table: which neighbours the cases cannot tell apart (paired test, Holm-corrected)."""
+    pairs = neighbours(ordered(documents))
+    if not pairs:
+        return []
+    ties = [f"{p.upper} ≈ {p.lower} (p = {p.p_holm:.2g})" for p in pairs if p.indistinguishable]
+    head = "Paired test on shared cases, Holm-corrected, alpha 0.05: "
+    if not ties:
+        return [head + "every model is distinguishable from the next one down."]
+    return [head + "not distinguishable from the next one down: " + "; ".join(ties) + "."]

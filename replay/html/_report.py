@@ -10,6 +10,7 @@ from typing import Any
 from replay.html import _env, _plots, _view
 from replay.html._labels import CAVEATS
 from replay.html._load import load_results, load_suite, results_paths
+from replay.ties import has_repeats, neighbours
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -24,9 +25,13 @@ def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> st
 def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite file's dict).
 
-    Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by name.
+    Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by name. When some
+    model has repeats the page also shows K, pass^k and flaky, each case's repeats as a strip in the grid (every
+    repeat in its drill-down, by ``repeats.js``) and which neighbours are indistinguishable; otherwise the page is
+    exactly the single-run one.
     """
     ordered = _view.leaderboard_order(results)
+    repeated = has_repeats(ordered)
     case_ids = _view.grid_case_ids(ordered, suite)
     plot_models = [_view.plot_model(r) for r in ordered]
     plots = {
@@ -36,21 +41,27 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         "groups": _env.safe(_plots.heatmap_svg(plot_models)),
     }
     js = _env.static_text("report.js")
+    scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
+    css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
+    ties = [n for n in neighbours(ordered) if n.indistinguishable] if repeated else []
     suites = _view.suite_lines(ordered)
     title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
     return _env.render(
         "report.html.j2",
         title=title,
-        csp=_env.csp([js]),
-        css=_env.safe(_env.static_text("report.css")),
+        csp=_env.csp(scripts),
+        css=_env.safe(css),
         js=_env.safe(js),
+        extra_js=_env.safe(scripts[1]) if repeated else "",
+        repeated=repeated,
+        ties=ties,
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
         caveats=CAVEATS,
         models=[str(r["model"]) for r in ordered],
         case_ids=case_ids,
-        columns=_view.COLUMNS,
-        rows=[_view.leaderboard_row(r) for r in ordered],
+        columns=_view.columns(repeated),
+        rows=[_view.leaderboard_row(r, repeated) for r in ordered],
         plots=plots,
         spans=_view.group_spans(case_ids),
         grid=_view.grid_rows(ordered, case_ids),

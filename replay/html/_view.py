@@ -43,10 +43,12 @@ class Row:
 
 @dataclass(frozen=True)
 class GridRow:
-    """One model's line of the per-case grid: a status class letter per grid case."""
+    """One model's line of the per-case grid: a status class letter per grid case, and with repeats each case's
+    repeats as a strip of letters (empty strings for a model without repeats)."""
 
     model: str
     statuses: tuple[str, ...]
+    strips: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,11 @@ class SuiteLine:
     sha256: str
 
 
+REPEAT_COLUMNS: tuple[Column, ...] = (
+    Column("repeats", "Repeats", "desc"),
+    Column("pass_all_k", "pass^k", "desc"),
+    Column("flaky", "Flaky", "asc"),
+)
 COLUMNS: tuple[Column, ...] = (
     Column("model", "Model", "asc", numeric=False),
     *(Column(k, label, "asc" if k in LOWER_IS_BETTER else "desc") for k, label in METRIC_LABELS.items()),
@@ -100,13 +107,26 @@ def _routed(result: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(((str(k), int(v)) for k, v in routed.items()), key=lambda kv: (-kv[1], kv[0])))
 
 
-def leaderboard_row(result: dict[str, Any]) -> Row:
-    """The leaderboard cells of one results.json, in ``COLUMNS`` order."""
+def columns(repeated: bool) -> tuple[Column, ...]:
+    """The leaderboard's columns; with repeats, K, pass^k and flaky follow Overall."""
+    return (*COLUMNS[:2], *REPEAT_COLUMNS, *COLUMNS[2:]) if repeated else COLUMNS
+
+
+def _rate_cell(result: dict[str, Any], key: str) -> Cell:
+    m = _metric(result, key)
+    return Cell(fmt.rate(m.get("rate")), fmt.sort_value(m.get("rate")), fmt.interval(m.get("ci")))
+
+
+def leaderboard_row(result: dict[str, Any], repeated: bool = False) -> Row:
+    """The leaderboard cells of one results.json, in ``columns(repeated)`` order."""
     cases = result.get("cases") if isinstance(result.get("cases"), dict) else {}
     cells = [Cell(str(result["model"]), str(result["model"]).lower())]
     for key in METRIC_LABELS:
-        m = _metric(result, key)
-        cells.append(Cell(fmt.rate(m.get("rate")), fmt.sort_value(m.get("rate")), fmt.interval(m.get("ci"))))
+        cells.append(_rate_cell(result, key))
+        if repeated and key == "overall":
+            k = result.get("repeats", 1)
+            cells.append(Cell(str(k), fmt.sort_value(k)))
+            cells.extend(_rate_cell(result, extra) for extra in ("pass_all_k", "flaky"))
     latency = result.get("latency_p50_ms")
     cost = result.get("cost_per_100_cases_usd")
     cells.append(Cell(fmt.latency(latency), fmt.sort_value(latency)))
@@ -170,13 +190,23 @@ def _by_id(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {str(r.get("id")): r for r in result.get("results", []) if isinstance(r, dict)}
 
 
+def _strip(result: dict[str, Any] | None) -> str:
+    runs = (result or {}).get("runs")
+    if not isinstance(runs, list):
+        return ""
+    return "".join(_STATUS_CLASS.get(str(r.get("status")), "u") for r in runs if isinstance(r, dict))
+
+
 def grid_rows(results: Sequence[dict[str, Any]], case_ids: Sequence[tuple[str, str]]) -> list[GridRow]:
-    """Each model's status letters (p/f/e/u) along ``case_ids``; a case missing from a file reads unrecorded."""
+    """Each model's status letters (p/f/e/u) along ``case_ids``; a case missing from a file reads unrecorded.
+    A model with repeats also gets each case's repeats in order (``strips``)."""
     rows = []
     for result in results:
         by_id = _by_id(result)
         statuses = tuple(_STATUS_CLASS.get(str(by_id.get(cid, {}).get("status")), "u") for cid, _ in case_ids)
-        rows.append(GridRow(str(result["model"]), statuses))
+        repeated = isinstance(result.get("repeats"), int) and result["repeats"] > 1
+        strips = tuple(_strip(by_id.get(cid)) for cid, _ in case_ids) if repeated else ()
+        rows.append(GridRow(str(result["model"]), statuses, strips))
     return rows
 
 
@@ -204,7 +234,10 @@ def details(
         row = []
         for cid, _ in case_ids:
             r = by_id.get(cid)
-            row.append(None if r is None else {k: r.get(k) for k in ("status", "reason", "steps", "attempts")})
+            cell = None if r is None else {k: r.get(k) for k in ("status", "reason", "steps", "attempts")}
+            if cell is not None and isinstance(r.get("runs"), list):  # type: ignore[union-attr]
+                cell["runs"] = [_run_detail(run) for run in r["runs"] if isinstance(run, dict)]  # type: ignore[index]
+            row.append(cell)
         cells.append(row)
     return {
         "system": suite.get("system_prompt"),
@@ -213,6 +246,10 @@ def details(
         "cases": [_suite_case(suite_cases.get(cid), cid, group) for cid, group in case_ids],
         "cells": cells,
     }
+
+
+def _run_detail(run: dict[str, Any]) -> dict[str, Any]:
+    return {k: run.get(k) for k in ("repeat", "status", "reason", "steps", "attempts")}
 
 
 def suite_lines(results: Sequence[dict[str, Any]]) -> list[SuiteLine]:
