@@ -1,0 +1,211 @@
+"""The statistics of repeats, checked against hand computations and brute force: pass^k/pass@k, the case's
+aggregate status, clustered intervals, the sign-flip test, Holm, power, and answer identity."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from scorer.answers import answer_digests, same_answers
+from scorer.clustered import clustered_rate, effective_trials, wilson_at
+from scorer.paired import holm, mcnemar_exact, sign_flip_exact
+from scorer.power import Z, detectable_drop, repeats_needed, rerun_power, within_variance
+from scorer.repeats import aggregate_status, pass_all, pass_any, pass_k_curve, repeat_metrics, representative
+from scorer.stats import wilson
+
+# --- pass^k and pass@k -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("passed", "scored", "k", "all_k", "any_k"),
+    [
+        (3, 5, 1, Fraction(3, 5), Fraction(3, 5)),
+        (3, 5, 2, Fraction(3, 10), Fraction(9, 10)),  # C(3,2)/C(5,2); 1 - C(2,2)/C(5,2)
+        (3, 5, 3, Fraction(1, 10), Fraction(1)),  # C(3,3)/C(5,3); C(2,3) = 0
+        (5, 5, 5, Fraction(1), Fraction(1)),
+        (0, 5, 5, Fraction(0), Fraction(0)),
+        (2, 3, 5, Fraction(0), Fraction(1)),  # k beyond the scored repeats uses all of them
+        (3, 3, 5, Fraction(1), Fraction(1)),
+    ],
+)
+def test_unbiased_estimators(passed: int, scored: int, k: int, all_k: Fraction, any_k: Fraction) -> None:
+    assert pass_all(passed, scored, k) == all_k
+    assert pass_any(passed, scored, k) == any_k
+
+
+def test_estimators_are_the_chance_over_every_draw_of_k_repeats() -> None:
+    """Averaging over every k-subset of the repeats gives the same fractions (the estimators are unbiased)."""
+    outcomes = [True, False, True, True, False, True]
+    for k in range(1, len(outcomes) + 1):
+        subsets = list(itertools.combinations(outcomes, k))
+        assert pass_all(4, 6, k) == Fraction(sum(all(s) for s in subsets), len(subsets))
+        assert pass_any(4, 6, k) == Fraction(sum(any(s) for s in subsets), len(subsets))
+
+
+def test_curve_ends_at_the_counts_and_starts_at_the_mean_rate() -> None:
+    cases = [(5, 5), (0, 5), (2, 5), (3, 4), (0, 0)]  # the last case has no scored repeat: left out
+    curve = pass_k_curve(cases, 5)
+    metrics = repeat_metrics(cases)
+    assert [point["k"] for point in curve] == [1, 2, 3, 4, 5]
+    assert curve[-1]["pass_all"] == metrics["pass_all_k"]["rate"] == 25.0  # 1 of 4
+    assert curve[-1]["pass_any"] == metrics["pass_any_k"]["rate"] == 75.0  # 3 of 4
+    assert curve[0]["pass_all"] == curve[0]["pass_any"] == pytest.approx(100 * (1 + 0 + 0.4 + 0.75) / 4)
+    assert metrics["flaky"] == {"count": 2, "of": 4, "rate": 50.0, "ci": wilson(2, 4)}
+    assert pass_k_curve([(0, 0)], 2) == [{"k": 1, "pass_all": None, "pass_any": None}, {"k": 2, "pass_all": None,
+                                                                                         "pass_any": None}]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("statuses", "aggregate", "shown"),
+    [
+        (["passed", "passed"], "passed", 0),
+        (["passed", "failed", "failed"], "failed", 1),
+        (["errored", "passed"], "passed", 1),
+        (["errored", "unrecorded"], "errored", 0),
+        (["unrecorded", "unrecorded"], "unrecorded", 0),
+    ],
+)
+def test_aggregate_status(statuses: list[str], aggregate: str, shown: int) -> None:
+    assert aggregate_status(statuses) == aggregate
+    assert representative(statuses) == shown
+
+
+# --- clustered intervals -----------------------------------------------------------------------------
+
+
+def test_one_sample_per_case_is_the_plain_wilson_interval() -> None:
+    clusters = [(1, 1)] * 30 + [(0, 1)] * 50 + [(0, 0)] * 3
+    assert effective_trials(clusters) == 80
+    assert clustered_rate(clusters)["ci"] == pytest.approx(wilson(30, 80), abs=1e-9)
+
+
+def test_identical_repeats_count_as_one_trial_per_case() -> None:
+    """Five repeats that always agree carry no more information than one: the interval is the cases'."""
+    clusters = [(5, 5)] * 30 + [(0, 5)] * 50
+    rate = clustered_rate(clusters)
+    assert (rate["count"], rate["of"], rate["rate"]) == (150, 400, 37.5)
+    assert rate["ci"] == pytest.approx(wilson(30, 80), abs=1e-9)
+    assert rate["ci"][1] - rate["ci"][0] > wilson(150, 400)[1] - wilson(150, 400)[0]
+
+
+def test_effective_trials_by_hand() -> None:
+    # R = 3/6; V = 3/2 * (0 + 1 + 1) / 36 = 1/12; n_eff = (1/4) / (1/12) = 3, within [3 cases, 6 items].
+    assert effective_trials([(1, 2), (2, 2), (0, 2)]) == pytest.approx(3.0)
+    # Every case at the same rate: V = 0, and the interval keeps to one trial per case.
+    assert effective_trials([(1, 2), (1, 2), (1, 2), (1, 2)]) == 4.0
+    assert effective_trials([(1, 2), (2, 4), (1, 2)]) == pytest.approx(3.0)
+    assert clustered_rate([]) == {"count": 0, "of": 0, "rate": None, "ci": None}
+    # Wilson at p = 1/2, n = 3: centre 1/2, half-width z sqrt(1/12 + z^2/36) / (1 + z^2/3) = 0.37466.
+    assert wilson_at(0.5, 3) == pytest.approx([12.5334, 87.4666], abs=1e-3)
+
+
+# --- paired tests ------------------------------------------------------------------------------------
+
+
+def _brute_force(differences: list[Fraction]) -> Fraction:
+    observed = abs(sum(differences))
+    patterns = list(itertools.product((1, -1), repeat=len(differences)))
+    extreme = sum(
+        1 for signs in patterns if abs(sum(s * d for s, d in zip(signs, differences, strict=True))) >= observed
+    )
+    return Fraction(extreme, len(patterns))
+
+
+@pytest.mark.parametrize(
+    "differences",
+    [
+        [Fraction(-2, 5), Fraction(-1, 5), Fraction(1, 5), Fraction(-3, 5)],
+        [Fraction(-1, 3), Fraction(1, 2), Fraction(-1), Fraction(-1, 6), Fraction(0), Fraction(-1, 2)],
+        [Fraction(-1)] * 7 + [Fraction(1)],
+        [Fraction(1, 5)] * 3,
+    ],
+)
+def test_sign_flip_equals_brute_force_enumeration(differences: list[Fraction]) -> None:
+    nonzero = [d for d in differences if d]
+    assert sign_flip_exact(differences) == float(_brute_force(nonzero))
+
+
+@pytest.mark.parametrize(("worse", "better"), [(0, 0), (2, 1), (6, 0), (10, 2), (5, 5)])
+def test_sign_flip_on_single_samples_is_mcnemar(worse: int, better: int) -> None:
+    differences = [Fraction(-1)] * worse + [Fraction(1)] * better + [Fraction(0)] * 7
+    assert sign_flip_exact(differences) == mcnemar_exact(worse, better)
+
+
+def test_holm_by_hand() -> None:
+    # Sorted: 0.01*4 = 0.04; 0.03*3 = 0.09; 0.04*2 = 0.08 -> kept at 0.09; 0.5*1 = 0.5.
+    assert holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert holm([0.9, 0.9]) == [1.0, 1.0]
+    assert holm([]) == []
+
+
+# --- power -------------------------------------------------------------------------------------------
+
+
+def test_detectable_drop_of_two_deterministic_runs() -> None:
+    """No variance at all: only the drop's own sampling noise, delta = Z^2 / K / (n + Z^2 / K)."""
+    for k in (1, 3, 5):
+        assert detectable_drop(80, 0.0, k) == pytest.approx((Z * Z / k) / (80 + Z * Z / k))
+    assert 0.08 < detectable_drop(80, 0.0, 1) < 0.10  # about 9 points at K = 1, as the notes expect
+
+
+def test_detectable_drop_solves_the_power_equation() -> None:
+    for variance in (0.01, 0.2, 0.5):
+        delta = detectable_drop(80, variance, 5)
+        assert 80 * delta**2 == pytest.approx(Z * Z * (variance + delta * (1 - delta) / 5))
+
+
+def test_repeats_needed_is_the_first_k_that_detects_the_target() -> None:
+    between, within, target = 0.01, 0.4, 0.05
+    k = repeats_needed(80, between, within, target)
+    assert k is not None
+    assert detectable_drop(80, between + within / k, k) <= target + 1e-12
+    assert detectable_drop(80, between + within / (k - 1), k - 1) > target
+    # The cases alone differ too much: no number of repeats helps.
+    assert repeats_needed(80, 0.05, 0.4, target) is None
+
+
+def test_rerun_power_measures_noise_with_repeats_and_bounds_it_without() -> None:
+    steady = rerun_power([(5, 5)] * 40 + [(0, 5)] * 40, 5, 5.0)
+    assert (steady.bound, steady.cases) == ("exact", 80)
+    assert steady.detectable == pytest.approx(100 * detectable_drop(80, 0.0, 5))
+    noisy = rerun_power([(2, 4)] * 80, 4, 5.0)
+    assert within_variance([(2, 4)]) == pytest.approx(0.5 * 0.5 * 4 / 3)
+    assert noisy.detectable > steady.detectable
+    single = rerun_power([(1, 1)] * 40 + [(0, 1)] * 40, 1, 5.0)
+    assert single.bound == "at most"  # p(1 - p) = 1/4 assumed for the unmeasured noise
+    assert single.detectable == pytest.approx(100 * detectable_drop(80, 2 * 0.25, 1))
+    assert 20 <= single.detectable <= 30
+
+
+# --- answers -----------------------------------------------------------------------------------------
+
+
+def _step(arguments: str, passed: bool, flags: bool = True) -> dict:
+    call = {"id": "c1", "name": "read_file", "arguments": arguments}
+    if flags:
+        call |= {"arguments_form": "string", "offered": True, "parsed": passed, "schema_valid": passed}
+    return {
+        "index": 0,
+        "passed": passed,
+        "reason": None,
+        "response": {"content": None, "model": "m", "tool_calls": [call]},
+    }
+
+
+def test_answer_digests_ignore_the_scorers_verdicts() -> None:
+    assert answer_digests([_step('{"a": 1}', True)]) == answer_digests([_step('{"a": 1}', False, flags=False)])
+    assert answer_digests([_step('{"a": 1}', True)]) != answer_digests([_step('{"a":1}', True)])  # byte-exact
+    assert answer_digests([{"index": 0, "passed": False}]) is None  # no responses: unknown
+    assert answer_digests(None) is None
+    digest = answer_digests([_step("{}", True)])
+    assert digest is not None and len(digest) == 1 and len(digest[0]) == 64
+
+
+def test_same_answers_is_a_shared_prefix() -> None:
+    assert same_answers(("x", "y"), ("x",))  # a chain that stopped earlier on one side
+    assert same_answers(("x",), ("x",))
+    assert not same_answers(("x", "y"), ("x", "z"))
+    assert not same_answers((), ("x",))
+    assert not same_answers(None, ("x",))
