@@ -1,0 +1,129 @@
+"""The noise-aware gate on real recordings of the whole suite: two recordings of ref/flaky x5 pass it, a worse
+model fails it, and a scoring change on the same answers fails it (with repeats and without)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lobstack_eval.main import main
+from recorder.files import read_suite
+from recorder.record import record
+from recorder.repeats import CaseRun
+from replay.rescore import rescore
+from tests.conftest import ROOT
+
+SUITE_PATH = ROOT / "evals" / "suite.json"
+SUITE = read_suite(SUITE_PATH)
+ALL = [case.id for case in SUITE.cases]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two separate recordings of ref/flaky x5 (one gateway: the second gets the next draws) and ref/first-tool,
+    each rescored into ``<root>/<name>/reports``."""
+    from standin import GatewayConfig, StandInGateway
+
+    root = tmp_path_factory.mktemp("gate")
+    with StandInGateway(GatewayConfig(suite_path=SUITE_PATH)) as gateway:
+        for name, model, repeats in (("a", "ref/flaky", 5), ("b", "ref/flaky", 5), ("worse", "ref/first-tool", 3)):
+            todo = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ALL]
+            record(SUITE_PATH, model, root / name / "cassettes", gateway.url, todo, concurrency=4)
+            rescore(root / name / "cassettes", SUITE_PATH, root / name / "reports", workers=1, html=False)
+    return root
+
+
+def diff(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
+    code = main(["diff", "runs", *args, "--fail-on-regression"])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def test_two_recordings_of_a_flaky_model_pass_the_gate(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = (runs / name / "reports" / "ref_flaky" / "results.json" for name in ("a", "b"))
+    assert json.loads(a.read_text())["results"] != json.loads(b.read_text())["results"]  # they did differ
+    code, lines = diff(capsys, str(a), str(b))
+    assert code == 0
+    assert lines[-1].startswith("no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: p = ")
+    assert any("[noise: flaky]" in line for line in lines)
+    assert lines[-2].startswith("note: ref/flaky: ") and "got worse in flaky cases: noise" in lines[-2]
+    assert any(line.startswith("  power: detects an Overall drop of") for line in lines)
+    # --strict still fails on the noise, as it always did on any flip.
+    assert main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--strict"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1].startswith("regression: ")
+
+
+def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = runs / "a" / "reports" / "ref_flaky" / "results.json"
+    worse = runs / "worse" / "reports" / "ref_first-tool" / "results.json"
+    code, lines = diff(capsys, str(a), str(worse))
+    assert code == 1
+    verdict = lines[-1]
+    assert verdict.startswith("regression: paired test: B is worse than A at --alpha 0.05 (ref/flaky -> ref/first-tool")
+    # Cases ref/flaky always passed (5 of 5) and ref/first-tool always failed (3 of 3) fail on their own too.
+    assert "consistent failures: " in verdict and "passed every repeat in A and failed every repeat in B" in verdict
+    assert any("[consistent failure]" in line for line in lines)
+
+
+def _plain_string_arg(doc: dict, case: dict) -> str | None:
+    """A checked argument of the case's first call whose schema takes any string (so "changed" stays valid)."""
+    call = case["steps"][0].get("calls", [{}])[0]
+    properties = doc["tools"].get(call.get("name"), {}).get("function", {}).get("parameters", {}).get("properties", {})
+    for arg in call.get("args", {}):
+        schema = properties.get(arg, {})
+        if schema.get("type") == "string" and not set(schema) & {"enum", "pattern", "const", "maxLength"}:
+            return arg
+    return None
+
+
+def _changed_check(tmp_path: Path, case_id: str) -> Path:
+    """The suite with one check of ``case_id`` changed (same version): the recorded answers stay valid requests."""
+    doc = json.loads(SUITE_PATH.read_text())
+    case = next(c for c in doc["cases"] if c["id"] == case_id)
+    call, name = case["steps"][0]["calls"][0], _plain_string_arg(doc, case)
+    assert name is not None
+    call["args"][name] = {"eq": "changed"}
+    call["reference"][name] = "changed"
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(doc, indent=2))
+    return path
+
+
+def test_a_scoring_change_on_the_same_answers_fails_the_gate(
+    runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    baseline = json.loads((runs / "a" / "reports" / "ref_flaky" / "results.json").read_text())
+    doc = json.loads(SUITE_PATH.read_text())
+    plain = {c["id"] for c in doc["cases"] if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c)}
+    target = next(r["id"] for r in baseline["results"] if r["id"] in plain and 2 <= r["passed_repeats"] < 5)
+    suite = _changed_check(tmp_path, target)
+    rescore(runs / "a" / "cassettes", suite, tmp_path / "new", workers=1, html=False)
+    code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"))
+    assert code == 1
+    assert lines[-1].startswith(
+        f"regression: scoring change: 1 case got another verdict on the same model answers (ref/flaky: {target})"
+    )
+    assert "  scoring changes (1): the same model answers got another verdict" in lines
+    assert "  warning: same suite version but different suite sha256" in lines
+    # No alpha makes it pass: a scoring change is never noise.
+    code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"), "--alpha", "0.0001")
+    assert code == 1 and lines[-1].startswith("regression: scoring change")
+
+
+def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
+    doc = json.loads(SUITE_PATH.read_text())
+    target = next(c["id"] for c in doc["cases"] if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c))
+    suite = _changed_check(tmp_path, target)
+    rescore(cassettes, suite, tmp_path / "new", workers=1, html=False)
+    code, lines = diff(capsys, str(ROOT / "reports" / "ref_oracle"), str(tmp_path / "new" / "ref_oracle"))
+    assert code == 1
+    assert lines[-1].startswith(
+        f"regression: scoring change: 1 case got another verdict on the same model answers (ref/oracle: {target})"
+    )
+    assert "passed -> failed (1):" in "\n".join(lines)
