@@ -59,3 +59,19 @@ def interactions(cassette: Path) -> list[dict[str, Any]]:
 
 def request_json(interaction: dict[str, Any]) -> dict[str, Any]:
     return json.loads(interaction["request"]["body"])
+
+
+@pytest.fixture(scope="session")
+def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ref/oracle x3, ref/flaky x5 and ref/first-tool x1 of the mini suite, recorded once (read-only: copy to edit)."""
+    from recorder.record import record
+    from recorder.repeats import CaseRun
+    from scorer.suite_file import parse_suite
+
+    case_ids = [case.id for case in parse_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE)).cases]
+    cassettes = tmp_path_factory.mktemp("repeats") / "cassettes"
+    with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
+        for model, repeats in (("ref/oracle", 3), ("ref/flaky", 5), ("ref/first-tool", 1)):
+            runs = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in case_ids]
+            record(MINI_SUITE, model, cassettes, gateway.url, runs, concurrency=1, sleep=lambda _s: None)
+    return cassettes

@@ -267,3 +267,25 @@ class TestRepoReport:
 # Collected only once the lead has committed the real report (rescore writes it); the sample runs always.
 if not (REPO_REPORTS / "index.html").exists():
     del TestRepoReport
+
+
+class TestRepeatsReport:
+    """A report with repeats: the grid's strips and every repeat in the drill-down (repeats.js)."""
+
+    def test_strip_cell_lists_every_repeat(self, driver: WebDriver, repeat_cassettes: Path, tmp_path: Path) -> None:
+        rescore(repeat_cassettes, MINI_SUITE, tmp_path / "reports", workers=1)
+        results = json.loads((tmp_path / "reports" / "ref_flaky" / "results.json").read_text())
+        _open(driver, tmp_path / "reports" / "index.html")
+        models = _board_models(driver)
+        first = results["results"][0]
+        text = _open_cell(driver, models.index("ref/flaky"), 0)
+        passed, scored = first["passed_repeats"], first["scored_repeats"]
+        assert f"Repeats: {passed} of {scored} scored passed" in text
+        summaries = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#case-body .repeats summary")]
+        assert [line.split()[:3] for line in summaries] == [
+            [run["status"], "repeat", str(run["repeat"])] for run in first["runs"]
+        ]
+        strip = driver.find_elements(By.CSS_SELECTOR, f"#grid tbody tr[data-m='{models.index('ref/flaky')}'] td")[0]
+        assert len(strip.find_elements(By.TAG_NAME, "i")) == 5
+        driver.find_element(By.ID, "case-close").click()
+        _assert_quiet(driver)

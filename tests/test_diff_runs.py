@@ -346,6 +346,13 @@ CLI_ERRORS = [
     pytest.param([str(BASE), str(CAND), "--model", "ref/none"], 1, "model 'ref/none' is not in both", id="no-model"),
     pytest.param([str(BASE), str(CAND / "ref_abstain")], 1, "no model appears in both", id="disjoint"),
     pytest.param([str(BASE), str(CAND), "--html", "x.html"], 2, "--html needs one model", id="html-many-models"),
+    pytest.param([str(BASE), str(CAND), "--alpha", "1.5"], 2, "--alpha: expected a number between 0 and 1, got '1.5'",
+                 id="alpha-too-big"),
+    pytest.param([str(BASE), str(CAND), "--alpha", "no"], 2, "got 'no'", id="alpha-not-a-number"),
+    pytest.param([str(BASE), str(CAND), "--detect", "0"], 2, "--detect: expected points between 0 and 100",
+                 id="detect-zero"),
+    pytest.param([str(BASE), str(CAND), "--strict"], 2, "--strict only applies with --fail-on-regression",
+                 id="strict-alone"),
 ]  # fmt: skip
 
 
@@ -456,3 +463,21 @@ def test_verdict_lists_at_most_ten_ids_per_model() -> None:
         "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more); "
         "paired test: B is worse than A at --alpha 0.05 (m: McNemar exact p = 0.0004883, mean change -100.00 points)"
     )
+
+
+def test_alpha_decides_the_paired_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Six cases flipped to failed and none back: McNemar p = 2/64, a regression at 0.05, not at 0.01."""
+    ids = [f"c{i}" for i in range(10)]
+    a = _write(tmp_path / "a.json", json.dumps(results("m", dict.fromkeys(ids, "passed"))))
+    b_statuses = dict.fromkeys(ids, "passed") | dict.fromkeys(ids[:6], "failed")
+    b = _write(tmp_path / "b.json", json.dumps(results("m", b_statuses)))
+    assert main(["diff", "runs", str(a), str(b), "--fail-on-regression"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "regression: paired test: B is worse than A at --alpha 0.05 (m: McNemar exact p = 0.03125, "
+        "mean change -60.00 points)"
+    )
+    assert main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--alpha", "0.01"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "no regression: paired test: B is not worse at --alpha 0.01 (m: p = 0.03125)"
+    assert lines[-2].startswith("note: m: 6 cases flipped to failed, but with one sample per case the paired test")
+    assert "--repeats" in lines[-2]

@@ -12,7 +12,6 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.manifest import read_manifest
-from recorder.record import record
 from recorder.repeats import CaseRun
 from replay.plan import runs_to_record
 from replay.rescore import rescore, rescore_model
@@ -27,17 +26,9 @@ def record_cli(url: str, cassettes: Path, model: str, repeats: int, *extra: str)
     return main([*args, "--base-url", url, "--repeats", str(repeats), "--concurrency", "1", *extra])
 
 
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """ref/oracle x3, ref/flaky x5 and ref/first-tool x1 of the mini suite, recorded once for the module."""
-    from standin import GatewayConfig, StandInGateway
-
-    cassettes = tmp_path_factory.mktemp("repeats") / "cassettes"
-    with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
-        for model, repeats in (("ref/oracle", 3), ("ref/flaky", 5), ("ref/first-tool", 1)):
-            runs = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ALL]
-            record(MINI_SUITE, model, cassettes, gateway.url, runs, concurrency=1, sleep=lambda _s: None)
-    return cassettes
+@pytest.fixture
+def recorded(repeat_cassettes: Path) -> Path:
+    return repeat_cassettes
 
 
 # --- recording ---------------------------------------------------------------------------------------
