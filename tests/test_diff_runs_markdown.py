@@ -36,9 +36,10 @@ def test_the_comment_has_the_verdict_the_deltas_with_intervals_and_the_flips(tmp
     assert main(["diff", "runs", str(BASE), str(CAND), "--markdown", str(comment)]) == 0
     verdict = capsys.readouterr().out.splitlines()[-1]
     text = comment.read_text(encoding="utf-8")
-    assert verdict == "regression: 2 cases flipped to failed (ref/noisy: parallel-02, chains-03)"
-    assert text.startswith("### lobstack-eval: regression\n")
+    assert verdict == "no regression: paired test: B is not worse at --alpha 0.05 (ref/noisy: p = 1; ref/oracle: p = 1)"
+    assert text.startswith("### lobstack-eval: no regression\n")
     assert f"**Verdict:** {verdict}\n" in text
+    assert "> note: ref/noisy: 2 cases flipped to failed, but with one sample per case the paired test" in text
     # tests/fixtures/runs/*/ref_noisy/results.json: Overall 4/6 [30.0, 90.32] in A, 3/6 [18.76, 81.24] in B.
     assert "| Overall | 66.67 [30.00, 90.32] | 50.00 [18.76, 81.24] | -16.67 |" in text
     assert "**Passed → failed (2)**" in text
@@ -96,7 +97,7 @@ def test_github_step_summary_gets_the_same_summary_appended(tmp_path: Path, monk
     summary.write_text("# earlier step\n", encoding="utf-8")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     comment = tmp_path / "comment.md"
-    code = main(["diff", "runs", str(BASE), str(CAND), "--fail-on-regression", "--markdown", str(comment)])
+    code = main(["diff", "runs", str(BASE), str(CAND), "--fail-on-regression", "--strict", "--markdown", str(comment)])
     assert code == 1  # the gate still decides; the comment and the summary are written first
     assert summary.read_text(encoding="utf-8") == "# earlier step\n" + comment.read_text(encoding="utf-8") + "\n"
     assert main(["diff", "runs", str(BASE), str(BASE)]) == 0  # without --markdown: the summary alone

@@ -1,9 +1,10 @@
 """The pull-request comment of a run comparison (rendering only): GitHub-flavoured markdown, never over 65,000
 characters whatever the input (GitHub refuses comments over 65,536).
 
-The verdict is the Decision's own line, so the comment says exactly what the gate decided. Per model: the metric
-deltas with their intervals, the paired counts and McNemar's p, then the flipped cases, capped with a count of the
-rest. When the whole does not fit, fewer cases are listed, then fewer models, and the comment says what it left out.
+The verdict is the Decision's own line (and its notes), so the comment says exactly what the gate decided. Per
+model: the metric deltas with their intervals, the paired counts and McNemar's p (with repeats, the cases better
+and worse by pass rate and the sign-flip test's p), then the flipped cases, capped with a count of the rest. When
+the whole does not fit, fewer cases are listed, then fewer models, and the comment says what it left out.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def _head(decision: Decision, a: str, b: str) -> str:
         f"### lobstack-eval: {mark.lower()}\n\n"
         f"A (baseline): {_text(a, NAME_CHARS)} · B (candidate): {_text(b, NAME_CHARS)}\n\n"
         f"**Verdict:** {_text(decision.line, VERDICT_CHARS)}"
+        + "".join(f"\n\n> {_text(note, VERDICT_CHARS)}" for note in decision.notes[:10])
     )
 
 
@@ -59,10 +61,19 @@ def _model_block(m: ModelDiff, cap: int) -> str:
     if m.sha_mismatch:
         lines += ["> Warning: same suite version but a different suite file (sha256).", ""]
     discordant = len(m.to_failed) + len(m.to_passed)
+    paired = (
+        f"{m.pairs} paired cases: {m.both_passed} passed in both, {m.both_failed} failed in both, "
+        f"{len(m.to_failed)} passed → failed, {len(m.to_passed)} failed → passed (McNemar exact p = "
+        f"{m.mcnemar_p:.4g} on {discordant} discordant pairs)."
+    )
+    if not m.single_sample:  # repeats: cases compared by pass rate, with the sign-flip test
+        worse, better = len(m.with_change("worse")), len(m.with_change("better"))
+        paired = (
+            f"Repeats: A {m.repeats_a}, B {m.repeats_b}. {m.pairs} paired cases by pass rate: {worse} worse, "
+            f"{better} better (sign-flip exact p = {m.paired_p:.4g})."
+        )
     lines += [
-        f"Suite {_text(suites, NAME_CHARS)}. {m.pairs} paired cases: {m.both_passed} passed in both, "
-        f"{m.both_failed} failed in both, {len(m.to_failed)} passed → failed, {len(m.to_passed)} failed → passed "
-        f"(McNemar exact p = {m.mcnemar_p:.4g} on {discordant} discordant pairs).",
+        f"Suite {_text(suites, NAME_CHARS)}. {paired}",
         "",
         "| Metric | A | B | B − A |",
         "|---|---:|---:|---:|",
