@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from recorder.files import read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
-from scorer.errors import CassetteError
+from scorer.errors import CassetteError, LobstackError
 from scorer.outcome import CaseOutcome
 from scorer.results import dumps, results_document
 from scorer.suite_model import Case, Suite
@@ -26,16 +26,37 @@ NOT_RECORDED = "not recorded yet"
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
 
 
-def model_dirs(cassettes: Path) -> list[Path]:
-    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+@dataclass(frozen=True)
+class ModelFailure:
+    """A model dir that could not be scored, and the one line that says why (file and field)."""
+
+    slug: str
+    message: str
+
+
+def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[ModelFailure]]:
+    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and a failure for every other
+    visible folder: a folder without run.json is said out loud, never skipped silently. Hidden folders and plain
+    files are not model dirs."""
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: no such cassettes directory")
-    dirs = sorted(p for p in cassettes.iterdir() if (p / MANIFEST).is_file())
+    folders = sorted(p for p in cassettes.iterdir() if p.is_dir() and not p.name.startswith("."))
+    dirs = [p for p in folders if (p / MANIFEST).is_file()]
     if not dirs:
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
         )
-    return dirs
+    failures = [
+        ModelFailure(p.name, f"{p}: no {MANIFEST}, so not a recorded model dir: record it again or move it away")
+        for p in folders
+        if p not in dirs
+    ]
+    return dirs, failures
+
+
+def model_dirs(cassettes: Path) -> list[Path]:
+    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+    return find_model_dirs(cassettes)[0]
 
 
 def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path) -> CaseOutcome:
@@ -89,12 +110,16 @@ class ModelReport:
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
-def _report(model_dir: Path, suite: Suite) -> ModelReport:
-    results, warning = _rescore(model_dir, suite)
+def _report(model_dir: Path, suite: Suite) -> ModelReport | ModelFailure:
+    # One bad model dir (a corrupt cassette or run.json) fails that model only; the others are still scored.
+    try:
+        results, warning = _rescore(model_dir, suite)
+    except LobstackError as exc:
+        return ModelFailure(model_dir.name, exc.message)
     return ModelReport(model_dir.name, results, dumps(results), warning)
 
 
-def _score_one(args: tuple[str, str, str]) -> ModelReport:
+def _score_one(args: tuple[str, str, str]) -> ModelReport | ModelFailure:
     """Pool worker: loads the suite once per process (checked against the parent's sha256)."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
     suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
@@ -105,7 +130,7 @@ def _score_one(args: tuple[str, str, str]) -> ModelReport:
 
 def score_all(
     dirs: list[Path], suite: Suite, workers: int | None = None, meanwhile: Callable[[], Any] | None = None
-) -> list[ModelReport]:
+) -> list[ModelReport | ModelFailure]:
     """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
 
     ``meanwhile`` runs in this process while a pool works (rescore imports the HTML renderer then)."""
@@ -131,12 +156,14 @@ def score_all(
 
 @dataclass(frozen=True)
 class RescoreSummary:
-    """What rescore wrote."""
+    """What rescore wrote, which model dirs failed, and which stale results it removed from ``out``."""
 
     suite: Suite
     reports: list[ModelReport]
     out: Path
     files: list[Path]
+    failures: list[ModelFailure] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
 
 
 def rescore(
@@ -148,11 +175,18 @@ def rescore(
     html: bool = True,
 ) -> RescoreSummary:
     """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
-    False) the HTML report."""
+    False) the HTML report.
+
+    A model dir that cannot be scored is listed in ``failures`` and the others are still written. ``out`` then
+    holds exactly this run's models: any other model's results.json there (stale) is removed and listed."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
+    from replay.out_dir import remove_stale_results
 
     suite = read_suite(suite_path)
-    reports = score_all(model_dirs(cassettes), suite, workers, meanwhile=_import_renderer if html else None)
+    dirs, failures = find_model_dirs(cassettes)
+    scored = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None)
+    reports = [r for r in scored if isinstance(r, ModelReport)]
+    failures = sorted([*failures, *(r for r in scored if isinstance(r, ModelFailure))], key=lambda f: f.slug)
     files = []
     for report in reports:
         if report.warning:
@@ -170,7 +204,8 @@ def rescore(
     if html:
         write_atomic(out / "index.html", _html(documents, suite_path))
         files.append(out / "index.html")
-    return RescoreSummary(suite, reports, out, files)
+    removed = remove_stale_results(out, {r.slug for r in reports})
+    return RescoreSummary(suite, reports, out, files, failures, removed)
 
 
 def _import_renderer() -> None:

@@ -75,38 +75,53 @@ def test_cli_prints_the_leaderboard(recorded: Path, tmp_path: Path, capsys: pyte
     assert "Wrote" in captured.err
 
 
-def test_corrupt_cassette_is_an_error_naming_the_file(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def _rescore_errors(cassettes: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """Run the CLI's rescore (exit 1 expected) and return its ``error:`` lines."""
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q"]) == 1
+    return [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+
+
+def _scored(out: Path) -> list[str]:
+    return sorted(p.parent.name for p in out.glob("*/results.json"))
+
+
+def test_corrupt_cassette_is_an_error_naming_the_file(
+    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(target.read_text()[:50])
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(f"error: {target}: corrupt cassette: not valid JSON") and err.count("\n") == 1
+    errors = _rescore_errors(cassettes, tmp_path / "o", capsys)
+    assert errors == [f"error: {target}: corrupt cassette: not valid JSON (Expecting value at line 4)"]
+    assert _scored(tmp_path / "o") == ["ref_abstain", "ref_noisy"]  # the other models are still written
 
 
-def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(json.dumps({"version": 1, "entries": []}))
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    assert capsys.readouterr().err.startswith(f"error: {target}: corrupt cassette: not a vcrpy cassette")
+    assert _rescore_errors(cassettes, tmp_path / "o", capsys) == [
+        f'error: {target}: corrupt cassette: not a vcrpy cassette: expected an object with an "interactions" list'
+    ]
 
 
-def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     chain = next(c for c in SUITE.cases if len(c.steps) >= 3)
     target = cassettes / "ref_oracle" / f"{chain.id}.json"
     data = json.loads(target.read_text())
     data["interactions"].pop()
     target.write_text(json.dumps(data))
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    assert "an interaction is missing or extra" in capsys.readouterr().err
+    [error] = _rescore_errors(cassettes, tmp_path / "o", capsys)
+    assert error.startswith(f"error: {target}: ") and "an interaction is missing or extra" in error
 
 
-def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = cassettes / "ref_noisy" / "run.json"
     data = json.loads(manifest.read_text())
     data["suite"]["name"] = "someone-elses-suite"
     manifest.write_text(json.dumps(data))
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
-    assert capsys.readouterr().err.startswith(f"error: {manifest}: recorded with suite 'someone-elses-suite'")
+    assert _rescore_errors(cassettes, tmp_path / "o", capsys) == [
+        f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is 'lobstack-tool-calling-mini'"
+    ]
+    assert _scored(tmp_path / "o") == ["ref_abstain", "ref_oracle"]
 
 
 def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,77 @@
+"""Strict JSON for every file lobstack-eval reads: no NaN or Infinity, and a bound on nesting.
+
+Python's ``json`` accepts ``NaN``/``Infinity`` and recurses once per level, so a file nested 100,000 deep raises
+``RecursionError`` (and a shallower one can crash whatever walks it recursively later). ``loads`` turns both into
+one ``NotStrictJSON`` whose text says what and where (``cases.x.attempts[0].wall_ms: NaN is not JSON``), so each
+reader can name its file and field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_DEPTH = 100  # a suite, run.json or results.json is about 12 levels deep; 100 leaves room and stays safe
+
+
+class NotStrictJSON(ValueError):
+    """Text that is not strict JSON within ``MAX_DEPTH`` levels; ``str()`` is the reason, with the field's path."""
+
+
+class _Constant:
+    """What the decoder puts where the text had NaN, Infinity or -Infinity, so the walk can name the field."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+_DECODER = json.JSONDecoder(parse_constant=_Constant)
+
+
+def _children(node: Any) -> Any:
+    if isinstance(node, dict):
+        return node.items()
+    if isinstance(node, list):
+        return enumerate(node)
+    return ()
+
+
+def _path(parts: tuple[Any, ...]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the document"
+
+
+def problem(value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """Why a decoded value is not strict JSON (a NaN/Infinity, or nesting beyond ``limit``), or None.
+
+    Iterative, so any depth is safe to ask about."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        node, parts = stack.pop()
+        if isinstance(node, _Constant):
+            return f"{_path(parts)}: {node.name} is not JSON"
+        if isinstance(node, dict | list):
+            if len(parts) >= limit:
+                return f"nested more than {limit} levels deep"
+            stack.extend((child, (*parts, key)) for key, child in reversed(list(_children(node))))
+    return None
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse strict JSON; raises ``NotStrictJSON`` (a ValueError) for NaN/Infinity or nesting beyond ``MAX_DEPTH``.
+
+    Syntax errors stay ``json.JSONDecodeError`` (also a ValueError) so callers can show line and column; bytes that
+    are not UTF-8 raise ``UnicodeDecodeError``.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    try:
+        value = _DECODER.decode(text)
+    except RecursionError:
+        raise NotStrictJSON(f"nested more than {MAX_DEPTH} levels deep") from None
+    reason = problem(value)
+    if reason:
+        raise NotStrictJSON(reason)
+    return value
