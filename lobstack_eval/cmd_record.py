@@ -18,9 +18,12 @@ def record(
     concurrency: int = typer.Option(4, "--concurrency", help="Cases recorded at once (worker processes)."),
     case: list[str] = typer.Option([], "--case", help="Only this case id (repeatable)."),
     rerecord: bool = typer.Option(False, "--rerecord", help="Record every selected case again, even if recorded."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds without an answer before a request is retried."),
+    timeout: str = typer.Option(
+        "120", "--timeout", metavar="S", help="Seconds without an answer before a request is retried."
+    ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
+    from lobstack_eval.options import finite_number
     from lobstack_eval.progress import CaseProgress
     from recorder.files import read_suite
     from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
@@ -30,8 +33,7 @@ def record(
 
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
-    if timeout <= 0:
-        raise UsageError(f"--timeout {timeout}: must be positive")
+    timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
     url = resolve_base_url(base_url)
     api_key_for(url)  # fail before any work when the key is missing
     loaded = read_suite(suite)
@@ -45,7 +47,7 @@ def record(
     typer.echo(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {url}", err=True)
     with CaseProgress(len(todo), sys.stderr) as progress:
         summary = record(
-            suite, model, cassettes, url, todo, concurrency=concurrency, timeout_s=timeout, on_case=progress.update
+            suite, model, cassettes, url, todo, concurrency=concurrency, timeout_s=timeout_s, on_case=progress.update
         )
     counts = {s: list(summary.statuses.values()).count(s) for s in ("passed", "failed", "errored", "unrecorded")}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))

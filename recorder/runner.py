@@ -17,8 +17,13 @@ from recorder.transport import HttpRequest, Transport, Unrecorded
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.response import MalformedResponse, ModelResponse, parse_completion
+from scorer.strict_json import deeper_than
 from scorer.suite_model import Case, Step, Suite
 
+# A chat completion is about 6 levels deep; arguments sent as an object add a few. A bound keeps every later reader
+# (results.json, the HTML report) far from Python's recursion limit, with room under strict_json.MAX_DEPTH.
+BODY_MAX_DEPTH = 64
+TOO_DEEP = f"malformed response: the body is nested more than {BODY_MAX_DEPTH} levels deep"
 NO_SCRIPTED_RESULT = "error: this call does not match any expected call, so the suite has no result for it"
 
 
@@ -73,11 +78,18 @@ def run_case(
         if result.failure is not None or result.answer is None:
             return finish("errored", f"step {index + 1}: {result.failure}")
         try:
-            response = parse_completion(json.loads(result.answer.body))
-        except MalformedResponse as exc:
-            return finish("errored", f"step {index + 1}: {exc}")
+            body = json.loads(result.answer.body)
+            too_deep = deeper_than(body, BODY_MAX_DEPTH)
         except ValueError:
             return finish("errored", f"step {index + 1}: malformed response: the body is not JSON")
+        except RecursionError:  # deeper than the parser goes
+            too_deep = True
+        if too_deep:
+            return finish("errored", f"step {index + 1}: {TOO_DEEP}")
+        try:
+            response = parse_completion(body)
+        except MalformedResponse as exc:
+            return finish("errored", f"step {index + 1}: {exc}")
         verdict = judge_step(step, response, case, suite)
         steps.append(StepRecord(index, response, verdict))
         if not verdict.passed:

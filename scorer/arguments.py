@@ -6,6 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scorer.strict_json import deeper_than
+
+MAX_DEPTH = 64  # arguments nested deeper do not parse (METHOD.md, Decisions)
 ArgumentsForm = Literal["string", "object", "other"]
 
 
@@ -36,6 +39,8 @@ def parse_arguments(raw: Any) -> ParsedArguments:
         return ParsedArguments(None, "other")
     try:
         value = _DECODER.decode(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
+        return ParsedArguments(None, "string")
+    if deeper_than(value, MAX_DEPTH):  # the checks and the schema walk values recursively: bound them
         return ParsedArguments(None, "string")
     return ParsedArguments(value if isinstance(value, dict) else None, "string")

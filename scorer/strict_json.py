@@ -59,6 +59,18 @@ def problem(value: Any, limit: int = MAX_DEPTH) -> str | None:
     return None
 
 
+def deeper_than(value: Any, limit: int) -> bool:
+    """True when objects/arrays in ``value`` nest more than ``limit`` levels (iterative: safe at any depth)."""
+    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def loads(text: str | bytes) -> Any:
     """Parse strict JSON; raises ``NotStrictJSON`` (a ValueError) for NaN/Infinity or nesting beyond ``MAX_DEPTH``.
 

@@ -8,7 +8,16 @@ runs; anything else is listed as unpaired), ``gate`` decides whether B regressed
 from replay.diff_runs.compare import compare, compare_model
 from replay.diff_runs.gate import decide
 from replay.diff_runs.load import load_run
-from replay.diff_runs.model import SCORED, CaseOutcome, Decision, MetricDelta, ModelDiff, RunDiff, SuiteRef
+from replay.diff_runs.model import (
+    SCORED,
+    CaseOutcome,
+    Decision,
+    MetricDelta,
+    ModelDiff,
+    Regression,
+    RunDiff,
+    SuiteRef,
+)
 from replay.diff_runs.render import format_text
 from scorer.metrics import METRICS
 
@@ -19,6 +28,7 @@ __all__ = [
     "Decision",
     "MetricDelta",
     "ModelDiff",
+    "Regression",
     "RunDiff",
     "SuiteRef",
     "compare",
