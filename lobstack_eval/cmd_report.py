@@ -13,9 +13,15 @@ def report(
         Path("evals/suite.json"), "--suite", help="Suite file the cases' requests and checks are read from."
     ),
 ) -> int:
-    """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline."""
+    """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline.
+
+    Folders without a results.json are not models and are ignored. A corrupt results.json is one error line
+    (exit 1); the page still shows every other model."""
     from replay.html import write_report
 
-    out = write_report(reports, suite)
-    typer.echo(f"wrote {out}")
-    return 0
+    errors: list[str] = []
+    out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
+    typer.echo(f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else ""))
+    for message in errors:
+        typer.echo(f"error: {message}", err=True)
+    return 1 if errors else 0

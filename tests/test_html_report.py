@@ -337,10 +337,13 @@ class TestWriteReportErrors:
         shutil.copytree(SAMPLE, reports, ignore=shutil.ignore_patterns("*.html"))
         return reports
 
-    def test_missing_results_file_is_named(self, reports: Path) -> None:
+    def test_folders_that_are_not_models_are_ignored(self, reports: Path) -> None:
+        """A folder without results.json (a model's results removed, plots, notes) is not a model: no error."""
         (reports / "beta_mixed" / "results.json").unlink()
-        with pytest.raises(ResultsError, match=r"beta_mixed/results\.json: no such results file"):
-            write_report(reports, reports / "suite.json")
+        (reports / "plots").mkdir()
+        (reports / "notes.txt").write_text("not a model")
+        page = write_report(reports, reports / "suite.json").read_text()
+        assert "alpha/oracle" in page and "gamma/evil" in page and "beta/mixed" not in page
 
     @pytest.mark.parametrize(
         ("text", "match"),
@@ -357,7 +360,8 @@ class TestWriteReportErrors:
         assert not (reports / "index.html").exists()
 
     def test_no_model_directory(self, tmp_path: Path) -> None:
-        with pytest.raises(ResultsError, match="no model directories"):
+        (tmp_path / "plots").mkdir()
+        with pytest.raises(ResultsError, match=r"no model directories \(folders with a results\.json\)"):
             write_report(tmp_path, SAMPLE / "suite.json")
 
     def test_missing_suite(self, reports: Path) -> None:
