@@ -171,6 +171,24 @@ class TestGridAndDetails:
         assert [r[1][0][1] for r in rows] == [["alpha/oracle"], ["beta/mixed"], ["gamma/evil"]]
         assert beta == ["f", "p", "f", "p", "e", "u"]
 
+    def test_grid_reads_without_colour_and_has_one_tab_stop(self, html: str) -> None:
+        """Each cell carries its status as a mark (not colour alone), the legend names every mark, the first cell
+        is the grid's one tab stop, and a hidden header row names every case for screen readers."""
+        rows = _rows(html, "grid")
+        assert [texts for _, texts in rows[1][1][1:]] == [["✗"], ["✓"], ["✗"], ["✓"], ["!"], ["?"]]
+        tab_stops = [(r, c) for r, (_, cells) in enumerate(rows) for c, (a, _) in enumerate(cells) if "tabindex" in a]
+        assert tab_stops == [(0, 1)]
+        assert re.search(
+            r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" aria-describedby="grid-help">', html
+        )
+        ids = re.findall(r'<th scope="col"><span class="sr">([^<]+)</span></th>', html)
+        assert ids == [c["id"] for c in _suite()["cases"]]
+        legend = re.search(r'<p class="legend">(.*?)</p>', html, re.S)
+        assert legend is not None
+        assert re.sub(r"<[^>]+>", "", legend.group(1)).split() == [
+            "✓", "passed", "✗", "failed", "!", "errored", "?", "unrecorded"
+        ]  # fmt: skip
+
     def test_details_hold_suite_case_and_model_answer(self, html: str) -> None:
         data = _data_block(html)
         assert data["models"] == ["alpha/oracle", "beta/mixed", "gamma/evil"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.html import _env, _plots, _view
-from replay.html._labels import CAVEATS
+from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
 from scorer.errors import LobstackError, ResultsError
 
@@ -56,6 +56,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         plots=plots,
         spans=_view.group_spans(case_ids),
         grid=_view.grid_rows(ordered, case_ids),
+        marks=STATUS_MARKS,
         data=_env.json_block(_view.details(ordered, suite, case_ids)),
     )
 
