@@ -9,6 +9,7 @@ reader can name its file and field.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 MAX_DEPTH = 100  # a suite, run.json or results.json is about 12 levels deep; 100 leaves room and stays safe
@@ -19,13 +20,23 @@ class NotStrictJSON(ValueError):
 
 
 class _Constant:
-    """What the decoder puts where the text had NaN, Infinity or -Infinity, so the walk can name the field."""
+    """What the decoder puts where the text had NaN, Infinity, -Infinity or a number too large for a float (which
+    Python would read as infinity), so the walk can name the field."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
 
 
-_DECODER = json.JSONDecoder(parse_constant=_Constant)
+def _constant(name: str) -> _Constant:
+    return _Constant(f"{name} is not JSON")
+
+
+def _float(text: str) -> float | _Constant:
+    value = float(text)
+    return value if math.isfinite(value) else _Constant(f"{text} is out of range")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float)
 
 
 def _children(node: Any) -> Any:
@@ -51,7 +62,7 @@ def problem(value: Any, limit: int = MAX_DEPTH) -> str | None:
     while stack:
         node, parts = stack.pop()
         if isinstance(node, _Constant):
-            return f"{_path(parts)}: {node.name} is not JSON"
+            return f"{_path(parts)}: {node.problem}"
         if isinstance(node, dict | list):
             if len(parts) >= limit:
                 return f"nested more than {limit} levels deep"
