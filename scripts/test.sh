@@ -13,7 +13,8 @@ if ! command -v uv >/dev/null 2>&1; then
     python3 -m pip install --quiet uv 2>/dev/null \
         || python3 -m pip install --quiet --user uv 2>/dev/null \
         || python3 -m pip install --quiet --user --break-system-packages uv
-    PATH="$(python3 -m site --user-base)/bin:$PATH"
+    # pip's --user scripts go to the user base (not on PATH by default); a plain install's next to python3.
+    PATH="$(python3 -c 'import site; print(site.getuserbase())')/bin:$PATH"
     export PATH
     command -v uv >/dev/null 2>&1 || { echo "test.sh: uv was installed but is not on PATH" >&2; exit 1; }
 fi
