@@ -18,7 +18,10 @@ def report(
     Folders without a results.json are not models and are ignored. A corrupt results.json is one error line
     (exit 1); the page still shows every other model."""
     from replay.html import write_report
+    from replay.out_dir import check_writable_file
 
+    if reports.is_dir():  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
+        check_writable_file(reports / "index.html", "REPORTS")
     errors: list[str] = []
     out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
     typer.echo(f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else ""))

@@ -314,3 +314,14 @@ def test_report_ignores_folders_that_are_not_models(tmp_path: Path, capsys: pyte
     assert main(["report", str(reports), "--suite", str(SUITE)]) == 0
     assert capsys.readouterr().err == ""
     assert 'data-model="ref/abstain"' in (reports / "index.html").read_text()
+
+
+def test_a_file_where_a_model_folder_goes_is_one_line(
+    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An error of the disk mid-run (here a file named like a model's folder) is one line too, never a traceback."""
+    out = tmp_path / "reports"
+    out.mkdir()
+    (out / "ref_oracle").write_text("not a folder")
+    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    assert _errors(capsys.readouterr().err) == [f"error: {out / 'ref_oracle'}: File exists"]

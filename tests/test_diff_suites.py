@@ -399,6 +399,7 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert oracle[2].split() == ["overall", "100.00", "100.00", "+0.00"]
     assert ["chains", "100.00", "-", "-"] in [line.split() for line in oracle]
     assert "  needs recording under 1.1.0 (2): selection-02, chains-01" in oracle
+    assert "  passed under 1.0.0, failed under 1.1.0 (0)" in oracle  # arguments-01's new check still passes
     assert abstain[2].split() == ["overall", "20.00", "20.00", "+0.00"]
     assert "  needs recording under 1.1.0 (1): selection-02" in abstain
     assert lines[-1] == "version bump ok"
