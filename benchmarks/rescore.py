@@ -206,13 +206,13 @@ def main(argv: list[str] | None = None) -> int:
 
         from recorder.files import read_json, read_suite
         from replay.html import render_report
-        from replay.rescore import ModelReport, model_dirs, score_all
+        from replay.rescore import model_dirs, score_all
 
         suite = read_suite(SUITE)
-        score_s, scored = best_of(args.repeat, lambda: score_all(model_dirs(many), suite))
-        reports = [r for r in scored if isinstance(r, ModelReport)]
-        if len(reports) != len(scored):  # a model dir that failed would make the figures meaningless
-            raise SystemExit(f"rescore benchmark: {len(scored) - len(reports)} model dir(s) could not be scored")
+        score_s, reports = best_of(args.repeat, lambda: score_all(model_dirs(many), suite))
+        failed = [r.error for r in reports if r.error]
+        if failed:  # a model dir that failed would make the figures meaningless
+            raise SystemExit(f"rescore benchmark: {len(failed)} model dir(s) could not be scored: {failed[0]}")
         documents = [r.results for r in reports]
         suite_dict = read_json(SUITE, "suite file")
         html_s, _ = best_of(args.repeat, lambda: render_report(documents, suite_dict))

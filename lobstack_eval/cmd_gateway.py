@@ -13,12 +13,17 @@ def gateway(
     port: int = typer.Option(8099, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0 picks a free one)."),
     latency_ms: str = typer.Option("0", "--latency-ms", metavar="MS", help="Fixed time before every answer."),
     faults: str = typer.Option(
-        "", "--faults", help='Fault mix, e.g. "429:0.2,503:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".'
+        "",
+        "--faults",
+        help='Fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".',
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, auto's routing and the fault draws."),
     suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
     timeout_sleep_s: str = typer.Option(
         "5", "--timeout-sleep-s", metavar="S", help="How long a timeout fault stalls before closing."
+    ),
+    cost_header: str = typer.Option(
+        "x-lobstack-cost-usd", "--cost-header", help="Name of the price header (another gateway's, to try recipes)."
     ),
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C."""
@@ -29,6 +34,13 @@ def gateway(
     latency = finite_number(latency_ms, "--latency-ms", "milliseconds")
     stall = finite_number(timeout_sleep_s, "--timeout-sleep-s", "seconds")
     spec = parse_faults(faults)
-    config = GatewayConfig(suite_path=suite, latency_ms=latency, faults=spec, seed=seed, timeout_sleep_s=stall)
+    config = GatewayConfig(
+        suite_path=suite,
+        latency_ms=latency,
+        faults=spec,
+        seed=seed,
+        timeout_sleep_s=stall,
+        cost_header=cost_header,
+    )
     serve_forever(config, port, announce=lambda line: typer.echo(line))
     return 0

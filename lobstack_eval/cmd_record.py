@@ -21,10 +21,16 @@ def record(
     timeout: str = typer.Option(
         "120", "--timeout", metavar="S", help="Seconds without an answer before a request is retried."
     ),
+    cost_header: str = typer.Option(
+        "x-lobstack-cost-usd",
+        "--cost-header",
+        help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
+    ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
     from lobstack_eval.options import finite_number
     from lobstack_eval.progress import CaseProgress
+    from recorder.client import header_name
     from recorder.files import read_suite
     from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
     from recorder.slug import model_slug
@@ -34,6 +40,9 @@ def record(
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
+    header = header_name(cost_header)
+    if header is None:
+        raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     url = resolve_base_url(base_url)
     api_key_for(url)  # fail before any work when the key is missing
     loaded = read_suite(suite)
@@ -47,7 +56,15 @@ def record(
     typer.echo(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {url}", err=True)
     with CaseProgress(len(todo), sys.stderr) as progress:
         summary = record(
-            suite, model, cassettes, url, todo, concurrency=concurrency, timeout_s=timeout_s, on_case=progress.update
+            suite,
+            model,
+            cassettes,
+            url,
+            todo,
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+            on_case=progress.update,
+            cost_header=header,
         )
     counts = {s: list(summary.statuses.values()).count(s) for s in ("passed", "failed", "errored", "unrecorded")}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))

@@ -30,7 +30,7 @@ def rescore(
         raise UsageError(f"--workers {workers}: must be at least 1")
     check_writable_dir(out, "--out")
     summary = run_rescore(cassettes, suite, out, workers, html=html)
-    documents = [r.results for r in summary.reports]
+    documents = [r.results for r in summary.reports if not r.error]
     if not quiet:
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
@@ -43,10 +43,10 @@ def rescore(
                 command += f" --cassettes {shlex.quote(str(cassettes))}"
             typer.echo(f"{missing} case(s) of {doc['model']} need recording: {command}", err=True)
     for path in summary.removed:
-        typer.echo(f"removed {path}: that model is not among the scored model dirs of {cassettes}", err=True)
+        typer.echo(f"removed {path}: that model was not scored from {cassettes} this time", err=True)
     where = f" (open {out / 'index.html'} in a browser)" if html else ""
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
-    # Last, so they are what a terminal or CI log shows at the bottom: one line per model dir not scored.
-    for failure in summary.failures:
-        typer.echo(f"error: {failure.message}", err=True)
-    return 1 if summary.failures else 0
+    failed = [r for r in summary.reports if r.error]
+    for report in failed:  # after the good news: every other model is scored and written
+        typer.echo(f"error: {report.error}", err=True)
+    return 1 if failed else 0

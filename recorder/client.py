@@ -2,22 +2,33 @@
 
 Retried: a request that did not complete (network error, or no answer in 120 s) or that got 429, 502, 503 or
 504; up to 3 retries, 1, 2 and 4 seconds apart (Retry-After is not honoured: the method fixes the schedule).
-Any other answer is the model's result.
+Any other answer is the model's result. An error object inside a 2xx body (OpenRouter's mid-generation errors) is
+an error answer with the provider's code: an in-body 429, 502, 503 or 504 is a transport error and retried
+like its HTTP twin; any other in-body error errors the case with the provider's code and message.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
 from scorer.outcome import Attempt
+from scorer.response import BodyError, body_error
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 BACKOFF_S = (1.0, 2.0, 4.0)
 COST_HEADER = "x-lobstack-cost-usd"
 DROPPED_HEADER = "x-lobstack-dropped-params"
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def header_name(text: str) -> str | None:
+    """``text`` lower-cased when it is an HTTP header name (an RFC 9110 token), else None."""
+    text = text.strip()
+    return text.lower() if _TOKEN.fullmatch(text) else None
 
 
 @dataclass(frozen=True)
@@ -28,29 +39,40 @@ class CallResult:
     attempts: tuple[Attempt, ...]
     failure: str | None
 
-    @property
-    def transport_error(self) -> bool:
-        """True when the call ended on a transport error (worth recording again)."""
-        return self.failure is not None and (self.answer is None or self.answer.status in RETRY_STATUSES)
+
+def _in_body_error(answer: HttpAnswer) -> BodyError | None:
+    """The error object of a 2xx answer's body, if it has one (a cheap byte test first: most bodies have none)."""
+    if not 200 <= answer.status < 300 or b'"error"' not in answer.body:
+        return None
+    from scorer.strict_json import loads_marking
+
+    try:
+        return body_error(loads_marking(answer.body))
+    except (ValueError, RecursionError):
+        return None  # not JSON: the runner says so
 
 
-def _attempt(step: int, number: int, answer: HttpAnswer) -> Attempt:
+def _attempt(step: int, number: int, answer: HttpAnswer, error: BodyError | None, cost_header: str) -> Attempt:
     outcome = "ok" if 200 <= answer.status < 300 else f"http_{answer.status}"
     return Attempt(
         step=step,
         attempt=number,
-        outcome=outcome,
+        outcome=error.outcome if error else outcome,
         status=answer.status,
         wall_ms=answer.wall_ms,
-        cost_usd=answer.headers.get(COST_HEADER),
+        cost_usd=answer.headers.get(cost_header),
         dropped_params=answer.headers.get(DROPPED_HEADER),
     )
 
 
 def call_with_retries(
-    transport: Transport, request: HttpRequest, step: int, sleep: Callable[[float], None] = time.sleep
+    transport: Transport,
+    request: HttpRequest,
+    step: int,
+    sleep: Callable[[float], None] = time.sleep,
+    cost_header: str = COST_HEADER,
 ) -> CallResult:
-    """Send ``request``, retrying transport errors as the method says."""
+    """Send ``request``, retrying transport errors as the method says; ``cost_header`` names the price header."""
     attempts: list[Attempt] = []
     for number in range(1, len(BACKOFF_S) + 2):
         try:
@@ -60,11 +82,17 @@ def call_with_retries(
             last: str = f"{failure.kind} after {number} attempt(s): {failure.detail}"
             answer = None
         else:
-            attempts.append(_attempt(step, number, answer))
-            if answer.status not in RETRY_STATUSES:
+            error = _in_body_error(answer)
+            attempts.append(_attempt(step, number, answer, error, cost_header))
+            if error is not None and error.transport:
+                last = f"{error.describe()} (after {number} attempt(s))"
+            elif error is not None:
+                return CallResult(answer, tuple(attempts), error.describe())
+            elif answer.status not in RETRY_STATUSES:
                 failure_text = None if 200 <= answer.status < 300 else f"HTTP {answer.status}{_error_text(answer)}"
                 return CallResult(answer, tuple(attempts), failure_text)
-            last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"
+            else:
+                last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"
         if number <= len(BACKOFF_S):
             sleep(BACKOFF_S[number - 1])
     return CallResult(answer, tuple(attempts), last)
@@ -76,6 +104,6 @@ def _error_text(answer: HttpAnswer) -> str:
 
     try:
         message = json.loads(answer.body)["error"]["message"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         return ""
     return f": {str(message)[:160]}" if message else ""

@@ -40,12 +40,12 @@ def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> 
     """Parse a JSON file; a corrupt one is a one-line ``error`` naming the file and position."""
     raw = read_bytes(path, what, error)
     try:
-        return strict_json.loads(raw)
+        return strict_json.loads_file(raw)
     except UnicodeDecodeError:
         raise error(f"{path}: the {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except strict_json.NotStrictJSON as exc:
+    except strict_json.NotStrictFile as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc})") from None
 
 

@@ -7,13 +7,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recorder.client import COST_HEADER
 from recorder.files import read_json, write_atomic
 from scorer.errors import CassetteError
 from scorer.outcome import Attempt, CaseOutcome
 
 MANIFEST = "run.json"
 FORMAT_VERSION = 1
-TRANSPORT_OUTCOMES = frozenset({"timeout", "network_error", "http_429", "http_502", "http_503", "http_504"})
+TRANSPORT_OUTCOMES = frozenset(
+    {"timeout", "network_error"} | {f"{kind}_{code}" for kind in ("http", "in_body") for code in (429, 502, 503, 504)}
+)
+DEFAULT_COST_HEADER = COST_HEADER
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class Manifest:
     suite: dict[str, str]
     temperature_ignored: bool = False
     cases: dict[str, RecordedCase] = field(default_factory=dict)
+    cost_header: str = DEFAULT_COST_HEADER
 
     def to_json(self) -> str:
         """Deterministic text: sorted keys, floats by repr."""
@@ -66,6 +71,7 @@ class Manifest:
             "model": self.model,
             "model_slug": self.model_slug,
             "base_url": self.base_url,
+            "cost_header": self.cost_header,
             "recorder_version": self.recorder_version,
             "suite": self.suite,
             "temperature_ignored": self.temperature_ignored,
@@ -80,6 +86,16 @@ class Manifest:
             },
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
+        """Record prices from ``cost_header`` from now on; rescore reads one header per model dir, so a dir with
+        cases priced by another header is a CassetteError (mixing two would misprice the older cases)."""
+        if self.cost_header != cost_header and self.cases:
+            raise CassetteError(
+                f"{model_dir / MANIFEST}: recorded with --cost-header {self.cost_header}, not {cost_header}; "
+                "use the same, or --rerecord into another --cassettes dir"
+            )
+        self.cost_header = cost_header
 
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
@@ -174,4 +190,13 @@ def read_manifest(model_dir: Path) -> Manifest:
         suite={k: suite[k] for k in ("name", "version", "sha256")},
         temperature_ignored=bool(data.get("temperature_ignored", False)),
         cases=cases,
+        cost_header=_cost_header(data, path),
     )
+
+
+def _cost_header(data: dict[str, Any], path: Path) -> str:
+    """The header the run's prices were read from; manifests written before ``--cost-header`` used the default."""
+    value = data.get("cost_header", DEFAULT_COST_HEADER)
+    if not isinstance(value, str) or not value:
+        raise CassetteError(f"{path}: field 'cost_header' must be a header name")
+    return value.lower()

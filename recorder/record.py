@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from recorder.cassettes import cassette_path, make_vcr
+from recorder.client import COST_HEADER
 from recorder.files import read_suite
 from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest, recorded_case
 from recorder.runner import run_case
@@ -89,6 +90,7 @@ class CaseTask:
     cassette: str  # a private path under .partial/: the parent moves it into place when the case is done
     timeout_s: float
     backoff_scale: float
+    cost_header: str = COST_HEADER
 
 
 class _DigestingTransport:
@@ -134,6 +136,7 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
                 task.base_url,
                 transport,
                 lambda seconds: sleep(seconds * task.backoff_scale),
+                task.cost_header,
             )
     finally:
         transport.inner.close()
@@ -161,11 +164,11 @@ class RecordSummary:
     seconds: float
 
 
-def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str) -> Manifest:
+def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER) -> Manifest:
     """The model dir's manifest (new, or the existing one after checking it belongs to this model and suite)."""
     current = {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
     if not (model_dir / MANIFEST).exists():
-        return Manifest(model, model_slug(model), base_url, recorder_version(), current)
+        return Manifest(model, model_slug(model), base_url, recorder_version(), current, cost_header=cost_header)
     manifest = read_manifest(model_dir)
     if manifest.model != model:
         raise CassetteError(f"{model_dir / MANIFEST}: recorded model {manifest.model!r}, not {model!r}")
@@ -179,6 +182,7 @@ def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str) -> M
             f"{model_dir / MANIFEST}: recorded against {manifest.base_url}, not {base_url}; "
             "use the same --base-url, or --rerecord into another --cassettes dir"
         )
+    manifest.use_cost_header(cost_header, model_dir)
     manifest.suite = current
     manifest.base_url = base_url
     manifest.recorder_version = recorder_version()
@@ -196,15 +200,17 @@ def record(
     backoff_scale: float = 1.0,
     on_case: Callable[[str, RecordedCase], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    cost_header: str = COST_HEADER,
 ) -> RecordSummary:
-    """Record ``case_ids`` of the suite for ``model``; ``concurrency`` 1 records in this process."""
+    """Record ``case_ids`` of the suite for ``model``; ``concurrency`` 1 records in this process; ``cost_header``
+    names the header that carries each call's price (kept in run.json, so rescore reads the same one)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     api_key = api_key_for(base_url)
     suite = read_suite(suite_path)
     check_case_ids(suite, case_ids)
     model_dir = cassettes / model_slug(model)
-    manifest = open_manifest(model_dir, model, suite, base_url)
+    manifest = open_manifest(model_dir, model, suite, base_url, cost_header)
     partial = model_dir / PARTIAL
     shutil.rmtree(partial, ignore_errors=True)  # leftovers of a killed run: never moved into place
     partial.mkdir(parents=True, exist_ok=True)
@@ -220,6 +226,7 @@ def record(
             str(partial / f"{case_id}.{token}.json"),
             timeout_s,
             backoff_scale,
+            cost_header,
         )
         for case_id in case_ids
     ]

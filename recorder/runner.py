@@ -1,30 +1,31 @@
 """Run one case as the method says: the case's messages and tools, temperature 0, chains step by step.
 
-After a passing step the runner appends the model's assistant message as sent and one ``tool`` message per
-call with the scripted result of the expected call it was matched to, then asks again; a chain stops at the
-first step that fails. The same code runs against the network (record) and against cassettes (rescore).
+After a passing step the runner appends the model's assistant message exactly as it was sent (every field:
+``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``...: reasoning providers refuse a
+follow-up without them) and one ``tool`` message per call with the scripted result of the expected call it was
+matched to, then asks again; a chain stops at the first step that fails. A call without a usable id gets a stable
+generated one, written into both the echoed call and its tool message. The same code runs against the network
+(record) and against cassettes (rescore).
 """
 
 from __future__ import annotations
 
-import json
+import copy
+import hashlib
 import time
 from collections.abc import Callable
 from typing import Any
 
-from recorder.client import call_with_retries
+from recorder.client import COST_HEADER, call_with_retries
 from recorder.transport import HttpRequest, Transport, Unrecorded
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.response import MalformedResponse, ModelResponse, parse_completion
-from scorer.strict_json import deeper_than
+from scorer.strict_json import NotStrictJson, loads, loads_marking
 from scorer.suite_model import Case, Step, Suite
 
-# A chat completion is about 6 levels deep; arguments sent as an object add a few. A bound keeps every later reader
-# (results.json, the HTML report) far from Python's recursion limit, with room under strict_json.MAX_DEPTH.
-BODY_MAX_DEPTH = 64
-TOO_DEEP = f"malformed response: the body is nested more than {BODY_MAX_DEPTH} levels deep"
 NO_SCRIPTED_RESULT = "error: this call does not match any expected call, so the suite has no result for it"
+TOO_DEEP = "malformed response: the body nests too deeply to read"
 
 
 def request_body(suite: Suite, case: Case, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -37,18 +38,56 @@ def request_body(suite: Suite, case: Case, model: str, messages: list[dict[str, 
     }
 
 
-def follow_up(step: Step, response: ModelResponse, verdict: StepVerdict) -> list[dict[str, Any]]:
+def generated_id(case_id: str, step: int, position: int) -> str:
+    """The stable id given to the ``position``-th call of step ``step`` when the model sent none (or a repeat)."""
+    digest = hashlib.sha256(f"lobstack-eval\x1f{case_id}\x1f{step}\x1f{position}".encode()).hexdigest()
+    return "call_" + digest[:24]
+
+
+def call_ids(case_id: str, step: int, response: ModelResponse) -> list[str]:
+    """The id each call goes by in the conversation: its own when it is a non-empty string not used by an earlier
+    call of the same answer, else a generated one (Gemini sends ``""`` for every call; others send none)."""
+    ids: list[str] = []
+    for position, call in enumerate(response.tool_calls):
+        usable = isinstance(call.id, str) and call.id != "" and call.id not in ids
+        ids.append(call.id if usable else generated_id(case_id, step, position))  # type: ignore[arg-type]
+    return ids
+
+
+def follow_up(
+    step: Step, response: ModelResponse, verdict: StepVerdict, case_id: str = "", index: int = 0
+) -> list[dict[str, Any]]:
     """The messages appended after a step: the assistant message as sent, then one tool message per call."""
-    assistant: dict[str, Any] = {"role": "assistant", "content": response.message.get("content")}
-    if "tool_calls" in response.message:
-        assistant["tool_calls"] = response.message["tool_calls"]
-    tools = []
-    for call, partner in zip(response.tool_calls, verdict.assignment, strict=True):
+    assistant = copy.deepcopy(response.message)
+    assistant.setdefault("role", "assistant")  # the one field a follow-up cannot do without
+    ids = call_ids(case_id, index, response)
+    if not response.legacy:
+        for entry, call_id in zip(assistant.get("tool_calls") or [], ids, strict=True):
+            if entry.get("id") != call_id:
+                entry["id"] = call_id
+    results = []
+    for call, call_id, partner in zip(response.tool_calls, ids, verdict.assignment, strict=True):
         result = step.calls[partner].result if partner is not None else None
-        tools.append(
-            {"role": "tool", "tool_call_id": call.id, "content": result if result is not None else NO_SCRIPTED_RESULT}
-        )
-    return [assistant, *tools]
+        content = result if result is not None else NO_SCRIPTED_RESULT
+        if response.legacy:  # a legacy function_call is answered the legacy way
+            results.append({"role": "function", "name": call.name, "content": content})
+        else:
+            results.append({"role": "tool", "tool_call_id": call_id, "content": content})
+    return [assistant, *results]
+
+
+def read_answer(body: bytes) -> ModelResponse:
+    """Parse a 2xx body strictly; a non-finite number is kept as a marker so the rest is still judged."""
+    try:
+        try:
+            decoded = loads(body)
+        except NotStrictJson:
+            decoded = loads_marking(body)
+    except RecursionError:
+        raise MalformedResponse(TOO_DEEP) from None
+    except ValueError:  # UnicodeDecodeError included
+        raise MalformedResponse("malformed response: the body is not JSON") from None
+    return parse_completion(decoded)
 
 
 def run_case(
@@ -58,6 +97,7 @@ def run_case(
     base_url: str,
     transport: Transport,
     sleep: Callable[[float], None] = time.sleep,
+    cost_header: str = COST_HEADER,
 ) -> CaseOutcome:
     """Run every step of ``case`` until one fails; the outcome carries every attempt and reached step."""
     url = f"{base_url.rstrip('/')}/chat/completions"
@@ -69,30 +109,25 @@ def run_case(
         return CaseOutcome(case, status, reason, tuple(steps), tuple(attempts))  # type: ignore[arg-type]
 
     for index, step in enumerate(case.steps):
-        request = HttpRequest(url, request_body(suite, case, model, messages))
         try:
-            result = call_with_retries(transport, request, index, sleep)
+            request = HttpRequest(url, request_body(suite, case, model, messages))
+            result = call_with_retries(transport, request, index, sleep, cost_header)
         except Unrecorded as missing:
             return finish("unrecorded", f"step {index + 1}: {missing}")
+        except RecursionError:  # an echoed message too deep to send: the answer before it was too deep to use
+            return finish("errored", f"step {index}: {TOO_DEEP}")
         attempts.extend(result.attempts)
         if result.failure is not None or result.answer is None:
             return finish("errored", f"step {index + 1}: {result.failure}")
         try:
-            body = json.loads(result.answer.body)
-            too_deep = deeper_than(body, BODY_MAX_DEPTH)
-        except ValueError:
-            return finish("errored", f"step {index + 1}: malformed response: the body is not JSON")
-        except RecursionError:  # deeper than the parser goes
-            too_deep = True
-        if too_deep:
-            return finish("errored", f"step {index + 1}: {TOO_DEEP}")
-        try:
-            response = parse_completion(body)
+            response = read_answer(result.answer.body)
+            verdict = judge_step(step, response, case, suite)
         except MalformedResponse as exc:
             return finish("errored", f"step {index + 1}: {exc}")
-        verdict = judge_step(step, response, case, suite)
+        except RecursionError:
+            return finish("errored", f"step {index + 1}: {TOO_DEEP}")
         steps.append(StepRecord(index, response, verdict))
         if not verdict.passed:
             return finish("failed", f"step {index + 1}: {verdict.reason}")
-        messages.extend(follow_up(step, response, verdict))
+        messages.extend(follow_up(step, response, verdict, case.id, index))
     return finish("passed", None)

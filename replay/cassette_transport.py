@@ -40,12 +40,12 @@ def load_interactions(path: Path) -> list[Interaction]:
 
     raw = read_bytes(path, "cassette")
     try:
-        data = strict_json.loads(raw)
+        data = strict_json.loads_file(raw)
     except UnicodeDecodeError:
         raise CassetteError(f"{path}: corrupt cassette: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except strict_json.NotStrictJSON as exc:
+    except strict_json.NotStrictFile as exc:
         raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc})") from None
     problem = cassette_problem(data)
     if problem:

@@ -26,18 +26,10 @@ NOT_RECORDED = "not recorded yet"
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
 
 
-@dataclass(frozen=True)
-class ModelFailure:
-    """A model dir that could not be scored, and the one line that says why (file and field)."""
-
-    slug: str
-    message: str
-
-
-def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[ModelFailure]]:
-    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and a failure for every other
-    visible folder: a folder without run.json is said out loud, never skipped silently. Hidden folders and plain
-    files are not model dirs."""
+def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and every other visible
+    folder with one error line: a folder without run.json is said out loud, never skipped silently. Hidden
+    folders and plain files are not model dirs."""
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: no such cassettes directory")
     folders = sorted(p for p in cassettes.iterdir() if p.is_dir() and not p.name.startswith("."))
@@ -46,12 +38,8 @@ def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[ModelFailure]]:
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
         )
-    failures = [
-        ModelFailure(p.name, f"{p}: no {MANIFEST}, so not a recorded model dir: record it again or move it away")
-        for p in folders
-        if p not in dirs
-    ]
-    return dirs, failures
+    why = f"no {MANIFEST}, so not a recorded model dir: record it again or move it away"
+    return dirs, [(p, f"{p}: {why}") for p in folders if p not in dirs]
 
 
 def model_dirs(cassettes: Path) -> list[Path]:
@@ -66,7 +54,9 @@ def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path) -
     if entry is None or not path.is_file():
         return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ())
     transport = CassetteTransport(path, load_interactions(path), entry.attempts)
-    return run_case(suite, case, manifest.model, manifest.base_url, transport, sleep=lambda _seconds: None)
+    return run_case(
+        suite, case, manifest.model, manifest.base_url, transport, lambda _seconds: None, manifest.cost_header
+    )
 
 
 def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
@@ -99,27 +89,34 @@ def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ModelReport:
-    """One model's results document, its file text and any warning."""
+    """One model's results document, its file text and any warning; or, for a model that could not be scored
+    (a cassette that cannot be read), ``error`` and no results."""
 
     slug: str
     results: dict[str, Any]
     text: str
     warning: str | None
+    error: str | None = None
 
 
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
-def _report(model_dir: Path, suite: Suite) -> ModelReport | ModelFailure:
-    # One bad model dir (a corrupt cassette or run.json) fails that model only; the others are still scored.
+def _report(model_dir: Path, suite: Suite) -> ModelReport:
+    """Score one model dir; whatever stops it fails this model alone, with one line naming its dir."""
     try:
         results, warning = _rescore(model_dir, suite)
+        text = dumps(results)
     except LobstackError as exc:
-        return ModelFailure(model_dir.name, exc.message)
-    return ModelReport(model_dir.name, results, dumps(results), warning)
+        return ModelReport(model_dir.name, {}, "", None, exc.message)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        # Input no check foresaw: this model is not scored, every other one still is.
+        detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+        return ModelReport(model_dir.name, {}, "", None, f"{model_dir}: cannot be scored ({detail})")
+    return ModelReport(model_dir.name, results, text, warning)
 
 
-def _score_one(args: tuple[str, str, str]) -> ModelReport | ModelFailure:
+def _score_one(args: tuple[str, str, str]) -> ModelReport:
     """Pool worker: loads the suite once per process (checked against the parent's sha256)."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
     suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
@@ -130,7 +127,7 @@ def _score_one(args: tuple[str, str, str]) -> ModelReport | ModelFailure:
 
 def score_all(
     dirs: list[Path], suite: Suite, workers: int | None = None, meanwhile: Callable[[], Any] | None = None
-) -> list[ModelReport | ModelFailure]:
+) -> list[ModelReport]:
     """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
 
     ``meanwhile`` runs in this process while a pool works (rescore imports the HTML renderer then)."""
@@ -156,14 +153,13 @@ def score_all(
 
 @dataclass(frozen=True)
 class RescoreSummary:
-    """What rescore wrote, which model dirs failed, and which stale results it removed from ``out``."""
+    """What rescore wrote."""
 
     suite: Suite
     reports: list[ModelReport]
     out: Path
     files: list[Path]
-    failures: list[ModelFailure] = field(default_factory=list)
-    removed: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)  # results.json files of models this run did not write
 
 
 def rescore(
@@ -175,26 +171,30 @@ def rescore(
     html: bool = True,
 ) -> RescoreSummary:
     """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
-    False) the HTML report.
-
-    A model dir that cannot be scored is listed in ``failures`` and the others are still written. ``out`` then
-    holds exactly this run's models: any other model's results.json there (stale) is removed and listed."""
+    False) the HTML report. A model that cannot be scored (or a folder of ``cassettes`` without run.json) is left
+    out of them, its ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds
+    exactly this run's models: any other model's results.json there (stale) is removed and listed in ``removed``."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
     from replay.out_dir import remove_stale_results
 
     suite = read_suite(suite_path)
-    dirs, failures = find_model_dirs(cassettes)
-    scored = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None)
-    reports = [r for r in scored if isinstance(r, ModelReport)]
-    failures = sorted([*failures, *(r for r in scored if isinstance(r, ModelFailure))], key=lambda f: f.slug)
-    files = []
+    dirs, unusable = find_model_dirs(cassettes)
+    reports = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None)
+    reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
+    reports.sort(key=lambda r: r.slug)
+    files, removed = [], []
     for report in reports:
         if report.warning:
             warn(report.warning)
         path = out / report.slug / "results.json"
+        if report.error:
+            if path.is_file():  # an old results file must not pass for this run's
+                path.unlink()
+                removed.append(path)
+            continue
         write_atomic(path, report.text)
         files.append(path)
-    documents = [r.results for r in reports]
+    documents = [r.results for r in reports if not r.error]
     for name, text in (
         ("leaderboard.md", leaderboard_md(documents, suite)),
         ("leaderboard.csv", leaderboard_csv(documents)),
@@ -204,8 +204,8 @@ def rescore(
     if html:
         write_atomic(out / "index.html", _html(documents, suite_path))
         files.append(out / "index.html")
-    removed = remove_stale_results(out, {r.slug for r in reports})
-    return RescoreSummary(suite, reports, out, files, failures, removed)
+    removed += remove_stale_results(out, {r.slug for r in reports})
+    return RescoreSummary(suite, reports, out, files, sorted(removed))
 
 
 def _import_renderer() -> None:

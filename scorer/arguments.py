@@ -2,45 +2,51 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scorer.strict_json import deeper_than
+from scorer.strict_json import MAX_DEPTH, STRICT, NotStrictJson, deeper_than, first_non_finite
 
-MAX_DEPTH = 64  # arguments nested deeper do not parse (METHOD.md, Decisions)
 ArgumentsForm = Literal["string", "object", "other"]
+TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 
 
 @dataclass(frozen=True)
 class ParsedArguments:
-    """``value`` is the arguments object, or None when they do not parse as one."""
+    """``value`` is the arguments object, or None when they do not parse as one; ``why`` says why, when there is
+    more to say than "not a JSON object" (a non-finite number, too deep)."""
 
     value: dict[str, Any] | None
     form: ArgumentsForm
+    why: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.value is not None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads(**kw) would build one per call
-
-
 def parse_arguments(raw: Any) -> ParsedArguments:
     """Arguments as sent: a JSON string (normal), or an object some servers send directly (counts as parsed)."""
     if isinstance(raw, dict):
+        # Sent directly, the object was read with the answer: a NaN in it is only a marker, not a number.
+        marker = first_non_finite(raw)
+        if marker is not None:
+            return ParsedArguments(None, "object", f"{marker} is not JSON")
+        if deeper_than(raw):
+            return ParsedArguments(None, "object", TOO_DEEP)
         return ParsedArguments(raw, "object")
     if not isinstance(raw, str):
         return ParsedArguments(None, "other")
     try:
-        value = _DECODER.decode(raw)
-    except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
+        value = STRICT.decode(raw)
+    except NotStrictJson as exc:
+        return ParsedArguments(None, "string", str(exc))
+    except RecursionError:
+        return ParsedArguments(None, "string", TOO_DEEP)
+    except ValueError:
         return ParsedArguments(None, "string")
-    if deeper_than(value, MAX_DEPTH):  # the checks and the schema walk values recursively: bound them
+    if not isinstance(value, dict):
         return ParsedArguments(None, "string")
-    return ParsedArguments(value if isinstance(value, dict) else None, "string")
+    if len(raw) > 2 * MAX_DEPTH and deeper_than(value):  # a shorter text cannot nest that deep
+        return ParsedArguments(None, "string", TOO_DEEP)
+    return ParsedArguments(value, "string")

@@ -49,9 +49,12 @@ def _sent_name(response: ModelResponse, index: int) -> str:
     name = response.tool_calls[index].name
     if name:
         return name
-    raw_calls = response.message.get("tool_calls")
-    raw = raw_calls[index] if isinstance(raw_calls, list) and index < len(raw_calls) else None
-    function = raw.get("function") if isinstance(raw, dict) else None
+    if response.legacy:
+        function = response.message.get("function_call")
+    else:
+        raw_calls = response.message.get("tool_calls")
+        raw = raw_calls[index] if isinstance(raw_calls, list) and index < len(raw_calls) else None
+        function = raw.get("function") if isinstance(raw, dict) else None
     if not isinstance(function, dict) or "name" not in function:
         return "(no name)"
     return json.dumps(function["name"], ensure_ascii=False)
@@ -89,6 +92,10 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     verdicts = tuple(_call_verdict(call, args, case, suite) for call, args in zip(calls, parsed, strict=True))
     got = [call.name for call in calls]
     sent = [_sent_name(response, i) for i in range(len(calls))]  # for reasons only; ``got`` is what counts
+    if response.problems:  # judged, never errored: the answer is readable, its calls are not
+        names_match = step.expect == "call" and sorted(got) == sorted(c.name for c in step.calls)
+        reason = f"malformed tool calls: {response.problems[0]}"
+        return StepVerdict(False, reason, names_match, verdicts, (None,) * len(calls))
     if step.expect == "none":
         if not calls:
             return StepVerdict(True, None, True, verdicts, ())
@@ -100,7 +107,7 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
         return StepVerdict(False, reason, False, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:
-            return StepVerdict(False, f"{call.name}.arguments: not a JSON object", True, verdicts, unmatched)
+            return StepVerdict(False, _not_an_object(call, args, response), True, verdicts, unmatched)
     edges = [
         [
             j
@@ -113,6 +120,14 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     if all(partner is not None for partner in assignment):
         return StepVerdict(True, None, True, verdicts, assignment)
     return StepVerdict(False, _matching_reason(step, calls, parsed, assignment), True, verdicts, assignment)
+
+
+def _not_an_object(call: ToolCall, args: ParsedArguments, response: ModelResponse) -> str:
+    """``name.arguments: not a JSON object``, with why when known (a NaN, too deep, an answer cut off)."""
+    why = [args.why] if args.why else []
+    if response.finish_reason == "length":
+        why.append("the answer was cut off: finish_reason is length")
+    return f"{call.name}.arguments: not a JSON object" + (f" ({'; '.join(why)})" if why else "")
 
 
 def _matching_reason(step: Step, calls, parsed, assignment) -> str:  # type: ignore[no-untyped-def]

@@ -7,9 +7,10 @@ Every rate is ``{count, of, rate, ci}`` over scored cases only (errored and unre
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from scorer.headers import finite, price
 from scorer.outcome import CaseOutcome
 from scorer.stats import wilson
 from scorer.suite_model import GROUPS
@@ -140,30 +141,23 @@ def latency_p50_ms(outcomes: Sequence[CaseOutcome]) -> float | None:
     return float(median) if median is not None else None  # type: ignore[arg-type]
 
 
-def _price(text: str | None) -> Decimal | None:
-    try:
-        value = Decimal(text) if text is not None else None
-    except InvalidOperation:
-        return None
-    return value if value is not None and value.is_finite() and value >= 0 else None
-
-
 def total_cost_usd(outcomes: Sequence[CaseOutcome]) -> Decimal | None:
-    """Exact sum of ``x-lobstack-cost-usd`` over every answered attempt; None when any answer was unpriced."""
+    """Exact sum of the cost header over every answered attempt; None when any answer was unpriced (no header, or
+    not a finite decimal) or the sum is beyond a double."""
     total = Decimal(0)
     for outcome in outcomes:
         for attempt in outcome.attempts:
             if not attempt.answered:
                 continue
-            price = _price(attempt.cost_usd)
-            if price is None:
+            amount = price(attempt.cost_usd)
+            if amount is None:
                 return None
-            total += price
-    return total
+            total += amount
+    return total if finite(total) is not None else None
 
 
 def cost_per_100_cases(total: Decimal | None, scored: int) -> float | None:
     """Cost per 100 scored cases; None when unpriced or nothing was scored."""
     if total is None or scored == 0:
         return None
-    return float(total * 100 / scored)
+    return finite(total * 100 / scored)

@@ -1,13 +1,69 @@
-"""The model's answer to one request, read from an OpenAI-style chat-completion body."""
+"""The model's answer to one request, read from an OpenAI-style chat-completion body.
+
+Real providers bend the shape (docs/METHOD.md, Decisions): an error object inside a 200, ``content`` as a list of
+parts, a legacy ``function_call``, tool calls that are not objects. Everything with a ``choices[0].message`` object
+is read and judged; what is malformed about its calls is listed in ``problems`` and fails the step.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+TRANSPORT_CODES = frozenset({429, 502, 503, 504})
+
 
 class MalformedResponse(ValueError):
     """A 2xx body that is not a chat completion with ``choices[0].message``."""
+
+
+@dataclass(frozen=True)
+class BodyError:
+    """An error object in the body of a 2xx answer (OpenRouter's errors mid-generation): the provider's words."""
+
+    code: int | None
+    code_text: str | None
+    message: str
+
+    @property
+    def transport(self) -> bool:
+        """An in-body 429, 502, 503 or 504 is a transport error: retried by the method's rule, recorded again."""
+        return self.code in TRANSPORT_CODES
+
+    @property
+    def outcome(self) -> str:
+        """The attempt outcome: ``in_body_<code>``, or ``in_body_error`` without a numeric code."""
+        return f"in_body_{self.code}" if self.code is not None else "in_body_error"
+
+    def describe(self) -> str:
+        """``error 502 in a 200 answer: Network connection lost.``"""
+        code = self.code if self.code is not None else self.code_text
+        label = f"error {code}" if code is not None else "an error"
+        return f"{label} in a 200 answer" + (f": {self.message}" if self.message else "")
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def body_error(body: Any) -> BodyError | None:
+    """The error object of a parsed 2xx body, or None when it has none (a top-level non-null ``error``)."""
+    if not isinstance(body, dict) or body.get("error") is None:
+        return None
+    error = body["error"]
+    if not isinstance(error, dict):
+        return BodyError(None, None, _short(error))
+    raw = error.get("code")
+    code: int | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool) and 100 <= raw <= 599:
+        code = raw
+    elif isinstance(raw, str) and raw.isascii() and raw.isdigit() and 100 <= int(raw) <= 599:
+        code = int(raw)
+    code_text = None if raw is None or code is not None else _short(raw, 60)
+    message = error.get("message")
+    return BodyError(code, code_text, _short(message) if message is not None else "")
 
 
 @dataclass(frozen=True)
@@ -21,16 +77,77 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class ModelResponse:
-    """The assistant message: its text, its tool calls, and the ``message`` dict as sent (for chains)."""
+    """The assistant message: its text, its tool calls, and the ``message`` dict as sent (for chains).
+
+    ``problems`` lists what is malformed about the calls (each fails the step); ``legacy`` is True when the call
+    came as a legacy ``function_call``; ``finish_reason`` is the choice's, when it is a string.
+    """
 
     content: str | None
     tool_calls: tuple[ToolCall, ...]
     model: str | None
     message: dict[str, Any]
+    finish_reason: str | None = None
+    problems: tuple[str, ...] = ()
+    legacy: bool = False
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number" if isinstance(value, int | float) else type(value).__name__)
+
+
+def content_text(content: Any) -> str | None:
+    """The answer's text: a string as is; from a list of parts, the ``text`` of each text part joined (thinking
+    parts are not the answer); None otherwise."""
+    if isinstance(content, str) or content is None:
+        return content
+    if not isinstance(content, list):
+        return None
+    texts = [
+        part["text"]
+        for part in content
+        if isinstance(part, dict) and part.get("type", "text") == "text" and isinstance(part.get("text"), str)
+    ]
+    return "".join(texts) if texts else None
+
+
+def _call(entry: Any, where: str, problems: list[str]) -> ToolCall:
+    """One entry of ``tool_calls``: every entry is a call; what cannot be read is a problem and a nameless call."""
+    if not isinstance(entry, dict):
+        problems.append(f"{where} is {_kind(entry)}, not an object")
+        return ToolCall(None, "", None)
+    function = entry.get("function")
+    if not isinstance(function, dict):
+        if function is not None:
+            problems.append(f"{where}.function is {_kind(function)}, not an object")
+        function = {}
+    name = function.get("name")
+    call_id = entry.get("id")
+    return ToolCall(
+        call_id if isinstance(call_id, str) else None, name if isinstance(name, str) else "", function.get("arguments")
+    )
+
+
+def _calls(message: dict[str, Any], problems: list[str]) -> tuple[tuple[ToolCall, ...], bool]:
+    raw = message.get("tool_calls")
+    if isinstance(raw, list) and raw:
+        return tuple(_call(entry, f"tool_calls[{i}]", problems) for i, entry in enumerate(raw)), False
+    if raw is not None and not isinstance(raw, list):
+        problems.append(f"tool_calls is {_kind(raw)}, not a list")
+        return (ToolCall(None, "", None),), False
+    legacy = message.get("function_call")
+    if legacy is None or legacy == {}:  # Snowflake sends an empty one beside its tool_calls
+        return (), False
+    if not isinstance(legacy, dict):
+        problems.append(f"function_call is {_kind(legacy)}, not an object")
+        return (ToolCall(None, "", None),), True
+    name = legacy.get("name")
+    return (ToolCall(None, name if isinstance(name, str) else "", legacy.get("arguments")),), True
 
 
 def parse_completion(body: Any) -> ModelResponse:
-    """Read a chat-completion body; raises MalformedResponse when it is not one."""
+    """Read a chat-completion body; raises MalformedResponse when it has no ``choices[0].message`` object."""
     if not isinstance(body, dict):
         raise MalformedResponse("malformed response: the body is not a JSON object")
     choices = body.get("choices")
@@ -39,27 +156,16 @@ def parse_completion(body: Any) -> ModelResponse:
     message = choices[0].get("message")
     if not isinstance(message, dict):
         raise MalformedResponse("malformed response: choices[0].message is not an object")
-    raw_calls = message.get("tool_calls")
-    if raw_calls is None:
-        raw_calls = []
-    if not isinstance(raw_calls, list) or not all(isinstance(call, dict) for call in raw_calls):
-        raise MalformedResponse("malformed response: tool_calls is not a list of objects")
-    calls = []
-    for call in raw_calls:
-        function = call.get("function") if isinstance(call.get("function"), dict) else {}
-        name = function.get("name")
-        calls.append(
-            ToolCall(
-                id=call.get("id") if isinstance(call.get("id"), str) else None,
-                name=name if isinstance(name, str) else "",
-                arguments=function.get("arguments"),
-            )
-        )
-    content = message.get("content")
+    problems: list[str] = []
+    calls, legacy = _calls(message, problems)
     model = body.get("model")
+    finish = choices[0].get("finish_reason")
     return ModelResponse(
-        content=content if isinstance(content, str) else None,
-        tool_calls=tuple(calls),
+        content=content_text(message.get("content")),
+        tool_calls=calls,
         model=model if isinstance(model, str) else None,
         message=message,
+        finish_reason=finish if isinstance(finish, str) else None,
+        problems=tuple(problems),
+        legacy=legacy,
     )

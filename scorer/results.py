@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from scorer.headers import dropped_params
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.suite_model import Suite
 
@@ -15,11 +16,7 @@ FORMAT_VERSION = 1
 
 def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool:
     """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped ``temperature``."""
-    return any(
-        "temperature" in {p.strip().lower() for p in (a.dropped_params or "").split(",")}
-        for o in outcomes
-        for a in o.attempts
-    )
+    return any("temperature" in dropped_params(a.dropped_params) for o in outcomes for a in o.attempts)
 
 
 def routed_models(outcomes: Sequence[CaseOutcome]) -> dict[str, int]:
@@ -117,7 +114,7 @@ def results_document(
         "groups": groups,
         "latency_p50_ms": latency_p50_ms(outcomes),
         "cost_per_100_cases_usd": cost_per_100_cases(total, scored),
-        "cost_usd": float(total) if total is not None else None,
+        "cost_usd": float(total) if total is not None else None,  # total_cost_usd is None beyond a double
         "results": [case_document(o) for o in outcomes],
     }
 

@@ -1,9 +1,11 @@
-"""Strict JSON for every file lobstack-eval reads: no NaN or Infinity, and a bound on nesting.
+"""Strict JSON for what models send and for the files lobstack-eval reads: no NaN, no Infinity, no number too
+large for a double, bounded nesting.
 
-Python's ``json`` accepts ``NaN``/``Infinity`` and recurses once per level, so a file nested 100,000 deep raises
-``RecursionError`` (and a shallower one can crash whatever walks it recursively later). ``loads`` turns both into
-one ``NotStrictJSON`` whose text says what and where (``cases.x.attempts[0].wall_ms: NaN is not JSON``), so each
-reader can name its file and field.
+Python's ``json`` accepts ``NaN`` and ``Infinity`` and turns ``1e400`` into ``inf``; none of them is JSON, and a
+non-finite float makes every output file unwritable. Answers are read strictly; when an answer holds such a number
+it is read again with each one kept as a ``NonFinite`` marker (a ``str`` holding the literal), so the rest of the
+answer is still judged and the marker can only ever be written out as a string. A file (``loads_file``) is refused
+whole instead, naming the field that holds the bad number.
 """
 
 from __future__ import annotations
@@ -12,39 +14,118 @@ import json
 import math
 from typing import Any
 
-MAX_DEPTH = 100  # a suite, run.json or results.json is about 12 levels deep; 100 leaves room and stays safe
+MAX_DEPTH = 100  # real answers nest a dozen levels; deeper is refused long before Python's recursion limit
 
 
-class NotStrictJSON(ValueError):
-    """Text that is not strict JSON within ``MAX_DEPTH`` levels; ``str()`` is the reason, with the field's path."""
+class NonFinite(str):
+    """A number strict JSON cannot hold (``NaN``, ``Infinity``, ``1e400``), kept as the text that was sent."""
+
+    __slots__ = ()
 
 
-class _Constant:
-    """What the decoder puts where the text had NaN, Infinity, -Infinity or a number too large for a float (which
-    Python would read as infinity), so the walk can name the field."""
+class NotStrictJson(ValueError):
+    """The text is JSON only to Python's lenient parser: it holds NaN, Infinity or a number beyond a double."""
+
+    def __init__(self, literal: str) -> None:
+        super().__init__(f"{literal} is not JSON")
+        self.literal = literal
+
+
+def _refuse_constant(literal: str) -> Any:
+    raise NotStrictJson(literal)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotStrictJson(text)
+    return value
+
+
+def _mark_float(text: str) -> Any:
+    value = float(text)
+    return value if math.isfinite(value) else NonFinite(text)
+
+
+# json.loads(**kw) would build a decoder per call; these are built once.
+STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+_MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float)
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse strict JSON; ``NotStrictJson`` for NaN and friends, ``ValueError`` for anything else that is not JSON,
+    ``RecursionError`` when it nests beyond what Python can parse."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    return STRICT.decode(text)
+
+
+def loads_marking(text: str | bytes) -> Any:
+    """Parse JSON, keeping each non-finite number as a ``NonFinite`` marker."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    return _MARKING.decode(text)
+
+
+def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def first_non_finite(value: Any) -> NonFinite | None:
+    """A ``NonFinite`` marker found in ``value``, or None (iterative)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, NonFinite):
+            return item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+# --- files: suite, run.json, cassettes, results.json ----------------------------------------------------------
+# A file lobstack-eval reads is refused whole when it is not strict JSON, with the path of the first bad field. It
+# may nest deeper than an answer, because results.json holds answers (up to MAX_DEPTH) about ten levels down.
+FILE_MAX_DEPTH = 2 * MAX_DEPTH
+
+
+class NotStrictFile(ValueError):
+    """A file that is not strict JSON within ``FILE_MAX_DEPTH``; ``str()`` says what and where
+    (``cases.x.attempts[0].wall_ms: NaN is not JSON``)."""
+
+
+class _Bad:
+    """Where the file had NaN, Infinity, -Infinity or a number beyond a double, so the walk can name the field."""
 
     def __init__(self, problem: str) -> None:
         self.problem = problem
 
 
-def _constant(name: str) -> _Constant:
-    return _Constant(f"{name} is not JSON")
+def _bad_constant(literal: str) -> _Bad:
+    return _Bad(f"{literal} is not JSON")
 
 
-def _float(text: str) -> float | _Constant:
+def _bad_float(text: str) -> float | _Bad:
     value = float(text)
-    return value if math.isfinite(value) else _Constant(f"{text} is out of range")
+    return value if math.isfinite(value) else _Bad(f"{text} is out of range")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float)
-
-
-def _children(node: Any) -> Any:
-    if isinstance(node, dict):
-        return node.items()
-    if isinstance(node, list):
-        return enumerate(node)
-    return ()
+_DOCUMENT = json.JSONDecoder(parse_constant=_bad_constant, parse_float=_bad_float)
 
 
 def _path(parts: tuple[Any, ...]) -> str:
@@ -54,47 +135,33 @@ def _path(parts: tuple[Any, ...]) -> str:
     return text or "the document"
 
 
-def problem(value: Any, limit: int = MAX_DEPTH) -> str | None:
-    """Why a decoded value is not strict JSON (a NaN/Infinity, or nesting beyond ``limit``), or None.
-
-    Iterative, so any depth is safe to ask about."""
+def file_problem(value: Any, limit: int = FILE_MAX_DEPTH) -> str | None:
+    """Why a decoded file is not strict JSON (a NaN/Infinity/out-of-range number, or nesting beyond ``limit``),
+    or None; the first problem in document order, with its field path. Iterative: safe at any depth."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         node, parts = stack.pop()
-        if isinstance(node, _Constant):
+        if isinstance(node, _Bad):
             return f"{_path(parts)}: {node.problem}"
         if isinstance(node, dict | list):
             if len(parts) >= limit:
                 return f"nested more than {limit} levels deep"
-            stack.extend((child, (*parts, key)) for key, child in reversed(list(_children(node))))
+            children = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((child, (*parts, key)) for key, child in reversed(list(children)))
     return None
 
 
-def deeper_than(value: Any, limit: int) -> bool:
-    """True when objects/arrays in ``value`` nest more than ``limit`` levels (iterative: safe at any depth)."""
-    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        children = node.values() if isinstance(node, dict) else node
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
-
-
-def loads(text: str | bytes) -> Any:
-    """Parse strict JSON; raises ``NotStrictJSON`` (a ValueError) for NaN/Infinity or nesting beyond ``MAX_DEPTH``.
-
-    Syntax errors stay ``json.JSONDecodeError`` (also a ValueError) so callers can show line and column; bytes that
-    are not UTF-8 raise ``UnicodeDecodeError``.
-    """
+def loads_file(text: str | bytes) -> Any:
+    """Parse a file's text as strict JSON; ``NotStrictFile`` (a ValueError) for a NaN/Infinity/out-of-range number
+    or nesting beyond ``FILE_MAX_DEPTH``. Syntax errors stay ``json.JSONDecodeError`` (line and column), bytes
+    that are not UTF-8 raise ``UnicodeDecodeError``."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     try:
-        value = _DECODER.decode(text)
+        value = _DOCUMENT.decode(text)
     except RecursionError:
-        raise NotStrictJSON(f"nested more than {MAX_DEPTH} levels deep") from None
-    reason = problem(value)
+        raise NotStrictFile(f"nested more than {FILE_MAX_DEPTH} levels deep") from None
+    reason = file_problem(value)
     if reason:
-        raise NotStrictJSON(reason)
+        raise NotStrictFile(reason)
     return value

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from scorer import strict_json
+from scorer import strict_json, suite_rules
 from scorer.checks import operand_problem
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_problems
@@ -31,12 +31,12 @@ _ROLES = ("user", "assistant", "tool", "system")
 
 def _decode(raw: bytes, source: str) -> Any:
     try:
-        return strict_json.loads(raw)
+        return strict_json.loads_file(raw)
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise SuiteError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except strict_json.NotStrictJSON as exc:
+    except strict_json.NotStrictFile as exc:
         raise SuiteError(f"{source}: not valid JSON: {exc}") from None
 
 
@@ -49,6 +49,8 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     counts = Counter(c.get("group") for c in raw_cases if isinstance(c, dict)) if isinstance(raw_cases, list) else {}
     group_counts = {group: counts.get(group, 0) for group in GROUPS}
     problems = list(builder.problems)
+    if suite is not None:  # the group rules read the built suite
+        problems += suite_rules.problems(suite)
     if isinstance(data, dict) and data.get("name") == PUBLISHED_NAME and data.get("version") == "1.0.0":
         for group, want in PUBLISHED_COUNTS.items():
             if group_counts[group] != want:

@@ -1,38 +1,86 @@
 """Re-record the committed cassettes of the stand-in's reference models, then rescore them into reports/.
 
-    uv run python scripts/record_reference.py
+    uv run python scripts/record_reference.py            # every case of every reference model, from scratch
+    uv run python scripts/record_reference.py --changed  # only what the suite now asks differently
 
-Runs the stand-in gateway in this process on 127.0.0.1 (a free port), records every reference model into
-cassettes/ (replacing what is there for those models) and writes reports/ with rescore. The golden test
-(tests/test_golden.py) then requires rescore of cassettes/ to reproduce reports/ byte for byte.
+Runs the stand-in gateway in this process on 127.0.0.1, records every reference model into cassettes/ and writes
+reports/ with rescore. The golden test (tests/test_golden.py) then requires rescore of cassettes/ to reproduce
+reports/ byte for byte.
+
+Without ``--changed`` the gateway takes a free port and each model's cassettes are replaced. With ``--changed``
+(after a suite change) each model records only what ``lobstack-eval record`` would resume: the cases whose
+replay under the current suite is unrecorded (a new case, a changed message, tool or scripted result). Every
+other cassette is kept, so the gateway listens on the port the committed cassettes were recorded on: replay
+matches requests by URI.
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from recorder.files import read_suite  # noqa: E402
+from recorder.manifest import read_manifest  # noqa: E402
 from recorder.record import record  # noqa: E402
 from recorder.slug import model_slug  # noqa: E402
+from replay.plan import cases_to_record  # noqa: E402
 from replay.rescore import rescore  # noqa: E402
 from standin import GatewayConfig, StandInGateway  # noqa: E402
 
-MODELS = ("ref/oracle", "ref/abstain", "ref/first-tool", "ref/noisy", "ref/no-temperature", "auto")
+MODELS = (
+    "ref/oracle",
+    "ref/abstain",
+    "ref/first-tool",
+    "ref/noisy",
+    "ref/no-temperature",
+    "auto",
+    # provider-style models: they answer as reasoning providers, Gemini, Mistral, OpenRouter's errors and broken
+    # tool calls do (docs/GATEWAYS.md)
+    "ref/reasoning",
+    "ref/gemini-style",
+    "ref/content-parts",
+    "ref/error-in-200",
+    "ref/malformed",
+)
 
 
-def main() -> None:
+def recorded_port(cassettes: Path) -> int:
+    """The one port every recorded reference model's manifest was recorded against (SystemExit when they differ);
+    a model not recorded yet is recorded whole on that port."""
+    dirs = [cassettes / model_slug(model) for model in MODELS if (cassettes / model_slug(model) / "run.json").is_file()]
+    ports = {urlsplit(read_manifest(model_dir).base_url).port for model_dir in dirs}
+    if len(ports) != 1 or None in ports:
+        raise SystemExit(f"the reference cassettes were recorded on different ports {sorted(map(str, ports))}")
+    return ports.pop() or 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--changed", action="store_true", help="record only the cases the suite now asks differently; keep the rest"
+    )
+    args = parser.parse_args(argv)
     suite_path, cassettes, reports = ROOT / "evals" / "suite.json", ROOT / "cassettes", ROOT / "reports"
     suite = read_suite(suite_path)
-    with StandInGateway(GatewayConfig(suite_path=suite_path)) as gateway:
+    port = recorded_port(cassettes) if args.changed else 0
+    with StandInGateway(GatewayConfig(suite_path=suite_path), port) as gateway:
         for model in MODELS:
-            shutil.rmtree(cassettes / model_slug(model), ignore_errors=True)
-            summary = record(suite_path, model, cassettes, gateway.url, [c.id for c in suite.cases], concurrency=4)
-            print(f"{model}: {len(summary.recorded)} cases in {summary.seconds:.1f} s")
+            if args.changed:
+                todo = cases_to_record(cassettes, model, suite)
+            else:
+                shutil.rmtree(cassettes / model_slug(model), ignore_errors=True)
+                todo = [c.id for c in suite.cases]
+            if not todo:
+                print(f"{model}: nothing to record")
+                continue
+            summary = record(suite_path, model, cassettes, gateway.url, todo, concurrency=4)
+            print(f"{model}: {len(summary.recorded)} cases recorded in {summary.seconds:.1f} s")
     rescore(cassettes, suite_path, reports)
     print(f"wrote {reports}")
 

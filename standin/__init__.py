@@ -6,14 +6,16 @@ reach the CLI's one handler) and nothing else of the project.
 
 ``StandInGateway(GatewayConfig(suite_path=...))`` is a context manager for tests; ``serve_forever`` backs
 ``lobstack-eval gateway``. Module map: ``config`` (settings), ``faults`` (what goes wrong, reproducibly),
-``suite_index`` (which case and step a request is at), ``models`` (how each reference model answers),
+``suite_index`` (which case and step a request is at), ``reply`` (what a model sees and answers), ``models``
+(the OpenAI-shaped reference models), ``styles`` (models answering as other providers do), ``malformed`` (a model
+that breaks the shape), ``catalog`` (served names and ``auto``), ``history`` (what a conversation must hold),
 ``pricing`` (tokens and cost header), ``wire`` (bodies and headers), ``dispatch`` (request -> outcome),
 ``server`` (HTTP plumbing).
 """
 
+from standin.catalog import model_names
 from standin.config import GatewayConfig
 from standin.faults import FaultRule, FaultSpec, parse_faults
-from standin.models import model_names
 from standin.server import DEFAULT_PORT, StandInGateway, serve_forever
 from standin.wire import COST_HEADER, DROPPED_HEADER
 

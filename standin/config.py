@@ -13,7 +13,8 @@ class GatewayConfig:
     """Suite to answer from, fixed answer latency, probabilistic faults and their seed.
 
     ``seed`` drives ``ref/noisy``, ``auto``'s routing and the fault draws. ``timeout_sleep_s`` is how long
-    a ``timeout`` fault stalls before it closes the connection without answering.
+    a ``timeout`` fault stalls before it closes the connection without answering. ``cost_header`` names the
+    price header (another gateway's, e.g. LiteLLM's ``x-litellm-response-cost``, to try ``record --cost-header``).
     """
 
     suite_path: Path
@@ -21,3 +22,4 @@ class GatewayConfig:
     faults: FaultSpec = field(default_factory=FaultSpec)
     seed: int = 0
     timeout_sleep_s: float = 5.0
+    cost_header: str = "x-lobstack-cost-usd"

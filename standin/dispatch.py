@@ -1,12 +1,14 @@
 """From one HTTP request to what the stand-in gateway does with it: answer (after a delay) or hang up.
 
 Order of decisions for ``POST /v1/chat/completions``: the body must be a JSON object with a ``model``
-string and a non-empty ``messages`` list (else 400), the model must be served (else 404
-``model_not_found``); only then do faults apply, counted per (model as sent, body digest). So bad
+string and a non-empty ``messages`` list, and must not ask for ``stream`` (else 400), the model must be served
+(else 404 ``model_not_found``); only then do faults apply, counted per (model as sent, body digest). So bad
 requests are never faulted and their attempts are not counted. Every outcome waits ``latency_ms`` first;
 a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-cost-usd`` (``0.0`` unless
 a model answered). ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the
-request had ``temperature`` and the model drops it. Nothing from the request headers is ever echoed.
+request had ``temperature`` and the model drops it. Nothing from the request headers is ever echoed. A
+conversation whose ``tool`` messages do not answer the calls before them, or (for the provider-style models)
+whose earlier answers did not come back as they must, is refused with a 400 before the model answers.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from standin import wire
+from standin.catalog import MODELS, model_names, offered_names, route
 from standin.config import GatewayConfig
-from standin.faults import SLOW_EXTRA_S, scripted_fault, split_model_suffix
+from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
-from standin.models import MODELS, Ask, model_names, offered_names, route
+from standin.history import tool_message_problem
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd
+from standin.reply import Ask
 from standin.suite_index import SuiteIndex
 
 CHAT_PATH = "/v1/chat/completions"
@@ -70,7 +74,7 @@ class Dispatcher:
 
     def _answer(self, status: int, value: Any, cost: float = 0.0, extra_s: float = 0.0, raw: bytes | None = None,
                 extra_headers: tuple[tuple[str, str], ...] = ()) -> Answer:  # fmt: skip
-        headers = (("Content-Type", "application/json"), (wire.COST_HEADER, format_usd(cost)), *extra_headers)
+        headers = (("Content-Type", "application/json"), (self._config.cost_header, format_usd(cost)), *extra_headers)
         body = raw if raw is not None else wire.encode(value)
         return Answer(status, headers, body, self._latency_s + extra_s)
 
@@ -107,19 +111,27 @@ class Dispatcher:
             return self._answer(200, None, raw=wire.GARBAGE_BODY)
         if fault == "empty":
             return self._answer(200, {})
+        if fault is not None and fault.startswith(IN_BODY):
+            code = int(fault.removeprefix(IN_BODY))
+            return self._answer(200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}})
         if fault == "slow":
             extra_s = SLOW_EXTRA_S
         elif fault is not None:
             status = int(fault)
             return self._error(status, f"Injected fault: the gateway answered {status}")
-        return self._complete(request, base, body_digest, extra_s)
+        return self._complete(request, base, body_digest, extra_s, attempt)
 
-    def _complete(self, request: dict[str, Any], base: str, body_digest: str, extra_s: float) -> Answer:
+    def _complete(self, request: dict[str, Any], base: str, body_digest: str, extra_s: float, attempt: int) -> Answer:
         offered = offered_names(request.get("tools"))
-        position = self._suite.locate(request["messages"], offered)
-        ask = Ask(position, offered, body_digest, self._config.seed, self._suite.tool_schemas)
+        messages = request["messages"]
+        position = self._suite.locate(messages, offered)
+        schemas = self._suite.tool_schemas
+        ask = Ask(position, offered, body_digest, self._config.seed, schemas, attempt, tuple(messages))
         picked = route(base, ask)
         spec = MODELS[picked]
+        problem = tool_message_problem(messages) or (spec.check(ask) if spec.check else None)
+        if problem:
+            return self._error(400, problem, param="messages")
         reply = spec.answer(ask)
         message = wire.message_json(reply)
         usage = Usage(estimate_tokens(canonical_json(request)), estimate_tokens(canonical_json(message)))
@@ -128,7 +140,8 @@ class Dispatcher:
         if spec.drops_temperature and "temperature" in request:
             dropped = ((wire.DROPPED_HEADER, "temperature"),)
         value = wire.completion_json(completion_id, picked, reply, usage)
-        return self._answer(200, value, cost_usd(picked, usage), extra_s, extra_headers=dropped)
+        cost = 0.0 if reply.body_error is not None else cost_usd(picked, usage)
+        return self._answer(200, value, cost, extra_s, extra_headers=dropped)
 
 
 def _request_problem(request: Any) -> tuple[str | None, str] | None:
@@ -144,4 +157,6 @@ def _request_problem(request: Any) -> tuple[str | None, str] | None:
     tools = request.get("tools")
     if tools is not None and not isinstance(tools, list):
         return "tools", "'tools' must be an array."
+    if request.get("stream") not in (None, False):
+        return "stream", 'This gateway does not stream: send "stream": false or leave it out.'
     return None

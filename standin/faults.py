@@ -11,7 +11,8 @@ Two sources, never mixed for one model name:
   distinct body and normally to the second; after the list, answers are normal. A model with a suffix
   gets no probabilistic faults, so tests see exactly their script.
 
-Kinds: an HTTP status 400-599 (an OpenAI error body), ``timeout`` (stall ``timeout_sleep_s`` and close
+Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 whose body is
+``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s`` and close
 without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON body), ``empty``
 (200 with ``{}``), ``slow`` (answer normally 1 s later) and, in scripts only, ``200`` (answer normally).
 """
@@ -55,11 +56,15 @@ class FaultSpec:
         return None
 
 
+IN_BODY = "inbody"
+
+
 def is_fault_kind(token: str) -> bool:
-    """True for a status 400-599 written as digits or one of the named kinds."""
+    """True for a status 400-599 written as digits (or after ``inbody``) or one of the named kinds."""
     if token in NAMED_KINDS:
         return True
-    return token.isdigit() and len(token) == 3 and 400 <= int(token) <= 599
+    status = token.removeprefix(IN_BODY)
+    return status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= 599
 
 
 def parse_faults(spec: str) -> FaultSpec:
@@ -74,8 +79,8 @@ def parse_faults(spec: str) -> FaultSpec:
         kind = kind.strip()
         if not sep or not is_fault_kind(kind):
             raise UsageError(
-                f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-599 "
-                f"or one of {', '.join(NAMED_KINDS)}"
+                f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-599, "
+                f"inbody<status> or one of {', '.join(NAMED_KINDS)}"
             )
         try:
             probability = float(prob_text)

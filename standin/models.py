@@ -1,4 +1,4 @@
-"""The deterministic reference models of the stand-in gateway, and ``auto``, the router that picks one.
+"""The deterministic reference models of the stand-in gateway that answer in OpenAI's own shape.
 
 Every model is a pure function from an ``Ask`` (where the request is in the suite, the offered tool
 names, the request digest and the seed) to a ``Reply``. None of them looks at wall time or global state,
@@ -13,7 +13,9 @@ so the same request always gets the same answer.
   one mistake; see ``noisy_behaviour``.
 - ``ref/no-temperature``: the oracle, served by a model that drops ``temperature``.
 - ``ref/xss``: the oracle with hostile text and string arguments, for HTML report tests.
-- ``auto``: a seeded hash of (seed, request digest) picks ref/oracle, ref/noisy or ref/abstain.
+
+``styles`` has the models that answer as other providers do, ``malformed`` the one that breaks the shape, and
+``catalog`` the list of served names and ``auto``, the router.
 
 Any suite model on a conversation the suite does not have answers ``UNKNOWN_TEXT``.
 Tool-call ids are ``call_`` + 12 hex digits of a hash of (case id, step, index).
@@ -22,12 +24,10 @@ Tool-call ids are ``call_`` + 12 hex digits of a hash of (case id, step, index).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from standin.hashing import digest, pick
-from standin.suite_index import Position
+from standin.reply import Ask, Reply, ToolCall
 
 UNKNOWN_TEXT = "I can't help with that."
 ORACLE_TEXT = "No tool is needed for this. Here is my answer in text."
@@ -50,42 +50,6 @@ CALL_MISTAKES = (
 NONE_MISTAKE = "call_when_none_needed"
 
 
-@dataclass(frozen=True)
-class ToolCall:
-    """One call of an answer; ``arguments`` is the raw string sent (it need not be JSON)."""
-
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass(frozen=True)
-class Reply:
-    """An assistant message: text, calls, or both."""
-
-    content: str | None
-    tool_calls: tuple[ToolCall, ...] = ()
-
-
-@dataclass(frozen=True)
-class Ask:
-    """What a model sees of a request."""
-
-    position: Position | None
-    offered: tuple[str, ...]
-    body_digest: str
-    seed: int
-    tool_schemas: dict[str, dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A hosted model: how it answers and whether it drops ``temperature``."""
-
-    answer: Callable[[Ask], Reply]
-    drops_temperature: bool = False
-
-
 def call_id(case_id: str, step: int, index: int) -> str:
     """The deterministic id of the ``index``-th call of a step."""
     return "call_" + digest("call", case_id, step, index)[:12]
@@ -95,7 +59,7 @@ def _args_json(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _reference_calls(ask: Ask) -> tuple[ToolCall, ...] | None:
+def reference_calls(ask: Ask) -> tuple[ToolCall, ...] | None:
     """The oracle's calls at a call step, ``None`` when the step expects text (or is unknown)."""
     pos = ask.position
     step = pos.step if pos else None
@@ -111,7 +75,7 @@ def oracle(ask: Ask) -> Reply:
     """Answers every step with the suite's references."""
     if ask.position is None:
         return Reply(UNKNOWN_TEXT)
-    calls = _reference_calls(ask)
+    calls = reference_calls(ask)
     return Reply(None, calls) if calls else Reply(ORACLE_TEXT)
 
 
@@ -142,7 +106,7 @@ def noisy(ask: Ask) -> Reply:
     if pos is None:
         return Reply(UNKNOWN_TEXT)
     step = pos.step
-    calls = _reference_calls(ask)
+    calls = reference_calls(ask)
     behaviour = noisy_behaviour(ask.seed, pos.case.id, pos.step_index, step.expect if step else "none")
     if behaviour == "correct":
         return Reply(None, calls) if calls else Reply(NOISY_TEXT)
@@ -228,40 +192,3 @@ def _hostile(value: Any, counter: list[int]) -> Any:
     if isinstance(value, dict):
         return {k: _hostile(v, counter) for k, v in value.items()}
     return value
-
-
-ROUTER = "auto"
-ROUTED = ("ref/oracle", "ref/noisy", "ref/abstain")
-MODELS: dict[str, ModelSpec] = {
-    "ref/oracle": ModelSpec(oracle),
-    "ref/abstain": ModelSpec(abstain),
-    "ref/first-tool": ModelSpec(first_tool),
-    "ref/noisy": ModelSpec(noisy),
-    "ref/no-temperature": ModelSpec(no_temperature, drops_temperature=True),
-    "ref/xss": ModelSpec(xss),
-}
-
-
-def model_names() -> tuple[str, ...]:
-    """Every name the gateway serves, in listing order."""
-    return (*MODELS, ROUTER)
-
-
-def route(model: str, ask: Ask) -> str:
-    """The hosted model that answers ``model``: itself, or for ``auto`` the seeded pick."""
-    if model != ROUTER:
-        return model
-    return ROUTED[pick(len(ROUTED), "auto", ask.seed, ask.body_digest)]
-
-
-def offered_names(tools: Any) -> tuple[str, ...]:
-    """The tool names a request offers, in order (entries without a function name are skipped)."""
-    if not isinstance(tools, list):
-        return ()
-    names = []
-    for tool in tools:
-        function = tool.get("function") if isinstance(tool, dict) else None
-        name = function.get("name") if isinstance(function, dict) else None
-        if isinstance(name, str):
-            names.append(name)
-    return tuple(names)

@@ -48,6 +48,11 @@ PRICES: dict[str, Price] = {
     "ref/noisy": Price(1.0, 4.0),
     "ref/no-temperature": Price(3.0, 15.0),
     "ref/xss": Price(1.0, 1.0),
+    "ref/reasoning": Price(0.55, 2.19),
+    "ref/gemini-style": Price(1.25, 10.0),
+    "ref/content-parts": Price(2.0, 5.0),
+    "ref/error-in-200": Price(0.8, 3.2),
+    "ref/malformed": Price(0.2, 0.6),
 }
 
 

@@ -18,9 +18,9 @@ from types import TracebackType
 from typing import Any
 
 from scorer.errors import GatewayError
+from standin.catalog import model_names
 from standin.config import GatewayConfig
 from standin.dispatch import Answer, Dispatcher, Outcome
-from standin.models import model_names
 from standin.suite_index import load_suite_index
 from standin.wire import CREATED
 

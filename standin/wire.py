@@ -1,7 +1,9 @@
 """The bytes the stand-in gateway sends: OpenAI chat-completion and error bodies, and Lobstack headers.
 
 Bodies are ``json.dumps(..., ensure_ascii=False)`` in OpenAI's key order, UTF-8, with a fixed
-``created`` so equal requests give byte-identical answers.
+``created`` so equal requests give byte-identical answers. They carry what real clients read:
+``system_fingerprint``, each choice's ``index`` and ``logprobs``, the message's ``refusal``. Provider-style models
+send their own message (``Reply.message``), and ``Reply.body_error`` an error object inside a 200.
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from standin.models import Reply
+from standin.hashing import digest
 from standin.pricing import Usage
+from standin.reply import Reply
 
 CREATED = 1792540800  # fixed: no wall clock in answers
 COST_HEADER = "x-lobstack-cost-usd"
@@ -30,7 +33,9 @@ def encode(value: Any) -> bytes:
 
 def message_json(reply: Reply) -> dict[str, Any]:
     """The ``choices[0].message`` object; ``tool_calls`` only when there are calls, as OpenAI does."""
-    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.message is not None:
+        return reply.message
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -40,22 +45,42 @@ def message_json(reply: Reply) -> dict[str, Any]:
 
 
 def completion_json(completion_id: str, model: str, reply: Reply, usage: Usage) -> dict[str, Any]:
-    """A whole ``chat.completion`` body."""
+    """A whole ``chat.completion`` body (or, for ``reply.body_error``, OpenRouter's error inside a 200)."""
+    if reply.body_error is not None:
+        return body_error_json(completion_id, model, reply)
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
     return {
         "id": completion_id,
         "object": "chat.completion",
         "created": CREATED,
         "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": message_json(reply),
-                "logprobs": None,
-                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
-            }
-        ],
+        "system_fingerprint": fingerprint(model),
+        "choices": [{"index": 0, "message": message_json(reply), "logprobs": None, "finish_reason": finish}],
         "usage": usage.as_json(),
     }
+
+
+def fingerprint(model: str) -> str:
+    """A fixed ``system_fingerprint`` per model."""
+    return "fp_" + digest("fingerprint", model)[:10]
+
+
+def body_error_json(completion_id: str, model: str, reply: Reply) -> dict[str, Any]:
+    """``{"error": {"code", "message"}}`` with status 200; mid-generation, beside an empty choice ending in error."""
+    if not reply.mid_generation:
+        return {"error": reply.body_error, "user_id": "user_stand_in"}
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": CREATED,
+        "model": model,
+        "provider": "stand-in",
+        "error": reply.body_error,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": ""}, "finish_reason": "error",
+             "native_finish_reason": "error"}
+        ],
+    }  # fmt: skip
 
 
 def error_json(status: int, message: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:

@@ -100,3 +100,11 @@ def case(case_id: str, steps: list[dict[str, Any]], group: str = "selection", to
         "messages": [{"role": "user", "content": f"request for {case_id}"}],
         "steps": steps,
     }
+
+
+def single_step_case(step: dict[str, Any], tools: list[str] | None = None) -> dict:
+    """A case around one step, in the group whose shape that step has (a no-call step is No call needed, a step
+    of two or three calls Parallel, any other Selection), so the suite's group rules hold."""
+    calls = len(step.get("calls", []))
+    group = "no_call" if step.get("expect") == "none" else "parallel" if 2 <= calls <= 3 else "selection"
+    return case(f"{group}-01", [step], group=group, tools=tools)

@@ -116,7 +116,7 @@ RESCORE_ROWS = [
     ("cassette-nan", _write(f"ref_oracle/{CASE}.json", '{"version": 1, "interactions": [{"response": NaN}]}'),
      C + "not valid JSON (interactions[0].response: NaN is not JSON)"),
     ("cassette-nested-100000-deep", _write(f"ref_oracle/{CASE}.json", DEEP),
-     C + "not valid JSON (nested more than 100 levels deep)"),
+     C + "not valid JSON (nested more than 200 levels deep)"),
     ("run-json-wall-ms-nan", _text_attempt("NaN"), M + f"the run manifest is not valid JSON ({W}: NaN is not JSON)"),
     ("run-json-wall-ms-infinity", _text_attempt("Infinity"),
      M + f"the run manifest is not valid JSON ({W}: Infinity is not JSON)"),
@@ -137,7 +137,7 @@ RESCORE_ROWS = [
      _edit_json("ref_oracle/run.json", lambda d: d["cases"][CASE].__setitem__("attempts", {})),
      M + f"cases.{CASE}.attempts: expected a list, got {{}}"),
     ("run-json-nested-100000-deep", _write("ref_oracle/run.json", DEEP),
-     M + "the run manifest is not valid JSON (nested more than 100 levels deep)"),
+     M + "the run manifest is not valid JSON (nested more than 200 levels deep)"),
     ("run-json-not-json", _write("ref_oracle/run.json", "{"),
      M + "the run manifest is not valid JSON (Expecting property name enclosed in double quotes at line 1)"),
     ("model-dir-without-run-json", lambda root: (root / "ref_oracle" / "run.json").unlink(),
@@ -179,7 +179,7 @@ def test_suite_nested_100000_deep(cassettes: Path, tmp_path: Path, capsys: pytes
     ):
         assert main(args) == 1
         [line] = _errors(capsys.readouterr().err)
-        assert line.startswith(f"error: {suite}") and line.endswith("nested more than 100 levels deep")
+        assert line.startswith(f"error: {suite}") and line.endswith("nested more than 200 levels deep")
     assert not (tmp_path / "out" / "ref_abstain").exists()
 
 
@@ -196,7 +196,10 @@ def test_tool_call_arguments_nested_100000_deep(cassettes: Path, tmp_path: Path)
     assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q"]) == 0
     results = json.loads((out / "ref_oracle" / "results.json").read_text())
     case = next(r for r in results["results"] if r["id"] == CASE)
-    assert (case["status"], case["reason"]) == ("failed", "step 1: read_file.arguments: not a JSON object")
+    assert (case["status"], case["reason"]) == (
+        "failed",
+        "step 1: read_file.arguments: not a JSON object (nested deeper than 100 levels)",
+    )
     assert main(["report", str(out)]) == 0  # and every reader of the results copes
 
 
@@ -208,7 +211,7 @@ def test_results_json_nested_100000_deep(tmp_path: Path, capsys: pytest.CaptureF
     bad = reports / "ref_oracle" / "results.json"
     bad.write_text(DEEP)
     assert main(["diff", "runs", str(ROOT / "reports" / "ref_oracle"), str(bad)]) == 1
-    line = f"error: {bad}: the results file is not valid JSON (nested more than 100 levels deep)"
+    line = f"error: {bad}: the results file is not valid JSON (nested more than 200 levels deep)"
     assert _errors(capsys.readouterr().err) == [line]
     (reports / "plots").mkdir()  # not a model's results: ignored
     assert main(["report", str(reports), "--suite", str(SUITE)]) == 1

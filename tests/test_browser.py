@@ -20,6 +20,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
 
 from recorder.files import read_suite
 from recorder.record import record
@@ -121,6 +122,11 @@ def _focused(d: WebDriver) -> tuple[str | None, str | None, str | None, str | No
     )  # type: ignore[return-value]
 
 
+def _wait_for_focus(d: WebDriver, cell: tuple[str, str]) -> None:
+    """Wait until the focus is on grid cell (row, index): the dialog's close event comes after the close itself."""
+    WebDriverWait(d, 10).until(lambda _d: _focused(d)[:2] == cell)
+
+
 def _tab_to_grid(d: WebDriver, limit: int = 200) -> int:
     """Press Tab until the focus is in the case grid; how many presses it took."""
     for presses in range(1, limit + 1):
@@ -195,7 +201,7 @@ class TestSampleReport:
         assert text.startswith("parallel-01 · beta/mixed") and "http_503 after 4 attempts" in text
         ActionChains(driver).send_keys(Keys.ESCAPE).perform()
         assert driver.execute_script("return document.getElementById('case').open") is False
-        assert _focused(driver)[:2] == ("1", "5")  # back where the user was
+        _wait_for_focus(driver, ("1", "5"))  # back where the user was
         ActionChains(driver).send_keys(Keys.END, Keys.ARROW_UP, Keys.ARROW_UP).perform()
         assert _focused(driver) == ("0", "6", "chains-01 · alpha/oracle · passed", "✓")  # stops at the top row
         ActionChains(driver).send_keys(Keys.HOME, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_DOWN).perform()
@@ -203,6 +209,7 @@ class TestSampleReport:
         ActionChains(driver).send_keys(Keys.SPACE).perform()
         assert driver.find_element(By.ID, "case").text.startswith("selection-01 · gamma/evil")
         ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        _wait_for_focus(driver, ("2", "1"))
         # Leaving and coming back by Tab lands on the same cell: the grid is one tab stop that remembers.
         ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
         assert _focused(driver)[0] is None

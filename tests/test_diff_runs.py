@@ -616,4 +616,4 @@ def test_cli_html_for_a_model_change(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "Run diff: ref/oracle" in page and "ref/noisy" in page
     assert "passed → failed" in page
     first = capsys.readouterr().out.splitlines()[0]
-    assert first == "model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.0.0)"
+    assert first == "model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.1.0)"

@@ -143,7 +143,8 @@ def test_dropped_params_header_only_for_the_model_that_drops_temperature(gateway
 def test_models_route_lists_every_reference_model_and_auto(gateway) -> None:  # type: ignore[no-untyped-def]
     body = requests.get(gateway.url + "/models", timeout=10).json()
     names = [m["id"] for m in body["data"]]
-    expected = ["ref/oracle", "ref/abstain", "ref/first-tool", "ref/noisy", "ref/no-temperature", "ref/xss", "auto"]
+    expected = ["ref/oracle", "ref/abstain", "ref/first-tool", "ref/noisy", "ref/no-temperature", "ref/xss"]
+    expected += ["ref/reasoning", "ref/gemini-style", "ref/content-parts", "ref/error-in-200", "ref/malformed", "auto"]
     assert body["object"] == "list" and sorted(names) == sorted(expected)
 
 
@@ -380,6 +381,7 @@ def test_parse_faults_reads_kinds_and_probabilities() -> None:
     spec = parse_faults(" 429:0.2, 503:0.1,timeout:0.05,drop:0.05,garbage:0.02,empty:0.01,slow:0.1 ")
     assert spec.rules[:2] == (FaultRule("429", 0.2), FaultRule("503", 0.1))
     assert [r.kind for r in spec.rules] == ["429", "503", "timeout", "drop", "garbage", "empty", "slow"]
+    assert parse_faults("inbody502:0.3").rules == (FaultRule("inbody502", 0.3),)
     assert parse_faults("").rules == ()
 
 
@@ -395,9 +397,10 @@ def test_parse_faults_reads_kinds_and_probabilities() -> None:
         ("600:0.1", "'600:0.1'"),
         ("429:0.1,429:0.2", "'429:0.2'"),
         ("429:0.6,503:0.6", "more than 1"),
+        ("inbody200:0.1", "'inbody200:0.1'"),
     ],
     ids=["unknown-kind", "no-probability", "not-a-number", "above-1", "nan", "status-399", "status-600",
-         "duplicate", "sum-above-1"],
+         "duplicate", "sum-above-1", "inbody-200"],
 )  # fmt: skip
 def test_parse_faults_rejects_bad_specs_naming_the_token(spec: str, named: str) -> None:
     with pytest.raises(UsageError) as raised:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import ModelResponse, ToolCall, judge_step
-from tests.suitekit import case, make_suite
+from tests.suitekit import make_suite, single_step_case
 
 ROWS = json.loads((Path(__file__).parent / "tables" / "judge.json").read_text(encoding="utf-8"))
 
@@ -22,7 +22,7 @@ def response(calls: list[dict[str, Any]], content: str | None = None) -> ModelRe
 
 
 def judged(row: dict[str, Any]) -> Any:
-    suite = make_suite([case("c-01", [row["step"]])])
+    suite = make_suite([single_step_case(row["step"])])
     c = suite.cases[0]
     return judge_step(c.steps[0], response(row["got"]), c, suite)
 
@@ -50,7 +50,7 @@ def test_assignment_maps_each_call_to_its_expected_call() -> None:
 
 
 def test_text_beside_calls_is_ignored() -> None:
-    suite = make_suite([case("c-01", [{"expect": "none"}])])
+    suite = make_suite([single_step_case({"expect": "none"})])
     c = suite.cases[0]
     assert judge_step(c.steps[0], response([], content="Hello!"), c, suite).passed
 
@@ -101,7 +101,7 @@ def _sent(*functions: dict[str, Any]) -> ModelResponse:
 )
 def test_nameless_calls_are_reported_as_sent(functions: tuple[dict[str, Any], ...], step: Any, reason: str) -> None:
     """A call with an empty, missing or non-string name is named as sent, never as ``[]`` (which means no call)."""
-    suite = make_suite([case("c-01", [step])])
+    suite = make_suite([single_step_case(step)])
     c = suite.cases[0]
     verdict = judge_step(c.steps[0], _sent(*functions), c, suite)
     assert (verdict.passed, verdict.reason) == (False, reason)

@@ -17,7 +17,7 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
     except OSError as exc:
         raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     try:
-        data = strict_json.loads(raw)
+        data = strict_json.loads_file(raw)
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError and NotStrictJSON are ValueErrors
         raise SuiteError(f"{path}: not valid JSON: {exc}") from None
     problem = _shape_problem(data)

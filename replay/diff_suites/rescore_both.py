@@ -56,7 +56,7 @@ def rescore_both(
 
     dirs, unusable = find_model_dirs(cassettes)
     suite_old, suite_new = parse_suite(old[0], old[1]), parse_suite(new[0], new[1])
-    rows, errors = [], [f.message for f in unusable]
+    rows, errors = [], [line for _folder, line in unusable]
     for model_dir in dirs:
         try:
             ro, rn = rescore_model(model_dir, suite_old), rescore_model(model_dir, suite_new)

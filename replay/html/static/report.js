@@ -278,9 +278,13 @@
 
   document.getElementById("case-close").addEventListener("click", function () { dialog.close(); });
   dialog.addEventListener("click", function (ev) { if (ev.target === dialog) dialog.close(); });
-  // Back to the cell that opened the case, so a keyboard user carries on where they were.
+  // Back to the cell that opened the case, so a keyboard user carries on where they were; unless the focus has
+  // already gone elsewhere (the close event comes a moment after the dialog closed).
   dialog.addEventListener("close", function () {
-    if (opener) focusCell(opener);
+    var active = document.activeElement;
+    if (opener && (!active || active === document.body || active === opener || dialog.contains(active))) {
+      focusCell(opener);
+    }
     opener = null;
   });
 })();

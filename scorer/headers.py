@@ -1,0 +1,50 @@
+"""Reading the gateway's headers: the price of a call and the parameters it dropped.
+
+A price is a finite, non-negative decimal written the way JSON writes numbers (``0.000123``, ``1.2e-05``): ASCII
+digits only, no ``_``, no ``NaN``/``Infinity``, and small enough for a double (``1e400`` is not a price). Anything
+else leaves the call unpriced. Dropped parameters are a comma- or semicolon-separated list, or a JSON array of
+names; names compare case-insensitively.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+
+_PRICE = re.compile(r"\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", re.ASCII)
+
+
+def price(text: str | None) -> Decimal | None:
+    """The price in a cost header's text, or None when the text is not a finite non-negative decimal."""
+    if text is None:
+        return None
+    text = text.strip()
+    if not _PRICE.fullmatch(text):
+        return None
+    value = Decimal(text)
+    return value if math.isfinite(float(value)) else None
+
+
+def finite(value: Decimal | None) -> float | None:
+    """``value`` as a float, or None when it is None or too large for a double (no output holds Infinity)."""
+    if value is None:
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def dropped_params(text: str | None) -> frozenset[str]:
+    """The lower-cased names in an ``x-lobstack-dropped-params`` header: ``a, b``, ``a;b`` or ``["a", "b"]``."""
+    if not text:
+        return frozenset()
+    stripped = text.strip()
+    if stripped.startswith("["):
+        try:
+            names = json.loads(stripped)
+        except (ValueError, RecursionError):
+            names = None
+        if isinstance(names, list):
+            return frozenset(n.strip().lower() for n in names if isinstance(n, str) and n.strip())
+    return frozenset(p.strip().strip("\"'").lower() for p in re.split(r"[,;]", stripped) if p.strip())

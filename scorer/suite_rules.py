@@ -1,0 +1,100 @@
+"""The method page's group rules, checked on a built suite: each group's shape, case ids, message contents.
+
+Every metric is named after the group it covers (Chains, Parallel, No call needed), which holds only while
+each group keeps its shape. ``problems`` returns one line per broken rule, worded like the builder's
+(``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them with the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scorer.suite_model import Case, Step, Suite
+
+ONE_CALL_GROUPS = ("selection", "arguments", "near_misses")
+# The method page's group table for published versions after 1.0.0 (1.0.0's is checked while building).
+PUBLISHED_COUNTS = {
+    ("lobstack-tool-calling", "1.1.0"): {
+        "selection": 14,
+        "arguments": 16,
+        "near_misses": 12,
+        "no_call": 14,
+        "parallel": 12,
+        "chains": 12,
+    },
+}
+_NUMBER = "(0[1-9]|[1-9][0-9])"
+
+
+def problems(suite: Suite) -> list[str]:
+    """Every group rule the suite breaks, case by case in suite order, then the group counts."""
+    found: list[str] = []
+    for case in suite.cases:
+        found += _id_problems(case) + _message_problems(case) + _shape_problems(case)
+    want = PUBLISHED_COUNTS.get((suite.name, suite.version))
+    if want is not None:
+        have = suite.group_counts()
+        for group, count in want.items():
+            if have.get(group, 0) != count:
+                found.append(
+                    f"cases: group {group!r} has {have.get(group, 0)} cases; the method page's table for "
+                    f"{suite.name} {suite.version} says {count}"
+                )
+    return found
+
+
+def _id_problems(case: Case) -> list[str]:
+    if re.fullmatch(f"{re.escape(case.group)}-{_NUMBER}", case.id):
+        return []
+    return [f"case {case.id}.id: must be <group>-NN with NN from 01 to 99, here {case.group}-01 to {case.group}-99"]
+
+
+def _message_problems(case: Case) -> list[str]:
+    return [
+        f"case {case.id}.messages[{index}].content: must be a string, got {_json_type(message.get('content'))}"
+        for index, message in enumerate(case.messages)
+        if not isinstance(message.get("content"), str)
+    ]
+
+
+def _shape_problems(case: Case) -> list[str]:
+    steps, where = case.steps, f"case {case.id}.steps"
+    shape = _describe(steps)
+    if case.group in ONE_CALL_GROUPS:
+        if len(steps) != 1 or steps[0].expect != "call" or len(steps[0].calls) != 1:
+            return [f"{where}: a {case.group} case has one step expecting one call; this one has {shape}"]
+    elif case.group == "parallel":
+        if len(steps) != 1 or steps[0].expect != "call" or not 2 <= len(steps[0].calls) <= 3:
+            return [f"{where}: a parallel case has one step expecting two or three calls; this one has {shape}"]
+    elif case.group == "chains":
+        if not 2 <= len(steps) <= 4 or any(step.expect == "call" and len(step.calls) != 1 for step in steps):
+            return [f"{where}: a chain has 2 to 4 steps, each call step expecting one call; this one has {shape}"]
+    elif case.group == "no_call" and steps[0].expect != "none":
+        return [f"{where}[0].expect: a no_call case expects no call first; this one has {shape}"]
+    return []
+
+
+def _describe(steps: tuple[Step, ...]) -> str:
+    """``1 step (2 calls)``, ``3 steps (1 call, 1 call, none)``."""
+    parts = ["none" if step.expect == "none" else _plural(len(step.calls), "call") for step in steps]
+    return f"{_plural(len(steps), 'step')} ({', '.join(parts)})"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

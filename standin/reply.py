@@ -1,0 +1,59 @@
+"""What a reference model sees of a request (``Ask``) and what it answers (``Reply``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from standin.suite_index import Position
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call of an answer; ``arguments`` is the raw string sent (it need not be JSON)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An assistant message: text, calls, or both.
+
+    Provider-style models shape the wire themselves: ``message`` replaces the OpenAI-shaped message whole,
+    ``finish_reason`` the usual one, and ``body_error`` turns the answer into an error object inside a 200
+    (with ``choices`` beside it when ``mid_generation``).
+    """
+
+    content: str | None
+    tool_calls: tuple[ToolCall, ...] = ()
+    message: dict[str, Any] | None = None
+    finish_reason: str | None = None
+    body_error: dict[str, Any] | None = None
+    mid_generation: bool = False
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a model sees of a request: where it is in the suite, the offered tools, the request digest, the seed,
+    the tool schemas, which attempt of this same request it is (1-based) and the request's messages."""
+
+    position: Position | None
+    offered: tuple[str, ...]
+    body_digest: str
+    seed: int
+    tool_schemas: dict[str, dict[str, Any]]
+    attempt: int = 1
+    messages: tuple[Any, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A hosted model: how it answers, whether it drops ``temperature``, and what it requires of the conversation
+    (``check`` returns the message of a 400 when an earlier answer did not come back as it must)."""
+
+    answer: Callable[[Ask], Reply]
+    drops_temperature: bool = False
+    check: Callable[[Ask], str | None] | None = None

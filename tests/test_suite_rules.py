@@ -1,0 +1,169 @@
+"""The group rules of ``suite check`` (scorer/suite_rules.py): a test per rule, on built suites and via the CLI."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobstack_eval.main import main
+from scorer import Suite, check_suite, suite_rules
+from tests.suitekit import case, make_suite, suite_dict
+
+READ = {"name": "read_file", "args": {"path": {"eq": "a.txt"}}, "reference": {"path": "a.txt"}, "result": "text"}
+ONE = {"expect": "call", "calls": [READ]}
+TWO = {"expect": "call", "calls": [READ, READ]}
+NONE = {"expect": "none"}
+
+# One case per group, each in the shape the method page gives it.
+GOOD = [
+    case("selection-01", [ONE]),
+    case("arguments-01", [ONE], group="arguments"),
+    case("near_misses-01", [ONE], group="near_misses"),
+    case("no_call-01", [NONE], group="no_call"),
+    case("parallel-01", [TWO], group="parallel"),
+    case("chains-01", [ONE, ONE, NONE], group="chains"),
+]
+
+
+@pytest.fixture(scope="module")
+def good() -> Suite:
+    return make_suite(GOOD)
+
+
+def with_case(suite: Suite, case_id: str, **changes: Any) -> Suite:
+    """The suite with one built case changed (bypassing the builder, so only the group rules judge it)."""
+    cases = tuple(dataclasses.replace(c, **changes) if c.id == case_id else c for c in suite.cases)
+    return dataclasses.replace(suite, cases=cases)
+
+
+def steps_of(suite: Suite, *shapes: str) -> tuple[Any, ...]:
+    """Built steps by shape name: ``one``, ``two``, ``three``, ``four`` (calls) or ``none``."""
+    one = suite.case("selection-01").steps[0]
+    none = suite.case("no_call-01").steps[0]
+    sizes = {"one": 1, "two": 2, "three": 3, "four": 4}
+    return tuple(none if s == "none" else dataclasses.replace(one, calls=one.calls * sizes[s]) for s in shapes)
+
+
+def test_the_good_suite_breaks_no_rule(good: Suite) -> None:
+    assert suite_rules.problems(good) == []
+
+
+@pytest.mark.parametrize("group", ["selection", "arguments", "near_misses"])
+@pytest.mark.parametrize(
+    ("shape", "described"),
+    [(("two",), "1 step (2 calls)"), (("one", "one"), "2 steps (1 call, 1 call)"), (("none",), "1 step (none)")],
+)
+def test_one_call_groups_have_one_step_expecting_one_call(
+    good: Suite, group: str, shape: tuple[str, ...], described: str
+) -> None:
+    broken = with_case(good, f"{group}-01", steps=steps_of(good, *shape))
+    assert suite_rules.problems(broken) == [
+        f"case {group}-01.steps: a {group} case has one step expecting one call; this one has {described}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("shape", "described"),
+    [(("one",), "1 step (1 call)"), (("four",), "1 step (4 calls)"), (("two", "two"), "2 steps (2 calls, 2 calls)")],
+)
+def test_parallel_has_one_step_expecting_two_or_three_calls(
+    good: Suite, shape: tuple[str, ...], described: str
+) -> None:
+    broken = with_case(good, "parallel-01", steps=steps_of(good, *shape))
+    assert suite_rules.problems(broken) == [
+        f"case parallel-01.steps: a parallel case has one step expecting two or three calls; this one has {described}"
+    ]
+    assert suite_rules.problems(with_case(good, "parallel-01", steps=steps_of(good, "three"))) == []
+
+
+@pytest.mark.parametrize(
+    ("shape", "described"),
+    [
+        (("one",), "1 step (1 call)"),
+        (("one", "one", "one", "one", "none"), "5 steps (1 call, 1 call, 1 call, 1 call, none)"),
+        (("two", "one"), "2 steps (2 calls, 1 call)"),
+    ],
+)
+def test_chains_have_two_to_four_steps_of_one_call(good: Suite, shape: tuple[str, ...], described: str) -> None:
+    broken = with_case(good, "chains-01", steps=steps_of(good, *shape))
+    assert suite_rules.problems(broken) == [
+        f"case chains-01.steps: a chain has 2 to 4 steps, each call step expecting one call; this one has {described}"
+    ]
+    for fine in (("one", "one"), ("one", "one", "one", "one"), ("one", "none")):
+        assert suite_rules.problems(with_case(good, "chains-01", steps=steps_of(good, *fine))) == [], fine
+
+
+def test_no_call_expects_no_call_first(good: Suite) -> None:
+    broken = with_case(good, "no_call-01", steps=steps_of(good, "one", "none"))
+    assert suite_rules.problems(broken) == [
+        "case no_call-01.steps[0].expect: a no_call case expects no call first; this one has 2 steps (1 call, none)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "group"),
+    [("selection-1", "selection"), ("selection-00", "selection"), ("chains-01", "selection"), ("sel-01", "selection"),
+     ("selection-100", "selection"), ("near-misses-01", "near_misses"), ("selection-01 ", "selection")],
+)  # fmt: skip
+def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) -> None:
+    broken = with_case(good, "selection-01", id=case_id, group=group)
+    assert suite_rules.problems(broken) == [
+        f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to {group}-99"
+    ]
+    assert suite_rules.problems(with_case(good, "selection-01", id="selection-99")) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [(None, "null"), ([{"type": "text", "text": "hi"}], "an array"), ({"text": "hi"}, "an object"), (3, "a number")],
+)
+def test_message_contents_are_strings(good: Suite, content: Any, kind: str) -> None:
+    messages = ({"role": "user", "content": "first"}, {"role": "assistant", "content": content})
+    broken = with_case(good, "no_call-01", messages=messages)
+    assert suite_rules.problems(broken) == [f"case no_call-01.messages[1].content: must be a string, got {kind}"]
+    missing = with_case(good, "no_call-01", messages=({"role": "user"},))
+    assert suite_rules.problems(missing) == ["case no_call-01.messages[0].content: must be a string, got null"]
+
+
+def test_published_1_1_0_must_match_the_method_table(good: Suite) -> None:
+    published = dataclasses.replace(good, name="lobstack-tool-calling", version="1.1.0")
+    found = suite_rules.problems(published)
+    assert len(found) == 6
+    assert found[0] == (
+        "cases: group 'selection' has 1 cases; the method page's table for lobstack-tool-calling 1.1.0 says 14"
+    )
+    # Another version of the published suite, or another suite, is not held to 1.1.0's table.
+    assert suite_rules.problems(dataclasses.replace(published, version="1.2.0")) == []
+
+
+def test_every_rule_is_reported_not_just_the_first(good: Suite) -> None:
+    broken = with_case(
+        good, "selection-01", id="sel-01", steps=steps_of(good, "two"), messages=({"role": "user", "content": None},)
+    )
+    assert [line.split(":")[0] for line in suite_rules.problems(broken)] == [
+        "case sel-01.id",
+        "case sel-01.messages[0].content",
+        "case sel-01.steps",
+    ]
+
+
+def test_suite_check_lists_group_rule_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = suite_dict(copy.deepcopy(GOOD))
+    doc["cases"][0]["steps"] = [TWO]  # a Selection case with two calls: the builder accepts it, the rules do not
+    doc["cases"][3]["messages"][0]["content"] = [{"type": "text", "text": "hello"}]
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert check_suite(path.read_bytes(), str(path)).suite is None
+    assert main(["suite", "check", str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:2] == [
+        f"{path}: case selection-01.steps: a selection case has one step expecting one call; this one has 1 step "
+        "(2 calls)",
+        f"{path}: case no_call-01.messages[0].content: must be a string, got an array",
+    ]
+    assert err[2].startswith(f"error: {path}: 2 problem(s)")
