@@ -18,7 +18,9 @@ def record(
     concurrency: int = typer.Option(4, "--concurrency", help="Cases recorded at once (worker processes)."),
     case: list[str] = typer.Option([], "--case", help="Only this case id (repeatable)."),
     rerecord: bool = typer.Option(False, "--rerecord", help="Record every selected case again, even if recorded."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds without an answer before a request is retried."),
+    timeout: str = typer.Option(
+        "120", "--timeout", metavar="S", help="Seconds without an answer before a request is retried."
+    ),
     cost_header: str = typer.Option(
         "x-lobstack-cost-usd",
         "--cost-header",
@@ -26,6 +28,7 @@ def record(
     ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
+    from lobstack_eval.options import finite_number
     from lobstack_eval.progress import CaseProgress
     from recorder.client import header_name
     from recorder.files import read_suite
@@ -36,8 +39,7 @@ def record(
 
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
-    if timeout <= 0:
-        raise UsageError(f"--timeout {timeout}: must be positive")
+    timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
@@ -60,7 +62,7 @@ def record(
             url,
             todo,
             concurrency=concurrency,
-            timeout_s=timeout,
+            timeout_s=timeout_s,
             on_case=progress.update,
             cost_header=header,
         )

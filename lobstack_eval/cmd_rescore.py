@@ -17,14 +17,18 @@ def rescore(
     html: bool = typer.Option(True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."),
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, leaderboard.md/.csv, index.html."""
+    import shlex
+
     from rich.console import Console
 
     from replay.leaderboard import terminal_table
+    from replay.out_dir import check_writable_dir
     from replay.rescore import rescore as run_rescore
     from scorer.errors import UsageError
 
     if workers is not None and workers < 1:
         raise UsageError(f"--workers {workers}: must be at least 1")
+    check_writable_dir(out, "--out")
     summary = run_rescore(cassettes, suite, out, workers, html=html)
     documents = [r.results for r in summary.reports if not r.error]
     if not quiet:
@@ -33,11 +37,13 @@ def rescore(
     for doc in documents:
         missing = doc["cases"]["unrecorded"]
         if missing:
-            typer.echo(
-                f"{missing} case(s) of {doc['model']} need recording: lobstack-eval record --model {doc['model']}"
-                + (f" --cassettes {cassettes}" if cassettes != Path("cassettes") else ""),
-                err=True,
-            )
+            # Quoted: a model name or path is pasted into a shell, and may hold anything.
+            command = f"lobstack-eval record --model {shlex.quote(doc['model'])}"
+            if cassettes != Path("cassettes"):
+                command += f" --cassettes {shlex.quote(str(cassettes))}"
+            typer.echo(f"{missing} case(s) of {doc['model']} need recording: {command}", err=True)
+    for path in summary.removed:
+        typer.echo(f"removed {path}: that model was not scored from {cassettes} this time", err=True)
     where = f" (open {out / 'index.html'} in a browser)" if html else ""
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
     failed = [r for r in summary.reports if r.error]

@@ -85,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
         return 130
+    except OSError as exc:  # the disk, not the code: a full disk or a folder gone mid-run is one line too
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     code = result if isinstance(result, int) else 0
     if code == 130:  # typer turns Ctrl-C into exit 130; say what was kept
         print(INTERRUPTED, file=sys.stderr)

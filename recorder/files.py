@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from scorer import strict_json
 from scorer.errors import CassetteError, SuiteError
 from scorer.suite_file import check_suite, parse_suite
 from scorer.suite_model import Suite, SuiteCheck
@@ -39,13 +40,13 @@ def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> 
     """Parse a JSON file; a corrupt one is a one-line ``error`` naming the file and position."""
     raw = read_bytes(path, what, error)
     try:
-        return json.loads(raw.decode("utf-8"))
+        return strict_json.loads_file(raw)
     except UnicodeDecodeError:
         raise error(f"{path}: the {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise error(f"{path}: the {what} nests too deeply to read") from None
+    except strict_json.NotStrictFile as exc:
+        raise error(f"{path}: the {what} is not valid JSON ({exc})") from None
 
 
 def _umask() -> int:

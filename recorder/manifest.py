@@ -119,34 +119,69 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: P
     return value
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _attempt(raw: Any, where: str) -> RecordedAttempt:
+    """One attempt of run.json, every field checked; CassetteError text is ``<field path>: <problem>``."""
+    if not isinstance(raw, dict):
+        raise CassetteError(f"{where}: expected an object")
+    for key in ("step", "attempt"):
+        if not _is_int(raw.get(key)) or raw[key] < 0:
+            raise CassetteError(f"{where}.{key}: expected an integer >= 0, got {raw.get(key)!r}")
+    if not isinstance(raw.get("outcome"), str):
+        raise CassetteError(f"{where}.outcome: expected a string, got {raw.get('outcome')!r}")
+    status = raw.get("status")
+    if status is not None and not (_is_int(status) and 100 <= status <= 599):
+        raise CassetteError(f"{where}.status: expected an HTTP status (100-599) or null, got {status!r}")
+    wall = raw.get("wall_ms")
+    # A latency is a duration: NaN never reaches here (strict JSON), a negative one is a corrupt file.
+    if wall is not None and (isinstance(wall, bool) or not isinstance(wall, int | float) or wall < 0):
+        raise CassetteError(f"{where}.wall_ms: expected a number of milliseconds >= 0 or null, got {wall!r}")
+    digest = raw.get("request_sha256")
+    if digest is not None and not isinstance(digest, str):
+        raise CassetteError(f"{where}.request_sha256: expected a string or null, got {digest!r}")
+    return RecordedAttempt(
+        raw["step"], raw["attempt"], raw["outcome"], status, None if wall is None else float(wall), digest
+    )
+
+
+def _case(case_id: str, entry: Any, path: Path) -> RecordedCase:
+    where = f"{path}: cases.{case_id}"
+    if not isinstance(entry, dict):
+        raise CassetteError(f"{where}: expected an object")
+    if not isinstance(entry.get("status"), str):
+        raise CassetteError(f"{where}.status: expected a string, got {entry.get('status')!r}")
+    attempts = entry.get("attempts")
+    if not isinstance(attempts, list):
+        raise CassetteError(f"{where}.attempts: expected a list, got {attempts!r}")
+    parsed = tuple(_attempt(a, f"{where}.attempts[{i}]") for i, a in enumerate(attempts))
+    reason, version = entry.get("reason"), entry.get("suite_version")
+    return RecordedCase(
+        entry["status"],
+        reason if isinstance(reason, str) else None,
+        version if isinstance(version, str) else None,
+        parsed,
+    )
+
+
 def read_manifest(model_dir: Path) -> Manifest:
     """Load ``run.json``; a missing or corrupt manifest is a CassetteError naming the file and field."""
     path = model_dir / MANIFEST
     data = read_json(path, "run manifest")
     if not isinstance(data, dict):
         raise CassetteError(f"{path}: the run manifest is not a JSON object")
+    version = data.get("format_version", FORMAT_VERSION)
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise CassetteError(
+            f"{path}: format_version: {version!r} is not one this lobstack-eval reads ({FORMAT_VERSION}); "
+            "a newer lobstack-eval wrote it, or it is corrupt"
+        )
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
-    cases: dict[str, RecordedCase] = {}
-    for case_id, entry in _need(data, "cases", dict, path).items():
-        try:
-            attempts = tuple(
-                RecordedAttempt(
-                    step=int(a["step"]),
-                    attempt=int(a["attempt"]),
-                    outcome=str(a["outcome"]),
-                    status=None if a["status"] is None else int(a["status"]),
-                    wall_ms=None if a["wall_ms"] is None else float(a["wall_ms"]),
-                    request_sha256=a.get("request_sha256"),
-                )
-                for a in entry["attempts"]
-            )
-            cases[case_id] = RecordedCase(
-                str(entry["status"]), entry.get("reason"), entry.get("suite_version"), attempts
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CassetteError(f"{path}: case {case_id!r} has a malformed entry ({exc!r})") from None
+    cases = {case_id: _case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
     return Manifest(
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),

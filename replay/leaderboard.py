@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,8 +79,25 @@ def _num(value: float | None) -> str:
     return "" if value is None else repr(value)
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(cell: Any) -> Any:
+    """A cell a spreadsheet will not run as a formula: text starting with ``= + - @`` (or tab, CR) gets a leading
+    ``'``. Numbers are left alone, so ``-1.5`` stays a number; so is text that reads as one (``float`` parses it
+    and it is finite), which a spreadsheet takes as that number, never a formula."""
+    if not isinstance(cell, str) or not cell.startswith(_FORMULA_START):
+        return cell
+    try:
+        if math.isfinite(float(cell)):
+            return cell
+    except ValueError:
+        pass
+    return "'" + cell
+
+
 def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
-    """The CSV leaderboard: unrounded rates (floats by repr), empty cells for nulls."""
+    """The CSV leaderboard: unrounded rates (floats by repr), empty cells for nulls, text cells formula-safe."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     header = ["model"]
@@ -102,7 +120,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
             cases["unrecorded"],
             str(doc["temperature_ignored"]).lower(),
         ]
-        writer.writerow(row)
+        writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +26,25 @@ NOT_RECORDED = "not recorded yet"
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
 
 
-def model_dirs(cassettes: Path) -> list[Path]:
-    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and every other visible
+    folder with one error line: a folder without run.json is said out loud, never skipped silently. Hidden
+    folders and plain files are not model dirs."""
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: no such cassettes directory")
-    dirs = sorted(p for p in cassettes.iterdir() if (p / MANIFEST).is_file())
+    folders = sorted(p for p in cassettes.iterdir() if p.is_dir() and not p.name.startswith("."))
+    dirs = [p for p in folders if (p / MANIFEST).is_file()]
     if not dirs:
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
         )
-    return dirs
+    why = f"no {MANIFEST}, so not a recorded model dir: record it again or move it away"
+    return dirs, [(p, f"{p}: {why}") for p in folders if p not in dirs]
+
+
+def model_dirs(cassettes: Path) -> list[Path]:
+    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+    return find_model_dirs(cassettes)[0]
 
 
 def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path) -> CaseOutcome:
@@ -150,6 +159,7 @@ class RescoreSummary:
     reports: list[ModelReport]
     out: Path
     files: list[Path]
+    removed: list[Path] = field(default_factory=list)  # results.json files of models this run did not write
 
 
 def rescore(
@@ -161,19 +171,26 @@ def rescore(
     html: bool = True,
 ) -> RescoreSummary:
     """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
-    False) the HTML report. A model that cannot be scored is left out of them, its ``ModelReport.error`` says
-    why, and every other model is still written."""
+    False) the HTML report. A model that cannot be scored (or a folder of ``cassettes`` without run.json) is left
+    out of them, its ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds
+    exactly this run's models: any other model's results.json there (stale) is removed and listed in ``removed``."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
+    from replay.out_dir import remove_stale_results
 
     suite = read_suite(suite_path)
-    reports = score_all(model_dirs(cassettes), suite, workers, meanwhile=_import_renderer if html else None)
-    files = []
+    dirs, unusable = find_model_dirs(cassettes)
+    reports = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None)
+    reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
+    reports.sort(key=lambda r: r.slug)
+    files, removed = [], []
     for report in reports:
         if report.warning:
             warn(report.warning)
         path = out / report.slug / "results.json"
         if report.error:
-            path.unlink(missing_ok=True)  # an old results file must not pass for this run's
+            if path.is_file():  # an old results file must not pass for this run's
+                path.unlink()
+                removed.append(path)
             continue
         write_atomic(path, report.text)
         files.append(path)
@@ -187,7 +204,8 @@ def rescore(
     if html:
         write_atomic(out / "index.html", _html(documents, suite_path))
         files.append(out / "index.html")
-    return RescoreSummary(suite, reports, out, files)
+    removed += remove_stale_results(out, {r.slug for r in reports})
+    return RescoreSummary(suite, reports, out, files, sorted(removed))
 
 
 def _import_renderer() -> None:

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from scorer import suite_rules
+from scorer import strict_json, suite_rules
 from scorer.checks import operand_problem
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_problems
@@ -31,11 +31,13 @@ _ROLES = ("user", "assistant", "tool", "system")
 
 def _decode(raw: bytes, source: str) -> Any:
     try:
-        return json.loads(raw.decode("utf-8"))
+        return strict_json.loads_file(raw)
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise SuiteError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except strict_json.NotStrictFile as exc:
+        raise SuiteError(f"{source}: not valid JSON: {exc}") from None
 
 
 def check_suite(raw: bytes, source: str) -> SuiteCheck:

@@ -50,3 +50,30 @@ def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) 
     assert "regression:" in out.splitlines()[-1]
     # A tolerance instead of zero flips: fail only when Overall drops by more than 60 points.
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--max-drop", "60"]) == 0
+
+
+def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """End to end: the stand-in answers garbage to every request, so the candidate run errors on every case. The
+    gate fails (exit 1) and its JUnit is red with one error per lost case, not green with 'skipped'."""
+    from recorder.files import read_suite
+    from recorder.record import record
+    from tests.conftest import MINI_SUITE
+
+    ids = [c.id for c in read_suite(MINI_SUITE).cases]
+    for name, faults in (("good", ""), ("garbage", "garbage:1")):
+        gateway = start_gateway(faults=faults)
+        record(MINI_SUITE, "ref/oracle", tmp_path / name, gateway.url, ids, concurrency=1, sleep=lambda _s: None)
+        args = ["rescore", str(tmp_path / name), "--suite", str(MINI_SUITE), "--out", str(tmp_path / f"{name}-out")]
+        assert main([*args, "-q", "--no-html"]) == 0
+    junit = tmp_path / "junit.xml"
+    base, cand = str(tmp_path / "good-out"), str(tmp_path / "garbage-out")
+    assert main(["diff", "runs", base, cand, "--fail-on-regression", "--junit", str(junit)]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"regression: {len(ids)} cases scored in A errored or vanished in B (ref/oracle: ")
+    assert last.endswith("; no scored case in B (ref/oracle)")
+    root = ET.parse(junit).getroot()
+    assert (root.get("failures"), root.get("errors"), root.get("skipped")) == ("0", str(len(ids) + 1), "0")
+    # Even tolerating every errored case, a run with no score at all never passes.
+    allow = ["--allow-errored", str(len(ids))]
+    assert main(["diff", "runs", base, cand, "--fail-on-regression", *allow]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "regression: no scored case in B (ref/oracle)"

@@ -71,6 +71,11 @@ class ModelDiff:
     mcnemar_p: float
 
     @property
+    def lost(self) -> tuple[CaseOutcome, ...]:
+        """Cases scored in A (passed or failed) that did not score in B: errored, unrecorded or absent."""
+        return tuple(c for c in self.cases if c.status_a in SCORED and c.status_b not in SCORED)
+
+    @property
     def pairs(self) -> int:
         """How many cases were scored in both runs."""
         return self.both_passed + self.both_failed + len(self.to_failed) + len(self.to_passed)
@@ -101,8 +106,23 @@ class RunDiff:
 
 
 @dataclass(frozen=True)
+class Regression:
+    """One thing that makes B a regression of A; ``case_id`` is None when it is about a model's whole run.
+
+    ``kind``: ``flipped`` (passed -> failed), ``lost`` (scored in A, errored/unrecorded/absent in B),
+    ``no_scores`` (B scored no case), ``vanished`` (a model of A missing from B) or ``dropped`` (Overall beyond
+    ``--max-drop``). JUnit shows ``flipped`` and ``dropped`` as failures, the others as errors."""
+
+    model: str
+    case_id: str | None
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
 class Decision:
-    """The regression verdict and the one line that explains it."""
+    """The regression verdict, the one line that explains it, and every regression behind it."""
 
     regression: bool
     line: str
+    regressions: tuple[Regression, ...] = ()
