@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.client import COST_HEADER
-from recorder.files import read_json, write_atomic
+from recorder.files import inside, read_json, write_atomic
 from scorer.errors import CassetteError
 from scorer.outcome import Attempt, CaseOutcome
 
@@ -75,15 +75,7 @@ class Manifest:
             "recorder_version": self.recorder_version,
             "suite": self.suite,
             "temperature_ignored": self.temperature_ignored,
-            "cases": {
-                case_id: {
-                    "status": case.status,
-                    "reason": case.reason,
-                    "suite_version": case.suite_version,
-                    "attempts": [a.__dict__ for a in case.attempts],
-                }
-                for case_id, case in sorted(self.cases.items())
-            },
+            "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -99,7 +91,36 @@ class Manifest:
 
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
-        write_atomic(model_dir / MANIFEST, self.to_json())
+        write_atomic(inside(model_dir, MANIFEST), self.to_json())
+
+
+def case_json(case: RecordedCase) -> dict[str, Any]:
+    """One case's entry as run.json holds it."""
+    return {
+        "status": case.status,
+        "reason": case.reason,
+        "suite_version": case.suite_version,
+        "attempts": [a.__dict__ for a in case.attempts],
+    }
+
+
+def parse_case(case_id: str, entry: Any, path: Path) -> RecordedCase:
+    """A case entry read back; CassetteError naming the file and case when it is malformed."""
+    try:
+        attempts = tuple(
+            RecordedAttempt(
+                step=int(a["step"]),
+                attempt=int(a["attempt"]),
+                outcome=str(a["outcome"]),
+                status=None if a["status"] is None else int(a["status"]),
+                wall_ms=None if a["wall_ms"] is None else float(a["wall_ms"]),
+                request_sha256=a.get("request_sha256"),
+            )
+            for a in entry["attempts"]
+        )
+        return RecordedCase(str(entry["status"]), entry.get("reason"), entry.get("suite_version"), attempts)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CassetteError(f"{path}: case {case_id!r} has a malformed entry ({exc!r})") from None
 
 
 def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) -> RecordedCase:
@@ -128,25 +149,7 @@ def read_manifest(model_dir: Path) -> Manifest:
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
-    cases: dict[str, RecordedCase] = {}
-    for case_id, entry in _need(data, "cases", dict, path).items():
-        try:
-            attempts = tuple(
-                RecordedAttempt(
-                    step=int(a["step"]),
-                    attempt=int(a["attempt"]),
-                    outcome=str(a["outcome"]),
-                    status=None if a["status"] is None else int(a["status"]),
-                    wall_ms=None if a["wall_ms"] is None else float(a["wall_ms"]),
-                    request_sha256=a.get("request_sha256"),
-                )
-                for a in entry["attempts"]
-            )
-            cases[case_id] = RecordedCase(
-                str(entry["status"]), entry.get("reason"), entry.get("suite_version"), attempts
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CassetteError(f"{path}: case {case_id!r} has a malformed entry ({exc!r})") from None
+    cases = {case_id: parse_case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
     return Manifest(
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),
