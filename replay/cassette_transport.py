@@ -93,22 +93,26 @@ class CassetteTransport:
             kind = "timeout" if attempt.outcome == "timeout" else "network_error"
             raise TransportFailure(kind, "replayed from the recording", attempt.wall_ms or 0.0)
         recorded_request, response = self._interactions[self._next_interaction]
-        failures = _matcher_failures(_vcr_request(request), recorded_request)
+        try:
+            failures = _matcher_failures(_vcr_request(request), recorded_request)
+            body = response["body"].get("string", b"")
+            answer = HttpAnswer(
+                status=int(response["status"]["code"]),
+                headers=_headers(response.get("headers") or {}),
+                body=body.encode("utf-8") if isinstance(body, str) else bytes(body),
+                wall_ms=attempt.wall_ms if attempt.wall_ms is not None else 0.0,
+            )
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:  # a hand-edited or truncated cassette
+            raise CassetteError(
+                f"{self.path}: corrupt cassette: interaction {self._next_interaction} ({type(exc).__name__}: {exc})"
+            ) from None
         if failures:
             body_differs = any(f.startswith("json_body") for f in failures)
             detail = self._difference(request, recorded_request) if body_differs else "; ".join(failures)
             raise Unrecorded(f"the request differs from the recording ({detail})")
         self._next_attempt += 1
         self._next_interaction += 1
-        body = response["body"].get("string", b"")
-        if isinstance(body, str):
-            body = body.encode("utf-8")
-        return HttpAnswer(
-            status=int(response["status"]["code"]),
-            headers=_headers(response.get("headers", {})),
-            body=body,
-            wall_ms=attempt.wall_ms if attempt.wall_ms is not None else 0.0,
-        )
+        return answer
 
     @staticmethod
     def _difference(request: HttpRequest, recorded: Any) -> str:
