@@ -10,7 +10,6 @@ missing and adopts what a killed run finished.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 import shutil
 import time
@@ -19,19 +18,17 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from recorder.cassettes import make_vcr
 from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
 from recorder.files import inside, read_suite
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock
-from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest, recorded_case
-from recorder.partial import ENTRY_SUFFIX, PARTIAL, adopt, pending_cassette, run_dir, take, write_entry
-from recorder.runner import run_case
+from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest
+from recorder.partial import ENTRY_SUFFIX, PARTIAL, adopt, pending_cassette, run_dir, take
+from recorder.record_case import CaseTask, record_case, suite_once
 from recorder.slug import checked_model_slug
-from recorder.transport import DEFAULT_TIMEOUT_S, HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
+from recorder.transport import DEFAULT_TIMEOUT_S
 from scorer.errors import CassetteError, UsageError
 from scorer.suite_model import Suite
 
@@ -52,89 +49,6 @@ def check_timeout(timeout_s: float) -> None:
     """UsageError unless ``timeout_s`` is a finite positive number of seconds."""
     if not (math.isfinite(timeout_s) and timeout_s > 0):
         raise UsageError(f"--timeout {timeout_s}: must be a finite number of seconds above 0")
-
-
-@dataclass(frozen=True)
-class CaseTask:
-    """Everything a worker process needs to record one case (picklable; the key never touches disk)."""
-
-    suite_path: str
-    suite_sha256: str
-    case_id: str
-    model: str
-    endpoint: Endpoint
-    cassette: str  # a private path under .partial/: the parent moves it into place when the case is done
-    timeout_s: float
-    backoff_scale: float
-    cost_header: str = COST_HEADER
-
-
-class _RecordingTransport:
-    """Remembers the sha256 of every request sent, in attempt order, for the manifest; and keeps the cassette to
-    the answered attempts: an answer that completed in the very instant its attempt's time ran out counts as a
-    timeout, so vcrpy's copy of it is dropped."""
-
-    def __init__(self, inner: RequestsTransport, cassette: Any) -> None:
-        self.inner = inner
-        self.cassette = cassette
-        self.digests: list[str] = []
-
-    def send(self, request: HttpRequest) -> HttpAnswer:
-        self.digests.append(request.digest())
-        before = len(self.cassette.data)
-        try:
-            return self.inner.send(request)
-        except TransportFailure:
-            del self.cassette.data[before:]
-            raise
-
-
-_SUITES: dict[tuple[str, str], Suite] = {}
-
-
-def _suite(path: str, sha256: str) -> Suite:
-    key = (path, sha256)
-    if key not in _SUITES:
-        suite = read_suite(Path(path))
-        if suite.sha256 != sha256:
-            raise CassetteError(f"{path} changed while recording; run record again")
-        _SUITES[key] = suite
-    return _SUITES[key]
-
-
-def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> str:
-    """Record one case into its pending cassette (whole or not at all), then its manifest entry beside it."""
-    from vcr.serializers import jsonserializer
-
-    from recorder.cassettes import AtomicPersister
-
-    suite = _suite(task.suite_path, task.suite_sha256)
-    endpoint = task.endpoint
-    inner = RequestsTransport(endpoint.api_key, task.timeout_s, endpoint.auth)
-    try:
-        with make_vcr(endpoint.secrets).use_cassette(
-            task.cassette, record_mode="all", drop_unused_requests=True
-        ) as cassette:
-            transport = _RecordingTransport(inner, cassette)
-            outcome = run_case(
-                suite,
-                suite.case(task.case_id),
-                task.model,
-                endpoint.url,
-                transport,
-                lambda seconds: sleep(seconds * task.backoff_scale),
-                task.cost_header,
-            )
-    finally:
-        inner.close()
-    if not any(a.answered for a in outcome.attempts):
-        # vcrpy saves nothing when nothing was answered; an old cassette must not outlive this run.
-        AtomicPersister.save_cassette(task.cassette, {"requests": [], "responses": []}, jsonserializer)
-    entry = recorded_case(outcome, transport.digests, suite.version)
-    if entry.reason is not None:  # a gateway may echo the key in an error message
-        entry = dataclasses.replace(entry, reason=endpoint.scrub(entry.reason))
-    write_entry(Path(task.cassette), task.model, endpoint.stored, task.case_id, entry)
-    return task.case_id
 
 
 def check_case_ids(suite: Suite, case_ids: Sequence[str]) -> None:
@@ -320,9 +234,9 @@ def _record_in_processes(
     from recorder.processes import pool_context
     from recorder.workers import WorkerDied, WorkerPool
 
-    context = pool_context(["recorder.record", "requests", "vcr"])
+    context = pool_context(["recorder.record_case", "requests", "vcr"])
     if context.get_start_method() == "fork":
-        _suite(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
+        suite_once(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
     pool = WorkerPool(context, workers, record_case, _init_worker).start()
     queue = deque(tasks)
     failure: BaseException | None = None
