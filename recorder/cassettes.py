@@ -87,7 +87,8 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
         return request
 
     def before_response(response: dict[str, Any]) -> dict[str, Any]:
-        response["headers"] = scrub_headers(response.get("headers", {}), secrets)
+        # Sorted: vcrpy collects response headers through a set, so their order would change from run to run.
+        response["headers"] = dict(sorted(scrub_headers(response.get("headers", {}), secrets).items()))
         body = response.get("body", {})
         if "string" in body:
             body["string"] = scrub_body(body["string"], secrets)
