@@ -4,10 +4,12 @@ Two runs on one model dir would both pay for the same cases and keep only one ru
 ``flock`` on ``<model-dir>/.lock``; the kernel drops it when its holder dies, however it dies, so a killed run
 never leaves a stale lock. The file holds who has it (pid and host) for the error the second run prints, and is
 removed on release. Re-entrant within a process (the CLI locks before planning, ``record()`` locks again).
+Forked workers close their inherited copy of the descriptor at once: the lock is the parent's alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from collections.abc import Iterator
@@ -23,6 +25,17 @@ except ImportError:  # pragma: no cover - not POSIX: runs are not locked there
 
 LOCK = ".lock"
 _held: dict[str, int] = {}
+_fds: dict[str, int] = {}  # the locked descriptor of each model dir this process holds
+
+
+def forget_inherited_locks() -> None:
+    """In a forked child: close the copies of the parent's lock descriptors, so that the lock lives exactly as long
+    as the parent (a dying child must not hold it for the next run; an orphan must not keep it either)."""
+    for fd in _fds.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _fds.clear()
+    _held.clear()
 
 
 def holder_text() -> str:
@@ -72,10 +85,10 @@ def model_dir_lock(model_dir: Path) -> Iterator[None]:
         )
     os.ftruncate(got, 0)
     os.write(got, f"{holder_text()}\n".encode())
-    _held[key] = 1
+    _held[key], _fds[key] = 1, got
     try:
         yield
     finally:
-        del _held[key]
+        del _held[key], _fds[key]
         path.unlink(missing_ok=True)  # before unlocking: a run that opened this file then retries on a new one
         os.close(got)

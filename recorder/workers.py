@@ -56,7 +56,10 @@ def _exit_when_ready(sentinel: int) -> None:
 
 def _serve(conn: Connection, function: Callable[[Any], Any], initializer: Callable[[], None] | None) -> None:
     """A worker's life: take a task, send back ``(True, result)`` or ``(False, exception)``, until told to stop."""
+    from recorder.lock import forget_inherited_locks
+
     die_with_parent()
+    forget_inherited_locks()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker must not inherit the parent's handlers
     if initializer is not None:

@@ -78,11 +78,11 @@ def test_sigkill_of_the_parent_kills_its_workers_and_the_next_run_adopts_what_th
     statuses, whole_requests = uninterrupted(start_gateway, tmp_path, "ref/noisy")
     resumed = {r["id"]: r["status"] for r in rescore_model(model_dir, SUITE)["results"]}
     assert resumed == statuses
-    total = requests_per_case(gateway.requests_seen, SUITE)
-    after = total - paid
+    after = requests_per_case(gateway.requests_seen, SUITE) - paid
     assert not set(after) & (kept_before | stranded), "a kept or adopted answer was paid for again"
-    # The frozen parent had no case running when it was killed, so nothing at all was paid twice.
-    assert total == whole_requests
+    # Every other case is asked exactly as a whole run asks it (a case handed to a worker just before the freeze
+    # may have sent its request before the kill: that answer never reached the recorder, so it is asked again).
+    assert after == Counter({c: n for c, n in whole_requests.items() if c not in kept_before | stranded})
 
 
 def test_ctrl_c_once_starts_no_new_case_and_finishes_the_running_ones(start_gateway, tmp_path: Path) -> None:
