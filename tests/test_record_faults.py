@@ -14,11 +14,11 @@ from collections import Counter
 from pathlib import Path
 
 from recorder.files import read_suite
-from standin import StandInGateway, parse_faults
-from standin.hashing import canonical_json, digest
 from recorder.manifest import read_manifest
 from recorder.record import record
 from replay.rescore import rescore_model
+from standin import StandInGateway, parse_faults
+from standin.hashing import canonical_json, digest
 from tests.conftest import MINI_SUITE, ROOT, interactions
 from tests.record_helpers import case_of, cli, live_members, manifest_cases, record_args, requests_per_case, wait_until
 
