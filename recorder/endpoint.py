@@ -124,3 +124,21 @@ def resolve_endpoint(option: str | None) -> Endpoint:
     if endpoint.api_key is None and endpoint.auth is None and not is_loopback(endpoint.url):
         raise GatewayError(f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no key)")
     return endpoint
+
+
+def resolve_base_url(option: str | None) -> str:
+    """The base URL to record from, validated and as given (``record`` splits off any credentials itself; show
+    it with ``public_url``)."""
+    url = (option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).strip().rstrip("/")
+    parse_base_url(url)
+    return url
+
+
+def api_key_for(base_url: str) -> str | None:
+    """The key for ``base_url``; GatewayError before any request when a remote URL has neither key nor userinfo."""
+    return resolve_endpoint(base_url).api_key
+
+
+def public_url(base_url: str) -> str:
+    """``base_url`` without its credentials: what may be printed."""
+    return parse_base_url(base_url).url
