@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from recorder.endpoint import Endpoint
 
 
 def record(
@@ -19,7 +24,10 @@ def record(
     case: list[str] = typer.Option([], "--case", help="Only this case id (repeatable)."),
     rerecord: bool = typer.Option(False, "--rerecord", help="Record every selected case again, even if recorded."),
     timeout: str = typer.Option(
-        "120", "--timeout", metavar="S", help="Seconds without an answer before a request is retried."
+        "120",
+        "--timeout",
+        metavar="S",
+        help="Seconds one attempt may take, whole answer included, before it is retried.",
     ),
     cost_header: str = typer.Option(
         "x-lobstack-cost-usd",
@@ -27,15 +35,19 @@ def record(
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
 ) -> int:
-    """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
+    """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
+
+    Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
+    every finished case is kept (exit 130), and the same command records the rest."""
     from lobstack_eval.options import finite_number
-    from lobstack_eval.progress import CaseProgress
     from recorder.client import header_name
+    from recorder.endpoint import resolve_endpoint
     from recorder.files import read_suite
-    from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
-    from recorder.slug import model_slug
-    from replay.plan import cases_to_record
-    from scorer.errors import UsageError
+    from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
+    from recorder.lock import model_dir_lock
+    from recorder.record import check_case_ids
+    from recorder.slug import checked_model_slug
+    from scorer.errors import LobstackError, UsageError
 
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
@@ -43,36 +55,81 @@ def record(
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
-    url = resolve_base_url(base_url)
-    api_key_for(url)  # fail before any work when the key is missing
+    slug = checked_model_slug(model)
+    endpoint = resolve_endpoint(base_url)  # fails before any work when the key is missing
+    say = _printer(endpoint.scrub)
+    try:
+        with terminate_as_interrupt():
+            loaded = read_suite(suite)
+            check_case_ids(loaded, case)  # before planning, which replays every selected case
+            with model_dir_lock(cassettes / slug):  # held from planning to the last case
+                return _record_locked(
+                    suite, model, cassettes, endpoint, case, rerecord, concurrency, timeout_s, header, say
+                )
+    except RecordInterrupted as stopped:
+        say(f"Kept {stopped.kept} finished case(s) of this run; run the same command again to record the rest.")
+        raise
+    except LobstackError as exc:  # every line this command prints goes through the scrubber
+        exc.message = endpoint.scrub(exc.message)
+        raise
+
+
+def _record_locked(
+    suite: Path,
+    model: str,
+    cassettes: Path,
+    endpoint: Endpoint,
+    case: list[str],
+    rerecord: bool,
+    concurrency: int,
+    timeout: float,
+    cost_header: str,
+    say: Callable[[str], None],
+) -> int:
+    from lobstack_eval.progress import CaseProgress
+    from recorder.files import read_suite
+    from recorder.record import prepare_model_dir, record
+    from replay.plan import cases_to_record
+
     loaded = read_suite(suite)
-    check_case_ids(loaded, case)  # before planning, which replays every selected case
+    model_dir, adopted = prepare_model_dir(cassettes, model, loaded, endpoint, cost_header)
+    if adopted:
+        say(f"Adopted {len(adopted)} case(s) that an interrupted run had finished (not paid for again).")
     todo = cases_to_record(cassettes, model, loaded, case, rerecord)
-    model_dir = cassettes / model_slug(model)
     if not todo:
-        typer.echo(f"Nothing to record: every selected case of {model} is in {model_dir}.", err=True)
-        typer.echo(f"Next: lobstack-eval rescore {cassettes}", err=True)
+        say(f"Nothing to record: every selected case of {model} is in {model_dir}.")
+        say(f"Next: lobstack-eval rescore {cassettes}")
         return 0
-    typer.echo(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {url}", err=True)
-    with CaseProgress(len(todo), sys.stderr) as progress:
+    say(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {endpoint.url}")
+    with CaseProgress(len(todo), sys.stderr, endpoint.scrub) as progress:
         summary = record(
             suite,
             model,
             cassettes,
-            url,
+            endpoint,
             todo,
             concurrency=concurrency,
-            timeout_s=timeout_s,
+            timeout_s=timeout,
             on_case=progress.update,
-            cost_header=header,
+            notify=progress.note,
+            cost_header=cost_header,
         )
-    counts = {s: list(summary.statuses.values()).count(s) for s in ("passed", "failed", "errored", "unrecorded")}
+    statuses = list(summary.statuses.values())
+    counts = {s: statuses.count(s) for s in ("passed", "failed", "errored", "unrecorded")}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))
-    text = (
-        f"Recorded {len(todo)} case(s) of {model} in {summary.seconds:.1f} s into {model_dir}: "
+    missing = len(todo) - len(statuses)
+    say(
+        f"Recorded {len(statuses)} case(s) of {model} in {summary.seconds:.1f} s into {model_dir}: "
         f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored"
         + (f" ({transport} by transport errors: run the same command again to retry them)" if transport else "")
+        + (f"; {missing} not recorded (run the same command again)" if missing else "")
         + f". These are the recorder's own verdicts; the scores come from: lobstack-eval rescore {cassettes}"
     )
-    typer.echo(text, err=True)
     return 0
+
+
+def _printer(scrub: Callable[[str], str]) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        typer.echo(scrub(text), err=True)
+
+    return say

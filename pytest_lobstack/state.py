@@ -155,6 +155,7 @@ class LobstackRun:
         return "refresh it with: " + " and ".join(f"{rescore} --out {show(t)}" for t in dict.fromkeys(targets))
 
     def _record(self, model: ModelRef) -> None:
+        from recorder.endpoint import public_url
         from recorder.record import record
         from replay.plan import cases_to_record, cases_without_cassette
 
@@ -170,6 +171,6 @@ class LobstackRun:
         if not todo:
             return
         assert settings.base_url is not None  # read_settings resolves it for every record mode
-        self._say(f"lobstack: recording {len(todo)} case(s) of {model.name} via {settings.base_url}")
+        self._say(f"lobstack: recording {len(todo)} case(s) of {model.name} via {public_url(settings.base_url)}")
         summary = record(settings.suite, model.name, settings.cassettes, settings.base_url, todo, settings.concurrency)
         self._say(f"lobstack: recorded {len(todo)} case(s) into {summary.model_dir} in {summary.seconds:.1f} s")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer import strict_json
-from scorer.errors import CassetteError, SuiteError
+from scorer.errors import CassetteError, SuiteError, UsageError
 from scorer.suite_file import check_suite, parse_suite
 from scorer.suite_model import Suite, SuiteCheck
 
@@ -47,6 +47,16 @@ def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> 
         raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except strict_json.NotStrictFile as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc})") from None
+
+
+def inside(root: Path, *parts: str) -> Path:
+    """``root / parts``, after checking that it resolves (symlinks followed) to a path strictly under ``root``:
+    every file the tool writes goes through here, so no name from a suite, a model or a link can escape."""
+    path = root.joinpath(*parts)
+    base, resolved = root.resolve(), path.resolve()
+    if resolved == base or not resolved.is_relative_to(base):
+        raise UsageError(f"{path}: resolves to {resolved}, outside {root}; refusing to write there")
+    return path
 
 
 def _umask() -> int:

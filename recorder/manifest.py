@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.client import COST_HEADER
-from recorder.files import read_json, write_atomic
+from recorder.files import inside, read_json, write_atomic
 from scorer.errors import CassetteError
 from scorer.outcome import Attempt, CaseOutcome
 
@@ -75,15 +75,7 @@ class Manifest:
             "recorder_version": self.recorder_version,
             "suite": self.suite,
             "temperature_ignored": self.temperature_ignored,
-            "cases": {
-                case_id: {
-                    "status": case.status,
-                    "reason": case.reason,
-                    "suite_version": case.suite_version,
-                    "attempts": [a.__dict__ for a in case.attempts],
-                }
-                for case_id, case in sorted(self.cases.items())
-            },
+            "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -99,7 +91,17 @@ class Manifest:
 
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
-        write_atomic(model_dir / MANIFEST, self.to_json())
+        write_atomic(inside(model_dir, MANIFEST), self.to_json())
+
+
+def case_json(case: RecordedCase) -> dict[str, Any]:
+    """One case's entry as run.json holds it."""
+    return {
+        "status": case.status,
+        "reason": case.reason,
+        "suite_version": case.suite_version,
+        "attempts": [a.__dict__ for a in case.attempts],
+    }
 
 
 def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) -> RecordedCase:
@@ -147,7 +149,8 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
     )
 
 
-def _case(case_id: str, entry: Any, path: Path) -> RecordedCase:
+def parse_case(case_id: str, entry: Any, path: Path) -> RecordedCase:
+    """A case entry read back, every field checked; CassetteError naming the file, case and field."""
     where = f"{path}: cases.{case_id}"
     if not isinstance(entry, dict):
         raise CassetteError(f"{where}: expected an object")
@@ -181,7 +184,7 @@ def read_manifest(model_dir: Path) -> Manifest:
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
-    cases = {case_id: _case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
+    cases = {case_id: parse_case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
     return Manifest(
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),

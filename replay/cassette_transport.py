@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from recorder.cassettes import MATCH_ON, describe_difference, json_body
+from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
 from recorder.files import read_bytes
 from recorder.manifest import RecordedAttempt
 from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unrecorded
@@ -66,7 +66,7 @@ def _vcr_request(request: HttpRequest) -> Any:
 def _matcher_failures(new: Any, recorded: Any) -> list[str]:
     from vcr import matchers
 
-    table = {"method": matchers.method, "uri": matchers.uri, "json_body": json_body}
+    table = {"method": matchers.method, "endpoint_uri": endpoint_uri, "json_body": json_body}
     failures = []
     for name in MATCH_ON:
         try:

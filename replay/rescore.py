@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.cassettes import cassette_path
-from recorder.files import read_suite, write_atomic
+from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
@@ -186,7 +186,7 @@ def rescore(
     for report in reports:
         if report.warning:
             warn(report.warning)
-        path = out / report.slug / "results.json"
+        path = inside(out, report.slug, "results.json")
         if report.error:
             if path.is_file():  # an old results file must not pass for this run's
                 path.unlink()
@@ -199,10 +199,10 @@ def rescore(
         ("leaderboard.md", leaderboard_md(documents, suite)),
         ("leaderboard.csv", leaderboard_csv(documents)),
     ):
-        write_atomic(out / name, text)
+        write_atomic(inside(out, name), text)
         files.append(out / name)
     if html:
-        write_atomic(out / "index.html", _html(documents, suite_path))
+        write_atomic(inside(out, "index.html"), _html(documents, suite_path))
         files.append(out / "index.html")
     removed += remove_stale_results(out, {r.slug for r in reports})
     return RescoreSummary(suite, reports, out, files, sorted(removed))
