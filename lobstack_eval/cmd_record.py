@@ -24,6 +24,7 @@ def record(
         "--cost-header",
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
+    shard: str = typer.Option(None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
     from lobstack_eval.progress import CaseProgress
@@ -32,6 +33,7 @@ def record(
     from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
     from recorder.slug import model_slug
     from replay.plan import cases_to_record
+    from replay.shard import parse_shard
     from scorer.errors import UsageError
 
     if concurrency < 1:
@@ -45,13 +47,20 @@ def record(
     api_key_for(url)  # fail before any work when the key is missing
     loaded = read_suite(suite)
     check_case_ids(loaded, case)  # before planning, which replays every selected case
+    part = parse_shard(shard)
+    if part is not None:
+        case = part.select(model_slug(model), case or [c.id for c in loaded.cases])
+        if not case:
+            typer.echo(f"Nothing to record: shard {part} owns none of the selected cases of {model}.", err=True)
+            return 0
     todo = cases_to_record(cassettes, model, loaded, case, rerecord)
     model_dir = cassettes / model_slug(model)
     if not todo:
         typer.echo(f"Nothing to record: every selected case of {model} is in {model_dir}.", err=True)
         typer.echo(f"Next: lobstack-eval rescore {cassettes}", err=True)
         return 0
-    typer.echo(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {url}", err=True)
+    what = f"{len(todo)} case(s)" + (f" (shard {part})" if part else "")
+    typer.echo(f"Recording {what} of {loaded.name} {loaded.version} for {model} via {url}", err=True)
     with CaseProgress(len(todo), sys.stderr) as progress:
         summary = record(
             suite,
