@@ -49,7 +49,7 @@ def record(
     check_case_ids(loaded, case)  # before planning, which replays every selected case
     part = parse_shard(shard)
     if part is not None:
-        case = part.select(model_slug(model), case or [c.id for c in loaded.cases])
+        case = part.select(model_slug(model), [c.id for c in loaded.cases], case)
         if not case:
             typer.echo(f"Nothing to record: shard {part} owns none of the selected cases of {model}.", err=True)
             return 0

@@ -69,7 +69,8 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
 def _rescore(model_dir: Path, suite: Suite, shard: Shard | None = None) -> tuple[dict[str, Any], str | None]:
     manifest = read_manifest(model_dir)
     warning = check_manifest_suite(manifest, suite, model_dir)
-    cases = [c for c in suite.cases if shard is None or shard.owns(model_dir.name, c.id)]
+    mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
+    cases = [c for c in suite.cases if mine is None or c.id in mine]
     outcomes = [replay_case(suite, case, manifest, model_dir) for case in cases]
     results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
     return results, warning

@@ -1,21 +1,27 @@
 """Shards: a deterministic 1/n of the work, by (model dir, case id), for ``record --shard`` and ``rescore --shard``.
 
-A case belongs to shard ``1 + int(sha256("<model-slug>/<case-id>")[:16], 16) % n``: the same on every run and
-machine (no Python ``hash``, no dependence on which other cases exist), every case in exactly one shard, and a
-chain is one case, so its steps are never split. Repeats of a case stay together too.
+Within each model dir the suite's case ids are ordered by ``sha256("<model-slug>/<case-id>")`` and dealt out in
+turn: the case at rank r goes to shard ``1 + r mod n``. So every case is in exactly one shard, shards differ by
+at most one case per model dir, and the order is the same on every run and machine (no Python ``hash``). A chain
+is one case, so its steps are never split; a case's repeats stay together too. The assignment depends on the
+suite's set of case ids: the shards of one run must use one suite (``merge`` checks it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scorer.errors import UsageError
 
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 MAX_SHARDS = 10_000
+
+
+def _rank_key(model_slug: str, case_id: str) -> tuple[str, str]:
+    return hashlib.sha256(f"{model_slug}/{case_id}".encode()).hexdigest(), case_id
 
 
 @dataclass(frozen=True)
@@ -28,19 +34,15 @@ class Shard:
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
 
-    def owns(self, model_slug: str, case_id: str) -> bool:
-        """True when the case ``case_id`` of the model dir ``model_slug`` is this shard's work."""
-        return shard_of(model_slug, case_id, self.count) == self.index
+    def owned(self, model_slug: str, suite_case_ids: Sequence[str]) -> frozenset[str]:
+        """The case ids (of all the suite's ``suite_case_ids``) that this shard owns for one model dir."""
+        ranked = sorted(suite_case_ids, key=lambda case_id: _rank_key(model_slug, case_id))
+        return frozenset(ranked[self.index - 1 :: self.count])
 
-    def select(self, model_slug: str, case_ids: Iterable[str]) -> list[str]:
-        """The ids of ``case_ids`` this shard owns, in their order."""
-        return [case_id for case_id in case_ids if self.owns(model_slug, case_id)]
-
-
-def shard_of(model_slug: str, case_id: str, count: int) -> int:
-    """The 1-based shard that owns a case when the work is cut into ``count`` shards."""
-    digest = hashlib.sha256(f"{model_slug}/{case_id}".encode()).hexdigest()
-    return 1 + int(digest[:16], 16) % count
+    def select(self, model_slug: str, suite_case_ids: Sequence[str], wanted: Iterable[str] = ()) -> list[str]:
+        """The ids of ``wanted`` (default: every suite case) that this shard owns, in their order."""
+        mine = self.owned(model_slug, suite_case_ids)
+        return [case_id for case_id in (wanted or suite_case_ids) if case_id in mine]
 
 
 def parse_shard(text: str | None) -> Shard | None:

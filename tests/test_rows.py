@@ -214,3 +214,22 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(mini_cassettes: Path, t
     assert (board["ref/oracle"]["errored"], board["ref/oracle"]["unrecorded"]) == ("1", "1")
     calls = pl.read_parquet(out / "calls.parquet").filter(pl.col("case_id") == "chains-01")
     assert calls.filter(pl.col("model_slug") == "ref_oracle")["status"].to_list() == ["errored"]
+
+
+def _documented_columns(table: str) -> list[str]:
+    """The column names in the first cells of FORMATS.md's table for ``table``."""
+    text = (ROOT / "docs" / "FORMATS.md").read_text(encoding="utf-8")
+    section = text.split(f"`{table}.parquet`: one row per", 1)[1].split("\n\n", 2)[1]
+    names = []
+    for line in section.splitlines()[2:]:
+        first = line.split("|")[1]
+        names += [] if "..." in first else [n for n in first.split("`")[1::2]]
+    return names
+
+
+def test_formats_md_lists_every_column() -> None:
+    from replay.rows.schema import schema
+
+    assert sorted(_documented_columns("cases")) == sorted(schema("cases"))
+    key = list(schema("cases"))[:10]
+    assert sorted(key + _documented_columns("calls")) == sorted(schema("calls"))

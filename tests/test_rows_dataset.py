@@ -169,3 +169,30 @@ def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None
     empty.mkdir()
     assert main(["leaderboard", str(empty), *out]) == 1
     assert "no rows partitions" in one_error(capsys)
+
+
+def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's example, on the committed rows made into two Claude models of a suite 1.1.0."""
+    from replay.rows.dataset import append
+    from tests.conftest import ROOT
+
+    cases = pl.read_parquet(ROOT / "reports" / "cases.parquet")
+    calls = pl.read_parquet(ROOT / "reports" / "calls.parquet")
+    names = {"ref_noisy": "anthropic/claude-a", "auto": "anthropic/claude-b", "ref_oracle": "openai/gpt-x"}
+    tables = {}
+    for table, frame in (("cases", cases), ("calls", calls)):
+        frame = frame.filter(pl.col("model_slug").is_in(list(names)))
+        tables[table] = frame.with_columns(
+            pl.col("model_slug").replace_strict(names).alias("model"), pl.lit("1.1.0").alias("suite_version")
+        )
+    append(tmp_path / "rows", tables)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    scope: dict[str, object] = {}
+    exec(code, scope)
+    got = scope["failed_by_all"]["case_id"].to_list()  # type: ignore[index]
+    chains = cases.filter(pl.col("group") == "chains", pl.col("model_slug").is_in(["ref_noisy", "auto"]))
+    passed_somewhere = set(chains.filter(pl.col("status") == "passed")["case_id"])
+    expected = sorted(set(chains.filter(pl.col("overall").is_not_null())["case_id"]) - passed_somewhere)
+    assert got == expected and 0 < len(got) < 12

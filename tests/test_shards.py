@@ -13,7 +13,7 @@ import pytest
 
 from lobstack_eval.main import main
 from recorder.files import read_suite
-from replay.shard import Shard, shard_of
+from replay.shard import Shard
 from tests.conftest import MINI_SUITE, ROOT
 
 SUITE = ROOT / "evals" / "suite.json"
@@ -24,22 +24,28 @@ def tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-# Checked by hand: 1 + int(first 16 hex digits of sha256("<slug>/<case id>"), 16) % n, with sha256sum.
-PINNED = [("ref_oracle", "selection-01", 3, 3), ("auto", "selection-01", 3, 1), ("ref_oracle", "chains-12", 7, 6),
-          ("auto", "chains-12", 7, 7), ("ref_oracle", "no_call-03", 3, 2), ("auto", "no_call-03", 7, 2)]  # fmt: skip
+# Checked by hand with sha256sum: sha256("m/<id>") orders a..e as b, c, e, d, a; then they are dealt out in turn.
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [(1, [["a", "b", "c", "d", "e"]]), (2, [["a", "b", "e"], ["c", "d"]]), (3, [["b", "d"], ["a", "c"], ["e"]])],
+)
+def test_shards_deal_out_the_sha256_order(count: int, expected: list[list[str]]) -> None:
+    ids = ["a", "b", "c", "d", "e"]
+    assert [Shard(i, count).select("m", ids) for i in range(1, count + 1)] == expected
 
 
-@pytest.mark.parametrize(("slug", "case_id", "count", "expected"), PINNED)
-def test_shard_of_is_the_documented_hash(slug: str, case_id: str, count: int, expected: int) -> None:
-    assert shard_of(slug, case_id, count) == expected
-
-
-@pytest.mark.parametrize("count", [1, 2, 3, 7, 80])
-def test_every_case_in_exactly_one_shard(count: int) -> None:
+@pytest.mark.parametrize("count", [1, 2, 3, 7, 80, 81])
+def test_every_case_in_exactly_one_shard_and_shards_even(count: int) -> None:
     for slug in ("ref_oracle", "openai_gpt-4o"):
         owned = [Shard(i, count).select(slug, IDS) for i in range(1, count + 1)]
         assert sorted(case for part in owned for case in part) == sorted(IDS)
-        assert sum(len(part) for part in owned) == len(IDS)
+        assert max(map(len, owned)) - min(map(len, owned)) <= 1
+
+
+def test_a_selection_keeps_only_the_shards_cases() -> None:
+    mine = Shard(2, 3).select("auto", IDS)
+    wanted = ["chains-01", "selection-01", "no_call-03", "parallel-02"]
+    assert Shard(2, 3).select("auto", IDS, wanted) == [c for c in wanted if c in mine]
 
 
 def test_shards_are_the_same_in_another_process_and_hash_seed() -> None:
@@ -67,7 +73,7 @@ def test_rescore_shards_merged_equal_the_unsharded_rescore_byte_for_byte(tmp_pat
         assert f"Shard {index}/3: re-scored" in capsys.readouterr().err
         assert not (tmp_path / f"shard-{index}" / "leaderboard.md").exists()
     scored = [len(json.loads(Path(s, "ref_noisy", "results.json").read_text())["results"]) for s in shards]
-    assert sum(scored) == len(IDS) and all(0 < n < len(IDS) for n in scored)
+    assert sorted(scored) == [26, 27, 27]  # 80 cases dealt out in turn
     assert main(["merge", *reversed(shards), "--out", str(tmp_path / "merged"), "--suite", str(SUITE)]) == 0
     whole, merged = tree(tmp_path / "whole"), tree(tmp_path / "merged")
     assert sorted(merged) == sorted(whole)
