@@ -18,7 +18,8 @@ def rescore(
     shard: str = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."),
     rows: Path = typer.Option(None, "--rows", help="Also write this run's partitions into a rows dataset dir."),
 ) -> int:
-    """Re-score cassettes with the current suite and scorer: results.json per model, leaderboard.md/.csv, index.html."""
+    """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
+    leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
     from rich.console import Console
 
     from replay.leaderboard import terminal_table

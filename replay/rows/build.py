@@ -162,7 +162,12 @@ def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
         case_rows, call_rows = document_rows(suite, document)
         tables["cases"].extend(case_rows)
         tables["calls"].extend(call_rows)
-    return {
-        name: pl.DataFrame(rows, schema=schema(name)).sort(sort_columns(name), maintain_order=True).rechunk()
-        for name, rows in tables.items()
-    }
+    built = {}
+    for name, rows in tables.items():
+        # Column by column: polars builds list and decimal columns from Python lists much faster than from dicts.
+        columns = [
+            pl.Series(column, [row.get(column) for row in rows], dtype) for column, dtype in schema(name).items()
+        ]
+        frame = pl.DataFrame(columns)
+        built[name] = frame.sort(sort_columns(name), maintain_order=True).rechunk()
+    return built
