@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import statistics
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from recorder.files import read_suite
 from recorder.record import record
 from replay.rows.build import document_rows, frames
 from replay.rows.summary import summaries
+from scorer.errors import ResultsError
 from scorer.stats import wilson
 from tests.conftest import MINI_SUITE, ROOT
 
@@ -233,3 +236,43 @@ def test_formats_md_lists_every_column() -> None:
     assert sorted(_documented_columns("cases")) == sorted(schema("cases"))
     key = list(schema("cases"))[:10]
     assert sorted(key + _documented_columns("calls")) == sorted(schema("calls"))
+
+
+def _repeated_document() -> dict:
+    """A K = 3 document in the repeats format (issue 17): per case ``runs``, one case document per repeat; here
+    ref/noisy's answers, ref/oracle's, then ref/noisy's again. Its counts are the three runs' pooled counts."""
+    noisy, oracle = DOCUMENTS["ref_noisy"], DOCUMENTS["ref_oracle"]
+    document = json.loads(json.dumps(noisy))
+    document["repeats"] = 3
+    for entry, other in zip(document["results"], oracle["results"], strict=True):
+        entry["runs"] = [json.loads(json.dumps(e)) | {"repeat": n} for n, e in enumerate((entry, other, entry), 1)]
+        entry["repeat_statuses"] = [run["status"] for run in entry["runs"]]
+    for part in ("metrics", "groups"):
+        for name, figure in document[part].items():
+            figure["count"] = 2 * figure["count"] + oracle[part][name]["count"]
+            figure["of"] = 2 * figure["of"] + oracle[part][name]["of"]
+    walls = [a["wall_ms"] for e in document["results"] for r in e["runs"] for a in r["attempts"]]
+    document["latency_p50_ms"] = statistics.median(walls)
+    prices = [Decimal(a["cost_usd"]) for e in document["results"] for r in e["runs"] for a in r["attempts"]]
+    document["cost_usd"] = float(sum(prices))
+    routed = [s["response"]["model"] for e in document["results"] for r in e["runs"] for s in r["steps"]]
+    document["routed_models"] = dict(sorted(Counter(routed).items()))
+    return document
+
+
+def test_repeated_runs_give_full_rows_per_repeat_and_their_counts_are_checked() -> None:
+    from replay.rows.report import agreeing_summaries
+
+    document = _repeated_document()
+    cases, calls = document_rows(SUITE, document)
+    assert len(cases) == 3 * len(document["results"])
+    oracle = {e["id"]: e for e in DOCUMENTS["ref_oracle"]["results"]}
+    second = [r for r in cases if r["repeat"] == 2]
+    assert [r["status"] for r in second] == [oracle[r["case_id"]]["status"] for r in second]
+    assert all(r["steps_reached"] is not None for r in cases)
+    assert len([c for c in calls if c["repeat"] == 2]) == DOCUMENTS["ref_oracle"]["metrics"]["made_up_tool"]["of"]
+    table = frames(SUITE, [document])["cases"]
+    assert agreeing_summaries([document], table) == [{k: v for k, v in document.items() if k != "results"}]
+    document["metrics"]["chains"]["count"] += 1
+    with pytest.raises(ResultsError, match=r"ref_noisy: results\.json metrics\.chains is"):
+        agreeing_summaries([document], table)

@@ -18,7 +18,7 @@ from recorder.files import read_json, read_suite, write_atomic
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results
 from replay.rows.leaderboard import SuiteRef
-from replay.rows.report import SHARD_FILE, write_tables
+from replay.rows.report import SHARD_FILE, repeated, write_tables
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table
 from replay.rows.summary import empty, summaries
@@ -156,6 +156,13 @@ def merge_reports(
     """Merge report dirs into ``out`` (checked first; nothing is written when a check fails)."""
     inputs = [read_input(folder) for folder in inputs_dirs]
     check_set(inputs)
+    for item in inputs:
+        for slug, document in item.documents.items():
+            if repeated(document):
+                raise ResultsError(
+                    f"{item.folder / slug / 'results.json'}: merging reports of repeated runs (K > 1) is not "
+                    "supported yet; merge the cassette shards and rescore them instead"
+                )
     slugs = sorted({slug for i in inputs for slug in i.documents})
     tables = merged_tables(inputs)
     order = dict(tables["cases"].select("case_id", "case_index").unique().iter_rows())

@@ -4,9 +4,10 @@ Each metric column is the case's contribution to that metric, exactly as ``score
 boolean for a case-level metric (null when it does not apply or the case is not scored), a count and its
 ``_of`` for a call-level metric (0 and 0 when the case is not scored). The leaderboard is then plain sums.
 
-Repeats: a case entry with ``repeat_statuses`` gives one row per repeat; the entry's steps and attempts describe
-repeat 1, so repeats 2..K carry their status and ``overall`` only (their other detail columns are null).
-Without ``repeat_statuses`` a case is repeat 1 of 1.
+Repeats: a case entry with ``runs`` (one case document per repeat, each with its own steps and attempts) gives
+one full row per repeat. An entry with only ``repeat_statuses`` gives one row per repeat too, with the entry's
+steps and attempts as repeat 1 and status and ``overall`` only for repeats 2..K (their other columns are null).
+An entry with neither is repeat 1 of 1.
 """
 
 from __future__ import annotations
@@ -138,14 +139,16 @@ def document_rows(suite: Suite, document: dict[str, Any]) -> tuple[list[dict[str
         if entry["id"] not in cases:
             raise ResultsError(f"{document['model_slug']}: case {entry['id']!r} is not in {suite.source}")
         index, case = cases[entry["id"]]
-        statuses = entry.get("repeat_statuses") or [entry["status"]]
+        runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None
+        statuses = [run["status"] for run in runs] if runs else entry.get("repeat_statuses") or [entry["status"]]
+        common = {"recorded_suite_version": recorded, "steps_total": len(case.steps)}
+        common["temperature_ignored"] = bool(document.get("temperature_ignored"))
         for repeat, status in enumerate(statuses, 1):
             key = {**base, "case_id": case.id, "case_index": index, "group": case.group, "repeat": repeat}
             key["status"] = status
-            common = {"recorded_suite_version": recorded, "steps_total": len(case.steps)}
-            common["temperature_ignored"] = bool(document.get("temperature_ignored"))
-            if repeat == 1:
-                row, calls = _detail(case, entry, status, key)
+            detail = runs[repeat - 1] if runs else entry if repeat == 1 else None
+            if detail is not None:
+                row, calls = _detail(case, detail, status, key)
                 call_rows.extend(calls)
             else:
                 row = {**key, "overall": status == "passed" if status in SCORED else None}

@@ -23,9 +23,31 @@ SHARD_FILE = "shard.json"
 SHARD_FORMAT = 1
 
 
+def repeated(document: dict[str, Any]) -> bool:
+    """True for a results document of K > 1 repeats (issue 17's format: ``repeats``, per-case ``runs``)."""
+    return int(document.get("repeats") or 1) > 1
+
+
+def _difference(document: dict[str, Any], summary: dict[str, Any]) -> tuple[str, Any, Any] | None:
+    """The first summary field where a document and its rows differ. With K > 1 repeats the document's intervals
+    are clustered by case and its ``cases`` counts cases, not case-runs: only counts and plain figures compare."""
+    if not repeated(document):
+        return next(((k, document.get(k), v) for k, v in summary.items() if document.get(k) != v), None)
+    for key in ("temperature_ignored", "routed_models", "latency_p50_ms", "cost_usd"):
+        if document.get(key) != summary[key]:
+            return key, document.get(key), summary[key]
+    for part in ("metrics", "groups"):
+        for name, figure in summary[part].items():
+            theirs = (document.get(part) or {}).get(name) or {}
+            if (theirs.get("count"), theirs.get("of")) != (figure["count"], figure["of"]):
+                return f"{part}.{name}", theirs, figure
+    return None
+
+
 def agreeing_summaries(documents: Sequence[dict[str, Any]], cases: Any) -> list[dict[str, Any]]:
-    """The rows' summary of each document's model, in the documents' order; a ResultsError when a figure of a
-    results.json and its rows differ (a bug: both come from the same verdicts)."""
+    """What the leaderboard shows of each document's model, in the documents' order: the rows' summary (K = 1),
+    or the document once its rows agree (K > 1, whose clustered intervals the rows query does not compute). A
+    ResultsError when a figure of a results.json and its rows differ (a bug: both come from the same verdicts)."""
     found = summaries(cases.lazy(), with_routed=True)
     agreed = []
     for document in documents:
@@ -33,13 +55,14 @@ def agreeing_summaries(documents: Sequence[dict[str, Any]], cases: Any) -> list[
             **empty(document["model"], document["model_slug"]),
             "routed_models": {},
         }
-        for key, value in summary.items():
-            if document.get(key) != value:
-                raise ResultsError(
-                    f"{document['model_slug']}: results.json {key} is {document.get(key)!r} but its rows give "
-                    f"{value!r}; this is a lobstack-eval bug, please report it"
-                )
-        agreed.append(summary)
+        difference = _difference(document, summary)
+        if difference is not None:
+            key, theirs, ours = difference
+            raise ResultsError(
+                f"{document['model_slug']}: results.json {key} is {theirs!r} but its rows give {ours!r}; "
+                "this is a lobstack-eval bug, please report it"
+            )
+        agreed.append({k: v for k, v in document.items() if k != "results"} if repeated(document) else summary)
     return agreed
 
 
