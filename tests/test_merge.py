@@ -171,3 +171,17 @@ def test_bad_usage(work: Path, capsys, setup: str, message: str) -> None:  # typ
         args += ["--rows", work / "rows"]
     assert merge(*args) == 2
     assert message in one_error(capsys)
+
+
+def test_merged_report_shards_append_their_rows(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    shards = [work / "r1", work / "r2", work / "r3"]
+    assert merge(*shards, "--out", work / "o", "--no-html", "--rows", work / "rows") == 0
+    assert main(["leaderboard", str(work / "rows"), "--out", str(work / "lb"), "-q"]) == 0
+    assert (work / "lb" / "leaderboard.csv").read_bytes() == (work / "o" / "leaderboard.csv").read_bytes()
+
+
+def test_report_shards_of_repeated_runs_are_refused(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = work / "r2" / "ref_noisy" / "results.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "repeats": 3}))
+    assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--no-html") == 1
+    assert f"{path}: merging reports of repeated runs (K > 1) is not supported yet" in one_error(capsys)
