@@ -30,6 +30,13 @@ SCORED = ["passed", "failed"]
 DOCUMENTS = {p.parent.name: json.loads(p.read_text()) for p in sorted(REPORTS.glob("*/results.json"))}
 
 
+def _text(arguments: object) -> object:
+    """FORMATS.md: the arguments as sent; an object as JSON text with sorted keys."""
+    if arguments is None or isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments, sort_keys=True, ensure_ascii=False)
+
+
 def test_every_committed_model_has_its_rows_and_they_match_its_results_json() -> None:
     cases = pl.read_parquet(REPORTS / "cases.parquet")
     calls = pl.read_parquet(REPORTS / "calls.parquet")
@@ -45,7 +52,7 @@ def test_every_committed_model_has_its_rows_and_they_match_its_results_json() ->
         assert set(mine["repeat"]) == {1} and set(mine["model"]) == {document["model"]}
         assert set(mine["suite_sha256"]) == {document["suite"]["sha256"]}
         sent = [
-            (e["id"], s["index"] + 1, c["name"], c["offered"], c["schema_valid"], c["arguments"])
+            (e["id"], s["index"] + 1, c["name"], c["offered"], c["schema_valid"], _text(c["arguments"]))
             for e in entries
             for s in e["steps"]
             for c in s["response"]["tool_calls"]
@@ -200,6 +207,11 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(mini_cassettes: Path, t
     data = json.loads(noisy.read_text())
     del data["interactions"][0]["response"]["headers"]["x-lobstack-cost-usd"]
     noisy.write_text(json.dumps(data))
+    # One price of ref/oracle written as a float (as LiteLLM does), finer than decimal(38, 18) holds.
+    priced = oracle / "selection-01.json"
+    data = json.loads(priced.read_text())
+    data["interactions"][0]["response"]["headers"]["x-lobstack-cost-usd"] = ["3.1415926535897933e-05"]
+    priced.write_text(json.dumps(data))
 
     out = tmp_path / "out"  # rescore itself refuses rows that disagree with a results.json
     assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"]) == 0
@@ -212,6 +224,11 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(mini_cassettes: Path, t
     missing = by["ref_oracle", "no_call-02"]
     assert missing["status"] == "unrecorded" and missing["attempts"] == 0 and missing["no_call_needed"] is None
     assert by["ref_noisy", "selection-01"]["cost_usd_text"] is None
+    fine = by["ref_oracle", "selection-01"]
+    assert (fine["cost_usd_text"], fine["cost_usd"]) == ("0.000031415926535897933", None)
+    results = json.loads((out / "ref_oracle" / "results.json").read_text())
+    assert Decimal(str(results["cost_usd"])) == Decimal(str(float(sum(Decimal(t) for t in cases.filter(
+        pl.col("model_slug") == "ref_oracle")["cost_usd_text"]))))  # fmt: skip
     board = {r["model"]: r for r in csv.DictReader((out / "leaderboard.csv").open())}
     assert board["ref/noisy"]["cost_per_100_cases_usd"] == ""
     assert (board["ref/oracle"]["errored"], board["ref/oracle"]["unrecorded"]) == ("1", "1")
