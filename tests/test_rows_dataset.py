@@ -140,11 +140,10 @@ def _stray_folder(rows: Path) -> str:
 
 
 def _other_columns(rows: Path) -> str:
-    frame = pl.read_parquet(_partition(rows)).drop("reason")
-    frame.write_parquet(
-        _partition(rows), metadata={"lobstack_eval.table": "cases", "lobstack_eval.format_version": "1"}
-    )
-    return "not the cases columns (missing ['reason']"
+    metadata = pl.read_parquet_metadata(_partition(rows))  # ours, partition keys included
+    frame = pl.read_parquet(_partition(rows)).drop("latency_ms").with_columns(pl.col("overall").cast(pl.Int8))
+    frame.write_parquet(_partition(rows), metadata={k: v for k, v in metadata.items() if k.startswith("lobstack")})
+    return "not the cases columns (missing ['latency_ms'], unexpected or retyped ['overall'])"
 
 
 @pytest.mark.parametrize("damage", [_foreign, _truncated, _zeroed_pages, _moved, _stray_folder, _other_columns])

@@ -6,6 +6,7 @@ Python only turns its counts into ``{count, of, rate, ci}`` with the same Wilson
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -16,11 +17,6 @@ from scorer.suite_model import GROUPS
 
 CASE_METRICS = ("overall", "right_tool", "chains", "parallel", "no_call_needed")
 CALL_METRICS = ("valid_arguments", "made_up_tool")
-# The columns the query reads (projection pushdown: nothing else is decoded).
-COLUMNS = (
-    "model_slug", "model", "group", "status", "attempts", "temperature_ignored", "cost_usd_text", "cost_usd",
-    "attempt_wall_ms", *CASE_METRICS, *(c for m in CALL_METRICS for c in (m, f"{m}_of")),
-)  # fmt: skip
 
 
 def _aggregations() -> list[Any]:
@@ -53,9 +49,10 @@ def _aggregations() -> list[Any]:
     return aggregations
 
 
-def query(cases: Any) -> Any:
-    """The lazy per-model aggregation of a ``cases`` LazyFrame (one output row per model slug)."""
-    return cases.select(COLUMNS).group_by("model_slug", "model").agg(_aggregations())
+def query(cases: Any, extra: Sequence[Any] = ()) -> Any:
+    """The lazy per-model aggregation of a ``cases`` LazyFrame (one output row per model slug), with any ``extra``
+    aggregations. Only the columns it uses are read (polars pushes the projection into the scan)."""
+    return cases.group_by("model_slug", "model").agg([*_aggregations(), *extra])
 
 
 def rate(count: int, of: int) -> dict[str, Any]:
@@ -130,15 +127,25 @@ def _exact_totals(cases: Any, slugs: list[str], engine: str) -> dict[str, Decima
     return totals
 
 
-def summaries(cases: Any, engine: str = "auto", with_routed: bool = False) -> dict[str, dict[str, Any]]:
-    """The summary of every model in ``cases`` (a LazyFrame), keyed by model slug, in slug order."""
-    rows = query(cases).sort("model_slug").collect(engine=engine).to_dicts()
+def aggregate(cases: Any, engine: str = "auto", extra: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """The aggregated rows of ``query``, in slug order."""
+    return query(cases, extra).sort("model_slug").collect(engine=engine).to_dicts()
+
+
+def finish_all(rows: list[dict[str, Any]], cases: Any, engine: str = "auto") -> dict[str, dict[str, Any]]:
+    """Aggregated rows -> summaries keyed by model slug; models with prices finer than ``cost_usd`` holds get their
+    total summed from the exact texts."""
     inexact = [row["model_slug"] for row in rows if row["inexact"] and not row["unpriced"]]
     if inexact:
         totals = _exact_totals(cases, inexact, engine)
         for row in rows:
             row["cost_total"] = totals.get(row["model_slug"], row["cost_total"])
-    found = {row["model_slug"]: finish(row) for row in rows}
+    return {row["model_slug"]: finish(row) for row in rows}
+
+
+def summaries(cases: Any, engine: str = "auto", with_routed: bool = False) -> dict[str, dict[str, Any]]:
+    """The summary of every model in ``cases`` (a LazyFrame), keyed by model slug, in slug order."""
+    found = finish_all(aggregate(cases, engine), cases, engine)
     if with_routed:
         routed = routed_models(cases)
         for slug, summary in found.items():
