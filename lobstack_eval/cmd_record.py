@@ -11,6 +11,7 @@ import typer
 
 if TYPE_CHECKING:
     from recorder.endpoint import Endpoint
+    from replay.shard import Shard
 
 
 def record(
@@ -34,6 +35,7 @@ def record(
         "--cost-header",
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
+    shard: str = typer.Option(None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
 
@@ -47,6 +49,7 @@ def record(
     from recorder.lock import model_dir_lock
     from recorder.record import check_case_ids
     from recorder.slug import checked_model_slug
+    from replay.shard import parse_shard
     from scorer.errors import LobstackError, UsageError
 
     if concurrency < 1:
@@ -56,6 +59,7 @@ def record(
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     slug = checked_model_slug(model)
+    part = parse_shard(shard)
     endpoint = resolve_endpoint(base_url)  # fails before any work when the key is missing
     say = _printer(endpoint.scrub)
     try:
@@ -64,7 +68,7 @@ def record(
             check_case_ids(loaded, case)  # before planning, which replays every selected case
             with model_dir_lock(cassettes / slug):  # held from planning to the last case
                 return _record_locked(
-                    suite, model, cassettes, endpoint, case, rerecord, concurrency, timeout_s, header, say
+                    suite, model, cassettes, endpoint, case, rerecord, concurrency, timeout_s, header, say, part
                 )
     except RecordInterrupted as stopped:
         say(f"Kept {stopped.kept} finished case(s) of this run; run the same command again to record the rest.")
@@ -85,6 +89,7 @@ def _record_locked(
     timeout: float,
     cost_header: str,
     say: Callable[[str], None],
+    part: Shard | None,
 ) -> int:
     from lobstack_eval.progress import CaseProgress
     from recorder.files import read_suite
@@ -95,12 +100,18 @@ def _record_locked(
     model_dir, adopted = prepare_model_dir(cassettes, model, loaded, endpoint, cost_header)
     if adopted:
         say(f"Adopted {len(adopted)} case(s) that an interrupted run had finished (not paid for again).")
+    if part is not None:
+        case = part.select(model_dir.name, [c.id for c in loaded.cases], case)
+        if not case:
+            say(f"Nothing to record: shard {part} owns none of the selected cases of {model}.")
+            return 0
     todo = cases_to_record(cassettes, model, loaded, case, rerecord)
     if not todo:
         say(f"Nothing to record: every selected case of {model} is in {model_dir}.")
         say(f"Next: lobstack-eval rescore {cassettes}")
         return 0
-    say(f"Recording {len(todo)} case(s) of {loaded.name} {loaded.version} for {model} via {endpoint.url}")
+    what = f"{len(todo)} case(s)" + (f" (shard {part})" if part else "")
+    say(f"Recording {what} of {loaded.name} {loaded.version} for {model} via {endpoint.url}")
     with CaseProgress(len(todo), sys.stderr, endpoint.scrub) as progress:
         summary = record(
             suite,

@@ -58,6 +58,8 @@ _command(diff_app, "suites", "cmd_diff_suites", "diff_suites")
 _command(diff_app, "runs", "cmd_diff_runs", "diff_runs")
 _command(app, "gateway", "cmd_gateway", "gateway")
 _command(app, "report", "cmd_report", "report")
+_command(app, "merge", "cmd_merge", "merge")
+_command(app, "leaderboard", "cmd_leaderboard", "leaderboard")
 
 
 INTERRUPTED = "error: interrupted (everything finished before the interrupt is kept)"

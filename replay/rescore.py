@@ -17,7 +17,8 @@ from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
-from scorer.errors import CassetteError, LobstackError
+from replay.shard import Shard
+from scorer.errors import CassetteError, LobstackError, UsageError
 from scorer.outcome import CaseOutcome
 from scorer.results import dumps, results_document
 from scorer.suite_model import Case, Suite
@@ -74,10 +75,12 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
     return None
 
 
-def _rescore(model_dir: Path, suite: Suite) -> tuple[dict[str, Any], str | None]:
+def _rescore(model_dir: Path, suite: Suite, shard: Shard | None = None) -> tuple[dict[str, Any], str | None]:
     manifest = read_manifest(model_dir)
     warning = check_manifest_suite(manifest, suite, model_dir)
-    outcomes = [replay_case(suite, case, manifest, model_dir) for case in suite.cases]
+    mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
+    cases = [c for c in suite.cases if mine is None or c.id in mine]
+    outcomes = [replay_case(suite, case, manifest, model_dir) for case in cases]
     results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
     return results, warning
 
@@ -102,10 +105,10 @@ class ModelReport:
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
-def _report(model_dir: Path, suite: Suite) -> ModelReport:
+def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
     """Score one model dir; whatever stops it fails this model alone, with one line naming its dir."""
     try:
-        results, warning = _rescore(model_dir, suite)
+        results, warning = _rescore(model_dir, suite, shard)
         text = dumps(results)
     except LobstackError as exc:
         return ModelReport(model_dir.name, {}, "", None, exc.message)
@@ -116,17 +119,21 @@ def _report(model_dir: Path, suite: Suite) -> ModelReport:
     return ModelReport(model_dir.name, results, text, warning)
 
 
-def _score_one(args: tuple[str, str, str]) -> ModelReport:
+def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
     """Pool worker: loads the suite once per process (checked against the parent's sha256)."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
     suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
     if suite.sha256 != sha256:
         raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
-    return _report(model_dir, suite)
+    return _report(model_dir, suite, args[3])
 
 
 def score_all(
-    dirs: list[Path], suite: Suite, workers: int | None = None, meanwhile: Callable[[], Any] | None = None
+    dirs: list[Path],
+    suite: Suite,
+    workers: int | None = None,
+    meanwhile: Callable[[], Any] | None = None,
+    shard: Shard | None = None,
 ) -> list[ModelReport]:
     """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
 
@@ -136,8 +143,8 @@ def score_all(
 
         workers = min(len(dirs), os.cpu_count() or 1) if len(dirs) >= POOL_THRESHOLD else 1
     if workers <= 1:
-        return [_report(d, suite) for d in dirs]
-    jobs = [(str(d), suite.source, suite.sha256) for d in dirs]
+        return [_report(d, suite, shard) for d in dirs]
+    jobs = [(str(d), suite.source, suite.sha256, shard) for d in dirs]
     from concurrent.futures import ProcessPoolExecutor
 
     from recorder.processes import pool_context
@@ -169,17 +176,25 @@ def rescore(
     workers: int | None = None,
     warn: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
     html: bool = True,
+    shard: Shard | None = None,
+    rows: Path | None = None,
 ) -> RescoreSummary:
-    """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
-    False) the HTML report. A model that cannot be scored (or a folder of ``cassettes`` without run.json) is left
-    out of them, its ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds
-    exactly this run's models: any other model's results.json there (stale) is removed and listed in ``removed``."""
-    from replay.leaderboard import leaderboard_csv, leaderboard_md
+    """Rescore every model dir under ``cassettes`` and write results, the rows (cases/calls.parquet), the
+    leaderboard from the rows, and (unless ``html`` is False) the HTML report; ``rows`` also appends the run's
+    partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A model
+    that cannot be scored (or a folder of ``cassettes`` without run.json) is left out of them, its
+    ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds exactly this run's
+    models: any other model's results.json there (stale) is removed and listed in ``removed``."""
     from replay.out_dir import remove_stale_results
+    from replay.rows.build import frames
+    from replay.rows.report import suite_ref, write_tables
 
+    if shard is not None and rows is not None:
+        raise UsageError("--rows with --shard: merge the shards first (lobstack-eval merge ... --rows DIR)")
+    html = html and shard is None
     suite = read_suite(suite_path)
     dirs, unusable = find_model_dirs(cassettes)
-    reports = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None)
+    reports = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None, shard=shard)
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)
     files, removed = [], []
@@ -195,12 +210,7 @@ def rescore(
         write_atomic(path, report.text)
         files.append(path)
     documents = [r.results for r in reports if not r.error]
-    for name, text in (
-        ("leaderboard.md", leaderboard_md(documents, suite)),
-        ("leaderboard.csv", leaderboard_csv(documents)),
-    ):
-        write_atomic(inside(out, name), text)
-        files.append(out / name)
+    files += write_tables(out, suite_ref(suite), documents, frames(suite, documents), shard, rows)
     if html:
         write_atomic(inside(out, "index.html"), _html(documents, suite_path))
         files.append(out / "index.html")

@@ -24,6 +24,8 @@ COMMANDS = [
     ["diff", "suites"],
     ["diff", "runs"],
     ["gateway"],
+    ["merge"],
+    ["leaderboard"],
 ]
 
 
