@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from recorder.files import write_bytes_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from replay.rescore import model_dirs
-from replay.rows.store import write_bytes_atomic
 from scorer.errors import CassetteError
 
 # What every shard of a model must say alike, as (run.json field, Manifest attribute).

@@ -9,11 +9,10 @@ version as key-value metadata; a file without them, or with other columns, is "n
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from recorder.files import write_bytes_atomic
 from replay.rows.schema import FORMAT_VERSION, META_FORMAT, META_TABLE, schema
 from scorer.errors import ResultsError
 
@@ -32,24 +31,6 @@ def table_bytes(frame: Any, table: str, extra: dict[str, str] | None = None) -> 
     metadata = {META_TABLE: table, META_FORMAT: FORMAT_VERSION, **(extra or {})}
     frame.rechunk().write_parquet(buffer, compression="zstd", statistics=True, metadata=metadata)
     return buffer.getvalue()
-
-
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temp file in the same directory, fsync, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600 files; reports are for sharing
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_table(path: Path, frame: Any, table: str, extra: dict[str, str] | None = None) -> Path:
