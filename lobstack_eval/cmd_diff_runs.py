@@ -8,9 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
+from lobstack_eval.options import finite_number
 from replay.diff_runs import compare, decide, format_text, load_run, to_markdown
 from replay.diff_suites import read_suite_json
 from replay.junit import to_junit
+from replay.out_dir import check_writable_file
 from scorer.errors import LobstackError, ResultsError, UsageError
 
 
@@ -22,9 +24,20 @@ def diff_runs(
         typer.Option(
             "--fail-on-regression",
             help="Exit 1 on a regression: a scoring change, a paired test finding B worse, a consistent failure "
-            "(or, with --max-drop, a drop of Overall).",
+            "(or, with --max-drop, a drop of Overall; with --strict, any case flipped to failed); also, always, a "
+            "case scored in A errored or vanished in B, a model of B scored nothing, or a model of A is missing "
+            "from B.",
         ),
     ] = False,
+    allow_errored: Annotated[
+        int,
+        typer.Option(
+            "--allow-errored",
+            metavar="N",
+            min=0,
+            help="Tolerate up to N cases per model that scored in A and errored, went unrecorded or vanished in B.",
+        ),
+    ] = 0,
     max_drop: Annotated[
         str | None,
         typer.Option(
@@ -50,7 +63,11 @@ def diff_runs(
     ] = "5",
     junit: Annotated[
         Path | None,
-        typer.Option("--junit", metavar="FILE", help="Write JUnit XML, one testcase per case of B."),
+        typer.Option(
+            "--junit",
+            metavar="FILE",
+            help="Write JUnit XML, one testcase per case: failure = regression, error = lost score, else skipped.",
+        ),
     ] = None,
     allow_suite_mismatch: Annotated[
         bool,
@@ -75,15 +92,16 @@ def diff_runs(
     ] = None,
 ) -> None:
     """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
-    drop = _points(max_drop, "--max-drop") if max_drop is not None else None
+    drop = finite_number(max_drop, "--max-drop", "points") if max_drop is not None else None
     if drop is not None and not fail_on_regression:
         raise UsageError("--max-drop only applies with --fail-on-regression")
     if strict and not fail_on_regression:
         raise UsageError("--strict only applies with --fail-on-regression")
     level = _share(alpha)
-    target = _points(detect, "--detect")
-    if target <= 0 or target > 100:
-        raise UsageError(f"--detect: expected points between 0 and 100, got {detect!r}")
+    target = _detect(detect)
+    for option, path in (("--junit", junit), ("--html", html)):
+        if path is not None:
+            check_writable_file(path, option)  # before reading anything: a bad path is bad usage
     run_a, run_b = load_run(a), load_run(b)
     if model is not None:
         run_a = {m: r for m, r in run_a.items() if m == model}
@@ -101,12 +119,12 @@ def diff_runs(
     if html is not None:
         if len(diff.models) != 1:
             raise UsageError(f"--html needs one model; {len(diff.models)} are in both runs (use --model)")
-        only = diff.models[0].model
         suite_data = read_suite_json(suite)[1] if suite is not None else None
-        _write(html, _render_html(run_a[only], run_b[only], suite_data).encode("utf-8"))
+        doc_a, doc_b = _documents(run_a, run_b, diff.models[0].model)
+        _write(html, _render_html(doc_a, doc_b, suite_data).encode("utf-8"))
+    decision = decide(diff, drop, allow_errored, alpha=level, strict=strict)
     if junit is not None:
-        _write(junit, to_junit(diff))
-    decision = decide(diff, drop, alpha=level, strict=strict)
+        _write(junit, to_junit(diff, decision))
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if markdown is not None or summary_file:
         comment = to_markdown(diff, decision, str(a), str(b))
@@ -119,14 +137,14 @@ def diff_runs(
         raise typer.Exit(1)
 
 
-def _points(text: str, option: str) -> float:
+def _detect(text: str) -> float:
     # Parsed here rather than by typer so the message can name the bad value (CONTRACTS section 1).
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value >= 0 or value == float("inf"):  # also rejects nan
-        raise UsageError(f"{option}: expected a number of points >= 0, got {text!r}")
+    if not 0 < value <= 100:  # also rejects nan and inf
+        raise UsageError(f"--detect: expected points between 0 and 100, got {text!r}")
     return value
 
 
@@ -135,9 +153,16 @@ def _share(text: str) -> float:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not 0 < value < 1:
+    if not 0 < value < 1:  # also rejects nan
         raise UsageError(f"--alpha: expected a number between 0 and 1, got {text!r}")
     return value
+
+
+def _documents(run_a: dict[str, Any], run_b: dict[str, Any], model: str) -> tuple[Any, Any]:
+    """The two results documents behind one compared model; a model change ("a -> b") pairs the only two."""
+    if model in run_a and model in run_b:
+        return run_a[model], run_b[model]
+    return next(iter(run_a.values())), next(iter(run_b.values()))
 
 
 def _render_html(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None) -> str:

@@ -26,16 +26,22 @@ def diff_suites(
     """List cases added, removed, request-changed (need recording) and check-changed (re-scorable).
 
     Exits 1 when NEW's version is lower than the changes require (major: a case removed; minor: a case
-    added or a check or request changed). A change to the method page's rules also needs a major bump;
+    added or a check or request changed), when OLD and NEW are different suites (another name), or when a
+    model dir of --cassettes could not be rescored. A change to the method page's rules also needs a major bump;
     that is not visible in the suite files, so it is not checked here.
     """
     raw_old, data_old = read_suite_json(old)
     raw_new, data_new = read_suite_json(new)
     diff = compare_suites(data_old, data_new)
     out = format_text(diff)
-    if cassettes is not None:
-        rows = rescore_both(cassettes, (raw_old, str(old)), (raw_new, str(new)))
+    errors: tuple[str, ...] = ()
+    if cassettes is not None and not diff.same_suite:
+        out += f"metrics not rescored from {cassettes}: OLD and NEW are different suites\n"
+    elif cassettes is not None:
+        rows, errors = rescore_both(cassettes, (raw_old, str(old)), (raw_new, str(new)))
         out += f"metrics rescored from {cassettes}:\n" + format_rescores(rows, diff.version_old, diff.version_new)
     typer.echo(out + "\n".join(verdict_lines(diff)))
-    if not diff.bump_ok:
+    for error in errors:  # one line per model dir that could not be rescored; the others are above
+        typer.echo(f"error: {error}", err=True)
+    if not diff.bump_ok or errors:
         raise typer.Exit(1)

@@ -11,7 +11,7 @@ DEFAULT_SUITE = Path("evals/suite.json")
 
 def gateway(
     port: int = typer.Option(8099, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0 picks a free one)."),
-    latency_ms: float = typer.Option(0.0, "--latency-ms", min=0.0, help="Fixed time before every answer."),
+    latency_ms: str = typer.Option("0", "--latency-ms", metavar="MS", help="Fixed time before every answer."),
     faults: str = typer.Option(
         "",
         "--faults",
@@ -19,23 +19,27 @@ def gateway(
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."),
     suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
-    timeout_sleep_s: float = typer.Option(
-        5.0, "--timeout-sleep-s", min=0.0, help="How long a timeout fault stalls before closing."
+    timeout_sleep_s: str = typer.Option(
+        "5", "--timeout-sleep-s", metavar="S", help="How long a timeout fault stalls before closing."
     ),
     cost_header: str = typer.Option(
         "x-lobstack-cost-usd", "--cost-header", help="Name of the price header (another gateway's, to try recipes)."
     ),
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C."""
+    from lobstack_eval.options import finite_number
     from standin import GatewayConfig, parse_faults, serve_forever
 
-    spec = parse_faults(faults)  # before the suite, so a bad --faults is a usage error whatever the cwd
+    # Every option is checked before the suite is read or a port is bound: bad usage fails at once.
+    latency = finite_number(latency_ms, "--latency-ms", "milliseconds")
+    stall = finite_number(timeout_sleep_s, "--timeout-sleep-s", "seconds")
+    spec = parse_faults(faults)
     config = GatewayConfig(
         suite_path=suite,
-        latency_ms=latency_ms,
+        latency_ms=latency,
         faults=spec,
         seed=seed,
-        timeout_sleep_s=timeout_sleep_s,
+        timeout_sleep_s=stall,
         cost_header=cost_header,
     )
     serve_forever(config, port, announce=lambda line: typer.echo(line))

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from recorder.endpoint import Endpoint
+    from replay.shard import Shard
 
 
 def record(
@@ -18,68 +24,145 @@ def record(
     concurrency: int = typer.Option(4, "--concurrency", help="Cases recorded at once (worker processes)."),
     case: list[str] = typer.Option([], "--case", help="Only this case id (repeatable)."),
     rerecord: bool = typer.Option(False, "--rerecord", help="Record every selected case again, even if recorded."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds without an answer before a request is retried."),
+    timeout: str = typer.Option(
+        "120",
+        "--timeout",
+        metavar="S",
+        help="Seconds one attempt may take, whole answer included, before it is retried.",
+    ),
     cost_header: str = typer.Option(
         "x-lobstack-cost-usd",
         "--cost-header",
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
+    shard: str = typer.Option(None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."),
     repeats: int = typer.Option(
         1, "--repeats", metavar="K", help="Record K independent runs of every case (repeat 1 is the usual run)."
     ),
 ) -> int:
-    """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing)."""
-    from lobstack_eval.progress import CaseProgress
+    """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
+
+    Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
+    every finished case is kept (exit 130), and the same command records the rest."""
+    from lobstack_eval.options import finite_number
     from recorder.client import header_name
+    from recorder.endpoint import resolve_endpoint
     from recorder.files import read_suite
-    from recorder.record import api_key_for, check_case_ids, record, resolve_base_url
+    from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
+    from recorder.lock import model_dir_lock
+    from recorder.record import check_case_ids
     from recorder.repeats import check_repeats
-    from recorder.slug import model_slug
-    from replay.plan import runs_to_record
-    from scorer.errors import UsageError
+    from recorder.slug import checked_model_slug
+    from replay.shard import parse_shard
+    from scorer.errors import LobstackError, UsageError
 
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
-    if timeout <= 0:
-        raise UsageError(f"--timeout {timeout}: must be positive")
+    timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     check_repeats(repeats)
-    url = resolve_base_url(base_url)
-    api_key_for(url)  # fail before any work when the key is missing
+    slug = checked_model_slug(model)
+    part = parse_shard(shard)
+    endpoint = resolve_endpoint(base_url)  # fails before any work when the key is missing
+    say = _printer(endpoint.scrub)
+    what = "case(s)" if repeats == 1 else "case-run(s)"
+    try:
+        with terminate_as_interrupt():
+            loaded = read_suite(suite)
+            check_case_ids(loaded, case)  # before planning, which replays every selected case
+            with model_dir_lock(cassettes / slug):  # held from planning to the last case
+                return _record_locked(
+                    suite,
+                    model,
+                    cassettes,
+                    endpoint,
+                    case,
+                    rerecord,
+                    concurrency,
+                    timeout_s,
+                    header,
+                    say,
+                    part,
+                    repeats,
+                )
+    except RecordInterrupted as stopped:
+        say(f"Kept {stopped.kept} finished {what} of this run; run the same command again to record the rest.")
+        raise
+    except LobstackError as exc:  # every line this command prints goes through the scrubber
+        exc.message = endpoint.scrub(exc.message)
+        raise
+
+
+def _record_locked(
+    suite: Path,
+    model: str,
+    cassettes: Path,
+    endpoint: Endpoint,
+    case: list[str],
+    rerecord: bool,
+    concurrency: int,
+    timeout: float,
+    cost_header: str,
+    say: Callable[[str], None],
+    part: Shard | None,
+    repeats: int,
+) -> int:
+    from lobstack_eval.progress import CaseProgress
+    from recorder.files import read_suite
+    from recorder.record import prepare_model_dir, record
+    from replay.plan import runs_to_record
+
     loaded = read_suite(suite)
-    check_case_ids(loaded, case)  # before planning, which replays every selected case
+    model_dir, adopted = prepare_model_dir(cassettes, model, loaded, endpoint, cost_header)
+    what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
+    if adopted:
+        say(f"Adopted {len(adopted)} {what} that an interrupted run had finished (not paid for again).")
+    if part is not None:
+        case = part.select(model_dir.name, [c.id for c in loaded.cases], case)
+        if not case:
+            say(f"Nothing to record: shard {part} owns none of the selected cases of {model}.")
+            return 0
     todo = runs_to_record(cassettes, model, loaded, case, rerecord, repeats)
-    model_dir = cassettes / model_slug(model)
     what = "case(s)" if repeats == 1 else "case-run(s)"
     if not todo:
         has = "is" if repeats == 1 else f"has its {repeats} repeats"
-        typer.echo(f"Nothing to record: every selected case of {model} {has} in {model_dir}.", err=True)
-        typer.echo(f"Next: lobstack-eval rescore {cassettes}", err=True)
+        say(f"Nothing to record: every selected case of {model} {has} in {model_dir}.")
+        say(f"Next: lobstack-eval rescore {cassettes}")
         return 0
     per_case = "" if repeats == 1 else f" ({repeats} repeats per case)"
-    suite_name = f"{loaded.name} {loaded.version}"
-    typer.echo(f"Recording {len(todo)} {what}{per_case} of {suite_name} for {model} via {url}", err=True)
-    with CaseProgress(len(todo), sys.stderr) as progress:
+    which = f"{len(todo)} {what}{per_case}" + (f" (shard {part})" if part else "")
+    say(f"Recording {which} of {loaded.name} {loaded.version} for {model} via {endpoint.url}")
+    with CaseProgress(len(todo), sys.stderr, endpoint.scrub) as progress:
         summary = record(
             suite,
             model,
             cassettes,
-            url,
+            endpoint,
             todo,
             concurrency=concurrency,
             timeout_s=timeout,
             on_case=progress.update,
-            cost_header=header,
+            notify=progress.note,
+            cost_header=cost_header,
         )
-    counts = {s: list(summary.statuses.values()).count(s) for s in ("passed", "failed", "errored", "unrecorded")}
+    statuses = list(summary.statuses.values())
+    counts = {s: statuses.count(s) for s in ("passed", "failed", "errored", "unrecorded")}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))
-    text = (
-        f"Recorded {len(todo)} {what} of {model} in {summary.seconds:.1f} s into {model_dir}: "
+    missing = len(todo) - len(statuses)
+    say(
+        f"Recorded {len(statuses)} {what} of {model} in {summary.seconds:.1f} s into {model_dir}: "
         f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored"
         + (f" ({transport} by transport errors: run the same command again to retry them)" if transport else "")
+        + (f"; {missing} not recorded (run the same command again)" if missing else "")
         + f". These are the recorder's own verdicts; the scores come from: lobstack-eval rescore {cassettes}"
     )
-    typer.echo(text, err=True)
     return 0
+
+
+def _printer(scrub: Callable[[str], str]) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        typer.echo(scrub(text), err=True)
+
+    return say

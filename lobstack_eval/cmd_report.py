@@ -13,9 +13,18 @@ def report(
         Path("evals/suite.json"), "--suite", help="Suite file the cases' requests and checks are read from."
     ),
 ) -> int:
-    """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline."""
-    from replay.html import write_report
+    """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline.
 
-    out = write_report(reports, suite)
-    typer.echo(f"wrote {out}")
-    return 0
+    Folders without a results.json are not models and are ignored. A corrupt results.json is one error line
+    (exit 1); the page still shows every other model."""
+    from replay.html import write_report
+    from replay.out_dir import check_writable_file
+
+    if reports.is_dir():  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
+        check_writable_file(reports / "index.html", "REPORTS")
+    errors: list[str] = []
+    out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
+    typer.echo(f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else ""))
+    for message in errors:
+        typer.echo(f"error: {message}", err=True)
+    return 1 if errors else 0

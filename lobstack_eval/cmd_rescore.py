@@ -18,21 +18,41 @@ def rescore(
     detect: float = typer.Option(
         5.0, "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
     ),
+    shard: str = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."),
+    rows: Path = typer.Option(None, "--rows", help="Also write this run's partitions into a rows dataset dir."),
 ) -> int:
-    """Re-score cassettes with the current suite and scorer: results.json per model, leaderboard.md/.csv, index.html."""
+    """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
+    leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
+    import shlex
+
     from rich.console import Console
 
     from replay.leaderboard import neighbour_lines, ordered, terminal_table
+    from replay.out_dir import check_writable_dir
     from replay.power_text import power_lines
     from replay.rescore import rescore as run_rescore
+    from replay.shard import parse_shard
     from scorer.errors import UsageError
 
     if workers is not None and workers < 1:
         raise UsageError(f"--workers {workers}: must be at least 1")
     if not 0 < detect <= 100:
         raise UsageError(f"--detect {detect:g}: expected points between 0 and 100")
-    summary = run_rescore(cassettes, suite, out, workers, html=html)
+    check_writable_dir(out, "--out")
+    part = parse_shard(shard)
+    summary = run_rescore(cassettes, suite, out, workers, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
+    failed = [r for r in summary.reports if r.error]
+    if part is not None:
+        scored = sum(len(doc["results"]) for doc in documents)
+        typer.echo(
+            f"Shard {part}: re-scored {scored} case(s) of {len(documents)} model dir(s) into {out}/. "
+            f"When every shard is done: lobstack-eval merge SHARD_DIRS... --out reports",
+            err=True,
+        )
+        for report in failed:
+            typer.echo(f"error: {report.error}", err=True)
+        return 1 if failed else 0
     if not quiet:
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
@@ -42,17 +62,20 @@ def rescore(
         runs = doc.get("case_runs", doc["cases"])
         missing = runs["unrecorded"]
         if missing:
+            # Quoted: a model name or path is pasted into a shell, and may hold anything.
             what = "case(s)" if "case_runs" not in doc else "case-run(s)"
-            repeats = f" --repeats {doc['repeats']}" if "case_runs" in doc else ""
-            typer.echo(
-                f"{missing} {what} of {doc['model']} need recording: lobstack-eval record --model {doc['model']}"
-                + repeats
-                + (f" --cassettes {cassettes}" if cassettes != Path("cassettes") else ""),
-                err=True,
-            )
+            command = f"lobstack-eval record --model {shlex.quote(doc['model'])}"
+            if "case_runs" in doc:
+                command += f" --repeats {doc['repeats']}"
+            if cassettes != Path("cassettes"):
+                command += f" --cassettes {shlex.quote(str(cassettes))}"
+            typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
+    for path in summary.removed:
+        typer.echo(f"removed {path}: that model was not scored from {cassettes} this time", err=True)
     where = f" (open {out / 'index.html'} in a browser)" if html else ""
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
-    failed = [r for r in summary.reports if r.error]
+    if rows is not None:
+        typer.echo(f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})", err=True)
     for report in failed:  # after the good news: every other model is scored and written
         typer.echo(f"error: {report.error}", err=True)
     return 1 if failed else 0

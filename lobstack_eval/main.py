@@ -58,6 +58,8 @@ _command(diff_app, "suites", "cmd_diff_suites", "diff_suites")
 _command(diff_app, "runs", "cmd_diff_runs", "diff_runs")
 _command(app, "gateway", "cmd_gateway", "gateway")
 _command(app, "report", "cmd_report", "report")
+_command(app, "merge", "cmd_merge", "merge")
+_command(app, "leaderboard", "cmd_leaderboard", "leaderboard")
 
 
 INTERRUPTED = "error: interrupted (everything finished before the interrupt is kept)"
@@ -85,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
         return 130
+    except OSError as exc:  # the disk, not the code: a full disk or a folder gone mid-run is one line too
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     code = result if isinstance(result, int) else 0
     if code == 130:  # typer turns Ctrl-C into exit 130; say what was kept
         print(INTERRUPTED, file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import TracebackType
 from typing import IO, Any
 
@@ -10,9 +11,10 @@ class CaseProgress:
     """Counts finished case-runs; ``update`` is the recorder's ``on_case`` callback (a run prints as its case id,
     plus ``(repeat n)`` after the first repeat)."""
 
-    def __init__(self, total: int, stream: IO[str]) -> None:
+    def __init__(self, total: int, stream: IO[str], scrub: Callable[[str], str] = lambda text: text) -> None:
         self.total = total
         self.stream = stream
+        self.scrub = scrub  # every line goes through the recorder's scrubber: a gateway may echo the key
         self.done = 0
         self.errored = 0
         self.transport_errors: dict[Any, bool] = {}
@@ -48,7 +50,16 @@ class CaseProgress:
             self._bar.refresh()
         else:
             reason = f": {entry.reason}" if entry.status == "errored" else ""
-            print(f"[{self.done}/{self.total}] {run} {entry.status}{reason}", file=self.stream, flush=True)
+            line = f"[{self.done}/{self.total}] {run} {entry.status}{reason}"
+            print(self.scrub(line), file=self.stream, flush=True)
+
+    def note(self, text: str) -> None:
+        """A line for the user while the bar runs (above it on a terminal)."""
+        if self._bar is not None:
+            self._bar.console.print(self.scrub(text), markup=False, highlight=False)
+            self._bar.refresh()
+        else:
+            print(self.scrub(text), file=self.stream, flush=True)
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         if self._bar is not None:

@@ -150,7 +150,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
 
 def _recording_url(option: str | None) -> str:
     """The base URL, checked with the key, before anything is collected (the record command's own checks)."""
-    from recorder.record import api_key_for, resolve_base_url
+    from recorder.endpoint import api_key_for, resolve_base_url
     from scorer.errors import LobstackError
 
     try:

@@ -155,21 +155,26 @@ class LobstackRun:
         return "refresh it with: " + " and ".join(f"{rescore} --out {show(t)}" for t in dict.fromkeys(targets))
 
     def _record(self, model: ModelRef) -> None:
+        from recorder.endpoint import public_url
         from recorder.record import record
-        from replay.plan import cases_to_record, cases_without_cassette
+        from replay.plan import runs_to_record, runs_without_cassette
 
         settings = self.settings
         if not any(model_slug(m) == model.slug for m in settings.models):
             return  # only the --lobstack-model models are recorded; the others are judged as they are
         wanted = self.selected.get(model.name, [])
+        # A model dir recorded with repeats is recorded for each of its repeats: a case is judged over all K.
+        manifest = model.model_dir / MANIFEST
+        repeats = read_manifest(model.model_dir).repeat_count if manifest.is_file() else 1
         if settings.record_mode == "once":
-            todo = cases_without_cassette(settings.cassettes, model.name, self.suite, wanted)
+            todo = runs_without_cassette(settings.cassettes, model.name, self.suite, wanted, repeats)
         else:
             rerecord = settings.record_mode == "all"
-            todo = cases_to_record(settings.cassettes, model.name, self.suite, wanted, rerecord=rerecord)
+            todo = runs_to_record(settings.cassettes, model.name, self.suite, wanted, rerecord, repeats)
         if not todo:
             return
         assert settings.base_url is not None  # read_settings resolves it for every record mode
-        self._say(f"lobstack: recording {len(todo)} case(s) of {model.name} via {settings.base_url}")
+        what = "case(s)" if repeats == 1 else "case-run(s)"
+        self._say(f"lobstack: recording {len(todo)} {what} of {model.name} via {public_url(settings.base_url)}")
         summary = record(settings.suite, model.name, settings.cassettes, settings.base_url, todo, settings.concurrency)
-        self._say(f"lobstack: recorded {len(todo)} case(s) into {summary.model_dir} in {summary.seconds:.1f} s")
+        self._say(f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in {summary.seconds:.1f} s")

@@ -6,17 +6,24 @@ import json
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_atomic
+from recorder.endpoint import same_endpoint, stored_uri
+from recorder.files import inside, write_atomic
 from recorder.secrets import SECRET_HEADERS, SECRET_QUERY_PARAMETERS, scrub_body, scrub_headers, scrub_known
 from scorer.jsonvalue import json_equal
 
-MATCH_ON = ("method", "uri", "json_body")
+MATCH_ON = ("method", "endpoint_uri", "json_body")
 
 
 def _parsed(body: Any) -> Any:
     if isinstance(body, bytes):
         body = body.decode("utf-8")
     return json.loads(body) if body else None
+
+
+def endpoint_uri(r1: Any, r2: Any) -> None:
+    """vcrpy matcher: the URIs are equal as stored (no userinfo; a loopback server's port plays no part)."""
+    if not same_endpoint(r1.uri, r2.uri):
+        raise AssertionError(f"{r1.uri} != {r2.uri}")
 
 
 def json_body(r1: Any, r2: Any) -> None:
@@ -74,12 +81,14 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
         # vcrpy calls this several times per request. The body is built from the suite and never holds the key,
         # so it only gets the cheap replacement of known secret values; headers get the full scrub.
         request.headers = scrub_headers(dict(request.headers), secrets)
+        request.uri = stored_uri(request.uri)  # vcrpy hands this hook a copy: the real request is unchanged
         if secrets:
             request.body = scrub_known(request.body, secrets)
         return request
 
     def before_response(response: dict[str, Any]) -> dict[str, Any]:
-        response["headers"] = scrub_headers(response.get("headers", {}), secrets)
+        # Sorted: vcrpy collects response headers through a set, so their order would change from run to run.
+        response["headers"] = dict(sorted(scrub_headers(response.get("headers", {}), secrets).items()))
         body = response.get("body", {})
         if "string" in body:
             body["string"] = scrub_body(body["string"], secrets)
@@ -95,6 +104,7 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
         decode_compressed_response=True,
         record_on_exception=False,
     )
+    recorder.register_matcher("endpoint_uri", endpoint_uri)
     recorder.register_matcher("json_body", json_body)
     recorder.register_persister(AtomicPersister)
     return recorder
@@ -130,3 +140,8 @@ def skip_absent_clients() -> None:
 def cassette_path(model_dir: Path, case_id: str) -> Path:
     """``cassettes/<model-slug>/<case-id>.json``."""
     return model_dir / f"{case_id}.json"
+
+
+def cassette_target(model_dir: Path, case_id: str) -> Path:
+    """``cassette_path`` for writing: checked to lie inside ``model_dir`` (a case id cannot climb out)."""
+    return inside(model_dir, f"{case_id}.json")

@@ -8,7 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from scorer.errors import CassetteError, SuiteError
+from scorer import strict_json
+from scorer.errors import CassetteError, SuiteError, UsageError
 from scorer.suite_file import check_suite, parse_suite
 from scorer.suite_model import Suite, SuiteCheck
 
@@ -39,13 +40,23 @@ def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> 
     """Parse a JSON file; a corrupt one is a one-line ``error`` naming the file and position."""
     raw = read_bytes(path, what, error)
     try:
-        return json.loads(raw.decode("utf-8"))
+        return strict_json.loads_file(raw)
     except UnicodeDecodeError:
         raise error(f"{path}: the {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise error(f"{path}: the {what} nests too deeply to read") from None
+    except strict_json.NotStrictFile as exc:
+        raise error(f"{path}: the {what} is not valid JSON ({exc})") from None
+
+
+def inside(root: Path, *parts: str) -> Path:
+    """``root / parts``, after checking that it resolves (symlinks followed) to a path strictly under ``root``:
+    every file the tool writes goes through here, so no name from a suite, a model or a link can escape."""
+    path = root.joinpath(*parts)
+    base, resolved = root.resolve(), path.resolve()
+    if resolved == base or not resolved.is_relative_to(base):
+        raise UsageError(f"{path}: resolves to {resolved}, outside {root}; refusing to write there")
+    return path
 
 
 def _umask() -> int:
@@ -55,13 +66,18 @@ def _umask() -> int:
 
 
 def write_atomic(path: Path, text: str) -> None:
+    """Write a text file (UTF-8, ``\n`` line ends) whole or not at all."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write a file whole or not at all: a temp file in the same directory, fsync, then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; reports and cassettes are for sharing
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

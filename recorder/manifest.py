@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.client import COST_HEADER
-from recorder.files import read_json, write_atomic
+from recorder.files import inside, read_json, write_atomic
 from scorer.errors import CassetteError
 from scorer.outcome import Attempt, CaseOutcome
 
@@ -49,25 +49,6 @@ class RecordedCase:
     def errored_by_transport(self) -> bool:
         """True when the case errored because the last attempt never got a real answer."""
         return self.status == "errored" and bool(self.attempts) and self.attempts[-1].outcome in TRANSPORT_OUTCOMES
-
-
-def recorder_version() -> str:
-    """The installed lobstack-eval version (written into every manifest)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lobstack-eval")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
-def _case_json(case: RecordedCase) -> dict[str, Any]:
-    return {
-        "status": case.status,
-        "reason": case.reason,
-        "suite_version": case.suite_version,
-        "attempts": [a.__dict__ for a in case.attempts],
-    }
 
 
 @dataclass
@@ -115,13 +96,13 @@ class Manifest:
             "recorder_version": self.recorder_version,
             "suite": self.suite,
             "temperature_ignored": self.temperature_ignored,
-            "cases": {case_id: _case_json(case) for case_id, case in sorted(self.cases.items())},
+            "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
         if self.repeat_count > 1:
             document["repeats"] = self.repeat_count
         if any(self.repeat_cases.values()):
             document["repeat_cases"] = {
-                str(n): {case_id: _case_json(case) for case_id, case in sorted(cases.items())}
+                str(n): {case_id: case_json(case) for case_id, case in sorted(cases.items())}
                 for n, cases in sorted(self.repeat_cases.items())
                 if cases
             }
@@ -139,7 +120,17 @@ class Manifest:
 
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
-        write_atomic(model_dir / MANIFEST, self.to_json())
+        write_atomic(inside(model_dir, MANIFEST), self.to_json())
+
+
+def case_json(case: RecordedCase) -> dict[str, Any]:
+    """One case's entry as run.json holds it."""
+    return {
+        "status": case.status,
+        "reason": case.reason,
+        "suite_version": case.suite_version,
+        "attempts": [a.__dict__ for a in case.attempts],
+    }
 
 
 def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) -> RecordedCase:
@@ -159,27 +150,85 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: P
     return value
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _attempt(raw: Any, where: str) -> RecordedAttempt:
+    """One attempt of run.json, every field checked; CassetteError text is ``<field path>: <problem>``."""
+    if not isinstance(raw, dict):
+        raise CassetteError(f"{where}: expected an object")
+    for key in ("step", "attempt"):
+        if not _is_int(raw.get(key)) or raw[key] < 0:
+            raise CassetteError(f"{where}.{key}: expected an integer >= 0, got {raw.get(key)!r}")
+    if not isinstance(raw.get("outcome"), str):
+        raise CassetteError(f"{where}.outcome: expected a string, got {raw.get('outcome')!r}")
+    status = raw.get("status")
+    if status is not None and not (_is_int(status) and 100 <= status <= 599):
+        raise CassetteError(f"{where}.status: expected an HTTP status (100-599) or null, got {status!r}")
+    wall = raw.get("wall_ms")
+    # A latency is a duration: NaN never reaches here (strict JSON), a negative one is a corrupt file.
+    if wall is not None and (isinstance(wall, bool) or not isinstance(wall, int | float) or wall < 0):
+        raise CassetteError(f"{where}.wall_ms: expected a number of milliseconds >= 0 or null, got {wall!r}")
+    digest = raw.get("request_sha256")
+    if digest is not None and not isinstance(digest, str):
+        raise CassetteError(f"{where}.request_sha256: expected a string or null, got {digest!r}")
+    return RecordedAttempt(
+        raw["step"], raw["attempt"], raw["outcome"], status, None if wall is None else float(wall), digest
+    )
+
+
+def parse_case(case_id: str, entry: Any, path: Path, field_name: str = "cases") -> RecordedCase:
+    """A case entry read back, every field checked; CassetteError naming the file, case and field (``field_name``
+    is where the entry lives: ``cases``, or ``repeat_cases.<n>`` for a later repeat)."""
+    where = f"{path}: {field_name}.{case_id}"
+    if not isinstance(entry, dict):
+        raise CassetteError(f"{where}: expected an object")
+    if not isinstance(entry.get("status"), str):
+        raise CassetteError(f"{where}.status: expected a string, got {entry.get('status')!r}")
+    attempts = entry.get("attempts")
+    if not isinstance(attempts, list):
+        raise CassetteError(f"{where}.attempts: expected a list, got {attempts!r}")
+    parsed = tuple(_attempt(a, f"{where}.attempts[{i}]") for i, a in enumerate(attempts))
+    reason, version = entry.get("reason"), entry.get("suite_version")
+    return RecordedCase(
+        entry["status"],
+        reason if isinstance(reason, str) else None,
+        version if isinstance(version, str) else None,
+        parsed,
+    )
+
+
 def read_manifest(model_dir: Path) -> Manifest:
     """Load ``run.json``; a missing or corrupt manifest is a CassetteError naming the file and field."""
     path = model_dir / MANIFEST
     data = read_json(path, "run manifest")
     if not isinstance(data, dict):
         raise CassetteError(f"{path}: the run manifest is not a JSON object")
+    version = data.get("format_version", FORMAT_VERSION)
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise CassetteError(
+            f"{path}: format_version: {version!r} is not one this lobstack-eval reads ({FORMAT_VERSION}); "
+            "a newer lobstack-eval wrote it, or it is corrupt"
+        )
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
-    cases = _cases(_need(data, "cases", dict, path), path)
+    cases = {case_id: parse_case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
     repeats = data.get("repeats", 1)
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise CassetteError(f"{path}: field 'repeats' must be a whole number >= 1")
+    if not _is_int(repeats) or repeats < 1:
+        raise CassetteError(f"{path}: repeats: expected a whole number >= 1, got {repeats!r}")
     repeat_cases: dict[int, dict[str, RecordedCase]] = {}
     raw_repeats = data.get("repeat_cases", {})
     if not isinstance(raw_repeats, dict):
-        raise CassetteError(f"{path}: field 'repeat_cases' is not an object")
+        raise CassetteError(f"{path}: repeat_cases: expected an object")
     for key, entries in raw_repeats.items():
-        if not (isinstance(key, str) and key.isdigit() and int(key) >= 2 and isinstance(entries, dict)):
-            raise CassetteError(f"{path}: repeat_cases[{key!r}] must map a repeat number >= 2 to case entries")
-        repeat_cases[int(key)] = _cases(entries, path, f" (repeat {key})")
+        if not (key.isdigit() and int(key) >= 2 and isinstance(entries, dict)):
+            raise CassetteError(
+                f"{path}: repeat_cases.{key}: expected a repeat number >= 2 mapping case ids to entries"
+            )
+        field_name = f"repeat_cases.{key}"
+        repeat_cases[int(key)] = {case_id: parse_case(case_id, e, path, field_name) for case_id, e in entries.items()}
     return Manifest(
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),
@@ -192,29 +241,6 @@ def read_manifest(model_dir: Path) -> Manifest:
         repeat_cases=repeat_cases,
         cost_header=_cost_header(data, path),
     )
-
-
-def _cases(raw: dict[str, Any], path: Path, where: str = "") -> dict[str, RecordedCase]:
-    cases: dict[str, RecordedCase] = {}
-    for case_id, entry in raw.items():
-        try:
-            attempts = tuple(
-                RecordedAttempt(
-                    step=int(a["step"]),
-                    attempt=int(a["attempt"]),
-                    outcome=str(a["outcome"]),
-                    status=None if a["status"] is None else int(a["status"]),
-                    wall_ms=None if a["wall_ms"] is None else float(a["wall_ms"]),
-                    request_sha256=a.get("request_sha256"),
-                )
-                for a in entry["attempts"]
-            )
-            cases[case_id] = RecordedCase(
-                str(entry["status"]), entry.get("reason"), entry.get("suite_version"), attempts
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CassetteError(f"{path}: case {case_id!r}{where} has a malformed entry ({exc!r})") from None
-    return cases
 
 
 def _cost_header(data: dict[str, Any], path: Path) -> str:

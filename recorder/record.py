@@ -1,141 +1,56 @@
-"""``record``: run cases against the gateway and capture every exchange, one vcrpy cassette per case.
+"""``record``: run cases against the gateway and capture every exchange, one vcrpy cassette per case-run.
 
 vcrpy patches HTTP globally and is not thread-safe, so concurrency uses processes: each worker process has one
-active cassette at a time. The parent owns ``run.json`` and rewrites it (atomically) after every finished case,
-so a killed recorder leaves only whole cases, and a re-run records only what is missing.
+active cassette at a time. A worker records a case into ``.partial/`` (see ``recorder.partial``); the parent,
+which holds the model dir's lock for the whole run, moves it into place and rewrites ``run.json`` (atomically)
+after every finished case-run, so a killed recorder leaves only whole case-runs, and a re-run records only what
+is missing and adopts what a killed run finished. With ``--repeats K`` each (case, repeat) is one case-run with
+its own cassette (``recorder.repeats``); a case id alone means its repeat 1.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ipaddress
-import os
+import math
 import shutil
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
 
-from recorder.cassettes import make_vcr
 from recorder.client import COST_HEADER
-from recorder.files import read_suite
-from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest, recorded_case, recorder_version
-from recorder.repeats import CaseRun, as_run, move_into_place, partial_name
-from recorder.runner import run_case
-from recorder.slug import model_slug
-from recorder.transport import DEFAULT_TIMEOUT_S, HttpAnswer, HttpRequest, RequestsTransport
-from scorer.errors import CassetteError, GatewayError, UsageError
+from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
+from recorder.files import inside, read_suite
+from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
+from recorder.lock import model_dir_lock
+from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest
+from recorder.partial import ENTRY_SUFFIX, PARTIAL, adopt, entry_path, pending_cassette, read_run, run_dir, take
+from recorder.record_case import CaseTask, record_case, suite_once
+from recorder.repeats import CaseRun, as_run
+from recorder.slug import checked_model_slug
+from recorder.transport import DEFAULT_TIMEOUT_S
+from scorer.errors import CassetteError, UsageError
 from scorer.suite_model import Suite
 
-DEFAULT_BASE_URL = "https://www.lobstack.ai/api/gateway/v1"
-BASE_URL_ENV = "LOBSTACK_BASE_URL"
-API_KEY_ENV = "LOBSTACK_API_KEY"
-PARTIAL = ".partial"
+POLL_S = 0.1  # how often the parent looks at Ctrl-C while its workers record
 
 
-def resolve_base_url(option: str | None) -> str:
-    """``--base-url``, else env ``LOBSTACK_BASE_URL``, else the real gateway; must be http(s) and end before
-    ``/chat/completions``."""
-    url = (option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"--base-url {url!r} is not an http(s) URL")
-    if url.endswith("/chat/completions"):
-        raise UsageError(f"--base-url {url!r} must end before /chat/completions (e.g. .../v1)")
-    return url
+def recorder_version() -> str:
+    """The installed lobstack-eval version (written into every manifest)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-
-def is_loopback(url: str) -> bool:
-    """True for 127.0.0.0/8, ::1 and localhost."""
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
     try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+        return version("lobstack-eval")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
-def api_key_for(base_url: str) -> str | None:
-    """The key from env ``LOBSTACK_API_KEY``; a non-loopback URL without one is an error before any request."""
-    key = os.environ.get(API_KEY_ENV) or None
-    if key is None and not is_loopback(base_url):
-        raise GatewayError(f"{API_KEY_ENV} is not set; it is needed for {base_url} (a loopback URL needs no key)")
-    return key
-
-
-@dataclass(frozen=True)
-class CaseTask:
-    """Everything a worker process needs to record one case (picklable; the key never touches disk)."""
-
-    suite_path: str
-    suite_sha256: str
-    case_id: str
-    model: str
-    base_url: str
-    api_key: str | None
-    cassette: str  # a private path under .partial/: the parent moves it into place when the case is done
-    timeout_s: float
-    backoff_scale: float
-    cost_header: str = COST_HEADER
-    repeat: int = 1
-
-
-class _DigestingTransport:
-    """Remembers the sha256 of every request sent, in attempt order, for the manifest."""
-
-    def __init__(self, inner: RequestsTransport) -> None:
-        self.inner = inner
-        self.digests: list[str] = []
-
-    def send(self, request: HttpRequest) -> HttpAnswer:
-        self.digests.append(request.digest())
-        return self.inner.send(request)
-
-
-_SUITES: dict[tuple[str, str], Suite] = {}
-
-
-def _suite(path: str, sha256: str) -> Suite:
-    key = (path, sha256)
-    if key not in _SUITES:
-        suite = read_suite(Path(path))
-        if suite.sha256 != sha256:
-            raise CassetteError(f"{path} changed while recording; run record again")
-        _SUITES[key] = suite
-    return _SUITES[key]
-
-
-def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> tuple[CaseRun, RecordedCase]:
-    """Record one case-run into its cassette (whole or not at all) and return its manifest entry."""
-    from vcr.serializers import jsonserializer
-
-    from recorder.cassettes import AtomicPersister
-
-    suite = _suite(task.suite_path, task.suite_sha256)
-    secrets = (task.api_key,) if task.api_key else ()
-    transport = _DigestingTransport(RequestsTransport(task.api_key, task.timeout_s))
-    try:
-        with make_vcr(secrets).use_cassette(task.cassette, record_mode="all", drop_unused_requests=True):
-            outcome = run_case(
-                suite,
-                suite.case(task.case_id),
-                task.model,
-                task.base_url,
-                transport,
-                lambda seconds: sleep(seconds * task.backoff_scale),
-                task.cost_header,
-            )
-    finally:
-        transport.inner.close()
-    if not any(a.answered for a in outcome.attempts):
-        # vcrpy saves nothing when nothing was answered; an old cassette must not outlive this run.
-        AtomicPersister.save_cassette(task.cassette, {"requests": [], "responses": []}, jsonserializer)
-    return CaseRun(task.case_id, task.repeat), recorded_case(outcome, transport.digests, suite.version)
+def check_timeout(timeout_s: float) -> None:
+    """UsageError unless ``timeout_s`` is a finite positive number of seconds."""
+    if not (math.isfinite(timeout_s) and timeout_s > 0):
+        raise UsageError(f"--timeout {timeout_s}: must be a finite number of seconds above 0")
 
 
 def check_case_ids(suite: Suite, case_ids: Sequence[str]) -> None:
@@ -148,19 +63,23 @@ def check_case_ids(suite: Suite, case_ids: Sequence[str]) -> None:
 
 @dataclass(frozen=True)
 class RecordSummary:
-    """What a record run did."""
+    """What a record run did, by case-run (``str(CaseRun)``: the case id for repeat 1); ``adopted`` are case-runs
+    a killed earlier run had finished."""
 
     model_dir: Path
     recorded: tuple[str, ...]
     statuses: dict[str, str]
     seconds: float
+    adopted: tuple[str, ...] = ()
 
 
 def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER) -> Manifest:
-    """The model dir's manifest (new, or the existing one after checking it belongs to this model and suite)."""
+    """The model dir's manifest (new, or the existing one after checking it belongs to this model and suite);
+    ``base_url`` is the stored form (``Endpoint.stored``)."""
     current = {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
     if not (model_dir / MANIFEST).exists():
-        return Manifest(model, model_slug(model), base_url, recorder_version(), current, cost_header=cost_header)
+        slug = checked_model_slug(model)
+        return Manifest(model, slug, base_url, recorder_version(), current, cost_header=cost_header)
     manifest = read_manifest(model_dir)
     if manifest.model != model:
         raise CassetteError(f"{model_dir / MANIFEST}: recorded model {manifest.model!r}, not {model!r}")
@@ -169,9 +88,10 @@ def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost
             f"{model_dir / MANIFEST}: recorded with suite {manifest.suite['name']!r}, not {suite.name!r}; "
             "use another --cassettes dir"
         )
-    if manifest.base_url != base_url and manifest.cases:
+    recorded_url = stored_uri(manifest.base_url)  # older files kept the port and the userinfo
+    if recorded_url != base_url and manifest.cases:
         raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded against {manifest.base_url}, not {base_url}; "
+            f"{model_dir / MANIFEST}: recorded against {recorded_url}, not {base_url}; "
             "use the same --base-url, or --rerecord into another --cassettes dir"
         )
     manifest.use_cost_header(cost_header, model_dir)
@@ -181,115 +101,174 @@ def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost
     return manifest
 
 
+def prepare_model_dir(
+    cassettes: Path, model: str, suite: Suite, endpoint: Endpoint, cost_header: str = COST_HEADER
+) -> tuple[Path, list[CaseRun]]:
+    """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished; call it
+    holding the dir's lock (``model_dir_lock``). Returns the dir and the adopted case-runs."""
+    model_dir = inside(cassettes, checked_model_slug(model))
+    if not (model_dir / PARTIAL).is_dir():
+        return model_dir, []
+    manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header)
+    return model_dir, adopt(model_dir, manifest)
+
+
 def record(
     suite_path: Path,
     model: str,
     cassettes: Path,
-    base_url: str,
+    base_url: str | Endpoint,
     case_ids: Sequence[str | CaseRun],
     concurrency: int = 4,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     backoff_scale: float = 1.0,
     on_case: Callable[[CaseRun, RecordedCase], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    notify: Callable[[str], None] = lambda _text: None,
     cost_header: str = COST_HEADER,
 ) -> RecordSummary:
-    """Record ``case_ids`` (a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this process;
-    ``cost_header`` names the header of each call's price (kept in run.json, so rescore reads the same one)."""
+    """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this
+    process.
+
+    Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished cases are kept
+    and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling the user (already scrubbed).
+    ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
-    api_key = api_key_for(base_url)
+    check_timeout(timeout_s)
+    endpoint = base_url if isinstance(base_url, Endpoint) else resolve_endpoint(base_url)
     suite = read_suite(suite_path)
     runs = [as_run(item) for item in case_ids]
     check_case_ids(suite, [run.case_id for run in runs])
-    model_dir = cassettes / model_slug(model)
-    manifest = open_manifest(model_dir, model, suite, base_url, cost_header)
-    manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
-    partial = model_dir / PARTIAL
-    shutil.rmtree(partial, ignore_errors=True)  # leftovers of a killed run: never moved into place
-    partial.mkdir(parents=True, exist_ok=True)
-    token = uuid.uuid4().hex[:12]
-    tasks = [
-        CaseTask(
-            str(suite_path),
-            suite.sha256,
-            run.case_id,
-            model,
-            base_url,
-            api_key,
-            str(partial / partial_name(run, token)),
-            timeout_s,
-            backoff_scale,
-            cost_header,
-            run.repeat,
-        )
-        for run in runs
-    ]
     started = time.perf_counter()
-
-    def done(run: CaseRun, entry: RecordedCase) -> None:
-        # Only this process moves cassettes into place, then updates run.json: a killed recorder (or an
-        # orphaned worker finishing late) can never leave a cassette that disagrees with the manifest.
-        move_into_place(partial / partial_name(run, token), model_dir, run)
-        manifest.set_entry(run.case_id, run.repeat, entry)
+    model_dir = inside(cassettes, checked_model_slug(model))
+    with model_dir_lock(model_dir):
+        model_dir, adopted = prepare_model_dir(cassettes, model, suite, endpoint, cost_header)
+        manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header)
+        manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
         manifest.write(model_dir)
-        if on_case:
-            on_case(run, entry)
+        folder = run_dir(model_dir, uuid.uuid4().hex[:12])
+        tasks = [
+            CaseTask(
+                str(suite_path),
+                suite.sha256,
+                run.case_id,
+                model,
+                endpoint,
+                str(pending_cassette(folder, run)),
+                timeout_s,
+                backoff_scale,
+                cost_header,
+                run.repeat,
+            )
+            for run in runs
+        ]
+        kept: list[CaseRun] = []
 
-    manifest.write(model_dir)
-    try:
-        if concurrency == 1 or len(tasks) <= 1:
-            for task in tasks:
-                done(*record_case(task, sleep))
-        else:
-            # Longest cases first (a chain makes up to 4 requests in a row), so no chain starts last and holds the
-            # run open alone; run.json is written sorted, so the order changes nothing on disk.
-            steps = {case.id: len(case.steps) for case in suite.cases}
-            longest_first = sorted(tasks, key=lambda task: -steps[task.case_id])
-            _record_in_processes(longest_first, min(concurrency, len(tasks)), done)
-    finally:
-        _clean_partial(partial, token)
-    statuses = {str(run): manifest.entry(run.case_id, run.repeat).status for run in runs}  # type: ignore[union-attr]
-    return RecordSummary(model_dir, tuple(str(run) for run in runs), statuses, time.perf_counter() - started)
+        def done(run: CaseRun) -> None:
+            # Only this process moves cassettes into place, then updates run.json.
+            entry = entry_path(pending_cassette(folder, run))
+            if take(entry, model_dir, manifest) != run:
+                raise CassetteError(f"{folder}: the recording of {run} is not whole; run record again")
+            manifest.write(model_dir)
+            entry.unlink()  # last: a run killed before this point leaves the entry for the next run to adopt
+            kept.append(run)
+            if on_case:
+                on_case(run, manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
+
+        interrupts = Interrupts(lambda text: notify(endpoint.scrub(text)))
+        with interrupts.installed():
+            try:
+                if concurrency == 1 or len(tasks) <= 1:
+                    _record_here(tasks, done, interrupts, sleep)
+                else:
+                    # Longest cases first within each repeat (a chain makes up to 4 requests in a row), so no chain
+                    # starts last and holds the run open alone, and a stopped run leaves whole repeats behind;
+                    # run.json is written sorted, so the order changes nothing on disk.
+                    steps = {case.id: len(case.steps) for case in suite.cases}
+                    longest_first = sorted(tasks, key=lambda task: (task.repeat, -steps[task.case_id]))
+                    _record_in_processes(longest_first, min(concurrency, len(tasks)), done, interrupts, notify)
+            except StopNow:
+                pass
+            finally:
+                interrupts.interruptible = False
+                _keep_finished(folder, kept, done)
+        if interrupts.draining or interrupts.stop_now:
+            raise RecordInterrupted(len(kept))
+    statuses = {str(run): manifest.entry(run.case_id, run.repeat).status for run in runs if run in kept}  # type: ignore[union-attr]
+    recorded = tuple(str(run) for run in runs)
+    return RecordSummary(model_dir, recorded, statuses, time.perf_counter() - started, tuple(map(str, adopted)))
 
 
-def _clean_partial(partial: Path, token: str) -> None:
-    """Remove this run's leftovers and the folder when it is empty (other runs' files are theirs)."""
-    for leftover in partial.glob(f"*.{token}.json"):
-        leftover.unlink(missing_ok=True)
+def _keep_finished(folder: Path, kept: list[CaseRun], done: Callable[[CaseRun], None]) -> None:
+    """Take every case-run of this run that finished but was not taken (a stop, an error), then clean up."""
+    for entry in sorted(folder.rglob(f"*{ENTRY_SUFFIX}")):
+        run = read_run(entry)
+        if run is not None and run not in kept:
+            with contextlib.suppress(CassetteError):
+                done(run)
+    shutil.rmtree(folder, ignore_errors=True)
     with contextlib.suppress(OSError):
-        partial.rmdir()
+        folder.parent.rmdir()  # .partial/, when no other leftovers are in it
+
+
+def _record_here(
+    tasks: list[CaseTask], done: Callable[[CaseRun], None], interrupts: Interrupts, sleep: Callable[[float], None]
+) -> None:
+    for task in tasks:
+        if interrupts.draining or interrupts.stop_now:
+            return
+        interrupts.interruptible = True
+        try:
+            run = record_case(task, sleep)
+        finally:
+            interrupts.interruptible = False
+        done(run)
 
 
 def _init_worker() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it lets running cases finish and keeps them)."""
-    import signal
-
+    """Worker initializer: skip vcrpy's per-cassette imports of HTTP clients that are not installed."""
     from recorder.cassettes import skip_absent_clients
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     skip_absent_clients()
 
 
-def _record_in_processes(tasks: list[CaseTask], workers: int, done: Callable[[CaseRun, RecordedCase], None]) -> None:
+def _record_in_processes(
+    tasks: list[CaseTask],
+    workers: int,
+    done: Callable[[CaseRun], None],
+    interrupts: Interrupts,
+    notify: Callable[[str], None],
+) -> None:
     from recorder.processes import pool_context
+    from recorder.workers import WorkerDied, WorkerPool
 
-    context = pool_context(["recorder.record", "requests", "vcr"])
+    context = pool_context(["recorder.record_case", "requests", "vcr"])
     if context.get_start_method() == "fork":
-        _suite(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker)
-    pending: set[Future[Any]] = set()
+        suite_once(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
+    pool = WorkerPool(context, workers, record_case, _init_worker).start()
+    queue = deque(tasks)
+    failure: BaseException | None = None
     try:
-        pending = {pool.submit(record_case, task) for task in tasks}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done(*future.result())
+        while not interrupts.stop_now:
+            while queue and pool.idle() and not interrupts.draining and failure is None:
+                pool.submit(queue.popleft())
+            if not pool.running:
+                break
+            interrupts.announce(pool.running)
+            for task, ok, value in pool.finished(POLL_S):
+                if ok:
+                    done(value)
+                elif isinstance(value, WorkerDied):
+                    notify(
+                        f"{CaseRun(task.case_id, task.repeat)}: not recorded, {value}; run record again to record it"
+                    )
+                elif failure is None:
+                    failure = value  # start no other case; raise once the running ones have finished
+        if failure is not None:
+            raise failure
     finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-        # Interrupted: cases that were already running have finished now; their answers are paid for, keep them.
-        for future in pending:
-            if future.done() and not future.cancelled() and future.exception() is None:
-                done(*future.result())
+        if pool.running:
+            pool.kill()  # stop now: the running cases are abandoned (nothing of theirs is kept)
+        else:
+            pool.close()

@@ -7,11 +7,11 @@ dir can be played back with plain vcrpy on its own.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from recorder.cassettes import cassette_path
+from recorder.cassettes import cassette_path, cassette_target
+from recorder.files import inside
 from scorer.errors import UsageError
 
 MAX_REPEATS = 100
@@ -43,16 +43,13 @@ def run_cassette_path(model_dir: Path, case_id: str, repeat: int = 1) -> Path:
     return cassette_path(repeat_dir(model_dir, repeat), case_id)
 
 
-def partial_name(run: CaseRun, token: str) -> str:
-    """The private name of a case-run's cassette while it is being recorded (under ``.partial/``)."""
-    return f"{run.case_id}.{run.repeat}.{token}.json"
-
-
-def move_into_place(recorded: Path, model_dir: Path, run: CaseRun) -> None:
-    """Rename a finished case-run's cassette to its place in the layout (making its repeat folder)."""
-    target = run_cassette_path(model_dir, run.case_id, run.repeat)
-    target.parent.mkdir(exist_ok=True)
-    os.replace(recorded, target)
+def run_cassette_target(model_dir: Path, case_id: str, repeat: int = 1) -> Path:
+    """``run_cassette_path`` for writing: its repeat folder made, the path checked to lie inside ``model_dir``."""
+    if repeat == 1:
+        return cassette_target(model_dir, case_id)
+    folder = inside(model_dir, f"repeat-{repeat}")
+    folder.mkdir(exist_ok=True)
+    return cassette_target(folder, case_id)
 
 
 def check_repeats(repeats: int) -> None:

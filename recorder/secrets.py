@@ -20,23 +20,27 @@ SECRET_HEADERS = frozenset(
 )
 SECRET_QUERY_PARAMETERS = ("api_key", "apikey", "key", "token", "access_token")
 REDACTED = "<redacted>"
-# Bearer tokens and common key shapes, wherever they appear.
-_KEY_SHAPES = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk|lsk|lob)[-_][A-Za-z0-9_-]{12,}")
+# Known values shorter than this are not searched for: they would match ordinary words of recorded answers.
+MIN_SECRET_LENGTH = 8
+# Bearer and Basic credentials and common key shapes, wherever they appear.
+_KEY_SHAPES = re.compile(r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk|lsk|lob)[-_][A-Za-z0-9_-]{12,}")
 
 
-def scrub_text(text: str, secrets: tuple[str, ...]) -> str:
+def _searchable(secrets: tuple[str, ...]) -> list[str]:
+    # Longest first, so a value that contains another (``user:key`` and ``key``) is replaced whole.
+    return sorted((s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True)
+
+
+def scrub_text(text: str, secrets: tuple[str, ...] = ()) -> str:
     """``text`` with every known secret value and every key-shaped token replaced."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, REDACTED)
+    for secret in _searchable(secrets):
+        text = text.replace(secret, REDACTED)
     return _KEY_SHAPES.sub(lambda m: (m.group(1) or "") + REDACTED, text)
 
 
 def scrub_known(body: Any, secrets: tuple[str, ...]) -> Any:
     """A body with every known secret value replaced (bytes or str; other bodies unchanged)."""
-    for secret in secrets:
-        if not secret:
-            continue
+    for secret in _searchable(secrets):
         if isinstance(body, bytes) and secret.encode() in body:
             body = body.replace(secret.encode(), REDACTED.encode())
         elif isinstance(body, str) and secret in body:

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import re
 
+from scorer.errors import UsageError
+
 _OUTSIDE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def model_slug(model: str) -> str:
     """``openai/gpt-4o`` -> ``openai_gpt-4o``."""
     return _OUTSIDE.sub("_", model)
+
+
+def checked_model_slug(model: str) -> str:
+    """The slug of a model to record; UsageError when it would name the cassettes dir itself or its parent."""
+    slug = model_slug(model)
+    if slug in ("", ".", ".."):
+        raise UsageError(f"--model {model!r}: not a model name (its folder would be {slug or 'the cassettes dir'!r})")
+    return slug

@@ -64,32 +64,49 @@ class Transport(Protocol):
 
 
 class RequestsTransport:
-    """Real HTTP with ``requests``; the wall time covers sending the request and reading the whole body."""
+    """Real HTTP with ``requests``; the wall time covers sending the request and reading the whole body, and
+    ``timeout_s`` bounds that whole time (not each read). ``auth`` is a base URL's userinfo, sent as Basic auth
+    (it then replaces the Bearer key, as ``requests`` does)."""
 
-    def __init__(self, api_key: str | None, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self, api_key: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, auth: tuple[str, str] | None = None
+    ) -> None:
         import requests
 
         self._requests = requests
         self._session = requests.Session()
+        self._session.auth = auth
         self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
         self.timeout_s = timeout_s
 
     def send(self, request: HttpRequest) -> HttpAnswer:
+        from recorder.deadline import DeadlineExpired, wall_clock_limit
+
         requests = self._requests
         started = time.perf_counter()
         try:
-            response = self._session.post(
-                request.url, data=request.body_bytes(), headers=self._headers, timeout=self.timeout_s
-            )
-            body = response.content
+            with wall_clock_limit(self.timeout_s):
+                response = self._session.post(
+                    request.url, data=request.body_bytes(), headers=self._headers, timeout=self.timeout_s
+                )
+                body = response.content
+        except DeadlineExpired:
+            self._fresh_session()  # the interrupted connection is in an unknown state
+            raise TransportFailure("timeout", f"no whole answer within {self.timeout_s:g} s", _ms(started)) from None
         except requests.Timeout as exc:
             raise TransportFailure("timeout", _short(exc), _ms(started)) from None
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = {name.lower(): value for name, value in response.headers.items()}
         return HttpAnswer(response.status_code, headers, body, _ms(started))
+
+    def _fresh_session(self) -> None:
+        auth = self._session.auth
+        self._session.close()
+        self._session = self._requests.Session()
+        self._session.auth = auth
 
     def close(self) -> None:
         self._session.close()

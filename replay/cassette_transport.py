@@ -12,34 +12,49 @@ import json
 from pathlib import Path
 from typing import Any
 
-from recorder.cassettes import MATCH_ON, describe_difference, json_body
+from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
+from recorder.files import read_bytes
 from recorder.manifest import RecordedAttempt
 from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unrecorded
+from replay.cassette_shape import cassette_problem
+from scorer import strict_json
 from scorer.errors import CassetteError
 
 Interaction = tuple[Any, dict[str, Any]]
 
 
-def load_interactions(path: Path) -> list[Interaction]:
-    """A cassette's (vcr Request, response dict) pairs, via vcrpy's loader; corrupt files are CassetteErrors."""
-    from vcr.cassette import Cassette
-    from vcr.record_mode import RecordMode
-    from vcr.serializers import jsonserializer
+class _Parsed:
+    """A vcrpy "serializer" that hands over a cassette already parsed (strictly) and checked here."""
 
-    if not path.is_file():
-        raise CassetteError(f"{path}: no such cassette")
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def deserialize(self, _text: str) -> Any:
+        return self._data
+
+
+def load_interactions(path: Path) -> list[Interaction]:
+    """A cassette's (vcr Request, response dict) pairs through vcrpy's loader, after a strict parse and a shape
+    check; anything unusable is a CassetteError naming the file and the field."""
+    from vcr.serialize import deserialize
+
+    raw = read_bytes(path, "cassette")
     try:
-        cassette = Cassette.load(path=str(path), serializer=jsonserializer, record_mode=RecordMode.NONE)
+        data = strict_json.loads_file(raw)
+    except UnicodeDecodeError:
+        raise CassetteError(f"{path}: corrupt cassette: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise CassetteError(f"{path}: corrupt cassette: JSON nested too deeply to read") from None
+    except strict_json.NotStrictFile as exc:
+        raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc})") from None
+    problem = cassette_problem(data)
+    if problem:
+        raise CassetteError(f"{path}: corrupt cassette: {problem}")
+    try:
+        requests, responses, *_ = deserialize("", _Parsed(data))
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise CassetteError(f"{path}: corrupt cassette: not a vcrpy cassette ({type(exc).__name__}: {exc})") from None
-    for index, (_, response) in enumerate(cassette.data):
-        if not isinstance(response, dict) or "status" not in response or "body" not in response:
-            raise CassetteError(f"{path}: corrupt cassette: interaction {index} has no status or body")
-    return list(cassette.data)
+    return list(zip(requests, responses, strict=True))
 
 
 def _vcr_request(request: HttpRequest) -> Any:
@@ -51,7 +66,7 @@ def _vcr_request(request: HttpRequest) -> Any:
 def _matcher_failures(new: Any, recorded: Any) -> list[str]:
     from vcr import matchers
 
-    table = {"method": matchers.method, "uri": matchers.uri, "json_body": json_body}
+    table = {"method": matchers.method, "endpoint_uri": endpoint_uri, "json_body": json_body}
     failures = []
     for name in MATCH_ON:
         try:
@@ -93,14 +108,19 @@ class CassetteTransport:
             kind = "timeout" if attempt.outcome == "timeout" else "network_error"
             raise TransportFailure(kind, "replayed from the recording", attempt.wall_ms or 0.0)
         recorded_request, response = self._interactions[self._next_interaction]
-        failures = _matcher_failures(_vcr_request(request), recorded_request)
+        try:
+            failures = _matcher_failures(_vcr_request(request), recorded_request)
+        except (ValueError, RecursionError):  # the json_body matcher could not parse the recorded body
+            raise CassetteError(
+                f"{self.path}: corrupt cassette: interactions[{self._next_interaction}].request.body: not JSON"
+            ) from None
         if failures:
             body_differs = any(f.startswith("json_body") for f in failures)
             detail = self._difference(request, recorded_request) if body_differs else "; ".join(failures)
             raise Unrecorded(f"the request differs from the recording ({detail})")
         self._next_attempt += 1
         self._next_interaction += 1
-        body = response["body"].get("string", b"")
+        body = response["body"]["string"]  # load_interactions checked it is text; vcrpy made it bytes
         if isinstance(body, str):
             body = body.encode("utf-8")
         return HttpAnswer(

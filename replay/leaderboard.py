@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Sequence
 from typing import Any
 
-from replay.ties import Neighbours, has_repeats, neighbours
+from replay.ties import Counts, Neighbours, has_repeats, neighbours
 from scorer.metrics import METRICS
 from scorer.repeats import REPEAT_METRICS
 from scorer.suite_model import Suite
@@ -85,8 +86,9 @@ def _next_cell(pair: Neighbours | None) -> str:
     return f"{'≈' if pair.indistinguishable else '>'} (p {pair.p_holm:.2g})"
 
 
-def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite) -> str:
-    """The markdown leaderboard (rates in %, 95% Wilson intervals in brackets; a dash where nothing applies)."""
+def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None) -> str:
+    """The markdown leaderboard (rates in %, 95% Wilson intervals in brackets; a dash where nothing applies).
+    ``counts`` (model slug -> case -> (passed, scored)) stand in for documents without per-case results."""
     repeated = has_repeats(documents)
     headers = _headers(repeated) + (["vs next"] if repeated else [])
     lines = [
@@ -108,7 +110,7 @@ def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite) -> str:
         "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
     ]
     board = ordered(documents)
-    pairs: list[Neighbours | None] = [*neighbours(board), None] if repeated else [None] * len(board)
+    pairs: list[Neighbours | None] = [*neighbours(board, counts=counts), None] if repeated else [None] * len(board)
     for doc, pair in zip(board, pairs, strict=True):
         row = cells(doc, repeated) + ([_next_cell(pair)] if repeated else [])
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
@@ -119,8 +121,26 @@ def _num(value: float | None) -> str:
     return "" if value is None else repr(value)
 
 
-def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
-    """The CSV leaderboard: unrounded rates (floats by repr), empty cells for nulls."""
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(cell: Any) -> Any:
+    """A cell a spreadsheet will not run as a formula: text starting with ``= + - @`` (or tab, CR) gets a leading
+    ``'``. Numbers are left alone, so ``-1.5`` stays a number; so is text that reads as one (``float`` parses it
+    and it is finite), which a spreadsheet takes as that number, never a formula."""
+    if not isinstance(cell, str) or not cell.startswith(_FORMULA_START):
+        return cell
+    try:
+        if math.isfinite(float(cell)):
+            return cell
+    except ValueError:
+        pass
+    return "'" + cell
+
+
+def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None = None) -> str:
+    """The CSV leaderboard: unrounded rates (floats by repr), empty cells for nulls, text cells formula-safe.
+    ``counts`` as for ``leaderboard_md``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     header = ["model"]
@@ -135,7 +155,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
         header += ["next_p_holm", "indistinguishable_from_next"]
     writer.writerow(header)
     board = ordered(documents)
-    pairs: list[Neighbours | None] = [*neighbours(board), None] if repeated else [None] * len(board)
+    pairs: list[Neighbours | None] = [*neighbours(board, counts=counts), None] if repeated else [None] * len(board)
     for doc, pair in zip(board, pairs, strict=True):
         row = [doc["model"]]
         for name in METRICS:
@@ -158,7 +178,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]]) -> str:
                 ci = metric["ci"] or [None, None]
                 row += [_num(metric["rate"]), metric["count"], metric["of"], _num(ci[0]), _num(ci[1])]
             row += ["", ""] if pair is None else [repr(pair.p_holm), str(pair.indistinguishable).lower()]
-        writer.writerow(row)
+        writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from recorder.cassettes import cassette_path
 from recorder.manifest import MANIFEST, read_manifest
-from recorder.repeats import CaseRun, check_repeats
+from recorder.repeats import CaseRun, check_repeats, run_cassette_path
 from recorder.slug import model_slug
 from replay.rescore import replay_case
 from scorer.errors import CassetteError
@@ -64,13 +63,28 @@ def cases_to_record(
     return [run.case_id for run in runs_to_record(cassettes, model, suite, requested, rerecord)]
 
 
-def cases_without_cassette(cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = ()) -> list[str]:
-    """Case ids (in suite order) that have no recording at all: no run.json entry or no cassette file. This is
-    pytest-recording's ``once`` at the grain of a case: a case that has a cassette is never recorded again."""
+def runs_without_cassette(
+    cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = (), repeats: int = 1
+) -> list[CaseRun]:
+    """Case-runs (repeats 1..``repeats``, repeat-major, cases in suite order) that have no recording at all: no
+    run.json entry or no cassette file. This is pytest-recording's ``once`` at the grain of a case-run: a case-run
+    that has a cassette is never recorded again."""
+    check_repeats(repeats)
     only = set(requested)
     wanted = [case.id for case in suite.cases if not only or case.id in only]
+    every = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in wanted]
     model_dir = cassettes / model_slug(model)
     if not (model_dir / MANIFEST).is_file():
-        return wanted
-    recorded = read_manifest(model_dir).cases
-    return [c for c in wanted if c not in recorded or not cassette_path(model_dir, c).is_file()]
+        return every
+    manifest = read_manifest(model_dir)
+    return [
+        run
+        for run in every
+        if manifest.entry(run.case_id, run.repeat) is None
+        or not run_cassette_path(model_dir, run.case_id, run.repeat).is_file()
+    ]
+
+
+def cases_without_cassette(cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = ()) -> list[str]:
+    """Case ids (in suite order) that have no recording at all (``runs_without_cassette`` for repeat 1)."""
+    return [run.case_id for run in runs_without_cassette(cassettes, model, suite, requested)]

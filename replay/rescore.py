@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_suite, write_atomic
+from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from recorder.repeats import run_cassette_path
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
-from scorer.errors import CassetteError, LobstackError
+from replay.shard import Shard
+from scorer.errors import CassetteError, LobstackError, UsageError
 from scorer.outcome import CaseOutcome
 from scorer.repeated_results import repeated_results_document
 from scorer.results import dumps, results_document
@@ -27,16 +28,25 @@ NOT_RECORDED = "not recorded yet"
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
 
 
-def model_dirs(cassettes: Path) -> list[Path]:
-    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and every other visible
+    folder with one error line: a folder without run.json is said out loud, never skipped silently. Hidden
+    folders and plain files are not model dirs."""
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: no such cassettes directory")
-    dirs = sorted(p for p in cassettes.iterdir() if (p / MANIFEST).is_file())
+    folders = sorted(p for p in cassettes.iterdir() if p.is_dir() and not p.name.startswith("."))
+    dirs = [p for p in folders if (p / MANIFEST).is_file()]
     if not dirs:
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
         )
-    return dirs
+    why = f"no {MANIFEST}, so not a recorded model dir: record it again or move it away"
+    return dirs, [(p, f"{p}: {why}") for p in folders if p not in dirs]
+
+
+def model_dirs(cassettes: Path) -> list[Path]:
+    """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
+    return find_model_dirs(cassettes)[0]
 
 
 def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1) -> CaseOutcome:
@@ -66,15 +76,17 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
     return None
 
 
-def _rescore(model_dir: Path, suite: Suite) -> tuple[dict[str, Any], str | None]:
+def _rescore(model_dir: Path, suite: Suite, shard: Shard | None = None) -> tuple[dict[str, Any], str | None]:
     manifest = read_manifest(model_dir)
     warning = check_manifest_suite(manifest, suite, model_dir)
+    mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
+    cases = [c for c in suite.cases if mine is None or c.id in mine]
     repeats = manifest.repeat_count
     if repeats == 1:
-        outcomes = [replay_case(suite, case, manifest, model_dir) for case in suite.cases]
+        outcomes = [replay_case(suite, case, manifest, model_dir) for case in cases]
         results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
         return results, warning
-    runs = [[replay_case(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)] for case in suite.cases]
+    runs = [[replay_case(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)] for case in cases]
     document = repeated_results_document(suite, manifest.model, model_dir.name, runs, repeats, manifest.suite)
     return document, warning
 
@@ -99,10 +111,10 @@ class ModelReport:
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
-def _report(model_dir: Path, suite: Suite) -> ModelReport:
+def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
     """Score one model dir; whatever stops it fails this model alone, with one line naming its dir."""
     try:
-        results, warning = _rescore(model_dir, suite)
+        results, warning = _rescore(model_dir, suite, shard)
         text = dumps(results)
     except LobstackError as exc:
         return ModelReport(model_dir.name, {}, "", None, exc.message)
@@ -113,17 +125,21 @@ def _report(model_dir: Path, suite: Suite) -> ModelReport:
     return ModelReport(model_dir.name, results, text, warning)
 
 
-def _score_one(args: tuple[str, str, str]) -> ModelReport:
+def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
     """Pool worker: loads the suite once per process (checked against the parent's sha256)."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
     suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
     if suite.sha256 != sha256:
         raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
-    return _report(model_dir, suite)
+    return _report(model_dir, suite, args[3])
 
 
 def score_all(
-    dirs: list[Path], suite: Suite, workers: int | None = None, meanwhile: Callable[[], Any] | None = None
+    dirs: list[Path],
+    suite: Suite,
+    workers: int | None = None,
+    meanwhile: Callable[[], Any] | None = None,
+    shard: Shard | None = None,
 ) -> list[ModelReport]:
     """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
 
@@ -133,8 +149,8 @@ def score_all(
 
         workers = min(len(dirs), os.cpu_count() or 1) if len(dirs) >= POOL_THRESHOLD else 1
     if workers <= 1:
-        return [_report(d, suite) for d in dirs]
-    jobs = [(str(d), suite.source, suite.sha256) for d in dirs]
+        return [_report(d, suite, shard) for d in dirs]
+    jobs = [(str(d), suite.source, suite.sha256, shard) for d in dirs]
     from concurrent.futures import ProcessPoolExecutor
 
     from recorder.processes import pool_context
@@ -156,6 +172,7 @@ class RescoreSummary:
     reports: list[ModelReport]
     out: Path
     files: list[Path]
+    removed: list[Path] = field(default_factory=list)  # results.json files of models this run did not write
 
 
 def rescore(
@@ -165,35 +182,46 @@ def rescore(
     workers: int | None = None,
     warn: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
     html: bool = True,
+    shard: Shard | None = None,
+    rows: Path | None = None,
 ) -> RescoreSummary:
-    """Rescore every model dir under ``cassettes`` and write results, the leaderboard and (unless ``html`` is
-    False) the HTML report. A model that cannot be scored is left out of them, its ``ModelReport.error`` says
-    why, and every other model is still written."""
-    from replay.leaderboard import leaderboard_csv, leaderboard_md
+    """Rescore every model dir under ``cassettes`` and write results, the rows (cases/calls.parquet), the
+    leaderboard from the rows, and (unless ``html`` is False) the HTML report; ``rows`` also appends the run's
+    partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A model
+    that cannot be scored (or a folder of ``cassettes`` without run.json) is left out of them, its
+    ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds exactly this run's
+    models: any other model's results.json there (stale) is removed and listed in ``removed``."""
+    from replay.out_dir import remove_stale_results
+    from replay.rows.build import frames
+    from replay.rows.report import suite_ref, write_tables
 
+    if shard is not None and rows is not None:
+        raise UsageError("--rows with --shard: merge the shards first (lobstack-eval merge ... --rows DIR)")
+    html = html and shard is None
     suite = read_suite(suite_path)
-    reports = score_all(model_dirs(cassettes), suite, workers, meanwhile=_import_renderer if html else None)
-    files = []
+    dirs, unusable = find_model_dirs(cassettes)
+    reports = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None, shard=shard)
+    reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
+    reports.sort(key=lambda r: r.slug)
+    files, removed = [], []
     for report in reports:
         if report.warning:
             warn(report.warning)
-        path = out / report.slug / "results.json"
+        path = inside(out, report.slug, "results.json")
         if report.error:
-            path.unlink(missing_ok=True)  # an old results file must not pass for this run's
+            if path.is_file():  # an old results file must not pass for this run's
+                path.unlink()
+                removed.append(path)
             continue
         write_atomic(path, report.text)
         files.append(path)
     documents = [r.results for r in reports if not r.error]
-    for name, text in (
-        ("leaderboard.md", leaderboard_md(documents, suite)),
-        ("leaderboard.csv", leaderboard_csv(documents)),
-    ):
-        write_atomic(out / name, text)
-        files.append(out / name)
+    files += write_tables(out, suite_ref(suite), documents, frames(suite, documents), shard, rows)
     if html:
-        write_atomic(out / "index.html", _html(documents, suite_path))
+        write_atomic(inside(out, "index.html"), _html(documents, suite_path))
         files.append(out / "index.html")
-    return RescoreSummary(suite, reports, out, files)
+    removed += remove_stale_results(out, {r.slug for r in reports})
+    return RescoreSummary(suite, reports, out, files, sorted(removed))
 
 
 def _import_renderer() -> None:

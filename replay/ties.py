@@ -8,7 +8,7 @@ corrected p is at least alpha is marked indistinguishable: the board does not cl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,6 +30,9 @@ class Neighbours:
     indistinguishable: bool
 
 
+Counts = Mapping[str, Mapping[str, tuple[int, int]]]  # model slug -> case id -> (passed, scored) repeats
+
+
 def case_counts(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """Case id -> (passed, scored) repeats; a run without repeats counts its one status."""
     counts = {}
@@ -42,9 +45,17 @@ def case_counts(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return counts
 
 
-def paired_p(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, float]:
-    """(shared scored cases, two-sided p-value of the paired test) between two results documents."""
-    ca, cb = case_counts(a), case_counts(b)
+def _counts(document: dict[str, Any], counts: Counts | None) -> Mapping[str, tuple[int, int]]:
+    """A model's per-case counts: from ``counts`` (computed from rows) when given, else from its results."""
+    if counts is not None and document.get("model_slug") in counts:
+        return counts[document["model_slug"]]
+    return case_counts(document)
+
+
+def paired_p(a: dict[str, Any], b: dict[str, Any], counts: Counts | None = None) -> tuple[int, float]:
+    """(shared scored cases, two-sided p-value of the paired test) between two results documents (or summaries,
+    with their per-case ``counts`` by model slug)."""
+    ca, cb = _counts(a, counts), _counts(b, counts)
     shared = [cid for cid in ca if cid in cb and ca[cid][1] and cb[cid][1]]
     differences = [Fraction(cb[c][0], cb[c][1]) - Fraction(ca[c][0], ca[c][1]) for c in shared]
     if a.get("repeats", 1) == 1 and b.get("repeats", 1) == 1:
@@ -52,10 +63,13 @@ def paired_p(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, float]:
     return len(shared), sign_flip_exact(differences)
 
 
-def neighbours(ordered: Sequence[dict[str, Any]], alpha: float = ALPHA) -> list[Neighbours]:
-    """One entry per adjacent pair of ``ordered`` (leaderboard order), Holm-corrected together."""
+def neighbours(
+    ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Counts | None = None
+) -> list[Neighbours]:
+    """One entry per adjacent pair of ``ordered`` (leaderboard order), Holm-corrected together; ``counts`` are
+    the models' per-case counts when the documents are summaries without results."""
     pairs = [(ordered[i], ordered[i + 1]) for i in range(len(ordered) - 1)]
-    tests = [paired_p(upper, lower) for upper, lower in pairs]
+    tests = [paired_p(upper, lower, counts) for upper, lower in pairs]
     corrected = holm([p for _, p in tests])
     return [
         Neighbours(str(upper["model"]), str(lower["model"]), cases, p, p_holm, p_holm >= alpha)

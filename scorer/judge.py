@@ -7,6 +7,7 @@ matched one to one with the expected calls so that every argument check holds (a
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
@@ -42,6 +43,23 @@ def _names(names: list[str]) -> str:
     return "[" + ", ".join(names) + "]"
 
 
+def _sent_name(response: ModelResponse, index: int) -> str:
+    """Call ``index``'s name as sent, readable even when it is not a plain name: an empty name reads ``""``, a
+    missing one ``(no name)``, any other JSON value as JSON, so a nameless call never looks like no call."""
+    name = response.tool_calls[index].name
+    if name:
+        return name
+    if response.legacy:
+        function = response.message.get("function_call")
+    else:
+        raw_calls = response.message.get("tool_calls")
+        raw = raw_calls[index] if isinstance(raw_calls, list) and index < len(raw_calls) else None
+        function = raw.get("function") if isinstance(raw, dict) else None
+    if not isinstance(function, dict) or "name" not in function:
+        return "(no name)"
+    return json.dumps(function["name"], ensure_ascii=False)
+
+
 def call_failures(expected: ExpectedCall, arguments: dict[str, object]) -> list[str]:
     """Every failed check of ``expected`` against one parsed arguments object, as ``name.arg: ...`` reasons."""
     failures = []
@@ -73,6 +91,7 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     parsed = [parse_arguments(call.arguments) for call in calls]  # once: the verdicts and the checks share it
     verdicts = tuple(_call_verdict(call, args, case, suite) for call, args in zip(calls, parsed, strict=True))
     got = [call.name for call in calls]
+    sent = [_sent_name(response, i) for i in range(len(calls))]  # for reasons only; ``got`` is what counts
     if response.problems:  # judged, never errored: the answer is readable, its calls are not
         names_match = step.expect == "call" and sorted(got) == sorted(c.name for c in step.calls)
         reason = f"malformed tool calls: {response.problems[0]}"
@@ -80,11 +99,11 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     if step.expect == "none":
         if not calls:
             return StepVerdict(True, None, True, verdicts, ())
-        return StepVerdict(False, f"expected no call, got {_names(got)}", False, verdicts, (None,) * len(calls))
+        return StepVerdict(False, f"expected no call, got {_names(sent)}", False, verdicts, (None,) * len(calls))
     want = [call.name for call in step.calls]
     unmatched = (None,) * len(calls)
     if sorted(got) != sorted(want):  # the same multiset of names
-        reason = f"names differ: expected {_names(want)}, got {_names(got)}"
+        reason = f"names differ: expected {_names(want)}, got {_names(sent)}"
         return StepVerdict(False, reason, False, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:

@@ -1,9 +1,11 @@
-"""Strict JSON for what models send: no NaN, no Infinity, no number too large for a double, bounded nesting.
+"""Strict JSON for what models send and for the files lobstack-eval reads: no NaN, no Infinity, no number too
+large for a double, bounded nesting.
 
 Python's ``json`` accepts ``NaN`` and ``Infinity`` and turns ``1e400`` into ``inf``; none of them is JSON, and a
 non-finite float makes every output file unwritable. Answers are read strictly; when an answer holds such a number
 it is read again with each one kept as a ``NonFinite`` marker (a ``str`` holding the literal), so the rest of the
-answer is still judged and the marker can only ever be written out as a string.
+answer is still judged and the marker can only ever be written out as a string. A file (``loads_file``) is refused
+whole instead, naming the field that holds the bad number.
 """
 
 from __future__ import annotations
@@ -94,3 +96,72 @@ def first_non_finite(value: Any) -> NonFinite | None:
         elif isinstance(item, list):
             stack.extend(item)
     return None
+
+
+# --- files: suite, run.json, cassettes, results.json ----------------------------------------------------------
+# A file lobstack-eval reads is refused whole when it is not strict JSON, with the path of the first bad field. It
+# may nest deeper than an answer, because results.json holds answers (up to MAX_DEPTH) about ten levels down.
+FILE_MAX_DEPTH = 2 * MAX_DEPTH
+
+
+class NotStrictFile(ValueError):
+    """A file that is not strict JSON within ``FILE_MAX_DEPTH``; ``str()`` says what and where
+    (``cases.x.attempts[0].wall_ms: NaN is not JSON``)."""
+
+
+class _Bad:
+    """Where the file had NaN, Infinity, -Infinity or a number beyond a double, so the walk can name the field."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+def _bad_constant(literal: str) -> _Bad:
+    return _Bad(f"{literal} is not JSON")
+
+
+def _bad_float(text: str) -> float | _Bad:
+    value = float(text)
+    return value if math.isfinite(value) else _Bad(f"{text} is out of range")
+
+
+_DOCUMENT = json.JSONDecoder(parse_constant=_bad_constant, parse_float=_bad_float)
+
+
+def _path(parts: tuple[Any, ...]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the document"
+
+
+def file_problem(value: Any, limit: int = FILE_MAX_DEPTH) -> str | None:
+    """Why a decoded file is not strict JSON (a NaN/Infinity/out-of-range number, or nesting beyond ``limit``),
+    or None; the first problem in document order, with its field path. Iterative: safe at any depth."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        node, parts = stack.pop()
+        if isinstance(node, _Bad):
+            return f"{_path(parts)}: {node.problem}"
+        if isinstance(node, dict | list):
+            if len(parts) >= limit:
+                return f"nested more than {limit} levels deep"
+            children = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((child, (*parts, key)) for key, child in reversed(list(children)))
+    return None
+
+
+def loads_file(text: str | bytes) -> Any:
+    """Parse a file's text as strict JSON; ``NotStrictFile`` (a ValueError) for a NaN/Infinity/out-of-range number
+    or nesting beyond ``FILE_MAX_DEPTH``. Syntax errors stay ``json.JSONDecodeError`` (line and column), bytes
+    that are not UTF-8 raise ``UnicodeDecodeError``."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    try:
+        value = _DOCUMENT.decode(text)
+    except RecursionError:
+        raise NotStrictFile(f"nested more than {FILE_MAX_DEPTH} levels deep") from None
+    reason = file_problem(value)
+    if reason:
+        raise NotStrictFile(reason)
+    return value

@@ -3,8 +3,9 @@
 Kept so ``from scorer.suite import Suite`` goes on working; new code imports the module that owns the name.
 """
 
-from scorer.suite_file import PUBLISHED_COUNTS, PUBLISHED_NAME, check_suite, parse_suite
+from scorer.suite_file import check_suite, parse_suite
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, SuiteCheck, Tool
+from scorer.suite_rules import PUBLISHED_COUNTS, PUBLISHED_NAME
 
 __all__ = [
     "GROUPS",

@@ -8,22 +8,12 @@ import re
 from collections import Counter
 from typing import Any
 
-from scorer import suite_rules
+from scorer import strict_json, suite_rules
 from scorer.checks import operand_problem
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_problems
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, SuiteCheck, Tool
 
-# The method page's table for the published suite 1.0.0.
-PUBLISHED_NAME = "lobstack-tool-calling"
-PUBLISHED_COUNTS = {
-    "selection": 14,
-    "arguments": 16,
-    "near_misses": 12,
-    "no_call": 14,
-    "parallel": 12,
-    "chains": 12,
-}
 VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ROLES = ("user", "assistant", "tool", "system")
@@ -31,11 +21,13 @@ _ROLES = ("user", "assistant", "tool", "system")
 
 def _decode(raw: bytes, source: str) -> Any:
     try:
-        return json.loads(raw.decode("utf-8"))
+        return strict_json.loads_file(raw)
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise SuiteError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except strict_json.NotStrictFile as exc:
+        raise SuiteError(f"{source}: not valid JSON: {exc}") from None
 
 
 def check_suite(raw: bytes, source: str) -> SuiteCheck:
@@ -49,13 +41,8 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     problems = list(builder.problems)
     if suite is not None:  # the group rules read the built suite
         problems += suite_rules.problems(suite)
-    if isinstance(data, dict) and data.get("name") == PUBLISHED_NAME and data.get("version") == "1.0.0":
-        for group, want in PUBLISHED_COUNTS.items():
-            if group_counts[group] != want:
-                problems.append(
-                    f"cases: group {group!r} has {group_counts[group]} cases; the method page's table for "
-                    f"{PUBLISHED_NAME} 1.0.0 says {want}"
-                )
+    if isinstance(data, dict):
+        problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
 
 

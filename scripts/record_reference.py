@@ -7,11 +7,11 @@ Runs the stand-in gateway in this process on 127.0.0.1, records every reference 
 reports/ with rescore. The golden test (tests/test_golden.py) then requires rescore of cassettes/ to reproduce
 reports/ byte for byte.
 
-Without ``--changed`` the gateway takes a free port and each model's cassettes are replaced. With ``--changed``
-(after a suite change) each model records only what ``lobstack-eval record`` would resume: the cases whose
-replay under the current suite is unrecorded (a new case, a changed message, tool or scripted result). Every
-other cassette is kept, so the gateway listens on the port the committed cassettes were recorded on: replay
-matches requests by URI.
+The gateway takes a free port: cassettes and run.json keep no loopback port, so recording again changes nothing
+but timings (``wall_ms``, and the latencies in reports/). Without ``--changed`` each model's cassettes are
+replaced. With ``--changed`` (after a suite change) each model records only what ``lobstack-eval record`` would
+resume: the cases whose replay under the current suite is unrecorded (a new case, a changed message, tool or
+scripted result); every other cassette is kept.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ import argparse
 import shutil
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from recorder.files import read_suite  # noqa: E402
-from recorder.manifest import read_manifest  # noqa: E402
 from recorder.record import record  # noqa: E402
 from recorder.slug import model_slug  # noqa: E402
 from replay.plan import cases_to_record  # noqa: E402
@@ -50,16 +48,6 @@ MODELS = (
 )
 
 
-def recorded_port(cassettes: Path) -> int:
-    """The one port every recorded reference model's manifest was recorded against (SystemExit when they differ);
-    a model not recorded yet is recorded whole on that port."""
-    dirs = [cassettes / model_slug(model) for model in MODELS if (cassettes / model_slug(model) / "run.json").is_file()]
-    ports = {urlsplit(read_manifest(model_dir).base_url).port for model_dir in dirs}
-    if len(ports) != 1 or None in ports:
-        raise SystemExit(f"the reference cassettes were recorded on different ports {sorted(map(str, ports))}")
-    return ports.pop() or 0
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -68,8 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     suite_path, cassettes, reports = ROOT / "evals" / "suite.json", ROOT / "cassettes", ROOT / "reports"
     suite = read_suite(suite_path)
-    port = recorded_port(cassettes) if args.changed else 0
-    with StandInGateway(GatewayConfig(suite_path=suite_path), port) as gateway:
+    with StandInGateway(GatewayConfig(suite_path=suite_path)) as gateway:
         for model in MODELS:
             if args.changed:
                 todo = cases_to_record(cassettes, model, suite)

@@ -104,8 +104,12 @@ def load_suite_index(path: Path) -> SuiteIndex:
         raise SuiteError(f"{path}: cannot read suite file: {exc}") from None
     except json.JSONDecodeError as exc:
         raise SuiteError(f"{path}: not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise SuiteError(f"{path}: not valid JSON: nested too deep") from None
     try:
         return _index(data)
+    except RecursionError:
+        raise SuiteError(f"{path}: not a suite file the gateway can use: nested too deep") from None
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise SuiteError(f"{path}: not a suite file the gateway can use: {_describe(exc)}") from None
 

@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
 
 from recorder.files import read_suite
 from recorder.record import record
@@ -107,6 +110,32 @@ def _open_cell(d: WebDriver, model_index: int, case_index: int) -> str:
     return d.find_element(By.ID, "case").text
 
 
+def _focused(d: WebDriver) -> tuple[str | None, str | None, str | None, str | None]:
+    """The focused grid cell as (model row data-m, cell index, aria-label, text), or Nones when focus is elsewhere."""
+    return tuple(
+        d.execute_script(
+            "var td = document.activeElement;"
+            "if (!td || td.tagName !== 'TD' || !td.closest('#grid')) return [null, null, null, null];"
+            "return [td.parentNode.getAttribute('data-m'), String(td.cellIndex), td.getAttribute('aria-label'),"
+            " td.textContent];"
+        )
+    )  # type: ignore[return-value]
+
+
+def _wait_for_focus(d: WebDriver, cell: tuple[str, str]) -> None:
+    """Wait until the focus is on grid cell (row, index): the dialog's close event comes after the close itself."""
+    WebDriverWait(d, 10).until(lambda _d: _focused(d)[:2] == cell)
+
+
+def _tab_to_grid(d: WebDriver, limit: int = 200) -> int:
+    """Press Tab until the focus is in the case grid; how many presses it took."""
+    for presses in range(1, limit + 1):
+        ActionChains(d).send_keys(Keys.TAB).perform()
+        if _focused(d)[0] is not None:
+            return presses
+    raise AssertionError(f"the grid was not reached in {limit} Tab presses")
+
+
 def _assert_quiet(d: WebDriver) -> None:
     """No console error, no error event, no dialog-opening call."""
     severe = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
@@ -152,6 +181,42 @@ class TestSampleReport:
         assert driver.execute_script("return document.getElementById('case').open") is False
         text = _open_cell(driver, 1, 1)  # beta/mixed, arguments-01: arguments sent as an object
         assert '"end_line": 20,\n  "path": "src/app.py",\n  "start_line": 10\n}' in text and "passed" in text
+        _assert_quiet(driver)
+
+    def test_grid_by_keyboard(self, driver: WebDriver, sample_page: Path) -> None:
+        """Tab reaches the grid (one stop), the arrows and Home/End move, Enter opens the focused case, Esc closes
+        it and gives the focus back; each focused cell is labelled case · model · status for screen readers."""
+        _open(driver, sample_page)
+        driver.execute_script("document.activeElement.blur()")  # Tab from the top of the page
+        steps = _tab_to_grid(driver)
+        assert steps <= 40  # the nav links and the sort buttons come first, then the grid: no cell-by-cell trap
+        assert _focused(driver) == ("0", "1", "selection-01 · alpha/oracle · passed", "✓")
+        keys = ActionChains(driver)
+        keys.send_keys(Keys.ARROW_DOWN, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        keys.perform()
+        assert _focused(driver) == ("1", "5", "parallel-01 · beta/mixed · errored", "!")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        assert driver.execute_script("return document.getElementById('case').open") is True
+        text = driver.find_element(By.ID, "case").text
+        assert text.startswith("parallel-01 · beta/mixed") and "http_503 after 4 attempts" in text
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        assert driver.execute_script("return document.getElementById('case').open") is False
+        _wait_for_focus(driver, ("1", "5"))  # back where the user was
+        ActionChains(driver).send_keys(Keys.END, Keys.ARROW_UP, Keys.ARROW_UP).perform()
+        assert _focused(driver) == ("0", "6", "chains-01 · alpha/oracle · passed", "✓")  # stops at the top row
+        ActionChains(driver).send_keys(Keys.HOME, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_DOWN).perform()
+        assert _focused(driver) == ("2", "1", "selection-01 · gamma/evil · failed", "✗")
+        ActionChains(driver).send_keys(Keys.SPACE).perform()
+        assert driver.find_element(By.ID, "case").text.startswith("selection-01 · gamma/evil")
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        _wait_for_focus(driver, ("2", "1"))
+        # Leaving and coming back by Tab lands on the same cell: the grid is one tab stop that remembers.
+        ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        assert _focused(driver)[0] is None
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        assert _focused(driver)[:2] == ("2", "1")
+        tab_stops = driver.execute_script("return document.querySelectorAll('#grid td[tabindex=\"0\"]').length")
+        assert tab_stops == 1
         _assert_quiet(driver)
 
     def test_hostile_answers_show_as_text_and_nothing_runs(self, driver: WebDriver, sample_page: Path) -> None:

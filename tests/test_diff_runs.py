@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from lobstack_eval.main import main
-from replay.diff_runs import METRICS, compare, decide, format_text, load_run
+from replay.diff_runs import METRICS, Decision, RunDiff, compare, decide, format_text, load_run
 from replay.junit import to_junit
 from scorer.errors import ResultsError
 
@@ -185,41 +185,104 @@ def test_reason_falls_back_to_first_failing_step() -> None:
 
 NOT_WORSE = "paired test: B is not worse at --alpha 0.05 (ref/noisy: p = 1; ref/oracle: p = 1)"
 FLIPS = "2 cases flipped to failed (ref/noisy: parallel-02, chains-03)"
+LOST = "3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; ref/oracle: no_call-01)"
+ALLOWED = "3 cases errored or vanished in B, within --allow-errored 2"
+LOST_RULE = "errored or vanished"
 DECISIONS = [
-    pytest.param(None, False, False, f"no regression: {NOT_WORSE}", id="two-flips-are-noise"),
-    pytest.param(None, True, True, f"regression: {FLIPS}", id="strict-flips"),
-    pytest.param(20.0, False, False, f"no regression: {NOT_WORSE}; Overall within --max-drop 20", id="drop-within"),
+    pytest.param(None, False, 0, (LOST_RULE,), f"regression: {LOST}", id="flips-are-noise-but-lost-cases-fail"),
+    pytest.param(None, False, 2, (), f"no regression: {NOT_WORSE}; {ALLOWED}", id="two-flips-are-noise"),
+    pytest.param(None, True, 0, ("--strict", LOST_RULE), f"regression: {FLIPS}; {LOST}", id="strict-flips-and-lost"),
+    pytest.param(None, True, 2, ("--strict",), f"regression: {FLIPS}", id="strict-flips"),
+    pytest.param(None, True, 1, ("--strict", LOST_RULE), f"regression: {FLIPS}; 2 cases scored in A errored or "
+                 "vanished in B (ref/noisy: arguments-02, no_call-01, more than --allow-errored 1)",
+                 id="allowance-per-model"),
+    pytest.param(20.0, False, 2, (), f"no regression: {NOT_WORSE}; Overall within --max-drop 20; {ALLOWED}",
+                 id="drop-within"),
+    pytest.param(20.0, False, 0, (LOST_RULE,), f"regression: {LOST}", id="drop-within-but-lost"),
     pytest.param(
-        16.0, False, True, "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)",
-        id="drop-over",
+        16.0, False, 2, ("--max-drop",),
+        "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)", id="drop-over",
     ),
-    pytest.param(20.0, True, True, f"regression: {FLIPS}", id="strict-and-drop-within"),
+    pytest.param(20.0, True, 2, ("--strict",), f"regression: {FLIPS}", id="strict-and-drop-within"),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("max_drop", "strict", "regression", "line"), DECISIONS)
-def test_decide_on_fixture_runs(max_drop: float | None, strict: bool, regression: bool, line: str) -> None:
+@pytest.mark.parametrize(("max_drop", "strict", "allow", "rules", "line"), DECISIONS)
+def test_decide_on_fixture_runs(
+    max_drop: float | None, strict: bool, allow: int, rules: tuple[str, ...], line: str
+) -> None:
     """Two flips against one are noise to the paired test (p = 1); --strict fails on them; the Overall gate on
-    both sides of the 16.67-point drop."""
-    decision = decide(compare(load_run(BASE), load_run(CAND)), max_drop, strict=strict)
-    assert (decision.regression, decision.line) == (regression, line)
-    assert decision.rules == (() if not regression else ("--strict",) if strict else ("--max-drop",))
+    both sides of the 16.67-point drop; and, whatever else was asked, the lost-case gate with its per-model
+    allowance (ref/noisy lost 2 cases, ref/oracle 1)."""
+    decision = decide(compare(load_run(BASE), load_run(CAND)), max_drop, allow, strict=strict)
+    assert (decision.regression, decision.line) == (bool(rules), line)
+    assert decision.rules == rules
 
 
 def test_decide_without_flips_and_with_lost_overall() -> None:
-    """No flips is ``no regression``; under --max-drop, B losing its Overall rate counts as a drop."""
+    """No flips is ``no regression``; a B whose only case errored has lost it and has no score at all, and under
+    --max-drop it has lost its Overall rate too."""
     same = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "passed"})})
     assert decide(same) == decide(same, None)
     assert decide(same).line == "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)"
     lost = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "errored"}, overall=None)})
-    assert decide(lost).regression is False
-    assert decide(lost, 5.0).line == "regression: Overall dropped more than --max-drop 5 (m: 50.00 -> no rate)"
+    tail = "1 case scored in A errored or vanished in B (m: a); no scored case in B (m)"
+    assert decide(lost).line == f"regression: {tail}"
+    assert decide(lost, 5.0).line == f"regression: Overall dropped more than --max-drop 5 (m: 50.00 -> no rate); {tail}"
 
 
 def test_single_flip_is_singular() -> None:
     """One case reads ``1 case``."""
     diff = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "failed"})})
     assert decide(diff, strict=True).line == "regression: 1 case flipped to failed (m: a)"
+
+
+# --- the gate never passes a broken run ---------------------------------------------------------------
+
+EIGHT = {f"c{i}": "passed" if i % 2 else "failed" for i in range(8)}
+BROKEN = [
+    # id, B's statuses, --allow-errored, verdict line
+    pytest.param(dict.fromkeys(EIGHT, "errored"), 0,
+                 "regression: 8 cases scored in A errored or vanished in B (m: c0, c1, c2, c3, c4, c5, c6, c7); "
+                 "no scored case in B (m)", id="all-errored"),
+    pytest.param(dict.fromkeys(EIGHT, "errored"), 100, "regression: no scored case in B (m)",
+                 id="all-errored-allowance-cannot-pass-it"),
+    pytest.param(dict.fromkeys(EIGHT, "unrecorded"), 100, "regression: no scored case in B (m)", id="all-unrecorded"),
+    pytest.param({}, 0, "regression: 8 cases scored in A errored or vanished in B (m: c0, c1, c2, c3, c4, c5, c6, "
+                 "c7); no scored case in B (m)", id="results-empty"),
+    pytest.param({}, 8, "regression: no scored case in B (m)", id="results-empty-allowed"),
+    pytest.param({**EIGHT, "c3": "errored"}, 0,
+                 "regression: 1 case scored in A errored or vanished in B (m: c3)", id="one-errored"),
+    pytest.param({**EIGHT, "c3": "errored"}, 1,
+                 "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1); 1 case errored or vanished "
+                 "in B, within --allow-errored 1", id="one-errored-allowed"),
+    pytest.param({k: v for k, v in EIGHT.items() if k != "c5"}, 0,
+                 "regression: 1 case scored in A errored or vanished in B (m: c5)", id="one-vanished"),
+    pytest.param({**EIGHT, "c0": "errored", "c1": "unrecorded"}, 1,
+                 "regression: 2 cases scored in A errored or vanished in B (m: c0, c1, more than --allow-errored 1)",
+                 id="over-the-allowance"),
+    pytest.param(EIGHT, 0, "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)", id="same"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("b_statuses", "allow", "line"), BROKEN)
+def test_gate_never_green_on_a_broken_run(b_statuses: dict[str, str], allow: int, line: str) -> None:
+    """A B that errored, went unrecorded or lost cases is a regression unless allowed; no score at all always is."""
+    diff = compare({"m": results("m", EIGHT)}, {"m": results("m", b_statuses)})
+    decision = decide(diff, None, allow)
+    assert decision.line == line
+    assert decision.regression is line.startswith("regression")
+    assert decide(diff, 100.0, allow).regression is decision.regression  # --max-drop cannot pass it either
+
+
+def test_a_model_missing_from_b_is_a_regression() -> None:
+    """A model of A that B lacks (its rescore failed, its dir was dropped) fails the gate; one only in B does not."""
+    a = {"x": results("x", {"a": "passed"}), "y": results("y", {"a": "passed"})}
+    b = {"y": results("y", {"a": "passed"}), "z": results("z", {"a": "passed"})}
+    decision = decide(compare(a, b))
+    assert decision.line == "regression: models in A missing from B (x)"
+    assert [(r.model, r.case_id, r.kind) for r in decision.regressions] == [("x", None, "vanished")]
+    assert decide(compare(b | {"x": a["x"]}, b | {"x": a["x"]})).regression is False
 
 
 # --- text -------------------------------------------------------------------------------------------
@@ -252,36 +315,173 @@ def test_format_text_lines() -> None:
 # --- JUnit ------------------------------------------------------------------------------------------
 
 
+def _junit(diff: RunDiff, decision: Decision) -> ET.Element:
+    return ET.fromstring(to_junit(diff, decision))
+
+
 def test_junit_xml_parsed_back() -> None:
-    """One testsuite per model, one testcase per case of B, failures and skips with their reasons."""
-    data = to_junit(compare(load_run(BASE), load_run(CAND)))
+    """One testsuite per model, one testcase per case of A or B: regressions are failures (flips, under --strict)
+    and errors (lost scores), a case failing in both runs is a known failure (skipped, with B's reason)."""
+    diff = compare(load_run(BASE), load_run(CAND))
+    data = to_junit(diff, decide(diff, strict=True))
     assert data.startswith(b"<?xml version='1.0' encoding='utf-8'?>")
     root = ET.fromstring(data)
     assert root.tag == "testsuites"
-    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("10", "3", "2")
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["11", "2", "3", "1"]
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["ref/noisy", "ref/oracle"]
     noisy = suites[0]
-    assert (noisy.get("tests"), noisy.get("failures"), noisy.get("skipped")) == ("7", "3", "1")
+    assert [noisy.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["8", "2", "2", "1"]
     cases = {c.get("name"): c for c in noisy.findall("testcase")}
-    assert set(cases) == {
-        "selection-01", "selection-02", "arguments-02", "near_misses-01", "no_call-02", "parallel-02", "chains-03"
-    }  # fmt: skip
+    assert list(cases) == [
+        "selection-01", "selection-02", "arguments-02", "near_misses-01", "no_call-02", "parallel-02", "chains-03",
+        "no_call-01",
+    ]  # fmt: skip
     assert all(c.get("classname") == "ref/noisy" for c in cases.values())
     failure = cases["chains-03"].find("failure")
     assert failure is not None
     assert failure.get("message") == 'step 2: run_tests.path: expected eq "tests/", got "test/"'
-    assert (failure.get("type"), failure.text) == ("regression", "regression: passed in A, failed in B")
-    old_failure = cases["near_misses-01"].find("failure")
-    assert old_failure is not None
-    assert (old_failure.get("type"), old_failure.text) == ("failed", "failed in A, failed in B")
-    skipped = cases["arguments-02"].find("skipped")
-    assert skipped is not None and skipped.get("message") == "errored: http_500 on step 1"
-    assert list(cases["selection-01"]) == []  # passed: no child
+    assert (failure.get("type"), failure.text) == ("flipped", "passed in A, failed in B")
+    known = cases["near_misses-01"].find("skipped")
+    assert known is not None
+    assert known.get("message") == "known failure (failed in A and in B): step 1: expected send_email, got post_slack"
+    errored = cases["arguments-02"].find("error")
+    assert errored is not None
+    assert (errored.get("type"), errored.get("message")) == ("lost", "passed in A, errored in B: http_500 on step 1")
+    vanished = cases["no_call-01"].find("error")
+    assert vanished is not None and vanished.get("message") == "passed in A, absent from B"
+    assert [list(cases[c]) for c in ("selection-01", "selection-02", "no_call-02")] == [[], [], []]  # passed
     oracle_cases = {c.get("name"): c for c in suites[1].findall("testcase")}
-    unrecorded = oracle_cases["no_call-01"].find("skipped")
-    assert unrecorded is not None and unrecorded.get("message") == "unrecorded: no recorded answer for step 1"
-    assert data == to_junit(compare(load_run(BASE), load_run(CAND)))
+    unrecorded = oracle_cases["no_call-01"].find("error")
+    assert unrecorded is not None
+    assert unrecorded.get("message") == "passed in A, unrecorded in B: no recorded answer for step 1"
+    assert data == to_junit(diff, decide(diff, strict=True))
+
+
+def test_junit_flips_the_paired_test_calls_noise() -> None:
+    """Without --strict the same two flips are noise to the paired test (p = 1): skipped, saying why and how to
+    count them; the lost cases are still errors."""
+    diff = compare(load_run(BASE), load_run(CAND))
+    root = _junit(diff, decide(diff))
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["11", "0", "3", "3"]
+    noisy = {c.get("name"): c for c in root.findall("testsuite")[0].findall("testcase")}
+    flip = noisy["chains-03"].find("skipped")
+    assert flip is not None and flip.get("message") == (
+        "passed in A, failed in B; not a regression by itself (paired test p = 1): "
+        'step 2: run_tests.path: expected eq "tests/", got "test/"'
+    )  # the gate failed on the lost cases, so the message does not suggest --strict
+    allowed = _junit(diff, decide(diff, None, 2))
+    assert [allowed.get(k) for k in ("failures", "errors", "skipped")] == ["0", "0", "6"]
+    flip = next(c for c in allowed.iter("testcase") if c.get("name") == "parallel-02").find("skipped")
+    assert flip is not None and flip.get("message", "").startswith(
+        "passed in A, failed in B; not a regression by itself: the paired test cannot tell it from noise (p = 1); "
+        "--strict counts every flip: step 1:"
+    )
+
+
+def test_junit_of_a_paired_test_regression() -> None:
+    """Six cases flipped to failed and none back (McNemar p = 0.03125): one (whole run) failure for the statistical
+    verdict, each flipped case skipped as counted in it; --strict makes each flip a failure of its own as well."""
+    ids = [f"c{i}" for i in range(10)]
+    a = {"m": results("m", dict.fromkeys(ids, "passed"))}
+    b = {"m": results("m", dict.fromkeys(ids, "passed") | dict.fromkeys(ids[:6], "failed"))}
+    diff = compare(a, b)
+    decision = decide(diff)
+    assert decision.rules == ("paired test",)
+    root = _junit(diff, decision)
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["11", "1", "0", "6"]
+    cases = {c.get("name"): c for c in root.iter("testcase")}
+    whole = cases["(whole run)"].find("failure")
+    assert whole is not None and (whole.get("type"), whole.get("message")) == (
+        "paired_test",
+        "paired test: B is worse than A (McNemar exact p = 0.03125 < --alpha 0.05, mean change -60.00 points); "
+        "6 cases got worse: c0, c1, c2, c3, c4, c5",
+    )
+    counted = cases["c0"].find("skipped")
+    assert counted is not None
+    assert (
+        counted.get("message")
+        == "counted in the paired test ((whole run) failure): passed in A, failed in B: c0 failed"
+    )
+    assert [list(cases[c]) for c in ids[6:]] == [[], [], [], []]
+    strict = _junit(diff, decide(diff, strict=True))
+    assert [strict.get(k) for k in ("failures", "errors", "skipped")] == ["7", "0", "0"]
+
+
+def test_junit_under_max_drop_and_allowance() -> None:
+    """With --max-drop the one regression is the model's Overall (a whole-run failure); its flips are skipped with
+    why, and so are lost cases within --allow-errored."""
+    diff = compare(load_run(BASE), load_run(CAND))
+    root = _junit(diff, decide(diff, 16.0, 2))
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["12", "1", "0", "6"]
+    noisy = {c.get("name"): c for c in root.findall("testsuite")[0].findall("testcase")}
+    whole = noisy["(whole run)"].find("failure")
+    assert whole is not None and whole.get("message") == "Overall dropped: 66.67 -> 50.00"
+    flip = noisy["parallel-02"].find("skipped")
+    assert flip is not None and flip.get("message", "").startswith(
+        "passed in A, failed in B; not a regression by itself (paired test p = 1): step 1:"
+    )
+    allowed = noisy["arguments-02"].find("skipped")
+    assert allowed is not None and allowed.get("message") == "errored in B, within --allow-errored: http_500 on step 1"
+
+
+def test_junit_for_a_model_missing_from_b() -> None:
+    """A model only in A is a testsuite with one whole-run error; a model only in B is not shown."""
+    a = {"x": results("x", {"a": "passed"}), "y": results("y", {"a": "passed"})}
+    b = {"y": results("y", {"a": "passed"}), "z": results("z", {"a": "passed"})}
+    diff = compare(a, b)
+    root = _junit(diff, decide(diff))
+    assert [s.get("name") for s in root.findall("testsuite")] == ["x", "y"]
+    error = root.find("testsuite[@name='x']/testcase[@name='(whole run)']/error")
+    assert error is not None and (error.get("type"), error.get("message")) == ("vanished", "in A, not in B")
+
+
+SIX_WORSE = {f"c{i}": "failed" if i < 6 else "passed" for i in range(10)}
+JUNIT_SCENARIOS = [
+    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", {**EIGHT, "c1": "failed", "c3": "errored"})}, None, 0,
+                 (0, 1), id="flip-is-noise-and-errored"),
+    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", {**EIGHT, "c1": "failed", "c3": "errored"})}, None, 0,
+                 (1, 1), id="strict-flip-and-errored"),
+    pytest.param({"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))}, {"m": results("m", SIX_WORSE)}, None, 0,
+                 (1, 0), id="paired-test"),
+    pytest.param({"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))}, {"m": results("m", SIX_WORSE)}, None, 0,
+                 (7, 0), id="strict-paired-test"),
+    pytest.param({"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))},
+                 {"m": results("m", {**SIX_WORSE, "c9": "errored"})}, None, 0, (1, 1), id="paired-test-and-lost"),
+    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", dict.fromkeys(EIGHT, "errored"))}, None, 0, (0, 9),
+                 id="all-errored"),
+    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", dict.fromkeys(EIGHT, "errored"))}, None, 8, (0, 1),
+                 id="all-errored-allowed"),
+    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", {})}, None, 0, (0, 9), id="results-empty"),
+    pytest.param({"m": results("m", {})}, {"m": results("m", {})}, None, 0, (0, 1), id="both-empty"),
+    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", EIGHT)}, None, 0, (0, 0), id="identical"),
+    pytest.param({"m": results("m", EIGHT, overall=60.0)},
+                 {"m": results("m", {**EIGHT, "c1": "failed"}, overall=40.0)}, 10.0, 0, (1, 0), id="dropped"),
+    pytest.param(load_run(BASE), load_run(CAND), None, 0, (0, 3), id="fixture-runs"),
+    pytest.param(load_run(BASE), load_run(CAND), None, 0, (2, 3), id="strict-fixture-runs"),
+    pytest.param(load_run(BASE), load_run(CAND), 16.0, 0, (1, 3), id="fixture-runs-max-drop"),
+    pytest.param(load_run(BASE), load_run(RUNS / "edited"), None, 0, (0, 1), id="fixture-model-vanished"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("a", "b", "max_drop", "allow", "counts"), JUNIT_SCENARIOS)
+def test_junit_failures_and_errors_are_the_gates_regressions(
+    request: pytest.FixtureRequest,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    max_drop: float | None,
+    allow: int,
+    counts: tuple[int, int],
+) -> None:
+    """JUnit's failures and errors are exactly the gate's regressions: as many, and green exactly when it is."""
+    diff = compare(a, b)
+    decision = decide(diff, max_drop, allow, strict=request.node.callspec.id.startswith("strict-"))
+    root = _junit(diff, decision)
+    failures, errors = int(root.get("failures", "")), int(root.get("errors", ""))
+    assert (failures, errors) == counts
+    assert failures + errors == len(decision.regressions)
+    assert decision.regression is (failures + errors > 0)
+    assert failures == len(root.findall(".//failure")) and errors == len(root.findall(".//error"))
 
 
 # --- CLI end to end ---------------------------------------------------------------------------------
@@ -290,9 +490,13 @@ N = str(BASE / "ref_noisy" / "results.json")
 CLI = [
     pytest.param([str(BASE), str(CAND), "--strict", "--fail-on-regression"], 1, "regression: 2 cases flipped",
                  id="report-strict"),
-    pytest.param([str(BASE), str(CAND), "--fail-on-regression"], 0, "no regression: paired test", id="flips-noise"),
+    pytest.param([str(BASE), str(CAND), "--fail-on-regression", "--allow-errored", "2"], 0,
+                 "no regression: paired test", id="flips-noise"),
+    pytest.param([str(BASE), str(CAND), "--fail-on-regression"], 1, "regression: 3 cases scored in A errored",
+                 id="flips-noise-lost-cases-fail"),
     pytest.param([str(BASE), str(CAND), "--fail-on-regression", "--strict"], 1, "regression: 2 cases", id="strict"),
-    pytest.param([N, str(CAND / "ref_noisy")], 0, "no regression: paired test", id="file-vs-dir"),
+    pytest.param([N, str(CAND / "ref_noisy"), "--allow-errored", "2"], 0, "no regression: paired test",
+                 id="file-vs-dir"),
     pytest.param([str(BASE), str(BASE), "--fail-on-regression"], 0, "no regression", id="same-run"),
     pytest.param(
         [str(CAND), str(BASE), "--fail-on-regression", "--strict"],
@@ -301,8 +505,12 @@ CLI = [
         id="reversed",
     ),
     pytest.param(
-        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"], 0, "no regression: paired test",
-        id="max-drop-within",
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20", "--allow-errored", "2"], 0,
+        "no regression: paired test", id="max-drop-within",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"], 1, "regression: 3 cases scored in A",
+        id="max-drop-within-but-lost",
     ),
     pytest.param(
         [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "10"], 1, "regression: Overall dropped",
@@ -312,9 +520,14 @@ CLI = [
         [str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch", "--fail-on-regression", "--strict"], 1,
         "regression: 2 cases", id="mismatch-allowed",
     ),
-    pytest.param([str(BASE), str(RUNS / "edited")], 0, "no regression", id="sha-only"),
-    pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"], 0, "no regression",
-                 id="one-model"),
+    pytest.param([str(BASE / "ref_noisy"), str(RUNS / "edited")], 0, "no regression", id="sha-only"),
+    pytest.param([str(BASE), str(RUNS / "edited"), "--fail-on-regression"], 1,
+                 "regression: models in A missing from B (ref/oracle)", id="model-missing-from-b"),
+    pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"], 1,
+                 "regression: 1 case scored in A errored or vanished in B (ref/oracle: no_call-01)", id="one-model"),
+    pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression", "--allow-errored", "1"], 0,
+                 "no regression: paired test: B is not worse at --alpha 0.05 (ref/oracle: p = 1); 1 case errored or "
+                 "vanished in B, within --allow-errored 1", id="one-model-allowed"),
 ]  # fmt: skip
 
 
@@ -353,6 +566,17 @@ CLI_ERRORS = [
                  id="detect-zero"),
     pytest.param([str(BASE), str(CAND), "--strict"], 2, "--strict only applies with --fail-on-regression",
                  id="strict-alone"),
+    pytest.param([str(BASE), str(CAND), "--allow-errored", "-1"], 2, "'--allow-errored'", id="allow-negative"),
+    pytest.param([str(BASE), str(CAND), "--max-drop", "inf", "--fail-on-regression"], 2,
+                 "--max-drop: expected a finite number of points >= 0, got 'inf'", id="max-drop-inf"),
+    pytest.param([str(BASE), str(CAND), "--max-drop", "nan", "--fail-on-regression"], 2, "got 'nan'",
+                 id="max-drop-nan"),
+    pytest.param([str(BASE), str(CAND), "--junit", str(RUNS)], 2, f"--junit {RUNS}: is a directory, not a file",
+                 id="junit-is-a-dir"),
+    pytest.param([str(BASE), str(CAND), "--junit", str(RUNS / "no" / "j.xml")], 2,
+                 f"--junit {RUNS / 'no' / 'j.xml'}: no such directory {RUNS / 'no'}", id="junit-no-dir"),
+    pytest.param([str(BASE), str(CAND), "--html", "/proc/x.html"], 2, "--html /proc/x.html: cannot write there",
+                 id="html-unwritable"),
 ]  # fmt: skip
 
 
@@ -378,7 +602,8 @@ def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     """--junit writes the same bytes as to_junit, and the gate still decides the exit code."""
     out = tmp_path / "junit.xml"
     assert main(["diff", "runs", str(BASE), str(CAND), "--junit", str(out), "--fail-on-regression", "--strict"]) == 1
-    assert out.read_bytes() == to_junit(compare(load_run(BASE), load_run(CAND)))
+    diff = compare(load_run(BASE), load_run(CAND))
+    assert out.read_bytes() == to_junit(diff, decide(diff, strict=True))
     capsys.readouterr()
 
 
@@ -449,7 +674,9 @@ def test_max_drop_boundary(max_drop: float, regression: bool) -> None:
 
 def test_overall_rise_never_trips_max_drop() -> None:
     """An Overall that went up is not a drop, even with a zero tolerance."""
-    diff = compare({"m": results("m", {}, overall=40.0)}, {"m": results("m", {}, overall=50.0)})
+    diff = compare(
+        {"m": results("m", {"a": "passed"}, overall=40.0)}, {"m": results("m", {"a": "passed"}, overall=50.0)}
+    )
     assert decide(diff, 0.0).line == (
         "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1); Overall within --max-drop 0"
     )
@@ -481,3 +708,15 @@ def test_alpha_decides_the_paired_test(tmp_path: Path, capsys: pytest.CaptureFix
     assert lines[-1] == "no regression: paired test: B is not worse at --alpha 0.01 (m: p = 0.03125)"
     assert lines[-2].startswith("note: m: 6 cases flipped to failed, but with one sample per case the paired test")
     assert "--repeats" in lines[-2]
+
+
+def test_cli_html_for_a_model_change(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``diff runs reports/ref_oracle reports/ref_noisy --html X``: two different models, one page naming both."""
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    out = tmp_path / "diff.html"
+    assert main(["diff", "runs", str(reports / "ref_oracle"), str(reports / "ref_noisy"), "--html", str(out)]) == 0
+    page = out.read_text()
+    assert "Run diff: ref/oracle" in page and "ref/noisy" in page
+    assert "passed → failed" in page
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.1.0)"

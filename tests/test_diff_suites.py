@@ -134,7 +134,8 @@ def test_classification_table(
         first = next(c for c in diff.cases if c.case_id == next(iter(kinds)))
         assert first.what == what
     assert (diff.required, diff.actual) == (required, actual)
-    assert diff.bump_ok == (OK[actual] >= OK[required])
+    # A renamed suite is another suite: no bump can make it right.
+    assert diff.bump_ok == (OK[actual] >= OK[required] and new["name"] == BASE["name"])
 
 
 def test_case_order_new_then_removed() -> None:
@@ -264,6 +265,25 @@ def test_cli_version_verdicts(
     assert capsys.readouterr().out.splitlines()[-1] == last
 
 
+@pytest.mark.parametrize("version", ["1.0.0", "1.1.0", "2.0.0"])
+def test_cli_different_suites(tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str) -> None:
+    """Two suites with different names are different suites whatever their versions: exit 1, said so, and
+    --cassettes does not rescore across them."""
+    other = json.loads(V110.read_text())
+    other.update(name="someone-elses-suite", version=version)
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other))
+    assert main(["diff", "suites", str(V100), str(path), "--cassettes", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"suite diff-fixture 1.0.0 -> someone-elses-suite {version}"
+    assert f"metrics not rescored from {tmp_path}: OLD and NEW are different suites" in lines
+    assert lines[-1] == (
+        "different suites: OLD is 'diff-fixture', NEW is 'someone-elses-suite'; a version bump only orders "
+        "versions of one suite, and their scores are not comparable"
+    )
+    assert not any(line.startswith(("version bump", "required bump")) for line in lines)
+
+
 def test_cli_same_file_is_ok(capsys: pytest.CaptureFixture[str]) -> None:
     """Diffing a suite with itself changes nothing and needs no bump."""
     assert main(["diff", "suites", str(V100), str(V100)]) == 0
@@ -299,35 +319,50 @@ def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
         metrics = {name: {"rate": rate} for name in
                    ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel")}  # fmt: skip
         metrics["no_call_needed"] = {"rate": None}
-        results = [{"id": c.id, "status": "passed"} for c in suite.cases]
+        results = [{"id": c.id, "status": "passed", "reason": None} for c in suite.cases]
         if suite.version == "1.1.0":
             results[1]["status"] = "unrecorded"
+            results[0].update(status="failed", reason='step 1: read_file.path: expected eq "README.md", got "x"')
         return {"model": model_dir.name.replace("_", "/"), "metrics": metrics, "results": results}
+
+    from replay.rescore import find_model_dirs
 
     module = types.ModuleType("replay.rescore")
     module.rescore_model = rescore_model  # type: ignore[attr-defined]
+    module.find_model_dirs = find_model_dirs  # type: ignore[attr-defined]
     return module
 
 
 def test_cli_cassettes_side_by_side(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Every model dir (with run.json) is rescored under both versions; rates and needed recordings shown."""
+    """Every model dir (with run.json) is rescored under both versions; rates, flips and needed recordings shown.
+    A folder without run.json is said out loud (exit 1), and the model dirs beside it are still compared."""
     for slug in ("ref_oracle", "ref_noisy"):
         (tmp_path / slug).mkdir()
         (tmp_path / slug / "run.json").write_text("{}")
     (tmp_path / "not_a_model").mkdir()
     calls: list[tuple[str, str]] = []
     monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore(calls))
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 0
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
     assert calls == [("ref_noisy", "1.0.0"), ("ref_noisy", "1.1.0"), ("ref_oracle", "1.0.0"), ("ref_oracle", "1.1.0")]
-    lines = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
     assert f"metrics rescored from {tmp_path}:" in lines
     assert "model ref/noisy" in lines
     assert lines[lines.index("model ref/noisy") + 2].split() == ["overall", "80.00", "62.50", "-17.50"]
     assert ["no_call_needed", "-", "-", "-"] in [line.split() for line in lines]
-    assert "  needs recording under 1.1.0 (1): selection-02" in lines
+    noisy = lines[lines.index("model ref/noisy") : lines.index("model ref/oracle")]
+    assert noisy[-4:] == [
+        "  passed under 1.0.0, failed under 1.1.0 (1):",
+        '    selection-01: step 1: read_file.path: expected eq "README.md", got "x"',
+        "  failed under 1.0.0, passed under 1.1.0 (0)",
+        "  needs recording under 1.1.0 (1): selection-02",
+    ]
     assert lines[-1] == "version bump ok"
+    folder = tmp_path / "not_a_model"
+    message = "no run.json, so not a recorded model dir: record it again or move it away"
+    assert captured.err == f"error: {folder}: {message}\n"
 
 
 def test_cli_cassettes_without_model_dirs(
@@ -336,7 +371,9 @@ def test_cli_cassettes_without_model_dirs(
     """A cassettes dir with no model dirs is an error naming it."""
     monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore([]))
     assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
-    assert capsys.readouterr().err == f"error: {tmp_path}: no model directories with a run.json\n"
+    assert capsys.readouterr().err == (
+        f"error: {tmp_path}: no model dirs (folders with a run.json); record one with `lobstack-eval record`\n"
+    )
 
 
 def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -362,6 +399,7 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert oracle[2].split() == ["overall", "100.00", "100.00", "+0.00"]
     assert ["chains", "100.00", "-", "-"] in [line.split() for line in oracle]
     assert "  needs recording under 1.1.0 (2): selection-02, chains-01" in oracle
+    assert "  passed under 1.0.0, failed under 1.1.0 (0)" in oracle  # arguments-01's new check still passes
     assert abstain[2].split() == ["overall", "20.00", "20.00", "+0.00"]
     assert "  needs recording under 1.1.0 (1): selection-02" in abstain
     assert lines[-1] == "version bump ok"

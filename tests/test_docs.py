@@ -24,6 +24,8 @@ COMMANDS = [
     ["diff", "suites"],
     ["diff", "runs"],
     ["gateway"],
+    ["merge"],
+    ["leaderboard"],
 ]
 
 
@@ -41,11 +43,26 @@ def test_top_level_help_lists_the_contract_commands(capsys: pytest.CaptureFixtur
         assert re.search(rf"^\s+{name}\s", out, re.MULTILINE), name
 
 
+def _commands(path: Path) -> list[str]:
+    """A shell script's command lines (no comments, blank lines or ``set``/``cd`` housekeeping)."""
+    lines = [line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    return [line for line in lines if line and not line.startswith(("set ", "cd "))]
+
+
 def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
+    """The first block: the main job, then the one test command, which is exactly what CI runs; that command
+    installs uv when missing and the browser, then runs the locked pytest."""
     block = README.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
     assert block[0].startswith("uv run lobstack-eval rescore cassettes/")
     test_command = block[1].split("#")[0].strip()
-    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command == "./scripts/test.sh"
+    assert _commands(ROOT / ".ci" / "run") == [f"exec {test_command}"]
+    script = ROOT / test_command
+    assert os.access(script, os.X_OK)
+    steps = _commands(script)
+    assert any(step.startswith("python3 -m pip install --quiet uv") for step in steps)  # when uv is not on PATH
+    assert "bash .ci/browser-setup.sh" in steps
+    assert 'uv run --locked pytest "$@"' in steps
 
 
 def test_readme_leaderboard_is_the_committed_one() -> None:

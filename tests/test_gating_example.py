@@ -50,6 +50,9 @@ def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) 
     assert code == 1
     assert out.startswith("model ref/oracle -> ref/noisy")
     assert out.splitlines()[-1].startswith("regression: paired test: B is worse than A at --alpha 0.05")
+    # --max-drop adds a rule on Overall; it does not replace the paired test, so a tolerance alone cannot pass it.
+    assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--max-drop", "60"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1].startswith("regression: paired test: B is worse than A")
 
 
 def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -64,3 +67,30 @@ def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ig
     # Zero tolerance: any case flipped to failed fails the build, noise or not.
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--strict"]) == 1
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"regression: {flipped} cases flipped to failed")
+
+
+def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """End to end: the stand-in answers garbage to every request, so the candidate run errors on every case. The
+    gate fails (exit 1) and its JUnit is red with one error per lost case, not green with 'skipped'."""
+    from recorder.files import read_suite
+    from recorder.record import record
+    from tests.conftest import MINI_SUITE
+
+    ids = [c.id for c in read_suite(MINI_SUITE).cases]
+    for name, faults in (("good", ""), ("garbage", "garbage:1")):
+        gateway = start_gateway(faults=faults)
+        record(MINI_SUITE, "ref/oracle", tmp_path / name, gateway.url, ids, concurrency=1, sleep=lambda _s: None)
+        args = ["rescore", str(tmp_path / name), "--suite", str(MINI_SUITE), "--out", str(tmp_path / f"{name}-out")]
+        assert main([*args, "-q", "--no-html"]) == 0
+    junit = tmp_path / "junit.xml"
+    base, cand = str(tmp_path / "good-out"), str(tmp_path / "garbage-out")
+    assert main(["diff", "runs", base, cand, "--fail-on-regression", "--junit", str(junit)]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"regression: {len(ids)} cases scored in A errored or vanished in B (ref/oracle: ")
+    assert last.endswith("; no scored case in B (ref/oracle)")
+    root = ET.parse(junit).getroot()
+    assert (root.get("failures"), root.get("errors"), root.get("skipped")) == ("0", str(len(ids) + 1), "0")
+    # Even tolerating every errored case, a run with no score at all never passes.
+    allow = ["--allow-errored", str(len(ids))]
+    assert main(["diff", "runs", base, cand, "--fail-on-regression", *allow]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "regression: no scored case in B (ref/oracle)"

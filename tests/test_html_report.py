@@ -171,6 +171,24 @@ class TestGridAndDetails:
         assert [r[1][0][1] for r in rows] == [["alpha/oracle"], ["beta/mixed"], ["gamma/evil"]]
         assert beta == ["f", "p", "f", "p", "e", "u"]
 
+    def test_grid_reads_without_colour_and_has_one_tab_stop(self, html: str) -> None:
+        """Each cell carries its status as a mark (not colour alone), the legend names every mark, the first cell
+        is the grid's one tab stop, and a hidden header row names every case for screen readers."""
+        rows = _rows(html, "grid")
+        assert [texts for _, texts in rows[1][1][1:]] == [["✗"], ["✓"], ["✗"], ["✓"], ["!"], ["?"]]
+        tab_stops = [(r, c) for r, (_, cells) in enumerate(rows) for c, (a, _) in enumerate(cells) if "tabindex" in a]
+        assert tab_stops == [(0, 1)]
+        assert re.search(
+            r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" aria-describedby="grid-help">', html
+        )
+        ids = re.findall(r'<th scope="col"><span class="sr">([^<]+)</span></th>', html)
+        assert ids == [c["id"] for c in _suite()["cases"]]
+        legend = re.search(r'<p class="legend">(.*?)</p>', html, re.S)
+        assert legend is not None
+        assert re.sub(r"<[^>]+>", "", legend.group(1)).split() == [
+            "✓", "passed", "✗", "failed", "!", "errored", "?", "unrecorded"
+        ]  # fmt: skip
+
     def test_details_hold_suite_case_and_model_answer(self, html: str) -> None:
         data = _data_block(html)
         assert data["models"] == ["alpha/oracle", "beta/mixed", "gamma/evil"]
@@ -337,10 +355,13 @@ class TestWriteReportErrors:
         shutil.copytree(SAMPLE, reports, ignore=shutil.ignore_patterns("*.html"))
         return reports
 
-    def test_missing_results_file_is_named(self, reports: Path) -> None:
+    def test_folders_that_are_not_models_are_ignored(self, reports: Path) -> None:
+        """A folder without results.json (a model's results removed, plots, notes) is not a model: no error."""
         (reports / "beta_mixed" / "results.json").unlink()
-        with pytest.raises(ResultsError, match=r"beta_mixed/results\.json: no such results file"):
-            write_report(reports, reports / "suite.json")
+        (reports / "plots").mkdir()
+        (reports / "notes.txt").write_text("not a model")
+        page = write_report(reports, reports / "suite.json").read_text()
+        assert "alpha/oracle" in page and "gamma/evil" in page and "beta/mixed" not in page
 
     @pytest.mark.parametrize(
         ("text", "match"),
@@ -357,7 +378,8 @@ class TestWriteReportErrors:
         assert not (reports / "index.html").exists()
 
     def test_no_model_directory(self, tmp_path: Path) -> None:
-        with pytest.raises(ResultsError, match="no model directories"):
+        (tmp_path / "plots").mkdir()
+        with pytest.raises(ResultsError, match=r"no model directories \(folders with a results\.json\)"):
             write_report(tmp_path, SAMPLE / "suite.json")
 
     def test_missing_suite(self, reports: Path) -> None:

@@ -77,3 +77,31 @@ def test_response_equal_to_references_always_passes(data: st.DataObject) -> None
     row = data.draw(st.sampled_from(REFERENCE_ROWS))
     calls = [{"name": c["name"], "arguments": json.dumps(c["reference"])} for c in row["step"]["calls"]]
     assert judged({**row, "got": data.draw(st.permutations(calls))}).passed
+
+
+def _sent(*functions: dict[str, Any]) -> ModelResponse:
+    from scorer import parse_completion
+
+    calls = [{"id": f"c{i}", "type": "function", "function": f} for i, f in enumerate(functions)]
+    return parse_completion({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]})
+
+
+@pytest.mark.parametrize(
+    ("functions", "step", "reason"),
+    [
+        pytest.param(({"name": "", "arguments": "{}"},), {"expect": "none"}, 'expected no call, got [""]', id="empty"),
+        pytest.param(({"arguments": "{}"},), {"expect": "none"}, "expected no call, got [(no name)]", id="missing"),
+        pytest.param(
+            ({"name": "read_file", "arguments": "{}"}, {"name": None}, {"name": 7, "arguments": "{}"}),
+            {"expect": "call", "calls": [{"name": "read_file", "args": {}, "reference": {"path": "a"}}]},
+            "names differ: expected [read_file], got [read_file, null, 7]",
+            id="not-strings",
+        ),
+    ],
+)
+def test_nameless_calls_are_reported_as_sent(functions: tuple[dict[str, Any], ...], step: Any, reason: str) -> None:
+    """A call with an empty, missing or non-string name is named as sent, never as ``[]`` (which means no call)."""
+    suite = make_suite([single_step_case(step)])
+    c = suite.cases[0]
+    verdict = judge_step(c.steps[0], _sent(*functions), c, suite)
+    assert (verdict.passed, verdict.reason) == (False, reason)

@@ -221,7 +221,7 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
     out = tmp_path / "out"
     assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == [f"error: {broken}: corrupt cassette: JSON nested too deeply to read"]
+    assert errors == [f"error: {broken}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"]
     oracle = json.loads((out / "ref_oracle" / "results.json").read_text())
     by_id = {r["id"]: r for r in oracle["results"]}
     assert by_id["arguments-01"]["reason"] == "step 1: read_file.arguments: not a JSON object (NaN is not JSON)"

@@ -15,6 +15,7 @@ from recorder.record import record
 from recorder.transport import HttpRequest, RequestsTransport
 from replay.rescore import rescore_model
 from tests.conftest import MINI_SUITE, interactions, request_json
+from tests.record_helpers import live_members, wait_until
 
 SUITE = read_suite(MINI_SUITE)
 ALL = [case.id for case in SUITE.cases]
@@ -235,6 +236,7 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(start_gateway, tmp_path:
         os.killpg(process.pid, signal.SIGKILL)  # the recorder and its workers, mid-run
     finally:
         process.wait(timeout=30)
+    wait_until(lambda: not live_members(process.pid), "the killed run's processes to end")
     killed = read_manifest(cassettes / "ref_noisy")
     assert 2 <= len(killed.cases) < len(ALL), "the kill should land mid-run"
     for case_id in killed.cases:  # whatever survived is whole and agrees with the manifest

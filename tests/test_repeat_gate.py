@@ -67,6 +67,37 @@ def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[
     assert any("[consistent failure]" in line for line in lines)
 
 
+def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: Path) -> None:
+    """JUnit of the same comparison: one (whole run) failure for the paired test, one failure per consistent
+    failure, the other cases that got worse skipped as counted in the paired test; failures + errors = the
+    gate's regressions."""
+    import xml.etree.ElementTree as ET
+
+    from replay.diff_runs import compare, decide, load_run
+
+    a = runs / "a" / "reports" / "ref_flaky" / "results.json"
+    worse = runs / "worse" / "reports" / "ref_first-tool" / "results.json"
+    junit = tmp_path / "junit.xml"
+    assert main(["diff", "runs", str(a), str(worse), "--junit", str(junit)]) == 0  # no gate asked: exit 0
+    diff = compare(load_run(a), load_run(worse))
+    decision = decide(diff)
+    root = ET.parse(junit).getroot()
+    cases = list(root.iter("testcase"))
+    failures = [c for c in cases if c.find("failure") is not None]
+    assert int(root.get("failures", "")) + int(root.get("errors", "")) == len(decision.regressions) == len(failures)
+    whole = [c.find("failure") for c in failures if c.get("name") == "(whole run)"]
+    assert [f.get("type") for f in whole if f is not None] == ["paired_test"]
+    consistent = {c.get("name") for c in failures if c.get("name") != "(whole run)"}
+    assert consistent == {c.case_id for c in diff.models[0].cases if c.consistent_failure} and consistent
+    counted = [
+        c
+        for c in cases
+        if (c.find("skipped") is not None and "counted in the paired test" in (c.find("skipped").get("message") or ""))
+    ]  # type: ignore[union-attr]
+    worse_ids = {c.case_id for c in diff.models[0].with_change("worse")}
+    assert {c.get("name") for c in counted} == worse_ids - consistent
+
+
 def _plain_string_arg(doc: dict, case: dict) -> str | None:
     """A checked argument of the case's first call whose schema takes any string (so "changed" stays valid)."""
     call = case["steps"][0].get("calls", [{}])[0]
@@ -127,3 +158,81 @@ def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
         f"regression: scoring change: 1 case got another verdict on the same model answers (ref/oracle: {target})"
     )
     assert "passed -> failed (1):" in "\n".join(lines)
+
+
+# --- the gate's broken-run rules hold with repeats (unit, on hand-made results) ------------------------------
+
+
+def repeated(model: str, statuses: dict[str, list[str]]) -> dict:
+    """A minimal repeated results document: per case its repeats' statuses (``runs``) and their aggregate."""
+    from scorer.metrics import METRICS
+    from scorer.repeats import aggregate_status
+
+    metric = {"count": 1, "of": 2, "rate": 50.0, "ci": [10.0, 90.0]}
+    return {
+        "model": model,
+        "repeats": max(len(s) for s in statuses.values()),
+        "suite": {"name": "s", "version": "1.0.0", "sha256": "0" * 64},
+        "metrics": {name: dict(metric) for name in METRICS},
+        "results": [
+            {
+                "id": cid,
+                "group": "g",
+                "status": aggregate_status(runs),
+                "reason": None if aggregate_status(runs) == "passed" else f"{cid} {aggregate_status(runs)}",
+                "runs": [{"status": s, "repeat": n} for n, s in enumerate(runs, 1)],
+            }
+            for cid, runs in statuses.items()
+        ],
+    }
+
+
+TEN = [f"c{i}" for i in range(10)]
+
+
+def _gate(a: dict[str, list[str]], b: dict[str, list[str]], **options):  # type: ignore[no-untyped-def]
+    import xml.etree.ElementTree as ET
+
+    from replay.diff_runs import compare, decide
+    from replay.junit import to_junit
+
+    diff = compare({"m": repeated("m", a)}, {"m": repeated("m", b)})
+    decision = decide(diff, options.pop("max_drop", None), options.pop("allow", 0), **options)
+    root = ET.fromstring(to_junit(diff, decision))
+    failures, errors = int(root.get("failures", "")), int(root.get("errors", ""))
+    assert failures + errors == len(decision.regressions)  # JUnit shows exactly the gate's regressions
+    assert decision.regression is bool(decision.regressions)
+    return decision, root, (failures, errors)
+
+
+def test_a_case_with_no_scored_repeat_in_b_is_lost_whatever_else_is_asked() -> None:
+    a = dict.fromkeys(TEN, ["passed"] * 3)
+    b = {**a, "c0": ["errored"] * 3, "c1": ["errored", "errored", "passed"]}  # c1 still scored: not lost
+    for options in ({}, {"strict": True}, {"max_drop": 50.0}, {"alpha": 0.5}):
+        decision, root, counts = _gate(a, b, **dict(options))
+        assert decision.line.startswith("regression: 1 case scored in A errored or vanished in B (m: c0)"), options
+        assert decision.rules == ("errored or vanished",) and counts == (0, 1)
+        error = next(c for c in root.iter("testcase") if c.get("name") == "c0").find("error")
+        assert error is not None and error.get("type") == "lost"
+        assert error.get("message") == "3 of 3 scored repeats passed in A, no scored repeat of 3 in B: c0 errored"
+        assert error.text == "3 of 3 scored repeats passed in A, no scored repeat of 3 in B"
+    decision, _, counts = _gate(a, b, allow=1)
+    assert not decision.regression and counts == (0, 0)
+    assert decision.line.endswith("; 1 case errored or vanished in B, within --allow-errored 1")
+
+
+def test_a_repeated_b_with_no_score_fails_and_consistent_failures_count_per_case() -> None:
+    a = dict.fromkeys(TEN, ["passed"] * 3)
+    decision, _, counts = _gate(a, dict.fromkeys(TEN, ["errored"] * 3), allow=10)
+    assert decision.line == "regression: no scored case in B (m)" and counts == (0, 1)
+    # Two cases broke in every repeat and one case vanished: two consistent failures and one lost case.
+    b = {**{c: a[c] for c in TEN[1:]}, "c1": ["failed"] * 3, "c2": ["failed"] * 3}
+    decision, root, counts = _gate(a, b)
+    assert decision.rules == ("consistent failures", "errored or vanished")
+    assert counts == (2, 1)
+    failure = next(c for c in root.iter("testcase") if c.get("name") == "c1").find("failure")
+    assert failure is not None and failure.get("type") == "consistent"
+    assert (
+        failure.get("message")
+        == "consistent failure (3 of 3 scored repeats passed in A, 0 of 3 scored repeats passed in B): c1 failed"
+    )

@@ -92,10 +92,11 @@ def test_html_shows_each_repeat(documents: dict[str, dict[str, Any]]) -> None:
     html = render_report(list(documents.values()), suite)
     flaky = documents["ref_flaky"]
     letters = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
+    marks = {"passed": "✓", "failed": "✗", "errored": "!", "unrecorded": "?"}  # the aggregate mark, then the strip
     row = html.split('<th scope="row">ref/flaky</th>', 1)[1].split("</tr>", 1)[0]
     for result in flaky["results"]:
         strip = "".join(letters[s] for s in result["repeat_statuses"])
-        cell = f'<td class="{letters[result["status"]]}" data-r="{strip}">'
+        cell = f'<td class="{letters[result["status"]]}" data-r="{strip}">{marks[result["status"]]}'
         assert cell + "".join(f'<i class="{c}"></i>' for c in strip) + "</td>" in row
     data = json.loads(html.split('<script type="application/json" id="case-data">', 1)[1].split("</script>", 1)[0])
     flaky_cells = data["cells"][data["models"].index("ref/flaky")]

@@ -96,7 +96,7 @@ def test_corrupt_cassette_fails_its_model_alone(cassettes: Path, tmp_path: Path,
     assert len(errors) == 1 and errors[0].startswith(f"error: {target}: corrupt cassette: not valid JSON")
 
 
-def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(json.dumps({"version": 1, "entries": []}))
     errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
@@ -107,10 +107,10 @@ def test_deeply_nested_cassette(cassettes: Path, tmp_path: Path, capsys) -> None
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text("[" * 100_000 + "]" * 100_000)
     errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
-    assert errors == [f"error: {target}: corrupt cassette: JSON nested too deeply to read"]
+    assert errors == [f"error: {target}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"]
 
 
-def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     chain = next(c for c in SUITE.cases if len(c.steps) >= 3)
     target = cassettes / "ref_oracle" / f"{chain.id}.json"
     data = json.loads(target.read_text())
@@ -120,7 +120,7 @@ def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys) -> None:  
     assert len(errors) == 1 and "an interaction is missing or extra" in errors[0]
 
 
-def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = cassettes / "ref_noisy" / "run.json"
     data = json.loads(manifest.read_text())
     data["suite"]["name"] = "someone-elses-suite"

@@ -9,7 +9,16 @@ from replay.diff_runs.compare import compare, compare_model
 from replay.diff_runs.gate import decide
 from replay.diff_runs.load import load_run
 from replay.diff_runs.markdown import to_markdown
-from replay.diff_runs.model import SCORED, CaseOutcome, Decision, MetricDelta, ModelDiff, RunDiff, SuiteRef
+from replay.diff_runs.model import (
+    SCORED,
+    CaseOutcome,
+    Decision,
+    MetricDelta,
+    ModelDiff,
+    Regression,
+    RunDiff,
+    SuiteRef,
+)
 from replay.diff_runs.render import format_text
 from scorer.metrics import METRICS
 
@@ -20,6 +29,7 @@ __all__ = [
     "Decision",
     "MetricDelta",
     "ModelDiff",
+    "Regression",
     "RunDiff",
     "SuiteRef",
     "compare",

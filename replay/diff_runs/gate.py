@@ -1,46 +1,30 @@
-"""The regression verdict of a run comparison (pure): a list of rules, each saying whether it fired and why.
+"""The regression verdict of a run comparison (pure): a list of rules, each saying whether it fired, why, and the
+regressions it found. One decision, shown alike by the terminal, JUnit and the markdown comment.
 
-Default rules (``diff runs --fail-on-regression``): B fails when
+Rules on scores (``diff runs --fail-on-regression``): B fails when
 
 - ``scoring change``: a case's same model answers got another verdict (a scorer or suite change, never noise);
+- ``--strict`` (only when given): any paired case whose pass rate fell (one sample per case: any flip to failed);
 - ``paired test``: the paired test over cases finds B worse than A (two-sided p < ``--alpha``, mean change < 0);
-- ``--max-drop``: Overall fell by more than PCT points (only when given);
+- ``--max-drop`` (only when given): Overall fell by more than PCT points;
 - ``consistent failures``: a case passed every repeat in A and failed every repeat in B, with at least 3 repeats
   on each side.
 
-``--strict`` adds the old rule: any paired case whose pass rate fell (with one sample per case: any case flipped
-to failed). Flips in cases that are flaky on either side are noise: they fail no rule but ``--strict``. More
-rules go into ``RULES``; each is a function of the diff and the options that returns None when it does not
-apply.
+Rules on whether B scored at all (``replay.diff_runs.unscored``), which always apply, with or without repeats or
+``--strict``: a case scored in A that errored, went unrecorded or vanished in B (beyond ``--allow-errored N`` such
+cases per model); a model of B with no scored case; a model of A missing from B.
+
+Flips in cases that are flaky on either side are noise: they fail no rule but ``--strict``. More rules go into
+``RULES``; each is a function of the diff and the options that returns None when it does not apply.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
+from replay.diff_runs.rules import GateOptions, Rule, RuleResult, case_history, cases_text, ids, listing
+from replay.diff_runs.unscored import lost_scores, missing_models, no_scores
 
-from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, RunDiff
-
-
-@dataclass(frozen=True)
-class GateOptions:
-    """What the gate was asked for on the command line."""
-
-    max_drop: float | None = None
-    alpha: float = 0.05
-    strict: bool = False
-
-
-@dataclass(frozen=True)
-class RuleResult:
-    """One rule's finding: ``rule`` names it, ``text`` says what it saw (shown whether it fired or not)."""
-
-    rule: str
-    fired: bool
-    text: str
-
-
-Rule = Callable[[RunDiff, GateOptions], RuleResult | None]
+__all__ = ["RULES", "GateOptions", "Rule", "RuleResult", "decide", "decide_with"]
 
 
 def scoring_change(diff: RunDiff, options: GateOptions) -> RuleResult | None:
@@ -49,11 +33,18 @@ def scoring_change(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     if not found:
         return None
     count = sum(len(cases) for _, cases in found)
+    regressions = tuple(
+        Regression(m.model, c.case_id, "scoring_change", f"scoring change: the same answers got another verdict "
+                   f"({case_history(c)})")
+        for m, cases in found
+        for c in cases
+    )  # fmt: skip
     return RuleResult(
         "scoring change",
         True,
-        f"scoring change: {_cases(count)} got another verdict on the same model answers ({_listing(found)}); "
+        f"scoring change: {cases_text(count)} got another verdict on the same model answers ({listing(found)}); "
         "a scorer or suite change, not the model: if intended, make B the new baseline",
+        regressions,
     )
 
 
@@ -67,7 +58,15 @@ def strict_flips(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     what = "flipped to failed" if single else "got worse"
     if not count:
         return RuleResult("--strict", False, f"no case {what}")
-    return RuleResult("--strict", True, f"{_cases(count)} {what} ({_listing(found)})")
+    regressions = tuple(
+        Regression(m.model, c.case_id, "flipped", _flip_message(m, c)) for m, cases in found for c in cases
+    )
+    return RuleResult("--strict", True, f"{cases_text(count)} {what} ({listing(found)})", regressions)
+
+
+def _flip_message(model: ModelDiff, case: CaseOutcome) -> str:
+    reason = case.reason_b or "failed"
+    return reason if model.single_sample else f"pass rate fell ({case_history(case)}): {reason}"
 
 
 def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
@@ -76,28 +75,40 @@ def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     alpha = _number(options.alpha)
     if worse:
         shown = "; ".join(f"{m.model}: {m.paired_test} p = {m.paired_p:.4g}, {_change(m)}" for m in worse[:10])
-        return RuleResult("paired test", True, f"paired test: B is worse than A at --alpha {alpha} ({shown})")
+        regressions = tuple(Regression(m.model, None, "paired_test", _paired_message(m, alpha)) for m in worse)
+        text = f"paired test: B is worse than A at --alpha {alpha} ({shown})"
+        return RuleResult("paired test", True, text, regressions)
     shown = "; ".join(f"{m.model}: p = {m.paired_p:.4g}" for m in diff.models[:10])
     more = f"; +{len(diff.models) - 10} more" if len(diff.models) > 10 else ""
     return RuleResult("paired test", False, f"paired test: B is not worse at --alpha {alpha} ({shown}{more})")
+
+
+def _paired_message(m: ModelDiff, alpha: str) -> str:
+    worse = m.with_change("worse")
+    return (
+        f"paired test: B is worse than A ({m.paired_test} p = {m.paired_p:.4g} < --alpha {alpha}, {_change(m)}); "
+        f"{cases_text(len(worse))} got worse: {ids(worse)}"
+    )
 
 
 def max_drop(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     """Overall fell by more than ``--max-drop`` points, or B lost the Overall rate A had."""
     if options.max_drop is None:
         return None
-    dropped: list[str] = []
+    dropped: list[Regression] = []
     for m in diff.models:
         overall = m.metric("overall")
         if overall.a_rate is None:
             continue
         if overall.b_rate is None:
-            dropped.append(f"{m.model}: {_rate(overall.a_rate)} -> no rate")
+            dropped.append(Regression(m.model, None, "dropped", f"{_rate(overall.a_rate)} -> no rate"))
         elif overall.a_rate - overall.b_rate > options.max_drop:
-            dropped.append(f"{m.model}: {_rate(overall.a_rate)} -> {_rate(overall.b_rate)}")
+            text = f"{_rate(overall.a_rate)} -> {_rate(overall.b_rate)}"
+            dropped.append(Regression(m.model, None, "dropped", text))
     limit = f"--max-drop {_number(options.max_drop)}"
     if dropped:
-        return RuleResult("--max-drop", True, f"Overall dropped more than {limit} ({'; '.join(dropped)})")
+        shown = "; ".join(f"{r.model}: {r.message}" for r in dropped)
+        return RuleResult("--max-drop", True, f"Overall dropped more than {limit} ({shown})", tuple(dropped))
     return RuleResult("--max-drop", False, f"Overall within {limit}")
 
 
@@ -107,58 +118,95 @@ def consistent_failures(diff: RunDiff, options: GateOptions) -> RuleResult | Non
     if not found:
         return None
     count = sum(len(cases) for _, cases in found)
-    text = f"consistent failures: {_cases(count)} passed every repeat in A and failed every repeat in B"
-    return RuleResult("consistent failures", True, f"{text} ({_listing(found)})")
+    text = f"consistent failures: {cases_text(count)} passed every repeat in A and failed every repeat in B"
+    regressions = tuple(
+        Regression(m.model, c.case_id, "consistent", f"consistent failure ({case_history(c)}): {c.reason_b or ''}")
+        for m, cases in found
+        for c in cases
+    )
+    return RuleResult("consistent failures", True, f"{text} ({listing(found)})", regressions)
 
 
-RULES: tuple[Rule, ...] = (scoring_change, strict_flips, paired_test, max_drop, consistent_failures)
+RULES: tuple[Rule, ...] = (
+    scoring_change,
+    strict_flips,
+    paired_test,
+    max_drop,
+    consistent_failures,
+    lost_scores,
+    no_scores,
+    missing_models,
+)
 
 
-def decide(diff: RunDiff, max_drop: float | None = None, *, alpha: float = 0.05, strict: bool = False) -> Decision:
+def decide(
+    diff: RunDiff,
+    max_drop: float | None = None,
+    allow_errored: int = 0,
+    *,
+    alpha: float = 0.05,
+    strict: bool = False,
+) -> Decision:
     """Is B a regression of A? (``decide_with`` the default rules.)"""
-    return decide_with(diff, GateOptions(max_drop=max_drop, alpha=alpha, strict=strict))
+    return decide_with(diff, GateOptions(max_drop=max_drop, alpha=alpha, strict=strict, allow_errored=allow_errored))
 
 
 def decide_with(diff: RunDiff, options: GateOptions, rules: tuple[Rule, ...] = RULES) -> Decision:
-    """Run every rule; B regressed when any fired. The line names the rules that fired, or what each checked."""
+    """Run every rule; B regressed when any fired. The line names the rules that fired, or what each checked.
+
+    A case named by several rules is one regression (the first rule's kind, every rule's message), so JUnit's
+    failures + errors always equal ``len(regressions)``."""
     results = [result for rule in rules if (result := rule(diff, options)) is not None]
     fired = [r for r in results if r.fired]
-    notes = () if fired else tuple(_noise_notes(diff))
     if fired:
-        return Decision(True, "regression: " + "; ".join(r.text for r in fired), tuple(r.rule for r in fired), notes)
-    return Decision(False, "no regression: " + "; ".join(r.text for r in results), (), notes)
+        found = _one_per_case([regression for r in fired for regression in r.regressions])
+        # Flips that a rule counted are not noise; the other models' flips still get their note.
+        counted = {r.model for r in found if r.kind in ("paired_test", "flipped")}
+        notes = tuple(_noise_notes(diff, counted))
+        line = "regression: " + "; ".join(r.text for r in fired)
+        return Decision(True, line, found, tuple(r.rule for r in fired), notes)
+    notes = tuple(_noise_notes(diff))
+    texts = [r.text for r in results]
+    return Decision(False, "no regression" + (": " + "; ".join(texts) if texts else ""), (), (), notes)
 
 
-def _noise_notes(diff: RunDiff) -> list[str]:
-    """What a passing gate let through as noise, and how to tell (repeats) when one sample per case cannot."""
+def _one_per_case(found: list[Regression]) -> tuple[Regression, ...]:
+    """Merge the regressions that name the same case of the same model (whole-run ones stay apart)."""
+    merged: dict[tuple[str, str], Regression] = {}
+    out: list[Regression | tuple[str, str]] = []
+    for regression in found:
+        if regression.case_id is None:
+            out.append(regression)
+            continue
+        key = (regression.model, regression.case_id)
+        if key in merged:
+            first = merged[key]
+            merged[key] = Regression(
+                first.model, first.case_id, first.kind, f"{first.message}; also {regression.message}"
+            )
+        else:
+            merged[key] = regression
+            out.append(key)
+    return tuple(item if isinstance(item, Regression) else merged[item] for item in out)
+
+
+def _noise_notes(diff: RunDiff, counted: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """What the gate let through as noise (in models whose flips no rule ``counted``), and how to tell (repeats)
+    when one sample per case cannot."""
     notes = []
     for m in diff.models:
         worse = m.with_change("worse")
-        if not worse:
+        if not worse or m.model in counted:
             continue
         if m.single_sample:
             notes.append(
-                f"note: {m.model}: {_cases(len(worse))} flipped to failed, but with one sample per case the paired "
-                f"test cannot tell {'it' if len(worse) == 1 else 'them'} from noise (p = {m.paired_p:.4g}); "
+                f"note: {m.model}: {cases_text(len(worse))} flipped to failed, but with one sample per case the "
+                f"paired test cannot tell {'it' if len(worse) == 1 else 'them'} from noise (p = {m.paired_p:.4g}); "
                 "record both runs with --repeats 5 to tell noise from regression"
             )
         elif noisy := [c for c in worse if c.flaky]:
-            notes.append(f"note: {m.model}: {_cases(len(noisy))} got worse in flaky cases: noise ({_ids(noisy)})")
+            notes.append(f"note: {m.model}: {cases_text(len(noisy))} got worse in flaky cases: noise ({ids(noisy)})")
     return notes
-
-
-def _cases(count: int) -> str:
-    return f"{count} {'case' if count == 1 else 'cases'}"
-
-
-def _listing(found: list[tuple[ModelDiff, tuple[CaseOutcome, ...]]]) -> str:
-    return "; ".join(f"{m.model}: {_ids(cases)}" for m, cases in found)
-
-
-def _ids(cases: tuple[CaseOutcome, ...] | list[CaseOutcome], limit: int = 10) -> str:
-    # The full list is printed above the verdict; the verdict line stays readable in a CI log.
-    shown = ", ".join(c.case_id for c in cases[:limit])
-    return shown + (f", +{len(cases) - limit} more" if len(cases) > limit else "")
 
 
 def _change(m: ModelDiff) -> str:

@@ -48,6 +48,7 @@ def _head(decision: Decision, a: str, b: str) -> str:
         f"### lobstack-eval: {mark.lower()}\n\n"
         f"A (baseline): {_text(a, NAME_CHARS)} · B (candidate): {_text(b, NAME_CHARS)}\n\n"
         f"**Verdict:** {_text(decision.line, VERDICT_CHARS)}"
+        + (f"\n\n**Decided by:** {_text('; '.join(decision.rules), NAME_CHARS)}" if decision.rules else "")
         + "".join(f"\n\n> {_text(note, VERDICT_CHARS)}" for note in decision.notes[:10])
     )
 

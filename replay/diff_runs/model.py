@@ -158,6 +158,11 @@ class ModelDiff:
         return tuple(c for c in self.cases if c.scoring_change)
 
     @property
+    def lost(self) -> tuple[CaseOutcome, ...]:
+        """Cases scored in A (passed or failed) that did not score in B: errored, unrecorded or absent."""
+        return tuple(c for c in self.cases if c.status_a in SCORED and c.status_b not in SCORED)
+
+    @property
     def pairs(self) -> int:
         """How many cases were scored in both runs."""
         return self.both_passed + self.both_failed + len(self.to_failed) + len(self.to_passed)
@@ -187,12 +192,38 @@ class RunDiff:
     only_b: tuple[str, ...]
 
 
+ERROR_KINDS = frozenset({"lost", "no_scores", "vanished"})  # B did not score: a JUnit <error>, not a <failure>
+
+
+@dataclass(frozen=True)
+class Regression:
+    """One thing that makes B a regression of A; ``case_id`` is None when it is about a model's whole run.
+
+    ``kind`` names the rule: ``scoring_change`` (the same answers got another verdict), ``flipped`` (``--strict``:
+    the case's pass rate fell; with one sample, passed -> failed), ``paired_test`` (B worse than A over the
+    cases), ``dropped`` (Overall beyond ``--max-drop``), ``consistent`` (passed every repeat in A, failed every
+    one in B), ``lost`` (scored in A, errored/unrecorded/absent in B), ``no_scores`` (B scored no case) or
+    ``vanished`` (a model of A missing from B). JUnit shows the ``ERROR_KINDS`` as errors, the others as
+    failures."""
+
+    model: str
+    case_id: str | None
+    kind: str
+    message: str
+
+    @property
+    def is_error(self) -> bool:
+        """B lost a score (rather than scoring worse)."""
+        return self.kind in ERROR_KINDS
+
+
 @dataclass(frozen=True)
 class Decision:
-    """The regression verdict and the one line that explains it; ``rules`` names the rules that decided (none
-    when no rule fired) and ``notes`` are advice printed before the verdict."""
+    """The regression verdict, the one line that explains it, and every regression behind it; ``rules`` names
+    the rules that decided (none when no rule fired) and ``notes`` are advice printed before the verdict."""
 
     regression: bool
     line: str
+    regressions: tuple[Regression, ...] = ()
     rules: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()

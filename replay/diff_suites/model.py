@@ -46,6 +46,11 @@ class SuiteDiff:
         return tuple(c for c in self.cases if c.kind == kind)
 
     @property
+    def same_suite(self) -> bool:
+        """OLD and NEW are versions of one suite (the same ``name``); otherwise no bump can be right."""
+        return self.name_old == self.name_new
+
+    @property
     def bump_ok(self) -> bool:
-        """NEW's version is at least what the changes require."""
-        return BUMPS.index(self.actual) >= BUMPS.index(self.required)
+        """Same suite, and NEW's version is at least what the changes require."""
+        return self.same_suite and BUMPS.index(self.actual) >= BUMPS.index(self.required)

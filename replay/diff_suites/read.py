@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from scorer import strict_json
 from scorer.errors import SuiteError
 from scorer.suite_file import VERSION_RE
 
@@ -17,9 +17,9 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
     except OSError as exc:
         raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"{path}: not valid JSON: {exc}") from exc
+        data = strict_json.loads_file(raw)
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError and NotStrictJSON are ValueErrors
+        raise SuiteError(f"{path}: not valid JSON: {exc}") from None
     problem = _shape_problem(data)
     if problem:
         raise SuiteError(f"{path}: {problem}")

@@ -43,7 +43,12 @@ def _short(what: tuple[str, ...], limit: int = 4) -> str:
 
 
 def verdict_lines(diff: SuiteDiff) -> list[str]:
-    """The required bump, the bump made and, last, whether it is enough."""
+    """The required bump, the bump made and, last, whether it is enough (or that the suites are not one suite)."""
+    if not diff.same_suite:
+        return [
+            f"different suites: OLD is {diff.name_old!r}, NEW is {diff.name_new!r}; a version bump only orders "
+            "versions of one suite, and their scores are not comparable"
+        ]
     lines = [
         f"required bump: {diff.required} ({diff.required_because})",
         f"actual bump: {diff.actual} ({diff.version_old} -> {diff.version_new})",
@@ -68,6 +73,10 @@ def format_rescores(rows: tuple[ModelRescore, ...], version_old: str, version_ne
         for name, a, b in zip(METRICS, row.rates_old, row.rates_new, strict=True):
             change = "-" if a is None or b is None else f"{b - a:+.2f}"
             lines.append(f"  {name:<17} {_pct(a):>10} {_pct(b):>10} {change:>10}")
+        for old, new in (("passed", "failed"), ("failed", "passed")):
+            flips = [f for f in row.flips if (f.old, f.new) == (old, new)]
+            lines.append(f"  {old} under {version_old}, {new} under {version_new} ({len(flips)}){':' if flips else ''}")
+            lines.extend(f"    {f.case_id}" + (f": {f.reason}" if f.reason else "") for f in flips)
         needs = row.needs_recording
         lines.append(f"  needs recording under {version_new} ({len(needs)}): {', '.join(needs) if needs else '-'}")
     return "\n".join(lines) + "\n" if lines else ""

@@ -4,44 +4,72 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from scorer.errors import CassetteError
+from scorer.errors import LobstackError
 from scorer.metrics import METRICS
 
 
 @dataclass(frozen=True)
+class Flip:
+    """A case scored under both versions whose verdict changed; ``reason`` is the failing side's reason."""
+
+    case_id: str
+    old: str  # passed | failed
+    new: str
+    reason: str | None
+
+
+@dataclass(frozen=True)
 class ModelRescore:
-    """One model's seven rates rescored under OLD and under NEW, and what NEW still needs recorded."""
+    """One model's seven rates rescored under OLD and under NEW, its flips, and what NEW still needs recorded."""
 
     model: str
     rates_old: tuple[float | None, ...]  # in METRICS order
     rates_new: tuple[float | None, ...]
     needs_recording: tuple[str, ...]  # case ids unrecorded under NEW
+    flips: tuple[Flip, ...] = ()  # NEW's case order
 
 
-def rescore_both(cassettes: Path, old: tuple[bytes, str], new: tuple[bytes, str]) -> tuple[ModelRescore, ...]:
+def _flips(old: dict[str, Any], new: dict[str, Any]) -> tuple[Flip, ...]:
+    before = {r["id"]: r for r in old["results"]}
+    flips = []
+    for result in new["results"]:
+        prior = before.get(result["id"])
+        if prior is None or {prior["status"], result["status"]} != {"passed", "failed"}:
+            continue
+        failing = result if result["status"] == "failed" else prior
+        flips.append(Flip(result["id"], prior["status"], result["status"], failing.get("reason")))
+    return tuple(flips)
+
+
+def rescore_both(
+    cassettes: Path, old: tuple[bytes, str], new: tuple[bytes, str]
+) -> tuple[tuple[ModelRescore, ...], tuple[str, ...]]:
     """Rescore every model dir of ``cassettes`` under OLD and NEW (each given as raw bytes and source name).
 
-    Reads cassettes only (no network): ``replay.rescore.rescore_model`` does the scoring.
+    Reads cassettes only (no network). Returns the rows and, for every model dir that could not be scored (or a
+    folder that is not a model dir), one error line naming the file; the other models are still compared.
     """
-    from replay.rescore import rescore_model  # imported here: only --cassettes needs the replay machinery
+    from replay.rescore import find_model_dirs, rescore_model  # only --cassettes needs the replay machinery
     from scorer import parse_suite
 
-    if not cassettes.is_dir():
-        raise CassetteError(f"{cassettes}: not a directory")
-    model_dirs = sorted(d for d in cassettes.iterdir() if d.is_dir() and (d / "run.json").is_file())
-    if not model_dirs:
-        raise CassetteError(f"{cassettes}: no model directories with a run.json")
+    dirs, unusable = find_model_dirs(cassettes)
     suite_old, suite_new = parse_suite(old[0], old[1]), parse_suite(new[0], new[1])
-    rows = []
-    for model_dir in model_dirs:
-        ro, rn = rescore_model(model_dir, suite_old), rescore_model(model_dir, suite_new)
+    rows, errors = [], [line for _folder, line in unusable]
+    for model_dir in dirs:
+        try:
+            ro, rn = rescore_model(model_dir, suite_old), rescore_model(model_dir, suite_new)
+        except LobstackError as exc:
+            errors.append(exc.message)
+            continue
         rows.append(
             ModelRescore(
                 model=str(rn.get("model", model_dir.name)),
                 rates_old=tuple(ro["metrics"][m]["rate"] for m in METRICS),
                 rates_new=tuple(rn["metrics"][m]["rate"] for m in METRICS),
                 needs_recording=tuple(r["id"] for r in rn["results"] if r["status"] == "unrecorded"),
+                flips=_flips(ro, rn),
             )
         )
-    return tuple(rows)
+    return tuple(rows), tuple(sorted(errors))

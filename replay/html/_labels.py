@@ -25,6 +25,15 @@ GROUP_LABELS: dict[str, str] = {
 
 STATUSES = ("passed", "failed", "errored", "unrecorded")
 
+# Each grid cell shows its status as a mark as well as a colour, so the grid reads without colour vision; the
+# class letter is the cell's CSS class. Distinct shapes: a tick, a cross, a bang, a question mark.
+STATUS_MARKS: dict[str, tuple[str, str]] = {
+    "p": ("passed", "✓"),
+    "f": ("failed", "✗"),
+    "e": ("errored", "!"),
+    "u": ("unrecorded", "?"),
+}
+
 # The method page's "What the scores do not say", shown above every leaderboard.
 CAVEATS = (
     "At temperature 0 most models are close to deterministic, not exactly: two runs of the same suite can "

@@ -24,11 +24,13 @@ def load_suite(path: Path) -> dict[str, Any]:
 
 
 def results_paths(reports_dir: Path) -> list[Path]:
-    """``<dir>/results.json`` for every model directory of ``reports_dir``, sorted by directory name."""
+    """``<dir>/results.json`` for every model directory of ``reports_dir``, sorted by directory name.
+
+    A model directory is a folder holding a results.json; any other folder (plots, notes, an editor's cache) is
+    not a model's results and is ignored."""
     if not reports_dir.is_dir():
         raise ResultsError(f"reports directory not found: {reports_dir}")
-    # Hidden directories (editor or tool caches) are not model directories.
-    dirs = sorted(p for p in reports_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if not dirs:
-        raise ResultsError(f"no model directories in {reports_dir}")
-    return [d / "results.json" for d in dirs]
+    paths = sorted(p / "results.json" for p in reports_dir.iterdir() if (p / "results.json").is_file())
+    if not paths:
+        raise ResultsError(f"no model directories (folders with a results.json) in {reports_dir}")
+    return paths

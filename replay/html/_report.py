@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from replay.html import _env, _plots, _view
-from replay.html._labels import CAVEATS
+from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
 from replay.ties import has_repeats, neighbours
+from scorer.errors import LobstackError, ResultsError
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -65,6 +67,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         plots=plots,
         spans=_view.group_spans(case_ids),
         grid=_view.grid_rows(ordered, case_ids),
+        marks=STATUS_MARKS,
         data=_env.json_block(_view.details(ordered, suite, case_ids)),
     )
 
@@ -84,13 +87,24 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise
 
 
-def write_report(reports_dir: Path, suite_path: Path) -> Path:
+def write_report(reports_dir: Path, suite_path: Path, on_error: Callable[[LobstackError], None] | None = None) -> Path:
     """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
 
-    Raises ``ResultsError`` naming the file for a missing or corrupt results.json, ``SuiteError`` for the suite.
+    Raises ``ResultsError`` naming the file for a corrupt results.json, ``SuiteError`` for the suite. With
+    ``on_error``, a corrupt results.json is handed to it instead and the page shows the other models (it still
+    raises when none is readable).
     """
-    results = [load_results(p) for p in results_paths(reports_dir)]
     suite = load_suite(suite_path)
+    results = []
+    for path in results_paths(reports_dir):
+        try:
+            results.append(load_results(path))
+        except ResultsError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+    if not results:
+        raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
     out = reports_dir / "index.html"
     write_text_atomic(out, render_report(results, suite))
     return out

@@ -46,9 +46,10 @@
     return box;
   }
 
-  grid.addEventListener("click", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td || !grid.contains(td)) return;
+  // report.js opens the case first (its listeners were added first), by click or by Enter/Space on a focused
+  // cell; this then adds the repeats to what it opened.
+  function addRepeats(td) {
+    if (!td || !grid.contains(td) || !td.parentNode.hasAttribute("data-m")) return;
     var res = data.cells[Number(td.parentNode.getAttribute("data-m"))][td.cellIndex - 1];
     if (!res || !res.runs) return;
     var out = document.getElementById("case-body");
@@ -58,14 +59,27 @@
     section.appendChild(el("h4", null, "Repeats: " + passed + " of " + scored + " scored passed"));
     res.runs.forEach(function (run) { section.appendChild(repeatBlock(run)); });
     out.insertBefore(section, out.children[1] || null);
+  }
+  grid.addEventListener("click", function (ev) { addRepeats(ev.target.closest("td")); });
+  grid.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" || ev.key === " ") addRepeats(ev.target.closest("td"));
   });
-  grid.addEventListener("mouseover", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td || !td.hasAttribute("data-r")) return;
+
+  // A strip's title and label also say how many repeats passed.
+  function repeatsText(td) {
     var r = td.getAttribute("data-r");
     var passed = r.split("").filter(function (c) { return c === "p"; }).length;
     var m = Number(td.parentNode.getAttribute("data-m"));
-    td.title = data.cases[td.cellIndex - 1].id + " · " + data.models[m] + " · " + passed + " of " + r.length +
-      " repeats passed";
+    var res = data.cells[m][td.cellIndex - 1];
+    return data.cases[td.cellIndex - 1].id + " · " + data.models[m] + " · " + (res ? res.status : "no result") +
+      " · " + passed + " of " + r.length + " repeats passed";
+  }
+  grid.addEventListener("mouseover", function (ev) {
+    var td = ev.target.closest("td");
+    if (td && td.hasAttribute("data-r")) td.title = repeatsText(td);
+  });
+  grid.addEventListener("focusin", function (ev) {
+    var td = ev.target.closest("td");
+    if (td && td.hasAttribute("data-r")) td.setAttribute("aria-label", repeatsText(td));
   });
 })();

@@ -213,19 +213,78 @@
     if (!dialog.open) dialog.showModal();
   }
 
-  grid.addEventListener("click", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td || !grid.contains(td)) return;
-    openCase(Number(td.parentNode.getAttribute("data-m")), td.cellIndex - 1);
-  });
-  // Titles are set on first hover, not written 8,000 times into the file.
-  grid.addEventListener("mouseover", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td || td.title) return;
+  // A grid cell is a <td> of the body; its model is the row's data-m, its case the column (after the row header).
+  function cellAt(target) {
+    var td = target && target.closest ? target.closest("td") : null;
+    return td && td.parentNode && td.parentNode.hasAttribute("data-m") && grid.contains(td) ? td : null;
+  }
+  function label(td) {
     var m = Number(td.parentNode.getAttribute("data-m"));
     var c = td.cellIndex - 1;
-    td.title = data.cases[c].id + " · " + data.models[m] + " · " + STATUS[td.className];
+    return data.cases[c].id + " · " + data.models[m] + " · " + STATUS[td.className];
+  }
+  var opener = null;
+  function openCell(td) {
+    opener = td;
+    openCase(Number(td.parentNode.getAttribute("data-m")), td.cellIndex - 1);
+  }
+
+  grid.addEventListener("click", function (ev) {
+    var td = cellAt(ev.target);
+    if (td) openCell(td);
   });
+  // Titles and labels are set on first hover or focus, not written 8,000 times into the file.
+  grid.addEventListener("mouseover", function (ev) {
+    var td = cellAt(ev.target);
+    if (td && !td.title) td.title = label(td);
+  });
+
+  // Keyboard: one tab stop for the whole grid (a roving tabindex), arrows move, Home/End go to the row's ends,
+  // Enter or Space opens the case. Each cell is labelled "case · model · status" when it gets focus.
+  function focusCell(td) {
+    if (!td) return;
+    var current = grid.querySelector("tbody td[tabindex='0']");
+    if (current && current !== td) current.setAttribute("tabindex", "-1");
+    td.setAttribute("tabindex", "0");
+    if (!td.hasAttribute("aria-label")) td.setAttribute("aria-label", label(td));
+    td.focus();
+  }
+  grid.addEventListener("focusin", function (ev) {
+    var td = cellAt(ev.target);
+    if (td && !td.hasAttribute("aria-label")) td.setAttribute("aria-label", label(td));
+  });
+  grid.addEventListener("keydown", function (ev) {
+    var td = cellAt(ev.target);
+    if (!td) return;
+    var row = td.parentNode;
+    var rows = grid.tBodies[0].rows;
+    var col = td.cellIndex;
+    var next = null;
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      openCell(td);
+      return;
+    }
+    if (ev.key === "ArrowRight") next = row.cells[col + 1];
+    else if (ev.key === "ArrowLeft") next = col > 1 ? row.cells[col - 1] : null;
+    else if (ev.key === "ArrowDown") next = rows[row.sectionRowIndex + 1] ? rows[row.sectionRowIndex + 1].cells[col] : null;
+    else if (ev.key === "ArrowUp") next = row.sectionRowIndex > 0 ? rows[row.sectionRowIndex - 1].cells[col] : null;
+    else if (ev.key === "Home") next = row.cells[1];
+    else if (ev.key === "End") next = row.cells[row.cells.length - 1];
+    else return;
+    ev.preventDefault();
+    focusCell(next);
+  });
+
   document.getElementById("case-close").addEventListener("click", function () { dialog.close(); });
   dialog.addEventListener("click", function (ev) { if (ev.target === dialog) dialog.close(); });
+  // Back to the cell that opened the case, so a keyboard user carries on where they were; unless the focus has
+  // already gone elsewhere (the close event comes a moment after the dialog closed).
+  dialog.addEventListener("close", function () {
+    var active = document.activeElement;
+    if (opener && (!active || active === document.body || active === opener || dialog.contains(active))) {
+      focusCell(opener);
+    }
+    opener = null;
+  });
 })();

@@ -1,0 +1,40 @@
+"""``lobstack-eval leaderboard``: the leaderboard of any slice of a rows dataset (or of a reports dir's rows)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+
+def leaderboard(
+    rows: Path = typer.Argument(..., help="A rows dataset dir (rescore --rows) or a reports dir (cases.parquet)."),
+    suite_version: str = typer.Option(None, "--suite-version", help="Suite version [default: the only one]."),
+    group: str = typer.Option(None, "--group", help="Only this group's cases (e.g. chains)."),
+    model: list[str] = typer.Option([], "--model", help="Only this model, by name or slug (repeatable)."),
+    out: Path = typer.Option(Path("leaderboard"), "--out", help="Where leaderboard.md and leaderboard.csv go."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
+) -> int:
+    """Compute the leaderboard of a slice of rows with polars' streaming engine; print it and write .md/.csv."""
+    from typing import cast
+
+    from rich.console import Console
+
+    from recorder.files import write_atomic
+    from replay.leaderboard import leaderboard_csv, leaderboard_md, terminal_table
+    from replay.rows.leaderboard import slice_leaderboard
+    from scorer.suite_model import Suite
+
+    board = slice_leaderboard(rows, suite_version, group, tuple(model))
+    title = cast(Suite, board.suite)  # the renderers read name, version and sha256 only
+    if not quiet:
+        Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(board.documents, title))
+    write_atomic(out / "leaderboard.md", leaderboard_md(board.documents, title, board.counts))
+    write_atomic(out / "leaderboard.csv", leaderboard_csv(board.documents, board.counts))
+    typer.echo(
+        f"{len(board.documents)} model(s), {board.rows} case-run(s) of {board.suite.name} {board.suite.version}; "
+        f"wrote {out / 'leaderboard.md'} and {out / 'leaderboard.csv'}",
+        err=True,
+    )
+    return 0

@@ -1,0 +1,25 @@
+"""Option values typer cannot check well enough: numbers must be finite, and the message must echo what was typed.
+
+typer's float options take ``nan``, ``inf`` and ``1e309`` (which is inf) and their range checks let NaN through, so
+``--timeout nan`` would reach the network code. Number options are read as text and parsed here instead, before
+any work, into a usage error (exit 2) that names the option and the value as typed.
+"""
+
+from __future__ import annotations
+
+import math
+
+from scorer.errors import UsageError
+
+
+def finite_number(text: str, option: str, unit: str, *, minimum: float = 0.0, inclusive: bool = True) -> float:
+    """``text`` as a finite float >= ``minimum`` (> when not ``inclusive``), else UsageError naming ``option``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    ok = math.isfinite(value) and (value >= minimum if inclusive else value > minimum)
+    if not ok:
+        bound = f"{'>=' if inclusive else '>'} {minimum:g}"
+        raise UsageError(f"{option}: expected a finite number of {unit} {bound}, got {text!r}")
+    return value

@@ -1,0 +1,134 @@
+"""Merging cassette dirs (``record --shard`` outputs): every case exactly once, one consistent run.json per model.
+
+Shards of one model must agree on everything run.json says about the run (model, base URL, recorder version,
+suite); their cases must not overlap. Every cassette (``*.json``) of a model dir but run.json, in any subfolder
+but dot-folders (partial recordings), is copied byte for byte, so whatever per-case files a layout has (repeats
+too) travel with their case; two shards holding the same file name overlap. run.json is written whole, sorted.
+
+Repeated runs (``record --repeats K --shard I/N``): a shard owns a case with all its repeats (``replay.shard``),
+so a case's entries under ``cases`` and under every ``repeat_cases.<n>`` come from the one shard that holds it,
+its ``repeat-<n>/`` cassettes travel as files, and the merged ``repeats`` is the largest K of the shards (one of
+them may have recorded no case of a repeat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from recorder.files import write_bytes_atomic
+from recorder.manifest import MANIFEST, Manifest, read_manifest
+from replay.rescore import model_dirs
+from scorer.errors import CassetteError
+
+# What every shard of a model must say alike, as (run.json field, Manifest attribute).
+_RUN_FIELDS = (
+    ("model", "model"),
+    ("base_url", "base_url"),
+    ("recorder_version", "recorder_version"),
+    ("cost_header", "cost_header"),
+)
+_SUITE_FIELDS = ("name", "version", "sha256")
+
+
+@dataclass(frozen=True)
+class Merged:
+    """What a merge wrote: the kind, model count, case count and the files."""
+
+    kind: str
+    models: int
+    cases: int
+    files: tuple[Path, ...]
+
+
+def _check_alike(parts: Sequence[tuple[Path, Manifest]]) -> None:
+    first_dir, first = parts[0]
+    for folder, manifest in parts[1:]:
+        pairs = [(name, getattr(first, attr), getattr(manifest, attr)) for name, attr in _RUN_FIELDS]
+        pairs += [(f"suite {key}", first.suite[key], manifest.suite[key]) for key in _SUITE_FIELDS]
+        for name, a, b in pairs:
+            if a != b:
+                raise CassetteError(
+                    f"inconsistent shards: {first_dir}/run.json and {folder}/run.json disagree on {name} "
+                    f"({a!r} vs {b!r}); merge shards of one run"
+                )
+
+
+def _overlap(a: Path, b: Path, what: str, model: str) -> CassetteError:
+    return CassetteError(
+        f"overlapping shards: {a} and {b} both hold {what} of {model}; each case must be in exactly one shard"
+    )
+
+
+def _files(model_dir: Path) -> list[Path]:
+    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders."""
+    found = []
+    for path in sorted(model_dir.rglob("*.json")):
+        relative = path.relative_to(model_dir)
+        if path.is_file() and relative != Path(MANIFEST) and not any(p.startswith(".") for p in relative.parts):
+            found.append(relative)
+    return found
+
+
+def _case_ids(manifest: Manifest) -> list[str]:
+    """Every case with an entry in any repeat (a case may lack repeat 1, e.g. when only later repeats were kept)."""
+    ids = set(manifest.cases).union(*(set(cases) for cases in manifest.repeat_cases.values()))
+    return sorted(ids)
+
+
+def _owners(parts: Sequence[tuple[Path, Manifest]]) -> tuple[dict[str, Path], dict[Path, Path]]:
+    """Which input dir holds each case and each file; a CassetteError when two hold the same one."""
+    cases: dict[str, Path] = {}
+    files: dict[Path, Path] = {}
+    for folder, manifest in parts:
+        for case_id in _case_ids(manifest):
+            if case_id in cases:
+                raise _overlap(cases[case_id], folder, f"case {case_id!r}", manifest.model)
+            cases[case_id] = folder
+        for relative in _files(folder):
+            if relative in files:
+                raise _overlap(files[relative], folder, f"file {relative}", manifest.model)
+            files[relative] = folder
+    return cases, files
+
+
+def merge_cassettes(inputs: Sequence[Path], out: Path) -> Merged:
+    """Union the model dirs of ``inputs`` into ``out`` after checking every shard (nothing is written before)."""
+    by_slug: dict[str, list[tuple[Path, Manifest]]] = {}
+    for root in inputs:
+        for model_dir in model_dirs(root):
+            by_slug.setdefault(model_dir.name, []).append((model_dir, read_manifest(model_dir)))
+    plans = []
+    for slug, parts in sorted(by_slug.items()):
+        _check_alike(parts)
+        plans.append((slug, parts, *_owners(parts)))
+    files: list[Path] = []
+    cases = 0
+    for slug, parts, owner, copies in plans:
+        first = parts[0][1]
+        manifests = {folder: manifest for folder, manifest in parts}
+        merged = Manifest(
+            first.model,
+            first.model_slug,
+            first.base_url,
+            first.recorder_version,
+            dict(first.suite),
+            temperature_ignored=any(m.temperature_ignored for _, m in parts),
+            cost_header=first.cost_header,
+            repeats=max(m.repeat_count for _, m in parts),
+        )
+        target = out / slug
+        for case_id, folder in sorted(owner.items()):
+            source = manifests[folder]
+            for repeat in range(1, source.repeat_count + 1):
+                if (entry := source.entry(case_id, repeat)) is not None:
+                    merged.set_entry(case_id, repeat, entry)
+        for relative, folder in sorted(copies.items()):
+            write_bytes_atomic(target / relative, (folder / relative).read_bytes())
+            files.append(target / relative)
+        target.mkdir(parents=True, exist_ok=True)
+        merged.write(target)
+        files.append(target / "run.json")
+        cases += len(owner)
+    return Merged("cassettes", len(plans), cases, tuple(files))

@@ -1,0 +1,176 @@
+"""Results documents -> rows: one ``cases`` row per model x case x repeat, one ``calls`` row per tool call.
+
+Each metric column is the case's contribution to that metric, exactly as ``scorer.metrics`` defines it: a
+boolean for a case-level metric (null when it does not apply or the case is not scored), a count and its
+``_of`` for a call-level metric (0 and 0 when the case is not scored). The leaderboard is then plain sums.
+
+Repeats: a case entry with ``runs`` (one case document per repeat, each with its own steps and attempts) gives
+one full row per repeat. An entry with only ``repeat_statuses`` gives one row per repeat too, with the entry's
+steps and attempts as repeat 1 and status and ``overall`` only for repeats 2..K (their other columns are null).
+An entry with neither is repeat 1 of 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from decimal import Context, Decimal, InvalidOperation
+from typing import Any
+
+from replay.rows.schema import COST_SCALE, SCORED, schema, sort_columns
+from scorer.errors import ResultsError
+from scorer.headers import price
+from scorer.suite_model import Case, Suite
+
+_QUANTUM = Decimal(1).scaleb(-COST_SCALE)
+
+
+def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
+    """The exact sum of the answered attempts' prices (read as ``scorer.headers.price`` reads them) as text, and
+    as a decimal(38, 18) when that holds it exactly (else None); (None, None) when any answer is unpriced."""
+    total = Decimal(0)
+    for attempt in attempts:
+        if attempt.get("status") is None:
+            continue
+        amount = price(attempt.get("cost_usd"))
+        if amount is None:
+            return None, None
+        total += amount
+    try:
+        exact = total.quantize(_QUANTUM, context=Context(prec=38, traps=[InvalidOperation]))
+    except InvalidOperation:  # 10^20 USD or more: beyond decimal(38, 18)
+        exact = None
+    return format(total, "f"), exact if exact == total else None
+
+
+def _names_match(step: dict[str, Any], expected: Sequence[str]) -> bool:
+    got = [call["name"] for call in (step.get("response") or {}).get("tool_calls") or []]
+    return sorted(got) == sorted(expected)
+
+
+def _flags(case: Case, status: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """The case-level metric columns; null where the metric does not apply or the case is not scored."""
+    scored = status in SCORED
+    reached = {step["index"]: step for step in steps}
+
+    def passed(index: int) -> bool:
+        return bool(reached.get(index, {}).get("passed"))
+
+    first_call = next((i for i, step in enumerate(case.steps) if step.expect == "call"), None)
+    parallel_steps = [i for i, step in enumerate(case.steps) if len(step.calls) >= 2]
+    right_tool = None
+    if scored and first_call is not None:
+        step = reached.get(first_call)
+        right_tool = step is not None and _names_match(step, [c.name for c in case.steps[first_call].calls])
+    return {
+        "overall": status == "passed" if scored else None,
+        "right_tool": right_tool,
+        "chains": status == "passed" if scored and len(case.steps) >= 2 else None,
+        "parallel": all(passed(i) for i in parallel_steps) if scored and parallel_steps else None,
+        "no_call_needed": passed(0) if scored and case.steps[0].expect == "none" else None,
+    }
+
+
+def _arguments_text(value: Any) -> str | None:
+    if isinstance(value, str) or value is None:
+        return value
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _detail(case: Case, entry: dict[str, Any], status: str, key: dict[str, Any]) -> tuple[dict[str, Any], list]:
+    """The full row of a case-run whose steps and attempts the entry holds, and its calls rows."""
+    steps, attempts = entry.get("steps") or [], entry.get("attempts") or []
+    scored = status in SCORED
+    calls = []
+    for step in steps:
+        for position, call in enumerate((step.get("response") or {}).get("tool_calls") or [], 1):
+            calls.append(
+                {
+                    **key,
+                    "step": step["index"] + 1,
+                    "call": position,
+                    "call_id": call.get("id"),
+                    "name": call.get("name"),
+                    "offered": call.get("offered"),
+                    "parsed": call.get("parsed"),
+                    "schema_valid": call.get("schema_valid"),
+                    "arguments_form": call.get("arguments_form"),
+                    "arguments": _arguments_text(call.get("arguments")),
+                }
+            )
+    offered = [c for c in calls if c["offered"] is True]
+    walls = [a["wall_ms"] for a in attempts if a.get("status") is not None and a.get("wall_ms") is not None]
+    cost_text, cost = _cost(attempts)
+    row = {
+        **key,
+        "reason": entry.get("reason"),
+        "steps_reached": len(steps),
+        "first_failing_step": None if status == "passed" else len(steps) + (0 if status == "failed" else 1),
+        **_flags(case, status, steps),
+        "calls": len(calls),
+        "valid_arguments": sum(1 for c in offered if c["schema_valid"] is True) if scored else 0,
+        "valid_arguments_of": len(offered) if scored else 0,
+        "made_up_tool": sum(1 for c in calls if c["offered"] is not True) if scored else 0,
+        "made_up_tool_of": len(calls) if scored else 0,
+        "attempts": len(attempts),
+        "latency_ms": sum(walls) if walls else None,
+        "attempt_wall_ms": walls,
+        "cost_usd_text": cost_text,
+        "cost_usd": cost,
+        "routed_models": [s["response"]["model"] for s in steps if (s.get("response") or {}).get("model")],
+    }
+    return row, calls
+
+
+def document_rows(suite: Suite, document: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cases rows and calls rows of one results document scored with ``suite``."""
+    cases = {case.id: (index, case) for index, case in enumerate(suite.cases)}
+    recorded = (document.get("recorded_suite") or {}).get("version")
+    base = {
+        "model": document["model"],
+        "model_slug": document["model_slug"],
+        "suite_name": document["suite"]["name"],
+        "suite_version": document["suite"]["version"],
+        "suite_sha256": document["suite"]["sha256"],
+    }
+    case_rows: list[dict[str, Any]] = []
+    call_rows: list[dict[str, Any]] = []
+    for entry in document["results"]:
+        if entry["id"] not in cases:
+            raise ResultsError(f"{document['model_slug']}: case {entry['id']!r} is not in {suite.source}")
+        index, case = cases[entry["id"]]
+        runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None
+        statuses = [run["status"] for run in runs] if runs else entry.get("repeat_statuses") or [entry["status"]]
+        common = {"recorded_suite_version": recorded, "steps_total": len(case.steps)}
+        common["temperature_ignored"] = bool(document.get("temperature_ignored"))
+        for repeat, status in enumerate(statuses, 1):
+            key = {**base, "case_id": case.id, "case_index": index, "group": case.group, "repeat": repeat}
+            key["status"] = status
+            detail = runs[repeat - 1] if runs else entry if repeat == 1 else None
+            if detail is not None:
+                row, calls = _detail(case, detail, status, key)
+                call_rows.extend(calls)
+            else:
+                row = {**key, "overall": status == "passed" if status in SCORED else None}
+            case_rows.append({**row, **common})
+    return case_rows, call_rows
+
+
+def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The ``cases`` and ``calls`` DataFrames of many results documents, in their canonical row order."""
+    import polars as pl
+
+    tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
+    for document in documents:
+        case_rows, call_rows = document_rows(suite, document)
+        tables["cases"].extend(case_rows)
+        tables["calls"].extend(call_rows)
+    built = {}
+    for name, rows in tables.items():
+        # Column by column: polars builds list and decimal columns from Python lists much faster than from dicts.
+        columns = [
+            pl.Series(column, [row.get(column) for row in rows], dtype) for column, dtype in schema(name).items()
+        ]
+        frame = pl.DataFrame(columns)
+        built[name] = frame.sort(sort_columns(name), maintain_order=True).rechunk()
+    return built

@@ -1,0 +1,111 @@
+"""The leaderboard of any slice of rows (a suite version, a group, some models), by the streaming engine.
+
+The summaries it computes have the fields ``replay.leaderboard`` renders (the same renderers as rescore's), so
+a slice's leaderboard.md/.csv has exactly rescore's format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from recorder.slug import model_slug
+from replay.rows.dataset import select
+from replay.rows.repeats import case_counts, with_repeats
+from replay.rows.store import check_file, polars_errors, read_table
+from replay.rows.summary import aggregate, finish_all
+from scorer.errors import ResultsError, UsageError
+from scorer.suite_model import GROUPS
+
+
+class SuiteRef(NamedTuple):
+    """What the leaderboard title needs of a suite: name, version (and slice), sha256."""
+
+    name: str
+    version: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class SliceBoard:
+    """A slice's leaderboard: its title's suite reference, one summary per model, and the rows it read."""
+
+    suite: SuiteRef
+    documents: list[dict[str, Any]]
+    rows: int
+    counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, when some model has repeats
+
+
+def _scan(rows: Path, suite_version: str | None, slugs: frozenset[str]) -> tuple[Any, tuple[Path, ...]]:
+    """A LazyFrame over the slice's cases files: a reports dir (cases.parquet) or a rows dataset."""
+    import polars as pl
+
+    single = rows / "cases.parquet"
+    if single.is_file():
+        check_file(single, "cases")
+        frame = pl.scan_parquet(single)
+        if suite_version is not None:
+            frame = frame.filter(pl.col("suite_version") == suite_version)
+        if slugs:
+            frame = frame.filter(pl.col("model_slug").is_in(sorted(slugs)))
+        return frame, (single,)
+    chosen = select(rows, suite_version, slugs)
+    return pl.scan_parquet(list(chosen.files)), chosen.files
+
+
+def _collect(files: tuple[Path, ...], run: Any) -> Any:
+    """Run a query; when polars fails on a file (other columns, corrupt data pages), find that file and name it."""
+    try:
+        return run()
+    except polars_errors() as exc:
+        for path in files:
+            read_table(path, "cases")  # a ResultsError naming the first file that is not a whole cases table
+        raise ResultsError(f"reading rows failed: {exc}") from None
+
+
+_SUITE_COLUMNS = ("suite_name", "suite_version", "suite_sha256")
+
+
+def _suite_values(rows: list[dict[str, Any]], frame: Any, column: str) -> list[str]:
+    """Every value of a suite column in the slice: from the per-model min and max, or (rarely, when a model's
+    rows differ) from the rows."""
+    import polars as pl
+
+    values = {row[f"{column}.min"] for row in rows} | {row[f"{column}.max"] for row in rows}
+    if any(row[f"{column}.min"] != row[f"{column}.max"] for row in rows):
+        values = set(frame.select(pl.col(column).unique()).collect(engine="streaming")[column])
+    return sorted(values)
+
+
+def slice_leaderboard(
+    rows: Path, suite_version: str | None = None, group: str | None = None, models: tuple[str, ...] = ()
+) -> SliceBoard:
+    """The leaderboard of the rows of one suite version, optionally one group and some models (names or slugs),
+    by one streaming query over the slice's files."""
+    import polars as pl
+
+    if group is not None and group not in GROUPS:
+        raise UsageError(f"--group {group!r}: must be one of {', '.join(GROUPS)}")
+    slugs = frozenset(model_slug(m) for m in models)
+    frame, files = _scan(rows, suite_version, slugs)
+    if group is not None:
+        frame = frame.filter(pl.col("group") == group)
+    extra = [getattr(pl.col(c), f)().alias(f"{c}.{f}") for c in _SUITE_COLUMNS for f in ("min", "max")]
+
+    def run() -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], int]:
+        aggregated = aggregate(frame, "streaming", extra)
+        suites = {c: _suite_values(aggregated, frame, c) for c in _SUITE_COLUMNS}
+        # Models with repeats get results.json's figures, clustered by case (one more query, over their rows only).
+        found = with_repeats(frame, finish_all(aggregated, frame, "streaming"))
+        return found, suites, sum(int(r["total"]) for r in aggregated)
+
+    found, suites, total = _collect(files, run)
+    counts = _collect(files, lambda: case_counts(frame)) if any("repeats" in s for s in found.values()) else None
+    if not found:
+        raise ResultsError(f"{rows}: no rows in this slice")
+    if len(suites["suite_version"]) > 1:
+        raise UsageError(f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version")
+    title = suites["suite_version"][0] + (f", group {group}" if group else "")
+    names, shas = ", ".join(suites["suite_name"]), ", ".join(suites["suite_sha256"])
+    return SliceBoard(SuiteRef(names, title, shas), list(found.values()), total, counts)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The README's test command: on a machine with only Python 3.11+, install what the tests need, then run them.
+#   1. uv, when it is not on PATH (python3 -m pip install uv; into the user site where the system Python is
+#      externally managed);
+#   2. Debian's chromium and chromium-driver for the browser test (.ci/browser-setup.sh; fast when present);
+#   3. uv run --locked pytest, with any arguments given here (e.g. ./scripts/test.sh -q tests/test_judge.py).
+# .ci/run runs exactly this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v uv >/dev/null 2>&1; then
+    echo "test.sh: installing uv (python3 -m pip install uv)" >&2
+    python3 -m pip install --quiet uv 2>/dev/null \
+        || python3 -m pip install --quiet --user uv 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages uv
+    # pip's --user scripts go to the user base (not on PATH by default); a plain install's next to python3.
+    PATH="$(python3 -c 'import site; print(site.getuserbase())')/bin:$PATH"
+    export PATH
+    command -v uv >/dev/null 2>&1 || { echo "test.sh: uv was installed but is not on PATH" >&2; exit 1; }
+fi
+# Compile dependencies' bytecode at install: where PYTHONDONTWRITEBYTECODE is set, every import would
+# otherwise compile matplotlib and polars' Python sources from scratch.
+export UV_COMPILE_BYTECODE=1
+bash .ci/browser-setup.sh
+
+# pytest exits 5 when it collected no tests: that is a failure here, like any non-zero.
+set +e
+uv run --locked pytest "$@"
+code=$?
+set -e
+if [ "$code" -eq 5 ]; then
+    echo "test.sh: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$code"

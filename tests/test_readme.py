@@ -1,0 +1,177 @@
+"""The README works as written: every command of its ``sh`` blocks runs in a fresh copy of the repository (the
+files git tracks, nothing else: no .venv, no outputs), in README order, through the real ``uv run``; or it is
+listed in ``NOT_RUN`` with the reason it cannot run here. Nothing is skipped silently: the test fails on a README
+command that is neither run nor listed, and on a listed command the README no longer has.
+
+Two substitutions, and only these, because tests never use a fixed port or a shared directory: the stand-in
+gateway's ``--port 8099`` becomes ``--port 0`` (its URL in later commands becomes the port it announced), and
+``/tmp/`` becomes this test's own temporary directory.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import threading
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BENCHMARK = "a benchmark: it measures this machine's speed for minutes (benchmarks/README.md), not behaviour"
+NOT_RUN = {
+    "./scripts/test.sh": "the test suite itself, this test included; CI runs it through .ci/run",
+    "export LOBSTACK_API_KEY=...": "needs a real Lobstack API key, which no test has or may print",
+    "uv run lobstack-eval record --model openai/gpt-4o": "records from the real Lobstack gateway (network, key)",
+    "uv run python benchmarks/score.py": BENCHMARK,
+    "uv run python benchmarks/record.py": BENCHMARK,
+    "uv run python benchmarks/rescore.py": BENCHMARK,
+    "uv run python benchmarks/report.py": BENCHMARK,
+    "uv run python benchmarks/rescore_repeats.py": BENCHMARK,
+    "uv run python benchmarks/rows.py": BENCHMARK,
+    "uv run lobstack-eval record --model openai/gpt-4o --repeats 5": "records from the real Lobstack gateway (network, "
+    "key)",
+}
+ANNOUNCE = re.compile(r"Stand-in gateway on (http://127\.0\.0\.1:\d+/v1)")
+STEP_TIMEOUT_S = 600
+
+
+def readme_commands(text: str = README) -> list[str]:
+    """Every command line of the README's ``sh`` blocks, in order, without its trailing ``# comment``."""
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M):
+        for line in block.splitlines():
+            command = re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
+            if command and not command.startswith("#"):
+                commands.append(command)
+    return commands
+
+
+# The "Regression tests in pytest" commands are for a project that holds only recordings; in this repository they
+# would also run its own test suite (this test included). tests/test_docs.py runs each of them in such a project.
+PYTEST_SECTION = "run in a project with only recordings by tests/test_docs.py (here they would rerun this repo's tests)"
+_SECTION = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
+NOT_RUN.update(
+    {command: PYTEST_SECTION for command in readme_commands(_SECTION) if command.startswith("uv run pytest ")}
+)
+
+
+def fresh_copy(target: Path) -> Path:
+    """The repository as a fresh clone has it: the files git knows (tracked, or new and not ignored), copied."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the working tree is not in the copy either
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
+def _environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")}
+    env.pop("LOBSTACK_API_KEY", None)
+    env.pop("LOBSTACK_BASE_URL", None)
+    env["UV_COMPILE_BYTECODE"] = "1"  # one compile when the copy's .venv is made, not one per command
+    return env
+
+
+def _start_background(command: str, cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """Start ``command`` (the gateway) in its own process group; return it and the URL it announced."""
+    process = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert process.stdout is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+    seen = []
+    while True:
+        try:
+            line = lines.get(timeout=STEP_TIMEOUT_S)
+        except queue.Empty:
+            break
+        seen.append(line)
+        match = ANNOUNCE.search(line)
+        if match:
+            return process, match.group(1)
+    _stop(process)
+    raise AssertionError(f"{command!r} announced no URL: {''.join(seen)[-2000:]}")
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """Stop a process this test started, and its children (the group it leads), by its id."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=20)
+
+
+def test_every_listed_exception_is_still_a_readme_command() -> None:
+    """NOT_RUN names only commands the README has (a stale excuse would hide a new command)."""
+    assert set(NOT_RUN) <= set(readme_commands())
+
+
+def test_readme_commands_run_as_written_in_a_fresh_copy(tmp_path: Path) -> None:
+    if shutil.which("uv") is None:
+        pytest.fail("uv is not on PATH: run the tests with ./scripts/test.sh (it installs uv)")
+    repo = fresh_copy(tmp_path / "repo")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = _environment()
+    commands = readme_commands()
+    ran: list[str] = []
+    background: list[subprocess.Popen[str]] = []
+    url = None
+    try:
+        for command in commands:
+            if command in NOT_RUN:
+                continue
+            line = command.replace("--port 8099", "--port 0").replace("/tmp/", f"{scratch}/")
+            if url is not None:
+                line = line.replace("http://127.0.0.1:8099/v1", url)
+            if line.endswith("&"):
+                process, url = _start_background(line[:-1].strip(), repo, env)
+                background.append(process)
+            else:
+                done = subprocess.run(
+                    ["bash", "-c", line], cwd=repo, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT_S
+                )
+                assert done.returncode == 0, (command, done.stdout[-3000:], done.stderr[-3000:])
+                assert "Traceback" not in done.stderr, command
+            ran.append(command)
+    finally:
+        for process in background:
+            _stop(process)
+    assert sorted(set(ran) | set(NOT_RUN)) == sorted(set(commands))  # every command: run, or listed with why
+
+    # What the commands made is what the README says they make.
+    assert _tree(repo / "reports") == _tree(ROOT / "reports")  # rescore of a fresh clone: the committed reports
+    suites = ET.parse(repo / "junit.xml").getroot()
+    assert (suites.get("failures"), suites.get("errors")) == ("0", "0")  # no change, no regression
+    with (scratch / "reports" / "leaderboard.csv").open(newline="") as handle:
+        assert [row["model"] for row in csv.DictReader(handle)] == ["ref/noisy"]  # recorded from the stand-in
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

@@ -1,0 +1,197 @@
+"""The rows dataset (``rescore --rows DIR``) and ``lobstack-eval leaderboard`` on slices of it: hive layout read by
+polars, partitions replaced not doubled, suite versions kept apart, and every corrupt or foreign partition one
+clear error naming it."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from lobstack_eval.main import main
+from recorder.files import read_suite
+from recorder.record import record
+from tests.conftest import MINI_SUITE
+
+IDS = [case.id for case in read_suite(MINI_SUITE).cases]
+MODELS = ("ref/oracle", "ref/noisy", "ref/abstain")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Mini-suite recordings of three models, rescored under 0.1.0 and a 0.2.0 into one rows dataset."""
+    from standin import GatewayConfig, StandInGateway
+
+    root = tmp_path_factory.mktemp("dataset")
+    with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
+        for model in MODELS:
+            record(MINI_SUITE, model, root / "cassettes", gateway.url, IDS, concurrency=1, sleep=lambda _s: None)
+    newer = json.loads(MINI_SUITE.read_text())
+    newer["version"] = "0.2.0"
+    newer["cases"].append({**newer["cases"][0], "id": "selection-99"})  # added: unrecorded under 0.2.0
+    (root / "suite-0.2.0.json").write_text(json.dumps(newer))
+    for suite, out in ((MINI_SUITE, "r1"), (root / "suite-0.2.0.json", "r2")):
+        args = ["rescore", str(root / "cassettes"), "--suite", str(suite), "--out", str(root / out)]
+        assert main([*args, "--rows", str(root / "rows"), "-q", "--no-html"]) == 0
+    return root
+
+
+@pytest.fixture
+def rows(built: Path, tmp_path: Path) -> Path:
+    """A private copy of the dataset, free to corrupt."""
+    shutil.copytree(built / "rows", tmp_path / "rows")
+    return tmp_path / "rows"
+
+
+def board(path: Path) -> dict[str, dict[str, str]]:
+    return {row["model"]: row for row in csv.DictReader(path.open(encoding="utf-8"))}
+
+
+def one_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    return err
+
+
+def test_hive_layout_read_lazily_by_polars(built: Path) -> None:
+    folders = sorted(p.relative_to(built / "rows").as_posix() for p in (built / "rows").glob("*/*"))
+    assert folders == [f"suite_version={v}/model_slug={s}" for v in ("0.1.0", "0.2.0")
+                       for s in ("ref_abstain", "ref_noisy", "ref_oracle")]  # fmt: skip
+    frame = pl.scan_parquet(str(built / "rows" / "*" / "*" / "cases.parquet"), hive_partitioning=True)
+    counts = frame.group_by("suite_version").agg(pl.len()).sort("suite_version").collect()
+    assert counts.rows() == [("0.1.0", 3 * len(IDS)), ("0.2.0", 3 * (len(IDS) + 1))]
+    noisy = frame.filter(pl.col("model_slug") == "ref_noisy", pl.col("suite_version") == "0.1.0").collect()
+    assert noisy["case_id"].to_list() == IDS and set(noisy["model"]) == {"ref/noisy"}
+
+
+def test_rescoring_again_replaces_its_partitions(built: Path, tmp_path: Path) -> None:
+    rows = tmp_path / "rows"
+    shutil.copytree(built / "rows", rows)
+    args = ["rescore", str(built / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]
+    assert main([*args, "--rows", str(rows), "-q", "--no-html"]) == 0
+    assert pl.scan_parquet(str(rows / "*" / "*" / "cases.parquet")).select(pl.len()).collect().item() == 3 * (
+        2 * len(IDS) + 1
+    )
+
+
+def test_several_suite_versions_need_one_chosen(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["leaderboard", str(rows), "--out", str(tmp_path / "lb"), "-q"]) == 2
+    assert "holds suite versions 0.1.0, 0.2.0" in one_error(capsys)
+    assert main(["leaderboard", str(rows), "--suite-version", "0.2.0", "--out", str(tmp_path / "lb"), "-q"]) == 0
+    got = board(tmp_path / "lb" / "leaderboard.csv")
+    assert {m: r["unrecorded"] for m, r in got.items()} == dict.fromkeys(MODELS, "1")
+
+
+@pytest.mark.parametrize("engine", ["rows", "reports"])
+def test_slices_agree_with_the_results_files(built: Path, tmp_path: Path, engine: str) -> None:
+    source = built / "rows" if engine == "rows" else built / "r1"
+    base = ["leaderboard", str(source), "--suite-version", "0.1.0", "-q"]
+    assert main([*base, "--group", "chains", "--out", str(tmp_path / "g")]) == 0
+    for model, row in board(tmp_path / "g" / "leaderboard.csv").items():
+        results = json.loads((built / "r1" / model.replace("/", "_") / "results.json").read_text())
+        chains = results["groups"]["chains"]
+        assert (int(row["overall_count"]), int(row["overall_of"])) == (chains["count"], chains["of"])
+    assert "group chains" in (tmp_path / "g" / "leaderboard.md").read_text().splitlines()[0]
+    assert main([*base, "--model", "ref/noisy", "--out", str(tmp_path / "m")]) == 0
+    whole = board(built / "r1" / "leaderboard.csv")
+    assert board(tmp_path / "m" / "leaderboard.csv") == {"ref/noisy": whole["ref/noisy"]}
+
+
+def test_a_one_model_slice_opens_only_its_partition(rows: Path, tmp_path: Path) -> None:
+    (rows / "suite_version=0.1.0" / "model_slug=ref_oracle" / "cases.parquet").write_bytes(b"not parquet")
+    args = ["leaderboard", str(rows), "--suite-version", "0.1.0", "--model", "ref_noisy", "--out", str(tmp_path)]
+    assert main([*args, "-q"]) == 0
+
+
+def _partition(rows: Path, slug: str = "ref_noisy") -> Path:
+    return rows / "suite_version=0.1.0" / f"model_slug={slug}" / "cases.parquet"
+
+
+def _foreign(rows: Path) -> str:
+    pl.DataFrame({"model": ["x"], "score": [1.0]}).write_parquet(_partition(rows))
+    return "expected the cases table, found a file lobstack-eval did not write"
+
+
+def _truncated(rows: Path) -> str:
+    target = _partition(rows)
+    target.write_bytes(target.read_bytes()[:200])
+    return "not a readable parquet file"
+
+
+def _zeroed_pages(rows: Path) -> str:
+    data = bytearray(_partition(rows).read_bytes())
+    data[4 : len(data) // 2] = bytes(len(data) // 2 - 4)  # the data pages; the footer stays whole
+    _partition(rows).write_bytes(bytes(data))
+    return "corrupt parquet data"
+
+
+def _moved(rows: Path) -> str:
+    shutil.copyfile(_partition(rows, "ref_oracle"), _partition(rows))
+    return "belongs to model_slug 'ref_oracle', not 'ref_noisy'"
+
+
+def _stray_folder(rows: Path) -> str:
+    (rows / "suite_version=0.1.0" / "backup").mkdir()
+    return "not a rows partition folder (expected model_slug=VALUE)"
+
+
+def _other_columns(rows: Path) -> str:
+    metadata = pl.read_parquet_metadata(_partition(rows))  # ours, partition keys included
+    frame = pl.read_parquet(_partition(rows)).drop("latency_ms").with_columns(pl.col("overall").cast(pl.Int8))
+    frame.write_parquet(_partition(rows), metadata={k: v for k, v in metadata.items() if k.startswith("lobstack")})
+    return "not the cases columns (missing ['latency_ms'], unexpected or retyped ['overall'])"
+
+
+@pytest.mark.parametrize("damage", [_foreign, _truncated, _zeroed_pages, _moved, _stray_folder, _other_columns])
+def test_a_corrupt_or_foreign_partition_is_one_clear_error(rows: Path, tmp_path: Path, damage, capsys) -> None:  # type: ignore[no-untyped-def]
+    expected = damage(rows)
+    assert main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--out", str(tmp_path), "-q"]) == 1
+    err = one_error(capsys)
+    assert expected in err
+    if damage is not _stray_folder:
+        assert str(_partition(rows)) in err
+
+
+def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = ["--out", str(tmp_path), "-q"]
+    assert main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--group", "nope", *out]) == 2
+    assert "--group 'nope': must be one of selection" in one_error(capsys)
+    assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", *out]) == 1
+    assert "no rows for suite version 9.9.9" in one_error(capsys)
+    assert main(["leaderboard", str(tmp_path / "nowhere"), *out]) == 1
+    assert "no such rows directory" in one_error(capsys)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["leaderboard", str(empty), *out]) == 1
+    assert "no rows partitions" in one_error(capsys)
+
+
+def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's example, on the committed rows made into two Claude models of a suite 1.1.0."""
+    from replay.rows.dataset import append
+    from tests.conftest import ROOT
+
+    cases = pl.read_parquet(ROOT / "reports" / "cases.parquet")
+    calls = pl.read_parquet(ROOT / "reports" / "calls.parquet")
+    names = {"ref_noisy": "anthropic/claude-a", "auto": "anthropic/claude-b", "ref_oracle": "openai/gpt-x"}
+    tables = {}
+    for table, frame in (("cases", cases), ("calls", calls)):
+        frame = frame.filter(pl.col("model_slug").is_in(list(names)))
+        tables[table] = frame.with_columns(
+            pl.col("model_slug").replace_strict(names).alias("model"), pl.lit("1.1.0").alias("suite_version")
+        )
+    append(tmp_path / "rows", tables)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    scope: dict[str, object] = {}
+    exec(code, scope)
+    got = scope["failed_by_all"]["case_id"].to_list()  # type: ignore[index]
+    chains = cases.filter(pl.col("group") == "chains", pl.col("model_slug").is_in(["ref_noisy", "auto"]))
+    passed_somewhere = set(chains.filter(pl.col("status") == "passed")["case_id"])
+    expected = sorted(set(chains.filter(pl.col("overall").is_not_null())["case_id"]) - passed_somewhere)
+    assert got == expected and 0 < len(got) < 12
