@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+
+# A second SIGINT this soon after the first is the same Ctrl-C delivered twice: with no terminal, `uv run` forwards
+# the SIGINT that the process group already delivered to us, about 0.2 s later (measured with uv 0.13;
+# astral-sh/uv#13925). A person's deliberate second press comes later than this.
+SAME_PRESS_S = 0.5
 
 
 class StopNow(KeyboardInterrupt):
@@ -38,8 +44,10 @@ class Interrupts:
     (announce, or raise ``StopNow``); otherwise they only set flags, which the loop polls.
     """
 
-    def __init__(self, notify: Callable[[str], None]) -> None:
+    def __init__(self, notify: Callable[[str], None], clock: Callable[[], float] = time.monotonic) -> None:
         self.notify = notify
+        self.clock = clock
+        self._first_at: float | None = None
         self.draining = False
         self.stop_now = False
         self.interruptible = False
@@ -52,12 +60,16 @@ class Interrupts:
             self.notify(finishing_notice(running))
 
     def _interrupt(self, signum: int, frame: FrameType | None) -> None:
+        now = self.clock()
+        if signum == signal.SIGINT and self._first_at is not None and now - self._first_at < SAME_PRESS_S:
+            return  # the first Ctrl-C again, forwarded by a launcher
         if self.draining or signum != signal.SIGINT:
             self.stop_now = True
             if self.interruptible:
                 raise StopNow
             return
         self.draining = True
+        self._first_at = now
         if self.interruptible:
             self.announce(1)
 

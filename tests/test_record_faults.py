@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from collections import Counter
 from pathlib import Path
 
 from recorder.files import read_suite
+from recorder.interrupts import SAME_PRESS_S
 from recorder.manifest import read_manifest
 from recorder.record import record
 from replay.rescore import rescore_model
@@ -151,6 +153,7 @@ def test_ctrl_c_twice_stops_at_once_and_keeps_every_finished_case(start_gateway,
         wait_until(lambda: _both_workers_stuck(gateway, model_dir), "both workers waiting on a stalled answer")
         os.killpg(run.pgid, signal.SIGINT)
         wait_until(lambda: "finishing 2 running cases; Ctrl-C again to stop now" in run.output(), "the notice")
+        time.sleep(2 * SAME_PRESS_S)  # a person's second press, not the first one delivered twice
         os.killpg(run.pgid, signal.SIGINT)
         assert run.wait() == 130, run.output()  # long before the stalled answers (600 s) would come
         run.assert_group_gone()
