@@ -52,6 +52,12 @@ def test_sigkill_of_the_parent_kills_its_workers_and_the_next_run_adopts_what_th
     cassettes, model_dir = tmp_path / "cas", tmp_path / "cas" / "ref_noisy"
     with cli(record_args("ref/noisy", cassettes, gateway.url, "--concurrency", "3"), tmp_path / "log") as run:
         wait_until(lambda: len(manifest_cases(model_dir)) >= 1, "a first finished case")
+
+        def in_flight() -> bool:  # a case asked at the gateway that the parent has not taken yet
+            return bool(set(requests_per_case(gateway.requests_seen, SUITE)) - set(manifest_cases(model_dir)))
+
+        # Freeze only while a worker has a case in flight (on a loaded machine the parent may be between cases).
+        wait_until(in_flight, "a case in flight")
         os.kill(run.process.pid, signal.SIGSTOP)  # the parent freezes; its workers finish their cases
         pending = model_dir / ".partial"
 
