@@ -23,10 +23,9 @@ def rescore(
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
-    import shlex
-
     from rich.console import Console
 
+    from replay.hints import record_command
     from replay.leaderboard import neighbour_lines, ordered, terminal_table
     from replay.out_dir import check_writable_dir
     from replay.power_text import power_lines
@@ -58,17 +57,15 @@ def rescore(
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
         for line in [*neighbour_lines(documents), *power_lines(ordered(documents), detect)]:
             typer.echo(line)
-    for doc in documents:
+    for report in summary.reports:
+        if report.error:
+            continue
+        doc = report.results
         runs = doc.get("case_runs", doc["cases"])
         missing = runs["unrecorded"]
         if missing:
-            # Quoted: a model name or path is pasted into a shell, and may hold anything.
             what = "case(s)" if "case_runs" not in doc else "case-run(s)"
-            command = f"lobstack-eval record --model {shlex.quote(doc['model'])}"
-            if "case_runs" in doc:
-                command += f" --repeats {doc['repeats']}"
-            if cassettes != Path("cassettes"):
-                command += f" --cassettes {shlex.quote(str(cassettes))}"
+            command = record_command(doc, cassettes / report.slug, suite)
             typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
     for path in summary.removed:
         typer.echo(f"removed {path}: that model was not scored from {cassettes} this time", err=True)

@@ -282,7 +282,8 @@ def test_record_hint_quotes_the_model_name(cassettes: Path, tmp_path: Path, caps
     hint = next(line for line in capsys.readouterr().err.splitlines() if "need recording" in line)
     assert hint == (
         "80 case(s) of x; touch /tmp/pwned # need recording: "
-        f"lobstack-eval record --model 'x; touch /tmp/pwned #' --cassettes {cassettes}"
+        f"lobstack-eval record --model 'x; touch /tmp/pwned #' --cassettes {cassettes} "
+        "--base-url 'http://127.0.0.1:<port>/v1'"
     )
 
 

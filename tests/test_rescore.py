@@ -166,7 +166,11 @@ def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
     assert main(["rescore", str(cassettes), "--suite", str(suite_path), "--out", str(out)]) == 0
     err = capsys.readouterr().err
     assert "warning: ref_oracle was recorded with lobstack-tool-calling-mini 0.1.0, re-scored with 0.2.0" in err
-    assert "2 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle" in err
+    # The hint records into the same dir, with the same suite, at the same (loopback: port-less) gateway.
+    assert (
+        f"2 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --cassettes {cassettes} "
+        f"--suite {suite_path} --base-url 'http://127.0.0.1:<port>/v1'\n"
+    ) in err
     results = json.loads((out / "ref_oracle" / "results.json").read_text())
     assert results["suite"]["version"] == "0.2.0" and results["recorded_suite"]["version"] == "0.1.0"
     by_id = {r["id"]: r for r in results["results"]}
