@@ -113,6 +113,7 @@ def _record_locked(
     from recorder.files import read_suite
     from recorder.record import prepare_model_dir, record
     from replay.plan import runs_to_record
+    from scorer.errors import GatewayError
 
     loaded = read_suite(suite)
     model_dir, adopted = prepare_model_dir(cassettes, model, loaded, endpoint, cost_header)
@@ -158,6 +159,12 @@ def _record_locked(
         + (f"; {missing} not recorded (run the same command again)" if missing else "")
         + f". These are the recorder's own verdicts; the scores come from: lobstack-eval rescore {cassettes}"
     )
+    if progress.refused:
+        first = sorted(progress.refused.items(), key=lambda item: str(item[0]))[0]
+        raise GatewayError(
+            f"the gateway refused {len(progress.refused)} {what} before any model answered (first: {first[0]}: "
+            f"{first[1]}); check the key and --model, then run the same command again: it records them again"
+        )
     return 0
 
 

@@ -18,6 +18,7 @@ class CaseProgress:
         self.done = 0
         self.errored = 0
         self.transport_errors: dict[Any, bool] = {}
+        self.refused: dict[Any, str] = {}  # case-run -> the refusal's reason (HTTP 401/403/404)
         self._bar: Any = None
         self._task: Any = None
 
@@ -45,6 +46,8 @@ class CaseProgress:
         if entry.status == "errored":
             self.errored += 1
         self.transport_errors[run] = entry.errored_by_transport
+        if entry.refused_by_gateway:
+            self.refused[run] = entry.reason or "refused"
         if self._bar is not None:
             self._bar.update(self._task, advance=1, errored=self.errored)
             self._bar.refresh()

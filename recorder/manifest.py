@@ -17,6 +17,8 @@ FORMAT_VERSION = 1
 TRANSPORT_OUTCOMES = frozenset(
     {"timeout", "network_error"} | {f"{kind}_{code}" for kind in ("http", "in_body") for code in (429, 502, 503, 504)}
 )
+# The gateway refused the request before any model saw it (the key, the access, the model name): not an answer.
+REFUSED_OUTCOMES = frozenset({"http_401", "http_403", "http_404"})
 DEFAULT_COST_HEADER = COST_HEADER
 
 
@@ -49,6 +51,16 @@ class RecordedCase:
     def errored_by_transport(self) -> bool:
         """True when the case errored because the last attempt never got a real answer."""
         return self.status == "errored" and bool(self.attempts) and self.attempts[-1].outcome in TRANSPORT_OUTCOMES
+
+    @property
+    def refused_by_gateway(self) -> bool:
+        """True when the case errored because the gateway refused the request (HTTP 401, 403 or 404)."""
+        return self.status == "errored" and bool(self.attempts) and self.attempts[-1].outcome in REFUSED_OUTCOMES
+
+    @property
+    def record_again(self) -> bool:
+        """``record`` asks again: the last attempt got no answer from a model (transport error or refusal)."""
+        return self.errored_by_transport or self.refused_by_gateway
 
 
 @dataclass

@@ -43,7 +43,7 @@ def runs_to_record(
     todo = []
     for run in every:
         entry = manifest.entry(run.case_id, run.repeat)
-        if entry is None or entry.errored_by_transport:
+        if entry is None or entry.record_again:
             todo.append(run)
             continue
         try:

@@ -95,7 +95,8 @@ def _echo(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped
     if json.loads(body)["messages"][1]["content"] == SUITE.case(ALL[1]).messages[0]["content"]:
         status, text = 200, json.dumps({"choices": [{"message": {"role": "assistant", "content": said}}]})
     else:
-        status, text = 401, json.dumps({"error": {"message": said}})
+        # 400, not 401: a refusal (401/403/404) is asked again by the next record (METHOD decision 85).
+        status, text = 400, json.dumps({"error": {"message": said}})
     data = text.encode()
     handler.send_response(status)
     handler.send_header("Content-Type", "application/json")
