@@ -177,15 +177,6 @@ def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None
     assert "no rows partitions" in one_error(capsys)
 
 
-def test_an_empty_slice_of_a_reports_dir_says_what_it_holds(built: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    out = ["--out", str(tmp_path), "-q"]
-    assert main(["leaderboard", str(built / "r1"), "--model", "nope", *out]) == 1
-    assert one_error(capsys) == (
-        f"error: {built / 'r1'}: no rows in this slice (versions present: 0.1.0; models present: ref_abstain, "
-        "ref_noisy, ref_oracle)\n"
-    )
-
-
 def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's example, on the committed rows made into two Claude models of a suite 1.1.0."""
     from replay.rows.dataset import append

@@ -96,7 +96,10 @@ def _owners(parts: Sequence[tuple[Path, Manifest]]) -> tuple[dict[str, Path], di
 
 
 def _missing(target: Path, merged: Manifest, suite: Suite | None) -> str | None:
-    """A warning when the merged model lacks cases of the suite it recorded (None when the suite is not at hand)."""
+    """A warning when the merged model lacks cases of the suite it recorded (None when the suite is not at hand).
+
+    A cassette shard does not record which I/N it is, so a missing shard cannot be refused (a lost job is filled
+    later: rescore lists its cases as unrecorded); this warning keeps the gap from being silent."""
     if suite is None or suite.sha256 != merged.suite["sha256"]:
         return None
     held = set(_case_ids(merged))  # a case counts when any of its repeats was recorded
