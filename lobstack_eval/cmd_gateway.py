@@ -15,7 +15,8 @@ def gateway(
     faults: str = typer.Option(
         "",
         "--faults",
-        help='Fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1".',
+        help='Random fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1". '
+        'Scripted faults go in the model name, not here: record --model "ref/oracle~429,200".',
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."),
     suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
@@ -26,7 +27,13 @@ def gateway(
         "x-lobstack-cost-usd", "--cost-header", help="Name of the price header (another gateway's, to try recipes)."
     ),
 ) -> int:
-    """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C."""
+    """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C.
+
+    Scripted faults go in the model name: record --model "ref/oracle~429,200" gets a 429 on the first attempt of
+    each request, then normal answers (such a model gets no --faults). A script is used once per gateway process:
+    it counts attempts of each request body from the gateway's start, so a second record of the same cases
+    against the same gateway finds it used up; restart the gateway to replay it.
+    """
     from lobstack_eval.options import finite_number
     from standin import GatewayConfig, parse_faults, serve_forever
 

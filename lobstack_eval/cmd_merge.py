@@ -10,7 +10,11 @@ import typer
 def merge(
     shard_dirs: list[Path] = typer.Argument(..., help="Cassette dirs, or report dirs, of the shards (one kind)."),
     out: Path = typer.Option(..., "--out", help="New or empty dir to write the merged cassettes or reports into."),
-    suite: Path = typer.Option(Path("evals/suite.json"), "--suite", help="Suite file, for the merged index.html."),
+    suite: Path = typer.Option(
+        Path("evals/suite.json"),
+        "--suite",
+        help="Suite file: for the merged index.html; for cassettes, to warn of models missing some of its cases.",
+    ),
     html: bool = typer.Option(True, "--html/--no-html", help="Reports: also write index.html."),
     rows: Path = typer.Option(None, "--rows", help="Reports: also write the merged run's partitions into a rows dir."),
 ) -> int:
@@ -23,6 +27,8 @@ def merge(
         f"{merged.cases} case(s), {len(merged.files)} file(s)",
         err=True,
     )
+    for warning in merged.warnings:
+        typer.echo(warning, err=True)
     if merged.kind == "cassettes":
         typer.echo(f"Next: lobstack-eval rescore {out}", err=True)
     return 0

@@ -18,6 +18,7 @@ from recorder.repeats import run_cassette_path
 from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
 from replay.shard import Shard
+from replay.stray import stray_warning
 from scorer.errors import CassetteError, LobstackError, UsageError
 from scorer.outcome import CaseOutcome
 from scorer.repeated_results import repeated_results_document
@@ -78,7 +79,8 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
 
 def _rescore(model_dir: Path, suite: Suite, shard: Shard | None = None) -> tuple[dict[str, Any], str | None]:
     manifest = read_manifest(model_dir)
-    warning = check_manifest_suite(manifest, suite, model_dir)
+    found = (check_manifest_suite(manifest, suite, model_dir), stray_warning(model_dir, manifest))
+    warning = "\n".join(line for line in found if line) or None
     mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
     cases = [c for c in suite.cases if mine is None or c.id in mine]
     repeats = manifest.repeat_count

@@ -39,8 +39,6 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     counts = Counter(c.get("group") for c in raw_cases if isinstance(c, dict)) if isinstance(raw_cases, list) else {}
     group_counts = {group: counts.get(group, 0) for group in GROUPS}
     problems = list(builder.problems)
-    if suite is not None:  # the group rules read the built suite
-        problems += suite_rules.problems(suite)
     if isinstance(data, dict):
         problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
@@ -141,6 +139,9 @@ class _Builder:
         group = raw.get("group")
         if group not in GROUPS:
             self.problem(f"{where}.group", f"{group!r} is not one of {', '.join(GROUPS)}")
+        # The method page's rules that read raw fields run on every case, so one run lists every problem;
+        # they are kept apart so they do not stop the case building (the shape rule needs it built).
+        rules = suite_rules.id_problems(case_id, group) if group in GROUPS else []
         offered = raw.get("tools")
         if not isinstance(offered, list) or not all(isinstance(t, str) for t in offered):
             self.problem(f"{where}.tools", "must be a list of tool names")
@@ -158,12 +159,16 @@ class _Builder:
         for m_index, message in enumerate(messages):
             if not isinstance(message, dict) or message.get("role") not in _ROLES:
                 self.problem(f"{where}.messages[{m_index}]", f"must be an object with role one of {_ROLES}")
+        rules += suite_rules.message_problems(case_id, messages)
         steps = self.steps(raw.get("steps"), where, set(offered), tools)
         if steps:
             self.group_rules(group, steps, where)
-        if len(self.problems) > before:
-            return None
-        return Case(case_id, group, tuple(offered), tuple(messages), tuple(steps))
+        built = len(self.problems) == before
+        case = Case(case_id, group, tuple(offered), tuple(messages), tuple(steps)) if built else None
+        if case is not None:  # only a built case's steps are whole enough for the shape rule
+            rules += suite_rules.shape_problems(case)
+        self.problems += rules
+        return case
 
     def group_rules(self, group: Any, steps: list[Step], where: str) -> None:
         if group == "chains" and not 2 <= len(steps) <= 4:

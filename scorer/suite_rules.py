@@ -1,13 +1,16 @@
-"""The method page's group rules, checked on a built suite: each group's shape, case ids, message contents.
+"""The method page's group rules: each group's shape, case ids, message contents.
 
 Every metric is named after the group it covers (Chains, Parallel, No call needed), which holds only while
-each group keeps its shape. ``problems`` returns one line per broken rule, worded like the builder's
-(``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them with the rest.
+each group keeps its shape. Each rule returns one line per break, worded like the builder's
+(``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them with the rest. The id and message rules
+read a case's raw fields, so the builder runs them on every case, built or not (one run lists every problem);
+the shape rule reads built steps.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,7 +28,7 @@ def problems(suite: Suite) -> list[str]:
     """Every group rule the suite breaks, case by case in suite order (the group counts: ``count_problems``)."""
     found: list[str] = []
     for case in suite.cases:
-        found += _id_problems(case) + _message_problems(case) + _shape_problems(case)
+        found += id_problems(case.id, case.group) + message_problems(case.id, case.messages) + shape_problems(case)
     return found
 
 
@@ -41,21 +44,24 @@ def count_problems(name: object, version: object, counts: dict[str, int]) -> lis
     ]
 
 
-def _id_problems(case: Case) -> list[str]:
-    if re.fullmatch(f"{re.escape(case.group)}-{_NUMBER}", case.id):
+def id_problems(case_id: str, group: str) -> list[str]:
+    """The id rule: ``<group>-NN`` with NN from 01 to 99."""
+    if re.fullmatch(f"{re.escape(group)}-{_NUMBER}", case_id):
         return []
-    return [f"case {case.id}.id: must be <group>-NN with NN from 01 to 99, here {case.group}-01 to {case.group}-99"]
+    return [f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to {group}-99"]
 
 
-def _message_problems(case: Case) -> list[str]:
+def message_problems(case_id: str, messages: Sequence[object]) -> list[str]:
+    """Each message whose content is not a string (a message that is not an object is the builder's problem)."""
     return [
-        f"case {case.id}.messages[{index}].content: must be a string, got {_json_type(message.get('content'))}"
-        for index, message in enumerate(case.messages)
-        if not isinstance(message.get("content"), str)
+        f"case {case_id}.messages[{index}].content: must be a string, got {_json_type(message.get('content'))}"
+        for index, message in enumerate(messages)
+        if isinstance(message, dict) and not isinstance(message.get("content"), str)
     ]
 
 
-def _shape_problems(case: Case) -> list[str]:
+def shape_problems(case: Case) -> list[str]:
+    """The group's shape: steps and calls per step, on a built case."""
     steps, where = case.steps, f"case {case.id}.steps"
     shape = _describe(steps)
     if case.group in ONE_CALL_GROUPS:

@@ -25,6 +25,8 @@ from scorer.errors import UsageError
 from standin.hashing import unit
 
 NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow")
+# Users reach for --faults to script a sequence; the error says where a script goes.
+SCRIPT_HINT = 'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'
 NORMAL = "200"
 SLOW_EXTRA_S = 1.0
 
@@ -80,7 +82,7 @@ def parse_faults(spec: str) -> FaultSpec:
         if not sep or not is_fault_kind(kind):
             raise UsageError(
                 f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-599, "
-                f"inbody<status> or one of {', '.join(NAMED_KINDS)}"
+                f"inbody<status> or one of {', '.join(NAMED_KINDS)}; {SCRIPT_HINT}"
             )
         try:
             probability = float(prob_text)

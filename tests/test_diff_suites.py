@@ -320,9 +320,11 @@ def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
                    ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel")}  # fmt: skip
         metrics["no_call_needed"] = {"rate": None}
         results = [{"id": c.id, "status": "passed", "reason": None} for c in suite.cases]
-        if suite.version == "1.1.0":
-            results[1]["status"] = "unrecorded"
-            results[0].update(status="failed", reason='step 1: read_file.path: expected eq "README.md", got "x"')
+        for result in results if suite.version == "1.1.0" else ():
+            if result["id"] == "selection-02":
+                result["status"] = "unrecorded"
+            if result["id"] == "selection-01":
+                result.update(status="failed", reason='step 1: read_file.path: expected eq "README.md", got "x"')
         return {"model": model_dir.name.replace("_", "/"), "metrics": metrics, "results": results}
 
     from replay.rescore import find_model_dirs
@@ -350,7 +352,10 @@ def test_cli_cassettes_side_by_side(
     lines = captured.out.splitlines()
     assert f"metrics rescored from {tmp_path}:" in lines
     assert "model ref/noisy" in lines
-    assert lines[lines.index("model ref/noisy") + 2].split() == ["overall", "80.00", "62.50", "-17.50"]
+    # The same cases are scored under both (selection-02 is new in 1.1.0 and unrecorded): no warning.
+    assert lines[lines.index("model ref/noisy") + 2].split() == ["cases", "scored", "5", "5", "+0"]
+    assert lines[lines.index("model ref/noisy") + 3].split() == ["overall", "80.00", "62.50", "-17.50"]
+    assert not any("warning" in line or "unrecorded under" in line for line in lines)
     assert ["no_call_needed", "-", "-", "-"] in [line.split() for line in lines]
     noisy = lines[lines.index("model ref/noisy") : lines.index("model ref/oracle")]
     assert noisy[-4:] == [
@@ -396,10 +401,68 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
     lines = capsys.readouterr().out.splitlines()
     oracle = lines[lines.index("model ref/oracle") :]
     abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
-    assert oracle[2].split() == ["overall", "100.00", "100.00", "+0.00"]
+    assert oracle[2].split() == ["cases", "scored", "5", "4", "-1"]
+    assert oracle[3].split() == ["overall", "100.00", "100.00", "+0.00"]
+    assert "  warning: the columns are over different cases; over the 4 scored under both:" in oracle
     assert ["chains", "100.00", "-", "-"] in [line.split() for line in oracle]
     assert "  needs recording under 1.1.0 (2): selection-02, chains-01" in oracle
     assert "  passed under 1.0.0, failed under 1.1.0 (0)" in oracle  # arguments-01's new check still passes
-    assert abstain[2].split() == ["overall", "20.00", "20.00", "+0.00"]
+    assert abstain[3].split() == ["overall", "20.00", "20.00", "+0.00"]
     assert "  needs recording under 1.1.0 (1): selection-02" in abstain
     assert lines[-1] == "version bump ok"
+
+
+def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cassettes recorded under v1.1.0 and diffed against v1.0.0: each side's scored count is shown, the cases
+    OLD cannot score are listed, and when the scored sets differ a warning gives the rates over the cases scored
+    under both. ref/abstain fails selection-02 (new in 1.1.0): 1 of 6 passes under 1.1.0 against 1 of 5 under
+    1.0.0, a drop that is not there over the same five cases. ref/oracle's chains-01 asks 1.0.0's step-1 result,
+    which was never recorded."""
+    from recorder.record import record
+    from standin.config import GatewayConfig
+    from standin.server import StandInGateway
+
+    cassettes = tmp_path / "cassettes"
+    with StandInGateway(GatewayConfig(suite_path=V110)) as gateway:
+        for model in ("ref/oracle", "ref/abstain"):
+            record(V110, model, cassettes, gateway.url, [*IDS, "selection-02"], concurrency=1)
+    capsys.readouterr()
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
+    assert [line.split() for line in abstain[2:4]] == [
+        ["cases", "scored", "5", "6", "+1"],
+        ["overall", "20.00", "16.67", "-3.33"],
+    ]
+    assert abstain[10] == "  warning: the columns are over different cases; over the 5 scored under both:"
+    assert [line.split() for line in abstain[12:14]] == [
+        ["cases", "scored", "5", "5", "+0"],
+        ["overall", "20.00", "20.00", "+0.00"],
+    ]
+    assert "  needs recording under 1.1.0 (0): -" in abstain
+    oracle = lines[lines.index("model ref/oracle") :]
+    assert oracle[2].split() == ["cases", "scored", "4", "6", "+2"]
+    assert "  warning: the columns are over different cases; over the 4 scored under both:" in oracle
+    assert ["chains", "100.00", "-", "-"] not in [line.split() for line in oracle]
+    assert ["chains", "-", "100.00", "-"] in [line.split() for line in oracle]
+    assert "  unrecorded under 1.0.0 (1): chains-01" in oracle
+    assert "  needs recording under 1.1.0 (0): -" in oracle
+
+
+def test_rescores_with_no_case_scored_under_both() -> None:
+    """Scored sets with nothing in common: the warning says so and no second table is printed."""
+    from replay.diff_suites import ModelRescore, format_rescores
+    from replay.diff_suites.rescore_both import Common
+
+    none = (None,) * 7
+    row = ModelRescore(
+        "m", (100.0, *none[1:]), none, (), scored_old=1, scored_new=0, unrecorded_old=(), common=Common(0, none, none)
+    )
+    lines = format_rescores((row,), "1.0.0", "2.0.0").splitlines()
+    assert lines[2].split() == ["cases", "scored", "1", "0", "-1"]
+    assert lines[10] == "  warning: the columns are over different cases, and no case is scored under both"
+    assert lines[11:] == [
+        "  passed under 1.0.0, failed under 2.0.0 (0)",
+        "  failed under 1.0.0, passed under 2.0.0 (0)",
+        "  needs recording under 2.0.0 (0): -",
+    ]

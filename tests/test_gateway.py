@@ -428,6 +428,24 @@ def test_cli_bad_faults_exit_2_with_one_line(capsys) -> None:  # type: ignore[no
     assert err.startswith("error: ") and "bogus:1" in err and err.count("\n") == 1
 
 
+def test_cli_scripted_faults_in_faults_say_where_scripts_go(capsys) -> None:  # type: ignore[no-untyped-def]
+    """A script given to --faults (a new user's first try) is refused with where a script goes."""
+    assert main(["gateway", "--faults", "ref/oracle~429,200"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --faults: bad token 'ref/oracle~429': ") and err.count("\n") == 1
+    assert err.rstrip().endswith(
+        'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'
+    )
+
+
+def test_cli_help_says_where_scripts_go_and_that_they_play_once(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["gateway", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # rich wraps the help text
+    assert 'Scripted faults go in the model name: record --model "ref/oracle~429,200"' in out
+    assert "A script is used once per gateway process" in out
+    assert "restart the gateway to replay it" in out
+
+
 def test_cli_missing_suite_exit_1(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     missing = tmp_path / "nope.json"
     assert main(["gateway", "--port", "0", "--suite", str(missing)]) == 1

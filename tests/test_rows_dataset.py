@@ -162,6 +162,13 @@ def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None
     assert "--group 'nope': must be one of selection" in one_error(capsys)
     assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", *out]) == 1
     assert "no rows for suite version 9.9.9" in one_error(capsys)
+    # A model that is nowhere names the models there are (not "versions present: none").
+    assert main(["leaderboard", str(rows), "--model", "nope", *out]) == 1
+    assert "no rows for model(s) nope (models present: ref_abstain, ref_noisy, ref_oracle)" in one_error(capsys)
+    assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", "--model", "ref/noisy", *out]) == 1
+    assert "no rows for suite version 9.9.9 and model(s) ref_noisy (versions present: 0.1.0, 0.2.0)" in one_error(
+        capsys
+    )
     assert main(["leaderboard", str(tmp_path / "nowhere"), *out]) == 1
     assert "no such rows directory" in one_error(capsys)
     empty = tmp_path / "empty"

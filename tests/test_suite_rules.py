@@ -171,3 +171,25 @@ def test_suite_check_lists_group_rule_problems(tmp_path: Path, capsys: pytest.Ca
         f"{path}: case no_call-01.messages[0].content: must be a string, got an array",
     ]
     assert err[2].startswith(f"error: {path}: 2 problem(s)")
+
+
+def test_suite_check_lists_rule_problems_even_when_the_suite_does_not_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A duplicate id stops the suite building; the id and message rules still judge every case, once each.
+    doc = suite_dict(copy.deepcopy(GOOD))
+    doc["cases"].append(copy.deepcopy(doc["cases"][0]))
+    doc["cases"][1]["id"] = "bad/id"
+    doc["cases"][2]["messages"][0]["content"] = None
+    doc["cases"][2]["tools"].append("fly")  # a builder problem in the same case: both are listed
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["suite", "check", str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:-1] == [
+        f"{path}: case bad/id.id: must be <group>-NN with NN from 01 to 99, here arguments-01 to arguments-99",
+        f"{path}: case near_misses-01.tools: 'fly' is not in the tools catalogue (or its schema is invalid)",
+        f"{path}: case near_misses-01.messages[0].content: must be a string, got null",
+        f"{path}: case selection-01.id: duplicate case id",
+    ]
+    assert err[-1].startswith(f"error: {path}: 4 problem(s)")

@@ -65,21 +65,43 @@ def verdict_lines(diff: SuiteDiff) -> list[str]:
 
 
 def format_rescores(rows: tuple[ModelRescore, ...], version_old: str, version_new: str) -> str:
-    """Each model's seven rates under OLD and NEW side by side, then the cases NEW needs recorded."""
+    """Each model's seven rates under OLD and NEW side by side with the number of cases each scored; when those
+    cases differ, a warning and the rates over the cases scored under both; then the flips and the unrecorded."""
     lines: list[str] = []
     for row in rows:
         lines.append(f"model {row.model}")
-        lines.append(f"  {'metric':<17} {version_old:>10} {version_new:>10} {'change':>10}")
-        for name, a, b in zip(METRICS, row.rates_old, row.rates_new, strict=True):
-            change = "-" if a is None or b is None else f"{b - a:+.2f}"
-            lines.append(f"  {name:<17} {_pct(a):>10} {_pct(b):>10} {change:>10}")
+        lines += _table(row.rates_old, row.rates_new, version_old, version_new, (row.scored_old, row.scored_new))
+        if row.common is not None and row.common.count:
+            lines.append(
+                f"  warning: the columns are over different cases; over the {row.common.count} scored under both:"
+            )
+            counts = (row.common.count, row.common.count)
+            lines += _table(row.common.rates_old, row.common.rates_new, version_old, version_new, counts)
+        elif row.common is not None:
+            lines.append("  warning: the columns are over different cases, and no case is scored under both")
         for old, new in (("passed", "failed"), ("failed", "passed")):
             flips = [f for f in row.flips if (f.old, f.new) == (old, new)]
             lines.append(f"  {old} under {version_old}, {new} under {version_new} ({len(flips)}){':' if flips else ''}")
             lines.extend(f"    {f.case_id}" + (f": {f.reason}" if f.reason else "") for f in flips)
+        if row.unrecorded_old:
+            lines.append(
+                f"  unrecorded under {version_old} ({len(row.unrecorded_old)}): {', '.join(row.unrecorded_old)}"
+            )
         needs = row.needs_recording
         lines.append(f"  needs recording under {version_new} ({len(needs)}): {', '.join(needs) if needs else '-'}")
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _table(
+    old: tuple[float | None, ...], new: tuple[float | None, ...], v_old: str, v_new: str, scored: tuple[int, int]
+) -> list[str]:
+    """The metric table: a header, the cases scored on each side, then one row per metric."""
+    lines = [f"  {'metric':<17} {v_old:>10} {v_new:>10} {'change':>10}"]
+    lines.append(f"  {'cases scored':<17} {scored[0]:>10} {scored[1]:>10} {scored[1] - scored[0]:>+10}")
+    for name, a, b in zip(METRICS, old, new, strict=True):
+        change = "-" if a is None or b is None else f"{b - a:+.2f}"
+        lines.append(f"  {name:<17} {_pct(a):>10} {_pct(b):>10} {change:>10}")
+    return lines
 
 
 def _pct(rate: float | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,14 +22,39 @@ class Flip:
 
 
 @dataclass(frozen=True)
+class Common:
+    """The seven rates under OLD and under NEW over only the ``count`` cases scored under both."""
+
+    count: int
+    rates_old: tuple[float | None, ...]
+    rates_new: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
 class ModelRescore:
-    """One model's seven rates rescored under OLD and under NEW, its flips, and what NEW still needs recorded."""
+    """One model's seven rates rescored under OLD and under NEW, its flips, and what each side left unrecorded.
+
+    When the cases scored under OLD and under NEW differ, the two columns are over different cases; ``common``
+    then holds the seven rates of each side over only the cases scored under both (None when the sets agree).
+    """
 
     model: str
     rates_old: tuple[float | None, ...]  # in METRICS order
     rates_new: tuple[float | None, ...]
     needs_recording: tuple[str, ...]  # case ids unrecorded under NEW
     flips: tuple[Flip, ...] = ()  # NEW's case order
+    scored_old: int = 0
+    scored_new: int = 0
+    unrecorded_old: tuple[str, ...] = ()  # case ids unrecorded under OLD, OLD's order
+    common: Common | None = None
+
+
+def _scored(document: dict[str, Any]) -> list[str]:
+    return [r["id"] for r in document["results"] if r["status"] in ("passed", "failed")]
+
+
+def _rates(document: dict[str, Any]) -> tuple[float | None, ...]:
+    return tuple(document["metrics"][m]["rate"] for m in METRICS)
 
 
 def _flips(old: dict[str, Any], new: dict[str, Any]) -> tuple[Flip, ...]:
@@ -60,16 +86,31 @@ def rescore_both(
     for model_dir in dirs:
         try:
             ro, rn = rescore_model(model_dir, suite_old), rescore_model(model_dir, suite_new)
+            scored_old, scored_new = _scored(ro), _scored(rn)
+            common = None
+            if set(scored_old) != set(scored_new):
+                # Rescoring each suite cut down to the cases scored under both gives rates over one set of cases.
+                both = set(scored_old) & set(scored_new)
+                cut_old = dataclasses.replace(suite_old, cases=tuple(c for c in suite_old.cases if c.id in both))
+                cut_new = dataclasses.replace(suite_new, cases=tuple(c for c in suite_new.cases if c.id in both))
+                rates = (_rates(rescore_model(model_dir, cut_old)), _rates(rescore_model(model_dir, cut_new)))
+                common = (
+                    Common(len(both), *rates) if both else Common(0, (None,) * len(METRICS), (None,) * len(METRICS))
+                )
         except LobstackError as exc:
             errors.append(exc.message)
             continue
         rows.append(
             ModelRescore(
                 model=str(rn.get("model", model_dir.name)),
-                rates_old=tuple(ro["metrics"][m]["rate"] for m in METRICS),
-                rates_new=tuple(rn["metrics"][m]["rate"] for m in METRICS),
+                rates_old=_rates(ro),
+                rates_new=_rates(rn),
                 needs_recording=tuple(r["id"] for r in rn["results"] if r["status"] == "unrecorded"),
                 flips=_flips(ro, rn),
+                scored_old=len(scored_old),
+                scored_new=len(scored_new),
+                unrecorded_old=tuple(r["id"] for r in ro["results"] if r["status"] == "unrecorded"),
+                common=common,
             )
         )
     return tuple(rows), tuple(sorted(errors))

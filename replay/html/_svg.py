@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import matplotlib
 from matplotlib.axes import Axes
@@ -28,6 +30,16 @@ _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 _GROUP_ID = re.compile(r'\sid="[A-Za-z][A-Za-z0-9.]*_\d+"')
 
 
+@contextmanager
+def _no_glyph_warnings() -> Iterator[None]:
+    """matplotlib warns on stderr of every glyph its font lacks (a CJK or emoji model name). Text is written as
+    text (``svg.fonttype: none``) and drawn by the browser's fonts, so the warning is noise; the width measured
+    for layout falls back to matplotlib's box for the glyph, which is close enough."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+        yield
+
+
 def to_svg(fig: Figure, plot_id: str) -> str:
     """Serialise ``fig`` as an SVG element for inlining: no XML prolog, no comments, ids unique to ``plot_id``."""
     buf = io.StringIO()
@@ -38,7 +50,7 @@ def to_svg(fig: Figure, plot_id: str) -> str:
         # Text stays text: smaller, selectable, and readable by the tests.
         "svg.fonttype": "none",
     }
-    with matplotlib.rc_context(params):
+    with matplotlib.rc_context(params), _no_glyph_warnings():
         FigureCanvasSVG(fig)
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = _XML_PROLOG.sub("", buf.getvalue())
@@ -50,7 +62,8 @@ def label_width_pt(labels: Sequence[str], size: float) -> float:
     prop = FontProperties(size=size)
     # The longest strings by character count are the only candidates worth measuring exactly.
     longest = sorted(set(labels), key=lambda s: (-len(s), s))[:12]
-    return max((text_to_path.get_text_width_height_descent(s, prop, ismath=False)[0] for s in longest), default=0.0)
+    with _no_glyph_warnings():
+        return max((text_to_path.get_text_width_height_descent(s, prop, ismath=False)[0] for s in longest), default=0.0)
 
 
 def figure(

@@ -23,5 +23,5 @@ def merge(
     if kind == CASSETTES:
         if rows is not None:
             raise UsageError("--rows: cassettes have no rows; rescore the merged cassettes with --rows")
-        return merge_cassettes(inputs, out)
+        return merge_cassettes(inputs, out, suite)
     return merge_reports(inputs, out, suite, html, rows)

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from recorder.files import write_bytes_atomic
+from recorder.files import read_suite, write_bytes_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from replay.rescore import model_dirs
 from scorer.errors import CassetteError
+from scorer.suite_model import Suite
 
 # What every shard of a model must say alike, as (run.json field, Manifest attribute).
 _RUN_FIELDS = (
@@ -40,6 +41,7 @@ class Merged:
     models: int
     cases: int
     files: tuple[Path, ...]
+    warnings: tuple[str, ...] = ()
 
 
 def _check_alike(parts: Sequence[tuple[Path, Manifest]]) -> None:
@@ -93,8 +95,28 @@ def _owners(parts: Sequence[tuple[Path, Manifest]]) -> tuple[dict[str, Path], di
     return cases, files
 
 
-def merge_cassettes(inputs: Sequence[Path], out: Path) -> Merged:
-    """Union the model dirs of ``inputs`` into ``out`` after checking every shard (nothing is written before)."""
+def _missing(target: Path, merged: Manifest, suite: Suite | None) -> str | None:
+    """A warning when the merged model lacks cases of the suite it recorded (None when the suite is not at hand).
+
+    A cassette shard does not record which I/N it is, so a missing shard cannot be refused (a lost job is filled
+    later: rescore lists its cases as unrecorded); this warning keeps the gap from being silent."""
+    if suite is None or suite.sha256 != merged.suite["sha256"]:
+        return None
+    held = set(_case_ids(merged))  # a case counts when any of its repeats was recorded
+    missing = [case.id for case in suite.cases if case.id not in held]
+    if not missing:
+        return None
+    return (
+        f"warning: {target}: {len(suite.cases) - len(missing)} of the {len(suite.cases)} cases of {suite.name} "
+        f"{suite.version}, {len(missing)} missing (first {missing[0]}): a shard may be missing; rescore lists "
+        "the unrecorded cases and the record command that fills them"
+    )
+
+
+def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None = None) -> Merged:
+    """Union the model dirs of ``inputs`` into ``out`` after checking every shard (nothing is written before).
+    With ``suite_path`` (when the file exists), warns for each model that lacks cases of that suite."""
+    suite = read_suite(suite_path) if suite_path is not None and suite_path.is_file() else None
     by_slug: dict[str, list[tuple[Path, Manifest]]] = {}
     for root in inputs:
         for model_dir in model_dirs(root):
@@ -104,6 +126,7 @@ def merge_cassettes(inputs: Sequence[Path], out: Path) -> Merged:
         _check_alike(parts)
         plans.append((slug, parts, *_owners(parts)))
     files: list[Path] = []
+    warnings: list[str] = []
     cases = 0
     for slug, parts, owner, copies in plans:
         first = parts[0][1]
@@ -131,4 +154,5 @@ def merge_cassettes(inputs: Sequence[Path], out: Path) -> Merged:
         merged.write(target)
         files.append(target / "run.json")
         cases += len(owner)
-    return Merged("cassettes", len(plans), cases, tuple(files))
+        warnings += filter(None, [_missing(target, merged, suite)])
+    return Merged("cassettes", len(plans), cases, tuple(files), tuple(warnings))

@@ -13,6 +13,7 @@ The partition key is ``model_slug`` because the folder holds the slug; ``model``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,16 @@ def partitions(root: Path) -> list[Partition]:
     return found
 
 
+_SHOWN = 10  # model slugs named in an error; a dataset may hold thousands
+
+
+def listing(values: Iterable[str]) -> str:
+    """Distinct values, sorted, for an error line: at most ten, then how many more."""
+    present = sorted(set(values))
+    more = len(present) - _SHOWN
+    return ", ".join(present[:_SHOWN]) + (f", +{more} more" if more > 0 else "") if present else "none"
+
+
 @dataclass(frozen=True)
 class Slice:
     """The partitions a leaderboard reads, and the suite version they share."""
@@ -103,7 +114,11 @@ def select(root: Path, suite_version: str | None, model_slugs: frozenset[str]) -
 
     Pruning happens here, by folder name, before any file is opened: a one-model slice opens one file
     however many partitions the dataset holds."""
-    chosen = [p for p in partitions(root) if not model_slugs or p.model_slug in model_slugs]
+    every = partitions(root)
+    chosen = [p for p in every if not model_slugs or p.model_slug in model_slugs]
+    if not chosen:  # none of these models in any version: name the models there are, not the versions
+        present = listing(p.model_slug for p in every)
+        raise ResultsError(f"{root}: no rows for model(s) {', '.join(sorted(model_slugs))} (models present: {present})")
     versions = sorted({p.suite_version for p in chosen})
     if suite_version is None and len(versions) > 1:
         raise UsageError(
@@ -114,7 +129,7 @@ def select(root: Path, suite_version: str | None, model_slugs: frozenset[str]) -
     if not chosen:
         wanted = f"suite version {suite_version}" if suite_version else "the slice"
         models = f" and model(s) {', '.join(sorted(model_slugs))}" if model_slugs else ""
-        raise ResultsError(f"{root}: no rows for {wanted}{models} (versions present: {', '.join(versions) or 'none'})")
+        raise ResultsError(f"{root}: no rows for {wanted}{models} (versions present: {', '.join(versions)})")
     for partition in chosen:
         check_file(partition.file("cases"), "cases", partition.metadata, columns=False)
     return Slice(str(version), tuple(p.file("cases") for p in chosen))

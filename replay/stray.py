@@ -1,0 +1,31 @@
+"""Cassette files of a model dir that run.json does not list: replay never reads them, so rescore says so.
+
+A copy made by hand (``selection-05 (copy).json``) or a cassette whose run.json entry was never written would
+otherwise be ignored without a word. Only the model dir's own ``*.json`` files are looked at: dot-files and
+folders (partial recordings, the lock, repeat folders) belong to the recorder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recorder.cassettes import cassette_path
+from recorder.manifest import MANIFEST, Manifest
+
+_NAMED = 5  # file names in the warning; more are counted
+
+
+def stray_warning(model_dir: Path, manifest: Manifest) -> str | None:
+    """One warning line naming the cassette files run.json does not list, or None when there are none."""
+    listed = {cassette_path(model_dir, case_id) for case_id in manifest.cases}
+    strays = sorted(
+        path.name
+        for path in model_dir.glob("*.json")
+        if path.is_file() and path.name != MANIFEST and not path.name.startswith(".") and path not in listed
+    )
+    if not strays:
+        return None
+    names = ", ".join(repr(name) for name in strays[:_NAMED])
+    more = f" and {len(strays) - _NAMED} more" if len(strays) > _NAMED else ""
+    verb, pronoun = ("is", "it") if len(strays) == 1 else ("are", "them")
+    return f"warning: {model_dir}: {names}{more} {verb} not listed in run.json, so no case reads {pronoun} (ignored)"
