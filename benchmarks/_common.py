@@ -27,6 +27,11 @@ def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
     return best, value
 
 
+def load_average() -> str:
+    """The 1-minute load average (``/proc/loadavg``), printed with every figure."""
+    return Path("/proc/loadavg").read_text(encoding="utf-8").split()[0]
+
+
 def cli_command() -> list[str]:
     """The installed console script next to this interpreter, else ``python -m lobstack_eval``."""
     script = Path(sys.executable).with_name("lobstack-eval")

@@ -1,0 +1,189 @@
+"""The speed goals (issue 19), each a ratio against F measured in the same run; ``--check`` exits 1 when one is missed.
+
+    uv run python benchmarks/run.py [--repeat 5] [--models 100] [--only help,rescore,many,record] [--check]
+
+F, the import floor, is a fresh interpreter importing polars, vcr, requests, jsonschema and typer. Every figure is
+the best of ``--repeat`` runs; the rounds interleave F with the commands, so a burst of load from other processes
+slows both alike. Bytecode is compiled, as on a user's second run (see README: the script re-runs itself with a
+temp ``PYTHONPYCACHEPREFIX`` and the first round warms it).
+
+Goals:
+- ``help``: ``lobstack-eval --help`` and ``--version`` <= 0.3 F each.
+- ``rescore``: ``lobstack-eval rescore`` of 1 model dir x 80 cases, start-up included, ``-q``: <= 1.1 F with
+  ``--no-html``, <= 1.5 F with the HTML report.
+- ``many``: ``--models`` model dirs (copies of the committed ``ref_*`` dirs, see rescore.py): the marginal cost of
+  one more case, (T(many) - T(1)) / extra cases, <= 2.5x ``json.loads`` of its cassette file (read and parsed in
+  this process, one core), with and without the HTML report.
+- ``record``: ``ref/oracle``'s 80 cases at 200 ms stand-in latency, concurrency 8: ``recorder.record.record`` in a
+  fresh process (the stand-in gateway in another) within 10% of what the chains allow: the shortest schedule of
+  the recorded chains (each case's requests in a row, one worker per case) on 8 workers. The CLI's wall time, its
+  start-up included, is shown beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
+
+from benchmarks._common import bytecode_mode, cli_command, load_average, rerun_with_bytecode_cache  # noqa: E402
+from benchmarks.run_record import RECORD_GOAL, measure_record  # noqa: E402
+
+SUITE = ROOT / "evals" / "suite.json"
+FLOOR = "import polars, vcr, requests, jsonschema, typer"
+GOALS = {"help": 0.3, "version": 0.3, "rescore --no-html": 1.1, "rescore": 1.5, "many": 2.5, "many --no-html": 2.5}
+PARTS = ("help", "rescore", "many", "record")
+
+
+def wall(command: list[str], env: dict[str, str] | None = None) -> float:
+    """Seconds a subprocess takes from start to exit, its output thrown away (it must exit 0)."""
+    started = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+class Rounds:
+    """Best-of-N timings of named commands, measured in interleaved rounds with F among them."""
+
+    def __init__(self) -> None:
+        self.best: dict[str, float] = {}
+        self.loads: dict[str, str] = {}
+
+    def time(self, name: str, run: Callable[[], float]) -> None:
+        seconds = run()
+        if seconds < self.best.get(name, float("inf")):
+            self.best[name], self.loads[name] = seconds, load_average()
+
+
+def parse_seconds(root: Path) -> tuple[float, int]:
+    """Best of 3: read and ``json.loads`` every cassette file (not run.json) under ``root``; and how many."""
+    paths = sorted(p for p in root.glob("*/*.json") if p.name != "run.json")
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for path in paths:
+            json.loads(path.read_bytes())
+        best = min(best, time.perf_counter() - started)
+    return best, len(paths)
+
+
+def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]]:
+    """Every command of ``args.only``, interleaved with F, ``args.repeat`` rounds (plus one to warm up)."""
+    from benchmarks.rescore import make_cassettes
+
+    cli = cli_command()
+    rounds, facts = Rounds(), {}
+    commands: dict[str, list[str]] = {}
+    if "help" in args.only:
+        commands["help"] = [*cli, "--help"]
+        commands["version"] = [*cli, "--version"]
+    rescore = [*cli, "rescore", "--suite", str(SUITE), "-q"]
+    if "rescore" in args.only or "many" in args.only:
+        many, one = tmp / "many", tmp / "one"
+        made = make_cassettes(many, args.models if "many" in args.only else 1)
+        one.mkdir()
+        shutil.copytree(many / next(iter(made)), one / next(iter(made)))
+        for html in ("", " --no-html"):
+            extra = ["--no-html"] if html else []
+            commands[f"rescore{html}"] = [*rescore, str(one), "--out", str(tmp / f"out1{'-' * bool(html)}"), *extra]
+            if "many" in args.only:
+                commands[f"many{html}"] = [*rescore, str(many), "--out", str(tmp / f"outN{'-' * bool(html)}"), *extra]
+        if "many" in args.only:
+            facts["parse_s"], facts["files"] = parse_seconds(many)
+            facts["files_one"] = len([p for p in (one / next(iter(made))).glob("*.json") if p.name != "run.json"])
+    for round_number in range(args.repeat + 1):
+        timings: list[tuple[str, Callable[[], float]]] = [("F", lambda: wall([sys.executable, "-c", FLOOR]))]
+        timings += [(name, lambda c=command: wall(c)) for name, command in commands.items()]
+        for name, run in timings:
+            if round_number:  # round 0 warms the bytecode cache and the page cache
+                rounds.time(name, run)
+            else:
+                run()
+    if "many" in args.only:
+        from benchmarks.rescore import check_results
+
+        check_results(tmp / "outN", made)  # the copies must score like the committed reports
+    if "record" in args.only:
+        facts["record"] = measure_record(args.repeat, tmp / "record")
+        rounds.time("F", lambda: wall([sys.executable, "-c", FLOOR]))
+    return rounds, facts
+
+
+def report(rounds: Rounds, facts: dict[str, Any], args: argparse.Namespace) -> list[tuple[str, float, float]]:
+    """Print every figure; returns (goal, figure, limit) for every goal measured."""
+    floor = rounds.best["F"]
+    print(f"bytecode: {bytecode_mode()}; best of {args.repeat}; load average at each best in brackets")
+    print(f"F = {floor:.3f} s  ({FLOOR}) [load {rounds.loads['F']}]")
+    results = []
+    rows = []
+    for name in ("help", "version", "rescore --no-html", "rescore"):
+        if name in rounds.best:
+            seconds = rounds.best[name]
+            results.append((name, seconds / floor, GOALS[name]))
+            rows.append((name, f"{seconds:.3f} s", seconds / floor, "F", GOALS[name], rounds.loads[name]))
+    if "parse_s" in facts:
+        per_parse = facts["parse_s"] / facts["files"]
+        extra = facts["files"] - facts["files_one"]
+        print(f"json.loads of one cassette file: {per_parse * 1e3:.3f} ms ({facts['files']} files)")
+        for html in ("", " --no-html"):
+            marginal = (rounds.best[f"many{html}"] - rounds.best[f"rescore{html}"]) / extra
+            name = f"many{html}"
+            results.append((name, marginal / per_parse, GOALS[name]))
+            label = f"{args.models} models{html}: T={rounds.best[name]:.2f} s, per extra case {marginal * 1e3:.3f} ms"
+            rows.append((label, "", marginal / per_parse, "x parse", GOALS[name], rounds.loads[name]))
+    if "record" in facts:
+        rec = facts["record"]
+        results.append(("record", rec["wall_s"] / rec["allowed_s"], RECORD_GOAL))
+        label = (
+            f"record: {rec['requests']} requests; chains allow {rec['allowed_s']:.2f} s; "
+            f"CLI {rec['cli_s']:.2f} s incl. start-up"
+        )
+        rows.append((label, f"{rec['wall_s']:.2f} s", rec["wall_s"] / rec["allowed_s"], "x", RECORD_GOAL, rec["load"]))
+    print(f"{'goal':<62}{'measured':>10}{'ratio':>9}  {'limit':<12}{'':8}load")
+    for label, value, ratio, unit, limit, load in rows:
+        verdict = "met" if ratio <= limit else "MISSED"
+        print(f"{label:<62}{value:>10}{ratio:>8.2f}{unit[0]}  <= {limit:<5g}{unit:<4}{verdict:<8}{load}")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print a table of goals and figures; with ``--check``, exit 1 when a goal is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of {', '.join(PARTS)}")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
+    args = parser.parse_args(argv)
+    args.only = {part.strip() for part in args.only.split(",")}
+    if args.only - set(PARTS):
+        parser.error(f"--only: unknown part(s) {sorted(args.only - set(PARTS))}")
+    code = rerun_with_bytecode_cache(__file__, sys.argv[1:] if argv is None else argv)
+    if code is not None:
+        return code
+    tmp = Path(tempfile.mkdtemp(prefix="bench-run-"))
+    try:
+        rounds, facts = measure(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    results = report(rounds, facts, args)
+    missed = [name for name, ratio, limit in results if ratio > limit]
+    if missed:
+        print(f"goals missed: {', '.join(missed)}", file=sys.stderr)
+    return 1 if (missed and args.check) else 0
+
+
+if __name__ == "__main__":
+    os.environ.pop("LOBSTACK_API_KEY", None)  # every request goes to the local stand-in, which needs no key
+    sys.exit(main())
