@@ -8,12 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lobstack_eval.options import finite_number
-from replay.diff_runs import compare, decide, format_text, load_run, to_markdown
-from replay.diff_suites import read_suite_json
-from replay.junit import to_junit
-from replay.out_dir import check_writable_file
-from scorer.errors import LobstackError, ResultsError, UsageError
+from scorer.errors import LobstackError, UsageError
 
 
 def diff_runs(
@@ -92,6 +87,13 @@ def diff_runs(
     ] = None,
 ) -> None:
     """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
+    from lobstack_eval.options import finite_number
+    from replay.diff_runs import compare, decide, format_text, load_run, to_markdown
+    from replay.diff_suites import read_suite_json
+    from replay.junit import to_junit
+    from replay.out_dir import check_writable_file
+    from scorer.errors import ResultsError
+
     drop = finite_number(max_drop, "--max-drop", "points") if max_drop is not None else None
     if drop is not None and not fail_on_regression:
         raise UsageError("--max-drop only applies with --fail-on-regression")

@@ -7,9 +7,6 @@ from typing import Annotated
 
 import typer
 
-from replay.diff_suites import diff_suites as compare_suites
-from replay.diff_suites import format_rescores, format_text, read_suite_json, rescore_both, verdict_lines
-
 
 def diff_suites(
     old: Annotated[Path, typer.Argument(metavar="OLD", help="The older suite file.")],
@@ -30,6 +27,9 @@ def diff_suites(
     model dir of --cassettes could not be rescored. A change to the method page's rules also needs a major bump;
     that is not visible in the suite files, so it is not checked here.
     """
+    from replay.diff_suites import diff_suites as compare_suites
+    from replay.diff_suites import format_rescores, format_text, read_suite_json, rescore_both, verdict_lines
+
     raw_old, data_old = read_suite_json(old)
     raw_new, data_new = read_suite_json(new)
     diff = compare_suites(data_old, data_new)

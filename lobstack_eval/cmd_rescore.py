@@ -23,12 +23,8 @@ def rescore(
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
-    from rich.console import Console
-
     from replay.hints import record_command
-    from replay.leaderboard import neighbour_lines, ordered, terminal_table
     from replay.out_dir import check_writable_dir
-    from replay.power_text import power_lines
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
     from scorer.errors import UsageError
@@ -53,6 +49,11 @@ def rescore(
             typer.echo(f"error: {report.error}", err=True)
         return 1 if failed else 0
     if not quiet:
+        from rich.console import Console
+
+        from replay.leaderboard import neighbour_lines, ordered, terminal_table
+        from replay.power_text import power_lines
+
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
         for line in [*neighbour_lines(documents), *power_lines(ordered(documents), detect)]:
