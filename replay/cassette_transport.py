@@ -1,14 +1,18 @@
 """Serve a case's requests from its cassette, in recorded order, each interaction played once.
 
-The cassette is loaded as data with vcrpy's own loader (no patching: about 30x cheaper than ``use_cassette``)
-and every request is matched with vcrpy's matchers plus the JSON-body matcher. Attempts that never got an answer
-(timeouts, dropped connections) are not in the cassette; the manifest lists them and they are replayed as the
-same transport failures.
+The cassette is read as data: vcrpy's JSON serializer format, parsed strictly and checked (``cassette_shape``),
+then taken as vcrpy's loader takes it (a request's body text as UTF-8 bytes, the response as recorded), without
+importing vcrpy (with requests and http.client it costs more to import than rescoring a model takes; a test
+checks every committed cassette reads the same through vcrpy's own loader). Every request is matched with the
+recorder's matchers (method, endpoint URI, JSON body). Attempts that never got an answer (timeouts, dropped
+connections) are not in the cassette; the manifest lists them and they are replayed as the same transport
+failures.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +24,27 @@ from replay.cassette_shape import cassette_problem
 from scorer import strict_json
 from scorer.errors import CassetteError
 
-Interaction = tuple[Any, dict[str, Any]]
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """A request as the matchers see it: what vcrpy's ``Request`` holds of it (the body as UTF-8 bytes)."""
+
+    method: str
+    uri: str
+    body: bytes | None
 
 
-class _Parsed:
-    """A vcrpy "serializer" that hands over a cassette already parsed (strictly) and checked here."""
+Interaction = tuple[RecordedRequest, dict[str, Any]]
 
-    def __init__(self, data: Any) -> None:
-        self._data = data
 
-    def deserialize(self, _text: str) -> Any:
-        return self._data
+def _request(stored: dict[str, Any]) -> RecordedRequest:
+    body = stored["body"]
+    return RecordedRequest(stored["method"], stored["uri"], body.encode("utf-8") if isinstance(body, str) else body)
 
 
 def load_interactions(path: Path) -> list[Interaction]:
-    """A cassette's (vcr Request, response dict) pairs through vcrpy's loader, after a strict parse and a shape
-    check; anything unusable is a CassetteError naming the file and the field."""
-    from vcr.serialize import deserialize
-
+    """A cassette's (request, response dict) pairs, after a strict parse and a shape check; anything unusable
+    is a CassetteError naming the file and the field."""
     raw = read_bytes(path, "cassette")
     try:
         data = strict_json.loads_file(raw)
@@ -50,27 +57,23 @@ def load_interactions(path: Path) -> list[Interaction]:
     problem = cassette_problem(data)
     if problem:
         raise CassetteError(f"{path}: corrupt cassette: {problem}")
-    try:
-        requests, responses, *_ = deserialize("", _Parsed(data))
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise CassetteError(f"{path}: corrupt cassette: not a vcrpy cassette ({type(exc).__name__}: {exc})") from None
-    return list(zip(requests, responses, strict=True))
+    return [(_request(i["request"]), i["response"]) for i in data["interactions"]]
 
 
-def _vcr_request(request: HttpRequest) -> Any:
-    from vcr.request import Request
+def _same_method(r1: RecordedRequest, r2: RecordedRequest) -> None:
+    """vcrpy's ``method`` matcher."""
+    if r1.method != r2.method:
+        raise AssertionError(f"{r1.method} != {r2.method}")
 
-    return Request("POST", request.url, request.body_bytes(), {"Content-Type": "application/json"})
+
+_MATCHERS = {"method": _same_method, "endpoint_uri": endpoint_uri, "json_body": json_body}
 
 
-def _matcher_failures(new: Any, recorded: Any) -> list[str]:
-    from vcr import matchers
-
-    table = {"method": matchers.method, "endpoint_uri": endpoint_uri, "json_body": json_body}
+def _matcher_failures(new: RecordedRequest, recorded: RecordedRequest) -> list[str]:
     failures = []
     for name in MATCH_ON:
         try:
-            table[name](new, recorded)
+            _MATCHERS[name](new, recorded)
         except AssertionError as exc:
             failures.append(f"{name}: {exc}")
     return failures
@@ -109,7 +112,7 @@ class CassetteTransport:
             raise TransportFailure(kind, "replayed from the recording", attempt.wall_ms or 0.0)
         recorded_request, response = self._interactions[self._next_interaction]
         try:
-            failures = _matcher_failures(_vcr_request(request), recorded_request)
+            failures = _matcher_failures(RecordedRequest("POST", request.url, request.body_bytes()), recorded_request)
         except (ValueError, RecursionError):  # the json_body matcher could not parse the recorded body
             raise CassetteError(
                 f"{self.path}: corrupt cassette: interactions[{self._next_interaction}].request.body: not JSON"
@@ -120,9 +123,7 @@ class CassetteTransport:
             raise Unrecorded(f"the request differs from the recording ({detail})")
         self._next_attempt += 1
         self._next_interaction += 1
-        body = response["body"]["string"]  # load_interactions checked it is text; vcrpy made it bytes
-        if isinstance(body, str):
-            body = body.encode("utf-8")
+        body = response["body"]["string"].encode("utf-8")  # load_interactions checked it is text
         return HttpAnswer(
             status=int(response["status"]["code"]),
             headers=_headers(response.get("headers", {})),

@@ -158,7 +158,7 @@ def score_all(
     from recorder.processes import pool_context
 
     # polars is not preloaded: it must not be forked after use, and each worker imports it when it scores.
-    context = pool_context(["replay.rescore", "vcr", "vcr.cassette"])
+    context = pool_context(["replay.rescore"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         results = pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
         if meanwhile:
