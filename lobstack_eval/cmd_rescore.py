@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -12,30 +13,36 @@ def rescore(
     cassettes: Path = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model)."),
     suite: Path = typer.Option(Path("evals/suite.json"), "--suite", help="Suite file to score with."),
     out: Path = typer.Option(Path("reports"), "--out", help="Where results.json files and the leaderboard go."),
-    workers: int = typer.Option(None, "--workers", help="Processes to score models with [default: automatic]."),
+    workers: str = typer.Option(
+        None, "--workers", metavar="INTEGER", help="Processes to score models with [default: automatic]."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
     html: bool = typer.Option(True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."),
-    detect: float = typer.Option(
-        5.0, "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
+    detect: str = typer.Option(
+        "5", "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
     ),
     shard: str = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."),
     rows: Path = typer.Option(None, "--rows", help="Also write this run's partitions into a rows dataset dir."),
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
+    from lobstack_eval.options import whole_number
     from replay.hints import record_command
     from replay.out_dir import check_writable_dir
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
     from scorer.errors import UsageError
 
-    if workers is not None and workers < 1:
-        raise UsageError(f"--workers {workers}: must be at least 1")
-    if not 0 < detect <= 100:
-        raise UsageError(f"--detect {detect:g}: expected points between 0 and 100")
+    processes = whole_number(workers, "--workers") if workers is not None else None
+    try:
+        points = float(detect)  # read as text: a float option would import pydantic (lean_params)
+    except ValueError:
+        points = math.nan
+    if not 0 < points <= 100:  # also refuses nan and inf
+        raise UsageError(f"--detect {detect}: expected points between 0 and 100")
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
-    summary = run_rescore(cassettes, suite, out, workers, html=html, shard=part, rows=rows)
+    summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     failed = [r for r in summary.reports if r.error]
     if part is not None:
@@ -56,7 +63,7 @@ def rescore(
 
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
-        for line in [*neighbour_lines(documents), *power_lines(ordered(documents), detect)]:
+        for line in [*neighbour_lines(documents), *power_lines(ordered(documents), points)]:
             typer.echo(line)
     for report in summary.reports:
         if report.error:

@@ -9,9 +9,11 @@ from typing import Any
 import typer
 from typer._click import exceptions as click_exc
 
+from lobstack_eval.lean_params import LeanCommand, LeanGroup
 from scorer.errors import LobstackError
 
 app = typer.Typer(
+    cls=LeanGroup,
     name="lobstack-eval",
     help="Record tool-calling evals through the Lobstack gateway once; score, diff and gate them offline.",
     add_completion=False,
@@ -19,8 +21,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-suite_app = typer.Typer(help="Work with suite files.", no_args_is_help=True, rich_markup_mode=None)
-diff_app = typer.Typer(help="Compare suite versions or runs.", no_args_is_help=True, rich_markup_mode=None)
+suite_app = typer.Typer(cls=LeanGroup, help="Work with suite files.", no_args_is_help=True, rich_markup_mode=None)
+diff_app = typer.Typer(
+    cls=LeanGroup, help="Compare suite versions or runs.", no_args_is_help=True, rich_markup_mode=None
+)
 app.add_typer(suite_app, name="suite")
 app.add_typer(diff_app, name="diff")
 
@@ -48,7 +52,7 @@ def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
     import importlib
 
     impl: Callable[..., Any] = getattr(importlib.import_module(f"lobstack_eval.{module}"), func)
-    target.command(name)(impl)
+    target.command(name, cls=LeanCommand)(impl)
 
 
 _command(suite_app, "check", "cmd_suite", "check")

@@ -2,7 +2,9 @@
 
 typer's float options take ``nan``, ``inf`` and ``1e309`` (which is inf) and their range checks let NaN through, so
 ``--timeout nan`` would reach the network code. Number options are read as text and parsed here instead, before
-any work, into a usage error (exit 2) that names the option and the value as typed.
+any work, into a usage error (exit 2) that names the option and the value as typed. The whole-number options of
+the commands run most (rescore's ``--workers``, record's ``--concurrency``) are read the same way: typer would
+import pydantic to parse them (see ``lean_params``).
 """
 
 from __future__ import annotations
@@ -22,4 +24,15 @@ def finite_number(text: str, option: str, unit: str, *, minimum: float = 0.0, in
     if not ok:
         bound = f"{'>=' if inclusive else '>'} {minimum:g}"
         raise UsageError(f"{option}: expected a finite number of {unit} {bound}, got {text!r}")
+    return value
+
+
+def whole_number(text: str, option: str, *, minimum: int = 1) -> int:
+    """``text`` as an int >= ``minimum`` (digits, a sign and spaces allowed), else UsageError naming ``option``."""
+    try:
+        value = int(text.strip(), 10)
+    except ValueError:
+        raise UsageError(f"{option}: expected a whole number >= {minimum}, got {text!r}") from None
+    if value < minimum:
+        raise UsageError(f"{option} {value}: must be at least {minimum}")
     return value
