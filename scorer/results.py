@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from scorer.headers import dropped_params
+from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.suite_model import Suite
 
@@ -120,5 +120,5 @@ def results_document(
 
 
 def dumps(document: Any) -> str:
-    """Deterministic JSON text: sorted keys, two-space indent, UTF-8 text, floats by repr."""
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    """Deterministic JSON text: sorted keys, two-space indent, UTF-8 text, floats by repr (``json.dumps``'s text)."""
+    return dumps_indented(document) + "\n"
