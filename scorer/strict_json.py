@@ -116,16 +116,22 @@ class _Bad:
         self.problem = problem
 
 
-def _bad_constant(literal: str) -> _Bad:
-    return _Bad(f"{literal} is not JSON")
+def _document_decoder(bad: list[_Bad]) -> json.JSONDecoder:
+    """A decoder that keeps NaN, Infinity and out-of-range numbers as ``_Bad`` markers, each one also listed in
+    ``bad`` (so a clean file, the usual case, needs no walk to prove it clean)."""
 
+    def constant(literal: str) -> _Bad:
+        bad.append(_Bad(f"{literal} is not JSON"))
+        return bad[-1]
 
-def _bad_float(text: str) -> float | _Bad:
-    value = float(text)
-    return value if math.isfinite(value) else _Bad(f"{text} is out of range")
+    def number(text: str) -> float | _Bad:
+        value = float(text)
+        if math.isfinite(value):
+            return value
+        bad.append(_Bad(f"{text} is out of range"))
+        return bad[-1]
 
-
-_DOCUMENT = json.JSONDecoder(parse_constant=_bad_constant, parse_float=_bad_float)
+    return json.JSONDecoder(parse_constant=constant, parse_float=number)
 
 
 def _path(parts: tuple[Any, ...]) -> str:
@@ -157,11 +163,14 @@ def loads_file(text: str | bytes) -> Any:
     that are not UTF-8 raise ``UnicodeDecodeError``."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
+    bad: list[_Bad] = []
     try:
-        value = _DOCUMENT.decode(text)
+        value = _document_decoder(bad).decode(text)
     except RecursionError:
         raise NotStrictFile(f"nested more than {FILE_MAX_DEPTH} levels deep") from None
-    reason = file_problem(value)
-    if reason:
-        raise NotStrictFile(reason)
+    # A file nests at most as deep as it has opening brackets (some may be inside strings): with fewer than the
+    # limit, and no bad number met while parsing, nothing needs walking.
+    deep = text.count("{") + text.count("[") > FILE_MAX_DEPTH and deeper_than(value, FILE_MAX_DEPTH)
+    if bad or deep:
+        raise NotStrictFile(file_problem(value) or f"nested more than {FILE_MAX_DEPTH} levels deep")
     return value
