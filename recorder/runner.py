@@ -10,7 +10,6 @@ generated one, written into both the echoed call and its tool message. The same 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import time
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from typing import Any
 
 from recorder.client import COST_HEADER, call_with_retries
 from recorder.transport import HttpRequest, Transport, Unrecorded
+from scorer.jsonvalue import json_copy
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.response import MalformedResponse, ModelResponse, parse_completion
@@ -58,7 +58,7 @@ def follow_up(
     step: Step, response: ModelResponse, verdict: StepVerdict, case_id: str = "", index: int = 0
 ) -> list[dict[str, Any]]:
     """The messages appended after a step: the assistant message as sent, then one tool message per call."""
-    assistant = copy.deepcopy(response.message)
+    assistant = json_copy(response.message)
     assistant.setdefault("role", "assistant")  # the one field a follow-up cannot do without
     ids = call_ids(case_id, index, response)
     if not response.legacy:
