@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from replay.cassette_transport import CassetteTransport, load_interactions
 from replay.shard import Shard
 from replay.stray import stray_warning
 from scorer.errors import CassetteError, LobstackError, UsageError
+from scorer.json_text import loads_text
 from scorer.outcome import CaseOutcome
 from scorer.repeated_results import repeated_results_document
 from scorer.results import dumps, results_document
@@ -128,12 +129,19 @@ def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelR
 
 
 def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
-    """Pool worker: loads the suite once per process (checked against the parent's sha256)."""
+    """Pool worker: loads the suite once per process (checked against the parent's sha256). The report goes back
+    without its results dict: the parent reads it from the text, cheaper than pickling it both ways."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
     suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
     if suite.sha256 != sha256:
         raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
-    return _report(model_dir, suite, args[3])
+    report = _report(model_dir, suite, args[3])
+    return replace(report, results={}) if report.text else report
+
+
+def _with_results(report: ModelReport) -> ModelReport:
+    """A report from a pool worker with its results dict read back from its text."""
+    return replace(report, results=loads_text(report.text)) if report.text else report
 
 
 def score_all(
@@ -160,10 +168,11 @@ def score_all(
     # polars is not preloaded: it must not be forked after use, and each worker imports it when it scores.
     context = pool_context(["replay.rescore"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+        # Small chunks: a model takes ~20 ms, and a worker left alone with a big last chunk would idle the other.
+        results = pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 16)))
         if meanwhile:
             meanwhile()
-        return list(results)
+        return [_with_results(report) for report in results]
 
 
 @dataclass(frozen=True)

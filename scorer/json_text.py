@@ -63,3 +63,11 @@ def dumps_indented(value: Any) -> str:
             # followed by a line end (JSON escapes those), and a longer number does not start with a space.
             text = text.replace(f" {theirs},\n", f" {ours},\n").replace(f" {theirs}\n", f" {ours}\n")
     return text
+
+
+def loads_text(text: str) -> Any:
+    """Parse JSON text this module wrote (orjson; Python's parser for what orjson refuses, a big integer)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)

@@ -89,3 +89,13 @@ def test_any_json_value_is_written_as_python_writes_it(value: Any) -> None:
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=8))
 def test_any_float_is_written_as_python_writes_it(values: list[float]) -> None:
     assert dumps_indented({"v": values, "w": values[0]}) == python({"v": values, "w": values[0]})
+
+
+def test_text_reads_back_to_the_same_values() -> None:
+    from scorer.json_text import loads_text
+
+    for path in RESULTS:
+        text = path.read_text(encoding="utf-8")
+        assert loads_text(text) == json.loads(text)
+    value = {"big": 2**70, "float": 2.7755575615628914e-15, "text": "é\n🙂"}
+    assert loads_text(dumps_indented(value)) == value
