@@ -236,7 +236,7 @@ def rescore(
 
 
 def _import_renderer() -> None:
-    import replay.html  # noqa: F401  (matplotlib: about a second to import)
+    import replay.html  # noqa: F401  (jinja2; matplotlib only if a plot must be drawn: replay/html/_cache.py)
 
 
 def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,15 @@ pytest_plugins = ["pytester"]  # the pytest plugin's tests run pytest in a proje
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_SUITE = FIXTURES / "mini_suite.json"
 ROOT = Path(__file__).parent.parent
+
+# The report's plot and template cache (replay/html/_cache.py): a fresh one for this session, so the tests draw every
+# plot at least once and never touch the developer's ~/.cache. Set before any test module imports replay.html.
+CACHE_DIR = tempfile.mkdtemp(prefix="lobstack-test-cache-")
+os.environ["LOBSTACK_CACHE_DIR"] = CACHE_DIR
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(CACHE_DIR, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

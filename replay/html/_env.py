@@ -12,10 +12,13 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from replay.html._cache import template_cache
+
 # Every string from a model or a cassette is untrusted: templates escape by default, and only our own CSS, JS,
 # matplotlib's SVG (which escapes its text) and the JSON block below are marked safe.
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("replay.html", "templates"),
+    bytecode_cache=template_cache(),  # compiled templates kept between runs (replay/html/_cache.py)
     autoescape=True,
     undefined=jinja2.StrictUndefined,
     keep_trailing_newline=True,

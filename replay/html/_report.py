@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from replay.html import _env, _plots, _view
+from replay.html import _env, _view
+from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
 from replay.ties import has_repeats, neighbours
@@ -24,6 +25,22 @@ def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> st
     return f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were scored against."
 
 
+def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]]:
+    """Each plot of the page, drawn only when called (matplotlib is imported then, and only then)."""
+
+    def plots() -> Any:
+        from replay.html import _plots
+
+        return _plots
+
+    return {
+        "rates": lambda: plots().rates_svg(plot_models),
+        "cost": lambda: plots().tradeoff_svg(plot_models, "cost"),
+        "latency": lambda: plots().tradeoff_svg(plot_models, "latency"),
+        "groups": lambda: plots().heatmap_svg(plot_models),
+    }
+
+
 def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite file's dict).
 
@@ -36,12 +53,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     repeated = has_repeats(ordered)
     case_ids = _view.grid_case_ids(ordered, suite)
     plot_models = [_view.plot_model(r) for r in ordered]
-    plots = {
-        "rates": _env.safe(_plots.rates_svg(plot_models)),
-        "cost": _env.safe(_plots.tradeoff_svg(plot_models, "cost")),
-        "latency": _env.safe(_plots.tradeoff_svg(plot_models, "latency")),
-        "groups": _env.safe(_plots.heatmap_svg(plot_models)),
-    }
+    plots = {name: _env.safe(cached_svg(name, plot_models, draw)) for name, draw in _drawings(plot_models).items()}
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
-from replay.html._plots import Interval, PlotModel
+from replay.html._plot_model import Interval, PlotModel
 
 _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
 
