@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from recorder.client import COST_HEADER
 from recorder.files import inside, read_json, write_atomic
 from scorer.errors import CassetteError
+from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
 
 MANIFEST = "run.json"
@@ -118,7 +118,7 @@ class Manifest:
                 for n, cases in sorted(self.repeat_cases.items())
                 if cases
             }
-        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return dumps_indented(document) + "\n"  # json.dumps(indent=2, sort_keys=True)'s text, faster
 
     def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
         """Record prices from ``cost_header`` from now on; rescore reads one header per model dir, so a dir with

@@ -256,7 +256,13 @@ def _record_in_processes(
             if not pool.running:
                 break
             interrupts.announce(pool.running)
-            for task, ok, value in pool.finished(POLL_S):
+            ended = pool.finished(POLL_S)
+            if failure is None and not any(not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended):
+                # Freed workers get their next case before the bookkeeping below (moving files, rewriting
+                # run.json): no worker waits while there is work.
+                while queue and pool.idle() and not interrupts.draining and not interrupts.stop_now:
+                    pool.submit(queue.popleft())
+            for task, ok, value in ended:
                 if ok:
                     done(value)
                 elif isinstance(value, WorkerDied):
