@@ -94,6 +94,7 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
         made = make_cassettes(many, args.models if "many" in args.only else 1)
         one.mkdir()
         shutil.copytree(many / next(iter(made)), one / next(iter(made)))
+        commands["rescore cold"] = [*rescore, str(one), "--out", str(tmp / "out1-cold")]
         for html in ("", " --no-html"):
             extra = ["--no-html"] if html else []
             commands[f"rescore{html}"] = [*rescore, str(one), "--out", str(tmp / f"out1{'-' * bool(html)}"), *extra]
@@ -104,7 +105,10 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
             facts["files_one"] = len([p for p in (one / next(iter(made))).glob("*.json") if p.name != "run.json"])
     for round_number in range(args.repeat + 1):
         timings: list[tuple[str, Callable[[], float]]] = [("F", lambda: wall([sys.executable, "-c", FLOOR]))]
-        timings += [(name, lambda c=command: wall(c)) for name, command in commands.items()]
+        for name, command in commands.items():
+            # The plot cache: a temp one, warmed by round 0 (never the user's); "rescore cold" runs without one.
+            env = {**os.environ, "LOBSTACK_CACHE_DIR": "" if name == "rescore cold" else str(tmp / "cache")}
+            timings.append((name, lambda c=command, e=env: wall(c, e)))
         for name, run in timings:
             if round_number:  # round 0 warms the bytecode cache and the page cache
                 rounds.time(name, run)
@@ -123,37 +127,48 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
 def report(rounds: Rounds, facts: dict[str, Any], args: argparse.Namespace) -> list[tuple[str, float, float]]:
     """Print every figure; returns (goal, figure, limit) for every goal measured."""
     floor = rounds.best["F"]
-    print(f"bytecode: {bytecode_mode()}; best of {args.repeat}; load average at each best in brackets")
-    print(f"F = {floor:.3f} s  ({FLOOR}) [load {rounds.loads['F']}]")
-    results = []
-    rows = []
-    for name in ("help", "version", "rescore --no-html", "rescore"):
+    print(f"bytecode: {bytecode_mode()}; best of {args.repeat}; the load average (1 min) beside each best figure")
+    print(f"F = {floor:.3f} s ({FLOOR}), load {rounds.loads['F']}")
+    results: list[tuple[str, float, float]] = []
+    rows: list[tuple[str, str, str, str, str]] = []
+
+    def goal(name: str, label: str, measured: str, ratio: float, unit: str, limit: float, load: str) -> None:
+        results.append((name, ratio, limit))
+        verdict = "met" if ratio <= limit else "MISSED"
+        rows.append((label, measured, f"{ratio:.2f} {unit}", f"<= {limit:g} {unit} {verdict}", load))
+
+    labels = {
+        "help": "--help",
+        "version": "--version",
+        "rescore --no-html": "rescore 1 model x 80 cases --no-html",
+        "rescore": "rescore 1 model x 80 cases, HTML (plots cached)",
+    }
+    for name, label in labels.items():
         if name in rounds.best:
             seconds = rounds.best[name]
-            results.append((name, seconds / floor, GOALS[name]))
-            rows.append((name, f"{seconds:.3f} s", seconds / floor, "F", GOALS[name], rounds.loads[name]))
+            goal(name, label, f"{seconds:.3f} s", seconds / floor, "F", GOALS[name], rounds.loads[name])
+    if "rescore cold" in rounds.best:
+        seconds = rounds.best["rescore cold"]
+        label = "  (info) the same, no plot cache: matplotlib draws"
+        rows.append((label, f"{seconds:.3f} s", f"{seconds / floor:.2f} F", "", rounds.loads["rescore cold"]))
     if "parse_s" in facts:
         per_parse = facts["parse_s"] / facts["files"]
         extra = facts["files"] - facts["files_one"]
-        print(f"json.loads of one cassette file: {per_parse * 1e3:.3f} ms ({facts['files']} files)")
+        print(f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} ms")
         for html in ("", " --no-html"):
-            marginal = (rounds.best[f"many{html}"] - rounds.best[f"rescore{html}"]) / extra
             name = f"many{html}"
-            results.append((name, marginal / per_parse, GOALS[name]))
-            label = f"{args.models} models{html}: T={rounds.best[name]:.2f} s, per extra case {marginal * 1e3:.3f} ms"
-            rows.append((label, "", marginal / per_parse, "x parse", GOALS[name], rounds.loads[name]))
+            marginal = (rounds.best[name] - rounds.best[f"rescore{html}"]) / extra
+            label = f"{args.models} models{html or ', HTML'}: per extra case (T={rounds.best[name]:.2f} s)"
+            goal(name, label, f"{marginal * 1e3:.3f} ms", marginal / per_parse, "x", GOALS[name], rounds.loads[name])
     if "record" in facts:
         rec = facts["record"]
-        results.append(("record", rec["wall_s"] / rec["allowed_s"], RECORD_GOAL))
-        label = (
-            f"record: {rec['requests']} requests; chains allow {rec['allowed_s']:.2f} s; "
-            f"CLI {rec['cli_s']:.2f} s incl. start-up"
-        )
-        rows.append((label, f"{rec['wall_s']:.2f} s", rec["wall_s"] / rec["allowed_s"], "x", RECORD_GOAL, rec["load"]))
-    print(f"{'goal':<62}{'measured':>10}{'ratio':>9}  {'limit':<12}{'':8}load")
-    for label, value, ratio, unit, limit, load in rows:
-        verdict = "met" if ratio <= limit else "MISSED"
-        print(f"{label:<62}{value:>10}{ratio:>8.2f}{unit[0]}  <= {limit:<5g}{unit:<4}{verdict:<8}{load}")
+        label = f"record 80 cases ({rec['requests']} requests), chains allow {rec['allowed_s']:.2f} s"
+        ratio = rec["wall_s"] / rec["allowed_s"]
+        goal("record", label, f"{rec['wall_s']:.2f} s", ratio, "x", RECORD_GOAL, rec["load"])
+        rows.append(("  (info) the CLI, start-up included", f"{rec['cli_s']:.2f} s", "", "", ""))
+    print(f"{'goal':<56}{'measured':>10}  {'ratio':>8}  {'limit':<18}load")
+    for label, measured, ratio_text, limit_text, load in rows:
+        print(f"{label:<56}{measured:>10}  {ratio_text:>8}  {limit_text:<18}{load}")
     return results
 
 
