@@ -15,7 +15,7 @@ from replay.cassette_transport import load_interactions
 from tests.conftest import ROOT
 
 COMMITTED = sorted(p for p in (ROOT / "cassettes").glob("*/*.json") if p.name != "run.json")
-HEAVY = ("vcr", "requests", "urllib3", "http.client", "rich", "jinja2", "matplotlib", "polars", "jsonschema")
+HEAVY = ("vcr", "requests", "urllib3", "http.client", "rich", "jinja2", "matplotlib", "numpy", "polars", "jsonschema")
 
 
 def imported_by(args: list[str]) -> list[str]:
