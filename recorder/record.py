@@ -243,7 +243,8 @@ def _record_in_processes(
     from recorder.processes import pool_context
     from recorder.workers import WorkerDied, WorkerPool
 
-    context = pool_context(["recorder.record_case", "requests", "vcr"])
+    # ctypes: each worker asks the kernel (prctl) to die with this process; imported here once, not in each worker.
+    context = pool_context(["recorder.record_case", "requests", "vcr", "ctypes"])
     if context.get_start_method() == "fork":
         suite_once(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
     pool = WorkerPool(context, workers, record_case, _init_worker).start()
