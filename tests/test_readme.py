@@ -31,6 +31,7 @@ NOT_RUN = {
     "./scripts/test.sh": "the test suite itself, this test included; CI runs it through .ci/run",
     "export LOBSTACK_API_KEY=...": "needs a real Lobstack API key, which no test has or may print",
     "uv run lobstack-eval record --model openai/gpt-4o": "records from the real Lobstack gateway (network, key)",
+    "uv run python benchmarks/run.py --check": BENCHMARK,
     "uv run python benchmarks/score.py": BENCHMARK,
     "uv run python benchmarks/record.py": BENCHMARK,
     "uv run python benchmarks/rescore.py": BENCHMARK,
