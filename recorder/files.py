@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -26,9 +27,22 @@ def read_bytes(path: Path, what: str, error: type[Exception] = CassetteError) ->
         raise error(f"{path}: cannot read the {what}: {exc.strerror}") from None
 
 
+_SUITES: dict[tuple[str, bytes], Suite] = {}  # (path, sha256 of the bytes) -> the checked suite, in this process
+_SUITES_KEPT = 8
+
+
 def read_suite(path: Path) -> Suite:
-    """Load and validate a suite file; SuiteError names the file and the first problem."""
-    return parse_suite(read_bytes(path, "suite file", SuiteError), str(path))
+    """Load and validate a suite file; SuiteError names the file and the first problem. The same bytes at the same
+    path are checked once per process (record reads the suite to plan, to record and in each worker it forks)."""
+    raw = read_bytes(path, "suite file", SuiteError)
+    key = (str(path), hashlib.sha256(raw).digest())
+    suite = _SUITES.get(key)
+    if suite is None:
+        suite = parse_suite(raw, str(path))
+        if len(_SUITES) >= _SUITES_KEPT:
+            _SUITES.pop(next(iter(_SUITES)))
+        _SUITES[key] = suite
+    return suite
 
 
 def check_suite_file(path: Path) -> SuiteCheck:
