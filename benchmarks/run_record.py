@@ -2,10 +2,11 @@
 
 The stand-in gateway runs in a process of its own (``lobstack-eval gateway``), so the recorder shares no
 interpreter with it. Each repetition records every case into a fresh dir twice: ``recorder.record.record`` in a
-fresh Python (timed from the call, imports done: the pool's start-up is included) and the CLI (timed from the
-start of the process). What the chains allow is the shortest schedule of the recorded cases, each case's requests
-one after another on one worker (``run.json`` counts them), on ``concurrency`` workers: longest first, which here
-reaches the lower bound ``max(ceil(requests / workers), longest chain)`` and is then the optimum.
+fresh Python (timed from the call, with vcrpy and requests imported and the suite read before it: the pool's
+start-up is included) and the CLI (timed from the start of the process). What the chains allow is the shortest
+schedule of the recorded cases, each case's requests one after another on one worker (``run.json`` counts them),
+on ``concurrency`` workers: longest first, which here reaches the lower bound
+``max(ceil(requests / workers), longest chain)`` and is then the optimum.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ SUITE = ROOT / "evals" / "suite.json"
 MODEL = "ref/oracle"
 LATENCY_MS = 200
 CONCURRENCY = 8
-# Runs record() in a fresh interpreter and prints its wall time (imports before the clock starts).
+# Runs record() in a fresh interpreter and prints its wall time. What the recorder imports (vcrpy, requests) and
+# the suite (read to list the case ids) are loaded before the clock starts, as in a process that records again;
+# the CLI's figure has them.
 CHILD = """
 import json, sys, time
 from pathlib import Path
+import recorder.record_case, requests, vcr
 from recorder.files import read_suite
 from recorder.record import record
 suite, cassettes, url, concurrency = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
