@@ -247,10 +247,15 @@ def _record_in_processes(
     context = pool_context(["recorder.record_case", "requests", "vcr", "ctypes"])
     if context.get_start_method() == "fork":
         suite_once(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
-    pool = WorkerPool(context, workers, record_case, _init_worker).start()
+    pool = WorkerPool(context, workers, record_case, _init_worker)
     queue = deque(tasks)
     failure: BaseException | None = None
     try:
+        # Each worker gets its first case as soon as it is forked, not once the last one is: forking eight workers
+        # takes tens of milliseconds, and the first requests go out meanwhile.
+        while pool.grow():
+            if queue and not interrupts.draining:
+                pool.submit(queue.popleft())
         while not interrupts.stop_now:
             while queue and pool.idle() and not interrupts.draining and failure is None:
                 pool.submit(queue.popleft())

@@ -101,9 +101,16 @@ class WorkerPool:
 
     def start(self) -> WorkerPool:
         """Start every worker."""
-        while len(self._workers) < self.size:
-            self._workers.append(self._new_worker())
+        while self.grow():
+            pass
         return self
+
+    def grow(self) -> bool:
+        """Start one more worker, unless all ``size`` run; True when one was started."""
+        if len(self._workers) >= self.size:
+            return False
+        self._workers.append(self._new_worker())
+        return True
 
     def _new_worker(self) -> _Worker:
         parent_end, child_end = self.context.Pipe()
