@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -150,16 +151,27 @@ def score_all(
     workers: int | None = None,
     meanwhile: Callable[[], Any] | None = None,
     shard: Shard | None = None,
+    each: Callable[[ModelReport], None] | None = None,
 ) -> list[ModelReport]:
     """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
 
-    ``meanwhile`` runs in this process while a pool works (rescore imports the HTML renderer then)."""
+    ``meanwhile`` runs in this process while a pool works (rescore imports what it needs next then); ``each`` is
+    called here with every report as it comes, in ``dirs`` order, while the pool scores the next ones."""
     if workers is None:
         import os
 
         workers = min(len(dirs), os.cpu_count() or 1) if len(dirs) >= POOL_THRESHOLD else 1
+    done: list[ModelReport] = []
+
+    def take(report: ModelReport) -> None:
+        if each:
+            each(report)
+        done.append(report)
+
     if workers <= 1:
-        return [_report(d, suite, shard) for d in dirs]
+        for model_dir in dirs:
+            take(_report(model_dir, suite, shard))
+        return done
     jobs = [(str(d), suite.source, suite.sha256, shard) for d in dirs]
     from concurrent.futures import ProcessPoolExecutor
 
@@ -172,7 +184,9 @@ def score_all(
         results = pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 16)))
         if meanwhile:
             meanwhile()
-        return [_with_results(report) for report in results]
+        for report in results:
+            take(_with_results(report))
+        return done
 
 
 @dataclass(frozen=True)
@@ -203,7 +217,7 @@ def rescore(
     ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds exactly this run's
     models: any other model's results.json there (stale) is removed and listed in ``removed``."""
     from replay.out_dir import remove_stale_results
-    from replay.rows.build import frames
+    from replay.rows.build import add_rows, frames_of_rows
     from replay.rows.report import suite_ref, write_tables
 
     if shard is not None and rows is not None:
@@ -211,7 +225,17 @@ def rescore(
     html = html and shard is None
     suite = read_suite(suite_path)
     dirs, unusable = find_model_dirs(cassettes)
-    reports = score_all(dirs, suite, workers, meanwhile=_import_renderer if html else None, shard=shard)
+    tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
+    written: dict[str, Path] = {}
+
+    def keep(report: ModelReport) -> None:
+        # Each model as it comes, while a pool scores the next ones: its results.json and its rows.
+        if not report.error:
+            written[report.slug] = inside(out, report.slug, "results.json")
+            write_atomic(written[report.slug], report.text)
+            add_rows(tables, suite, report.results)
+
+    reports = score_all(dirs, suite, workers, meanwhile=partial(_prepare, html), shard=shard, each=keep)
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)
     files, removed = [], []
@@ -219,15 +243,13 @@ def rescore(
         if report.warning:
             warn(report.warning)
         path = inside(out, report.slug, "results.json")
-        if report.error:
-            if path.is_file():  # an old results file must not pass for this run's
-                path.unlink()
-                removed.append(path)
-            continue
-        write_atomic(path, report.text)
-        files.append(path)
+        if report.error and path.is_file():  # an old results file must not pass for this run's
+            path.unlink()
+            removed.append(path)
+        elif not report.error:
+            files.append(written[report.slug])
     documents = [r.results for r in reports if not r.error]
-    files += write_tables(out, suite_ref(suite), documents, frames(suite, documents), shard, rows)
+    files += write_tables(out, suite_ref(suite), documents, frames_of_rows(tables), shard, rows)
     if html:
         write_atomic(inside(out, "index.html"), _html(documents, suite_path))
         files.append(out / "index.html")
@@ -235,8 +257,15 @@ def rescore(
     return RescoreSummary(suite, reports, out, files, sorted(removed))
 
 
-def _import_renderer() -> None:
-    import replay.html  # noqa: F401  (jinja2; matplotlib only if a plot must be drawn: replay/html/_cache.py)
+def _prepare(html: bool) -> None:
+    """What this process needs after the pool, imported while the pool works: polars for the rows (the workers
+    are forked by then), and for the page jinja2 (matplotlib only if a plot must be drawn: replay/html/_cache.py)."""
+    import replay.rows.build
+    import replay.rows.report
+
+    replay.rows.build.schema("cases")  # imports polars
+    if html:
+        import replay.html
 
 
 def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:

@@ -167,13 +167,23 @@ def _series(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
 
 def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The ``cases`` and ``calls`` DataFrames of many results documents, in their canonical row order."""
-    import polars as pl
-
     tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
     for document in documents:
-        case_rows, call_rows = document_rows(suite, document)
-        tables["cases"].extend(case_rows)
-        tables["calls"].extend(call_rows)
+        add_rows(tables, suite, document)
+    return frames_of_rows(tables)
+
+
+def add_rows(tables: dict[str, list[dict[str, Any]]], suite: Suite, document: dict[str, Any]) -> None:
+    """Add one results document's rows to ``tables`` (``{"cases": [...], "calls": [...]}``), for ``frames_of_rows``."""
+    case_rows, call_rows = document_rows(suite, document)
+    tables["cases"].extend(case_rows)
+    tables["calls"].extend(call_rows)
+
+
+def frames_of_rows(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The ``cases`` and ``calls`` DataFrames of rows gathered by ``add_rows`` (in any order: they are sorted)."""
+    import polars as pl
+
     built = {}
     for name, rows in tables.items():
         # Column by column: polars builds list and decimal columns from Python lists much faster than from dicts.
