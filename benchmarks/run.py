@@ -3,8 +3,8 @@
     uv run python benchmarks/run.py [--repeat 5] [--models 100] [--only help,rescore,many,record] [--check]
 
 F, the import floor, is a fresh interpreter importing polars, vcr, requests, jsonschema and typer. Every figure is
-the best of ``--repeat`` runs; the rounds interleave F with the commands, so a burst of load from other processes
-slows both alike. Bytecode is compiled, as on a user's second run (see README: the script re-runs itself with a
+the best of ``--repeat`` runs; the rounds interleave F (and the parse) with the commands, so a burst of load from
+other processes slows both alike. Bytecode is compiled, as on a user's second run (see README: the script re-runs itself with a
 temp ``PYTHONPYCACHEPREFIX`` and the first round warms it).
 
 Goals:
@@ -13,7 +13,7 @@ Goals:
   ``--no-html``, <= 1.5 F with the HTML report.
 - ``many``: ``--models`` model dirs (copies of the committed ``ref_*`` dirs, see rescore.py): the marginal cost of
   one more case, (T(many) - T(1)) / extra cases, <= 2.5x ``json.loads`` of its cassette file (read and parsed in
-  this process, one core), with and without the HTML report.
+  this process, one core, in the same rounds), with and without the HTML report.
 - ``record``: ``ref/oracle``'s 80 cases at 200 ms stand-in latency, concurrency 8: ``recorder.record.record`` in a
   fresh process (the stand-in gateway in another) within 10% of what the chains allow: the shortest schedule of
   the recorded chains (each case's requests in a row, one worker per case) on 8 workers. The CLI's wall time, its
@@ -66,16 +66,12 @@ class Rounds:
             self.best[name], self.loads[name] = seconds, load_average()
 
 
-def parse_seconds(root: Path) -> tuple[float, int]:
-    """Best of 3: read and ``json.loads`` every cassette file (not run.json) under ``root``; and how many."""
-    paths = sorted(p for p in root.glob("*/*.json") if p.name != "run.json")
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        for path in paths:
-            json.loads(path.read_bytes())
-        best = min(best, time.perf_counter() - started)
-    return best, len(paths)
+def parse_seconds(paths: list[Path]) -> float:
+    """Seconds to read and ``json.loads`` every one of ``paths`` in this process (one core)."""
+    started = time.perf_counter()
+    for path in paths:
+        json.loads(path.read_bytes())
+    return time.perf_counter() - started
 
 
 def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]]:
@@ -101,7 +97,8 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
             if "many" in args.only:
                 commands[f"many{html}"] = [*rescore, str(many), "--out", str(tmp / f"outN{'-' * bool(html)}"), *extra]
         if "many" in args.only:
-            facts["parse_s"], facts["files"] = parse_seconds(many)
+            cassette_files = sorted(p for p in many.glob("*/*.json") if p.name != "run.json")
+            facts["files"] = len(cassette_files)
             facts["files_one"] = len([p for p in (one / next(iter(made))).glob("*.json") if p.name != "run.json"])
     for round_number in range(args.repeat + 1):
         timings: list[tuple[str, Callable[[], float]]] = [("F", lambda: wall([sys.executable, "-c", FLOOR]))]
@@ -109,6 +106,8 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
             # The plot cache: a temp one, warmed by round 0 (never the user's); "rescore cold" runs without one.
             env = {**os.environ, "LOBSTACK_CACHE_DIR": "" if name == "rescore cold" else str(tmp / "cache")}
             timings.append((name, lambda c=command, e=env: wall(c, e)))
+        if "many" in args.only:  # the files the marginal case is compared with, parsed in the same rounds
+            timings.append(("parse", lambda: parse_seconds(cassette_files)))
         for name, run in timings:
             if round_number:  # round 0 warms the bytecode cache and the page cache
                 rounds.time(name, run)
@@ -151,10 +150,11 @@ def report(rounds: Rounds, facts: dict[str, Any], args: argparse.Namespace) -> l
         seconds = rounds.best["rescore cold"]
         label = "  (info) the same, no plot cache: matplotlib draws"
         rows.append((label, f"{seconds:.3f} s", f"{seconds / floor:.2f} F", "", rounds.loads["rescore cold"]))
-    if "parse_s" in facts:
-        per_parse = facts["parse_s"] / facts["files"]
+    if "parse" in rounds.best:
+        per_parse = rounds.best["parse"] / facts["files"]
         extra = facts["files"] - facts["files_one"]
-        print(f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} ms")
+        load = rounds.loads["parse"]
+        print(f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} ms, load {load}")
         for html in ("", " --no-html"):
             name = f"many{html}"
             marginal = (rounds.best[name] - rounds.best[f"rescore{html}"]) / extra
