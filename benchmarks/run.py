@@ -4,8 +4,8 @@
 
 F, the import floor, is a fresh interpreter importing polars, vcr, requests, jsonschema and typer. Every figure is
 the best of ``--repeat`` runs; the rounds interleave F (and the parse) with the commands, so a burst of load from
-other processes slows both alike. Bytecode is compiled, as on a user's second run (see README: the script re-runs itself with a
-temp ``PYTHONPYCACHEPREFIX`` and the first round warms it).
+other processes slows both alike. Bytecode is compiled, as on a user's second run (see README: the script re-runs
+itself with a temp ``PYTHONPYCACHEPREFIX`` and the first round warms it).
 
 Goals:
 - ``help``: ``lobstack-eval --help`` and ``--version`` <= 0.3 F each.
