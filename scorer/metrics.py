@@ -88,24 +88,8 @@ def compute_metrics_by_model(runs: dict[str, Sequence[CaseOutcome]]) -> dict[str
     cases = pl.DataFrame(case_rows, schema=schema).filter(pl.col("scored"))
     call_table = [{"model": model, **row} for model, outcomes in runs.items() for o in outcomes for row in call_rows(o)]
     calls = pl.DataFrame(call_table, schema={"model": pl.String, "offered": pl.Boolean, "valid": pl.Boolean})
-    on_cases = cases.group_by("model").agg(
-        overall=pl.col("overall").sum(),
-        overall_of=pl.len(),
-        right_tool=(pl.col("right_tool_applies") & pl.col("right_tool")).sum(),
-        right_tool_of=pl.col("right_tool_applies").sum(),
-        chains=(pl.col("chains_applies") & pl.col("overall")).sum(),
-        chains_of=pl.col("chains_applies").sum(),
-        parallel=(pl.col("parallel_applies") & pl.col("parallel")).sum(),
-        parallel_of=pl.col("parallel_applies").sum(),
-        no_call_needed=(pl.col("no_call_applies") & pl.col("no_call")).sum(),
-        no_call_needed_of=pl.col("no_call_applies").sum(),
-    )
-    on_calls = calls.group_by("model").agg(
-        valid_arguments=(pl.col("offered") & pl.col("valid")).sum(),
-        valid_arguments_of=pl.col("offered").sum(),
-        made_up_tool=(~pl.col("offered")).sum(),
-        made_up_tool_of=pl.len(),
-    )
+    on_cases = cases.group_by("model").agg(**case_counts())
+    on_calls = calls.group_by("model").agg(**call_counts())
     counts = {
         row["model"]: row
         for row in on_cases.join(on_calls, on="model", how="full", coalesce=True).iter_rows(named=True)
@@ -161,3 +145,33 @@ def cost_per_100_cases(total: Decimal | None, scored: int) -> float | None:
     if total is None or scored == 0:
         return None
     return finite(total * 100 / scored)
+
+
+def case_counts() -> dict[str, Any]:
+    """Each case-level metric's count and base as polars aggregations over scored case rows (``case_row``)."""
+    import polars as pl
+
+    return dict(
+        overall=pl.col("overall").sum(),
+        overall_of=pl.len(),
+        right_tool=(pl.col("right_tool_applies") & pl.col("right_tool")).sum(),
+        right_tool_of=pl.col("right_tool_applies").sum(),
+        chains=(pl.col("chains_applies") & pl.col("overall")).sum(),
+        chains_of=pl.col("chains_applies").sum(),
+        parallel=(pl.col("parallel_applies") & pl.col("parallel")).sum(),
+        parallel_of=pl.col("parallel_applies").sum(),
+        no_call_needed=(pl.col("no_call_applies") & pl.col("no_call")).sum(),
+        no_call_needed_of=pl.col("no_call_applies").sum(),
+    )
+
+
+def call_counts() -> dict[str, Any]:
+    """Each per-call metric's count and base as polars aggregations over call rows (``call_rows``)."""
+    import polars as pl
+
+    return dict(
+        valid_arguments=(pl.col("offered") & pl.col("valid")).sum(),
+        valid_arguments_of=pl.col("offered").sum(),
+        made_up_tool=(~pl.col("offered")).sum(),
+        made_up_tool_of=pl.len(),
+    )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorer.clustered import clustered_rate
-from scorer.metrics import METRICS, call_rows, case_row
+from scorer.metrics import METRICS, call_counts, call_rows, case_counts, case_row
 from scorer.outcome import CaseOutcome
 from scorer.suite_model import GROUPS
 
@@ -29,24 +29,8 @@ def compute_repeated_metrics(runs: Sequence[Sequence[CaseOutcome]]) -> tuple[dic
         [{"case": i, **row} for i, repeats in enumerate(runs) for o in repeats for row in call_rows(o)],
         schema={"case": pl.Int64, "offered": pl.Boolean, "valid": pl.Boolean},
     )
-    per_case = cases.group_by("case", "group").agg(
-        overall=pl.col("overall").sum(),
-        overall_of=pl.len(),
-        right_tool=(pl.col("right_tool_applies") & pl.col("right_tool")).sum(),
-        right_tool_of=pl.col("right_tool_applies").sum(),
-        chains=(pl.col("chains_applies") & pl.col("overall")).sum(),
-        chains_of=pl.col("chains_applies").sum(),
-        parallel=(pl.col("parallel_applies") & pl.col("parallel")).sum(),
-        parallel_of=pl.col("parallel_applies").sum(),
-        no_call_needed=(pl.col("no_call_applies") & pl.col("no_call")).sum(),
-        no_call_needed_of=pl.col("no_call_applies").sum(),
-    )
-    per_case_calls = calls.group_by("case").agg(
-        valid_arguments=(pl.col("offered") & pl.col("valid")).sum(),
-        valid_arguments_of=pl.col("offered").sum(),
-        made_up_tool=(~pl.col("offered")).sum(),
-        made_up_tool_of=pl.len(),
-    )
+    per_case = cases.group_by("case", "group").agg(**case_counts())
+    per_case_calls = calls.group_by("case").agg(**call_counts())
     case_sums = sorted(per_case.iter_rows(named=True), key=lambda r: r["case"])
     call_sums = sorted(per_case_calls.iter_rows(named=True), key=lambda r: r["case"])
 
