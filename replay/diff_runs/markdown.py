@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, RunDiff
+from replay.diff_runs.render import delta_text, rate_ci
 from replay.leaderboard import TITLES
 
 MAX_CHARS = 65_000
@@ -81,7 +82,7 @@ def _model_block(m: ModelDiff, cap: int) -> str:
     ]
     for d in m.metrics:
         title = TITLES.get(d.name, d.name)
-        lines.append(f"| {title} | {_rate(d.a_rate, d.a_ci)} | {_rate(d.b_rate, d.b_ci)} | {_delta(d.delta)} |")
+        lines.append(f"| {title} | {rate_ci(d.a_rate, d.a_ci)} | {rate_ci(d.b_rate, d.b_ci)} | {delta_text(d.delta)} |")
     if m.to_failed:
         lines += ["", f"**Passed → failed ({len(m.to_failed)})**", ""]
         lines += _case_table(m.to_failed, "Reason in B", cap, lambda c: c.reason_b)
@@ -140,13 +141,3 @@ def _text(value: str, limit: int) -> str:
     if len(flat) > limit:
         flat = flat[: limit - 1] + "…"
     return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))
-
-
-def _rate(rate: float | None, ci: tuple[float, float] | None) -> str:
-    if rate is None:
-        return "-"
-    return f"{rate:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else f"{rate:.2f}"
-
-
-def _delta(delta: float | None) -> str:
-    return "-" if delta is None else f"{delta:+.2f}"

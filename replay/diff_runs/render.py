@@ -53,8 +53,8 @@ def _model_block(m: ModelDiff) -> list[str]:
         lines.extend(f"    {c.case_id}: A {_status(c, 'a')}, B {_status(c, 'b')}" for c in m.unpaired)
     lines.append("  metric            A                        B                        B - A")
     for d in m.metrics:
-        a_text, b_text = _rate_ci(d.a_rate, d.a_ci), _rate_ci(d.b_rate, d.b_ci)
-        lines.append(f"  {d.name:<17} {a_text:<24} {b_text:<24} {_delta(d.delta)}")
+        a_text, b_text = rate_ci(d.a_rate, d.a_ci), rate_ci(d.b_rate, d.b_ci)
+        lines.append(f"  {d.name:<17} {a_text:<24} {b_text:<24} {delta_text(d.delta)}")
     if m.power is not None:
         lines.append(power_line(m.power))
     return lines
@@ -111,11 +111,13 @@ def _status(c: CaseOutcome, side: str) -> str:
     return f"{status} ({reason})" if reason else status
 
 
-def _rate_ci(rate: float | None, ci: tuple[float, float] | None) -> str:
+def rate_ci(rate: float | None, ci: tuple[float, float] | None) -> str:
+    """A rate with its interval, as both the terminal report and the pull-request comment print it."""
     if rate is None:
         return "-"
     return f"{rate:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else f"{rate:.2f}"
 
 
-def _delta(delta: float | None) -> str:
+def delta_text(delta: float | None) -> str:
+    """A change in percentage points, signed; a dash when either side has no rate."""
     return "-" if delta is None else f"{delta:+.2f}"
