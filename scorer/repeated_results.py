@@ -7,7 +7,6 @@ run never goes through here, so its file stays exactly what it was.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,7 @@ from scorer.answers import answer_digests
 from scorer.outcome import CaseOutcome
 from scorer.repeated_metrics import compute_repeated_metrics
 from scorer.repeats import aggregate_status, pass_k_curve, repeat_metrics, representative
-from scorer.results import FORMAT_VERSION, case_document, dropped_temperature, routed_models, suite_ref
+from scorer.results import case_document, in_suite_order, run_fields, status_counts
 from scorer.suite_model import Suite
 
 SCORED = ("passed", "failed")
@@ -53,45 +52,20 @@ def repeated_results_document(
     recorded_suite: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The whole results.json of a repeated run; ``runs[i]`` holds the ``repeats`` outcomes of one case."""
-    from scorer.metrics import cost_per_100_cases, latency_p50_ms, total_cost_usd
-
-    order = {case.id: i for i, case in enumerate(suite.cases)}
-    runs = sorted(runs, key=lambda r: order.get(r[0].case.id, len(order)))
+    runs = in_suite_order(suite, runs, lambda r: r[0].case.id)
     flat = [o for repeats_of_case in runs for o in repeats_of_case]
     documents = [repeated_case_document(r) for r in runs]
-    by_case = Counter(d["status"] for d in documents)
-    by_run = Counter(o.status for o in flat)
-    scored_runs = by_run["passed"] + by_run["failed"]
+    case_runs = status_counts([o.status for o in flat])
     metrics, groups = compute_repeated_metrics(runs)
     counts = [(d["passed_repeats"], d["scored_repeats"]) for d in documents]
     metrics.update(repeat_metrics(counts))
-    total = total_cost_usd(flat)
     return {
-        "format_version": FORMAT_VERSION,
-        "suite": suite_ref(suite),
-        "recorded_suite": recorded_suite,
-        "model": model,
-        "model_slug": model_slug,
+        **run_fields(suite, model, model_slug, recorded_suite, flat, case_runs["scored"]),
         "repeats": repeats,
-        "temperature_ignored": dropped_temperature(flat),
-        "routed_models": routed_models(flat),
-        "cases": {
-            "total": len(documents),
-            "scored": by_case["passed"] + by_case["failed"],
-            "errored": by_case["errored"],
-            "unrecorded": by_case["unrecorded"],
-        },
-        "case_runs": {
-            "total": len(flat),
-            "scored": scored_runs,
-            "errored": by_run["errored"],
-            "unrecorded": by_run["unrecorded"],
-        },
+        "cases": status_counts([d["status"] for d in documents]),
+        "case_runs": case_runs,
         "metrics": metrics,
         "groups": groups,
         "pass_k_curve": pass_k_curve(counts, repeats),
-        "latency_p50_ms": latency_p50_ms(flat),
-        "cost_per_100_cases_usd": cost_per_100_cases(total, scored_runs),
-        "cost_usd": float(total) if total is not None else None,
         "results": documents,
     }

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from scorer.headers import dropped_params
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.suite_model import Suite
+
+T = TypeVar("T")
 
 FORMAT_VERSION = 1
 
@@ -88,13 +90,49 @@ def results_document(
     recorded_suite: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The whole results.json document for one model."""
-    from scorer.metrics import compute_metrics, cost_per_100_cases, latency_p50_ms, total_cost_usd
+    from scorer.metrics import compute_metrics
 
-    order = {case.id: i for i, case in enumerate(suite.cases)}
-    outcomes = sorted(outcomes, key=lambda o: order.get(o.case.id, len(order)))
-    statuses = Counter(o.status for o in outcomes)
-    scored = statuses["passed"] + statuses["failed"]
+    outcomes = in_suite_order(suite, outcomes, lambda o: o.case.id)
+    cases = status_counts([o.status for o in outcomes])
     metrics, groups = compute_metrics(outcomes)
+    return {
+        **run_fields(suite, model, model_slug, recorded_suite, outcomes, cases["scored"]),
+        "cases": cases,
+        "metrics": metrics,
+        "groups": groups,
+        "results": [case_document(o) for o in outcomes],
+    }
+
+
+def in_suite_order(suite: Suite, items: Sequence[T], case_id: Callable[[T], str]) -> list[T]:
+    """``items`` in the suite's case order (anything the suite lacks last, in its given order)."""
+    order = {case.id: i for i, case in enumerate(suite.cases)}
+    return sorted(items, key=lambda item: order.get(case_id(item), len(order)))
+
+
+def status_counts(statuses: Sequence[str]) -> dict[str, int]:
+    """``{total, scored, errored, unrecorded}`` of a list of case (or case-run) statuses."""
+    counts = Counter(statuses)
+    return {
+        "total": len(statuses),
+        "scored": counts["passed"] + counts["failed"],
+        "errored": counts["errored"],
+        "unrecorded": counts["unrecorded"],
+    }
+
+
+def run_fields(
+    suite: Suite,
+    model: str,
+    model_slug: str,
+    recorded_suite: dict[str, str] | None,
+    outcomes: Sequence[CaseOutcome],
+    scored: int,
+) -> dict[str, Any]:
+    """The fields every results.json has about the run as a whole: what was scored with what, the routing, the
+    temperature, latency and cost (``scored``: the cases or case-runs the cost is spread over)."""
+    from scorer.metrics import cost_per_100_cases, latency_p50_ms, total_cost_usd
+
     total = total_cost_usd(outcomes)
     return {
         "format_version": FORMAT_VERSION,
@@ -104,18 +142,9 @@ def results_document(
         "model_slug": model_slug,
         "temperature_ignored": dropped_temperature(outcomes),
         "routed_models": routed_models(outcomes),
-        "cases": {
-            "total": len(outcomes),
-            "scored": scored,
-            "errored": statuses["errored"],
-            "unrecorded": statuses["unrecorded"],
-        },
-        "metrics": metrics,
-        "groups": groups,
         "latency_p50_ms": latency_p50_ms(outcomes),
         "cost_per_100_cases_usd": cost_per_100_cases(total, scored),
         "cost_usd": float(total) if total is not None else None,  # total_cost_usd is None beyond a double
-        "results": [case_document(o) for o in outcomes],
     }
 
 
