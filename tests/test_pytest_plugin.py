@@ -43,12 +43,16 @@ def rescore(project: Path, out: Path) -> None:
     assert main(["rescore", str(cassettes), "--suite", str(suite), "--out", str(out), "--no-html", "-q"]) == 0
 
 
-@pytest.fixture
-def project(template: Path, pytester: pytest.Pytester) -> Path:
+def copy_project(template: Path, pytester: pytest.Pytester) -> Path:
     """A fresh copy of the template as the directory pytest runs in (nothing else there: no conftest, no ini)."""
     for name in ("evals", "cassettes", "reports"):
         shutil.copytree(template / name, pytester.path / name)
     return pytester.path
+
+
+@pytest.fixture
+def project(template: Path, pytester: pytest.Pytester) -> Path:
+    return copy_project(template, pytester)
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:

@@ -15,8 +15,7 @@ from lobstack_eval.main import main
 from recorder.manifest import read_manifest
 from standin import StandInGateway
 from tests.conftest import MINI_SUITE
-
-TIMEOUT_S = 300
+from tests.test_pytest_plugin import copy_project, run
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +33,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, repeat_cassettes: Path) -
 
 @pytest.fixture
 def project(template: Path, pytester: pytest.Pytester) -> Path:
-    """A fresh copy of the template as the directory pytest runs in."""
-    for name in ("evals", "cassettes", "reports"):
-        shutil.copytree(template / name, pytester.path / name)
-    return pytester.path
-
-
-def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
+    return copy_project(template, pytester)
 
 
 def expected_outcome(result: dict) -> str:
