@@ -7,6 +7,7 @@ folders (partial recordings, the lock, repeat folders) belong to the recorder.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from recorder.cassettes import cassette_path
@@ -17,12 +18,18 @@ _NAMED = 5  # file names in the warning; more are counted
 
 def stray_warning(model_dir: Path, manifest: Manifest) -> str | None:
     """One warning line naming the cassette files run.json does not list, or None when there are none."""
-    listed = {cassette_path(model_dir, case_id) for case_id in manifest.cases}
-    strays = sorted(
-        path.name
-        for path in model_dir.glob("*.json")
-        if path.is_file() and path.name != MANIFEST and not path.name.startswith(".") and path not in listed
-    )
+    listed = {cassette_path(model_dir, case_id).name for case_id in manifest.cases}
+    listed.add(MANIFEST)
+    # One directory read (file types come with it): a glob plus a stat per file cost more than a model's judging.
+    with os.scandir(model_dir) as entries:
+        strays = sorted(
+            entry.name
+            for entry in entries
+            if entry.name.endswith(".json")
+            and entry.name not in listed
+            and not entry.name.startswith(".")
+            and entry.is_file()
+        )
     if not strays:
         return None
     names = ", ".join(repr(name) for name in strays[:_NAMED])

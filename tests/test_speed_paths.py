@@ -3,6 +3,7 @@ standard ones give, and each command imports only what it uses."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -155,3 +156,44 @@ def test_the_cheap_body_check_never_matches_what_the_matcher_would_not(
         matched = False
     assert matched is matches
     assert not proven or matched
+
+
+def test_the_fast_cassette_parse_gives_what_the_strict_parse_gives() -> None:
+    # Exactly the same value, types included (1 and 1.0 differ in sorted JSON text), for every committed cassette.
+    from replay.cassette_transport import _parsed_fast, _parsed_strict
+
+    for path in COMMITTED:
+        raw = path.read_bytes()
+        fast, strict = _parsed_fast(raw), _parsed_strict(path, raw)
+        assert fast is not None, path
+        assert json.dumps(fast, sort_keys=True) == json.dumps(strict, sort_keys=True), path
+
+
+def _cassette(status: Any = 200, **extra: Any) -> bytes:
+    response = {"status": {"code": status, "message": "OK"}, "headers": {}, "body": {"string": "{}"}}
+    request = {"method": "POST", "uri": "http://h/v1/chat/completions", "body": "{}", "headers": {}}
+    return json.dumps({"version": 1, "interactions": [{"request": request, "response": response}], **extra}).encode()
+
+
+@pytest.mark.parametrize(
+    ("raw", "error"),
+    [
+        # An integer beyond 64 bits: orjson would read a float, the strict parse an int; the error keeps the int.
+        (_cassette(2**70), f"status.code: expected an integer HTTP status (100-599), got {2**70}"),
+        # Deeper than a file may nest, but within orjson's own limit, in a field replay never reads.
+        (_cassette(unread=json.loads("[" * 250 + "]" * 250)), "not valid JSON (nested more than 200 levels deep)"),
+        (b"\xef\xbb\xbf" + _cassette(), "not valid JSON (Expecting value at line 1)"),  # a byte order mark
+        # A lone surrogate: only the strict parse reads it, and it is no text a request could have sent.
+        (_cassette().replace(b'"{}"', b'"\\ud800"', 1), "interactions[0].request.body: not UTF-8 text"),
+    ],
+)
+def test_what_the_fast_parse_cannot_prove_goes_the_strict_way(tmp_path: Path, raw: bytes, error: str) -> None:
+    from replay.cassette_transport import _parsed_fast, load_interactions
+    from scorer.errors import CassetteError
+
+    path = tmp_path / "case.json"
+    path.write_bytes(raw)
+    assert _parsed_fast(raw) is None
+    with pytest.raises(CassetteError) as caught:
+        load_interactions(path)
+    assert error in str(caught.value)
