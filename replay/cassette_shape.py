@@ -24,7 +24,11 @@ def _headers_problem(headers: Any, where: str) -> str | None:
         return f"{where}: expected an object of header name -> list of strings, {_got(headers)}"
     for name, value in headers.items():
         values = value if isinstance(value, list) else [value]
-        if not values or not all(isinstance(v, str) for v in values):
+        try:
+            "".join(values)  # TypeError at the first item that is not a str: one C call instead of a loop
+        except TypeError:
+            values = []
+        if not values:
             return f"{where}.{name}: expected a string or a list of strings, {_got(value)}"
     return None
 

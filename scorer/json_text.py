@@ -31,18 +31,22 @@ def _python(value: Any) -> str:
 def _exponent_floats(value: Any) -> set[float]:
     """Every float in ``value`` whose repr has an exponent; ValueError for NaN or an infinity (iterative)."""
     found: set[float] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                raise ValueError(f"Out of range float values are not JSON compliant: {item!r}")
-            if item != 0.0 and not 1e-4 <= abs(item) < 1e16:
-                found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
+    level = [value]
+    while level:  # one nesting level at a time, strings (most of the nodes) passed over first
+        nested: list[Any] = []
+        for item in level:
+            if type(item) is str:
+                continue
+            if isinstance(item, float):
+                if not math.isfinite(item):
+                    raise ValueError(f"Out of range float values are not JSON compliant: {item!r}")
+                if item != 0.0 and not 1e-4 <= abs(item) < 1e16:
+                    found.add(item)
+            elif isinstance(item, dict):
+                nested.extend(item.values())
+            elif isinstance(item, list | tuple):
+                nested.extend(item)
+        level = nested
     return found
 
 

@@ -69,18 +69,20 @@ def loads_marking(text: str | bytes) -> Any:
 
 def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
     """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative: no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    level, depth = [value], 0
+    while level:  # one nesting level at a time: no tuple per node, and the children go in with one C call
+        depth += 1
+        nested: list[Any] = []
+        for item in level:
+            if isinstance(item, dict):
+                nested.extend(item.values())
+            elif isinstance(item, list):
+                nested.extend(item)
+            else:
+                continue
+            if depth > limit:
+                return True
+        level = nested
     return False
 
 
