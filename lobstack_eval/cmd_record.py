@@ -43,10 +43,11 @@ def record(
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
 
     Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
-    every finished case is kept (exit 130), and the same command records the rest."""
+    every finished case is kept (exit 130), and the same command records the rest. The plan comes first: with
+    nothing to record it says so and exits 0 (no key needed)."""
     from lobstack_eval.options import finite_number
     from recorder.client import header_name
-    from recorder.endpoint import resolve_endpoint
+    from recorder.endpoint import locate_endpoint, require_key
     from recorder.files import read_suite
     from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
     from recorder.lock import model_dir_lock
@@ -65,13 +66,21 @@ def record(
     check_repeats(repeats)
     slug = checked_model_slug(model)
     part = parse_shard(shard)
-    endpoint = resolve_endpoint(base_url)  # fails before any work when the key is missing
+    # The key is asked for only once the plan holds something to record (METHOD decision 91).
+    endpoint = locate_endpoint(base_url)
     say = _printer(endpoint.scrub)
     what = "case(s)" if repeats == 1 else "case-run(s)"
     try:
         with terminate_as_interrupt():
             loaded = read_suite(suite)
             check_case_ids(loaded, case)  # before planning, which replays every selected case
+            if part is not None:
+                case = part.select(slug, [c.id for c in loaded.cases], case)
+                if not case:
+                    say(f"Nothing to record: shard {part} owns none of the selected cases of {model}.")
+                    return 0
+            if not (cassettes / slug).is_dir():
+                require_key(endpoint)  # nothing recorded yet, so all is to record: fail before creating a folder
             with model_dir_lock(cassettes / slug):  # held from planning to the last case
                 return _record_locked(
                     suite,
@@ -110,6 +119,7 @@ def _record_locked(
     repeats: int,
 ) -> int:
     from lobstack_eval.progress import CaseProgress
+    from recorder.endpoint import require_key
     from recorder.files import read_suite
     from recorder.record import prepare_model_dir, record
     from replay.plan import runs_to_record
@@ -120,18 +130,13 @@ def _record_locked(
     what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
     if adopted:
         say(f"Adopted {len(adopted)} {what} that an interrupted run had finished (not paid for again).")
-    if part is not None:
-        case = part.select(model_dir.name, [c.id for c in loaded.cases], case)
-        if not case:
-            say(f"Nothing to record: shard {part} owns none of the selected cases of {model}.")
-            return 0
     todo = runs_to_record(cassettes, model, loaded, case, rerecord, repeats)
     what = "case(s)" if repeats == 1 else "case-run(s)"
     if not todo:
-        has = "is" if repeats == 1 else f"has its {repeats} repeats"
-        say(f"Nothing to record: every selected case of {model} {has} in {model_dir}.")
+        say(_nothing_to_record(model, model_dir, len(dict.fromkeys(case)) or len(loaded.cases), bool(case), repeats))
         say(f"Next: lobstack-eval rescore {cassettes}")
         return 0
+    require_key(endpoint)
     per_case = "" if repeats == 1 else f" ({repeats} repeats per case)"
     which = f"{len(todo)} {what}{per_case}" + (f" (shard {part})" if part else "")
     say(f"Recording {which} of {loaded.name} {loaded.version} for {model} via {endpoint.url}")
@@ -166,6 +171,12 @@ def _record_locked(
             f"{first[1]}); check the key and --model, then run the same command again: it records them again"
         )
     return 0
+
+
+def _nothing_to_record(model: str, model_dir: Path, cases: int, selected: bool, repeats: int) -> str:
+    which = f"all {cases} {'selected ' if selected else ''}case(s) of {model}"
+    times = "" if repeats == 1 else f", each {repeats} times"
+    return f"Nothing to record: {which} are recorded in {model_dir}{times}; --rerecord records them again."
 
 
 def _printer(scrub: Callable[[str], str]) -> Callable[[str], None]:

@@ -116,14 +116,25 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
     return endpoint
 
 
-def resolve_endpoint(option: str | None) -> Endpoint:
+def locate_endpoint(option: str | None) -> Endpoint:
     """``--base-url``, else env ``LOBSTACK_BASE_URL``, else the real gateway, with the key from env
-    ``LOBSTACK_API_KEY``; a non-loopback URL without a key (or userinfo) is an error before any request."""
+    ``LOBSTACK_API_KEY`` if set; a bad URL is a UsageError, a missing key is not checked (see ``require_key``)."""
     endpoint = parse_base_url(option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL)
-    endpoint = Endpoint(endpoint.url, os.environ.get(API_KEY_ENV) or None, endpoint.auth)
+    return Endpoint(endpoint.url, os.environ.get(API_KEY_ENV) or None, endpoint.auth)
+
+
+def require_key(endpoint: Endpoint) -> Endpoint:
+    """``endpoint``, or GatewayError when a non-loopback URL has neither a key nor userinfo: call it before the
+    first request (and only when there is one to send: planning needs no key)."""
     if endpoint.api_key is None and endpoint.auth is None and not is_loopback(endpoint.url):
         raise GatewayError(f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no key)")
     return endpoint
+
+
+def resolve_endpoint(option: str | None) -> Endpoint:
+    """``locate_endpoint`` checked by ``require_key``: a non-loopback URL without a key (or userinfo) is an error
+    before any request."""
+    return require_key(locate_endpoint(option))
 
 
 def resolve_base_url(option: str | None) -> str:

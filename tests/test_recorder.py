@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from recorder.manifest import read_manifest
 from recorder.record import record
 from recorder.transport import HttpRequest, RequestsTransport
 from replay.rescore import rescore_model
-from tests.conftest import MINI_SUITE, interactions, request_json
+from tests.conftest import MINI_SUITE, ROOT, interactions, request_json
 from tests.record_helpers import live_members, wait_until
 
 SUITE = read_suite(MINI_SUITE)
@@ -153,6 +154,55 @@ def test_remote_url_without_key_fails_before_any_request(tmp_path: Path, capsys)
         "error: LOBSTACK_API_KEY is not set; it is needed for https://gateway.invalid/v1 (a loopback URL needs no key)"
     )
     assert not any(tmp_path.iterdir())
+
+
+def _committed_oracle(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A copy of the committed ref/oracle recordings and the record command on them (default gateway, no key)."""
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cas" / "ref_oracle")
+    suite = ROOT / "evals" / "suite.json"
+    return tmp_path / "cas", [
+        "record",
+        "--model",
+        "ref/oracle",
+        "--suite",
+        str(suite),
+        "--cassettes",
+        str(tmp_path / "cas"),
+    ]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_nothing_to_record_needs_no_key(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Every case recorded: record plans first, says so and exits 0 without asking for LOBSTACK_API_KEY."""
+    cassettes, args = _committed_oracle(tmp_path)
+    before = _tree(cassettes)
+    assert main(args) == 0
+    model_dir = cassettes / "ref_oracle"
+    assert capsys.readouterr().err.splitlines() == [
+        f"Nothing to record: all 80 case(s) of ref/oracle are recorded in {model_dir}; --rerecord records them again.",
+        f"Next: lobstack-eval rescore {cassettes}",
+    ]
+    assert main([*args, "--case", "selection-01", "--case", "chains-01", "--repeats", "1"]) == 0
+    assert "all 2 selected case(s) of ref/oracle are recorded" in capsys.readouterr().err
+    assert _tree(cassettes) == before  # nothing written, no lock file left
+
+
+def test_something_to_record_still_needs_the_key(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A missing cassette, or --rerecord, is something to record: the key error as before, nothing touched."""
+    cassettes, args = _committed_oracle(tmp_path)
+    (cassettes / "ref_oracle" / "selection-01.json").unlink()
+    before = _tree(cassettes)
+    key_line = (
+        "error: LOBSTACK_API_KEY is not set; it is needed for https://www.lobstack.ai/api/gateway/v1 "
+        "(a loopback URL needs no key)"
+    )
+    for extra in ([], ["--case", "chains-01", "--rerecord"]):
+        assert main([*args, *extra]) == 1
+        assert capsys.readouterr().err.strip() == key_line
+    assert _tree(cassettes) == before
 
 
 def test_resume_records_only_what_is_missing(gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

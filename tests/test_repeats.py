@@ -94,7 +94,10 @@ def test_resume_across_k_records_only_the_new_repeats(
     assert all(p.read_bytes() == data for p, data in before.items())  # repeats 1-3 untouched
     assert read_manifest(cassettes / "ref_oracle").repeat_count == 5
     assert record_cli(gateway.url, cassettes, "ref/oracle", 5) == 0
-    assert "Nothing to record: every selected case of ref/oracle has its 5 repeats" in capsys.readouterr().err
+    assert (
+        f"Nothing to record: all {len(ALL)} case(s) of ref/oracle are recorded in {cassettes / 'ref_oracle'}, each 5 "
+        "times; --rerecord records them again."
+    ) in capsys.readouterr().err
     # A repeat lost in between (a deleted cassette) is planned again, alone.
     (cassettes / "ref_oracle" / "repeat-4" / f"{ALL[2]}.json").unlink()
     assert runs_to_record(cassettes, "ref/oracle", SUITE, repeats=5) == [CaseRun(ALL[2], 4)]
