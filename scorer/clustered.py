@@ -10,19 +10,10 @@ Graubard 1998), kept between n (every case one independent trial: repeats never 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
-from scorer.stats import Z95
-
-
-def wilson_at(p: float, trials: float, z: float = Z95) -> list[float]:
-    """Wilson score interval in percent for a share ``p`` (0..1) seen over ``trials`` (possibly fractional)."""
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return [max(0.0, centre - half) * 100, min(1.0, centre + half) * 100]
+from scorer.stats import wilson_at
 
 
 def effective_trials(clusters: Sequence[tuple[int, int]]) -> float:

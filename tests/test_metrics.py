@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scorer import Attempt, CaseOutcome, StepRecord, judge_step, results_document, wilson
 from scorer.metrics import compute_metrics
+from scorer.stats import wilson_at
 from tests.suitekit import case, make_suite
 from tests.test_judge import response
 
@@ -137,6 +142,56 @@ def test_wilson_known_values() -> None:
     lo, hi = wilson(0, 10)  # type: ignore[misc]
     assert lo == 0.0 and hi == pytest.approx(27.75, abs=0.01)
     assert wilson(0, 0) is None
+
+
+@pytest.mark.parametrize("of", [*range(1, 200), 12345, 10**6])
+def test_wilson_bounds_at_the_edges_are_exact(of: int) -> None:
+    """All passed: the upper bound is 100 itself; none passed: the lower bound is 0 itself (METHOD decision 92).
+    The other bound, and both bounds of any count in between, stay strictly inside."""
+    assert wilson(of, of)[1] == 100.0 and 0 < wilson(of, of)[0] < 100  # type: ignore[index]
+    assert wilson(0, of)[0] == 0.0 and 0 < wilson(0, of)[1] < 100  # type: ignore[index]
+    if of > 1:
+        assert wilson(1, of)[0] > 0 and wilson(of - 1, of)[1] < 100  # type: ignore[index]
+    assert wilson_at(1.0, of * 1.37)[1] == 100.0 and wilson_at(0.0, of * 1.37)[0] == 0.0
+
+
+def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:
+    """End to end: in the leaderboard.csv and results.json rescore writes, a rate of k of k has the upper bound
+    ``100.0`` and one of 0 of n the lower bound ``0.0`` (not 99.99999999999999 or 3.469446951953614e-16)."""
+    from lobstack_eval.main import main
+    from tests.conftest import ROOT
+
+    for slug in ("ref_oracle", "ref_first-tool"):  # every rate 100 or 0 between them
+        shutil.copytree(ROOT / "cassettes" / slug, tmp_path / "cas" / slug)
+    out = tmp_path / "out"
+    suite = ROOT / "evals" / "suite.json"
+    assert main(["rescore", str(tmp_path / "cas"), "--suite", str(suite), "--out", str(out), "-q", "--no-html"]) == 0
+    edges = 0
+    with (out / "leaderboard.csv").open(newline="", encoding="utf-8") as file:
+        for row in csv.DictReader(file):
+            for metric in (
+                "overall",
+                "right_tool",
+                "valid_arguments",
+                "made_up_tool",
+                "chains",
+                "parallel",
+                "no_call_needed",
+            ):
+                count, of = row[f"{metric}_count"], row[f"{metric}_of"]
+                if count == of:
+                    assert (row[metric], row[f"{metric}_ci_hi"]) == ("100.0", "100.0"), (row["model"], metric)
+                    edges += 1
+                if count == "0":
+                    assert (row[metric], row[f"{metric}_ci_lo"]) == ("0.0", "0.0"), (row["model"], metric)
+                    edges += 1
+    assert edges == 12  # ref/oracle: 6 rates at 100, made_up_tool at 0; ref/first-tool: 5 rates at 0
+    for results in out.glob("*/results.json"):
+        for metric, value in json.loads(results.read_text())["metrics"].items():
+            if value["of"] and value["count"] == value["of"]:
+                assert value["ci"][1] == 100.0, (results, metric)
+            if value["of"] and value["count"] == 0:
+                assert value["ci"][0] == 0.0, (results, metric)
 
 
 def test_many_models_at_once_equal_one_at_a_time() -> None:
