@@ -104,7 +104,13 @@ def diff_runs(
     for option, path in (("--junit", junit), ("--html", html)):
         if path is not None:
             check_writable_file(path, option)  # before reading anything: a bad path is bad usage
-    run_a, run_b = load_run(a), load_run(b)
+    # Every unreadable file of either run is named, one line each, before stopping (METHOD decision 93).
+    unreadable: list[str] = []
+    run_a, run_b = (load_run(path, on_error=lambda exc: unreadable.append(exc.message)) for path in (a, b))
+    if unreadable:
+        for message in unreadable[:-1]:
+            typer.echo(f"error: {message}", err=True)
+        raise ResultsError(unreadable[-1])  # the last through the CLI's handler: the exit code of one bad file
     if model is not None:
         run_a = {m: r for m, r in run_a.items() if m == model}
         run_b = {m: r for m, r in run_b.items() if m == model}

@@ -598,6 +598,33 @@ def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert err.startswith(f"error: {bad}: the results file is not valid JSON")
 
 
+def test_cli_names_every_bad_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Several unreadable results files, in A and in B: one ``error:`` line each, in order (A's, then B's), nothing
+    compared, and the exit code of one bad file (1); the last is the CLI handler's own line, so one bad file
+    reads as before."""
+    import shutil
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(BASE, a)
+    shutil.copytree(CAND, b)
+    bad_a = _write(a / "ref_oracle" / "results.json", "{")
+    bad_b1 = _write(b / "ref_abstain" / "results.json", "[1, 2]")
+    bad_b2 = _write(b / "ref_oracle" / "results.json", json.dumps({**_valid(), "results": None}))
+    for gate in ([], ["--fail-on-regression"]):
+        assert main(["diff", "runs", str(a), str(b), *gate]) == 1
+        captured = capsys.readouterr()
+        assert captured.err.splitlines() == [
+            f"error: {bad_a}: the results file is not valid JSON (Expecting property name enclosed in double quotes "
+            "at line 1)",
+            f"error: {bad_b1}: not a results object",
+            f"error: {bad_b2}: missing list field 'results'",
+        ]
+        assert captured.out == ""
+    shutil.copy(BASE / "ref_oracle" / "results.json", bad_a)  # one bad file left: one line, the same exit code
+    assert main(["diff", "runs", str(a), str(b / "ref_abstain")]) == 1
+    assert capsys.readouterr().err.splitlines() == [f"error: {bad_b1}: not a results object"]
+
+
 def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--junit writes the same bytes as to_junit, and the gate still decides the exit code."""
     out = tmp_path / "junit.xml"

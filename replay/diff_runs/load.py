@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -9,10 +10,16 @@ from replay.results_file import read_results
 from scorer.errors import ResultsError
 
 
-def load_run(path: Path) -> dict[str, dict[str, Any]]:
+def _raise(exc: ResultsError) -> None:
+    raise exc
+
+
+def load_run(path: Path, on_error: Callable[[ResultsError], None] = _raise) -> dict[str, dict[str, Any]]:
     """Read a run: a results.json file, a model report dir holding one, or a reports dir of model dirs.
 
-    Returns model name -> results dict. Raises ResultsError naming the file for anything unreadable.
+    Returns model name -> results dict. Anything unreadable is a ResultsError naming the file, raised at once;
+    with ``on_error`` each one goes there instead and every other file is still read, so a caller can name every
+    bad file of a run, not only the first.
     """
     if path.is_file():
         files = [path]
@@ -20,14 +27,20 @@ def load_run(path: Path) -> dict[str, dict[str, Any]]:
         direct = path / "results.json"
         files = [direct] if direct.is_file() else sorted(path.glob("*/results.json"))
         if not files:
-            raise ResultsError(f"{path}: no results.json in this directory or its model directories")
+            on_error(ResultsError(f"{path}: no results.json in this directory or its model directories"))
     else:
-        raise ResultsError(f"{path}: no such file or directory")
+        files = []
+        on_error(ResultsError(f"{path}: no such file or directory"))
     run: dict[str, dict[str, Any]] = {}
     for file in files:
-        results = read_results(file)
+        try:
+            results = read_results(file)
+        except ResultsError as exc:
+            on_error(exc)
+            continue
         model = results["model"]
         if model in run:
-            raise ResultsError(f"{file}: model {model!r} appears twice in {path}")
+            on_error(ResultsError(f"{file}: model {model!r} appears twice in {path}"))
+            continue
         run[model] = results
     return dict(sorted(run.items()))
