@@ -161,20 +161,66 @@ def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None
     assert main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--group", "nope", *out]) == 2
     assert "--group 'nope': must be one of selection" in one_error(capsys)
     assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", *out]) == 1
-    assert "no rows for suite version 9.9.9" in one_error(capsys)
+    assert f"no suite version '9.9.9' in {rows}; suite versions: 0.1.0, 0.2.0" in one_error(capsys)
     # A model that is nowhere names the models there are (not "versions present: none").
     assert main(["leaderboard", str(rows), "--model", "nope", *out]) == 1
-    assert "no rows for model(s) nope (models present: ref_abstain, ref_noisy, ref_oracle)" in one_error(capsys)
+    assert f"no model 'nope' in {rows}; models: ref_abstain, ref_noisy, ref_oracle" in one_error(capsys)
     assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", "--model", "ref/noisy", *out]) == 1
-    assert "no rows for suite version 9.9.9 and model(s) ref_noisy (versions present: 0.1.0, 0.2.0)" in one_error(
-        capsys
-    )
+    assert f"no suite version '9.9.9' in {rows}; suite versions: 0.1.0, 0.2.0" in one_error(capsys)
     assert main(["leaderboard", str(tmp_path / "nowhere"), *out]) == 1
     assert "no such rows directory" in one_error(capsys)
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["leaderboard", str(empty), *out]) == 1
     assert "no rows partitions" in one_error(capsys)
+
+
+@pytest.mark.parametrize("engine", ["reports", "rows"])
+def test_a_slice_value_that_matches_nothing_names_the_values_there_are(  # type: ignore[no-untyped-def]
+    built: Path, tmp_path: Path, engine: str, capsys
+) -> None:
+    """Each of --suite-version, --model (every unknown one, even beside known ones) and --group: one line naming
+    the value and the values there are, exit 1; not "no rows in this slice", and no leaderboard written."""
+    if engine == "reports":
+        source, where, versions, models = built / "r1", built / "r1" / "cases.parquet", "0.1.0", ", ".join(MODELS[::-1])
+    else:
+        source, where, versions, models = (
+            built / "rows",
+            built / "rows",
+            "0.1.0, 0.2.0",
+            "ref_abstain, ref_noisy, ref_oracle",
+        )
+    out = tmp_path / "lb"
+    base = ["leaderboard", str(source), "--out", str(out), "-q"]
+    slices = [
+        (["--suite-version", "1.1.0"], f"no suite version '1.1.0' in {where}; suite versions: {versions}"),
+        (["--suite-version", "0.1.0", "--model", "gpt-5"], f"no model 'gpt-5' in {where} (suite version 0.1.0); "
+         f"models: {models}"),
+        (["--suite-version", "0.1.0", "--model", "ref/noisy", "--model", "x/y", "--model", "ref_zz", "--model", "x_y"],
+         f"no models 'x/y', 'ref_zz' in {where} (suite version 0.1.0); models: {models}"),
+    ]  # fmt: skip
+    for args, line in slices:
+        assert main([*base, *args]) == 1
+        assert one_error(capsys) == f"error: {line}\n"
+    assert not out.exists()
+
+
+def test_a_group_no_case_of_the_slice_has_is_named(built: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A valid group that the slice has no rows of (here: a model recorded without its parallel cases)."""
+    from replay.rows.dataset import append
+
+    dropped = (pl.col("model") == "ref/noisy") & (pl.col("group") == "parallel")
+    tables = {
+        table: pl.read_parquet(built / "r1" / f"{table}.parquet").filter(~dropped) for table in ("cases", "calls")
+    }
+    rows = tmp_path / "rows"
+    append(rows, tables)
+    out = ["--out", str(tmp_path / "lb"), "-q"]
+    assert main(["leaderboard", str(rows), "--group", "parallel", "--model", "ref/noisy", *out]) == 1
+    groups = "arguments, chains, near_misses, no_call, selection"
+    assert one_error(capsys) == f"error: no group 'parallel' in {rows} (model ref/noisy); groups: {groups}\n"
+    assert main(["leaderboard", str(rows), "--group", "parallel", "--model", "ref/oracle", *out]) == 0
+    capsys.readouterr()
 
 
 def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

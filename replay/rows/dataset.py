@@ -13,14 +13,16 @@ The partition key is ``model_slug`` because the folder holds the slug; ``model``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+from recorder.slug import model_slug as slug_of
 from replay.rows.schema import META_MODEL_SLUG, META_SUITE_VERSION, TABLES
 from replay.rows.store import check_file, write_table
+from replay.rows.unmatched import no_value, unknown_models
 from scorer.errors import ResultsError, UsageError
 
 VERSION_KEY, MODEL_KEY = "suite_version", "model_slug"
@@ -88,16 +90,6 @@ def partitions(root: Path) -> list[Partition]:
     return found
 
 
-_SHOWN = 10  # model slugs named in an error; a dataset may hold thousands
-
-
-def listing(values: Iterable[str]) -> str:
-    """Distinct values, sorted, for an error line: at most ten, then how many more."""
-    present = sorted(set(values))
-    more = len(present) - _SHOWN
-    return ", ".join(present[:_SHOWN]) + (f", +{more} more" if more > 0 else "") if present else "none"
-
-
 @dataclass(frozen=True)
 class Slice:
     """The partitions a leaderboard reads, and the suite version they share."""
@@ -106,30 +98,31 @@ class Slice:
     files: tuple[Path, ...]
 
 
-def select(root: Path, suite_version: str | None, model_slugs: frozenset[str]) -> Slice:
-    """The partitions of one suite version (and of ``model_slugs``, when given), each file's footer metadata
-    checked. Columns are checked when a query fails (polars refuses a used column of another type; reading
+def select(root: Path, suite_version: str | None, models: Sequence[str] = ()) -> Slice:
+    """The partitions of one suite version (and of ``models``, names or slugs, when given), each file's footer
+    metadata checked. Columns are checked when a query fails (polars refuses a used column of another type; reading
     every file's schema up front would cost a third of the query), so a file missing only columns the query
-    does not read is still read.
+    does not read is still read. A suite version or model with no partition is a ResultsError naming it and the
+    ones there are (METHOD decision 94).
 
     Pruning happens here, by folder name, before any file is opened: a one-model slice opens one file
     however many partitions the dataset holds."""
     every = partitions(root)
-    chosen = [p for p in every if not model_slugs or p.model_slug in model_slugs]
-    if not chosen:  # none of these models in any version: name the models there are, not the versions
-        present = listing(p.model_slug for p in every)
-        raise ResultsError(f"{root}: no rows for model(s) {', '.join(sorted(model_slugs))} (models present: {present})")
+    if suite_version is not None:
+        if suite_version not in {p.suite_version for p in every}:
+            raise no_value("suite version", [suite_version], root, (p.suite_version for p in every))
+        every = [p for p in every if p.suite_version == suite_version]
+    unknown = unknown_models(models, (p.model_slug for p in every))
+    if unknown:
+        scope = f"suite version {suite_version}" if suite_version is not None else ""
+        raise no_value("model", unknown, root, (p.model_slug for p in every), scope)
+    slugs = {slug_of(m) for m in models}
+    chosen = [p for p in every if not slugs or p.model_slug in slugs]
     versions = sorted({p.suite_version for p in chosen})
-    if suite_version is None and len(versions) > 1:
+    if len(versions) > 1:
         raise UsageError(
             f"{root} holds suite versions {', '.join(versions)}; scores compare only within one: pass --suite-version"
         )
-    version = suite_version or (versions[0] if versions else None)
-    chosen = [p for p in chosen if p.suite_version == version]
-    if not chosen:
-        wanted = f"suite version {suite_version}" if suite_version else "the slice"
-        models = f" and model(s) {', '.join(sorted(model_slugs))}" if model_slugs else ""
-        raise ResultsError(f"{root}: no rows for {wanted}{models} (versions present: {', '.join(versions)})")
     for partition in chosen:
         check_file(partition.file("cases"), "cases", partition.metadata, columns=False)
-    return Slice(str(version), tuple(p.file("cases") for p in chosen))
+    return Slice(versions[0], tuple(p.file("cases") for p in chosen))

@@ -15,6 +15,7 @@ from replay.rows.dataset import select
 from replay.rows.repeats import case_counts, with_repeats
 from replay.rows.store import check_file, polars_errors, read_table
 from replay.rows.summary import aggregate, finish_all
+from replay.rows.unmatched import explain_empty, unknown_models
 from scorer.errors import ResultsError, UsageError
 from scorer.suite_model import GROUPS
 
@@ -37,8 +38,9 @@ class SliceBoard:
     counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, when some model has repeats
 
 
-def _scan(rows: Path, suite_version: str | None, slugs: frozenset[str]) -> tuple[Any, tuple[Path, ...]]:
-    """A LazyFrame over the slice's cases files: a reports dir (cases.parquet) or a rows dataset."""
+def _scan(rows: Path, suite_version: str | None, models: tuple[str, ...]) -> tuple[Any, tuple[Path, ...], Path]:
+    """A LazyFrame over the slice's cases files (a reports dir's cases.parquet or a rows dataset), the files, and
+    what an error names as the rows' source."""
     import polars as pl
 
     single = rows / "cases.parquet"
@@ -47,11 +49,11 @@ def _scan(rows: Path, suite_version: str | None, slugs: frozenset[str]) -> tuple
         frame = pl.scan_parquet(single)
         if suite_version is not None:
             frame = frame.filter(pl.col("suite_version") == suite_version)
-        if slugs:
-            frame = frame.filter(pl.col("model_slug").is_in(sorted(slugs)))
-        return frame, (single,)
-    chosen = select(rows, suite_version, slugs)
-    return pl.scan_parquet(list(chosen.files)), chosen.files
+        if models:
+            frame = frame.filter(pl.col("model_slug").is_in(sorted({model_slug(m) for m in models})))
+        return frame, (single,), single
+    chosen = select(rows, suite_version, models)
+    return pl.scan_parquet(list(chosen.files)), chosen.files, rows
 
 
 def _collect(files: tuple[Path, ...], run: Any) -> Any:
@@ -87,8 +89,7 @@ def slice_leaderboard(
 
     if group is not None and group not in GROUPS:
         raise UsageError(f"--group {group!r}: must be one of {', '.join(GROUPS)}")
-    slugs = frozenset(model_slug(m) for m in models)
-    frame, files = _scan(rows, suite_version, slugs)
+    frame, files, source = _scan(rows, suite_version, models)
     if group is not None:
         frame = frame.filter(pl.col("group") == group)
     extra = [getattr(pl.col(c), f)().alias(f"{c}.{f}") for c in _SUITE_COLUMNS for f in ("min", "max")]
@@ -102,8 +103,8 @@ def slice_leaderboard(
 
     found, suites, total = _collect(files, run)
     counts = _collect(files, lambda: case_counts(frame)) if any("repeats" in s for s in found.values()) else None
-    if not found:
-        raise ResultsError(f"{rows}: no rows in this slice")
+    if not found or unknown_models(models, found):  # found is keyed by model slug
+        raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
     if len(suites["suite_version"]) > 1:
         raise UsageError(f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version")
     title = suites["suite_version"][0] + (f", group {group}" if group else "")
