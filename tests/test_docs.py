@@ -70,15 +70,52 @@ def test_readme_leaderboard_is_the_committed_one() -> None:
     assert table in README
 
 
+def _pytest_section() -> list[str]:
+    section = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
+    return [line.split("  #")[0].strip() for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()]
+
+
+def _uv_env() -> dict[str, str]:
+    """A child pytest's environment: this checkout's uv environment, nothing of this pytest or of the user's key."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    return env | {
+        "VIRTUAL_ENV": sys.prefix,
+        "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+    }
+
+
+def test_readme_pytest_section_commands_collect_only_the_recordings_here() -> None:
+    """Run in this repository, which has a test suite of its own, each command of "Regression tests in pytest"
+    collects the recordings' tests and nothing else: one per committed model and case, none of tests/."""
+    cassettes = sorted(p.parent.name for p in (ROOT / "cassettes").glob("*/run.json"))
+    expected = {f"cassettes/{model}::{case['id']}" for model in cassettes for case in json.loads(
+        (ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))["cases"]}  # fmt: skip
+    commands = _pytest_section()
+    assert len(commands) == 3
+    for command in commands:
+        done = subprocess.run(
+            ["bash", "-c", f"{command} --collect-only --verbosity=-1 -p no:cacheprovider"],
+            cwd=ROOT,
+            env=_uv_env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        collected = {line.strip() for line in done.stdout.splitlines() if "::" in line}
+        assert collected, command
+        assert collected <= expected, (command, sorted(collected - expected)[:5])
+        if " -k " not in command:
+            assert collected == expected, command
+
+
 def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(tmp_path: Path) -> None:
     """Every command of "Regression tests in pytest", in a project with only cassettes/, the suite and reports/
     (``uv run`` runs in this checkout's environment)."""
-    section = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
-    commands = [line.split("  #")[0].strip() for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()]
+    commands = _pytest_section()
     for name in ("cassettes", "reports", "evals"):
         shutil.copytree(ROOT / name, tmp_path / name)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
-    env |= {"VIRTUAL_ENV": sys.prefix, "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")}
+    env = _uv_env()
     summaries = []
     for command in commands:
         done = subprocess.run(

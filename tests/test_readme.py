@@ -56,9 +56,9 @@ def readme_commands(text: str = README) -> list[str]:
     return commands
 
 
-# The "Regression tests in pytest" commands are for a project that holds only recordings; in this repository they
-# would also run its own test suite (this test included). tests/test_docs.py runs each of them in such a project.
-PYTEST_SECTION = "run in a project with only recordings by tests/test_docs.py (here they would rerun this repo's tests)"
+# The "Regression tests in pytest" commands name cassettes/ as pytest's path, so here too they run the recordings'
+# tests only; tests/test_docs.py proves it (it collects them here) and runs each in a project with only recordings.
+PYTEST_SECTION = "run in full by tests/test_docs.py in a project with only recordings, and collected here by it"
 _SECTION = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
 NOT_RUN.update(
     {command: PYTEST_SECTION for command in readme_commands(_SECTION) if command.startswith("uv run pytest ")}
