@@ -10,7 +10,7 @@ DEFAULT_SUITE = Path("evals/suite.json")
 
 
 def gateway(
-    port: int = typer.Option(8099, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0 picks a free one)."),
+    port: str = typer.Option("8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."),
     latency_ms: str = typer.Option("0", "--latency-ms", metavar="MS", help="Fixed time before every answer."),
     faults: str = typer.Option(
         "",
@@ -18,7 +18,9 @@ def gateway(
         help='Random fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1". '
         'Scripted faults go in the model name, not here: record --model "ref/oracle~429,200".',
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."),
+    seed: str = typer.Option(
+        "0", "--seed", metavar="N", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."
+    ),
     suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
     timeout_sleep_s: str = typer.Option(
         "5", "--timeout-sleep-s", metavar="S", help="How long a timeout fault stalls before closing."
@@ -34,10 +36,12 @@ def gateway(
     it counts attempts of each request body from the gateway's start, so a second record of the same cases
     against the same gateway finds it used up; restart the gateway to replay it.
     """
-    from lobstack_eval.options import finite_number
+    from lobstack_eval.options import finite_number, whole_number
     from standin import GatewayConfig, parse_faults, serve_forever
 
     # Every option is checked before the suite is read or a port is bound: bad usage fails at once.
+    port_number = whole_number(port, "--port", minimum=0, maximum=65535)
+    seed_number = whole_number(seed, "--seed", minimum=0)
     latency = finite_number(latency_ms, "--latency-ms", "milliseconds")
     stall = finite_number(timeout_sleep_s, "--timeout-sleep-s", "seconds")
     spec = parse_faults(faults)
@@ -45,9 +49,9 @@ def gateway(
         suite_path=suite,
         latency_ms=latency,
         faults=spec,
-        seed=seed,
+        seed=seed_number,
         timeout_sleep_s=stall,
         cost_header=cost_header,
     )
-    serve_forever(config, port, announce=lambda line: typer.echo(line))
+    serve_forever(config, port_number, announce=lambda line: typer.echo(line))
     return 0

@@ -27,12 +27,16 @@ def finite_number(text: str, option: str, unit: str, *, minimum: float = 0.0, in
     return value
 
 
-def whole_number(text: str, option: str, *, minimum: int = 1) -> int:
-    """``text`` as an int >= ``minimum`` (digits, a sign and spaces allowed), else UsageError naming ``option``."""
+def whole_number(text: str, option: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """``text`` as an int from ``minimum`` to ``maximum`` (digits, a sign and spaces allowed), else UsageError
+    naming ``option``."""
+    span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
     try:
         value = int(text.strip(), 10)
     except ValueError:
-        raise UsageError(f"{option}: expected a whole number >= {minimum}, got {text!r}") from None
+        raise UsageError(f"{option}: expected a whole number {span}, got {text!r}") from None
     if value < minimum:
         raise UsageError(f"{option} {value}: must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise UsageError(f"{option} {value}: must be at most {maximum}")
     return value

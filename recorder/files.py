@@ -58,7 +58,7 @@ def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> 
     except UnicodeDecodeError:
         raise error(f"{path}: the {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise error(f"{path}: the {what} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise error(f"{path}: the {what} is not valid JSON ({strict_json.position_text(exc)})") from None
     except strict_json.NotStrictFile as exc:
         raise error(f"{path}: the {what} is not valid JSON ({exc})") from None
 

@@ -73,7 +73,7 @@ def _parsed_strict(path: Path, raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise CassetteError(f"{path}: corrupt cassette: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({strict_json.position_text(exc)})") from None
     except strict_json.NotStrictFile as exc:
         raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc})") from None
     problem = cassette_problem(data)

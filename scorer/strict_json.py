@@ -67,6 +67,13 @@ def loads_marking(text: str | bytes) -> Any:
     return _MARKING.decode(text)
 
 
+def position_text(exc: json.JSONDecodeError, column: bool = False) -> str:
+    """``Expecting value at line 3`` (``... column 7``): the decoder's message and where. Some messages already end
+    in "at" (``Unterminated string starting at``), which is not said twice."""
+    where = f"line {exc.lineno}" + (f" column {exc.colno}" if column else "")
+    return f"{exc.msg.removesuffix(' at')} at {where}"
+
+
 def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
     """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative: no recursion)."""
     level, depth = [value], 0

@@ -25,7 +25,7 @@ def _decode(raw: bytes, source: str) -> Any:
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise SuiteError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise SuiteError(f"{source}: not valid JSON: {strict_json.position_text(exc, column=True)}") from None
     except strict_json.NotStrictFile as exc:
         raise SuiteError(f"{source}: not valid JSON: {exc}") from None
 

@@ -128,3 +128,11 @@ def test_rescore_prints_k_neighbours_and_power(
     assert power[3].startswith("  ref/first-tool (K=1): at most ")
     assert main([*args, "--detect", "0"]) == 2
     assert "--detect 0" in capsys.readouterr().err
+
+
+def test_html_says_nothing_of_neighbours_for_one_repeated_model(documents: dict[str, dict[str, Any]]) -> None:
+    # One model has no neighbour: neither "not distinguishable" nor "every model is distinguishable" applies.
+    suite = json.loads(MINI_SUITE.read_text())
+    assert 'class="ties"' not in render_report([documents["ref_flaky"]], suite)
+    two = render_report([documents["ref_oracle"], documents["ref_first-tool"]], suite)
+    assert 'class="ties"' in two and "distinguishable" in two

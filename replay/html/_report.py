@@ -57,7 +57,8 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
-    ties = [n for n in neighbours(ordered) if n.indistinguishable] if repeated else []
+    pairs = neighbours(ordered) if repeated else []
+    ties = [n for n in pairs if n.indistinguishable]
     suites = _view.suite_lines(ordered)
     title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
     return _env.render(
@@ -69,6 +70,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         extra_js=_env.safe(scripts[1]) if repeated else "",
         repeated=repeated,
         ties=ties,
+        compared=bool(pairs),  # one model has no neighbour to be told apart from
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
         caveats=CAVEATS,
