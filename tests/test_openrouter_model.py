@@ -5,12 +5,13 @@ in the body as ``usage.cost``. Recorded through the real recorder, its run is pr
 from __future__ import annotations
 
 import json
+import shutil
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from lobstack_eval.main import main
-from tests.conftest import MINI_SUITE
+from tests.conftest import MINI_SUITE, ROOT
 from tests.gateway_fixtures import chat_body, post, reference_history, step_passes
 
 MODEL = "ref/openrouter-style"
@@ -101,3 +102,23 @@ def test_a_recorded_run_is_priced_from_the_cassettes_alone(start_gateway, tmp_pa
     results = json.loads((out / SLUG / "results.json").read_text(encoding="utf-8"))
     assert results["cost_usd"] is None and results["cost_per_100_cases_usd"] is None
     assert results["metrics"]["overall"]["rate"] == 100.0
+
+
+def test_the_committed_recording_is_priced_from_its_bodies(tmp_path: Path) -> None:
+    """cassettes/ref_openrouter-style (recorded from the stand-in, no price header anywhere) rescored alone."""
+    model_dir = ROOT / "cassettes" / SLUG
+    prices = recorded_prices(model_dir)
+    assert len(prices) >= 80 and all(p > 0 for p in prices)
+    shutil.copytree(model_dir, tmp_path / "cassettes" / SLUG)
+    out = tmp_path / "reports"
+    suite = str(ROOT / "evals" / "suite.json")
+    assert main(["rescore", str(tmp_path / "cassettes"), "--suite", suite, "--out", str(out), "--no-html", "-q"]) == 0
+    results = json.loads((out / SLUG / "results.json").read_text(encoding="utf-8"))
+    assert results["cases"]["scored"] == 80 and results["metrics"]["overall"]["rate"] == 100.0
+    attempts = [a for r in results["results"] for a in r["attempts"]]
+    assert sorted(Decimal(a["cost_usd"]) for a in attempts) == sorted(prices)
+    assert {a["cost_source"] for a in attempts} == {"body"}
+    assert results["cost_usd"] == float(sum(prices))
+    assert results["cost_per_100_cases_usd"] == float(sum(prices) * 100 / 80)
+    committed = json.loads((ROOT / "reports" / SLUG / "results.json").read_text(encoding="utf-8"))
+    assert committed["cost_per_100_cases_usd"] == results["cost_per_100_cases_usd"]
