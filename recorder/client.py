@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
 from scorer.outcome import Attempt
+from scorer.prices import attempt_price
 from scorer.response import BodyError, body_error
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
@@ -54,14 +55,16 @@ def _in_body_error(answer: HttpAnswer) -> BodyError | None:
 
 def _attempt(step: int, number: int, answer: HttpAnswer, error: BodyError | None, cost_header: str) -> Attempt:
     outcome = "ok" if 200 <= answer.status < 300 else f"http_{answer.status}"
+    cost, source = attempt_price(answer.headers.get(cost_header), answer.status, answer.body)
     return Attempt(
         step=step,
         attempt=number,
         outcome=error.outcome if error else outcome,
         status=answer.status,
         wall_ms=answer.wall_ms,
-        cost_usd=answer.headers.get(cost_header),
+        cost_usd=cost,
         dropped_params=answer.headers.get(DROPPED_HEADER),
+        cost_source=source,
     )
 
 
@@ -72,7 +75,8 @@ def call_with_retries(
     sleep: Callable[[float], None] = time.sleep,
     cost_header: str = COST_HEADER,
 ) -> CallResult:
-    """Send ``request``, retrying transport errors as the method says; ``cost_header`` names the price header."""
+    """Send ``request``, retrying transport errors as the method says; ``cost_header`` names the price header (an
+    answer without it is priced by its body's ``usage.cost``, as OpenRouter sends it)."""
     attempts: list[Attempt] = []
     for number in range(1, len(BACKOFF_S) + 2):
         try:

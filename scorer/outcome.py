@@ -16,7 +16,8 @@ SCORED: tuple[Status, ...] = ("passed", "failed")
 @dataclass(frozen=True)
 class Attempt:
     """One HTTP attempt. ``outcome`` is ``ok``, ``http_<status>``, ``timeout``, ``network_error`` or
-    ``malformed``; ``cost_usd`` and ``dropped_params`` are the raw header texts (None when absent)."""
+    ``malformed``; ``cost_usd`` is the price's text as sent (the cost header's, else the 2xx body's ``usage.cost``:
+    ``cost_source`` is then ``"body"``; None when neither is there) and ``dropped_params`` the raw header text."""
 
     step: int
     attempt: int
@@ -25,6 +26,7 @@ class Attempt:
     wall_ms: float | None
     cost_usd: str | None = None
     dropped_params: str | None = None
+    cost_source: str | None = None
 
     @property
     def answered(self) -> bool:

@@ -55,7 +55,7 @@ def _step_document(step: StepRecord) -> dict[str, Any]:
 
 
 def _attempt_document(attempt: Attempt) -> dict[str, Any]:
-    return {
+    document = {
         "step": attempt.step,
         "attempt": attempt.attempt,
         "outcome": attempt.outcome,
@@ -63,6 +63,9 @@ def _attempt_document(attempt: Attempt) -> dict[str, Any]:
         "wall_ms": attempt.wall_ms,
         "cost_usd": attempt.cost_usd,
     }
+    if attempt.cost_source is not None:  # only then: a header-priced attempt reads as it always did
+        document["cost_source"] = attempt.cost_source
+    return document
 
 
 def case_document(outcome: CaseOutcome) -> dict[str, Any]:

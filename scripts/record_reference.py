@@ -39,12 +39,13 @@ MODELS = (
     "ref/no-temperature",
     "auto",
     # provider-style models: they answer as reasoning providers, Gemini, Mistral, OpenRouter's errors and broken
-    # tool calls do (docs/GATEWAYS.md)
+    # tool calls do, and as OpenRouter prices (docs/GATEWAYS.md)
     "ref/reasoning",
     "ref/gemini-style",
     "ref/content-parts",
     "ref/error-in-200",
     "ref/malformed",
+    "ref/openrouter-style",
 )
 
 

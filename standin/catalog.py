@@ -10,7 +10,15 @@ from standin.hashing import pick
 from standin.malformed import malformed
 from standin.models import abstain, first_tool, no_temperature, noisy, oracle, xss
 from standin.reply import Ask, ModelSpec
-from standin.styles import content_parts, error_in_200, gemini_check, gemini_style, reasoning, reasoning_check
+from standin.styles import (
+    content_parts,
+    error_in_200,
+    gemini_check,
+    gemini_style,
+    openrouter_style,
+    reasoning,
+    reasoning_check,
+)
 
 ROUTER = "auto"
 ROUTED = ("ref/oracle", "ref/noisy", "ref/abstain")
@@ -27,6 +35,7 @@ MODELS: dict[str, ModelSpec] = {
     "ref/content-parts": ModelSpec(content_parts),
     "ref/error-in-200": ModelSpec(error_in_200),
     "ref/malformed": ModelSpec(malformed),
+    "ref/openrouter-style": ModelSpec(openrouter_style, price_in_body=True),
 }
 
 

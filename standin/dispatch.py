@@ -5,7 +5,9 @@ string and a non-empty ``messages`` list, and must not ask for ``stream`` (else 
 (else 404 ``model_not_found``); only then do faults apply, counted per (model as sent, body digest). So bad
 requests are never faulted and their attempts are not counted. Every outcome waits ``latency_ms`` first;
 a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-cost-usd`` (``0.0`` unless
-a model answered). ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the
+a model answered), except those of a model priced in the body (``ref/openrouter-style``, OpenRouter's way: no
+price header on any of its answers, errors and faults included, and ``usage.cost`` in its completions).
+``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the
 request had ``temperature`` and the model drops it. Nothing from the request headers is ever echoed. A
 conversation whose ``tool`` messages do not answer the calls before them, or (for the provider-style models)
 whose earlier answers did not come back as they must, is refused with a 400 before the model answers. The
@@ -27,7 +29,7 @@ from standin.config import GatewayConfig
 from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
-from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd
+from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
 from standin.suite_index import SuiteIndex
 
@@ -96,7 +98,14 @@ class Dispatcher:
         split = split_model_suffix(model)
         if split is None or split[0] not in (*MODELS, "auto"):
             return self._error(404, f"The model `{model}` does not exist", param="model", code="model_not_found")
-        base, script = split
+        outcome = self._hosted(request, model, *split)
+        if isinstance(outcome, Answer) and split[0] in MODELS and MODELS[split[0]].price_in_body:
+            headers = tuple(h for h in outcome.headers if h[0] != self._config.cost_header)
+            return replace(outcome, headers=headers)
+        return outcome
+
+    def _hosted(self, request: dict[str, Any], model: str, base: str, script: tuple[str, ...]) -> Outcome:
+        """The outcome of a request to a served model: a fault, a refusal, or the model's answer."""
         body_digest = digest(canonical_json(request))
         with self._lock:
             self._attempts[(model, body_digest)] += 1
@@ -145,7 +154,10 @@ class Dispatcher:
         dropped: tuple[tuple[str, str], ...] = ()
         if spec.drops_temperature and "temperature" in request:
             dropped = ((wire.DROPPED_HEADER, "temperature"),)
-        value = wire.completion_json(completion_id, picked, reply, usage)
+        if spec.price_in_body and reply.body_error is None:
+            value = wire.openrouter_json(completion_id, picked, reply, usage_with_cost(picked, usage))
+        else:
+            value = wire.completion_json(completion_id, picked, reply, usage)
         cost = 0.0 if reply.body_error is not None else cost_usd(picked, usage)
         return self._answer(200, value, cost, extra_s, extra_headers=dropped)
 

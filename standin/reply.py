@@ -53,9 +53,11 @@ class Ask:
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A hosted model: how it answers, whether it drops ``temperature``, and what it requires of the conversation
-    (``check`` returns the message of a 400 when an earlier answer did not come back as it must)."""
+    """A hosted model: how it answers, whether it drops ``temperature``, what it requires of the conversation
+    (``check`` returns the message of a 400 when an earlier answer did not come back as it must), and whether it is
+    priced as OpenRouter prices (``price_in_body``: no price header on any answer, ``usage.cost`` in the body)."""
 
     answer: Callable[[Ask], Reply]
     drops_temperature: bool = False
     check: Callable[[Ask], str | None] | None = None
+    price_in_body: bool = False

@@ -13,6 +13,10 @@ runner that handles the shape scores 100% and one that does not is caught (docs/
   ``{"error": {"code": 502, ...}}`` to the first attempt, an eighth answer a 503 mid-generation (the error beside
   ``choices`` with ``finish_reason: "error"``) to the first attempt, an eighth always answer an in-body 400; the
   rest answer normally.
+- ``ref/openrouter-style``: OpenRouter routing to Claude: no price header on any answer, the price in the body
+  (``usage.cost`` with ``cost_details``, ``is_byok`` and token details, priced in ``standin.pricing``), a
+  ``gen-...`` id, ``provider``, ``native_finish_reason``, ``content: ""`` beside calls with an ``index`` and
+  ``reasoning: null``.
 """
 
 from __future__ import annotations
@@ -192,3 +196,26 @@ def error_in_200(ask: Ask) -> Reply:
     if fate == "error_400":
         return Reply(None, body_error={"code": 400, "message": ERROR_400, "metadata": {"raw": "invalid tool schema"}})
     return reply
+
+
+# --- ref/openrouter-style ------------------------------------------------------------------------------------
+
+
+def openrouter_style(ask: Ask) -> Reply:
+    """The oracle's answer as OpenRouter sends Claude's (the body around it is ``standin.wire.openrouter_json``)."""
+    reply = oracle(ask)
+    if ask.position is None:
+        return reply
+    case_id, step = ask.position.case.id, ask.position.step_index
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": reply.content if reply.content is not None else "",
+        "refusal": None,
+        "reasoning": None,
+    }
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {"index": i, **_call_json(c), "id": "toolu_" + digest("openrouter", case_id, step, i)[:24]}
+            for i, c in enumerate(reply.tool_calls)
+        ]
+    return Reply(reply.content, reply.tool_calls, message=message)

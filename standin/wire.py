@@ -22,6 +22,8 @@ GARBAGE_BODY = b'{"id": "chatcmpl-garbage", "object": "chat.completion", "choice
 
 _ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                 404: "invalid_request_error", 429: "rate_limit_error"}  # fmt: skip
+# Claude's finish reasons, which OpenRouter passes on beside OpenAI's
+_NATIVE_FINISH = {"tool_calls": "tool_use", "stop": "end_turn", "length": "max_tokens"}
 _ERROR_CODES = {429: "rate_limit_exceeded", 500: "server_error", 502: "bad_gateway", 503: "service_unavailable",
                 504: "gateway_timeout"}  # fmt: skip
 
@@ -58,6 +60,24 @@ def completion_json(completion_id: str, model: str, reply: Reply, usage: Usage) 
         "choices": [{"index": 0, "message": message_json(reply), "logprobs": None, "finish_reason": finish}],
         "usage": usage.as_json(),
     }
+
+
+def openrouter_json(completion_id: str, model: str, reply: Reply, usage: dict[str, Any]) -> dict[str, Any]:
+    """A completion as OpenRouter sends one routed to Claude: a ``gen-`` id, ``provider``, Claude's own finish
+    reason beside OpenAI's, and ``usage`` with the price in it (``standin.pricing.usage_with_cost``)."""
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+    return {
+        "id": f"gen-{CREATED}-{completion_id.removeprefix('chatcmpl-')[:20]}",
+        "provider": "Stand-in",
+        "model": model,
+        "object": "chat.completion",
+        "created": CREATED,
+        "choices": [
+            {"logprobs": None, "finish_reason": finish, "native_finish_reason": _NATIVE_FINISH.get(finish, finish),
+             "index": 0, "message": message_json(reply)}
+        ],
+        "usage": usage,
+    }  # fmt: skip
 
 
 def fingerprint(model: str) -> str:

@@ -56,6 +56,7 @@ SUITE = make_suite(
     {**TOOLS, "get_time": TIME_TOOL},
 )
 COST = "x-lobstack-cost-usd"
+ATTEMPT_KEYS = ("step", "attempt", "outcome", "status", "wall_ms", "cost_usd")  # docs/FORMATS.md
 
 
 class ScriptedTransport:
@@ -124,6 +125,10 @@ def test_shape(row: dict[str, Any]) -> None:
         assert result["steps"][0]["response"]["content"] == row["content"]
     if "cost_usd" in row:
         assert document["cost_usd"] == row["cost_usd"]
+    if "prices" in row:  # each attempt's price text as sent, and "body" when it came from usage.cost
+        assert [[a["cost_usd"], a.get("cost_source")] for a in result["attempts"]] == row["prices"]
+        keys = [sorted(ATTEMPT_KEYS + (("cost_source",) if source else ())) for _, source in row["prices"]]
+        assert [sorted(a) for a in result["attempts"]] == keys  # no cost_source on a header-priced attempt
     if "temperature_ignored" in row:
         assert document["temperature_ignored"] is row["temperature_ignored"]
     if "echo" in row or "tool_messages" in row:
