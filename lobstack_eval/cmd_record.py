@@ -21,7 +21,9 @@ def record(
     base_url: str = typer.Option(
         None, "--base-url", help="API root ending before /chat/completions [env LOBSTACK_BASE_URL; default: Lobstack]."
     ),
-    concurrency: int = typer.Option(4, "--concurrency", help="Cases recorded at once (worker processes)."),
+    concurrency_text: str = typer.Option(
+        "4", "--concurrency", metavar="N", help="Cases recorded at once (worker processes)."
+    ),
     case: list[str] = typer.Option([], "--case", help="Only this case id (repeatable)."),
     rerecord: bool = typer.Option(False, "--rerecord", help="Record every selected case again, even if recorded."),
     timeout: str = typer.Option(
@@ -36,8 +38,8 @@ def record(
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
     shard: str = typer.Option(None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."),
-    repeats: int = typer.Option(
-        1, "--repeats", metavar="K", help="Record K independent runs of every case (repeat 1 is the usual run)."
+    repeats_text: str = typer.Option(
+        "1", "--repeats", metavar="K", help="Record K independent runs of every case (repeat 1 is the usual run)."
     ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
@@ -45,25 +47,24 @@ def record(
     Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
     every finished case is kept (exit 130), and the same command records the rest. The plan comes first: with
     nothing to record it says so and exits 0 (no key needed)."""
-    from lobstack_eval.options import finite_number
+    from lobstack_eval.options import finite_number, whole_number
     from recorder.client import header_name
     from recorder.endpoint import locate_endpoint, require_key
     from recorder.files import read_suite
     from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
     from recorder.lock import model_dir_lock
     from recorder.record import check_case_ids
-    from recorder.repeats import check_repeats
+    from recorder.repeats import MAX_REPEATS
     from recorder.slug import checked_model_slug
     from replay.shard import parse_shard
     from scorer.errors import LobstackError, UsageError
 
-    if concurrency < 1:
-        raise UsageError(f"--concurrency {concurrency}: must be at least 1")
+    concurrency = whole_number(concurrency_text, "--concurrency")
+    repeats = whole_number(repeats_text, "--repeats", maximum=MAX_REPEATS)
     timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
-    check_repeats(repeats)
     slug = checked_model_slug(model)
     part = parse_shard(shard)
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
