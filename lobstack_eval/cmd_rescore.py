@@ -44,7 +44,8 @@ def rescore(
     part = parse_shard(shard)
     summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
-    failed = [r for r in summary.reports if r.error]
+    # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).
+    errors = [line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error] if line]
     if part is not None:
         scored = sum(len(doc["results"]) for doc in documents)
         typer.echo(
@@ -52,9 +53,9 @@ def rescore(
             f"When every shard is done: lobstack-eval merge SHARD_DIRS... --out reports",
             err=True,
         )
-        for report in failed:
-            typer.echo(f"error: {report.error}", err=True)
-        return 1 if failed else 0
+        for line in errors:
+            typer.echo(f"error: {line}", err=True)
+        return 1 if errors else 0
     if not quiet:
         from rich.console import Console
 
@@ -81,6 +82,6 @@ def rescore(
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
     if rows is not None:
         typer.echo(f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})", err=True)
-    for report in failed:  # after the good news: every other model is scored and written
-        typer.echo(f"error: {report.error}", err=True)
-    return 1 if failed else 0
+    for line in errors:  # after the good news: every other case and model is scored and written
+        typer.echo(f"error: {line}", err=True)
+    return 1 if errors else 0

@@ -2,7 +2,9 @@
 
 Node ids read ``cassettes/openai_gpt-4o::arguments-03``, so ``-k arguments-03`` or ``-k openai_gpt-4o`` selects
 items. Outcomes are the case's status in the model's scored run: passed -> passed, failed -> failed (the case's
-reason is the message), errored -> error (at setup), unrecorded -> skipped with the command that records it.
+reason is the message), errored -> error (at setup), unrecorded -> skipped with the command that records it. A case
+whose cassette (of any repeat) cannot be used is an error naming the file, never a skip or an expected failure:
+a broken recording must not turn a test run green.
 
 A model recorded with repeats is still one item per case, judged over its repeats (docs/METHOD.md): a case whose
 every scored repeat passed passes, one that failed every scored repeat fails, and a flaky case (some scored
@@ -29,6 +31,11 @@ class CaseFailed(Exception):
 
 class CaseErrored(Exception):
     """The case errored (the gateway never gave a usable answer); the message is its reason."""
+
+
+class CassetteUnusable(Exception):
+    """A cassette of the case cannot be used (corrupt, or not matching run.json); not covered by a baseline's
+    xfail, which expects the model's failure, not a broken file."""
 
 
 def _node_id(path: Path, root: Path) -> str:
@@ -133,31 +140,40 @@ class CaseItem(pytest.Item):
     result: dict[str, Any]
 
     def setup(self) -> None:
-        """Score the model (once per session); an errored case is an error, an unrecorded one a skip."""
+        """Score the model (once per session); an errored case is an error, an unrecorded one a skip, and one whose
+        cassette cannot be used an error naming the file."""
         results = self.run.results(self.model)
         self.result = next(r for r in results["results"] if r["id"] == self.name)
         status, reason = self.result["status"], self.result.get("reason")
+        unusable = self.run.unusable(self.model, self.name)
+        if unusable:
+            show = self.run.settings.show
+            lines = "; ".join(f"error: {bad.line(show(bad.path))}" for bad in unusable)
+            raise CassetteUnusable(f"{lines}; record it again: {self._record_command(results)}")
         if status == "errored":
             raise CaseErrored(reason or "errored")
         if status == "unrecorded":
-            settings = self.run.settings
-            command = [
-                "lobstack-eval",
-                "record",
-                "--model",
-                self.model.name,
-                "--cassettes",
-                settings.show(settings.cassettes),
-            ]
-            if settings.suite != settings.start / DEFAULT_SUITE:
-                command += ["--suite", settings.show(settings.suite)]
-            if "repeats" in results:
-                command += ["--repeats", str(results["repeats"])]
-            command += ["--case", self.name]
             # The item's location (its cassette), not this module's line, is what the skip summary shows.
             raise pytest.skip.Exception(
-                f"{reason or 'not recorded yet'}; record it: {shlex.join(command)}", _use_item_location=True
+                f"{reason or 'not recorded yet'}; record it: {self._record_command(results)}", _use_item_location=True
             )
+
+    def _record_command(self, results: dict[str, Any]) -> str:
+        """``lobstack-eval record ...`` for this case (every repeat of it the model dir has)."""
+        settings = self.run.settings
+        command = [
+            "lobstack-eval",
+            "record",
+            "--model",
+            self.model.name,
+            "--cassettes",
+            settings.show(settings.cassettes),
+        ]
+        if settings.suite != settings.start / DEFAULT_SUITE:
+            command += ["--suite", settings.show(settings.suite)]
+        if "repeats" in results:
+            command += ["--repeats", str(results["repeats"])]
+        return shlex.join([*command, "--case", self.name])
 
     def runtest(self) -> None:
         """Fail with the case's reason when the case failed (with repeats: failed every scored repeat); a flaky
@@ -174,7 +190,7 @@ class CaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         """The case's reason, alone: it already says which step, call and argument."""
-        if isinstance(excinfo.value, CaseFailed | CaseErrored):
+        if isinstance(excinfo.value, CaseFailed | CaseErrored | CassetteUnusable):
             return str(excinfo.value)
         if isinstance(excinfo.value, LobstackError):
             return _error_text(excinfo.value)

@@ -1,7 +1,8 @@
 """One pytest session's view of the recordings: the suite, the models, the baseline, and each model's scored run.
 
-A model's run is scored once, on first use, by ``replay.rescore.rescore_model``: the function whose document
-``lobstack-eval rescore`` writes as results.json, so a test's verdict is the case's status there (one code path).
+A model's run is scored once per session, on first use, by ``replay.rescore.score_model``: the function whose
+document ``lobstack-eval rescore`` writes as results.json, so a test's verdict is the case's status there (one code
+path). The scored run, or the error that stopped the whole model, is kept for every later test of that model.
 With a record mode, what is missing among the selected cases is recorded first, with ``record``'s own functions.
 """
 
@@ -16,8 +17,9 @@ from pytest_lobstack.options import Settings
 from recorder.files import read_suite
 from recorder.manifest import MANIFEST, read_manifest
 from recorder.slug import model_slug
+from replay.case_replay import UnusableCassette
 from replay.diff_runs import load_run
-from replay.rescore import check_manifest_suite, rescore_model
+from replay.rescore import UNFORESEEN, check_manifest_suite, score_model, unforeseen
 from scorer.errors import CassetteError, LobstackError, ResultsError
 from scorer.suite_model import Suite
 
@@ -43,6 +45,7 @@ class LobstackRun:
         self.selected: dict[str, list[str]] = {}
         self.warnings: list[str] = []
         self._results: dict[str, dict[str, Any]] = {}
+        self._unusable: dict[str, tuple[UnusableCassette, ...]] = {}
         self._failures: dict[str, LobstackError] = {}
 
     @property
@@ -121,16 +124,26 @@ class LobstackRun:
         """The model's scored run (recording what the record mode asks for first); the same error for every
         caller once it failed."""
         if model.name in self._failures:
-            raise self._failures[model.name]
+            # Without its old traceback: raising one exception object again appends to its traceback, so 80
+            # tests of a broken model would each make pytest render every earlier test's frames too.
+            raise self._failures[model.name].with_traceback(None)
         if model.name not in self._results:
             try:
                 if self.settings.record_mode != "none":
                     self._record(model)
-                self._results[model.name] = rescore_model(model.model_dir, self.suite)
+                scored = score_model(model.model_dir, self.suite)
             except LobstackError as exc:
                 self._failures[model.name] = exc
                 raise
+            except UNFORESEEN as exc:  # as rescore says it: this model alone is not scored
+                self._failures[model.name] = unforeseen(model.model_dir, exc)
+                raise self._failures[model.name] from None
+            self._results[model.name], self._unusable[model.name] = scored.results, scored.unusable
         return self._results[model.name]
+
+    def unusable(self, model: ModelRef, case_id: str) -> list[UnusableCassette]:
+        """The case's case-runs whose cassette could not be used (after ``results`` scored the model)."""
+        return [bad for bad in self._unusable.get(model.name, ()) if bad.case_id == case_id]
 
     def scored(self) -> dict[str, dict[str, Any]]:
         """Every scored run so far (model name -> results), in model order."""

@@ -13,8 +13,7 @@ from pathlib import Path
 from recorder.manifest import MANIFEST, read_manifest
 from recorder.repeats import CaseRun, check_repeats, run_cassette_path
 from recorder.slug import model_slug
-from replay.rescore import replay_case
-from scorer.errors import CassetteError
+from replay.case_replay import replay_case
 from scorer.suite_model import Suite
 
 
@@ -46,12 +45,8 @@ def runs_to_record(
         if entry is None or entry.record_again:
             todo.append(run)
             continue
-        try:
-            outcome = replay_case(suite, cases[run.case_id], manifest, model_dir, run.repeat)
-        except CassetteError:
-            todo.append(run)
-            continue
-        if outcome.status == "unrecorded":
+        # A cassette that cannot be used (corrupt, or not matching run.json) replays as unrecorded too.
+        if replay_case(suite, cases[run.case_id], manifest, model_dir, run.repeat).status == "unrecorded":
             todo.append(run)
     return todo
 

@@ -15,19 +15,15 @@ from typing import Any
 
 from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
-from recorder.repeats import run_cassette_path
-from recorder.runner import run_case
-from replay.cassette_transport import CassetteTransport, load_interactions
+from replay.case_replay import UnusableCassette, replay_case_run
 from replay.shard import Shard
 from replay.stray import stray_warning
 from scorer.errors import CassetteError, LobstackError, UsageError
 from scorer.json_text import loads_text
-from scorer.outcome import CaseOutcome
 from scorer.repeated_results import repeated_results_document
 from scorer.results import dumps, results_document
-from scorer.suite_model import Case, Suite
+from scorer.suite_model import Suite
 
-NOT_RECORDED = "not recorded yet"
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
 
 
@@ -52,18 +48,6 @@ def model_dirs(cassettes: Path) -> list[Path]:
     return find_model_dirs(cassettes)[0]
 
 
-def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1) -> CaseOutcome:
-    """Re-run one case-run against its recording; unrecorded when this suite asks something never recorded."""
-    entry = manifest.entry(case.id, repeat)
-    path = run_cassette_path(model_dir, case.id, repeat)
-    if entry is None or not path.is_file():
-        return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ())
-    transport = CassetteTransport(path, load_interactions(path), entry.attempts)
-    return run_case(
-        suite, case, manifest.model, manifest.base_url, transport, lambda _seconds: None, manifest.cost_header
-    )
-
-
 def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
     """CassetteError when recorded with another suite; a warning text when only the version differs."""
     recorded = manifest.suite
@@ -79,54 +63,75 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
     return None
 
 
-def _rescore(model_dir: Path, suite: Suite, shard: Shard | None = None) -> tuple[dict[str, Any], str | None]:
+@dataclass(frozen=True)
+class ScoredModel:
+    """One model dir scored: its results document, a warning (another suite version, stray files) and every
+    case-run whose cassette could not be used (unrecorded in the document; rescore still reports each)."""
+
+    results: dict[str, Any]
+    warning: str | None
+    unusable: tuple[UnusableCassette, ...]
+
+
+def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ScoredModel:
+    """Score one model dir (only ``shard``'s cases when given). A CassetteError only for what fails the whole
+    model: run.json missing or corrupt, or recorded with another suite."""
     manifest = read_manifest(model_dir)
     found = (check_manifest_suite(manifest, suite, model_dir), stray_warning(model_dir, manifest))
     warning = "\n".join(line for line in found if line) or None
     mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
     cases = [c for c in suite.cases if mine is None or c.id in mine]
     repeats = manifest.repeat_count
+    runs = [[replay_case_run(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)] for case in cases]
+    unusable = tuple(bad for case_runs in runs for _outcome, bad in case_runs if bad is not None)
     if repeats == 1:
-        outcomes = [replay_case(suite, case, manifest, model_dir) for case in cases]
+        outcomes = [case_runs[0][0] for case_runs in runs]
         results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
-        return results, warning
-    runs = [[replay_case(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)] for case in cases]
-    document = repeated_results_document(suite, manifest.model, model_dir.name, runs, repeats, manifest.suite)
-    return document, warning
+        return ScoredModel(results, warning, unusable)
+    outcome_runs = [[outcome for outcome, _bad in case_runs] for case_runs in runs]
+    document = repeated_results_document(suite, manifest.model, model_dir.name, outcome_runs, repeats, manifest.suite)
+    return ScoredModel(document, warning, unusable)
 
 
 def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:
     """The results.json document of one model dir under ``suite``."""
-    return _rescore(model_dir, suite)[0]
+    return score_model(model_dir, suite).results
 
 
 @dataclass(frozen=True)
 class ModelReport:
-    """One model's results document, its file text and any warning; or, for a model that could not be scored
-    (a cassette that cannot be read), ``error`` and no results."""
+    """One model's results document, its file text, any warning and the case-runs whose cassette could not be used
+    (written as unrecorded; each is an error line); or, for a model that could not be scored at all (run.json
+    missing or corrupt, another suite), ``error`` and no results."""
 
     slug: str
     results: dict[str, Any]
     text: str
     warning: str | None
     error: str | None = None
+    unusable: tuple[UnusableCassette, ...] = ()
 
 
 _SUITE_CACHE: dict[str, Suite] = {}
+UNFORESEEN = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
+
+
+def unforeseen(model_dir: Path, exc: BaseException) -> CassetteError:
+    """The one-line error for input no check foresaw: this model is not scored, every other one still is."""
+    detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+    return CassetteError(f"{model_dir}: cannot be scored ({detail})")
 
 
 def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
     """Score one model dir; whatever stops it fails this model alone, with one line naming its dir."""
     try:
-        results, warning = _rescore(model_dir, suite, shard)
-        text = dumps(results)
+        scored = score_model(model_dir, suite, shard)
+        text = dumps(scored.results)
     except LobstackError as exc:
         return ModelReport(model_dir.name, {}, "", None, exc.message)
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-        # Input no check foresaw: this model is not scored, every other one still is.
-        detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
-        return ModelReport(model_dir.name, {}, "", None, f"{model_dir}: cannot be scored ({detail})")
-    return ModelReport(model_dir.name, results, text, warning)
+    except UNFORESEEN as exc:
+        return ModelReport(model_dir.name, {}, "", None, unforeseen(model_dir, exc).message)
+    return ModelReport(model_dir.name, scored.results, text, scored.warning, unusable=scored.unusable)
 
 
 def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
@@ -212,9 +217,11 @@ def rescore(
 ) -> RescoreSummary:
     """Rescore every model dir under ``cassettes`` and write results, the rows (cases/calls.parquet), the
     leaderboard from the rows, and (unless ``html`` is False) the HTML report; ``rows`` also appends the run's
-    partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A model
-    that cannot be scored (or a folder of ``cassettes`` without run.json) is left out of them, its
-    ``ModelReport.error`` says why, and every other model is still written. ``out`` then holds exactly this run's
+    partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A case-run
+    whose cassette cannot be used is unrecorded and listed in its ``ModelReport.unusable``; the model's other cases
+    are scored and written. A model that cannot be scored at all (run.json missing or corrupt, another suite, or a
+    folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, and every other
+    model is still written. ``out`` then holds exactly this run's
     models: any other model's results.json there (stale) is removed and listed in ``removed``."""
     from replay.out_dir import remove_stale_results
     from replay.rows.build import add_rows, frames_of_rows

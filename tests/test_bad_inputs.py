@@ -1,5 +1,6 @@
 """Every bad input gets one clear line: ``error: <file>: <field>: <problem>``, exit 1 (or 2 for usage), no
-traceback, and the good inputs beside it are still processed (the other model is scored and written).
+traceback, and the good inputs beside it are still processed: a bad cassette leaves its case unrecorded and the
+model's other cases scored; a bad run.json fails its model, and the other model is scored and written.
 
 One table row per bad input. Each row breaks one thing in a private copy of two committed model dirs
 (``ref/oracle`` and ``ref/abstain``), runs the CLI, and asserts the exact error line(s) and what was still written.
@@ -70,12 +71,12 @@ def _text_attempt(token: str) -> Setup:
 
 
 DEEP = "[" * 100_000 + "]" * 100_000
-C = "{root}/ref_oracle/selection-01.json: corrupt cassette: "
+C = "ref_oracle/selection-01.json: corrupt cassette: "  # from {root}, the cassettes dir
 H = "interactions[0].response.headers: expected an object of header name -> list of strings, got "
 M = "{root}/ref_oracle/run.json: "
 W = f"cases.{CASE}.attempts[0].wall_ms"
 
-# id, how to break the copy, the exact error line ({root} is the cassettes dir)
+# id, how to break the copy, the exact error line ({root} is the cassettes dir; a cassette's line is "{root}/" + C...)
 RESCORE_ROWS = [
     ("status-code-text", _response(lambda r: r["status"].__setitem__("code", "abc")),
      C + 'interactions[0].response.status.code: expected an integer HTTP status (100-599), got "abc"'),
@@ -119,6 +120,9 @@ RESCORE_ROWS = [
      C + "not valid JSON (interactions[0].response: NaN is not JSON)"),
     ("cassette-nested-100000-deep", _write(f"ref_oracle/{CASE}.json", DEEP),
      C + "not valid JSON (nested more than 200 levels deep)"),
+]  # fmt: skip
+
+MODEL_ROWS = [
     ("run-json-wall-ms-nan", _text_attempt("NaN"), M + f"the run manifest is not valid JSON ({W}: NaN is not JSON)"),
     ("run-json-wall-ms-infinity", _text_attempt("Infinity"),
      M + f"the run manifest is not valid JSON ({W}: Infinity is not JSON)"),
@@ -153,6 +157,29 @@ def _errors(err: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("setup", "line"), [pytest.param(s, line, id=i) for i, s, line in RESCORE_ROWS])
+def test_bad_cassette_leaves_that_case_unrecorded_only(
+    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], setup: Setup, line: str
+) -> None:
+    """rescore: the exact line (the file as given), exit 1; ref/oracle written with that case unrecorded, its
+    reason the same line naming the file from the cassettes dir, its other cases as the committed reports have
+    them; both models on the leaderboard, nothing removed."""
+    out = tmp_path / "reports"
+    setup(cassettes)
+    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    err = capsys.readouterr().err
+    assert _errors(err) == [f"error: {cassettes}/{line}"]
+    assert "removed" not in err
+    written = json.loads((out / "ref_oracle" / "results.json").read_text())
+    committed = json.loads((ROOT / "reports" / "ref_oracle" / "results.json").read_text())
+    bad = next(r for r in written["results"] if r["id"] == CASE)
+    assert (bad["status"], bad["reason"], bad["steps"], bad["attempts"]) == ("unrecorded", line, [], [])
+    assert [r for r in written["results"] if r["id"] != CASE] == [r for r in committed["results"] if r["id"] != CASE]
+    assert written["cases"] == {"total": 80, "scored": 79, "errored": 0, "unrecorded": 1}
+    with (out / "leaderboard.csv").open(newline="") as handle:
+        assert [row["model"] for row in csv.DictReader(handle)] == ["ref/oracle", "ref/abstain"]
+
+
+@pytest.mark.parametrize(("setup", "line"), [pytest.param(s, line, id=i) for i, s, line in MODEL_ROWS])
 def test_bad_model_dir_fails_that_model_only(
     cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], setup: Setup, line: str
 ) -> None:

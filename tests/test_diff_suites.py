@@ -307,7 +307,7 @@ def test_cli_bad_files(capsys: pytest.CaptureFixture[str], args: list[str], mess
     assert err.startswith("error: ") and message in err and "Traceback" not in err
 
 
-# --- --cassettes (against replay.rescore.rescore_model's signature) --------------------------------
+# --- --cassettes (against replay.rescore.score_model's and rescore_model's signatures) -----------------
 
 
 def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
@@ -327,10 +327,14 @@ def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
                 result.update(status="failed", reason='step 1: read_file.path: expected eq "README.md", got "x"')
         return {"model": model_dir.name.replace("_", "/"), "metrics": metrics, "results": results}
 
+    def score_model(model_dir: Path, suite: Any) -> Any:
+        return types.SimpleNamespace(results=rescore_model(model_dir, suite), unusable=())
+
     from replay.rescore import find_model_dirs
 
     module = types.ModuleType("replay.rescore")
     module.rescore_model = rescore_model  # type: ignore[attr-defined]
+    module.score_model = score_model  # type: ignore[attr-defined]
     module.find_model_dirs = find_model_dirs  # type: ignore[attr-defined]
     return module
 

@@ -215,7 +215,7 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
     response["body"]["string"] = json.dumps(body)
     response["headers"]["x-lobstack-cost-usd"] = ["1e400"]
     target.write_text(json.dumps(data))
-    # And make ref/noisy's recording unreadable.
+    # And make one of ref/noisy's cassettes unreadable: that case alone is not scored.
     broken = cassettes / "ref_noisy" / "chains-01.json"
     broken.write_text("[" * 100_000)
     out = tmp_path / "out"
@@ -228,7 +228,12 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
     assert oracle["cost_usd"] is None and oracle["cases"]["scored"] == len(MINI_IDS)
     for slug in ("ref_reasoning", "ref_gemini-style", "ref_content-parts"):
         assert json.loads((out / slug / "results.json").read_text())["metrics"]["overall"]["rate"] == 100.0
-    assert not (out / "ref_noisy").exists()
+    noisy = {r["id"]: r for r in json.loads((out / "ref_noisy" / "results.json").read_text())["results"]}
+    assert (noisy["chains-01"]["status"], noisy["chains-01"]["reason"]) == (
+        "unrecorded",
+        "ref_noisy/chains-01.json: corrupt cassette: not valid JSON (nested more than 200 levels deep)",
+    )
+    assert sum(r["status"] in ("passed", "failed") for r in noisy.values()) == len(MINI_IDS) - 1
     for path in out.rglob("*.json"):  # strict JSON everywhere
         json.loads(path.read_text(), parse_constant=refuse_constant)
     shutil.rmtree(out)

@@ -311,4 +311,8 @@ def test_rescore_names_a_corrupt_cassette_in_one_line(gateway, tmp_path: Path, c
     record(MINI_SUITE, "ref/oracle", tmp_path / "cas", gateway.url, ALL, concurrency=1)
     _break(tmp_path / "cas" / "ref_oracle" / f"{ONE}.json", "status a string")
     summary = rescore(tmp_path / "cas", MINI_SUITE, tmp_path / "rep", html=False)
-    assert f"{ONE}.json: corrupt cassette: interactions[0].response.status: " in (summary.reports[0].error or "")
+    [bad] = summary.reports[0].unusable
+    assert (bad.case_id, bad.repeat, summary.reports[0].error) == (ONE, 1, None)
+    assert bad.line().startswith(
+        f"{tmp_path}/cas/ref_oracle/{ONE}.json: corrupt cassette: interactions[0].response.status: "
+    )

@@ -75,49 +75,98 @@ def test_cli_prints_the_leaderboard(recorded: Path, tmp_path: Path, capsys: pyte
     assert "Wrote" in captured.err
 
 
-def rescore_with_one_bad_model(cassettes: Path, out: Path, capsys) -> list[str]:  # type: ignore[no-untyped-def]
-    """Rescore where ref_oracle is broken: exit 1, its error lines, and every other model still scored."""
+def rescore_with_one_bad_cassette(  # type: ignore[no-untyped-def]
+    recorded: Path, cassettes: Path, target: Path, out: Path, capsys
+) -> tuple[list[str], dict]:
+    """Rescore where one cassette of ref_oracle cannot be used: exit 1 with its error lines, ref_oracle written with
+    that case unrecorded (the reason names the file from the cassettes dir) and every other case exactly as the
+    untouched recording scores it, every model on the leaderboard. Returns the error lines and the bad case."""
     (out / "ref_oracle").mkdir(parents=True)
-    (out / "ref_oracle" / "results.json").write_text("{}")  # stale: must not pass for this run's
+    (out / "ref_oracle" / "results.json").write_text("{}")  # the old results: replaced, not removed
     assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
-    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert "removed" not in err and "Traceback" not in err
     for slug in ("ref_noisy", "ref_abstain"):
         assert json.loads((out / slug / "results.json").read_text())["cases"]["total"] == len(ALL)
-    assert not (out / "ref_oracle" / "results.json").exists()
+    written = json.loads((out / "ref_oracle" / "results.json").read_text())
+    clean = rescore_model(recorded / "ref_oracle", SUITE)
+    bad = {r["id"]: r for r in written["results"]}.pop(target.stem)
+    assert [r for r in written["results"] if r["id"] != target.stem] == [
+        r for r in clean["results"] if r["id"] != target.stem
+    ]
+    assert (bad["status"], bad["steps"], bad["attempts"]) == ("unrecorded", [], [])
+    assert bad["reason"] == errors[0].removeprefix(f"error: {cassettes}/")  # the same line, path from cassettes/
+    assert written["cases"] == {"total": len(ALL), "scored": len(ALL) - 1, "errored": 0, "unrecorded": 1}
+    assert written["metrics"]["overall"] == {**clean["metrics"]["overall"], "count": len(ALL) - 1, "of": len(ALL) - 1,
+                                             "ci": written["metrics"]["overall"]["ci"]}  # fmt: skip
+    assert "1 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle" in err
     board = (out / "leaderboard.md").read_text()
-    assert "ref/noisy" in board and "ref/abstain" in board and "ref/oracle" not in board
-    return errors
+    assert "ref/noisy" in board and "ref/abstain" in board and "ref/oracle" in board
+    return errors, bad
 
 
-def test_corrupt_cassette_fails_its_model_alone(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_corrupt_cassette_leaves_its_case_unrecorded_and_the_model_scored(  # type: ignore[no-untyped-def]
+    recorded: Path, cassettes: Path, tmp_path: Path, capsys
+) -> None:
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(target.read_text()[:50])
-    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
-    assert len(errors) == 1 and errors[0].startswith(f"error: {target}: corrupt cassette: not valid JSON")
+    errors, bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
+    assert errors == [f"error: {target}: corrupt cassette: not valid JSON (Expecting value at line 4)"]
+    assert bad["reason"] == f"ref_oracle/{ALL[0]}.json: corrupt cassette: not valid JSON (Expecting value at line 4)"
 
 
-def test_wrong_schema_cassette(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_wrong_schema_cassette(recorded: Path, cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(json.dumps({"version": 1, "entries": []}))
-    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
+    errors, _bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
     assert len(errors) == 1 and errors[0].startswith(f"error: {target}: corrupt cassette: not a vcrpy cassette")
 
 
-def test_deeply_nested_cassette(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_deeply_nested_cassette(recorded: Path, cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text("[" * 100_000 + "]" * 100_000)
-    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
+    errors, _bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
     assert errors == [f"error: {target}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"]
 
 
-def test_missing_interaction(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("change", ["missing", "extra"])
+def test_interactions_not_matching_run_json(  # type: ignore[no-untyped-def]
+    recorded: Path, cassettes: Path, tmp_path: Path, capsys, change: str
+) -> None:
+    """One interaction fewer (a chain's last) or one more (the first, twice) than run.json's answered attempts."""
     chain = next(c for c in SUITE.cases if len(c.steps) >= 3)
     target = cassettes / "ref_oracle" / f"{chain.id}.json"
     data = json.loads(target.read_text())
-    data["interactions"].pop()
+    recorded_count = len(data["interactions"])
+    if change == "missing":
+        data["interactions"].pop()
+    else:
+        data["interactions"].insert(0, data["interactions"][0])
     target.write_text(json.dumps(data))
-    errors = rescore_with_one_bad_model(cassettes, tmp_path / "o", capsys)
-    assert len(errors) == 1 and "an interaction is missing or extra" in errors[0]
+    errors, _bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
+    found = recorded_count + (1 if change == "extra" else -1)
+    assert errors == [
+        f"error: {target}: {found} interaction(s) recorded, but run.json lists {recorded_count} answered attempt(s): "
+        "an interaction is missing or extra"
+    ]
+
+
+def test_every_cassette_of_a_model_broken_is_still_one_line_each(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Nothing usable at all: the model is written with every case unrecorded (no rate), one line per file."""
+    for case_id in ALL:
+        (cassettes / "ref_oracle" / f"{case_id}.json").write_text("{")
+    out = tmp_path / "o"
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q"]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
+    assert errors == [
+        f"error: {cassettes}/ref_oracle/{case_id}.json: corrupt cassette: not valid JSON "
+        "(Expecting property name enclosed in double quotes at line 1)"
+        for case_id in ALL
+    ]
+    written = json.loads((out / "ref_oracle" / "results.json").read_text())
+    assert written["cases"] == {"total": len(ALL), "scored": 0, "errored": 0, "unrecorded": len(ALL)}
+    assert written["metrics"]["overall"]["rate"] is None
 
 
 def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,9 +75,10 @@ def rescore_both(
     """Rescore every model dir of ``cassettes`` under OLD and NEW (each given as raw bytes and source name).
 
     Reads cassettes only (no network). Returns the rows and, for every model dir that could not be scored (or a
-    folder that is not a model dir), one error line naming the file; the other models are still compared.
+    folder that is not a model dir) and every cassette that could not be used, one error line naming the file; the
+    other models (and a model's other cases) are still compared.
     """
-    from replay.rescore import find_model_dirs, rescore_model  # only --cassettes needs the replay machinery
+    from replay.rescore import find_model_dirs, rescore_model, score_model  # only --cassettes needs replay
     from scorer import parse_suite
 
     dirs, unusable = find_model_dirs(cassettes)
@@ -85,7 +86,10 @@ def rescore_both(
     rows, errors = [], [line for _folder, line in unusable]
     for model_dir in dirs:
         try:
-            ro, rn = rescore_model(model_dir, suite_old), rescore_model(model_dir, suite_new)
+            old_run, new_run = score_model(model_dir, suite_old), score_model(model_dir, suite_new)
+            ro, rn = old_run.results, new_run.results
+            # A cassette that cannot be used is unrecorded under both, and said once.
+            errors += list(dict.fromkeys(bad.line() for bad in (*old_run.unusable, *new_run.unusable)))
             scored_old, scored_new = _scored(ro), _scored(rn)
             common = None
             if set(scored_old) != set(scored_new):
