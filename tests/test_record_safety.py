@@ -288,11 +288,21 @@ def _break(path: Path, how: str) -> None:
         interaction["response"]["status"] = "x"
     elif how == "headers a list":
         interaction["response"]["headers"] = ["x"]
+    elif how == "an extra interaction":  # 2 interactions where run.json lists 1 answered attempt
+        data["interactions"].append(interaction)
     path.write_text(json.dumps(data) if how != "not JSON" else "{", encoding="utf-8")
 
 
 @pytest.mark.parametrize(
-    "how", ["request body not JSON", "response body a string", "status a string", "headers a list", "not JSON"]
+    "how",
+    [
+        "request body not JSON",
+        "response body a string",
+        "status a string",
+        "headers a list",
+        "an extra interaction",
+        "not JSON",
+    ],
 )
 def test_a_corrupt_cassette_is_recorded_again_not_a_traceback(gateway, tmp_path: Path, capsys, how: str) -> None:  # type: ignore[no-untyped-def]
     args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path),

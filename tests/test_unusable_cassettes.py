@@ -1,0 +1,127 @@
+"""A cassette that cannot be used stops its own case-run only: with repeats, that repeat of that case is
+unrecorded and the case is judged over its other repeats; `record` records exactly that case-run again; and a
+broken cassette never makes the gate green (a case that scored in A and is unrecorded in B is a lost score)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from lobstack_eval.main import main
+from tests.conftest import MINI_SUITE, ROOT
+from tests.record_helpers import requests_per_case
+
+SUITE = ROOT / "evals" / "suite.json"
+
+
+def _errors(err: str) -> list[str]:
+    assert "Traceback" not in err
+    return [line for line in err.splitlines() if line.startswith("error:")]
+
+
+def _results(out: Path, slug: str) -> dict:
+    return json.loads((out / slug / "results.json").read_text(encoding="utf-8"))
+
+
+def test_a_broken_repeat_is_unrecorded_and_its_case_judged_over_the_others(  # type: ignore[no-untyped-def]
+    repeat_cassettes: Path, tmp_path: Path, capsys
+) -> None:
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(repeat_cassettes / "ref_flaky", cassettes / "ref_flaky")
+    clean = tmp_path / "clean"
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(clean), "-q", "--no-html"]) == 0
+    before = {r["id"]: r for r in _results(clean, "ref_flaky")["results"]}
+    case_id = next(iter(before))
+    broken = cassettes / "ref_flaky" / "repeat-2" / f"{case_id}.json"
+    broken.write_text(broken.read_text(encoding="utf-8")[:300], encoding="utf-8")
+    capsys.readouterr()
+
+    out = tmp_path / "out"
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    [line] = _errors(capsys.readouterr().err)
+    assert line.startswith(f"error: {broken}: corrupt cassette: not valid JSON (")
+    results = _results(out, "ref_flaky")
+    after = {r["id"]: r for r in results["results"]}
+    assert {k: v for k, v in after.items() if k != case_id} == {k: v for k, v in before.items() if k != case_id}
+    case, old = after[case_id], before[case_id]
+    assert case["runs"][1]["status"] == "unrecorded"
+    assert case["runs"][1]["reason"] == line.removeprefix(f"error: {cassettes}/")  # ref_flaky/repeat-2/...
+    assert case["runs"][1]["reason"].startswith(f"ref_flaky/repeat-2/{case_id}.json: corrupt cassette: ")
+    assert case["runs"][:1] + case["runs"][2:] == old["runs"][:1] + old["runs"][2:]  # the other repeats as before
+    assert case["repeat_statuses"] == [*old["repeat_statuses"][:1], "unrecorded", *old["repeat_statuses"][2:]]
+    assert case["scored_repeats"] == 4
+    assert results["case_runs"]["unrecorded"] == 1 and results["case_runs"]["scored"] == 5 * len(after) - 1
+
+
+def test_record_records_only_the_broken_case_run_again(
+    start_gateway, repeat_cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(repeat_cassettes / "ref_oracle", cassettes / "ref_oracle")
+    case_id = json.loads(MINI_SUITE.read_text(encoding="utf-8"))["cases"][1]["id"]
+    broken = cassettes / "ref_oracle" / "repeat-3" / f"{case_id}.json"
+    broken.write_text("{", encoding="utf-8")
+    gateway = start_gateway()
+    args = ["--suite", str(MINI_SUITE), "--cassettes", str(cassettes), "--base-url", gateway.url, "--repeats", "3"]
+    assert main(["record", "--model", "ref/oracle", *args]) == 0
+    assert "Recording 1 case-run(s)" in capsys.readouterr().err
+    assert requests_per_case(gateway.requests_seen, _suite()) == {case_id: 1}
+    out = tmp_path / "out"
+    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"]) == 0
+    assert _results(out, "ref_oracle")["case_runs"]["unrecorded"] == 0
+
+
+def _suite():  # type: ignore[no-untyped-def]
+    from recorder.files import read_suite
+
+    return read_suite(MINI_SUITE)
+
+
+@pytest.fixture
+def two_models(tmp_path: Path) -> tuple[Path, Path]:
+    """Copies of two committed model dirs and their committed reports (A: the baseline)."""
+    cassettes, baseline = tmp_path / "cassettes", tmp_path / "baseline"
+    for slug in ("ref_oracle", "ref_noisy"):
+        shutil.copytree(ROOT / "cassettes" / slug, cassettes / slug)
+        shutil.copytree(ROOT / "reports" / slug, baseline / slug)
+    return cassettes, baseline
+
+
+@pytest.mark.parametrize(("slug", "status_a"), [("ref_oracle", "passed"), ("ref_noisy", "failed")])
+def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untyped-def]
+    two_models: tuple[Path, Path], tmp_path: Path, capsys, slug: str, status_a: str
+) -> None:
+    """Whether the case passed or failed in A, its broken cassette in B is a lost score: the gate fails, the JUnit
+    file has that case as an error naming the file, and the pull-request comment says so."""
+    cassettes, baseline = two_models
+    case_id = "arguments-01"
+    assert next(r for r in _results(baseline, slug)["results"] if r["id"] == case_id)["status"] == status_a
+    broken = cassettes / slug / f"{case_id}.json"
+    broken.write_bytes(broken.read_bytes()[:300])
+    candidate = tmp_path / "candidate"
+    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(candidate), "-q", "--no-html"]) == 1
+    [line] = _errors(capsys.readouterr().err)
+    reason = line.removeprefix(f"error: {cassettes}/")
+    assert reason.startswith(f"{slug}/{case_id}.json: corrupt cassette: not valid JSON (")
+
+    junit, comment = tmp_path / "junit.xml", tmp_path / "comment.md"
+    gate = ["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"]
+    assert main([*gate, "--junit", str(junit), "--markdown", str(comment)]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"regression: 1 case scored in A errored or vanished in B ({_model(slug)}: {case_id})")
+    root = ET.parse(junit).getroot()
+    assert (root.get("failures"), root.get("errors")) == ("0", "1")
+    [error] = [c.find("error") for c in root.iter("testcase") if c.find("error") is not None]
+    assert error.get("type") == "lost"
+    assert error.get("message") == f"{status_a} in A, unrecorded in B: {reason}"
+    markdown = comment.read_text(encoding="utf-8")
+    assert "**Decided by:** errored or vanished" in markdown
+    assert f"| {case_id} | {status_a} → unrecorded |" in markdown
+
+
+def _model(slug: str) -> str:
+    return slug.replace("_", "/")
