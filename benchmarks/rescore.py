@@ -210,8 +210,9 @@ def main(argv: list[str] | None = None) -> int:
 
         suite = read_suite(SUITE)
         score_s, reports = best_of(args.repeat, lambda: score_all(model_dirs(many), suite))
-        failed = [r.error for r in reports if r.error]
-        if failed:  # a model dir that failed would make the figures meaningless
+        # A model dir that failed, or a cassette that could not be used, would make the figures meaningless.
+        failed = [r.error or r.unusable[0].line() for r in reports if r.error or r.unusable]
+        if failed:
             raise SystemExit(f"rescore benchmark: {len(failed)} model dir(s) could not be scored: {failed[0]}")
         documents = [r.results for r in reports]
         suite_dict = read_json(SUITE, "suite file")

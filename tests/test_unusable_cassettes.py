@@ -125,3 +125,41 @@ def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untype
 
 def _model(slug: str) -> str:
     return slug.replace("_", "/")
+
+
+def test_only_the_shard_that_owns_the_case_reports_it(two_models: tuple[Path, Path], tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Sharded rescore: the one shard holding the broken case exits 1 with its line; merged, the reports are the
+    unsharded rescore's."""
+    cassettes, _baseline = two_models
+    broken = cassettes / "ref_noisy" / "arguments-01.json"
+    broken.write_bytes(broken.read_bytes()[:300])
+    whole = tmp_path / "whole"
+    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(whole), "-q", "--no-html"]) == 1
+    [line] = _errors(capsys.readouterr().err)
+    codes, lines = [], []
+    for index in (1, 2, 3):
+        out = tmp_path / f"shard{index}"
+        codes.append(
+            main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "--shard", f"{index}/3"])
+        )
+        lines += _errors(capsys.readouterr().err)
+    assert sorted(codes) == [0, 0, 1] and lines == [line]
+    merged = tmp_path / "merged"
+    assert main(["merge", *(str(tmp_path / f"shard{i}") for i in (1, 2, 3)), "--out", str(merged)]) == 0
+    for slug in ("ref_oracle", "ref_noisy"):
+        assert _results(merged, slug) == _results(whole, slug)
+
+
+def test_diff_suites_says_it_once_and_compares_the_rest(two_models: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
+    cassettes, _baseline = two_models
+    broken = cassettes / "ref_noisy" / "arguments-01.json"
+    broken.write_bytes(broken.read_bytes()[:300])
+    old = ROOT / "evals" / "suite-1.0.0.json"
+    assert main(["diff", "suites", str(old), str(SUITE), "--cassettes", str(cassettes)]) == 1
+    captured = capsys.readouterr()
+    [line] = _errors(captured.err)
+    assert line.startswith(f"error: {broken}: corrupt cassette: not valid JSON (")
+    lines = captured.out.splitlines()
+    noisy = lines[lines.index("model ref/noisy") :]
+    assert "  needs recording under 1.1.0 (1): arguments-01" in noisy
+    assert ["cases", "scored", "17", "79", "+62"] in [row.split() for row in noisy]  # 80 under 1.1.0 before
