@@ -1,10 +1,11 @@
 """Replay one case-run from its cassette; a cassette that cannot be used makes that case-run unrecorded, alone.
 
-A cassette that is corrupt, unreadable, of the wrong shape, or whose interactions do not match run.json's answered
-attempts holds no answer replay can trust. Its case-run is ``unrecorded`` (left out of every rate, listed for
-``record``, which records it again), its reason the cassette's one-line error, and the error goes back beside the
-outcome so ``rescore`` still prints it and exits 1: one bad file never stops the model's other cases from being
-scored, and never passes unnoticed (docs/METHOD.md, decision 105).
+A cassette that is missing (though run.json lists it), corrupt, unreadable, of the wrong shape, or whose
+interactions do not match run.json's answered attempts holds no answer replay can trust. Its case-run is
+``unrecorded`` (left out of every rate, listed for ``record``, which records it again), its reason the cassette's
+one-line error, and the error goes back beside the outcome so ``rescore`` still prints it and exits 1: one bad
+file never stops the model's other cases from being scored, and never passes unnoticed (docs/METHOD.md, decision
+105).
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ def replay_case_run(
     recorded, or when its cassette cannot be used) and, in that last case, what is wrong with the cassette."""
     entry = manifest.entry(case.id, repeat)
     path = run_cassette_path(model_dir, case.id, repeat)
-    if entry is None or not path.is_file():
+    if entry is None:
         return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ()), None
     try:
+        if not path.is_file():  # recorded (record writes a cassette even when nothing was answered), then lost
+            raise CassetteError(f"{path}: missing, though run.json lists it as recorded")
         transport = CassetteTransport(path, load_interactions(path), entry.attempts)
         outcome = run_case(
             suite, case, manifest.model, manifest.base_url, transport, lambda _seconds: None, manifest.cost_header

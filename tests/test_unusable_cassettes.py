@@ -163,3 +163,24 @@ def test_diff_suites_says_it_once_and_compares_the_rest(two_models: tuple[Path, 
     noisy = lines[lines.index("model ref/noisy") :]
     assert "  needs recording under 1.1.0 (1): arguments-01" in noisy
     assert ["cases", "scored", "17", "79", "+62"] in [row.split() for row in noisy]  # 80 under 1.1.0 before
+
+
+def test_a_deleted_cassette_run_json_lists_is_said_not_taken_for_never_recorded(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys
+) -> None:
+    # record writes a cassette for every case-run it lists, even one with no answer (an empty one): a listed case
+    # without its file lost its recording. Unrecorded like any unusable cassette, said, exit 1; not "not recorded yet".
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
+    gone = cassettes / "ref_oracle" / "chains-01.json"
+    gone.unlink()
+    out = tmp_path / "out"
+    assert main(["rescore", str(cassettes), "--out", str(out), "-q", "--no-html"]) == 1
+    assert _errors(capsys.readouterr().err) == [f"error: {gone}: missing, though run.json lists it as recorded"]
+    results = {r["id"]: r for r in _results(out, "ref_oracle")["results"]}
+    assert results["chains-01"]["status"] == "unrecorded"
+    assert results["chains-01"]["reason"] == "ref_oracle/chains-01.json: missing, though run.json lists it as recorded"
+    committed = {r["id"]: r for r in _results(ROOT / "reports", "ref_oracle")["results"]}
+    assert {k: v for k, v in results.items() if k != "chains-01"} == {
+        k: v for k, v in committed.items() if k != "chains-01"
+    }
