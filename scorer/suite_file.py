@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from scorer import strict_json, suite_rules
+from scorer import strict_json, suite_keys, suite_rules
 from scorer.checks import operand_problem
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_problems
@@ -38,7 +38,8 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     raw_cases = data.get("cases") if isinstance(data, dict) else None
     counts = Counter(c.get("group") for c in raw_cases if isinstance(c, dict)) if isinstance(raw_cases, list) else {}
     group_counts = {group: counts.get(group, 0) for group in GROUPS}
-    problems = list(builder.problems)
+    # Unknown keys first: a misspelt key is often why a field the builder needs is "missing".
+    problems = suite_keys.unknown_key_problems(data) + builder.problems
     if isinstance(data, dict):
         problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
@@ -48,10 +49,14 @@ def parse_suite(raw: bytes, source: str) -> Suite:
     """Load a suite from its bytes; raises SuiteError listing every problem."""
     report = check_suite(raw, source)
     if report.suite is None:
-        first = report.problems[0]
-        more = f" (and {len(report.problems) - 1} more; run `lobstack-eval suite check {source}`)"
-        raise SuiteError(f"{source}: {first}{more if len(report.problems) > 1 else ''}", report.problems)
+        raise suite_error(source, report.problems)
     return report.suite
+
+
+def suite_error(source: str, problems: list[str] | tuple[str, ...]) -> SuiteError:
+    """The one-line error for a suite with ``problems``: the first, and how many more ``suite check`` lists."""
+    more = f" (and {len(problems) - 1} more; run `lobstack-eval suite check {source}`)" if len(problems) > 1 else ""
+    return SuiteError(f"{source}: {problems[0]}{more}", tuple(problems))
 
 
 class _Builder:

@@ -7,7 +7,8 @@ from typing import Any
 
 from scorer import strict_json
 from scorer.errors import SuiteError
-from scorer.suite_file import VERSION_RE
+from scorer.suite_file import VERSION_RE, suite_error
+from scorer.suite_keys import unknown_key_problems
 
 
 def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
@@ -23,6 +24,9 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
     problem = _shape_problem(data)
     if problem:
         raise SuiteError(f"{path}: {problem}")
+    unknown = unknown_key_problems(data)  # a misspelt key would hide a change (or a check) from the diff
+    if unknown:
+        raise suite_error(str(path), unknown)
     return raw, data
 
 

@@ -8,6 +8,8 @@ from typing import Any
 from recorder.files import read_json
 from replay.results_file import read_results
 from scorer.errors import ResultsError, SuiteError
+from scorer.suite_file import suite_error
+from scorer.suite_keys import unknown_key_problems
 
 
 def load_results(path: Path) -> dict[str, Any]:
@@ -20,6 +22,9 @@ def load_suite(path: Path) -> dict[str, Any]:
     data = read_json(path, "suite file", SuiteError)
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise SuiteError(f"suite file {path}: field 'cases' is missing or not a list")
+    unknown = unknown_key_problems(data)  # the page would show a misspelt field as if it were absent
+    if unknown:
+        raise suite_error(str(path), unknown)
     return data
 
 
