@@ -12,6 +12,7 @@ from typing import Any
 from scorer.jsonvalue import is_number, render
 
 _REQUEST_KEYS = frozenset({"method", "uri", "body", "headers"})
+CASSETTE_FORMAT_VERSION = 1  # vcr.serialize.CASSETTE_FORMAT_VERSION, the only format vcrpy has written since 1.0
 
 
 def _got(value: Any) -> str:
@@ -66,9 +67,23 @@ def _response_problem(response: Any, where: str) -> str | None:
     return None
 
 
+def _version_problem(data: dict[str, Any]) -> str | None:
+    # vcrpy writes "version": 1 (CASSETTE_FORMAT_VERSION) and its loader never reads it back: a missing version
+    # loads, so it reads as 1 here too; any other value is a format this reader does not know (decision 101).
+    version = data.get("version", CASSETTE_FORMAT_VERSION)
+    if version == CASSETTE_FORMAT_VERSION and not isinstance(version, bool):  # JSON equality, as run.json's
+        return None
+    return f"version: expected {CASSETTE_FORMAT_VERSION} (vcrpy's cassette format), {_got(version)}"
+
+
 def cassette_problem(data: Any) -> str | None:
     """The first reason ``data`` (a parsed cassette file) is not a usable vcrpy JSON cassette, or None."""
-    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+    if not isinstance(data, dict):
+        return 'not a vcrpy cassette: expected an object with an "interactions" list'
+    problem = _version_problem(data)
+    if problem:
+        return problem
+    if not isinstance(data.get("interactions"), list):
         return 'not a vcrpy cassette: expected an object with an "interactions" list'
     for index, interaction in enumerate(data["interactions"]):
         where = f"interactions[{index}]"

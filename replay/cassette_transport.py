@@ -53,9 +53,9 @@ def _parsed_fast(raw: bytes) -> Any | None:
 
     orjson refuses NaN, Infinity, a number beyond a double, a lone surrogate and nesting past 1024 levels, all of
     which the strict parse refuses too (it then names the field). The two parsers agree on everything else but an
-    integer beyond 64 bits (orjson reads it as a float); in a cassette whose shape is right the only number that
-    is read is the status code, which the shape check holds to 100-599. The nesting bound is checked as the
-    strict parse checks it (only when the text has enough brackets to break it)."""
+    integer beyond 64 bits (orjson reads it as a float); in a cassette whose shape is right the only numbers that
+    are read are the status code, which the shape check holds to 100-599, and the version, held to 1. The nesting
+    bound is checked as the strict parse checks it (only when the text has enough brackets to break it)."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:

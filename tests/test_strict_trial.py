@@ -1,0 +1,49 @@
+"""A second new user's trial (METHOD.md, decisions 101-104): a cassette's format version, an --out inside the
+cassettes, a blank API key, run.json fields of the wrong type."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lobstack_eval.main import main
+from replay.cassette_transport import load_interactions
+from scorer.errors import CassetteError
+from tests.conftest import ROOT
+
+CASSETTE = "ref_oracle/selection-01.json"
+
+
+def _with_version(tmp_path: Path, version: object) -> Path:
+    """A copy of a committed cassette with ``version`` set (``...`` removes the field)."""
+    data = json.loads((ROOT / "cassettes" / CASSETTE).read_text(encoding="utf-8"))
+    assert data["version"] == 1  # what vcrpy writes
+    if version is ...:
+        del data["version"]
+    else:
+        data["version"] = version
+    path = tmp_path / "selection-01.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_cassette_version_other_than_1_is_refused_and_a_missing_one_reads_as_1(tmp_path: Path) -> None:
+    """vcrpy's loader reads neither: it loads version 99 and a missing version alike. We keep its missing-is-fine
+    and refuse any other number, a format the shape check cannot vouch for."""
+    from vcr.serialize import deserialize
+    from vcr.serializers import jsonserializer
+
+    committed = load_interactions(ROOT / "cassettes" / CASSETTE)
+    (tmp_path / "missing").mkdir()
+    missing = _with_version(tmp_path / "missing", ...)
+    assert load_interactions(missing) == committed
+    assert len(deserialize(missing.read_text(encoding="utf-8"), jsonserializer)[0]) == len(committed)
+
+    future = _with_version(tmp_path, 99)
+    assert len(deserialize(future.read_text(encoding="utf-8"), jsonserializer)[0]) == len(committed)
+    with pytest.raises(CassetteError) as refused:
+        load_interactions(future)
+    assert refused.value.message == f"{future}: corrupt cassette: version: expected 1 (vcrpy's cassette format), got 99"
