@@ -28,7 +28,7 @@ def rescore(
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
     from lobstack_eval.options import whole_number
     from replay.hints import record_command
-    from replay.out_dir import check_writable_dir
+    from replay.out_dir import check_outside, check_writable_dir
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
     from scorer.errors import UsageError
@@ -40,6 +40,10 @@ def rescore(
         points = math.nan
     if not 0 < points <= 100:  # also refuses nan and inf
         raise UsageError(f"--detect {detect}: expected points between 0 and 100")
+    # Reports inside the cassettes would be read back as model dirs (merge refuses the same setup).
+    check_outside(out, [cassettes], "--out")
+    if rows is not None:
+        check_outside(rows, [cassettes], "--rows")
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
     summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)

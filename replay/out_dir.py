@@ -12,7 +12,7 @@ import contextlib
 import errno
 import os
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from replay.results_file import read_results
@@ -38,6 +38,16 @@ def check_writable_dir(path: Path, option: str) -> None:
             pass
     except OSError as exc:
         raise UsageError(f"{option} {path}: cannot write there: {_reason(exc)}") from None
+
+
+def check_outside(out: Path, inputs: Sequence[Path], option: str = "--out") -> None:
+    """UsageError unless ``out`` is neither one of ``inputs`` nor inside one: what is written there would be read
+    back as input (a results.json in a model's cassette folder, a reports folder taken for a model dir)."""
+    target = out.resolve()
+    for folder in inputs:
+        source = folder.resolve()
+        if target == source or source in target.parents:
+            raise UsageError(f"{option} {out}: must not be {folder} or inside it")
 
 
 def check_writable_file(path: Path, option: str) -> None:

@@ -183,7 +183,8 @@ def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys: pyte
 
 
 def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["rescore", str(tmp_path), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    (tmp_path / "cassettes").mkdir()
+    assert main(["rescore", str(tmp_path / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
     assert "no model dirs" in capsys.readouterr().err
     assert main(["rescore", str(tmp_path / "nope"), "--suite", str(MINI_SUITE)]) == 1
     assert "no such cassettes directory" in capsys.readouterr().err

@@ -47,3 +47,36 @@ def test_cassette_version_other_than_1_is_refused_and_a_missing_one_reads_as_1(t
     with pytest.raises(CassetteError) as refused:
         load_interactions(future)
     assert refused.value.message == f"{future}: corrupt cassette: version: expected 1 (vcrpy's cassette format), got 99"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("option", "where"),
+    [("--out", "."), ("--out", "ref_oracle"), ("--out", "ref_oracle/reports"), ("--rows", "rows")],
+)
+def test_rescore_refuses_to_write_inside_the_cassettes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, where: str
+) -> None:
+    """As merge does: reports in the cassettes dir would be read back as (broken) model dirs by every rescore."""
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
+    before = _tree(cassettes)
+    target = cassettes / where
+    out = target if option == "--out" else tmp_path / "reports"
+    args = ["rescore", str(cassettes), "--out", str(out), "-q", "--no-html"]
+    assert main([*args, "--rows", str(target)] if option == "--rows" else args) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {option} {target}: must not be {cassettes} or inside it\n"
+    assert _tree(cassettes) == before
+    assert sorted(p.name for p in cassettes.iterdir()) == ["ref_oracle"]
+    assert not (cassettes / "ref_oracle" / "reports").exists()
+
+
+def test_rescore_out_beside_the_cassettes_is_fine(tmp_path: Path) -> None:
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
+    assert main(["rescore", str(cassettes), "--out", str(tmp_path / "cassettes-reports"), "-q", "--no-html"]) == 0
+    assert (tmp_path / "cassettes-reports" / "ref_oracle" / "results.json").is_file()

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from recorder.manifest import MANIFEST
+from replay.out_dir import check_outside
 from scorer.errors import UsageError
 
 CASSETTES, REPORTS = "cassettes", "reports"
@@ -50,8 +51,4 @@ def check_out(out: Path, inputs: Sequence[Path]) -> None:
     """``--out`` must be a new or empty dir, and neither an input nor inside one (nothing is merged in place)."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"--out {out}: must be a new or empty directory")
-    target = out.resolve()
-    for folder in inputs:
-        source = folder.resolve()
-        if target == source or source in target.parents:
-            raise UsageError(f"--out {out}: must not be {folder} or inside it")
+    check_outside(out, inputs)
