@@ -118,9 +118,11 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
 
 def locate_endpoint(option: str | None) -> Endpoint:
     """``--base-url``, else env ``LOBSTACK_BASE_URL``, else the real gateway, with the key from env
-    ``LOBSTACK_API_KEY`` if set; a bad URL is a UsageError, a missing key is not checked (see ``require_key``)."""
+    ``LOBSTACK_API_KEY`` if set; a bad URL is a UsageError, a missing key is not checked (see ``require_key``).
+    The key is taken without surrounding whitespace (a pasted key often has some; no key has any), so an empty or
+    blank one is no key at all (decision 103)."""
     endpoint = parse_base_url(option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL)
-    return Endpoint(endpoint.url, os.environ.get(API_KEY_ENV) or None, endpoint.auth)
+    return Endpoint(endpoint.url, os.environ.get(API_KEY_ENV, "").strip() or None, endpoint.auth)
 
 
 def require_key(endpoint: Endpoint) -> Endpoint:
@@ -128,6 +130,9 @@ def require_key(endpoint: Endpoint) -> Endpoint:
     first request (and only when there is one to send: planning needs no key)."""
     if endpoint.api_key is None and endpoint.auth is None and not is_loopback(endpoint.url):
         raise GatewayError(f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no key)")
+    if endpoint.api_key is not None and any(ord(c) < 32 or ord(c) == 127 for c in endpoint.api_key):
+        # requests would refuse the header with an error quoting it, escaped past the scrubber: never show the key.
+        raise GatewayError(f"{API_KEY_ENV} holds a line break or another control character; a key is one line")
     return endpoint
 
 

@@ -80,3 +80,54 @@ def test_rescore_out_beside_the_cassettes_is_fine(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
     assert main(["rescore", str(cassettes), "--out", str(tmp_path / "cassettes-reports"), "-q", "--no-html"]) == 0
     assert (tmp_path / "cassettes-reports" / "ref_oracle" / "results.json").is_file()
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t\n"])
+def test_a_blank_api_key_is_a_missing_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, blank: str
+) -> None:
+    monkeypatch.setenv("LOBSTACK_API_KEY", blank)
+    cassettes = tmp_path / "cassettes"
+    args = ["record", "--model", "m", "--suite", str(ROOT / "tests/fixtures/mini_suite.json")]
+    assert main([*args, "--cassettes", str(cassettes), "--base-url", "https://gateway.invalid/v1"]) == 1
+    assert capsys.readouterr().err == (
+        "error: LOBSTACK_API_KEY is not set; it is needed for https://gateway.invalid/v1 "
+        "(a loopback URL needs no key)\n"
+    )
+    assert not cassettes.exists()
+
+
+def _answer_text(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped-def]
+    data = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}}]}).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+def test_the_key_is_sent_without_surrounding_whitespace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pasted key with a space or newline around it is the key (no key has whitespace; an HTTP header value may
+    not start with one)."""
+    from tests.record_helpers import LoopbackServer
+
+    monkeypatch.setenv("LOBSTACK_API_KEY", "  key-123\n")
+    with LoopbackServer(_answer_text) as server:
+        args = ["record", "--model", "m", "--suite", str(ROOT / "tests/fixtures/mini_suite.json")]
+        args += ["--cassettes", str(tmp_path / "cas"), "--base-url", server.url, "--case", "no_call-01"]
+        assert main(args) == 0
+    assert [h["Authorization"] for h, _ in server.seen] == ["Bearer key-123"]
+
+
+def test_a_key_with_a_line_break_inside_is_refused_without_showing_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOBSTACK_API_KEY", "abc\ndef-secret")
+    cassettes = tmp_path / "cassettes"
+    args = ["record", "--model", "m", "--suite", str(ROOT / "tests/fixtures/mini_suite.json")]
+    assert main([*args, "--cassettes", str(cassettes), "--base-url", "https://gateway.invalid/v1"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "error: LOBSTACK_API_KEY holds a line break or another control character; a key is one line\n"
+    )
+    assert "def-secret" not in captured.out and not cassettes.exists()
