@@ -162,6 +162,15 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: P
     return value
 
 
+def _optional(data: dict[str, Any], key: str, kind: type, default: Any, expected: str, path: Path) -> Any:
+    """``data[key]`` when it has the type ``kind``, ``default`` when absent; any other value is refused (a flag
+    written ``"yes"`` must not silently read as true or false)."""
+    value = data.get(key, default)
+    if not isinstance(value, kind):
+        raise CassetteError(f"{path}: {key}: expected {expected}, got {value!r}")
+    return value
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -202,13 +211,10 @@ def parse_case(case_id: str, entry: Any, path: Path, field_name: str = "cases") 
     if not isinstance(attempts, list):
         raise CassetteError(f"{where}.attempts: expected a list, got {attempts!r}")
     parsed = tuple(_attempt(a, f"{where}.attempts[{i}]") for i, a in enumerate(attempts))
-    reason, version = entry.get("reason"), entry.get("suite_version")
-    return RecordedCase(
-        entry["status"],
-        reason if isinstance(reason, str) else None,
-        version if isinstance(version, str) else None,
-        parsed,
-    )
+    for key in ("reason", "suite_version"):  # null or absent when unknown; anything else is a corrupt entry
+        if entry.get(key) is not None and not isinstance(entry[key], str):
+            raise CassetteError(f"{where}.{key}: expected a string or null, got {entry[key]!r}")
+    return RecordedCase(entry["status"], entry.get("reason"), entry.get("suite_version"), parsed)
 
 
 def read_manifest(model_dir: Path) -> Manifest:
@@ -245,9 +251,9 @@ def read_manifest(model_dir: Path) -> Manifest:
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),
         base_url=_need(data, "base_url", str, path),
-        recorder_version=str(data.get("recorder_version", "")),
+        recorder_version=_optional(data, "recorder_version", str, "", "a string", path),
         suite={k: suite[k] for k in ("name", "version", "sha256")},
-        temperature_ignored=bool(data.get("temperature_ignored", False)),
+        temperature_ignored=_optional(data, "temperature_ignored", bool, False, "true or false", path),
         cases=cases,
         repeats=repeats,
         repeat_cases=repeat_cases,
