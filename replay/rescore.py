@@ -232,6 +232,10 @@ def rescore(
     html = html and shard is None
     suite = read_suite(suite_path)
     dirs, unusable = find_model_dirs(cassettes)
+    if rows is not None:  # before scoring: a rows dir of another suite file refuses the run (METHOD decision 113)
+        from replay.rows.dataset import check_suite
+
+        check_suite(rows, suite.version, suite.sha256, {d.name for d in dirs})
     tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
     written: dict[str, Path] = {}
 

@@ -17,7 +17,9 @@ from typing import Any
 from recorder.files import read_json, read_suite, write_atomic
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results
+from replay.rows.dataset import check_suite
 from replay.rows.leaderboard import SuiteRef
+from replay.rows.one_suite import short
 from replay.rows.report import SHARD_FILE, repeated, write_tables
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table
@@ -90,7 +92,10 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
     for other in inputs:
         for document in other.documents.values():
             if suite is not None and document["suite"] != suite:
-                raise _inconsistent(first, other, "were scored with different suites")
+                theirs = document["suite"]
+                what = "different suites" if theirs.get("version") != suite.get("version") else "different suite files"
+                files = f"{_suite_text(suite)} and {_suite_text(theirs)}"
+                raise _inconsistent(first, other, f"were scored with {what} ({files})")
     sharded = [i for i in inputs if i.shard]
     if sharded and len(sharded) != len(inputs):
         whole = next(i for i in inputs if not i.shard)
@@ -121,6 +126,10 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
                         f"of {document['model']}"
                     )
                 owner[key] = item
+
+
+def _suite_text(suite: dict[str, Any]) -> str:
+    return f"{suite.get('name')} {suite.get('version')} sha256 {short(str(suite.get('sha256')))}"
 
 
 def _carried(slug: str, inputs: Sequence[ReportInput]) -> dict[str, Any]:
@@ -164,6 +173,9 @@ def merge_reports(
                     "supported yet; merge the cassette shards and rescore them instead"
                 )
     slugs = sorted({slug for i in inputs for slug in i.documents})
+    first = next((d["suite"] for i in inputs for d in i.documents.values()), None)
+    if rows is not None and first is not None:  # before writing: decision 113
+        check_suite(rows, first["version"], first["sha256"], slugs)
     tables = merged_tables(inputs)
     order = dict(tables["cases"].select("case_id", "case_index").unique().iter_rows())
     found = summaries(tables["cases"].lazy(), with_routed=True)

@@ -13,14 +13,15 @@ The partition key is ``model_slug`` because the folder holds the slug; ``model``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
 from recorder.slug import model_slug as slug_of
-from replay.rows.schema import META_MODEL_SLUG, META_SUITE_VERSION, TABLES
+from replay.rows.one_suite import check_partition_suite
+from replay.rows.schema import META_MODEL_SLUG, META_SUITE_SHA256, META_SUITE_VERSION, TABLES
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
 from scorer.errors import ResultsError, UsageError
@@ -50,18 +51,37 @@ def partition_path(root: Path, suite_version: str, model_slug: str) -> Path:
 
 
 def append(root: Path, tables: dict[str, Any]) -> list[Path]:
-    """Write one partition per (suite version, model) of ``tables``; a partition written before is replaced."""
-    import polars as pl
-
+    """Write one partition per (suite version, model) of ``tables``; a partition written before is replaced. Refused
+    (ResultsError, before any file is written) when another partition of the same version was scored with another
+    suite file (METHOD decision 113)."""
+    keys = tables["cases"].select(VERSION_KEY, MODEL_KEY, "suite_sha256").unique(maintain_order=True).rows()
+    files: dict[str, str] = {}
+    for suite_version, _slug, sha256 in keys:
+        if files.setdefault(suite_version, sha256) != sha256:  # rescore and merge score with one suite file
+            raise ResultsError(f"--rows {root}: these rows of suite version {suite_version} mix suite files")
+    for suite_version, sha256 in files.items():
+        check_suite(root, suite_version, sha256, {slug for version, slug, _sha in keys if version == suite_version})
+    # One pass splits each table by partition (a filter per partition would read the whole table each time).
+    split = {t: tables[t].partition_by(VERSION_KEY, MODEL_KEY, as_dict=True, maintain_order=True) for t in TABLES}
     written = []
-    keys = tables["cases"].select(VERSION_KEY, MODEL_KEY).unique(maintain_order=True).iter_rows()
-    for suite_version, model_slug in keys:
-        where = (pl.col(VERSION_KEY) == suite_version) & (pl.col(MODEL_KEY) == model_slug)
+    for suite_version, model_slug, sha256 in keys:
         partition = Partition(suite_version, model_slug, partition_path(root, suite_version, model_slug))
+        metadata = {**partition.metadata, META_SUITE_SHA256: sha256}
         for table in TABLES:
-            frame = tables[table].filter(where)
-            written.append(write_table(partition.file(table), frame, table, partition.metadata))
+            frame = split[table].get((suite_version, model_slug), tables[table].clear())
+            written.append(write_table(partition.file(table), frame, table, metadata))
     return written
+
+
+def check_suite(root: Path, suite_version: str, sha256: str, replacing: Collection[str] = ()) -> None:
+    """Refuse (ResultsError) to write partitions of ``suite_version`` scored with the suite file of ``sha256`` into
+    ``root`` when a partition of that version, other than those of the ``replacing`` model slugs, was scored with
+    another suite file. Reads only the footers of that version's partitions; a new root or version passes."""
+    folder = root / f"{VERSION_KEY}={quote(suite_version, safe='')}"
+    if not folder.is_dir():
+        return
+    found = [(_value(d, MODEL_KEY), d / "cases.parquet") for d in _subfolders(folder)]
+    check_partition_suite(root, suite_version, sha256, found, replacing)
 
 
 def _value(folder: Path, key: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from recorder.slug import model_slug
 from replay.rows.dataset import select
+from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
 from replay.rows.repeats import case_counts, with_repeats
 from replay.rows.store import check_file, polars_errors, read_table
 from replay.rows.summary import aggregate, finish_all
@@ -107,6 +108,9 @@ def slice_leaderboard(
         raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
     if len(suites["suite_version"]) > 1:
         raise UsageError(f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version")
+    if len(suites["suite_sha256"]) > 1:  # one version, several suite files: not one leaderboard (decision 113)
+        by_sha = _collect(files, lambda: slice_models_by_sha(frame))
+        raise mixed_suite_files(source, suites["suite_version"][0], by_sha)
     title = suites["suite_version"][0] + (f", group {group}" if group else "")
     names, shas = ", ".join(suites["suite_name"]), ", ".join(suites["suite_sha256"])
     return SliceBoard(SuiteRef(names, title, shas), list(found.values()), total, counts)

@@ -39,9 +39,10 @@ def write_table(path: Path, frame: Any, table: str, extra: dict[str, str] | None
     return path
 
 
-def check_file(path: Path, table: str, expected: dict[str, str] | None = None, columns: bool = True) -> None:
+def check_file(path: Path, table: str, expected: dict[str, str] | None = None, columns: bool = True) -> dict[str, str]:
     """Check a file's footer only: readable parquet, our table and format, any ``expected`` metadata values and
-    (unless ``columns`` is False, the cheaper check) the exact columns. ResultsError naming the file otherwise."""
+    (unless ``columns`` is False, the cheaper check) the exact columns; returns the footer's key-value metadata.
+    ResultsError naming the file otherwise."""
     import polars as pl
 
     try:
@@ -67,6 +68,7 @@ def check_file(path: Path, table: str, expected: dict[str, str] | None = None, c
         missing = [c for c in want if c not in found]
         other = [c for c in found if c not in want or found[c] != want[c]]
         raise ResultsError(f"{path}: not the {table} columns (missing {missing}, unexpected or retyped {other})")
+    return metadata
 
 
 def read_table(path: Path, table: str) -> Any:
