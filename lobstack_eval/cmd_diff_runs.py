@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from scorer.errors import LobstackError, UsageError
+
+if TYPE_CHECKING:
+    from replay.diff_runs import NotCompared
 
 
 def diff_runs(
@@ -88,9 +92,9 @@ def diff_runs(
 ) -> None:
     """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
     from lobstack_eval.options import finite_number
-    from replay.diff_runs import compare, decide, format_text, load_run, to_markdown
+    from replay.diff_runs import NotCompared, compare, decide, format_text, load_run, to_markdown
     from replay.diff_suites import read_suite_json
-    from replay.junit import to_junit
+    from replay.junit import WHOLE_RUN, to_junit
     from replay.out_dir import check_writable_file
     from scorer.errors import ResultsError
 
@@ -105,25 +109,34 @@ def diff_runs(
         if path is not None:
             check_writable_file(path, option)  # before reading anything: a bad path is bad usage
     # Every unreadable file of either run is named, one line each, before stopping (METHOD decision 93).
-    unreadable: list[str] = []
-    run_a, run_b = (load_run(path, on_error=lambda exc: unreadable.append(exc.message)) for path in (a, b))
+    unreadable: list[NotCompared] = []
+
+    def bad_file(exc: ResultsError, path: Path) -> None:
+        unreadable.append(NotCompared(str(path), "unreadable", exc.message))
+
+    run_a, run_b = (load_run(path, on_error=bad_file) for path in (a, b))
+    reports = _Reports(junit, markdown, str(a), str(b))
     if unreadable:
-        for message in unreadable[:-1]:
-            typer.echo(f"error: {message}", err=True)
-        raise ResultsError(unreadable[-1])  # the last through the CLI's handler: the exit code of one bad file
+        raise reports.not_compared(unreadable)
     if model is not None:
         run_a = {m: r for m, r in run_a.items() if m == model}
         run_b = {m: r for m, r in run_b.items() if m == model}
     diff = compare(run_a, run_b, detect=target)
     if not diff.models:
         which = "no model appears" if model is None else f"model {model!r} is not"
-        raise ResultsError(f"{which} in both {a} and {b}")
-    for m in diff.models:
-        if m.suite_mismatch and not allow_suite_mismatch:
-            raise ResultsError(
-                f"{m.model}: A was scored with suite {m.suite_a.name} {m.suite_a.version}, B with "
-                f"{m.suite_b.name} {m.suite_b.version}; pass --allow-suite-mismatch to compare anyway"
-            )
+        raise reports.not_compared([NotCompared(WHOLE_RUN, "no_common_model", f"{which} in both {a} and {b}")])
+    mismatched = [
+        NotCompared(
+            m.model,
+            "suite_mismatch",
+            f"{m.model}: A was scored with suite {m.suite_a.name} {m.suite_a.version}, B with "
+            f"{m.suite_b.name} {m.suite_b.version}; pass --allow-suite-mismatch to compare anyway",
+        )
+        for m in diff.models
+        if m.suite_mismatch and not allow_suite_mismatch
+    ]
+    if mismatched:
+        raise reports.not_compared(mismatched)
     if html is not None:
         if len(diff.models) != 1:
             raise UsageError(f"--html needs one model; {len(diff.models)} are in both runs (use --model)")
@@ -143,6 +156,34 @@ def diff_runs(
     typer.echo(format_text(diff) + "".join(note + "\n" for note in decision.notes) + decision.line)
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
+
+
+class _Reports:
+    """The files a CI step reads (--junit, --markdown, $GITHUB_STEP_SUMMARY), also for runs that cannot be compared
+    (METHOD decision 114): they say why, so the step that uploads them finds a file that shows it."""
+
+    def __init__(self, junit: Path | None, markdown: Path | None, a: str, b: str) -> None:
+        self.junit, self.markdown, self.a, self.b = junit, markdown, a, b
+
+    def not_compared(self, problems: Sequence[NotCompared]) -> LobstackError:
+        """Write the files for ``problems`` (NotCompared), print every error line but the last and return the last
+        as the error to raise: the CLI's handler prints it with the exit code of one bad file (decision 93)."""
+        from replay.diff_runs.markdown import not_compared_markdown
+        from replay.junit import not_compared_junit
+        from scorer.errors import ResultsError
+
+        if self.junit is not None:
+            _write(self.junit, not_compared_junit(problems))
+        summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+        if self.markdown is not None or summary_file:
+            comment = not_compared_markdown(problems, self.a, self.b)
+            if self.markdown is not None:
+                _write(self.markdown, comment.encode("utf-8"))
+            if summary_file:
+                _append(Path(summary_file), comment)
+        for problem in problems[:-1]:
+            typer.echo(f"error: {problem.message}", err=True)
+        return ResultsError(problems[-1].message)
 
 
 def _detect(text: str) -> float:

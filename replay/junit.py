@@ -16,8 +16,9 @@ statistical verdict are listed without being counted twice. Cases that got worse
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
-from replay.diff_runs import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
+from replay.diff_runs import CaseOutcome, Decision, ModelDiff, NotCompared, Regression, RunDiff
 from replay.diff_runs.rules import case_history
 
 WHOLE_RUN = "(whole run)"  # the testcase of a regression about a model's run rather than one case
@@ -41,6 +42,27 @@ def to_junit(diff: RunDiff, decision: Decision) -> bytes:
             totals[key] += int(suite.get(key, "0"))
     for key in _COUNTS:
         root.set(key, str(totals[key]))
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+NOT_COMPARED = "(not compared)"  # the testsuite of runs that could not be compared at all
+
+
+def not_compared_junit(problems: Sequence[NotCompared]) -> bytes:
+    """JUnit XML for runs that could not be compared (METHOD decision 114): one ``(not compared)`` testsuite with
+    an ``<error>`` testcase per problem (named by the file or model it is about; the message is the error line's
+    text), so a CI system shows why instead of finding no file."""
+    root = ET.Element("testsuites", {"name": "lobstack-eval diff runs"})
+    cases = []
+    for problem in problems:
+        element = ET.Element("testcase", {"classname": NOT_COMPARED, "name": problem.name})
+        ET.SubElement(element, "error", {"message": problem.message, "type": problem.kind})
+        cases.append(element)
+    suite = _suite_element(NOT_COMPARED, cases, [])
+    root.append(suite)
+    for key in _COUNTS:
+        root.set(key, suite.get(key, "0"))
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, RunDiff
+from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, NotCompared, RunDiff
 from replay.diff_runs.render import delta_text, rate_ci
 from replay.leaderboard import TITLES
 
@@ -41,6 +41,29 @@ def to_markdown(diff: RunDiff, decision: Decision, a: str, b: str, limit: int = 
             return _cut(_join([*blocks, note, foot]), limit)
         blocks.append(block)
     return _cut(_join([*blocks, foot]), limit)
+
+
+LISTED = 50  # error lines listed in a comment on runs that could not be compared; the rest are in the job log
+ERROR_CHARS = 1_000
+
+
+def not_compared_markdown(problems: Sequence[NotCompared], a: str, b: str, limit: int = MAX_CHARS) -> str:
+    """The comment when runs ``a`` and ``b`` could not be compared (METHOD decision 114): it says so, that this is
+    no verdict on the change, and lists the error lines (the first 50; each at most 1,000 characters)."""
+    count = f"{len(problems)} error{'' if len(problems) == 1 else 's'}"
+    lines = [
+        "### lobstack-eval: runs not compared",
+        "",
+        f"A (baseline): {_text(a, NAME_CHARS)} · B (candidate): {_text(b, NAME_CHARS)}",
+        "",
+        f"**Verdict:** the runs could not be compared ({count}); nothing was compared, so this says nothing about "
+        "the change. Fix what is listed and run again.",
+        "",
+        *(f"- {_text(p.message, ERROR_CHARS)}" for p in problems[:LISTED]),
+    ]
+    if len(problems) > LISTED:
+        lines.append(f"- … and {len(problems) - LISTED} more (see the job log)")
+    return _cut("\n".join(lines) + "\n", limit)
 
 
 def _head(decision: Decision, a: str, b: str) -> str:

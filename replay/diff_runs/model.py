@@ -37,6 +37,17 @@ class SuiteRef:
 
 
 @dataclass(frozen=True)
+class NotCompared:
+    """One reason two runs could not be compared at all (METHOD decisions 93 and 114): what it is about (a results
+    file's path, a model, or ``(whole run)``), its kind (``unreadable``, ``suite_mismatch``, ``no_common_model``)
+    and the error line's text."""
+
+    name: str
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
 class CaseOutcome:
     """One case id seen in A and/or B; a status of ``None`` means the case is absent from that run."""
 
