@@ -149,13 +149,12 @@ def read_settings(config: pytest.Config) -> Settings | None:
 
 
 def _recording_url(option: str | None) -> str:
-    """The base URL, checked with the key, before anything is collected (the record command's own checks)."""
-    from recorder.endpoint import api_key_for, resolve_base_url
+    """The base URL, checked before anything is collected (the record command's own check). The key is asked for
+    only once the selection shows something to record (``LobstackRun.plan``; METHOD decisions 91 and 115)."""
+    from recorder.endpoint import resolve_base_url
     from scorer.errors import LobstackError
 
     try:
-        url = resolve_base_url(option)
-        api_key_for(url)
+        return resolve_base_url(option)
     except LobstackError as exc:
         raise pytest.UsageError(exc.message.replace("--base-url", "--lobstack-base-url")) from None
-    return url

@@ -64,7 +64,8 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Records which cases were selected (after ``-k``/``-m``), so a record mode records only those."""
+    """Records which cases were selected (after ``-k``/``-m``), so a record mode records only those; then, unless
+    only collecting, plans what to record: a missing key stops the run only when something is to be recorded."""
     run = session.config.stash.get(RUN_KEY, None)
     if run is None:
         return
@@ -73,6 +74,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for item in session.items:
         if isinstance(item, CaseItem):
             run.selected.setdefault(item.model.name, []).append(item.name)
+    if run.settings.record_mode != "none" and not session.config.option.collectonly:
+        from scorer.errors import GatewayError
+
+        try:
+            run.plan()
+        except GatewayError as exc:  # record's own line, as the usage error it was when asked for up front
+            raise pytest.UsageError(exc.message) from None
 
 
 @pytest.hookimpl(wrapper=True)

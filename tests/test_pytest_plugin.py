@@ -233,12 +233,21 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
         (["--lobstack-cassettes", "c", "--lobstack-record-mode", "once"], "needs --lobstack-model M"),
         (["--lobstack-cassettes", "c", "--lobstack-record-mode", "sometimes"], "invalid choice: 'sometimes'"),
         (
-            ["--lobstack-cassettes", "c", "--lobstack-record-mode", "all", "--lobstack-model", "m"],
-            "LOBSTACK_API_KEY is not set",
+            [
+                "--lobstack-cassettes",
+                "c",
+                "--lobstack-record-mode",
+                "all",
+                "--lobstack-model",
+                "m",
+                "--lobstack-base-url",
+                "ftp://x/v1",
+            ],
+            "--lobstack-base-url 'ftp://x/v1' is not an http(s) URL",
         ),
     ],
-    ids=["baseline-alone", "unknown-metric", "over-100", "wrong-direction", "no-model", "bad-mode", "no-key"],
-)
+    ids=["baseline-alone", "unknown-metric", "over-100", "wrong-direction", "no-model", "bad-mode", "bad-url"],
+)  # the missing key is asked for once the plan holds something to record: test_pytest_plugin_record.py
 def test_bad_usage_stops_before_collecting(pytester: pytest.Pytester, args: list[str], message: str) -> None:
     result = run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -106,3 +106,53 @@ def test_a_new_model_is_recorded_from_nothing(pytester: pytest.Pytester, gateway
     result = run(pytester, gateway, "once", "-k", "selection-01 or no_call-01")
     result.assert_outcomes(passed=2)
     assert sorted(read_manifest(pytester.path / "cassettes" / "ref_oracle").cases) == ["no_call-01", "selection-01"]
+
+
+REMOTE = "https://gateway.invalid/v1"  # never reached: with nothing to record, or no key, no request is sent
+NO_KEY = f"LOBSTACK_API_KEY is not set; it is needed for {REMOTE} (a loopback URL needs no key)"
+
+
+def run_remote(pytester: pytest.Pytester, mode: str, *args: str) -> pytest.RunResult:
+    options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", mode, "--lobstack-model", MODEL]
+    return pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", *options, "--lobstack-base-url", REMOTE, *args, timeout=300
+    )
+
+
+@pytest.mark.parametrize("mode", ["once", "new_episodes"])
+def test_a_record_mode_with_nothing_to_record_needs_no_key(project: Path, pytester, mode: str) -> None:  # type: ignore[no-untyped-def]
+    """As `record` (METHOD decision 91): every selected case is recorded, so nothing is sent and no key is asked for
+    (LOBSTACK_API_KEY is unset in every test); the cases are judged from their cassettes."""
+    result = run_remote(pytester, mode, "-k", f"not {MISSING}")
+    result.assert_outcomes(passed=len(CASES) - 1)
+    assert result.ret == 0
+    assert not [line for line in result.stdout.lines if line.startswith("lobstack: recording")]
+
+
+@pytest.mark.parametrize("mode", ["once", "new_episodes", "all"])
+def test_a_record_mode_with_something_to_record_needs_the_key_before_any_test(
+    project: Path, pytester, mode: str
+) -> None:  # type: ignore[no-untyped-def]
+    """Something to record and no key for a remote URL: the same line as before, and as `record`'s, once the plan
+    is known and before any test runs or any request is sent (a usage error, exit 4, as it was)."""
+    selected = ["-k", MISSING] if mode != "all" else ["-k", "selection-01"]
+    result = run_remote(pytester, mode, *selected)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"ERROR: {NO_KEY}" in result.stderr.lines
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+    assert not (project / "cassettes" / "ref_oracle" / f"{MISSING}.json").exists()
+
+
+def test_a_new_model_without_the_key_leaves_no_folder(pytester: pytest.Pytester) -> None:
+    (pytester.path / "evals").mkdir()
+    shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
+    result = run_remote(pytester, "once", "-k", "selection-01")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"ERROR: {NO_KEY}" in result.stderr.lines
+    assert not (pytester.path / "cassettes").exists()
+
+
+def test_collect_only_needs_no_key(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+    result = run_remote(pytester, "once", "--collect-only", "-q")
+    assert result.ret == 0
+    assert f"cassettes/ref_oracle::{MISSING}" in result.stdout.lines
