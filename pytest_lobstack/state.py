@@ -186,6 +186,9 @@ class LobstackRun:
             except LobstackError as exc:
                 self._failures[name] = exc
                 continue
+            except UNFORESEEN as exc:  # as when it is scored: this model alone is not judged
+                self._failures[name] = unforeseen(model.model_dir, exc)
+                continue
             needed = needed or bool(self._plans[name])
         if needed:
             self._endpoint()
