@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,14 +29,13 @@ def diff_runs(
         ),
     ] = False,
     allow_errored: Annotated[
-        int,
+        str,
         typer.Option(
             "--allow-errored",
             metavar="N",
-            min=0,
             help="Tolerate up to N cases per model that scored in A and errored, went unrecorded or vanished in B.",
         ),
-    ] = 0,
+    ] = "0",
     max_drop: Annotated[
         str | None,
         typer.Option(
@@ -91,7 +90,7 @@ def diff_runs(
     ] = None,
 ) -> None:
     """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
-    from lobstack_eval.options import finite_number
+    from lobstack_eval.options import finite_number, whole_number
     from replay.diff_runs import NotCompared, compare, decide, format_text, load_run, to_markdown
     from replay.diff_suites import read_suite_json
     from replay.junit import WHOLE_RUN, to_junit
@@ -99,6 +98,7 @@ def diff_runs(
     from scorer.errors import ResultsError
 
     drop = finite_number(max_drop, "--max-drop", "points") if max_drop is not None else None
+    tolerated = whole_number(allow_errored, "--allow-errored", minimum=0)
     if drop is not None and not fail_on_regression:
         raise UsageError("--max-drop only applies with --fail-on-regression")
     if strict and not fail_on_regression:
@@ -143,16 +143,10 @@ def diff_runs(
         suite_data = read_suite_json(suite)[1] if suite is not None else None
         doc_a, doc_b = _documents(run_a, run_b, diff.models[0].model)
         _write(html, _render_html(doc_a, doc_b, suite_data).encode("utf-8"))
-    decision = decide(diff, drop, allow_errored, alpha=level, strict=strict)
+    decision = decide(diff, drop, tolerated, alpha=level, strict=strict)
     if junit is not None:
         _write(junit, to_junit(diff, decision))
-    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if markdown is not None or summary_file:
-        comment = to_markdown(diff, decision, str(a), str(b))
-        if markdown is not None:
-            _write(markdown, comment.encode("utf-8"))
-        if summary_file:
-            _append(Path(summary_file), comment)
+    _publish(markdown, lambda: to_markdown(diff, decision, str(a), str(b)))
     typer.echo(format_text(diff) + "".join(note + "\n" for note in decision.notes) + decision.line)
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
@@ -174,13 +168,7 @@ class _Reports:
 
         if self.junit is not None:
             _write(self.junit, not_compared_junit(problems))
-        summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-        if self.markdown is not None or summary_file:
-            comment = not_compared_markdown(problems, self.a, self.b)
-            if self.markdown is not None:
-                _write(self.markdown, comment.encode("utf-8"))
-            if summary_file:
-                _append(Path(summary_file), comment)
+        _publish(self.markdown, lambda: not_compared_markdown(problems, self.a, self.b))
         for problem in problems[:-1]:
             typer.echo(f"error: {problem.message}", err=True)
         return ResultsError(problems[-1].message)
@@ -225,13 +213,27 @@ def _render_html(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | N
     return render_run_diff(a, b, suite)
 
 
+def _publish(markdown: Path | None, comment: Callable[[], str]) -> None:
+    """The pull-request comment, made only when ``--markdown`` or ``$GITHUB_STEP_SUMMARY`` asks for it."""
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+    if markdown is None and not summary_file:
+        return
+    text = comment()
+    if markdown is not None:
+        _write(markdown, text.encode("utf-8"))
+    if summary_file:
+        _append(Path(summary_file), text)
+
+
 def _append(path: Path, text: str) -> None:
-    # GitHub's job summary collects what every step appends; a blank line keeps this one a block of its own.
+    # GitHub's job summary collects what every step appends; a blank line keeps this one a block of its own. The
+    # summary is a copy the runner offers, not an output the user asked for: a runner that cannot take it gets a
+    # warning, and the verdict and exit code stay the comparison's (--markdown, asked for, is an error).
     try:
         with path.open("a", encoding="utf-8") as file:
             file.write(text + "\n")
     except OSError as exc:
-        raise LobstackError(f"{path} ($GITHUB_STEP_SUMMARY): cannot write: {exc.strerror or exc}") from exc
+        typer.echo(f"warning: {path} ($GITHUB_STEP_SUMMARY): cannot write: {exc.strerror or exc}", err=True)
 
 
 def _write(path: Path, data: bytes) -> None:
