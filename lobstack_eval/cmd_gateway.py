@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-DEFAULT_SUITE = Path("evals/suite.json")
+from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def gateway(
@@ -21,7 +21,7 @@ def gateway(
     seed: str = typer.Option(
         "0", "--seed", metavar="N", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."
     ),
-    suite: Path = typer.Option(DEFAULT_SUITE, "--suite", help="Suite the reference models answer from."),
+    suite: Path = typer.Option(None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."),
     timeout_sleep_s: str = typer.Option(
         "5", "--timeout-sleep-s", metavar="S", help="How long a timeout fault stalls before closing."
     ),
@@ -37,6 +37,7 @@ def gateway(
     against the same gateway finds it used up; restart the gateway to replay it.
     """
     from lobstack_eval.options import finite_number, whole_number
+    from lobstack_eval.suite_option import chosen_suite
     from standin import GatewayConfig, parse_faults, serve_forever
 
     # Every option is checked before the suite is read or a port is bound: bad usage fails at once.
@@ -45,6 +46,7 @@ def gateway(
     latency = finite_number(latency_ms, "--latency-ms", "milliseconds")
     stall = finite_number(timeout_sleep_s, "--timeout-sleep-s", "seconds")
     spec = parse_faults(faults)
+    suite = chosen_suite(suite)[0]
     config = GatewayConfig(
         suite_path=suite,
         latency_ms=latency,

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
+
 if TYPE_CHECKING:
     from recorder.endpoint import Endpoint
     from replay.shard import Shard
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
 
 def record(
     model: str = typer.Option(..., "--model", help="Model name as the gateway knows it, e.g. openai/gpt-4o or auto."),
-    suite: Path = typer.Option(Path("evals/suite.json"), "--suite", help="Suite file."),
+    suite: Path = typer.Option(None, "--suite", help=f"Suite file {SUITE_DEFAULT_HELP}."),
     cassettes: Path = typer.Option(Path("cassettes"), "--cassettes", help="Cassette directory."),
     base_url: str = typer.Option(
         None, "--base-url", help="API root ending before /chat/completions [env LOBSTACK_BASE_URL; default: Lobstack]."
@@ -48,6 +50,7 @@ def record(
     every finished case is kept (exit 130), and the same command records the rest. The plan comes first: with
     nothing to record it says so and exits 0 (no key needed)."""
     from lobstack_eval.options import finite_number, whole_number
+    from lobstack_eval.suite_option import chosen_suite
     from recorder.client import header_name
     from recorder.endpoint import locate_endpoint, require_key
     from recorder.files import read_suite
@@ -67,6 +70,7 @@ def record(
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     slug = checked_model_slug(model)
     part = parse_shard(shard)
+    suite = chosen_suite(suite)[0]
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
     say = _printer(endpoint.scrub)

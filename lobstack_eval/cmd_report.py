@@ -6,22 +6,26 @@ from pathlib import Path
 
 import typer
 
+from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
+
 
 def report(
     reports: Path = typer.Argument(Path("reports"), help="Reports directory (one <model-slug>/results.json each)."),
     suite: Path = typer.Option(
-        Path("evals/suite.json"), "--suite", help="Suite file the cases' requests and checks are read from."
+        None, "--suite", help=f"Suite file the cases' requests and checks are read from {SUITE_DEFAULT_HELP}."
     ),
 ) -> int:
     """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline.
 
     Folders without a results.json are not models and are ignored. A corrupt results.json is one error line
     (exit 1); the page still shows every other model."""
+    from lobstack_eval.suite_option import chosen_suite
     from replay.html import write_report
     from replay.out_dir import check_writable_file
 
     if reports.is_dir():  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
         check_writable_file(reports / "index.html", "REPORTS")
+    suite = chosen_suite(suite)[0]
     errors: list[str] = []
     out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
     typer.echo(f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else ""))

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import typer
 
+from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
+
 
 def rescore(
     cassettes: Path = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model)."),
-    suite: Path = typer.Option(Path("evals/suite.json"), "--suite", help="Suite file to score with."),
+    suite: Path = typer.Option(None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}."),
     out: Path = typer.Option(Path("reports"), "--out", help="Where results.json files and the leaderboard go."),
     workers: str = typer.Option(
         None, "--workers", metavar="INTEGER", help="Processes to score models with [default: automatic]."
@@ -27,6 +29,7 @@ def rescore(
     """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
     from lobstack_eval.options import whole_number
+    from lobstack_eval.suite_option import chosen_suite
     from replay.hints import record_command
     from replay.out_dir import check_outside, check_writable_dir
     from replay.rescore import rescore as run_rescore
@@ -46,6 +49,7 @@ def rescore(
         check_outside(rows, [cassettes], "--rows")
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
+    suite = chosen_suite(suite)[0]
     summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).

@@ -1,4 +1,4 @@
-"""``lobstack-eval suite check``: validate a suite file and list every problem."""
+"""``lobstack-eval suite check`` and ``suite export``: validate a suite file; write the bundled suite into a project."""
 
 from __future__ import annotations
 
@@ -6,13 +6,17 @@ from pathlib import Path
 
 import typer
 
+from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
+
 
 def check(
-    suite: Path = typer.Argument(Path("evals/suite.json"), help="Suite file to validate."),
+    suite: Path = typer.Argument(None, help=f"Suite file to validate {SUITE_DEFAULT_HELP}."),
 ) -> int:
     """Validate a suite file: every problem is listed with its case id and field; exit 1 on any."""
+    from lobstack_eval.suite_option import chosen_suite
     from recorder.files import check_suite_file
 
+    suite = chosen_suite(suite)[0]
     report = check_suite_file(suite)
     counts = ", ".join(f"{group} {count}" for group, count in report.group_counts.items())
     total = sum(report.group_counts.values())
@@ -26,4 +30,23 @@ def check(
     typer.echo(f"{suite}: {s.name} {s.version} ({s.released}) is valid: {total} cases, {len(s.tools)} tools")
     typer.echo(f"cases per group: {counts}")
     typer.echo(f"sha256 {s.sha256}")
+    return 0
+
+
+def export(
+    path: Path = typer.Argument(Path("evals/suite.json"), help="Where to write the suite file."),
+    force: bool = typer.Option(False, "--force", help="Overwrite a different file already at PATH."),
+) -> int:
+    """Write the suite bundled with lobstack-eval to PATH, for a project to commit (then every command uses it,
+    whatever lobstack-eval version runs them). A different file already there is kept unless --force."""
+    from recorder.bundled_suite import export_suite, tool_version
+
+    done = export_suite(path, force)
+    where = f"the suite bundled with lobstack-eval {tool_version()}"
+    if not done.written:
+        typer.echo(f"{path} already holds {where}: {done.title}")
+    elif done.replaced is not None:
+        typer.echo(f"wrote {path}: {done.title}, {where} (it replaced {done.replaced}); commit it")
+    else:
+        typer.echo(f"wrote {path}: {done.title}, {where}; commit it")
     return 0

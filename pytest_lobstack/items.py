@@ -169,7 +169,8 @@ class CaseItem(pytest.Item):
             "--cassettes",
             settings.show(settings.cassettes),
         ]
-        if settings.suite != settings.start / DEFAULT_SUITE:
+        # Left out when the same command run there picks the same suite by itself (the bundled one included).
+        if settings.suite_note is None and settings.suite != settings.start / DEFAULT_SUITE:
             command += ["--suite", settings.show(settings.suite)]
         if "repeats" in results:
             command += ["--repeats", str(results["repeats"])]

@@ -28,6 +28,9 @@ class Settings:
     baselines: tuple[Path, ...]
     bounds: tuple[Bound, ...]
     start: Path  # where pytest was run
+    # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json where pytest was
+    # run (the plugin then uses the suite bundled with lobstack-eval); None when the suite is the project's.
+    suite_note: str | None = None
 
     def show(self, path: Path) -> str:
         """``path`` as the user would type it: relative to where pytest was run when it is below it."""
@@ -55,7 +58,11 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="Cassette directory (one folder per model): collect one test per model and case.",
     )
-    group.addoption("--lobstack-suite", metavar="FILE", help=f"Suite file [default: {DEFAULT_SUITE}].")
+    group.addoption(
+        "--lobstack-suite",
+        metavar="FILE",
+        help=f"Suite file [default: {DEFAULT_SUITE}, else the suite bundled with lobstack-eval].",
+    )
     group.addoption(
         "--lobstack-model",
         metavar="M",
@@ -126,6 +133,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
             raise pytest.UsageError(f"{used[0]} needs --lobstack-cassettes DIR")
         return None
     start = config.invocation_params.dir
+    suite, suite_note = _suite(start, option.lobstack_suite)
     if option.lobstack_concurrency < 1:
         raise pytest.UsageError(f"--lobstack-concurrency {option.lobstack_concurrency}: must be at least 1")
     base_url = None
@@ -137,7 +145,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         base_url = _recording_url(option.lobstack_base_url)
     return Settings(
         cassettes=start / cassettes,
-        suite=start / (option.lobstack_suite or DEFAULT_SUITE),
+        suite=suite,
         models=tuple(dict.fromkeys(option.lobstack_model)),
         record_mode=option.lobstack_record_mode,
         base_url=base_url,
@@ -145,7 +153,21 @@ def read_settings(config: pytest.Config) -> Settings | None:
         baselines=tuple(start / p for p in option.lobstack_baseline),
         bounds=tuple(option.lobstack_min) + tuple(option.lobstack_max),
         start=start,
+        suite_note=suite_note,
     )
+
+
+def _suite(start: Path, given: str | None) -> tuple[Path, str | None]:
+    """The suite file (``--lobstack-suite``, else evals/suite.json where pytest was run, else the bundled suite)
+    and the bundled-suite notice; a suite that cannot be found at all is a usage error before collection."""
+    from recorder.bundled_suite import choose_suite, notice
+    from scorer.errors import LobstackError
+
+    try:
+        choice = choose_suite(start / given if given else None, start)
+        return choice.path, notice(choice) if choice.bundled else None
+    except LobstackError as exc:
+        raise pytest.UsageError(exc.message) from None
 
 
 def _recording_url(option: str | None) -> str:

@@ -7,6 +7,7 @@ option every hook here returns at once, so installing lobstack-eval never change
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -28,6 +29,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings is None:
         return
     from pytest_lobstack.state import LobstackRun
+
+    if settings.suite_note is not None:  # once, before anything is collected (pytest's capture is not on yet)
+        print(settings.suite_note, file=sys.stderr)
 
     def say(text: str) -> None:
         # Progress while a test sets up (recording takes minutes): past the capture, as pytest's live log does.

@@ -169,7 +169,9 @@ class LobstackRun:
         show, settings = self.settings.show, self.settings
         # A results file sits at <reports>/<model-slug>/results.json; rescore writes the whole reports dir.
         targets = [p.parent.parent if p.is_file() else p for p in settings.baselines] or [Path("REPORTS")]
-        rescore = f"lobstack-eval rescore {show(settings.cassettes)} --suite {show(settings.suite)}"
+        # The bundled suite's path is the install's, not the project's: rescore finds it by itself there.
+        suite = "" if settings.suite_note else f" --suite {show(settings.suite)}"
+        rescore = f"lobstack-eval rescore {show(settings.cassettes)}{suite}"
         return "refresh it with: " + " and ".join(f"{rescore} --out {show(t)}" for t in dict.fromkeys(targets))
 
     def plan(self) -> None:

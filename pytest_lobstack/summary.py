@@ -11,7 +11,8 @@ from pytest_lobstack.options import Settings
 def header(settings: Settings) -> str:
     """The session header line: what is judged, with what, and whether the network may be used."""
     parts = [
-        f"lobstack: {settings.show(settings.cassettes)} with {settings.show(settings.suite)}",
+        f"lobstack: {settings.show(settings.cassettes)} with "
+        + ("the suite bundled with lobstack-eval" if settings.suite_note else settings.show(settings.suite)),
         f"record mode {settings.record_mode}",
     ]
     if settings.record_mode != "none":

@@ -6,12 +6,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from recorder.bundled_suite import is_default
 from recorder.endpoint import DEFAULT_BASE_URL, is_loopback
 from recorder.manifest import read_manifest
 from scorer.errors import LobstackError
 
 DEFAULT_CASSETTES = Path("cassettes")
-DEFAULT_SUITE = Path("evals/suite.json")
 
 
 def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
@@ -23,7 +23,7 @@ def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
         command += f" --repeats {doc['repeats']}"
     if model_dir.parent != DEFAULT_CASSETTES:
         command += f" --cassettes {shlex.quote(str(model_dir.parent))}"
-    if suite.resolve() != DEFAULT_SUITE.resolve():
+    if not is_default(suite):  # evals/suite.json here, or the bundled suite where there is none
         command += f" --suite {shlex.quote(str(suite))}"
     try:
         base_url = read_manifest(model_dir).base_url

@@ -115,8 +115,9 @@ def _missing(target: Path, merged: Manifest, suite: Suite | None) -> str | None:
 
 def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None = None) -> Merged:
     """Union the model dirs of ``inputs`` into ``out`` after checking every shard (nothing is written before).
-    With ``suite_path`` (when the file exists), warns for each model that lacks cases of that suite."""
-    suite = read_suite(suite_path) if suite_path is not None and suite_path.is_file() else None
+    With ``suite_path``, warns for each model that lacks cases of that suite (a suite that cannot be read is an
+    error: a misspelt ``--suite`` would otherwise silence the warning)."""
+    suite = read_suite(suite_path) if suite_path is not None else None
     by_slug: dict[str, list[tuple[Path, Manifest]]] = {}
     for root in inputs:
         for model_dir in model_dirs(root):
