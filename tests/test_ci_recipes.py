@@ -1,6 +1,9 @@
 """docs/ci.md's workflows work: their YAML parses, the pull-request job needs no secret, and every ``run:`` command
 of both jobs runs in a project holding a copy of the committed recordings, against the stand-in gateway.
 
+The project is set up as the doc's ``sh`` block says: its ``uv add`` (a placeholder address) is the install and is
+not run, its ``lobstack-eval suite export`` writes the project's evals/suite.json.
+
 What is substituted, and only this: ``LOBSTACK_BASE_URL`` points at the stand-in (port 0); the workflow's
 ``${{ ... }}`` expressions get the values of a manual run for ``ref/oracle``; ``uv run`` runs in this checkout's
 environment (``VIRTUAL_ENV``), which stands for the install step ``uv sync --locked``; steps that use an action
@@ -28,6 +31,7 @@ from tests.conftest import ROOT
 
 CI_DOC = ROOT / "docs" / "ci.md"
 INSTALL = "uv sync --locked"
+ADD = 'uv add --dev "lobstack-eval @ git+https://github.com/<org>/lobstack-eval" pytest'
 # The values of a manual run that records ref/oracle; the key is empty because a loopback URL needs none.
 EXPRESSIONS = {
     "inputs.model || 'openai/gpt-4o'": "ref/oracle",
@@ -46,6 +50,19 @@ def workflows() -> list[dict[str, Any]]:
     """Every ```yaml block of docs/ci.md, parsed (YAML 1.1 reads the key ``on`` as True)."""
     blocks = re.findall(r"```yaml\n(.*?)```", CI_DOC.read_text(encoding="utf-8"), re.DOTALL)
     return [yaml.safe_load(block) | {"_text": block} for block in blocks]
+
+
+def setup_commands() -> list[str]:
+    """The command lines of the doc's one ```sh block (how a project sets up), without trailing comments."""
+    (block,) = re.findall(r"```sh\n(.*?)```", CI_DOC.read_text(encoding="utf-8"), re.DOTALL)
+    return [re.split(r"\s+#\s", line, maxsplit=1)[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def checkout_env() -> dict[str, str]:
+    """This checkout's uv environment (standing for the installed lobstack-eval), nothing of this pytest or a key."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    bin_dir = str(Path(sys.executable).parent)
+    return env | {"VIRTUAL_ENV": sys.prefix, "PATH": bin_dir + os.pathsep + env.get("PATH", "")}
 
 
 def triggers(workflow: dict[str, Any]) -> dict[str, Any]:
@@ -93,10 +110,23 @@ def run_job(job: dict[str, Any], project: Path, env: dict[str, str]) -> list[str
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A repository as the workflows expect it: the suite, ref/noisy's recordings and their reports."""
+    """A repository as the workflows expect it: the suite (written by the doc's setup commands), ref/noisy's
+    recordings and their reports."""
     project = tmp_path / "repo"
-    (project / "evals").mkdir(parents=True)
-    shutil.copy(ROOT / "evals" / "suite.json", project / "evals" / "suite.json")
+    project.mkdir()
+    install, *commands = setup_commands()
+    assert install == ADD  # the install: a placeholder address, so not run (the checkout's environment stands in)
+    for command in commands:
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", command],
+            cwd=project,
+            env=checkout_env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    assert (project / "evals" / "suite.json").read_bytes() == (ROOT / "evals" / "suite.json").read_bytes()
     shutil.copytree(ROOT / "cassettes" / "ref_noisy", project / "cassettes" / "ref_noisy")
     shutil.copytree(ROOT / "reports" / "ref_noisy", project / "reports" / "ref_noisy")
     return project
@@ -110,11 +140,7 @@ def stand_in(start_gateway: Callable[..., StandInGateway]) -> StandInGateway:
 @pytest.fixture
 def ci_env(tmp_path: Path, stand_in: StandInGateway) -> dict[str, str]:
     """The environment of a CI step: this checkout's uv environment, the stand-in, a job summary file."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
-    bin_dir = str(Path(sys.executable).parent)
-    return env | {
-        "VIRTUAL_ENV": sys.prefix,
-        "PATH": bin_dir + os.pathsep + env.get("PATH", ""),
+    return checkout_env() | {
         "LOBSTACK_BASE_URL": stand_in.url,
         "GITHUB_STEP_SUMMARY": str(tmp_path / "step-summary.md"),
     }

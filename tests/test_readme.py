@@ -31,6 +31,8 @@ NOT_RUN = {
     "./scripts/test.sh": "the test suite itself, this test included; CI runs it through .ci/run",
     "export LOBSTACK_API_KEY=...": "needs a real Lobstack API key, which no test has or may print",
     "uv run lobstack-eval record --model openai/gpt-4o": "records from the real Lobstack gateway (network, key)",
+    'uv add --dev "lobstack-eval @ git+https://github.com/<org>/lobstack-eval"': "installs from a placeholder "
+    "address (the host is the reader's) into another project; tests/test_wheel.py installs the built wheel instead",
     "uv run python benchmarks/run.py --check": BENCHMARK,
     "uv run python benchmarks/score.py": BENCHMARK,
     "uv run python benchmarks/record.py": BENCHMARK,
