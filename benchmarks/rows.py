@@ -39,7 +39,7 @@ from benchmarks._common import bytecode_mode, cli_command, rerun_with_bytecode_c
 REPORTS = ROOT / "reports"
 CASES, REPEATS = 80, 5
 GOAL_S, GOAL_MB = 2.0, 1024.0
-# Models per append: each append reads the footer of every partition of its version (METHOD decision 113), so one
+# Models per append: each append reads the footer of every partition of its version (METHOD decision 110), so one
 # append per model would make generating 1,000 partitions quadratic.
 BATCH = 100
 WRAPPER = """

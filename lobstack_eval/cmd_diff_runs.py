@@ -154,7 +154,7 @@ def diff_runs(
 
 class _Reports:
     """The files a CI step reads (--junit, --markdown, $GITHUB_STEP_SUMMARY), also for runs that cannot be compared
-    (METHOD decision 114): they say why, so the step that uploads them finds a file that shows it."""
+    (METHOD decision 111): they say why, so the step that uploads them finds a file that shows it."""
 
     def __init__(self, junit: Path | None, markdown: Path | None, a: str, b: str) -> None:
         self.junit, self.markdown, self.a, self.b = junit, markdown, a, b

@@ -172,7 +172,7 @@ def _suite(start: Path, given: str | None) -> tuple[Path, str | None]:
 
 def _recording_url(option: str | None) -> str:
     """The base URL, checked before anything is collected (the record command's own check). The key is asked for
-    only once the selection shows something to record (``LobstackRun.plan``; METHOD decisions 91 and 115)."""
+    only once the selection shows something to record (``LobstackRun.plan``; METHOD decisions 91 and 112)."""
     from recorder.endpoint import resolve_base_url
     from scorer.errors import LobstackError
 

@@ -177,7 +177,7 @@ class LobstackRun:
     def plan(self) -> None:
         """Once the selection is known (and before any test runs): what each selected model of a record mode needs
         recorded. When anything does and a remote URL has no key, the GatewayError that ``record`` raises in the
-        same case (METHOD decisions 91 and 115); with nothing to record, no key is needed. A model whose plan fails
+        same case (METHOD decisions 91 and 112); with nothing to record, no key is needed. A model whose plan fails
         keeps the error for its tests, as when it is scored."""
         needed = False
         for name, model in self.models.items():

@@ -120,7 +120,7 @@ def locate_endpoint(option: str | None) -> Endpoint:
     """``--base-url``, else env ``LOBSTACK_BASE_URL``, else the real gateway, with the key from env
     ``LOBSTACK_API_KEY`` if set; a bad URL is a UsageError, a missing key is not checked (see ``require_key``).
     The key is taken without surrounding whitespace (a pasted key often has some; no key has any), so an empty or
-    blank one is no key at all (decision 103)."""
+    blank one is no key at all (decision 101)."""
     endpoint = parse_base_url(option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL)
     return Endpoint(endpoint.url, os.environ.get(API_KEY_ENV, "").strip() or None, endpoint.auth)
 

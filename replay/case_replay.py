@@ -5,7 +5,7 @@ interactions do not match run.json's answered attempts holds no answer replay ca
 ``unrecorded`` (left out of every rate, listed for ``record``, which records it again), its reason the cassette's
 one-line error, and the error goes back beside the outcome so ``rescore`` still prints it and exits 1: one bad
 file never stops the model's other cases from being scored, and never passes unnoticed (docs/METHOD.md, decision
-105).
+103).
 """
 
 from __future__ import annotations

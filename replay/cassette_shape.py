@@ -69,7 +69,7 @@ def _response_problem(response: Any, where: str) -> str | None:
 
 def _version_problem(data: dict[str, Any]) -> str | None:
     # vcrpy writes "version": 1 (CASSETTE_FORMAT_VERSION) and its loader never reads it back: a missing version
-    # loads, so it reads as 1 here too; any other value is a format this reader does not know (decision 101).
+    # loads, so it reads as 1 here too; any other value is a format this reader does not know (decision 99).
     version = data.get("version", CASSETTE_FORMAT_VERSION)
     if version == CASSETTE_FORMAT_VERSION and not isinstance(version, bool):  # JSON equality, as run.json's
         return None

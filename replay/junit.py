@@ -50,7 +50,7 @@ NOT_COMPARED = "(not compared)"  # the testsuite of runs that could not be compa
 
 
 def not_compared_junit(problems: Sequence[NotCompared]) -> bytes:
-    """JUnit XML for runs that could not be compared (METHOD decision 114): one ``(not compared)`` testsuite with
+    """JUnit XML for runs that could not be compared (METHOD decision 111): one ``(not compared)`` testsuite with
     an ``<error>`` testcase per problem (named by the file or model it is about; the message is the error line's
     text), so a CI system shows why instead of finding no file."""
     root = ET.Element("testsuites", {"name": "lobstack-eval diff runs"})

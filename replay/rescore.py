@@ -232,7 +232,7 @@ def rescore(
     html = html and shard is None
     suite = read_suite(suite_path)
     dirs, unusable = find_model_dirs(cassettes)
-    if rows is not None:  # before scoring: a rows dir of another suite file refuses the run (METHOD decision 113)
+    if rows is not None:  # before scoring: a rows dir of another suite file refuses the run (METHOD decision 110)
         from replay.rows.dataset import check_suite
 
         check_suite(rows, suite.version, suite.sha256, {d.name for d in dirs})

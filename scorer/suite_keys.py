@@ -1,4 +1,4 @@
-"""The keys a suite file may hold, object by object; any other key is a problem (METHOD.md, decision 100).
+"""The keys a suite file may hold, object by object; any other key is a problem (METHOD.md, decision 98).
 
 A misspelt key is not an extra note: ``"argz"`` instead of ``"args"`` drops every check of the call, so the suite
 would still load and score more leniently. Each unknown key is one line worded like the builder's

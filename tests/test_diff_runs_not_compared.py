@@ -1,5 +1,5 @@
 """``diff runs`` when the runs cannot be compared (an unreadable results file, no model in both, suites that differ)
-still writes ``--junit``, ``--markdown`` and ``$GITHUB_STEP_SUMMARY``, saying so (METHOD decision 114), so a CI step
+still writes ``--junit``, ``--markdown`` and ``$GITHUB_STEP_SUMMARY``, saying so (METHOD decision 111), so a CI step
 that uploads them shows why; the error lines and the exit code are what they were (decision 93)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """ref/openrouter-style, the stand-in's imitation of OpenRouter's pricing: no price header on any answer, the price
 in the body as ``usage.cost``. Recorded through the real recorder, its run is priced from the cassettes alone
-(docs/METHOD.md, Decisions 96-98)."""
+(docs/METHOD.md, Decisions 95-97)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One suite version, one suite file (METHOD decision 113): rows scored with two suite files of the same name and
+"""One suite version, one suite file (METHOD decision 110): rows scored with two suite files of the same name and
 version (a check edited without a version bump) are never ranked together by ``lobstack-eval leaderboard``, never
 stored together in a rows dataset (``rescore --rows``, ``merge --rows``) and never merged into one reports dir."""
 

@@ -1,4 +1,4 @@
-"""A second new user's trial (METHOD.md, decisions 101-104): a cassette's format version, an --out inside the
+"""A second new user's trial (METHOD.md, decisions 99-102): a cassette's format version, an --out inside the
 cassettes, a blank API key, run.json fields of the wrong type."""
 
 from __future__ import annotations

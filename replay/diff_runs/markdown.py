@@ -48,7 +48,7 @@ ERROR_CHARS = 1_000
 
 
 def not_compared_markdown(problems: Sequence[NotCompared], a: str, b: str, limit: int = MAX_CHARS) -> str:
-    """The comment when runs ``a`` and ``b`` could not be compared (METHOD decision 114): it says so, that this is
+    """The comment when runs ``a`` and ``b`` could not be compared (METHOD decision 111): it says so, that this is
     no verdict on the change, and lists the error lines (the first 50; each at most 1,000 characters)."""
     count = f"{len(problems)} error{'' if len(problems) == 1 else 's'}"
     lines = [

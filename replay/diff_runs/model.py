@@ -38,7 +38,7 @@ class SuiteRef:
 
 @dataclass(frozen=True)
 class NotCompared:
-    """One reason two runs could not be compared at all (METHOD decisions 93 and 114): what it is about (a results
+    """One reason two runs could not be compared at all (METHOD decisions 93 and 111): what it is about (a results
     file's path, a model, or ``(whole run)``), its kind (``unreadable``, ``suite_mismatch``, ``no_common_model``)
     and the error line's text."""
 

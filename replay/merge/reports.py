@@ -174,7 +174,7 @@ def merge_reports(
                 )
     slugs = sorted({slug for i in inputs for slug in i.documents})
     first = next((d["suite"] for i in inputs for d in i.documents.values()), None)
-    if rows is not None and first is not None:  # before writing: decision 113
+    if rows is not None and first is not None:  # before writing: decision 110
         check_suite(rows, first["version"], first["sha256"], slugs)
     tables = merged_tables(inputs)
     order = dict(tables["cases"].select("case_id", "case_index").unique().iter_rows())

@@ -53,7 +53,7 @@ def partition_path(root: Path, suite_version: str, model_slug: str) -> Path:
 def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is replaced. Refused
     (ResultsError, before any file is written) when another partition of the same version was scored with another
-    suite file (METHOD decision 113)."""
+    suite file (METHOD decision 110)."""
     keys = tables["cases"].select(VERSION_KEY, MODEL_KEY, "suite_sha256").unique(maintain_order=True).rows()
     files: dict[str, str] = {}
     for suite_version, _slug, sha256 in keys:

@@ -108,7 +108,7 @@ def slice_leaderboard(
         raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
     if len(suites["suite_version"]) > 1:
         raise UsageError(f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version")
-    if len(suites["suite_sha256"]) > 1:  # one version, several suite files: not one leaderboard (decision 113)
+    if len(suites["suite_sha256"]) > 1:  # one version, several suite files: not one leaderboard (decision 110)
         by_sha = _collect(files, lambda: slice_models_by_sha(frame))
         raise mixed_suite_files(source, suites["suite_version"][0], by_sha)
     title = suites["suite_version"][0] + (f", group {group}" if group else "")

@@ -1,4 +1,4 @@
-"""One suite version, one suite file (METHOD decision 113): rows of one version scored with different suite files
+"""One suite version, one suite file (METHOD decision 110): rows of one version scored with different suite files
 (same name and version, other sha256: a check edited without a version bump) are never ranked or stored together.
 
 Two places keep the rule: the leaderboard of a slice refuses rows of several suite files, naming each file's short
@@ -49,7 +49,7 @@ def slice_models_by_sha(frame: Any) -> dict[str, list[str]]:
 
 
 def partition_sha256(path: Path) -> str | None:
-    """The suite sha256 of one partition's cases file: from its footer (written since decision 113), else from its
+    """The suite sha256 of one partition's cases file: from its footer (written since decision 110), else from its
     first row (older files); None for a file with no rows. A ResultsError names a file that cannot be read."""
     import polars as pl
 

@@ -15,7 +15,7 @@ META_FORMAT = "lobstack_eval.format_version"
 # Partition files also say which partition they belong to, so a file moved into the wrong folder is caught.
 META_SUITE_VERSION = "lobstack_eval.suite_version"
 META_MODEL_SLUG = "lobstack_eval.model_slug"
-# And which suite file scored them (METHOD decision 113), so a rows dataset tells one version's suite files apart
+# And which suite file scored them (METHOD decision 110), so a rows dataset tells one version's suite files apart
 # from footers alone.
 META_SUITE_SHA256 = "lobstack_eval.suite_sha256"
 COST_SCALE = 18  # decimal places of cost_usd: exact for every price with at most 18 (1e-18 USD)
