@@ -9,7 +9,9 @@ import typer
 
 
 def leaderboard(
-    rows: Path = typer.Argument(..., help="A rows dataset dir (rescore --rows) or a reports dir (cases.parquet)."),
+    rows: Path = typer.Argument(
+        ..., help="A rows dataset dir (rescore --rows), or a reports dir or its cases.parquet."
+    ),
     suite_version: str = typer.Option(None, "--suite-version", help="Suite version [default: the only one]."),
     group: str = typer.Option(None, "--group", help="Only this group's cases (e.g. chains)."),
     model: list[str] = typer.Option([], "--model", help="Only this model, by name or slug (repeatable)."),

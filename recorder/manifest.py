@@ -9,6 +9,7 @@ from typing import Any
 from recorder.client import COST_HEADER
 from recorder.files import inside, read_json, write_atomic
 from scorer.errors import CassetteError
+from scorer.format_version import format_version_problem
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
 
@@ -223,12 +224,9 @@ def read_manifest(model_dir: Path) -> Manifest:
     data = read_json(path, "run manifest")
     if not isinstance(data, dict):
         raise CassetteError(f"{path}: the run manifest is not a JSON object")
-    version = data.get("format_version", FORMAT_VERSION)
-    if version != FORMAT_VERSION or isinstance(version, bool):
-        raise CassetteError(
-            f"{path}: format_version: {version!r} is not one this lobstack-eval reads ({FORMAT_VERSION}); "
-            "a newer lobstack-eval wrote it, or it is corrupt"
-        )
+    problem = format_version_problem(data, FORMAT_VERSION)
+    if problem:
+        raise CassetteError(f"{path}: {problem}")
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")

@@ -80,6 +80,16 @@ def _headers(repeated: bool) -> list[str]:
     return HEADERS[:2] + REPEAT_HEADERS + HEADERS[2:] if repeated else HEADERS
 
 
+# What the brackets are. With repeats, a rate pools a case's repeats, so its interval is Wilson's at the effective
+# number of trials of the case-clustered variance (equal to plain Wilson for a model with one run per case);
+# pass^k and Flaky have one value per case, so plain Wilson.
+INTERVALS = {
+    False: "95% Wilson intervals",
+    True: "95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson for pass^k "
+    "and Flaky, one value per case)",
+}
+
+
 def _next_cell(pair: Neighbours | None) -> str:
     if pair is None:
         return ""
@@ -87,21 +97,22 @@ def _next_cell(pair: Neighbours | None) -> str:
 
 
 def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None) -> str:
-    """The markdown leaderboard (rates in %, 95% Wilson intervals in brackets; a dash where nothing applies).
-    ``counts`` (model slug -> case -> (passed, scored)) stand in for documents without per-case results."""
+    """The markdown leaderboard (rates in %, 95% intervals in brackets; a dash where nothing applies): Wilson
+    intervals, or with repeats case-clustered ones (docs/METHOD.md, "Repeats"; decision 120). ``counts`` (model
+    slug -> case -> (passed, scored)) stand in for documents without per-case results."""
     repeated = has_repeats(documents)
     headers = _headers(repeated) + (["vs next"] if repeated else [])
     lines = [
         f"# Leaderboard: {suite.name} {suite.version}",
         "",
-        f"Suite sha256 `{suite.sha256}`. Rates in % with 95% Wilson intervals; `-` where nothing applies.",
+        f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing applies.",
         "Made-up tool: lower is better. Cost is what the calls cost on Lobstack's keys.",
         "",
     ]
     if repeated:
         lines[-1:-1] = [
-            "With repeats, rates are over every scored case-run and intervals are clustered by case; pass^k: cases "
-            "that passed every repeat; Flaky: cases whose repeats disagree.",
+            "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "
+            "whose repeats disagree.",
             "vs next: `≈` when the model cannot be told apart from the next one down (paired test on shared cases, "
             "Holm-corrected p >= 0.05), `>` when it is better.",
         ]

@@ -1,4 +1,5 @@
-"""Reading results.json files back (diff runs, the HTML report): one check of their shape, one error style."""
+"""Reading results.json files back (diff runs, the HTML report, merge, the plugin's baseline): one check of their
+format version and shape, one error style."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import Any
 
 from recorder.files import read_json
 from scorer.errors import ResultsError
+from scorer.format_version import format_version_problem
 from scorer.metrics import METRICS
+from scorer.results import FORMAT_VERSION
 
 STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
 
@@ -16,6 +19,9 @@ def results_problem(data: Any) -> str | None:
     """The first reason ``data`` is not a usable results document, or None."""
     if not isinstance(data, dict):
         return "not a results object"
+    version = format_version_problem(data, FORMAT_VERSION)  # first: another version may have another shape
+    if version:
+        return version
     if not isinstance(data.get("model"), str):
         return "missing string field 'model'"
     suite = data.get("suite")

@@ -239,3 +239,19 @@ def test_record_shards_of_repeated_runs_merge_with_every_repeat(tmp_path: Path) 
             if entry["status"] != "unrecorded":  # the other shard's cases are unrecorded here
                 assert whole[entry["id"]]["repeat_statuses"] == entry["repeat_statuses"], entry["id"]
     assert all(len(r["repeat_statuses"]) == 3 and "unrecorded" not in r["repeat_statuses"] for r in whole.values())
+
+
+UNKNOWN = (
+    "format_version: {!r} is not one this lobstack-eval reads (1); a newer lobstack-eval wrote it, or it is corrupt"
+)
+
+
+@pytest.mark.parametrize("name", ["ref_noisy/results.json", "shard.json"])
+def test_a_report_shard_file_of_another_format_version(work: Path, name: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    """results.json and shard.json refuse a format_version they do not know, as run.json does (decision 118)."""
+    path = work / "r2" / name
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**data, "format_version": 99}), encoding="utf-8")
+    assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--no-html") == 1
+    assert one_error(capsys) == f"error: {path}: {UNKNOWN.format(99)}\n"
+    assert not (work / "o").exists()

@@ -306,3 +306,17 @@ def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(projec
             "or --lobstack-record-mode once"
         ]
     )
+
+
+def test_a_baseline_of_another_format_version_is_refused(project: Path, pytester: pytest.Pytester) -> None:
+    """A baseline results.json with ``"format_version": 99`` is named with its field, as run.json is (METHOD
+    decision 118), instead of being read as if this lobstack-eval wrote it."""
+    baseline = project / "reports" / "ref_noisy" / "results.json"
+    baseline.write_text(json.dumps({**results_of(project / "reports")["ref_noisy"], "format_version": 99}))
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rE", "-vv")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # the baseline is read first: nothing is judged without it
+    assert (
+        f"error: {baseline}: format_version: 99 is not one this lobstack-eval reads (1); a newer lobstack-eval "
+        "wrote it, or it is corrupt"
+    ) in result.stdout.lines
+    assert "Traceback" not in result.stdout.str()

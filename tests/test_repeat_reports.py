@@ -136,3 +136,24 @@ def test_html_says_nothing_of_neighbours_for_one_repeated_model(documents: dict[
     assert 'class="ties"' not in render_report([documents["ref_flaky"]], suite)
     two = render_report([documents["ref_oracle"], documents["ref_first-tool"]], suite)
     assert 'class="ties"' in two and "distinguishable" in two
+
+
+def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(documents: dict[str, dict[str, Any]]) -> None:
+    """With repeats the intervals are not plain Wilson intervals: the header says what they are (decision 120),
+    and nothing claims plain Wilson for the pooled rates. K = 1 boards keep their words (the committed reports)."""
+    clustered = (
+        "Rates in % with 95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson "
+        "for pass^k and Flaky, one value per case); `-` where nothing applies."
+    )
+    lines = leaderboard_md(list(documents.values()), SUITE).splitlines()
+    assert lines[2] == f"Suite sha256 `{SUITE.sha256}`. {clustered}"
+    assert lines[4] == (  # after "Made-up tool: lower is better. ..."
+        "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "
+        "whose repeats disagree."
+    )
+    html = render_report(list(documents.values()), json.loads(MINI_SUITE.read_text()))
+    assert "Rates are shares of scored case-runs (or calls) with their 95% interval clustered by case" in html
+    assert "Wilson 95% interval;" not in html
+    single = (ROOT / "reports" / "leaderboard.md").read_text().splitlines()[2]
+    assert single.endswith(". Rates in % with 95% Wilson intervals; `-` where nothing applies.")
+    assert "with their Wilson 95% interval; a dash" in (ROOT / "reports" / "index.html").read_text()

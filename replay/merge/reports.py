@@ -20,11 +20,12 @@ from replay.results_file import read_results
 from replay.rows.dataset import check_suite
 from replay.rows.leaderboard import SuiteRef
 from replay.rows.one_suite import short
-from replay.rows.report import SHARD_FILE, repeated, write_tables
+from replay.rows.report import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table
 from replay.rows.summary import empty, summaries
 from scorer.errors import ResultsError
+from scorer.format_version import format_version_problem
 from scorer.results import dumps
 
 # The fields of results.json that merge recomputes from the rows; every other top-level field must be alike.
@@ -54,6 +55,9 @@ def _shard(folder: Path) -> tuple[tuple[int, int] | None, tuple[str, ...] | None
     if not path.is_file():
         return None, None, None
     data = read_json(path, "shard file", ResultsError)
+    problem = format_version_problem(data, SHARD_FORMAT) if isinstance(data, dict) else None
+    if problem:
+        raise ResultsError(f"{path}: {problem}")
     try:
         index, count = int(data["shard"]["index"]), int(data["shard"]["count"])
         return (index, count), tuple(data["models"]), dict(data["suite"])

@@ -39,6 +39,16 @@ class SliceBoard:
     counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, when some model has repeats
 
 
+def _rows_dir(rows: Path) -> Path:
+    """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a reports dir,
+    or one partition of a rows dataset), as errors name that file as the rows' source (METHOD decision 119)."""
+    if not rows.is_file():
+        return rows  # a missing path is the dataset reader's error
+    if rows.name != "cases.parquet":
+        raise UsageError(f"{rows}: not a rows dataset dir or a reports dir; pass a dir (or its cases.parquet)")
+    return rows.parent
+
+
 def _scan(rows: Path, suite_version: str | None, models: tuple[str, ...]) -> tuple[Any, tuple[Path, ...], Path]:
     """A LazyFrame over the slice's cases files (a reports dir's cases.parquet or a rows dataset), the files, and
     what an error names as the rows' source."""
@@ -90,6 +100,7 @@ def slice_leaderboard(
 
     if group is not None and group not in GROUPS:
         raise UsageError(f"--group {group!r}: must be one of {', '.join(GROUPS)}")
+    rows = _rows_dir(rows)
     frame, files, source = _scan(rows, suite_version, models)
     if group is not None:
         frame = frame.filter(pl.col("group") == group)
