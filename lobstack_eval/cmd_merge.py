@@ -39,4 +39,6 @@ def merge(
         typer.echo(warning, err=True)
     if merged.kind == "cassettes":
         typer.echo(f"Next: lobstack-eval rescore {out}", err=True)
-    return 0
+    for line in merged.errors:
+        typer.echo(f"error: {line}", err=True)
+    return 1 if merged.errors else 0

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from recorder.client import COST_HEADER
+from recorder.endpoint import parse_base_url, stored_uri
 from recorder.files import inside, read_json, write_atomic
-from scorer.errors import CassetteError
+from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
@@ -248,7 +249,7 @@ def read_manifest(model_dir: Path) -> Manifest:
     return Manifest(
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),
-        base_url=_need(data, "base_url", str, path),
+        base_url=_base_url(data, path),
         recorder_version=_optional(data, "recorder_version", str, "", "a string", path),
         suite={k: suite[k] for k in ("name", "version", "sha256")},
         temperature_ignored=_optional(data, "temperature_ignored", bool, False, "true or false", path),
@@ -257,6 +258,17 @@ def read_manifest(model_dir: Path) -> Manifest:
         repeat_cases=repeat_cases,
         cost_header=_cost_header(data, path),
     )
+
+
+def _base_url(data: dict[str, Any], path: Path) -> str:
+    """The recorded API root as stored: ``record`` never writes credentials, but a hand-edited run.json may hold
+    some (``https://user:KEY@host/v1``). They are dropped here, where the file is read, so no hint, reason or
+    report made from it can print or write them; a value that is not an http(s) API root is a corrupt field."""
+    raw = _need(data, "base_url", str, path)
+    try:
+        return stored_uri(parse_base_url(raw).url)
+    except UsageError as exc:  # its text never repeats the credentials (parse_base_url's contract)
+        raise CassetteError(f"{path}: base_url: {exc.message.removeprefix('--base-url').lstrip(': ')}") from None
 
 
 def _cost_header(data: dict[str, Any], path: Path) -> str:

@@ -35,3 +35,18 @@ def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
     if base_url != DEFAULT_BASE_URL:
         command += f" --base-url {shlex.quote(base_url)}"
     return command
+
+
+def nothing_scored(doc: dict[str, Any]) -> bool:
+    """True when a results document has cases but not one of them was scored: every case (or case-run) is
+    unrecorded, so its metrics say nothing about the model (METHOD decision 116)."""
+    runs = doc.get("case_runs", doc["cases"])
+    return runs["total"] > 0 and runs["unrecorded"] == runs["total"]
+
+
+def nothing_scored_line(doc: dict[str, Any], where: Path, command: str | None = None) -> str:
+    """The error line of a model none of whose cases could be scored, naming its dir and what would record it."""
+    runs = doc.get("case_runs", doc["cases"])
+    what = "case-run" if "case_runs" in doc else "case"
+    line = f"{where}: no {what} of model {doc['model']} could be scored ({runs['unrecorded']} unrecorded)"
+    return f"{line}; record it: {command}" if command else line

@@ -17,7 +17,7 @@ from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
 from replay.shard import Shard
-from replay.stray import stray_warning
+from replay.stray import hidden_dir_warnings, stray_warning
 from scorer.errors import CassetteError, LobstackError, UsageError
 from scorer.json_text import loads_text
 from scorer.repeated_results import repeated_results_document
@@ -150,6 +150,18 @@ def _with_results(report: ModelReport) -> ModelReport:
     return replace(report, results=loads_text(report.text)) if report.text else report
 
 
+def worker_count(asked: int | None, dirs: int) -> int:
+    """The processes to score ``dirs`` model dirs with: ``asked`` (automatic when None: one per core once there
+    are POOL_THRESHOLD dirs) capped at the model dirs and the CPU cores (decision 115). Scoring is CPU-bound, so
+    more processes than cores only add start-up and contention, and a pool of more than the dirs idles."""
+    import os
+
+    cores = os.cpu_count() or 1
+    if asked is None:
+        return min(dirs, cores) if dirs >= POOL_THRESHOLD else 1
+    return max(1, min(asked, dirs, cores))
+
+
 def score_all(
     dirs: list[Path],
     suite: Suite,
@@ -162,10 +174,7 @@ def score_all(
 
     ``meanwhile`` runs in this process while a pool works (rescore imports what it needs next then); ``each`` is
     called here with every report as it comes, in ``dirs`` order, while the pool scores the next ones."""
-    if workers is None:
-        import os
-
-        workers = min(len(dirs), os.cpu_count() or 1) if len(dirs) >= POOL_THRESHOLD else 1
+    workers = worker_count(workers, len(dirs))
     done: list[ModelReport] = []
 
     def take(report: ModelReport) -> None:
@@ -231,6 +240,8 @@ def rescore(
         raise UsageError("--rows with --shard: merge the shards first (lobstack-eval merge ... --rows DIR)")
     html = html and shard is None
     suite = read_suite(suite_path)
+    for line in hidden_dir_warnings(cassettes):  # first: they may be why there are no model dirs at all
+        warn(line)
     dirs, unusable = find_model_dirs(cassettes)
     if rows is not None:  # before scoring: a rows dir of another suite file refuses the run (METHOD decision 110)
         from replay.rows.dataset import check_suite
@@ -246,6 +257,8 @@ def rescore(
             write_atomic(written[report.slug], report.text)
             add_rows(tables, suite, report.results)
 
+    if workers is not None and (used := worker_count(workers, len(dirs))) < workers:
+        warn(f"warning: --workers {workers}: using {used} (at most one per model dir and CPU core)")
     reports = score_all(dirs, suite, workers, meanwhile=partial(_prepare, html), shard=shard, each=keep)
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)

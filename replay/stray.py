@@ -36,3 +36,12 @@ def stray_warning(model_dir: Path, manifest: Manifest) -> str | None:
     more = f" and {len(strays) - _NAMED} more" if len(strays) > _NAMED else ""
     verb, pronoun = ("is", "it") if len(strays) == 1 else ("are", "them")
     return f"warning: {model_dir}: {names}{more} {verb} not listed in run.json, so no case reads {pronoun} (ignored)"
+
+
+def hidden_dir_warnings(cassettes: Path) -> list[str]:
+    """One warning line per hidden folder of ``cassettes`` that holds a run.json: it looks recorded, but hidden
+    folders are not model dirs, so rescore does not read it and says so rather than nothing (decision 117)."""
+    if not cassettes.is_dir():
+        return []
+    hidden = sorted(p for p in cassettes.iterdir() if p.name.startswith(".") and (p / MANIFEST).is_file())
+    return [f"warning: {p}: a hidden folder holding {MANIFEST} is not a model dir, so it was skipped" for p in hidden]

@@ -338,13 +338,14 @@ def _hostile(cassettes: Path, name: str) -> None:
 
 
 def test_record_hint_quotes_the_model_name(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The "need recording" hint is pasted into a shell: a hostile model name and path stay one argument each."""
+    """The record command rescore prints is pasted into a shell: a hostile model name and path stay one argument
+    each. No case of the renamed model is scored, so it comes in the error line (decision 116)."""
     _hostile(cassettes, "x; touch /tmp/pwned #")
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(tmp_path / "o"), "-q"]) == 0
-    hint = next(line for line in capsys.readouterr().err.splitlines() if "need recording" in line)
+    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(tmp_path / "o"), "-q"]) == 1
+    hint = next(line for line in capsys.readouterr().err.splitlines() if "record it: " in line)
     assert hint == (
-        "80 case(s) of x; touch /tmp/pwned # need recording: "
-        f"lobstack-eval record --model 'x; touch /tmp/pwned #' --cassettes {cassettes} "
+        f"error: {cassettes / 'ref_oracle'}: no case of model x; touch /tmp/pwned # could be scored (80 unrecorded); "
+        f"record it: lobstack-eval record --model 'x; touch /tmp/pwned #' --cassettes {cassettes} "
         "--base-url 'http://127.0.0.1:<port>/v1'"
     )
 
@@ -364,7 +365,9 @@ def test_leaderboard_csv_cells_are_never_formulas(cassettes: Path, tmp_path: Pat
     """A model name that a spreadsheet would run gets a leading ``'``; the markdown shows it as sent."""
     _hostile(cassettes, name)
     out = tmp_path / "o"
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]) == 0
+    # A renamed model has no scored case: exit 1 (decision 116), but it is written, leaderboard row and all.
+    code = main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"])
+    assert code == (0 if name == "ref/oracle" else 1)
     with (out / "leaderboard.csv").open(newline="") as handle:
         assert cell in [row["model"] for row in csv.DictReader(handle)]
     assert name.replace("|", "\\|") in (out / "leaderboard.md").read_text()

@@ -64,7 +64,11 @@ def test_the_same_record_shard_twice_overlaps(work: Path, capsys) -> None:  # ty
 def test_record_shards_of_different_runs_are_inconsistent(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     manifest = work / "c2" / "ref_noisy" / "run.json"
     data = json.loads(manifest.read_text())
-    data["base_url"] = "http://127.0.0.1:1/v1"
+    data["base_url"] = "http://127.0.0.1:1/v1"  # a loopback port alone is the same endpoint (decision 62)
+    manifest.write_text(json.dumps(data))
+    assert merge(work / "c1", work / "c2", "--out", work / "same") == 0
+    capsys.readouterr()
+    data["base_url"] = "http://127.0.0.2/v1"  # another host is not
     manifest.write_text(json.dumps(data))
     assert merge(work / "c1", work / "c2", "--out", work / "o") == 1
     err = one_error(capsys)

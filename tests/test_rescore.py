@@ -163,6 +163,10 @@ def test_every_cassette_of_a_model_broken_is_still_one_line_each(cassettes: Path
         f"error: {cassettes}/ref_oracle/{case_id}.json: corrupt cassette: not valid JSON "
         "(Expecting property name enclosed in double quotes at line 1)"
         for case_id in ALL
+    ] + [  # and the model as a whole (decision 116)
+        f"error: {cassettes}/ref_oracle: no case of model ref/oracle could be scored ({len(ALL)} unrecorded); "
+        f"record it: lobstack-eval record --model ref/oracle --cassettes {cassettes} --suite {MINI_SUITE} "
+        "--base-url 'http://127.0.0.1:<port>/v1'"
     ]
     written = json.loads((out / "ref_oracle" / "results.json").read_text())
     assert written["cases"] == {"total": len(ALL), "scored": 0, "errored": 0, "unrecorded": len(ALL)}

@@ -42,6 +42,7 @@ class Merged:
     cases: int
     files: tuple[Path, ...]
     warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()  # error lines (without `error: `): the merge is written, the command exits 1
 
 
 def _check_alike(parts: Sequence[tuple[Path, Manifest]]) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import read_json, read_suite, write_atomic
+from replay.hints import nothing_scored, nothing_scored_line
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results
 from replay.rows.dataset import check_suite
@@ -204,7 +205,9 @@ def merge_reports(
 
         write_atomic(out / "index.html", render_report(documents, suite_json))
         files.append(out / "index.html")
-    return Merged("reports", len(documents), sum(len(d["results"]) for d in documents), tuple(files))
+    # As rescore says it (decision 116): a model none of whose cases was scored fails the merge once written.
+    errors = tuple(nothing_scored_line(d, out / d["model_slug"]) for d in documents if nothing_scored(d))
+    return Merged("reports", len(documents), sum(len(d["results"]) for d in documents), tuple(files), (), errors)
 
 
 def _suite_for_html(documents: Sequence[dict[str, Any]], suite_path: Path | None) -> dict[str, Any]:
