@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -174,3 +175,15 @@ def trickle(handler: BaseHTTPRequestHandler, stop: threading.Event, head: bool =
             handler.wfile.flush()
     except OSError:
         return  # the client hung up: what a timeout does
+
+
+def stop_group(process: subprocess.Popen[Any]) -> None:
+    """Stop a process a test started and its children (the group it leads): SIGTERM, then SIGKILL after 20 s."""
+    with suppress(ProcessLookupError):  # it may have ended by itself
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=20)

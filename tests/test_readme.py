@@ -15,7 +15,6 @@ import os
 import queue
 import re
 import shutil
-import signal
 import subprocess
 import threading
 import xml.etree.ElementTree as ET
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.record_helpers import stop_group
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BENCHMARK = "a benchmark: it measures this machine's speed for minutes (benchmarks/README.md), not behaviour"
@@ -115,19 +115,8 @@ def _start_background(command: str, cwd: Path, env: dict[str, str]) -> tuple[sub
         match = ANNOUNCE.search(line)
         if match:
             return process, match.group(1)
-    _stop(process)
+    stop_group(process)
     raise AssertionError(f"{command!r} announced no URL: {''.join(seen)[-2000:]}")
-
-
-def _stop(process: subprocess.Popen[str]) -> None:
-    """Stop a process this test started, and its children (the group it leads), by its id."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=20)
 
 
 def test_every_listed_exception_is_still_a_readme_command() -> None:
@@ -165,7 +154,7 @@ def test_readme_commands_run_as_written_in_a_fresh_copy(tmp_path: Path) -> None:
             ran.append(command)
     finally:
         for process in background:
-            _stop(process)
+            stop_group(process)
     assert sorted(set(ran) | set(NOT_RUN)) == sorted(set(commands))  # every command: run, or listed with why
 
     # What the commands made is what the README says they make.

@@ -7,13 +7,11 @@ Offline: hatchling and the locked dependencies come from uv's cache (this checko
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import queue
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -24,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.record_helpers import stop_group
 
 SUITE = ROOT / "evals" / "suite.json"
 _DOC = json.loads(SUITE.read_text(encoding="utf-8"))
@@ -164,13 +163,7 @@ def gateway(installed: Path, tmp_path: Path) -> Iterator[tuple[str, str]]:
         assert found and len(seen) == 2, seen  # one line before the announcement: the bundled-suite notice
         yield found.group(1), seen[0]
     finally:
-        with contextlib.suppress(ProcessLookupError):  # it may have ended by itself
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=20)
+        stop_group(process)
 
 
 def test_record_and_rescore_against_the_stand_in_from_the_wheel(  # type: ignore[no-untyped-def]
