@@ -29,21 +29,12 @@ def to_junit(diff: RunDiff, decision: Decision) -> bytes:
     """JUnit XML bytes: one ``<testsuite>`` per model (compared, or only in A), one ``<testcase>`` per case of A
     or B, plus a ``(whole run)`` testcase for each regression about a whole run. No timestamps or durations, so
     the same diff always gives the same bytes."""
-    root = ET.Element("testsuites", {"name": "lobstack-eval diff runs"})
-    totals = dict.fromkeys(_COUNTS, 0)
     by_model: dict[str, list[Regression]] = {}
     for regression in decision.regressions:
         by_model.setdefault(regression.model, []).append(regression)
     suites = [_testsuite(m, by_model.get(m.model, []), decision) for m in diff.models]
     suites += [_vanished(model, by_model.get(model, [])) for model in diff.only_a]
-    for suite in sorted(suites, key=lambda s: s.get("name", "")):
-        root.append(suite)
-        for key in _COUNTS:
-            totals[key] += int(suite.get(key, "0"))
-    for key in _COUNTS:
-        root.set(key, str(totals[key]))
-    ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    return _document(sorted(suites, key=lambda s: s.get("name", "")))
 
 
 NOT_COMPARED = "(not compared)"  # the testsuite of runs that could not be compared at all
@@ -53,16 +44,24 @@ def not_compared_junit(problems: Sequence[NotCompared]) -> bytes:
     """JUnit XML for runs that could not be compared (METHOD decision 111): one ``(not compared)`` testsuite with
     an ``<error>`` testcase per problem (named by the file or model it is about; the message is the error line's
     text), so a CI system shows why instead of finding no file."""
-    root = ET.Element("testsuites", {"name": "lobstack-eval diff runs"})
     cases = []
     for problem in problems:
         element = ET.Element("testcase", {"classname": NOT_COMPARED, "name": problem.name})
         ET.SubElement(element, "error", {"message": problem.message, "type": problem.kind})
         cases.append(element)
-    suite = _suite_element(NOT_COMPARED, cases, [])
-    root.append(suite)
+    return _document([_suite_element(NOT_COMPARED, cases, [])])
+
+
+def _document(suites: list[ET.Element]) -> bytes:
+    """The ``<testsuites>`` document of ``suites`` (in this order), with their counts summed on the root."""
+    root = ET.Element("testsuites", {"name": "lobstack-eval diff runs"})
+    totals = dict.fromkeys(_COUNTS, 0)
+    for suite in suites:
+        root.append(suite)
+        for key in _COUNTS:
+            totals[key] += int(suite.get(key, "0"))
     for key in _COUNTS:
-        root.set(key, suite.get(key, "0"))
+        root.set(key, str(totals[key]))
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
