@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recorder.files import read_bytes, write_bytes_atomic
+from recorder.version import installed_version
 from scorer.errors import SuiteError
 
 DEFAULT_SUITE = Path("evals/suite.json")
@@ -67,13 +68,8 @@ def is_default(path: Path, where: Path | None = None) -> bool:
 
 
 def tool_version() -> str:
-    """The installed lobstack-eval's version (from its metadata: no package import)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lobstack-eval")
-    except PackageNotFoundError:  # run from a tree that is not installed
-        return "(not installed)"
+    """The installed lobstack-eval's version, for the bundled-suite lines."""
+    return installed_version("(not installed)")
 
 
 def suite_title(data: bytes) -> str:

@@ -31,6 +31,7 @@ from recorder.record_case import CaseTask, record_case, suite_once
 from recorder.repeats import CaseRun, as_run
 from recorder.slug import checked_model_slug
 from recorder.transport import DEFAULT_TIMEOUT_S
+from recorder.version import installed_version
 from scorer.errors import CassetteError, UsageError
 from scorer.suite_model import Suite
 
@@ -39,12 +40,7 @@ POLL_S = 0.1  # how often the parent looks at Ctrl-C while its workers record
 
 def recorder_version() -> str:
     """The installed lobstack-eval version (written into every manifest)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lobstack-eval")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return installed_version("0+unknown")
 
 
 def check_timeout(timeout_s: float) -> None:
