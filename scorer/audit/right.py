@@ -53,9 +53,11 @@ def _call_variants(
     if _has_int(args):
         variant("float_number", None, _floats(args))
     insensitive = {arg for arg, arg_checks in checks if {c.op for c in arg_checks} & CASE_INSENSITIVE}
+    listed = {arg: [c.operand for c in arg_checks if c.op == "oneOf"] for arg, arg_checks in checks}
     for arg, value in args.items():
-        if isinstance(value, str) and "\n" in value.rstrip("\n"):
-            toggled = value[:-1] if value.endswith("\n") else value + "\n"
+        toggled = value[:-1] if isinstance(value, str) and value.endswith("\n") else f"{value}\n"
+        # A text of several lines, or one whose case lists it with and without the newline (decision 35).
+        if isinstance(value, str) and ("\n" in value.rstrip("\n") or any(toggled in o for o in listed.get(arg, []))):
             variant("final_newline", arg, {**args, arg: toggled}, toggled)
         if isinstance(value, str) and arg in insensitive:
             recased = _recase(value)
