@@ -54,13 +54,13 @@ def test_the_shipped_suite_passes_its_own_audit(tmp_path: Path, capsys: pytest.C
     assert "SURVIVES" not in out and "REJECTED" not in out and "STALE" not in out
     summary = document["summary"]
     # The figures the README's tour quotes, checked by hand against the printed lines.
-    assert (summary["mutants_tried"], summary["mutants_killed"], summary["accepted_survivors"]) == (1035, 997, 38)
+    assert (summary["mutants_tried"], summary["mutants_killed"], summary["accepted_survivors"]) == (1036, 998, 38)
     assert (summary["rights_tried"], summary["rights_accepted"], summary["rejected"]) == (260, 260, 0)
     assert out.splitlines()[-1] == (
-        "lobstack-tool-calling 1.2.0: mutation score 997/1035 killed (96.3%); 38 survived, 38 of them accepted by "
+        "lobstack-tool-calling 1.2.0: mutation score 998/1036 killed (96.3%); 38 survived, 38 of them accepted by "
         "the suite; right answers 260/260 accepted"
     )
-    assert "997/1035" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "998/1036" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(document["cases"]) == 80 and all(case["passed"] for case in document["cases"])
 
 
@@ -167,3 +167,19 @@ def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.Monkey
     monkeypatch.setattr(judging, "judge_step", lambda *a: StepVerdict(True, None, True, (), ()))
     audit = audit_suite(suite)
     assert audit.total("mutants_killed") == 0 and audit.total("rights_accepted") == audit.total("rights_tried")
+
+
+def test_a_chain_step_that_ignores_the_previous_result_is_caught(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """chains-02 asks about issue #452; its first result names pull request #458. A second step that asks for
+    pull request 452 (the request's number, not the result's) must fail: a check that also takes 452 is named."""
+    data = _suite()
+    _calls(data, "chains-02")[1]["args"]["number"] = {"oneOf": [458, 452]}
+    code, document, out = _audit(_write(tmp_path / "chain.json", data), tmp_path, capsys)
+    assert code == 1
+    assert _named(document, "survivors") == {("chains-02", "get_pull_request.number")}
+    assert (
+        "SURVIVES chains-02 steps[1].calls[0] get_pull_request.number [result_ignored] 452: passes oneOf [458, 452]"
+        in out
+    )

@@ -16,7 +16,7 @@ def sources(case: Case, suite: Suite, step: int) -> Sources:
     """The request's texts (messages, then the system prompt) and the results of the steps before ``step``."""
     texts = [m["content"] for m in case.messages if isinstance(m.get("content"), str)]
     results = [call.result for earlier in case.steps[:step] for call in earlier.calls if call.result]
-    return Sources("\n".join([*texts, suite.system_prompt]), "\n".join(results))
+    return Sources("\n".join([*texts, suite.system_prompt]), "\n".join(results), "\n".join(texts))
 
 
 def answers(case: Case, suite: Suite) -> list[Answer]:

@@ -23,10 +23,12 @@ _WORD_EDGE = ".,;:!?()[]{}\"'`“”‘’«»<>*"
 
 @dataclass(frozen=True)
 class Sources:
-    """The texts a right answer's values come from: the request's messages, and earlier steps' results."""
+    """The texts a right answer's values come from: the request (its messages, then the system prompt), the
+    messages alone (the user's own words), and earlier steps' results."""
 
     request: str
     results: str
+    messages: str = ""
 
 
 def wrong_values(value: Any, schema: Any, sources: Sources, path: str) -> list[tuple[str, str, Any]]:
@@ -35,7 +37,8 @@ def wrong_values(value: Any, schema: Any, sources: Sources, path: str) -> list[t
     if isinstance(value, bool):
         return [("flipped", path, not value)]
     if is_number(value):
-        return [("off_by_one", path, v) for v in (value + 1, value - 1) if _within(v, schema)]
+        found = [("off_by_one", path, v) for v in (value + 1, value - 1) if _within(v, schema)]
+        return found + [("result_ignored", path, v) for v in _request_numbers(value, sources) if _within(v, schema)]
     if isinstance(value, str):
         return [(kind, path, v) for kind, v in _string_values(value, schema, sources)]
     if isinstance(value, list):
@@ -48,6 +51,18 @@ def wrong_values(value: Any, schema: Any, sources: Sources, path: str) -> list[t
             found += wrong_values(item, properties.get(key), sources, f"{path}.{key}")
         return found
     return []
+
+
+def _request_numbers(value: float, sources: Sources) -> list[int]:
+    """When ``value`` came from an earlier step's result (not the request), the request's own numbers: what a
+    step that ignores the result would send instead (the issue's number for the pull request's)."""
+    text = str(value)
+    if not isinstance(value, int) or not re.search(rf"(?<!\d){text}(?!\d)", sources.results):
+        return []
+    if re.search(rf"(?<!\d){text}(?!\d)", sources.request):
+        return []
+    numbers = [int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.])", sources.messages)]
+    return list(dict.fromkeys(n for n in numbers if n not in (value, value + 1, value - 1)))[:2]
 
 
 def _within(number: float, schema: dict[str, Any]) -> bool:
