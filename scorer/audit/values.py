@@ -23,7 +23,7 @@ _WORD_EDGE = ".,;:!?()[]{}\"'`“”‘’«»<>*"
 
 @dataclass(frozen=True)
 class Sources:
-    """The texts a right answer's values come from: the request (its messages, then the system prompt), the
+    """The texts the reference's values come from: the request (its messages, then the system prompt), the
     messages alone (the user's own words), and earlier steps' results."""
 
     request: str
@@ -56,10 +56,10 @@ def wrong_values(value: Any, schema: Any, sources: Sources, path: str) -> list[t
 def _request_numbers(value: float, sources: Sources) -> list[int]:
     """When ``value`` came from an earlier step's result (not the request), the request's own numbers: what a
     step that ignores the result would send instead (the issue's number for the pull request's)."""
-    text = str(value)
-    if not isinstance(value, int) or not re.search(rf"(?<!\d){text}(?!\d)", sources.results):
+    if not isinstance(value, int):
         return []
-    if re.search(rf"(?<!\d){text}(?!\d)", sources.request):
+    alone = re.compile(rf"(?<!\d){re.escape(str(value))}(?!\d)")
+    if not alone.search(sources.results) or alone.search(sources.request):
         return []
     numbers = [int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.])", sources.messages)]
     return list(dict.fromkeys(n for n in numbers if n not in (value, value + 1, value - 1)))[:2]
