@@ -1,4 +1,5 @@
-"""``lobstack-eval suite check`` and ``suite export``: validate a suite file; write the bundled suite into a project."""
+"""``lobstack-eval suite check``, ``suite audit`` and ``suite export``: validate a suite file, prove its checks, write
+the bundled suite into a project."""
 
 from __future__ import annotations
 
@@ -49,4 +50,36 @@ def export(
         typer.echo(f"wrote {path}: {done.title}, {where} (it replaced {done.replaced}); commit it")
     else:
         typer.echo(f"wrote {path}: {done.title}, {where}; commit it")
+    return 0
+
+
+def audit(
+    suite: Path = typer.Argument(None, help=f"Suite file to audit {SUITE_DEFAULT_HELP}."),
+    json_out: Path = typer.Option(None, "--json", help="Also write the audit as JSON to this file."),
+) -> int:
+    """Prove every check tells a right answer from a wrong one: generate wrong answers (mutants) and right
+    answers from each case, judge each with the real judge; exit 1 when a wrong answer passes (not accepted by an
+    audit_accept marker), a right answer is refused, or a marker matches nothing."""
+    from lobstack_eval.suite_option import chosen_suite
+    from recorder.files import read_suite, write_atomic
+    from replay.audit_render import audit_json, audit_lines
+    from scorer.audit import audit_suite
+
+    suite = chosen_suite(suite)[0]
+    loaded = read_suite(suite)
+    result = audit_suite(loaded)
+    for line in audit_lines(result):
+        typer.echo(line)
+    if json_out is not None:
+        write_atomic(json_out, audit_json(result, loaded.sha256))
+    if result.failed:
+        survivors = sum(1 for c in result.cases for f in c.survivors if f.accepted is None)
+        rejected = sum(len(c.rejected) for c in result.cases)
+        stale = sum(len(c.stale_accepts) for c in result.cases)
+        typer.echo(
+            f"error: {suite}: {survivors} surviving wrong answer(s), {rejected} refused right answer(s), "
+            f"{stale} stale audit_accept marker(s)",
+            err=True,
+        )
+        return 1
     return 0

@@ -12,6 +12,7 @@ from scorer import strict_json, suite_keys, suite_rules
 from scorer.checks import operand_problem
 from scorer.errors import SuiteError
 from scorer.schema import make_validator, schema_problems
+from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, SuiteCheck, Tool
 
 VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
@@ -240,7 +241,9 @@ class _Builder:
             if tool is not None:
                 for error in tool.errors(reference):
                     self.problem(f"{at}.reference", f"does not validate against {name}'s schema: {error}")
-        return ExpectedCall(name, args, reference if isinstance(reference, dict) else None, result)
+        accepts, trouble = parse_accepts(raw.get("audit_accept"), f"{at}.audit_accept")
+        self.problems.extend(trouble)
+        return ExpectedCall(name, args, reference if isinstance(reference, dict) else None, result, accepts)
 
     def args(self, raw: Any, at: str, tool: Tool | None) -> tuple[tuple[str, tuple[Check, ...]], ...]:
         if not isinstance(raw, dict):

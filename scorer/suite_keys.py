@@ -20,7 +20,8 @@ CASE = ("id", "group", "tools", "messages", "steps")
 # Messages go to the gateway as written, so they may carry the chat-completions message fields.
 MESSAGE = ("role", "content", "name", "tool_calls", "tool_call_id")
 STEP = ("expect", "calls")
-CALL = ("name", "args", "reference", "result")
+CALL = ("name", "args", "reference", "result", "audit_accept")
+AUDIT_ACCEPT = ("arg", "kind", "value", "reason")
 
 
 def unknown_key_problems(data: Any) -> list[str]:
@@ -53,6 +54,8 @@ def _case(case: dict[str, Any], index: int) -> list[str]:
         found += _unknown(step, STEP, at)
         for c_index, call in _objects(step.get("calls")):
             found += _unknown(call, CALL, f"{at}.calls[{c_index}]")
+            for a_index, accept in _objects(call.get("audit_accept")):
+                found += _unknown(accept, AUDIT_ACCEPT, f"{at}.calls[{c_index}].audit_accept[{a_index}]")
     return found
 
 

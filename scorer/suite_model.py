@@ -29,13 +29,28 @@ class Check:
 
 
 @dataclass(frozen=True)
+class AuditAccept:
+    """A wrong answer ``suite audit`` generates that this call's checks let through on purpose (METHOD.md,
+    audit-accept): the argument (a dotted path for a nested field), the generator's kind, optionally the exact
+    generated value, and why the method accepts it. It changes no verdict; the audit reports it as accepted."""
+
+    arg: str
+    kind: str
+    reason: str
+    value: Any = None
+    has_value: bool = False
+
+
+@dataclass(frozen=True)
 class ExpectedCall:
-    """An expected call: its tool, the checks per top-level argument, a passing reference, the scripted result."""
+    """An expected call: its tool, the checks per top-level argument, a passing reference, the scripted result,
+    and the audit's accepted survivors (no effect on judging)."""
 
     name: str
     args: tuple[tuple[str, tuple[Check, ...]], ...]
     reference: dict[str, Any] | None
     result: str | None
+    audit_accept: tuple[AuditAccept, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from tests.conftest import ROOT
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 COMMANDS = [
     ["suite", "check"],
+    ["suite", "audit"],
     ["suite", "export"],
     ["record"],
     ["rescore"],

@@ -275,7 +275,12 @@ def test_a_bad_model_dir_errors_alone(project: Path, pytester: pytest.Pytester) 
 def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
     suite_path = project / "evals" / "suite.json"
     suite = json.loads(suite_path.read_text(encoding="utf-8"))
-    recorded = suite["version"]
+    # The version the cassettes were recorded with (run.json), which a check-only bump leaves behind the suite's.
+    recorded = json.loads((project / "cassettes" / "ref_noisy" / "run.json").read_text(encoding="utf-8"))["suite"][
+        "version"
+    ]
+    baseline = json.loads((project / "reports" / "ref_noisy" / "results.json").read_text(encoding="utf-8"))
+    scored = baseline["suite"]["version"]
     suite["version"] = newer = "9.0.0"
     suite_path.write_text(json.dumps(suite, indent=2), encoding="utf-8")
     plain = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "ref_noisy")
@@ -289,7 +294,7 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
     with_baseline.stdout.fnmatch_lines(
         [
             "ERROR cassettes/ref_noisy::run.json - error: the baseline of ref/noisy was scored with suite "
-            f"lobstack-tool-calling {recorded}, but the suite is lobstack-tool-calling {newer}; refresh it with: "
+            f"lobstack-tool-calling {scored}, but the suite is lobstack-tool-calling {newer}; refresh it with: "
             "lobstack-eval rescore cassettes --suite evals/suite.json --out reports"
         ]
     )

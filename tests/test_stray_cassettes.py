@@ -8,8 +8,13 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
+from tests.conftest import other_lines
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _warnings(err: str) -> list[str]:
+    return [line for line in other_lines(err) if line.startswith("warning:")]
 
 
 def test_a_stray_cassette_is_named_once_per_model_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -24,7 +29,7 @@ def test_a_stray_cassette_is_named_once_per_model_dir(tmp_path: Path, capsys: py
     suite = str(ROOT / "evals" / "suite.json")
     args = ["rescore", str(cassettes), "--suite", suite, "--out", str(tmp_path / "out"), "--no-html", "-q"]
     assert main(args) == 0
-    warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("warning:")]
+    warnings = _warnings(capsys.readouterr().err)
     assert warnings == [
         f"warning: {abstain}: 'a.json', 'b.json' are not listed in run.json, so no case reads them (ignored)",
         f"warning: {oracle}: 'selection-05 (copy).json' is not listed in run.json, so no case reads it (ignored)",
@@ -40,4 +45,4 @@ def test_listed_cassettes_give_no_warning(tmp_path: Path, capsys: pytest.Capture
     suite = str(ROOT / "evals" / "suite.json")
     args = ["rescore", str(tmp_path / "cassettes"), "--suite", suite, "--out", str(tmp_path / "out"), "--no-html"]
     assert main([*args, "-q"]) == 0
-    assert "warning" not in capsys.readouterr().err
+    assert _warnings(capsys.readouterr().err) == []

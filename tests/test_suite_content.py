@@ -1,4 +1,4 @@
-"""The published suite 1.1.0 (evals/suite.json): its shape, its tool order, one consistent world, and that its
+"""The published suite 1.2.0 (evals/suite.json): its shape, its tool order, one consistent world, and that its
 checks pass and fail what they should (the answers per case are in tests/test_suite_answers.py).
 
 Everything goes through the scorer (``parse_suite``, ``judge_step``); nothing here re-implements a check.
@@ -67,7 +67,7 @@ def open_objects(schema: Any, where: str) -> list[str]:
 
 
 def test_identity(suite: Suite) -> None:
-    assert (suite.name, suite.version, suite.released) == ("lobstack-tool-calling", "1.1.0", "2026-12-03")
+    assert (suite.name, suite.version, suite.released) == ("lobstack-tool-calling", "1.2.0", "2026-12-03")
 
 
 def test_group_counts_are_the_method_pages(suite: Suite) -> None:

@@ -162,9 +162,12 @@ def suites_in_repo() -> list[Path]:
 
 def test_every_suite_in_the_repo_has_only_known_keys() -> None:
     suites = suites_in_repo()
-    assert {ROOT / "evals/suite.json", ROOT / "evals/suite-1.0.0.json", ROOT / "tests/fixtures/mini_suite.json"} <= set(
-        suites
-    )
+    assert {
+        ROOT / "evals/suite.json",
+        ROOT / "evals/suite-1.0.0.json",
+        ROOT / "evals/suite-1.1.0.json",
+        ROOT / "tests/fixtures/mini_suite.json",
+    } <= set(suites)
     for path in suites:
         assert check_suite(path.read_bytes(), str(path)).problems == (), path
 
