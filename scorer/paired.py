@@ -1,10 +1,12 @@
-"""Paired tests on the same cases scored in two runs: exact McNemar, the exact sign-flip test on per-case pass
-rates (repeats), and Holm's correction for several tests at once."""
+"""Paired tests on the same cases scored in two runs: exact McNemar, the sign-flip test on per-case pass rates
+(repeats; counted exactly), and Holm's correction for several tests at once."""
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 
@@ -28,34 +30,74 @@ def mcnemar_exact(b: int, c: int) -> float:
 
 
 def sign_flip_exact(differences: Sequence[Fraction]) -> float:
-    """Two-sided exact sign-flip (Fisher-Pitman permutation) p-value for paired per-case differences.
+    """Two-sided sign-flip (Fisher-Pitman permutation) p-value for paired per-case differences.
 
     Under the null hypothesis each case's difference ``d_c = x_B - x_A`` is as likely to have either sign, so
     the p-value is the share of the 2^m sign patterns of the m non-zero differences whose sum is at least as far
-    from 0 as the observed one. Counted exactly on integers (the differences scaled by the least common
-    denominator). With one sample per case it is the exact McNemar test. When counting would take more than
-    5 * 10^6 steps (many different repeat counts) the normal approximation of the same distribution is used.
+    from 0 as the observed one. With one sample per case it is the exact McNemar test. The count is exact
+    (``sign_flip``) except in designs far beyond this tool's (METHOD.md#sign-flip-exact-count), where it is a
+    seeded Monte Carlo estimate; ``sign_flip`` says which.
+    """
+    return sign_flip(differences).p
+
+
+@dataclass(frozen=True)
+class SignFlip:
+    """A sign-flip test's two-sided p-value; ``draws`` is 0 when it was counted exactly, else the number of
+    seeded random sign patterns it was estimated from (its standard error is at most 0.5 / sqrt(draws))."""
+
+    p: float
+    draws: int
+
+
+MAX_EXACT_BITS = 1 << 28  # 32 MB for the count's one integer: n = 300 cases with every difference +-1 in 2520ths
+MONTE_CARLO_DRAWS = 100_000
+MONTE_CARLO_SEED = 20_240_611
+
+
+def sign_flip(differences: Sequence[Fraction]) -> SignFlip:
+    """The sign-flip test of ``sign_flip_exact``, saying whether its p was counted exactly.
+
+    The differences are scaled to integers s_c (by the least common denominator, then their gcd); a sign
+    pattern's sum is 2 S - T with T = sum s_c and S the sum of the s_c given a plus sign. The distribution of S
+    is the polynomial prod (1 + x^{s_c}), multiplied out in one Python integer with one (m + 2)-bit field per
+    power of x (a count never exceeds 2^m, so fields never carry); the count of patterns with S >= t is the sum
+    of the fields from t up, which is that shifted integer modulo 2^(m + 2) - 1. Exact, and fast for hundreds of
+    cases with differences in ``K_A K_B``-ths; the distribution is symmetric, so the two tails are equal.
     """
     values = [Fraction(d) for d in differences if d != 0]
     if not values:
-        return 1.0
+        return SignFlip(1.0, 0)
     scale = math.lcm(*(v.denominator for v in values))
     steps = [abs(int(v * scale)) for v in values]
-    observed = abs(sum(int(v * scale) for v in values))
-    total = sum(steps)
-    if total * len(steps) > 5_000_000:
-        return math.erfc(observed / math.sqrt(2 * sum(s * s for s in steps)))
-    counts = [0] * (2 * total + 1)  # counts[total + s]: sign patterns summing to s
-    counts[total] = 1
+    signed = sum(int(v * scale) for v in values)
+    common = math.gcd(*steps)
+    steps = [s // common for s in steps]
+    observed, total, m = abs(signed) // common, sum(steps), len(steps)
+    if observed == 0:
+        return SignFlip(1.0, 0)
+    width = m + 2
+    if (total + 1) * width > MAX_EXACT_BITS:
+        return _monte_carlo(steps, observed)
+    poly = 1
     for step in steps:
-        shifted = [0] * len(counts)
-        for index, count in enumerate(counts):
-            if count:
-                shifted[index - step] += count
-                shifted[index + step] += count
-        counts = shifted
-    extreme = sum(count for index, count in enumerate(counts) if abs(index - total) >= observed)
-    return float(Fraction(extreme, 2 ** len(steps)))
+        poly += poly << (step * width)
+    # |2 S - T| >= observed  <=>  S >= (T + observed) / 2 (upper tail); the lower tail is its mirror image.
+    start = (total + observed + 1) // 2
+    upper = (poly >> (start * width)) % ((1 << width) - 1)
+    return SignFlip(float(min(Fraction(1), Fraction(2 * upper, 2**m))), 0)
+
+
+def _monte_carlo(steps: Sequence[int], observed: int) -> SignFlip:
+    """The share of seeded random sign patterns at least as extreme, counting the observed one ((hits + 1) /
+    (draws + 1): a valid p-value whatever the draws)."""
+    rng = random.Random(MONTE_CARLO_SEED)
+    hits = 0
+    for _ in range(MONTE_CARLO_DRAWS):
+        bits = rng.getrandbits(len(steps))
+        if abs(sum(s if bits >> i & 1 else -s for i, s in enumerate(steps))) >= observed:
+            hits += 1
+    return SignFlip((hits + 1) / (MONTE_CARLO_DRAWS + 1), MONTE_CARLO_DRAWS)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
