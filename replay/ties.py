@@ -1,9 +1,10 @@
-"""Which neighbours on the leaderboard are statistically indistinguishable (computing only; no rendering).
+"""Which models on the leaderboard the cases cannot tell apart: tiers as a compact-letter display (computing
+only; no rendering).
 
-Each pair of adjacent models (in leaderboard order) is compared on the cases both scored, paired by case: the
-exact McNemar test when both have one sample per case, else the exact sign-flip test on the per-case pass rates
-(``scorer.paired``). The p-values of the m - 1 adjacent pairs are Holm-corrected together, and a pair whose
-corrected p is at least alpha is marked indistinguishable: the board does not claim an order between them.
+Every pair of models with scores is compared on the cases both scored, paired by case: the exact McNemar test
+when both have one sample per case, else the exact sign-flip test on the per-case pass rates (``scorer.paired``).
+The p-values of all pairs are Holm-corrected together, so the chance that any pair of equally good models is
+separated is at most alpha; models that share a letter are not told apart (METHOD.md#leaderboard-tiers).
 """
 
 from __future__ import annotations
@@ -16,18 +17,6 @@ from typing import Any
 from scorer.paired import holm, mcnemar_exact, sign_flip_exact
 
 ALPHA = 0.05
-
-
-@dataclass(frozen=True)
-class Neighbours:
-    """The comparison of a model with the next one down the board."""
-
-    upper: str
-    lower: str
-    cases: int  # cases both scored
-    p: float  # the paired test's two-sided p-value
-    p_holm: float  # corrected over every adjacent pair of the board
-    indistinguishable: bool
 
 
 Counts = Mapping[str, Mapping[str, tuple[int, int]]]  # model slug -> case id -> (passed, scored) repeats
@@ -57,24 +46,69 @@ def paired_p(a: dict[str, Any], b: dict[str, Any], counts: Counts | None = None)
     with their per-case ``counts`` by model slug)."""
     ca, cb = _counts(a, counts), _counts(b, counts)
     shared = [cid for cid in ca if cid in cb and ca[cid][1] and cb[cid][1]]
+    if a.get("repeats", 1) == 1 and b.get("repeats", 1) == 1:  # one sample per case: (passed, scored) is 0/1 or 1/1
+        worse = sum(1 for c in shared if ca[c][0] > cb[c][0])
+        return len(shared), mcnemar_exact(worse, sum(1 for c in shared if ca[c][0] < cb[c][0]))
     differences = [Fraction(cb[c][0], cb[c][1]) - Fraction(ca[c][0], ca[c][1]) for c in shared]
-    if a.get("repeats", 1) == 1 and b.get("repeats", 1) == 1:
-        return len(shared), mcnemar_exact(sum(1 for d in differences if d < 0), sum(1 for d in differences if d > 0))
     return len(shared), sign_flip_exact(differences)
 
 
-def neighbours(
-    ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Counts | None = None
-) -> list[Neighbours]:
-    """One entry per adjacent pair of ``ordered`` (leaderboard order), Holm-corrected together; ``counts`` are
-    the models' per-case counts when the documents are summaries without results."""
-    pairs = [(ordered[i], ordered[i + 1]) for i in range(len(ordered) - 1)]
-    tests = [paired_p(upper, lower, counts) for upper, lower in pairs]
-    corrected = holm([p for _, p in tests])
-    return [
-        Neighbours(str(upper["model"]), str(lower["model"]), cases, p, p_holm, p_holm >= alpha)
-        for (upper, lower), (cases, p), p_holm in zip(pairs, tests, corrected, strict=True)
-    ]
+@dataclass(frozen=True)
+class Tiers:
+    """A compact-letter display of the board: models that share a letter are not told apart on Overall.
+
+    ``letters`` maps every model to its letters in board order ("" for a model with no scored case: it is left
+    out of the family); ``groups`` holds each letter and its models, in letter order; ``separated`` holds the
+    pairs (upper, lower) told apart; ``tests`` is the family size."""
+
+    letters: dict[str, str]
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    separated: frozenset[tuple[str, str]]
+    tests: int
+
+
+def _letter(index: int) -> str:
+    """a..z, then A..Z, then a numbered mark (boards of more than 52 tiers are not expected)."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return alphabet[index] if index < len(alphabet) else f"<{index + 1}>"
+
+
+def letter_groups(names: Sequence[str], separated: set[tuple[str, str]]) -> list[list[str]]:
+    """Insert-and-absorb (Piepho 2004): the fewest maximal groups of ``names`` (in that order) such that two names
+    share a group exactly when they are not a ``separated`` pair."""
+    groups: list[list[str]] = [list(names)] if names else []
+    for upper, lower in sorted(separated, key=lambda pair: (names.index(pair[0]), names.index(pair[1]))):
+        split: list[list[str]] = []
+        for group in groups:
+            if upper in group and lower in group:
+                split += [[n for n in group if n != lower], [n for n in group if n != upper]]
+            else:
+                split.append(group)
+        # Absorb: drop a group contained in another (keep the first of equal ones).
+        groups = [
+            g
+            for i, g in enumerate(split)
+            if not any((set(g) < set(h)) or (set(g) == set(h) and j < i) for j, h in enumerate(split) if j != i)
+        ]
+    return sorted(groups, key=lambda g: [names.index(n) for n in g])
+
+
+def tiers(ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Counts | None = None) -> Tiers:
+    """Tiers of the board ``ordered`` (leaderboard order): every pair of models with scores compared by the paired
+    test on the cases both scored (``paired_p``), the p-values Holm-corrected together, and the pairs whose
+    corrected p is below ``alpha`` separated; the letters are their compact-letter display. Sharing a letter
+    means "not told apart", and the family-wise error rate of the whole display is at most ``alpha``."""
+    scored = [d for d in ordered if any(n for _, n in _counts(d, counts).values())]
+    names = [str(d["model"]) for d in scored]
+    pairs = [(i, j) for i in range(len(scored)) for j in range(i + 1, len(scored))]
+    corrected = holm([paired_p(scored[i], scored[j], counts)[1] for i, j in pairs])
+    separated = {(names[i], names[j]) for (i, j), p in zip(pairs, corrected, strict=True) if p < alpha}
+    letters = {str(d["model"]): "" for d in ordered}
+    groups = tuple((_letter(i), tuple(group)) for i, group in enumerate(letter_groups(names, separated)))
+    for letter, group in groups:
+        for name in group:
+            letters[name] += letter
+    return Tiers(letters, groups, frozenset(separated), len(pairs))
 
 
 def has_repeats(documents: Sequence[dict[str, Any]]) -> bool:
