@@ -35,8 +35,8 @@ def sign_flip_exact(differences: Sequence[Fraction]) -> float:
     Under the null hypothesis each case's difference ``d_c = x_B - x_A`` is as likely to have either sign, so
     the p-value is the share of the 2^m sign patterns of the m non-zero differences whose sum is at least as far
     from 0 as the observed one. With one sample per case it is the exact McNemar test. The count is exact
-    (``sign_flip``) except in designs far beyond this tool's (METHOD.md#sign-flip-exact-count), where it is a
-    seeded Monte Carlo estimate; ``sign_flip`` says which.
+    (``sign_flip``; float rounding only, for large designs) except far beyond this tool's designs
+    (METHOD.md#sign-flip-exact-count), where it is a seeded Monte Carlo estimate; ``sign_flip`` says which.
     """
     return sign_flip(differences).p
 
@@ -50,20 +50,24 @@ class SignFlip:
     draws: int
 
 
-MAX_EXACT_BITS = 1 << 28  # 32 MB for the count's one integer: n = 300 cases with every difference +-1 in 2520ths
+# The integer count while it stays small (exact to the last bit, ~0.1 s); float probabilities past it (one numpy
+# pass per case: 400 cases in 2520ths take about a second); a seeded Monte Carlo estimate only past that.
+MAX_INTEGER_BITS = 1 << 22
+MAX_FLOAT_STEPS = 2 * 10**9
 MONTE_CARLO_DRAWS = 100_000
 MONTE_CARLO_SEED = 20_240_611
 
 
 def sign_flip(differences: Sequence[Fraction]) -> SignFlip:
-    """The sign-flip test of ``sign_flip_exact``, saying whether its p was counted exactly.
+    """The sign-flip test of ``sign_flip_exact``, saying whether its p was counted or estimated.
 
     The differences are scaled to integers s_c (by the least common denominator, then their gcd); a sign
     pattern's sum is 2 S - T with T = sum s_c and S the sum of the s_c given a plus sign. The distribution of S
-    is the polynomial prod (1 + x^{s_c}), multiplied out in one Python integer with one (m + 2)-bit field per
-    power of x (a count never exceeds 2^m, so fields never carry); the count of patterns with S >= t is the sum
-    of the fields from t up, which is that shifted integer modulo 2^(m + 2) - 1. Exact, and fast for hundreds of
-    cases with differences in ``K_A K_B``-ths; the distribution is symmetric, so the two tails are equal.
+    is the polynomial prod (1 + x^{s_c}). While it is small it is multiplied out in one Python integer with one
+    (m + 2)-bit field per power of x (a count never exceeds 2^m, so fields never carry), and the count of patterns
+    with S >= t is that integer shifted, modulo 2^(m + 2) - 1: exact to the last bit. Past that, the same product
+    as float probabilities (rounding only, relative ~1e-13); the distribution is symmetric, so the two tails are
+    equal. Only past 2 * 10^9 steps (about 10 s), a seeded Monte Carlo estimate.
     """
     values = [Fraction(d) for d in differences if d != 0]
     if not values:
@@ -76,16 +80,33 @@ def sign_flip(differences: Sequence[Fraction]) -> SignFlip:
     observed, total, m = abs(signed) // common, sum(steps), len(steps)
     if observed == 0:
         return SignFlip(1.0, 0)
-    width = m + 2
-    if (total + 1) * width > MAX_EXACT_BITS:
-        return _monte_carlo(steps, observed)
-    poly = 1
-    for step in steps:
-        poly += poly << (step * width)
     # |2 S - T| >= observed  <=>  S >= (T + observed) / 2 (upper tail); the lower tail is its mirror image.
     start = (total + observed + 1) // 2
-    upper = (poly >> (start * width)) % ((1 << width) - 1)
-    return SignFlip(float(min(Fraction(1), Fraction(2 * upper, 2**m))), 0)
+    width = m + 2
+    if (total + 1) * width <= MAX_INTEGER_BITS:
+        poly = 1
+        for step in steps:
+            poly += poly << (step * width)
+        upper = (poly >> (start * width)) % ((1 << width) - 1)
+        return SignFlip(float(min(Fraction(1), Fraction(2 * upper, 2**m))), 0)
+    if (total + 1) * m > MAX_FLOAT_STEPS:
+        return _monte_carlo(steps, observed)
+    return SignFlip(min(1.0, 2 * _upper_tail(steps, total, start)), 0)
+
+
+def _upper_tail(steps: Sequence[int], total: int, start: int) -> float:
+    """P[S >= start] by the same product as float probabilities (each factor (1 + x^s) / 2), one numpy pass per
+    case: halving is exact in binary, so the only error is the additions' rounding (relative ~1e-13)."""
+    import numpy as np
+
+    probabilities = np.zeros(total + 1)
+    probabilities[0] = 1.0
+    reach = 0
+    for step in sorted(steps):
+        reach += step
+        probabilities[step : reach + 1] += probabilities[: reach + 1 - step]
+        probabilities[: reach + 1] *= 0.5
+    return float(probabilities[start:].sum())
 
 
 def _monte_carlo(steps: Sequence[int], observed: int) -> SignFlip:

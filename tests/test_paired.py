@@ -189,9 +189,23 @@ def test_sign_flip_monte_carlo_beyond_the_exact_limit(monkeypatch: pytest.Monkey
     differences = _random_differences(rng, 40, (3, 4, 5))
     differences[:6] = [Fraction(-1)] * 6
     exact = sign_flip(differences)
-    monkeypatch.setattr(paired, "MAX_EXACT_BITS", 64)
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 64)
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 64)
     monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 20_000)
     estimate = sign_flip(differences)
     assert estimate.draws == 20_000
     assert estimate == sign_flip(differences)
     assert abs(estimate.p - exact.p) <= 4 * math.sqrt(exact.p * (1 - exact.p) / 20_000) + 1 / 20_001
+
+
+def test_sign_flip_float_count_agrees_with_the_integer_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The float probabilities used for large designs give the integer count's p to rounding, on 200 seeded
+    designs (forced onto the float path)."""
+    rng = random.Random(19)
+    designs = [_random_differences(rng, rng.randint(1, 60), (1, 2, 3, 5, 7)) for _ in range(200)]
+    exact = [sign_flip(d) for d in designs]
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    for differences, counted in zip(designs, exact, strict=True):
+        estimate = sign_flip(differences)
+        assert estimate.draws == 0
+        assert estimate.p == pytest.approx(counted.p, rel=1e-12, abs=1e-300)
