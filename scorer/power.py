@@ -24,6 +24,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Z_ALPHA = 1.959963984540054  # two-sided alpha 0.05
 Z_POWER = 0.8416212335729143  # power 0.80
@@ -74,19 +75,10 @@ def repeats_needed(cases: int, between: float, within_sum: float, target: float)
     return needed if needed <= MAX_REPEATS else None
 
 
-def _binomial_pmf(n: int, p: float) -> list[float]:
-    """P[Bin(n, p) = k] for k = 0..n, by logs (no overflow for large n)."""
-    if p <= 0.0 or p >= 1.0:
-        return [float(k == (n if p >= 1.0 else 0)) for k in range(n + 1)]
-    lp, lq = math.log(p), math.log1p(-p)
-    return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
-            for k in range(n + 1)]  # fmt: skip
-
-
 @functools.lru_cache(maxsize=8)
 def _mcnemar_thresholds(cases: int, alpha: float) -> tuple[int, ...]:
     """For t discordant cases, the fewest passed->failed ones (of t) at which the exact McNemar test rejects at
-    ``alpha`` (two-sided) in the drop's direction; t + 1 when none does."""
+    ``alpha`` (two-sided) in the drop's direction; t + 1 when none does. Exact integers."""
     out = []
     for t in range(cases + 1):
         tail, threshold = 0, t + 1
@@ -100,21 +92,53 @@ def _mcnemar_thresholds(cases: int, alpha: float) -> tuple[int, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=8)
+def _grid(cases: int, alpha: float) -> tuple[Any, Any, Any, Any]:
+    """Log-factorials, the (t, b) grid of discordant and passed->failed counts, and its rejection mask."""
+    import numpy as np
+
+    log_factorial = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, cases + 1)))))
+    t = np.arange(cases + 1)[:, None]
+    b = np.arange(cases + 1)[None, :]
+    reject = (b <= t) & (b >= np.array(_mcnemar_thresholds(cases, alpha))[:, None])
+    return log_factorial, t, b, reject
+
+
+def _log_pmf(log_factorial: Any, n: Any, k: Any, p: float) -> Any:
+    """log P[Bin(n, p) = k] elementwise (k <= n), with 0 < p < 1."""
+    import numpy as np
+
+    return log_factorial[n] - log_factorial[k] - log_factorial[np.maximum(n - k, 0)] + k * math.log(p) + (
+        n - k) * math.log1p(-p)  # fmt: skip
+
+
 def mcnemar_power(cases: int, rate: float, drop: float, alpha: float = 0.05) -> float:
     """Exact power of the two-sided exact McNemar test (one sample per case) to see a drop of ``drop`` (share)
-    when every case passes with probability ``rate`` in run A and ``rate - drop`` in run B, independently."""
+    when every case passes with probability ``rate`` in run A and ``rate - drop`` in run B, independently: the
+    probability of the rejection region, summed over the number of discordant cases t ~ Bin(n, high + low) and
+    the passed->failed ones among them, b | t ~ Bin(t, high / (high + low))."""
+    import numpy as np
+
     high, low = rate * (1 - rate + drop), (1 - rate) * (rate - drop)  # passed->failed, failed->passed
-    thresholds = _mcnemar_thresholds(cases, alpha)
     discordant = high + low
-    if discordant <= 0:
+    if cases <= 0 or discordant <= 0 or high <= 0:
         return 0.0
-    power = 0.0
-    for t, weight in enumerate(_binomial_pmf(cases, discordant)):
-        if weight and thresholds[t] <= t:
-            power += weight * sum(_binomial_pmf(t, high / discordant)[thresholds[t] :])
-    return min(1.0, power)
+    log_factorial, t, b, reject = _grid(cases, alpha)
+    counts = np.arange(cases + 1)
+    if discordant >= 1:
+        weights = (counts == cases).astype(float)
+    else:
+        weights = np.exp(_log_pmf(log_factorial, cases, counts, discordant))
+    share = high / discordant
+    if share >= 1:  # every discordant case went passed->failed
+        inner = reject[counts, counts].astype(float)
+    else:
+        with np.errstate(invalid="ignore", over="ignore"):
+            inner = np.where(reject, np.exp(_log_pmf(log_factorial, t, np.minimum(b, t), share)), 0.0).sum(axis=1)
+    return float(min(1.0, (weights * inner).sum()))
 
 
+@functools.lru_cache(maxsize=1024)  # boards of many models repeat a few (cases, rate) pairs
 def mcnemar_detectable(cases: int, rate: float, power: float = 0.80) -> float:
     """The smallest drop (share, to 1e-4) the exact McNemar test sees with ``power`` when every case passes with
     probability ``rate``; ``inf`` when even a drop to 0% is not seen that often."""
