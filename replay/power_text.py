@@ -12,9 +12,10 @@ from replay.ties import case_counts
 from scorer.power import Power, rerun_power
 
 HEADING = "Re-run power: the Overall drop a paired test sees 80% of the time (alpha 0.05)"
-LEGEND = [
-    "Assumes the drop is spread over every case; a few cases breaking outright are seen far less often.",
-    "at most: exact McNemar test at the worst noise one sample per case allows; about: normal approximation.",
+LEGEND = [  # each line fits an 80-column terminal
+    "Assumes the drop is spread over every case: a few cases that break outright",
+    "are seen far less often. at most: the exact McNemar test at the worst noise",
+    "one sample per case allows; about: normal approximation (noise from repeats).",
 ]
 
 
@@ -36,7 +37,7 @@ def power_cells(document: dict[str, Any], detect: float) -> tuple[str, str]:
 
 
 def power_lines(documents: Sequence[dict[str, Any]], detect: float) -> list[str]:
-    """A heading, one table row per model (in the order given), and a two-line legend."""
+    """A heading, one table row per model (in the order given), and a three-line legend."""
     rows = [(str(d["model"]), str(d.get("repeats", 1)), *power_cells(d, detect)) for d in documents]
     header = ("Model", "K", "Drop seen (points)", f"Repeats for {detect:g} points")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]

@@ -89,7 +89,8 @@ def test_rescore_of_the_committed_models_is_short(tmp_path: Path, capsys: pytest
     assert main(["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html", "--power"]) == 0
     power = capsys.readouterr().out.splitlines()
     table = power[power.index(next(line for line in power if line.startswith("Re-run power"))) :]
-    assert len(table) == 2 + 12 + 2  # heading, header, one row per model, two legend lines
+    assert len(table) == 2 + 12 + 3  # heading, header, one row per model, three legend lines
+    assert max(len(line) for line in table) <= 80
     assert table[2].split() == ["ref/content-parts", "1", "at", "most", "9.7", "about", "2"]
 
 
