@@ -19,9 +19,12 @@ def rescore(
         None, "--workers", metavar="INTEGER", help="Processes to score models with [default: automatic]."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
+    power: bool = typer.Option(
+        False, "--power", help="Also print, per model, the smallest Overall drop a re-run comparison can detect."
+    ),
     html: bool = typer.Option(True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."),
     detect: str = typer.Option(
-        "5", "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
+        "5", "--detect", metavar="PTS", help="With --power: the repeats that would detect a drop of PTS points."
     ),
     shard: str = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."),
     rows: Path = typer.Option(None, "--rows", help="Also write this run's partitions into a rows dataset dir."),
@@ -67,13 +70,17 @@ def rescore(
     if not quiet:
         from rich.console import Console
 
-        from replay.leaderboard import neighbour_lines, ordered, terminal_table
-        from replay.power_text import power_lines
+        from replay.leaderboard import ordered, terminal_table, tier_lines
 
         # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
         Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
-        for line in [*neighbour_lines(documents), *power_lines(ordered(documents), points)]:
+        for line in tier_lines(documents):
             typer.echo(line)
+        if power:  # the same table is in index.html
+            from replay.power_text import power_lines
+
+            for line in power_lines(ordered(documents), points):
+                typer.echo(line)
     for report in summary.reports:
         if report.error:
             continue

@@ -1,8 +1,7 @@
 """The leaderboard across models: markdown, CSV and a terminal table, all from results documents.
 
-When some model has repeats (K > 1), every table also shows K, pass^k and the share of flaky cases, and the
-markdown says which neighbours are statistically indistinguishable (``replay.ties``); boards of single runs keep
-exactly their K = 1 form. The terminal lists the indistinguishable neighbours under the table in every case.
+When some model has repeats (K > 1), every table also shows K, pass^k and the share of flaky cases. Every table
+marks the tiers (``replay.ties``): models sharing a letter are not told apart on Overall, with a one-line legend.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from replay.ties import Counts, Neighbours, has_repeats, neighbours
+from replay.ties import Counts, has_repeats, tiers
 from scorer.metrics import METRICS
 from scorer.repeats import REPEAT_METRICS
 from scorer.suite_model import Suite
@@ -90,10 +89,8 @@ INTERVALS = {
 }
 
 
-def _next_cell(pair: Neighbours | None) -> str:
-    if pair is None:
-        return ""
-    return f"{'≈' if pair.indistinguishable else '>'} (p {pair.p_holm:.2g})"
+# What the tier letters are (METHOD.md#leaderboard-tiers); short enough for an 80-column terminal.
+TIER_LEGEND = "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
 
 
 def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None) -> str:
@@ -101,29 +98,28 @@ def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Co
     intervals, or with repeats case-clustered ones (docs/METHOD.md, "Repeats"; decision 120). ``counts`` (model
     slug -> case -> (passed, scored)) stand in for documents without per-case results."""
     repeated = has_repeats(documents)
-    headers = _headers(repeated) + (["vs next"] if repeated else [])
+    headers = [*_headers(repeated), "Tier"]
+    board = ordered(documents)
+    marks = tiers(board, counts=counts)
     lines = [
         f"# Leaderboard: {suite.name} {suite.version}",
         "",
         f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing applies.",
         "Made-up tool: lower is better. Cost is what the calls cost on Lobstack's keys.",
+        TIER_LEGEND,
         "",
     ]
     if repeated:
-        lines[-1:-1] = [
+        lines[-2:-2] = [  # before the tier legend
             "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "
             "whose repeats disagree.",
-            "vs next: `≈` when the model cannot be told apart from the next one down (paired test on shared cases, "
-            "Holm-corrected p >= 0.05), `>` when it is better.",
         ]
     lines += [
         "| " + " | ".join(headers) + " |",
         "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
     ]
-    board = ordered(documents)
-    pairs: list[Neighbours | None] = [*neighbours(board, counts=counts), None] if repeated else [None] * len(board)
-    for doc, pair in zip(board, pairs, strict=True):
-        row = cells(doc, repeated) + ([_next_cell(pair)] if repeated else [])
+    for doc in board:
+        row = [*cells(doc, repeated), marks.letters[str(doc["model"])] or DASH]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
     return "\n".join(lines) + "\n"
 
@@ -158,16 +154,16 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
     for name in METRICS:
         header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
     header += ["latency_p50_ms", "cost_per_100_cases_usd", "scored", "errored", "unrecorded", "temperature_ignored"]
+    header.append("tier")  # before the repeat columns: a K = 1 board's columns stay a prefix of a repeated one's
     repeated = has_repeats(documents)
     if repeated:
         header.append("repeats")
         for name in REPEAT_METRICS:
             header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
-        header += ["next_p_holm", "indistinguishable_from_next"]
     writer.writerow(header)
     board = ordered(documents)
-    pairs: list[Neighbours | None] = [*neighbours(board, counts=counts), None] if repeated else [None] * len(board)
-    for doc, pair in zip(board, pairs, strict=True):
+    marks = tiers(board, counts=counts)
+    for doc in board:
         row = [doc["model"]]
         for name in METRICS:
             metric = doc["metrics"][name]
@@ -181,6 +177,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
             cases["errored"],
             cases["unrecorded"],
             str(doc["temperature_ignored"]).lower(),
+            marks.letters[str(doc["model"])],
         ]
         if repeated:
             row.append(doc.get("repeats", 1))
@@ -188,7 +185,6 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
                 metric = doc["metrics"].get(name) or {"rate": None, "count": "", "of": "", "ci": None}
                 ci = metric["ci"] or [None, None]
                 row += [_num(metric["rate"]), metric["count"], metric["of"], _num(ci[0]), _num(ci[1])]
-            row += ["", ""] if pair is None else [repr(pair.p_holm), str(pair.indistinguishable).lower()]
         writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
 
@@ -197,8 +193,9 @@ SHORT_HEADERS = ["Model", "Overall", "Right\ntool", "Valid\nargs", "Made-up\ntoo
                  "No call\nneeded", "p50\nms", "$ per\n100", "Errored", "Temp.\nignored"]  # fmt: skip
 
 
-def terminal_table(documents: Sequence[dict[str, Any]], suite: Suite) -> Any:
-    """A rich Table of the leaderboard for the terminal: each interval under its rate, so it fits ~120 columns."""
+def terminal_table(documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None) -> Any:
+    """A rich Table of the leaderboard for the terminal: each interval under its rate, so it fits ~120 columns;
+    the tier letters follow the Overall rate (``tier_lines`` is their legend)."""
     from rich import box
     from rich.table import Table
 
@@ -214,18 +211,19 @@ def terminal_table(documents: Sequence[dict[str, Any]], suite: Suite) -> Any:
     for i, header in enumerate(headers):
         rate = 1 <= i < len(headers) - 4 and header != "K"  # "[95-100]" must fit whole
         table.add_column(header, justify="left" if i == 0 else "right", no_wrap=i == 0, min_width=8 if rate else None)
-    for doc in ordered(documents):
-        table.add_row(*(cell.replace(" [", "\n[") for cell in cells(doc, repeated)))
+    board = ordered(documents)
+    letters = tiers(board, counts=counts).letters
+    for doc in board:
+        row = cells(doc, repeated)
+        mark = letters[str(doc["model"])]
+        if mark:  # after the rate, before its interval
+            rate, _, ci = row[1].partition(" [")
+            row[1] = f"{rate} {mark}" + (f" [{ci}" if ci else "")
+        table.add_row(*(cell.replace(" [", "\n[") for cell in row))
     return table
 
 
-def neighbour_lines(documents: Sequence[dict[str, Any]]) -> list[str]:
-    """Under the terminal table: which neighbours the cases cannot tell apart (paired test, Holm-corrected)."""
-    pairs = neighbours(ordered(documents))
-    if not pairs:
-        return []
-    ties = [f"{p.upper} ≈ {p.lower} (p = {p.p_holm:.2g})" for p in pairs if p.indistinguishable]
-    head = "Paired test on shared cases, Holm-corrected, alpha 0.05: "
-    if not ties:
-        return [head + "every model is distinguishable from the next one down."]
-    return [head + "not distinguishable from the next one down: " + "; ".join(ties) + "."]
+def tier_lines(documents: Sequence[dict[str, Any]], counts: Counts | None = None) -> list[str]:
+    """Under the terminal table: the tier legend, when at least two models have scores to tell apart."""
+    board = tiers(ordered(documents), counts=counts)
+    return [TIER_LEGEND] if board.tests else []

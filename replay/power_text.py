@@ -1,13 +1,22 @@
-"""What ``rescore`` prints about power: for each model, the smallest Overall drop a comparison with a re-run of
-it could detect, and the repeats it would take to detect ``--detect`` points (rendering of ``scorer.power``)."""
+"""What ``rescore --power`` prints about power: for each model, the smallest Overall drop a comparison with a
+re-run of it could detect, and the repeats it would take to detect ``--detect`` points (rendering of
+``scorer.power``; the HTML report shows the same cells)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from replay.ties import case_counts
 from scorer.power import Power, rerun_power
+
+HEADING = "Re-run power: the Overall drop a paired test sees 80% of the time (alpha 0.05)"
+LEGEND = [  # each line fits an 80-column terminal
+    "Assumes the drop is spread over every case: a few cases that break outright",
+    "are seen far less often. at most: the exact McNemar test at the worst noise",
+    "one sample per case allows; about: normal approximation (noise from repeats).",
+]
 
 
 def model_power(document: dict[str, Any], detect: float) -> Power:
@@ -16,23 +25,24 @@ def model_power(document: dict[str, Any], detect: float) -> Power:
     return rerun_power(list(case_counts(document).values()), repeats if isinstance(repeats, int) else 1, detect)
 
 
+def power_cells(document: dict[str, Any], detect: float) -> tuple[str, str]:
+    """(smallest drop seen, repeats for ``detect`` points) as table cells, e.g. ``at most 9.7`` and ``about 2``."""
+    power = model_power(document, detect)
+    if math.isinf(power.detectable):
+        return "none (Overall too low)", "-"
+    seen = f"{'at most' if power.bound == 'at most' else 'about'} {power.detectable:.1f}"
+    if power.repeats_needed is None:
+        return seen, f"more cases needed ({power.cases})"
+    return seen, f"about {power.repeats_needed}"
+
+
 def power_lines(documents: Sequence[dict[str, Any]], detect: float) -> list[str]:
-    """One line per model (in the order given), after a heading line."""
-    lines = [
-        f"Smallest Overall drop a re-run comparison can detect (80% power, alpha 0.05), and repeats for {detect:g}:"
-    ]
-    for document in documents:
-        power = model_power(document, detect)
-        repeats = document.get("repeats", 1)
-        if power.repeats_needed is None:
-            needs = f"no number of repeats detects {detect:g} points on {power.cases} cases"
-        else:
-            needs = f"{detect:g} points needs {'at most ' if power.bound == 'at most' else ''}{power.repeats_needed}"
-            needs += " repeat(s)"
-        if power.bound == "at most":
-            seen = f"at most {power.detectable:.1f} points (one sample per case cannot measure the noise: "
-            seen += "worst case assumed)"
-        else:
-            seen = f"{power.detectable:.1f} points"
-        lines.append(f"  {document['model']} (K={repeats}): {seen}; {needs}")
-    return lines
+    """A heading, one table row per model (in the order given), and a three-line legend."""
+    rows = [(str(d["model"]), str(d.get("repeats", 1)), *power_cells(d, detect)) for d in documents]
+    header = ("Model", "K", "Drop seen (points)", f"Repeats for {detect:g} points")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+
+    def line(row: Sequence[str]) -> str:
+        return f"  {row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]:>{widths[3]}}"
+
+    return [HEADING, line(header), *(line(row) for row in rows), *LEGEND]

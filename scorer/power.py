@@ -1,20 +1,30 @@
 """Power of a paired comparison over cases: the smallest Overall drop it can detect, and the repeats it needs.
 
-Miller ("Adding Error Bars to Evals", 2024): a paired comparison of n cases with K_A and K_B repeats detects a
-drop of delta (as a share) with 80% power at two-sided alpha 0.05 when
+Every figure assumes the drop is spread over every case (each case's pass probability falls by delta); a drop
+concentrated in a few cases that break outright is seen far less often (METHOD.md#power-figures-say-their-terms).
+
+Normal approximation (Miller, "Adding Error Bars to Evals", 2024): a paired comparison of n cases with K_A and
+K_B repeats detects a drop of delta (as a share) with 80% power at two-sided alpha 0.05 when
 ``n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / K_B)``,
 Z = z(0.975) + z(0.80). omega^2 is the variance of the true per-case differences, sigma^2 a side's within-case
-(repeat) variance. The last term is the drop's own sampling noise (a pass rate that falls by delta adds up to
-delta (1 - delta) of repeat variance), which keeps a comparison of two deterministic runs from claiming it could
-see any drop at all. The smallest delta solves that quadratic; the repeats needed for a target delta (the same
-K on both sides) solve it for K.
+(repeat) variance: those three terms are Miller's. The last term is this tool's own addition, not Miller's: the
+drop's own sampling noise (a pass rate that falls by delta adds up to delta (1 - delta) of repeat variance),
+which keeps a comparison of two deterministic runs from claiming it could see any drop at all. The smallest delta
+solves that quadratic; the repeats needed for a target delta (the same K on both sides) solve it for K. These are
+approximations ("about"): a seeded simulation of the exact test finds 75-93% power at them.
+
+With one sample per case the noise cannot be measured, so ``rerun_power`` takes the worst case (every case
+passing with the run's rate) and computes the exact McNemar test's power there exactly (``mcnemar_power``): the
+smallest drop it detects is then a true "at most" for a diffuse drop.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Z_ALPHA = 1.959963984540054  # two-sided alpha 0.05
 Z_POWER = 0.8416212335729143  # power 0.80
@@ -26,8 +36,11 @@ MAX_REPEATS = 1000
 class Power:
     """What a comparison can see. ``detectable`` and ``target`` are in points; ``repeats_needed`` is None when
     no number of repeats reaches ``target`` (the cases themselves differ too much: it needs more cases).
-    ``bound`` says how far to trust the figures: ``exact`` (noise measured from repeats), ``at least`` (the
-    fewest repeats, if all the disagreement is noise) or ``at most`` (the noise assumed as large as it can be)."""
+    ``bound`` says how far to trust the figures: ``exact`` (noise measured from repeats; the figures are the normal
+    approximation's, "about"), ``at least`` (the fewest repeats, if all the disagreement is noise) or ``at most``
+    (one sample per case: ``detectable`` is the exact McNemar test's at the worst-case noise; ``repeats_needed``
+    is still the normal approximation's at that noise). ``detectable`` is ``inf`` when no drop the run's Overall
+    leaves room for is detectable (a run at or near 0%)."""
 
     cases: int
     detectable: float
@@ -62,11 +75,89 @@ def repeats_needed(cases: int, between: float, within_sum: float, target: float)
     return needed if needed <= MAX_REPEATS else None
 
 
+@functools.lru_cache(maxsize=8)
+def _mcnemar_thresholds(cases: int, alpha: float) -> tuple[int, ...]:
+    """For t discordant cases, the fewest passed->failed ones (of t) at which the exact McNemar test rejects at
+    ``alpha`` (two-sided) in the drop's direction; t + 1 when none does. Exact integers."""
+    out = []
+    for t in range(cases + 1):
+        tail, threshold = 0, t + 1
+        # Rejects when 2 P[Bin(t, 1/2) <= t - b] < alpha; that tail grows as b falls, so scan b from t down.
+        for b in range(t, (t - 1) // 2, -1):
+            tail += math.comb(t, t - b)
+            if 2 * tail >= alpha * 2**t:
+                break
+            threshold = b
+        out.append(threshold)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _grid(cases: int, alpha: float) -> tuple[Any, Any, Any, Any]:
+    """Log-factorials, the (t, b) grid of discordant and passed->failed counts, and its rejection mask."""
+    import numpy as np
+
+    log_factorial = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, cases + 1)))))
+    t = np.arange(cases + 1)[:, None]
+    b = np.arange(cases + 1)[None, :]
+    reject = (b <= t) & (b >= np.array(_mcnemar_thresholds(cases, alpha))[:, None])
+    return log_factorial, t, b, reject
+
+
+def _log_pmf(log_factorial: Any, n: Any, k: Any, p: float) -> Any:
+    """log P[Bin(n, p) = k] elementwise (k <= n), with 0 < p < 1."""
+    import numpy as np
+
+    return log_factorial[n] - log_factorial[k] - log_factorial[np.maximum(n - k, 0)] + k * math.log(p) + (
+        n - k) * math.log1p(-p)  # fmt: skip
+
+
+def mcnemar_power(cases: int, rate: float, drop: float, alpha: float = 0.05) -> float:
+    """Exact power of the two-sided exact McNemar test (one sample per case) to see a drop of ``drop`` (share)
+    when every case passes with probability ``rate`` in run A and ``rate - drop`` in run B, independently: the
+    probability of the rejection region, summed over the number of discordant cases t ~ Bin(n, high + low) and
+    the passed->failed ones among them, b | t ~ Bin(t, high / (high + low))."""
+    import numpy as np
+
+    high, low = rate * (1 - rate + drop), (1 - rate) * (rate - drop)  # passed->failed, failed->passed
+    discordant = high + low
+    if cases <= 0 or discordant <= 0 or high <= 0:
+        return 0.0
+    log_factorial, t, b, reject = _grid(cases, alpha)
+    counts = np.arange(cases + 1)
+    if discordant >= 1:
+        weights = (counts == cases).astype(float)
+    else:
+        weights = np.exp(_log_pmf(log_factorial, cases, counts, discordant))
+    share = high / discordant
+    if share >= 1:  # every discordant case went passed->failed
+        inner = reject[counts, counts].astype(float)
+    else:
+        with np.errstate(invalid="ignore", over="ignore"):
+            inner = np.where(reject, np.exp(_log_pmf(log_factorial, t, np.minimum(b, t), share)), 0.0).sum(axis=1)
+    return float(min(1.0, (weights * inner).sum()))
+
+
+@functools.lru_cache(maxsize=1024)  # boards of many models repeat a few (cases, rate) pairs
+def mcnemar_detectable(cases: int, rate: float, power: float = 0.80) -> float:
+    """The smallest drop (share, to 1e-4) the exact McNemar test sees with ``power`` when every case passes with
+    probability ``rate``; ``inf`` when even a drop to 0% is not seen that often."""
+    if cases <= 0 or mcnemar_power(cases, rate, rate) < power:
+        return math.inf
+    low, high = 0.0, rate
+    while high - low > 1e-4:
+        middle = (low + high) / 2
+        low, high = (middle, high) if mcnemar_power(cases, rate, middle) < power else (low, middle)
+    return high
+
+
 def rerun_power(counts: Sequence[tuple[int, int]], repeats: int, target_points: float) -> Power:
     """Power of comparing a run (``counts``: per case (passed, scored)) with a re-run of the same model.
 
-    omega^2 is 0 (the same model). With repeats the within-case variance is measured; with one sample per case
-    it cannot be, and the worst case p(1 - p) is assumed, so the figures are upper bounds."""
+    omega^2 is 0 (the same model). With repeats the within-case variance is measured (normal approximation);
+    with one sample per case it cannot be: every case is taken to pass with the run's rate p (the most noise a
+    mean of p allows), and the smallest detectable drop is the exact McNemar test's there, a true upper bound for
+    a diffuse drop. A drop larger than the Overall itself cannot happen: then ``detectable`` is ``inf``."""
     scored = [(p, n) for p, n in counts if n > 0]
     measured = within_variance(scored) if repeats >= 2 else None
     if measured is None:
@@ -78,9 +169,16 @@ def rerun_power(counts: Sequence[tuple[int, int]], repeats: int, target_points: 
     k = max(1, repeats)
     n = len(scored)
     target = target_points / 100
+    total = sum(c for _, c in scored)
+    overall = sum(p for p, _ in scored) / total if total else 0.0
+    if measured is None:
+        detectable = mcnemar_detectable(n, overall)
+    else:
+        detectable = detectable_drop(n, 2 * sigma / k, k)
+        detectable = detectable if detectable <= overall else math.inf
     return Power(
         cases=n,
-        detectable=100 * detectable_drop(n, 2 * sigma / k, k),
+        detectable=100 * detectable,
         target=target_points,
         repeats_needed=repeats_needed(n, 0.0, 2 * sigma, target),
         bound=bound,

@@ -69,3 +69,143 @@ def test_more_lopsided_is_not_less_significant(b: int, c: int) -> None:
     assume(min(b, c) > 0)
     small, large = min(b, c), max(b, c)
     assert mcnemar_exact(small - 1, large + 1) <= mcnemar_exact(small, large)
+
+
+# --- the sign-flip test: exact at every design the tool meets ------------------------------------------------
+
+import itertools  # noqa: E402
+import math  # noqa: E402
+import random  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+
+import scorer.paired as paired  # noqa: E402
+from scorer.paired import sign_flip, sign_flip_exact  # noqa: E402
+
+
+def _brute_force(differences: list[Fraction]) -> Fraction:
+    """Every one of the 2^m sign patterns, counted."""
+    values = [d for d in differences if d]
+    observed = abs(sum(values))
+    if not values or observed == 0:
+        return Fraction(1)
+    hits = sum(1 for signs in itertools.product((1, -1), repeat=len(values)) if abs(sum(map(
+        lambda s, d: s * d, signs, values))) >= observed)  # fmt: skip
+    return Fraction(hits, 2 ** len(values))
+
+
+def _float_distribution(differences: list[Fraction]) -> float:
+    """A second algorithm: the null distribution of the scaled sum as float probabilities, convolved case by case."""
+    values = [d for d in differences if d]
+    scale = math.lcm(*(v.denominator for v in values))
+    steps = [abs(int(v * scale)) for v in values]
+    observed, total = abs(sum(int(v * scale) for v in values)), sum(steps)
+    dist = np.zeros(2 * total + 1)
+    dist[total] = 1.0
+    for s in steps:
+        shifted = np.zeros_like(dist)
+        shifted[: len(dist) - s] += 0.5 * dist[s:]
+        shifted[s:] += 0.5 * dist[: len(dist) - s]
+        dist = shifted
+    return float(dist[np.abs(np.arange(2 * total + 1) - total) >= observed].sum())
+
+
+def _random_differences(rng: random.Random, n: int, repeats: tuple[int, ...]) -> list[Fraction]:
+    """Per-case differences of pass rates with each side's repeat count drawn from ``repeats``."""
+    out = []
+    for _ in range(n):
+        ka, kb = rng.choice(repeats), rng.choice(repeats)
+        out.append(Fraction(rng.randint(0, kb), kb) - Fraction(rng.randint(0, ka), ka))
+    return out
+
+
+def test_sign_flip_equals_brute_force_on_many_seeded_inputs() -> None:
+    """400 seeded designs of up to 10 cases, mixed repeat counts: the same float as counting every pattern."""
+    rng = random.Random(7)
+    for _ in range(400):
+        differences = _random_differences(rng, rng.randint(0, 10), rng.choice([(1,), (3,), (2, 3, 5), (4, 7, 9)]))
+        assert sign_flip_exact(differences) == float(_brute_force(differences)), differences
+
+
+def test_sign_flip_matches_scipy_permutation_test() -> None:
+    """scipy's exact paired permutation test (swapping the two runs' rates within a case) on 200 seeded designs."""
+    rng = random.Random(11)
+    for _ in range(200):
+        n = rng.randint(2, 10)
+        ka, kb = rng.choice([2, 3, 5, 7]), rng.choice([2, 3, 5, 8])
+        a = [Fraction(rng.randint(0, ka), ka) for _ in range(n)]
+        b = [Fraction(rng.randint(0, kb), kb) for _ in range(n)]
+        differences = [y - x for x, y in zip(a, b, strict=True)]
+        if sum(differences) == 0:  # scipy's float sum is then rounding noise around 0; the exact p is 1
+            assert sign_flip_exact(differences) == 1.0
+            continue
+        result = stats.permutation_test(
+            ([float(x) for x in b], [float(x) for x in a]),
+            lambda x, y, axis: np.sum(x - y, axis=axis),
+            permutation_type="samples",
+            n_resamples=np.inf,
+            vectorized=True,
+        )
+        assert sign_flip_exact(differences) == pytest.approx(result.pvalue, abs=1e-12)
+
+
+@pytest.mark.parametrize(("worse", "better"), [(0, 3), (4, 0), (7, 2), (30, 15), (31, 18), (60, 40)])
+def test_sign_flip_on_one_sample_is_scipy_binomtest(worse: int, better: int) -> None:
+    """One sample per case: the sign-flip test is the two-sided exact binomial (McNemar) test."""
+    differences = [Fraction(-1)] * worse + [Fraction(1)] * better + [Fraction(0)] * 5
+    expected = stats.binomtest(better, worse + better, 0.5).pvalue
+    assert sign_flip_exact(differences) == pytest.approx(expected, rel=1e-12)
+
+
+def test_sign_flip_is_exact_where_a_normal_approximation_was_used() -> None:
+    """31 cases broke and 18 were fixed outright, plus two cases that moved by 1/56 and 4/45 (a common denominator
+    of 2520): the old code switched to a normal approximation here (p 0.0619); the exact p is 0.0649."""
+    differences = (
+        [Fraction(-1)] * 31 + [Fraction(1)] * 18 + [Fraction(1, 7) - Fraction(1, 8), Fraction(1, 9) - Fraction(1, 5)]
+    )
+    result = sign_flip(differences)
+    assert result.draws == 0
+    assert result.p == pytest.approx(_float_distribution(differences), rel=1e-12)
+    assert result.p == pytest.approx(0.0649, abs=5e-5)
+
+
+def test_sign_flip_exact_on_large_seeded_designs() -> None:
+    """80-200 cases with repeat counts from 5 to 10 on each side (common denominators up to 2520): counted
+    exactly, agreeing with the float convolution."""
+    rng = random.Random(13)
+    for n in (80, 120, 200):
+        differences = _random_differences(rng, n, (5, 7, 8, 9, 10))
+        result = sign_flip(differences)
+        assert result.draws == 0
+        assert result.p == pytest.approx(_float_distribution(differences), rel=1e-9, abs=1e-15)
+
+
+def test_sign_flip_monte_carlo_beyond_the_exact_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the exact limit the p is a seeded estimate, said so (draws > 0), deterministic and within four
+    standard errors of the exact value."""
+    rng = random.Random(17)
+    differences = _random_differences(rng, 40, (3, 4, 5))
+    differences[:6] = [Fraction(-1)] * 6
+    exact = sign_flip(differences)
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 64)
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 64)
+    monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 20_000)
+    estimate = sign_flip(differences)
+    assert estimate.draws == 20_000
+    assert estimate == sign_flip(differences)
+    assert abs(estimate.p - exact.p) <= 4 * math.sqrt(exact.p * (1 - exact.p) / 20_000) + 1 / 20_001
+
+
+def test_sign_flip_float_count_agrees_with_the_integer_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The float probabilities used for large designs give the integer count's p to rounding, on 200 seeded
+    designs (forced onto the float path)."""
+    rng = random.Random(19)
+    designs = [_random_differences(rng, rng.randint(1, 60), (1, 2, 3, 5, 7)) for _ in range(200)]
+    exact = [sign_flip(d) for d in designs]
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    for differences, counted in zip(designs, exact, strict=True):
+        estimate = sign_flip(differences)
+        assert estimate.draws == 0
+        assert estimate.p == pytest.approx(counted.p, rel=1e-12, abs=1e-300)

@@ -1,5 +1,5 @@
-"""What the reports show with repeats: K, pass^k and flaky in every leaderboard, indistinguishable neighbours,
-each case's repeats in the HTML grid and drill-down, power in rescore's output; and nothing of it for K = 1."""
+"""What the reports show with repeats: K, pass^k and flaky in every leaderboard, the tiers, each case's repeats in
+the HTML grid and drill-down, power behind rescore's --power; and nothing of the repeats for K = 1."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from replay.html import render_report
-from replay.leaderboard import leaderboard_csv, leaderboard_md
+from replay.leaderboard import leaderboard_csv, leaderboard_md, ordered
 from replay.rescore import rescore_model
-from replay.ties import neighbours
+from replay.ties import letter_groups, tiers
 from tests.conftest import MINI_SUITE, ROOT
 
 SUITE = read_suite(MINI_SUITE)
@@ -29,11 +29,11 @@ def documents(repeat_cassettes: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-def test_markdown_shows_k_pass_k_flaky_and_neighbours(documents: dict[str, dict[str, Any]]) -> None:
+def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, Any]]) -> None:
     text = leaderboard_md(list(documents.values()), SUITE)
     header = next(line for line in text.splitlines() if line.startswith("| Model"))
     assert header.split(" | ")[:5] == ["| Model", "Overall", "Repeats", "pass^k", "Flaky"]
-    assert header.endswith("| vs next |")
+    assert header.endswith("| Tier |")
     rows = {line.split(" | ")[0][2:]: line.split(" | ") for line in text.splitlines() if line.startswith("| ref/")}
     assert list(rows) == ["ref/oracle", "ref/flaky", "ref/first-tool"]
     flaky = documents["ref_flaky"]["metrics"]
@@ -41,8 +41,9 @@ def test_markdown_shows_k_pass_k_flaky_and_neighbours(documents: dict[str, dict[
     assert rows["ref/flaky"][3].startswith(f"{flaky['pass_all_k']['rate']:.1f} [")
     assert rows["ref/flaky"][4].startswith(f"{flaky['flaky']['rate']:.1f} [")
     assert rows["ref/first-tool"][2:5] == ["1", "-", "-"]  # a single run beside repeated ones
-    assert rows["ref/first-tool"][-1] == " |"  # the last model has no next one
-    assert "Holm-corrected" in text
+    letters = tiers(ordered(list(documents.values()))).letters
+    assert [row[-1] for row in rows.values()] == [f"{letters[m]} |" for m in rows] and letters["ref/oracle"] == "a"
+    assert "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)." in text.splitlines()
 
 
 def test_csv_appends_the_repeat_columns(documents: dict[str, dict[str, Any]]) -> None:
@@ -58,7 +59,11 @@ def test_csv_appends_the_repeat_columns(documents: dict[str, dict[str, Any]]) ->
     )
     assert flaky["pass_any_k"] == repr(metrics["pass_any_k"]["rate"])
     last = next(row for row in table if row["model"] == "ref/first-tool")
-    assert (last["pass_all_k"], last["next_p_holm"], last["indistinguishable_from_next"]) == ("", "", "")
+    assert (last["pass_all_k"], last["tier"]) == (
+        "",
+        tiers(ordered(list(documents.values()))).letters["ref/first-tool"],
+    )
+    assert "next_p_holm" not in table[0]  # the adjacent-pair relation is gone
 
 
 def _doc(model: str, statuses: list[str], repeats: list[tuple[int, int]] | None = None) -> dict[str, Any]:
@@ -71,20 +76,44 @@ def _doc(model: str, statuses: list[str], repeats: list[tuple[int, int]] | None 
     return {"model": model, "repeats": 1 if repeats is None else 5, "results": results}
 
 
-def test_neighbours_paired_and_holm_corrected() -> None:
+def test_tiers_compare_every_pair_with_holm() -> None:
     top = _doc("top", ["passed"] * 20)
     twin = _doc("twin", ["passed"] * 20)
     low = _doc("low", ["passed"] * 6 + ["failed"] * 14)
-    pairs = neighbours([top, twin, low])
-    assert [(p.upper, p.lower, p.cases) for p in pairs] == [("top", "twin", 20), ("twin", "low", 20)]
-    assert (pairs[0].p, pairs[0].indistinguishable) == (1.0, True)
-    # 14 discordant pairs all one way: McNemar p = 2 / 2^14; Holm doubles the smaller of the two p-values.
-    assert pairs[1].p == 2 / 2**14 and pairs[1].p_holm == 4 / 2**14 and not pairs[1].indistinguishable
-    # With repeats the sign-flip test on pass rates: 4 cases a little worse is not enough.
+    board = tiers([top, twin, low])
+    # top-low and twin-low: 14 discordant pairs all one way, McNemar p = 2 / 2^14, times 3 (Holm over 3 pairs).
+    assert board.tests == 3
+    assert board.separated == {("top", "low"), ("twin", "low")}
+    assert board.letters == {"top": "a", "twin": "a", "low": "b"}
+    assert board.groups == (("a", ("top", "twin")), ("b", ("low",)))
+    # With repeats the sign-flip test on pass rates: 4 cases a little worse (p = 2 / 2^4) is not enough.
     steady = _doc("steady", ["passed"] * 20, [(5, 5)] * 20)
     wobbly = _doc("wobbly", ["passed"] * 16 + ["failed"] * 4, [(5, 5)] * 16 + [(4, 5)] * 4)
-    (pair,) = neighbours([steady, wobbly])
-    assert pair.p == 2 / 2**4 and pair.indistinguishable
+    assert tiers([steady, wobbly]).letters == {"steady": "a", "wobbly": "a"}
+
+
+def test_a_model_with_no_scores_is_left_out_of_the_tiers() -> None:
+    """It gets no letter and does not enter the family (which would weaken every other test)."""
+    top = _doc("top", ["passed"] * 20)
+    low = _doc("low", ["failed"] * 20)
+    ghost = _doc("ghost", ["errored"] * 20)
+    board = tiers([top, low, ghost])
+    assert board.tests == 1
+    assert board.letters == {"top": "a", "low": "b", "ghost": ""}
+
+
+def test_tiers_are_a_compact_letter_display_of_non_adjacent_pairs() -> None:
+    """A beats C but neither is told apart from B: A 'a', B 'ab', C 'b' (the adjacent-pair chain said A ≈ B ≈ C).
+    Two models share a letter exactly when they are not separated."""
+    assert letter_groups(["A", "B", "C"], {("A", "C")}) == [["A", "B"], ["B", "C"]]
+    names = ["m1", "m2", "m3", "m4", "m5"]
+    separated = {("m1", "m3"), ("m1", "m4"), ("m1", "m5"), ("m2", "m5"), ("m3", "m5")}
+    groups = letter_groups(names, separated)
+    for i, x in enumerate(names):
+        for y in names[i + 1 :]:
+            together = any(x in g and y in g for g in groups)
+            assert together == ((x, y) not in separated), (x, y)
+    assert groups == [["m1", "m2"], ["m2", "m3", "m4"], ["m4", "m5"]]
 
 
 def test_html_shows_each_repeat(documents: dict[str, dict[str, Any]]) -> None:
@@ -104,7 +133,7 @@ def test_html_shows_each_repeat(documents: dict[str, dict[str, Any]]) -> None:
     assert flaky_cells[0]["runs"][2]["status"] == flaky["results"][0]["repeat_statuses"][2]
     assert "runs" not in data["cells"][data["models"].index("ref/first-tool")][0]
     assert html.count("sha256-") == 2 and "Repeats: " in html  # repeats.js is in, and allowed by the CSP
-    assert '<button type="button">pass^k</button>' in html and 'class="ties"' in html
+    assert '<button type="button">pass^k</button>' in html and 'class="tiers"' in html
 
 
 def test_html_of_single_runs_has_nothing_of_repeats() -> None:
@@ -112,7 +141,7 @@ def test_html_of_single_runs_has_nothing_of_repeats() -> None:
     assert "data-r=" not in html and "Repeats: " not in html and html.count("sha256-") == 1
 
 
-def test_rescore_prints_k_neighbours_and_power(
+def test_rescore_prints_k_tiers_and_power_only_when_asked(
     repeat_cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "reports"
@@ -120,22 +149,27 @@ def test_rescore_prints_k_neighbours_and_power(
     assert main([*args, "--detect", "10"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert any("pass^k" in line for line in lines[:4])
-    assert any(line.startswith("Paired test on shared cases, Holm-corrected, alpha 0.05: ") for line in lines)
-    power = lines[lines.index(next(line for line in lines if line.startswith("Smallest Overall drop"))) :]
-    assert power[0].endswith("and repeats for 10:")
-    assert power[1].startswith("  ref/oracle (K=3): ") and "10 points needs" in power[1]
-    assert power[2].startswith("  ref/flaky (K=5): ")
-    assert power[3].startswith("  ref/first-tool (K=1): at most ")
+    assert lines[-1] == "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
+    assert not any("power" in line.lower() for line in lines)
+    assert main([*args, "--detect", "10", "--power"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    power = lines[lines.index(next(line for line in lines if line.startswith("Re-run power"))) :]
+    assert power[1].split() == ["Model", "K", "Drop", "seen", "(points)", "Repeats", "for", "10", "points"]
+    assert power[2].split()[:3] == ["ref/oracle", "3", "about"]
+    assert power[3].split()[:3] == ["ref/flaky", "5", "about"]
+    assert power[4].split()[:4] == ["ref/first-tool", "1", "none", "(Overall"]  # 0%: nothing to drop
+    assert power[5].startswith("Assumes the drop is spread over every case")
     assert main([*args, "--detect", "0"]) == 2
     assert "--detect 0" in capsys.readouterr().err
 
 
-def test_html_says_nothing_of_neighbours_for_one_repeated_model(documents: dict[str, dict[str, Any]]) -> None:
-    # One model has no neighbour: neither "not distinguishable" nor "every model is distinguishable" applies.
+def test_html_shows_tiers_only_with_two_models(documents: dict[str, dict[str, Any]]) -> None:
     suite = json.loads(MINI_SUITE.read_text())
-    assert 'class="ties"' not in render_report([documents["ref_flaky"]], suite)
+    one = render_report([documents["ref_flaky"]], suite)
+    assert 'class="tiers"' not in one and 'class="power"' in one
     two = render_report([documents["ref_oracle"], documents["ref_first-tool"]], suite)
-    assert 'class="ties"' in two and "distinguishable" in two
+    assert '<p class="tiers">Tiers on Overall' in two
+    assert "<strong>a</strong>: ref/oracle; <strong>b</strong>: ref/first-tool." in two
 
 
 def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(documents: dict[str, dict[str, Any]]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from scorer.answers import answer_digests, same_answers
 from scorer.clustered import clustered_rate, effective_trials, wilson_at
 from scorer.paired import holm, mcnemar_exact, sign_flip_exact
-from scorer.power import Z, detectable_drop, repeats_needed, rerun_power, within_variance
+from scorer.power import Z, detectable_drop, mcnemar_detectable, repeats_needed, rerun_power, within_variance
 from scorer.repeats import aggregate_status, pass_all, pass_any, pass_k_curve, repeat_metrics, representative
 from scorer.stats import wilson
 
@@ -174,8 +174,8 @@ def test_rerun_power_measures_noise_with_repeats_and_bounds_it_without() -> None
     assert within_variance([(2, 4)]) == pytest.approx(0.5 * 0.5 * 4 / 3)
     assert noisy.detectable > steady.detectable
     single = rerun_power([(1, 1)] * 40 + [(0, 1)] * 40, 1, 5.0)
-    assert single.bound == "at most"  # p(1 - p) = 1/4 assumed for the unmeasured noise
-    assert single.detectable == pytest.approx(100 * detectable_drop(80, 2 * 0.25, 1))
+    assert single.bound == "at most"  # every case at p = 1/2: the exact McNemar test's 80%-power drop
+    assert single.detectable == pytest.approx(100 * mcnemar_detectable(80, 0.5))
     assert 20 <= single.detectable <= 30
 
 

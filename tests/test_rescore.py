@@ -14,7 +14,7 @@ from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
 from replay.rescore import rescore, rescore_model
-from tests.conftest import MINI_SUITE, interactions
+from tests.conftest import MINI_SUITE, ROOT, interactions
 
 SUITE = read_suite(MINI_SUITE)
 ALL = [case.id for case in SUITE.cases]
@@ -73,6 +73,25 @@ def test_cli_prints_the_leaderboard(recorded: Path, tmp_path: Path, capsys: pyte
     rows = [line for line in lines if line.startswith("| ref/")]
     assert [row.split("|")[1].strip() for row in rows] == ["ref/oracle", "ref/noisy", "ref/abstain"]
     assert "Wrote" in captured.err
+
+
+def test_rescore_of_the_committed_models_is_short(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: the 12 committed models print the leaderboard, the tier legend and one line saying where the
+    files are (36 lines at most); the power table only with --power, as one row per model."""
+    out = tmp_path / "reports"
+    assert main(["rescore", str(ROOT / "cassettes"), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    lines = (captured.out + captured.err).splitlines()
+    assert len(lines) <= 36, len(lines)
+    assert captured.err.splitlines()[-1] == f"Wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
+    assert not any("power" in line.lower() or "drop" in line.lower() for line in lines)
+    assert max(len(line) for line in captured.out.splitlines()) <= 130  # no 408-character paragraph
+    assert main(["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html", "--power"]) == 0
+    power = capsys.readouterr().out.splitlines()
+    table = power[power.index(next(line for line in power if line.startswith("Re-run power"))) :]
+    assert len(table) == 2 + 12 + 3  # heading, header, one row per model, three legend lines
+    assert max(len(line) for line in table) <= 80
+    assert table[2].split() == ["ref/content-parts", "1", "at", "most", "9.7", "about", "2"]
 
 
 def rescore_with_one_bad_cassette(  # type: ignore[no-untyped-def]

@@ -12,7 +12,9 @@ from replay.html import _env, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
-from replay.ties import has_repeats, neighbours
+from replay.power_text import LEGEND as POWER_LEGEND
+from replay.power_text import power_cells
+from replay.ties import has_repeats, tiers
 from scorer.errors import LobstackError, ResultsError
 
 
@@ -46,8 +48,8 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
 
     Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by name. When some
     model has repeats the page also shows K, pass^k and flaky, each case's repeats as a strip in the grid (every
-    repeat in its drill-down, by ``repeats.js``) and which neighbours are indistinguishable; otherwise the page is
-    exactly the single-run one.
+    repeat in its drill-down, by ``repeats.js``). Under the leaderboard: the tiers (models the cases cannot tell
+    apart) and each model's re-run power (``replay.power_text``, for a 5-point drop).
     """
     ordered = _view.leaderboard_order(results)
     repeated = has_repeats(ordered)
@@ -57,8 +59,8 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
-    pairs = neighbours(ordered) if repeated else []
-    ties = [n for n in pairs if n.indistinguishable]
+    board = tiers(ordered)
+    power = [(str(r["model"]), str(r.get("repeats", 1)), *power_cells(r, 5.0)) for r in ordered]
     suites = _view.suite_lines(ordered)
     title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
     return _env.render(
@@ -69,8 +71,9 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         js=_env.safe(js),
         extra_js=_env.safe(scripts[1]) if repeated else "",
         repeated=repeated,
-        ties=ties,
-        compared=bool(pairs),  # one model has no neighbour to be told apart from
+        tiers=board.groups if board.tests else (),
+        power=power,
+        power_legend=POWER_LEGEND,
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
         caveats=CAVEATS,

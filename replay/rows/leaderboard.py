@@ -36,7 +36,7 @@ class SliceBoard:
     suite: SuiteRef
     documents: list[dict[str, Any]]
     rows: int
-    counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, when some model has repeats
+    counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, for the tiers
 
 
 def _rows_dir(rows: Path) -> Path:
@@ -114,7 +114,7 @@ def slice_leaderboard(
         return found, suites, sum(int(r["total"]) for r in aggregated)
 
     found, suites, total = _collect(files, run)
-    counts = _collect(files, lambda: case_counts(frame)) if any("repeats" in s for s in found.values()) else None
+    counts = _collect(files, lambda: case_counts(frame))  # the tiers' paired tests need them at every K
     if not found or unknown_models(models, found):  # found is keyed by model slug
         raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
     if len(suites["suite_version"]) > 1:

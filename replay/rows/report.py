@@ -16,7 +16,6 @@ from replay.rows.repeats import case_counts, with_repeats
 from replay.rows.store import write_table
 from replay.rows.summary import empty, summaries
 from replay.shard import Shard
-from replay.ties import has_repeats
 from scorer.errors import ResultsError
 from scorer.results import dumps
 from scorer.suite_model import Suite
@@ -83,7 +82,7 @@ def write_tables(
 
     files = [write_table(out / f"{name}.parquet", tables[name], name) for name in ("cases", "calls")]
     board = agreeing_summaries(documents, tables["cases"])
-    counts = case_counts(tables["cases"].lazy()) if has_repeats(board) else None  # for the neighbours' tests
+    counts = case_counts(tables["cases"].lazy())  # for the tiers' paired tests
     if shard is not None:
         write_atomic(out / SHARD_FILE, dumps(shard_document(shard, suite, documents)))
         return [*files, out / SHARD_FILE]
