@@ -19,7 +19,8 @@ from recorder.manifest import MANIFEST, read_manifest
 from recorder.slug import model_slug
 from replay.case_replay import UnusableCassette
 from replay.diff_runs import load_run
-from replay.rescore import UNFORESEEN, check_manifest_suite, score_model, unforeseen
+from replay.rescore import UNFORESEEN, score_model, unforeseen
+from replay.version_note import check_manifest_suite
 from scorer.errors import CassetteError, LobstackError, ResultsError
 from scorer.suite_model import Suite
 

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import inside, read_suite, write_atomic
-from recorder.manifest import MANIFEST, Manifest, read_manifest
+from recorder.manifest import MANIFEST, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
 from replay.shard import Shard
 from replay.stray import hidden_dir_warnings, stray_warning
+from replay.version_note import check_manifest_suite, version_lines
 from scorer.errors import CassetteError, LobstackError, UsageError
 from scorer.json_text import loads_text
 from scorer.repeated_results import repeated_results_document
@@ -48,21 +49,6 @@ def model_dirs(cassettes: Path) -> list[Path]:
     return find_model_dirs(cassettes)[0]
 
 
-def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
-    """CassetteError when recorded with another suite; a warning text when only the version differs."""
-    recorded = manifest.suite
-    if recorded["name"] != suite.name:
-        raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded with suite {recorded['name']!r}, but the suite is {suite.name!r}"
-        )
-    if recorded["version"] != suite.version:
-        return (
-            f"warning: {model_dir.name} was recorded with {recorded['name']} {recorded['version']}, "
-            f"re-scored with {suite.version}; results carry both versions"
-        )
-    return None
-
-
 @dataclass(frozen=True)
 class ScoredModel:
     """One model dir scored: its results document, a warning (another suite version, stray files) and every
@@ -77,8 +63,8 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
     """Score one model dir (only ``shard``'s cases when given). A CassetteError only for what fails the whole
     model: run.json missing or corrupt, or recorded with another suite."""
     manifest = read_manifest(model_dir)
-    found = (check_manifest_suite(manifest, suite, model_dir), stray_warning(model_dir, manifest))
-    warning = "\n".join(line for line in found if line) or None
+    check_manifest_suite(manifest, suite, model_dir)  # another suite fails the model; another version is said once
+    warning = stray_warning(model_dir, manifest)
     mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
     cases = [c for c in suite.cases if mine is None or c.id in mine]
     repeats = manifest.repeat_count
@@ -230,8 +216,8 @@ def rescore(
     whose cassette cannot be used is unrecorded and listed in its ``ModelReport.unusable``; the model's other cases
     are scored and written. A model that cannot be scored at all (run.json missing or corrupt, another suite, or a
     folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, and every other
-    model is still written. ``out`` then holds exactly this run's
-    models: any other model's results.json there (stale) is removed and listed in ``removed``."""
+    model is still written. ``out`` then holds exactly this run's models: any other model's results.json there
+    (stale) is removed and listed in ``removed``."""
     from replay.out_dir import remove_stale_results
     from replay.rows.build import add_rows, frames_of_rows
     from replay.rows.report import suite_ref, write_tables
@@ -263,9 +249,10 @@ def rescore(
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)
     files, removed = [], []
+    for line in version_lines(suite, [r.results for r in reports if not r.error]) + [r.warning for r in reports]:
+        if line:
+            warn(line)
     for report in reports:
-        if report.warning:
-            warn(report.warning)
         path = inside(out, report.slug, "results.json")
         if report.error and path.is_file():  # an old results file must not pass for this run's
             path.unlink()

@@ -20,8 +20,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 MINI_SUITE = FIXTURES / "mini_suite.json"
 ROOT = Path(__file__).parent.parent
 # Suite 1.2.0 changed checks only (METHOD.md, Versions): the committed cassettes keep the 1.1.0 they were recorded
-# with, and rescore says so once per model. Tests about other warnings set this line aside.
-OLDER_SUITE_NOTE = " was recorded with lobstack-tool-calling 1.1.0, re-scored with "
+# with, and rescore says so in one line (one per model in the pytest plugin). Tests about other warnings set it aside.
+OLDER_SUITE_NOTE = " recorded with "
 
 
 def other_lines(err: str) -> list[str]:

@@ -83,6 +83,9 @@ def test_rescore_of_the_committed_models_is_short(tmp_path: Path, capsys: pytest
     captured = capsys.readouterr()
     lines = (captured.out + captured.err).splitlines()
     assert len(lines) <= 36, len(lines)
+    # Suite 1.2.0 changed checks only: the 12 models recorded with 1.1.0 are said in one line, not twelve.
+    older = [line for line in lines if "recorded with" in line]
+    assert older == ["warning: 12 models were recorded with suite 1.1.0, re-scored with 1.2.0"]
     assert captured.err.splitlines()[-1] == f"Wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
     assert not any("power" in line.lower() or "drop" in line.lower() for line in lines)
     assert max(len(line) for line in captured.out.splitlines()) <= 130  # no 408-character paragraph
@@ -238,7 +241,7 @@ def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
     out = tmp_path / "out"
     assert main(["rescore", str(cassettes), "--suite", str(suite_path), "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "warning: ref_oracle was recorded with lobstack-tool-calling-mini 0.1.0, re-scored with 0.2.0" in err
+    assert "warning: 3 models were recorded with suite 0.1.0, re-scored with 0.2.0\n" in err
     # The hint records into the same dir, with the same suite, at the same (loopback: port-less) gateway.
     assert (
         f"2 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --cassettes {cassettes} "
