@@ -31,12 +31,24 @@ class SuiteRef(NamedTuple):
 
 @dataclass(frozen=True)
 class SliceBoard:
-    """A slice's leaderboard: its title's suite reference, one summary per model, and the rows it read."""
+    """A slice's leaderboard: its title's suite reference, one summary per model (slug order), the rows it read."""
 
     suite: SuiteRef
-    documents: list[dict[str, Any]]
+    summaries: tuple[ModelSummary, ...]
     rows: int
-    counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, when some model has repeats
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        """The summaries as results.json has them (what the leaderboard renderers read)."""
+        return [summary.document() for summary in self.summaries]
+
+    @property
+    def counts(self) -> dict[str, dict[str, tuple[int, int]]] | None:
+        """Model slug -> case -> (passed, scored) case-runs, for the neighbours' paired tests, when some model has
+        repeats (else the renderers need none)."""
+        if not any(summary.repeats > 1 for summary in self.summaries):
+            return None
+        return {s.model_slug: {t.case_id: (t.passed, t.scored) for t in s.tallies} for s in self.summaries}
 
 
 def _rows_dir(rows: Path) -> Path:
@@ -106,9 +118,6 @@ def slice_leaderboard(
         return summarize(frame, "streaming", routed=False), _suite_values(frame)
 
     found, suites = _collect(files, run)
-    total = sum(s.case_runs.total for s in found.values())
-    repeated = any(s.repeats > 1 for s in found.values())
-    counts = {slug: {t.case_id: (t.passed, t.scored) for t in s.tallies} for slug, s in found.items()}
     if not found or unknown_models(models, found):  # found is keyed by model slug
         raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
     if len(suites["suite_version"]) > 1:
@@ -118,5 +127,5 @@ def slice_leaderboard(
         raise mixed_suite_files(source, suites["suite_version"][0], by_sha)
     title = suites["suite_version"][0] + (f", group {group}" if group else "")
     names, shas = ", ".join(suites["suite_name"]), ", ".join(suites["suite_sha256"])
-    documents = [s.document() for s in found.values()]
-    return SliceBoard(SuiteRef(names, title, shas), documents, total, counts if repeated else None)
+    total = sum(s.case_runs.total for s in found.values())
+    return SliceBoard(SuiteRef(names, title, shas), tuple(found.values()), total)
