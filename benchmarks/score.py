@@ -11,9 +11,9 @@ A chain is judged step by step and stops at its first failing step, as the runne
 unperturbed and must pass all 80 cases: a check that the setup itself is sound.
 
 Timed, best of ``--repeat``: ``judge`` (``scorer.judge.judge_step`` on every reached step, building the
-``CaseOutcome`` objects), ``metrics`` (``scorer.metrics.compute_metrics_by_model``: one polars aggregation over
-all models), and, on its own line and outside the goal, ``results_document`` (the whole results.json dict, which
-adds latency, cost and the per-case documents). Imports (polars among them) happen before the clock starts.
+``CaseOutcome`` objects), ``metrics`` (the case-run rows of every model and ``scorer.summarize`` over them: one
+polars computation for all models), and, on its own line and outside the goal, ``results_document`` (the
+entries of results.json: the per-case documents). Imports (polars among them) happen before the clock starts.
 """
 
 from __future__ import annotations
@@ -32,12 +32,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
 from benchmarks._common import best_of  # noqa: E402
+from replay.rows.build import frames  # noqa: E402
 from scorer.judge import judge_step  # noqa: E402
-from scorer.metrics import compute_metrics, compute_metrics_by_model  # noqa: E402
 from scorer.outcome import Attempt, CaseOutcome, StepRecord  # noqa: E402
 from scorer.response import ModelResponse, parse_completion  # noqa: E402
 from scorer.results import results_document  # noqa: E402
 from scorer.suite_model import Case, Suite  # noqa: E402
+from scorer.summarize import summarize  # noqa: E402
 
 GOAL_SECONDS = 0.3
 SUITE = ROOT / "evals" / "suite.json"
@@ -215,23 +216,23 @@ def main(argv: list[str] | None = None) -> int:
     models = build_models(suite, args.models, args.seed)
     n_cases = sum(len(cases) for cases in models)
     n_steps = sum(len(c.responses) for cases in models for c in cases)
-    compute_metrics(judge_model(suite, models[0]))  # warm-up: polars' lazy import and first-call setup
+    warm = results_document(suite, "w", "w", judge_model(suite, models[0]))
+    summarize(frames(suite, [warm])["cases"])  # warm-up: polars' lazy import and first-call setup
 
     judge_s, outcomes = best_of(args.repeat, lambda: [judge_model(suite, cases) for cases in models])
-    metrics_s, by_model = best_of(
-        args.repeat, lambda: compute_metrics_by_model({f"m{i:03d}": o for i, o in enumerate(outcomes)})
-    )
-    metrics = list(by_model.values())
-    document_s, _ = best_of(
+    document_s, documents = best_of(
         args.repeat,
         lambda: [results_document(suite, f"bench/m{i:03d}", f"bench_m{i:03d}", o) for i, o in enumerate(outcomes)],
     )
+    # The metrics: the documents' case-run rows, then every figure from them (scorer.summarize).
+    metrics_s, by_model = best_of(args.repeat, lambda: summarize(frames(suite, documents)["cases"]))
+    metrics = list(by_model.values())
 
-    if metrics[0][0]["overall"]["count"] != len(suite.cases):
+    if metrics[0].metrics["overall"].count != len(suite.cases):
         print("setup broken: the unperturbed oracle does not pass every case", file=sys.stderr)
         return 1
     judged = sum(len(o.steps) for model in outcomes for o in model)
-    overall = sorted(m["overall"]["rate"] for m, _ in metrics)
+    overall = sorted(m.metrics["overall"].rate or 0.0 for m in metrics)
     total_s = judge_s + metrics_s
     print(f"models={args.models} cases={n_cases} steps_answered={n_steps} steps_judged={judged}")
     median = overall[len(overall) // 2]
@@ -240,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"judge            {judge_s:8.4f}  {n_cases / judge_s:9.0f}")
     print(f"metrics          {metrics_s:8.4f}  {n_cases / metrics_s:9.0f}")
     print(f"total            {total_s:8.4f}  {n_cases / total_s:9.0f}   (goal < {GOAL_SECONDS} s)")
-    print(f"results_document {document_s:8.4f}  {n_cases / document_s:9.0f}   (whole results.json dicts, not in goal)")
+    print(f"results_document {document_s:8.4f}  {n_cases / document_s:9.0f}   (results.json entries, not in goal)")
     missed = total_s >= GOAL_SECONDS
     if missed:
         print("goal missed", file=sys.stderr)

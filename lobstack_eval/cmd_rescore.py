@@ -33,7 +33,7 @@ def rescore(
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
     from lobstack_eval.options import whole_number
     from lobstack_eval.suite_option import chosen_suite
-    from replay.hints import nothing_scored, nothing_scored_line, record_command
+    from replay.hints import needs_recording, nothing_scored, nothing_scored_line, record_command
     from replay.out_dir import check_outside, check_writable_dir
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
@@ -85,13 +85,11 @@ def rescore(
         if report.error:
             continue
         doc = report.results
-        runs = doc.get("case_runs", doc["cases"])
-        missing = runs["unrecorded"]
-        if missing:
-            command = record_command(doc, cassettes / report.slug, suite)
-            if nothing_scored(doc):  # written, but a run that scored none of a model's cases must not pass
-                errors.append(nothing_scored_line(doc, cassettes / report.slug, command))
-                continue
+        missing = doc.get("case_runs", doc["cases"])["unrecorded"]
+        command = record_command(doc, cassettes / report.slug, suite) if needs_recording(doc) else None
+        if nothing_scored(doc):  # written, but a run that scored none of a model's cases must not pass
+            errors.append(nothing_scored_line(doc, cassettes / report.slug, command))
+        elif missing:
             what = "case(s)" if "case_runs" not in doc else "case-run(s)"
             typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
     for path in summary.removed:

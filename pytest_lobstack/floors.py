@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.metrics import METRICS
+from scorer.summary import METRICS
 
 # The one rate where a smaller share is the better model: it takes a ceiling, never a floor.
 LOWER_IS_BETTER = frozenset({"made_up_tool"})

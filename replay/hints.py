@@ -8,7 +8,7 @@ from typing import Any
 
 from recorder.bundled_suite import is_default
 from recorder.endpoint import DEFAULT_BASE_URL, is_loopback
-from recorder.manifest import read_manifest
+from recorder.manifest import REFUSED_OUTCOMES, read_manifest
 from scorer.errors import LobstackError
 
 DEFAULT_CASSETTES = Path("cassettes")
@@ -38,15 +38,32 @@ def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
 
 
 def nothing_scored(doc: dict[str, Any]) -> bool:
-    """True when a results document has cases but not one of them was scored: every case (or case-run) is
-    unrecorded, so its metrics say nothing about the model (METHOD decision 116)."""
+    """True when a results document has cases but not one case-run of them was scored: every one errored (a
+    refusal, another error answer) or is unrecorded, so its metrics say nothing about the model
+    (METHOD.md#no-scored-case-fails)."""
     runs = doc.get("case_runs", doc["cases"])
-    return runs["total"] > 0 and runs["unrecorded"] == runs["total"]
+    return runs["total"] > 0 and runs["scored"] == 0
+
+
+def refused(doc: dict[str, Any]) -> bool:
+    """True when some case-run errored because the gateway refused it (HTTP 401, 403, 404): ``record`` asks again."""
+    entries = [run for entry in doc["results"] for run in entry.get("runs") or [entry]]
+    return any(
+        run["status"] == "errored" and run.get("attempts") and run["attempts"][-1].get("outcome") in REFUSED_OUTCOMES
+        for run in entries
+    )
+
+
+def needs_recording(doc: dict[str, Any]) -> bool:
+    """True when ``record`` would record some case-run of the document again: one is unrecorded or refused."""
+    return bool(doc.get("case_runs", doc["cases"])["unrecorded"]) or refused(doc)
 
 
 def nothing_scored_line(doc: dict[str, Any], where: Path, command: str | None = None) -> str:
-    """The error line of a model none of whose cases could be scored, naming its dir and what would record it."""
+    """The error line of a model none of whose case-runs could be scored, naming its dir, how many errored and
+    were unrecorded (each when not 0), and what would record it (when recording would change anything)."""
     runs = doc.get("case_runs", doc["cases"])
     what = "case-run" if "case_runs" in doc else "case"
-    line = f"{where}: no {what} of model {doc['model']} could be scored ({runs['unrecorded']} unrecorded)"
+    counts = ", ".join(f"{runs[k]} {k}" for k in ("errored", "unrecorded") if runs[k])
+    line = f"{where}: no {what} of model {doc['model']} could be scored ({counts})"
     return f"{line}; record it: {command}" if command else line

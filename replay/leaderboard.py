@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from replay.ties import Counts, has_repeats, tiers
-from scorer.metrics import METRICS
 from scorer.repeats import REPEAT_METRICS
 from scorer.suite_model import Suite
+from scorer.summary import METRICS
 
 TITLES = {
     "overall": "Overall",
@@ -79,11 +79,12 @@ def _headers(repeated: bool) -> list[str]:
     return HEADERS[:2] + REPEAT_HEADERS + HEADERS[2:] if repeated else HEADERS
 
 
-# What the brackets are. With repeats, a rate pools a case's repeats, so its interval is Wilson's at the effective
-# number of trials of the case-clustered variance (equal to plain Wilson for a model with one run per case);
-# pass^k and Flaky have one value per case, so plain Wilson.
+# What the brackets are. A rate over items a case may hold several of (its repeats, its calls) has its interval
+# at the effective number of trials of the case-clustered variance; a rate with one item per case (the case
+# metrics at K = 1, pass^k, Flaky) is plain Wilson (METHOD.md#clustered-interval-rule).
 INTERVALS = {
-    False: "95% Wilson intervals",
+    False: "95% Wilson intervals (Valid args and Made-up tool: clustered by case, Wilson's at the effective number "
+    "of trials)",
     True: "95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson for pass^k "
     "and Flaky, one value per case)",
 }

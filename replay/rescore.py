@@ -1,8 +1,7 @@
 """``rescore``: every metric recomputed from cassettes alone, with the current suite and scorer. No network.
 
-Each model dir is replayed through the same runner that recorded it, with a cassette-backed transport; the
-outcomes are scored by ``scorer`` and written as ``reports/<model-slug>/results.json`` plus the leaderboard.
-"""
+Each model dir is replayed through the same runner that recorded it (cassette-backed transport), judged by
+``scorer``, summarized from its rows (``replay.scored``), and written as ``<out>/<slug>/results.json``, etc."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from typing import Any
 from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
+from replay.scored import summarized
 from replay.shard import Shard
 from replay.stray import hidden_dir_warnings, stray_warning
 from replay.version_note import check_manifest_suite, version_lines
@@ -72,11 +72,11 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
     unusable = tuple(bad for case_runs in runs for _outcome, bad in case_runs if bad is not None)
     if repeats == 1:
         outcomes = [case_runs[0][0] for case_runs in runs]
-        results = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
-        return ScoredModel(results, warning, unusable)
-    outcome_runs = [[outcome for outcome, _bad in case_runs] for case_runs in runs]
-    document = repeated_results_document(suite, manifest.model, model_dir.name, outcome_runs, repeats, manifest.suite)
-    return ScoredModel(document, warning, unusable)
+        document = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
+    else:
+        outcome_runs = [[outcome for outcome, _bad in case_runs] for case_runs in runs]
+        document = repeated_results_document(suite, manifest.model, model_dir.name, outcome_runs, manifest.suite)
+    return ScoredModel(summarized(suite, document), warning, unusable)
 
 
 def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from typing import Any
 from recorder.files import read_json
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
-from scorer.metrics import METRICS
 from scorer.results import FORMAT_VERSION
+from scorer.summary import METRICS
 
 STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
 

@@ -1,8 +1,8 @@
 """The results.json document of a run with K > 1 repeats per case (docs/FORMATS.md, "Repeats").
 
-It is the K = 1 document with every figure taken over all scored case-runs, plus ``repeats``, ``case_runs``,
-``pass_k_curve``, the metrics ``pass_all_k``, ``pass_any_k`` and ``flaky``, and per case its repeats. A K = 1
-run never goes through here, so its file stays exactly what it was.
+Each case entry is the case over its repeats, with every repeat under ``runs``. As for a K = 1 run, the summary
+fields (figures over every scored case-run, plus the repeat fields) are added by ``replay.scored.summarized``
+from the document's own rows.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from typing import Any
 
 from scorer.answers import answer_digests
 from scorer.outcome import CaseOutcome
-from scorer.repeated_metrics import compute_repeated_metrics
-from scorer.repeats import aggregate_status, pass_k_curve, repeat_metrics, representative
-from scorer.results import case_document, in_suite_order, run_fields, status_counts
+from scorer.repeats import aggregate_status, representative
+from scorer.results import case_document, in_suite_order, run_fields
 from scorer.suite_model import Suite
 
 SCORED = ("passed", "failed")
@@ -48,24 +47,10 @@ def repeated_results_document(
     model: str,
     model_slug: str,
     runs: Sequence[Sequence[CaseOutcome]],
-    repeats: int,
     recorded_suite: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The whole results.json of a repeated run; ``runs[i]`` holds the ``repeats`` outcomes of one case."""
+    """A repeated run's results.json without its summary fields; ``runs[i]`` holds every outcome of one case."""
     runs = in_suite_order(suite, runs, lambda r: r[0].case.id)
     flat = [o for repeats_of_case in runs for o in repeats_of_case]
-    documents = [repeated_case_document(r) for r in runs]
-    case_runs = status_counts([o.status for o in flat])
-    metrics, groups = compute_repeated_metrics(runs)
-    counts = [(d["passed_repeats"], d["scored_repeats"]) for d in documents]
-    metrics.update(repeat_metrics(counts))
-    return {
-        **run_fields(suite, model, model_slug, recorded_suite, flat, case_runs["scored"]),
-        "repeats": repeats,
-        "cases": status_counts([d["status"] for d in documents]),
-        "case_runs": case_runs,
-        "metrics": metrics,
-        "groups": groups,
-        "pass_k_curve": pass_k_curve(counts, repeats),
-        "results": documents,
-    }
+    fields = run_fields(suite, model, model_slug, recorded_suite, flat)
+    return {**fields, "results": [repeated_case_document(r) for r in runs]}

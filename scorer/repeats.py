@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 from scorer.stats import wilson
+from scorer.summary import CurvePoint, Rate
 
 REPEAT_METRICS = ("pass_all_k", "pass_any_k", "flaky")
 CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
@@ -52,32 +52,34 @@ def _mean_percent(values: Sequence[Fraction]) -> float | None:
     return float(100 * sum(values, Fraction(0)) / len(values)) if values else None
 
 
-def pass_k_curve(cases: Sequence[CaseCounts], repeats: int) -> list[dict[str, Any]]:
+def pass_k_curve(cases: Sequence[CaseCounts], repeats: int) -> tuple[CurvePoint, ...]:
     """pass^k and pass@k in percent for k = 1..``repeats``, averaged over cases with a scored repeat."""
     scored = [(p, n) for p, n in cases if n > 0]
-    return [
-        {
-            "k": k,
-            "pass_all": _mean_percent([pass_all(p, n, k) for p, n in scored]),
-            "pass_any": _mean_percent([pass_any(p, n, k) for p, n in scored]),
-        }
+    return tuple(
+        CurvePoint(
+            k,
+            _mean_percent([pass_all(p, n, k) for p, n in scored]),
+            _mean_percent([pass_any(p, n, k) for p, n in scored]),
+        )
         for k in range(1, repeats + 1)
-    ]
+    )
 
 
-def _share(count: int, of: int) -> dict[str, Any]:
-    return {"count": count, "of": of, "rate": 100 * count / of if of else None, "ci": wilson(count, of)}
+def share(count: int, of: int) -> Rate:
+    """``count`` of ``of`` values, one per case, with Wilson's interval."""
+    ci = wilson(count, of)
+    return Rate(count, of, 100 * count / of if of else None, None if ci is None else (ci[0], ci[1]))
 
 
-def repeat_metrics(cases: Sequence[CaseCounts]) -> dict[str, dict[str, Any]]:
+def repeat_metrics(cases: Sequence[CaseCounts]) -> dict[str, Rate]:
     """``pass_all_k``, ``pass_any_k`` (over cases with a scored repeat) and ``flaky`` (cases with
     0 < passed < scored, over cases with at least two scored repeats): one value per case, Wilson intervals."""
     scored = [(p, n) for p, n in cases if n > 0]
     twice = [(p, n) for p, n in cases if n >= 2]
     return {
-        "pass_all_k": _share(sum(1 for p, n in scored if p == n), len(scored)),
-        "pass_any_k": _share(sum(1 for p, _ in scored if p > 0), len(scored)),
-        "flaky": _share(sum(1 for p, n in twice if 0 < p < n), len(twice)),
+        "pass_all_k": share(sum(1 for p, n in scored if p == n), len(scored)),
+        "pass_any_k": share(sum(1 for p, _ in scored if p > 0), len(scored)),
+        "flaky": share(sum(1 for p, n in twice if 0 < p < n), len(twice)),
     }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -19,12 +18,6 @@ FORMAT_VERSION = 1
 def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool:
     """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped ``temperature``."""
     return any("temperature" in dropped_params(a.dropped_params) for o in outcomes for a in o.attempts)
-
-
-def routed_models(outcomes: Sequence[CaseOutcome]) -> dict[str, int]:
-    """How often each model name appeared in the answers' ``model`` field."""
-    counts = Counter(step.response.model for o in outcomes for step in o.steps if step.response and step.response.model)
-    return dict(sorted(counts.items()))
 
 
 def _step_document(step: StepRecord) -> dict[str, Any]:
@@ -92,17 +85,11 @@ def results_document(
     outcomes: Sequence[CaseOutcome],
     recorded_suite: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The whole results.json document for one model."""
-    from scorer.metrics import compute_metrics
-
+    """The results.json document of one model without its summary fields: the run's facts and one entry per
+    case. ``replay.scored.summarized`` adds the summary, computed from the document's own rows."""
     outcomes = in_suite_order(suite, outcomes, lambda o: o.case.id)
-    cases = status_counts([o.status for o in outcomes])
-    metrics, groups = compute_metrics(outcomes)
     return {
-        **run_fields(suite, model, model_slug, recorded_suite, outcomes, cases["scored"]),
-        "cases": cases,
-        "metrics": metrics,
-        "groups": groups,
+        **run_fields(suite, model, model_slug, recorded_suite, outcomes),
         "results": [case_document(o) for o in outcomes],
     }
 
@@ -113,30 +100,11 @@ def in_suite_order(suite: Suite, items: Sequence[T], case_id: Callable[[T], str]
     return sorted(items, key=lambda item: order.get(case_id(item), len(order)))
 
 
-def status_counts(statuses: Sequence[str]) -> dict[str, int]:
-    """``{total, scored, errored, unrecorded}`` of a list of case (or case-run) statuses."""
-    counts = Counter(statuses)
-    return {
-        "total": len(statuses),
-        "scored": counts["passed"] + counts["failed"],
-        "errored": counts["errored"],
-        "unrecorded": counts["unrecorded"],
-    }
-
-
 def run_fields(
-    suite: Suite,
-    model: str,
-    model_slug: str,
-    recorded_suite: dict[str, str] | None,
-    outcomes: Sequence[CaseOutcome],
-    scored: int,
+    suite: Suite, model: str, model_slug: str, recorded_suite: dict[str, str] | None, outcomes: Sequence[CaseOutcome]
 ) -> dict[str, Any]:
-    """The fields every results.json has about the run as a whole: what was scored with what, the routing, the
-    temperature, latency and cost (``scored``: the cases or case-runs the cost is spread over)."""
-    from scorer.metrics import cost_per_100_cases, latency_p50_ms, total_cost_usd
-
-    total = total_cost_usd(outcomes)
+    """The fields every results.json has about the run as a whole that its rows do not compute: what was scored
+    with what, and whether the gateway dropped the temperature (each row carries it)."""
     return {
         "format_version": FORMAT_VERSION,
         "suite": suite_ref(suite),
@@ -144,10 +112,6 @@ def run_fields(
         "model": model,
         "model_slug": model_slug,
         "temperature_ignored": dropped_temperature(outcomes),
-        "routed_models": routed_models(outcomes),
-        "latency_p50_ms": latency_p50_ms(outcomes),
-        "cost_per_100_cases_usd": cost_per_100_cases(total, scored),
-        "cost_usd": float(total) if total is not None else None,  # total_cost_usd is None beyond a double
     }
 
 

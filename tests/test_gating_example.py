@@ -77,11 +77,12 @@ def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: 
     from tests.conftest import MINI_SUITE
 
     ids = [c.id for c in read_suite(MINI_SUITE).cases]
-    for name, faults in (("good", ""), ("garbage", "garbage:1")):
+    # rescore writes both; it exits 1 on the candidate, which scored no case (METHOD.md#no-scored-case-fails).
+    for name, faults, code in (("good", "", 0), ("garbage", "garbage:1", 1)):
         gateway = start_gateway(faults=faults)
         record(MINI_SUITE, "ref/oracle", tmp_path / name, gateway.url, ids, concurrency=1, sleep=lambda _s: None)
         args = ["rescore", str(tmp_path / name), "--suite", str(MINI_SUITE), "--out", str(tmp_path / f"{name}-out")]
-        assert main([*args, "-q", "--no-html"]) == 0
+        assert main([*args, "-q", "--no-html"]) == code
     junit = tmp_path / "junit.xml"
     base, cand = str(tmp_path / "good-out"), str(tmp_path / "garbage-out")
     assert main(["diff", "runs", base, cand, "--fail-on-regression", "--junit", str(junit)]) == 1

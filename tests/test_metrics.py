@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
-from scorer import Attempt, CaseOutcome, StepRecord, judge_step, results_document, wilson
-from scorer.metrics import compute_metrics
+from replay.rows.build import frames
+from replay.scored import summarized
+from scorer import Attempt, CaseOutcome, StepRecord, judge_step, wilson
+from scorer.results import results_document as skeleton
 from scorer.stats import wilson_at
+from scorer.summarize import summarize
 from tests.suitekit import case, make_suite
 from tests.test_judge import response
 
@@ -33,6 +36,16 @@ SUITE = make_suite(
 )
 OSLO = {"name": "get_weather", "arguments": '{"city": "Oslo"}'}
 LIMA_CALL = {"name": "get_weather", "arguments": '{"city": "Lima"}'}
+
+
+def results_document(suite: Any, model: str, slug: str, outcomes: list[CaseOutcome]) -> dict[str, Any]:
+    """results.json as rescore writes it: the run's entries, then the summary of their rows."""
+    return summarized(suite, skeleton(suite, model, slug, outcomes))
+
+
+def compute_metrics(outcomes: list[CaseOutcome]) -> tuple[dict[str, Any], dict[str, Any]]:
+    document = results_document(SUITE, "m", "m", outcomes)
+    return document["metrics"], document["groups"]
 
 
 def outcome(case_id: str, answers: list[list[dict[str, Any]]], status: str | None = None) -> CaseOutcome:
@@ -195,14 +208,37 @@ def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:
 
 
 def test_many_models_at_once_equal_one_at_a_time() -> None:
-    from scorer.metrics import compute_metrics_by_model
-
     runs = {
         "good": [outcome("selection-01", [[OSLO]]), outcome("parallel-01", [[LIMA_CALL, OSLO]])],
         "bad": [outcome("selection-01", [[{"name": "nope", "arguments": "{}"}]]), outcome("no_call-01", [[OSLO]])],
         "errored": [outcome("chains-01", [[OSLO]], status="errored")],
     }
-    together = compute_metrics_by_model(runs)
-    assert together["good"][0]["overall"]["count"] == 2 and together["bad"][0]["made_up_tool"]["count"] == 1
-    for model, outcomes in runs.items():
-        assert together[model] == compute_metrics(outcomes)
+    documents = [skeleton(SUITE, model, model, outcomes) for model, outcomes in runs.items()]
+    together = summarize(frames(SUITE, documents)["cases"])
+    assert together["good"].metrics["overall"].count == 2 and together["bad"].metrics["made_up_tool"].count == 1
+    for document in documents:
+        alone = summarized(SUITE, document)
+        assert {**document, **together[document["model_slug"]].document()} == alone
+
+
+def test_per_call_intervals_are_clustered_by_case_with_one_sample_per_case() -> None:
+    """A case's calls share its difficulty, so Valid arguments and Made-up tool are clustered by case at K = 1 too
+    (METHOD.md#clustered-interval-rule): the statsmodels CR1 reference, not Wilson over the calls."""
+    from tests.clusterkit import reference_interval
+
+    bad = {"name": "get_weather", "arguments": "{bad"}
+    made_up = {"name": "weather_lookup", "arguments": "{}"}
+    metrics, _ = compute_metrics(
+        [
+            outcome("selection-01", [[OSLO]]),
+            outcome("parallel-01", [[bad, bad, made_up]]),
+            outcome("chains-01", [[OSLO], [LIMA_CALL]]),
+            outcome("no_call-01", [[OSLO]]),
+        ]
+    )
+    valid, invented = metrics["valid_arguments"], metrics["made_up_tool"]
+    assert (valid["count"], valid["of"], invented["count"], invented["of"]) == (4, 6, 1, 7)
+    assert valid["ci"] == pytest.approx(reference_interval([(1, 1), (0, 2), (2, 2), (1, 1)]), abs=1e-9)
+    assert invented["ci"] == pytest.approx(reference_interval([(0, 1), (1, 3), (0, 2), (0, 1)]), abs=1e-9)
+    assert valid["ci"] != wilson(4, 6)  # the invalid calls sit in one case: wider than Wilson over 6 calls
+    assert invented["ci"] == wilson(1, 7)  # n_eff 10.0 is above the 7 calls: bounded by them

@@ -15,8 +15,16 @@ import pytest
 from recorder.manifest import recorded_case
 from recorder.runner import generated_id, run_case
 from recorder.transport import HttpAnswer, HttpRequest
-from scorer import dumps, results_document
+from replay.scored import summarized
+from scorer import dumps
+from scorer.results import results_document as skeleton
 from tests.suitekit import TOOLS, make_suite
+
+
+def results_document(suite: Any, model: str, slug: str, outcomes: list[Any]) -> dict[str, Any]:
+    """results.json as rescore writes it: the entries, then the summary of their rows."""
+    return summarized(suite, skeleton(suite, model, slug, outcomes))
+
 
 ROWS = json.loads((Path(__file__).parent / "tables" / "shapes.json").read_text(encoding="utf-8"))
 WEATHER = {

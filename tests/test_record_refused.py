@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from tests.conftest import MINI_SUITE
+from tests.conftest import MINI_SUITE, ROOT
 
 
 def _record(url: str, model: str, cassettes: Path) -> int:
@@ -42,3 +42,57 @@ def test_a_400_is_the_models_answer_and_is_kept(gateway, tmp_path: Path, capsys:
     assert _record(gateway.url, "ref/oracle~400", cassettes) == 0
     assert len(gateway.requests_seen) == asked
     assert "Nothing to record" in capsys.readouterr().err
+
+
+def _rescore(cassettes: Path, out: Path, *extra: str) -> int:
+    return main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "--no-html", "-q", *extra])
+
+
+def test_a_model_dir_of_refusals_fails_rescore_and_merge(
+    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What `record --model <typo>` leaves (every case an HTTP 404) scores no case: rescore and merge of report
+    shards each end with one error line and exit 1 (METHOD.md#no-scored-case-fails), as the README says."""
+    cassettes = tmp_path / "cas"
+    assert _record(gateway.url, "ref/orcale", cassettes) == 1
+    cases = len(json.loads(MINI_SUITE.read_text())["cases"])
+    capsys.readouterr()
+    assert _rescore(cassettes, tmp_path / "reports") == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    command = (f"lobstack-eval record --model ref/orcale --cassettes {cassettes} --suite {MINI_SUITE} "
+               "--base-url 'http://127.0.0.1:<port>/v1'")  # fmt: skip
+    line = f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({cases} errored)"
+    assert [e for e in err if e.startswith("error:")] == [f"{line}; record it: {command}"]
+    # The README gives this line word for word (with 80 cases, the placeholders filled in).
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = "`error: <model dir>: no case of model X could be scored (80 errored); record it: lobstack-eval record ...`"
+    assert said in readme
+    filled = (
+        said.strip("`").replace("<model dir>", str(cassettes / "ref_orcale")).replace("model X", "model ref/orcale")
+    )
+    assert f"{line}; record it: {command}" == filled.replace("(80 errored)", f"({cases} errored)").replace(
+        "record ...", command.removeprefix("lobstack-eval ")
+    )
+    for n in (1, 2):
+        assert _rescore(cassettes, tmp_path / f"s{n}", "--shard", f"{n}/2") == 0
+    merged = tmp_path / "merged"
+    assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(merged), "--no-html"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [e for e in err if e.startswith("error:")] == [
+        f"error: {merged / 'ref_orcale'}: no case of model ref/orcale could be scored ({cases} errored)"
+    ]
+
+
+def test_a_model_whose_every_answer_is_an_error_fails_rescore_without_a_record_command(
+    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An HTTP 400 is the model's answer, kept (record would not ask again), so the line offers no command."""
+    cassettes = tmp_path / "cas"
+    assert _record(gateway.url, "ref/oracle~400", cassettes) == 0
+    capsys.readouterr()
+    assert _rescore(cassettes, tmp_path / "reports") == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    cases = len(json.loads(MINI_SUITE.read_text())["cases"])
+    assert [e for e in err if e.startswith("error:")] == [
+        f"error: {cassettes / 'ref_oracle_400'}: no case of model ref/oracle~400 could be scored ({cases} errored)"
+    ]

@@ -165,8 +165,8 @@ def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
 
 def repeated(model: str, statuses: dict[str, list[str]]) -> dict:
     """A minimal repeated results document: per case its repeats' statuses (``runs``) and their aggregate."""
-    from scorer.metrics import METRICS
     from scorer.repeats import aggregate_status
+    from scorer.summary import METRICS
 
     metric = {"count": 1, "of": 2, "rate": 50.0, "ci": [10.0, 90.0]}
     return {

@@ -189,5 +189,11 @@ def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(documents
     assert "Rates are shares of scored case-runs (or calls) with their 95% interval clustered by case" in html
     assert "Wilson 95% interval;" not in html
     single = (ROOT / "reports" / "leaderboard.md").read_text().splitlines()[2]
-    assert single.endswith(". Rates in % with 95% Wilson intervals; `-` where nothing applies.")
-    assert "with their Wilson 95% interval; a dash" in (ROOT / "reports" / "index.html").read_text()
+    assert single.endswith(
+        ". Rates in % with 95% Wilson intervals (Valid args and Made-up tool: clustered by case, Wilson's at the "
+        "effective number of trials); `-` where nothing applies."
+    )  # calls cluster by case at every K (METHOD.md#clustered-interval-rule)
+    assert (
+        "with their Wilson 95% interval (for calls clustered by case: Wilson's at the effective number of "
+        "trials); a dash" in (ROOT / "reports" / "index.html").read_text()
+    )

@@ -19,9 +19,9 @@ from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
 from replay.rows.build import document_rows, frames
-from replay.rows.summary import summaries
-from scorer.errors import ResultsError
 from scorer.stats import wilson
+from scorer.summarize import summarize
+from tests.clusterkit import reference_interval
 from tests.conftest import MINI_SUITE, ROOT
 
 REPORTS = ROOT / "reports"
@@ -115,6 +115,18 @@ def _figures(cases: pl.DataFrame, calls: pl.DataFrame) -> dict[str, tuple[int, i
     }
 
 
+def _call_clusters(calls: pl.DataFrame, name: str) -> list[tuple[int, int]]:
+    """Per scored case with a call: (successes, calls) of a per-call metric, from the calls table alone."""
+    scored = calls.filter(pl.col("status").is_in(SCORED))
+    if name == "valid_arguments":
+        scored = scored.filter(pl.col("offered"))
+        success = pl.col("schema_valid").sum()
+    else:
+        success = (~pl.col("offered")).sum()
+    per_case = scored.group_by("case_index").agg(success.alias("y"), pl.len().alias("m")).sort("case_index")
+    return [(int(y), int(m)) for y, m in per_case.select("y", "m").iter_rows()]
+
+
 def _num(text: str) -> float | None:
     return None if text == "" else float(text)
 
@@ -133,6 +145,8 @@ def test_every_leaderboard_figure_recomputed_from_the_parquet_files_alone() -> N
             assert (int(row[f"{name}_count"]), int(row[f"{name}_of"])) == (count, of), (row["model"], name)
             assert _num(row[name]) == (100 * count / of if of else None)
             interval = wilson(count, of) or [None, None]
+            if name in ("valid_arguments", "made_up_tool"):  # clustered by case (METHOD.md#clustered-interval-rule)
+                interval = pytest.approx(reference_interval(_call_clusters(calls, name)) or [None, None], abs=1e-9)
             assert [_num(row[f"{name}_ci_lo"]), _num(row[f"{name}_ci_hi"])] == interval
         walls = cases["attempt_wall_ms"].explode().drop_nulls()
         assert _num(row["latency_p50_ms"]) == walls.median()
@@ -152,9 +166,9 @@ def test_leaderboard_command_on_the_committed_reports_reproduces_their_leaderboa
 
 def test_summary_query_gives_every_summary_field_of_every_committed_results_json() -> None:
     tables = frames(SUITE, list(DOCUMENTS.values()))
-    found = summaries(tables["cases"].lazy(), engine="streaming", with_routed=True)
+    found = summarize(tables["cases"].lazy(), engine="streaming")
     for slug, document in DOCUMENTS.items():
-        for key, value in found[slug].items():
+        for key, value in found[slug].document().items():
             assert document[key] == value, (slug, key)
 
 
@@ -173,9 +187,9 @@ def test_repeat_statuses_give_one_row_per_repeat() -> None:
     assert all(r["repeat"] == 1 for r in cases if r["case_id"] != entry["id"])
     assert {r["repeat"] for r in calls} == {1}
     table = frames(SUITE, [document])["cases"]
-    overall = summaries(table.lazy())["ref_noisy"]["metrics"]["overall"]
+    overall = summarize(table)["ref_noisy"].metrics["overall"]
     base = DOCUMENTS["ref_noisy"]["metrics"]["overall"]
-    assert (overall["count"], overall["of"]) == (base["count"] + 1, base["of"] + 1)
+    assert (overall.count, overall.of) == (base["count"] + 1, base["of"] + 1)
 
 
 @pytest.fixture(scope="module")
@@ -278,8 +292,6 @@ def _repeated_document() -> dict:
 
 
 def test_repeated_runs_give_full_rows_per_repeat_and_their_counts_are_pooled() -> None:
-    from replay.rows.repeats import with_repeats
-
     document = _repeated_document()
     cases, calls = document_rows(SUITE, document)
     assert len(cases) == 3 * len(document["results"])
@@ -288,26 +300,23 @@ def test_repeated_runs_give_full_rows_per_repeat_and_their_counts_are_pooled() -
     assert [r["status"] for r in second] == [oracle[r["case_id"]]["status"] for r in second]
     assert all(r["steps_reached"] is not None for r in cases)
     assert len([c for c in calls if c["repeat"] == 2]) == DOCUMENTS["ref_oracle"]["metrics"]["made_up_tool"]["of"]
-    frame = frames(SUITE, [document])["cases"].lazy()
-    summary = with_repeats(frame, summaries(frame))["ref_noisy"]
-    assert summary["repeats"] == 3 and summary["case_runs"]["total"] == 3 * len(document["results"])
-    assert [summary["metrics"][m]["count"] for m in ("overall", "chains")] == [
+    summary = summarize(frames(SUITE, [document])["cases"])["ref_noisy"]
+    assert summary.repeats == 3 and summary.case_runs.total == 3 * len(document["results"])
+    assert [summary.metrics[m].count for m in ("overall", "chains")] == [
         document["metrics"][m]["count"] for m in ("overall", "chains")
     ]  # the pooled counts; its intervals are clustered by case, which the hand-made document does not say
 
 
-def test_rows_reproduce_every_figure_of_a_repeated_results_file(repeat_cassettes: Path) -> None:
+def test_rows_reproduce_every_figure_of_a_repeated_results_file(repeat_cassettes: Path, tmp_path: Path) -> None:
     """A K = 5 results.json as rescore writes it (clustered intervals, case and case-run counts, pass^k, pass@k,
-    flaky, the curve): its rows give back every summary field, and a changed figure is refused."""
+    flaky, the curve): the rows of its entries, through parquet, give back every summary field."""
     from replay.rescore import rescore_model
-    from replay.rows.report import agreeing_summaries
+    from replay.rows.store import read_table, write_table
 
     mini = read_suite(MINI_SUITE)
     document = rescore_model(repeat_cassettes / "ref_flaky", mini)
     assert document["repeats"] == 5 and document["metrics"]["flaky"]["count"] > 0
-    table = frames(mini, [document])["cases"]
+    path = write_table(tmp_path / "cases.parquet", frames(mini, [document])["cases"], "cases")
+    summary = summarize(read_table(path, "cases"))["ref_flaky"].document()
     carried = ("format_version", "suite", "recorded_suite", "results")
-    assert agreeing_summaries([document], table) == [{k: v for k, v in document.items() if k not in carried}]
-    document["metrics"]["chains"]["ci"] = [0.0, 100.0]
-    with pytest.raises(ResultsError, match=r"ref_flaky: results\.json metrics is"):
-        agreeing_summaries([document], table)
+    assert summary == {k: v for k, v in document.items() if k not in carried}

@@ -21,7 +21,7 @@ from replay.diff_runs.model import (
     SuiteRef,
 )
 from replay.diff_runs.render import format_text
-from scorer.metrics import METRICS
+from scorer.summary import METRICS
 
 __all__ = [
     "METRICS",

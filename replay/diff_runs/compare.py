@@ -13,10 +13,10 @@ from typing import Any
 
 from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
 from scorer.answers import answer_digests, same_answers
-from scorer.metrics import METRICS
 from scorer.paired import mcnemar_exact, sign_flip_exact
 from scorer.power import paired_power, within_variance
 from scorer.repeats import REPEAT_METRICS
+from scorer.summary import METRICS
 
 DEFAULT_DETECT = 5.0  # points: the drop the power line says how many repeats it would take to detect
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from replay.diff_suites.model import KIND_TEXT, SuiteDiff
 from replay.diff_suites.rescore_both import ModelRescore
-from scorer.metrics import METRICS
+from scorer.summary import METRICS
 
 
 def format_text(diff: SuiteDiff) -> str:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scorer.errors import LobstackError
-from scorer.metrics import METRICS
+from scorer.summary import METRICS
 
 
 @dataclass(frozen=True)
@@ -57,6 +56,15 @@ def _rates(document: dict[str, Any]) -> tuple[float | None, ...]:
     return tuple(document["metrics"][m]["rate"] for m in METRICS)
 
 
+def _common_rates(suite: Any, document: dict[str, Any], cases: set[str]) -> tuple[float | None, ...]:
+    """The seven rates of ``document`` over ``cases`` only: the summary of those cases' rows."""
+    from replay.scored import summary_of_document
+
+    kept = {**document, "results": [r for r in document["results"] if r["id"] in cases]}
+    summary = summary_of_document(suite, kept)
+    return tuple(summary.metrics[m].rate for m in METRICS)
+
+
 def _flips(old: dict[str, Any], new: dict[str, Any]) -> tuple[Flip, ...]:
     before = {r["id"]: r for r in old["results"]}
     flips = []
@@ -78,7 +86,7 @@ def rescore_both(
     folder that is not a model dir) and every cassette that could not be used, one error line naming the file; the
     other models (and a model's other cases) are still compared.
     """
-    from replay.rescore import find_model_dirs, rescore_model, score_model  # only --cassettes needs replay
+    from replay.rescore import find_model_dirs, score_model  # only --cassettes needs replay
     from scorer import parse_suite
 
     dirs, unusable = find_model_dirs(cassettes)
@@ -93,11 +101,9 @@ def rescore_both(
             scored_old, scored_new = _scored(ro), _scored(rn)
             common = None
             if set(scored_old) != set(scored_new):
-                # Rescoring each suite cut down to the cases scored under both gives rates over one set of cases.
+                # Each side's summary over the rows of the cases scored under both: rates over one set of cases.
                 both = set(scored_old) & set(scored_new)
-                cut_old = dataclasses.replace(suite_old, cases=tuple(c for c in suite_old.cases if c.id in both))
-                cut_new = dataclasses.replace(suite_new, cases=tuple(c for c in suite_new.cases if c.id in both))
-                rates = (_rates(rescore_model(model_dir, cut_old)), _rates(rescore_model(model_dir, cut_new)))
+                rates = (_common_rates(suite_old, ro, both), _common_rates(suite_new, rn, both))
                 common = (
                     Common(len(both), *rates) if both else Common(0, (None,) * len(METRICS), (None,) * len(METRICS))
                 )

@@ -24,10 +24,10 @@ from replay.rows.one_suite import short
 from replay.rows.report import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table
-from replay.rows.summary import empty, summaries
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import dumps
+from scorer.summarize import empty, summarize
 
 # The fields of results.json that merge recomputes from the rows; every other top-level field must be alike.
 DERIVED = frozenset(
@@ -183,13 +183,12 @@ def merge_reports(
         check_suite(rows, first["version"], first["sha256"], slugs)
     tables = merged_tables(inputs)
     order = dict(tables["cases"].select("case_id", "case_index").unique().iter_rows())
-    found = summaries(tables["cases"].lazy(), with_routed=True)
+    found = summarize(tables["cases"])
     documents = []
     for slug in slugs:
         document = _carried(slug, inputs)
         entries = [e for i in inputs if slug in i.documents for e in i.documents[slug]["results"]]
-        summary = found.get(slug) or {**empty(document["model"], slug), "routed_models": {}}
-        document.update(summary)
+        document.update((found.get(slug) or empty(document["model"], slug)).document())
         document["results"] = sorted(entries, key=lambda e: order[e["id"]])
         documents.append(document)
     suite_json = _suite_for_html(documents, suite_path) if html else None

@@ -1,8 +1,8 @@
 """Results documents -> rows: one ``cases`` row per model x case x repeat, one ``calls`` row per tool call.
 
-Each metric column is the case's contribution to that metric, exactly as ``scorer.metrics`` defines it: a
-boolean for a case-level metric (null when it does not apply or the case is not scored), a count and its
-``_of`` for a call-level metric (0 and 0 when the case is not scored). The leaderboard is then plain sums.
+Each metric column is the case-run's contribution to that metric (docs/METHOD.md, "The metrics"): a boolean for
+a case-level metric (null when it does not apply or the case is not scored), a count and its ``_of`` for a
+call-level metric (0 and 0 when the case is not scored). ``scorer.summarize`` computes every figure from them.
 
 Repeats: a case entry with ``runs`` (one case document per repeat, each with its own steps and attempts) gives
 one full row per repeat. An entry with only ``repeat_statuses`` gives one row per repeat too, with the entry's

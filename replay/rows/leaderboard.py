@@ -13,12 +13,12 @@ from typing import Any, NamedTuple
 from recorder.slug import model_slug
 from replay.rows.dataset import select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
-from replay.rows.repeats import case_counts, with_repeats
 from replay.rows.store import check_file, polars_errors, read_table
-from replay.rows.summary import aggregate, finish_all
 from replay.rows.unmatched import explain_empty, unknown_models
 from scorer.errors import ResultsError, UsageError
 from scorer.suite_model import GROUPS
+from scorer.summarize import summarize
+from scorer.summary import ModelSummary
 
 
 class SuiteRef(NamedTuple):
@@ -31,12 +31,22 @@ class SuiteRef(NamedTuple):
 
 @dataclass(frozen=True)
 class SliceBoard:
-    """A slice's leaderboard: its title's suite reference, one summary per model, and the rows it read."""
+    """A slice's leaderboard: its title's suite reference, one summary per model (slug order), the rows it read."""
 
     suite: SuiteRef
-    documents: list[dict[str, Any]]
+    summaries: tuple[ModelSummary, ...]
     rows: int
-    counts: dict[str, dict[str, tuple[int, int]]] | None = None  # per-case counts, for the tiers
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        """The summaries as results.json has them (what the leaderboard renderers read)."""
+        return [summary.document() for summary in self.summaries]
+
+    @property
+    def counts(self) -> dict[str, dict[str, tuple[int, int]]] | None:
+        """Model slug -> case -> (passed, scored) case-runs, for the tiers' paired tests (at every K: a slice's
+        summaries carry no per-case results)."""
+        return {s.model_slug: {t.case_id: (t.passed, t.scored) for t in s.tallies} for s in self.summaries}
 
 
 def _rows_dir(rows: Path) -> Path:
@@ -80,15 +90,12 @@ def _collect(files: tuple[Path, ...], run: Any) -> Any:
 _SUITE_COLUMNS = ("suite_name", "suite_version", "suite_sha256")
 
 
-def _suite_values(rows: list[dict[str, Any]], frame: Any, column: str) -> list[str]:
-    """Every value of a suite column in the slice: from the per-model min and max, or (rarely, when a model's
-    rows differ) from the rows."""
+def _suite_values(frame: Any) -> dict[str, list[str]]:
+    """Every value of each suite column in the slice."""
     import polars as pl
 
-    values = {row[f"{column}.min"] for row in rows} | {row[f"{column}.max"] for row in rows}
-    if any(row[f"{column}.min"] != row[f"{column}.max"] for row in rows):
-        values = set(frame.select(pl.col(column).unique()).collect(engine="streaming")[column])
-    return sorted(values)
+    found = frame.select([pl.col(c).unique().implode() for c in _SUITE_COLUMNS]).collect(engine="streaming")
+    return {c: sorted(v for v in found[c][0] if v is not None) for c in _SUITE_COLUMNS}
 
 
 def slice_leaderboard(
@@ -104,17 +111,11 @@ def slice_leaderboard(
     frame, files, source = _scan(rows, suite_version, models)
     if group is not None:
         frame = frame.filter(pl.col("group") == group)
-    extra = [getattr(pl.col(c), f)().alias(f"{c}.{f}") for c in _SUITE_COLUMNS for f in ("min", "max")]
 
-    def run() -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], int]:
-        aggregated = aggregate(frame, "streaming", extra)
-        suites = {c: _suite_values(aggregated, frame, c) for c in _SUITE_COLUMNS}
-        # Models with repeats get results.json's figures, clustered by case (one more query, over their rows only).
-        found = with_repeats(frame, finish_all(aggregated, frame, "streaming"))
-        return found, suites, sum(int(r["total"]) for r in aggregated)
+    def run() -> tuple[dict[str, ModelSummary], dict[str, list[str]]]:
+        return summarize(frame, "streaming", routed=False), _suite_values(frame)
 
-    found, suites, total = _collect(files, run)
-    counts = _collect(files, lambda: case_counts(frame))  # the tiers' paired tests need them at every K
+    found, suites = _collect(files, run)
     if not found or unknown_models(models, found):  # found is keyed by model slug
         raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
     if len(suites["suite_version"]) > 1:
@@ -124,4 +125,5 @@ def slice_leaderboard(
         raise mixed_suite_files(source, suites["suite_version"][0], by_sha)
     title = suites["suite_version"][0] + (f", group {group}" if group else "")
     names, shas = ", ".join(suites["suite_name"]), ", ".join(suites["suite_sha256"])
-    return SliceBoard(SuiteRef(names, title, shas), list(found.values()), total, counts)
+    total = sum(s.case_runs.total for s in found.values())
+    return SliceBoard(SuiteRef(names, title, shas), tuple(found.values()), total)

@@ -1,0 +1,26 @@
+"""A results document with its summary: every figure computed from the document's own case-run rows.
+
+The rows are the ones reports/cases.parquet holds (``replay.rows.build``), and ``scorer.summarize`` is the one
+computation of the figures from rows, so results.json says exactly what the leaderboard of its rows says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.rows.build import document_rows, frames_of_rows
+from scorer.suite_model import Suite
+from scorer.summarize import empty, summarize
+from scorer.summary import ModelSummary
+
+
+def summary_of_document(suite: Suite, document: dict[str, Any]) -> ModelSummary:
+    """The summary of one results document (with or without its summary fields) scored with ``suite``."""
+    case_rows, _ = document_rows(suite, document)
+    found = summarize(frames_of_rows({"cases": case_rows})["cases"]) if case_rows else {}
+    return found.get(document["model_slug"]) or empty(document["model"], document["model_slug"])
+
+
+def summarized(suite: Suite, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (the run's facts and its case entries) with every summary field of results.json."""
+    return {**document, **summary_of_document(suite, document).document()}
