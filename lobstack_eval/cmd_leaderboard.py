@@ -21,17 +21,18 @@ def leaderboard(
     """Compute the leaderboard of a slice of rows with polars' streaming engine; print it and write .md/.csv."""
     from typing import cast
 
-    from rich.console import Console
-
     from recorder.files import write_atomic
-    from replay.leaderboard import leaderboard_csv, leaderboard_md, terminal_table
+    from replay.leaderboard import leaderboard_csv, leaderboard_md
+    from replay.leaderboard_text import terminal_lines, terminal_width
     from replay.rows.leaderboard import slice_leaderboard
     from scorer.suite_model import Suite
 
     board = slice_leaderboard(rows, suite_version, group, tuple(model))
     title = cast(Suite, board.suite)  # the renderers read name, version and sha256 only
     if not quiet:
-        Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(board.documents, title))
+        width = terminal_width(sys.stdout)
+        for line in terminal_lines(board.documents, title, width, [str(out / "leaderboard.md")]):
+            typer.echo(line)
     write_atomic(out / "leaderboard.md", leaderboard_md(board.documents, title, board.counts))
     write_atomic(out / "leaderboard.csv", leaderboard_csv(board.documents, board.counts))
     typer.echo(

@@ -65,13 +65,13 @@ def rescore(
             typer.echo(f"error: {line}", err=True)
         return 1 if errors else 0
     if not quiet:
-        from rich.console import Console
-
-        from replay.leaderboard import neighbour_lines, ordered, terminal_table
+        from replay.leaderboard import neighbour_lines, ordered
+        from replay.leaderboard_text import terminal_lines, terminal_width
         from replay.power_text import power_lines
 
-        # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
-        Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
+        full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
+        for line in terminal_lines(documents, summary.suite, terminal_width(sys.stdout), full):
+            typer.echo(line)
         for line in [*neighbour_lines(documents), *power_lines(ordered(documents), points)]:
             typer.echo(line)
     for report in summary.reports:

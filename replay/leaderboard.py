@@ -193,32 +193,6 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
     return buffer.getvalue()
 
 
-SHORT_HEADERS = ["Model", "Overall", "Right\ntool", "Valid\nargs", "Made-up\ntool", "Chains", "Parallel",
-                 "No call\nneeded", "p50\nms", "$ per\n100", "Errored", "Temp.\nignored"]  # fmt: skip
-
-
-def terminal_table(documents: Sequence[dict[str, Any]], suite: Suite) -> Any:
-    """A rich Table of the leaderboard for the terminal: each interval under its rate, so it fits ~120 columns."""
-    from rich import box
-    from rich.table import Table
-
-    table = Table(
-        title=f"{suite.name} {suite.version}: rates in %, 95% interval below",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        collapse_padding=True,
-    )
-    repeated = has_repeats(documents)
-    headers = [*SHORT_HEADERS[:2], "K", "pass^k", "Flaky", *SHORT_HEADERS[2:]] if repeated else SHORT_HEADERS
-    for i, header in enumerate(headers):
-        rate = 1 <= i < len(headers) - 4 and header != "K"  # "[95-100]" must fit whole
-        table.add_column(header, justify="left" if i == 0 else "right", no_wrap=i == 0, min_width=8 if rate else None)
-    for doc in ordered(documents):
-        table.add_row(*(cell.replace(" [", "\n[") for cell in cells(doc, repeated)))
-    return table
-
-
 def neighbour_lines(documents: Sequence[dict[str, Any]]) -> list[str]:
     """Under the terminal table: which neighbours the cases cannot tell apart (paired test, Holm-corrected)."""
     pairs = neighbours(ordered(documents))

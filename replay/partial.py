@@ -1,0 +1,40 @@
+"""Whether a model's rates rest on fewer scored cases than it has (some errored or were not recorded).
+
+Every view that ranks or plots models marks such a model next to its Overall (``72/80``) and keeps it off the
+Pareto front (docs/METHOD.md#partial-models-marked): a rate over 72 cases is not comparable with one over 80.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+
+class Partial(NamedTuple):
+    """The case-runs (cases at K = 1) the rates rest on, and how many the model has."""
+
+    scored: int
+    total: int
+
+    def mark(self) -> str:
+        """The mark next to Overall: ``72/80``."""
+        return f"{self.scored}/{self.total}"
+
+
+def partial(document: dict[str, Any]) -> Partial | None:
+    """``Partial`` when fewer than all of the model's case-runs were scored (``case_runs`` with repeats, else
+    ``cases``, as results.json and the rows summaries count them); ``None`` for a complete model."""
+    runs = document.get("case_runs") or document["cases"]
+    scored, total = int(runs["scored"]), int(runs["total"])
+    return Partial(scored, total) if scored < total else None
+
+
+def partial_line(documents: Sequence[dict[str, Any]]) -> str | None:
+    """The line under a table that explains its marks, naming each partial model; ``None`` when there is none."""
+    marks = [f"{doc['model']} {mark.mark()}" for doc in documents if (mark := partial(doc)) is not None]
+    if not marks:
+        return None
+    return (
+        "Partial, scored/total under Overall (rates rest on fewer cases, or case-runs, than the model has; the rest "
+        f"errored or were not recorded): {', '.join(marks)}."
+    )
