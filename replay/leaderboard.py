@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from replay.partial import partial, partial_line
 from replay.ties import Counts, Neighbours, has_repeats, neighbours
 from scorer.metrics import METRICS
 from scorer.repeats import REPEAT_METRICS
@@ -60,6 +61,8 @@ def cells(doc: dict[str, Any], repeated: bool = False) -> list[str]:
     row = [doc["model"]]
     for name in METRICS:
         row.append(_rate_cell(doc["metrics"][name]))
+        if name == "overall" and (mark := partial(doc)) is not None:
+            row[-1] += f" ({mark.mark()})"
         if repeated and name == "overall":
             row.append(str(doc.get("repeats", 1)))
             row.extend(_rate_cell(doc["metrics"].get(extra)) for extra in ("pass_all_k", "flaky"))
@@ -116,11 +119,14 @@ def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Co
             "vs next: `≈` when the model cannot be told apart from the next one down (paired test on shared cases, "
             "Holm-corrected p >= 0.05), `>` when it is better.",
         ]
+    board = ordered(documents)
+    explained = partial_line(board)
+    if explained:
+        lines[-1:-1] = [explained]
     lines += [
         "| " + " | ".join(headers) + " |",
         "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
     ]
-    board = ordered(documents)
     pairs: list[Neighbours | None] = [*neighbours(board, counts=counts), None] if repeated else [None] * len(board)
     for doc, pair in zip(board, pairs, strict=True):
         row = cells(doc, repeated) + ([_next_cell(pair)] if repeated else [])
@@ -158,6 +164,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
     for name in METRICS:
         header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
     header += ["latency_p50_ms", "cost_per_100_cases_usd", "scored", "errored", "unrecorded", "temperature_ignored"]
+    header.append("partial")
     repeated = has_repeats(documents)
     if repeated:
         header.append("repeats")
@@ -181,6 +188,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
             cases["errored"],
             cases["unrecorded"],
             str(doc["temperature_ignored"]).lower(),
+            str(partial(doc) is not None).lower(),
         ]
         if repeated:
             row.append(doc.get("repeats", 1))

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from rich.cells import cell_len
 
 from replay.leaderboard import cells, ordered
-from replay.partial import partial, partial_line
+from replay.partial import partial_line
 from replay.ties import has_repeats
 from scorer.suite_model import Suite
 
@@ -77,7 +77,7 @@ def _lines(cell: str, key: str) -> list[str]:
     if key == "errored" and " (+" in cell:  # "8 (+3 unrecorded)" -> "8" over "+3 unrec."
         errored, unrecorded = cell.split(" (+", 1)
         return [errored, "+" + unrecorded.split()[0] + " unrec."]
-    return cell.replace(" [", "\n[").split("\n")
+    return cell.replace(" [", "\n[").replace(" (", "\n(").split("\n")  # Overall's "(72/80)" on a line of its own
 
 
 def _columns(board: Sequence[dict[str, Any]], repeated: bool) -> list[_Column]:
@@ -86,11 +86,6 @@ def _columns(board: Sequence[dict[str, Any]], repeated: bool) -> list[_Column]:
     out = []
     for i, (key, header, rank) in enumerate(c for c in _COLUMNS if c[0] in keys):
         blocks = [_lines(row[i], key) for row in rows]
-        if key == "overall":
-            for doc, block in zip(board, blocks, strict=True):
-                mark = partial(doc)
-                if mark is not None:
-                    block.append(mark.mark())
         out.append(_Column(key, header, rank, blocks))
     return out
 

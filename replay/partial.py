@@ -24,8 +24,10 @@ class Partial(NamedTuple):
 def partial(document: dict[str, Any]) -> Partial | None:
     """``Partial`` when fewer than all of the model's case-runs were scored (``case_runs`` with repeats, else
     ``cases``, as results.json and the rows summaries count them); ``None`` for a complete model."""
-    runs = document.get("case_runs") or document["cases"]
-    scored, total = int(runs["scored"]), int(runs["total"])
+    runs = document.get("case_runs") or document.get("cases")
+    scored, total = (runs.get("scored"), runs.get("total")) if isinstance(runs, dict) else (None, None)
+    if not isinstance(scored, int) or not isinstance(total, int):  # a hand-edited file: nothing to say
+        return None
     return Partial(scored, total) if scored < total else None
 
 
@@ -35,6 +37,6 @@ def partial_line(documents: Sequence[dict[str, Any]]) -> str | None:
     if not marks:
         return None
     return (
-        "Partial, scored/total under Overall (rates rest on fewer cases, or case-runs, than the model has; the rest "
-        f"errored or were not recorded): {', '.join(marks)}."
+        "Partial models, marked scored/total at Overall (their rates rest on fewer cases, or case-runs, than they "
+        f"have; the rest errored or were not recorded): {', '.join(marks)}."
     )

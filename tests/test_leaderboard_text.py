@@ -60,8 +60,8 @@ def test_a_very_narrow_terminal_wraps_long_names_and_keeps_overall() -> None:
 def test_a_partial_model_carries_scored_over_total_under_its_overall() -> None:
     lines = terminal_lines(DOCUMENTS, SUITE, 80)
     row = next(i for i, line in enumerate(lines) if line.startswith("ref/error-in-200 "))
-    assert lines[row + 2].strip() == "72/80"  # rate, interval, then the mark
-    assert "Partial," in "\n".join(lines) and "ref/error-in-200 72/80" in " ".join(lines)
+    assert lines[row + 2].strip() == "(72/80)"  # rate, interval, then the mark
+    assert "Partial models," in "\n".join(lines) and "ref/error-in-200 72/80" in " ".join(lines)
     complete = next(i for i, line in enumerate(lines) if line.startswith("ref/oracle "))
     assert lines[complete + 2].startswith("ref/reasoning ")  # a complete model: rate and interval, no mark
 

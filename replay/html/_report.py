@@ -12,6 +12,7 @@ from replay.html import _env, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
+from replay.partial import partial_line
 from replay.ties import has_repeats, neighbours
 from scorer.errors import LobstackError, ResultsError
 
@@ -60,6 +61,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     pairs = neighbours(ordered) if repeated else []
     ties = [n for n in pairs if n.indistinguishable]
     suites = _view.suite_lines(ordered)
+    partial_note = partial_line(ordered)
     title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
     return _env.render(
         "report.html.j2",
@@ -78,6 +80,8 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         case_ids=case_ids,
         columns=_view.columns(repeated),
         rows=[_view.leaderboard_row(r, repeated) for r in ordered],
+        partial_note=partial_note or "",
+        front_note="; a partial model (hollow, scored/total by its name) is never on it" if partial_note else "",
         plots=plots,
         spans=_view.group_spans(case_ids),
         grid=_view.grid_rows(ordered, case_ids),
