@@ -91,3 +91,16 @@ def test_the_cli_at_80_columns(
     table = capsys.readouterr().out.split("\nPaired test", 1)[0].split("\nSmallest Overall", 1)[0]
     text = _check(table.splitlines(), 80)
     assert f"every column: {out / 'leaderboard.md'}" in text.replace("\n", " ")
+
+
+def test_leaderboard_without_out_prints_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README's ``leaderboard reports/`` left an untracked ``leaderboard/`` folder where it ran (issue 25)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert main(["leaderboard", str(REPORTS)]) == 0
+    assert list(tmp_path.iterdir()) == []
+    captured = capsys.readouterr()
+    _check(captured.out.splitlines(), None)
+    assert "--out DIR writes leaderboard.md and leaderboard.csv" in captured.err
