@@ -104,3 +104,16 @@ def test_leaderboard_without_out_prints_and_writes_nothing(
     captured = capsys.readouterr()
     _check(captured.out.splitlines(), None)
     assert "--out DIR writes leaderboard.md and leaderboard.csv" in captured.err
+
+
+def test_a_board_with_repeats_fits_and_keeps_k_pass_k_and_flaky() -> None:
+    documents = []
+    for doc in DOCUMENTS:
+        doc = {**doc, "repeats": 3, "case_runs": {"total": 240, "scored": 240, "errored": 0, "unrecorded": 0}}
+        extra = {"rate": 50.0, "ci": [40.0, 60.0], "count": 40, "of": 80}
+        doc["metrics"] = {**doc["metrics"], "pass_all_k": extra, "flaky": extra}
+        documents.append(doc)
+    text = _check(terminal_lines(documents, SUITE, 80), 80)
+    header = text.split("─", 1)[0]
+    assert " K " in header and "pass^k" in header and "Flaky" in header
+    assert "Partial" not in text  # every case-run scored
