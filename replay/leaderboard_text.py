@@ -148,7 +148,7 @@ def terminal_lines(
 
     lines = note(f"{suite.name} {suite.version}: rates in %, 95% interval below")
     lines += _render(shown, gap, len(board))
-    explained = partial_line(board)
+    explained = partial_line(board, short=True)
     if explained:
         lines += note(explained)
     left_out = [c.title for c in columns if c not in shown]

@@ -31,11 +31,14 @@ def partial(document: dict[str, Any]) -> Partial | None:
     return Partial(scored, total) if scored < total else None
 
 
-def partial_line(documents: Sequence[dict[str, Any]]) -> str | None:
-    """The line under a table that explains its marks, naming each partial model; ``None`` when there is none."""
+def partial_line(documents: Sequence[dict[str, Any]], short: bool = False) -> str | None:
+    """The line by a table that explains its marks, naming each partial model; ``None`` when there is none.
+    ``short``: the terminal's version, one 80-column line for one partial model."""
     marks = [f"{doc['model']} {mark.mark()}" for doc in documents if (mark := partial(doc)) is not None]
     if not marks:
         return None
+    if short:
+        return f"Partial (scored/total; the rest errored or unrecorded): {', '.join(marks)}."
     return (
         "Partial models, marked scored/total at Overall (their rates rest on fewer cases, or case-runs, than they "
         f"have; the rest errored or were not recorded): {', '.join(marks)}."
