@@ -15,30 +15,35 @@ def leaderboard(
     suite_version: str = typer.Option(None, "--suite-version", help="Suite version [default: the only one]."),
     group: str = typer.Option(None, "--group", help="Only this group's cases (e.g. chains)."),
     model: list[str] = typer.Option([], "--model", help="Only this model, by name or slug (repeatable)."),
-    out: Path = typer.Option(Path("leaderboard"), "--out", help="Where leaderboard.md and leaderboard.csv go."),
+    out: Path = typer.Option(
+        None, "--out", help="Also write leaderboard.md and leaderboard.csv into this dir [default: print only]."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
 ) -> int:
-    """Compute the leaderboard of a slice of rows with polars' streaming engine; print it and write .md/.csv."""
+    """Compute the leaderboard of a slice of rows with polars' streaming engine and print it; --out DIR also
+    writes leaderboard.md and .csv there (nothing is written without it: METHOD.md#leaderboard-prints-only)."""
     from typing import cast
 
-    from rich.console import Console
-
     from recorder.files import write_atomic
-    from replay.leaderboard import leaderboard_csv, leaderboard_md, terminal_table, tier_lines
+    from replay.leaderboard import leaderboard_csv, leaderboard_md, tier_lines
+    from replay.leaderboard_text import terminal_lines, terminal_width
     from replay.rows.leaderboard import slice_leaderboard
     from scorer.suite_model import Suite
 
     board = slice_leaderboard(rows, suite_version, group, tuple(model))
     title = cast(Suite, board.suite)  # the renderers read name, version and sha256 only
     if not quiet:
-        Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(board.documents, title, board.counts))
+        width = terminal_width(sys.stdout)
+        full = [str(out / "leaderboard.md")] if out is not None else ["leaderboard.md with --out DIR"]
+        for line in terminal_lines(board.documents, title, width, full, board.counts):
+            typer.echo(line)
         for line in tier_lines(board.documents, board.counts):
             typer.echo(line)
+    what = f"{len(board.documents)} model(s), {board.rows} case-run(s) of {board.suite.name} {board.suite.version}"
+    if out is None:
+        typer.echo(f"{what}; --out DIR writes leaderboard.md and leaderboard.csv", err=True)
+        return 0
     write_atomic(out / "leaderboard.md", leaderboard_md(board.documents, title, board.counts))
     write_atomic(out / "leaderboard.csv", leaderboard_csv(board.documents, board.counts))
-    typer.echo(
-        f"{len(board.documents)} model(s), {board.rows} case-run(s) of {board.suite.name} {board.suite.version}; "
-        f"wrote {out / 'leaderboard.md'} and {out / 'leaderboard.csv'}",
-        err=True,
-    )
+    typer.echo(f"{what}; wrote {out / 'leaderboard.md'} and {out / 'leaderboard.csv'}", err=True)
     return 0

@@ -109,6 +109,17 @@ def record(
         raise
 
 
+def _scoring(cassettes: Path, part: Shard | None) -> str:
+    """What to run for the scores: rescore the cassettes, or for one shard, merge every shard's dir first (a
+    shard's dir alone holds a part of the cases, the rest of which rescore would list as unrecorded)."""
+    if part is None:
+        return f"lobstack-eval rescore {cassettes}"
+    return (
+        f"once all {part.count} shards are recorded, lobstack-eval merge SHARD_DIRS... --out merged/ then "
+        f"lobstack-eval rescore merged/ (shards recorded into one dir: lobstack-eval rescore {cassettes})"
+    )
+
+
 def _record_locked(
     suite: Path,
     model: str,
@@ -139,7 +150,7 @@ def _record_locked(
     what = "case(s)" if repeats == 1 else "case-run(s)"
     if not todo:
         say(_nothing_to_record(model, model_dir, len(dict.fromkeys(case)) or len(loaded.cases), bool(case), repeats))
-        say(f"Next: lobstack-eval rescore {cassettes}")
+        say(f"Next: {_scoring(cassettes, part)}")
         return 0
     require_key(endpoint)
     per_case = "" if repeats == 1 else f" ({repeats} repeats per case)"
@@ -167,7 +178,7 @@ def _record_locked(
         f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored"
         + (f" ({transport} by transport errors: run the same command again to retry them)" if transport else "")
         + (f"; {missing} not recorded (run the same command again)" if missing else "")
-        + f". These are the recorder's own verdicts; the scores come from: lobstack-eval rescore {cassettes}"
+        + f". These are the recorder's own verdicts; the scores come from: {_scoring(cassettes, part)}"
     )
     if progress.refused:
         first = sorted(progress.refused.items(), key=lambda item: str(item[0]))[0]

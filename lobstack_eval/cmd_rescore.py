@@ -68,12 +68,12 @@ def rescore(
             typer.echo(f"error: {line}", err=True)
         return 1 if errors else 0
     if not quiet:
-        from rich.console import Console
+        from replay.leaderboard import ordered, tier_lines
+        from replay.leaderboard_text import terminal_lines, terminal_width
 
-        from replay.leaderboard import ordered, terminal_table, tier_lines
-
-        # A terminal gets its own width; a pipe or file gets the whole table unsqueezed.
-        Console(width=None if sys.stdout.isatty() else 200).print(terminal_table(documents, summary.suite))
+        full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
+        for line in terminal_lines(documents, summary.suite, terminal_width(sys.stdout), full):
+            typer.echo(line)
         for line in tier_lines(documents):
             typer.echo(line)
         if power:  # the same table is in index.html

@@ -135,16 +135,24 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 @pytest.fixture(scope="session")
 def lobstack_results(request: pytest.FixtureRequest) -> Callable[[str], dict[str, Any]]:
     """``lobstack_results("openai/gpt-4o")``: the model's scored run (the results.json document ``rescore``
-    writes), for custom assertions. Needs ``--lobstack-cassettes``; the model is its name or slug."""
+    writes, a copy), for custom assertions. Needs ``--lobstack-cassettes``; the model is its name or slug. Rates
+    are in PERCENT (``["metrics"]["overall"]["rate"]`` is 16.7 for 16.7%): each is a ``Percent`` with ``.share``
+    and ``.percent``, and comparing one with a share (``rate > 0.5``) raises instead of passing."""
     run = request.config.stash.get(RUN_KEY, None)
     if run is None:
         pytest.fail("lobstack_results needs --lobstack-cassettes DIR (on the command line or in addopts)", False)
 
+    handed: dict[str, dict[str, Any]] = {}
+
     def results(model: str) -> dict[str, Any]:
+        from pytest_lobstack.rates import with_percent_rates
         from scorer.errors import LobstackError
 
         try:
-            return run.results(run.find_model(model))
+            ref = run.find_model(model)
+            if ref.name not in handed:  # one document per model, so a name and its slug give the same one
+                handed[ref.name] = with_percent_rates(run.results(ref))
+            return handed[ref.name]
         except LobstackError as exc:
             message = exc.message
         pytest.fail(f"error: {message}", pytrace=False)  # outside the except: no chained traceback

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_lobstack.options import Settings
+from pytest_lobstack.refresh import refresh_hint
 from recorder.files import read_suite
 from recorder.manifest import MANIFEST, read_manifest
 from recorder.slug import model_slug
@@ -173,7 +174,7 @@ class LobstackRun:
         # The bundled suite's path is the install's, not the project's: rescore finds it by itself there.
         suite = "" if settings.suite_note else f" --suite {show(settings.suite)}"
         rescore = f"lobstack-eval rescore {show(settings.cassettes)}{suite}"
-        return "refresh it with: " + " and ".join(f"{rescore} --out {show(t)}" for t in dict.fromkeys(targets))
+        return refresh_hint(rescore, targets, settings.cassettes, show)
 
     def plan(self) -> None:
         """Once the selection is known (and before any test runs): what each selected model of a record mode needs

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from replay.partial import partial, partial_line
 from replay.ties import Counts, has_repeats, tiers
 from scorer.repeats import REPEAT_METRICS
 from scorer.suite_model import Suite
@@ -59,6 +60,8 @@ def cells(doc: dict[str, Any], repeated: bool = False) -> list[str]:
     row = [doc["model"]]
     for name in METRICS:
         row.append(_rate_cell(doc["metrics"][name]))
+        if name == "overall" and (mark := partial(doc)) is not None:
+            row[-1] += f" ({mark.mark()})"
         if repeated and name == "overall":
             row.append(str(doc.get("repeats", 1)))
             row.extend(_rate_cell(doc["metrics"].get(extra)) for extra in ("pass_all_k", "flaky"))
@@ -115,6 +118,9 @@ def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Co
             "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "
             "whose repeats disagree.",
         ]
+    explained = partial_line(board)
+    if explained:
+        lines[-1:-1] = [explained]
     lines += [
         "| " + " | ".join(headers) + " |",
         "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
@@ -156,6 +162,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
         header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
     header += ["latency_p50_ms", "cost_per_100_cases_usd", "scored", "errored", "unrecorded", "temperature_ignored"]
     header.append("tier")  # before the repeat columns: a K = 1 board's columns stay a prefix of a repeated one's
+    header.append("partial")
     repeated = has_repeats(documents)
     if repeated:
         header.append("repeats")
@@ -179,6 +186,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
             cases["unrecorded"],
             str(doc["temperature_ignored"]).lower(),
             marks.letters[str(doc["model"])],
+            str(partial(doc) is not None).lower(),
         ]
         if repeated:
             row.append(doc.get("repeats", 1))
@@ -188,40 +196,6 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
                 row += [_num(metric["rate"]), metric["count"], metric["of"], _num(ci[0]), _num(ci[1])]
         writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
-
-
-SHORT_HEADERS = ["Model", "Overall", "Right\ntool", "Valid\nargs", "Made-up\ntool", "Chains", "Parallel",
-                 "No call\nneeded", "p50\nms", "$ per\n100", "Errored", "Temp.\nignored"]  # fmt: skip
-
-
-def terminal_table(documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None) -> Any:
-    """A rich Table of the leaderboard for the terminal: each interval under its rate, so it fits ~120 columns;
-    the tier letters follow the Overall rate (``tier_lines`` is their legend)."""
-    from rich import box
-    from rich.table import Table
-
-    table = Table(
-        title=f"{suite.name} {suite.version}: rates in %, 95% interval below",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        collapse_padding=True,
-    )
-    repeated = has_repeats(documents)
-    headers = [*SHORT_HEADERS[:2], "K", "pass^k", "Flaky", *SHORT_HEADERS[2:]] if repeated else SHORT_HEADERS
-    for i, header in enumerate(headers):
-        rate = 1 <= i < len(headers) - 4 and header != "K"  # "[95-100]" must fit whole
-        table.add_column(header, justify="left" if i == 0 else "right", no_wrap=i == 0, min_width=8 if rate else None)
-    board = ordered(documents)
-    letters = tiers(board, counts=counts).letters
-    for doc in board:
-        row = cells(doc, repeated)
-        mark = letters[str(doc["model"])]
-        if mark:  # after the rate, before its interval
-            rate, _, ci = row[1].partition(" [")
-            row[1] = f"{rate} {mark}" + (f" [{ci}" if ci else "")
-        table.add_row(*(cell.replace(" [", "\n[") for cell in row))
-    return table
 
 
 def tier_lines(documents: Sequence[dict[str, Any]], counts: Counts | None = None) -> list[str]:

@@ -44,3 +44,16 @@ def test_faulted_attempts_do_not_use_up_draws() -> None:
         answers = [post(gateway, body) for _ in range(4)]
     assert [a.status_code for a in answers] == [429, 200, 429, 200]
     assert [step_passes(flaky_case, 0, a) for a in answers if a.status_code == 200] == verdicts(7, flaky_case, 2)
+
+
+def test_ref_noisy_answers_a_repeated_request_the_same_and_the_readme_says_so() -> None:
+    """Issue 25: ``ref/noisy`` gives identical repeats; the docs name ``ref/flaky`` as the model that varies."""
+    from tests.conftest import ROOT
+
+    case_id = next(c for c in CASES if len(CASES[c]["steps"]) == 1)
+    with StandInGateway(GatewayConfig(suite_path=MINI_SUITE, seed=7)) as gateway:
+        body = chat_body(case_id, "ref/noisy")
+        answers = [post(gateway, body).json()["choices"][0]["message"] for _ in range(6)]
+    assert all(a == answers[0] for a in answers)
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "To watch repeats disagree on the stand-in gateway, record `ref/flaky`: `ref/noisy`" in readme

@@ -103,11 +103,12 @@ class TestLeaderboard:
         assert [r[0]["data-model"] for r in _rows(html, "board")] == ["alpha/oracle", "beta/mixed", "gamma/evil"]
 
     def test_cells_show_rate_interval_dash_latency_cost(self, html: str) -> None:
-        """beta/mixed: Overall 50% [15.0, 85.0], no chains (dash), 800 ms, $0.05, 4 scored, 1 errored."""
+        """beta/mixed: Overall 50% [15.0, 85.0] over 4 of its 6 cases (partial: marked 4/6), no chains (dash),
+        800 ms, $0.05, 4 scored, 1 errored."""
         cells = [texts for _, texts in _rows(html, "board")[1][1]]
         assert cells == [
             ["beta/mixed"],
-            ["50.0%", "15.0–85.0"],
+            ["50.0%", "(4/6)", "15.0–85.0"],
             ["33.3%", "6.2–79.2"],
             ["100.0%", "43.9–100.0"],
             ["0.0%", "0.0–56.1"],
@@ -135,6 +136,8 @@ class TestLeaderboard:
         assert "lobstack-sample" in head and "0.1.0" in head
         assert "0f3c1d4e5b6a79881726354433221100ffeeddccbbaa99887766554433221100" in head
         assert "temperature 0" in head and "Nex" in head
+        # Nex is said to be what the model auto is, and what it does (issue 25: "Nex" was unexplained)
+        assert "The model auto is Nex, Lobstack&#39;s router: for each request it picks" in head
 
     def test_model_with_every_case_errored_has_dashes_and_comes_last(self) -> None:
         """No scores at all (method page: a model with every case errored has no scores)."""
@@ -146,10 +149,12 @@ class TestLeaderboard:
         dead["latency_p50_ms"] = dead["cost_per_100_cases_usd"] = None
         for r in dead["results"]:
             r.update(status="errored", steps=[], attempts=[])
+        dead["cases"] = {"total": len(dead["results"]), "scored": 0, "errored": len(dead["results"]), "unrecorded": 0}
         page = render_report([dead, _results("gamma_evil")], _suite())
         rows = _rows(page, "board")
         assert [r[0]["data-model"] for r in rows] == ["gamma/evil", "aaa/dead"]
-        assert [texts for _, texts in rows[1][1][1:10]] == [["–"]] * 9
+        # Overall says on how many cases it rests: none (docs/METHOD.md#partial-models-marked)
+        assert [texts for _, texts in rows[1][1][1:10]] == [["–", f"(0/{len(dead['results'])})"]] + [["–"]] * 8
         assert {a.get("class") for a, _ in _rows(page, "grid")[1][1][1:]} == {"e"}
 
     def test_no_models_still_renders(self) -> None:
@@ -173,7 +178,7 @@ class TestGridAndDetails:
 
     def test_grid_reads_without_colour_and_has_one_tab_stop(self, html: str) -> None:
         """Each cell carries its status as a mark (not colour alone), the legend names every mark, the first cell
-        is the grid's one tab stop, and a hidden header row names every case for screen readers."""
+        is the grid's one tab stop, and a header row names every case (its id, visible over the column)."""
         rows = _rows(html, "grid")
         assert [texts for _, texts in rows[1][1][1:]] == [["✗"], ["✓"], ["✗"], ["✓"], ["!"], ["?"]]
         tab_stops = [(r, c) for r, (_, cells) in enumerate(rows) for c, (a, _) in enumerate(cells) if "tabindex" in a]
@@ -181,7 +186,7 @@ class TestGridAndDetails:
         assert re.search(
             r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" aria-describedby="grid-help">', html
         )
-        ids = re.findall(r'<th scope="col"><span class="sr">([^<]+)</span></th>', html)
+        ids = re.findall(r'<th scope="col"><span class="cid">([^<]+)</span></th>', html)
         assert ids == [c["id"] for c in _suite()["cases"]]
         legend = re.search(r'<p class="legend">(.*?)</p>', html, re.S)
         assert legend is not None
@@ -294,6 +299,12 @@ class TestPlots:
     )
     def test_pareto_front(self, points: list[tuple[float, float]], front: list[int]) -> None:
         assert pareto_front(points) == front
+
+    def test_a_partial_model_is_never_on_the_front_and_pushes_no_complete_model_off(self) -> None:
+        # (cost, Overall): 1 is partial, cheaper and as good as 0; 2 is dearer and worse than 1 only
+        points = [(0.2, 100.0), (0.1, 100.0), (0.15, 90.0)]
+        assert pareto_front(points) == [1]
+        assert pareto_front(points, [False, True, False]) == [2, 0]
 
 
 @pytest.mark.parametrize(

@@ -201,17 +201,31 @@ def test_a_model_with_nothing_scored_misses_every_floor(project: Path, pytester:
 def test_the_fixture_gives_a_test_the_scored_run(project: Path, pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_custom="""
+        import json
+
+        import pytest
+
         def test_noisy(lobstack_results):
             run = lobstack_results("ref/noisy")
             assert run["metrics"]["overall"]["count"] == 41
             assert run is lobstack_results("ref_noisy")  # by slug, scored once
+            rate = run["metrics"]["overall"]["rate"]
+            assert rate == 51.25 and rate.percent == 51.25 and rate.share == 0.5125
+            assert rate > 50 and rate.share > 0.5 and not rate.share > 0.6
+            json.dumps(run)  # still the results.json document
+
+        def test_a_share_against_a_percent_is_refused(lobstack_results):
+            rate = lobstack_results("ref/noisy")["metrics"]["overall"]["rate"]
+            with pytest.raises(TypeError, match=r"rates are in percent .* or use rate.share > 0.6"):
+                assert rate > 0.6  # 51.25% is not more than 60%; a plain float would pass
 
         def test_unknown(lobstack_results):
             lobstack_results("openai/gpt-4o")
         """
     )
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "test_noisy or test_unknown", "-rf")
-    result.assert_outcomes(passed=1, failed=1)
+    only = "test_noisy or test_unknown or test_a_share"
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "-k", only, "-rf")
+    result.assert_outcomes(passed=2, failed=1)
     assert "During handling" not in result.stdout.str()
     result.stdout.fnmatch_lines(
         ["error: no model 'openai/gpt-4o' in */cassettes (models collected: ref/noisy, ref/oracle~400)"]

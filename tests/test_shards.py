@@ -105,7 +105,11 @@ def test_record_shards_merged_score_the_unsharded_verdicts(start_gateway, tmp_pa
     record(tmp_path / "whole")
     for index in (1, 2):
         record(tmp_path / f"shard-{index}", "--shard", f"{index}/2")
-    assert "(shard 2/2)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "(shard 2/2)" in err
+    # A shard's dir holds part of the cases: the hint merges first, never "rescore shard-2" alone (issue 25).
+    assert f"the scores come from: lobstack-eval rescore {tmp_path / 'shard-2'}." not in err
+    assert "once all 2 shards are recorded, lobstack-eval merge SHARD_DIRS... --out merged/ then " in err
     shard_dirs = [str(tmp_path / "shard-1"), str(tmp_path / "shard-2")]
     assert main(["merge", *shard_dirs, "--out", str(tmp_path / "merged")]) == 0
     assert "Next: lobstack-eval rescore" in capsys.readouterr().err

@@ -38,7 +38,8 @@ STATUS_MARKS: dict[str, tuple[str, str]] = {
 CAVEATS = (
     "At temperature 0 most models are close to deterministic, not exactly: two runs of the same suite can "
     "differ by a case or two.",
-    "Through auto, Nex (Lobstack's router) picks the model per request, so its score is the score of its choices.",
+    "The model auto is Nex, Lobstack's router: for each request it picks one of Lobstack's models to answer (the "
+    'leaderboard lists them under auto as "routed to"), so its score is the score of its choices.',
     "The scores measure tool calling through the Lobstack API with this prompt and these tools; a different "
     "prompt or tool set can score differently.",
     "Errored and unrecorded cases are counted and shown, and left out of every rate.",

@@ -25,6 +25,7 @@ class PlotModel:
     groups: dict[str, float | None]
     cost_per_100: float | None
     latency_p50_ms: float | None
+    partial: bool = False  # rates over fewer cases than the model has: shown, never on the Pareto front
 
 
 def plain_text(label: str) -> str:
@@ -32,9 +33,12 @@ def plain_text(label: str) -> str:
     return label.replace("\\", "\\\\").replace("$", r"\$")
 
 
-def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
-    """Indices of the points no other point beats (x lower or equal and y higher or equal, one strictly), by x."""
-    order = sorted(range(len(points)), key=lambda i: (points[i][0], -points[i][1], i))
+def pareto_front(points: Sequence[tuple[float, float]], partial: Sequence[bool] = ()) -> list[int]:
+    """Indices of the points no other point beats (x lower or equal and y higher or equal, one strictly), by x.
+    A ``partial`` point (a model scored on fewer cases than it has) is never on the front and beats no point
+    (docs/METHOD.md#partial-models-marked)."""
+    complete = [i for i in range(len(points)) if not (i < len(partial) and partial[i])]
+    order = sorted(complete, key=lambda i: (points[i][0], -points[i][1], i))
     front: list[int] = []
     best = -math.inf
     for i in order:
@@ -47,7 +51,10 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
 # Rough label box in axes fractions for 7 pt text on the 6 x 4.2 in plot: per character, and one line high.
 _CHAR_W = 0.0105
 _LINE_H = 0.04
-_OFFSETS = (4.0, -11.0, 14.0, -21.0)  # vertical offsets to try, in points (one point is about 0.0037 of y)
+# Vertical offsets to try, in points (one point is about 0.0037 of y); beyond the first four a label hangs below
+# its point on a leader line, so a row of models at the same rate (seven at 100%) gets a readable stack.
+_OFFSETS = (4.0, -11.0, 14.0, -21.0, *(-21.0 - 10.0 * k for k in range(1, 12)))
+LEADER_BEYOND = 21.0  # |offset| in points above which the plot draws a leader line to the point
 
 
 def place_labels(points: Sequence[tuple[float, float, str]]) -> dict[int, tuple[float, float, str, str]]:

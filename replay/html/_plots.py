@@ -9,7 +9,7 @@ import matplotlib
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
-from replay.html._plot_model import Interval, PlotModel, pareto_front, place_labels, plain_text
+from replay.html._plot_model import LEADER_BEYOND, Interval, PlotModel, pareto_front, place_labels, plain_text
 from replay.html._svg import empty_svg, figure, label_width_pt, row_labels, to_svg
 
 __all__ = [
@@ -100,25 +100,28 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         xlabel, plot_id = "latency p50, ms", "plot-latency"
     else:
         raise ValueError(f"unknown trade-off axis {axis!r}")
-    shown = [
-        (x, m.metrics["overall"].rate, m.name)
-        for x, m in zip(xs, models, strict=True)
-        if x is not None and m.metrics.get("overall") is not None
-    ]
+    kept = [(x, m) for x, m in zip(xs, models, strict=True) if x is not None and m.metrics.get("overall") is not None]
+    shown = [(x, m.metrics["overall"].rate, m.name) for x, m in kept]  # type: ignore[union-attr]
+    hollow = [m.partial for _, m in kept]
     fig = figure(6.0, 4.2, 46, 12, 38)
     ax = fig.subplots()
     if shown:
         pts = [(x, y) for x, y, _ in shown]
-        front = pareto_front(pts)
+        front = pareto_front(pts, hollow)
         on_front = set(front)
-        ax.scatter(
-            [x for i, (x, _) in enumerate(pts) if i not in on_front],
-            [y for i, (_, y) in enumerate(pts) if i not in on_front],
-            s=22,
-            color=_POINT,
-            alpha=0.7,
-            label="model",
-        )
+        off = [i for i in range(len(pts)) if i not in on_front and not hollow[i]]
+        ax.scatter([pts[i][0] for i in off], [pts[i][1] for i in off], s=22, color=_POINT, alpha=0.7, label="model")
+        if any(hollow):
+            part = [i for i in range(len(pts)) if hollow[i]]
+            ax.scatter(
+                [pts[i][0] for i in part],
+                [pts[i][1] for i in part],
+                s=26,
+                facecolors="none",
+                edgecolors=_MUTED,
+                linewidths=1.2,
+                label="partial (not on the front)",
+            )
         ax.plot(
             [pts[i][0] for i in front],
             [pts[i][1] for i in front],
@@ -139,7 +142,8 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         wanted = [i for i in range(len(shown)) if label_all or i in on_front]
         for i, (dx, dy, ha, text) in place_labels([(scale[i], pts[i][1], shown[i][2]) for i in wanted]).items():
             x, y = pts[wanted[i]]
-            ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, fontsize=7)
+            leader = {"arrowstyle": "-", "color": _MUTED, "linewidth": 0.5} if abs(dy) > LEADER_BEYOND else None
+            ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, fontsize=7, arrowprops=leader)
         if log:
             # Plain numbers on a log axis; minor ticks unlabelled (their labels collide within a decade).
             ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
@@ -182,7 +186,11 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
     if numbers:
         for y, row in enumerate(values):
             for x, v in enumerate(row):
-                ax.text(x + 0.5, y + 0.5, "–" if v is None else f"{v:.0f}", ha="center", va="center", fontsize=7)
+                # 9 pt, and white on the dark ends of the colour map, so the number reads on every cell.
+                r, g, b, _ = cmap(math.nan if v is None else v / 100)
+                ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+                text = "–" if v is None else f"{v:.0f}"
+                ax.text(x + 0.5, y + 0.5, text, ha="center", va="center", fontsize=9, color=ink)
     else:
         fig.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02, aspect=40, label="Overall, %")
     ax.set_xticks([i + 0.5 for i in range(len(keys))], [GROUP_LABELS[k] for k in keys], fontsize=8)

@@ -12,6 +12,7 @@ from replay.html import _env, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
+from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
 from replay.ties import has_repeats, tiers
@@ -62,6 +63,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     board = tiers(ordered)
     power = [(str(r["model"]), str(r.get("repeats", 1)), *power_cells(r, 5.0)) for r in ordered]
     suites = _view.suite_lines(ordered)
+    partial_note = partial_line(ordered)
     title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
     return _env.render(
         "report.html.j2",
@@ -81,6 +83,8 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         case_ids=case_ids,
         columns=_view.columns(repeated),
         rows=[_view.leaderboard_row(r, repeated) for r in ordered],
+        partial_note=partial_note or "",
+        front_note="; a partial model (hollow, scored/total by its name) is never on it" if partial_note else "",
         plots=plots,
         spans=_view.group_spans(case_ids),
         grid=_view.grid_rows(ordered, case_ids),

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
+from replay.partial import partial
 
 _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
 
@@ -30,6 +31,7 @@ class Cell:
     text: str
     sort: str
     sub: str = ""
+    mark: str = ""  # Overall's scored/total for a partial model (replay.partial)
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,8 @@ def leaderboard_row(result: dict[str, Any], repeated: bool = False) -> Row:
     cells = [Cell(str(result["model"]), str(result["model"]).lower())]
     for key in METRIC_LABELS:
         cells.append(_rate_cell(result, key))
+        if key == "overall" and (mark := partial(result)) is not None:
+            cells[-1] = Cell(cells[-1].text, cells[-1].sort, cells[-1].sub, mark.mark())
         if repeated and key == "overall":
             k = result.get("repeats", 1)
             cells.append(Cell(str(k), fmt.sort_value(k)))
@@ -152,8 +156,10 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
     groups = {
         k: _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None for k in GROUP_LABELS
     }
+    mark = partial(result)
     return PlotModel(
-        name=str(result["model"]),
+        name=str(result["model"]) + ("" if mark is None else f" ({mark.mark()})"),
+        partial=mark is not None,
         metrics=metrics,
         groups=groups,
         cost_per_100=_number(result.get("cost_per_100_cases_usd")),
