@@ -56,7 +56,7 @@ def write_entry(cassette: Path, model: str, base_url: str, run: CaseRun, case: R
         "repeat": run.repeat,
         "case": case_json(case),
     }
-    write_atomic(entry_path(cassette), json.dumps(document, sort_keys=True) + "\n")
+    write_atomic(entry_path(cassette), json.dumps(document, sort_keys=True) + "\n")  # ASCII: surrogates escaped
 
 
 def read_run(entry: Path) -> CaseRun | None:

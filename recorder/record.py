@@ -30,7 +30,7 @@ from recorder.partial import ENTRY_SUFFIX, PARTIAL, adopt, entry_path, pending_c
 from recorder.record_case import CaseTask, record_case, suite_once
 from recorder.repeats import CaseRun, as_run
 from recorder.slug import checked_model_slug
-from recorder.transport import DEFAULT_TIMEOUT_S
+from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
 from scorer.errors import CassetteError, UsageError
 from scorer.suite_model import Suite
@@ -122,13 +122,15 @@ def record(
     sleep: Callable[[float], None] = time.sleep,
     notify: Callable[[str], None] = lambda _text: None,
     cost_header: str = COST_HEADER,
+    max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
 ) -> RecordSummary:
     """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this
     process.
 
     Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished cases are kept
     and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling the user (already scrubbed).
-    ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it)."""
+    ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it);
+    ``max_answer_mb`` caps each answer's decoded body (a larger one is a transport error of its attempt)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -156,6 +158,7 @@ def record(
                 backoff_scale,
                 cost_header,
                 run.repeat,
+                max_answer_mb,
             )
             for run in runs
         ]

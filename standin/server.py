@@ -65,7 +65,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             length = 0
         body = self.rfile.read(length) if length > 0 else b""
-        self.server.gateway._handle(method, self.path, body, self)
+        self.server.gateway._handle(method, self.path, body, self, dict(self.headers.items()))
 
     def send(self, answer: Answer) -> None:
         """Write a whole answer."""
@@ -152,10 +152,12 @@ class StandInGateway:
     ) -> None:
         self.stop()
 
-    def _handle(self, method: str, path: str, body: bytes, handler: _Handler) -> None:
+    def _handle(
+        self, method: str, path: str, body: bytes, handler: _Handler, headers: dict[str, str] | None = None
+    ) -> None:
         with self._lock:
             self._seen.append(body)
-        outcome: Outcome = self._dispatcher.handle(method, path, body)
+        outcome: Outcome = self._dispatcher.handle(method, path, body, headers)
         if outcome.delay_s > 0 and self._stopping.wait(outcome.delay_s):
             return  # shutting down: hang up instead of answering
         if isinstance(outcome, Answer):
