@@ -23,6 +23,7 @@ from pathlib import Path
 from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
 from recorder.files import inside, read_suite
+from recorder.futile import FutileWatch, unpriced
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock
 from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest
@@ -32,7 +33,7 @@ from recorder.repeats import CaseRun, as_run
 from recorder.slug import checked_model_slug
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
-from scorer.errors import CassetteError, UsageError
+from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite_model import Suite
 
 POLL_S = 0.1  # how often the parent looks at Ctrl-C while its workers record
@@ -67,6 +68,7 @@ class RecordSummary:
     statuses: dict[str, str]
     seconds: float
     adopted: tuple[str, ...] = ()
+    unpriced: str | None = None  # the warning when no 2xx answer of the run carried a price
 
 
 def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER) -> Manifest:
@@ -103,7 +105,7 @@ def prepare_model_dir(
     """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished; call it
     holding the dir's lock (``model_dir_lock``). Returns the dir and the adopted case-runs."""
     model_dir = inside(cassettes, checked_model_slug(model))
-    if not (model_dir / PARTIAL).is_dir():
+    if not (model_dir / PARTIAL).is_dir() and not (model_dir / PARTIAL).is_symlink():
         return model_dir, []
     manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header)
     return model_dir, adopt(model_dir, manifest)
@@ -163,6 +165,7 @@ def record(
             for run in runs
         ]
         kept: list[CaseRun] = []
+        watch = FutileWatch(model)
 
         def done(run: CaseRun) -> None:
             # Only this process moves cassettes into place, then updates run.json.
@@ -172,6 +175,8 @@ def record(
             manifest.write(model_dir)
             entry.unlink()  # last: a run killed before this point leaves the entry for the next run to adopt
             kept.append(run)
+            watch.observe(manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
+            interrupts.futile = watch.verdict is not None
             if on_case:
                 on_case(run, manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
 
@@ -194,9 +199,13 @@ def record(
                 _keep_finished(folder, kept, done)
         if interrupts.draining or interrupts.stop_now:
             raise RecordInterrupted(len(kept))
+        if watch.verdict is not None:
+            raise GatewayError(watch.verdict)
     statuses = {str(run): manifest.entry(run.case_id, run.repeat).status for run in runs if run in kept}  # type: ignore[union-attr]
     recorded = tuple(str(run) for run in runs)
-    return RecordSummary(model_dir, recorded, statuses, time.perf_counter() - started, tuple(map(str, adopted)))
+    seconds = time.perf_counter() - started
+    warning = unpriced(model_dir, kept, cost_header)
+    return RecordSummary(model_dir, recorded, statuses, seconds, tuple(map(str, adopted)), warning)
 
 
 def _keep_finished(folder: Path, kept: list[CaseRun], done: Callable[[CaseRun], None]) -> None:
@@ -215,7 +224,7 @@ def _record_here(
     tasks: list[CaseTask], done: Callable[[CaseRun], None], interrupts: Interrupts, sleep: Callable[[float], None]
 ) -> None:
     for task in tasks:
-        if interrupts.draining or interrupts.stop_now:
+        if interrupts.stop_starting or interrupts.stop_now:
             return
         interrupts.interruptible = True
         try:
@@ -253,10 +262,10 @@ def _record_in_processes(
         # Each worker gets its first case as soon as it is forked, not once the last one is: forking eight workers
         # takes tens of milliseconds, and the first requests go out meanwhile.
         while pool.grow():
-            if queue and not interrupts.draining:
+            if queue and not interrupts.stop_starting:
                 pool.submit(queue.popleft())
         while not interrupts.stop_now:
-            while queue and pool.idle() and not interrupts.draining and failure is None:
+            while queue and pool.idle() and not interrupts.stop_starting and failure is None:
                 pool.submit(queue.popleft())
             if not pool.running:
                 break
@@ -265,7 +274,7 @@ def _record_in_processes(
             if failure is None and not any(not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended):
                 # Freed workers get their next case before the bookkeeping below (moving files, rewriting
                 # run.json): no worker waits while there is work.
-                while queue and pool.idle() and not interrupts.draining and not interrupts.stop_now:
+                while queue and pool.idle() and not interrupts.stop_starting and not interrupts.stop_now:
                     pool.submit(queue.popleft())
             for task, ok, value in ended:
                 if ok:
