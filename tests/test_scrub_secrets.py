@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
