@@ -68,14 +68,17 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.gateway._handle(method, self.path, body, self, dict(self.headers.items()))
 
     def send(self, answer: Answer) -> None:
-        """Write a whole answer."""
-        self.send_response(answer.status)
-        for name, value in answer.headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(answer.body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(answer.body)
+        """Write a whole answer (a client that hangs up first, as one refusing ``bigheader`` does, is no error)."""
+        try:
+            self.send_response(answer.status)
+            for name, value in answer.headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(answer.body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(answer.body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def version_string(self) -> str:
         return self.server_version  # no Python version in the Server header

@@ -188,3 +188,16 @@ def test_a_symlinked_model_dir_is_refused(start_gateway, tmp_path: Path, capsys)
     assert _record_cli(gateway.url, tmp_path / "cas", "--model", "ref/oracle", "--case", "selection-01") == 1
     assert "is a symlink" in capsys.readouterr().err
     assert list(outside.iterdir()) == []
+
+
+def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway(faults="latin1:0.5")
+    everything = [case.id for case in SUITE.cases]
+    summary = record(MINI_SUITE, "ref/oracle", tmp_path, gateway.url, everything, concurrency=3, backoff_scale=0.0)
+    cases = read_manifest(summary.model_dir).cases
+    assert sorted(cases) == sorted(everything)
+    assert {c.status for c in cases.values()} == {"passed", "errored"}
+    assert {c.reason for c in cases.values() if c.status == "errored"} <= {"step 1: HTTP 500", "step 2: HTTP 500"}
+    assert {r["id"]: r["status"] for r in rescore_model(summary.model_dir, SUITE)["results"]} == {
+        case: entry.status for case, entry in cases.items()
+    }
