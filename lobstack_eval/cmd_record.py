@@ -56,7 +56,7 @@ def record(
     from lobstack_eval.suite_option import chosen_suite
     from recorder.client import header_name
     from recorder.endpoint import locate_endpoint, require_key
-    from recorder.files import read_suite
+    from recorder.files import inside, read_suite
     from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
     from recorder.lock import model_dir_lock
     from recorder.record import check_case_ids
@@ -90,7 +90,8 @@ def record(
                     return 0
             if not (cassettes / slug).is_dir():
                 require_key(endpoint)  # nothing recorded yet, so all is to record: fail before creating a folder
-            with model_dir_lock(cassettes / slug):  # held from planning to the last case
+            # inside(): a model dir that links out of the cassettes dir is refused before its lock is created there
+            with model_dir_lock(inside(cassettes, slug)):  # held from planning to the last case
                 return _record_locked(
                     suite,
                     model,

@@ -71,21 +71,35 @@ def _char(c: str) -> str:
     return "(?:" + "|".join(options) + ")"
 
 
+# An escape that may stand for an ASCII character of a secret: only a text holding one needs the slow pattern.
+_ASCII_ESCAPE = re.compile(r"\\u00[0-7][0-9a-fA-F]|\\/|%[0-7][0-9a-fA-F]")
+_ANY_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}|\\/|%[0-9a-fA-F]{2}")
+
+
+@functools.lru_cache(maxsize=32)
+def _forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
+    # Longest first, so a value that contains another (``user:key`` and ``key``) is replaced whole.
+    return tuple(sorted({f for s in _searchable(secrets) for f in _encodings(s)}, key=len, reverse=True))
+
+
 @functools.lru_cache(maxsize=32)
 def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
-    forms = sorted({f for s in _searchable(secrets) for f in _encodings(s)}, key=len, reverse=True)
-    if not forms:
-        return None
-    # Longest first, so a value that contains another (``user:key`` and ``key``) is replaced whole.
-    return re.compile("|".join("".join(_char(c) for c in form) for form in forms))
+    forms = _forms(secrets)
+    return re.compile("|".join("".join(_char(c) for c in form) for form in forms)) if forms else None
 
 
 def scrub_text(text: str, secrets: tuple[str, ...] = ()) -> str:
     """``text`` with every known secret value replaced, in any form a body may carry it; nothing else changes."""
-    pattern = _pattern(tuple(secrets))
+    secrets = tuple(secrets)
+    pattern = _pattern(secrets)
     if pattern is None or not text:
         return text
-    return pattern.sub(REDACTED, text)
+    forms = _forms(secrets)
+    for form in forms:  # the raw forms: plain replacement, fast on any size
+        if form in text:
+            text = text.replace(form, REDACTED)
+    escape = _ASCII_ESCAPE if all(c.isascii() for form in forms for c in form) else _ANY_ESCAPE
+    return pattern.sub(REDACTED, text) if escape.search(text) else text
 
 
 def scrub_shapes(text: str, secrets: tuple[str, ...] = ()) -> str:

@@ -120,9 +120,10 @@ class RequestsTransport:
                     stream=True,
                 )
                 try:
-                    body = self._read_capped(response)
-                finally:
+                    body = self._read_capped(response)  # read whole: the connection goes back to the pool
+                except BaseException:
                     response.close()
+                    raise
         except AnswerTooLarge as exc:
             self._fresh_session()
             raise TransportFailure("network_error", str(exc), _ms(started)) from None

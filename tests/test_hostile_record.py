@@ -179,17 +179,6 @@ def test_a_symlinked_lock_file_is_refused_and_its_target_untouched(start_gateway
     assert gateway.requests_seen == []
 
 
-def test_a_symlinked_model_dir_is_refused(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (tmp_path / "cas").mkdir()
-    (tmp_path / "cas" / "ref_oracle").symlink_to(outside)
-    gateway = start_gateway()
-    assert _record_cli(gateway.url, tmp_path / "cas", "--model", "ref/oracle", "--case", "selection-01") == 1
-    assert "is a symlink" in capsys.readouterr().err
-    assert list(outside.iterdir()) == []
-
-
 def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(start_gateway, tmp_path: Path) -> None:
     gateway = start_gateway(faults="latin1:0.5")
     everything = [case.id for case in SUITE.cases]
