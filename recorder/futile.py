@@ -29,6 +29,11 @@ class FutileWatch:
         self.reasons: list[str | None] = []
         self.verdict: str | None = None
 
+    @property
+    def settled(self) -> bool:
+        """True once the first ``after`` case-runs are counted (the run is futile or it is not)."""
+        return len(self.reasons) >= self.after
+
     def observe(self, entry: RecordedCase) -> None:
         """Count one finished case-run of this run (only the first ``after`` count)."""
         if len(self.reasons) >= self.after:

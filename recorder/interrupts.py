@@ -51,6 +51,7 @@ class Interrupts:
         self.draining = False
         self.stop_now = False
         self.futile = False  # the first answers say the rest would be refused too (``recorder.futile``)
+        self.watching = True  # until the first answers are in, a freed worker waits for them to be counted
         self.interruptible = False
         self._announced = False
 

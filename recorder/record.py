@@ -176,7 +176,7 @@ def record(
             entry.unlink()  # last: a run killed before this point leaves the entry for the next run to adopt
             kept.append(run)
             watch.observe(manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
-            interrupts.futile = watch.verdict is not None
+            interrupts.futile, interrupts.watching = watch.verdict is not None, not watch.settled
             if on_case:
                 on_case(run, manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
 
@@ -273,8 +273,12 @@ def _record_in_processes(
             ended = pool.finished(POLL_S)
             if failure is None and not any(not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended):
                 # Freed workers get their next case before the bookkeeping below (moving files, rewriting
-                # run.json): no worker waits while there is work.
-                while queue and pool.idle() and not interrupts.stop_starting and not interrupts.stop_now:
+                # run.json), once the first answers are counted (they may say the rest is futile).
+                while (
+                    queue
+                    and pool.idle()
+                    and not (interrupts.watching or interrupts.stop_starting or interrupts.stop_now)
+                ):
                     pool.submit(queue.popleft())
             for task, ok, value in ended:
                 if ok:

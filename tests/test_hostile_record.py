@@ -190,3 +190,14 @@ def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(start_gateway, tmp
     assert {r["id"]: r["status"] for r in rescore_model(summary.model_dir, SUITE)["results"]} == {
         case: entry.status for case, entry in cases.items()
     }
+
+
+def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway()
+    everything = [case.id for case in SUITE.cases]
+    with pytest.raises(GatewayError, match="refused the first 3 case-runs"):
+        record(MINI_SUITE, "no-such-model", tmp_path, gateway.url, everything, concurrency=3, backoff_scale=0.0)
+    # Three in flight at once; a freed worker may start one more before the third refusal is counted.
+    asked = len(gateway.requests_seen)
+    assert 3 <= asked <= 3 + 2 < len(everything)
+    assert len(read_manifest(tmp_path / "no-such-model").cases) == asked  # every refusal kept
