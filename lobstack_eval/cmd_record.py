@@ -43,6 +43,9 @@ def record(
     repeats_text: str = typer.Option(
         "1", "--repeats", metavar="K", help="Record K independent runs of every case (repeat 1 is the usual run)."
     ),
+    max_answer_mb: str = typer.Option(
+        "32", "--max-answer-mb", metavar="MB", help="Largest answer kept, in MiB once decoded (gzip included)."
+    ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
 
@@ -53,7 +56,7 @@ def record(
     from lobstack_eval.suite_option import chosen_suite
     from recorder.client import header_name
     from recorder.endpoint import locate_endpoint, require_key
-    from recorder.files import read_suite
+    from recorder.files import inside, read_suite
     from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
     from recorder.lock import model_dir_lock
     from recorder.record import check_case_ids
@@ -65,6 +68,7 @@ def record(
     concurrency = whole_number(concurrency_text, "--concurrency")
     repeats = whole_number(repeats_text, "--repeats", maximum=MAX_REPEATS)
     timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
+    answer_mb = finite_number(max_answer_mb, "--max-answer-mb", "MiB", inclusive=False)
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
@@ -86,7 +90,8 @@ def record(
                     return 0
             if not (cassettes / slug).is_dir():
                 require_key(endpoint)  # nothing recorded yet, so all is to record: fail before creating a folder
-            with model_dir_lock(cassettes / slug):  # held from planning to the last case
+            # inside(): a model dir that links out of the cassettes dir is refused before its lock is created there
+            with model_dir_lock(inside(cassettes, slug)):  # held from planning to the last case
                 return _record_locked(
                     suite,
                     model,
@@ -100,6 +105,7 @@ def record(
                     say,
                     part,
                     repeats,
+                    answer_mb,
                 )
     except RecordInterrupted as stopped:
         say(f"Kept {stopped.kept} finished {what} of this run; run the same command again to record the rest.")
@@ -133,6 +139,7 @@ def _record_locked(
     say: Callable[[str], None],
     part: Shard | None,
     repeats: int,
+    max_answer_mb: float = 32.0,
 ) -> int:
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import require_key
@@ -168,6 +175,7 @@ def _record_locked(
             on_case=progress.update,
             notify=progress.note,
             cost_header=cost_header,
+            max_answer_mb=max_answer_mb,
         )
     statuses = list(summary.statuses.values())
     counts = {s: statuses.count(s) for s in ("passed", "failed", "errored", "unrecorded")}
@@ -180,6 +188,8 @@ def _record_locked(
         + (f"; {missing} not recorded (run the same command again)" if missing else "")
         + f". These are the recorder's own verdicts; the scores come from: {_scoring(cassettes, part)}"
     )
+    if summary.unpriced:
+        say(summary.unpriced)
     if progress.refused:
         first = sorted(progress.refused.items(), key=lambda item: str(item[0]))[0]
         raise GatewayError(

@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from recorder.answer_body import capped_response
 from recorder.endpoint import same_endpoint, stored_uri
 from recorder.files import inside, write_atomic
 from recorder.secrets import SECRET_HEADERS, SECRET_QUERY_PARAMETERS, scrub_body, scrub_headers, scrub_known
+from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB
 from scorer.jsonvalue import json_equal
 
 MATCH_ON = ("method", "endpoint_uri", "json_body")
@@ -74,8 +76,9 @@ class AtomicPersister:
         write_atomic(Path(cassette_path), serialize(cassette_dict, serializer))
 
 
-def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
-    """The project's vcrpy configuration for recording and for plain-vcrpy playback."""
+def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_MB * MIB) -> Any:
+    """The project's vcrpy configuration for recording and for plain-vcrpy playback; an answer whose body passes
+    ``max_bytes`` (on the wire or decoded) raises ``AnswerTooLarge`` out of the request and is not kept."""
     import vcr
 
     def before_request(request: Any) -> Any:
@@ -89,10 +92,8 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
 
     def before_response(response: dict[str, Any]) -> dict[str, Any]:
         # Sorted: vcrpy collects response headers through a set, so their order would change from run to run.
+        response = capped_response(response, max_bytes, lambda raw: scrub_body(raw, secrets))
         response["headers"] = dict(sorted(scrub_headers(response.get("headers", {}), secrets).items()))
-        body = response.get("body", {})
-        if "string" in body:
-            body["string"] = scrub_body(body["string"], secrets)
         return response
 
     recorder = vcr.VCR(
@@ -102,7 +103,7 @@ def make_vcr(secrets: tuple[str, ...] = ()) -> Any:
         filter_query_parameters=list(SECRET_QUERY_PARAMETERS),
         before_record_request=before_request,
         before_record_response=before_response,
-        decode_compressed_response=True,
+        decode_compressed_response=False,  # decoded by ``capped_response``, a chunk at a time under the cap
         record_on_exception=False,
     )
     recorder.register_matcher("endpoint_uri", endpoint_uri)

@@ -2,7 +2,8 @@
 
 Retried: a request that did not complete (network error, or no answer in 120 s) or that got 429, 502, 503 or
 504; up to 3 retries, 1, 2 and 4 seconds apart (Retry-After is not honoured: the method fixes the schedule).
-Any other answer is the model's result. An error object inside a 2xx body (OpenRouter's mid-generation errors) is
+Any other answer is the model's result (a status outside 100-599 too; a redirect is not followed: its reason says
+where it points, to use as --base-url). An error object inside a 2xx body (OpenRouter's mid-generation errors) is
 an error answer with the provider's code: an in-body 429, 502, 503 or 504 is a transport error and retried
 like its HTTP twin; any other in-body error errors the case with the provider's code and message.
 """
@@ -93,13 +94,34 @@ def call_with_retries(
             elif error is not None:
                 return CallResult(answer, tuple(attempts), error.describe())
             elif answer.status not in RETRY_STATUSES:
-                failure_text = None if 200 <= answer.status < 300 else f"HTTP {answer.status}{_error_text(answer)}"
+                failure_text = None if 200 <= answer.status < 300 else failure_line(answer, request.url)
                 return CallResult(answer, tuple(attempts), failure_text)
             else:
                 last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"
         if number <= len(BACKOFF_S):
             sleep(BACKOFF_S[number - 1])
     return CallResult(answer, tuple(attempts), last)
+
+
+def failure_line(answer: HttpAnswer, url: str) -> str:
+    """The reason of a non-2xx answer: its status and error message, or where a redirect points."""
+    location = answer.headers.get("location")
+    if 300 <= answer.status < 400 and location:
+        return f"HTTP {answer.status}: {redirect_text(location, url)}"
+    return f"HTTP {answer.status}{_error_text(answer)}"
+
+
+def redirect_text(location: str, url: str) -> str:
+    """``the gateway redirected to URL: use it as --base-url``, the URL as an API root (``/chat/completions``
+    taken off) and shown as URLs are (no credentials, no port for a loopback host, query values hidden)."""
+    from urllib.parse import urljoin
+
+    from recorder.endpoint import stored_uri
+    from recorder.secrets import public_url
+
+    target = urljoin(url, location.strip()).rstrip("/")
+    target = target.removesuffix("/chat/completions")
+    return f"the gateway redirected to {public_url(stored_uri(target))}: use it as --base-url"
 
 
 def _error_text(answer: HttpAnswer) -> str:

@@ -14,7 +14,8 @@ import os
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from recorder.secrets import scrub_text
+from recorder.secrets import public_url as hidden_url
+from recorder.secrets import scrub_shapes, scrub_text
 from scorer.errors import GatewayError, UsageError
 
 DEFAULT_BASE_URL = "https://www.lobstack.ai/api/gateway/v1"
@@ -86,7 +87,8 @@ class Endpoint:
         return tuple(v for v in dict.fromkeys(values) if v)
 
     def scrub(self, text: str) -> str:
-        """``text`` with every credential and key-shaped token removed: for every line printed or written."""
+        """``text`` with every credential value removed, in any form a body may carry it: for every line printed or
+        written (key shapes are left alone: such a line may quote a model's answer)."""
         return scrub_text(text, self.secrets)
 
 
@@ -98,7 +100,7 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise UsageError(f"--base-url: not a valid URL ({exc})") from None
+        raise UsageError(f"--base-url: not a valid URL ({scrub_shapes(str(exc))})") from None
     auth = None
     if parts.username is not None or parts.password is not None:
         auth = (unquote(parts.username or ""), unquote(parts.password or ""))
@@ -107,12 +109,16 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
         api_key,
         auth,
     )
+    shown = hidden_url(endpoint.url, endpoint.secrets)  # a query may hold a key (?key=, ?code=): never shown
     if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
-        raise UsageError(f"--base-url {endpoint.scrub(endpoint.url)!r} is not an http(s) URL")
+        raise UsageError(f"--base-url {shown!r} is not an http(s) URL")
     if parts.query or parts.fragment:
-        raise UsageError(f"--base-url {endpoint.url!r}: an API root has no query or fragment")
+        raise UsageError(
+            f"--base-url {shown!r}: an API root has no query or fragment (a key goes in {API_KEY_ENV}; "
+            "values hidden here)"
+        )
     if endpoint.url.endswith("/chat/completions"):
-        raise UsageError(f"--base-url {endpoint.url!r} must end before /chat/completions (e.g. .../v1)")
+        raise UsageError(f"--base-url {shown!r} must end before /chat/completions (e.g. .../v1)")
     return endpoint
 
 
@@ -157,4 +163,5 @@ def api_key_for(base_url: str) -> str | None:
 
 def public_url(base_url: str) -> str:
     """``base_url`` without its credentials: what may be printed."""
-    return parse_base_url(base_url).url
+    endpoint = parse_base_url(base_url)
+    return hidden_url(endpoint.url, endpoint.secrets)

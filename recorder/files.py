@@ -79,6 +79,13 @@ def _umask() -> int:
     return mask
 
 
+def json_utf8(text: str) -> bytes:
+    """JSON text as UTF-8, a lone surrogate (valid in JSON, ``"\\ud800"``, not encodable) written as its escape:
+    in JSON text a surrogate can only stand inside a string, where ``\\udXXX`` is the same value (decision
+    ``METHOD.md#lone-surrogates-round-trip``)."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write a text file (UTF-8, ``\n`` line ends) whole or not at all."""
     write_bytes_atomic(path, text.encode("utf-8"))

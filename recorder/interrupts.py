@@ -50,8 +50,15 @@ class Interrupts:
         self._first_at: float | None = None
         self.draining = False
         self.stop_now = False
+        self.futile = False  # the first answers say the rest would be refused too (``recorder.futile``)
+        self.watching = True  # until the first answers are in, a freed worker waits for them to be counted
         self.interruptible = False
         self._announced = False
+
+    @property
+    def stop_starting(self) -> bool:
+        """Start no other case: Ctrl-C once, or the run is futile."""
+        return self.draining or self.futile
 
     def announce(self, running: int) -> None:
         """Say once that running cases are being finished."""

@@ -46,7 +46,12 @@ def holder_text() -> str:
 def _try_lock(path: Path) -> int | str:
     """The locked file descriptor, or the holder's text when another process has the lock."""
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:  # O_NOFOLLOW: a symlinked .lock (git stores symlinks) must not truncate the file it points to
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+        except OSError as exc:
+            if path.is_symlink():
+                raise CassetteError(f"{path} is a symlink; remove it (a lock file is the recorder's own)") from None
+            raise CassetteError(f"{path}: cannot open the lock file ({exc.strerror or exc})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -64,7 +69,8 @@ def _try_lock(path: Path) -> int | str:
 
 @contextmanager
 def model_dir_lock(model_dir: Path) -> Iterator[None]:
-    """Hold the model dir's lock; CassetteError naming the holder when another process records into it."""
+    """Hold the model dir's lock; CassetteError naming the holder when another process records into it, or when
+    its lock file is a symlink (callers check the dir itself with ``recorder.files.inside``)."""
     model_dir.mkdir(parents=True, exist_ok=True)
     key = str(model_dir.resolve())
     if fcntl is None or key in _held:

@@ -8,7 +8,7 @@ from typing import Any
 
 from recorder.client import COST_HEADER
 from recorder.endpoint import parse_base_url, stored_uri
-from recorder.files import inside, read_json, write_atomic
+from recorder.files import inside, json_utf8, read_json, write_bytes_atomic
 from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
 from scorer.json_text import dumps_indented
@@ -21,6 +21,9 @@ TRANSPORT_OUTCOMES = frozenset(
 )
 # The gateway refused the request before any model saw it (the key, the access, the model name): not an answer.
 REFUSED_OUTCOMES = frozenset({"http_401", "http_403", "http_404"})
+# Any three-digit status is an answer (HTTP's grammar, and what http.client reads): 600 or 999 from a broken gateway
+# is kept like any other non-2xx, never discarded (decision METHOD.md#any-three-digit-status).
+MIN_STATUS, MAX_STATUS = 100, 999
 DEFAULT_COST_HEADER = COST_HEADER
 
 
@@ -134,7 +137,7 @@ class Manifest:
 
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
-        write_atomic(inside(model_dir, MANIFEST), self.to_json())
+        write_bytes_atomic(inside(model_dir, MANIFEST), json_utf8(self.to_json()))
 
 
 def case_json(case: RecordedCase) -> dict[str, Any]:
@@ -187,8 +190,8 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
     if not isinstance(raw.get("outcome"), str):
         raise CassetteError(f"{where}.outcome: expected a string, got {raw.get('outcome')!r}")
     status = raw.get("status")
-    if status is not None and not (_is_int(status) and 100 <= status <= 599):
-        raise CassetteError(f"{where}.status: expected an HTTP status (100-599) or null, got {status!r}")
+    if status is not None and not (_is_int(status) and MIN_STATUS <= status <= MAX_STATUS):
+        raise CassetteError(f"{where}.status: expected an HTTP status (100-999) or null, got {status!r}")
     wall = raw.get("wall_ms")
     # A latency is a duration: NaN never reaches here (strict JSON), a negative one is a corrupt file.
     if wall is not None and (isinstance(wall, bool) or not isinstance(wall, int | float) or wall < 0):

@@ -20,7 +20,7 @@ from recorder.files import inside, write_atomic
 from recorder.manifest import Manifest, RecordedCase, case_json, parse_case
 from recorder.repeats import CaseRun, run_cassette_target
 from recorder.transport import HttpRequest
-from scorer.errors import LobstackError
+from scorer.errors import CassetteError, LobstackError
 
 PARTIAL = ".partial"
 ENTRY_SUFFIX = ".entry"
@@ -56,7 +56,7 @@ def write_entry(cassette: Path, model: str, base_url: str, run: CaseRun, case: R
         "repeat": run.repeat,
         "case": case_json(case),
     }
-    write_atomic(entry_path(cassette), json.dumps(document, sort_keys=True) + "\n")
+    write_atomic(entry_path(cassette), json.dumps(document, sort_keys=True) + "\n")  # ASCII: surrogates escaped
 
 
 def read_run(entry: Path) -> CaseRun | None:
@@ -103,6 +103,9 @@ def is_whole(cassette: Path, case: RecordedCase) -> bool:
 def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
     """Move one finished case-run into place and into ``manifest`` (not written); the case-run, or None when the
     entry is not for this model and endpoint, or its cassette is not whole."""
+    pending = entry.with_name(entry.name.removesuffix(ENTRY_SUFFIX))
+    if entry.is_symlink() or pending.is_symlink():
+        return None  # not the recorder's own file: never moved into the cassettes
     run = read_run(entry)
     try:
         document = json.loads(entry.read_text(encoding="utf-8"))
@@ -117,7 +120,6 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
         final = run_cassette_target(model_dir, run.case_id, run.repeat)
     except LobstackError:
         return None
-    pending = entry.with_name(entry.name.removesuffix(ENTRY_SUFFIX))
     if pending.is_file() and is_whole(pending, case):
         os.replace(pending, final)
     elif not (final.is_file() and is_whole(final, case)):  # moved into place just before the parent died
@@ -130,6 +132,8 @@ def adopt(model_dir: Path, manifest: Manifest) -> list[CaseRun]:
     """Adopt every whole case-run that earlier runs left in ``.partial/`` (writing run.json when any), then delete
     the folder. Only call this holding the model dir's lock: no other run's files are then still being written."""
     root = model_dir / PARTIAL
+    if root.is_symlink():
+        raise CassetteError(f"{root} is a symlink; remove it (pending recordings are the recorder's own files)")
     if not root.is_dir():
         return []
     entries = sorted([*root.glob(f"*/*{ENTRY_SUFFIX}"), *root.glob(f"*/repeat-*/*{ENTRY_SUFFIX}")])

@@ -23,6 +23,7 @@ from pathlib import Path
 from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
 from recorder.files import inside, read_suite
+from recorder.futile import FutileWatch, unpriced
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock
 from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest
@@ -30,9 +31,9 @@ from recorder.partial import ENTRY_SUFFIX, PARTIAL, adopt, entry_path, pending_c
 from recorder.record_case import CaseTask, record_case, suite_once
 from recorder.repeats import CaseRun, as_run
 from recorder.slug import checked_model_slug
-from recorder.transport import DEFAULT_TIMEOUT_S
+from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
-from scorer.errors import CassetteError, UsageError
+from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite_model import Suite
 
 POLL_S = 0.1  # how often the parent looks at Ctrl-C while its workers record
@@ -67,6 +68,7 @@ class RecordSummary:
     statuses: dict[str, str]
     seconds: float
     adopted: tuple[str, ...] = ()
+    unpriced: str | None = None  # the warning when no 2xx answer of the run carried a price
 
 
 def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER) -> Manifest:
@@ -103,7 +105,7 @@ def prepare_model_dir(
     """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished; call it
     holding the dir's lock (``model_dir_lock``). Returns the dir and the adopted case-runs."""
     model_dir = inside(cassettes, checked_model_slug(model))
-    if not (model_dir / PARTIAL).is_dir():
+    if not (model_dir / PARTIAL).is_dir() and not (model_dir / PARTIAL).is_symlink():
         return model_dir, []
     manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header)
     return model_dir, adopt(model_dir, manifest)
@@ -122,13 +124,15 @@ def record(
     sleep: Callable[[float], None] = time.sleep,
     notify: Callable[[str], None] = lambda _text: None,
     cost_header: str = COST_HEADER,
+    max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
 ) -> RecordSummary:
     """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this
     process.
 
     Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished cases are kept
     and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling the user (already scrubbed).
-    ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it)."""
+    ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it);
+    ``max_answer_mb`` caps each answer's decoded body (a larger one is a transport error of its attempt)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -156,10 +160,12 @@ def record(
                 backoff_scale,
                 cost_header,
                 run.repeat,
+                max_answer_mb,
             )
             for run in runs
         ]
         kept: list[CaseRun] = []
+        watch = FutileWatch(model)
 
         def done(run: CaseRun) -> None:
             # Only this process moves cassettes into place, then updates run.json.
@@ -169,6 +175,8 @@ def record(
             manifest.write(model_dir)
             entry.unlink()  # last: a run killed before this point leaves the entry for the next run to adopt
             kept.append(run)
+            watch.observe(manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
+            interrupts.futile, interrupts.watching = watch.verdict is not None, not watch.settled
             if on_case:
                 on_case(run, manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
 
@@ -191,9 +199,13 @@ def record(
                 _keep_finished(folder, kept, done)
         if interrupts.draining or interrupts.stop_now:
             raise RecordInterrupted(len(kept))
+        if watch.verdict is not None:
+            raise GatewayError(watch.verdict)
     statuses = {str(run): manifest.entry(run.case_id, run.repeat).status for run in runs if run in kept}  # type: ignore[union-attr]
     recorded = tuple(str(run) for run in runs)
-    return RecordSummary(model_dir, recorded, statuses, time.perf_counter() - started, tuple(map(str, adopted)))
+    seconds = time.perf_counter() - started
+    warning = unpriced(model_dir, kept, cost_header)
+    return RecordSummary(model_dir, recorded, statuses, seconds, tuple(map(str, adopted)), warning)
 
 
 def _keep_finished(folder: Path, kept: list[CaseRun], done: Callable[[CaseRun], None]) -> None:
@@ -212,7 +224,7 @@ def _record_here(
     tasks: list[CaseTask], done: Callable[[CaseRun], None], interrupts: Interrupts, sleep: Callable[[float], None]
 ) -> None:
     for task in tasks:
-        if interrupts.draining or interrupts.stop_now:
+        if interrupts.stop_starting or interrupts.stop_now:
             return
         interrupts.interruptible = True
         try:
@@ -250,10 +262,10 @@ def _record_in_processes(
         # Each worker gets its first case as soon as it is forked, not once the last one is: forking eight workers
         # takes tens of milliseconds, and the first requests go out meanwhile.
         while pool.grow():
-            if queue and not interrupts.draining:
+            if queue and not interrupts.stop_starting:
                 pool.submit(queue.popleft())
         while not interrupts.stop_now:
-            while queue and pool.idle() and not interrupts.draining and failure is None:
+            while queue and pool.idle() and not interrupts.stop_starting and failure is None:
                 pool.submit(queue.popleft())
             if not pool.running:
                 break
@@ -261,8 +273,12 @@ def _record_in_processes(
             ended = pool.finished(POLL_S)
             if failure is None and not any(not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended):
                 # Freed workers get their next case before the bookkeeping below (moving files, rewriting
-                # run.json): no worker waits while there is work.
-                while queue and pool.idle() and not interrupts.draining and not interrupts.stop_now:
+                # run.json), once the first answers are counted (they may say the rest is futile).
+                while (
+                    queue
+                    and pool.idle()
+                    and not (interrupts.watching or interrupts.stop_starting or interrupts.stop_now)
+                ):
                     pool.submit(queue.popleft())
             for task, ok, value in ended:
                 if ok:

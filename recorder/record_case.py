@@ -17,7 +17,7 @@ from recorder.manifest import recorded_case
 from recorder.partial import write_entry
 from recorder.repeats import CaseRun
 from recorder.runner import run_case
-from recorder.transport import HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
+from recorder.transport import MIB, HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
 
@@ -36,6 +36,7 @@ class CaseTask:
     backoff_scale: float
     cost_header: str = COST_HEADER
     repeat: int = 1  # which repeat of the case this records (the request is the same for every repeat)
+    max_answer_mb: float = 32.0  # an answer larger than this, decoded, is given up (``--max-answer-mb``)
 
 
 class _RecordingTransport:
@@ -80,9 +81,10 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
 
     suite = suite_once(task.suite_path, task.suite_sha256)
     endpoint = task.endpoint
-    inner = RequestsTransport(endpoint.api_key, task.timeout_s, endpoint.auth)
+    max_bytes = int(task.max_answer_mb * MIB)
+    inner = RequestsTransport(endpoint.api_key, task.timeout_s, endpoint.auth, max_bytes)
     try:
-        with make_vcr(endpoint.secrets).use_cassette(
+        with make_vcr(endpoint.secrets, max_bytes).use_cassette(
             task.cassette, record_mode="all", drop_unused_requests=True
         ) as cassette:
             transport = _RecordingTransport(inner, cassette)

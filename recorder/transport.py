@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MAX_ANSWER_MB = 32
+MIB = 1024 * 1024
+_CHUNK = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -23,14 +26,15 @@ class HttpRequest:
     body: dict[str, Any]
 
     def body_bytes(self) -> bytes:
-        """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same bytes)."""
-        return json.dumps(self.body, ensure_ascii=False).encode("utf-8")
+        """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same bytes; a lone
+        surrogate an answer carried, sent back in a chain, as its JSON escape)."""
+        return json.dumps(self.body, ensure_ascii=False).encode("utf-8", "backslashreplace")
 
     def digest(self) -> str:
         """sha256 of the body as canonical JSON (sorted keys): ties a manifest attempt to its request, whatever
         the key order the suite file happens to use."""
         canonical = json.dumps(self.body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        return hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,19 @@ class TransportFailure(Exception):
         self.wall_ms = wall_ms
 
 
+class AnswerTooLarge(Exception):
+    """An answer's body is larger than the cap, on the wire or once decoded (``Content-Encoding``)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(too_large_text(limit))
+        self.limit = limit
+
+
+def too_large_text(limit: int) -> str:
+    """The one line a too-large answer gets."""
+    return f"the answer is larger than {limit / MIB:g} MiB once decoded; raise --max-answer-mb to keep it"
+
+
 class Unrecorded(Exception):
     """Replay has no recorded answer for this request (raised only by cassette-backed transports)."""
 
@@ -66,10 +83,15 @@ class Transport(Protocol):
 class RequestsTransport:
     """Real HTTP with ``requests``; the wall time covers sending the request and reading the whole body, and
     ``timeout_s`` bounds that whole time (not each read). ``auth`` is a base URL's userinfo, sent as Basic auth
-    (it then replaces the Bearer key, as ``requests`` does)."""
+    (it then replaces the Bearer key, as ``requests`` does). Redirects are not followed (a 3xx is an answer: the
+    runner names where it points); the body is read in chunks and given up past ``max_bytes`` decoded."""
 
     def __init__(
-        self, api_key: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, auth: tuple[str, str] | None = None
+        self,
+        api_key: str | None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        auth: tuple[str, str] | None = None,
+        max_bytes: int = DEFAULT_MAX_ANSWER_MB * MIB,
     ) -> None:
         import requests
 
@@ -80,6 +102,7 @@ class RequestsTransport:
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
         self.timeout_s = timeout_s
+        self.max_bytes = max_bytes
 
     def send(self, request: HttpRequest) -> HttpAnswer:
         from recorder.deadline import DeadlineExpired, wall_clock_limit
@@ -89,9 +112,21 @@ class RequestsTransport:
         try:
             with wall_clock_limit(self.timeout_s):
                 response = self._session.post(
-                    request.url, data=request.body_bytes(), headers=self._headers, timeout=self.timeout_s
+                    request.url,
+                    data=request.body_bytes(),
+                    headers=self._headers,
+                    timeout=self.timeout_s,
+                    allow_redirects=False,
+                    stream=True,
                 )
-                body = response.content
+                try:
+                    body = self._read_capped(response)  # read whole: the connection goes back to the pool
+                except BaseException:
+                    response.close()
+                    raise
+        except AnswerTooLarge as exc:
+            self._fresh_session()
+            raise TransportFailure("network_error", str(exc), _ms(started)) from None
         except DeadlineExpired:
             self._fresh_session()  # the interrupted connection is in an unknown state
             raise TransportFailure("timeout", f"no whole answer within {self.timeout_s:g} s", _ms(started)) from None
@@ -101,6 +136,16 @@ class RequestsTransport:
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = {name.lower(): value for name, value in response.headers.items()}
         return HttpAnswer(response.status_code, headers, body, _ms(started))
+
+    def _read_capped(self, response: Any) -> bytes:
+        """The decoded body, read a chunk at a time: AnswerTooLarge as soon as it passes ``max_bytes``."""
+        chunks, size = [], 0
+        for chunk in response.iter_content(_CHUNK):
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise AnswerTooLarge(self.max_bytes)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def _fresh_session(self) -> None:
         auth = self._session.auth

@@ -54,8 +54,8 @@ def _response_problem(response: Any, where: str) -> str | None:
     if not isinstance(status, dict):
         return f"{where}.status: expected an object with code and message, {_got(status)}"
     code = status.get("code")
-    if not (is_number(code) and isinstance(code, int) and 100 <= code <= 599):
-        return f"{where}.status.code: expected an integer HTTP status (100-599), {_got(code)}"
+    if not (is_number(code) and isinstance(code, int) and 100 <= code <= 999):  # METHOD.md#any-three-digit-status
+        return f"{where}.status.code: expected an integer HTTP status (100-999), {_got(code)}"
     problem = _headers_problem(response.get("headers"), f"{where}.headers")
     if problem:
         return problem
@@ -64,7 +64,21 @@ def _response_problem(response: Any, where: str) -> str | None:
         return f'{where}.body: expected an object {{"string": "..."}}, {_got(body)}'
     if not isinstance(body.get("string"), str):
         return f"{where}.body.string: expected the response text as a string, {_got(body.get('string'))}"
+    exact = body.get("bytes_base64")  # a body that was not UTF-8, byte for byte (METHOD.md#non-utf8-answers)
+    if exact is not None and not (isinstance(exact, str) and _is_base64(exact)):
+        return f"{where}.body.bytes_base64: expected the body's bytes in base64, {_got(exact)}"
     return None
+
+
+def _is_base64(text: str) -> bool:
+    import base64
+    import binascii
+
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
 
 
 def _version_problem(data: dict[str, Any]) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from recorder.answer_body import recorded_bytes
 from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
 from recorder.files import read_bytes
 from recorder.manifest import RecordedAttempt
@@ -54,7 +55,7 @@ def _parsed_fast(raw: bytes) -> Any | None:
     orjson refuses NaN, Infinity, a number beyond a double, a lone surrogate and nesting past 1024 levels, all of
     which the strict parse refuses too (it then names the field). The two parsers agree on everything else but an
     integer beyond 64 bits (orjson reads it as a float); in a cassette whose shape is right the only numbers that
-    are read are the status code, which the shape check holds to 100-599, and the version, held to 1. The nesting
+    are read are the status code, which the shape check holds to 100-999, and the version, held to 1. The nesting
     bound is checked as the strict parse checks it (only when the text has enough brackets to break it)."""
     try:
         data = orjson.loads(raw)
@@ -178,7 +179,7 @@ class CassetteTransport:
             raise Unrecorded(f"the request differs from the recording ({detail})")
         self._next_attempt += 1
         self._next_interaction += 1
-        body = response["body"]["string"].encode("utf-8")  # load_interactions checked it is text
+        body = recorded_bytes(response["body"])  # load_interactions checked it is text (and base64 if not UTF-8)
         return HttpAnswer(
             status=int(response["status"]["code"]),
             headers=_headers(response.get("headers", {})),

@@ -7,12 +7,12 @@ requests are never faulted and their attempts are not counted. Every outcome wai
 a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-cost-usd`` (``0.0`` unless
 a model answered), except those of a model priced in the body (``ref/openrouter-style``, OpenRouter's way: no
 price header on any of its answers, errors and faults included, and ``usage.cost`` in its completions).
-``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the
-request had ``temperature`` and the model drops it. Nothing from the request headers is ever echoed. A
-conversation whose ``tool`` messages do not answer the calls before them, or (for the provider-style models)
-whose earlier answers did not come back as they must, is refused with a 400 before the model answers. The
-dispatcher also counts each model's answers per body digest (faulted and refused attempts are not answers):
-``ref/flaky`` draws from that count, so the n-th answer to a body is the same on every gateway with the seed.
+``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the request had ``temperature`` and
+the model drops it. Nothing from the request headers is echoed, but by the ``echo`` fault. A conversation
+whose ``tool`` messages do not answer the calls before them, or (for the provider-style models) whose earlier
+answers did not come back as they must, is refused with a 400 before the model answers. The dispatcher also
+counts each model's answers per body digest (faulted and refused attempts are not answers): ``ref/flaky`` draws
+from that count, so the n-th answer to a body is the same on every gateway with the seed.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from standin.config import GatewayConfig
 from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
+from standin.hostile import HOSTILE_KINDS, MODEL_OUTPUT_KINDS, bend, hostile
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
 from standin.suite_index import SuiteIndex
@@ -68,11 +69,11 @@ class Dispatcher:
         self._answers: Counter[tuple[str, str]] = Counter()  # a model's answers per body: ref/flaky draws from it
         self._lock = threading.Lock()
 
-    def handle(self, method: str, path: str, body: bytes) -> Outcome:
-        """The outcome of one request."""
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str] | None = None) -> Outcome:
+        """The outcome of one request (``headers`` are only ever echoed by the ``echo`` fault)."""
         route_path = path.split("?", 1)[0].rstrip("/")
         if method == "POST" and route_path == CHAT_PATH:
-            return self._chat(body)
+            return self._chat(body, path, headers or {})
         if method == "GET" and route_path == MODELS_PATH:
             return self._answer(200, wire.models_json(model_names()))
         return self._error(404, f"Unknown request URL: {method} {route_path or '/'}", code="unknown_url")
@@ -86,7 +87,7 @@ class Dispatcher:
     def _error(self, status: int, message: str, param: str | None = None, code: str | None = None) -> Answer:
         return self._answer(status, wire.error_json(status, message, param, code))
 
-    def _chat(self, body: bytes) -> Outcome:
+    def _chat(self, body: bytes, path: str = CHAT_PATH, headers: dict[str, str] | None = None) -> Outcome:
         try:
             request = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -98,13 +99,21 @@ class Dispatcher:
         split = split_model_suffix(model)
         if split is None or split[0] not in (*MODELS, "auto"):
             return self._error(404, f"The model `{model}` does not exist", param="model", code="model_not_found")
-        outcome = self._hosted(request, model, *split)
+        outcome = self._hosted(request, model, *split, path=path, headers=headers or {})
         if isinstance(outcome, Answer) and split[0] in MODELS and MODELS[split[0]].price_in_body:
             headers = tuple(h for h in outcome.headers if h[0] != self._config.cost_header)
             return replace(outcome, headers=headers)
         return outcome
 
-    def _hosted(self, request: dict[str, Any], model: str, base: str, script: tuple[str, ...]) -> Outcome:
+    def _hosted(
+        self,
+        request: dict[str, Any],
+        model: str,
+        base: str,
+        script: tuple[str, ...],
+        path: str = CHAT_PATH,
+        headers: dict[str, str] | None = None,
+    ) -> Outcome:
         """The outcome of a request to a served model: a fault, a refusal, or the model's answer."""
         body_digest = digest(canonical_json(request))
         with self._lock:
@@ -126,6 +135,14 @@ class Dispatcher:
         if fault is not None and fault.startswith(IN_BODY):
             code = int(fault.removeprefix(IN_BODY))
             return self._answer(200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}})
+        if fault in HOSTILE_KINDS and fault not in MODEL_OUTPUT_KINDS:
+            status, extra, raw = hostile(fault, path, headers or {})
+            return Answer(status, extra, raw, self._latency_s)
+        if fault in MODEL_OUTPUT_KINDS:
+            answer = self._complete(request, base, body_digest, extra_s, attempt)
+            if answer.status != 200:
+                return answer
+            return replace(answer, body=bend(fault, json.loads(answer.body)))
         if fault == "slow":
             extra_s = SLOW_EXTRA_S
         elif fault is not None:

@@ -14,7 +14,8 @@ Two sources, never mixed for one model name:
 Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 whose body is
 ``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s`` and close
 without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON body), ``empty``
-(200 with ``{}``), ``slow`` (answer normally 1 s later) and, in scripts only, ``200`` (answer normally).
+(200 with ``{}``), ``slow`` (answer normally 1 s later), the hostile kinds of ``standin.hostile`` (a status
+600-999 among them) and, in scripts only, ``200`` (answer normally).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from dataclasses import dataclass
 
 from scorer.errors import UsageError
 from standin.hashing import unit
+from standin.hostile import HOSTILE_KINDS
 
-NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow")
+NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow", *HOSTILE_KINDS)
 # Users reach for --faults to script a sequence; the error says where a script goes.
 SCRIPT_HINT = 'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'
 NORMAL = "200"
@@ -62,11 +64,12 @@ IN_BODY = "inbody"
 
 
 def is_fault_kind(token: str) -> bool:
-    """True for a status 400-599 written as digits (or after ``inbody``) or one of the named kinds."""
+    """True for a status 400-999 written as digits (400-599 after ``inbody``) or one of the named kinds."""
     if token in NAMED_KINDS:
         return True
     status = token.removeprefix(IN_BODY)
-    return status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= 599
+    highest = 599 if token.startswith(IN_BODY) else 999
+    return status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= highest
 
 
 def parse_faults(spec: str) -> FaultSpec:
@@ -81,7 +84,7 @@ def parse_faults(spec: str) -> FaultSpec:
         kind = kind.strip()
         if not sep or not is_fault_kind(kind):
             raise UsageError(
-                f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-599, "
+                f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-999, "
                 f"inbody<status> or one of {', '.join(NAMED_KINDS)}; {SCRIPT_HINT}"
             )
         try:

@@ -65,17 +65,20 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             length = 0
         body = self.rfile.read(length) if length > 0 else b""
-        self.server.gateway._handle(method, self.path, body, self)
+        self.server.gateway._handle(method, self.path, body, self, dict(self.headers.items()))
 
     def send(self, answer: Answer) -> None:
-        """Write a whole answer."""
-        self.send_response(answer.status)
-        for name, value in answer.headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(answer.body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(answer.body)
+        """Write a whole answer (a client that hangs up first, as one refusing ``bigheader`` does, is no error)."""
+        try:
+            self.send_response(answer.status)
+            for name, value in answer.headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(answer.body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(answer.body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def version_string(self) -> str:
         return self.server_version  # no Python version in the Server header
@@ -152,10 +155,12 @@ class StandInGateway:
     ) -> None:
         self.stop()
 
-    def _handle(self, method: str, path: str, body: bytes, handler: _Handler) -> None:
+    def _handle(
+        self, method: str, path: str, body: bytes, handler: _Handler, headers: dict[str, str] | None = None
+    ) -> None:
         with self._lock:
             self._seen.append(body)
-        outcome: Outcome = self._dispatcher.handle(method, path, body)
+        outcome: Outcome = self._dispatcher.handle(method, path, body, headers)
         if outcome.delay_s > 0 and self._stopping.wait(outcome.delay_s):
             return  # shutting down: hang up instead of answering
         if isinstance(outcome, Answer):

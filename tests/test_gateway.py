@@ -396,12 +396,12 @@ def test_parse_faults_reads_kinds_and_probabilities() -> None:
         ("429:1.5", "'429:1.5'"),
         ("429:nan", "'429:nan'"),
         ("399:0.1", "'399:0.1'"),
-        ("600:0.1", "'600:0.1'"),
+        ("1000:0.1", "'1000:0.1'"),
         ("429:0.1,429:0.2", "'429:0.2'"),
         ("429:0.6,503:0.6", "more than 1"),
         ("inbody200:0.1", "'inbody200:0.1'"),
     ],
-    ids=["unknown-kind", "no-probability", "not-a-number", "above-1", "nan", "status-399", "status-600",
+    ids=["unknown-kind", "no-probability", "not-a-number", "above-1", "nan", "status-399", "status-1000",
          "duplicate", "sum-above-1", "inbody-200"],
 )  # fmt: skip
 def test_parse_faults_rejects_bad_specs_naming_the_token(spec: str, named: str) -> None:

@@ -179,7 +179,7 @@ def _cassette(status: Any = 200, **extra: Any) -> bytes:
     ("raw", "error"),
     [
         # An integer beyond 64 bits: orjson would read a float, the strict parse an int; the error keeps the int.
-        (_cassette(2**70), f"status.code: expected an integer HTTP status (100-599), got {2**70}"),
+        (_cassette(2**70), f"status.code: expected an integer HTTP status (100-999), got {2**70}"),
         # Deeper than a file may nest, but within orjson's own limit, in a field replay never reads.
         (_cassette(unread=json.loads("[" * 250 + "]" * 250)), "not valid JSON (nested more than 200 levels deep)"),
         (b"\xef\xbb\xbf" + _cassette(), "not valid JSON (Expecting value at line 1)"),  # a byte order mark

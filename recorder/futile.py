@@ -1,0 +1,82 @@
+"""What the first answers of a record run already say: that the rest is futile, or that no answer is priced.
+
+- The same refusal (HTTP 401, 403 or 404, same reason) for each of the first ``FUTILE_AFTER`` case-runs of a run
+  means a wrong key or model name: the run starts no other case-run (decision ``METHOD.md#stop-when-futile``).
+- After a run in which no 2xx answer carried a price (the cost header, or OpenRouter's ``usage.cost``), the user
+  is told, naming the header: otherwise they learn it from a ``-`` in the leaderboard.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from recorder.answer_body import recorded_bytes
+from recorder.manifest import RecordedCase
+from recorder.repeats import CaseRun, run_cassette_path
+from scorer.prices import attempt_price
+
+FUTILE_AFTER = 3
+
+
+class FutileWatch:
+    """Watches the case-runs of one run as they finish; ``verdict`` is the line to stop with, once futile."""
+
+    def __init__(self, model: str, after: int = FUTILE_AFTER) -> None:
+        self.model = model
+        self.after = after
+        self.reasons: list[str | None] = []
+        self.verdict: str | None = None
+
+    @property
+    def settled(self) -> bool:
+        """True once the first ``after`` case-runs are counted (the run is futile or it is not)."""
+        return len(self.reasons) >= self.after
+
+    def observe(self, entry: RecordedCase) -> None:
+        """Count one finished case-run of this run (only the first ``after`` count)."""
+        if len(self.reasons) >= self.after:
+            return
+        self.reasons.append(entry.reason if entry.refused_by_gateway else None)
+        first = self.reasons[0]
+        if len(self.reasons) == self.after and first is not None and all(r == first for r in self.reasons):
+            self.verdict = (
+                f"the gateway refused the first {self.after} case-runs for {self.model} the same way ({first}); "
+                "stopped before sending the rest. Check the key and --model (the refusals are kept as recorded; "
+                "the same command records them again)"
+            )
+
+
+def _priced(cassette: Path, cost_header: str) -> bool | None:
+    """True when a 2xx answer of ``cassette`` carries a price, False when none of its 2xx answers does, None when
+    it has no 2xx answer (or cannot be read: replay says so)."""
+    try:
+        interactions = json.loads(cassette.read_text(encoding="utf-8"))["interactions"]
+        seen = None
+        for interaction in interactions:
+            response = interaction["response"]
+            status = int(response["status"]["code"])
+            if not 200 <= status < 300:
+                continue
+            headers = {str(k).lower(): v for k, v in response.get("headers", {}).items()}
+            value = headers.get(cost_header)
+            header = ", ".join(value) if isinstance(value, list) else value
+            if attempt_price(header, status, recorded_bytes(response["body"]))[0] is not None:
+                return True
+            seen = False
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return seen
+
+
+def unpriced(model_dir: Path, runs: Iterable[CaseRun], cost_header: str) -> str | None:
+    """The warning to print when this run's 2xx answers carried no price at all, else None."""
+    answered = [_priced(run_cassette_path(model_dir, run.case_id, run.repeat), cost_header) for run in runs]
+    if True in answered or False not in answered:
+        return None
+    return (
+        f"warning: no answer of this run carried the price header {cost_header} (nor a usage.cost in the body), "
+        "so its cost will show as -; if the gateway prices calls in another header, name it with --cost-header "
+        "(see docs/GATEWAYS.md)"
+    )

@@ -1,0 +1,60 @@
+"""Hostile answers: what proxies, load balancers and odd gateways send, for ``--faults`` kinds and model suffixes.
+
+- ``latin1``: a 500 whose body is a Latin-1 HTML page (not UTF-8), as a proxy's error page is.
+- ``gzipbomb``: a 200 whose gzip body expands to ``BOMB_BYTES`` (a few kB on the wire).
+- ``redirect``: a 307 to the same URL with a ``/`` added (the stand-in serves both, so following loops forever).
+- ``bigheader``: a 200 with 200 headers of 1 kB each (more lines than HTTP clients accept).
+- ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode`` writes it.
+- ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``) appended to the
+  first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid JSON, not encodable as UTF-8).
+- A status 600-999 (``600``, ``999``) is an error answer with that status, like any 4xx or 5xx kind.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from typing import Any
+
+HOSTILE_KINDS = ("latin1", "gzipbomb", "redirect", "bigheader", "echo", "surrogatename", "surrogatereasoning")
+MODEL_OUTPUT_KINDS = ("surrogatename", "surrogatereasoning")  # the model answers, then its answer is bent
+BOMB_BYTES = 40 * 1024 * 1024  # beyond the recorder's default cap of 32 MiB
+LATIN1_PAGE = (
+    "<html><head><title>500 Erreur interne</title></head><body><h1>Erreur interne du serveur</h1>"
+    "<p>Le serveur a rencontré une erreur. Réessayez plus tard. © Proxy façade</p></body></html>"
+).encode("latin-1")
+BIG_HEADERS = 200
+
+
+@functools.lru_cache(maxsize=4)
+def bomb(size: int = BOMB_BYTES) -> bytes:
+    """``size`` zero bytes, gzipped (about 1/1000 of the size)."""
+    return gzip.compress(b"\0" * size, compresslevel=9, mtime=0)
+
+
+def hostile(kind: str, path: str, headers: dict[str, str]) -> tuple[int, tuple[tuple[str, str], ...], bytes]:
+    """``(status, headers, body)`` of a hostile answer that replaces the model's (not the model-output kinds)."""
+    if kind == "latin1":
+        return 500, (("Content-Type", "text/html; charset=iso-8859-1"),), LATIN1_PAGE
+    if kind == "gzipbomb":
+        return 200, (("Content-Type", "application/json"), ("Content-Encoding", "gzip")), bomb()
+    if kind == "redirect":
+        return 307, (("Location", path + "/"), ("Content-Type", "text/plain")), b"moved"
+    if kind == "bigheader":
+        extra = tuple((f"X-Padding-{n}", "x" * 1024) for n in range(BIG_HEADERS))
+        return 200, (("Content-Type", "application/json"), *extra), b"{}"
+    if kind == "echo":
+        text = json.dumps({"error": {"message": "invalid key", "request_headers": headers}}).replace("/", "\\/")
+        return 401, (("Content-Type", "application/json"),), text.encode("ascii")
+    raise ValueError(kind)
+
+
+def bend(kind: str, value: dict[str, Any]) -> bytes:
+    """A completion body with a lone surrogate put into the model's output (written with JSON escapes)."""
+    message = value["choices"][0]["message"]
+    if kind == "surrogatename" and message.get("tool_calls"):
+        message["tool_calls"][0]["function"]["name"] += "\udfff"
+    else:
+        message["reasoning_content"] = "\ud800"
+    return json.dumps(value).encode("ascii")  # ensure_ascii: the surrogate travels as "\ud800", valid JSON

@@ -1,0 +1,203 @@
+"""record against a hostile stand-in gateway, then rescore: no traceback, every case kept, the method's verdict.
+
+One row per fault of issue 28's recording side (a model suffix of the stand-in, ``standin.hostile``); each row
+records three cases, checks the statuses and reasons record gives, and that rescore of the cassettes gives the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from recorder.endpoint import Endpoint
+from recorder.files import read_suite
+from recorder.manifest import read_manifest
+from recorder.record import record
+from replay.rescore import rescore_model
+from scorer.errors import GatewayError
+from standin.hostile import LATIN1_PAGE
+from tests.conftest import MINI_SUITE, interactions
+
+SUITE = read_suite(MINI_SUITE)
+CASES = ["selection-01", "no_call-01", "chains-01"]
+# A base64-style key with "/" and "+": a gateway writing "/" as "\/" used to leave 29 of its 38 characters.
+KEY = "Zm9v/YmFyYmF6+cXV4/MTIzNDU2Nzg5MDEyMzQ"
+REDIRECT = "HTTP 307: the gateway redirected to http://127.0.0.1/v1: use it as --base-url"
+TOO_LARGE = "the answer is larger than 1 MiB once decoded; raise --max-answer-mb to keep it"
+FOUR = lambda kind: ",".join([kind] * 4)  # noqa: E731 - every attempt of every request
+
+# (suffix, {case: (status, reason part)}); None as the case map: every case (status, reason part)
+ROWS = {
+    "latin1": ("latin1", ("errored", "step 1: HTTP 500")),
+    "status-999": ("999", ("errored", "step 1: HTTP 999: Injected fault")),
+    "status-600": ("600", ("errored", "step 1: HTTP 600: Injected fault")),
+    "redirect": ("redirect", ("errored", f"step 1: {REDIRECT}")),
+    "gzip-bomb": (FOUR("gzipbomb"), ("errored", TOO_LARGE)),
+    "gzip-bomb-once": ("gzipbomb", ("passed-or-no-call", None)),
+    "big-header": (FOUR("bigheader"), ("errored", "more than 100 headers")),
+    # Three identical refusals: record stops as futile (an error line), the refusals kept as recorded.
+    "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
+    "surrogate-reasoning": ("surrogatereasoning", ("passed-or-no-call", None)),
+}
+
+
+def _statuses(model_dir: Path) -> dict[str, tuple[str, str | None]]:
+    results = rescore_model(model_dir, SUITE)["results"]
+    return {r["id"]: (r["status"], r.get("reason")) for r in results if r["id"] in CASES}
+
+
+@pytest.mark.parametrize("row", list(ROWS), ids=list(ROWS))
+def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
+    start_gateway, tmp_path: Path, row: str
+) -> None:
+    suffix, (status, reason) = ROWS[row]
+    gateway = start_gateway()
+    started = time.monotonic()
+    model, cassettes = f"ref/oracle~{suffix}", tmp_path / "cas"
+    args = (MINI_SUITE, model, cassettes, Endpoint(gateway.url, KEY), CASES)
+    if row == "echoed-key":
+        with pytest.raises(GatewayError, match=r"refused the first 3 case-runs .* \(step 1: HTTP 401: invalid key\)"):
+            record(*args, concurrency=1, backoff_scale=0.0)
+    else:
+        record(*args, concurrency=1, backoff_scale=0.0, max_answer_mb=1)
+    assert time.monotonic() - started < 60  # bounded: no loop, no bomb decoded whole
+    model_dir = next(cassettes.iterdir())
+    manifest = read_manifest(model_dir)
+    recorded = {case: (manifest.cases[case].status, manifest.cases[case].reason) for case in CASES}
+    for case in CASES:
+        got_status, got_reason = recorded[case]
+        if status == "passed-or-no-call":
+            assert got_status == "passed", (case, got_reason)
+        else:
+            assert got_status == status and reason in (got_reason or ""), (case, got_reason)
+    rescored = _statuses(model_dir)
+    assert {c: s for c, (s, _r) in rescored.items()} == {c: s for c, (s, _r) in recorded.items()}
+    if not row.startswith(("gzip-bomb", "big-header")):  # transport errors replay as "replayed from the recording"
+        assert rescored == recorded
+    files = b"".join(p.read_bytes() for p in (tmp_path / "cas").rglob("*") if p.is_file())
+    assert KEY.encode() not in files and KEY[:20].encode() not in files and KEY[-20:].encode() not in files
+
+
+def test_a_latin1_error_page_is_stored_byte_for_byte_and_flagged(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway()
+    summary = record(MINI_SUITE, "ref/oracle~latin1", tmp_path, gateway.url, CASES[:1], concurrency=1)
+    response = interactions(summary.model_dir / f"{CASES[0]}.json")[0]["response"]
+    assert base64.b64decode(response["body"]["bytes_base64"]) == LATIN1_PAGE
+    assert response["body"]["string"] == LATIN1_PAGE.decode("utf-8", "replace")
+    assert response["status"]["code"] == 500
+
+
+def test_a_redirect_is_asked_once_not_followed(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway(faults="redirect:1")
+    record(MINI_SUITE, "ref/oracle", tmp_path, gateway.url, CASES, concurrency=1, backoff_scale=0.0)
+    assert len(gateway.requests_seen) == len(CASES)
+
+
+def test_a_lone_surrogate_in_a_call_name_round_trips(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway()
+    summary = record(MINI_SUITE, "ref/oracle~surrogatename", tmp_path, gateway.url, CASES[:1], concurrency=1)
+    entry = read_manifest(summary.model_dir).cases[CASES[0]]
+    assert entry.status == "failed" and "create_issue\udfff" in (entry.reason or "")
+    assert _statuses(summary.model_dir)[CASES[0]] == ("failed", entry.reason)
+    assert not (summary.model_dir / ".partial").exists()
+    assert json.loads((summary.model_dir / "run.json").read_bytes())["cases"][CASES[0]]["reason"] == entry.reason
+
+
+def test_a_basic_prefix_in_model_output_is_not_scrubbed(start_gateway, tmp_path: Path) -> None:
+    data = json.loads(MINI_SUITE.read_text(encoding="utf-8"))
+    case = next(c for c in data["cases"] if c["id"] == "arguments-01")
+    call = case["steps"][0]["calls"][0]
+    call["args"] = {"path": {"eq": "Basic overview.md"}}
+    call["reference"] = {"path": "Basic overview.md"}
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(data), encoding="utf-8")
+    gateway = start_gateway(suite=suite)
+    summary = record(suite, "ref/oracle", tmp_path / "cas", Endpoint(gateway.url, KEY), ["arguments-01"])
+    assert read_manifest(summary.model_dir).cases["arguments-01"].status == "passed"
+    assert "Basic overview.md" in (summary.model_dir / "arguments-01.json").read_text(encoding="utf-8")
+    assert rescore_model(summary.model_dir, read_suite(suite))["results"][1]["status"] == "passed"
+
+
+# --- What the command line says ---------------------------------------------------------------------------------
+
+
+def _record_cli(gateway_url: str, cassettes: Path, *extra: str) -> int:
+    from lobstack_eval.main import main
+
+    args = ["record", "--suite", str(MINI_SUITE), "--cassettes", str(cassettes), "--base-url", gateway_url]
+    return main([*args, *extra])
+
+
+def test_a_wrong_model_stops_after_three_identical_refusals(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    gateway = start_gateway()
+    assert _record_cli(gateway.url, tmp_path, "--model", "no-such-model", "--concurrency", "1") == 1
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "HTTP 404: The model `no-such-model` does not exist" in errors[0]
+    assert len(gateway.requests_seen) == 3  # of 8 cases
+    assert len(read_manifest(tmp_path / "no-such-model").cases) == 3  # the refusals are kept as recorded
+
+
+def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    gateway = start_gateway()
+    cases = ["--case", "selection-01", "--case", "no_call-01"]
+    assert (
+        _record_cli(gateway.url, tmp_path / "a", "--model", "ref/oracle", "--cost-header", "x-wrong-name", *cases) == 0
+    )
+    err = capsys.readouterr().err
+    assert "no answer of this run carried the price header x-wrong-name" in err
+    assert "--cost-header" in err and "docs/GATEWAYS.md" in err
+    assert _record_cli(gateway.url, tmp_path / "b", "--model", "ref/oracle", *cases) == 0
+    assert "price header" not in capsys.readouterr().err
+
+
+def test_a_key_in_the_base_urls_query_is_never_shown(capsys) -> None:  # type: ignore[no-untyped-def]
+    from lobstack_eval.main import main
+
+    for query in ("key=sk-abcdefghijklmnop1234", "code=AZURE-SECRET-CODE-99", "api-key=hunter2hunter2"):
+        assert main(["record", "--model", "m", "--base-url", f"https://host.example/v1?{query}"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --base-url 'https://host.example/v1?") and "<redacted>" in err
+        assert query.split("=", 1)[1] not in err
+
+
+def test_a_symlinked_lock_file_is_refused_and_its_target_untouched(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "precious.txt"
+    target.write_text("do not truncate me\n", encoding="utf-8")
+    model_dir = tmp_path / "cas" / "ref_oracle"
+    model_dir.mkdir(parents=True)
+    (model_dir / ".lock").symlink_to(target)
+    gateway = start_gateway()
+    assert _record_cli(gateway.url, tmp_path / "cas", "--model", "ref/oracle", "--case", "selection-01") == 1
+    err = capsys.readouterr().err
+    assert f"error: {model_dir / '.lock'} is a symlink" in err and "Traceback" not in err
+    assert target.read_text(encoding="utf-8") == "do not truncate me\n"
+    assert gateway.requests_seen == []
+
+
+def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway(faults="latin1:0.5")
+    everything = [case.id for case in SUITE.cases]
+    summary = record(MINI_SUITE, "ref/oracle", tmp_path, gateway.url, everything, concurrency=3, backoff_scale=0.0)
+    cases = read_manifest(summary.model_dir).cases
+    assert sorted(cases) == sorted(everything)
+    assert {c.status for c in cases.values()} == {"passed", "errored"}
+    assert {c.reason for c in cases.values() if c.status == "errored"} <= {"step 1: HTTP 500", "step 2: HTTP 500"}
+    assert {r["id"]: r["status"] for r in rescore_model(summary.model_dir, SUITE)["results"]} == {
+        case: entry.status for case, entry in cases.items()
+    }
+
+
+def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(start_gateway, tmp_path: Path) -> None:
+    gateway = start_gateway()
+    everything = [case.id for case in SUITE.cases]
+    with pytest.raises(GatewayError, match="refused the first 3 case-runs"):
+        record(MINI_SUITE, "no-such-model", tmp_path, gateway.url, everything, concurrency=3, backoff_scale=0.0)
+    # Three in flight at once; a freed worker may start one more before the third refusal is counted.
+    asked = len(gateway.requests_seen)
+    assert 3 <= asked <= 3 + 2 < len(everything)
+    assert len(read_manifest(tmp_path / "no-such-model").cases) == asked  # every refusal kept
