@@ -8,13 +8,12 @@ a suite error, refused by ``suite check`` and every command that reads the suite
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 import re2
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+from scorer.safe_text import utf8
 
 
 class PatternError(ValueError):
@@ -44,13 +43,7 @@ def compile_pattern(pattern: str, ignore_case: bool = False) -> Any:
 def _text(value: str) -> str:
     """``value`` as RE2 can take it: UTF-8 has no lone surrogates, so each becomes U+FFFD (it matches what a lone
     surrogate could: ``.`` and negated classes)."""
-    if value.isascii():
-        return value
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", value)
-    return value
+    return utf8(value)
 
 
 def pattern_search(pattern: str, value: str, ignore_case: bool = False) -> bool:

@@ -29,6 +29,7 @@ from standin.config import GatewayConfig
 from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
+from standin.hostile import HOSTILE_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
 from standin.suite_index import SuiteIndex
@@ -126,6 +127,10 @@ class Dispatcher:
         if fault is not None and fault.startswith(IN_BODY):
             code = int(fault.removeprefix(IN_BODY))
             return self._answer(200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}})
+        if fault in HOSTILE_KINDS:
+            normal = self._complete(request, base, body_digest, extra_s, attempt)
+            status, body = hostile_body(fault, normal.body)
+            return replace(normal, status=status, body=body)
         if fault == "slow":
             extra_s = SLOW_EXTRA_S
         elif fault is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from scorer.errors import UsageError
 from standin.hashing import unit
+from standin.hostile import HOSTILE_KINDS, is_label
 
 NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow")
 # Users reach for --faults to script a sequence; the error says where a script goes.
@@ -63,7 +64,7 @@ IN_BODY = "inbody"
 
 def is_fault_kind(token: str) -> bool:
     """True for a status 400-599 written as digits (or after ``inbody``) or one of the named kinds."""
-    if token in NAMED_KINDS:
+    if token in NAMED_KINDS or token in HOSTILE_KINDS:
         return True
     status = token.removeprefix(IN_BODY)
     return status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= 599
@@ -106,9 +107,9 @@ def split_model_suffix(model: str) -> tuple[str, tuple[str, ...]] | None:
     if not sep:
         return base, ()
     script = tuple(t.strip() for t in script_text.split(","))
-    if not script or not all(t == NORMAL or is_fault_kind(t) for t in script):
+    if not script or not all(t == NORMAL or is_fault_kind(t) or is_label(t) for t in script):
         return None
-    return base, script
+    return base, tuple(t for t in script if not is_label(t))
 
 
 def scripted_fault(script: tuple[str, ...], attempt: int) -> str | None:
