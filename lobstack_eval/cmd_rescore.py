@@ -35,6 +35,7 @@ def rescore(
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
     from scorer.errors import UsageError
+    from scorer.safe_text import for_terminal
 
     processes = whole_number(workers, "--workers") if workers is not None else None
     try:
@@ -62,7 +63,7 @@ def rescore(
             err=True,
         )
         for line in errors:
-            typer.echo(f"error: {line}", err=True)
+            typer.echo(f"error: {for_terminal(line)}", err=True)
         return 1 if errors else 0
     if not quiet:
         from rich.console import Console
@@ -94,5 +95,5 @@ def rescore(
     if rows is not None:
         typer.echo(f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})", err=True)
     for line in errors:  # after the good news: every other case and model is scored and written
-        typer.echo(f"error: {line}", err=True)
+        typer.echo(f"error: {for_terminal(line)}", err=True)
     return 1 if errors else 0

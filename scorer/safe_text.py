@@ -7,9 +7,10 @@ One function per output kind, each the only place that kind is made safe:
 - ``for_terminal``: text printed on a terminal shows every control character (C0, DEL, C1) and every bidi
   control escaped (``\\x1b``, ``\\u202e``), so nothing the model wrote is interpreted: no colour, no retitled
   window, no line rewritten, no text reordered.
-- ``for_xml``: XML 1.0 cannot hold NUL, most C0 controls, lone surrogates or U+FFFE/U+FFFF at all, even escaped;
-  each is written as its ``\\xNN``/``\\uXXXX`` text, so a JUnit report is always well-formed and still says
-  what was there. (``<``, ``&`` and quotes are the XML writer's to escape.)
+- ``for_xml``: XML 1.0 cannot hold NUL, most C0 controls, lone surrogates or U+FFFE/U+FFFF at all, even escaped,
+  and discourages DEL and C1; each is written as its ``\\xNN``/``\\uXXXX`` text, as are the bidi controls (a CI
+  page or terminal showing the message must not reorder it), so a JUnit report is always well-formed and still
+  says what was there. (``<``, ``&`` and quotes are the XML writer's to escape.)
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # C0 but tab and line breaks, DEL, C1, and the bidi controls (embeddings, overrides, isolates, marks).
 _TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _TERMINAL_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-# Not a Char of XML 1.0 (https://www.w3.org/TR/xml/#charsets); bidi controls are kept (legal, and shown by viewers).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Not a Char of XML 1.0 (https://www.w3.org/TR/xml/#charsets), discouraged there (DEL, C1), a bidi control or
+# a carriage return (it rewrites the line on a terminal showing the message).
+_NOT_XML = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -4,6 +4,7 @@ crashes, stalls or escapes a rescore; the other models are still scored and writ
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -85,3 +86,96 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     oracle = json.loads((out / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
     assert [r["status"] for r in results["results"]] == [r["status"] for r in oracle["results"]]
     assert (out / "index.html").is_file()
+
+
+# What a model or a gateway can write; each must round-trip through JSON and be shown harmless everywhere else.
+HOSTILE_STRINGS = {
+    "lone-surrogate": "a\udc80b\ud800",
+    "nul": "a\x00b",
+    "bel-esc-csi": "\x07\x1b[2J\x1b[31mred",
+    "osc-title": "\x1b]0;pwned\x07",
+    "c1": "\x85\x9b31m\x90",
+    "bidi": "\u202etxt.exe\u202c \u2066x\u2069 \u200f",
+    "del-and-nonchars": "\x7f\ufffe\uffff",
+    "markup": "<b>&amp;</b> ]]> \"'` | *x* # [l](u)",
+    "all": "".join(chr(c) for c in range(0x20)) + "".join(chr(c) for c in range(0x7F, 0xA0)),
+}
+# Nothing that a terminal or a text viewer acts on may be left raw.
+ACTED_ON = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+@pytest.mark.parametrize("text", HOSTILE_STRINGS.values(), ids=HOSTILE_STRINGS.keys())
+def test_hostile_text_through_every_output(text: str, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from replay.diff_runs.markdown import _text as markdown_text
+    from replay.html._env import _ENV, json_block
+    from replay.html._plot_model import plain_text
+    from replay.junit import _document
+    from scorer.json_text import dumps_indented, loads_text
+    from scorer.safe_text import for_terminal, utf8
+
+    # JSON files (results.json, run.json, cassettes read back): exactly the same string, and the file is UTF-8.
+    written = dumps_indented({"reason": text})
+    assert json.loads(written.encode("utf-8")) == {"reason": text} == loads_text(written)
+    # Rows: UTF-8, each lone surrogate one U+FFFD, nothing else changed.
+    assert utf8(text).encode("utf-8").decode("utf-8") == re.sub("[\ud800-\udfff]", "\ufffd", text)
+    # JUnit: well-formed whatever the text, and the text is still there to read (escaped).
+    case = ET.Element("testcase", {"name": text})
+    ET.SubElement(case, "failure", {"message": text}).text = text
+    suite = ET.Element("testsuite", {"name": text})
+    suite.append(case)
+    document = ET.fromstring(_document([suite]))
+    assert document.find("testsuite/testcase/failure").get("message") == for_xml_expected(text)
+    # Markdown, the terminal, the HTML page, plot labels: nothing left that a viewer acts on.
+    for shown in (markdown_text(text, 500), for_terminal(text), plain_text(text)):
+        assert not ACTED_ON.search(shown), repr(shown)
+    page = _ENV.from_string("<p>{{ x }}</p>").render(x=text)
+    assert not ACTED_ON.search(page) and "<b>" not in page
+    block = str(json_block({"x": text}))
+    assert json.loads(block) == {"x": text} and "<" not in block
+    block.encode("utf-8")
+
+
+def for_xml_expected(text: str) -> str:
+    """What a reader of the JUnit file sees: characters XML 1.0 cannot hold or discourages (and bidi controls) as
+    their escape text."""
+    return "".join(
+        (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        if (ord(c) < 0x20 and c not in "\t\n\r") or ACTED_ON.fullmatch(c) or c in "\ufffe\uffff"
+        else c
+        for c in text
+    )
+
+
+def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-untyped-def]
+    hostile_cassettes: Path, tmp_path: Path, capsys
+) -> None:
+    """hostile400: every case errored with HOSTILE_TEXT in its reason; diff runs against a passing baseline of the
+    same model lists them in the terminal, --junit and --markdown, each well-formed and harmless."""
+    import xml.etree.ElementTree as ET
+
+    from standin.hostile import HOSTILE_TEXT
+
+    out = tmp_path / "out"
+    assert _rescore(hostile_cassettes, out, "--no-html") == 0
+    capsys.readouterr()
+    hostile = json.loads((out / "ref_oracle_hostile400" / "results.json").read_text(encoding="utf-8"))
+    assert {r["status"] for r in hostile["results"] if r["group"] != "chains"} == {"errored"}
+    assert any(HOSTILE_TEXT in (r.get("reason") or "") for r in hostile["results"])  # kept exactly
+    base = json.loads((out / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
+    base["model"] = hostile["model"]
+    (tmp_path / "a" / "x").mkdir(parents=True)
+    (tmp_path / "a" / "x" / "results.json").write_text(json.dumps(base), encoding="utf-8")
+    junit, markdown = tmp_path / "junit.xml", tmp_path / "summary.md"
+    code = main(["diff", "runs", str(tmp_path / "a"), str(out / "ref_oracle_hostile400"), "--junit", str(junit),
+                 "--markdown", str(markdown), "--fail-on-regression"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 1 and "Traceback" not in captured.err
+    assert "regression" in captured.out.lower()
+    for shown in (captured.out, captured.err, markdown.read_text(encoding="utf-8")):
+        assert not ACTED_ON.search(shown.replace("\n", "")), repr(ACTED_ON.search(shown))
+    assert "\\x1b]0;pwned\\x07" in captured.out  # shown, escaped
+    root = ET.parse(junit).getroot()  # well-formed
+    messages = [f.get("message") for f in root.iter("error") if "HTTP 400" in f.get("message")]
+    assert messages and all("\\x00" in m and "\\udc80" in m and "\\u202e" in m for m in messages), messages
