@@ -16,6 +16,7 @@ from typing import Any
 from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
+from replay.safe_paths import link_in
 from replay.shard import Shard
 from replay.stray import hidden_dir_warnings, stray_warning
 from scorer.errors import CassetteError, LobstackError, UsageError
@@ -267,7 +268,7 @@ def rescore(
         if report.warning:
             warn(report.warning)
         path = inside(out, report.slug, "results.json")
-        if report.error and path.is_file():  # an old results file must not pass for this run's
+        if report.error and link_in(out, path) is None and path.is_file():  # an old one must not pass for this run's
             path.unlink()
             removed.append(path)
         elif not report.error:

@@ -179,3 +179,42 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     root = ET.parse(junit).getroot()  # well-formed
     messages = [f.get("message") for f in root.iter("error") if "HTTP 400" in f.get("message")]
     assert messages and all("\\x00" in m and "\\udc80" in m and "\\u202e" in m for m in messages), messages
+
+
+def test_merge_refuses_a_shard_cassette_that_links_out(hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    secret = tmp_path / "outside" / "secret.json"
+    secret.parent.mkdir()
+    secret.write_text('{"not": "a cassette"}', encoding="utf-8")
+    shard = tmp_path / "shard"
+    shutil.copytree(hostile_cassettes / "ref_oracle", shard / "ref_oracle")
+    (shard / "ref_oracle" / "zz-link.json").symlink_to(secret)
+    merged = tmp_path / "merged"
+    assert main(["merge", str(shard), "--out", str(merged)]) == 2
+    [line] = _errors(capsys.readouterr().err)
+    assert line == (
+        f"error: {shard / 'ref_oracle' / 'zz-link.json'}: a symbolic link (to {secret}); "
+        "merge copies only a shard's own files"
+    )
+    assert not merged.exists() or not any(merged.rglob("*.json"))
+
+
+def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    assert _rescore(cassettes, elsewhere, "--no-html") == 0
+    outside = elsewhere / "ref_oracle" / "results.json"
+    before = outside.read_bytes()
+    out.mkdir()
+    (out / "ref_gone").symlink_to(elsewhere / "ref_oracle", target_is_directory=True)  # stale, and a link
+    assert _rescore(cassettes, out, "--no-html") == 0
+    assert "removed" not in capsys.readouterr().err
+    assert outside.read_bytes() == before  # not deleted through the link
+    rows, partitions = tmp_path / "rows", tmp_path / "partitions"
+    partitions.mkdir()
+    rows.mkdir()
+    (rows / "suite_version=0.1.0").symlink_to(partitions, target_is_directory=True)
+    assert _rescore(cassettes, tmp_path / "out2", "--no-html", "--rows", str(rows)) == 2
+    [line] = _errors(capsys.readouterr().err)
+    assert line.startswith(f"error: {rows / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); ")
+    assert list(partitions.iterdir()) == []  # nothing written through the link
