@@ -51,7 +51,10 @@ def rescore(
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
-    summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
+    from replay.out_lock import out_dir_lock
+
+    with out_dir_lock(out, "rescore"):  # one writer: two rescores would remove each other's results as stale
+        summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).
     errors = [line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error] if line]

@@ -218,3 +218,56 @@ def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path,
     [line] = _errors(capsys.readouterr().err)
     assert line.startswith(f"error: {rows / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); ")
     assert list(partitions.iterdir()) == []  # nothing written through the link
+
+
+@pytest.mark.parametrize("command", ["rescore", "merge", "report"])
+def test_one_writer_per_output_dir(command: str, hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A second rescore, merge or report into a dir another run is writing says who holds it and writes nothing."""
+    import subprocess
+    import sys
+
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
+    out = tmp_path / "out"
+    assert _rescore(cassettes, out, "--no-html") == 0
+    target = {"rescore": out, "merge": tmp_path / "merged", "report": out}[command]
+    holder = subprocess.Popen(  # another process holds the lock, as a second CI job would
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
+         f"with out_dir_lock(Path({str(target)!r}), 'rescore'):\n    print('held', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
+        capsys.readouterr()
+        args = {
+            "rescore": ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"],
+            "merge": ["merge", str(cassettes), "--out", str(target)],
+            "report": ["report", str(out), "--suite", str(MINI_SUITE)],
+        }[command]
+        assert main(args) == 1
+        [line] = _errors(capsys.readouterr().err)
+        assert line == (
+            f"error: {target} is being written by another run (rescore: pid {holder.pid} on "
+            f"{__import__('socket').gethostname()}); wait for it to finish, then run {command} again"
+        )
+        assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"} == before
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main(args) == 0  # the lock died with its holder
+    assert not (target / ".lock").exists()
+
+
+def test_a_lock_file_that_is_a_link_is_refused_not_followed(hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".lock").symlink_to(victim)
+    assert _rescore(cassettes, out, "--no-html") == 1
+    [line] = _errors(capsys.readouterr().err)
+    assert line == f"error: {out / '.lock'}: a symbolic link; remove it (the lock file is never a link)"
+    assert victim.read_text(encoding="utf-8") == "keep me"
