@@ -230,9 +230,8 @@ def rescore(
     partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A case-run
     whose cassette cannot be used is unrecorded and listed in its ``ModelReport.unusable``; the model's other cases
     are scored and written. A model that cannot be scored at all (run.json missing or corrupt, another suite, or a
-    folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, and every other
-    model is still written. ``out`` then holds exactly this run's
-    models: any other model's results.json there (stale) is removed and listed in ``removed``."""
+    folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, every other model
+    is written. ``out`` then holds exactly this run's models: any other (stale) results.json there is removed."""
     from replay.out_dir import remove_stale_results
     from replay.rows.build import add_rows, frames_of_rows
     from replay.rows.report import suite_ref, write_tables

@@ -85,6 +85,11 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     assert HOSTILE_TEXT in contents  # exactly as the model wrote it
     oracle = json.loads((out / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
     assert [r["status"] for r in results["results"]] == [r["status"] for r in oracle["results"]]
+    assert (out / "index.html").is_file()  # the 125-character and the 70-glyph names laid out in every plot
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert LONG in page and ("東" * 70) in page  # the full names are in the page's tables
+    (out / "index.html").unlink()
+    assert main(["report", str(out), "--suite", str(MINI_SUITE)]) == 0  # report draws the same plots
     assert (out / "index.html").is_file()
 
 
