@@ -14,7 +14,8 @@ Two sources, never mixed for one model name:
 Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 whose body is
 ``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s`` and close
 without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON body), ``empty``
-(200 with ``{}``), ``slow`` (answer normally 1 s later) and, in scripts only, ``200`` (answer normally).
+(200 with ``{}``), ``slow`` (answer normally 1 s later) and, in scripts only, ``200`` (answer normally), the
+hostile-text kinds and ``#label`` tokens of standin/hostile.py.
 """
 
 from __future__ import annotations
