@@ -276,3 +276,17 @@ def test_a_lock_file_that_is_a_link_is_refused_not_followed(hostile_cassettes: P
     [line] = _errors(capsys.readouterr().err)
     assert line == f"error: {out / '.lock'}: a symbolic link; remove it (the lock file is never a link)"
     assert victim.read_text(encoding="utf-8") == "keep me"
+
+
+def test_the_plugin_shows_a_gateways_control_characters_escaped(  # type: ignore[no-untyped-def]
+    hostile_cassettes: Path, pytester: pytest.Pytester
+) -> None:
+    shutil.copytree(hostile_cassettes / "ref_oracle_hostile400", pytester.path / "cassettes" / "ref_oracle_hostile400")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite", str(MINI_SUITE), "-rE",
+        timeout=120,
+    )  # fmt: skip
+    text = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in text and "errors" in result.stdout.lines[-1]
+    assert "\\x1b]0;pwned\\x07" in text  # the reason, shown escaped
+    assert "\x1b]0;" not in text and "\x00" not in text and "\u202e" not in text
