@@ -290,3 +290,18 @@ def test_the_plugin_shows_a_gateways_control_characters_escaped(  # type: ignore
     assert "Traceback" not in text and "errors" in result.stdout.lines[-1]
     assert "\\x1b]0;pwned\\x07" in text  # the reason, shown escaped
     assert "\x1b]0;" not in text and "\x00" not in text and "\u202e" not in text
+
+
+def test_suite_check_refuses_a_pattern_only_a_backtracking_engine_can_run(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    suite = tmp_path / "suite.json"
+    email = "^[^@ ]+@[^@ ]+$"
+    text = MINI_SUITE.read_text(encoding="utf-8")
+    assert json.dumps(email) in text
+    suite.write_text(text.replace(json.dumps(email), json.dumps(r"^([^@ ]+)@\1$")), encoding="utf-8")
+    assert main(["suite", "check", str(suite)]) == 1
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    assert (
+        f"{suite}: tools.send_email.function.parameters.properties.to.items.pattern: '^([^@ ]+)@\\\\1$' does not "
+        "compile: the linear-time engine (RE2) cannot run it: invalid escape sequence: \\1"
+    ) in out.out + out.err
