@@ -147,7 +147,10 @@ def diff_runs(
     if junit is not None:
         _write(junit, to_junit(diff, decision))
     _publish(markdown, lambda: to_markdown(diff, decision, str(a), str(b)))
-    typer.echo(format_text(diff) + "".join(note + "\n" for note in decision.notes) + decision.line)
+    from scorer.safe_text import for_terminal
+
+    text = format_text(diff) + "".join(note + "\n" for note in decision.notes) + decision.line
+    typer.echo(for_terminal(text))  # a reason holds what a model or gateway wrote: shown, never interpreted
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
 
@@ -165,12 +168,13 @@ class _Reports:
         from replay.diff_runs.markdown import not_compared_markdown
         from replay.junit import not_compared_junit
         from scorer.errors import ResultsError
+        from scorer.safe_text import for_terminal
 
         if self.junit is not None:
             _write(self.junit, not_compared_junit(problems))
         _publish(self.markdown, lambda: not_compared_markdown(problems, self.a, self.b))
         for problem in problems[:-1]:
-            typer.echo(f"error: {problem.message}", err=True)
+            typer.echo(f"error: {for_terminal(problem.message)}", err=True)
         return ResultsError(problems[-1].message)
 
 

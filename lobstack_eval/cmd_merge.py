@@ -29,7 +29,12 @@ def merge(
     path, note = chosen_suite(suite, say=False)
     if note is not None and (html or common_kind(shard_dirs) == CASSETTES):  # said only when the suite is read
         typer.echo(note, err=True)
-    merged = run_merge(shard_dirs, out, path, html=html, rows=rows)
+    from replay.merge.inputs import check_out
+    from replay.out_lock import out_dir_lock
+
+    check_out(out, shard_dirs)  # before the lock file makes it non-empty
+    with out_dir_lock(out, "merge"):
+        merged = run_merge(shard_dirs, out, path, html=html, rows=rows)
     typer.echo(
         f"Merged {len(shard_dirs)} {merged.kind} dir(s) into {out}/: {merged.models} model(s), "
         f"{merged.cases} case(s), {len(merged.files)} file(s)",

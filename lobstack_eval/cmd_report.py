@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import typer
@@ -22,13 +23,17 @@ def report(
     from lobstack_eval.suite_option import chosen_suite
     from replay.html import write_report
     from replay.out_dir import check_writable_file
+    from scorer.safe_text import for_terminal
 
     if reports.is_dir():  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
         check_writable_file(reports / "index.html", "REPORTS")
     suite = chosen_suite(suite)[0]
     errors: list[str] = []
-    out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
+    from replay.out_lock import out_dir_lock
+
+    with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
+        out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
     typer.echo(f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else ""))
     for message in errors:
-        typer.echo(f"error: {message}", err=True)
+        typer.echo(f"error: {for_terminal(message)}", err=True)
     return 1 if errors else 0

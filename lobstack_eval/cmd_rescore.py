@@ -38,6 +38,7 @@ def rescore(
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
     from scorer.errors import UsageError
+    from scorer.safe_text import for_terminal
 
     processes = whole_number(workers, "--workers") if workers is not None else None
     try:
@@ -53,7 +54,10 @@ def rescore(
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
-    summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
+    from replay.out_lock import out_dir_lock
+
+    with out_dir_lock(out, "rescore"):  # one writer: two rescores would remove each other's results as stale
+        summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).
     errors = [line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error] if line]
@@ -65,7 +69,7 @@ def rescore(
             err=True,
         )
         for line in errors:
-            typer.echo(f"error: {line}", err=True)
+            typer.echo(f"error: {for_terminal(line)}", err=True)
         return 1 if errors else 0
     if not quiet:
         from replay.leaderboard import ordered, tier_lines
@@ -99,5 +103,5 @@ def rescore(
     if rows is not None:
         typer.echo(f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})", err=True)
     for line in errors:  # after the good news: every other case and model is scored and written
-        typer.echo(f"error: {line}", err=True)
+        typer.echo(f"error: {for_terminal(line)}", err=True)
     return 1 if errors else 0

@@ -78,7 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except LobstackError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
+        from scorer.safe_text import for_terminal
+
+        print(f"error: {for_terminal(exc.message)}", file=sys.stderr)  # it may quote a gateway or a file
         return exc.exit_code
     except click_exc.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else str(exc))

@@ -45,6 +45,13 @@ def _node_id(path: Path, root: Path) -> str:
         return path.name
 
 
+def _shown(reason: Any) -> Any:
+    """A case's reason as pytest prints it: what a model or gateway wrote, controls escaped (scorer/safe_text)."""
+    from scorer.safe_text import for_terminal
+
+    return for_terminal(reason) if isinstance(reason, str) else reason
+
+
 def _error_text(exc: LobstackError) -> str:
     lines = [f"error: {exc.message}"]
     if isinstance(exc, SuiteError):
@@ -104,7 +111,8 @@ class ModelCollector(pytest.Collector):
             item.run, item.model = self.run, model
             known = self.run.baseline_status(model.name, case.id)
             if known is not None and known[0] in ("failed", "errored"):
-                reason = f"{known[0]} in the baseline: {known[1]}" if known[1] else f"{known[0]} in the baseline"
+                why = _shown(known[1])
+                reason = f"{known[0]} in the baseline: {why}" if why else f"{known[0]} in the baseline"
                 item.add_marker(pytest.mark.xfail(reason=reason, strict=False, raises=(CaseFailed, CaseErrored)))
             yield item
 
@@ -144,7 +152,7 @@ class CaseItem(pytest.Item):
         cassette cannot be used an error naming the file."""
         results = self.run.results(self.model)
         self.result = next(r for r in results["results"] if r["id"] == self.name)
-        status, reason = self.result["status"], self.result.get("reason")
+        status, reason = self.result["status"], _shown(self.result.get("reason"))
         unusable = self.run.unusable(self.model, self.name)
         if unusable:
             show = self.run.settings.show
@@ -181,7 +189,7 @@ class CaseItem(pytest.Item):
         case is an xfail."""
         if self.result["status"] != "failed":
             return
-        reason = self.result.get("reason") or "failed"
+        reason = _shown(self.result.get("reason")) or "failed"
         if "scored_repeats" not in self.result:
             raise CaseFailed(reason)
         passed, scored = self.result["passed_repeats"], self.result["scored_repeats"]

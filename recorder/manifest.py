@@ -9,6 +9,7 @@ from typing import Any
 from recorder.client import COST_HEADER
 from recorder.endpoint import parse_base_url, stored_uri
 from recorder.files import inside, json_utf8, read_json, write_bytes_atomic
+from recorder.repeats import MAX_REPEATS  # record never writes more: a bigger number is an edited file
 from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
 from scorer.json_text import dumps_indented
@@ -176,6 +177,12 @@ def _optional(data: dict[str, Any], key: str, kind: type, default: Any, expected
     return value
 
 
+def _short(value: Any) -> str:
+    """``value`` shown in an error line, cut: an edited file may hold a number of 10,000 digits."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -236,16 +243,17 @@ def read_manifest(model_dir: Path) -> Manifest:
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
     cases = {case_id: parse_case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
     repeats = data.get("repeats", 1)
-    if not _is_int(repeats) or repeats < 1:
-        raise CassetteError(f"{path}: repeats: expected a whole number >= 1, got {repeats!r}")
+    if not _is_int(repeats) or not 1 <= repeats <= MAX_REPEATS:
+        raise CassetteError(f"{path}: repeats: expected a whole number from 1 to {MAX_REPEATS}, got {_short(repeats)}")
     repeat_cases: dict[int, dict[str, RecordedCase]] = {}
     raw_repeats = data.get("repeat_cases", {})
     if not isinstance(raw_repeats, dict):
         raise CassetteError(f"{path}: repeat_cases: expected an object")
     for key, entries in raw_repeats.items():
-        if not (key.isdigit() and int(key) >= 2 and isinstance(entries, dict)):
+        if not (key.isascii() and key.isdigit() and 2 <= int(key) <= MAX_REPEATS and isinstance(entries, dict)):
             raise CassetteError(
-                f"{path}: repeat_cases.{key}: expected a repeat number >= 2 mapping case ids to entries"
+                f"{path}: repeat_cases.{_short(key)}: expected a repeat number from 2 to {MAX_REPEATS} mapping case "
+                "ids to entries"
             )
         field_name = f"repeat_cases.{key}"
         repeat_cases[int(key)] = {case_id: parse_case(case_id, e, path, field_name) for case_id, e in entries.items()}

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from replay.diff_runs import CaseOutcome, Decision, ModelDiff, NotCompared, Regression, RunDiff
 from replay.diff_runs.rules import case_history
+from scorer.safe_text import for_xml
 
 WHOLE_RUN = "(whole run)"  # the testcase of a regression about a model's run rather than one case
 _COUNTS = ("tests", "failures", "errors", "skipped")
@@ -62,6 +63,10 @@ def _document(suites: list[ET.Element]) -> bytes:
             totals[key] += int(suite.get(key, "0"))
     for key in _COUNTS:
         root.set(key, str(totals[key]))
+    for element in root.iter():  # the one place model and gateway text is made fit for XML 1.0
+        for key, value in element.attrib.items():
+            element.set(key, for_xml(value))
+        element.text = for_xml(element.text) if element.text else element.text
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 

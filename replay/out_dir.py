@@ -16,6 +16,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from replay.results_file import read_results
+from replay.safe_paths import link_in
 from scorer.errors import ResultsError, UsageError
 
 RESULTS = "results.json"
@@ -75,8 +76,8 @@ def remove_stale_results(out: Path, keep: Collection[str]) -> list[Path]:
     removed = []
     for folder in sorted(p for p in out.iterdir() if p.is_dir() and p.name not in keep):
         path = folder / RESULTS
-        if not path.is_file():
-            continue
+        if link_in(out, path) is not None or not path.is_file():
+            continue  # a link (to a folder or file anywhere) is not what rescore wrote: never delete through it
         try:
             read_results(path)
         except ResultsError:

@@ -15,6 +15,7 @@ from typing import Any
 from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
+from replay.safe_paths import link_in
 from replay.scored import summarized
 from replay.shard import Shard
 from replay.stray import hidden_dir_warnings, stray_warning
@@ -215,9 +216,8 @@ def rescore(
     partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A case-run
     whose cassette cannot be used is unrecorded and listed in its ``ModelReport.unusable``; the model's other cases
     are scored and written. A model that cannot be scored at all (run.json missing or corrupt, another suite, or a
-    folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, and every other
-    model is still written. ``out`` then holds exactly this run's models: any other model's results.json there
-    (stale) is removed and listed in ``removed``."""
+    folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, every other model
+    is written. ``out`` then holds exactly this run's models: any other (stale) results.json there is removed."""
     from replay.out_dir import remove_stale_results
     from replay.rows.build import add_rows, frames_of_rows
     from replay.rows.report import suite_ref, write_tables
@@ -254,7 +254,7 @@ def rescore(
             warn(line)
     for report in reports:
         path = inside(out, report.slug, "results.json")
-        if report.error and path.is_file():  # an old results file must not pass for this run's
+        if report.error and link_in(out, path) is None and path.is_file():  # an old one must not pass for this run's
             path.unlink()
             removed.append(path)
         elif not report.error:

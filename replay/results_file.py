@@ -10,9 +10,15 @@ from recorder.files import read_json
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import FORMAT_VERSION
+from scorer.suite_file import VERSION_RE
 from scorer.summary import METRICS
 
 STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
+
+
+def _is_status(value: Any) -> bool:
+    # Type first: a list or an object is unhashable, and `in` a set would raise instead of answering.
+    return isinstance(value, str) and value in STATUSES
 
 
 def results_problem(data: Any) -> str | None:
@@ -27,6 +33,8 @@ def results_problem(data: Any) -> str | None:
     suite = data.get("suite")
     if not isinstance(suite, dict) or not isinstance(suite.get("version"), str):
         return "missing field 'suite.version'"
+    if not VERSION_RE.fullmatch(suite["version"]):  # it names a rows partition: "1.1.0\n" must not reach one
+        return f"field 'suite.version': {suite['version']!r} is not MAJOR.MINOR.PATCH"
     metrics = data.get("metrics")
     if not isinstance(metrics, dict):
         return "missing object field 'metrics'"
@@ -44,14 +52,14 @@ def results_problem(data: Any) -> str | None:
     for i, result in enumerate(results):
         if not isinstance(result, dict) or not isinstance(result.get("id"), str):
             return f"results[{i}]: missing string field 'id'"
-        if result.get("status") not in STATUSES:
+        if not _is_status(result.get("status")):
             return f"results[{i}] ({result['id']}): status must be one of {sorted(STATUSES)}"
         if result["id"] in seen:
             return f"results[{i}]: duplicate case id {result['id']!r}"
         seen.add(result["id"])
         runs = result.get("runs")
         if runs is not None and not (
-            isinstance(runs, list) and runs and all(isinstance(r, dict) and r.get("status") in STATUSES for r in runs)
+            isinstance(runs, list) and runs and all(isinstance(r, dict) and _is_status(r.get("status")) for r in runs)
         ):
             return f"results[{i}] ({result['id']}): 'runs' must be a list of repeats, each with a status"
     return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from scorer.errors import UsageError
 
-_SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+_SPEC = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*")
 MAX_SHARDS = 10_000
 
 
@@ -49,7 +49,7 @@ def parse_shard(text: str | None) -> Shard | None:
     """``"2/3"`` -> Shard(2, 3); None stays None. Anything else is a UsageError naming the value."""
     if text is None:
         return None
-    match = _SPEC.match(text)
+    match = _SPEC.fullmatch(text)
     if not match:
         raise UsageError(f"--shard {text!r}: expected I/N, e.g. 2/3")
     index, count = int(match.group(1)), int(match.group(2))

@@ -6,12 +6,11 @@ the argument was left out. ``describe`` words a failure (``"expected eq 10, got 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from scorer.jsonvalue import is_number, json_equal, render
+from scorer.patterns import PatternError, compile_pattern, pattern_search
 
 Predicate = Callable[[bool, Any, Any], bool]
 ABSENT = "nothing (argument left out)"
@@ -39,14 +38,9 @@ def check_subset(present: bool, value: Any, operand: Any) -> bool:
     return present and _subset_holds(value, operand)
 
 
-@lru_cache(maxsize=4096)
-def compile_regex(pattern: str) -> re.Pattern[str]:
-    """Compile a check's pattern (case-insensitive), cached: the same patterns are used for every model."""
-    return re.compile(pattern, re.IGNORECASE)
-
-
 def check_regex(present: bool, value: Any, operand: Any) -> bool:
-    return present and isinstance(value, str) and compile_regex(operand).search(value) is not None
+    # Case-insensitive, by RE2: linear in the answer's length (scorer/patterns.py).
+    return present and isinstance(value, str) and pattern_search(operand, value, ignore_case=True)
 
 
 def check_one_of(present: bool, value: Any, operand: Any) -> bool:
@@ -109,8 +103,8 @@ def operand_problem(op: str, operand: Any) -> str | None:
         return f"{op} needs a string"
     if op == "regex":
         try:
-            compile_regex(operand)
-        except re.error as exc:
+            compile_pattern(operand, ignore_case=True)
+        except PatternError as exc:
             return f"regex does not compile: {exc}"
     if op == "oneOf" and not (isinstance(operand, list) and operand):
         return "oneOf needs a non-empty list"

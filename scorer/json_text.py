@@ -8,7 +8,9 @@ tests/test_json_text.py) except in three cases, handled here:
   same digits differently (``0.00001``, ``2.7755575615628914e-15``, ``1e16``); each such number is rewritten to
   Python's ``repr`` in the text (where a number stands in indented JSON: after a space, before ``,`` or a line end);
 - NaN and infinities: orjson writes ``null``, so they are looked for first and refused as Python refuses them;
-- what orjson does not take (an integer beyond 64 bits, a key that is not a str) goes to Python's encoder.
+- what orjson does not take (an integer beyond 64 bits, a key that is not a str, a lone surrogate) goes to Python's
+  encoder; a lone surrogate (valid JSON as ``"\\udc80"``, which a model may send) is then written as that escape,
+  so the text is UTF-8 and reads back to the same string.
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ _OPTIONS = (
 
 
 def _python(value: Any) -> str:
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Only inside a string can a lone surrogate stand, and "backslashreplace" writes it as JSON's \uXXXX.
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def _exponent_floats(value: Any) -> set[float]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
+
+from scorer.patterns import PatternError, compile_pattern, pattern_search
 
 # The 14 validation keywords of the method page; annotations never affect validation.
 VALIDATION_KEYWORDS = frozenset(
@@ -51,8 +53,8 @@ def _keyword_problems(schema: Any, path: str) -> list[str]:
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
-            re.compile(pattern)
-        except re.error as exc:
+            compile_pattern(pattern)
+        except PatternError as exc:
             problems.append(f"{path}.pattern: {pattern!r} does not compile: {exc}")
     properties = schema.get("properties")
     if isinstance(properties, dict):
@@ -112,11 +114,25 @@ def _metaschema_problems(schema: dict[str, Any], path: str) -> list[str]:
     ]
 
 
-def make_validator(schema: dict[str, Any]) -> Any:
-    """A Draft 2020-12 validator for a schema already checked by ``schema_problems``."""
-    from jsonschema import Draft202012Validator
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    """jsonschema's ``pattern`` keyword with the same message, run by RE2 (scorer/patterns.py): linear time."""
+    from jsonschema.exceptions import ValidationError
 
-    return Draft202012Validator(schema)
+    if validator.is_type(instance, "string") and not pattern_search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=1)
+def _validator_class() -> Any:
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
+    return extend(Draft202012Validator, {"pattern": _pattern})
+
+
+def make_validator(schema: dict[str, Any]) -> Any:
+    """A Draft 2020-12 validator for a schema already checked by ``schema_problems``; ``pattern`` runs by RE2."""
+    return _validator_class()(schema)
 
 
 def schema_errors(validator: Any, value: Any) -> list[str]:

@@ -15,8 +15,9 @@ from scorer.schema import make_validator, schema_problems
 from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, SuiteCheck, Tool
 
-VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# Used with fullmatch only: re.match's `$` also matches before a final newline ("1.1.0\n" passed).
+VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ROLES = ("user", "assistant", "tool", "system")
 
 
@@ -77,9 +78,9 @@ class _Builder:
         for key in ("name", "version", "released", "system_prompt"):
             if not isinstance(data.get(key), str) or not data.get(key):
                 self.problem(key, "missing or not a non-empty string")
-        if isinstance(data.get("version"), str) and not VERSION_RE.match(data["version"]):
+        if isinstance(data.get("version"), str) and not VERSION_RE.fullmatch(data["version"]):
             self.problem("version", f"{data['version']!r} is not MAJOR.MINOR.PATCH")
-        if isinstance(data.get("released"), str) and not _DATE.match(data["released"]):
+        if isinstance(data.get("released"), str) and not _DATE.fullmatch(data["released"]):
             self.problem("released", f"{data['released']!r} is not a YYYY-MM-DD date")
         tools = self.tools(data.get("tools"))
         raw_cases = data.get("cases")

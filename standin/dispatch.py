@@ -30,6 +30,7 @@ from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_su
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
 from standin.hostile import HOSTILE_KINDS, MODEL_OUTPUT_KINDS, bend, hostile
+from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
 from standin.suite_index import SuiteIndex
@@ -143,6 +144,10 @@ class Dispatcher:
             if answer.status != 200:
                 return answer
             return replace(answer, body=bend(fault, json.loads(answer.body)))
+        if fault in TEXT_KINDS:
+            normal = self._complete(request, base, body_digest, extra_s, attempt)
+            status, body = hostile_body(fault, normal.body)
+            return replace(normal, status=status, body=body)
         if fault == "slow":
             extra_s = SLOW_EXTRA_S
         elif fault is not None:

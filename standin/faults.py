@@ -15,7 +15,8 @@ Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 
 ``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s`` and close
 without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON body), ``empty``
 (200 with ``{}``), ``slow`` (answer normally 1 s later), the hostile kinds of ``standin.hostile`` (a status
-600-999 among them) and, in scripts only, ``200`` (answer normally).
+600-999 among them) and, in scripts only, ``200`` (answer normally), the hostile-text kinds and ``#label`` tokens of
+standin/hostile_text.py.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from scorer.errors import UsageError
 from standin.hashing import unit
 from standin.hostile import HOSTILE_KINDS
+from standin.hostile_text import TEXT_KINDS, is_label
 
 NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow", *HOSTILE_KINDS)
 # Users reach for --faults to script a sequence; the error says where a script goes.
@@ -65,7 +67,7 @@ IN_BODY = "inbody"
 
 def is_fault_kind(token: str) -> bool:
     """True for a status 400-999 written as digits (400-599 after ``inbody``) or one of the named kinds."""
-    if token in NAMED_KINDS:
+    if token in NAMED_KINDS or token in TEXT_KINDS:
         return True
     status = token.removeprefix(IN_BODY)
     highest = 599 if token.startswith(IN_BODY) else 999
@@ -109,9 +111,9 @@ def split_model_suffix(model: str) -> tuple[str, tuple[str, ...]] | None:
     if not sep:
         return base, ()
     script = tuple(t.strip() for t in script_text.split(","))
-    if not script or not all(t == NORMAL or is_fault_kind(t) for t in script):
+    if not script or not all(t == NORMAL or is_fault_kind(t) or is_label(t) for t in script):
         return None
-    return base, script
+    return base, tuple(t for t in script if not is_label(t))
 
 
 def scripted_fault(script: tuple[str, ...], attempt: int) -> str | None:

@@ -30,6 +30,8 @@ def test_failure_names_what_was_expected_and_got() -> None:
         ("equals", 1, "unknown check operator"),
         ("regex", "([a-z", "does not compile"),
         ("regex", 5, "needs a string"),
+        ("regex", r"(\w)\1", "the linear-time engine (RE2) cannot run it"),
+        ("regex", "(?<=a)b", "the linear-time engine (RE2) cannot run it"),
         ("range", {"min": "1"}, "bounds must be numbers"),
         ("range", {"min": True}, "bounds must be numbers"),
         ("range", {"low": 1}, "min and/or max"),

@@ -110,6 +110,10 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             "case chains-01.steps[0].calls[0].args.line: read_file has no argument 'line'",
         ),
         (lambda d: d.update(version="1.0"), "version: '1.0' is not MAJOR.MINOR.PATCH"),
+        # The whole text must match (fullmatch): `$` in re.match also matches before a final newline.
+        (lambda d: d.update(version="1.1.0\n"), "version: '1.1.0\\n' is not MAJOR.MINOR.PATCH"),
+        (lambda d: d.update(version="1.١.0"), "version: '1.١.0' is not MAJOR.MINOR.PATCH"),
+        (lambda d: d.update(released="2026-01-01\n"), "released"),
     ],
 )
 def test_each_problem_names_case_and_field(mutate, expected: str) -> None:  # type: ignore[no-untyped-def]

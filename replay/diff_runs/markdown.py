@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, NotCompared, RunDiff
 from replay.diff_runs.render import delta_text, rate_ci
 from replay.leaderboard import TITLES
+from scorer.safe_text import for_terminal
 
 MAX_CHARS = 65_000
 CAPS = (25, 5, 0)  # cases listed per model and direction, tried in turn until the comment fits
@@ -160,7 +161,7 @@ def _cut(text: str, limit: int) -> str:
 
 def _text(value: str, limit: int) -> str:
     """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML escaped."""
-    flat = " ".join(value.split())
+    flat = for_terminal(" ".join(value.split()), one_line=True)  # controls and bidi shown, never acted on
     if len(flat) > limit:
         flat = flat[: limit - 1] + "…"
     return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))

@@ -38,7 +38,7 @@ def bump_between(old: str, new: str) -> str:
 
 
 def _semver(version: str) -> tuple[int, int, int]:
-    match = VERSION_RE.match(version)
+    match = VERSION_RE.fullmatch(version)
     if not match:
         raise SuiteError(f"version {version!r} is not MAJOR.MINOR.PATCH")
     return int(match[1]), int(match[2]), int(match[3])

@@ -34,7 +34,7 @@ def _shape_problem(data: Any) -> str | None:
     """The first reason ``data`` cannot be diffed (the full validation is ``suite check``), or None."""
     if not isinstance(data, dict):
         return "not a JSON object"
-    if not isinstance(data.get("version"), str) or not VERSION_RE.match(data["version"]):
+    if not isinstance(data.get("version"), str) or not VERSION_RE.fullmatch(data["version"]):
         return f"version: expected MAJOR.MINOR.PATCH, got {data.get('version')!r}"
     if not isinstance(data.get("tools"), dict):
         return "tools: expected an object"

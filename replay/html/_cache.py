@@ -112,8 +112,11 @@ def template_cache() -> Any:
         return None
     import jinja2
 
+    # jinja2 keys compiled templates by their source only, not by the environment's options: a new folder name
+    # whenever those change (v2: the finalize of scorer/safe_text.py), so an old compiled page is never used.
+    folder = root / "templates-v2"
     try:
-        (root / "templates").mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(root / "templates"))
+    return jinja2.FileSystemBytecodeCache(str(folder))

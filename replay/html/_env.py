@@ -13,10 +13,20 @@ import jinja2
 from markupsafe import Markup
 
 from replay.html._cache import template_cache
+from scorer.safe_text import for_terminal
+
+
+def _shown(value: Any) -> Any:
+    """Every text put in the page (before HTML escaping) with its control, bidi and lone surrogate characters
+    shown escaped (scorer/safe_text.py): a bidi override must not reorder what the reader sees, and a lone
+    surrogate cannot be written in a UTF-8 page. What we marked safe is passed as it is."""
+    return for_terminal(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+
 
 # Every string from a model or a cassette is untrusted: templates escape by default, and only our own CSS, JS,
 # matplotlib's SVG (which escapes its text) and the JSON block below are marked safe.
 _ENV = jinja2.Environment(
+    finalize=_shown,
     loader=jinja2.PackageLoader("replay.html", "templates"),
     bytecode_cache=template_cache(),  # compiled templates kept between runs (replay/html/_cache.py)
     autoescape=True,
@@ -43,7 +53,8 @@ def json_block(data: Any) -> Markup:
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     # U+2028/2029 are fine in JSON but are line breaks to some tools; keep the file plain.
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return Markup(text)
+    # A lone surrogate (valid JSON, which a model may send) only as its escape: the page is UTF-8.
+    return Markup(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def csp(scripts: list[str]) -> str:

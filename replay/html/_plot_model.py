@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from scorer.safe_text import for_terminal
 
 
 @dataclass(frozen=True)
@@ -28,9 +31,25 @@ class PlotModel:
     partial: bool = False  # rates over fewer cases than the model has: shown, never on the Pareto front
 
 
+LABEL_COLUMNS = 40  # a plot label's widest: a 125-character Bedrock ARN left no room for the plot itself
+
+
+def short_label(label: str, columns: int = LABEL_COLUMNS) -> str:
+    """``label`` cut to ``columns`` terminal columns (a wide East Asian glyph takes two) with an ellipsis; control
+    and bidi characters shown escaped. The page's tables keep the full name."""
+    label = for_terminal(label, one_line=True)
+    used = 0
+    for i, char in enumerate(label):
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > columns - 1 and i < len(label) - 1:
+            return label[:i] + "…"
+    return label
+
+
 def plain_text(label: str) -> str:
-    """A model name as matplotlib text: a ``$`` would otherwise start mathtext (and can fail to parse)."""
-    return label.replace("\\", "\\\\").replace("$", r"\$")
+    """A model name as matplotlib text, at most ``LABEL_COLUMNS`` wide; a ``$`` would otherwise start mathtext
+    (and can fail to parse)."""
+    return short_label(label).replace("\\", "\\\\").replace("$", r"\$")
 
 
 def pareto_front(points: Sequence[tuple[float, float]], partial: Sequence[bool] = ()) -> list[int]:

@@ -73,6 +73,7 @@ def figure(
     fig = Figure(figsize=(width, height), dpi=72)
     fig.patch.set_alpha(0.0)
     w, h = width * 72, height * 72
+    left_pt = min(left_pt, w / 2)  # labels are cut to 40 columns; whatever their font, the plot keeps half
     fig.subplots_adjust(left=left_pt / w, right=1 - right_pt / w, top=1 - top_pt / h, bottom=bottom_pt / h, wspace=0.12)
     return fig
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from recorder.files import read_suite, write_bytes_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from replay.rescore import model_dirs
+from replay.safe_paths import unlinked
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
 
@@ -65,12 +66,16 @@ def _overlap(a: Path, b: Path, what: str, model: str) -> CassetteError:
 
 
 def _files(model_dir: Path) -> list[Path]:
-    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders."""
+    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders. A symbolic
+    link among them (or the model dir itself) is refused: merge copies only the shard's own regular files."""
+    unlinked(model_dir.parent, model_dir.name, MANIFEST, what="merge copies only a shard's own files")
     found = []
     for path in sorted(model_dir.rglob("*.json")):
         relative = path.relative_to(model_dir)
-        if path.is_file() and relative != Path(MANIFEST) and not any(p.startswith(".") for p in relative.parts):
-            found.append(relative)
+        if relative != Path(MANIFEST) and not any(p.startswith(".") for p in relative.parts):
+            unlinked(model_dir, *relative.parts, what="merge copies only a shard's own files")
+            if path.is_file():
+                found.append(relative)
     return found
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from recorder.manifest import MANIFEST
 from replay.out_dir import check_outside
+from replay.out_lock import LOCK
 from scorer.errors import UsageError
 
 CASSETTES, REPORTS = "cassettes", "reports"
@@ -49,6 +50,6 @@ def common_kind(inputs: Sequence[Path]) -> str:
 
 def check_out(out: Path, inputs: Sequence[Path]) -> None:
     """``--out`` must be a new or empty dir, and neither an input nor inside one (nothing is merged in place)."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if out.exists() and (not out.is_dir() or any(p.name != LOCK for p in out.iterdir())):  # our lock only
         raise UsageError(f"--out {out}: must be a new or empty directory")
     check_outside(out, inputs)

@@ -22,6 +22,7 @@ import orjson
 from replay.rows.schema import COST_SCALE, SCORED, schema, sort_columns
 from scorer.errors import ResultsError
 from scorer.headers import price
+from scorer.safe_text import utf8
 from scorer.suite_model import Case, Suite
 
 _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
@@ -159,6 +160,23 @@ def document_rows(suite: Suite, document: dict[str, Any]) -> tuple[list[dict[str
 
 
 def _series(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
+    """One column; a text that is not UTF-8 (a lone surrogate a model wrote) is stored with U+FFFD for it, since
+    parquet strings are UTF-8 (results.json keeps it exactly)."""
+    try:
+        return _column(pl, column, values, dtype)
+    except (UnicodeEncodeError, TypeError):  # orjson's JSONEncodeError is a TypeError
+        return _column(pl, column, [_utf8(value) for value in values], dtype)
+
+
+def _utf8(value: Any) -> Any:
+    if isinstance(value, str):
+        return utf8(value)
+    if isinstance(value, list):
+        return [_utf8(item) for item in value]
+    return value
+
+
+def _column(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
     """One column. A decimal one is built from each value's text: from Decimal objects polars goes through numpy,
     whose import costs more than all of a model's rows (~80 ms); the values are the same. A list one is built
     from each list's JSON text: from Python lists polars builds a Series per row (~10x slower); the JSON of

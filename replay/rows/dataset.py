@@ -24,6 +24,7 @@ from replay.rows.one_suite import check_partition_suite
 from replay.rows.schema import META_MODEL_SLUG, META_SUITE_SHA256, META_SUITE_VERSION, TABLES
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
+from replay.safe_paths import unlinked
 from scorer.errors import ResultsError, UsageError
 
 VERSION_KEY, MODEL_KEY = "suite_version", "model_slug"
@@ -63,6 +64,10 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
         check_suite(root, suite_version, sha256, {slug for version, slug, _sha in keys if version == suite_version})
     # One pass splits each table by partition (a filter per partition would read the whole table each time).
     split = {t: tables[t].partition_by(VERSION_KEY, MODEL_KEY, as_dict=True, maintain_order=True) for t in TABLES}
+    for suite_version, model_slug, _sha256 in keys:  # before any write: a linked partition folder refuses the run
+        for table in TABLES:
+            path = Partition(suite_version, model_slug, partition_path(root, suite_version, model_slug)).file(table)
+            unlinked(root, *path.relative_to(root).parts, what="--rows writes only inside its own folders")
     written = []
     for suite_version, model_slug, sha256 in keys:
         partition = Partition(suite_version, model_slug, partition_path(root, suite_version, model_slug))
