@@ -18,12 +18,8 @@ from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"
 # Every column a case-run that never got a verdict leaves null (the key columns, status and reason stay).
-ERRORED_NULL = [
-    c
-    for c in schema("cases")
-    if c not in ("model", "model_slug", "suite_name", "suite_version", "suite_sha256", "case_id", "case_index")
-    and c not in ("group", "repeat", "status", "reason")
-]
+KEPT = ("model", "model_slug", "suite_name", "suite_version", "suite_sha256", "case_id", "case_index", "group")
+ERRORED_NULL = [c for c in schema("cases") if c not in (*KEPT, "repeat", "status", "reason")]
 
 
 def _tables() -> tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]:
