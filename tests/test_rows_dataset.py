@@ -58,10 +58,10 @@ def one_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 def test_hive_layout_read_lazily_by_polars(built: Path) -> None:
-    folders = sorted(p.relative_to(built / "rows").as_posix() for p in (built / "rows").glob("*/*"))
-    assert folders == [f"suite_version={v}/model_slug={s}" for v in ("0.1.0", "0.2.0")
+    folders = sorted(p.relative_to(built / "rows").as_posix() for p in (built / "rows").glob("*/*/*"))
+    assert folders == [f"{t}/suite_version={v}/model_slug={s}" for t in ("calls", "cases") for v in ("0.1.0", "0.2.0")
                        for s in ("ref_abstain", "ref_noisy", "ref_oracle")]  # fmt: skip
-    frame = pl.scan_parquet(str(built / "rows" / "*" / "*" / "cases.parquet"), hive_partitioning=True)
+    frame = pl.scan_parquet(str(built / "rows" / "cases" / "**" / "*.parquet"), hive_partitioning=True)
     counts = frame.group_by("suite_version").agg(pl.len()).sort("suite_version").collect()
     assert counts.rows() == [("0.1.0", 3 * len(IDS)), ("0.2.0", 3 * (len(IDS) + 1))]
     noisy = frame.filter(pl.col("model_slug") == "ref_noisy", pl.col("suite_version") == "0.1.0").collect()
@@ -73,7 +73,7 @@ def test_rescoring_again_replaces_its_partitions(built: Path, tmp_path: Path) ->
     shutil.copytree(built / "rows", rows)
     args = ["rescore", str(built / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]
     assert main([*args, "--rows", str(rows), "-q", "--no-html"]) == 0
-    assert pl.scan_parquet(str(rows / "*" / "*" / "cases.parquet")).select(pl.len()).collect().item() == 3 * (
+    assert pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet")).select(pl.len()).collect().item() == 3 * (
         2 * len(IDS) + 1
     )
 
@@ -102,13 +102,13 @@ def test_slices_agree_with_the_results_files(built: Path, tmp_path: Path, engine
 
 
 def test_a_one_model_slice_opens_only_its_partition(rows: Path, tmp_path: Path) -> None:
-    (rows / "suite_version=0.1.0" / "model_slug=ref_oracle" / "cases.parquet").write_bytes(b"not parquet")
+    (rows / "cases" / "suite_version=0.1.0" / "model_slug=ref_oracle" / "part-0.parquet").write_bytes(b"not parquet")
     args = ["leaderboard", str(rows), "--suite-version", "0.1.0", "--model", "ref_noisy", "--out", str(tmp_path)]
     assert main([*args, "-q"]) == 0
 
 
 def _partition(rows: Path, slug: str = "ref_noisy") -> Path:
-    return rows / "suite_version=0.1.0" / f"model_slug={slug}" / "cases.parquet"
+    return rows / "cases" / "suite_version=0.1.0" / f"model_slug={slug}" / "part-0.parquet"
 
 
 def _foreign(rows: Path) -> str:
@@ -135,7 +135,7 @@ def _moved(rows: Path) -> str:
 
 
 def _stray_folder(rows: Path) -> str:
-    (rows / "suite_version=0.1.0" / "backup").mkdir()
+    (rows / "cases" / "suite_version=0.1.0" / "backup").mkdir()
     return "not a rows partition folder (expected model_slug=VALUE)"
 
 
@@ -248,3 +248,29 @@ def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypa
     passed_somewhere = set(chains.filter(pl.col("status") == "passed")["case_id"])
     expected = sorted(set(chains.filter(pl.col("overall").is_not_null())["case_id"]) - passed_somewhere)
     assert got == expected and 0 < len(got) < 12
+
+
+def test_the_readme_duckdb_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's SQL, run by DuckDB on a rows dataset of three committed models made a suite 1.1.0."""
+    import duckdb
+
+    from replay.rows.dataset import append
+    from tests.conftest import ROOT
+
+    models = ["ref_noisy", "ref_abstain", "ref_oracle"]
+    tables = {
+        table: pl.read_parquet(ROOT / "reports" / f"{table}.parquet")
+        .filter(pl.col("model_slug").is_in(models))
+        .with_columns(pl.lit("1.1.0").alias("suite_version"))
+        for table in ("cases", "calls")
+    }
+    append(tmp_path / "rows", tables)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sql = readme.split("```sql\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    got = duckdb.sql(sql).fetchall()
+    chains = tables["cases"].filter(pl.col("group") == "chains", pl.col("overall").is_not_null())
+    by_model = {m: chains.filter(pl.col("model") == m)["overall"] for m in ("ref/noisy", "ref/abstain", "ref/oracle")}
+    assert {model: n for model, _pct, n in got} == {m: len(column) for m, column in by_model.items()}
+    assert {model: pct for model, pct, _n in got} == pytest.approx({m: 100 * c.mean() for m, c in by_model.items()})
+    assert [pct for _m, pct, _n in got] == sorted((pct for _m, pct, _n in got), reverse=True)

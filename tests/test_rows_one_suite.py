@@ -67,8 +67,9 @@ def test_the_leaderboard_refuses_a_version_scored_with_two_suite_files(work: Pat
     assert rescore(work, "ref_oracle", work / "edited.json", "r-edited", "--rows", str(work / "rows-edited")) == 0
     for slug in ("ref_noisy", "ref_abstain"):
         assert rescore(work, slug, MINI_SUITE, f"r-{slug}", "--rows", str(work / "rows")) == 0
-    partition = Path("suite_version=0.1.0") / "model_slug=ref_oracle"
-    shutil.copytree(work / "rows-edited" / partition, work / "rows" / partition)
+    for table in ("cases", "calls"):
+        partition = Path(table) / "suite_version=0.1.0" / "model_slug=ref_oracle"
+        shutil.copytree(work / "rows-edited" / partition, work / "rows" / partition)
     capsys.readouterr()
     out = ["--out", str(work / "lb"), "-q"]
     assert main(["leaderboard", str(work / "rows"), *out]) == 1
@@ -131,7 +132,7 @@ def test_a_rows_dataset_refuses_a_partition_of_another_suite_file(work: Path, ca
     # Both models at once under the edited suite: every partition of 0.1.0 is replaced, the version is one file.
     shutil.copytree(work / "one-ref_abstain" / "ref_abstain", work / "one-ref_noisy" / "ref_abstain")
     assert rescore(work, "ref_noisy", work / "edited.json", "r-both", "--rows", str(rows)) == 0
-    cases = pl.scan_parquet(str(rows / "*" / "*" / "cases.parquet")).select("suite_sha256").unique().collect()
+    cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet")).select("suite_sha256").unique().collect()
     assert cases["suite_sha256"].to_list() == [edited_sha(work)]
     assert main(["leaderboard", str(rows), "--out", str(work / "lb"), "-q"]) == 0
 
@@ -140,7 +141,7 @@ def test_rescoring_a_model_with_another_suite_file_replaces_its_own_partition(wo
     rows = work / "rows"
     assert rescore(work, "ref_oracle", MINI_SUITE, "r1", "--rows", str(rows)) == 0
     assert rescore(work, "ref_oracle", work / "edited.json", "r2", "--rows", str(rows)) == 0
-    partition = rows / "suite_version=0.1.0" / "model_slug=ref_oracle" / "cases.parquet"
+    partition = rows / "cases" / "suite_version=0.1.0" / "model_slug=ref_oracle" / "part-0.parquet"
     assert set(pl.read_parquet(partition)["suite_sha256"]) == {edited_sha(work)}
     assert pl.read_parquet_metadata(partition)["lobstack_eval.suite_sha256"] == edited_sha(work)
 
@@ -150,7 +151,7 @@ def test_a_partition_written_before_its_footer_named_the_suite_file_is_read_by_i
     ``suite_sha256`` column says which suite file scored them."""
     rows = work / "rows"
     assert rescore(work, "ref_noisy", MINI_SUITE, "r1", "--rows", str(rows)) == 0
-    partition = rows / "suite_version=0.1.0" / "model_slug=ref_noisy" / "cases.parquet"
+    partition = rows / "cases" / "suite_version=0.1.0" / "model_slug=ref_noisy" / "part-0.parquet"
     metadata = pl.read_parquet_metadata(partition)
     del metadata["lobstack_eval.suite_sha256"]
     pl.read_parquet(partition).write_parquet(partition, metadata=metadata)

@@ -117,5 +117,5 @@ def test_the_matrix_records_in_shards_then_merges_rescores_and_keeps_rows(
     results = json.loads((score / "reports" / "ref_noisy" / "results.json").read_text())
     assert results["cases"] == {"total": 80, "scored": 80, "errored": 0, "unrecorded": 0}
     assert set(json.loads((score / "merged" / "ref_noisy" / "run.json").read_text())["cases"]) == set().union(*held)
-    cases = pl.read_parquet(next((score / "rows").glob("suite_version=*/model_slug=ref_noisy/cases.parquet")))
+    cases = pl.read_parquet(next((score / "rows").glob("cases/suite_version=*/model_slug=ref_noisy/part-0.parquet")))
     assert cases.height == 80 and (artifacts / "reports" / "rows").is_dir()

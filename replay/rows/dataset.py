@@ -1,11 +1,18 @@
-"""The rows dataset: one hive partition per (suite version, model), appended by ``rescore --rows DIR``.
+"""The rows dataset: one table per root, one hive partition per (suite version, model), appended by ``rescore
+--rows DIR`` and ``merge --rows DIR``.
 
-    DIR/suite_version=1.1.0/model_slug=openai_gpt-4o/cases.parquet
-    DIR/suite_version=1.1.0/model_slug=openai_gpt-4o/calls.parquet
+    DIR/cases/suite_version=1.1.0/model_slug=openai_gpt-4o/part-0.parquet
+    DIR/calls/suite_version=1.1.0/model_slug=openai_gpt-4o/part-0.parquet
 
-``pl.scan_parquet("DIR/*/*/cases.parquet", hive_partitioning=True)`` and DuckDB's ``read_parquet(...,
-hive_partitioning = true)`` read it lazily. Every file also holds its partition's columns, with the same values
-as its folder names, so a file read alone (or by a tool without hive support) says what it is.
+Each of ``DIR/cases`` and ``DIR/calls`` is a hive dataset of one schema, as Spark, DuckDB and polars read one
+(``spark.read.parquet("DIR/cases")``, ``read_parquet('DIR/cases/**/*.parquet', hive_partitioning = true)``,
+``pl.scan_parquet("DIR/cases/**/*.parquet", hive_partitioning=True)``). Every file also holds its partition's
+columns, with the same values and type (String) as its folder names, so a file read alone says what it is, and a
+hive reader takes the folder's value with the file's type instead of guessing one from the folder name (a version
+``2`` or a slug ``123`` would otherwise read as integers): METHOD.md#rows-partition-columns-in-the-files.
+
+The layout before it (``DIR/suite_version=V/model_slug=S/cases.parquet`` beside ``calls.parquet``) is refused with
+one line saying how to convert it: moving the files is the whole conversion (the files did not change).
 
 The partition key is ``model_slug`` because the folder holds the slug; ``model`` is the model's name as given
 (``openai/gpt-4o``), and a ``model=`` folder would have disagreed with it.
@@ -28,6 +35,7 @@ from replay.safe_paths import unlinked
 from scorer.errors import ResultsError, UsageError
 
 VERSION_KEY, MODEL_KEY = "suite_version", "model_slug"
+PART = "part-0.parquet"  # the one file of a partition (hive readers take any *.parquet name)
 
 
 @dataclass(frozen=True)
@@ -36,19 +44,34 @@ class Partition:
 
     suite_version: str
     model_slug: str
-    path: Path
+    root: Path
+    folder: Path  # suite_version=V/model_slug=S, as named on disk
 
     def file(self, table: str) -> Path:
-        return self.path / f"{table}.parquet"
+        """This partition's file of ``table`` (``cases`` or ``calls``)."""
+        return self.root / table / self.folder / PART
 
     @property
     def metadata(self) -> dict[str, str]:
         return {META_SUITE_VERSION: self.suite_version, META_MODEL_SLUG: self.model_slug}
 
 
-def partition_path(root: Path, suite_version: str, model_slug: str) -> Path:
-    """``root/suite_version=V/model_slug=S`` (values percent-encoded, as hive readers decode them)."""
-    return root / f"{VERSION_KEY}={quote(suite_version, safe='')}" / f"{MODEL_KEY}={quote(model_slug, safe='')}"
+def partition_path(table_root: Path, suite_version: str, model_slug: str) -> Path:
+    """``table_root/suite_version=V/model_slug=S`` (values percent-encoded, as hive readers decode them)."""
+    folder = table_root / f"{VERSION_KEY}={quote(suite_version, safe='')}"
+    return folder / f"{MODEL_KEY}={quote(model_slug, safe='')}"
+
+
+def check_layout(root: Path) -> None:
+    """Refuse (ResultsError, one line saying how to convert) a rows dir in the layout before one table per root:
+    ``suite_version=V`` folders right under ``root``."""
+    if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in _subfolders(root)):
+        raise ResultsError(
+            f"{root}: rows in the old layout ({VERSION_KEY}=V/{MODEL_KEY}=S/cases.parquet beside calls.parquet), "
+            f"which hive readers cannot read as one table; convert it by moving each such cases.parquet to "
+            f"{root}/cases/{VERSION_KEY}=V/{MODEL_KEY}=S/{PART} and each calls.parquet to "
+            f"{root}/calls/{VERSION_KEY}=V/{MODEL_KEY}=S/{PART} (docs/FORMATS.md), or rescore into a new --rows dir"
+        )
 
 
 def append(root: Path, tables: dict[str, Any]) -> list[Path]:
@@ -60,6 +83,7 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     for suite_version, _slug, sha256 in keys:
         if files.setdefault(suite_version, sha256) != sha256:  # rescore and merge score with one suite file
             raise ResultsError(f"--rows {root}: these rows of suite version {suite_version} mix suite files")
+    check_layout(root)
     for suite_version, sha256 in files.items():
         check_suite(root, suite_version, sha256, {slug for version, slug, _sha in keys if version == suite_version})
     # One pass splits each table by partition (a filter per partition would read the whole table each time).
@@ -70,7 +94,7 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             unlinked(root, *path.relative_to(root).parts, what="--rows writes only inside its own folders")
     written = []
     for suite_version, model_slug, sha256 in keys:
-        partition = Partition(suite_version, model_slug, partition_path(root, suite_version, model_slug))
+        partition = Partition(suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug))
         metadata = {**partition.metadata, META_SUITE_SHA256: sha256}
         for table in TABLES:
             frame = split[table].get((suite_version, model_slug), tables[table].clear())
@@ -82,10 +106,11 @@ def check_suite(root: Path, suite_version: str, sha256: str, replacing: Collecti
     """Refuse (ResultsError) to write partitions of ``suite_version`` scored with the suite file of ``sha256`` into
     ``root`` when a partition of that version, other than those of the ``replacing`` model slugs, was scored with
     another suite file. Reads only the footers of that version's partitions; a new root or version passes."""
-    folder = root / f"{VERSION_KEY}={quote(suite_version, safe='')}"
+    check_layout(root)
+    folder = root / "cases" / f"{VERSION_KEY}={quote(suite_version, safe='')}"
     if not folder.is_dir():
         return
-    found = [(_value(d, MODEL_KEY), d / "cases.parquet") for d in _subfolders(folder)]
+    found = [(_value(d, MODEL_KEY), d / PART) for d in _subfolders(folder)]
     check_partition_suite(root, suite_version, sha256, found, replacing)
 
 
@@ -101,15 +126,18 @@ def _subfolders(folder: Path) -> list[Path]:
 
 
 def partitions(root: Path) -> list[Partition]:
-    """Every partition folder under ``root`` (folder names only: no file is opened). A folder that is not
-    ``suite_version=V/model_slug=S`` is a ResultsError naming it."""
+    """Every partition of ``root``'s cases table (folder names only: no file is opened). A folder under
+    ``root/cases`` that is not ``suite_version=V/model_slug=S`` is a ResultsError naming it, and so is the old
+    layout."""
     if not root.is_dir():
         raise ResultsError(f"{root}: no such rows directory")
+    check_layout(root)
+    table_root = root / "cases"
     found = []
-    for version_dir in _subfolders(root):
+    for version_dir in _subfolders(table_root) if table_root.is_dir() else []:
         version = _value(version_dir, VERSION_KEY)
         for model_dir in _subfolders(version_dir):
-            found.append(Partition(version, _value(model_dir, MODEL_KEY), model_dir))
+            found.append(Partition(version, _value(model_dir, MODEL_KEY), root, model_dir.relative_to(table_root)))
     if not found:
         raise ResultsError(f"{root}: no rows partitions; write some with `lobstack-eval rescore --rows {root}`")
     return found

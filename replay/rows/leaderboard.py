@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from recorder.slug import model_slug
-from replay.rows.dataset import select
+from replay.rows.dataset import PART, select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
 from replay.rows.store import check_file, polars_errors, read_table
 from replay.rows.unmatched import explain_empty, unknown_models
@@ -51,9 +51,14 @@ class SliceBoard:
 
 def _rows_dir(rows: Path) -> Path:
     """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a reports dir,
-    or one partition of a rows dataset), as errors name that file as the rows' source (METHOD decision 119)."""
+    as errors name that file as the rows' source (METHOD decision 119); a rows dataset's ``cases`` table folder
+    stands for the dataset, and one partition's file of it is read alone."""
+    if rows.is_dir() and rows.name == "cases" and next(rows.glob(f"*/*/{PART}"), None) is not None:
+        return rows.parent
     if not rows.is_file():
         return rows  # a missing path is the dataset reader's error
+    if rows.name == PART and rows.parent.parent.parent.name == "cases":
+        return rows
     if rows.name != "cases.parquet":
         raise UsageError(f"{rows}: not a rows dataset dir or a reports dir; pass a dir (or its cases.parquet)")
     return rows.parent
@@ -64,7 +69,7 @@ def _scan(rows: Path, suite_version: str | None, models: tuple[str, ...]) -> tup
     what an error names as the rows' source."""
     import polars as pl
 
-    single = rows / "cases.parquet"
+    single = rows if rows.is_file() else rows / "cases.parquet"
     if single.is_file():
         check_file(single, "cases")
         frame = pl.scan_parquet(single)
