@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from scorer.case_test import PairedDifference
 from scorer.power import Power
 
 SCORED = frozenset({"passed", "failed"})
-CONSISTENT_MIN_REPEATS = 3  # a case must fail this many repeats out of this many to be a consistent failure
 
 
 @dataclass(frozen=True)
@@ -101,12 +101,6 @@ class CaseOutcome:
         return any(0 < p < n for p, n in (self.counts("a"), self.counts("b")))
 
     @property
-    def consistent_failure(self) -> bool:
-        """Passed every repeat in A and failed every repeat in B, with enough repeats on both sides."""
-        (pa, na), (pb, nb) = self.counts("a"), self.counts("b")
-        return min(na, nb) >= CONSISTENT_MIN_REPEATS and pa == na and pb == 0
-
-    @property
     def kind(self) -> str:
         """``to_failed``, ``to_passed``, ``same`` (paired, unchanged) or ``unpaired``."""
         if not self.paired:
@@ -148,6 +142,7 @@ class ModelDiff:
     paired_p: float = 1.0  # the gate's paired test: exact McNemar (one sample per case) or exact sign-flip
     mean_change: float | None = None  # mean of B's minus A's per-case pass rate over paired cases, in points
     power: Power | None = None
+    difference: PairedDifference | None = None  # Overall's paired difference B - A with its 95% interval
 
     @property
     def single_sample(self) -> bool:
@@ -212,10 +207,10 @@ class Regression:
 
     ``kind`` names the rule: ``scoring_change`` (the same answers got another verdict), ``flipped`` (``--strict``:
     the case's pass rate fell; with one sample, passed -> failed), ``paired_test`` (B worse than A over the
-    cases), ``dropped`` (Overall beyond ``--max-drop``), ``consistent`` (passed every repeat in A, failed every
-    one in B), ``lost`` (scored in A, errored/unrecorded/absent in B), ``no_scores`` (B scored no case) or
-    ``vanished`` (a model of A missing from B). JUnit shows the ``ERROR_KINDS`` as errors, the others as
-    failures."""
+    cases), ``dropped`` (Overall beyond ``--max-drop``), ``broke`` (the case passed less often in B beyond
+    chance: Fisher exact, Holm over the cases), ``lost`` (scored in A, errored/unrecorded/absent in B),
+    ``no_scores`` (B scored no case) or ``vanished`` (a model of A missing from B). JUnit shows the
+    ``ERROR_KINDS`` as errors, the others as failures."""
 
     model: str
     case_id: str | None
