@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 
 def broke_p(passed_a: int, scored_a: int, passed_b: int, scored_b: int) -> float:
@@ -57,6 +58,7 @@ def paired_difference(differences: Sequence[Fraction | float]) -> PairedDifferen
     return PairedDifference(100 * mean, max(-100.0, 100 * (mean - half)), min(100.0, 100 * (mean + half)), n)
 
 
+@lru_cache(maxsize=256)  # a few degrees of freedom per session; the bisection costs ~50 incomplete betas
 def t_quantile(q: float, df: int) -> float:
     """The ``q`` quantile (0.5 < q < 1) of Student's t with ``df`` degrees of freedom, by bisection on its CDF."""
     low, high = 0.0, 1.0

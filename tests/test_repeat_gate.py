@@ -161,9 +161,8 @@ def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
     assert lines[0].startswith(
         f"regression: scoring change: 1 case got another verdict on the same model answers (ref/oracle: {target})"
     )
-    assert f"  {target} [regression]: scoring change: the same answers got another verdict (passed in A, failed in B)" in (
-        lines
-    )
+    listed = f"  {target} [regression]: scoring change: the same answers got another verdict (passed in A, failed in B)"
+    assert listed in lines
 
 
 # --- the gate's broken-run rules hold with repeats (unit, on hand-made results) ------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from scorer.case_test import PairedDifference
 from scorer.power import Power
@@ -73,21 +74,28 @@ class CaseOutcome:
 
     def counts(self, side: str) -> tuple[int, int]:
         """(passed, scored) repeats on side ``a`` or ``b``."""
-        samples = self.samples(side)
-        return sum(1 for s in samples if s.status == "passed"), sum(1 for s in samples if s.scored)
+        return self._tallies[0 if side == "a" else 1]
+
+    @cached_property
+    def _tallies(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        # Counted once per case: the gate, the verdict and every view ask for them many times.
+        def tally(samples: tuple[Sample, ...]) -> tuple[int, int]:
+            return sum(1 for s in samples if s.status == "passed"), sum(1 for s in samples if s.scored)
+
+        return tally(self.samples("a")), tally(self.samples("b"))
 
     def rate(self, side: str) -> Fraction | None:
         """The share of scored repeats that passed; None when none was scored."""
         passed, scored = self.counts(side)
         return Fraction(passed, scored) if scored else None
 
-    @property
+    @cached_property
     def difference(self) -> Fraction | None:
         """B's pass rate minus A's, for a paired case."""
         a, b = self.rate("a"), self.rate("b")
         return None if a is None or b is None or not self.paired else b - a
 
-    @property
+    @cached_property
     def change(self) -> str:
         """``worse``, ``better``, ``same`` (by pass rate) or ``unpaired``."""
         d = self.difference
