@@ -48,7 +48,7 @@ def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) 
     code = main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"])
     out = capsys.readouterr().out
     assert code == 1
-    assert out.startswith("model ref/oracle -> ref/noisy")
+    assert out.splitlines()[2].startswith("model ref/oracle -> ref/noisy")
     assert out.splitlines()[0].startswith("regression: paired test: B is worse than A at --alpha 0.05")
     # --max-drop adds a rule on Overall; it does not replace the paired test, so a tolerance alone cannot pass it.
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--max-drop", "60"]) == 1
