@@ -12,7 +12,8 @@ import typer
 from scorer.errors import LobstackError, UsageError
 
 if TYPE_CHECKING:
-    from replay.diff_runs import NotCompared
+    from replay.diff_runs import ModelDiff, NotCompared
+    from replay.diff_runs.verdict import ModelVerdict
 
 
 def diff_runs(
@@ -22,10 +23,10 @@ def diff_runs(
         bool,
         typer.Option(
             "--fail-on-regression",
-            help="Exit 1 on a regression: a scoring change, a paired test finding B worse, a consistent failure "
-            "(or, with --max-drop, a drop of Overall; with --strict, any case flipped to failed); also, always, a "
-            "case scored in A errored or vanished in B, a model of B scored nothing, or a model of A is missing "
-            "from B.",
+            help="Exit 1 on a regression: a scoring change, a paired test finding B worse, a case that broke beyond "
+            "chance (exact test, Holm over the cases) (or, with --max-drop, a drop of Overall; with --strict, any "
+            "case flipped to failed); also, always, a case scored in A errored or vanished in B, a model of B scored "
+            "nothing, or a model of A is missing from B.",
         ),
     ] = False,
     allow_errored: Annotated[
@@ -79,6 +80,13 @@ def diff_runs(
         Path | None,
         typer.Option("--suite", metavar="S", help="Suite file for --html (case order and each case's request)."),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print the verdict and the summary only (one line per model).")
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Print every case (unchanged ones too), the metric table and power."),
+    ] = False,
     markdown: Annotated[
         Path | None,
         typer.Option(
@@ -91,7 +99,7 @@ def diff_runs(
 ) -> None:
     """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
     from lobstack_eval.options import finite_number, whole_number
-    from replay.diff_runs import NotCompared, compare, decide, format_text, load_run, to_markdown
+    from replay.diff_runs import NotCompared, compare, decide, format_text, load_run, to_markdown, verdicts
     from replay.diff_suites import read_suite_json
     from replay.junit import WHOLE_RUN, to_junit
     from replay.out_dir import check_writable_file
@@ -103,6 +111,8 @@ def diff_runs(
         raise UsageError("--max-drop only applies with --fail-on-regression")
     if strict and not fail_on_regression:
         raise UsageError("--strict only applies with --fail-on-regression")
+    if quiet and verbose:
+        raise UsageError("--quiet and --verbose cannot be combined")
     level = _share(alpha)
     target = _detect(detect)
     for option, path in (("--junit", junit), ("--html", html)):
@@ -137,20 +147,22 @@ def diff_runs(
     ]
     if mismatched:
         raise reports.not_compared(mismatched)
+    if html is not None and len(diff.models) != 1:
+        raise UsageError(f"--html needs one model; {len(diff.models)} are in both runs (use --model)")
+    decision = decide(diff, drop, tolerated, alpha=level, strict=strict)
+    judged = verdicts(diff, decision)  # the one verdict every output below renders
     if html is not None:
-        if len(diff.models) != 1:
-            raise UsageError(f"--html needs one model; {len(diff.models)} are in both runs (use --model)")
         suite_data = read_suite_json(suite)[1] if suite is not None else None
         doc_a, doc_b = _documents(run_a, run_b, diff.models[0].model)
-        _write(html, _render_html(doc_a, doc_b, suite_data).encode("utf-8"))
-    decision = decide(diff, drop, tolerated, alpha=level, strict=strict)
+        _write(html, _render_html(doc_a, doc_b, suite_data, diff.models[0], judged[0]).encode("utf-8"))
     if junit is not None:
         _write(junit, to_junit(diff, decision))
     _publish(markdown, lambda: to_markdown(diff, decision, str(a), str(b)))
     from scorer.safe_text import for_terminal
 
-    text = format_text(diff) + "".join(note + "\n" for note in decision.notes) + decision.line
-    typer.echo(for_terminal(text))  # a reason holds what a model or gateway wrote: shown, never interpreted
+    detail = "quiet" if quiet else "verbose" if verbose else "normal"
+    # a reason holds what a model or gateway wrote: shown, never interpreted
+    typer.echo(for_terminal(format_text(diff, decision, judged, detail)), nl=False)
     if fail_on_regression and decision.regression:
         raise typer.Exit(1)
 
@@ -206,7 +218,9 @@ def _documents(run_a: dict[str, Any], run_b: dict[str, Any], model: str) -> tupl
     return next(iter(run_a.values())), next(iter(run_b.values()))
 
 
-def _render_html(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None) -> str:
+def _render_html(
+    a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None, model: ModelDiff, judged: ModelVerdict
+) -> str:
     # replay.html is another engineer's module; until it offers render_run_diff the option says so.
     try:
         from replay.html import render_run_diff  # type: ignore[attr-defined,unused-ignore]
@@ -214,7 +228,7 @@ def _render_html(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | N
         if exc.name != "replay.html":
             raise  # a broken dependency inside replay.html is a bug, not a missing feature
         raise LobstackError("HTML diff not available") from exc
-    return render_run_diff(a, b, suite)
+    return render_run_diff(a, b, suite, (model, judged))
 
 
 def _publish(markdown: Path | None, comment: Callable[[], str]) -> None:

@@ -19,6 +19,12 @@ def diff_suites(
             help="Rescore every model dir of DIR under OLD and NEW (no API call) and show both side by side.",
         ),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print the verdict, the counts and one line per model only.")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also name every model's cases that need recording.")
+    ] = False,
 ) -> None:
     """List cases added, removed, request-changed (need recording) and check-changed (re-scorable).
 
@@ -29,18 +35,26 @@ def diff_suites(
     """
     from replay.diff_suites import diff_suites as compare_suites
     from replay.diff_suites import format_rescores, format_text, read_suite_json, rescore_both, verdict_lines
+    from scorer.errors import UsageError
 
+    if quiet and verbose:
+        raise UsageError("--quiet and --verbose cannot be combined")
+    detail = "quiet" if quiet else "verbose" if verbose else "normal"
     raw_old, data_old = read_suite_json(old)
     raw_new, data_new = read_suite_json(new)
     diff = compare_suites(data_old, data_new)
-    out = format_text(diff)
+    # The verdict first (the bump's, then what it rests on), then the changes, each case once, then the models.
+    verdict = verdict_lines(diff)
+    out = "\n".join([verdict[-1], *verdict[:-1]]) + "\n" + format_text(diff, detail)
+    listed = frozenset(c.case_id for c in diff.cases if c.kind in ("added", "request_changed"))
     errors: tuple[str, ...] = ()
     if cassettes is not None and not diff.same_suite:
         out += f"metrics not rescored from {cassettes}: OLD and NEW are different suites\n"
     elif cassettes is not None:
         rows, errors = rescore_both(cassettes, (raw_old, str(old)), (raw_new, str(new)))
-        out += f"metrics rescored from {cassettes}:\n" + format_rescores(rows, diff.version_old, diff.version_new)
-    typer.echo(out + "\n".join(verdict_lines(diff)))
+        rescored = format_rescores(rows, diff.version_old, diff.version_new, detail, listed)
+        out += f"metrics rescored from {cassettes}:\n" + rescored
+    typer.echo(out, nl=False)
     for error in errors:  # one line per model dir that could not be rescored; the others are above
         typer.echo(f"error: {error}", err=True)
     if not diff.bump_ok or errors:

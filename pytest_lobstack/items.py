@@ -9,6 +9,12 @@ a broken recording must not turn a test run green.
 A model recorded with repeats is still one item per case, judged over its repeats (docs/METHOD.md): a case whose
 every scored repeat passed passes, one that failed every scored repeat fails, and a flaky case (some scored
 repeats passed, some failed) is an expected failure (xfail) saying how many passed: noise, as the gate treats it.
+
+With ``--lobstack-baseline`` a model the baseline has is judged by the gate's verdict instead
+(``replay.diff_runs.verdict``, the one ``diff runs --fail-on-regression`` renders): a case the gate counts as a
+regression fails, a lost score errors, noise, known failures and cases counted in the paired test are expected
+failures with the verdict's reason (a case still unrecorded is skipped with the command that records it), and a
+``(whole run)`` test per model fails when the gate finds the whole run worse (the paired test, no score at all).
 """
 
 from __future__ import annotations
@@ -16,12 +22,15 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_lobstack.options import DEFAULT_SUITE
 from pytest_lobstack.state import LobstackRun, ModelRef
+
+if TYPE_CHECKING:
+    from replay.diff_runs.verdict import CaseVerdict
 from scorer.errors import LobstackError, SuiteError
 
 
@@ -109,12 +118,11 @@ class ModelCollector(pytest.Collector):
         for case in self.run.suite.cases:
             item = CaseItem.from_parent(self, name=case.id, path=model.model_dir / f"{case.id}.json")
             item.run, item.model = self.run, model
-            known = self.run.baseline_status(model.name, case.id)
-            if known is not None and known[0] in ("failed", "errored"):
-                why = _shown(known[1])
-                reason = f"{known[0]} in the baseline: {why}" if why else f"{known[0]} in the baseline"
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=False, raises=(CaseFailed, CaseErrored)))
             yield item
+        if model.name in self.run.baseline():
+            whole = WholeRunItem.from_parent(self, name=WHOLE_RUN, path=model.model_dir / "run.json")
+            whole.run, whole.model = self.run, model
+            yield whole
 
 
 class BrokenModel(pytest.Item):
@@ -146,6 +154,7 @@ class CaseItem(pytest.Item):
     run: LobstackRun
     model: ModelRef
     result: dict[str, Any]
+    judged: CaseVerdict | None = None  # the gate's verdict on the case, with a baseline of the model
 
     def setup(self) -> None:
         """Score the model (once per session); an errored case is an error, an unrecorded one a skip, and one whose
@@ -158,6 +167,18 @@ class CaseItem(pytest.Item):
             show = self.run.settings.show
             lines = "; ".join(f"error: {bad.line(show(bad.path))}" for bad in unusable)
             raise CassetteUnusable(f"{lines}; record it again: {self._record_command(results)}")
+        self.failure: str | None = None
+        verdict = self.run.verdict(self.model)
+        self.judged = judged = verdict.case(self.name) if verdict is not None else None
+        if judged is not None:
+            if judged.outcome == "error":
+                raise CaseErrored(judged.message)
+            if judged.outcome == "failure":
+                self.failure = judged.message
+            if judged.outcome != "skipped":
+                return
+            if status != "unrecorded":
+                pytest.xfail(judged.message)
         if status == "errored":
             raise CaseErrored(reason or "errored")
         if status == "unrecorded":
@@ -185,8 +206,12 @@ class CaseItem(pytest.Item):
         return shlex.join([*command, "--case", self.name])
 
     def runtest(self) -> None:
-        """Fail with the case's reason when the case failed (with repeats: failed every scored repeat); a flaky
-        case is an xfail."""
+        """With a baseline, fail when the gate counts the case as a regression. Otherwise fail with the case's
+        reason when the case failed (with repeats: failed every scored repeat); a flaky case is an xfail."""
+        if self.judged is not None:
+            if self.failure is not None:
+                raise CaseFailed(_shown(self.failure))
+            return
         if self.result["status"] != "failed":
             return
         reason = _shown(self.result.get("reason")) or "failed"
@@ -208,3 +233,33 @@ class CaseItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int, str]:
         """The case's cassette file as the location (line 0: a skip shows it as ``:1``)."""
         return self.path, 0, f"{self.model.name} {self.name}"
+
+
+WHOLE_RUN = "(whole run)"  # as diff runs' JUnit names a regression about a model's whole run
+
+
+class WholeRunItem(pytest.Item):
+    """With a baseline: one test per model that fails when the gate finds its whole run worse than the baseline's
+    (the paired test over the cases, or no scored case), as ``diff runs`` reports it."""
+
+    run: LobstackRun
+    model: ModelRef
+
+    def runtest(self) -> None:
+        """Fail with the gate's whole-run regressions of the model."""
+        self.run.results(self.model)  # a model that cannot be scored errors here too, with its reason
+        verdict = self.run.verdict(self.model)
+        if verdict is not None and verdict.whole_run:
+            raise CaseFailed("; ".join(r.message for r in verdict.whole_run))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+        """The gate's message, alone."""
+        if isinstance(excinfo.value, CaseFailed):
+            return str(excinfo.value)
+        if isinstance(excinfo.value, LobstackError):
+            return _error_text(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """The model's run.json as the location."""
+        return self.path, 0, f"{self.model.name} {WHOLE_RUN}"

@@ -124,7 +124,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     from pytest_lobstack.summary import closing_lines
 
-    xpassed = len(terminalreporter.stats.get("xpassed", []))
+    # Cases that pass now and did not in the baseline: the gate's fixes (with a baseline), else XPASSes.
+    fixed = sum(1 for v in run.verdicts() for c in v.cases if c.kind == "fix" and c.outcome == "passed")
+    xpassed = len(terminalreporter.stats.get("xpassed", [])) + fixed
     lines = closing_lines(config.stash.get(MISSES_KEY, []), xpassed, run.refresh_hint(), run.warnings)
     if lines:
         terminalreporter.section("lobstack-eval")

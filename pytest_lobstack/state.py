@@ -28,6 +28,7 @@ from scorer.suite_model import Suite
 if TYPE_CHECKING:
     from recorder.endpoint import Endpoint
     from recorder.repeats import CaseRun
+    from replay.diff_runs.verdict import ModelVerdict
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class LobstackRun:
         self._unusable: dict[str, tuple[UnusableCassette, ...]] = {}
         self._failures: dict[str, LobstackError] = {}
         self._plans: dict[str, list[CaseRun]] = {}
+        self._verdicts: dict[str, ModelVerdict] | None = None
 
     @property
     def suite(self) -> Suite:
@@ -119,13 +121,37 @@ class LobstackRun:
         self.models[ref.name] = ref
         return ref
 
-    def baseline_status(self, model: str, case_id: str) -> tuple[str, str | None] | None:
-        """The case's (status, reason) in the baseline, or None when the baseline does not have it."""
-        base = self.baseline().get(model)
-        for result in base["results"] if base else ():
-            if result["id"] == case_id:
-                return result["status"], result.get("reason")
-        return None
+    def verdict(self, model: ModelRef) -> ModelVerdict | None:
+        """The gate's verdict on ``model`` against the baseline: the one ``diff runs --fail-on-regression`` gives
+        the same two runs (``replay.diff_runs``, default options), so the two CI steps of docs/ci.md agree. None
+        without a baseline of the model, or when it could not be scored (its tests say why). Computed once, over
+        every selected model the baseline has (the paired tests are Holm-adjusted over those models)."""
+        if model.name not in self.baseline():
+            return None
+        if self._verdicts is None:
+            self._verdicts = self._judge()
+        return self._verdicts.get(model.name)
+
+    def _judge(self) -> dict[str, ModelVerdict]:
+        from replay.diff_runs import compare, decide, verdicts
+
+        run_a, run_b = {}, {}
+        for name, ref in sorted(self.models.items()):
+            if name not in self.selected or name not in self.baseline():
+                continue
+            try:
+                run_b[name] = self.results(ref)
+            except LobstackError:
+                continue  # its tests error with the reason
+            run_a[name] = self.baseline()[name]
+        if not run_b:
+            return {}
+        diff = compare(run_a, run_b)
+        return {v.model: v for v in verdicts(diff, decide(diff))}
+
+    def verdicts(self) -> list[ModelVerdict]:
+        """The verdicts computed so far."""
+        return list((self._verdicts or {}).values())
 
     def results(self, model: ModelRef) -> dict[str, Any]:
         """The model's scored run (recording what the record mode asks for first); the same error for every

@@ -40,5 +40,5 @@ def closing_lines(misses: Sequence[Miss], xpassed: int, refresh_hint: str, warni
     if misses:
         lines.append(f"{len(misses)} metric bound(s) missed: the run fails")
     if xpassed:
-        lines.append(f"{xpassed} case(s) pass now but did not pass in the baseline (XPASS); {refresh_hint}")
+        lines.append(f"{xpassed} case(s) pass now but did not pass in the baseline; {refresh_hint}")
     return lines

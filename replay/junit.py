@@ -5,7 +5,8 @@ case or run that scored in A and did not in B (errored, unrecorded, vanished, or
 else the gate does not count is ``<skipped>`` with a message saying why. So failures + errors is exactly the
 number of regressions the gate found (``Decision.regressions``).
 
-A regression about one case (a scoring change, a flip under ``--strict``, a consistent failure, a lost case) is
+Each testcase renders the case's verdict (``replay.diff_runs.verdict``: the one verdict every view shows).
+A regression about one case (a scoring change, a flip under ``--strict``, a broken case, a lost case) is
 that case's ``<failure>`` or ``<error>``. A regression about a model's whole run (the paired test found B worse,
 Overall beyond ``--max-drop``, no score, a missing model) is a ``(whole run)`` testcase of its own; when the paired
 test decided, each case that got worse is ``<skipped>`` with "counted in the paired test", so the cases behind the
@@ -18,11 +19,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from replay.diff_runs import CaseOutcome, Decision, ModelDiff, NotCompared, Regression, RunDiff
-from replay.diff_runs.rules import case_history
+from replay.diff_runs import Decision, ModelDiff, NotCompared, Regression, RunDiff
+from replay.diff_runs.verdict import WHOLE_RUN, CaseVerdict, ModelVerdict, verdicts
 from scorer.safe_text import for_xml
 
-WHOLE_RUN = "(whole run)"  # the testcase of a regression about a model's run rather than one case
 _COUNTS = ("tests", "failures", "errors", "skipped")
 
 
@@ -30,11 +30,9 @@ def to_junit(diff: RunDiff, decision: Decision) -> bytes:
     """JUnit XML bytes: one ``<testsuite>`` per model (compared, or only in A), one ``<testcase>`` per case of A
     or B, plus a ``(whole run)`` testcase for each regression about a whole run. No timestamps or durations, so
     the same diff always gives the same bytes."""
-    by_model: dict[str, list[Regression]] = {}
-    for regression in decision.regressions:
-        by_model.setdefault(regression.model, []).append(regression)
-    suites = [_testsuite(m, by_model.get(m.model, []), decision) for m in diff.models]
-    suites += [_vanished(model, by_model.get(model, [])) for model in diff.only_a]
+    judged = verdicts(diff, decision)
+    suites = [_testsuite(m, v) for m, v in zip(diff.models, judged, strict=False)]
+    suites += [_vanished(v) for v in judged[len(diff.models) :]]
     return _document(sorted(suites, key=lambda s: s.get("name", "")))
 
 
@@ -86,12 +84,9 @@ def _suite_element(name: str, cases: list[ET.Element], properties: list[tuple[st
     return suite
 
 
-def _testsuite(model: ModelDiff, regressions: list[Regression], decision: Decision) -> ET.Element:
-    per_case = {r.case_id: r for r in regressions if r.case_id is not None}
-    whole = [r for r in regressions if r.case_id is None]
-    paired = any(r.kind == "paired_test" for r in whole)
-    cases = [_testcase(model, c, per_case.get(c.case_id), paired, decision) for c in model.cases]
-    cases += [_whole_run(model.model, r) for r in whole]
+def _testsuite(model: ModelDiff, verdict: ModelVerdict) -> ET.Element:
+    cases = [_testcase(c) for c in verdict.cases]
+    cases += [_whole_run(model.model, r) for r in verdict.whole_run]
     properties = [
         ("suite_a", f"{model.suite_a.name} {model.suite_a.version}"),
         ("suite_b", f"{model.suite_b.name} {model.suite_b.version}"),
@@ -106,8 +101,8 @@ def _testsuite(model: ModelDiff, regressions: list[Regression], decision: Decisi
     return _suite_element(model.model, cases, properties)
 
 
-def _vanished(model: str, regressions: list[Regression]) -> ET.Element:
-    return _suite_element(model, [_whole_run(model, r) for r in regressions], [])
+def _vanished(verdict: ModelVerdict) -> ET.Element:
+    return _suite_element(verdict.model, [_whole_run(verdict.model, r) for r in verdict.whole_run], [])
 
 
 def _whole_run(model: str, regression: Regression) -> ET.Element:
@@ -118,52 +113,13 @@ def _whole_run(model: str, regression: Regression) -> ET.Element:
     return element
 
 
-def _testcase(
-    model: ModelDiff, case: CaseOutcome, regression: Regression | None, paired: bool, decision: Decision
-) -> ET.Element:
-    element = ET.Element("testcase", {"classname": model.model, "name": case.case_id})
-    if regression is not None:
-        tag = "error" if regression.is_error else "failure"
-        node = ET.SubElement(element, tag, {"message": regression.message, "type": regression.kind})
-        node.text = case_history(case)
-        return element
-    if case.change == "worse":  # a worse pass rate that is not a regression of its own
-        ET.SubElement(element, "skipped", {"message": _worse_not_counted(model, case, paired, decision)})
-        return element
-    if case.status_b == "passed":
-        return element
-    ET.SubElement(element, "skipped", {"message": _not_counted(case)})
+def _testcase(verdict: CaseVerdict) -> ET.Element:
+    """The case's verdict as a testcase: its outcome is the child element (none when it passed)."""
+    element = ET.Element("testcase", {"classname": verdict.model, "name": verdict.case_id})
+    if verdict.regression is not None:
+        regression = verdict.regression
+        node = ET.SubElement(element, verdict.outcome, {"message": regression.message, "type": regression.kind})
+        node.text = verdict.history
+    elif verdict.outcome == "skipped":
+        ET.SubElement(element, "skipped", {"message": verdict.message})
     return element
-
-
-def _worse_not_counted(model: ModelDiff, case: CaseOutcome, paired: bool, decision: Decision) -> str:
-    """Why a case whose pass rate fell is not a regression by itself."""
-    reason = f": {case.reason_b}" if case.reason_b else ""
-    history = case_history(case)
-    if paired:
-        return f"counted in the paired test ({WHOLE_RUN} failure): {history}{reason}"
-    if case.flaky and not model.single_sample:
-        return f"noise: flaky case ({history}){reason}"
-    if decision.regression:  # the gate failed on other rules; this model's flips were not among them
-        return f"{history}; not a regression by itself (paired test p = {model.paired_p:.4g}){reason}"
-    return (
-        f"{history}; not a regression by itself: the paired test cannot tell it from noise "
-        f"(p = {model.paired_p:.4g}); --strict counts every flip{reason}"
-    )
-
-
-def _not_counted(case: CaseOutcome) -> str:
-    """Why a case that did not pass in B is not a regression of this change."""
-    a, b = case.status_a, case.status_b
-    reason = f": {case.reason_b}" if case.reason_b else ""
-    if a == b == "failed":
-        single = len(case.samples("a")) <= 1 and len(case.samples("b")) <= 1
-        what = "failed in A and in B" if single else case_history(case)
-        return f"known failure ({what}){reason}"
-    if a in ("passed", "failed"):
-        return f"{b or 'absent'} in B, within --allow-errored{reason}"
-    if b == "failed":
-        return f"failed in B, not scored in A (nothing to regress from){reason}"
-    if b is None:
-        return f"absent from B, not scored in A either ({a})"
-    return f"{b} in B, not scored in A either ({a or 'absent'}){reason}"

@@ -34,7 +34,7 @@ def flipped(model: str, count: int, reason: str = "wrong") -> tuple[dict[str, An
 def test_the_comment_has_the_verdict_the_deltas_with_intervals_and_the_flips(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     comment = tmp_path / "comment.md"
     assert main(["diff", "runs", str(BASE), str(CAND), "--markdown", str(comment)]) == 0
-    verdict = capsys.readouterr().out.splitlines()[-1]
+    verdict = capsys.readouterr().out.splitlines()[0]
     text = comment.read_text(encoding="utf-8")
     assert verdict == (
         "regression: 3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; ref/oracle: "
@@ -48,8 +48,14 @@ def test_the_comment_has_the_verdict_the_deltas_with_intervals_and_the_flips(tmp
     assert "> note: ref/noisy: 2 cases flipped to failed, but with one sample per case the paired test" in text
     # tests/fixtures/runs/*/ref_noisy/results.json: Overall 4/6 [30.0, 90.32] in A, 3/6 [18.76, 81.24] in B.
     assert "| Overall | 66.67 [30.00, 90.32] | 50.00 [18.76, 81.24] | -16.67 |" in text
-    assert "**Passed → failed (2)**" in text
-    assert '| chains-03 | step 2: run\\_tests.path: expected eq "tests/", got "test/" |' in text
+    # Each case once, under its verdict: the lost cases are the regressions; the flips are noise (folded).
+    assert "**Regressions (2)**\n\n| Case | Verdict |\n|---|---|\n| arguments-02 | passed in A, errored in B: " in text
+    assert "<details><summary>Worse, not a regression on its own (2)</summary>" in text
+    row = '| chains-03 | noise: passed in A, failed in B: step 2: run\\_tests.path: expected eq "tests/", got "test/" |'
+    assert row in text
+    assert "1 known failure (failed in A and in B), not listed." in text
+    # The paired difference of Overall with its 95% interval (4 paired cases: -1, -1, +1, 0 -> mean -25 points).
+    assert "Overall: paired difference B - A -25.00 points \\[-100.00, +100.00\\] (95%, 4 paired cases)." in text
     assert "McNemar exact p = 1 on 3 discordant pairs" in text
     assert text.endswith("Models only in B: ref/abstain.\n")
 
@@ -94,7 +100,8 @@ def test_reasons_cannot_break_the_table_or_inject_html() -> None:
     diff = compare({"m": a}, {"m": b})
     text = to_markdown(diff, decide(diff), "a", "b")
     row = next(line for line in text.splitlines() if line.startswith("| case-000 |"))
-    assert row == "| case-000 | case-000: a \\| b \\<script\\>alert(1)\\</script\\> \\| new row |"
+    escaped = "case-000: a \\| b \\<script\\>alert(1)\\</script\\> \\| new row"
+    assert row == f"| case-000 | noise: passed in A, failed in B: {escaped} |"
     assert "<script>" not in text
 
 
@@ -120,7 +127,7 @@ def test_an_unwritable_step_summary_is_one_warning_and_the_verdict_still_decides
     captured = capsys.readouterr()
     [warning] = captured.err.splitlines()
     assert warning.startswith("warning: ") and "($GITHUB_STEP_SUMMARY): cannot write: No such file" in warning
-    assert captured.out.rstrip("\n").splitlines()[-1].startswith("regression: ")
+    assert captured.out.rstrip("\n").splitlines()[0].startswith("regression: ")
     assert main(["diff", "runs", str(BASE), str(CAND), "--fail-on-regression", "--strict"]) == 1
     assert main(["diff", "runs", str(BASE), str(BASE), "--fail-on-regression"]) == 0
 

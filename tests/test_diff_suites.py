@@ -231,7 +231,7 @@ def test_cli_minor_bump_ok(capsys: pytest.CaptureFixture[str]) -> None:
         "actual bump: minor (1.0.0 -> 1.1.0)",
     ]:
         assert expected in lines
-    assert lines[-1] == "version bump ok"
+    assert lines[0] == "version bump ok"
 
 
 def test_cli_removed_case_needs_major(capsys: pytest.CaptureFixture[str]) -> None:
@@ -241,7 +241,7 @@ def test_cli_removed_case_needs_major(capsys: pytest.CaptureFixture[str]) -> Non
     assert "  removed:" in lines
     assert "    no_call-01" in lines
     assert "required bump: major (1 case removed)" in lines
-    assert lines[-1] == "version bump too small: major required, minor made"
+    assert lines[0] == "version bump too small: major required, minor made"
 
 
 @pytest.mark.parametrize(
@@ -262,7 +262,7 @@ def test_cli_version_verdicts(
     path = tmp_path / "new.json"
     path.write_text(json.dumps(new))
     assert main(["diff", "suites", str(V100), str(path)]) == code
-    assert capsys.readouterr().out.splitlines()[-1] == last
+    assert capsys.readouterr().out.splitlines()[0] == last
 
 
 @pytest.mark.parametrize("version", ["1.0.0", "1.1.0", "2.0.0"])
@@ -275,9 +275,9 @@ def test_cli_different_suites(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     path.write_text(json.dumps(other))
     assert main(["diff", "suites", str(V100), str(path), "--cassettes", str(tmp_path)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"suite diff-fixture 1.0.0 -> someone-elses-suite {version}"
+    assert lines[1] == f"suite diff-fixture 1.0.0 -> someone-elses-suite {version}"
     assert f"metrics not rescored from {tmp_path}: OLD and NEW are different suites" in lines
-    assert lines[-1] == (
+    assert lines[0] == (
         "different suites: OLD is 'diff-fixture', NEW is 'someone-elses-suite'; a version bump only orders "
         "versions of one suite, and their scores are not comparable"
     )
@@ -290,7 +290,7 @@ def test_cli_same_file_is_ok(capsys: pytest.CaptureFixture[str]) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert "cases: 0 added, 0 removed, 0 request-changed, 0 check-changed, 5 unchanged" in lines
     assert "required bump: none (nothing changed)" in lines
-    assert lines[-1] == "version bump ok"
+    assert lines[0] == "version bump ok"
 
 
 @pytest.mark.parametrize(
@@ -350,7 +350,7 @@ def test_cli_cassettes_side_by_side(
     (tmp_path / "not_a_model").mkdir()
     calls: list[tuple[str, str]] = []
     monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore(calls))
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path), "--verbose"]) == 1
     assert calls == [("ref_noisy", "1.0.0"), ("ref_noisy", "1.1.0"), ("ref_oracle", "1.0.0"), ("ref_oracle", "1.1.0")]
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
@@ -368,7 +368,7 @@ def test_cli_cassettes_side_by_side(
         "  failed under 1.0.0, passed under 1.1.0 (0)",
         "  needs recording under 1.1.0 (1): selection-02",
     ]
-    assert lines[-1] == "version bump ok"
+    assert lines[0] == "version bump ok"
     folder = tmp_path / "not_a_model"
     message = "no run.json, so not a recorded model dir: record it again or move it away"
     assert captured.err == f"error: {folder}: {message}\n"
@@ -401,7 +401,7 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
         for model in ("ref/oracle", "ref/abstain"):
             record(V100, model, cassettes, gateway.url, IDS, concurrency=1)
     capsys.readouterr()
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes)]) == 0
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"]) == 0
     lines = capsys.readouterr().out.splitlines()
     oracle = lines[lines.index("model ref/oracle") :]
     abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
@@ -413,7 +413,7 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "  passed under 1.0.0, failed under 1.1.0 (0)" in oracle  # arguments-01's new check still passes
     assert abstain[3].split() == ["overall", "20.00", "20.00", "+0.00"]
     assert "  needs recording under 1.1.0 (1): selection-02" in abstain
-    assert lines[-1] == "version bump ok"
+    assert lines[0] == "version bump ok"
 
 
 def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -431,7 +431,7 @@ def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.Capture
         for model in ("ref/oracle", "ref/abstain"):
             record(V110, model, cassettes, gateway.url, [*IDS, "selection-02"], concurrency=1)
     capsys.readouterr()
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes)]) == 0
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"]) == 0
     lines = capsys.readouterr().out.splitlines()
     abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
     assert [line.split() for line in abstain[2:4]] == [
@@ -451,6 +451,23 @@ def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.Capture
     assert ["chains", "-", "100.00", "-"] in [line.split() for line in oracle]
     assert "  unrecorded under 1.0.0 (1): chains-01" in oracle
     assert "  needs recording under 1.1.0 (0): -" in oracle
+    # By default the verdict comes first, the comparable table (over the cases scored under both) alone, and a
+    # list of cases already named above is not repeated per model; --quiet is one line per model.
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "version bump ok"
+    abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
+    assert abstain[1] == "  cases scored: 5 under 1.0.0, 6 under 1.1.0; over the 5 scored under both:"
+    assert abstain[3].split() == ["overall", "20.00", "20.00", "+0.00"]
+    assert not any("warning" in line for line in abstain)
+    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--quiet"]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    assert quiet[0] == "version bump ok"
+    assert [line for line in quiet if line.startswith("model ")] == [
+        "model ref/abstain: overall 20.00 under 1.0.0, 16.67 under 1.1.0 (-3.33); 0 flip(s); 0 need recording",
+        "model ref/oracle: overall 100.00 under 1.0.0, 100.00 under 1.1.0 (+0.00); 0 flip(s); 0 need recording",
+    ]
+    assert not any(line.startswith("    ") for line in quiet)  # no case listed
 
 
 def test_rescores_with_no_case_scored_under_both() -> None:

@@ -48,11 +48,11 @@ def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) 
     code = main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"])
     out = capsys.readouterr().out
     assert code == 1
-    assert out.startswith("model ref/oracle -> ref/noisy")
-    assert out.splitlines()[-1].startswith("regression: paired test: B is worse than A at --alpha 0.05")
+    assert out.splitlines()[2].startswith("model ref/oracle -> ref/noisy")
+    assert out.splitlines()[0].startswith("regression: paired test: B is worse than A at --alpha 0.05")
     # --max-drop adds a rule on Overall; it does not replace the paired test, so a tolerance alone cannot pass it.
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--max-drop", "60"]) == 1
-    assert capsys.readouterr().out.splitlines()[-1].startswith("regression: paired test: B is worse than A")
+    assert capsys.readouterr().out.splitlines()[0].startswith("regression: paired test: B is worse than A")
 
 
 def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -62,11 +62,11 @@ def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ig
     flipped = sum(1 for c, s in statuses[0].items() if (s, statuses[1].get(c)) == ("passed", "failed"))
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].startswith("no regression: paired test: B is not worse at --alpha 0.05 (auto -> ref/noisy: p = ")
-    assert "record both runs with --repeats 5" in lines[-2]
+    assert lines[0].startswith("no regression: paired test: B is not worse at --alpha 0.05 (auto -> ref/noisy: p = ")
+    assert "record both runs with --repeats 5" in lines[1]
     # Zero tolerance: any case flipped to failed fails the build, noise or not.
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression", "--strict"]) == 1
-    assert capsys.readouterr().out.splitlines()[-1].startswith(f"regression: {flipped} cases flipped to failed")
+    assert capsys.readouterr().out.splitlines()[0].startswith(f"regression: {flipped} cases flipped to failed")
 
 
 def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -86,7 +86,7 @@ def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: 
     junit = tmp_path / "junit.xml"
     base, cand = str(tmp_path / "good-out"), str(tmp_path / "garbage-out")
     assert main(["diff", "runs", base, cand, "--fail-on-regression", "--junit", str(junit)]) == 1
-    last = capsys.readouterr().out.splitlines()[-1]
+    last = capsys.readouterr().out.splitlines()[0]
     assert last.startswith(f"regression: {len(ids)} cases scored in A errored or vanished in B (ref/oracle: ")
     assert last.endswith("; no scored case in B (ref/oracle)")
     root = ET.parse(junit).getroot()
@@ -94,4 +94,4 @@ def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: 
     # Even tolerating every errored case, a run with no score at all never passes.
     allow = ["--allow-errored", str(len(ids))]
     assert main(["diff", "runs", base, cand, "--fail-on-regression", *allow]) == 1
-    assert capsys.readouterr().out.splitlines()[-1] == "regression: no scored case in B (ref/oracle)"
+    assert capsys.readouterr().out.splitlines()[0] == "regression: no scored case in B (ref/oracle)"

@@ -420,19 +420,26 @@ def diff() -> str:
 
 
 class TestRunDiff:
-    def test_flips_are_classified_per_case(self, diff: str) -> None:
-        rows = {r[0]["data-case"]: r[0]["class"] for r in _rows(diff, "case-table")}
+    def test_cases_show_the_gates_verdict(self, diff: str) -> None:
+        """The page renders the gate's verdict: one flip at one sample per case is noise, not a regression (the
+        gate passes these runs), and cases not scored in A have nothing to regress from."""
+        rows = {r[0]["data-case"]: r[0]["data-verdict"] for r in _rows(diff, "case-table")}
         assert rows == {
-            "selection-01": "same",
-            "arguments-01": "regression",
+            "selection-01": "known_failure",
+            "arguments-01": "noise",
             "near_misses-01": "fix",
-            "no_call-01": "same",
-            "parallel-01": "changed",
-            "chains-01": "changed",
+            "no_call-01": "unchanged",
+            "parallel-01": "not_scored",
+            "chains-01": "not_scored",
         }
-        assert "1 regression</span> (passed → failed)" in diff
-        assert "1 fix</span> (failed → passed)" in diff
-        assert "2 other changes, 2 unchanged." in diff
+        assert "<strong>No regression</strong>" in diff
+        summary = " ".join(diff.split())
+        counts = (
+            '0 regressions</span>, 0 lost, <span class="better">1 fix</span>, 0 counted in the paired test, 1 noise'
+        )
+        assert counts in summary
+        assert "1 known failure, 1 unchanged, 2 other." in summary
+        assert "the paired test cannot tell it from noise" in diff
 
     def test_metrics_show_both_rates_and_the_delta(self, diff: str) -> None:
         assert re.search(
@@ -457,7 +464,8 @@ class TestRunDiff:
         page = render_run_diff(a, b, None)
         rows = _rows(page, "case-table")
         assert [r[0]["data-case"] for r in rows][:2] == ["selection-01", "arguments-01"]
-        assert rows[0][0]["class"] == "regression"
+        # The same answer with another status: a scoring change, which the gate always counts.
+        assert rows[0][0]["class"] == "regression" and rows[0][0]["data-verdict"] == "regression"
         assert page == render_run_diff(copy.deepcopy(a), copy.deepcopy(b), None)
 
     def test_write_run_diff(self, tmp_path: Path) -> None:

@@ -46,13 +46,15 @@ def test_two_recordings_of_a_flaky_model_pass_the_gate(runs: Path, capsys: pytes
     assert json.loads(a.read_text())["results"] != json.loads(b.read_text())["results"]  # they did differ
     code, lines = diff(capsys, str(a), str(b))
     assert code == 0
-    assert lines[-1].startswith("no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: p = ")
-    assert any("[noise: flaky]" in line for line in lines)
-    assert lines[-2].startswith("note: ref/flaky: ") and "got worse in flaky cases: noise" in lines[-2]
-    assert any(line.startswith("  power: detects an Overall drop of") for line in lines)
+    assert lines[0].startswith("no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: p = ")
+    assert any(" [noise]: " in line for line in lines)
+    assert lines[1].startswith("note: ref/flaky: ") and "got worse in flaky cases: noise" in lines[1]
+    assert lines[2].startswith("summary: 1 model, 80 cases: 0 regressions, ")
+    code, verbose = diff(capsys, str(a), str(b), "--verbose")
+    assert any(line.startswith("  power: detects an Overall drop of") for line in verbose)
     # --strict still fails on the noise, as it always did on any flip.
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--strict"]) == 1
-    assert capsys.readouterr().out.splitlines()[-1].startswith("regression: ")
+    assert capsys.readouterr().out.splitlines()[0].startswith("regression: ")
 
 
 def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,17 +62,17 @@ def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[
     worse = runs / "worse" / "reports" / "ref_first-tool" / "results.json"
     code, lines = diff(capsys, str(a), str(worse))
     assert code == 1
-    verdict = lines[-1]
+    verdict = lines[0]
     assert verdict.startswith("regression: paired test: B is worse than A at --alpha 0.05 (ref/flaky -> ref/first-tool")
-    # Cases ref/flaky always passed (5 of 5) and ref/first-tool always failed (3 of 3) fail on their own too.
-    assert "consistent failures: " in verdict and "passed every repeat in A and failed every repeat in B" in verdict
-    assert any("[consistent failure]" in line for line in lines)
+    # A case that went 5 of 5 -> 0 of 3 is not a regression on its own (Fisher p = 1/56 before Holm over 80 cases):
+    # the paired test over the cases decides, and counts them.
+    assert "broken cases" not in verdict
+    assert any(" [counted in the paired test]: 5 of 5 scored repeats passed in A, 0 of 3" in line for line in lines)
 
 
 def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: Path) -> None:
-    """JUnit of the same comparison: one (whole run) failure for the paired test, one failure per consistent
-    failure, the other cases that got worse skipped as counted in the paired test; failures + errors = the
-    gate's regressions."""
+    """JUnit of the same comparison: one (whole run) failure for the paired test, every case that got worse skipped
+    as counted in the paired test; failures + errors = the gate's regressions."""
     import xml.etree.ElementTree as ET
 
     from replay.diff_runs import compare, decide, load_run
@@ -87,15 +89,14 @@ def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: 
     assert int(root.get("failures", "")) + int(root.get("errors", "")) == len(decision.regressions) == len(failures)
     whole = [c.find("failure") for c in failures if c.get("name") == "(whole run)"]
     assert [f.get("type") for f in whole if f is not None] == ["paired_test"]
-    consistent = {c.get("name") for c in failures if c.get("name") != "(whole run)"}
-    assert consistent == {c.case_id for c in diff.models[0].cases if c.consistent_failure} and consistent
+    assert [c.get("name") for c in failures] == ["(whole run)"]
     counted = [
         c
         for c in cases
         if (c.find("skipped") is not None and "counted in the paired test" in (c.find("skipped").get("message") or ""))
     ]  # type: ignore[union-attr]
     worse_ids = {c.case_id for c in diff.models[0].with_change("worse")}
-    assert {c.get("name") for c in counted} == worse_ids - consistent
+    assert {c.get("name") for c in counted} == worse_ids
 
 
 def _plain_string_arg(doc: dict, case: dict) -> str | None:
@@ -133,14 +134,17 @@ def test_a_scoring_change_on_the_same_answers_fails_the_gate(
     rescore(runs / "a" / "cassettes", suite, tmp_path / "new", workers=1, html=False)
     code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"))
     assert code == 1
-    assert lines[-1].startswith(
+    assert lines[0].startswith(
         f"regression: scoring change: 1 case got another verdict on the same model answers (ref/flaky: {target})"
     )
-    assert "  scoring changes (1): the same model answers got another verdict" in lines
+    assert [line for line in lines if line.startswith(f"  {target} ")] == [
+        f"  {target} [regression]: scoring change: the same answers got another verdict "
+        + next(line for line in lines if line.startswith(f"  {target} ")).split("another verdict ", 1)[1]
+    ]  # listed once, as a regression
     assert "  warning: same suite version but different suite sha256" in lines
     # No alpha makes it pass: a scoring change is never noise.
     code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"), "--alpha", "0.0001")
-    assert code == 1 and lines[-1].startswith("regression: scoring change")
+    assert code == 1 and lines[0].startswith("regression: scoring change")
 
 
 def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
@@ -154,10 +158,11 @@ def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
     rescore(cassettes, suite, tmp_path / "new", workers=1, html=False)
     code, lines = diff(capsys, str(ROOT / "reports" / "ref_oracle"), str(tmp_path / "new" / "ref_oracle"))
     assert code == 1
-    assert lines[-1].startswith(
+    assert lines[0].startswith(
         f"regression: scoring change: 1 case got another verdict on the same model answers (ref/oracle: {target})"
     )
-    assert "passed -> failed (1):" in "\n".join(lines)
+    listed = f"  {target} [regression]: scoring change: the same answers got another verdict (passed in A, failed in B)"
+    assert listed in lines
 
 
 # --- the gate's broken-run rules hold with repeats (unit, on hand-made results) ------------------------------
@@ -221,18 +226,25 @@ def test_a_case_with_no_scored_repeat_in_b_is_lost_whatever_else_is_asked() -> N
     assert decision.line.endswith("; 1 case errored or vanished in B, within --allow-errored 1")
 
 
-def test_a_repeated_b_with_no_score_fails_and_consistent_failures_count_per_case() -> None:
+def test_a_repeated_b_with_no_score_fails_and_broken_cases_count_per_case() -> None:
     a = dict.fromkeys(TEN, ["passed"] * 3)
     decision, _, counts = _gate(a, dict.fromkeys(TEN, ["errored"] * 3), allow=10)
     assert decision.line == "regression: no scored case in B (m)" and counts == (0, 1)
-    # Two cases broke in every repeat and one case vanished: two consistent failures and one lost case.
+    # Two cases broke in every repeat at K = 3 and one case vanished: 3/3 -> 0/3 is p = 0.05 before any correction,
+    # so the broken cases are not regressions by themselves (the paired test cannot see 2 of 9 either); the lost case
+    # is.
     b = {**{c: a[c] for c in TEN[1:]}, "c1": ["failed"] * 3, "c2": ["failed"] * 3}
     decision, root, counts = _gate(a, b)
-    assert decision.rules == ("consistent failures", "errored or vanished")
+    assert decision.rules == ("errored or vanished",) and counts == (0, 1)
+    # At K = 10 the same two cases are: 10/10 -> 0/10 has p = 1/184756, far below 0.025 after Holm over 9 cases.
+    a10 = dict.fromkeys(TEN, ["passed"] * 10)
+    b10 = {**{c: a10[c] for c in TEN[1:]}, "c1": ["failed"] * 10, "c2": ["failed"] * 10}
+    decision, root, counts = _gate(a10, b10)
+    assert decision.rules == ("broken cases", "errored or vanished")
     assert counts == (2, 1)
     failure = next(c for c in root.iter("testcase") if c.get("name") == "c1").find("failure")
-    assert failure is not None and failure.get("type") == "consistent"
-    assert (
-        failure.get("message")
-        == "consistent failure (3 of 3 scored repeats passed in A, 0 of 3 scored repeats passed in B): c1 failed"
+    assert failure is not None and failure.get("type") == "broke"
+    assert failure.get("message") == (
+        "broke (10 of 10 scored repeats passed in A, 0 of 10 scored repeats passed in B; Fisher exact, Holm-adjusted "
+        "p = 4.87e-05): c1 failed"
     )

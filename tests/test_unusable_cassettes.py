@@ -111,7 +111,7 @@ def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untype
     junit, comment = tmp_path / "junit.xml", tmp_path / "comment.md"
     gate = ["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"]
     assert main([*gate, "--junit", str(junit), "--markdown", str(comment)]) == 1
-    last = capsys.readouterr().out.splitlines()[-1]
+    last = capsys.readouterr().out.splitlines()[0]
     assert last.startswith(f"regression: 1 case scored in A errored or vanished in B ({_model(slug)}: {case_id})")
     root = ET.parse(junit).getroot()
     assert (root.get("failures"), root.get("errors")) == ("0", "1")
@@ -120,7 +120,7 @@ def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untype
     assert error.get("message") == f"{status_a} in A, unrecorded in B: {reason}"
     markdown = comment.read_text(encoding="utf-8")
     assert "**Decided by:** errored or vanished" in markdown
-    assert f"| {case_id} | {status_a} → unrecorded |" in markdown
+    assert f"| {case_id} | {status_a} in A, unrecorded in B: " in markdown  # under **Regressions**
 
 
 def _model(slug: str) -> str:

@@ -1,7 +1,8 @@
 """Compare two runs (results.json files or report dirs) model by model, case by case.
 
 ``load`` is the I/O edge; ``compare`` pairs cases by id (a pair needs a scored status, passed or failed, in both
-runs; anything else is listed as unpaired), ``gate`` decides whether B regressed, ``render`` prints the report,
+runs; anything else is listed as unpaired), ``gate`` decides whether B regressed, ``verdict`` says what that
+decision means for each case (the one verdict every output renders), ``render`` prints the report,
 ``markdown`` writes the pull-request comment. ``model`` holds the records they share.
 """
 
@@ -21,15 +22,18 @@ from replay.diff_runs.model import (
     SuiteRef,
 )
 from replay.diff_runs.render import format_text
+from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
 from scorer.summary import METRICS
 
 __all__ = [
     "METRICS",
     "SCORED",
     "CaseOutcome",
+    "CaseVerdict",
     "Decision",
     "MetricDelta",
     "ModelDiff",
+    "ModelVerdict",
     "NotCompared",
     "Regression",
     "RunDiff",
@@ -40,4 +44,5 @@ __all__ = [
     "format_text",
     "load_run",
     "to_markdown",
+    "verdicts",
 ]

@@ -13,6 +13,7 @@ from typing import Any
 
 from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
 from scorer.answers import answer_digests, same_answers
+from scorer.case_test import paired_difference
 from scorer.paired import mcnemar_exact, sign_flip_exact
 from scorer.power import paired_power, within_variance
 from scorer.repeats import REPEAT_METRICS
@@ -74,6 +75,7 @@ def compare_model(a: dict[str, Any], b: dict[str, Any], detect: float = DEFAULT_
             _mean_scored(paired, "b"),
             detect,
         ),
+        difference=paired_difference(differences),
     )
 
 

@@ -2,9 +2,12 @@
 characters whatever the input (GitHub refuses comments over 65,536).
 
 The verdict is the Decision's own line (and its notes), so the comment says exactly what the gate decided. Per
-model: the metric deltas with their intervals, the paired counts and McNemar's p (with repeats, the cases better
-and worse by pass rate and the sign-flip test's p), then the flipped cases, capped with a count of the rest. When
-the whole does not fit, fewer cases are listed, then fewer models, and the comment says what it left out.
+model: the paired difference of Overall with its 95% interval, the metric deltas with their intervals, the paired
+counts and McNemar's p (with repeats, the cases better and worse by pass rate and the sign-flip test's p), then
+each case once under its verdict (``replay.diff_runs.verdict``): regressions, cases that got worse without being
+one (noise, or counted in the paired test), fixes, other unpaired cases; known failures are counted, not listed.
+Each list is capped with a count of the rest. When the whole does not fit, fewer cases are listed, then fewer
+models, and the comment says what it left out.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, NotCompared, RunDiff
-from replay.diff_runs.render import delta_text, rate_ci
+from replay.diff_runs.model import Decision, ModelDiff, NotCompared, RunDiff
+from replay.diff_runs.render import delta_text, difference_text, rate_ci
+from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
 from replay.leaderboard import TITLES
 from scorer.safe_text import for_terminal
 
@@ -29,14 +33,15 @@ def to_markdown(diff: RunDiff, decision: Decision, a: str, b: str, limit: int = 
     """The comment for comparing run ``a`` with run ``b`` (their labels, e.g. the paths given)."""
     head = _head(decision, a, b)
     foot = _foot(diff)
+    judged = dict(zip((m.model for m in diff.models), verdicts(diff, decision), strict=False))
     for cap in CAPS:
-        text = _join([head, *(_model_block(m, cap) for m in diff.models), foot])
+        text = _join([head, *(_model_block(m, judged[m.model], cap) for m in diff.models), foot])
         if len(text) <= limit:
             return text
     # Even with no case listed it is too long: as many models as fit, then how many were left out.
     blocks = [head]
     for shown, model in enumerate(diff.models):
-        block = _model_block(model, 0)
+        block = _model_block(model, judged[model.model], 0)
         note = _omitted(len(diff.models) - shown)
         if len(_join([*blocks, block, note, foot])) > limit:
             return _cut(_join([*blocks, note, foot]), limit)
@@ -78,7 +83,7 @@ def _head(decision: Decision, a: str, b: str) -> str:
     )
 
 
-def _model_block(m: ModelDiff, cap: int) -> str:
+def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
     a, b = m.suite_a, m.suite_b
     suites = f"{a.name} {a.version}" + (f" → {b.name} {b.version}" if m.suite_mismatch else "")
     lines = [f"#### {_text(m.model, NAME_CHARS)}", ""]
@@ -101,36 +106,58 @@ def _model_block(m: ModelDiff, cap: int) -> str:
     lines += [
         f"Suite {_text(suites, NAME_CHARS)}. {paired}",
         "",
+        f"Overall: {_text(difference_text(m.difference), NAME_CHARS)}.",
+        "",
         "| Metric | A | B | B − A |",
         "|---|---:|---:|---:|",
     ]
     for d in m.metrics:
         title = TITLES.get(d.name, d.name)
         lines.append(f"| {title} | {rate_ci(d.a_rate, d.a_ci)} | {rate_ci(d.b_rate, d.b_ci)} | {delta_text(d.delta)} |")
-    if m.to_failed:
-        lines += ["", f"**Passed → failed ({len(m.to_failed)})**", ""]
-        lines += _case_table(m.to_failed, "Reason in B", cap, lambda c: c.reason_b)
-    if m.to_passed:
-        lines += ["", f"<details><summary>Failed → passed ({len(m.to_passed)})</summary>", ""]
-        lines += [*_case_table(m.to_passed, "Reason in A", cap, lambda c: c.reason_a), "", "</details>"]
-    if m.unpaired:
-        lines += ["", f"<details><summary>Not paired ({len(m.unpaired)})</summary>", ""]
-        lines += [*_case_table(m.unpaired, "A → B", cap, _statuses), "", "</details>"]
+    for regression in verdict.whole_run:
+        lines += ["", f"**Whole run:** {_text(regression.message, VERDICT_CHARS)}"]
+    for title, kinds, folded in SECTIONS:
+        cases = [c for c in verdict.cases if c.kind in kinds]
+        if not cases:
+            continue
+        table = _case_table(cases, cap)
+        if folded:
+            lines += ["", f"<details><summary>{title} ({len(cases)})</summary>", "", *table, "", "</details>"]
+        else:
+            lines += ["", f"**{title} ({len(cases)})**", "", *table]
+    known = verdict.count("known_failure")
+    if known:
+        lines += ["", f"{known} known failure{'' if known == 1 else 's'} (failed in A and in B), not listed."]
     return "\n".join(lines)
 
 
-def _case_table(cases: Sequence[CaseOutcome], column: str, cap: int, reason) -> list[str]:  # type: ignore[no-untyped-def]
+# Each case once, under its verdict: (title, verdict kinds, folded into <details>).
+SECTIONS = (
+    ("Regressions", ("regression", "lost"), False),
+    ("Worse, not a regression on its own", ("counted", "noise"), True),
+    ("Fixed or better", ("fix",), True),
+    ("Not paired", ("allowed_loss", "not_scored"), True),
+)
+
+
+def _case_table(cases: Sequence[CaseVerdict], cap: int) -> list[str]:
     if cap == 0:
         return [f"{len(cases)} case(s); the list is in the job log."]
-    lines = [f"| Case | {column} |", "|---|---|"]
-    lines += [f"| {_text(c.case_id, NAME_CHARS)} | {_text(reason(c) or '-', REASON_CHARS)} |" for c in cases[:cap]]
+    lines = ["| Case | Verdict |", "|---|---|"]
+    lines += [f"| {_text(c.case_id, NAME_CHARS)} | {_text(_why(c), REASON_CHARS)} |" for c in cases[:cap]]
     if len(cases) > cap:
         lines.append(f"| … | and {len(cases) - cap} more (see the job log) |")
     return lines
 
 
-def _statuses(c: CaseOutcome) -> str:
-    return f"{c.status_a or 'absent'} → {c.status_b or 'absent'}"
+def _why(c: CaseVerdict) -> str:
+    """The verdict's message; for a case that got worse or better, what it did and B's reason (the model's
+    paired test is said once, above)."""
+    if c.kind in ("counted", "noise", "fix"):
+        label = {"counted": "counted in the paired test", "noise": "noise", "fix": "better"}[c.kind]
+        reason = c.case.reason_b if c.case.status_b == "failed" else None
+        return f"{label}: {c.history}" + (f": {reason}" if reason else "")
+    return c.message
 
 
 def _foot(diff: RunDiff) -> str:

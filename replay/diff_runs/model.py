@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
+from scorer.case_test import PairedDifference
 from scorer.power import Power
 
 SCORED = frozenset({"passed", "failed"})
-CONSISTENT_MIN_REPEATS = 3  # a case must fail this many repeats out of this many to be a consistent failure
 
 
 @dataclass(frozen=True)
@@ -73,21 +74,28 @@ class CaseOutcome:
 
     def counts(self, side: str) -> tuple[int, int]:
         """(passed, scored) repeats on side ``a`` or ``b``."""
-        samples = self.samples(side)
-        return sum(1 for s in samples if s.status == "passed"), sum(1 for s in samples if s.scored)
+        return self._tallies[0 if side == "a" else 1]
+
+    @cached_property
+    def _tallies(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        # Counted once per case: the gate, the verdict and every view ask for them many times.
+        def tally(samples: tuple[Sample, ...]) -> tuple[int, int]:
+            return sum(1 for s in samples if s.status == "passed"), sum(1 for s in samples if s.scored)
+
+        return tally(self.samples("a")), tally(self.samples("b"))
 
     def rate(self, side: str) -> Fraction | None:
         """The share of scored repeats that passed; None when none was scored."""
         passed, scored = self.counts(side)
         return Fraction(passed, scored) if scored else None
 
-    @property
+    @cached_property
     def difference(self) -> Fraction | None:
         """B's pass rate minus A's, for a paired case."""
         a, b = self.rate("a"), self.rate("b")
         return None if a is None or b is None or not self.paired else b - a
 
-    @property
+    @cached_property
     def change(self) -> str:
         """``worse``, ``better``, ``same`` (by pass rate) or ``unpaired``."""
         d = self.difference
@@ -99,12 +107,6 @@ class CaseOutcome:
     def flaky(self) -> bool:
         """The case's repeats disagree on either side: its flips are noise, not evidence."""
         return any(0 < p < n for p, n in (self.counts("a"), self.counts("b")))
-
-    @property
-    def consistent_failure(self) -> bool:
-        """Passed every repeat in A and failed every repeat in B, with enough repeats on both sides."""
-        (pa, na), (pb, nb) = self.counts("a"), self.counts("b")
-        return min(na, nb) >= CONSISTENT_MIN_REPEATS and pa == na and pb == 0
 
     @property
     def kind(self) -> str:
@@ -148,6 +150,7 @@ class ModelDiff:
     paired_p: float = 1.0  # the gate's paired test: exact McNemar (one sample per case) or exact sign-flip
     mean_change: float | None = None  # mean of B's minus A's per-case pass rate over paired cases, in points
     power: Power | None = None
+    difference: PairedDifference | None = None  # Overall's paired difference B - A with its 95% interval
 
     @property
     def single_sample(self) -> bool:
@@ -212,10 +215,10 @@ class Regression:
 
     ``kind`` names the rule: ``scoring_change`` (the same answers got another verdict), ``flipped`` (``--strict``:
     the case's pass rate fell; with one sample, passed -> failed), ``paired_test`` (B worse than A over the
-    cases), ``dropped`` (Overall beyond ``--max-drop``), ``consistent`` (passed every repeat in A, failed every
-    one in B), ``lost`` (scored in A, errored/unrecorded/absent in B), ``no_scores`` (B scored no case) or
-    ``vanished`` (a model of A missing from B). JUnit shows the ``ERROR_KINDS`` as errors, the others as
-    failures."""
+    cases), ``dropped`` (Overall beyond ``--max-drop``), ``broke`` (the case passed less often in B beyond
+    chance: Fisher exact, Holm over the cases), ``lost`` (scored in A, errored/unrecorded/absent in B),
+    ``no_scores`` (B scored no case) or ``vanished`` (a model of A missing from B). JUnit shows the
+    ``ERROR_KINDS`` as errors, the others as failures."""
 
     model: str
     case_id: str | None

@@ -7,8 +7,9 @@ from replay.diff_suites.rescore_both import ModelRescore
 from scorer.summary import METRICS
 
 
-def format_text(diff: SuiteDiff) -> str:
-    """The change listing (without the bump verdict, which ``verdict_lines`` gives)."""
+def format_text(diff: SuiteDiff, detail: str = "normal") -> str:
+    """The change listing (without the bump verdict, which ``verdict_lines`` gives); ``quiet`` stops at the counts.
+    Each case is listed once, here; the per-model rescores refer to this list rather than repeating it."""
     if diff.name_old == diff.name_new:
         lines = [f"suite {diff.name_new}: {diff.version_old} -> {diff.version_new}"]
     else:
@@ -24,6 +25,8 @@ def format_text(diff: SuiteDiff) -> str:
         lines.append(f"other fields changed: {', '.join(diff.other_changes)}")
     counts = ", ".join(f"{len(diff.of_kind(k))} {text}" for k, text in KIND_TEXT.items())
     lines.append(f"cases: {counts}")
+    if detail == "quiet":
+        return "\n".join(lines) + "\n"
     for kind, title in (
         ("added", "added (needs recording)"),
         ("removed", "removed"),
@@ -64,14 +67,39 @@ def verdict_lines(diff: SuiteDiff) -> list[str]:
     return lines
 
 
-def format_rescores(rows: tuple[ModelRescore, ...], version_old: str, version_new: str) -> str:
+def format_rescores(
+    rows: tuple[ModelRescore, ...],
+    version_old: str,
+    version_new: str,
+    detail: str = "verbose",
+    listed: frozenset[str] = frozenset(),
+) -> str:
     """Each model's seven rates under OLD and NEW side by side with the number of cases each scored; when those
-    cases differ, a warning and the rates over the cases scored under both; then the flips and the unrecorded."""
+    cases differ, a warning and the rates over the cases scored under both; then the flips and the unrecorded.
+
+    ``quiet``: one line per model (Overall under both, flips, how many need recording). ``normal``: as
+    ``verbose``, but a list of cases that are all in ``listed`` (the change listing above, which names each case
+    once) is given as a count, so the same 62 ids are not repeated for every model."""
     lines: list[str] = []
     for row in rows:
+        if detail == "quiet":
+            lines.append(_model_line(row, version_old, version_new))
+            continue
         lines.append(f"model {row.model}")
-        lines += _table(row.rates_old, row.rates_new, version_old, version_new, (row.scored_old, row.scored_new))
-        if row.common is not None and row.common.count:
+        compact = detail == "normal" and row.common is not None and row.common.count > 0
+        if compact and row.common is not None:
+            # The comparable figures only: the rates over the cases scored under both (--verbose adds each side's).
+            lines.append(
+                f"  cases scored: {row.scored_old} under {version_old}, {row.scored_new} under {version_new}; "
+                f"over the {row.common.count} scored under both:"
+            )
+            table = _table(row.common.rates_old, row.common.rates_new, version_old, version_new, (0, 0))
+            lines += [table[0], *table[2:]]  # without the "cases scored" row, said above
+        else:
+            lines += _table(row.rates_old, row.rates_new, version_old, version_new, (row.scored_old, row.scored_new))
+        if compact:
+            pass  # the comparable table is the one above
+        elif row.common is not None and row.common.count:
             lines.append(
                 f"  warning: the columns are over different cases; over the {row.common.count} scored under both:"
             )
@@ -81,15 +109,36 @@ def format_rescores(rows: tuple[ModelRescore, ...], version_old: str, version_ne
             lines.append("  warning: the columns are over different cases, and no case is scored under both")
         for old, new in (("passed", "failed"), ("failed", "passed")):
             flips = [f for f in row.flips if (f.old, f.new) == (old, new)]
+            if not flips and detail == "normal":
+                continue
             lines.append(f"  {old} under {version_old}, {new} under {version_new} ({len(flips)}){':' if flips else ''}")
             lines.extend(f"    {f.case_id}" + (f": {f.reason}" if f.reason else "") for f in flips)
+        short = detail != "verbose"
         if row.unrecorded_old:
-            lines.append(
-                f"  unrecorded under {version_old} ({len(row.unrecorded_old)}): {', '.join(row.unrecorded_old)}"
-            )
+            shown = _ids(row.unrecorded_old, listed if short else frozenset())
+            lines.append(f"  unrecorded under {version_old} ({len(row.unrecorded_old)}): {shown}")
         needs = row.needs_recording
-        lines.append(f"  needs recording under {version_new} ({len(needs)}): {', '.join(needs) if needs else '-'}")
+        lines.append(
+            f"  needs recording under {version_new} ({len(needs)}): {_ids(needs, listed if short else frozenset())}"
+        )
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _ids(ids: tuple[str, ...], listed: frozenset[str]) -> str:
+    if not ids:
+        return "-"
+    if set(ids) <= listed:
+        return "the cases listed above as needing recording (--verbose names them per model)"
+    return ", ".join(ids)
+
+
+def _model_line(row: ModelRescore, version_old: str, version_new: str) -> str:
+    overall_old, overall_new = row.rates_old[0], row.rates_new[0]
+    change = "-" if overall_old is None or overall_new is None else f"{overall_new - overall_old:+.2f}"
+    return (
+        f"model {row.model}: overall {_pct(overall_old)} under {version_old}, {_pct(overall_new)} under "
+        f"{version_new} ({change}); {len(row.flips)} flip(s); {len(row.needs_recording)} need recording"
+    )
 
 
 def _table(

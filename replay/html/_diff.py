@@ -1,4 +1,5 @@
-"""The run-diff page: one model's two results.json side by side, case flips highlighted."""
+"""The run-diff page: one model's two results.json side by side, each case with the gate's verdict (the one
+``diff runs`` prints, ``replay.diff_runs.verdict``), never a rule of its own."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replay.diff_runs import CaseOutcome, ModelDiff, ModelVerdict, compare, decide, verdicts
+from replay.diff_runs.render import difference_text
 from replay.html import _env
 from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
@@ -29,30 +32,33 @@ class MetricLine:
 
 @dataclass(frozen=True)
 class CaseLine:
-    """One case in A and B; ``change`` is ``regression``, ``fix``, ``changed`` or ``same``."""
+    """One case in A and B as the gate judged it: ``change`` is its verdict kind (``replay.diff_runs.verdict``),
+    ``a`` and ``b`` its status, or with repeats how many scored repeats passed (``2/3``)."""
 
     case_id: str
     group: str
     a: str
     b: str
     change: str
+    verdict: str  # the verdict's message: why it is (or is not) a regression
     reason_a: str
     reason_b: str
     request: str
 
 
-_CHANGE_TEXT = {"regression": "passed → failed", "fix": "failed → passed", "changed": "status changed", "same": ""}
-
-
-def change_kind(a: str | None, b: str | None) -> str:
-    """passed->failed is a regression, failed->passed a fix, any other difference (errors, absences) a change."""
-    if a == b:
-        return "same"
-    if (a, b) == ("passed", "failed"):
-        return "regression"
-    if (a, b) == ("failed", "passed"):
-        return "fix"
-    return "changed"
+_CHANGE_TEXT = {
+    "regression": "regression",
+    "lost": "lost score",
+    "counted": "worse (counted in the paired test)",
+    "noise": "worse (noise)",
+    "fix": "fixed",
+    "allowed_loss": "lost (allowed)",
+    "not_scored": "not scored in A",
+    "known_failure": "known failure",
+    "unchanged": "",
+}
+# The report's row styles (report.css): red for what the gate counts, orange for what got worse without counting.
+_ROW_CLASS = {"regression": "regression", "lost": "regression", "counted": "changed", "noise": "changed", "fix": "fix"}
 
 
 def _metric_line(key: str, a: dict[str, Any], b: dict[str, Any]) -> MetricLine:
@@ -82,35 +88,47 @@ def _first_user_text(case: dict[str, Any] | None) -> str:
     return ""
 
 
-def _case_lines(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None) -> list[CaseLine]:
-    by_a = {str(r.get("id")): r for r in a.get("results", []) if isinstance(r, dict)}
-    by_b = {str(r.get("id")): r for r in b.get("results", []) if isinstance(r, dict)}
+def _side(case: CaseOutcome, side: str) -> str:
+    """The case's status on one side, or with repeats ``passed/scored``."""
+    samples = case.samples(side)
+    if not samples:
+        return "absent"
+    if len(samples) == 1:
+        return samples[0].status
+    passed, scored = case.counts(side)
+    return f"{passed}/{scored}"
+
+
+def _case_lines(judged: ModelVerdict, suite: dict[str, Any] | None) -> list[CaseLine]:
     suite_cases = {str(c.get("id")): c for c in (suite or {}).get("cases", []) if isinstance(c, dict)}
-    # Suite order when there is a suite, else A's order, then what only B has.
-    order = list(suite_cases) + [i for i in by_a if i not in suite_cases]
-    order += [i for i in by_b if i not in set(order)]
+    # Suite order when there is a suite, then the verdict's order (B's, then what only A has).
+    rank = {cid: i for i, cid in enumerate(suite_cases)}
+    ordered = sorted(judged.cases, key=lambda v: rank.get(v.case_id, len(rank)))
     lines = []
-    for cid in order:
-        ra, rb = by_a.get(cid), by_b.get(cid)
-        if ra is None and rb is None:
-            continue
-        sa = str(ra.get("status")) if ra else None
-        sb = str(rb.get("status")) if rb else None
-        kind = change_kind(sa, sb)
-        group = str((ra or rb or {}).get("group") or suite_cases.get(cid, {}).get("group", ""))
+    for v in ordered:
+        case = v.case
+        group = case.group or str(suite_cases.get(v.case_id, {}).get("group", ""))
+        shown = v.kind != "unchanged"
         lines.append(
             CaseLine(
-                case_id=cid,
+                case_id=v.case_id,
                 group=GROUP_LABELS.get(group, group),
-                a=sa or "absent",
-                b=sb or "absent",
-                change=kind,
-                reason_a=str((ra or {}).get("reason") or "") if kind != "same" else "",
-                reason_b=str((rb or {}).get("reason") or "") if kind != "same" else "",
-                request=_first_user_text(suite_cases.get(cid)) if kind != "same" else "",
+                a=_side(case, "a"),
+                b=_side(case, "b"),
+                change=v.kind,
+                verdict=v.message,
+                reason_a=(case.reason_a or "") if shown else "",
+                reason_b=(case.reason_b or "") if shown else "",
+                request=_first_user_text(suite_cases.get(v.case_id)) if shown else "",
             )
         )
     return lines
+
+
+def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[ModelDiff, ModelVerdict]:
+    """The gate's verdict on one model's two results documents with ``diff runs``' default options."""
+    diff = compare({str(a.get("model", "?")): a}, {str(b.get("model", "?")): b})
+    return diff.models[0], verdicts(diff, decide(diff))[0]
 
 
 def _suite_text(result: dict[str, Any]) -> str:
@@ -118,12 +136,21 @@ def _suite_text(result: dict[str, Any]) -> str:
     return f"{s.get('name', '?')} {s.get('version', '?')} (sha256 {s.get('sha256', '?')})"
 
 
-def render_run_diff(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None) -> str:
+def render_run_diff(
+    a: dict[str, Any],
+    b: dict[str, Any],
+    suite: dict[str, Any] | None,
+    judged: tuple[ModelDiff, ModelVerdict] | None = None,
+) -> str:
     """The diff page for two results.json dicts of one model (A the baseline, B the new run). Pure.
 
-    ``suite`` (optional) orders the cases as the suite does and shows each changed case's request.
+    ``judged`` is the gate's verdict on the model (``diff runs`` passes the one it printed, with its options);
+    without it the gate is run with its defaults. Every case is shown with its verdict and, with repeats, how many
+    scored repeats passed on each side. ``suite`` (optional) orders the cases as the suite does and shows each
+    changed case's request.
     """
-    cases = _case_lines(a, b, suite)
+    model, verdict = judged if judged is not None else judge(a, b)
+    cases = _case_lines(verdict, suite)
     counts = Counter(c.change for c in cases)
     return _env.render(
         "run_diff.html.j2",
@@ -136,8 +163,14 @@ def render_run_diff(a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] 
         suite_b=_suite_text(b),
         metrics=[_metric_line(k, a, b) for k in METRIC_LABELS],
         cases=cases,
-        counts={k: counts.get(k, 0) for k in ("regression", "fix", "changed", "same")},
+        counts={kind: counts.get(kind, 0) for kind in _CHANGE_TEXT},
         change_text=_CHANGE_TEXT,
+        row_class=_ROW_CLASS,
+        regressed=verdict.failed,
+        whole_run=[r.message for r in verdict.whole_run],
+        difference=difference_text(model.difference),
+        paired=f"{model.paired_test} p = {model.paired_p:.4g}",
+        repeats="" if model.single_sample else f"repeats: A {model.repeats_a}, B {model.repeats_b}",
     )
 
 

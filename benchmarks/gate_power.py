@@ -1,0 +1,113 @@
+"""What a green gate means: the false-alarm rate and the power of ``diff runs --fail-on-regression``, simulated.
+
+Each pair is two runs of the suite's 80 cases with K repeats a side, drawn from per-case pass probabilities, and
+goes through the real ``compare`` and ``decide`` (default options: alpha 0.05). The base model is ref/flaky's
+probabilities (fixed by the case id: a fifth of the cases always pass, a fifth never, the rest 1/4, 1/2, 3/4;
+Overall 50%). B is:
+
+- the same model (false alarms); the row also gives the rate of the old "consistent failures" rule (3/3 -> 0/3),
+  counted on the same pairs, for comparison;
+- a diffuse drop of 5 or 10 points: every case that can drop loses the same amount of pass probability;
+- a concentrated drop of 5 or 10 points: 4 or 8 cases that always passed break outright (pass probability 0).
+
+Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S]`` (~2 min at 200 pairs on a quiet core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from recorder.files import read_suite  # noqa: E402
+from replay.diff_runs import compare, decide  # noqa: E402
+from scorer.repeats import aggregate_status  # noqa: E402
+from scorer.summary import METRICS  # noqa: E402
+from standin.flaky import flaky_probability  # noqa: E402
+
+CASES = [case.id for case in read_suite(ROOT / "evals" / "suite.json").cases]
+BASE = [flaky_probability(case_id) for case_id in CASES]
+REPEATS = (1, 3, 5, 10)
+
+
+def run(probabilities: list[float], k: int, rng: random.Random) -> dict:
+    """One run's results document: each case's K repeats drawn with its pass probability."""
+    metric = {"count": 1, "of": 2, "rate": 50.0, "ci": [10.0, 90.0]}
+    results = []
+    for case_id, p in zip(CASES, probabilities, strict=True):
+        statuses = ["passed" if rng.random() < p else "failed" for _ in range(k)]
+        result = {"id": case_id, "group": "g", "status": aggregate_status(statuses), "reason": None}
+        if k > 1:
+            result["runs"] = [{"status": s, "repeat": n} for n, s in enumerate(statuses, 1)]
+        results.append(result)
+    document = {
+        "model": "m",
+        "suite": {"name": "s", "version": "1", "sha256": "0" * 64},
+        "metrics": {name: dict(metric) for name in METRICS},
+        "results": results,
+    }
+    return document | ({"repeats": k} if k > 1 else {})
+
+
+def diffuse(points: float) -> list[float]:
+    """Every case that can drop loses the same probability, so that the mean falls by ``points``."""
+    low, high = 0.0, 1.0
+    for _ in range(60):  # bisection on the per-case cut
+        cut = (low + high) / 2
+        drop = sum(p - max(0.0, p - cut) for p in BASE) / len(BASE)
+        low, high = (cut, high) if drop < points / 100 else (low, cut)
+    return [max(0.0, p - (low + high) / 2) for p in BASE]
+
+
+def concentrated(points: float) -> list[float]:
+    """``points`` of the cases (4 of 80 for 5 points) that always passed now always fail."""
+    count = round(points / 100 * len(BASE))
+    broken = [i for i, p in enumerate(BASE) if p == 1.0][:count]
+    return [0.0 if i in broken else p for i, p in enumerate(BASE)]
+
+
+def rates(b: list[float], k: int, pairs: int, rng: random.Random) -> tuple[float, float]:
+    """(share of pairs the gate fails, share the old consistent-failures rule would have failed)."""
+    fired = old = 0
+    for _ in range(pairs):
+        diff = compare({"m": run(BASE, k, rng)}, {"m": run(b, k, rng)})
+        fired += decide(diff).regression
+        old += any(
+            min(c.counts("a")[1], c.counts("b")[1]) >= 3
+            and c.counts("a")[0] == c.counts("a")[1]
+            and not c.counts("b")[0]
+            for c in diff.models[0].cases
+        )
+    return fired / pairs, old / pairs
+
+
+def _consistent_failure(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """The old rule: passed every repeat in A, failed every repeat in B, at least 3 scored repeats each side."""
+    return min(a[1], b[1]) >= 3 and a[0] == a[1] and b[0] == 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    print(
+        f"{len(CASES)} cases, base Overall {100 * sum(BASE) / len(BASE):.1f}%, {args.pairs} pairs per cell, alpha 0.05"
+    )
+    print(f"{'K':>3}  {'false alarm':>11}  {'(old rule)':>10}  {'diffuse 5':>9}  {'diffuse 10':>10}  "
+          f"{'4 cases break':>13}  {'8 cases break':>13}")  # fmt: skip
+    for k in REPEATS:
+        same, old = rates(BASE, k, args.pairs, rng)
+        power = [rates(b, k, args.pairs, rng)[0] for b in (diffuse(5), diffuse(10), concentrated(5), concentrated(10))]
+        cells = "  ".join(f"{p:>{w}.1%}" for p, w in zip(power, (9, 10, 13, 13), strict=True))
+        print(f"{k:>3}  {same:>11.1%}  {old:>10.1%}  {cells}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
