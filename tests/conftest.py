@@ -57,6 +57,28 @@ SLOW_MODULES = frozenset(
     }
 )
 SLOW_FIXTURES = frozenset({"pytester", "start_gateway", "gateway", "repeat_cassettes"})
+# Single tests of seconds each in otherwise fast modules (whole rescores, shards, property tests with many examples),
+# by function name: the longest of the fast loop as measured with --durations.
+SLOW_TESTS = frozenset(
+    {
+        "test_two_recordings_of_a_flaky_model_pass_the_gate",
+        "test_readme_pytest_section_commands_run_in_a_project_with_only_recordings",
+        "test_readme_pytest_section_commands_collect_only_the_recordings_here",
+        "test_rescore_shards_merged_equal_the_unsharded_rescore_byte_for_byte",
+        "test_record_shards_of_repeated_runs_merge_with_every_repeat",
+        "test_the_comment_never_exceeds_github_size_whatever_the_input",
+        "test_rescore_of_committed_cassettes_equals_committed_reports",
+        "test_any_float_is_written_as_python_writes_it",
+        "test_any_json_value_is_written_as_python_writes_it",
+        "test_workers_beyond_the_model_dirs_are_capped_with_a_warning",
+        "test_rescore_twice_is_byte_identical_and_independent_of_the_pool",
+        "test_no_key_or_userinfo_in_any_file_or_output_and_replay_still_matches",
+        "test_only_the_shard_that_owns_the_case_reports_it",
+        "test_a_model_with_no_scored_case_is_written_but_fails_rescore",
+        "test_every_suite_in_the_repo_has_only_known_keys",
+        "test_credentials_hand_edited_into_run_json_or_a_cassette_are_never_printed_or_written",
+    }
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,7 +91,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     handed out last would leave the other workers idle at the end."""
     slow = pytest.mark.slow
     for item in items:
-        if _module(item) in SLOW_MODULES or SLOW_FIXTURES & set(item.fixturenames):
+        name = getattr(item, "originalname", item.name)
+        if _module(item) in SLOW_MODULES or name in SLOW_TESTS or SLOW_FIXTURES & set(item.fixturenames):
             item.add_marker(slow)
     order = {name: rank for rank, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: order.get(_module(item), len(order)))
