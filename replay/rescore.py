@@ -118,8 +118,10 @@ UNFORESEEN = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
 
 def unforeseen(model_dir: Path, exc: BaseException) -> CassetteError:
     """The one-line error for input no check foresaw: this model is not scored, every other one still is."""
+    from replay.debug import with_traceback
+
     detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
-    return CassetteError(f"{model_dir}: cannot be scored ({detail})")
+    return CassetteError(with_traceback(f"{model_dir}: cannot be scored ({detail})", exc))
 
 
 def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
