@@ -16,6 +16,7 @@ from typing import Any
 from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, Manifest, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
+from replay.debug import UNFORESEEN, unforeseen
 from replay.shard import Shard
 from replay.stray import hidden_dir_warnings, stray_warning
 from scorer.errors import CassetteError, LobstackError, UsageError
@@ -113,15 +114,6 @@ class ModelReport:
 
 
 _SUITE_CACHE: dict[str, Suite] = {}
-UNFORESEEN = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
-
-
-def unforeseen(model_dir: Path, exc: BaseException) -> CassetteError:
-    """The one-line error for input no check foresaw: this model is not scored, every other one still is."""
-    from replay.debug import with_traceback
-
-    detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
-    return CassetteError(with_traceback(f"{model_dir}: cannot be scored ({detail})", exc))
 
 
 def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
