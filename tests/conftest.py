@@ -50,6 +50,7 @@ SLOW_MODULES = frozenset(
         "test_pytest_plugin_repeats",
         "test_pytest_plugin_shadow",
         "test_readme",
+        "test_repeat_gate",
         "test_scale_recipe",
         "test_speed_paths",
         "test_version",
