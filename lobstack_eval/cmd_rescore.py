@@ -42,7 +42,7 @@ def rescore(
 
     processes = whole_number(workers, "--workers") if workers is not None else None
     try:
-        points = float(detect)  # read as text: a float option would import pydantic (lean_params)
+        points = float(detect)  # read as text, like the float options (lobstack_eval/options.py)
     except ValueError:
         points = math.nan
     if not 0 < points <= 100:  # also refuses nan and inf

@@ -9,26 +9,40 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
-from typer._click import exceptions as click_exc
 
-from lobstack_eval.lean_params import LeanCommand, LeanGroup
+from lobstack_eval.cli_help import HelpCommand, HelpGroup
 from scorer.errors import LobstackError
 
+# Only typer's public API (issue 26): a group called without a command prints its help and exits 2 from its own
+# callback (typer's no_args_is_help would raise an exception class typer does not export).
 app = typer.Typer(
-    cls=LeanGroup,
+    cls=HelpGroup,
     name="lobstack-eval",
     help="Record tool-calling evals through the Lobstack gateway once; score, diff and gate them offline.",
     add_completion=False,
-    no_args_is_help=True,
+    invoke_without_command=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-suite_app = typer.Typer(cls=LeanGroup, help="Work with suite files.", no_args_is_help=True, rich_markup_mode=None)
+suite_app = typer.Typer(
+    cls=HelpGroup, help="Work with suite files.", invoke_without_command=True, rich_markup_mode=None
+)
 diff_app = typer.Typer(
-    cls=LeanGroup, help="Compare suite versions or runs.", no_args_is_help=True, rich_markup_mode=None
+    cls=HelpGroup, help="Compare suite versions or runs.", invoke_without_command=True, rich_markup_mode=None
 )
 app.add_typer(suite_app, name="suite")
 app.add_typer(diff_app, name="diff")
+
+
+def _help_without_command(ctx: typer.Context) -> None:
+    """No command given: the group's help on stdout, exit 2 (a usage error, as before)."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(2)
+
+
+suite_app.callback()(_help_without_command)
+diff_app.callback()(_help_without_command)
 
 
 def _print_version(value: bool) -> None:
@@ -42,11 +56,17 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     version: bool = typer.Option(
         False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Show the traceback behind internal errors (also: env LOBSTACK_DEBUG=1)."
+    ),
 ) -> None:
-    pass
+    if debug:  # the environment, so that pool workers see it too (replay/debug.py)
+        os.environ["LOBSTACK_DEBUG"] = "1"
+    _help_without_command(ctx)
 
 
 def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
@@ -54,7 +74,7 @@ def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
     import importlib
 
     impl: Callable[..., Any] = getattr(importlib.import_module(f"lobstack_eval.{module}"), func)
-    target.command(name, cls=LeanCommand)(impl)
+    target.command(name, cls=HelpCommand)(impl)
 
 
 _command(suite_app, "check", "cmd_suite", "check")
@@ -82,13 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"error: {for_terminal(exc.message)}", file=sys.stderr)  # it may quote a gateway or a file
         return exc.exit_code
-    except click_exc.NoArgsIsHelpError as exc:
-        print(exc.ctx.get_help() if exc.ctx else str(exc))
-        return 2
-    except click_exc.UsageError as exc:
-        print(f"error: {exc.format_message()}", file=sys.stderr)
-        return 2
-    except click_exc.ClickException as exc:
+    except typer.TyperException as exc:  # typer's usage errors (exit 2) and other CLI errors, all public from 0.27.2
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
     except typer.Abort:
@@ -98,8 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(INTERRUPTED, file=sys.stderr)
         return 130
     except OSError as exc:  # the disk, not the code: a full disk or a folder gone mid-run is one line too
+        from replay.debug import with_traceback
+
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(with_traceback(f"error: {where}{exc.strerror or exc}", exc), file=sys.stderr)
         return 1
     code = result if isinstance(result, int) else 0
     if code == 130:  # typer turns Ctrl-C into exit 130; say what was kept

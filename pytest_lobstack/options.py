@@ -5,10 +5,17 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_lobstack.floors import Bound, BoundError, parse_bound
+from pytest_lobstack.shadow import check_own_packages
+
+if TYPE_CHECKING:
+    from pytest_lobstack.floors import Bound
+
+# Nothing of scorer/recorder/replay is imported here: pytest loads this module in every run, also in projects with
+# packages of those names. They are imported once an option is used, after check_own_packages.
 
 # pytest-recording's names and meaning, at the grain of a case (one cassette per case).
 RECORD_MODES = ("none", "once", "new_episodes", "all")
@@ -42,6 +49,9 @@ class Settings:
 
 def _bound(upper: bool):  # type: ignore[no-untyped-def]
     def parse(text: str) -> Bound:
+        check_own_packages()
+        from pytest_lobstack.floors import BoundError, parse_bound
+
         try:
             return parse_bound(text, upper)
         except BoundError as exc:
@@ -132,6 +142,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         if used:
             raise pytest.UsageError(f"{used[0]} needs --lobstack-cassettes DIR")
         return None
+    check_own_packages()
     start = config.invocation_params.dir
     suite, suite_note = _suite(start, option.lobstack_suite)
     if option.lobstack_concurrency < 1:

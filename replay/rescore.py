@@ -15,6 +15,7 @@ from typing import Any
 from recorder.files import inside, read_suite, write_atomic
 from recorder.manifest import MANIFEST, read_manifest
 from replay.case_replay import UnusableCassette, replay_case_run
+from replay.debug import UNFORESEEN, unforeseen
 from replay.safe_paths import link_in
 from replay.scored import summarized
 from replay.shard import Shard
@@ -100,13 +101,6 @@ class ModelReport:
 
 
 _SUITE_CACHE: dict[str, Suite] = {}
-UNFORESEEN = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
-
-
-def unforeseen(model_dir: Path, exc: BaseException) -> CassetteError:
-    """The one-line error for input no check foresaw: this model is not scored, every other one still is."""
-    detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
-    return CassetteError(f"{model_dir}: cannot be scored ({detail})")
 
 
 def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:

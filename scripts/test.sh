@@ -3,7 +3,8 @@
 #   1. uv, when it is not on PATH (python3 -m pip install uv; into the user site where the system Python is
 #      externally managed);
 #   2. Debian's chromium and chromium-driver for the browser test (.ci/browser-setup.sh; fast when present);
-#   3. uv run --locked pytest, with any arguments given here (e.g. ./scripts/test.sh -q tests/test_judge.py).
+#   3. uv run --locked pytest in parallel (pytest-xdist: one worker per core, a test module's tests in one worker,
+#      so module fixtures are built once), with any arguments given here (./scripts/test.sh -q tests/test_judge.py).
 # .ci/run runs exactly this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,7 @@ bash .ci/browser-setup.sh
 
 # pytest exits 5 when it collected no tests: that is a failure here, like any non-zero.
 set +e
-uv run --locked pytest "$@"
+uv run --locked pytest -n auto --dist loadfile "$@"
 code=$?
 set -e
 if [ "$code" -eq 5 ]; then

@@ -39,6 +39,79 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(CACHE_DIR, ignore_errors=True)
 
 
+# The fast loop (`uv run pytest -m "not slow"`, README) leaves out the tests that start processes, servers or whole
+# runs; they are marked here, not in each file, so a new test is marked by what it uses. A module is slow when most
+# of its tests start processes (pytest in a subprocess, the CLI as a subprocess, a wheel install, a browser, uv);
+# a test elsewhere is slow when it asks for a fixture that starts or records through a gateway or runs pytest.
+SLOW_MODULES = frozenset(
+    {
+        "test_browser",
+        "test_ci_recipes",
+        "test_closed_pipe",
+        "test_gating_example",
+        "test_interrupts",
+        "test_lint",
+        "test_lowest_direct",
+        "test_plot_cache",
+        "test_pytest_plugin",
+        "test_pytest_plugin_broken",
+        "test_pytest_plugin_record",
+        "test_pytest_plugin_repeats",
+        "test_pytest_plugin_shadow",
+        "test_readme",
+        "test_repeat_gate",
+        "test_scale_recipe",
+        "test_speed_paths",
+        "test_version",
+        "test_wheel",
+    }
+)
+SLOW_FIXTURES = frozenset({"pytester", "start_gateway", "gateway", "repeat_cassettes"})
+# Single tests of seconds each in otherwise fast modules (whole rescores, shards, property tests with many examples),
+# by function name: the longest of the fast loop as measured with --durations.
+SLOW_TESTS = frozenset(
+    {
+        "test_two_recordings_of_a_flaky_model_pass_the_gate",
+        "test_readme_pytest_section_commands_run_in_a_project_with_only_recordings",
+        "test_readme_pytest_section_commands_collect_only_the_recordings_here",
+        "test_rescore_shards_merged_equal_the_unsharded_rescore_byte_for_byte",
+        "test_record_shards_of_repeated_runs_merge_with_every_repeat",
+        "test_the_comment_never_exceeds_github_size_whatever_the_input",
+        "test_rescore_of_committed_cassettes_equals_committed_reports",
+        "test_any_float_is_written_as_python_writes_it",
+        "test_any_json_value_is_written_as_python_writes_it",
+        "test_workers_beyond_the_model_dirs_are_capped_with_a_warning",
+        "test_rescore_twice_is_byte_identical_and_independent_of_the_pool",
+        "test_no_key_or_userinfo_in_any_file_or_output_and_replay_still_matches",
+        "test_only_the_shard_that_owns_the_case_reports_it",
+        "test_a_model_with_no_scored_case_is_written_but_fails_rescore",
+        "test_every_suite_in_the_repo_has_only_known_keys",
+        "test_credentials_hand_edited_into_run_json_or_a_cassette_are_never_printed_or_written",
+    }
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: starts processes, servers or whole runs (left out by -m 'not slow')")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks the slow tests, and runs slow modules first: under ``--dist loadfile`` (scripts/test.sh) a long module
+    handed out last would leave the other workers idle at the end."""
+    slow = pytest.mark.slow
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        if _module(item) in SLOW_MODULES or name in SLOW_TESTS or SLOW_FIXTURES & set(item.fixturenames):
+            item.add_marker(slow)
+    order = {name: rank for rank, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: order.get(_module(item), len(order)))
+
+
+# The longest modules, longest first (measured with --durations under -n 2; list order is the schedule's).
+SLOW_FIRST = ("test_pytest_plugin", "test_wheel", "test_readme", "test_pytest_plugin_record", "test_browser")
+
+
 @pytest.fixture(autouse=True)
 def _no_user_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests never see the developer's key or base URL, nor write to a CI's job summary."""
@@ -96,3 +169,9 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
             runs = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in case_ids]
             record(MINI_SUITE, model, cassettes, gateway.url, runs, concurrency=1, sleep=lambda _s: None)
     return cassettes
+
+
+def _module(item: pytest.Item) -> str:
+    """The test module's short name ("" for an item outside a module)."""
+    module = getattr(item, "module", None)
+    return module.__name__.rsplit(".", 1)[-1] if module is not None else ""

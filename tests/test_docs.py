@@ -64,7 +64,7 @@ def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
     steps = _commands(script)
     assert any(step.startswith("python3 -m pip install --quiet uv") for step in steps)  # when uv is not on PATH
     assert "bash .ci/browser-setup.sh" in steps
-    assert 'uv run --locked pytest "$@"' in steps
+    assert 'uv run --locked pytest -n auto --dist loadfile "$@"' in steps
 
 
 def test_readme_leaderboard_is_the_committed_one() -> None:

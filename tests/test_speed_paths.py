@@ -61,55 +61,6 @@ def test_rescore_without_html_imports_neither_vcrpy_nor_an_http_client(tmp_path:
     assert imported_by(args) == ["0 ['jsonschema', 'polars']"]
 
 
-def test_rescore_without_html_imports_no_pydantic(tmp_path: Path) -> None:
-    # typer would import pydantic to turn "--out DIR" into a Path; lean_params does that without it.
-    shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cassettes" / "ref_oracle")
-    script = (
-        "import sys\n"
-        "from lobstack_eval.main import main\n"
-        f"code = main(['rescore', {str(tmp_path / 'cassettes')!r}, '--out', {str(tmp_path / 'out')!r}, '--no-html',"
-        " '-q', '--workers', '1'])\n"
-        "print(code, 'pydantic' in sys.modules)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
-    assert out.stdout.splitlines()[-1] == "0 False"
-
-
-def command_params(name: str) -> list[Any]:
-    """The parameters of CLI command ``name`` as click hands them to the parser (``--help`` included)."""
-    import typer.main
-    from typer._click import Context
-
-    from lobstack_eval.main import app
-
-    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
-    return command.get_params(Context(command))  # type: ignore[no-any-return]
-
-
-@pytest.mark.parametrize("text", ["reports", "", "~/x", "a b/c", "é/ü", "-", "./x/../y"])
-def test_lean_text_options_give_what_typers_own_coercion_gives(text: str) -> None:
-    from typer._coercion import build_runtime_param
-
-    for name in ("rescore", "record"):
-        for parameter in command_params(name):
-            lean = parameter._runtime_param
-            if lean is None or parameter.type_descriptor.annotation is bool:
-                continue  # numbers: typer's own coercion
-            own = build_runtime_param(parameter.type_descriptor)
-            value = (text, text) if parameter.multiple else text
-            got = lean.coerce(value, param=parameter, ctx=None)
-            assert got == own.coerce(value, param=parameter, ctx=None)
-            assert type(got) is type(own.coerce(value, param=parameter, ctx=None))
-
-
-def test_lean_options_cover_the_text_path_and_flag_options() -> None:
-    for name in ("rescore", "record", "report"):
-        for parameter in command_params(name):
-            simple = parameter.type_descriptor.annotation in (str, Path, bool, list[str])
-            assert (parameter._runtime_param is not None) is simple, (name, parameter.name)
-    assert {p.name for p in command_params("rescore") if p._runtime_param is not None} >= {"out", "workers", "help"}
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [

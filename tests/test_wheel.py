@@ -3,7 +3,9 @@ and lobstack-eval installed from it into a fresh environment works in an empty p
 says so, re-scores the committed recordings into the committed results, records from the stand-in, and exports
 the suite.
 
-Offline: hatchling and the locked dependencies come from uv's cache (this checkout's ``uv sync`` filled it)."""
+Installed the way a user would, from the package registry: hatchling for the build and the locked versions of the
+dependencies (``uv export``) are downloaded into a uv cache of this module's own, empty at the start, so the test
+never depends on what the machine's cache happens to hold (package registries are the one network a test may use)."""
 
 from __future__ import annotations
 
@@ -30,36 +32,62 @@ TITLE = f"{_DOC['name']} {_DOC['version']}"
 TIMEOUT_S = 600
 
 
-def _uv(*args: str, cwd: Path = ROOT) -> str:
+@pytest.fixture(scope="module")
+def uv_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """An empty uv cache for this module: whatever the build and the install need comes from the registry. Removed
+    at the end (the environment holds copies, UV_LINK_MODE=copy): a few hundred MB per run would pile up."""
+    cache = tmp_path_factory.mktemp("uv-cache")
+    yield cache
+    shutil.rmtree(cache, ignore_errors=True)
+
+
+def _uv(cache: Path, *args: str, cwd: Path = ROOT) -> str:
     if shutil.which("uv") is None:
         pytest.fail("uv is not on PATH: run the tests with ./scripts/test.sh (it installs uv)")
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")}
+    # Nothing of the caller's uv settings that would bend the install: no offline mode, no other cache or venv.
+    dropped = ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "UV_OFFLINE", "UV_NO_CACHE", "UV_CACHE_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     done = subprocess.run(
-        ["uv", *args], cwd=cwd, env=env | {"UV_OFFLINE": "1"}, capture_output=True, text=True, timeout=TIMEOUT_S
+        ["uv", *args],
+        cwd=cwd,
+        env=env | {"UV_CACHE_DIR": str(cache), "UV_LINK_MODE": "copy"},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
     )
     assert done.returncode == 0, f"uv {' '.join(args)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheel(uv_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    _uv("build", "--wheel", "--out-dir", str(out))
+    _uv(uv_cache, "build", "--wheel", "--python", sys.executable, "--out-dir", str(out))
     (built,) = out.glob("lobstack_eval-*.whl")
     return built
 
 
 @pytest.fixture(scope="module")
-def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(wheel: Path, uv_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh environment holding the wheel and the locked versions of its dependencies; returns its bin dir."""
     root = tmp_path_factory.mktemp("venv")
     requirements = root / "requirements.txt"
     requirements.write_text(
-        _uv("export", "--frozen", "--no-dev", "--no-emit-project", "--no-hashes", "--quiet"), encoding="utf-8"
+        _uv(uv_cache, "export", "--frozen", "--no-dev", "--no-emit-project", "--no-hashes", "--quiet"), encoding="utf-8"
     )
     venv = root / "env"
-    _uv("venv", "--quiet", "--python", sys.executable, str(venv))
-    _uv("pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), "-r", str(requirements), str(wheel))
+    _uv(uv_cache, "venv", "--quiet", "--python", sys.executable, str(venv))
+    _uv(
+        uv_cache,
+        "pip",
+        "install",
+        "--quiet",
+        "--python",
+        str(venv / "bin" / "python"),
+        "-r",
+        str(requirements),
+        str(wheel),
+    )
     return venv / "bin"
 
 
