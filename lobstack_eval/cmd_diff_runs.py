@@ -221,13 +221,8 @@ def _documents(run_a: dict[str, Any], run_b: dict[str, Any], model: str) -> tupl
 def _render_html(
     a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None, model: ModelDiff, judged: ModelVerdict
 ) -> str:
-    # replay.html is another engineer's module; until it offers render_run_diff the option says so.
-    try:
-        from replay.html import render_run_diff  # type: ignore[attr-defined,unused-ignore]
-    except ImportError as exc:
-        if exc.name != "replay.html":
-            raise  # a broken dependency inside replay.html is a bug, not a missing feature
-        raise LobstackError("HTML diff not available") from exc
+    from replay.html import render_run_diff
+
     return render_run_diff(a, b, suite, (model, judged))
 
 
@@ -247,15 +242,27 @@ def _append(path: Path, text: str) -> None:
     # GitHub's job summary collects what every step appends; a blank line keeps this one a block of its own. The
     # summary is a copy the runner offers, not an output the user asked for: a runner that cannot take it gets a
     # warning, and the verdict and exit code stay the comparison's (--markdown, asked for, is an error).
+    # An append cannot be a temp file and a rename (that would drop what earlier steps wrote), so it is the one
+    # file not written by write_bytes_atomic: one os.write of the whole block on an O_APPEND descriptor, so a
+    # step appending beside this one cannot land in the middle of it.
+    data = (text + "\n").encode("utf-8")
     try:
-        with path.open("a", encoding="utf-8") as file:
-            file.write(text + "\n")
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            written = os.write(fd, data)
+        finally:
+            os.close(fd)
+        if written != len(data):
+            raise OSError(f"wrote {written} of {len(data)} bytes")
     except OSError as exc:
         typer.echo(f"warning: {path} ($GITHUB_STEP_SUMMARY): cannot write: {exc.strerror or exc}", err=True)
 
 
 def _write(path: Path, data: bytes) -> None:
+    """Write an output the user asked for whole or not at all: a failed write leaves the old file as it was."""
+    from recorder.files import write_bytes_atomic
+
     try:
-        path.write_bytes(data)
+        write_bytes_atomic(path, data)
     except OSError as exc:
         raise LobstackError(f"{path}: cannot write: {exc.strerror or exc}") from exc

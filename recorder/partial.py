@@ -121,6 +121,8 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
     except LobstackError:
         return None
     if pending.is_file() and is_whole(pending, case):
+        # a move, not a write: the pending cassette was written whole by write_atomic, and a rename within the
+        # model dir keeps it whole
         os.replace(pending, final)
     elif not (final.is_file() and is_whole(final, case)):  # moved into place just before the parent died
         return None

@@ -666,17 +666,6 @@ def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     capsys.readouterr()
 
 
-def test_cli_html_unavailable(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """Without replay.html.render_run_diff the option is a clear error, and no file is written."""
-    monkeypatch.setitem(sys.modules, "replay.html", types.ModuleType("replay.html"))
-    out = tmp_path / "diff.html"
-    assert main(["diff", "runs", N, str(CAND / "ref_noisy"), "--html", str(out)]) == 1
-    assert capsys.readouterr().err == "error: HTML diff not available\n"
-    assert not out.exists()
-
-
 def test_cli_html_written_by_renderer(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -779,4 +768,4 @@ def test_cli_html_for_a_model_change(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "worse (counted in the paired test)" in page and "<strong>Regression</strong>" in page
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("regression: paired test: B is worse than A at --alpha 0.05 (ref/oracle -> ref/noisy")
-    assert lines[2].startswith("model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.1.0): Overall 100.00 ->")
+    assert lines[2].startswith("model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.2.0): Overall 100.00 ->")

@@ -16,10 +16,11 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from recorder.files import write_atomic
 
 MAX_PLOTS = 256  # SVG files kept (the oldest go first): a few MB at most
 _PLOT_CODE = ("_plots.py", "_svg.py", "_plot_model.py", "_labels.py")  # every module that shapes a plot's SVG
@@ -88,15 +89,7 @@ def cached_svg(kind: str, inputs: Any, draw: Callable[[], str]) -> str:
 
 def _keep(path: Path, svg: str) -> None:
     """Write ``svg`` whole (temp file, rename) and drop the oldest files beyond ``MAX_PLOTS``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(svg)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, svg)
     entries = [e for e in os.scandir(path.parent) if e.name.endswith(".svg")]
     if len(entries) > MAX_PLOTS:
         entries.sort(key=lambda e: e.stat().st_mtime_ns)

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recorder.files import write_atomic
 from replay.diff_runs import CaseOutcome, ModelDiff, ModelVerdict, compare, decide, verdicts
 from replay.diff_runs.render import difference_text
 from replay.html import _env
 from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._load import load_results, load_suite
-from replay.html._report import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -181,5 +181,5 @@ def write_run_diff(a_path: Path, b_path: Path, out: Path, suite_path: Path | Non
     """
     a, b = load_results(a_path), load_results(b_path)
     suite = load_suite(suite_path) if suite_path is not None else None
-    write_text_atomic(out, render_run_diff(a, b, suite))
+    write_atomic(out, render_run_diff(a, b, suite))
     return out

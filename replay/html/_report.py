@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from recorder.files import write_atomic
 from replay.html import _env, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
@@ -93,21 +92,6 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     )
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (temp file in the same directory, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        # mkstemp creates the file 0600; a report is for reading, like any file the user writes.
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_report(reports_dir: Path, suite_path: Path, on_error: Callable[[LobstackError], None] | None = None) -> Path:
     """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
 
@@ -127,5 +111,5 @@ def write_report(reports_dir: Path, suite_path: Path, on_error: Callable[[Lobsta
     if not results:
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
     out = reports_dir / "index.html"
-    write_text_atomic(out, render_report(results, suite))
+    write_atomic(out, render_report(results, suite))
     return out
