@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -52,15 +51,7 @@ def check_suite_file(path: Path) -> SuiteCheck:
 
 def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> Any:
     """Parse a JSON file; a corrupt one is a one-line ``error`` naming the file and position."""
-    raw = read_bytes(path, what, error)
-    try:
-        return strict_json.loads_file(raw)
-    except UnicodeDecodeError:
-        raise error(f"{path}: the {what} is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise error(f"{path}: the {what} is not valid JSON ({strict_json.position_text(exc)})") from None
-    except strict_json.NotStrictFile as exc:
-        raise error(f"{path}: the {what} is not valid JSON ({exc})") from None
+    return strict_json.loads_file_or_error(read_bytes(path, what, error), f"{path}: the {what} is", error)
 
 
 def inside(root: Path, *parts: str) -> Path:

@@ -69,14 +69,7 @@ def _parsed_fast(raw: bytes) -> Any | None:
 
 def _parsed_strict(path: Path, raw: bytes) -> Any:
     """The cassette parsed strictly and shape-checked; a CassetteError naming the file and the field otherwise."""
-    try:
-        data = strict_json.loads_file(raw)
-    except UnicodeDecodeError:
-        raise CassetteError(f"{path}: corrupt cassette: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({strict_json.position_text(exc)})") from None
-    except strict_json.NotStrictFile as exc:
-        raise CassetteError(f"{path}: corrupt cassette: not valid JSON ({exc})") from None
+    data = strict_json.loads_file_or_error(raw, f"{path}: corrupt cassette:", CassetteError)
     problem = cassette_problem(data)
     if problem:
         raise CassetteError(f"{path}: corrupt cassette: {problem}")

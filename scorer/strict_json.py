@@ -183,3 +183,17 @@ def loads_file(text: str | bytes) -> Any:
     if bad or deep:
         raise NotStrictFile(file_problem(value) or f"nested more than {FILE_MAX_DEPTH} levels deep")
     return value
+
+
+def loads_file_or_error(raw: bytes, lead: str, error: type[Exception]) -> Any:
+    """``loads_file`` for a file the tool reads (cassette, run.json, results.json): every way it is not strict
+    JSON becomes one ``error`` line, ``f"{lead} not UTF-8 text"`` or ``f"{lead} not valid JSON (where: what)"``
+    (``lead`` names the file, e.g. ``"runs/x.json: the results file is"``)."""
+    try:
+        return loads_file(raw)
+    except UnicodeDecodeError:
+        raise error(f"{lead} not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{lead} not valid JSON ({position_text(exc)})") from None
+    except NotStrictFile as exc:
+        raise error(f"{lead} not valid JSON ({exc})") from None

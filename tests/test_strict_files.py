@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.strict_json import FILE_MAX_DEPTH, NotStrictFile, loads_file
+from scorer.strict_json import FILE_MAX_DEPTH, NotStrictFile, loads_file, loads_file_or_error
 
 
 def nested(levels: int) -> str:
@@ -45,3 +45,18 @@ def test_good_files_parse_as_json_parses_them(text: str, value: object) -> None:
     assert loads_file(text.encode("utf-8")) == json.loads(text)
     if value is not None:
         assert loads_file(text) == value
+
+
+@pytest.mark.parametrize(
+    ("raw", "line"),
+    [
+        (b"\xff{}", "f.json: the x is not UTF-8 text"),
+        (b'{"a": }', "f.json: the x is not valid JSON (Expecting value at line 1)"),
+        (b'{"a": [NaN]}', "f.json: the x is not valid JSON (a[0]: NaN is not JSON)"),
+    ],
+)
+def test_loads_file_or_error_gives_one_line(raw: bytes, line: str) -> None:
+    with pytest.raises(KeyError) as caught:
+        loads_file_or_error(raw, "f.json: the x is", KeyError)
+    assert caught.value.args == (line,)
+    assert loads_file_or_error(b'{"a": 1}', "unused", KeyError) == {"a": 1}
