@@ -102,6 +102,9 @@ class StandInGateway:
         self._stopping = threading.Event()
         self._seen: list[bytes] = []
         self._lock = threading.Lock()
+        self._open = threading.Event()  # cleared by hold(): requests then wait inside the gateway
+        self._open.set()
+        self._held = 0
 
     @property
     def url(self) -> str:
@@ -114,6 +117,21 @@ class StandInGateway:
         """The raw body of every request received so far, in arrival order (``b""`` for a GET)."""
         with self._lock:
             return list(self._seen)
+
+    def hold(self) -> None:
+        """Keep every request from now on waiting, unanswered, until ``release()`` (or ``stop()``, which hangs up):
+        a test freezes a client in the middle of a request, instead of hoping it is still there."""
+        self._open.clear()
+
+    def release(self) -> None:
+        """Answer the held requests, and every later one, as usual."""
+        self._open.set()
+
+    @property
+    def held(self) -> int:
+        """How many requests are waiting for ``release()``."""
+        with self._lock:
+            return self._held
 
     def start(self) -> StandInGateway:
         """Bind 127.0.0.1 and serve in a background thread; raises ``GatewayError`` if the port is taken."""
@@ -160,12 +178,27 @@ class StandInGateway:
     ) -> None:
         with self._lock:
             self._seen.append(body)
+        if not self._open.is_set() and not self._wait_for_release():
+            return  # shutting down: hang up instead of answering
         outcome: Outcome = self._dispatcher.handle(method, path, body, headers)
         if outcome.delay_s > 0 and self._stopping.wait(outcome.delay_s):
             return  # shutting down: hang up instead of answering
         if isinstance(outcome, Answer):
             handler.send(outcome)
         # a Hangup writes nothing; the server closes the connection when the handler returns
+
+    def _wait_for_release(self) -> bool:
+        """Wait while held; False when the gateway stops first."""
+        with self._lock:
+            self._held += 1
+        try:
+            while not self._open.wait(0.05):
+                if self._stopping.is_set():
+                    return False
+            return True
+        finally:
+            with self._lock:
+                self._held -= 1
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -184,14 +184,18 @@ def test_sigterm_stops_at_once_like_a_second_ctrl_c(start_gateway, tmp_path: Pat
 
 
 def test_a_second_run_on_the_same_model_dir_is_refused_naming_the_first(start_gateway, tmp_path: Path) -> None:
-    gateway = start_gateway(latency_ms=300)
+    gateway = start_gateway()
+    gateway.hold()  # the first run stays inside its first requests, holding the lock, until released below
     cassettes, model_dir = tmp_path / "cas", tmp_path / "cas" / "ref_oracle"
     args = record_args("ref/oracle", cassettes, gateway.url, "--concurrency", "2")
     with cli(args, tmp_path / "first") as first:
-        wait_until(lambda: (model_dir / ".lock").exists() and manifest_cases(model_dir), "the first run to start")
+        wait_until(lambda: gateway.held, "the first run to send a request")
+        assert (model_dir / ".lock").exists()
         with cli(args, tmp_path / "second") as second:
             assert second.wait() == 1
             second.assert_group_gone()
+        assert not manifest_cases(model_dir) and first.process.poll() is None  # refused while the first was held
+        gateway.release()
         assert second.output().strip().splitlines()[-1] == (
             f"error: {model_dir} is being recorded by another run (pid {first.process.pid} on {os.uname().nodename}); "
             "wait for it to finish, or stop it, then run record again"
