@@ -156,11 +156,6 @@ def resolve_base_url(option: str | None) -> str:
     return url
 
 
-def api_key_for(base_url: str) -> str | None:
-    """The key for ``base_url``; GatewayError before any request when a remote URL has neither key nor userinfo."""
-    return resolve_endpoint(base_url).api_key
-
-
 def public_url(base_url: str) -> str:
     """``base_url`` without its credentials: what may be printed."""
     endpoint = parse_base_url(base_url)

@@ -78,8 +78,3 @@ def runs_without_cassette(
         if manifest.entry(run.case_id, run.repeat) is None
         or not run_cassette_path(model_dir, run.case_id, run.repeat).is_file()
     ]
-
-
-def cases_without_cassette(cassettes: Path, model: str, suite: Suite, requested: Sequence[str] = ()) -> list[str]:
-    """Case ids (in suite order) that have no recording at all (``runs_without_cassette`` for repeat 1)."""
-    return [run.case_id for run in runs_without_cassette(cassettes, model, suite, requested)]

@@ -81,8 +81,3 @@ def repeat_metrics(cases: Sequence[CaseCounts]) -> dict[str, Rate]:
         "pass_any_k": share(sum(1 for p, _ in scored if p > 0), len(scored)),
         "flaky": share(sum(1 for p, n in twice if 0 < p < n), len(twice)),
     }
-
-
-def is_flaky(passed: int, scored: int) -> bool:
-    """The case's scored repeats disagree."""
-    return 0 < passed < scored

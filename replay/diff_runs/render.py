@@ -29,7 +29,6 @@ KINDS = (
 )
 LABELS = {kind: label for kind, label, _ in KINDS}
 HIDDEN = frozenset({"known_failure", "unchanged"})  # listed with --verbose only (counted in the summary)
-DETAILS = ("quiet", "normal", "verbose")
 
 
 def format_text(
