@@ -77,6 +77,19 @@ def test_litellm_price_header_absent_leaves_the_run_unpriced(start_gateway, tmp_
     assert results["metrics"]["overall"]["rate"] == 100.0
 
 
+def test_reasoning_details_moved_as_litellm_does_are_refused(gateway) -> None:  # type: ignore[no-untyped-def]
+    """LiteLLM's ``openai/`` route moves ``reasoning_details`` into ``provider_specific_fields`` and sends the
+    follow-up without them (issue 26's measurement): the reasoning model answers 400, so the chain is errored."""
+    from tests.test_provider_models import reference_step
+
+    _, history = reference_step(gateway, "chains-01", "ref/reasoning")
+    moved = {k: v for k, v in history[0].items() if k != "reasoning_details"}
+    moved["provider_specific_fields"] = {"reasoning_details": history[0]["reasoning_details"]}
+    refused = post(gateway, chat_body("chains-01", "ref/reasoning", [moved, *history[1:]]))
+    assert refused.status_code == 400 and "reasoning" in refused.json()["error"]["message"]
+    assert post(gateway, chat_body("chains-01", "ref/reasoning", history)).status_code == 200
+
+
 # --- a tool parser off: calls as text ----------------------------------------------------------------------
 
 
