@@ -14,6 +14,7 @@ from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
 from scorer.matching import max_matching
 from scorer.response import ModelResponse, ToolCall
 from scorer.suite_model import Case, ExpectedCall, Step, Suite
+from scorer.text_calls import text_call_name
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,9 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     unmatched = (None,) * len(calls)
     if sorted(got) != sorted(want):  # the same multiset of names
         reason = f"names differ: expected {_names(want)}, got {_names(sent)}"
+        looks_like = None if calls else text_call_name(response.content, case.tools)
+        if looks_like:  # the verdict stands (no call was made); the reason says where the call may have gone
+            reason += f" (the text looks like a call to {looks_like}: the server's tool parser may be off)"
         return StepVerdict(False, reason, False, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:

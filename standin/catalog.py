@@ -19,6 +19,7 @@ from standin.styles import (
     reasoning,
     reasoning_check,
 )
+from standin.text_calls import text_calls
 
 ROUTER = "auto"
 ROUTED = ("ref/oracle", "ref/noisy", "ref/abstain")
@@ -36,6 +37,7 @@ MODELS: dict[str, ModelSpec] = {
     "ref/error-in-200": ModelSpec(error_in_200),
     "ref/malformed": ModelSpec(malformed),
     "ref/openrouter-style": ModelSpec(openrouter_style, price_in_body=True),
+    "ref/text-calls": ModelSpec(text_calls),
 }
 
 

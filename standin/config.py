@@ -15,6 +15,8 @@ class GatewayConfig:
     ``seed`` drives ``ref/noisy``, ``ref/flaky``, ``auto``'s routing and the fault draws. ``timeout_sleep_s`` is
     how long a ``timeout`` fault stalls before it closes the connection without answering. ``cost_header`` names the
     price header (another gateway's, e.g. LiteLLM's ``x-litellm-response-cost``, to try ``record --cost-header``).
+    ``upstream_prefix`` (e.g. ``llm_provider-``) makes the stand-in answer as a gateway in front of it would: every
+    header but ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers.
     """
 
     suite_path: Path
@@ -23,3 +25,4 @@ class GatewayConfig:
     seed: int = 0
     timeout_sleep_s: float = 5.0
     cost_header: str = "x-lobstack-cost-usd"
+    upstream_prefix: str = ""

@@ -8,7 +8,7 @@ a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-c
 a model answered), except those of a model priced in the body (``ref/openrouter-style``, OpenRouter's way: no
 price header on any of its answers, errors and faults included, and ``usage.cost`` in its completions).
 ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the request had ``temperature`` and
-the model drops it. Nothing from the request headers is echoed, but by the ``echo`` fault. A conversation
+the model drops it. With ``upstream_prefix`` set, both headers are renamed with it. Nothing from the request headers is echoed, but by the ``echo`` fault. A conversation
 whose ``tool`` messages do not answer the calls before them, or (for the provider-style models) whose earlier
 answers did not come back as they must, is refused with a 400 before the model answers. The dispatcher also
 counts each model's answers per body digest (faulted and refused attempts are not answers): ``ref/flaky`` draws
@@ -81,7 +81,9 @@ class Dispatcher:
 
     def _answer(self, status: int, value: Any, cost: float = 0.0, extra_s: float = 0.0, raw: bytes | None = None,
                 extra_headers: tuple[tuple[str, str], ...] = ()) -> Answer:  # fmt: skip
-        headers = (("Content-Type", "application/json"), (self._config.cost_header, format_usd(cost)), *extra_headers)
+        prefix = self._config.upstream_prefix
+        own = ((prefix + name, value) for name, value in ((self._config.cost_header, format_usd(cost)), *extra_headers))
+        headers = (("Content-Type", "application/json"), *own)
         body = raw if raw is not None else wire.encode(value)
         return Answer(status, headers, body, self._latency_s + extra_s)
 
@@ -102,7 +104,8 @@ class Dispatcher:
             return self._error(404, f"The model `{model}` does not exist", param="model", code="model_not_found")
         outcome = self._hosted(request, model, *split, path=path, headers=headers or {})
         if isinstance(outcome, Answer) and split[0] in MODELS and MODELS[split[0]].price_in_body:
-            headers = tuple(h for h in outcome.headers if h[0] != self._config.cost_header)
+            priced = self._config.upstream_prefix + self._config.cost_header
+            headers = tuple(h for h in outcome.headers if h[0] != priced)
             return replace(outcome, headers=headers)
         return outcome
 

@@ -146,7 +146,7 @@ def test_models_route_lists_every_reference_model_and_auto(gateway) -> None:  # 
     expected = ["ref/oracle", "ref/abstain", "ref/first-tool", "ref/noisy", "ref/flaky", "ref/no-temperature"]
     expected += ["ref/xss"]
     expected += ["ref/reasoning", "ref/gemini-style", "ref/content-parts", "ref/error-in-200", "ref/malformed"]
-    expected += ["ref/openrouter-style", "auto"]
+    expected += ["ref/openrouter-style", "ref/text-calls", "auto"]
     assert body["object"] == "list" and sorted(names) == sorted(expected)
 
 
