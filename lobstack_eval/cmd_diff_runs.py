@@ -191,7 +191,7 @@ class _Reports:
 
 
 def _detect(text: str) -> float:
-    # Parsed here rather than by typer so the message can name the bad value (CONTRACTS section 1).
+    # Parsed here rather than by typer so the message can name the bad value (docs/FORMATS.md, "Stable interface").
     try:
         value = float(text)
     except ValueError:

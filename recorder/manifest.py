@@ -1,4 +1,4 @@
-"""``run.json``: what was recorded for one model, and how each attempt went (CONTRACTS section 3)."""
+"""``run.json``: what was recorded for one model, and how each attempt went (docs/FORMATS.md, "run.json")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The results.json document (CONTRACTS section 4 plus docs/FORMATS.md), deterministic to the byte."""
+"""The results.json document (docs/FORMATS.md, "results.json"), deterministic to the byte."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The suite model (CONTRACTS section 2) as frozen objects: tools, cases, steps, expected calls and checks."""
+"""The suite model (docs/FORMATS.md, "Suite file") as frozen objects: tools, cases, steps, expected calls and checks."""
 
 from __future__ import annotations
 

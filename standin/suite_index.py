@@ -1,7 +1,7 @@
 """The stand-in gateway's view of a suite: just enough to tell which case and step a request is at.
 
-It reads the CONTRACTS section 2 JSON directly (the full validation is ``suite check``'s job) and keeps
-each case's offered tools, opening messages and steps. A request is at case C, step S when its first
+It reads the suite JSON (docs/FORMATS.md, "Suite file") directly (the full validation is ``suite check``'s
+job) and keeps each case's offered tools, opening messages and steps. A request is at case C, step S when its first
 message is the system message with the suite's ``system_prompt``, the messages after it start with C's
 ``messages`` (compared by role and content), and S assistant messages follow them. When several cases
 match, the one whose tools equal the request's offered tool names wins, then the longest opening, then

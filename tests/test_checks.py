@@ -1,4 +1,4 @@
-"""Argument checks, one table row per edge case of CONTRACTS section 2."""
+"""Argument checks, one table row per edge case of docs/FORMATS.md, "Suite file"."""
 
 import json
 from pathlib import Path

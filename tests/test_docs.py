@@ -1,4 +1,5 @@
-"""The docs match the behaviour: README's commands, its leaderboard, and every command's --help."""
+"""The docs match the behaviour: README's commands, the leaderboard docs/reports.md shows, the pytest guide's
+commands, and every command's --help."""
 
 from __future__ import annotations
 
@@ -69,11 +70,11 @@ def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
 
 def test_readme_leaderboard_is_the_committed_one() -> None:
     table = (ROOT / "reports" / "leaderboard.md").read_text(encoding="utf-8").split("\n\n", 2)[2].strip()
-    assert table in README
+    assert table in (ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
 
 
 def _pytest_section() -> list[str]:
-    section = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
+    section = (ROOT / "docs" / "guide-pytest.md").read_text(encoding="utf-8")
     return [line.split("  #")[0].strip() for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()]
 
 
@@ -87,7 +88,7 @@ def _uv_env() -> dict[str, str]:
 
 
 def test_readme_pytest_section_commands_collect_only_the_recordings_here() -> None:
-    """Run in this repository, which has a test suite of its own, each command of "Regression tests in pytest"
+    """Run in this repository, which has a test suite of its own, each command of docs/guide-pytest.md
     collects the recordings' tests and nothing else: one per committed model and case, none of tests/."""
     cassettes = sorted(p.parent.name for p in (ROOT / "cassettes").glob("*/run.json"))
     expected = {f"cassettes/{model}::{case['id']}" for model in cassettes for case in json.loads(
@@ -116,7 +117,7 @@ def test_readme_pytest_section_commands_collect_only_the_recordings_here() -> No
 
 
 def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(tmp_path: Path) -> None:
-    """Every command of "Regression tests in pytest", in a project with only cassettes/, the suite and reports/
+    """Every command of docs/guide-pytest.md, in a project with only cassettes/, the suite and reports/
     (``uv run`` runs in this checkout's environment)."""
     commands = _pytest_section()
     for name in ("cassettes", "reports", "evals"):

@@ -55,5 +55,5 @@ def test_ref_noisy_answers_a_repeated_request_the_same_and_the_readme_says_so() 
         body = chat_body(case_id, "ref/noisy")
         answers = [post(gateway, body).json()["choices"][0]["message"] for _ in range(6)]
     assert all(a == answers[0] for a in answers)
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((ROOT / "docs" / "guide-comparing.md").read_text(encoding="utf-8").split())
     assert "To watch repeats disagree on the stand-in gateway, record `ref/flaky`: `ref/noisy`" in readme

@@ -1,7 +1,8 @@
-"""The README works as written: every command of its ``sh`` blocks runs in a fresh copy of the repository (the
-files git tracks, nothing else: no .venv, no outputs), in README order, through the real ``uv run``; or it is
-listed in ``NOT_RUN`` with the reason it cannot run here. Nothing is skipped silently: the test fails on a README
-command that is neither run nor listed, and on a listed command the README no longer has.
+"""The README and the guides in docs/ work as written: every command of their ``sh`` blocks runs in a fresh copy of
+the repository (the files git tracks, nothing else: no .venv, no outputs), in order (the README, then each page of
+``PAGES``), through the real ``uv run``; or it is listed in ``NOT_RUN`` with the reason it cannot run here. A
+command written on several pages runs once, where it first appears. Nothing is skipped silently: the test fails on
+a command that is neither run nor listed, and on a listed command no page has any more.
 
 Two substitutions, and only these, because tests never use a fixed port or a shared directory: the stand-in
 gateway's ``--port 8099`` becomes ``--port 0`` (its URL in later commands becomes the port it announced), and
@@ -26,20 +27,15 @@ from tests.conftest import ROOT
 from tests.record_helpers import stop_group
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-BENCHMARK = "a benchmark: it measures this machine's speed for minutes (benchmarks/README.md), not behaviour"
+# The pages the README's text moved to, whose commands run after the README's, in this order.
+PAGES = ["install.md", "guide-recording.md", "guide-comparing.md", "standin.md", "guide-pytest.md", "guide-rows.md"]
+DOCS = "\n".join([README, *((ROOT / "docs" / page).read_text(encoding="utf-8") for page in PAGES)])
 NOT_RUN = {
     "./scripts/test.sh": "the test suite itself, this test included; CI runs it through .ci/run",
     "export LOBSTACK_API_KEY=...": "needs a real Lobstack API key, which no test has or may print",
     "uv run lobstack-eval record --model openai/gpt-4o": "records from the real Lobstack gateway (network, key)",
     'uv add --dev "lobstack-eval @ git+https://github.com/<org>/lobstack-eval"': "installs from a placeholder "
     "address (the host is the reader's) into another project; tests/test_wheel.py installs the built wheel instead",
-    "uv run python benchmarks/run.py --check": BENCHMARK,
-    "uv run python benchmarks/score.py": BENCHMARK,
-    "uv run python benchmarks/record.py": BENCHMARK,
-    "uv run python benchmarks/rescore.py": BENCHMARK,
-    "uv run python benchmarks/report.py": BENCHMARK,
-    "uv run python benchmarks/rescore_repeats.py": BENCHMARK,
-    "uv run python benchmarks/rows.py": BENCHMARK,
     "uv run lobstack-eval record --model openai/gpt-4o --repeats 5": "records from the real Lobstack gateway (network, "
     "key)",
 }
@@ -47,21 +43,22 @@ ANNOUNCE = re.compile(r"Stand-in gateway on (http://127\.0\.0\.1:\d+/v1)")
 STEP_TIMEOUT_S = 600
 
 
-def readme_commands(text: str = README) -> list[str]:
-    """Every command line of the README's ``sh`` blocks, in order, without its trailing ``# comment``."""
+def readme_commands(text: str = DOCS) -> list[str]:
+    """Every command line of the ``sh`` blocks of ``text`` (the README and its pages), in order, once each (where it
+    first appears), without its trailing ``# comment``."""
     commands = []
     for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M):
         for line in block.splitlines():
             command = re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
-            if command and not command.startswith("#"):
+            if command and not command.startswith("#") and command not in commands:
                 commands.append(command)
     return commands
 
 
-# The "Regression tests in pytest" commands name cassettes/ as pytest's path, so here too they run the recordings'
-# tests only; tests/test_docs.py proves it (it collects them here) and runs each in a project with only recordings.
+# The pytest guide's commands name cassettes/ as pytest's path, so here too they run the recordings' tests only;
+# tests/test_docs.py proves it (it collects them here) and runs each in a project with only recordings.
 PYTEST_SECTION = "run in full by tests/test_docs.py in a project with only recordings, and collected here by it"
-_SECTION = README.split("## Regression tests in pytest", 1)[1].split("\n## ", 1)[0]
+_SECTION = (ROOT / "docs" / "guide-pytest.md").read_text(encoding="utf-8")
 NOT_RUN.update(
     {command: PYTEST_SECTION for command in readme_commands(_SECTION) if command.startswith("uv run pytest ")}
 )
@@ -120,7 +117,7 @@ def _start_background(command: str, cwd: Path, env: dict[str, str]) -> tuple[sub
 
 
 def test_every_listed_exception_is_still_a_readme_command() -> None:
-    """NOT_RUN names only commands the README has (a stale excuse would hide a new command)."""
+    """NOT_RUN names only commands the README or its pages have (a stale excuse would hide a new command)."""
     assert set(NOT_RUN) <= set(readme_commands())
 
 

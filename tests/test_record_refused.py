@@ -54,7 +54,7 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """What `record --model <typo>` leaves (every case an HTTP 404) scores no case: rescore and merge of report
-    shards each end with one error line and exit 1 (METHOD.md#no-scored-case-fails), as the README says."""
+    shards each end with one error line and exit 1 (METHOD.md#no-scored-case-fails), as docs/errors.md says."""
     cassettes = tmp_path / "cas"
     assert _record(gateway.url, "ref/orcale", cassettes) == 1
     cases = len(json.loads(MINI_SUITE.read_text())["cases"])
@@ -65,8 +65,8 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
                "--base-url 'http://127.0.0.1:<port>/v1'")  # fmt: skip
     line = f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({cases} errored)"
     assert [e for e in err if e.startswith("error:")] == [f"{line}; record it: {command}"]
-    # The README gives this line word for word (with 80 cases, the placeholders filled in).
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    # docs/errors.md gives this line word for word (with 80 cases, the placeholders filled in).
+    readme = " ".join((ROOT / "docs" / "errors.md").read_text(encoding="utf-8").split())
     said = "`error: <model dir>: no case of model X could be scored (80 errored); record it: lobstack-eval record ...`"
     assert said in readme
     filled = (

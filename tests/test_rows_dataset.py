@@ -224,7 +224,7 @@ def test_a_group_no_case_of_the_slice_has_is_named(built: Path, tmp_path: Path, 
 
 
 def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's example, on the committed rows made into two Claude models of a suite 1.1.0."""
+    """docs/guide-rows.md's example, on the committed rows made into two Claude models of a suite 1.1.0."""
     from replay.rows.dataset import append
     from tests.conftest import ROOT
 
@@ -238,7 +238,7 @@ def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypa
             pl.col("model_slug").replace_strict(names).alias("model"), pl.lit("1.1.0").alias("suite_version")
         )
     append(tmp_path / "rows", tables)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "guide-rows.md").read_text(encoding="utf-8")
     code = readme.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     scope: dict[str, object] = {}
@@ -251,7 +251,7 @@ def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypa
 
 
 def test_the_readme_duckdb_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's SQL, run by DuckDB on a rows dataset of three committed models made a suite 1.1.0."""
+    """docs/guide-rows.md's SQL, run by DuckDB on a rows dataset of three committed models made a suite 1.1.0."""
     import duckdb
 
     from replay.rows.dataset import append
@@ -265,7 +265,7 @@ def test_the_readme_duckdb_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypa
         for table in ("cases", "calls")
     }
     append(tmp_path / "rows", tables)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "guide-rows.md").read_text(encoding="utf-8")
     sql = readme.split("```sql\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     got = duckdb.sql(sql).fetchall()

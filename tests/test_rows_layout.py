@@ -1,6 +1,6 @@
 """The rows dataset in its ecosystem's layout (issue 25): one table per root (``DIR/cases``, ``DIR/calls``), each a
-hive dataset of one schema that polars and DuckDB read as the README and docs/scale.md show; the partition columns
-in the files never clash with the folders'; the old layout is refused with one line saying how to convert it."""
+hive dataset of one schema that polars and DuckDB read as docs/guide-rows.md and docs/scale.md show; the partition
+columns in the files never clash with the folders'; the old layout is refused with one line saying how to convert it."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_every_partition_of_a_table_has_the_same_parquet_schema(rows: Path) -> N
 
 
 def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
-    """The README's polars form; the partition columns are the files' own (String, the folder's value), so a
+    """docs/guide-rows.md's polars form; the partition columns are the files' own (String, the folder's value), so a
     version "2" and a slug "123" stay strings, and the schema is the table's exactly."""
     for table in ("cases", "calls"):
         frame = pl.scan_parquet(str(rows / table / "**" / "*.parquet"), hive_partitioning=True)
@@ -98,7 +98,7 @@ def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
 
 
 def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
-    """The README's DuckDB form (hive_partitioning = true over the table's root)."""
+    """docs/guide-rows.md's DuckDB form (hive_partitioning = true over the table's root)."""
     got = duckdb.execute(
         "SELECT suite_version, model_slug, count(*), count(overall), typeof(suite_version), typeof(model_slug) "
         "FROM read_parquet(?, hive_partitioning = true) GROUP BY ALL ORDER BY model_slug",

@@ -19,7 +19,7 @@ from scorer import Case, ModelResponse, Suite, ToolCall, judge_step, parse_suite
 SUITE_PATH = Path(__file__).resolve().parents[1] / "evals" / "suite.json"
 # The method page's group table, typed in from the page (not read from the suite).
 PAGE_COUNTS = {"selection": 14, "arguments": 16, "near_misses": 12, "no_call": 14, "parallel": 12, "chains": 12}
-# The method page's validation keywords, plus the two annotations CONTRACTS allows.
+# The method page's validation keywords, plus the two annotations docs/FORMATS.md ("Suite file") allows.
 KEYWORDS = {
     "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
     "minimum", "maximum", "minLength", "maxLength", "pattern", "description", "title",
