@@ -182,3 +182,8 @@ def test_every_numbered_decision_keeps_its_anchor() -> None:
     METHOD.md, in place or in the table of where it went."""
     anchors = _anchors(ROOT / "docs" / "METHOD.md")
     assert [n for n in range(1, 121) if f"decision-{n}" not in anchors] == []
+
+
+def test_method_page_is_at_most_6000_words() -> None:
+    """METHOD.md is the method and the decisions that change a score; command behaviour lives in docs/commands/."""
+    assert len((ROOT / "docs" / "METHOD.md").read_text(encoding="utf-8").split()) <= 6000
