@@ -174,6 +174,10 @@ def test_every_cited_method_and_command_anchor_exists() -> None:
             for anchor in re.findall(r"\]\(#([A-Za-z0-9_-]+)\)", text):
                 if anchor not in _anchors(path):
                     broken.append(f"{path.relative_to(ROOT)}: #{anchor}")
+        if path.parent.name == "commands":  # a link to a sibling page
+            for page, anchor in re.findall(r"\]\(([A-Za-z-]+\.md)#([A-Za-z0-9_-]+)\)", text):
+                if anchor not in _anchors(path.parent / page):
+                    broken.append(f"{path.relative_to(ROOT)}: {page}#{anchor}")
     assert broken == []
 
 
