@@ -21,7 +21,8 @@ def leaderboard(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
 ) -> int:
     """Compute the leaderboard of a slice of rows with polars' streaming engine and print it; --out DIR also
-    writes leaderboard.md and .csv there (nothing is written without it: METHOD.md#leaderboard-prints-only)."""
+    writes leaderboard.md and .csv there (nothing is written without it:
+    docs/commands/leaderboard.md#leaderboard-prints-only)."""
     from typing import cast
 
     from recorder.files import write_atomic

@@ -4,7 +4,7 @@ typer's float options take ``nan``, ``inf`` and ``1e309`` (which is inf) and the
 ``--timeout nan`` would reach the network code. Number options are read as text and parsed here instead, before
 any work, into a usage error (exit 2) that names the option and the value as typed. The whole-number options of
 the commands run most (rescore's ``--workers``, record's ``--concurrency``) are read the same way: typer would
-import pydantic to parse them (METHOD.md#no-private-api-of-typer).
+import pydantic to parse them (docs/commands/README.md#no-private-api-of-typer).
 """
 
 from __future__ import annotations

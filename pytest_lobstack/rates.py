@@ -3,7 +3,7 @@
 results.json writes rates in percent (16.7 means 16.7%), so a test's ``rate > 0.5`` meant as "more than half"
 passed on 16.7%. Each ``rate`` of the document the fixture returns is a ``Percent``: a float equal to the written
 value (its JSON is unchanged) that refuses an ordering comparison with a number in (0, 1], the shares nobody means
-as percent, and has ``.percent`` and ``.share`` (docs/METHOD.md#plugin-rates-percent).
+as percent, and has ``.percent`` and ``.share`` (docs/commands/pytest-plugin.md#plugin-rates-percent).
 """
 
 from __future__ import annotations

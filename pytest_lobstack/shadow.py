@@ -1,5 +1,5 @@
 """Whether ``scorer``, ``recorder`` and ``replay`` are lobstack-eval's own: a project of the user's may hold packages
-of the same names, earlier on ``sys.path`` (METHOD.md#installed-names-stay-out-of-the-way).
+of the same names, earlier on ``sys.path`` (docs/commands/README.md#installed-names-stay-out-of-the-way).
 
 Standard library only: this runs before any of those packages is imported, and is what decides whether they can be.
 """

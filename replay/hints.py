@@ -40,7 +40,7 @@ def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
 def nothing_scored(doc: dict[str, Any]) -> bool:
     """True when a results document has cases but not one case-run of them was scored: every one errored (a
     refusal, another error answer) or is unrecorded, so its metrics say nothing about the model
-    (METHOD.md#no-scored-case-fails)."""
+    (docs/commands/rescore.md#no-scored-case-fails)."""
     runs = doc.get("case_runs", doc["cases"])
     return runs["total"] > 0 and runs["scored"] == 0
 

@@ -85,7 +85,7 @@ class ModelSummary:
 
     @property
     def nothing_scored(self) -> bool:
-        """The run has cases but not one case-run of them was scored (METHOD.md#no-scored-case-fails)."""
+        """The run has cases but not one case-run of them was scored (docs/commands/rescore.md#no-scored-case-fails)."""
         return self.case_runs.total > 0 and self.case_runs.scored == 0
 
     def document(self) -> dict[str, Any]:

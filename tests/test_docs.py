@@ -139,3 +139,56 @@ def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(tm
     assert re.search(rf"=+ {passed + models} passed, {total - passed} xfailed in ", summaries[0])
     assert re.search(rf"=+ 1 passed, {total - 1} deselected in ", summaries[1])
     assert re.search(rf"=+ 80 passed, {total - 80} deselected in ", summaries[2])
+
+
+ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+CITED = re.compile(r"(METHOD\.md|commands/[A-Za-z-]+\.md)#([A-Za-z0-9_-]+)")
+
+
+def _anchors(path: Path) -> set[str]:
+    """The anchors a markdown file defines: its <a id> tags and its headings' GitHub slugs."""
+    text = path.read_text(encoding="utf-8")
+    headings = re.findall(r"^#+ (.+)$", text, re.MULTILINE)
+    slugs = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+    return set(ANCHOR.findall(text)) | slugs
+
+
+def _repo_texts() -> list[Path]:
+    skip = {".venv", ".git", "node_modules", "__pycache__"}
+    return [
+        path
+        for pattern in ("*.py", "*.md")
+        for path in ROOT.rglob(pattern)
+        if not skip & set(path.relative_to(ROOT).parts)
+    ]
+
+
+def test_every_cited_method_and_command_anchor_exists() -> None:
+    """A METHOD.md or docs/commands/<page>.md anchor cited anywhere in the repo finds its anchor."""
+    broken = []
+    for path in _repo_texts():
+        text = path.read_text(encoding="utf-8")
+        for target, anchor in CITED.findall(text):
+            if anchor not in _anchors(ROOT / "docs" / target):
+                broken.append(f"{path.relative_to(ROOT)}: {target}#{anchor}")
+        if path.parent.name in ("docs", "commands"):
+            for anchor in re.findall(r"\]\(#([A-Za-z0-9_-]+)\)", text):
+                if anchor not in _anchors(path):
+                    broken.append(f"{path.relative_to(ROOT)}: #{anchor}")
+        if path.parent.name == "commands":  # a link to a sibling page
+            for page, anchor in re.findall(r"\]\(([A-Za-z-]+\.md)#([A-Za-z0-9_-]+)\)", text):
+                if anchor not in _anchors(path.parent / page):
+                    broken.append(f"{path.relative_to(ROOT)}: {page}#{anchor}")
+    assert broken == []
+
+
+def test_every_numbered_decision_keeps_its_anchor() -> None:
+    """Decisions 1-120 are found by number forever (commits cite "decision 92"): each has #decision-N in
+    METHOD.md, in place or in the table of where it went."""
+    anchors = _anchors(ROOT / "docs" / "METHOD.md")
+    assert [n for n in range(1, 121) if f"decision-{n}" not in anchors] == []
+
+
+def test_method_page_is_at_most_6000_words() -> None:
+    """METHOD.md is the method and the decisions that change a score; command behaviour lives in docs/commands/."""
+    assert len((ROOT / "docs" / "METHOD.md").read_text(encoding="utf-8").split()) <= 6000

@@ -77,7 +77,8 @@ def test_a_run_whose_every_case_errored_fails_the_gate(start_gateway, tmp_path: 
     from tests.conftest import MINI_SUITE
 
     ids = [c.id for c in read_suite(MINI_SUITE).cases]
-    # rescore writes both; it exits 1 on the candidate, which scored no case (METHOD.md#no-scored-case-fails).
+    # rescore writes both; it exits 1 on the candidate, which scored no case
+    # (docs/commands/rescore.md#no-scored-case-fails).
     for name, faults, code in (("good", "", 0), ("garbage", "garbage:1", 1)):
         gateway = start_gateway(faults=faults)
         record(MINI_SUITE, "ref/oracle", tmp_path / name, gateway.url, ids, concurrency=1, sleep=lambda _s: None)

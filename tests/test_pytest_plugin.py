@@ -40,7 +40,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def rescore(project: Path, out: Path) -> None:
     """Every report written; exit 1 because ref/oracle~400 scored no case (2 errored, 78 unrecorded), which fails
-    rescore (METHOD.md#no-scored-case-fails)."""
+    rescore (docs/commands/rescore.md#no-scored-case-fails)."""
     cassettes, suite = project / "cassettes", project / "evals" / "suite.json"
     assert main(["rescore", str(cassettes), "--suite", str(suite), "--out", str(out), "--no-html", "-q"]) == 1
     assert (out / "ref_oracle_400" / "results.json").is_file() and (out / "ref_noisy" / "results.json").is_file()

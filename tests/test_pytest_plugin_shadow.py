@@ -1,6 +1,6 @@
 """The plugin in a project that has packages of its own named like lobstack-eval's (``scorer``, ``recorder``,
 ``replay``): pytest loads the plugin in every run, so it must import none of them until one of its options is used,
-and then say in one line which package shadows which (METHOD.md#installed-names-stay-out-of-the-way)."""
+and then say in one line which package shadows which (docs/commands/README.md#installed-names-stay-out-of-the-way)."""
 
 from __future__ import annotations
 

@@ -11,9 +11,6 @@ from tests.conftest import ROOT
 
 # Built from parts, so this file does not cite what it looks for.
 OUTSIDE = re.compile(rb"\.\./" + rb"shared/|\bCONTR" + rb"ACTS\b")
-# The method page is restructured in another branch, which drops its one citation (docs/METHOD.md line 861 on
-# main 76297fa); remove this entry when that lands (the second test fails until then, so it cannot go stale).
-PENDING = {"docs/METHOD.md"}
 
 
 def _files() -> list[str]:
@@ -39,10 +36,4 @@ def _citing() -> dict[str, list[int]]:
 
 
 def test_no_file_cites_the_shared_contracts_outside_the_repository() -> None:
-    citing = {name: lines for name, lines in _citing().items() if name not in PENDING}
-    assert citing == {}
-
-
-def test_every_pending_file_still_cites_it() -> None:
-    """An exemption is removed as soon as its file is fixed."""
-    assert set(_citing()) >= PENDING
+    assert _citing() == {}

@@ -9,7 +9,7 @@ Each of ``DIR/cases`` and ``DIR/calls`` is a hive dataset of one schema, as Spar
 ``pl.scan_parquet("DIR/cases/**/*.parquet", hive_partitioning=True)``). Every file also holds its partition's
 columns, with the same values and type (String) as its folder names, so a file read alone says what it is, and a
 hive reader takes the folder's value with the file's type instead of guessing one from the folder name (a version
-``2`` or a slug ``123`` would otherwise read as integers): METHOD.md#rows-partition-columns-in-the-files.
+``2`` or a slug ``123`` would otherwise read as integers): docs/commands/report.md#rows-partition-columns-in-the-files.
 
 The layout before it (``DIR/suite_version=V/model_slug=S/cases.parquet`` beside ``calls.parquet``) is refused with
 one line saying how to convert it: moving the files is the whole conversion (the files did not change).
