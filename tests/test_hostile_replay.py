@@ -74,8 +74,11 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
-    assert _rescore(hostile_cassettes, out) == 0, capsys.readouterr().err
-    assert _errors(capsys.readouterr().err) == []  # the chains are unrecorded: a hint each, no error
+    # Every answer of ref/oracle~hostile400 is an error, so that model scores no case: one error line and exit 1
+    # (docs/commands/rescore.md#no-scored-case-fails); every model is still written.
+    assert _rescore(hostile_cassettes, out) == 1
+    [line] = _errors(capsys.readouterr().err)  # the chains are unrecorded: a hint each, no error
+    assert "no case of model ref/oracle~hostile400 could be scored" in line
     slugs = sorted(p.name for p in hostile_cassettes.iterdir())
     assert sorted(p.parent.name for p in out.glob("*/results.json")) == slugs
     text = (out / "ref_oracle_hostiletext" / "results.json").read_text(encoding="utf-8")
@@ -163,7 +166,7 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
-    assert _rescore(hostile_cassettes, out, "--no-html") == 0
+    assert _rescore(hostile_cassettes, out, "--no-html") == 1  # hostile400 scores no case (one error line)
     capsys.readouterr()
     hostile = json.loads((out / "ref_oracle_hostile400" / "results.json").read_text(encoding="utf-8"))
     assert {r["status"] for r in hostile["results"] if r["group"] != "chains"} == {"errored"}
@@ -217,11 +220,11 @@ def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path,
     assert outside.read_bytes() == before  # not deleted through the link
     rows, partitions = tmp_path / "rows", tmp_path / "partitions"
     partitions.mkdir()
-    rows.mkdir()
-    (rows / "suite_version=0.1.0").symlink_to(partitions, target_is_directory=True)
+    (rows / "cases").mkdir(parents=True)
+    (rows / "cases" / "suite_version=0.1.0").symlink_to(partitions, target_is_directory=True)
     assert _rescore(cassettes, tmp_path / "out2", "--no-html", "--rows", str(rows)) == 2
     [line] = _errors(capsys.readouterr().err)
-    assert line.startswith(f"error: {rows / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); ")
+    assert line.startswith(f"error: {rows / 'cases' / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); ")
     assert list(partitions.iterdir()) == []  # nothing written through the link
 
 

@@ -53,7 +53,7 @@ def _rescore(cassettes: Path, out: Path, *extra: str) -> int:
 def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What `record --model <typo>` leaves (every case an HTTP 404) scores no case: rescore and merge of report
+    """What `record --model <typo>` leaves (the first 3 cases an HTTP 404, then record stops) scores no case: rescore and merge of report
     shards each end with one error line and exit 1 (docs/commands/rescore.md#no-scored-case-fails), as
     docs/errors.md says."""
     cassettes = tmp_path / "cas"
@@ -64,16 +64,20 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     err = capsys.readouterr().err.strip().splitlines()
     command = (f"lobstack-eval record --model ref/orcale --cassettes {cassettes} --suite {MINI_SUITE} "
                "--base-url 'http://127.0.0.1:<port>/v1'")  # fmt: skip
-    line = f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({cases} errored)"
+    counts = f"3 errored, {cases - 3} unrecorded"  # record stopped after 3 identical refusals
+    line = f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"
     assert [e for e in err if e.startswith("error:")] == [f"{line}; record it: {command}"]
     # docs/errors.md gives this line word for word (with 80 cases, the placeholders filled in).
     readme = " ".join((ROOT / "docs" / "errors.md").read_text(encoding="utf-8").split())
-    said = "`error: <model dir>: no case of model X could be scored (80 errored); record it: lobstack-eval record ...`"
+    said = (
+        "`error: <model dir>: no case of model X could be scored (3 errored, 77 unrecorded); record it: "
+        "lobstack-eval record ...`"
+    )
     assert said in readme
     filled = (
         said.strip("`").replace("<model dir>", str(cassettes / "ref_orcale")).replace("model X", "model ref/orcale")
     )
-    assert f"{line}; record it: {command}" == filled.replace("(80 errored)", f"({cases} errored)").replace(
+    assert f"{line}; record it: {command}" == filled.replace("(3 errored, 77 unrecorded)", f"({counts})").replace(
         "record ...", command.removeprefix("lobstack-eval ")
     )
     for n in (1, 2):
@@ -82,7 +86,7 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(merged), "--no-html"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert [e for e in err if e.startswith("error:")] == [
-        f"error: {merged / 'ref_orcale'}: no case of model ref/orcale could be scored ({cases} errored)"
+        f"error: {merged / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"
     ]
 
 
