@@ -217,11 +217,12 @@ def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path,
     assert outside.read_bytes() == before  # not deleted through the link
     rows, partitions = tmp_path / "rows", tmp_path / "partitions"
     partitions.mkdir()
-    rows.mkdir()
-    (rows / "suite_version=0.1.0").symlink_to(partitions, target_is_directory=True)
+    (rows / "cases").mkdir(parents=True)
+    link = rows / "cases" / "suite_version=0.1.0"
+    link.symlink_to(partitions, target_is_directory=True)
     assert _rescore(cassettes, tmp_path / "out2", "--no-html", "--rows", str(rows)) == 2
     [line] = _errors(capsys.readouterr().err)
-    assert line.startswith(f"error: {rows / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); ")
+    assert line.startswith(f"error: {link}: a symbolic link (to {partitions}); ")
     assert list(partitions.iterdir()) == []  # nothing written through the link
 
 

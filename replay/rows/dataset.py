@@ -90,7 +90,9 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     split = {t: tables[t].partition_by(VERSION_KEY, MODEL_KEY, as_dict=True, maintain_order=True) for t in TABLES}
     for suite_version, model_slug, _sha256 in keys:  # before any write: a linked partition folder refuses the run
         for table in TABLES:
-            path = Partition(suite_version, model_slug, partition_path(root, suite_version, model_slug)).file(table)
+            path = Partition(suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug)).file(
+                table
+            )
             unlinked(root, *path.relative_to(root).parts, what="--rows writes only inside its own folders")
     written = []
     for suite_version, model_slug, sha256 in keys:
