@@ -157,6 +157,12 @@ def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) 
     assert "--cost-header" in err and "docs/GATEWAYS.md" in err
     assert _record_cli(gateway.url, tmp_path / "b", "--model", "ref/oracle", *cases) == 0
     assert "price header" not in capsys.readouterr().err
+    # A header that is there but holds no price (two values, a negative one, NaN) is said too, never silently "-".
+    assert (
+        _record_cli(gateway.url, tmp_path / "c", "--model", "ref/oracle", "--cost-header", "content-type", *cases) == 0
+    )
+    err = capsys.readouterr().err
+    assert "no answer of this run carried a readable price: the header content-type held 'application/json'" in err
 
 
 def test_a_key_in_the_base_urls_query_is_never_shown(capsys) -> None:  # type: ignore[no-untyped-def]
