@@ -74,8 +74,10 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
-    assert _rescore(hostile_cassettes, out) == 0, capsys.readouterr().err
-    assert _errors(capsys.readouterr().err) == []  # the chains are unrecorded: a hint each, no error
+    # Every model is written; the one whose every answer was a 400 fails the run (METHOD.md#no-scored-case-fails).
+    assert _rescore(hostile_cassettes, out) == 1
+    [line] = _errors(capsys.readouterr().err)
+    assert "ref_oracle_hostile400: no case of model ref/oracle~hostile400 could be scored" in line
     slugs = sorted(p.name for p in hostile_cassettes.iterdir())
     assert sorted(p.parent.name for p in out.glob("*/results.json")) == slugs
     text = (out / "ref_oracle_hostiletext" / "results.json").read_text(encoding="utf-8")
@@ -163,7 +165,7 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
-    assert _rescore(hostile_cassettes, out, "--no-html") == 0
+    assert _rescore(hostile_cassettes, out, "--no-html") == 1  # hostile400 has no scored case: its line, exit 1
     capsys.readouterr()
     hostile = json.loads((out / "ref_oracle_hostile400" / "results.json").read_text(encoding="utf-8"))
     assert {r["status"] for r in hostile["results"] if r["group"] != "chains"} == {"errored"}
