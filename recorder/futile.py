@@ -15,7 +15,9 @@ from pathlib import Path
 from recorder.answer_body import recorded_bytes
 from recorder.manifest import RecordedCase
 from recorder.repeats import CaseRun, run_cassette_path
+from scorer.headers import price
 from scorer.prices import attempt_price
+from scorer.safe_text import for_terminal
 
 FUTILE_AFTER = 3
 
@@ -48,12 +50,13 @@ class FutileWatch:
             )
 
 
-def _priced(cassette: Path, cost_header: str) -> bool | None:
-    """True when a 2xx answer of ``cassette`` carries a price, False when none of its 2xx answers does, None when
-    it has no 2xx answer (or cannot be read: replay says so)."""
+def _priced(cassette: Path, cost_header: str) -> bool | str | None:
+    """True when a 2xx answer of ``cassette`` carries a price; else the first unreadable value of the cost header
+    (a str: two values, a negative or ``NaN`` one), else False when it has 2xx answers; None when it has no 2xx
+    answer (or cannot be read: replay says so)."""
     try:
         interactions = json.loads(cassette.read_text(encoding="utf-8"))["interactions"]
-        seen = None
+        seen: bool | str | None = None
         for interaction in interactions:
             response = interaction["response"]
             status = int(response["status"]["code"])
@@ -62,9 +65,11 @@ def _priced(cassette: Path, cost_header: str) -> bool | None:
             headers = {str(k).lower(): v for k, v in response.get("headers", {}).items()}
             value = headers.get(cost_header)
             header = ", ".join(value) if isinstance(value, list) else value
-            if attempt_price(header, status, recorded_bytes(response["body"]))[0] is not None:
+            text = attempt_price(header, status, recorded_bytes(response["body"]))[0]
+            if price(text) is not None:
                 return True
-            seen = False
+            if not isinstance(seen, str):
+                seen = text if text is not None else False
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return seen
@@ -73,8 +78,16 @@ def _priced(cassette: Path, cost_header: str) -> bool | None:
 def unpriced(model_dir: Path, runs: Iterable[CaseRun], cost_header: str) -> str | None:
     """The warning to print when this run's 2xx answers carried no price at all, else None."""
     answered = [_priced(run_cassette_path(model_dir, run.case_id, run.repeat), cost_header) for run in runs]
-    if True in answered or False not in answered:
+    if True in answered or not any(a is not None for a in answered):
         return None
+    unreadable = next((a for a in answered if isinstance(a, str)), None)
+    if unreadable is not None:  # present but not a price: said, never silently shown as "-"
+        held = for_terminal(repr(unreadable[:40]), one_line=True)
+        return (
+            f"warning: no answer of this run carried a readable price: the header {cost_header} held "
+            f"{held}, not one non-negative number, so its cost will show as -; "
+            "see docs/GATEWAYS.md"
+        )
     return (
         f"warning: no answer of this run carried the price header {cost_header} (nor a usage.cost in the body), "
         "so its cost will show as -; if the gateway prices calls in another header, name it with --cost-header "

@@ -105,6 +105,8 @@ class RequestsTransport:
         self.max_bytes = max_bytes
 
     def send(self, request: HttpRequest) -> HttpAnswer:
+        from urllib3.exceptions import HTTPError as Urllib3Error
+
         from recorder.deadline import DeadlineExpired, wall_clock_limit
 
         requests = self._requests
@@ -133,6 +135,11 @@ class RequestsTransport:
         except requests.Timeout as exc:
             raise TransportFailure("timeout", _short(exc), _ms(started)) from None
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+            raise TransportFailure("network_error", _short(exc), _ms(started)) from None
+        except (requests.exceptions.InvalidHeader, requests.exceptions.ContentDecodingError, Urllib3Error) as exc:
+            # An answer HTTP cannot read (two Content-Lengths that disagree, a "gzip" body that is not): this
+            # case's network error, retried, never the end of the run. vcrpy's stub raises urllib3's own errors.
+            self._fresh_session()
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = {name.lower(): value for name, value in response.headers.items()}
         return HttpAnswer(response.status_code, headers, body, _ms(started))

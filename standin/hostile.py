@@ -4,6 +4,8 @@
 - ``gzipbomb``: a 200 whose gzip body expands to ``BOMB_BYTES`` (a few kB on the wire).
 - ``redirect``: a 307 to the same URL with a ``/`` added (the stand-in serves both, so following loops forever).
 - ``bigheader``: a 200 with 200 headers of 1 kB each (more lines than HTTP clients accept).
+- ``twolengths``: a 200 with two Content-Length headers that disagree (a broken proxy; HTTP clients refuse it).
+- ``badgzip``: a 200 that says ``Content-Encoding: gzip`` over a body that is not gzip (a misconfigured proxy).
 - ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode`` writes it.
 - ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``) appended to the
   first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid JSON, not encodable as UTF-8).
@@ -17,7 +19,17 @@ import gzip
 import json
 from typing import Any
 
-HOSTILE_KINDS = ("latin1", "gzipbomb", "redirect", "bigheader", "echo", "surrogatename", "surrogatereasoning")
+HOSTILE_KINDS = (
+    "latin1",
+    "gzipbomb",
+    "redirect",
+    "bigheader",
+    "twolengths",
+    "badgzip",
+    "echo",
+    "surrogatename",
+    "surrogatereasoning",
+)
 MODEL_OUTPUT_KINDS = ("surrogatename", "surrogatereasoning")  # the model answers, then its answer is bent
 BOMB_BYTES = 40 * 1024 * 1024  # beyond the recorder's default cap of 32 MiB
 LATIN1_PAGE = (
@@ -44,6 +56,10 @@ def hostile(kind: str, path: str, headers: dict[str, str]) -> tuple[int, tuple[t
     if kind == "bigheader":
         extra = tuple((f"X-Padding-{n}", "x" * 1024) for n in range(BIG_HEADERS))
         return 200, (("Content-Type", "application/json"), *extra), b"{}"
+    if kind == "twolengths":  # the server adds the true Content-Length after this one
+        return 200, (("Content-Type", "application/json"), ("Content-Length", "1")), b"{}"
+    if kind == "badgzip":
+        return 200, (("Content-Type", "application/json"), ("Content-Encoding", "gzip")), b'{"choices": []}'
     if kind == "echo":
         text = json.dumps({"error": {"message": "invalid key", "request_headers": headers}}).replace("/", "\\/")
         return 401, (("Content-Type", "application/json"),), text.encode("ascii")

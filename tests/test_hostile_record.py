@@ -39,6 +39,9 @@ ROWS = {
     "gzip-bomb": (FOUR("gzipbomb"), ("errored", TOO_LARGE)),
     "gzip-bomb-once": ("gzipbomb", ("passed-or-no-call", None)),
     "big-header": (FOUR("bigheader"), ("errored", "more than 100 headers")),
+    # Two Content-Length values that disagree: a network error of that case, not the end of the run.
+    "two-lengths": (FOUR("twolengths"), ("errored", "Content-Length contained multiple unmatching values")),
+    "bad-gzip": (FOUR("badgzip"), ("errored", "content-encoding: gzip, but failed to decode it")),
     # Three identical refusals: record stops as futile (an error line), the refusals kept as recorded.
     "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
     "surrogate-reasoning": ("surrogatereasoning", ("passed-or-no-call", None)),
@@ -76,7 +79,8 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
             assert got_status == status and reason in (got_reason or ""), (case, got_reason)
     rescored = _statuses(model_dir)
     assert {c: s for c, (s, _r) in rescored.items()} == {c: s for c, (s, _r) in recorded.items()}
-    if not row.startswith(("gzip-bomb", "big-header")):  # transport errors replay as "replayed from the recording"
+    transport = ("gzip-bomb", "big-header", "two-lengths", "bad-gzip")
+    if not row.startswith(transport):  # transport errors replay as "replayed from the recording"
         assert rescored == recorded
     files = b"".join(p.read_bytes() for p in (tmp_path / "cas").rglob("*") if p.is_file())
     assert KEY.encode() not in files and KEY[:20].encode() not in files and KEY[-20:].encode() not in files
@@ -153,6 +157,12 @@ def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) 
     assert "--cost-header" in err and "docs/GATEWAYS.md" in err
     assert _record_cli(gateway.url, tmp_path / "b", "--model", "ref/oracle", *cases) == 0
     assert "price header" not in capsys.readouterr().err
+    # A header that is there but holds no price (two values, a negative one, NaN) is said too, never silently "-".
+    assert (
+        _record_cli(gateway.url, tmp_path / "c", "--model", "ref/oracle", "--cost-header", "content-type", *cases) == 0
+    )
+    err = capsys.readouterr().err
+    assert "no answer of this run carried a readable price: the header content-type held 'application/json'" in err
 
 
 def test_a_key_in_the_base_urls_query_is_never_shown(capsys) -> None:  # type: ignore[no-untyped-def]

@@ -53,9 +53,9 @@ def _rescore(cassettes: Path, out: Path, *extra: str) -> int:
 def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What `record --model <typo>` leaves (the first 3 cases an HTTP 404, then record stops) scores no case: rescore and merge of report
-    shards each end with one error line and exit 1 (docs/commands/rescore.md#no-scored-case-fails), as
-    docs/errors.md says."""
+    """What `record --model <typo>` leaves (the first 3 cases an HTTP 404, then record stops) scores no case:
+    rescore and merge of report shards each end with one error line and exit 1
+    (docs/commands/rescore.md#no-scored-case-fails), as docs/errors.md says."""
     cassettes = tmp_path / "cas"
     assert _record(gateway.url, "ref/orcale", cassettes) == 1
     cases = len(json.loads(MINI_SUITE.read_text())["cases"])
