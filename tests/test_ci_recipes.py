@@ -175,7 +175,7 @@ def test_the_pull_request_gate_runs_offline_and_writes_the_comment(  # type: ign
     assert comment.startswith("### lobstack-eval: no regression\n")
     assert Path(ci_env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8") == comment + "\n"
     junit = (project / "junit.xml").read_text(encoding="utf-8")
-    assert junit.count("<testcase ") == 80
+    assert junit.count("<testcase ") == 80 + 1  # each case, and the model's (whole run) test against its baseline
 
 
 def test_the_gate_fails_on_a_regressed_case(project: Path, ci_env: dict[str, str]) -> None:
@@ -200,4 +200,4 @@ def test_the_recording_job_records_rescores_and_the_gate_then_passes(  # type: i
     oracle = json.loads((project / "reports" / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
     assert oracle["metrics"]["overall"]["rate"] == 100.0
     run_job(only_job(gate), project, ci_env)  # the pull request it opens passes the gate
-    assert (project / "junit.xml").read_text(encoding="utf-8").count("<testcase ") == 160
+    assert (project / "junit.xml").read_text(encoding="utf-8").count("<testcase ") == 2 * (80 + 1)
