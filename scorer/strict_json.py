@@ -47,9 +47,22 @@ def _mark_float(text: str) -> Any:
     return value if math.isfinite(value) else NonFinite(text)
 
 
+MAX_INT_DIGITS = 4300  # Python's int() refuses longer digit strings (sys.get_int_max_str_digits)
+
+
+def _strict_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:  # valid JSON, but beyond a double and beyond Python's int parsing
+        raise NotStrictJson(text)
+    return int(text)
+
+
+def _mark_int(text: str) -> Any:
+    return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else NonFinite(text)
+
+
 # json.loads(**kw) would build a decoder per call; these are built once.
-STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
-_MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float)
+STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_strict_int)
+_MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float, parse_int=_mark_int)
 
 
 def loads(text: str | bytes) -> Any:

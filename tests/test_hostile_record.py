@@ -45,6 +45,12 @@ ROWS = {
     # Three identical refusals: record stops as futile (an error line), the refusals kept as recorded.
     "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
     "surrogate-reasoning": ("surrogatereasoning", ("passed-or-no-call", None)),
+    # A 103 Early Hints before the 200: skipped (RFC 9110 section 15.2), the 200 recorded and judged.
+    "early-hints": ("earlyhints", ("passed-or-no-call", None)),
+    # A UTF-8 byte order mark before the JSON: ignored when parsing (RFC 8259 section 8.1), the bytes kept.
+    "bom": ("bom", ("passed-or-no-call", None)),
+    # A 5000-digit integer in a field nobody reads: valid JSON, parsed (kept as its text, like 1e400).
+    "huge-integer": ("hugeint", ("passed-or-no-call", None)),
 }
 
 
