@@ -217,3 +217,30 @@ def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(start_ga
     asked = len(gateway.requests_seen)
     assert 3 <= asked <= 3 + 2 < len(everything)
     assert len(read_manifest(tmp_path / "no-such-model").cases) == asked  # every refusal kept
+
+
+# --- Huge integers and a byte order mark in what a model sends ------------------------------------------------
+
+HUGE = "9" * 5000
+
+
+def test_a_huge_integer_argument_is_judged_with_a_reason_that_says_why() -> None:
+    from scorer.arguments import parse_arguments
+
+    for raw in (f'{{"n": {HUGE}}}', f'{{"n": -{HUGE}}}'):
+        parsed = parse_arguments(raw)
+        assert parsed.value is None and parsed.why == "a number with more than 4300 digits", parsed.why
+    assert parse_arguments(f'{{"n": {"9" * 4300}}}').value == {"n": int("9" * 4300)}
+
+
+def test_a_huge_integer_in_arguments_sent_as_an_object_says_why() -> None:
+    from recorder.runner import read_answer
+    from scorer.arguments import parse_arguments
+
+    body = (
+        '\ufeff{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",'
+        f' "function": {{"name": "f", "arguments": {{"n": {HUGE}}}}}}}]}}}}]}}'
+    ).encode("utf-8")
+    response = read_answer(body)  # the byte order mark is ignored
+    parsed = parse_arguments(response.tool_calls[0].arguments)
+    assert parsed.value is None and parsed.why == "a number with more than 4300 digits"
