@@ -56,7 +56,6 @@ def _mark_float(text: str) -> Any:
     return value if math.isfinite(value) else NonFinite(text)
 
 
-
 def _strict_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:  # valid JSON, but beyond a double and beyond Python's int parsing
         raise NotStrictJson(text)

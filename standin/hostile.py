@@ -37,7 +37,13 @@ HOSTILE_KINDS = (
     "bom",
     "hugeint",
 )
-MODEL_OUTPUT_KINDS = ("surrogatename", "surrogatereasoning", "earlyhints", "bom", "hugeint")  # the model answers, then its answer is bent
+MODEL_OUTPUT_KINDS = (
+    "surrogatename",
+    "surrogatereasoning",
+    "earlyhints",
+    "bom",
+    "hugeint",
+)  # the model answers, then its answer is bent
 BOMB_BYTES = 40 * 1024 * 1024  # beyond the recorder's default cap of 32 MiB
 LATIN1_PAGE = (
     "<html><head><title>500 Erreur interne</title></head><body><h1>Erreur interne du serveur</h1>"

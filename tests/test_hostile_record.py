@@ -240,7 +240,7 @@ def test_a_huge_integer_in_arguments_sent_as_an_object_says_why() -> None:
     body = (
         '\ufeff{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",'
         f' "function": {{"name": "f", "arguments": {{"n": {HUGE}}}}}}}]}}}}]}}'
-    ).encode("utf-8")
+    ).encode()
     response = read_answer(body)  # the byte order mark is ignored
     parsed = parse_arguments(response.tool_calls[0].arguments)
     assert parsed.value is None and parsed.why == "a number with more than 4300 digits"
