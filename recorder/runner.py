@@ -77,7 +77,9 @@ def follow_up(
 
 
 def read_answer(body: bytes) -> ModelResponse:
-    """Parse a 2xx body strictly; a non-finite number is kept as a marker so the rest is still judged."""
+    """Parse a 2xx body strictly; a non-finite number (or an integer of more than 4300 digits) is kept as a marker
+    so the rest is still judged. A leading UTF-8 byte order mark is ignored (RFC 8259 section 8.1)."""
+    body = body.removeprefix(b"\xef\xbb\xbf")
     try:
         try:
             decoded = loads(body)

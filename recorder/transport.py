@@ -95,6 +95,7 @@ class RequestsTransport:
     ) -> None:
         import requests
 
+        skip_informational_answers()
         self._requests = requests
         self._session = requests.Session()
         self._session.auth = auth
@@ -162,6 +163,30 @@ class RequestsTransport:
 
     def close(self) -> None:
         self._session.close()
+
+
+def skip_informational_answers() -> None:
+    """Make urllib3's connections skip every 1xx answer before the final one (RFC 9110 section 15.2), as they
+    skip ``100 Continue``: a ``103 Early Hints`` before the 200 is not the answer. Idempotent."""
+    import http.client
+
+    import urllib3.connection
+
+    connection = urllib3.connection.HTTPConnection
+    if getattr(connection.response_class, "skips_informational", False):
+        return
+
+    class FinalResponse(connection.response_class):  # type: ignore[misc, name-defined]
+        skips_informational = True
+
+        def _read_status(self) -> Any:
+            while True:
+                version, status, reason = super()._read_status()
+                if not 102 <= status <= 199:  # 100 is skipped by http.client itself; 101 is not asked for
+                    return version, status, reason
+                http.client._read_headers(self.fp)  # type: ignore[attr-defined]  # the 1xx answer's headers
+
+    connection.response_class = FinalResponse
 
 
 def _ms(started: float) -> float:

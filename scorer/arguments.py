@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scorer.strict_json import MAX_DEPTH, STRICT, NotStrictJson, deeper_than, first_non_finite
+from scorer.strict_json import MAX_DEPTH, STRICT, NotStrictJson, deeper_than, first_non_finite, problem_text
 
 ArgumentsForm = Literal["string", "object", "other"]
 TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
@@ -31,7 +31,7 @@ def parse_arguments(raw: Any) -> ParsedArguments:
         # Sent directly, the object was read with the answer: a NaN in it is only a marker, not a number.
         marker = first_non_finite(raw)
         if marker is not None:
-            return ParsedArguments(None, "object", f"{marker} is not JSON")
+            return ParsedArguments(None, "object", problem_text(marker))
         if deeper_than(raw):
             return ParsedArguments(None, "object", TOO_DEEP)
         return ParsedArguments(raw, "object")

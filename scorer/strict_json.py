@@ -14,6 +14,7 @@ import json
 import math
 from typing import Any
 
+MAX_INT_DIGITS = 4300  # Python's int() refuses longer digit strings (sys.get_int_max_str_digits)
 MAX_DEPTH = 100  # real answers nest a dozen levels; deeper is refused long before Python's recursion limit
 
 
@@ -27,8 +28,16 @@ class NotStrictJson(ValueError):
     """The text is JSON only to Python's lenient parser: it holds NaN, Infinity or a number beyond a double."""
 
     def __init__(self, literal: str) -> None:
-        super().__init__(f"{literal} is not JSON")
+        super().__init__(problem_text(literal))
         self.literal = literal
+
+
+def problem_text(literal: str) -> str:
+    """Why ``literal`` cannot be used as a number: ``NaN is not JSON``, or, for an integer of more than 4300 digits
+    (valid JSON that Python's ``int`` refuses to parse), ``a number with more than 4300 digits``."""
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS and literal.lstrip("-").isdigit():
+        return f"a number with more than {MAX_INT_DIGITS} digits"
+    return f"{literal} is not JSON"
 
 
 def _refuse_constant(literal: str) -> Any:
@@ -47,9 +56,19 @@ def _mark_float(text: str) -> Any:
     return value if math.isfinite(value) else NonFinite(text)
 
 
+def _strict_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:  # valid JSON, but beyond a double and beyond Python's int parsing
+        raise NotStrictJson(text)
+    return int(text)
+
+
+def _mark_int(text: str) -> Any:
+    return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else NonFinite(text)
+
+
 # json.loads(**kw) would build a decoder per call; these are built once.
-STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
-_MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float)
+STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_strict_int)
+_MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float, parse_int=_mark_int)
 
 
 def loads(text: str | bytes) -> Any:
@@ -140,7 +159,13 @@ def _document_decoder(bad: list[_Bad]) -> json.JSONDecoder:
         bad.append(_Bad(f"{text} is out of range"))
         return bad[-1]
 
-    return json.JSONDecoder(parse_constant=constant, parse_float=number)
+    def integer(text: str) -> int | _Bad:
+        if len(text.lstrip("-")) <= MAX_INT_DIGITS:
+            return int(text)
+        bad.append(_Bad(problem_text(text)))
+        return bad[-1]
+
+    return json.JSONDecoder(parse_constant=constant, parse_float=number, parse_int=integer)
 
 
 def _path(parts: tuple[Any, ...]) -> str:

@@ -9,6 +9,10 @@
 - ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode`` writes it.
 - ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``) appended to the
   first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid JSON, not encodable as UTF-8).
+- ``earlyhints``: the model's answer after a ``103 Early Hints`` informational answer (RFC 8297; a client skips it).
+- ``bom``: the model's answer with a UTF-8 byte order mark before the JSON.
+- ``hugeint``: the model's answer with a 5000-digit integer in an unused field (valid JSON, beyond Python's
+  4300-digit ``int`` limit).
 - A status 600-999 (``600``, ``999``) is an error answer with that status, like any 4xx or 5xx kind.
 """
 
@@ -29,14 +33,25 @@ HOSTILE_KINDS = (
     "echo",
     "surrogatename",
     "surrogatereasoning",
+    "earlyhints",
+    "bom",
+    "hugeint",
 )
-MODEL_OUTPUT_KINDS = ("surrogatename", "surrogatereasoning")  # the model answers, then its answer is bent
+MODEL_OUTPUT_KINDS = (
+    "surrogatename",
+    "surrogatereasoning",
+    "earlyhints",
+    "bom",
+    "hugeint",
+)  # the model answers, then its answer is bent
 BOMB_BYTES = 40 * 1024 * 1024  # beyond the recorder's default cap of 32 MiB
 LATIN1_PAGE = (
     "<html><head><title>500 Erreur interne</title></head><body><h1>Erreur interne du serveur</h1>"
     "<p>Le serveur a rencontré une erreur. Réessayez plus tard. © Proxy façade</p></body></html>"
 ).encode("latin-1")
 BIG_HEADERS = 200
+HUGE_DIGITS = 5000
+EARLY_HINTS = b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n"
 
 
 @functools.lru_cache(maxsize=4)
@@ -68,6 +83,12 @@ def hostile(kind: str, path: str, headers: dict[str, str]) -> tuple[int, tuple[t
 
 def bend(kind: str, value: dict[str, Any]) -> bytes:
     """A completion body with a lone surrogate put into the model's output (written with JSON escapes)."""
+    if kind == "bom":
+        return b"\xef\xbb\xbf" + json.dumps(value).encode("ascii")
+    if kind == "hugeint":
+        return json.dumps(value).encode("ascii")[:-1] + b', "x_trace": ' + b"9" * HUGE_DIGITS + b"}"
+    if kind == "earlyhints":
+        return json.dumps(value).encode("ascii")
     message = value["choices"][0]["message"]
     if kind == "surrogatename" and message.get("tool_calls"):
         message["tool_calls"][0]["function"]["name"] += "\udfff"

@@ -70,6 +70,8 @@ class _Handler(BaseHTTPRequestHandler):
     def send(self, answer: Answer) -> None:
         """Write a whole answer (a client that hangs up first, as one refusing ``bigheader`` does, is no error)."""
         try:
+            for informational in answer.informational:
+                self.wfile.write(informational)
             self.send_response(answer.status)
             for name, value in answer.headers:
                 self.send_header(name, value)

@@ -45,6 +45,12 @@ ROWS = {
     # Three identical refusals: record stops as futile (an error line), the refusals kept as recorded.
     "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
     "surrogate-reasoning": ("surrogatereasoning", ("passed-or-no-call", None)),
+    # A 103 Early Hints before the 200: skipped (RFC 9110 section 15.2), the 200 recorded and judged.
+    "early-hints": ("earlyhints", ("passed-or-no-call", None)),
+    # A UTF-8 byte order mark before the JSON: ignored when parsing (RFC 8259 section 8.1), the bytes kept.
+    "bom": ("bom", ("passed-or-no-call", None)),
+    # A 5000-digit integer in a field nobody reads: valid JSON, parsed (kept as its text, like 1e400).
+    "huge-integer": ("hugeint", ("passed-or-no-call", None)),
 }
 
 
@@ -211,3 +217,30 @@ def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(start_ga
     asked = len(gateway.requests_seen)
     assert 3 <= asked <= 3 + 2 < len(everything)
     assert len(read_manifest(tmp_path / "no-such-model").cases) == asked  # every refusal kept
+
+
+# --- Huge integers and a byte order mark in what a model sends ------------------------------------------------
+
+HUGE = "9" * 5000
+
+
+def test_a_huge_integer_argument_is_judged_with_a_reason_that_says_why() -> None:
+    from scorer.arguments import parse_arguments
+
+    for raw in (f'{{"n": {HUGE}}}', f'{{"n": -{HUGE}}}'):
+        parsed = parse_arguments(raw)
+        assert parsed.value is None and parsed.why == "a number with more than 4300 digits", parsed.why
+    assert parse_arguments(f'{{"n": {"9" * 4300}}}').value == {"n": int("9" * 4300)}
+
+
+def test_a_huge_integer_in_arguments_sent_as_an_object_says_why() -> None:
+    from recorder.runner import read_answer
+    from scorer.arguments import parse_arguments
+
+    body = (
+        '\ufeff{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",'
+        f' "function": {{"name": "f", "arguments": {{"n": {HUGE}}}}}}}]}}}}]}}'
+    ).encode()
+    response = read_answer(body)  # the byte order mark is ignored
+    parsed = parse_arguments(response.tool_calls[0].arguments)
+    assert parsed.value is None and parsed.why == "a number with more than 4300 digits"

@@ -19,6 +19,7 @@ def nested(levels: int) -> str:
         ('{"x": [0, 1e400]}', "x[1]: 1e400 is out of range"),
         ('{"x": 1' + "0" * 400 + ".5}", "x: 1" + "0" * 400 + ".5 is out of range"),
         ('{"first": NaN, "second": Infinity}', "first: NaN is not JSON"),
+        ('{"n": [-' + "9" * 5000 + "]}", "n[0]: a number with more than 4300 digits"),
         (nested(FILE_MAX_DEPTH + 1), f"nested more than {FILE_MAX_DEPTH} levels deep"),
         ('{"a": ' + nested(FILE_MAX_DEPTH) + "}", f"nested more than {FILE_MAX_DEPTH} levels deep"),
     ],

@@ -131,3 +131,29 @@ def test_a_key_with_a_line_break_inside_is_refused_without_showing_it(
         "error: LOBSTACK_API_KEY holds a line break or another control character; a key is one line\n"
     )
     assert "def-secret" not in captured.out and not cassettes.exists()
+
+
+def test_a_file_size_limit_names_the_file(tmp_path: Path) -> None:
+    """Under ``ulimit -f`` a write fails with EFBIG, which names no file: the error line names the one written."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20 * 1024, 20 * 1024))
+
+    out = tmp_path / "out"
+    code = "from lobstack_eval.main import main; raise SystemExit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "rescore", str(ROOT / "cassettes"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: {out}") and line.endswith(": File too large"), line
+    assert "Traceback" not in done.stderr
