@@ -16,37 +16,15 @@ from fractions import Fraction
 
 import pytest
 
-from recorder.files import read_suite
+from benchmarks.gate_power import BASE, CASES, run
 from replay.diff_runs import compare, decide
 from scorer.case_test import broke_p, paired_difference, t_quantile
-from scorer.repeats import aggregate_status
-from scorer.summary import METRICS
-from standin.flaky import flaky_probability
-from tests.conftest import ROOT
 
-CASES = [case.id for case in read_suite(ROOT / "evals" / "suite.json").cases]
-PROBABILITIES = [flaky_probability(case_id) for case_id in CASES]
+# One simulation of a run (each case's repeats drawn with ref/flaky's pass probability), shared with the
+# benchmark that prints the gate's power: what the test holds and what the benchmark reports are the same runs.
+PROBABILITIES = BASE
 PAIRS = {1: 300, 3: 300, 5: 200, 10: 120}  # fewer at large K: each pair costs more (the exact sign-flip test)
 ALPHA = 0.05
-
-
-def run(probabilities: list[float], k: int, rng: random.Random) -> dict:
-    """A results document of one run: each case's K repeats drawn with its pass probability."""
-    metric = {"count": 1, "of": 2, "rate": 50.0, "ci": [10.0, 90.0]}
-    results = []
-    for case_id, p in zip(CASES, probabilities, strict=True):
-        statuses = ["passed" if rng.random() < p else "failed" for _ in range(k)]
-        result = {"id": case_id, "group": "g", "status": aggregate_status(statuses), "reason": None}
-        if k > 1:
-            result["runs"] = [{"status": s, "repeat": n} for n, s in enumerate(statuses, 1)]
-        results.append(result)
-    document = {
-        "model": "m",
-        "suite": {"name": "s", "version": "1", "sha256": "0" * 64},
-        "metrics": {name: dict(metric) for name in METRICS},
-        "results": results,
-    }
-    return document | ({"repeats": k} if k > 1 else {})
 
 
 @pytest.mark.parametrize("k", sorted(PAIRS))
