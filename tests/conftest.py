@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,18 @@ ROOT = Path(__file__).parent.parent
 # Suite 1.2.0 changed checks only (METHOD.md, Versions): the committed cassettes keep the 1.1.0 they were recorded
 # with, and rescore says so in one line (one per model in the pytest plugin). Tests about other warnings set it aside.
 OLDER_SUITE_NOTE = " recorded with "
+
+
+def clone_files() -> list[str]:
+    """The files a fresh clone has: tracked, or new and not ignored, and present in the working tree (a tracked file
+    deleted there is not in a clone made of it either)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
+    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
 
 
 def other_lines(err: str) -> list[str]:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, clone_files
 from tests.record_helpers import stop_group
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -66,17 +66,9 @@ NOT_RUN.update(
 
 def fresh_copy(target: Path) -> Path:
     """The repository as a fresh clone has it: the files git knows (tracked, or new and not ignored), copied."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():  # a tracked file deleted in the working tree is not in the copy either
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
+    for name in clone_files():
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target / name)
     return target
 
 

@@ -5,29 +5,17 @@ said."""
 from __future__ import annotations
 
 import re
-import subprocess
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, clone_files
 
 # Built from parts, so this file does not cite what it looks for.
 OUTSIDE = re.compile(rb"\.\./" + rb"shared/|\bCONTR" + rb"ACTS\b")
 
 
-def _files() -> list[str]:
-    """The files a fresh clone has: tracked, or new and not ignored."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
-    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
-
-
 def _citing() -> dict[str, list[int]]:
     """Each file that cites something outside the repository, with the line numbers."""
     found = {}
-    for name in _files():
+    for name in clone_files():
         lines = (ROOT / name).read_bytes().splitlines()
         hits = [n for n, line in enumerate(lines, 1) if OUTSIDE.search(line)]
         if hits:
