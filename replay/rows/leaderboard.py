@@ -7,6 +7,7 @@ a slice's leaderboard.md/.csv has exactly rescore's format.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -37,12 +38,12 @@ class SliceBoard:
     summaries: tuple[ModelSummary, ...]
     rows: int
 
-    @property
+    @cached_property  # every view of the board reads it: built once (a frozen dataclass still has a __dict__)
     def documents(self) -> list[dict[str, Any]]:
         """The summaries as results.json has them (what the leaderboard renderers read)."""
         return [summary.document() for summary in self.summaries]
 
-    @property
+    @cached_property
     def counts(self) -> dict[str, dict[str, tuple[int, int]]] | None:
         """Model slug -> case -> (passed, scored) case-runs, for the tiers' paired tests (at every K: a slice's
         summaries carry no per-case results)."""
