@@ -42,7 +42,11 @@ def bytecode_mode() -> str:
     """How this process's Pythons cache bytecode, for the printed figures."""
     if os.environ.get("PYTHONPYCACHEPREFIX"):
         return "yes (temp PYTHONPYCACHEPREFIX, warmed by the first repetition)"
-    return "none (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "yes (__pycache__)"
+    return (
+        "none (PYTHONDONTWRITEBYTECODE)"
+        if os.environ.get("PYTHONDONTWRITEBYTECODE")
+        else "yes (__pycache__)"
+    )
 
 
 def rerun_with_bytecode_cache(script: str, argv: list[str]) -> int | None:

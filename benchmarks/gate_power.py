@@ -103,7 +103,10 @@ def main() -> int:
           f"{'4 cases break':>13}  {'8 cases break':>13}")  # fmt: skip
     for k in REPEATS:
         same, old = rates(BASE, k, args.pairs, rng)
-        power = [rates(b, k, args.pairs, rng)[0] for b in (diffuse(5), diffuse(10), concentrated(5), concentrated(10))]
+        power = [
+            rates(b, k, args.pairs, rng)[0]
+            for b in (diffuse(5), diffuse(10), concentrated(5), concentrated(10))
+        ]
         cells = "  ".join(f"{p:>{w}.1%}" for p, w in zip(power, (9, 10, 13, 13), strict=True))
         print(f"{k:>3}  {same:>11.1%}  {old:>10.1%}  {cells}")
     return 0

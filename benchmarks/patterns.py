@@ -53,7 +53,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="40000,1000000,33554432")
     parser.add_argument("--with-re", action="store_true")
     args = parser.parse_args()
-    patterns = sorted(suite_patterns(json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))))
+    patterns = sorted(
+        suite_patterns(json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8")))
+    )
     print(f"{len(patterns)} distinct patterns; load {load_average()}")
     print("| N | slowest pattern (s) | all patterns, both texts (s) |")
     print("|---|---|---|")
@@ -62,7 +64,9 @@ def main() -> int:
         slowest, total = 0.0, 0.0
         for pattern, ignore_case in patterns:
             for text in texts:
-                seconds, _ = best_of(args.repeat, lambda p=pattern, t=text, i=ignore_case: pattern_search(p, t, i))
+                seconds, _ = best_of(
+                    args.repeat, lambda p=pattern, t=text, i=ignore_case: pattern_search(p, t, i)
+                )
                 slowest, total = max(slowest, seconds), total + seconds
         print(f"| {size:,} | {slowest:.4f} | {total:.4f} |")
     if args.with_re:

@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
-    parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
+    parser.add_argument(
+        "--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)"
+    )
     args = parser.parse_args(argv)
     code = rerun_with_bytecode_cache(__file__, sys.argv[1:] if argv is None else argv)
     if code is not None:
@@ -64,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     issue_ideal = len(case_ids) * latency_s / args.concurrency
     longest_chain = max(len(case.steps) for case in suite.cases)
     # a loopback URL needs no key: never hand one to the subprocess
-    env = {k: v for k, v in os.environ.items() if k not in ("LOBSTACK_API_KEY", "LOBSTACK_BASE_URL")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("LOBSTACK_API_KEY", "LOBSTACK_BASE_URL")
+    }
     library: list[tuple[float, int]] = []
     cli: list[tuple[float, int]] = []
     tmp = Path(tempfile.mkdtemp(prefix="bench-record-"))
@@ -76,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                     timed_requests(
                         gateway,
                         lambda d=lib_dir: (
-                            record(SUITE, MODEL, d, gateway.url, case_ids, concurrency=args.concurrency).seconds
+                            record(
+                                SUITE, MODEL, d, gateway.url, case_ids, concurrency=args.concurrency
+                            ).seconds
                         ),
                     )
                 )
@@ -98,13 +104,23 @@ def main(argv: list[str] | None = None) -> int:
                     timed_requests(
                         gateway,
                         lambda c=command: subprocess.run(
-                            c, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                            c,
+                            cwd=ROOT,
+                            env=env,
+                            check=True,
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
                         ),
                     )
                 )
                 recorded = len(list((lib_dir / "ref_oracle").glob("*-*.json")))
-                if recorded != len(case_ids) or len(list((cli_dir / "ref_oracle").glob("*-*.json"))) != len(case_ids):
-                    print(f"setup broken: {recorded} cassettes recorded, expected {len(case_ids)}", file=sys.stderr)
+                if recorded != len(case_ids) or len(
+                    list((cli_dir / "ref_oracle").glob("*-*.json"))
+                ) != len(case_ids):
+                    print(
+                        f"setup broken: {recorded} cassettes recorded, expected {len(case_ids)}",
+                        file=sys.stderr,
+                    )
                     return 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -118,12 +134,18 @@ def main(argv: list[str] | None = None) -> int:
         )
         return text, wall / issue_ideal
 
-    print(f"cases={len(case_ids)} latency_ms={args.latency_ms:g} concurrency={args.concurrency} repeat={args.repeat}")
+    print(
+        f"cases={len(case_ids)} latency_ms={args.latency_ms:g} concurrency={args.concurrency} repeat={args.repeat}"
+    )
     print(
         f"issue ideal {len(case_ids)} x {latency_s:g} / {args.concurrency} = {issue_ideal:.2f} s; goal <= {GOAL_RATIO}x"
     )
-    print(f"floor: the longest chain has {longest_chain} steps in a row = {longest_chain * latency_s:.2f} s")
-    print(f"bytecode cache: {bytecode_mode()}; load average {Path('/proc/loadavg').read_text().split()[0]}")
+    print(
+        f"floor: the longest chain has {longest_chain} steps in a row = {longest_chain * latency_s:.2f} s"
+    )
+    print(
+        f"bytecode cache: {bytecode_mode()}; load average {Path('/proc/loadavg').read_text().split()[0]}"
+    )
     head = f"{'best of ' + str(args.repeat):<22}{'wall s':>8}  {'vs 2 s':>10}  {'requests':>8}  {'req ideal':>10}"
     print(f"{head}  {'vs req':>10}")
     lib_text, lib_ratio = row("record() in-process", library)

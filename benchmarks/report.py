@@ -46,7 +46,10 @@ def make_suite(n_cases: int) -> dict[str, Any]:
         else:
             call = {
                 "name": "read_file",
-                "args": {"path": {"eq": f"src/module_{i}.py"}, "start_line": {"range": {"min": 1, "max": 50}}},
+                "args": {
+                    "path": {"eq": f"src/module_{i}.py"},
+                    "start_line": {"range": {"min": 1, "max": 50}},
+                },
                 "reference": {"path": f"src/module_{i}.py", "start_line": 10},
                 "result": f"def function_{i}(x):\n    return x + {i}\n",
             }
@@ -58,7 +61,12 @@ def make_suite(n_cases: int) -> dict[str, Any]:
                 "id": f"{group}-{i:02d}",
                 "group": group,
                 "tools": ["read_file", "search_code", "send_email"],
-                "messages": [{"role": "user", "content": f"Please show me lines 10 to 20 of src/module_{i}.py."}],
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": f"Please show me lines 10 to 20 of src/module_{i}.py.",
+                    }
+                ],
                 "steps": steps,
             }
         )
@@ -102,7 +110,9 @@ def make_results(suite: dict[str, Any], n_models: int, seed: int = 7) -> list[di
                             "offered": True,
                             "parsed": True,
                             "schema_valid": True,
-                            "arguments": json.dumps({"path": f"src/module_{si}_{k}.py", "start_line": 10 + (not ok)}),
+                            "arguments": json.dumps(
+                                {"path": f"src/module_{si}_{k}.py", "start_line": 10 + (not ok)}
+                            ),
                         }
                         for k in range(len(step["calls"]))
                     ]
@@ -112,7 +122,9 @@ def make_results(suite: dict[str, Any], n_models: int, seed: int = 7) -> list[di
                         "index": si,
                         "passed": ok,
                         "response": None if status == "errored" else response,
-                        "reason": None if ok else "read_file.start_line: expected range 1..50, got 11",
+                        "reason": None
+                        if ok
+                        else "read_file.start_line: expected range 1..50, got 11",
                     }
                 )
                 if not ok:
@@ -133,7 +145,9 @@ def make_results(suite: dict[str, Any], n_models: int, seed: int = 7) -> list[di
                     "id": case["id"],
                     "group": case["group"],
                     "status": status,
-                    "reason": None if status == "passed" else "step 1: read_file.start_line: got 11",
+                    "reason": None
+                    if status == "passed"
+                    else "step 1: read_file.start_line: got 11",
                     "steps": steps,
                     "attempts": attempts,
                 }
@@ -154,7 +168,12 @@ def make_results(suite: dict[str, Any], n_models: int, seed: int = 7) -> list[di
                 "suite": {"name": suite["name"], "version": suite["version"], "sha256": "ab" * 32},
                 "temperature_ignored": m % 9 == 0,
                 "routed_models": {name: len(suite["cases"])},
-                "cases": {"total": len(suite["cases"]), "scored": scored, "errored": errored, "unrecorded": 0},
+                "cases": {
+                    "total": len(suite["cases"]),
+                    "scored": scored,
+                    "errored": errored,
+                    "unrecorded": 0,
+                },
                 "metrics": metrics,
                 "groups": {g: _metric(*group_counts[g]) for g in GROUPS},
                 "latency_p50_ms": round(rng.uniform(300, 5000), 1),
@@ -198,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(html, encoding="utf-8")
     print(f"models={args.models} cases={args.cases} repeat={args.repeat}")
     print(f"import_s={import_s:.3f} (once per process, before the clock starts)")
-    print(f"render_s={render_s:.3f} median wall (min {min(walls):.3f}, max {max(walls):.3f}; goal < {GOAL_SECONDS} s)")
+    print(
+        f"render_s={render_s:.3f} median wall (min {min(walls):.3f}, max {max(walls):.3f}; goal < {GOAL_SECONDS} s)"
+    )
     print(f"render_cpu_s={statistics.median(cpus):.3f} median CPU")
     print(f"html_bytes={size} ({size / 1024 / 1024:.2f} MiB, goal < 10 MiB)")
     missed = render_s >= GOAL_SECONDS or size >= GOAL_BYTES

@@ -70,14 +70,20 @@ def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
             interaction["request"]["body"] = json.dumps(body, ensure_ascii=False)
             attempt["request_sha256"] = HttpRequest("", body).digest()
         if any(a.get("status") is None for a in entry["attempts"]):
-            raise SystemExit(f"{source}: unanswered attempts in {case_id}; this copier does not re-digest them")
+            raise SystemExit(
+                f"{source}: unanswered attempts in {case_id}; this copier does not re-digest them"
+            )
         (target / f"{case_id}.json").write_text(json.dumps(cassette, indent=4), encoding="utf-8")
-    (target / "run.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (target / "run.json").write_text(
+        json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def make_cassettes(root: Path, n_models: int) -> dict[str, str]:
     """``n_models`` copies of the committed ref_* dirs under ``root``; returns each new slug's source slug."""
-    sources = sorted(p for p in CASSETTES.iterdir() if p.name.startswith("ref_") and (p / "run.json").is_file())
+    sources = sorted(
+        p for p in CASSETTES.iterdir() if p.name.startswith("ref_") and (p / "run.json").is_file()
+    )
     made = {}
     for i in range(n_models):
         source = sources[i % len(sources)]
@@ -123,7 +129,11 @@ def _rss_kb(pid: int) -> int:
 def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
     """Run ``command`` under the wrapper: wall seconds, largest process's peak RSS and sampled tree peak RSS (MB)."""
     wrapper = subprocess.Popen(
-        [sys.executable, "-c", WRAPPER, *command], cwd=ROOT, stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", WRAPPER, *command],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     peak_tree_kb = 0
     stop = threading.Event()
@@ -131,7 +141,9 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[
     def sample() -> None:
         nonlocal peak_tree_kb
         while not stop.wait(SAMPLE_S):
-            peak_tree_kb = max(peak_tree_kb, sum(_rss_kb(pid) for pid in _process_tree(wrapper.pid)))
+            peak_tree_kb = max(
+                peak_tree_kb, sum(_rss_kb(pid) for pid in _process_tree(wrapper.pid))
+            )
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -143,7 +155,11 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[
     result = json.loads(out.strip().splitlines()[-1])
     if result["code"] != 0:
         raise SystemExit(f"{' '.join(command)} exited {result['code']}")
-    return {"wall_s": result["wall_s"], "maxrss_mb": result["maxrss_kb"] / 1024, "tree_mb": peak_tree_kb / 1024}
+    return {
+        "wall_s": result["wall_s"],
+        "maxrss_mb": result["maxrss_kb"] / 1024,
+        "tree_mb": peak_tree_kb / 1024,
+    }
 
 
 def parse_all(root: Path) -> int:
@@ -172,7 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
-    parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
+    parser.add_argument(
+        "--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)"
+    )
     args = parser.parse_args(argv)
     code = rerun_with_bytecode_cache(__file__, sys.argv[1:] if argv is None else argv)
     if code is not None:
@@ -186,9 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(many / next(iter(made)), one / next(iter(made)))
         rescore = [*cli_command(), "rescore", "--suite", str(SUITE), "-q"]
 
-        def cli_runs(cassettes: Path, *extra: str, env: dict[str, str] | None = None, n: int = args.repeat) -> Any:
+        def cli_runs(
+            cassettes: Path, *extra: str, env: dict[str, str] | None = None, n: int = args.repeat
+        ) -> Any:
             outs = [tmp / f"out-{cassettes.name}-{len(extra)}-{i}" for i in range(n)]
-            return [run_measured([*rescore, str(cassettes), "--out", str(out), *extra], env) for out in outs]
+            return [
+                run_measured([*rescore, str(cassettes), "--out", str(out), *extra], env)
+                for out in outs
+            ]
 
         runs = cli_runs(many)
         check_results(tmp / f"out-{many.name}-0-0", made)
@@ -213,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         # A model dir that failed, or a cassette that could not be used, would make the figures meaningless.
         failed = [r.error or r.unusable[0].line() for r in reports if r.error or r.unusable]
         if failed:
-            raise SystemExit(f"rescore benchmark: {len(failed)} model dir(s) could not be scored: {failed[0]}")
+            raise SystemExit(
+                f"rescore benchmark: {len(failed)} model dir(s) could not be scored: {failed[0]}"
+            )
         documents = [r.results for r in reports]
         suite_dict = read_json(SUITE, "suite file")
         html_s, _ = best_of(args.repeat, lambda: render_report(documents, suite_dict))
@@ -228,23 +253,52 @@ def main(argv: list[str] | None = None) -> int:
     tree = max(r["tree_mb"] for r in runs)
     ratio = best / parse_s
     rows = [
-        (f"rescore CLI, {args.models} models", f"{best:7.2f} s", f"{ratio:.1f}x parse (goal <= {GOAL_PARSE_RATIO:g}x)"),
-        ("  the same, --no-html", f"{wall(runs_no_html):7.2f} s", f"{wall(runs_no_html) / parse_s:.1f}x parse"),
+        (
+            f"rescore CLI, {args.models} models",
+            f"{best:7.2f} s",
+            f"{ratio:.1f}x parse (goal <= {GOAL_PARSE_RATIO:g}x)",
+        ),
+        (
+            "  the same, --no-html",
+            f"{wall(runs_no_html):7.2f} s",
+            f"{wall(runs_no_html) / parse_s:.1f}x parse",
+        ),
         ("json.load of the same files", f"{parse_s:7.2f} s", f"{files} files"),
         ("peak RSS, largest process", f"{rss:7.0f} MB", f"goal < {GOAL_RSS_MB:.0f} MB"),
         ("peak RSS, process tree (sampled)", f"{tree:7.0f} MB", f"every {SAMPLE_S * 1000:.0f} ms"),
-        ("rescore CLI, 1 model", f"{single:7.2f} s", f"goal <= {GOAL_ONE_MODEL_S:g} s, start-up included"),
+        (
+            "rescore CLI, 1 model",
+            f"{single:7.2f} s",
+            f"goal <= {GOAL_ONE_MODEL_S:g} s, start-up included",
+        ),
         ("  the same, --no-html", f"{wall(singles_no_html):7.2f} s", ""),
-        ("  the same, as configured", f"{wall(cold):7.2f} s", "1 run, no temp cache: only installed .pyc are used"),
+        (
+            "  the same, as configured",
+            f"{wall(cold):7.2f} s",
+            "1 run, no temp cache: only installed .pyc are used",
+        ),
         ("CLI start-up (--help)", f"{wall(startup):7.2f} s", ""),
         ("in process: score_all", f"{score_s:7.2f} s", f"{score_s / parse_s:.1f}x parse"),
-        ("in process: render_report", f"{html_s:7.2f} s", f"{100 * html_s / best:.0f}% of the rescore wall time"),
+        (
+            "in process: render_report",
+            f"{html_s:7.2f} s",
+            f"{100 * html_s / best:.0f}% of the rescore wall time",
+        ),
     ]
-    print(f"models={args.models} cases/model=80 repeat={args.repeat} (best wall time, worst memory)")
-    print(f"bytecode cache: {bytecode_mode()}; load average {Path('/proc/loadavg').read_text().split()[0]}")
+    print(
+        f"models={args.models} cases/model=80 repeat={args.repeat} (best wall time, worst memory)"
+    )
+    print(
+        f"bytecode cache: {bytecode_mode()}; load average {Path('/proc/loadavg').read_text().split()[0]}"
+    )
     for label, value, note in rows:
         print(f"{label:<34}{value:>10}   {note}")
-    missed = ratio > GOAL_PARSE_RATIO or rss >= GOAL_RSS_MB or tree >= GOAL_RSS_MB or single > GOAL_ONE_MODEL_S
+    missed = (
+        ratio > GOAL_PARSE_RATIO
+        or rss >= GOAL_RSS_MB
+        or tree >= GOAL_RSS_MB
+        or single > GOAL_ONE_MODEL_S
+    )
     if missed:
         print("goal missed", file=sys.stderr)
     return 1 if (missed and args.check) else 0

@@ -54,7 +54,9 @@ def _retarget(folder: Path, target: Path, entries: dict[str, dict], model: str) 
         cassette = json.loads((folder / f"{case_id}.json").read_text(encoding="utf-8"))
         answered = [a for a in entry["attempts"] if a.get("status") is not None]
         if len(answered) != len(entry["attempts"]):
-            raise SystemExit(f"{folder}: unanswered attempts in {case_id}; this copier does not re-digest them")
+            raise SystemExit(
+                f"{folder}: unanswered attempts in {case_id}; this copier does not re-digest them"
+            )
         for attempt, interaction in zip(answered, cassette["interactions"], strict=True):
             body = json.loads(interaction["request"]["body"])
             body["model"] = model
@@ -70,7 +72,9 @@ def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
     _retarget(source, target, manifest["cases"], model)
     for n, entries in manifest.get("repeat_cases", {}).items():
         _retarget(source / f"repeat-{n}", target / f"repeat-{n}", entries, model)
-    (target / "run.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (target / "run.json").write_text(
+        json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=5, help="K: repeats per case")
     parser.add_argument("--repeat", type=int, default=1, help="timed runs (best of)")
-    parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
+    parser.add_argument(
+        "--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)"
+    )
     args = parser.parse_args(argv)
     code = rerun_with_bytecode_cache(__file__, sys.argv[1:] if argv is None else argv)
     if code is not None:
@@ -94,11 +100,29 @@ def main(argv: list[str] | None = None) -> int:
             copy_model_dir(source, many / model.replace("/", "_"), model, model.replace("/", "_"))
         files = sum(1 for _ in many.rglob("*.json"))
         rescore = [*cli_command(), "rescore", str(many), "--suite", str(SUITE), "-q"]
-        warm = [*cli_command(), "rescore", str(source.parent), "--suite", str(SUITE), "-q", "--out", str(tmp / "warm")]
-        run_measured(warm)  # untimed: fills the bytecode cache, so the timed runs measure a user's second run
-        runs = [run_measured([*rescore, "--out", str(tmp / f"out-{i}")]) for i in range(args.repeat)]
-        bare = [run_measured([*rescore, "--out", str(tmp / f"bare-{i}"), "--no-html"]) for i in range(args.repeat)]
-        reference = json.loads((tmp / "out-0" / "bench_flaky-000" / "results.json").read_text(encoding="utf-8"))
+        warm = [
+            *cli_command(),
+            "rescore",
+            str(source.parent),
+            "--suite",
+            str(SUITE),
+            "-q",
+            "--out",
+            str(tmp / "warm"),
+        ]
+        run_measured(
+            warm
+        )  # untimed: fills the bytecode cache, so the timed runs measure a user's second run
+        runs = [
+            run_measured([*rescore, "--out", str(tmp / f"out-{i}")]) for i in range(args.repeat)
+        ]
+        bare = [
+            run_measured([*rescore, "--out", str(tmp / f"bare-{i}"), "--no-html"])
+            for i in range(args.repeat)
+        ]
+        reference = json.loads(
+            (tmp / "out-0" / "bench_flaky-000" / "results.json").read_text(encoding="utf-8")
+        )
         for slug in ("bench_flaky-001", f"bench_flaky-{args.models - 1:03d}"):
             copy = json.loads((tmp / "out-0" / slug / "results.json").read_text(encoding="utf-8"))
             if copy["metrics"] != reference["metrics"] or copy["repeats"] != args.repeats:
@@ -110,13 +134,27 @@ def main(argv: list[str] | None = None) -> int:
     runs_total = args.models * 80 * args.repeats
     best, best_bare = min(r["wall_s"] for r in runs), min(r["wall_s"] for r in bare)
     rows = [
-        (f"rescore CLI, {args.models} models x 80 x {args.repeats}", f"{best:7.2f} s", f"{runs_total} case-runs"),
-        ("  the same, --no-html", f"{best_bare:7.2f} s", f"{1000 * best_bare / runs_total:.2f} ms per case-run"),
+        (
+            f"rescore CLI, {args.models} models x 80 x {args.repeats}",
+            f"{best:7.2f} s",
+            f"{runs_total} case-runs",
+        ),
+        (
+            "  the same, --no-html",
+            f"{best_bare:7.2f} s",
+            f"{1000 * best_bare / runs_total:.2f} ms per case-run",
+        ),
         ("peak RSS, largest process", f"{max(r['maxrss_mb'] for r in runs + bare):7.0f} MB", ""),
-        ("peak RSS, process tree (sampled)", f"{max(r['tree_mb'] for r in runs + bare):7.0f} MB", ""),
+        (
+            "peak RSS, process tree (sampled)",
+            f"{max(r['tree_mb'] for r in runs + bare):7.0f} MB",
+            "",
+        ),
         ("input / output", f"{files:7d} files", f"reports {size / 2**20:.1f} MiB"),
     ]
-    print(f"models={args.models} cases/model=80 repeats={args.repeats} timed runs={args.repeat} (best wall time)")
+    print(
+        f"models={args.models} cases/model=80 repeats={args.repeats} timed runs={args.repeat} (best wall time)"
+    )
     print(f"bytecode cache: {bytecode_mode()}")
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     for label, value, note in rows:

@@ -72,14 +72,21 @@ def generate(root: Path, n_models: int, seed: int = 20) -> int:
         runs = []
         for repeat in range(1, REPEATS + 1):
             flips = [repeat > 1 and rng.random() < swap for _ in range(base.height)]
-            status = pl.when(pl.Series(flips) & (pl.col("status") == "passed")).then(pl.lit("failed"))
-            status = status.when(pl.Series(flips) & (pl.col("status") == "failed")).then(pl.lit("passed"))
+            status = pl.when(pl.Series(flips) & (pl.col("status") == "passed")).then(
+                pl.lit("failed")
+            )
+            status = status.when(pl.Series(flips) & (pl.col("status") == "failed")).then(
+                pl.lit("passed")
+            )
             run = base.with_columns(
-                status.otherwise(pl.col("status")).alias("status"), pl.lit(repeat, pl.Int32).alias("repeat")
+                status.otherwise(pl.col("status")).alias("status"),
+                pl.lit(repeat, pl.Int32).alias("repeat"),
             )
             overall = pl.when(pl.col("overall").is_not_null()).then(pl.col("status") == "passed")
             runs.append(run.with_columns(overall.alias("overall")))
-        frame = pl.concat(runs).with_columns(pl.lit(name).alias("model"), pl.lit(slug).alias("model_slug"))
+        frame = pl.concat(runs).with_columns(
+            pl.lit(name).alias("model"), pl.lit(slug).alias("model_slug")
+        )
         frame = frame.select(list(schema("cases"))).sort("case_index", "repeat")
         own_calls = calls.filter(pl.col("model_slug") == template).with_columns(
             pl.lit(name).alias("model"), pl.lit(slug).alias("model_slug")
@@ -95,7 +102,9 @@ def generate(root: Path, n_models: int, seed: int = 20) -> int:
 
 def run_measured(command: list[str]) -> dict[str, Any]:
     """Run ``command`` in a wrapper; its wall time and the peak RSS of its process."""
-    done = subprocess.run([sys.executable, "-c", WRAPPER, *command], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPER, *command], cwd=ROOT, capture_output=True, text=True
+    )
     result = json.loads(done.stdout)
     if result["code"] != 0:
         raise SystemExit(f"{' '.join(command)} exited {result['code']}: {done.stderr.strip()}")
@@ -138,14 +147,18 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("slice: --group chains, every model", wall, rss))
         one = []
         for n in sizes:
-            wall, rss = best([*cli, str(work / f"rows-{n}"), "--model", "bench/model-0007", *out], args.repeat)
+            wall, rss = best(
+                [*cli, str(work / f"rows-{n}"), "--model", "bench/model-0007", *out], args.repeat
+            )
             one.append(rss)
             rows.append((f"one model (--model) in {n} partitions", wall, rss))
         lines = (work / "lb" / "leaderboard.csv").read_text().splitlines()
         assert len(lines) == 2 and lines[1].startswith("bench/model-0007,"), lines
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"bytecode cache: {bytecode_mode()}; load average {load_average()}; dataset {megabytes:.1f} MiB")
+    print(
+        f"bytecode cache: {bytecode_mode()}; load average {load_average()}; dataset {megabytes:.1f} MiB"
+    )
     print(f"{'benchmark':<52} {'wall s':>8} {'peak RSS MB':>12}")
     for label, wall, rss in rows:
         print(f"{label:<52} {wall:>8.2f} {rss:>12.0f}")

@@ -42,14 +42,23 @@ from benchmarks.run_record import RECORD_GOAL, measure_record  # noqa: E402
 
 SUITE = ROOT / "evals" / "suite.json"
 FLOOR = "import polars, vcr, requests, jsonschema, typer"
-GOALS = {"help": 0.3, "version": 0.3, "rescore --no-html": 1.1, "rescore": 1.5, "many": 2.5, "many --no-html": 2.5}
+GOALS = {
+    "help": 0.3,
+    "version": 0.3,
+    "rescore --no-html": 1.1,
+    "rescore": 1.5,
+    "many": 2.5,
+    "many --no-html": 2.5,
+}
 PARTS = ("help", "rescore", "many", "record")
 
 
 def wall(command: list[str], env: dict[str, str] | None = None) -> float:
     """Seconds a subprocess takes from start to exit, its output thrown away (it must exit 0)."""
     started = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     return time.perf_counter() - started
 
 
@@ -93,20 +102,41 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
         commands["rescore cold"] = [*rescore, str(one), "--out", str(tmp / "out1-cold")]
         for html in ("", " --no-html"):
             extra = ["--no-html"] if html else []
-            commands[f"rescore{html}"] = [*rescore, str(one), "--out", str(tmp / f"out1{'-' * bool(html)}"), *extra]
+            commands[f"rescore{html}"] = [
+                *rescore,
+                str(one),
+                "--out",
+                str(tmp / f"out1{'-' * bool(html)}"),
+                *extra,
+            ]
             if "many" in args.only:
-                commands[f"many{html}"] = [*rescore, str(many), "--out", str(tmp / f"outN{'-' * bool(html)}"), *extra]
+                commands[f"many{html}"] = [
+                    *rescore,
+                    str(many),
+                    "--out",
+                    str(tmp / f"outN{'-' * bool(html)}"),
+                    *extra,
+                ]
         if "many" in args.only:
             cassette_files = sorted(p for p in many.glob("*/*.json") if p.name != "run.json")
             facts["files"] = len(cassette_files)
-            facts["files_one"] = len([p for p in (one / next(iter(made))).glob("*.json") if p.name != "run.json"])
+            facts["files_one"] = len(
+                [p for p in (one / next(iter(made))).glob("*.json") if p.name != "run.json"]
+            )
     for round_number in range(args.repeat + 1):
-        timings: list[tuple[str, Callable[[], float]]] = [("F", lambda: wall([sys.executable, "-c", FLOOR]))]
+        timings: list[tuple[str, Callable[[], float]]] = [
+            ("F", lambda: wall([sys.executable, "-c", FLOOR]))
+        ]
         for name, command in commands.items():
             # The plot cache: a temp one, warmed by round 0 (never the user's); "rescore cold" runs without one.
-            env = {**os.environ, "LOBSTACK_CACHE_DIR": "" if name == "rescore cold" else str(tmp / "cache")}
+            env = {
+                **os.environ,
+                "LOBSTACK_CACHE_DIR": "" if name == "rescore cold" else str(tmp / "cache"),
+            }
             timings.append((name, lambda c=command, e=env: wall(c, e)))
-        if "many" in args.only:  # the files the marginal case is compared with, parsed in the same rounds
+        if (
+            "many" in args.only
+        ):  # the files the marginal case is compared with, parsed in the same rounds
             timings.append(("parse", lambda: parse_seconds(cassette_files)))
         for name, run in timings:
             if round_number:  # round 0 warms the bytecode cache and the page cache
@@ -123,18 +153,26 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
     return rounds, facts
 
 
-def report(rounds: Rounds, facts: dict[str, Any], args: argparse.Namespace) -> list[tuple[str, float, float]]:
+def report(
+    rounds: Rounds, facts: dict[str, Any], args: argparse.Namespace
+) -> list[tuple[str, float, float]]:
     """Print every figure; returns (goal, figure, limit) for every goal measured."""
     floor = rounds.best["F"]
-    print(f"bytecode: {bytecode_mode()}; best of {args.repeat}; the load average (1 min) beside each best figure")
+    print(
+        f"bytecode: {bytecode_mode()}; best of {args.repeat}; the load average (1 min) beside each best figure"
+    )
     print(f"F = {floor:.3f} s ({FLOOR}), load {rounds.loads['F']}")
     results: list[tuple[str, float, float]] = []
     rows: list[tuple[str, str, str, str, str]] = []
 
-    def goal(name: str, label: str, measured: str, ratio: float, unit: str, limit: float, load: str) -> None:
+    def goal(
+        name: str, label: str, measured: str, ratio: float, unit: str, limit: float, load: str
+    ) -> None:
         results.append((name, ratio, limit))
         verdict = "met" if ratio <= limit else "MISSED"
-        rows.append((label, measured, f"{ratio:.2f} {unit}", f"<= {limit:g} {unit} {verdict}", load))
+        rows.append(
+            (label, measured, f"{ratio:.2f} {unit}", f"<= {limit:g} {unit} {verdict}", load)
+        )
 
     labels = {
         "help": "--help",
@@ -145,24 +183,52 @@ def report(rounds: Rounds, facts: dict[str, Any], args: argparse.Namespace) -> l
     for name, label in labels.items():
         if name in rounds.best:
             seconds = rounds.best[name]
-            goal(name, label, f"{seconds:.3f} s", seconds / floor, "F", GOALS[name], rounds.loads[name])
+            goal(
+                name,
+                label,
+                f"{seconds:.3f} s",
+                seconds / floor,
+                "F",
+                GOALS[name],
+                rounds.loads[name],
+            )
     if "rescore cold" in rounds.best:
         seconds = rounds.best["rescore cold"]
         label = "  (info) the same, no plot cache: matplotlib draws"
-        rows.append((label, f"{seconds:.3f} s", f"{seconds / floor:.2f} F", "", rounds.loads["rescore cold"]))
+        rows.append(
+            (
+                label,
+                f"{seconds:.3f} s",
+                f"{seconds / floor:.2f} F",
+                "",
+                rounds.loads["rescore cold"],
+            )
+        )
     if "parse" in rounds.best:
         per_parse = rounds.best["parse"] / facts["files"]
         extra = facts["files"] - facts["files_one"]
         load = rounds.loads["parse"]
-        print(f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} ms, load {load}")
+        print(
+            f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} ms, load {load}"
+        )
         for html in ("", " --no-html"):
             name = f"many{html}"
             marginal = (rounds.best[name] - rounds.best[f"rescore{html}"]) / extra
             label = f"{args.models} models{html or ', HTML'}: per extra case (T={rounds.best[name]:.2f} s)"
-            goal(name, label, f"{marginal * 1e3:.3f} ms", marginal / per_parse, "x", GOALS[name], rounds.loads[name])
+            goal(
+                name,
+                label,
+                f"{marginal * 1e3:.3f} ms",
+                marginal / per_parse,
+                "x",
+                GOALS[name],
+                rounds.loads[name],
+            )
     if "record" in facts:
         rec = facts["record"]
-        label = f"record 80 cases ({rec['requests']} requests), chains allow {rec['allowed_s']:.2f} s"
+        label = (
+            f"record 80 cases ({rec['requests']} requests), chains allow {rec['allowed_s']:.2f} s"
+        )
         ratio = rec["wall_s"] / rec["allowed_s"]
         goal("record", label, f"{rec['wall_s']:.2f} s", ratio, "x", RECORD_GOAL, rec["load"])
         rows.append(("  (info) the CLI, start-up included", f"{rec['cli_s']:.2f} s", "", "", ""))
@@ -177,9 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--models", type=int, default=100)
-    parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of {', '.join(PARTS)}")
+    parser.add_argument(
+        "--only", default=",".join(PARTS), help=f"comma-separated parts of {', '.join(PARTS)}"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
-    parser.add_argument("--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)")
+    parser.add_argument(
+        "--no-bytecode-cache", action="store_true", help="measure with no .pyc (see README)"
+    )
     args = parser.parse_args(argv)
     args.only = {part.strip() for part in args.only.split(",")}
     if args.only - set(PARTS):
@@ -200,5 +270,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    os.environ.pop("LOBSTACK_API_KEY", None)  # every request goes to the local stand-in, which needs no key
+    os.environ.pop(
+        "LOBSTACK_API_KEY", None
+    )  # every request goes to the local stand-in, which needs no key
     sys.exit(main())

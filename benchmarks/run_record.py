@@ -44,7 +44,9 @@ print(json.dumps({"seconds": time.perf_counter() - started}))
 """
 
 
-def chains_allow(requests_per_case: list[int], workers: int, latency_s: float) -> tuple[float, float]:
+def chains_allow(
+    requests_per_case: list[int], workers: int, latency_s: float
+) -> tuple[float, float]:
     """(longest-first schedule's makespan, lower bound) in seconds, for cases of that many requests in a row."""
     loads = [0] * workers
     for n in sorted(requests_per_case, reverse=True):
@@ -60,7 +62,16 @@ def requests_per_case(model_dir: Path) -> list[int]:
 
 
 def _gateway() -> tuple[subprocess.Popen[str], str]:
-    command = [*cli_command(), "gateway", "--port", "0", "--latency-ms", str(LATENCY_MS), "--suite", str(SUITE)]
+    command = [
+        *cli_command(),
+        "gateway",
+        "--port",
+        "0",
+        "--latency-ms",
+        str(LATENCY_MS),
+        "--suite",
+        str(SUITE),
+    ]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()  # "Stand-in gateway on http://127.0.0.1:PORT/v1 (models: ...)"
@@ -88,14 +99,27 @@ def measure_record(repeat: int, tmp: Path) -> dict[str, Any]:
             seconds = json.loads(out.strip().splitlines()[-1])["seconds"]
             if seconds < best["wall_s"]:
                 best.update(wall_s=seconds, load=load_average())
-            command = [*cli_command(), "record", "--model", MODEL, "--suite", str(SUITE), "--cassettes", str(cli_dir)]
+            command = [
+                *cli_command(),
+                "record",
+                "--model",
+                MODEL,
+                "--suite",
+                str(SUITE),
+                "--cassettes",
+                str(cli_dir),
+            ]
             command += ["--base-url", url, "--concurrency", str(CONCURRENCY)]
             started = time.perf_counter()
-            subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             best["cli_s"] = min(best["cli_s"], time.perf_counter() - started)
             counts = requests_per_case(lib_dir / "ref_oracle")
             if len(counts) != 80 or requests_per_case(cli_dir / "ref_oracle") != counts:
-                raise SystemExit(f"setup broken: {len(counts)} cases recorded, or the CLI recorded other chains")
+                raise SystemExit(
+                    f"setup broken: {len(counts)} cases recorded, or the CLI recorded other chains"
+                )
     finally:
         gateway.terminate()
         gateway.wait(10)

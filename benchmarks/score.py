@@ -67,7 +67,9 @@ def load_answers(model_dir: Path) -> Answers:
         answered = [a for a in entry["attempts"] if a.get("status") is not None]
         for attempt, interaction in zip(answered, cassette["interactions"], strict=True):
             if attempt["status"] == 200:
-                answers.setdefault(case_id, {})[attempt["step"]] = json.loads(interaction["response"]["body"]["string"])
+                answers.setdefault(case_id, {})[attempt["step"]] = json.loads(
+                    interaction["response"]["body"]["string"]
+                )
     return answers
 
 
@@ -139,7 +141,11 @@ def _stray_call(body: dict[str, Any], rng: random.Random) -> None:
     message = _message(body)
     message["content"] = None
     message["tool_calls"] = [
-        {"id": "call_stray", "type": "function", "function": {"name": "web_search", "arguments": '{"query": "help"}'}}
+        {
+            "id": "call_stray",
+            "type": "function",
+            "function": {"name": "web_search", "arguments": '{"query": "help"}'},
+        }
     ]
 
 
@@ -172,12 +178,21 @@ def build_models(suite: Suite, n_models: int, seed: int) -> list[list[SyntheticC
             for index, step in enumerate(case.steps):
                 right = oracle[case.id][index]
                 if rng.random() < error_rate:
-                    alternatives = [o[case.id][index] for o in others if index in o.get(case.id, {})]
+                    alternatives = [
+                        o[case.id][index] for o in others if index in o.get(case.id, {})
+                    ]
                     bodies.append(perturbed(right, alternatives, step.expect == "call", rng))
                 else:
                     bodies.append(right)
             attempts = tuple(
-                Attempt(i, 1, "ok", 200, round(rng.uniform(150, 3000), 3), f"{rng.uniform(0, 0.004):.6f}")
+                Attempt(
+                    i,
+                    1,
+                    "ok",
+                    200,
+                    round(rng.uniform(150, 3000), 3),
+                    f"{rng.uniform(0, 0.004):.6f}",
+                )
                 for i in range(len(bodies))
             )
             cases.append(SyntheticCase(case, tuple(parse_completion(b) for b in bodies), attempts))
@@ -197,7 +212,9 @@ def judge_model(suite: Suite, cases: list[SyntheticCase]) -> list[CaseOutcome]:
             if not verdict.passed:
                 status, reason = "failed", f"step {index + 1}: {verdict.reason}"
                 break
-        outcomes.append(CaseOutcome(case, status, reason, tuple(steps), synthetic.attempts[: len(steps)]))  # type: ignore[arg-type]
+        outcomes.append(
+            CaseOutcome(case, status, reason, tuple(steps), synthetic.attempts[: len(steps)])
+        )  # type: ignore[arg-type]
     return outcomes
 
 
@@ -219,10 +236,15 @@ def main(argv: list[str] | None = None) -> int:
     warm = results_document(suite, "w", "w", judge_model(suite, models[0]))
     summarize(frames(suite, [warm])["cases"])  # warm-up: polars' lazy import and first-call setup
 
-    judge_s, outcomes = best_of(args.repeat, lambda: [judge_model(suite, cases) for cases in models])
+    judge_s, outcomes = best_of(
+        args.repeat, lambda: [judge_model(suite, cases) for cases in models]
+    )
     document_s, documents = best_of(
         args.repeat,
-        lambda: [results_document(suite, f"bench/m{i:03d}", f"bench_m{i:03d}", o) for i, o in enumerate(outcomes)],
+        lambda: [
+            results_document(suite, f"bench/m{i:03d}", f"bench_m{i:03d}", o)
+            for i, o in enumerate(outcomes)
+        ],
     )
     # The metrics: the documents' case-run rows, then every figure from them (scorer.summarize).
     metrics_s, by_model = best_of(args.repeat, lambda: summarize(frames(suite, documents)["cases"]))
@@ -236,12 +258,16 @@ def main(argv: list[str] | None = None) -> int:
     total_s = judge_s + metrics_s
     print(f"models={args.models} cases={n_cases} steps_answered={n_steps} steps_judged={judged}")
     median = overall[len(overall) // 2]
-    print(f"overall % across models: min {overall[0]:.1f}  median {median:.1f}  max {overall[-1]:.1f}")
+    print(
+        f"overall % across models: min {overall[0]:.1f}  median {median:.1f}  max {overall[-1]:.1f}"
+    )
     print(f"best of {args.repeat}        seconds   cases/s")
     print(f"judge            {judge_s:8.4f}  {n_cases / judge_s:9.0f}")
     print(f"metrics          {metrics_s:8.4f}  {n_cases / metrics_s:9.0f}")
     print(f"total            {total_s:8.4f}  {n_cases / total_s:9.0f}   (goal < {GOAL_SECONDS} s)")
-    print(f"results_document {document_s:8.4f}  {n_cases / document_s:9.0f}   (results.json entries, not in goal)")
+    print(
+        f"results_document {document_s:8.4f}  {n_cases / document_s:9.0f}   (results.json entries, not in goal)"
+    )
     missed = total_s >= GOAL_SECONDS
     if missed:
         print("goal missed", file=sys.stderr)

@@ -31,7 +31,11 @@ def first_sentence(text: str | None) -> str:
 
 def _named(parameter: Any) -> Any:
     """An option that takes a value and has no metavar of its own gets its name in capitals (``--out OUT``)."""
-    if parameter.param_type_name == "option" and parameter.metavar is None and not getattr(parameter, "is_flag", 0):
+    if (
+        parameter.param_type_name == "option"
+        and parameter.metavar is None
+        and not getattr(parameter, "is_flag", 0)
+    ):
         parameter.metavar = (parameter.name or "value").upper()
     return parameter
 

@@ -17,8 +17,18 @@ if TYPE_CHECKING:
 
 
 def diff_runs(
-    a: Annotated[Path, typer.Argument(metavar="A", help="Run A (the baseline): a results.json file or a report dir.")],
-    b: Annotated[Path, typer.Argument(metavar="B", help="Run B (the candidate): a results.json file or a report dir.")],
+    a: Annotated[
+        Path,
+        typer.Argument(
+            metavar="A", help="Run A (the baseline): a results.json file or a report dir."
+        ),
+    ],
+    b: Annotated[
+        Path,
+        typer.Argument(
+            metavar="B", help="Run B (the candidate): a results.json file or a report dir."
+        ),
+    ],
     fail_on_regression: Annotated[
         bool,
         typer.Option(
@@ -46,18 +56,24 @@ def diff_runs(
         ),
     ] = None,
     alpha: Annotated[
-        str, typer.Option("--alpha", metavar="A", help="Significance level of the paired test over cases.")
+        str,
+        typer.Option(
+            "--alpha", metavar="A", help="Significance level of the paired test over cases."
+        ),
     ] = "0.05",
     strict: Annotated[
         bool,
         typer.Option(
-            "--strict", help="With --fail-on-regression: also exit 1 on any case flipped to failed (noise too)."
+            "--strict",
+            help="With --fail-on-regression: also exit 1 on any case flipped to failed (noise too).",
         ),
     ] = False,
     detect: Annotated[
         str,
         typer.Option(
-            "--detect", metavar="PTS", help="Say how many repeats would detect an Overall drop of PTS points."
+            "--detect",
+            metavar="PTS",
+            help="Say how many repeats would detect an Overall drop of PTS points.",
         ),
     ] = "5",
     junit: Annotated[
@@ -70,22 +86,38 @@ def diff_runs(
     ] = None,
     allow_suite_mismatch: Annotated[
         bool,
-        typer.Option("--allow-suite-mismatch", help="Compare runs scored with different suite versions."),
+        typer.Option(
+            "--allow-suite-mismatch", help="Compare runs scored with different suite versions."
+        ),
     ] = False,
     html: Annotated[
-        Path | None, typer.Option("--html", metavar="FILE", help="Write an HTML diff (needs one model).")
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="Write an HTML diff (needs one model)."),
     ] = None,
-    model: Annotated[str | None, typer.Option("--model", metavar="M", help="Compare only model M.")] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", metavar="M", help="Compare only model M.")
+    ] = None,
     suite: Annotated[
         Path | None,
-        typer.Option("--suite", metavar="S", help="Suite file for --html (case order and each case's request)."),
+        typer.Option(
+            "--suite",
+            metavar="S",
+            help="Suite file for --html (case order and each case's request).",
+        ),
     ] = None,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print the verdict and the summary only (one line per model).")
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Print the verdict and the summary only (one line per model)."
+        ),
     ] = False,
     verbose: Annotated[
         bool,
-        typer.Option("--verbose", "-v", help="Print every case (unchanged ones too), the metric table and power."),
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="Print every case (unchanged ones too), the metric table and power.",
+        ),
     ] = False,
     markdown: Annotated[
         Path | None,
@@ -99,7 +131,15 @@ def diff_runs(
 ) -> None:
     """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
     from lobstack_eval.options import finite_number, whole_number
-    from replay.diff_runs import NotCompared, compare, decide, format_text, load_run, to_markdown, verdicts
+    from replay.diff_runs import (
+        NotCompared,
+        compare,
+        decide,
+        format_text,
+        load_run,
+        to_markdown,
+        verdicts,
+    )
     from replay.diff_suites import read_suite_json
     from replay.junit import WHOLE_RUN, to_junit
     from replay.out_dir import check_writable_file
@@ -134,7 +174,9 @@ def diff_runs(
     diff = compare(run_a, run_b, detect=target)
     if not diff.models:
         which = "no model appears" if model is None else f"model {model!r} is not"
-        raise reports.not_compared([NotCompared(WHOLE_RUN, "no_common_model", f"{which} in both {a} and {b}")])
+        raise reports.not_compared(
+            [NotCompared(WHOLE_RUN, "no_common_model", f"{which} in both {a} and {b}")]
+        )
     mismatched = [
         NotCompared(
             m.model,
@@ -148,13 +190,17 @@ def diff_runs(
     if mismatched:
         raise reports.not_compared(mismatched)
     if html is not None and len(diff.models) != 1:
-        raise UsageError(f"--html needs one model; {len(diff.models)} are in both runs (use --model)")
+        raise UsageError(
+            f"--html needs one model; {len(diff.models)} are in both runs (use --model)"
+        )
     decision = decide(diff, drop, tolerated, alpha=level, strict=strict)
     judged = verdicts(diff, decision)  # the one verdict every output below renders
     if html is not None:
         suite_data = read_suite_json(suite)[1] if suite is not None else None
         doc_a, doc_b = _documents(run_a, run_b, diff.models[0].model)
-        _write(html, _render_html(doc_a, doc_b, suite_data, diff.models[0], judged[0]).encode("utf-8"))
+        _write(
+            html, _render_html(doc_a, doc_b, suite_data, diff.models[0], judged[0]).encode("utf-8")
+        )
     if junit is not None:
         _write(junit, to_junit(diff, decision))
     _publish(markdown, lambda: to_markdown(diff, decision, str(a), str(b)))
@@ -219,7 +265,11 @@ def _documents(run_a: dict[str, Any], run_b: dict[str, Any], model: str) -> tupl
 
 
 def _render_html(
-    a: dict[str, Any], b: dict[str, Any], suite: dict[str, Any] | None, model: ModelDiff, judged: ModelVerdict
+    a: dict[str, Any],
+    b: dict[str, Any],
+    suite: dict[str, Any] | None,
+    model: ModelDiff,
+    judged: ModelVerdict,
 ) -> str:
     from replay.html import render_run_diff
 
@@ -255,7 +305,9 @@ def _append(path: Path, text: str) -> None:
         if written != len(data):
             raise OSError(f"wrote {written} of {len(data)} bytes")
     except OSError as exc:
-        typer.echo(f"warning: {path} ($GITHUB_STEP_SUMMARY): cannot write: {exc.strerror or exc}", err=True)
+        typer.echo(
+            f"warning: {path} ($GITHUB_STEP_SUMMARY): cannot write: {exc.strerror or exc}", err=True
+        )
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -20,10 +20,14 @@ def diff_suites(
         ),
     ] = None,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print the verdict, the counts and one line per model only.")
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Print the verdict, the counts and one line per model only."
+        ),
     ] = False,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also name every model's cases that need recording.")
+        bool,
+        typer.Option("--verbose", "-v", help="Also name every model's cases that need recording."),
     ] = False,
 ) -> None:
     """List cases added, removed, request-changed (need recording) and check-changed (re-scorable).
@@ -34,7 +38,13 @@ def diff_suites(
     that is not visible in the suite files, so it is not checked here.
     """
     from replay.diff_suites import diff_suites as compare_suites
-    from replay.diff_suites import format_rescores, format_text, read_suite_json, rescore_both, verdict_lines
+    from replay.diff_suites import (
+        format_rescores,
+        format_text,
+        read_suite_json,
+        rescore_both,
+        verdict_lines,
+    )
     from scorer.errors import UsageError
 
     if quiet and verbose:

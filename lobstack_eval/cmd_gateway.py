@@ -10,8 +10,12 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def gateway(
-    port: str = typer.Option("8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."),
-    latency_ms: str = typer.Option("0", "--latency-ms", metavar="MS", help="Fixed time before every answer."),
+    port: str = typer.Option(
+        "8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."
+    ),
+    latency_ms: str = typer.Option(
+        "0", "--latency-ms", metavar="MS", help="Fixed time before every answer."
+    ),
     faults: str = typer.Option(
         "",
         "--faults",
@@ -19,14 +23,24 @@ def gateway(
         'Scripted faults go in the model name, not here: record --model "ref/oracle~429,200".',
     ),
     seed: str = typer.Option(
-        "0", "--seed", metavar="N", help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws."
+        "0",
+        "--seed",
+        metavar="N",
+        help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws.",
     ),
-    suite: Path = typer.Option(None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."),
+    suite: Path = typer.Option(
+        None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."
+    ),
     timeout_sleep_s: str = typer.Option(
-        "5", "--timeout-sleep-s", metavar="S", help="How long a timeout fault stalls before closing."
+        "5",
+        "--timeout-sleep-s",
+        metavar="S",
+        help="How long a timeout fault stalls before closing.",
     ),
     cost_header: str = typer.Option(
-        "x-lobstack-cost-usd", "--cost-header", help="Name of the price header (another gateway's, to try recipes)."
+        "x-lobstack-cost-usd",
+        "--cost-header",
+        help="Name of the price header (another gateway's, to try recipes).",
     ),
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C.

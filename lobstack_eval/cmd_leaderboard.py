@@ -12,11 +12,17 @@ def leaderboard(
     rows: Path = typer.Argument(
         ..., help="A rows dataset dir (rescore --rows), or a reports dir or its cases.parquet."
     ),
-    suite_version: str = typer.Option(None, "--suite-version", help="Suite version [default: the only one]."),
+    suite_version: str = typer.Option(
+        None, "--suite-version", help="Suite version [default: the only one]."
+    ),
     group: str = typer.Option(None, "--group", help="Only this group's cases (e.g. chains)."),
-    model: list[str] = typer.Option([], "--model", help="Only this model, by name or slug (repeatable)."),
+    model: list[str] = typer.Option(
+        [], "--model", help="Only this model, by name or slug (repeatable)."
+    ),
     out: Path = typer.Option(
-        None, "--out", help="Also write leaderboard.md and leaderboard.csv into this dir [default: print only]."
+        None,
+        "--out",
+        help="Also write leaderboard.md and leaderboard.csv into this dir [default: print only].",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
 ) -> int:
@@ -35,7 +41,9 @@ def leaderboard(
     title = cast(Suite, board.suite)  # the renderers read name, version and sha256 only
     if not quiet:
         width = terminal_width(sys.stdout)
-        full = [str(out / "leaderboard.md")] if out is not None else ["leaderboard.md with --out DIR"]
+        full = (
+            [str(out / "leaderboard.md")] if out is not None else ["leaderboard.md with --out DIR"]
+        )
         for line in terminal_lines(board.documents, title, width, full, board.counts):
             typer.echo(line)
         for line in tier_lines(board.documents, board.counts):

@@ -10,8 +10,12 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def merge(
-    shard_dirs: list[Path] = typer.Argument(..., help="Cassette dirs, or report dirs, of the shards (one kind)."),
-    out: Path = typer.Option(..., "--out", help="New or empty dir to write the merged cassettes or reports into."),
+    shard_dirs: list[Path] = typer.Argument(
+        ..., help="Cassette dirs, or report dirs, of the shards (one kind)."
+    ),
+    out: Path = typer.Option(
+        ..., "--out", help="New or empty dir to write the merged cassettes or reports into."
+    ),
     suite: Path = typer.Option(
         None,
         "--suite",
@@ -19,7 +23,9 @@ def merge(
         f"{SUITE_DEFAULT_HELP}.",
     ),
     html: bool = typer.Option(True, "--html/--no-html", help="Reports: also write index.html."),
-    rows: Path = typer.Option(None, "--rows", help="Reports: also write the merged run's partitions into a rows dir."),
+    rows: Path = typer.Option(
+        None, "--rows", help="Reports: also write the merged run's partitions into a rows dir."
+    ),
 ) -> int:
     """Merge shard dirs into one cassettes dir or one reports dir, as if one machine had done the whole run."""
     from lobstack_eval.suite_option import chosen_suite
@@ -27,7 +33,9 @@ def merge(
     from replay.merge.inputs import CASSETTES, common_kind
 
     path, note = chosen_suite(suite, say=False)
-    if note is not None and (html or common_kind(shard_dirs) == CASSETTES):  # said only when the suite is read
+    if note is not None and (
+        html or common_kind(shard_dirs) == CASSETTES
+    ):  # said only when the suite is read
         typer.echo(note, err=True)
     from replay.merge.inputs import check_out
     from replay.out_lock import out_dir_lock

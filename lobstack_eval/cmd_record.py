@@ -17,17 +17,23 @@ if TYPE_CHECKING:
 
 
 def record(
-    model: str = typer.Option(..., "--model", help="Model name as the gateway knows it, e.g. openai/gpt-4o or auto."),
+    model: str = typer.Option(
+        ..., "--model", help="Model name as the gateway knows it, e.g. openai/gpt-4o or auto."
+    ),
     suite: Path = typer.Option(None, "--suite", help=f"Suite file {SUITE_DEFAULT_HELP}."),
     cassettes: Path = typer.Option(Path("cassettes"), "--cassettes", help="Cassette directory."),
     base_url: str = typer.Option(
-        None, "--base-url", help="API root ending before /chat/completions [env LOBSTACK_BASE_URL; default: Lobstack]."
+        None,
+        "--base-url",
+        help="API root ending before /chat/completions [env LOBSTACK_BASE_URL; default: Lobstack].",
     ),
     concurrency_text: str = typer.Option(
         "4", "--concurrency", metavar="N", help="Cases recorded at once (worker processes)."
     ),
     case: list[str] = typer.Option([], "--case", help="Only this case id (repeatable)."),
-    rerecord: bool = typer.Option(False, "--rerecord", help="Record every selected case again, even if recorded."),
+    rerecord: bool = typer.Option(
+        False, "--rerecord", help="Record every selected case again, even if recorded."
+    ),
     timeout: str = typer.Option(
         "120",
         "--timeout",
@@ -39,12 +45,20 @@ def record(
         "--cost-header",
         help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
     ),
-    shard: str = typer.Option(None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."),
+    shard: str = typer.Option(
+        None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."
+    ),
     repeats_text: str = typer.Option(
-        "1", "--repeats", metavar="K", help="Record K independent runs of every case (repeat 1 is the usual run)."
+        "1",
+        "--repeats",
+        metavar="K",
+        help="Record K independent runs of every case (repeat 1 is the usual run).",
     ),
     max_answer_mb: str = typer.Option(
-        "32", "--max-answer-mb", metavar="MB", help="Largest answer kept, in MiB once decoded (gzip included)."
+        "32",
+        "--max-answer-mb",
+        metavar="MB",
+        help="Largest answer kept, in MiB once decoded (gzip included).",
     ),
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
@@ -86,10 +100,14 @@ def record(
             if part is not None:
                 case = part.select(slug, [c.id for c in loaded.cases], case)
                 if not case:
-                    say(f"Nothing to record: shard {part} owns none of the selected cases of {model}.")
+                    say(
+                        f"Nothing to record: shard {part} owns none of the selected cases of {model}."
+                    )
                     return 0
             if not (cassettes / slug).is_dir():
-                require_key(endpoint)  # nothing recorded yet, so all is to record: fail before creating a folder
+                require_key(
+                    endpoint
+                )  # nothing recorded yet, so all is to record: fail before creating a folder
             # inside(): a model dir that links out of the cassettes dir is refused before its lock is created there
             with model_dir_lock(inside(cassettes, slug)):  # held from planning to the last case
                 return _record_locked(
@@ -108,7 +126,9 @@ def record(
                     answer_mb,
                 )
     except RecordInterrupted as stopped:
-        say(f"Kept {stopped.kept} finished {what} of this run; run the same command again to record the rest.")
+        say(
+            f"Kept {stopped.kept} finished {what} of this run; run the same command again to record the rest."
+        )
         raise
     except LobstackError as exc:  # every line this command prints goes through the scrubber
         exc.message = endpoint.scrub(exc.message)
@@ -152,11 +172,17 @@ def _record_locked(
     model_dir, adopted = prepare_model_dir(cassettes, model, loaded, endpoint, cost_header)
     what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
     if adopted:
-        say(f"Adopted {len(adopted)} {what} that an interrupted run had finished (not paid for again).")
+        say(
+            f"Adopted {len(adopted)} {what} that an interrupted run had finished (not paid for again)."
+        )
     todo = runs_to_record(cassettes, model, loaded, case, rerecord, repeats)
     what = "case(s)" if repeats == 1 else "case-run(s)"
     if not todo:
-        say(_nothing_to_record(model, model_dir, len(dict.fromkeys(case)) or len(loaded.cases), bool(case), repeats))
+        say(
+            _nothing_to_record(
+                model, model_dir, len(dict.fromkeys(case)) or len(loaded.cases), bool(case), repeats
+            )
+        )
         say(f"Next: {_scoring(cassettes, part)}")
         return 0
     require_key(endpoint)
@@ -184,7 +210,11 @@ def _record_locked(
     say(
         f"Recorded {len(statuses)} {what} of {model} in {summary.seconds:.1f} s into {model_dir}: "
         f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored"
-        + (f" ({transport} by transport errors: run the same command again to retry them)" if transport else "")
+        + (
+            f" ({transport} by transport errors: run the same command again to retry them)"
+            if transport
+            else ""
+        )
         + (f"; {missing} not recorded (run the same command again)" if missing else "")
         + f". These are the recorder's own verdicts; the scores come from: {_scoring(cassettes, part)}"
     )
@@ -199,7 +229,9 @@ def _record_locked(
     return 0
 
 
-def _nothing_to_record(model: str, model_dir: Path, cases: int, selected: bool, repeats: int) -> str:
+def _nothing_to_record(
+    model: str, model_dir: Path, cases: int, selected: bool, repeats: int
+) -> str:
     which = f"all {cases} {'selected ' if selected else ''}case(s) of {model}"
     times = "" if repeats == 1 else f", each {repeats} times"
     return f"Nothing to record: {which} are recorded in {model_dir}{times}; --rerecord records them again."

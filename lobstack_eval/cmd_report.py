@@ -11,9 +11,13 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def report(
-    reports: Path = typer.Argument(Path("reports"), help="Reports directory (one <model-slug>/results.json each)."),
+    reports: Path = typer.Argument(
+        Path("reports"), help="Reports directory (one <model-slug>/results.json each)."
+    ),
     suite: Path = typer.Option(
-        None, "--suite", help=f"Suite file the cases' requests and checks are read from {SUITE_DEFAULT_HELP}."
+        None,
+        "--suite",
+        help=f"Suite file the cases' requests and checks are read from {SUITE_DEFAULT_HELP}.",
     ),
 ) -> int:
     """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline.
@@ -25,7 +29,9 @@ def report(
     from replay.out_dir import check_writable_file
     from scorer.safe_text import for_terminal
 
-    if reports.is_dir():  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
+    if (
+        reports.is_dir()
+    ):  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
         check_writable_file(reports / "index.html", "REPORTS")
     suite = chosen_suite(suite)[0]
     errors: list[str] = []
@@ -33,7 +39,9 @@ def report(
 
     with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
         out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
-    typer.echo(f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else ""))
+    typer.echo(
+        f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else "")
+    )
     for message in errors:
         typer.echo(f"error: {for_terminal(message)}", err=True)
     return 1 if errors else 0

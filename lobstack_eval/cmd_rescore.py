@@ -12,22 +12,42 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def rescore(
-    cassettes: Path = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model)."),
-    suite: Path = typer.Option(None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}."),
-    out: Path = typer.Option(Path("reports"), "--out", help="Where results.json files and the leaderboard go."),
+    cassettes: Path = typer.Argument(
+        Path("cassettes"), help="Cassette directory (one folder per model)."
+    ),
+    suite: Path = typer.Option(
+        None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}."
+    ),
+    out: Path = typer.Option(
+        Path("reports"), "--out", help="Where results.json files and the leaderboard go."
+    ),
     workers: str = typer.Option(
-        None, "--workers", metavar="INTEGER", help="Processes to score models with [default: automatic]."
+        None,
+        "--workers",
+        metavar="INTEGER",
+        help="Processes to score models with [default: automatic].",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
     power: bool = typer.Option(
-        False, "--power", help="Also print, per model, the smallest Overall drop a re-run comparison can detect."
+        False,
+        "--power",
+        help="Also print, per model, the smallest Overall drop a re-run comparison can detect.",
     ),
-    html: bool = typer.Option(True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."),
+    html: bool = typer.Option(
+        True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."
+    ),
     detect: str = typer.Option(
-        "5", "--detect", metavar="PTS", help="With --power: the repeats that would detect a drop of PTS points."
+        "5",
+        "--detect",
+        metavar="PTS",
+        help="With --power: the repeats that would detect a drop of PTS points.",
     ),
-    shard: str = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."),
-    rows: Path = typer.Option(None, "--rows", help="Also write this run's partitions into a rows dataset dir."),
+    shard: str = typer.Option(
+        None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."
+    ),
+    rows: Path = typer.Option(
+        None, "--rows", help="Also write this run's partitions into a rows dataset dir."
+    ),
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
@@ -56,11 +76,15 @@ def rescore(
     suite = chosen_suite(suite)[0]
     from replay.out_lock import out_dir_lock
 
-    with out_dir_lock(out, "rescore"):  # one writer: two rescores would remove each other's results as stale
+    with out_dir_lock(
+        out, "rescore"
+    ):  # one writer: two rescores would remove each other's results as stale
         summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).
-    errors = [line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error] if line]
+    errors = [
+        line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error] if line
+    ]
     if part is not None:
         scored = sum(len(doc["results"]) for doc in documents)
         typer.echo(
@@ -90,18 +114,27 @@ def rescore(
             continue
         doc = report.results
         missing = doc.get("case_runs", doc["cases"])["unrecorded"]
-        command = record_command(doc, cassettes / report.slug, suite) if needs_recording(doc) else None
-        if nothing_scored(doc):  # written, but a run that scored none of a model's cases must not pass
+        command = (
+            record_command(doc, cassettes / report.slug, suite) if needs_recording(doc) else None
+        )
+        if nothing_scored(
+            doc
+        ):  # written, but a run that scored none of a model's cases must not pass
             errors.append(nothing_scored_line(doc, cassettes / report.slug, command))
         elif missing:
             what = "case(s)" if "case_runs" not in doc else "case-run(s)"
             typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
     for path in summary.removed:
-        typer.echo(f"removed {path}: that model was not scored from {cassettes} this time", err=True)
+        typer.echo(
+            f"removed {path}: that model was not scored from {cassettes} this time", err=True
+        )
     where = f" (open {out / 'index.html'} in a browser)" if html else ""
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
     if rows is not None:
-        typer.echo(f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})", err=True)
+        typer.echo(
+            f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})",
+            err=True,
+        )
     for line in errors:  # after the good news: every other case and model is scored and written
         typer.echo(f"error: {for_terminal(line)}", err=True)
     return 1 if errors else 0

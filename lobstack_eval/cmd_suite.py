@@ -24,11 +24,16 @@ def check(
     for problem in report.problems:
         typer.echo(f"{suite}: {problem}", err=True)
     if report.problems:
-        typer.echo(f"error: {suite}: {len(report.problems)} problem(s); cases per group: {counts}", err=True)
+        typer.echo(
+            f"error: {suite}: {len(report.problems)} problem(s); cases per group: {counts}",
+            err=True,
+        )
         return 1
     assert report.suite is not None
     s = report.suite
-    typer.echo(f"{suite}: {s.name} {s.version} ({s.released}) is valid: {total} cases, {len(s.tools)} tools")
+    typer.echo(
+        f"{suite}: {s.name} {s.version} ({s.released}) is valid: {total} cases, {len(s.tools)} tools"
+    )
     typer.echo(f"cases per group: {counts}")
     typer.echo(f"sha256 {s.sha256}")
     return 0
@@ -36,7 +41,9 @@ def check(
 
 def export(
     path: Path = typer.Argument(Path("evals/suite.json"), help="Where to write the suite file."),
-    force: bool = typer.Option(False, "--force", help="Overwrite a different file already at PATH."),
+    force: bool = typer.Option(
+        False, "--force", help="Overwrite a different file already at PATH."
+    ),
 ) -> int:
     """Write the suite bundled with lobstack-eval to PATH, for a project to commit (then every command uses it,
     whatever lobstack-eval version runs them). A different file already there is kept unless --force."""
@@ -55,7 +62,9 @@ def export(
 
 def audit(
     suite: Path = typer.Argument(None, help=f"Suite file to audit {SUITE_DEFAULT_HELP}."),
-    json_out: Path = typer.Option(None, "--json", help="Also write the audit as JSON to this file."),
+    json_out: Path = typer.Option(
+        None, "--json", help="Also write the audit as JSON to this file."
+    ),
 ) -> int:
     """Prove every check tells a right answer from a wrong one: generate wrong answers (mutants) and right
     answers from each case, judge each with the real judge; exit 1 when a wrong answer passes (not accepted by an

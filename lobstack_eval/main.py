@@ -28,7 +28,10 @@ suite_app = typer.Typer(
     cls=HelpGroup, help="Work with suite files.", invoke_without_command=True, rich_markup_mode=None
 )
 diff_app = typer.Typer(
-    cls=HelpGroup, help="Compare suite versions or runs.", invoke_without_command=True, rich_markup_mode=None
+    cls=HelpGroup,
+    help="Compare suite versions or runs.",
+    invoke_without_command=True,
+    rich_markup_mode=None,
 )
 app.add_typer(suite_app, name="suite")
 app.add_typer(diff_app, name="diff")
@@ -58,10 +61,16 @@ def _print_version(value: bool) -> None:
 def _options(
     ctx: typer.Context,
     version: bool = typer.Option(
-        False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the version and exit.",
     ),
     debug: bool = typer.Option(
-        False, "--debug", help="Show the traceback behind internal errors (also: env LOBSTACK_DEBUG=1)."
+        False,
+        "--debug",
+        help="Show the traceback behind internal errors (also: env LOBSTACK_DEBUG=1).",
     ),
 ) -> None:
     if debug:  # the environment, so that pool workers see it too (replay/debug.py)
@@ -100,9 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LobstackError as exc:
         from scorer.safe_text import for_terminal
 
-        print(f"error: {for_terminal(exc.message)}", file=sys.stderr)  # it may quote a gateway or a file
+        print(
+            f"error: {for_terminal(exc.message)}", file=sys.stderr
+        )  # it may quote a gateway or a file
         return exc.exit_code
-    except typer.TyperException as exc:  # typer's usage errors (exit 2) and other CLI errors, all public from 0.27.2
+    except (
+        typer.TyperException
+    ) as exc:  # typer's usage errors (exit 2) and other CLI errors, all public from 0.27.2
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
     except typer.Abort:
@@ -111,7 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
         return 130
-    except OSError as exc:  # the disk, not the code: a full disk or a folder gone mid-run is one line too
+    except (
+        OSError
+    ) as exc:  # the disk, not the code: a full disk or a folder gone mid-run is one line too
         from replay.debug import with_traceback
 
         where = f"{exc.filename}: " if exc.filename else ""
@@ -129,6 +144,8 @@ def run() -> None:
     results, polars, matplotlib) would only add time after the last line is printed."""
     code = main()
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe (`| head`): nothing more can be said
+        with contextlib.suppress(
+            OSError, ValueError
+        ):  # a closed pipe (`| head`): nothing more can be said
             stream.flush()
     os._exit(code)

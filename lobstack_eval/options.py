@@ -14,7 +14,9 @@ import math
 from scorer.errors import UsageError
 
 
-def finite_number(text: str, option: str, unit: str, *, minimum: float = 0.0, inclusive: bool = True) -> float:
+def finite_number(
+    text: str, option: str, unit: str, *, minimum: float = 0.0, inclusive: bool = True
+) -> float:
     """``text`` as a finite float >= ``minimum`` (> when not ``inclusive``), else UsageError naming ``option``."""
     try:
         value = float(text)

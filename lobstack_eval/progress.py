@@ -11,10 +11,14 @@ class CaseProgress:
     """Counts finished case-runs; ``update`` is the recorder's ``on_case`` callback (a run prints as its case id,
     plus ``(repeat n)`` after the first repeat)."""
 
-    def __init__(self, total: int, stream: IO[str], scrub: Callable[[str], str] = lambda text: text) -> None:
+    def __init__(
+        self, total: int, stream: IO[str], scrub: Callable[[str], str] = lambda text: text
+    ) -> None:
         self.total = total
         self.stream = stream
-        self.scrub = scrub  # every line goes through the recorder's scrubber: a gateway may echo the key
+        self.scrub = (
+            scrub  # every line goes through the recorder's scrubber: a gateway may echo the key
+        )
         self.done = 0
         self.errored = 0
         self.transport_errors: dict[Any, bool] = {}
@@ -25,7 +29,13 @@ class CaseProgress:
     def __enter__(self) -> CaseProgress:
         if self.stream.isatty():
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
 
             self._bar = Progress(
                 TextColumn("recording"),
@@ -64,6 +74,11 @@ class CaseProgress:
         else:
             print(self.scrub(text), file=self.stream, flush=True)
 
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self._bar is not None:
             self._bar.stop()

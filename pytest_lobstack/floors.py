@@ -55,9 +55,13 @@ def parse_bound(text: str, upper: bool) -> Bound:
     if not 0 <= percent <= 100:  # also rejects nan
         raise BoundError(f"{text!r}: expected a percentage from 0 to 100, got {number.strip()!r}")
     if upper and metric not in LOWER_IS_BETTER:
-        raise BoundError(f"{text!r}: {metric} is higher-is-better; use --lobstack-min {metric}={number.strip()}")
+        raise BoundError(
+            f"{text!r}: {metric} is higher-is-better; use --lobstack-min {metric}={number.strip()}"
+        )
     if not upper and metric in LOWER_IS_BETTER:
-        raise BoundError(f"{text!r}: {metric} is lower-is-better; use --lobstack-max {metric}={number.strip()}")
+        raise BoundError(
+            f"{text!r}: {metric} is lower-is-better; use --lobstack-max {metric}={number.strip()}"
+        )
     return Bound(metric, percent, upper)
 
 
@@ -70,5 +74,7 @@ def misses(results: dict[str, Any], bounds: tuple[Bound, ...]) -> list[Miss]:
         ci = metric.get("ci")
         interval = (float(ci[0]), float(ci[1])) if isinstance(ci, list) and len(ci) == 2 else None
         if rate is None or (rate > bound.percent if bound.upper else rate < bound.percent):
-            found.append(Miss(results["model"], bound, None if rate is None else float(rate), interval))
+            found.append(
+                Miss(results["model"], bound, None if rate is None else float(rate), interval)
+            )
     return found

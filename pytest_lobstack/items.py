@@ -78,7 +78,10 @@ class CassettesCollector(pytest.Collector):
         """The collector of ``run``'s cassettes dir, a child of the session."""
         cassettes = run.settings.cassettes
         node = cls.from_parent(
-            session, name=cassettes.name, path=cassettes, nodeid=_node_id(cassettes, session.config.rootpath)
+            session,
+            name=cassettes.name,
+            path=cassettes,
+            nodeid=_node_id(cassettes, session.config.rootpath),
         )
         node.run = run
         return node
@@ -89,7 +92,9 @@ class CassettesCollector(pytest.Collector):
         self.run.baseline()
         for slug in self.run.slugs():
             path = self.run.settings.cassettes / slug
-            node = ModelCollector.from_parent(self, name=slug, path=path, nodeid=f"{self.nodeid}/{slug}")
+            node = ModelCollector.from_parent(
+                self, name=slug, path=path, nodeid=f"{self.nodeid}/{slug}"
+            )
             node.run = self.run
             yield node
 
@@ -116,11 +121,15 @@ class ModelCollector(pytest.Collector):
             yield item
             return
         for case in self.run.suite.cases:
-            item = CaseItem.from_parent(self, name=case.id, path=model.model_dir / f"{case.id}.json")
+            item = CaseItem.from_parent(
+                self, name=case.id, path=model.model_dir / f"{case.id}.json"
+            )
             item.run, item.model = self.run, model
             yield item
         if model.name in self.run.baseline():
-            whole = WholeRunItem.from_parent(self, name=WHOLE_RUN, path=model.model_dir / "run.json")
+            whole = WholeRunItem.from_parent(
+                self, name=WHOLE_RUN, path=model.model_dir / "run.json"
+            )
             whole.run, whole.model = self.run, model
             yield whole
 
@@ -154,7 +163,9 @@ class CaseItem(pytest.Item):
     run: LobstackRun
     model: ModelRef
     result: dict[str, Any]
-    judged: CaseVerdict | None = None  # the gate's verdict on the case, with a baseline of the model
+    judged: CaseVerdict | None = (
+        None  # the gate's verdict on the case, with a baseline of the model
+    )
 
     def setup(self) -> None:
         """Score the model (once per session); an errored case is an error, an unrecorded one a skip, and one whose
@@ -184,7 +195,8 @@ class CaseItem(pytest.Item):
         if status == "unrecorded":
             # The item's location (its cassette), not this module's line, is what the skip summary shows.
             raise pytest.skip.Exception(
-                f"{reason or 'not recorded yet'}; record it: {self._record_command(results)}", _use_item_location=True
+                f"{reason or 'not recorded yet'}; record it: {self._record_command(results)}",
+                _use_item_location=True,
             )
 
     def _record_command(self, results: dict[str, Any]) -> str:
@@ -219,7 +231,9 @@ class CaseItem(pytest.Item):
             raise CaseFailed(reason)
         passed, scored = self.result["passed_repeats"], self.result["scored_repeats"]
         if passed:
-            pytest.xfail(f"flaky: passed {passed} of {scored} scored repeats (noise, not a regression); {reason}")
+            pytest.xfail(
+                f"flaky: passed {passed} of {scored} scored repeats (noise, not a regression); {reason}"
+            )
         raise CaseFailed(f"failed all {scored} scored repeats; {reason}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
@@ -247,7 +261,9 @@ class WholeRunItem(pytest.Item):
 
     def runtest(self) -> None:
         """Fail with the gate's whole-run regressions of the model."""
-        self.run.results(self.model)  # a model that cannot be scored errors here too, with its reason
+        self.run.results(
+            self.model
+        )  # a model that cannot be scored errors here too, with its reason
         verdict = self.run.verdict(self.model)
         if verdict is not None and verdict.whole_run:
             raise CaseFailed("; ".join(r.message for r in verdict.whole_run))

@@ -62,7 +62,9 @@ def _bound(upper: bool):  # type: ignore[no-untyped-def]
 
 def add_options(parser: pytest.Parser) -> None:
     """Register ``--lobstack-*``; none of them does anything without ``--lobstack-cassettes``."""
-    group = parser.getgroup("lobstack", "lobstack-eval: one test per (model, case) of recorded cassettes")
+    group = parser.getgroup(
+        "lobstack", "lobstack-eval: one test per (model, case) of recorded cassettes"
+    )
     group.addoption(
         "--lobstack-cassettes",
         metavar="DIR",
@@ -93,7 +95,11 @@ def add_options(parser: pytest.Parser) -> None:
         help="API root for recording [env LOBSTACK_BASE_URL; default: Lobstack]. The key comes from LOBSTACK_API_KEY.",
     )
     group.addoption(
-        "--lobstack-concurrency", metavar="N", type=int, default=4, help="Cases recorded at once [default: 4]."
+        "--lobstack-concurrency",
+        metavar="N",
+        type=int,
+        default=4,
+        help="Cases recorded at once [default: 4].",
     )
     group.addoption(
         "--lobstack-baseline",
@@ -146,7 +152,9 @@ def read_settings(config: pytest.Config) -> Settings | None:
     start = config.invocation_params.dir
     suite, suite_note = _suite(start, option.lobstack_suite)
     if option.lobstack_concurrency < 1:
-        raise pytest.UsageError(f"--lobstack-concurrency {option.lobstack_concurrency}: must be at least 1")
+        raise pytest.UsageError(
+            f"--lobstack-concurrency {option.lobstack_concurrency}: must be at least 1"
+        )
     base_url = None
     if option.lobstack_record_mode != "none":
         if not option.lobstack_model:

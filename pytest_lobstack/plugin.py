@@ -30,7 +30,9 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from pytest_lobstack.state import LobstackRun
 
-    if settings.suite_note is not None:  # once, before anything is collected (pytest's capture is not on yet)
+    if (
+        settings.suite_note is not None
+    ):  # once, before anything is collected (pytest's capture is not on yet)
         print(settings.suite_note, file=sys.stderr)
 
     def say(text: str) -> None:
@@ -83,15 +85,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
         try:
             run.plan()
-        except GatewayError as exc:  # record's own line, as the usage error it was when asked for up front
+        except (
+            GatewayError
+        ) as exc:  # record's own line, as the usage error it was when asked for up front
             raise pytest.UsageError(exc.message) from None
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, Any]:
     """An errored case errors at setup, where pytest would print a traceback: show the case's reason instead."""
     report = yield
-    if call.when == "setup" and call.excinfo is not None and report.failed and RUN_KEY in item.config.stash:
+    if (
+        call.when == "setup"
+        and call.excinfo is not None
+        and report.failed
+        and RUN_KEY in item.config.stash
+    ):
         from pytest_lobstack.items import BrokenModel, CaseItem
 
         if isinstance(item, CaseItem | BrokenModel):
@@ -125,9 +136,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     from pytest_lobstack.summary import closing_lines
 
     # Cases that pass now and did not in the baseline: the gate's fixes (with a baseline), else XPASSes.
-    fixed = sum(1 for v in run.verdicts() for c in v.cases if c.kind == "fix" and c.outcome == "passed")
+    fixed = sum(
+        1 for v in run.verdicts() for c in v.cases if c.kind == "fix" and c.outcome == "passed"
+    )
     xpassed = len(terminalreporter.stats.get("xpassed", [])) + fixed
-    lines = closing_lines(config.stash.get(MISSES_KEY, []), xpassed, run.refresh_hint(), run.warnings)
+    lines = closing_lines(
+        config.stash.get(MISSES_KEY, []), xpassed, run.refresh_hint(), run.warnings
+    )
     if lines:
         terminalreporter.section("lobstack-eval")
         for line in lines:
@@ -142,7 +157,10 @@ def lobstack_results(request: pytest.FixtureRequest) -> Callable[[str], dict[str
     and ``.percent``, and comparing one with a share (``rate > 0.5``) raises instead of passing."""
     run = request.config.stash.get(RUN_KEY, None)
     if run is None:
-        pytest.fail("lobstack_results needs --lobstack-cassettes DIR (on the command line or in addopts)", False)
+        pytest.fail(
+            "lobstack_results needs --lobstack-cassettes DIR (on the command line or in addopts)",
+            False,
+        )
 
     handed: dict[str, dict[str, Any]] = {}
 
@@ -152,7 +170,9 @@ def lobstack_results(request: pytest.FixtureRequest) -> Callable[[str], dict[str
 
         try:
             ref = run.find_model(model)
-            if ref.name not in handed:  # one document per model, so a name and its slug give the same one
+            if (
+                ref.name not in handed
+            ):  # one document per model, so a name and its slug give the same one
                 handed[ref.name] = with_percent_rates(run.results(ref))
             return handed[ref.name]
         except LobstackError as exc:

@@ -30,7 +30,11 @@ class Percent(float):
         return float(self) / 100
 
     def _checked(self, other: object) -> object:
-        if isinstance(other, int | float) and not isinstance(other, bool | Percent) and 0 < other <= 1:
+        if (
+            isinstance(other, int | float)
+            and not isinstance(other, bool | Percent)
+            and 0 < other <= 1
+        ):
             raise TypeError(
                 f"lobstack-eval rates are in percent ({float(self)!r} means {float(self)!r}%), and {other!r} looks "
                 f"like a share: compare with a percent (rate > {other * 100:g}) or use rate.share > {other!r}"

@@ -20,7 +20,9 @@ def _model_dirs(root: Path, marker: str) -> set[str]:
         return set()
 
 
-def refresh_hint(rescore: str, targets: Iterable[Path], cassettes: Path, show: Callable[[Path], str]) -> str:
+def refresh_hint(
+    rescore: str, targets: Iterable[Path], cassettes: Path, show: Callable[[Path], str]
+) -> str:
     """``refresh it with: ...`` for each baseline dir in ``targets``; ``rescore`` is the command without
     ``--out``. A target holding models the cassettes lack gets a rescore into ``<target>.new`` and a copy back."""
     recorded = _model_dirs(cassettes, "run.json")

@@ -14,7 +14,9 @@ import pytest
 
 # The top-level packages of the wheel the plugin imports (standin is imported by none of its code paths).
 PACKAGES = ("scorer", "recorder", "replay")
-HOME = Path(__file__).resolve().parent.parent  # where lobstack-eval's top-level packages were installed
+HOME = (
+    Path(__file__).resolve().parent.parent
+)  # where lobstack-eval's top-level packages were installed
 
 
 def _location(name: str) -> Path | None:
@@ -44,7 +46,9 @@ def check_own_packages() -> None:
         if found == ours:
             continue
         if found is None:
-            raise pytest.UsageError(f"lobstack-eval's {name} package is missing ({ours}): reinstall lobstack-eval")
+            raise pytest.UsageError(
+                f"lobstack-eval's {name} package is missing ({ours}): reinstall lobstack-eval"
+            )
         raise pytest.UsageError(
             f"this project's {name} package ({found}) shadows lobstack-eval's ({ours}): the lobstack plugin cannot "
             "run here; rename the project's package, or run pytest where it is not importable"

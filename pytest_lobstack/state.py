@@ -71,7 +71,9 @@ class LobstackRun:
             for path in self.settings.baselines:
                 for model, results in load_run(path).items():
                     if model in merged:
-                        raise ResultsError(f"{path}: model {model!r} is in more than one --lobstack-baseline")
+                        raise ResultsError(
+                            f"{path}: model {model!r} is in more than one --lobstack-baseline"
+                        )
                     merged[model] = results
             self._baseline = merged
         return self._baseline
@@ -80,7 +82,11 @@ class LobstackRun:
         """The model dirs to collect, sorted: every one under the cassettes dir, or the ``--lobstack-model`` ones
         (a model not recorded yet is kept: it errors in record mode none, and is recorded otherwise)."""
         cassettes = self.settings.cassettes
-        present = sorted(p.name for p in cassettes.iterdir() if (p / MANIFEST).is_file()) if cassettes.is_dir() else []
+        present = (
+            sorted(p.name for p in cassettes.iterdir() if (p / MANIFEST).is_file())
+            if cassettes.is_dir()
+            else []
+        )
         if self.settings.models:
             return sorted({model_slug(m) for m in self.settings.models})
         if not present:
@@ -190,13 +196,17 @@ class LobstackRun:
         if (self.settings.cassettes / model_slug(name) / MANIFEST).is_file():
             return self.open_model(model_slug(name))
         known = ", ".join(sorted(self.models)) or "none"
-        raise CassetteError(f"no model {name!r} in {self.settings.cassettes} (models collected: {known})")
+        raise CassetteError(
+            f"no model {name!r} in {self.settings.cassettes} (models collected: {known})"
+        )
 
     def refresh_hint(self) -> str:
         """The command(s) that rewrite the baseline from the current cassettes."""
         show, settings = self.settings.show, self.settings
         # A results file sits at <reports>/<model-slug>/results.json; rescore writes the whole reports dir.
-        targets = [p.parent.parent if p.is_file() else p for p in settings.baselines] or [Path("REPORTS")]
+        targets = [p.parent.parent if p.is_file() else p for p in settings.baselines] or [
+            Path("REPORTS")
+        ]
         # The bundled suite's path is the install's, not the project's: rescore finds it by itself there.
         suite = "" if settings.suite_note else f" --suite {show(settings.suite)}"
         rescore = f"lobstack-eval rescore {show(settings.cassettes)}{suite}"
@@ -225,7 +235,9 @@ class LobstackRun:
 
     def _records(self, model: ModelRef) -> bool:
         # Only the --lobstack-model models are recorded; the others are judged as they are.
-        return self.settings.record_mode != "none" and any(model_slug(m) == model.slug for m in self.settings.models)
+        return self.settings.record_mode != "none" and any(
+            model_slug(m) == model.slug for m in self.settings.models
+        )
 
     def _endpoint(self) -> Endpoint:
         """The gateway to record from, with its key; GatewayError (``record``'s own line) when a remote URL has
@@ -244,9 +256,15 @@ class LobstackRun:
         """The case-runs of ``model``'s selected cases that its record mode records."""
         from replay.plan import runs_to_record, runs_without_cassette
 
-        settings, wanted, repeats = self.settings, self.selected.get(model.name, []), self._repeats(model)
+        settings, wanted, repeats = (
+            self.settings,
+            self.selected.get(model.name, []),
+            self._repeats(model),
+        )
         if settings.record_mode == "once":
-            return runs_without_cassette(settings.cassettes, model.name, self.suite, wanted, repeats)
+            return runs_without_cassette(
+                settings.cassettes, model.name, self.suite, wanted, repeats
+            )
         rerecord = settings.record_mode == "all"
         return runs_to_record(settings.cassettes, model.name, self.suite, wanted, rerecord, repeats)
 
@@ -262,5 +280,9 @@ class LobstackRun:
         settings = self.settings
         what = "case(s)" if self._repeats(model) == 1 else "case-run(s)"
         self._say(f"lobstack: recording {len(todo)} {what} of {model.name} via {endpoint.url}")
-        summary = record(settings.suite, model.name, settings.cassettes, endpoint, todo, settings.concurrency)
-        self._say(f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in {summary.seconds:.1f} s")
+        summary = record(
+            settings.suite, model.name, settings.cassettes, endpoint, todo, settings.concurrency
+        )
+        self._say(
+            f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in {summary.seconds:.1f} s"
+        )

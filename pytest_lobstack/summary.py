@@ -12,7 +12,11 @@ def header(settings: Settings) -> str:
     """The session header line: what is judged, with what, and whether the network may be used."""
     parts = [
         f"lobstack: {settings.show(settings.cassettes)} with "
-        + ("the suite bundled with lobstack-eval" if settings.suite_note else settings.show(settings.suite)),
+        + (
+            "the suite bundled with lobstack-eval"
+            if settings.suite_note
+            else settings.show(settings.suite)
+        ),
         f"record mode {settings.record_mode}",
     ]
     if settings.record_mode != "none":
@@ -30,10 +34,14 @@ def miss_line(miss: Miss) -> str:
     if miss.rate is None:
         return f"{miss.model}: {bound.metric} has no rate (no scored case), so it cannot meet the {word} of {limit}"
     interval = f" [{miss.ci[0]:.2f}, {miss.ci[1]:.2f}]" if miss.ci else ""
-    return f"{miss.model}: {bound.metric} {miss.rate:.2f}%{interval} is {side} the {word} of {limit}"
+    return (
+        f"{miss.model}: {bound.metric} {miss.rate:.2f}%{interval} is {side} the {word} of {limit}"
+    )
 
 
-def closing_lines(misses: Sequence[Miss], xpassed: int, refresh_hint: str, warnings: Sequence[str]) -> list[str]:
+def closing_lines(
+    misses: Sequence[Miss], xpassed: int, refresh_hint: str, warnings: Sequence[str]
+) -> list[str]:
     """The lines of the plugin's section at the end of the run (empty when there is nothing to say)."""
     lines = list(warnings)
     lines += [miss_line(m) for m in misses]

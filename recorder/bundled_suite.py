@@ -106,7 +106,9 @@ def export_suite(target: Path, force: bool = False) -> Exported:
     data = read_bytes(bundled_suite_path(), "suite file", SuiteError)
     title = suite_title(data)
     if target.is_dir():
-        raise SuiteError(f"{target}: is a directory; name the suite file to write, e.g. {target / 'suite.json'}")
+        raise SuiteError(
+            f"{target}: is a directory; name the suite file to write, e.g. {target / 'suite.json'}"
+        )
     replaced = None
     if os.path.lexists(target):
         try:

@@ -9,7 +9,13 @@ from typing import Any
 from recorder.answer_body import capped_response
 from recorder.endpoint import same_endpoint, stored_uri
 from recorder.files import inside, write_atomic
-from recorder.secrets import SECRET_HEADERS, SECRET_QUERY_PARAMETERS, scrub_body, scrub_headers, scrub_known
+from recorder.secrets import (
+    SECRET_HEADERS,
+    SECRET_QUERY_PARAMETERS,
+    scrub_body,
+    scrub_headers,
+    scrub_known,
+)
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB
 from scorer.jsonvalue import json_equal
 
@@ -85,7 +91,9 @@ def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_
         # vcrpy calls this several times per request. The body is built from the suite and never holds the key,
         # so it only gets the cheap replacement of known secret values; headers get the full scrub.
         request.headers = scrub_headers(dict(request.headers), secrets)
-        request.uri = stored_uri(request.uri)  # vcrpy hands this hook a copy: the real request is unchanged
+        request.uri = stored_uri(
+            request.uri
+        )  # vcrpy hands this hook a copy: the real request is unchanged
         if secrets:
             request.body = scrub_known(request.body, secrets)
         return request
@@ -93,7 +101,9 @@ def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_
     def before_response(response: dict[str, Any]) -> dict[str, Any]:
         # Sorted: vcrpy collects response headers through a set, so their order would change from run to run.
         response = capped_response(response, max_bytes, lambda raw: scrub_body(raw, secrets))
-        response["headers"] = dict(sorted(scrub_headers(response.get("headers", {}), secrets).items()))
+        response["headers"] = dict(
+            sorted(scrub_headers(response.get("headers", {}), secrets).items())
+        )
         return response
 
     recorder = vcr.VCR(

@@ -54,7 +54,9 @@ def _in_body_error(answer: HttpAnswer) -> BodyError | None:
         return None  # not JSON: the runner says so
 
 
-def _attempt(step: int, number: int, answer: HttpAnswer, error: BodyError | None, cost_header: str) -> Attempt:
+def _attempt(
+    step: int, number: int, answer: HttpAnswer, error: BodyError | None, cost_header: str
+) -> Attempt:
     outcome = "ok" if 200 <= answer.status < 300 else f"http_{answer.status}"
     cost, source = attempt_price(answer.headers.get(cost_header), answer.status, answer.body)
     return Attempt(
@@ -94,7 +96,9 @@ def call_with_retries(
             elif error is not None:
                 return CallResult(answer, tuple(attempts), error.describe())
             elif answer.status not in RETRY_STATUSES:
-                failure_text = None if 200 <= answer.status < 300 else failure_line(answer, request.url)
+                failure_text = (
+                    None if 200 <= answer.status < 300 else failure_line(answer, request.url)
+                )
                 return CallResult(answer, tuple(attempts), failure_text)
             else:
                 last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"

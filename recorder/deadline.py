@@ -26,7 +26,10 @@ def _expire(signum: int, frame: FrameType | None) -> None:
 @contextmanager
 def wall_clock_limit(seconds: float) -> Iterator[None]:
     """Raise ``DeadlineExpired`` in the body once ``seconds`` have passed."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield
         return
     previous = signal.signal(signal.SIGALRM, _expire)

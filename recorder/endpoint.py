@@ -54,7 +54,9 @@ def stored_uri(uri: str) -> str:
         return uri
     if is_loopback(uri) or port == _DEFAULT_PORTS[parts.scheme]:
         port = None
-    return urlunsplit((parts.scheme, _netloc(parts.hostname, port), parts.path, parts.query, parts.fragment))
+    return urlunsplit(
+        (parts.scheme, _netloc(parts.hostname, port), parts.path, parts.query, parts.fragment)
+    )
 
 
 def same_endpoint(uri_a: str, uri_b: str) -> bool:
@@ -105,11 +107,15 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
     if parts.username is not None or parts.password is not None:
         auth = (unquote(parts.username or ""), unquote(parts.password or ""))
     endpoint = Endpoint(
-        urlunsplit((parts.scheme, _netloc(parts.hostname or "", port), parts.path, parts.query, "")),
+        urlunsplit(
+            (parts.scheme, _netloc(parts.hostname or "", port), parts.path, parts.query, "")
+        ),
         api_key,
         auth,
     )
-    shown = hidden_url(endpoint.url, endpoint.secrets)  # a query may hold a key (?key=, ?code=): never shown
+    shown = hidden_url(
+        endpoint.url, endpoint.secrets
+    )  # a query may hold a key (?key=, ?code=): never shown
     if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
         raise UsageError(f"--base-url {shown!r} is not an http(s) URL")
     if parts.query or parts.fragment:
@@ -135,10 +141,14 @@ def require_key(endpoint: Endpoint) -> Endpoint:
     """``endpoint``, or GatewayError when a non-loopback URL has neither a key nor userinfo: call it before the
     first request (and only when there is one to send: planning needs no key)."""
     if endpoint.api_key is None and endpoint.auth is None and not is_loopback(endpoint.url):
-        raise GatewayError(f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no key)")
+        raise GatewayError(
+            f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no key)"
+        )
     if endpoint.api_key is not None and any(ord(c) < 32 or ord(c) == 127 for c in endpoint.api_key):
         # requests would refuse the header with an error quoting it, escaped past the scrubber: never show the key.
-        raise GatewayError(f"{API_KEY_ENV} holds a line break or another control character; a key is one line")
+        raise GatewayError(
+            f"{API_KEY_ENV} holds a line break or another control character; a key is one line"
+        )
     return endpoint
 
 

@@ -26,7 +26,9 @@ def read_bytes(path: Path, what: str, error: type[Exception] = CassetteError) ->
         raise error(f"{path}: cannot read the {what}: {exc.strerror}") from None
 
 
-_SUITES: dict[tuple[str, bytes], Suite] = {}  # (path, sha256 of the bytes) -> the checked suite, in this process
+_SUITES: dict[
+    tuple[str, bytes], Suite
+] = {}  # (path, sha256 of the bytes) -> the checked suite, in this process
 _SUITES_KEPT = 8
 
 
@@ -51,7 +53,9 @@ def check_suite_file(path: Path) -> SuiteCheck:
 
 def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> Any:
     """Parse a JSON file; a corrupt one is a one-line ``error`` naming the file and position."""
-    return strict_json.loads_file_or_error(read_bytes(path, what, error), f"{path}: the {what} is", error)
+    return strict_json.loads_file_or_error(
+        read_bytes(path, what, error), f"{path}: the {what} is", error
+    )
 
 
 def inside(root: Path, *parts: str) -> Path:
@@ -87,7 +91,9 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; reports and cassettes are for sharing
+        os.chmod(
+            tmp, 0o666 & ~_umask()
+        )  # mkstemp makes 0600 files; reports and cassettes are for sharing
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -95,7 +101,9 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        if exc.filename is None:  # a write's error (a file-size limit, a full disk) names no file: name this one
+        if (
+            exc.filename is None
+        ):  # a write's error (a file-size limit, a full disk) names no file: name this one
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     except BaseException:

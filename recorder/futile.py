@@ -42,7 +42,11 @@ class FutileWatch:
             return
         self.reasons.append(entry.reason if entry.refused_by_gateway else None)
         first = self.reasons[0]
-        if len(self.reasons) == self.after and first is not None and all(r == first for r in self.reasons):
+        if (
+            len(self.reasons) == self.after
+            and first is not None
+            and all(r == first for r in self.reasons)
+        ):
             self.verdict = (
                 f"the gateway refused the first {self.after} case-runs for {self.model} the same way ({first}); "
                 "stopped before sending the rest. Check the key and --model (the refusals are kept as recorded; "
@@ -77,7 +81,9 @@ def _priced(cassette: Path, cost_header: str) -> bool | str | None:
 
 def unpriced(model_dir: Path, runs: Iterable[CaseRun], cost_header: str) -> str | None:
     """The warning to print when this run's 2xx answers carried no price at all, else None."""
-    answered = [_priced(run_cassette_path(model_dir, run.case_id, run.repeat), cost_header) for run in runs]
+    answered = [
+        _priced(run_cassette_path(model_dir, run.case_id, run.repeat), cost_header) for run in runs
+    ]
     if True in answered or not any(a is not None for a in answered):
         return None
     unreadable = next((a for a in answered if isinstance(a, str)), None)

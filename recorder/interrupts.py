@@ -34,7 +34,9 @@ class RecordInterrupted(KeyboardInterrupt):
 
 def finishing_notice(running: int) -> str:
     """What the first Ctrl-C says."""
-    return f"finishing {running} running case{'' if running == 1 else 's'}; Ctrl-C again to stop now"
+    return (
+        f"finishing {running} running case{'' if running == 1 else 's'}; Ctrl-C again to stop now"
+    )
 
 
 class Interrupts:
@@ -44,14 +46,20 @@ class Interrupts:
     (announce, or raise ``StopNow``); otherwise they only set flags, which the loop polls.
     """
 
-    def __init__(self, notify: Callable[[str], None], clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, notify: Callable[[str], None], clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.notify = notify
         self.clock = clock
         self._first_at: float | None = None
         self.draining = False
         self.stop_now = False
-        self.futile = False  # the first answers say the rest would be refused too (``recorder.futile``)
-        self.watching = True  # until the first answers are in, a freed worker waits for them to be counted
+        self.futile = (
+            False  # the first answers say the rest would be refused too (``recorder.futile``)
+        )
+        self.watching = (
+            True  # until the first answers are in, a freed worker waits for them to be counted
+        )
         self.interruptible = False
         self._announced = False
 
@@ -68,7 +76,11 @@ class Interrupts:
 
     def _interrupt(self, signum: int, frame: FrameType | None) -> None:
         now = self.clock()
-        if signum == signal.SIGINT and self._first_at is not None and now - self._first_at < SAME_PRESS_S:
+        if (
+            signum == signal.SIGINT
+            and self._first_at is not None
+            and now - self._first_at < SAME_PRESS_S
+        ):
             return  # the first Ctrl-C again, forwarded by a launcher
         if self.draining or signum != signal.SIGINT:
             self.stop_now = True
@@ -86,7 +98,9 @@ class Interrupts:
         if threading.current_thread() is not threading.main_thread():
             yield self
             return
-        previous = {sig: signal.signal(sig, self._interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {
+            sig: signal.signal(sig, self._interrupt) for sig in (signal.SIGINT, signal.SIGTERM)
+        }
         try:
             yield self
         finally:

@@ -50,8 +50,12 @@ def _try_lock(path: Path) -> int | str:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
         except OSError as exc:
             if path.is_symlink():
-                raise CassetteError(f"{path} is a symlink; remove it (a lock file is the recorder's own)") from None
-            raise CassetteError(f"{path}: cannot open the lock file ({exc.strerror or exc})") from None
+                raise CassetteError(
+                    f"{path} is a symlink; remove it (a lock file is the recorder's own)"
+                ) from None
+            raise CassetteError(
+                f"{path}: cannot open the lock file ({exc.strerror or exc})"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -96,5 +100,7 @@ def model_dir_lock(model_dir: Path) -> Iterator[None]:
         yield
     finally:
         del _held[key], _fds[key]
-        path.unlink(missing_ok=True)  # before unlocking: a run that opened this file then retries on a new one
+        path.unlink(
+            missing_ok=True
+        )  # before unlocking: a run that opened this file then retries on a new one
         os.close(got)

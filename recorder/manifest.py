@@ -9,7 +9,9 @@ from typing import Any
 from recorder.client import COST_HEADER
 from recorder.endpoint import parse_base_url, stored_uri
 from recorder.files import inside, json_utf8, read_json, write_bytes_atomic
-from recorder.repeats import MAX_REPEATS  # record never writes more: a bigger number is an edited file
+from recorder.repeats import (
+    MAX_REPEATS,
+)  # record never writes more: a bigger number is an edited file
 from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
 from scorer.json_text import dumps_indented
@@ -18,7 +20,8 @@ from scorer.outcome import Attempt, CaseOutcome
 MANIFEST = "run.json"
 FORMAT_VERSION = 1
 TRANSPORT_OUTCOMES = frozenset(
-    {"timeout", "network_error"} | {f"{kind}_{code}" for kind in ("http", "in_body") for code in (429, 502, 503, 504)}
+    {"timeout", "network_error"}
+    | {f"{kind}_{code}" for kind in ("http", "in_body") for code in (429, 502, 503, 504)}
 )
 # The gateway refused the request before any model saw it (the key, the access, the model name): not an answer.
 REFUSED_OUTCOMES = frozenset({"http_401", "http_403", "http_404"})
@@ -56,12 +59,20 @@ class RecordedCase:
     @property
     def errored_by_transport(self) -> bool:
         """True when the case errored because the last attempt never got a real answer."""
-        return self.status == "errored" and bool(self.attempts) and self.attempts[-1].outcome in TRANSPORT_OUTCOMES
+        return (
+            self.status == "errored"
+            and bool(self.attempts)
+            and self.attempts[-1].outcome in TRANSPORT_OUTCOMES
+        )
 
     @property
     def refused_by_gateway(self) -> bool:
         """True when the case errored because the gateway refused the request (HTTP 401, 403 or 404)."""
-        return self.status == "errored" and bool(self.attempts) and self.attempts[-1].outcome in REFUSED_OUTCOMES
+        return (
+            self.status == "errored"
+            and bool(self.attempts)
+            and self.attempts[-1].outcome in REFUSED_OUTCOMES
+        )
 
     @property
     def record_again(self) -> bool:
@@ -94,7 +105,11 @@ class Manifest:
 
     def entry(self, case_id: str, repeat: int = 1) -> RecordedCase | None:
         """The entry of ``case_id``'s repeat ``repeat``, None when not recorded."""
-        return self.cases.get(case_id) if repeat == 1 else self.repeat_cases.get(repeat, {}).get(case_id)
+        return (
+            self.cases.get(case_id)
+            if repeat == 1
+            else self.repeat_cases.get(repeat, {}).get(case_id)
+        )
 
     def set_entry(self, case_id: str, repeat: int, entry: RecordedCase) -> None:
         """Record ``entry`` as ``case_id``'s repeat ``repeat``."""
@@ -124,7 +139,9 @@ class Manifest:
                 for n, cases in sorted(self.repeat_cases.items())
                 if cases
             }
-        return dumps_indented(document) + "\n"  # json.dumps(indent=2, sort_keys=True)'s text, faster
+        return (
+            dumps_indented(document) + "\n"
+        )  # json.dumps(indent=2, sort_keys=True)'s text, faster
 
     def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
         """Record prices from ``cost_header`` from now on; rescore reads one header per model dir, so a dir with
@@ -168,7 +185,9 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: P
     return value
 
 
-def _optional(data: dict[str, Any], key: str, kind: type, default: Any, expected: str, path: Path) -> Any:
+def _optional(
+    data: dict[str, Any], key: str, kind: type, default: Any, expected: str, path: Path
+) -> Any:
     """``data[key]`` when it has the type ``kind``, ``default`` when absent; any other value is refused (a flag
     written ``"yes"`` must not silently read as true or false)."""
     value = data.get(key, default)
@@ -198,16 +217,27 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
         raise CassetteError(f"{where}.outcome: expected a string, got {raw.get('outcome')!r}")
     status = raw.get("status")
     if status is not None and not (_is_int(status) and MIN_STATUS <= status <= MAX_STATUS):
-        raise CassetteError(f"{where}.status: expected an HTTP status (100-999) or null, got {status!r}")
+        raise CassetteError(
+            f"{where}.status: expected an HTTP status (100-999) or null, got {status!r}"
+        )
     wall = raw.get("wall_ms")
     # A latency is a duration: NaN never reaches here (strict JSON), a negative one is a corrupt file.
-    if wall is not None and (isinstance(wall, bool) or not isinstance(wall, int | float) or wall < 0):
-        raise CassetteError(f"{where}.wall_ms: expected a number of milliseconds >= 0 or null, got {wall!r}")
+    if wall is not None and (
+        isinstance(wall, bool) or not isinstance(wall, int | float) or wall < 0
+    ):
+        raise CassetteError(
+            f"{where}.wall_ms: expected a number of milliseconds >= 0 or null, got {wall!r}"
+        )
     digest = raw.get("request_sha256")
     if digest is not None and not isinstance(digest, str):
         raise CassetteError(f"{where}.request_sha256: expected a string or null, got {digest!r}")
     return RecordedAttempt(
-        raw["step"], raw["attempt"], raw["outcome"], status, None if wall is None else float(wall), digest
+        raw["step"],
+        raw["attempt"],
+        raw["outcome"],
+        status,
+        None if wall is None else float(wall),
+        digest,
     )
 
 
@@ -223,7 +253,10 @@ def parse_case(case_id: str, entry: Any, path: Path, field_name: str = "cases") 
     if not isinstance(attempts, list):
         raise CassetteError(f"{where}.attempts: expected a list, got {attempts!r}")
     parsed = tuple(_attempt(a, f"{where}.attempts[{i}]") for i, a in enumerate(attempts))
-    for key in ("reason", "suite_version"):  # null or absent when unknown; anything else is a corrupt entry
+    for key in (
+        "reason",
+        "suite_version",
+    ):  # null or absent when unknown; anything else is a corrupt entry
         if entry.get(key) is not None and not isinstance(entry[key], str):
             raise CassetteError(f"{where}.{key}: expected a string or null, got {entry[key]!r}")
     return RecordedCase(entry["status"], entry.get("reason"), entry.get("suite_version"), parsed)
@@ -241,29 +274,43 @@ def read_manifest(model_dir: Path) -> Manifest:
     suite = _need(data, "suite", dict, path)
     if not all(isinstance(suite.get(k), str) for k in ("name", "version", "sha256")):
         raise CassetteError(f"{path}: field 'suite' needs name, version and sha256")
-    cases = {case_id: parse_case(case_id, entry, path) for case_id, entry in _need(data, "cases", dict, path).items()}
+    cases = {
+        case_id: parse_case(case_id, entry, path)
+        for case_id, entry in _need(data, "cases", dict, path).items()
+    }
     repeats = data.get("repeats", 1)
     if not _is_int(repeats) or not 1 <= repeats <= MAX_REPEATS:
-        raise CassetteError(f"{path}: repeats: expected a whole number from 1 to {MAX_REPEATS}, got {_short(repeats)}")
+        raise CassetteError(
+            f"{path}: repeats: expected a whole number from 1 to {MAX_REPEATS}, got {_short(repeats)}"
+        )
     repeat_cases: dict[int, dict[str, RecordedCase]] = {}
     raw_repeats = data.get("repeat_cases", {})
     if not isinstance(raw_repeats, dict):
         raise CassetteError(f"{path}: repeat_cases: expected an object")
     for key, entries in raw_repeats.items():
-        if not (key.isascii() and key.isdigit() and 2 <= int(key) <= MAX_REPEATS and isinstance(entries, dict)):
+        if not (
+            key.isascii()
+            and key.isdigit()
+            and 2 <= int(key) <= MAX_REPEATS
+            and isinstance(entries, dict)
+        ):
             raise CassetteError(
                 f"{path}: repeat_cases.{_short(key)}: expected a repeat number from 2 to {MAX_REPEATS} mapping case "
                 "ids to entries"
             )
         field_name = f"repeat_cases.{key}"
-        repeat_cases[int(key)] = {case_id: parse_case(case_id, e, path, field_name) for case_id, e in entries.items()}
+        repeat_cases[int(key)] = {
+            case_id: parse_case(case_id, e, path, field_name) for case_id, e in entries.items()
+        }
     return Manifest(
         model=_need(data, "model", str, path),
         model_slug=_need(data, "model_slug", str, path),
         base_url=_base_url(data, path),
         recorder_version=_optional(data, "recorder_version", str, "", "a string", path),
         suite={k: suite[k] for k in ("name", "version", "sha256")},
-        temperature_ignored=_optional(data, "temperature_ignored", bool, False, "true or false", path),
+        temperature_ignored=_optional(
+            data, "temperature_ignored", bool, False, "true or false", path
+        ),
         cases=cases,
         repeats=repeats,
         repeat_cases=repeat_cases,
@@ -279,7 +326,9 @@ def _base_url(data: dict[str, Any], path: Path) -> str:
     try:
         return stored_uri(parse_base_url(raw).url)
     except UsageError as exc:  # its text never repeats the credentials (parse_base_url's contract)
-        raise CassetteError(f"{path}: base_url: {exc.message.removeprefix('--base-url').lstrip(': ')}") from None
+        raise CassetteError(
+            f"{path}: base_url: {exc.message.removeprefix('--base-url').lstrip(': ')}"
+        ) from None
 
 
 def _cost_header(data: dict[str, Any], path: Path) -> str:

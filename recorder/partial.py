@@ -47,7 +47,9 @@ def entry_path(cassette: Path) -> Path:
     return cassette.with_name(cassette.name + ENTRY_SUFFIX)
 
 
-def write_entry(cassette: Path, model: str, base_url: str, run: CaseRun, case: RecordedCase) -> None:
+def write_entry(
+    cassette: Path, model: str, base_url: str, run: CaseRun, case: RecordedCase
+) -> None:
     """Mark ``cassette`` finished: its manifest entry, written after it (so an entry means a whole cassette)."""
     document = {
         "model": model,
@@ -56,17 +58,27 @@ def write_entry(cassette: Path, model: str, base_url: str, run: CaseRun, case: R
         "repeat": run.repeat,
         "case": case_json(case),
     }
-    write_atomic(entry_path(cassette), json.dumps(document, sort_keys=True) + "\n")  # ASCII: surrogates escaped
+    write_atomic(
+        entry_path(cassette), json.dumps(document, sort_keys=True) + "\n"
+    )  # ASCII: surrogates escaped
 
 
 def read_run(entry: Path) -> CaseRun | None:
     """The case-run an entry file is for; None when it cannot be read (a half-written or foreign file)."""
     try:
         document = json.loads(entry.read_text(encoding="utf-8"))
-        case_id, repeat = document["case_id"], document.get("repeat", 1)  # entries before repeats name no repeat
+        case_id, repeat = (
+            document["case_id"],
+            document.get("repeat", 1),
+        )  # entries before repeats name no repeat
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not isinstance(case_id, str) or isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+    if (
+        not isinstance(case_id, str)
+        or isinstance(repeat, bool)
+        or not isinstance(repeat, int)
+        or repeat < 1
+    ):
         return None
     return CaseRun(case_id, repeat)
 
@@ -95,7 +107,10 @@ def is_whole(cassette: Path, case: RecordedCase) -> bool:
             return False
         if not isinstance(status, int) or not isinstance(body, dict):
             return False
-        if attempt.request_sha256 is not None and HttpRequest("", body).digest() != attempt.request_sha256:
+        if (
+            attempt.request_sha256 is not None
+            and HttpRequest("", body).digest() != attempt.request_sha256
+        ):
             return False
     return True
 
@@ -124,7 +139,9 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
         # a move, not a write: the pending cassette was written whole by write_atomic, and a rename within the
         # model dir keeps it whole
         os.replace(pending, final)
-    elif not (final.is_file() and is_whole(final, case)):  # moved into place just before the parent died
+    elif not (
+        final.is_file() and is_whole(final, case)
+    ):  # moved into place just before the parent died
         return None
     manifest.set_entry(run.case_id, run.repeat, case)
     return run
@@ -135,7 +152,9 @@ def adopt(model_dir: Path, manifest: Manifest) -> list[CaseRun]:
     the folder. Only call this holding the model dir's lock: no other run's files are then still being written."""
     root = model_dir / PARTIAL
     if root.is_symlink():
-        raise CassetteError(f"{root} is a symlink; remove it (pending recordings are the recorder's own files)")
+        raise CassetteError(
+            f"{root} is a symlink; remove it (pending recordings are the recorder's own files)"
+        )
     if not root.is_dir():
         return []
     entries = sorted([*root.glob(f"*/*{ENTRY_SUFFIX}"), *root.glob(f"*/repeat-*/*{ENTRY_SUFFIX}")])

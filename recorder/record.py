@@ -27,7 +27,16 @@ from recorder.futile import FutileWatch, unpriced
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock
 from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest
-from recorder.partial import ENTRY_SUFFIX, PARTIAL, adopt, entry_path, pending_cassette, read_run, run_dir, take
+from recorder.partial import (
+    ENTRY_SUFFIX,
+    PARTIAL,
+    adopt,
+    entry_path,
+    pending_cassette,
+    read_run,
+    run_dir,
+    take,
+)
 from recorder.record_case import CaseTask, record_case, suite_once
 from recorder.repeats import CaseRun, as_run
 from recorder.slug import checked_model_slug
@@ -71,7 +80,9 @@ class RecordSummary:
     unpriced: str | None = None  # the warning when no 2xx answer of the run carried a price
 
 
-def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER) -> Manifest:
+def open_manifest(
+    model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER
+) -> Manifest:
     """The model dir's manifest (new, or the existing one after checking it belongs to this model and suite);
     ``base_url`` is the stored form (``Endpoint.stored``)."""
     current = {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
@@ -80,7 +91,9 @@ def open_manifest(model_dir: Path, model: str, suite: Suite, base_url: str, cost
         return Manifest(model, slug, base_url, recorder_version(), current, cost_header=cost_header)
     manifest = read_manifest(model_dir)
     if manifest.model != model:
-        raise CassetteError(f"{model_dir / MANIFEST}: recorded model {manifest.model!r}, not {model!r}")
+        raise CassetteError(
+            f"{model_dir / MANIFEST}: recorded model {manifest.model!r}, not {model!r}"
+        )
     if manifest.suite["name"] != suite.name:
         raise CassetteError(
             f"{model_dir / MANIFEST}: recorded with suite {manifest.suite['name']!r}, not {suite.name!r}; "
@@ -171,7 +184,9 @@ def record(
             # Only this process moves cassettes into place, then updates run.json.
             entry = entry_path(pending_cassette(folder, run))
             if take(entry, model_dir, manifest) != run:
-                raise CassetteError(f"{folder}: the recording of {run} is not whole; run record again")
+                raise CassetteError(
+                    f"{folder}: the recording of {run} is not whole; run record again"
+                )
             manifest.write(model_dir)
             entry.unlink()  # last: a run killed before this point leaves the entry for the next run to adopt
             kept.append(run)
@@ -190,8 +205,12 @@ def record(
                     # starts last and holds the run open alone, and a stopped run leaves whole repeats behind;
                     # run.json is written sorted, so the order changes nothing on disk.
                     steps = {case.id: len(case.steps) for case in suite.cases}
-                    longest_first = sorted(tasks, key=lambda task: (task.repeat, -steps[task.case_id]))
-                    _record_in_processes(longest_first, min(concurrency, len(tasks)), done, interrupts, notify)
+                    longest_first = sorted(
+                        tasks, key=lambda task: (task.repeat, -steps[task.case_id])
+                    )
+                    _record_in_processes(
+                        longest_first, min(concurrency, len(tasks)), done, interrupts, notify
+                    )
             except StopNow:
                 pass
             finally:
@@ -201,7 +220,9 @@ def record(
             raise RecordInterrupted(len(kept))
         if watch.verdict is not None:
             raise GatewayError(watch.verdict)
-    statuses = {str(run): manifest.entry(run.case_id, run.repeat).status for run in runs if run in kept}  # type: ignore[union-attr]
+    statuses = {
+        str(run): manifest.entry(run.case_id, run.repeat).status for run in runs if run in kept
+    }  # type: ignore[union-attr]
     recorded = tuple(str(run) for run in runs)
     seconds = time.perf_counter() - started
     warning = unpriced(model_dir, kept, cost_header)
@@ -221,7 +242,10 @@ def _keep_finished(folder: Path, kept: list[CaseRun], done: Callable[[CaseRun], 
 
 
 def _record_here(
-    tasks: list[CaseTask], done: Callable[[CaseRun], None], interrupts: Interrupts, sleep: Callable[[float], None]
+    tasks: list[CaseTask],
+    done: Callable[[CaseRun], None],
+    interrupts: Interrupts,
+    sleep: Callable[[float], None],
 ) -> None:
     for task in tasks:
         if interrupts.stop_starting or interrupts.stop_now:
@@ -254,7 +278,9 @@ def _record_in_processes(
     # ctypes: each worker asks the kernel (prctl) to die with this process; imported here once, not in each worker.
     context = pool_context(["recorder.record_case", "requests", "vcr", "ctypes"])
     if context.get_start_method() == "fork":
-        suite_once(tasks[0].suite_path, tasks[0].suite_sha256)  # loaded once here, inherited by every worker
+        suite_once(
+            tasks[0].suite_path, tasks[0].suite_sha256
+        )  # loaded once here, inherited by every worker
     pool = WorkerPool(context, workers, record_case, _init_worker)
     queue = deque(tasks)
     failure: BaseException | None = None
@@ -271,7 +297,9 @@ def _record_in_processes(
                 break
             interrupts.announce(pool.running)
             ended = pool.finished(POLL_S)
-            if failure is None and not any(not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended):
+            if failure is None and not any(
+                not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended
+            ):
                 # Freed workers get their next case before the bookkeeping below (moving files, rewriting
                 # run.json), once the first answers are counted (they may say the rest is futile).
                 while (
@@ -288,7 +316,9 @@ def _record_in_processes(
                         f"{CaseRun(task.case_id, task.repeat)}: not recorded, {value}; run record again to record it"
                     )
                 elif failure is None:
-                    failure = value  # start no other case; raise once the running ones have finished
+                    failure = (
+                        value  # start no other case; raise once the running ones have finished
+                    )
         if failure is not None:
             raise failure
     finally:

@@ -31,12 +31,18 @@ class CaseTask:
     case_id: str
     model: str
     endpoint: Endpoint
-    cassette: str  # a private path under .partial/: the parent moves it into place when the case is done
+    cassette: (
+        str  # a private path under .partial/: the parent moves it into place when the case is done
+    )
     timeout_s: float
     backoff_scale: float
     cost_header: str = COST_HEADER
-    repeat: int = 1  # which repeat of the case this records (the request is the same for every repeat)
-    max_answer_mb: float = 32.0  # an answer larger than this, decoded, is given up (``--max-answer-mb``)
+    repeat: int = (
+        1  # which repeat of the case this records (the request is the same for every repeat)
+    )
+    max_answer_mb: float = (
+        32.0  # an answer larger than this, decoded, is given up (``--max-answer-mb``)
+    )
 
 
 class _RecordingTransport:
@@ -101,7 +107,9 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
         inner.close()
     if not any(a.answered for a in outcome.attempts):
         # vcrpy saves nothing when nothing was answered; an old cassette must not outlive this run.
-        AtomicPersister.save_cassette(task.cassette, {"requests": [], "responses": []}, jsonserializer)
+        AtomicPersister.save_cassette(
+            task.cassette, {"requests": [], "responses": []}, jsonserializer
+        )
     entry = recorded_case(outcome, transport.digests, suite.version)
     if entry.reason is not None:  # a gateway may echo the key in an error message
         entry = dataclasses.replace(entry, reason=endpoint.scrub(entry.reason))

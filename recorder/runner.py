@@ -24,11 +24,15 @@ from scorer.response import MalformedResponse, ModelResponse, parse_completion
 from scorer.strict_json import NotStrictJson, loads, loads_marking
 from scorer.suite_model import Case, Step, Suite
 
-NO_SCRIPTED_RESULT = "error: this call does not match any expected call, so the suite has no result for it"
+NO_SCRIPTED_RESULT = (
+    "error: this call does not match any expected call, so the suite has no result for it"
+)
 TOO_DEEP = "malformed response: the body nests too deeply to read"
 
 
-def request_body(suite: Suite, case: Case, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+def request_body(
+    suite: Suite, case: Case, model: str, messages: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Exactly the method's request: model, system message then the conversation, the case's tools, temperature 0."""
     return {
         "model": model,
@@ -40,7 +44,9 @@ def request_body(suite: Suite, case: Case, model: str, messages: list[dict[str, 
 
 def generated_id(case_id: str, step: int, position: int) -> str:
     """The stable id given to the ``position``-th call of step ``step`` when the model sent none (or a repeat)."""
-    digest = hashlib.sha256(f"lobstack-eval\x1f{case_id}\x1f{step}\x1f{position}".encode()).hexdigest()
+    digest = hashlib.sha256(
+        f"lobstack-eval\x1f{case_id}\x1f{step}\x1f{position}".encode()
+    ).hexdigest()
     return "call_" + digest[:24]
 
 
@@ -116,7 +122,9 @@ def run_case(
             result = call_with_retries(transport, request, index, sleep, cost_header)
         except Unrecorded as missing:
             return finish("unrecorded", f"step {index + 1}: {missing}")
-        except RecursionError:  # an echoed message too deep to send: the answer before it was too deep to use
+        except (
+            RecursionError
+        ):  # an echoed message too deep to send: the answer before it was too deep to use
             return finish("errored", f"step {index}: {TOO_DEEP}")
         attempts.extend(result.attempts)
         if result.failure is not None or result.answer is None:

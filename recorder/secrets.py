@@ -32,12 +32,23 @@ SECRET_HEADERS = frozenset(
         "set-cookie",
     }
 )
-SECRET_QUERY_PARAMETERS = ("api_key", "apikey", "key", "token", "access_token", "code", "api-key", "sig")
+SECRET_QUERY_PARAMETERS = (
+    "api_key",
+    "apikey",
+    "key",
+    "token",
+    "access_token",
+    "code",
+    "api-key",
+    "sig",
+)
 REDACTED = "<redacted>"
 # Known values shorter than this are not searched for: they would match ordinary words of recorded answers.
 MIN_SECRET_LENGTH = 8
 # Bearer and Basic credentials and common key shapes: only for header values and URLs (never for model output).
-_KEY_SHAPES = re.compile(r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk|lsk|lob)[-_][A-Za-z0-9_-]{12,}")
+_KEY_SHAPES = re.compile(
+    r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk|lsk|lob)[-_][A-Za-z0-9_-]{12,}"
+)
 
 
 def _searchable(secrets: tuple[str, ...]) -> list[str]:
@@ -50,7 +61,10 @@ def _encodings(secret: str) -> list[str]:
     forms = [secret]
     for text in (secret, f":{secret}", f"{secret}:"):
         raw = text.encode("utf-8", "backslashreplace")
-        for encoded in (base64.b64encode(raw).decode("ascii"), base64.urlsafe_b64encode(raw).decode("ascii")):
+        for encoded in (
+            base64.b64encode(raw).decode("ascii"),
+            base64.urlsafe_b64encode(raw).decode("ascii"),
+        ):
             forms += [encoded, encoded.rstrip("=")]
     return [f for f in dict.fromkeys(forms) if len(f) >= MIN_SECRET_LENGTH]
 
@@ -79,13 +93,17 @@ _ANY_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}|\\/|%[0-9a-fA-F]{2}")
 @functools.lru_cache(maxsize=32)
 def _forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
     # Longest first, so a value that contains another (``user:key`` and ``key``) is replaced whole.
-    return tuple(sorted({f for s in _searchable(secrets) for f in _encodings(s)}, key=len, reverse=True))
+    return tuple(
+        sorted({f for s in _searchable(secrets) for f in _encodings(s)}, key=len, reverse=True)
+    )
 
 
 @functools.lru_cache(maxsize=32)
 def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
     forms = _forms(secrets)
-    return re.compile("|".join("".join(_char(c) for c in form) for form in forms)) if forms else None
+    return (
+        re.compile("|".join("".join(_char(c) for c in form) for form in forms)) if forms else None
+    )
 
 
 def scrub_text(text: str, secrets: tuple[str, ...] = ()) -> str:
@@ -150,7 +168,9 @@ def public_url(url: str, secrets: tuple[str, ...] = ()) -> str:
             netloc += f":{parts.port}"
     except ValueError:
         return scrub_shapes(re.sub(r"//[^/@]*@", "//", url).split("?", 1)[0], secrets)
-    query = urlencode([(name, REDACTED) for name, _ in parse_qsl(parts.query, keep_blank_values=True)], safe="<>")
+    query = urlencode(
+        [(name, REDACTED) for name, _ in parse_qsl(parts.query, keep_blank_values=True)], safe="<>"
+    )
     if parts.query and not query:
         query = REDACTED
     fragment = REDACTED if parts.fragment else ""

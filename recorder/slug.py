@@ -19,7 +19,9 @@ def checked_model_slug(model: str) -> str:
     hidden folder (starting with ``.``), which rescore does not read as a model dir (decision 117)."""
     slug = model_slug(model)
     if slug in ("", ".", ".."):
-        raise UsageError(f"--model {model!r}: not a model name (its folder would be {slug or 'the cassettes dir'!r})")
+        raise UsageError(
+            f"--model {model!r}: not a model name (its folder would be {slug or 'the cassettes dir'!r})"
+        )
     if slug.startswith("."):
         raise UsageError(
             f"--model {model!r}: its folder would be {slug!r}, a hidden folder that rescore does not read as a "

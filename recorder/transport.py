@@ -50,7 +50,9 @@ class HttpAnswer:
 class TransportFailure(Exception):
     """The request did not complete: no answer in time, or the connection failed."""
 
-    def __init__(self, kind: Literal["timeout", "network_error"], detail: str, wall_ms: float) -> None:
+    def __init__(
+        self, kind: Literal["timeout", "network_error"], detail: str, wall_ms: float
+    ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
@@ -123,7 +125,9 @@ class RequestsTransport:
                     stream=True,
                 )
                 try:
-                    body = self._read_capped(response)  # read whole: the connection goes back to the pool
+                    body = self._read_capped(
+                        response
+                    )  # read whole: the connection goes back to the pool
                 except BaseException:
                     response.close()
                     raise
@@ -132,12 +136,18 @@ class RequestsTransport:
             raise TransportFailure("network_error", str(exc), _ms(started)) from None
         except DeadlineExpired:
             self._fresh_session()  # the interrupted connection is in an unknown state
-            raise TransportFailure("timeout", f"no whole answer within {self.timeout_s:g} s", _ms(started)) from None
+            raise TransportFailure(
+                "timeout", f"no whole answer within {self.timeout_s:g} s", _ms(started)
+            ) from None
         except requests.Timeout as exc:
             raise TransportFailure("timeout", _short(exc), _ms(started)) from None
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
-        except (requests.exceptions.InvalidHeader, requests.exceptions.ContentDecodingError, Urllib3Error) as exc:
+        except (
+            requests.exceptions.InvalidHeader,
+            requests.exceptions.ContentDecodingError,
+            Urllib3Error,
+        ) as exc:
             # An answer HTTP cannot read (two Content-Lengths that disagree, a "gzip" body that is not): this
             # case's network error, retried, never the end of the run. vcrpy's stub raises urllib3's own errors.
             self._fresh_session()
@@ -182,7 +192,9 @@ def skip_informational_answers() -> None:
         def _read_status(self) -> Any:
             while True:
                 version, status, reason = super()._read_status()
-                if not 102 <= status <= 199:  # 100 is skipped by http.client itself; 101 is not asked for
+                if (
+                    not 102 <= status <= 199
+                ):  # 100 is skipped by http.client itself; 101 is not asked for
                     return version, status, reason
                 http.client._read_headers(self.fp)  # type: ignore[attr-defined]  # the 1xx answer's headers
 

@@ -39,14 +39,18 @@ def die_with_parent(use_prctl: bool = True) -> None:
     if use_prctl and sys.platform.startswith("linux"):
         import ctypes
 
-        with contextlib.suppress(OSError, AttributeError):  # no prctl in this libc: the thread below notices
+        with contextlib.suppress(
+            OSError, AttributeError
+        ):  # no prctl in this libc: the thread below notices
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     parent = multiprocessing.parent_process()
     sentinel = parent.sentinel if parent is not None else None
     if os.getppid() != parent_pid or (sentinel is not None and wait([sentinel], 0)):
         os._exit(1)  # the parent died before the kernel was told
     if sentinel is not None:
-        threading.Thread(target=_exit_when_ready, args=(sentinel,), name="parent-watch", daemon=True).start()
+        threading.Thread(
+            target=_exit_when_ready, args=(sentinel,), name="parent-watch", daemon=True
+        ).start()
 
 
 def _exit_when_ready(sentinel: int) -> None:
@@ -54,14 +58,20 @@ def _exit_when_ready(sentinel: int) -> None:
     os._exit(1)
 
 
-def _serve(conn: Connection, function: Callable[[Any], Any], initializer: Callable[[], None] | None) -> None:
+def _serve(
+    conn: Connection, function: Callable[[Any], Any], initializer: Callable[[], None] | None
+) -> None:
     """A worker's life: take a task, send back ``(True, result)`` or ``(False, exception)``, until told to stop."""
     from recorder.lock import forget_inherited_locks
 
     die_with_parent()
     forget_inherited_locks()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker must not inherit the parent's handlers
+    signal.signal(
+        signal.SIGINT, signal.SIG_IGN
+    )  # Ctrl-C reaches the whole group: the parent decides
+    signal.signal(
+        signal.SIGTERM, signal.SIG_DFL
+    )  # a forked worker must not inherit the parent's handlers
     if initializer is not None:
         initializer()
     while True:
@@ -115,7 +125,10 @@ class WorkerPool:
     def _new_worker(self) -> _Worker:
         parent_end, child_end = self.context.Pipe()
         process = self.context.Process(
-            target=_serve, args=(child_end, self.function, self.initializer), name="record-worker", daemon=True
+            target=_serve,
+            args=(child_end, self.function, self.initializer),
+            name="record-worker",
+            daemon=True,
         )
         process.start()
         child_end.close()
@@ -155,7 +168,9 @@ class WorkerPool:
             elif worker.process.sentinel not in ready:
                 continue
             task, exit_code = worker.task, self._replace(worker)
-            ended.append((task, False, WorkerDied(f"its worker process ended (exit code {exit_code})")))
+            ended.append(
+                (task, False, WorkerDied(f"its worker process ended (exit code {exit_code})"))
+            )
         return ended
 
     def _replace(self, worker: _Worker) -> int | None:

@@ -126,5 +126,12 @@ def audit_document(audit: SuiteAudit, sha256: str) -> dict[str, Any]:
 def audit_json(audit: SuiteAudit, sha256: str) -> str:
     """The document as strict JSON text: sorted keys, two-space indent, no NaN, a final newline."""
     return (
-        json.dumps(audit_document(audit, sha256), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        json.dumps(
+            audit_document(audit, sha256),
+            sort_keys=True,
+            indent=2,
+            ensure_ascii=False,
+            allow_nan=False,
+        )
+        + "\n"
     )

@@ -54,20 +54,34 @@ def replay_case_run(
     if entry is None:
         return CaseOutcome(case, "unrecorded", NOT_RECORDED, (), ()), None
     try:
-        if not path.is_file():  # recorded (record writes a cassette even when nothing was answered), then lost
+        if (
+            not path.is_file()
+        ):  # recorded (record writes a cassette even when nothing was answered), then lost
             raise CassetteError(f"{path}: missing, though run.json lists it as recorded")
         transport = CassetteTransport(path, load_interactions(path), entry.attempts)
         outcome = run_case(
-            suite, case, manifest.model, manifest.base_url, transport, lambda _seconds: None, manifest.cost_header
+            suite,
+            case,
+            manifest.model,
+            manifest.base_url,
+            transport,
+            lambda _seconds: None,
+            manifest.cost_header,
         )
-    except CassetteError as exc:  # this cassette only: every other case-run of the model is still replayed
+    except (
+        CassetteError
+    ) as exc:  # this cassette only: every other case-run of the model is still replayed
         bad = _unusable(case, repeat, path, exc)
         # The file named from the cassettes dir, so results.json does not depend on where the cassettes are.
-        return CaseOutcome(case, "unrecorded", bad.line(path.relative_to(model_dir.parent).as_posix()), (), ()), bad
+        return CaseOutcome(
+            case, "unrecorded", bad.line(path.relative_to(model_dir.parent).as_posix()), (), ()
+        ), bad
     return outcome, None
 
 
-def replay_case(suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1) -> CaseOutcome:
+def replay_case(
+    suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1
+) -> CaseOutcome:
     """Re-run one case-run against its recording; unrecorded when this suite asks something never recorded or
     its cassette cannot be used."""
     return replay_case_run(suite, case, manifest, model_dir, repeat)[0]

@@ -12,7 +12,9 @@ from typing import Any
 from scorer.jsonvalue import is_number, render
 
 _REQUEST_KEYS = frozenset({"method", "uri", "body", "headers"})
-CASSETTE_FORMAT_VERSION = 1  # vcr.serialize.CASSETTE_FORMAT_VERSION, the only format vcrpy has written since 1.0
+CASSETTE_FORMAT_VERSION = (
+    1  # vcr.serialize.CASSETTE_FORMAT_VERSION, the only format vcrpy has written since 1.0
+)
 
 
 def _got(value: Any) -> str:
@@ -26,7 +28,9 @@ def _headers_problem(headers: Any, where: str) -> str | None:
     for name, value in headers.items():
         values = value if isinstance(value, list) else [value]
         try:
-            "".join(values)  # TypeError at the first item that is not a str: one C call instead of a loop
+            "".join(
+                values
+            )  # TypeError at the first item that is not a str: one C call instead of a loop
         except TypeError:
             values = []
         if not values:
@@ -38,12 +42,16 @@ def _request_problem(request: Any, where: str) -> str | None:
     if not isinstance(request, dict):
         return f"{where}: expected an object, {_got(request)}"
     if set(request) != _REQUEST_KEYS:
-        return f"{where}: expected exactly the fields {sorted(_REQUEST_KEYS)}, got {sorted(request)}"
+        return (
+            f"{where}: expected exactly the fields {sorted(_REQUEST_KEYS)}, got {sorted(request)}"
+        )
     for key in ("method", "uri"):
         if not isinstance(request[key], str):
             return f"{where}.{key}: expected a string, {_got(request[key])}"
     if request["body"] is not None and not isinstance(request["body"], str):
-        return f"{where}.body: expected the request's JSON text as a string, {_got(request['body'])}"
+        return (
+            f"{where}.body: expected the request's JSON text as a string, {_got(request['body'])}"
+        )
     return _headers_problem(request["headers"], f"{where}.headers")
 
 
@@ -54,7 +62,9 @@ def _response_problem(response: Any, where: str) -> str | None:
     if not isinstance(status, dict):
         return f"{where}.status: expected an object with code and message, {_got(status)}"
     code = status.get("code")
-    if not (is_number(code) and isinstance(code, int) and 100 <= code <= 999):  # METHOD.md#any-three-digit-status
+    if not (
+        is_number(code) and isinstance(code, int) and 100 <= code <= 999
+    ):  # METHOD.md#any-three-digit-status
         return f"{where}.status.code: expected an integer HTTP status (100-999), {_got(code)}"
     problem = _headers_problem(response.get("headers"), f"{where}.headers")
     if problem:
@@ -64,7 +74,9 @@ def _response_problem(response: Any, where: str) -> str | None:
         return f'{where}.body: expected an object {{"string": "..."}}, {_got(body)}'
     if not isinstance(body.get("string"), str):
         return f"{where}.body.string: expected the response text as a string, {_got(body.get('string'))}"
-    exact = body.get("bytes_base64")  # a body that was not UTF-8, byte for byte (METHOD.md#non-utf8-answers)
+    exact = body.get(
+        "bytes_base64"
+    )  # a body that was not UTF-8, byte for byte (METHOD.md#non-utf8-answers)
     if exact is not None and not (isinstance(exact, str) and _is_base64(exact)):
         return f"{where}.body.bytes_base64: expected the body's bytes in base64, {_got(exact)}"
     return None
@@ -85,7 +97,9 @@ def _version_problem(data: dict[str, Any]) -> str | None:
     # vcrpy writes "version": 1 (CASSETTE_FORMAT_VERSION) and its loader never reads it back: a missing version
     # loads, so it reads as 1 here too; any other value is a format this reader does not know (decision 99).
     version = data.get("version", CASSETTE_FORMAT_VERSION)
-    if version == CASSETTE_FORMAT_VERSION and not isinstance(version, bool):  # JSON equality, as run.json's
+    if version == CASSETTE_FORMAT_VERSION and not isinstance(
+        version, bool
+    ):  # JSON equality, as run.json's
         return None
     return f"version: expected {CASSETTE_FORMAT_VERSION} (vcrpy's cassette format), {_got(version)}"
 
@@ -103,9 +117,9 @@ def cassette_problem(data: Any) -> str | None:
         where = f"interactions[{index}]"
         if not isinstance(interaction, dict):
             return f"{where}: expected an object with request and response, {_got(interaction)}"
-        problem = _request_problem(interaction.get("request"), f"{where}.request") or _response_problem(
-            interaction.get("response"), f"{where}.response"
-        )
+        problem = _request_problem(
+            interaction.get("request"), f"{where}.request"
+        ) or _response_problem(interaction.get("response"), f"{where}.response")
         if problem:
             return problem
     return None

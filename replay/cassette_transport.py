@@ -44,8 +44,12 @@ def _request(path: Path, index: int, stored: dict[str, Any]) -> RecordedRequest:
     body = stored["body"]
     try:
         data = body.encode("utf-8") if isinstance(body, str) else body
-    except UnicodeEncodeError:  # a lone surrogate escape ("\ud800"): JSON to Python, but no text was ever sent
-        raise CassetteError(f"{path}: corrupt cassette: interactions[{index}].request.body: not UTF-8 text") from None
+    except (
+        UnicodeEncodeError
+    ):  # a lone surrogate escape ("\ud800"): JSON to Python, but no text was ever sent
+        raise CassetteError(
+            f"{path}: corrupt cassette: interactions[{index}].request.body: not UTF-8 text"
+        ) from None
     return RecordedRequest(stored["method"], stored["uri"], data)
 
 
@@ -80,10 +84,14 @@ def load_interactions(path: Path) -> list[Interaction]:
     """A cassette's (request, response dict) pairs, after a strict parse and a shape check; anything unusable
     is a CassetteError naming the file and the field."""
     raw = read_bytes(path, "cassette")
-    data = _parsed_fast(raw)  # a sound cassette, the usual case; anything else takes the strict path's error
+    data = _parsed_fast(
+        raw
+    )  # a sound cassette, the usual case; anything else takes the strict path's error
     if data is None:
         data = _parsed_strict(path, raw)
-    return [(_request(path, n, i["request"]), i["response"]) for n, i in enumerate(data["interactions"])]
+    return [
+        (_request(path, n, i["request"]), i["response"]) for n, i in enumerate(data["interactions"])
+    ]
 
 
 def _same_method(r1: RecordedRequest, r2: RecordedRequest) -> None:
@@ -95,7 +103,9 @@ def _same_method(r1: RecordedRequest, r2: RecordedRequest) -> None:
 _MATCHERS = {"method": _same_method, "endpoint_uri": endpoint_uri, "json_body": json_body}
 
 
-def _matcher_failures(new: RecordedRequest, recorded: RecordedRequest, skip: tuple[str, ...] = ()) -> list[str]:
+def _matcher_failures(
+    new: RecordedRequest, recorded: RecordedRequest, skip: tuple[str, ...] = ()
+) -> list[str]:
     failures = []
     for name in MATCH_ON:
         if name in skip:
@@ -122,13 +132,18 @@ def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:
 
 
 def _headers(raw: dict[str, Any]) -> dict[str, str]:
-    return {name.lower(): ", ".join(value) if isinstance(value, list) else str(value) for name, value in raw.items()}
+    return {
+        name.lower(): ", ".join(value) if isinstance(value, list) else str(value)
+        for name, value in raw.items()
+    }
 
 
 class CassetteTransport:
     """A Transport that answers from one case's recording."""
 
-    def __init__(self, path: Path, interactions: list[Interaction], attempts: tuple[RecordedAttempt, ...]) -> None:
+    def __init__(
+        self, path: Path, interactions: list[Interaction], attempts: tuple[RecordedAttempt, ...]
+    ) -> None:
         answered = sum(1 for a in attempts if a.answered)
         if answered != len(interactions):
             raise CassetteError(
@@ -144,17 +159,23 @@ class CassetteTransport:
     def send(self, request: HttpRequest) -> HttpAnswer:
         if self._next_attempt >= len(self._attempts):
             last = self._attempts[-1].step + 1 if self._attempts else 0
-            raise Unrecorded(f"no recorded answer (the recording ends after step {last}): record this case again")
+            raise Unrecorded(
+                f"no recorded answer (the recording ends after step {last}): record this case again"
+            )
         attempt = self._attempts[self._next_attempt]
         if not attempt.answered:
             if attempt.request_sha256 is not None and attempt.request_sha256 != request.digest():
-                raise Unrecorded("the request differs from the recorded one: record this case again")
+                raise Unrecorded(
+                    "the request differs from the recorded one: record this case again"
+                )
             self._next_attempt += 1
             kind = "timeout" if attempt.outcome == "timeout" else "network_error"
             raise TransportFailure(kind, "replayed from the recording", attempt.wall_ms or 0.0)
         recorded_request, response = self._interactions[self._next_interaction]
         try:
-            if _same_json(request.body, recorded_request.body):  # the body matches: the other matchers decide
+            if _same_json(
+                request.body, recorded_request.body
+            ):  # the body matches: the other matchers decide
                 failures = _matcher_failures(
                     RecordedRequest("POST", request.url, None), recorded_request, ("json_body",)
                 )
@@ -162,17 +183,24 @@ class CassetteTransport:
                 failures = _matcher_failures(
                     RecordedRequest("POST", request.url, request.body_bytes()), recorded_request
                 )
-        except (ValueError, RecursionError):  # the json_body matcher could not parse the recorded body
+        except (
+            ValueError,
+            RecursionError,
+        ):  # the json_body matcher could not parse the recorded body
             raise CassetteError(
                 f"{self.path}: corrupt cassette: interactions[{self._next_interaction}].request.body: not JSON"
             ) from None
         if failures:
             body_differs = any(f.startswith("json_body") for f in failures)
-            detail = self._difference(request, recorded_request) if body_differs else "; ".join(failures)
+            detail = (
+                self._difference(request, recorded_request) if body_differs else "; ".join(failures)
+            )
             raise Unrecorded(f"the request differs from the recording ({detail})")
         self._next_attempt += 1
         self._next_interaction += 1
-        body = recorded_bytes(response["body"])  # load_interactions checked it is text (and base64 if not UTF-8)
+        body = recorded_bytes(
+            response["body"]
+        )  # load_interactions checked it is text (and base64 if not UTF-8)
         return HttpAnswer(
             status=int(response["status"]["code"]),
             headers=_headers(response.get("headers", {})),

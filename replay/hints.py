@@ -49,7 +49,9 @@ def refused(doc: dict[str, Any]) -> bool:
     """True when some case-run errored because the gateway refused it (HTTP 401, 403, 404): ``record`` asks again."""
     entries = [run for entry in doc["results"] for run in entry.get("runs") or [entry]]
     return any(
-        run["status"] == "errored" and run.get("attempts") and run["attempts"][-1].get("outcome") in REFUSED_OUTCOMES
+        run["status"] == "errored"
+        and run.get("attempts")
+        and run["attempts"][-1].get("outcome") in REFUSED_OUTCOMES
         for run in entries
     )
 

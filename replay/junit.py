@@ -69,7 +69,9 @@ def _document(suites: list[ET.Element]) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def _suite_element(name: str, cases: list[ET.Element], properties: list[tuple[str, str]]) -> ET.Element:
+def _suite_element(
+    name: str, cases: list[ET.Element], properties: list[tuple[str, str]]
+) -> ET.Element:
     counts = {
         "tests": len(cases),
         "failures": sum(1 for c in cases if c.find("failure") is not None),
@@ -92,7 +94,9 @@ def _testsuite(model: ModelDiff, verdict: ModelVerdict) -> ET.Element:
         ("suite_b", f"{model.suite_b.name} {model.suite_b.version}"),
         ("mcnemar_p", repr(model.mcnemar_p)),
     ]
-    if not model.single_sample:  # repeats: the gate's paired test is the sign-flip test on per-case pass rates
+    if (
+        not model.single_sample
+    ):  # repeats: the gate's paired test is the sign-flip test on per-case pass rates
         properties += [
             ("repeats_a", str(model.repeats_a)),
             ("repeats_b", str(model.repeats_b)),
@@ -102,13 +106,19 @@ def _testsuite(model: ModelDiff, verdict: ModelVerdict) -> ET.Element:
 
 
 def _vanished(verdict: ModelVerdict) -> ET.Element:
-    return _suite_element(verdict.model, [_whole_run(verdict.model, r) for r in verdict.whole_run], [])
+    return _suite_element(
+        verdict.model, [_whole_run(verdict.model, r) for r in verdict.whole_run], []
+    )
 
 
 def _whole_run(model: str, regression: Regression) -> ET.Element:
     element = ET.Element("testcase", {"classname": model, "name": WHOLE_RUN})
     tag = "error" if regression.is_error else "failure"
-    message = f"Overall dropped: {regression.message}" if regression.kind == "dropped" else regression.message
+    message = (
+        f"Overall dropped: {regression.message}"
+        if regression.kind == "dropped"
+        else regression.message
+    )
     ET.SubElement(element, tag, {"message": message, "type": regression.kind})
     return element
 
@@ -118,7 +128,9 @@ def _testcase(verdict: CaseVerdict) -> ET.Element:
     element = ET.Element("testcase", {"classname": verdict.model, "name": verdict.case_id})
     if verdict.regression is not None:
         regression = verdict.regression
-        node = ET.SubElement(element, verdict.outcome, {"message": regression.message, "type": regression.kind})
+        node = ET.SubElement(
+            element, verdict.outcome, {"message": regression.message, "type": regression.kind}
+        )
         node.text = verdict.history
     elif verdict.outcome == "skipped":
         ET.SubElement(element, "skipped", {"message": verdict.message})

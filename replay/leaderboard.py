@@ -69,12 +69,22 @@ def cells(doc: dict[str, Any], repeated: bool = False) -> list[str]:
     row.append(DASH if latency is None else f"{latency:.0f}")
     row.append(DASH if cost is None else f"{cost:.4f}")
     cases = doc["cases"]
-    row.append(str(cases["errored"]) + (f" (+{cases['unrecorded']} unrecorded)" if cases["unrecorded"] else ""))
+    row.append(
+        str(cases["errored"])
+        + (f" (+{cases['unrecorded']} unrecorded)" if cases["unrecorded"] else "")
+    )
     row.append("yes" if doc["temperature_ignored"] else "no")
     return row
 
 
-HEADERS = ["Model", *(TITLES[m] for m in METRICS), "Latency p50 ms", "$ / 100 cases", "Errored", "Temp. ignored"]
+HEADERS = [
+    "Model",
+    *(TITLES[m] for m in METRICS),
+    "Latency p50 ms",
+    "$ / 100 cases",
+    "Errored",
+    "Temp. ignored",
+]
 REPEAT_HEADERS = ["Repeats", "pass^k", "Flaky"]  # after Overall when some model has K > 1
 
 
@@ -97,7 +107,9 @@ INTERVALS = {
 TIER_LEGEND = "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
 
 
-def leaderboard_md(documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None) -> str:
+def leaderboard_md(
+    documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None
+) -> str:
     """The markdown leaderboard (rates in %, 95% intervals in brackets; a dash where nothing applies): Wilson
     intervals, or with repeats case-clustered ones (docs/METHOD.md, "Repeats"; decision 120). ``counts`` (model
     slug -> case -> (passed, scored)) stand in for documents without per-case results."""
@@ -160,8 +172,17 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
     header = ["model"]
     for name in METRICS:
         header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
-    header += ["latency_p50_ms", "cost_per_100_cases_usd", "scored", "errored", "unrecorded", "temperature_ignored"]
-    header.append("tier")  # before the repeat columns: a K = 1 board's columns stay a prefix of a repeated one's
+    header += [
+        "latency_p50_ms",
+        "cost_per_100_cases_usd",
+        "scored",
+        "errored",
+        "unrecorded",
+        "temperature_ignored",
+    ]
+    header.append(
+        "tier"
+    )  # before the repeat columns: a K = 1 board's columns stay a prefix of a repeated one's
     header.append("partial")
     repeated = has_repeats(documents)
     if repeated:
@@ -191,9 +212,20 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
         if repeated:
             row.append(doc.get("repeats", 1))
             for name in REPEAT_METRICS:
-                metric = doc["metrics"].get(name) or {"rate": None, "count": "", "of": "", "ci": None}
+                metric = doc["metrics"].get(name) or {
+                    "rate": None,
+                    "count": "",
+                    "of": "",
+                    "ci": None,
+                }
                 ci = metric["ci"] or [None, None]
-                row += [_num(metric["rate"]), metric["count"], metric["of"], _num(ci[0]), _num(ci[1])]
+                row += [
+                    _num(metric["rate"]),
+                    metric["count"],
+                    metric["of"],
+                    _num(ci[0]),
+                    _num(ci[1]),
+                ]
         writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
 

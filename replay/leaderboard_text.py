@@ -77,11 +77,17 @@ def _lines(cell: str, key: str) -> list[str]:
     if key == "errored" and " (+" in cell:  # "8 (+3 unrecorded)" -> "8" over "+3 unrec."
         errored, unrecorded = cell.split(" (+", 1)
         return [errored, "+" + unrecorded.split()[0] + " unrec."]
-    return cell.replace(" [", "\n[").replace(" (", "\n(").split("\n")  # Overall's "(72/80)" on a line of its own
+    return (
+        cell.replace(" [", "\n[").replace(" (", "\n(").split("\n")
+    )  # Overall's "(72/80)" on a line of its own
 
 
-def _columns(board: Sequence[dict[str, Any]], repeated: bool, counts: Counts | None) -> list[_Column]:
-    keys = [key for key, _, _ in _COLUMNS if repeated or key not in ("repeats", "pass_all_k", "flaky")]
+def _columns(
+    board: Sequence[dict[str, Any]], repeated: bool, counts: Counts | None
+) -> list[_Column]:
+    keys = [
+        key for key, _, _ in _COLUMNS if repeated or key not in ("repeats", "pass_all_k", "flaky")
+    ]
     letters = tiers(board, counts=counts).letters
     rows = [_with_tier(cells(doc, repeated), letters[str(doc["model"])]) for doc in board]
     out = []
@@ -101,7 +107,10 @@ def _with_tier(row: list[str], letter: str) -> list[str]:
 
 def _wrap_model(column: _Column, width: int) -> _Column:
     """The model column no wider than ``width``: longer names go on over several lines, whole."""
-    rows = [[name[i : i + width] for i in range(0, len(name), width)] or [""] for name, *_ in column.rows]
+    rows = [
+        [name[i : i + width] for i in range(0, len(name), width)] or [""]
+        for name, *_ in column.rows
+    ]
     return _Column(column.key, column.header, column.rank, rows)
 
 
@@ -128,11 +137,17 @@ def _render(columns: list[_Column], gap: int, count: int) -> list[str]:
     space = " " * gap
 
     def line(parts: list[str]) -> str:
-        padded = [p.ljust(w) if i == 0 else p.rjust(w) for i, (p, w) in enumerate(zip(parts, widths, strict=True))]
+        padded = [
+            p.ljust(w) if i == 0 else p.rjust(w)
+            for i, (p, w) in enumerate(zip(parts, widths, strict=True))
+        ]
         return space.join(padded).rstrip()
 
     depth = max(len(c.header) for c in columns)
-    lines = [line([([""] * (depth - len(c.header)) + list(c.header))[k] for c in columns]) for k in range(depth)]
+    lines = [
+        line([([""] * (depth - len(c.header)) + list(c.header))[k] for c in columns])
+        for k in range(depth)
+    ]
     lines.append(space.join("─" * w for w in widths))
     for r in range(count):
         height = max(len(c.rows[r]) for c in columns)

@@ -29,10 +29,14 @@ LOCK = ".lock"
 
 def _open(path: Path) -> int:
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666)
+        return os.open(
+            path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666
+        )
     except OSError as exc:
         if path.is_symlink():
-            raise ResultsError(f"{path}: a symbolic link; remove it (the lock file is never a link)") from None
+            raise ResultsError(
+                f"{path}: a symbolic link; remove it (the lock file is never a link)"
+            ) from None
         raise ResultsError(f"{path}: cannot open the lock file: {exc.strerror or exc}") from None
 
 

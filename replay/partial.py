@@ -25,8 +25,12 @@ def partial(document: dict[str, Any]) -> Partial | None:
     """``Partial`` when fewer than all of the model's case-runs were scored (``case_runs`` with repeats, else
     ``cases``, as results.json and the rows summaries count them); ``None`` for a complete model."""
     runs = document.get("case_runs") or document.get("cases")
-    scored, total = (runs.get("scored"), runs.get("total")) if isinstance(runs, dict) else (None, None)
-    if not isinstance(scored, int) or not isinstance(total, int):  # a hand-edited file: nothing to say
+    scored, total = (
+        (runs.get("scored"), runs.get("total")) if isinstance(runs, dict) else (None, None)
+    )
+    if not isinstance(scored, int) or not isinstance(
+        total, int
+    ):  # a hand-edited file: nothing to say
         return None
     return Partial(scored, total) if scored < total else None
 
@@ -34,7 +38,9 @@ def partial(document: dict[str, Any]) -> Partial | None:
 def partial_line(documents: Sequence[dict[str, Any]], short: bool = False) -> str | None:
     """The line by a table that explains its marks, naming each partial model; ``None`` when there is none.
     ``short``: the terminal's version, one 80-column line for one partial model."""
-    marks = [f"{doc['model']} {mark.mark()}" for doc in documents if (mark := partial(doc)) is not None]
+    marks = [
+        f"{doc['model']} {mark.mark()}" for doc in documents if (mark := partial(doc)) is not None
+    ]
     if not marks:
         return None
     if short:

@@ -46,7 +46,10 @@ def runs_to_record(
             todo.append(run)
             continue
         # A cassette that cannot be used (corrupt, or not matching run.json) replays as unrecorded too.
-        if replay_case(suite, cases[run.case_id], manifest, model_dir, run.repeat).status == "unrecorded":
+        if (
+            replay_case(suite, cases[run.case_id], manifest, model_dir, run.repeat).status
+            == "unrecorded"
+        ):
             todo.append(run)
     return todo
 

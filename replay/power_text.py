@@ -22,7 +22,9 @@ LEGEND = [  # each line fits an 80-column terminal
 def model_power(document: dict[str, Any], detect: float) -> Power:
     """The power of comparing this run with a re-run of the same model (same cases, same repeats)."""
     repeats = document.get("repeats", 1)
-    return rerun_power(list(case_counts(document).values()), repeats if isinstance(repeats, int) else 1, detect)
+    return rerun_power(
+        list(case_counts(document).values()), repeats if isinstance(repeats, int) else 1, detect
+    )
 
 
 def power_cells(document: dict[str, Any], detect: float) -> tuple[str, str]:

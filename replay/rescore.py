@@ -65,19 +65,28 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
     """Score one model dir (only ``shard``'s cases when given). A CassetteError only for what fails the whole
     model: run.json missing or corrupt, or recorded with another suite."""
     manifest = read_manifest(model_dir)
-    check_manifest_suite(manifest, suite, model_dir)  # another suite fails the model; another version is said once
+    check_manifest_suite(
+        manifest, suite, model_dir
+    )  # another suite fails the model; another version is said once
     warning = stray_warning(model_dir, manifest)
     mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
     cases = [c for c in suite.cases if mine is None or c.id in mine]
     repeats = manifest.repeat_count
-    runs = [[replay_case_run(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)] for case in cases]
+    runs = [
+        [replay_case_run(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)]
+        for case in cases
+    ]
     unusable = tuple(bad for case_runs in runs for _outcome, bad in case_runs if bad is not None)
     if repeats == 1:
         outcomes = [case_runs[0][0] for case_runs in runs]
-        document = results_document(suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite)
+        document = results_document(
+            suite, manifest.model, model_dir.name, outcomes, recorded_suite=manifest.suite
+        )
     else:
         outcome_runs = [[outcome for outcome, _bad in case_runs] for case_runs in runs]
-        document = repeated_results_document(suite, manifest.model, model_dir.name, outcome_runs, manifest.suite)
+        document = repeated_results_document(
+            suite, manifest.model, model_dir.name, outcome_runs, manifest.suite
+        )
     return ScoredModel(summarized(suite, document), warning, unusable)
 
 
@@ -112,14 +121,18 @@ def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelR
         return ModelReport(model_dir.name, {}, "", None, exc.message)
     except UNFORESEEN as exc:
         return ModelReport(model_dir.name, {}, "", None, unforeseen(model_dir, exc).message)
-    return ModelReport(model_dir.name, scored.results, text, scored.warning, unusable=scored.unusable)
+    return ModelReport(
+        model_dir.name, scored.results, text, scored.warning, unusable=scored.unusable
+    )
 
 
 def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
     """Pool worker: loads the suite once per process (checked against the parent's sha256). The report goes back
     without its results dict: the parent reads it from the text, cheaper than pickling it both ways."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
-    suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(suite_path, read_suite(Path(suite_path)))
+    suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(
+        suite_path, read_suite(Path(suite_path))
+    )
     if suite.sha256 != sha256:
         raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
     report = _report(model_dir, suite, args[3])
@@ -192,7 +205,9 @@ class RescoreSummary:
     reports: list[ModelReport]
     out: Path
     files: list[Path]
-    removed: list[Path] = field(default_factory=list)  # results.json files of models this run did not write
+    removed: list[Path] = field(
+        default_factory=list
+    )  # results.json files of models this run did not write
 
 
 def rescore(
@@ -217,13 +232,19 @@ def rescore(
     from replay.rows.report import suite_ref, write_tables
 
     if shard is not None and rows is not None:
-        raise UsageError("--rows with --shard: merge the shards first (lobstack-eval merge ... --rows DIR)")
+        raise UsageError(
+            "--rows with --shard: merge the shards first (lobstack-eval merge ... --rows DIR)"
+        )
     html = html and shard is None
     suite = read_suite(suite_path)
-    for line in hidden_dir_warnings(cassettes):  # first: they may be why there are no model dirs at all
+    for line in hidden_dir_warnings(
+        cassettes
+    ):  # first: they may be why there are no model dirs at all
         warn(line)
     dirs, unusable = find_model_dirs(cassettes)
-    if rows is not None:  # before scoring: a rows dir of another suite file refuses the run (METHOD decision 110)
+    if (
+        rows is not None
+    ):  # before scoring: a rows dir of another suite file refuses the run (METHOD decision 110)
         from replay.rows.dataset import check_suite
 
         check_suite(rows, suite.version, suite.sha256, {d.name for d in dirs})
@@ -239,16 +260,22 @@ def rescore(
 
     if workers is not None and (used := worker_count(workers, len(dirs))) < workers:
         warn(f"warning: --workers {workers}: using {used} (at most one per model dir and CPU core)")
-    reports = score_all(dirs, suite, workers, meanwhile=partial(_prepare, html), shard=shard, each=keep)
+    reports = score_all(
+        dirs, suite, workers, meanwhile=partial(_prepare, html), shard=shard, each=keep
+    )
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)
     files, removed = [], []
-    for line in version_lines(suite, [r.results for r in reports if not r.error]) + [r.warning for r in reports]:
+    for line in version_lines(suite, [r.results for r in reports if not r.error]) + [
+        r.warning for r in reports
+    ]:
         if line:
             warn(line)
     for report in reports:
         path = inside(out, report.slug, "results.json")
-        if report.error and link_in(out, path) is None and path.is_file():  # an old one must not pass for this run's
+        if (
+            report.error and link_in(out, path) is None and path.is_file()
+        ):  # an old one must not pass for this run's
             path.unlink()
             removed.append(path)
         elif not report.error:

@@ -25,7 +25,9 @@ def results_problem(data: Any) -> str | None:
     """The first reason ``data`` is not a usable results document, or None."""
     if not isinstance(data, dict):
         return "not a results object"
-    version = format_version_problem(data, FORMAT_VERSION)  # first: another version may have another shape
+    version = format_version_problem(
+        data, FORMAT_VERSION
+    )  # first: another version may have another shape
     if version:
         return version
     if not isinstance(data.get("model"), str):
@@ -33,7 +35,9 @@ def results_problem(data: Any) -> str | None:
     suite = data.get("suite")
     if not isinstance(suite, dict) or not isinstance(suite.get("version"), str):
         return "missing field 'suite.version'"
-    if not VERSION_RE.fullmatch(suite["version"]):  # it names a rows partition: "1.1.0\n" must not reach one
+    if not VERSION_RE.fullmatch(
+        suite["version"]
+    ):  # it names a rows partition: "1.1.0\n" must not reach one
         return f"field 'suite.version': {suite['version']!r} is not MAJOR.MINOR.PATCH"
     metrics = data.get("metrics")
     if not isinstance(metrics, dict):
@@ -59,7 +63,9 @@ def results_problem(data: Any) -> str | None:
         seen.add(result["id"])
         runs = result.get("runs")
         if runs is not None and not (
-            isinstance(runs, list) and runs and all(isinstance(r, dict) and _is_status(r.get("status")) for r in runs)
+            isinstance(runs, list)
+            and runs
+            and all(isinstance(r, dict) and _is_status(r.get("status")) for r in runs)
         ):
             return f"results[{i}] ({result['id']}): 'runs' must be a list of repeats, each with a status"
     return None

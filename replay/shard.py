@@ -39,7 +39,9 @@ class Shard:
         ranked = sorted(suite_case_ids, key=lambda case_id: _rank_key(model_slug, case_id))
         return frozenset(ranked[self.index - 1 :: self.count])
 
-    def select(self, model_slug: str, suite_case_ids: Sequence[str], wanted: Iterable[str] = ()) -> list[str]:
+    def select(
+        self, model_slug: str, suite_case_ids: Sequence[str], wanted: Iterable[str] = ()
+    ) -> list[str]:
         """The ids of ``wanted`` (default: every suite case) that this shard owns, in their order."""
         mine = self.owned(model_slug, suite_case_ids)
         return [case_id for case_id in (wanted or suite_case_ids) if case_id in mine]

@@ -43,5 +43,10 @@ def hidden_dir_warnings(cassettes: Path) -> list[str]:
     folders are not model dirs, so rescore does not read it and says so rather than nothing (decision 117)."""
     if not cassettes.is_dir():
         return []
-    hidden = sorted(p for p in cassettes.iterdir() if p.name.startswith(".") and (p / MANIFEST).is_file())
-    return [f"warning: {p}: a hidden folder holding {MANIFEST} is not a model dir, so it was skipped" for p in hidden]
+    hidden = sorted(
+        p for p in cassettes.iterdir() if p.name.startswith(".") and (p / MANIFEST).is_file()
+    )
+    return [
+        f"warning: {p}: a hidden folder holding {MANIFEST} is not a model dir, so it was skipped"
+        for p in hidden
+    ]

@@ -20,7 +20,9 @@ from scorer.paired import holm, mcnemar_exact, sign_flip_exact
 ALPHA = 0.05
 
 
-Counts = Mapping[str, Mapping[str, tuple[int, int]]]  # model slug -> case id -> (passed, scored) repeats
+Counts = Mapping[
+    str, Mapping[str, tuple[int, int]]
+]  # model slug -> case id -> (passed, scored) repeats
 
 
 def case_counts(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -42,14 +44,18 @@ def _counts(document: dict[str, Any], counts: Counts | None) -> Mapping[str, tup
     return case_counts(document)
 
 
-def paired_p(a: dict[str, Any], b: dict[str, Any], counts: Counts | None = None) -> tuple[int, float]:
+def paired_p(
+    a: dict[str, Any], b: dict[str, Any], counts: Counts | None = None
+) -> tuple[int, float]:
     """(shared scored cases, two-sided p-value of the paired test) between two results documents (or summaries,
     with their per-case ``counts`` by model slug)."""
     single = a.get("repeats", 1) == 1 and b.get("repeats", 1) == 1
     return _paired(_counts(a, counts), _counts(b, counts), single)
 
 
-def _paired(ca: Mapping[str, tuple[int, int]], cb: Mapping[str, tuple[int, int]], single: bool) -> tuple[int, float]:
+def _paired(
+    ca: Mapping[str, tuple[int, int]], cb: Mapping[str, tuple[int, int]], single: bool
+) -> tuple[int, float]:
     if single:  # one sample per case: (passed, scored) is (0, 1) or (1, 1)
         return _paired_sets(_sets(ca), _sets(cb))
     shared = [cid for cid in ca if cid in cb and ca[cid][1] and cb[cid][1]]
@@ -59,7 +65,9 @@ def _paired(ca: Mapping[str, tuple[int, int]], cb: Mapping[str, tuple[int, int]]
 
 def _sets(counts: Mapping[str, tuple[int, int]]) -> tuple[frozenset[str], frozenset[str]]:
     """(scored case ids, passed case ids) of one model with one sample per case."""
-    return frozenset(c for c, (_, n) in counts.items() if n), frozenset(c for c, (p, n) in counts.items() if n and p)
+    return frozenset(c for c, (_, n) in counts.items() if n), frozenset(
+        c for c, (p, n) in counts.items() if n and p
+    )
 
 
 def _paired_sets(
@@ -70,7 +78,9 @@ def _paired_sets(
     return len(both), _mcnemar(len((a[1] - b[1]) & both), len((b[1] - a[1]) & both))
 
 
-@functools.lru_cache(maxsize=4096)  # a board of m models asks m (m - 1) / 2 times, of few distinct counts
+@functools.lru_cache(
+    maxsize=4096
+)  # a board of m models asks m (m - 1) / 2 times, of few distinct counts
 def _mcnemar(worse: int, better: int) -> float:
     return mcnemar_exact(worse, better)
 
@@ -105,21 +115,32 @@ def letter_groups(names: Sequence[str], separated: set[tuple[str, str]]) -> list
             continue  # already apart
         split: list[frozenset[str]] = []
         for group in groups:
-            split += [group - {lower}, group - {upper}] if upper in group and lower in group else [group]
+            split += (
+                [group - {lower}, group - {upper}] if upper in group and lower in group else [group]
+            )
         unique = list(dict.fromkeys(split))
-        groups = [g for g in unique if not any(g < h for h in unique)]  # absorb groups inside another
+        groups = [
+            g for g in unique if not any(g < h for h in unique)
+        ]  # absorb groups inside another
     ordered_groups = [sorted(g, key=position.__getitem__) for g in groups]
     return sorted(ordered_groups, key=lambda g: [position[n] for n in g])
 
 
-def tiers(ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Counts | None = None) -> Tiers:
+def tiers(
+    ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Counts | None = None
+) -> Tiers:
     """Tiers of the board ``ordered`` (leaderboard order): every pair of models with scores compared by the paired
     test on the cases both scored (``paired_p``), the p-values Holm-corrected together, and the pairs whose
     corrected p is below ``alpha`` separated; the letters are their compact-letter display. Sharing a letter
     means "not told apart", and the family-wise error rate of the whole display is at most ``alpha``."""
     per_model = [(d, _counts(d, counts)) for d in ordered]
     # Each board is drawn several times (terminal, its legend, markdown, CSV, HTML): compute its tiers once.
-    key = (alpha, tuple((str(d["model"]), d.get("repeats", 1), tuple(sorted(c.items()))) for d, c in per_model))
+    key = (
+        alpha,
+        tuple(
+            (str(d["model"]), d.get("repeats", 1), tuple(sorted(c.items()))) for d, c in per_model
+        ),
+    )
     if key not in _MEMO:
         _MEMO.clear()  # one board at a time is all a command draws
         _MEMO[key] = _tiers(per_model, alpha)
@@ -129,7 +150,9 @@ def tiers(ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Count
 _MEMO: dict[Any, Tiers] = {}
 
 
-def _tiers(per_model: Sequence[tuple[dict[str, Any], Mapping[str, tuple[int, int]]]], alpha: float) -> Tiers:
+def _tiers(
+    per_model: Sequence[tuple[dict[str, Any], Mapping[str, tuple[int, int]]]], alpha: float
+) -> Tiers:
     """``tiers`` of (document, per-case counts) pairs, uncached."""
     scored = [(d, c) for d, c in per_model if any(n for _, n in c.values())]
     names = [str(d["model"]) for d, _ in scored]
@@ -144,9 +167,13 @@ def _tiers(per_model: Sequence[tuple[dict[str, Any], Mapping[str, tuple[int, int
         return _paired(scored[i][1], scored[j][1], False)[1]
 
     corrected = holm([p_value(i, j) for i, j in pairs])
-    separated = {(names[i], names[j]) for (i, j), p in zip(pairs, corrected, strict=True) if p < alpha}
+    separated = {
+        (names[i], names[j]) for (i, j), p in zip(pairs, corrected, strict=True) if p < alpha
+    }
     letters = {str(d["model"]): "" for d, _ in per_model}
-    groups = tuple((_letter(i), tuple(group)) for i, group in enumerate(letter_groups(names, separated)))
+    groups = tuple(
+        (_letter(i), tuple(group)) for i, group in enumerate(letter_groups(names, separated))
+    )
     for letter, group in groups:
         for name in group:
             letters[name] += letter

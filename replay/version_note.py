@@ -17,7 +17,9 @@ def version_lines(suite: Suite, documents: list[dict[str, Any]]) -> list[str]:
     for document in documents:
         recorded = document.get("recorded_suite") or {}
         if recorded.get("version") not in (None, suite.version):
-            by_version.setdefault(str(recorded["version"]), []).append(str(document.get("model_slug", "?")))
+            by_version.setdefault(str(recorded["version"]), []).append(
+                str(document.get("model_slug", "?"))
+            )
     lines = []
     for version, slugs in sorted(by_version.items()):
         if len(slugs) == 1:

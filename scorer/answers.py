@@ -22,17 +22,23 @@ def _answer(response: Any) -> Any:
         "content": response.get("content"),
         "model": response.get("model"),
         "tool_calls": [
-            {k: c.get(k) for k in ("id", "name", "arguments")} if isinstance(c, dict) else None for c in calls
+            {k: c.get(k) for k in ("id", "name", "arguments")} if isinstance(c, dict) else None
+            for c in calls
         ],
     }
 
 
 def answer_digests(steps: Any) -> tuple[str, ...] | None:
     """One hex digest per reached step, in order; None when the steps do not carry the responses."""
-    if not isinstance(steps, list) or not all(isinstance(s, dict) and "response" in s for s in steps):
+    if not isinstance(steps, list) or not all(
+        isinstance(s, dict) and "response" in s for s in steps
+    ):
         return None
     texts = (
-        json.dumps(_answer(s["response"]), sort_keys=True, separators=(",", ":"), ensure_ascii=False) for s in steps
+        json.dumps(
+            _answer(s["response"]), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        for s in steps
     )
     return tuple(hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts)
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scorer.strict_json import MAX_DEPTH, STRICT, NotStrictJson, deeper_than, first_non_finite, problem_text
+from scorer.strict_json import (
+    MAX_DEPTH,
+    STRICT,
+    NotStrictJson,
+    deeper_than,
+    first_non_finite,
+    problem_text,
+)
 
 ArgumentsForm = Literal["string", "object", "other"]
 TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"

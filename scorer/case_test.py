@@ -26,7 +26,9 @@ def broke_p(passed_a: int, scored_a: int, passed_b: int, scored_b: int) -> float
         return 1.0
     total = passed_a + passed_b
     low = max(0, total - scored_a)
-    tail = sum(math.comb(scored_b, x) * math.comb(scored_a, total - x) for x in range(low, passed_b + 1))
+    tail = sum(
+        math.comb(scored_b, x) * math.comb(scored_a, total - x) for x in range(low, passed_b + 1)
+    )
     return float(Fraction(tail, math.comb(scored_a + scored_b, total)))
 
 
@@ -55,10 +57,14 @@ def paired_difference(differences: Sequence[Fraction | float]) -> PairedDifferen
     half = t_quantile(0.975, n - 1) * math.sqrt(variance / n)
     # A difference of two rates lies in [-100, 100] points: the interval is cut there (it only matters for a handful
     # of cases, where the t interval can reach past it).
-    return PairedDifference(100 * mean, max(-100.0, 100 * (mean - half)), min(100.0, 100 * (mean + half)), n)
+    return PairedDifference(
+        100 * mean, max(-100.0, 100 * (mean - half)), min(100.0, 100 * (mean + half)), n
+    )
 
 
-@lru_cache(maxsize=256)  # a few degrees of freedom per session; the bisection costs ~50 incomplete betas
+@lru_cache(
+    maxsize=256
+)  # a few degrees of freedom per session; the bisection costs ~50 incomplete betas
 def t_quantile(q: float, df: int) -> float:
     """The ``q`` quantile (0.5 < q < 1) of Student's t with ``df`` degrees of freedom, by bisection on its CDF."""
     low, high = 0.0, 1.0
@@ -86,7 +92,9 @@ def _beta_inc(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1:
         return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
     if x > (a + 1) / (a + b + 2):
         return 1 - _beta_inc(b, a, 1 - x)
     return front * _beta_fraction(a, b, x) / a

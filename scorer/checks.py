@@ -31,7 +31,9 @@ def _subset_holds(value: Any, operand: Any) -> bool:
             )
             for key, expected in operand.items()
         )
-    return isinstance(value, list) and all(any(json_equal(item, want) for item in value) for want in operand)
+    return isinstance(value, list) and all(
+        any(json_equal(item, want) for item in value) for want in operand
+    )
 
 
 def check_subset(present: bool, value: Any, operand: Any) -> bool:
@@ -63,7 +65,12 @@ def check_absent(present: bool, value: Any, operand: Any) -> bool:
 
 def check_range(present: bool, value: Any, operand: Any) -> bool:
     low, high = operand.get("min"), operand.get("max")
-    return present and is_number(value) and (low is None or value >= low) and (high is None or value <= high)
+    return (
+        present
+        and is_number(value)
+        and (low is None or value >= low)
+        and (high is None or value <= high)
+    )
 
 
 CHECKS: dict[str, Predicate] = {
@@ -87,9 +94,9 @@ def describe(op: str, operand: Any, present: bool, value: Any) -> str:
         return f"expected absent, got {got}"
     if op == "range":
         low, high = operand.get("min"), operand.get("max")
-        return (
-            f"expected range [{'' if low is None else render(low)}, {'' if high is None else render(high)}], got {got}"
-        )
+        lo = "" if low is None else render(low)
+        hi = "" if high is None else render(high)
+        return f"expected range [{lo}, {hi}], got {got}"
     return f"expected {op} {render(operand)}, got {got}"
 
 

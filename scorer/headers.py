@@ -47,4 +47,6 @@ def dropped_params(text: str | None) -> frozenset[str]:
             names = None
         if isinstance(names, list):
             return frozenset(n.strip().lower() for n in names if isinstance(n, str) and n.strip())
-    return frozenset(p.strip().strip("\"'").lower() for p in re.split(r"[,;]", stripped) if p.strip())
+    return frozenset(
+        p.strip().strip("\"'").lower() for p in re.split(r"[,;]", stripped) if p.strip()
+    )

@@ -22,7 +22,10 @@ from typing import Any
 import orjson
 
 _OPTIONS = (
-    orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+    orjson.OPT_INDENT_2
+    | orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
 )
 
 
@@ -66,14 +69,18 @@ def dumps_indented(value: Any) -> str:
     exponents = _exponent_floats(value)
     try:
         text = orjson.dumps(value, option=_OPTIONS).decode("utf-8")
-    except TypeError:  # orjson.JSONEncodeError: a big integer, a non-str key, a type neither encoder may know
+    except (
+        TypeError
+    ):  # orjson.JSONEncodeError: a big integer, a non-str key, a type neither encoder may know
         return _python(value)
     for number in exponents:
         theirs, ours = orjson.dumps(number).decode("ascii"), float.__repr__(number)
         if theirs != ours:
             # Indented, a number stands alone after a space and ends its line; inside a string it could not be
             # followed by a line end (JSON escapes those), and a longer number does not start with a space.
-            text = text.replace(f" {theirs},\n", f" {ours},\n").replace(f" {theirs}\n", f" {ours}\n")
+            text = text.replace(f" {theirs},\n", f" {ours},\n").replace(
+                f" {theirs}\n", f" {ours}\n"
+            )
     return text
 
 

@@ -23,7 +23,9 @@ def json_equal(a: Any, b: Any) -> bool:
         return is_number(a) and is_number(b) and a == b
     if isinstance(a, dict):
         return (
-            isinstance(b, dict) and a.keys() == b.keys() and all(json_equal(value, b[key]) for key, value in a.items())
+            isinstance(b, dict)
+            and a.keys() == b.keys()
+            and all(json_equal(value, b[key]) for key, value in a.items())
         )
     if isinstance(a, list):
         return isinstance(b, list) and len(a) == len(b) and all(map(json_equal, a, b))

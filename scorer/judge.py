@@ -74,7 +74,11 @@ def call_failures(expected: ExpectedCall, arguments: dict[str, object]) -> list[
 
 def call_holds(expected: ExpectedCall, arguments: dict[str, object]) -> bool:
     """True when every check of ``expected`` holds on one parsed arguments object."""
-    return all(check.holds(arg in arguments, arguments.get(arg)) for arg, checks in expected.args for check in checks)
+    return all(
+        check.holds(arg in arguments, arguments.get(arg))
+        for arg, checks in expected.args
+        for check in checks
+    )
 
 
 def _call_verdict(call: ToolCall, parsed: ParsedArguments, case: Case, suite: Suite) -> CallVerdict:
@@ -89,10 +93,16 @@ def _call_verdict(call: ToolCall, parsed: ParsedArguments, case: Case, suite: Su
 def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) -> StepVerdict:
     """Judge the model's response to one step of ``case``."""
     calls = response.tool_calls
-    parsed = [parse_arguments(call.arguments) for call in calls]  # once: the verdicts and the checks share it
-    verdicts = tuple(_call_verdict(call, args, case, suite) for call, args in zip(calls, parsed, strict=True))
+    parsed = [
+        parse_arguments(call.arguments) for call in calls
+    ]  # once: the verdicts and the checks share it
+    verdicts = tuple(
+        _call_verdict(call, args, case, suite) for call, args in zip(calls, parsed, strict=True)
+    )
     got = [call.name for call in calls]
-    sent = [_sent_name(response, i) for i in range(len(calls))]  # for reasons only; ``got`` is what counts
+    sent = [
+        _sent_name(response, i) for i in range(len(calls))
+    ]  # for reasons only; ``got`` is what counts
     if response.problems:  # judged, never errored: the answer is readable, its calls are not
         names_match = step.expect == "call" and sorted(got) == sorted(c.name for c in step.calls)
         reason = f"malformed tool calls: {response.problems[0]}"
@@ -100,18 +110,24 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     if step.expect == "none":
         if not calls:
             return StepVerdict(True, None, True, verdicts, ())
-        return StepVerdict(False, f"expected no call, got {_names(sent)}", False, verdicts, (None,) * len(calls))
+        return StepVerdict(
+            False, f"expected no call, got {_names(sent)}", False, verdicts, (None,) * len(calls)
+        )
     want = [call.name for call in step.calls]
     unmatched = (None,) * len(calls)
     if sorted(got) != sorted(want):  # the same multiset of names
         reason = f"names differ: expected {_names(want)}, got {_names(sent)}"
         looks_like = None if calls else text_call_name(response.content, case.tools)
-        if looks_like:  # the verdict stands (no call was made); the reason says where the call may have gone
+        if (
+            looks_like
+        ):  # the verdict stands (no call was made); the reason says where the call may have gone
             reason += f" (the text looks like a call to {looks_like}: the server's tool parser may be off)"
         return StepVerdict(False, reason, False, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:
-            return StepVerdict(False, _not_an_object(call, args, response), True, verdicts, unmatched)
+            return StepVerdict(
+                False, _not_an_object(call, args, response), True, verdicts, unmatched
+            )
     edges = [
         [
             j
@@ -123,7 +139,9 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     assignment = tuple(max_matching(edges, len(step.calls)))
     if all(partner is not None for partner in assignment):
         return StepVerdict(True, None, True, verdicts, assignment)
-    return StepVerdict(False, _matching_reason(step, calls, parsed, assignment), True, verdicts, assignment)
+    return StepVerdict(
+        False, _matching_reason(step, calls, parsed, assignment), True, verdicts, assignment
+    )
 
 
 def _not_an_object(call: ToolCall, args: ParsedArguments, response: ModelResponse) -> str:

@@ -18,7 +18,12 @@ def mcnemar_exact(b: int, c: int) -> float:
     ``X ~ Bin(b + c, 1/2)``; it is 1.0 when there are no discordant pairs. Computed with exact integers
     (``math.comb``) and converted to float once, so the result does not depend on summation order.
     """
-    if isinstance(b, bool) or isinstance(c, bool) or not isinstance(b, int) or not isinstance(c, int):
+    if (
+        isinstance(b, bool)
+        or isinstance(c, bool)
+        or not isinstance(b, int)
+        or not isinstance(c, int)
+    ):
         raise TypeError(f"mcnemar_exact needs integer counts, got b={b!r}, c={c!r}")
     if b < 0 or c < 0:
         raise ValueError(f"mcnemar_exact needs non-negative counts, got b={b}, c={c}")

@@ -22,7 +22,9 @@ class PatternError(ValueError):
 
 def _options(ignore_case: bool) -> Any:
     options = re2.Options()
-    options.log_errors = False  # RE2 would print its own parse error on stderr; ours is the one line
+    options.log_errors = (
+        False  # RE2 would print its own parse error on stderr; ours is the one line
+    )
     options.never_capture = True  # only "does it match" is asked
     options.case_sensitive = not ignore_case
     return options

@@ -119,7 +119,10 @@ def mcnemar_power(cases: int, rate: float, drop: float, alpha: float = 0.05) -> 
     the passed->failed ones among them, b | t ~ Bin(t, high / (high + low))."""
     import numpy as np
 
-    high, low = rate * (1 - rate + drop), (1 - rate) * (rate - drop)  # passed->failed, failed->passed
+    high, low = (
+        rate * (1 - rate + drop),
+        (1 - rate) * (rate - drop),
+    )  # passed->failed, failed->passed
     discordant = high + low
     if cases <= 0 or discordant <= 0 or high <= 0:
         return 0.0
@@ -134,7 +137,9 @@ def mcnemar_power(cases: int, rate: float, drop: float, alpha: float = 0.05) -> 
         inner = reject[counts, counts].astype(float)
     else:
         with np.errstate(invalid="ignore", over="ignore"):
-            inner = np.where(reject, np.exp(_log_pmf(log_factorial, t, np.minimum(b, t), share)), 0.0).sum(axis=1)
+            inner = np.where(
+                reject, np.exp(_log_pmf(log_factorial, t, np.minimum(b, t), share)), 0.0
+            ).sum(axis=1)
     return float(min(1.0, (weights * inner).sum()))
 
 
@@ -204,7 +209,13 @@ def paired_power(
     detectable = 100 * detectable_drop(n, variance, repeats_b)
     if within_a is not None and within_b is not None:
         between = max(0.0, variance - within_a / repeats_a - within_b / repeats_b)
-        return Power(n, detectable, target_points, repeats_needed(n, between, within_a + within_b, target), "exact")
+        return Power(
+            n,
+            detectable,
+            target_points,
+            repeats_needed(n, between, within_a + within_b, target),
+            "exact",
+        )
     # Unmeasured noise: all of what the known side does not explain is counted as the other side's noise.
     known = (within_a or 0.0) / repeats_a + (within_b or 0.0) / repeats_b
     unknown_k = repeats_a if within_a is None else repeats_b

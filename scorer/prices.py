@@ -33,7 +33,10 @@ def body_price_text(body: bytes) -> str | None:
         return None
     try:
         value = _LITERALS.decode(body.decode("utf-8"))
-    except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError included), or nested beyond Python
+    except (
+        ValueError,
+        RecursionError,
+    ):  # not JSON (UnicodeDecodeError included), or nested beyond Python
         return None
     usage = value.get("usage") if isinstance(value, dict) else None
     cost = usage.get("cost") if isinstance(usage, dict) else None

@@ -34,7 +34,9 @@ def repeated_case_document(repeats: Sequence[CaseOutcome]) -> dict[str, Any]:
         "id": repeats[0].case.id,
         "group": repeats[0].case.group,
         "status": aggregate_status(statuses),
-        "reason": None if shown["reason"] is None else f"repeat {shown['repeat']}: {shown['reason']}",
+        "reason": None
+        if shown["reason"] is None
+        else f"repeat {shown['repeat']}: {shown['reason']}",
         "repeat_statuses": statuses,
         "passed_repeats": statuses.count("passed"),
         "scored_repeats": sum(1 for s in statuses if s in SCORED),

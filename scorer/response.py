@@ -93,8 +93,16 @@ class ModelResponse:
 
 
 def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
-    return names.get(type(value), "a number" if isinstance(value, int | float) else type(value).__name__)
+    names = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+    }
+    return names.get(
+        type(value), "a number" if isinstance(value, int | float) else type(value).__name__
+    )
 
 
 def content_text(content: Any) -> str | None:
@@ -107,7 +115,9 @@ def content_text(content: Any) -> str | None:
     texts = [
         part["text"]
         for part in content
-        if isinstance(part, dict) and part.get("type", "text") == "text" and isinstance(part.get("text"), str)
+        if isinstance(part, dict)
+        and part.get("type", "text") == "text"
+        and isinstance(part.get("text"), str)
     ]
     return "".join(texts) if texts else None
 
@@ -125,14 +135,18 @@ def _call(entry: Any, where: str, problems: list[str]) -> ToolCall:
     name = function.get("name")
     call_id = entry.get("id")
     return ToolCall(
-        call_id if isinstance(call_id, str) else None, name if isinstance(name, str) else "", function.get("arguments")
+        call_id if isinstance(call_id, str) else None,
+        name if isinstance(name, str) else "",
+        function.get("arguments"),
     )
 
 
 def _calls(message: dict[str, Any], problems: list[str]) -> tuple[tuple[ToolCall, ...], bool]:
     raw = message.get("tool_calls")
     if isinstance(raw, list) and raw:
-        return tuple(_call(entry, f"tool_calls[{i}]", problems) for i, entry in enumerate(raw)), False
+        return tuple(
+            _call(entry, f"tool_calls[{i}]", problems) for i, entry in enumerate(raw)
+        ), False
     if raw is not None and not isinstance(raw, list):
         problems.append(f"tool_calls is {_kind(raw)}, not a list")
         return (ToolCall(None, "", None),), False

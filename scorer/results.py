@@ -17,7 +17,9 @@ FORMAT_VERSION = 1
 
 def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool:
     """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped ``temperature``."""
-    return any("temperature" in dropped_params(a.dropped_params) for o in outcomes for a in o.attempts)
+    return any(
+        "temperature" in dropped_params(a.dropped_params) for o in outcomes for a in o.attempts
+    )
 
 
 def _step_document(step: StepRecord) -> dict[str, Any]:
@@ -101,7 +103,11 @@ def in_suite_order(suite: Suite, items: Sequence[T], case_id: Callable[[T], str]
 
 
 def run_fields(
-    suite: Suite, model: str, model_slug: str, recorded_suite: dict[str, str] | None, outcomes: Sequence[CaseOutcome]
+    suite: Suite,
+    model: str,
+    model_slug: str,
+    recorded_suite: dict[str, str] | None,
+    outcomes: Sequence[CaseOutcome],
 ) -> dict[str, Any]:
     """The fields every results.json has about the run as a whole that its rows do not compute: what was scored
     with what, and whether the gateway dropped the temperature (each row carries it)."""

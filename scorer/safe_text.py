@@ -19,8 +19,12 @@ import re
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # C0 but tab and line breaks, DEL, C1, and the bidi controls (embeddings, overrides, isolates, marks).
-_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_TERMINAL_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_TERMINAL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_TERMINAL_LINE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 # Not a Char of XML 1.0 (https://www.w3.org/TR/xml/#charsets), discouraged there (DEL, C1), a bidi control or
 # a carriage return (it rewrites the line on a terminal showing the message).
 _NOT_XML = re.compile(

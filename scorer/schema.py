@@ -78,7 +78,12 @@ SUBSET_METASCHEMA: dict[str, Any] = {
         "type": {
             "anyOf": [
                 {"enum": _JSON_TYPES},
-                {"type": "array", "items": {"enum": _JSON_TYPES}, "minItems": 1, "uniqueItems": True},
+                {
+                    "type": "array",
+                    "items": {"enum": _JSON_TYPES},
+                    "minItems": 1,
+                    "uniqueItems": True,
+                },
             ]
         },
         "enum": {"type": "array"},
@@ -110,7 +115,9 @@ def _metaschema_problems(schema: dict[str, Any], path: str) -> list[str]:
     validator = _metaschema_validator()
     return [
         f"{path}{''.join(f'.{p}' for p in error.absolute_path)}: {error.message}"
-        for error in sorted(validator.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path)))
+        for error in sorted(
+            validator.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
+        )
     ]
 
 
@@ -137,5 +144,10 @@ def make_validator(schema: dict[str, Any]) -> Any:
 
 def schema_errors(validator: Any, value: Any) -> list[str]:
     """Validation messages of ``value`` (empty when valid), in a stable order."""
-    errors = sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    return [f"{'.'.join(map(str, error.absolute_path)) or '(root)'}: {error.message}" for error in errors]
+    errors = sorted(
+        validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.message)
+    )
+    return [
+        f"{'.'.join(map(str, error.absolute_path)) or '(root)'}: {error.message}"
+        for error in errors
+    ]

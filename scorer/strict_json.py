@@ -15,7 +15,9 @@ import math
 from typing import Any
 
 MAX_INT_DIGITS = 4300  # Python's int() refuses longer digit strings (sys.get_int_max_str_digits)
-MAX_DEPTH = 100  # real answers nest a dozen levels; deeper is refused long before Python's recursion limit
+MAX_DEPTH = (
+    100  # real answers nest a dozen levels; deeper is refused long before Python's recursion limit
+)
 
 
 class NonFinite(str):
@@ -57,7 +59,9 @@ def _mark_float(text: str) -> Any:
 
 
 def _strict_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:  # valid JSON, but beyond a double and beyond Python's int parsing
+    if (
+        len(text.lstrip("-")) > MAX_INT_DIGITS
+    ):  # valid JSON, but beyond a double and beyond Python's int parsing
         raise NotStrictJson(text)
     return int(text)
 
@@ -67,7 +71,9 @@ def _mark_int(text: str) -> Any:
 
 
 # json.loads(**kw) would build a decoder per call; these are built once.
-STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_strict_int)
+STRICT = json.JSONDecoder(
+    parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_strict_int
+)
 _MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float, parse_int=_mark_int)
 
 
@@ -96,7 +102,9 @@ def position_text(exc: json.JSONDecodeError, column: bool = False) -> str:
 def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
     """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative: no recursion)."""
     level, depth = [value], 0
-    while level:  # one nesting level at a time: no tuple per node, and the children go in with one C call
+    while (
+        level
+    ):  # one nesting level at a time: no tuple per node, and the children go in with one C call
         depth += 1
         nested: list[Any] = []
         for item in level:

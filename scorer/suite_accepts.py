@@ -23,9 +23,13 @@ def parse_accepts(raw: Any, at: str) -> tuple[tuple[AuditAccept, ...], list[str]
             continue
         arg, kind, reason = item.get("arg"), item.get("kind"), item.get("reason")
         if not isinstance(arg, str) or not arg:
-            problems.append(f"{where}.arg: must be a non-empty string (the argument, dotted for a nested field)")
+            problems.append(
+                f"{where}.arg: must be a non-empty string (the argument, dotted for a nested field)"
+            )
         elif kind not in ARG_WRONG:
-            problems.append(f"{where}.kind: must be one of {', '.join(sorted(ARG_WRONG))}, got {kind!r}")
+            problems.append(
+                f"{where}.kind: must be one of {', '.join(sorted(ARG_WRONG))}, got {kind!r}"
+            )
         elif not isinstance(reason, str) or not reason.strip():
             problems.append(f"{where}.reason: must say why the method accepts this answer")
         else:

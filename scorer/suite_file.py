@@ -27,7 +27,9 @@ def _decode(raw: bytes, source: str) -> Any:
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise SuiteError(f"{source}: not valid JSON: {strict_json.position_text(exc, column=True)}") from None
+        raise SuiteError(
+            f"{source}: not valid JSON: {strict_json.position_text(exc, column=True)}"
+        ) from None
     except strict_json.NotStrictFile as exc:
         raise SuiteError(f"{source}: not valid JSON: {exc}") from None
 
@@ -38,7 +40,11 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     builder = _Builder(source)
     suite = builder.suite(data, hashlib.sha256(raw).hexdigest())
     raw_cases = data.get("cases") if isinstance(data, dict) else None
-    counts = Counter(c.get("group") for c in raw_cases if isinstance(c, dict)) if isinstance(raw_cases, list) else {}
+    counts = (
+        Counter(c.get("group") for c in raw_cases if isinstance(c, dict))
+        if isinstance(raw_cases, list)
+        else {}
+    )
     group_counts = {group: counts.get(group, 0) for group in GROUPS}
     # Unknown keys first: a misspelt key is often why a field the builder needs is "missing".
     problems = suite_keys.unknown_key_problems(data) + builder.problems
@@ -57,7 +63,11 @@ def parse_suite(raw: bytes, source: str) -> Suite:
 
 def suite_error(source: str, problems: list[str] | tuple[str, ...]) -> SuiteError:
     """The one-line error for a suite with ``problems``: the first, and how many more ``suite check`` lists."""
-    more = f" (and {len(problems) - 1} more; run `lobstack-eval suite check {source}`)" if len(problems) > 1 else ""
+    more = (
+        f" (and {len(problems) - 1} more; run `lobstack-eval suite check {source}`)"
+        if len(problems) > 1
+        else ""
+    )
     return SuiteError(f"{source}: {problems[0]}{more}", tuple(problems))
 
 
@@ -115,14 +125,23 @@ class _Builder:
             where = f"tools.{name}"
             spec = raw[name]
             function = spec.get("function") if isinstance(spec, dict) else None
-            if not isinstance(spec, dict) or spec.get("type") != "function" or not isinstance(function, dict):
+            if (
+                not isinstance(spec, dict)
+                or spec.get("type") != "function"
+                or not isinstance(function, dict)
+            ):
                 self.problem(where, 'must be {"type": "function", "function": {...}}')
                 continue
             if function.get("name") != name:
-                self.problem(f"{where}.function.name", f"{function.get('name')!r} differs from the key {name!r}")
+                self.problem(
+                    f"{where}.function.name",
+                    f"{function.get('name')!r} differs from the key {name!r}",
+                )
             parameters = function.get("parameters")
             if not isinstance(parameters, dict) or parameters.get("type") != "object":
-                self.problem(f"{where}.function.parameters", 'must be a schema with "type": "object"')
+                self.problem(
+                    f"{where}.function.parameters", 'must be a schema with "type": "object"'
+                )
                 continue
             found = schema_problems(parameters, f"{where}.function.parameters")
             self.problems.extend(found)
@@ -158,20 +177,27 @@ class _Builder:
                 self.problem(f"{where}.tools", f"{name!r} is offered {count} times")
         for name in offered:
             if name not in tools:
-                self.problem(f"{where}.tools", f"{name!r} is not in the tools catalogue (or its schema is invalid)")
+                self.problem(
+                    f"{where}.tools",
+                    f"{name!r} is not in the tools catalogue (or its schema is invalid)",
+                )
         messages = raw.get("messages")
         if not isinstance(messages, list) or not messages:
             self.problem(f"{where}.messages", "missing or not a non-empty list")
             messages = []
         for m_index, message in enumerate(messages):
             if not isinstance(message, dict) or message.get("role") not in _ROLES:
-                self.problem(f"{where}.messages[{m_index}]", f"must be an object with role one of {_ROLES}")
+                self.problem(
+                    f"{where}.messages[{m_index}]", f"must be an object with role one of {_ROLES}"
+                )
         rules += suite_rules.message_problems(case_id, messages)
         steps = self.steps(raw.get("steps"), where, set(offered), tools)
         if steps:
             self.group_rules(group, steps, where)
         built = len(self.problems) == before
-        case = Case(case_id, group, tuple(offered), tuple(messages), tuple(steps)) if built else None
+        case = (
+            Case(case_id, group, tuple(offered), tuple(messages), tuple(steps)) if built else None
+        )
         if case is not None:  # only a built case's steps are whole enough for the shape rule
             rules += suite_rules.shape_problems(case)
         self.problems += rules
@@ -241,12 +267,18 @@ class _Builder:
                         self.problem(f"{at}.reference.{arg}", f"fails its own check: {failure}")
             if tool is not None:
                 for error in tool.errors(reference):
-                    self.problem(f"{at}.reference", f"does not validate against {name}'s schema: {error}")
+                    self.problem(
+                        f"{at}.reference", f"does not validate against {name}'s schema: {error}"
+                    )
         accepts, trouble = parse_accepts(raw.get("audit_accept"), f"{at}.audit_accept")
         self.problems.extend(trouble)
-        return ExpectedCall(name, args, reference if isinstance(reference, dict) else None, result, accepts)
+        return ExpectedCall(
+            name, args, reference if isinstance(reference, dict) else None, result, accepts
+        )
 
-    def args(self, raw: Any, at: str, tool: Tool | None) -> tuple[tuple[str, tuple[Check, ...]], ...]:
+    def args(
+        self, raw: Any, at: str, tool: Tool | None
+    ) -> tuple[tuple[str, tuple[Check, ...]], ...]:
         if not isinstance(raw, dict):
             self.problem(at, "must be an object of argument name -> check(s)")
             return ()

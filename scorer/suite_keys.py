@@ -55,17 +55,27 @@ def _case(case: dict[str, Any], index: int) -> list[str]:
         for c_index, call in _objects(step.get("calls")):
             found += _unknown(call, CALL, f"{at}.calls[{c_index}]")
             for a_index, accept in _objects(call.get("audit_accept")):
-                found += _unknown(accept, AUDIT_ACCEPT, f"{at}.calls[{c_index}].audit_accept[{a_index}]")
+                found += _unknown(
+                    accept, AUDIT_ACCEPT, f"{at}.calls[{c_index}].audit_accept[{a_index}]"
+                )
     return found
 
 
 def _objects(items: Any) -> Iterable[tuple[int, dict[str, Any]]]:
     """The objects of a list with their index (nothing when ``items`` is not a list)."""
-    return ((i, item) for i, item in enumerate(items if isinstance(items, list) else []) if isinstance(item, dict))
+    return (
+        (i, item)
+        for i, item in enumerate(items if isinstance(items, list) else [])
+        if isinstance(item, dict)
+    )
 
 
 def _unknown(obj: dict[str, Any], known: tuple[str, ...], where: str) -> list[str]:
-    return [f"{where}: unknown key {_quote(key)} ({hint(key, known)})" for key in obj if key not in known]
+    return [
+        f"{where}: unknown key {_quote(key)} ({hint(key, known)})"
+        for key in obj
+        if key not in known
+    ]
 
 
 def hint(key: str, known: Iterable[str]) -> str:

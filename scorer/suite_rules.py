@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 ONE_CALL_GROUPS = ("selection", "arguments", "near_misses")
 PUBLISHED_NAME = "lobstack-tool-calling"
 # The method page's group table, for every published version (the shape has not changed since 1.0.0).
-_SHAPE = {"selection": 14, "arguments": 16, "near_misses": 12, "no_call": 14, "parallel": 12, "chains": 12}
+_SHAPE = {
+    "selection": 14,
+    "arguments": 16,
+    "near_misses": 12,
+    "no_call": 14,
+    "parallel": 12,
+    "chains": 12,
+}
 PUBLISHED_COUNTS = {(PUBLISHED_NAME, "1.0.0"): _SHAPE, (PUBLISHED_NAME, "1.1.0"): _SHAPE}
 _NUMBER = "(0[1-9]|[1-9][0-9])"
 
@@ -28,14 +35,22 @@ def problems(suite: Suite) -> list[str]:
     """Every group rule the suite breaks, case by case in suite order (the group counts: ``count_problems``)."""
     found: list[str] = []
     for case in suite.cases:
-        found += id_problems(case.id, case.group) + message_problems(case.id, case.messages) + shape_problems(case)
+        found += (
+            id_problems(case.id, case.group)
+            + message_problems(case.id, case.messages)
+            + shape_problems(case)
+        )
     return found
 
 
 def count_problems(name: object, version: object, counts: dict[str, int]) -> list[str]:
     """For a published suite (name and version), each group whose case count differs from the method page's table.
     Counted from the file's raw cases, so the problem shows even when a case fails to build."""
-    want = PUBLISHED_COUNTS.get((name, version)) if isinstance(name, str) and isinstance(version, str) else None
+    want = (
+        PUBLISHED_COUNTS.get((name, version))
+        if isinstance(name, str) and isinstance(version, str)
+        else None
+    )
     return [
         f"cases: group {group!r} has {counts.get(group, 0)} cases; the method page's table for {name} {version} "
         f"says {count}"
@@ -48,7 +63,9 @@ def id_problems(case_id: str, group: str) -> list[str]:
     """The id rule: ``<group>-NN`` with NN from 01 to 99."""
     if re.fullmatch(f"{re.escape(group)}-{_NUMBER}", case_id):
         return []
-    return [f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to {group}-99"]
+    return [
+        f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to {group}-99"
+    ]
 
 
 def message_problems(case_id: str, messages: Sequence[object]) -> list[str]:
@@ -66,13 +83,21 @@ def shape_problems(case: Case) -> list[str]:
     shape = _describe(steps)
     if case.group in ONE_CALL_GROUPS:
         if len(steps) != 1 or steps[0].expect != "call" or len(steps[0].calls) != 1:
-            return [f"{where}: a {case.group} case has one step expecting one call; this one has {shape}"]
+            return [
+                f"{where}: a {case.group} case has one step expecting one call; this one has {shape}"
+            ]
     elif case.group == "parallel":
         if len(steps) != 1 or steps[0].expect != "call" or not 2 <= len(steps[0].calls) <= 3:
-            return [f"{where}: a parallel case has one step expecting two or three calls; this one has {shape}"]
+            return [
+                f"{where}: a parallel case has one step expecting two or three calls; this one has {shape}"
+            ]
     elif case.group == "chains":
-        if not 2 <= len(steps) <= 4 or any(step.expect == "call" and len(step.calls) != 1 for step in steps):
-            return [f"{where}: a chain has 2 to 4 steps, each call step expecting one call; this one has {shape}"]
+        if not 2 <= len(steps) <= 4 or any(
+            step.expect == "call" and len(step.calls) != 1 for step in steps
+        ):
+            return [
+                f"{where}: a chain has 2 to 4 steps, each call step expecting one call; this one has {shape}"
+            ]
     elif case.group == "no_call" and steps[0].expect != "none":
         return [f"{where}[0].expect: a no_call case expects no call first; this one has {shape}"]
     return []
@@ -80,7 +105,9 @@ def shape_problems(case: Case) -> list[str]:
 
 def _describe(steps: tuple[Step, ...]) -> str:
     """``1 step (2 calls)``, ``3 steps (1 call, 1 call, none)``."""
-    parts = ["none" if step.expect == "none" else _plural(len(step.calls), "call") for step in steps]
+    parts = [
+        "none" if step.expect == "none" else _plural(len(step.calls), "call") for step in steps
+    ]
     return f"{_plural(len(steps), 'step')} ({', '.join(parts)})"
 
 

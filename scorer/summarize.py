@@ -19,7 +19,15 @@ from scorer.clustered import clustered_rate
 from scorer.headers import finite
 from scorer.repeats import pass_k_curve, repeat_metrics
 from scorer.suite_model import GROUPS
-from scorer.summary import CALL_METRICS, CASE_METRICS, METRICS, CaseTally, Counts, ModelSummary, Rate
+from scorer.summary import (
+    CALL_METRICS,
+    CASE_METRICS,
+    METRICS,
+    CaseTally,
+    Counts,
+    ModelSummary,
+    Rate,
+)
 
 _STATUSES = ("passed", "failed", "errored", "unrecorded")
 
@@ -32,7 +40,10 @@ def _per_case(cases: Any, engine: str) -> list[dict[str, Any]]:
     for name in CASE_METRICS:
         aggregations += [pl.col(name).sum().alias(name), pl.col(name).count().alias(f"{name}_of")]
     for name in CALL_METRICS:
-        aggregations += [pl.col(name).sum().alias(name), pl.col(f"{name}_of").sum().alias(f"{name}_of")]
+        aggregations += [
+            pl.col(name).sum().alias(name),
+            pl.col(f"{name}_of").sum().alias(f"{name}_of"),
+        ]
     query = cases.group_by("model_slug", "case_id", "case_index", "group").agg(aggregations)
     return query.sort("model_slug", "case_index").collect(engine=engine).to_dicts()
 
@@ -47,9 +58,13 @@ def _per_model(cases: Any, engine: str) -> list[dict[str, Any]]:
             pl.col("repeat").max().alias("repeats"),
             pl.col("temperature_ignored").any().alias("temperature_ignored"),
             # A case-run whose attempts are known but whose price is not: the whole run is unpriced.
-            (pl.col("cost_usd_text").is_null() & pl.col("attempts").is_not_null()).any().alias("unpriced"),
+            (pl.col("cost_usd_text").is_null() & pl.col("attempts").is_not_null())
+            .any()
+            .alias("unpriced"),
             # A price with more decimals than cost_usd holds: that model's total is summed from the exact texts.
-            (pl.col("cost_usd_text").is_not_null() & pl.col("cost_usd").is_null()).any().alias("inexact"),
+            (pl.col("cost_usd_text").is_not_null() & pl.col("cost_usd").is_null())
+            .any()
+            .alias("inexact"),
             pl.col("cost_usd").sum().alias("cost_total"),
             pl.col("attempt_wall_ms").explode().median().alias("latency_p50_ms"),
         )
@@ -82,7 +97,11 @@ def _exact_totals(cases: Any, slugs: list[str], engine: str) -> dict[str, Decima
     """The exact sum of ``cost_usd_text`` per model slug (for models with prices finer than 10^-18 USD)."""
     import polars as pl
 
-    texts = cases.filter(pl.col("model_slug").is_in(slugs)).select("model_slug", "cost_usd_text").collect(engine=engine)
+    texts = (
+        cases.filter(pl.col("model_slug").is_in(slugs))
+        .select("model_slug", "cost_usd_text")
+        .collect(engine=engine)
+    )
     totals = dict.fromkeys(slugs, Decimal(0))
     for slug, text in texts.iter_rows():
         totals[slug] += Decimal(text)
@@ -105,13 +124,21 @@ def _clusters(rows: Sequence[dict[str, Any]], name: str) -> list[tuple[int, int]
     return [(int(r[name] or 0), int(r[f"{name}_of"] or 0)) for r in rows]
 
 
-def summary_of(model: dict[str, Any], rows: Sequence[dict[str, Any]], routed: dict[str, int]) -> ModelSummary:
+def summary_of(
+    model: dict[str, Any], rows: Sequence[dict[str, Any]], routed: dict[str, int]
+) -> ModelSummary:
     """One model's summary from its per-model row and its per-case rows (in suite order)."""
-    total = None if model["unpriced"] else (model["cost_total"] if model["cost_total"] is not None else Decimal(0))
+    total = (
+        None
+        if model["unpriced"]
+        else (model["cost_total"] if model["cost_total"] is not None else Decimal(0))
+    )
     total = None if total is None or finite(total) is None else total  # beyond a double: unpriced
     runs = [s for r in rows for s in _STATUSES for _ in range(int(r[s]))]
     case_runs = _counts(runs, len(runs))
-    tallies = tuple(CaseTally(r["case_id"], int(r["passed"]), int(r["passed"] + r["failed"])) for r in rows)
+    tallies = tuple(
+        CaseTally(r["case_id"], int(r["passed"]), int(r["passed"] + r["failed"])) for r in rows
+    )
     metrics: dict[str, Rate] = {name: clustered_rate(_clusters(rows, name)) for name in METRICS}
     metrics.update(repeat_metrics([(t.passed, t.scored) for t in tallies]))
     latency, repeats = model["latency_p50_ms"], int(model["repeats"] or 1)
@@ -124,7 +151,10 @@ def summary_of(model: dict[str, Any], rows: Sequence[dict[str, Any]], routed: di
         cases=_counts([_status(r) for r in rows], len(rows)),
         case_runs=case_runs,
         metrics=metrics,
-        groups={g: clustered_rate(_clusters([r for r in rows if r["group"] == g], "overall")) for g in GROUPS},
+        groups={
+            g: clustered_rate(_clusters([r for r in rows if r["group"] == g], "overall"))
+            for g in GROUPS
+        },
         latency_p50_ms=None if latency is None else float(latency),
         cost_usd=None if total is None else float(total),
         cost_per_100_cases_usd=None
@@ -149,7 +179,10 @@ def summarize(cases: Any, engine: str = "auto", routed: bool = True) -> dict[str
     for row in _per_case(cases, engine):
         by_case.setdefault(row["model_slug"], []).append(row)
     routes = _routed(cases, engine) if routed else {}
-    return {m["model_slug"]: summary_of(m, by_case[m["model_slug"]], routes.get(m["model_slug"], {})) for m in models}
+    return {
+        m["model_slug"]: summary_of(m, by_case[m["model_slug"]], routes.get(m["model_slug"], {}))
+        for m in models
+    }
 
 
 def empty(model: str, model_slug: str) -> ModelSummary:

@@ -12,8 +12,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-METRICS = ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel", "no_call_needed")
-CASE_METRICS = ("overall", "right_tool", "chains", "parallel", "no_call_needed")  # a boolean per case-run
+METRICS = (
+    "overall",
+    "right_tool",
+    "valid_arguments",
+    "made_up_tool",
+    "chains",
+    "parallel",
+    "no_call_needed",
+)
+CASE_METRICS = (
+    "overall",
+    "right_tool",
+    "chains",
+    "parallel",
+    "no_call_needed",
+)  # a boolean per case-run
 CALL_METRICS = ("valid_arguments", "made_up_tool")  # a count of calls and its base per case-run
 
 
@@ -28,7 +42,12 @@ class Rate:
 
     def document(self) -> dict[str, Any]:
         """``{count, of, rate, ci}`` as results.json has it."""
-        return {"count": self.count, "of": self.of, "rate": self.rate, "ci": None if self.ci is None else list(self.ci)}
+        return {
+            "count": self.count,
+            "of": self.of,
+            "rate": self.rate,
+            "ci": None if self.ci is None else list(self.ci),
+        }
 
 
 @dataclass(frozen=True)
@@ -42,7 +61,12 @@ class Counts:
 
     def document(self) -> dict[str, int]:
         """``{total, scored, errored, unrecorded}``."""
-        return {"total": self.total, "scored": self.scored, "errored": self.errored, "unrecorded": self.unrecorded}
+        return {
+            "total": self.total,
+            "scored": self.scored,
+            "errored": self.errored,
+            "unrecorded": self.unrecorded,
+        }
 
 
 @dataclass(frozen=True)
@@ -108,6 +132,7 @@ class ModelSummary:
             found["repeats"] = self.repeats
             found["case_runs"] = self.case_runs.document()
             found["pass_k_curve"] = [
-                {"k": p.k, "pass_all": p.pass_all, "pass_any": p.pass_any} for p in self.pass_k_curve
+                {"k": p.k, "pass_all": p.pass_all, "pass_any": p.pass_any}
+                for p in self.pass_k_curve
             ]
         return found

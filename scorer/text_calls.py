@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 
 PREFIX_CHARS = 4096  # a call written as text starts near the top; nothing past this is read
-MAX_OBJECTS = 16  # at most this many ``{`` are tried as the start of a JSON object: bounded work on any text
+MAX_OBJECTS = (
+    16  # at most this many ``{`` are tried as the start of a JSON object: bounded work on any text
+)
 TAG = "<tool_call>"
 _DECODER = json.JSONDecoder()
 

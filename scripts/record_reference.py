@@ -52,10 +52,16 @@ MODELS = (
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--changed", action="store_true", help="record only the cases the suite now asks differently; keep the rest"
+        "--changed",
+        action="store_true",
+        help="record only the cases the suite now asks differently; keep the rest",
     )
     args = parser.parse_args(argv)
-    suite_path, cassettes, reports = ROOT / "evals" / "suite.json", ROOT / "cassettes", ROOT / "reports"
+    suite_path, cassettes, reports = (
+        ROOT / "evals" / "suite.json",
+        ROOT / "cassettes",
+        ROOT / "reports",
+    )
     suite = read_suite(suite_path)
     with StandInGateway(GatewayConfig(suite_path=suite_path)) as gateway:
         for model in MODELS:

@@ -48,7 +48,9 @@ class Answer:
     headers: tuple[tuple[str, str], ...]
     body: bytes
     delay_s: float
-    informational: tuple[bytes, ...] = ()  # whole 1xx answers (status line and headers) written first
+    informational: tuple[
+        bytes, ...
+    ] = ()  # whole 1xx answers (status line and headers) written first
 
 
 @dataclass(frozen=True)
@@ -69,30 +71,43 @@ class Dispatcher:
         self._suite = suite
         self._latency_s = config.latency_ms / 1000.0
         self._attempts: Counter[tuple[str, str]] = Counter()
-        self._answers: Counter[tuple[str, str]] = Counter()  # a model's answers per body: ref/flaky draws from it
+        self._answers: Counter[tuple[str, str]] = (
+            Counter()
+        )  # a model's answers per body: ref/flaky draws from it
         self._lock = threading.Lock()
 
-    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str] | None = None) -> Outcome:
+    def handle(
+        self, method: str, path: str, body: bytes, headers: dict[str, str] | None = None
+    ) -> Outcome:
         """The outcome of one request (``headers`` are only ever echoed by the ``echo`` fault)."""
         route_path = path.split("?", 1)[0].rstrip("/")
         if method == "POST" and route_path == CHAT_PATH:
             return self._chat(body, path, headers or {})
         if method == "GET" and route_path == MODELS_PATH:
             return self._answer(200, wire.models_json(model_names()))
-        return self._error(404, f"Unknown request URL: {method} {route_path or '/'}", code="unknown_url")
+        return self._error(
+            404, f"Unknown request URL: {method} {route_path or '/'}", code="unknown_url"
+        )
 
     def _answer(self, status: int, value: Any, cost: float = 0.0, extra_s: float = 0.0, raw: bytes | None = None,
                 extra_headers: tuple[tuple[str, str], ...] = ()) -> Answer:  # fmt: skip
         prefix = self._config.upstream_prefix
-        own = ((prefix + name, value) for name, value in ((self._config.cost_header, format_usd(cost)), *extra_headers))
+        own = (
+            (prefix + name, value)
+            for name, value in ((self._config.cost_header, format_usd(cost)), *extra_headers)
+        )
         headers = (("Content-Type", "application/json"), *own)
         body = raw if raw is not None else wire.encode(value)
         return Answer(status, headers, body, self._latency_s + extra_s)
 
-    def _error(self, status: int, message: str, param: str | None = None, code: str | None = None) -> Answer:
+    def _error(
+        self, status: int, message: str, param: str | None = None, code: str | None = None
+    ) -> Answer:
         return self._answer(status, wire.error_json(status, message, param, code))
 
-    def _chat(self, body: bytes, path: str = CHAT_PATH, headers: dict[str, str] | None = None) -> Outcome:
+    def _chat(
+        self, body: bytes, path: str = CHAT_PATH, headers: dict[str, str] | None = None
+    ) -> Outcome:
         try:
             request = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -103,7 +118,9 @@ class Dispatcher:
         model: str = request["model"]
         split = split_model_suffix(model)
         if split is None or split[0] not in (*MODELS, "auto"):
-            return self._error(404, f"The model `{model}` does not exist", param="model", code="model_not_found")
+            return self._error(
+                404, f"The model `{model}` does not exist", param="model", code="model_not_found"
+            )
         outcome = self._hosted(request, model, *split, path=path, headers=headers or {})
         if isinstance(outcome, Answer) and split[0] in MODELS and MODELS[split[0]].price_in_body:
             priced = self._config.upstream_prefix + self._config.cost_header
@@ -140,7 +157,9 @@ class Dispatcher:
             return self._answer(200, {})
         if fault is not None and fault.startswith(IN_BODY):
             code = int(fault.removeprefix(IN_BODY))
-            return self._answer(200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}})
+            return self._answer(
+                200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}}
+            )
         if fault in HOSTILE_KINDS and fault not in MODEL_OUTPUT_KINDS:
             status, extra, raw = hostile(fault, path, headers or {})
             return Answer(status, extra, raw, self._latency_s)
@@ -149,7 +168,9 @@ class Dispatcher:
             if answer.status != 200:
                 return answer
             informational = (EARLY_HINTS,) if fault == "earlyhints" else ()
-            return replace(answer, body=bend(fault, json.loads(answer.body)), informational=informational)
+            return replace(
+                answer, body=bend(fault, json.loads(answer.body)), informational=informational
+            )
         if fault in TEXT_KINDS:
             normal = self._complete(request, base, body_digest, extra_s, attempt)
             status, body = hostile_body(fault, normal.body)
@@ -161,12 +182,16 @@ class Dispatcher:
             return self._error(status, f"Injected fault: the gateway answered {status}")
         return self._complete(request, base, body_digest, extra_s, attempt)
 
-    def _complete(self, request: dict[str, Any], base: str, body_digest: str, extra_s: float, attempt: int) -> Answer:
+    def _complete(
+        self, request: dict[str, Any], base: str, body_digest: str, extra_s: float, attempt: int
+    ) -> Answer:
         offered = offered_names(request.get("tools"))
         messages = request["messages"]
         position = self._suite.locate(messages, offered)
         schemas = self._suite.tool_schemas
-        ask = Ask(position, offered, body_digest, self._config.seed, schemas, attempt, tuple(messages))
+        ask = Ask(
+            position, offered, body_digest, self._config.seed, schemas, attempt, tuple(messages)
+        )
         picked = route(base, ask)
         spec = MODELS[picked]
         problem = tool_message_problem(messages) or (spec.check(ask) if spec.check else None)
@@ -177,13 +202,17 @@ class Dispatcher:
             ask = replace(ask, occurrence=self._answers[(base, body_digest)])
         reply = spec.answer(ask)
         message = wire.message_json(reply)
-        usage = Usage(estimate_tokens(canonical_json(request)), estimate_tokens(canonical_json(message)))
+        usage = Usage(
+            estimate_tokens(canonical_json(request)), estimate_tokens(canonical_json(message))
+        )
         completion_id = "chatcmpl-" + digest("completion", body_digest)[:24]
         dropped: tuple[tuple[str, str], ...] = ()
         if spec.drops_temperature and "temperature" in request:
             dropped = ((wire.DROPPED_HEADER, "temperature"),)
         if spec.price_in_body and reply.body_error is None:
-            value = wire.openrouter_json(completion_id, picked, reply, usage_with_cost(picked, usage))
+            value = wire.openrouter_json(
+                completion_id, picked, reply, usage_with_cost(picked, usage)
+            )
         else:
             value = wire.completion_json(completion_id, picked, reply, usage)
         cost = 0.0 if reply.body_error is not None else cost_usd(picked, usage)
@@ -198,7 +227,11 @@ def _request_problem(request: Any) -> tuple[str | None, str] | None:
     if not isinstance(model, str) or not model:
         return "model", "You must provide a model parameter."
     messages = request.get("messages")
-    if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+    if (
+        not isinstance(messages, list)
+        or not messages
+        or not all(isinstance(m, dict) for m in messages)
+    ):
         return "messages", "'messages' must be a non-empty array of message objects."
     tools = request.get("tools")
     if tools is not None and not isinstance(tools, list):

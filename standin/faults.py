@@ -30,7 +30,9 @@ from standin.hostile_text import TEXT_KINDS, is_label
 
 NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow", *HOSTILE_KINDS)
 # Users reach for --faults to script a sequence; the error says where a script goes.
-SCRIPT_HINT = 'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'
+SCRIPT_HINT = (
+    'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'
+)
 NORMAL = "200"
 SLOW_EXTRA_S = 1.0
 
@@ -71,7 +73,9 @@ def is_fault_kind(token: str) -> bool:
         return True
     status = token.removeprefix(IN_BODY)
     highest = 599 if token.startswith(IN_BODY) else 999
-    return status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= highest
+    return (
+        status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= highest
+    )
 
 
 def parse_faults(spec: str) -> FaultSpec:
@@ -94,7 +98,9 @@ def parse_faults(spec: str) -> FaultSpec:
         except ValueError:
             probability = float("nan")
         if not 0.0 <= probability <= 1.0:  # also rejects NaN
-            raise UsageError(f"--faults: bad token {token!r}: probability must be a number from 0 to 1")
+            raise UsageError(
+                f"--faults: bad token {token!r}: probability must be a number from 0 to 1"
+            )
         if kind in seen:
             raise UsageError(f"--faults: bad token {token!r}: kind {kind} given twice")
         seen.add(kind)

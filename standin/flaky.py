@@ -15,7 +15,12 @@ from standin.hashing import pick, unit
 from standin.models import NONE_MISTAKE, UNKNOWN_TEXT, mistaken, oracle
 from standin.reply import Ask, Reply
 
-FAILING_MISTAKES = ("missing_or_extra_call", "made_up_tool", "non_json_arguments", "text_instead_of_calls")
+FAILING_MISTAKES = (
+    "missing_or_extra_call",
+    "made_up_tool",
+    "non_json_arguments",
+    "text_instead_of_calls",
+)
 FLAKY_PROBABILITIES = (1.0, 0.0, 0.25, 0.5, 0.75)
 
 

@@ -13,7 +13,9 @@ from typing import Any
 
 def digest(*parts: object) -> str:
     """Hex SHA-256 of the parts' ``str`` forms joined by ``"\\x1f"``."""
-    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8", "backslashreplace")).hexdigest()
+    return hashlib.sha256(
+        "\x1f".join(str(p) for p in parts).encode("utf-8", "backslashreplace")
+    ).hexdigest()
 
 
 def pick(n: int, *parts: object) -> int:

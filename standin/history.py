@@ -14,12 +14,18 @@ def tool_message_problem(messages: list[Any]) -> str | None:
         role = message.get("role") if isinstance(message, dict) else None
         if role == "assistant":
             calls = message.get("tool_calls")
-            ids = [c.get("id") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+            ids = (
+                [c.get("id") for c in calls if isinstance(c, dict)]
+                if isinstance(calls, list)
+                else []
+            )
             answered = set()
         elif role == "tool":
             call_id = message.get("tool_call_id")
             if not isinstance(call_id, str) or not call_id:
-                return f"Invalid parameter: messages[{index}].tool_call_id must be a non-empty string"
+                return (
+                    f"Invalid parameter: messages[{index}].tool_call_id must be a non-empty string"
+                )
             if call_id not in ids or call_id in answered:
                 return (
                     f"Invalid parameter: messages[{index}] with role 'tool' must answer a tool call of the assistant "

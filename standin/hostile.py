@@ -60,7 +60,9 @@ def bomb(size: int = BOMB_BYTES) -> bytes:
     return gzip.compress(b"\0" * size, compresslevel=9, mtime=0)
 
 
-def hostile(kind: str, path: str, headers: dict[str, str]) -> tuple[int, tuple[tuple[str, str], ...], bytes]:
+def hostile(
+    kind: str, path: str, headers: dict[str, str]
+) -> tuple[int, tuple[tuple[str, str], ...], bytes]:
     """``(status, headers, body)`` of a hostile answer that replaces the model's (not the model-output kinds)."""
     if kind == "latin1":
         return 500, (("Content-Type", "text/html; charset=iso-8859-1"),), LATIN1_PAGE
@@ -74,9 +76,15 @@ def hostile(kind: str, path: str, headers: dict[str, str]) -> tuple[int, tuple[t
     if kind == "twolengths":  # the server adds the true Content-Length after this one
         return 200, (("Content-Type", "application/json"), ("Content-Length", "1")), b"{}"
     if kind == "badgzip":
-        return 200, (("Content-Type", "application/json"), ("Content-Encoding", "gzip")), b'{"choices": []}'
+        return (
+            200,
+            (("Content-Type", "application/json"), ("Content-Encoding", "gzip")),
+            b'{"choices": []}',
+        )
     if kind == "echo":
-        text = json.dumps({"error": {"message": "invalid key", "request_headers": headers}}).replace("/", "\\/")
+        text = json.dumps(
+            {"error": {"message": "invalid key", "request_headers": headers}}
+        ).replace("/", "\\/")
         return 401, (("Content-Type", "application/json"),), text.encode("ascii")
     raise ValueError(kind)
 
@@ -94,4 +102,6 @@ def bend(kind: str, value: dict[str, Any]) -> bytes:
         message["tool_calls"][0]["function"]["name"] += "\udfff"
     else:
         message["reasoning_content"] = "\ud800"
-    return json.dumps(value).encode("ascii")  # ensure_ascii: the surrogate travels as "\ud800", valid JSON
+    return json.dumps(value).encode(
+        "ascii"
+    )  # ensure_ascii: the surrogate travels as "\ud800", valid JSON

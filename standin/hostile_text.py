@@ -35,7 +35,11 @@ def hostile_body(kind: str, normal: bytes) -> tuple[int, bytes]:
     """The status and body of a ``kind`` answer, given the normal answer's body. Written with ``ensure_ascii``: a
     lone surrogate is valid JSON only as an escape."""
     if kind == "hostile400":
-        error: dict[str, Any] = {"message": HOSTILE_TEXT, "type": "invalid_request_error", "param": None}
+        error: dict[str, Any] = {
+            "message": HOSTILE_TEXT,
+            "type": "invalid_request_error",
+            "param": None,
+        }
         return 400, json.dumps({"error": {**error, "code": None}}).encode("ascii")
     value = json.loads(normal)
     value["choices"][0]["message"]["content"] = HOSTILE_TEXT

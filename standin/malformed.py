@@ -47,7 +47,12 @@ def malformed(ask: Ask) -> Reply:
     first = calls[0]
     reference = json.loads(reply.tool_calls[0].arguments)
     finish = None
-    message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None, "tool_calls": calls}
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": None,
+        "refusal": None,
+        "tool_calls": calls,
+    }
     if shape == "tool_calls_object":
         message["tool_calls"] = first
     elif shape == "null_entry":
@@ -60,9 +65,14 @@ def malformed(ask: Ask) -> Reply:
     elif shape == "missing_arguments":
         del first["function"]["arguments"]
     elif shape == "nan_arguments_object":
-        first["function"]["arguments"] = {**reference, "confidence": float("nan")}  # written as a bare NaN
+        first["function"]["arguments"] = {
+            **reference,
+            "confidence": float("nan"),
+        }  # written as a bare NaN
     elif shape == "nan_arguments_string":
-        first["function"]["arguments"] = json.dumps({**reference, "confidence": float("nan")}, ensure_ascii=False)
+        first["function"]["arguments"] = json.dumps(
+            {**reference, "confidence": float("nan")}, ensure_ascii=False
+        )
     elif shape == "truncated_length":
         text = first["function"]["arguments"]
         first["function"]["arguments"] = text[: len(text) // 2]

@@ -90,7 +90,9 @@ def first_tool(ask: Ask) -> Reply:
     """Calls the first offered tool with empty arguments."""
     if not ask.offered:
         return Reply(FIRST_TOOL_TEXT)
-    return Reply(None, (ToolCall("call_" + digest("first", ask.body_digest)[:12], ask.offered[0], "{}"),))
+    return Reply(
+        None, (ToolCall("call_" + digest("first", ask.body_digest)[:12], ask.offered[0], "{}"),)
+    )
 
 
 def noisy_behaviour(seed: int, case_id: str, step_index: int, expect: str) -> str:
@@ -108,7 +110,9 @@ def noisy(ask: Ask) -> Reply:
     if pos is None:
         return Reply(UNKNOWN_TEXT)
     step = pos.step
-    behaviour = noisy_behaviour(ask.seed, pos.case.id, pos.step_index, step.expect if step else "none")
+    behaviour = noisy_behaviour(
+        ask.seed, pos.case.id, pos.step_index, step.expect if step else "none"
+    )
     if behaviour == "correct":
         calls = reference_calls(ask)
         return Reply(None, calls) if calls else Reply(NOISY_TEXT)
@@ -145,7 +149,9 @@ def mistaken(ask: Ask, behaviour: str) -> Reply:
         changed = ToolCall(first.id, first.name, _args_json(wrong))
     else:  # schema_invalid_arguments
         schema = ask.tool_schemas.get(first.name, {})
-        changed = ToolCall(first.id, first.name, _args_json(_schema_breaking(expected.reference, schema)))
+        changed = ToolCall(
+            first.id, first.name, _args_json(_schema_breaking(expected.reference, schema))
+        )
     return Reply(None, (changed, *calls[1:]))
 
 
@@ -189,7 +195,10 @@ def xss(ask: Ask) -> Reply:
         return Reply(XSS_TEXT)
     return Reply(
         None,
-        tuple(ToolCall(c.id, c.name, _args_json(_hostile(json.loads(c.arguments), [0]))) for c in reply.tool_calls),
+        tuple(
+            ToolCall(c.id, c.name, _args_json(_hostile(json.loads(c.arguments), [0])))
+            for c in reply.tool_calls
+        ),
     )
 
 

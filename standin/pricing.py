@@ -70,14 +70,19 @@ def estimate_tokens(text: str) -> int:
 def cost_usd(model: str, usage: Usage) -> float:
     """What ``usage`` costs on ``model`` (a model with no price costs 0)."""
     price = PRICES.get(model, Price(0.0, 0.0))
-    return (usage.prompt_tokens * price.prompt_per_mtok + usage.completion_tokens * price.completion_per_mtok) / 1e6
+    return (
+        usage.prompt_tokens * price.prompt_per_mtok
+        + usage.completion_tokens * price.completion_per_mtok
+    ) / 1e6
 
 
 def usage_with_cost(model: str, usage: Usage) -> dict[str, Any]:
     """OpenRouter's ``usage`` object: the token counts, ``cost`` in USD and its breakdown, ``is_byok``."""
     price = PRICES.get(model, Price(0.0, 0.0))
     prompt = Decimal(usage.prompt_tokens) * Decimal(repr(price.prompt_per_mtok)) / 1_000_000
-    completion = Decimal(usage.completion_tokens) * Decimal(repr(price.completion_per_mtok)) / 1_000_000
+    completion = (
+        Decimal(usage.completion_tokens) * Decimal(repr(price.completion_per_mtok)) / 1_000_000
+    )
     cost = float(prompt + completion)
     return {
         "prompt_tokens": usage.prompt_tokens,
@@ -85,7 +90,12 @@ def usage_with_cost(model: str, usage: Usage) -> dict[str, Any]:
         "total_tokens": usage.total_tokens,
         "cost": cost,
         "is_byok": False,
-        "prompt_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0, "audio_tokens": 0, "video_tokens": 0},
+        "prompt_tokens_details": {
+            "cached_tokens": 0,
+            "cache_write_tokens": 0,
+            "audio_tokens": 0,
+            "video_tokens": 0,
+        },
         "cost_details": {
             "upstream_inference_cost": cost,
             "upstream_inference_prompt_cost": float(prompt),

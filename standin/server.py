@@ -142,10 +142,15 @@ class StandInGateway:
         try:
             self._server = _Server(self._port, self)
         except OSError as exc:
-            raise GatewayError(f"cannot listen on {HOST}:{self._port}: {exc.strerror or exc}") from None
+            raise GatewayError(
+                f"cannot listen on {HOST}:{self._port}: {exc.strerror or exc}"
+            ) from None
         self._stopping.clear()
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="stand-in-gateway", daemon=True
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="stand-in-gateway",
+            daemon=True,
         )
         self._thread.start()
         return self
@@ -171,12 +176,20 @@ class StandInGateway:
         return self.start()
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.stop()
 
     def _handle(
-        self, method: str, path: str, body: bytes, handler: _Handler, headers: dict[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        body: bytes,
+        handler: _Handler,
+        headers: dict[str, str] | None = None,
     ) -> None:
         with self._lock:
             self._seen.append(body)

@@ -45,7 +45,11 @@ def signature(kind: str, case_id: str, step: int) -> str:
 
 
 def _call_json(call: ToolCall) -> dict[str, Any]:
-    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments},
+    }
 
 
 def _history(ask: Ask) -> list[tuple[int, int, dict[str, Any]]]:
@@ -66,7 +70,15 @@ def _history(ask: Ask) -> list[tuple[int, int, dict[str, Any]]]:
 
 def _details(case_id: str, step: int, text: str) -> list[dict[str, Any]]:
     sig = signature("reasoning", case_id, step)
-    return [{"type": "reasoning.text", "text": text, "signature": sig, "format": "anthropic-claude-v1", "index": 0}]
+    return [
+        {
+            "type": "reasoning.text",
+            "text": text,
+            "signature": sig,
+            "format": "anthropic-claude-v1",
+            "index": 0,
+        }
+    ]
 
 
 def reasoning(ask: Ask) -> Reply:
@@ -127,8 +139,12 @@ def gemini_style(ask: Ask) -> Reply:
         return reply
     case_id, step = ask.position.case.id, ask.position.step_index
     calls = [_call_json(c) | {"id": ""} for c in reply.tool_calls]
-    calls[0]["extra_content"] = {"google": {"thought_signature": signature("gemini", case_id, step)}}
-    return Reply(reply.content, reply.tool_calls, message={"role": "assistant", "tool_calls": calls})
+    calls[0]["extra_content"] = {
+        "google": {"thought_signature": signature("gemini", case_id, step)}
+    }
+    return Reply(
+        reply.content, reply.tool_calls, message={"role": "assistant", "tool_calls": calls}
+    )
 
 
 def gemini_check(ask: Ask) -> str | None:
@@ -160,7 +176,10 @@ def content_parts(ask: Ask) -> Reply:
         return reply
     case_id, step = ask.position.case.id, ask.position.step_index
     parts: list[dict[str, Any]] = [
-        {"type": "thinking", "thinking": [{"type": "text", "text": reasoning_text(case_id, step, reply.tool_calls)}]}
+        {
+            "type": "thinking",
+            "thinking": [{"type": "text", "text": reasoning_text(case_id, step, reply.tool_calls)}],
+        }
     ]
     if reply.content is not None:
         parts.append({"type": "text", "text": reply.content})
@@ -194,7 +213,14 @@ def error_in_200(ask: Ask) -> Reply:
     if fate == "mid_503" and ask.attempt == 1:
         return Reply(None, body_error={"code": 503, "message": ERROR_503}, mid_generation=True)
     if fate == "error_400":
-        return Reply(None, body_error={"code": 400, "message": ERROR_400, "metadata": {"raw": "invalid tool schema"}})
+        return Reply(
+            None,
+            body_error={
+                "code": 400,
+                "message": ERROR_400,
+                "metadata": {"raw": "invalid tool schema"},
+            },
+        )
     return reply
 
 
@@ -215,7 +241,11 @@ def openrouter_style(ask: Ask) -> Reply:
     }
     if reply.tool_calls:
         message["tool_calls"] = [
-            {"index": i, **_call_json(c), "id": "toolu_" + digest("openrouter", case_id, step, i)[:24]}
+            {
+                "index": i,
+                **_call_json(c),
+                "id": "toolu_" + digest("openrouter", case_id, step, i)[:24],
+            }
             for i, c in enumerate(reply.tool_calls)
         ]
     return Reply(reply.content, reply.tool_calls, message=message)

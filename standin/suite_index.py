@@ -91,7 +91,10 @@ class SuiteIndex:
 def _role_content(message: Any) -> tuple[str, str]:
     if not isinstance(message, dict):
         return ("", "")
-    return (str(message.get("role", "")), json.dumps(message.get("content"), sort_keys=True, ensure_ascii=False))
+    return (
+        str(message.get("role", "")),
+        json.dumps(message.get("content"), sort_keys=True, ensure_ascii=False),
+    )
 
 
 def load_suite_index(path: Path) -> SuiteIndex:
@@ -103,7 +106,9 @@ def load_suite_index(path: Path) -> SuiteIndex:
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(f"{path}: cannot read suite file: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise SuiteError(f"{path}: not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise SuiteError(
+            f"{path}: not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     except RecursionError:
         raise SuiteError(f"{path}: not valid JSON: nested too deep") from None
     try:
@@ -111,7 +116,9 @@ def load_suite_index(path: Path) -> SuiteIndex:
     except RecursionError:
         raise SuiteError(f"{path}: not a suite file the gateway can use: nested too deep") from None
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise SuiteError(f"{path}: not a suite file the gateway can use: {_describe(exc)}") from None
+        raise SuiteError(
+            f"{path}: not a suite file the gateway can use: {_describe(exc)}"
+        ) from None
 
 
 def _describe(exc: Exception) -> str:
@@ -124,7 +131,9 @@ def _index(data: Any) -> SuiteIndex:
     system_prompt = data["system_prompt"]
     if not isinstance(system_prompt, str):
         raise ValueError("system_prompt is not a string")
-    schemas = {name: entry["function"].get("parameters", {}) for name, entry in dict(data["tools"]).items()}
+    schemas = {
+        name: entry["function"].get("parameters", {}) for name, entry in dict(data["tools"]).items()
+    }
     cases = tuple(_case(raw) for raw in data["cases"])
     return SuiteIndex(system_prompt, schemas, cases)
 
@@ -142,6 +151,7 @@ def _step(raw: dict[str, Any]) -> Step:
     if expect == "none":
         return Step("none", ())
     calls = tuple(
-        ExpectedCall(str(c["name"]), dict(c.get("reference", {})), tuple(dict(c.get("args", {})))) for c in raw["calls"]
+        ExpectedCall(str(c["name"]), dict(c.get("reference", {})), tuple(dict(c.get("args", {}))))
+        for c in raw["calls"]
     )
     return Step("call", calls)

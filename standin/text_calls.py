@@ -19,7 +19,10 @@ def text_calls(ask: Ask) -> Reply:
     calls = reference_calls(ask)
     if not calls:
         return oracle(ask)
-    objects = [json.dumps({"name": c.name, "arguments": json.loads(c.arguments)}, ensure_ascii=False) for c in calls]
+    objects = [
+        json.dumps({"name": c.name, "arguments": json.loads(c.arguments)}, ensure_ascii=False)
+        for c in calls
+    ]
     if pick(2, "text-calls", ask.position.case.id) == 0:
         return Reply("\n".join(f"<tool_call>\n{o}\n</tool_call>" for o in objects))
     return Reply("\n".join(objects))

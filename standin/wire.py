@@ -57,12 +57,16 @@ def completion_json(completion_id: str, model: str, reply: Reply, usage: Usage) 
         "created": CREATED,
         "model": model,
         "system_fingerprint": fingerprint(model),
-        "choices": [{"index": 0, "message": message_json(reply), "logprobs": None, "finish_reason": finish}],
+        "choices": [
+            {"index": 0, "message": message_json(reply), "logprobs": None, "finish_reason": finish}
+        ],
         "usage": usage.as_json(),
     }
 
 
-def openrouter_json(completion_id: str, model: str, reply: Reply, usage: dict[str, Any]) -> dict[str, Any]:
+def openrouter_json(
+    completion_id: str, model: str, reply: Reply, usage: dict[str, Any]
+) -> dict[str, Any]:
     """A completion as OpenRouter sends one routed to Claude: a ``gen-`` id, ``provider``, Claude's own finish
     reason beside OpenAI's, and ``usage`` with the price in it (``standin.pricing.usage_with_cost``)."""
     finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
@@ -103,15 +107,27 @@ def body_error_json(completion_id: str, model: str, reply: Reply) -> dict[str, A
     }  # fmt: skip
 
 
-def error_json(status: int, message: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
+def error_json(
+    status: int, message: str, param: str | None = None, code: str | None = None
+) -> dict[str, Any]:
     """OpenAI's error body for ``status``; ``code`` defaults to the usual one for that status."""
     kind = _ERROR_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
-    return {"error": {"message": message, "type": kind, "param": param, "code": code or _ERROR_CODES.get(status)}}
+    return {
+        "error": {
+            "message": message,
+            "type": kind,
+            "param": param,
+            "code": code or _ERROR_CODES.get(status),
+        }
+    }
 
 
 def models_json(names: tuple[str, ...]) -> dict[str, Any]:
     """The ``GET /v1/models`` body."""
     return {
         "object": "list",
-        "data": [{"id": n, "object": "model", "created": CREATED, "owned_by": "lobstack-stand-in"} for n in names],
+        "data": [
+            {"id": n, "object": "model", "created": CREATED, "owned_by": "lobstack-stand-in"}
+            for n in names
+        ],
     }

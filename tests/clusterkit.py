@@ -31,6 +31,8 @@ def reference_interval(clusters: Sequence[tuple[int, int]]) -> list[float] | Non
         trials = float(n)
     else:
         variance = cr1_variance(used)
-        trials = float(total) if variance < 1e-15 else min(float(total), ratio * (1 - ratio) / variance)
+        trials = (
+            float(total) if variance < 1e-15 else min(float(total), ratio * (1 - ratio) / variance)
+        )
     low, high = proportion_confint(ratio * trials, trials, alpha=0.05, method="wilson")
     return [100 * float(low), 100 * float(high)]

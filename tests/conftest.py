@@ -105,7 +105,9 @@ SLOW_TESTS = frozenset(
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: starts processes, servers or whole runs (left out by -m 'not slow')")
+    config.addinivalue_line(
+        "markers", "slow: starts processes, servers or whole runs (left out by -m 'not slow')"
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -115,14 +117,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     slow = pytest.mark.slow
     for item in items:
         name = getattr(item, "originalname", item.name)
-        if _module(item) in SLOW_MODULES or name in SLOW_TESTS or SLOW_FIXTURES & set(item.fixturenames):
+        if (
+            _module(item) in SLOW_MODULES
+            or name in SLOW_TESTS
+            or SLOW_FIXTURES & set(item.fixturenames)
+        ):
             item.add_marker(slow)
     order = {name: rank for rank, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: order.get(_module(item), len(order)))
 
 
 # The longest modules, longest first (measured with --durations under -n 2; list order is the schedule's).
-SLOW_FIRST = ("test_pytest_plugin", "test_wheel", "test_readme", "test_pytest_plugin_record", "test_browser")
+SLOW_FIRST = (
+    "test_pytest_plugin",
+    "test_wheel",
+    "test_readme",
+    "test_pytest_plugin_record",
+    "test_browser",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -144,7 +156,9 @@ def start_gateway() -> Iterator[Callable[..., StandInGateway]]:
     started: list[StandInGateway] = []
 
     def start(suite: Path = MINI_SUITE, faults: str = "", **options: Any) -> StandInGateway:
-        gateway = StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(faults), **options))
+        gateway = StandInGateway(
+            GatewayConfig(suite_path=suite, faults=parse_faults(faults), **options)
+        )
         gateway.start()
         started.append(gateway)
         return gateway
@@ -180,7 +194,15 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model, repeats in (("ref/oracle", 3), ("ref/flaky", 5), ("ref/first-tool", 1)):
             runs = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in case_ids]
-            record(MINI_SUITE, model, cassettes, gateway.url, runs, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE,
+                model,
+                cassettes,
+                gateway.url,
+                runs,
+                concurrency=1,
+                sleep=lambda _s: None,
+            )
     return cassettes
 
 

@@ -19,10 +19,16 @@ CASES: dict[str, dict[str, Any]] = {c["id"]: c for c in SUITE_JSON["cases"]}
 CLIENT_TIMEOUT_S = 10.0
 
 
-def chat_body(case_id: str, model: str, history: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+def chat_body(
+    case_id: str, model: str, history: list[dict[str, Any]] | None = None, **extra: Any
+) -> dict[str, Any]:
     """The runner's request for a case: system prompt, the case's messages, then ``history``; temperature 0."""
     case = CASES[case_id]
-    messages = [{"role": "system", "content": SUITE_JSON["system_prompt"]}, *case["messages"], *(history or [])]
+    messages = [
+        {"role": "system", "content": SUITE_JSON["system_prompt"]},
+        *case["messages"],
+        *(history or []),
+    ]
     body = {
         "model": model,
         "messages": messages,
@@ -48,7 +54,9 @@ def reference_history(case_id: str, steps: int) -> list[dict[str, Any]]:
     return history
 
 
-def post(gateway: StandInGateway, body: Any, timeout: float = CLIENT_TIMEOUT_S, **kwargs: Any) -> requests.Response:
+def post(
+    gateway: StandInGateway, body: Any, timeout: float = CLIENT_TIMEOUT_S, **kwargs: Any
+) -> requests.Response:
     """POST ``body`` (JSON, or raw bytes) to the gateway's chat completions."""
     url = gateway.url + "/chat/completions"
     if isinstance(body, bytes):

@@ -18,7 +18,9 @@ from typing import Any
 
 from tests.conftest import MINI_SUITE, ROOT
 
-DEADLINE_S = 60.0  # generous: a loaded 2-core machine; the conditions usually hold in well under a second
+DEADLINE_S = (
+    60.0  # generous: a loaded 2-core machine; the conditions usually hold in well under a second
+)
 
 
 def wait_until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE_S) -> Any:
@@ -71,7 +73,9 @@ class Cli:
             return self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill_group()
-            raise AssertionError(f"record did not exit within {timeout} s:\n{self.output()}") from None
+            raise AssertionError(
+                f"record did not exit within {timeout} s:\n{self.output()}"
+            ) from None
         finally:
             self._log_handle.close()
 
@@ -82,7 +86,9 @@ class Cli:
 
     def assert_group_gone(self) -> None:
         """No process of the run is left (polled: the kernel needs a moment to deliver parent-death signals)."""
-        wait_until(lambda: not live_members(self.pgid), f"every process of group {self.pgid} to end")
+        wait_until(
+            lambda: not live_members(self.pgid), f"every process of group {self.pgid} to end"
+        )
 
 
 @contextmanager
@@ -96,8 +102,20 @@ def cli(args: list[str], log: Path, env: dict[str, str] | None = None) -> Iterat
             run.kill_group()
 
 
-def record_args(model: str, cassettes: Path, url: str, *extra: str, suite: Path = MINI_SUITE) -> list[str]:
-    return ["--model", model, "--suite", str(suite), "--cassettes", str(cassettes), "--base-url", url, *extra]
+def record_args(
+    model: str, cassettes: Path, url: str, *extra: str, suite: Path = MINI_SUITE
+) -> list[str]:
+    return [
+        "--model",
+        model,
+        "--suite",
+        str(suite),
+        "--cassettes",
+        str(cassettes),
+        "--base-url",
+        url,
+        *extra,
+    ]
 
 
 def manifest_cases(model_dir: Path) -> dict[str, Any]:
@@ -144,7 +162,9 @@ class LoopbackServer(ThreadingHTTPServer):
         self.answer = answer
         self.seen: list[tuple[dict[str, str], bytes]] = []
         self.stopping = threading.Event()
-        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -163,7 +183,10 @@ class LoopbackServer(ThreadingHTTPServer):
 
 def trickle(handler: BaseHTTPRequestHandler, stop: threading.Event, head: bool = False) -> None:
     """Answer one byte every 20 ms until the client gives up or the server stops: the headers too when ``head``."""
-    text = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n" + b" " * 100000
+    text = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+        + b" " * 100000
+    )
     start = 0 if head else text.index(b"\r\n\r\n") + 4
     try:
         handler.wfile.write(text[:start])

@@ -49,7 +49,10 @@ TOOLS: dict[str, Any] = {
             "description": "Post a Slack message.",
             "parameters": {
                 "type": "object",
-                "properties": {"channel": {"type": "string", "pattern": "^#"}, "text": {"type": "string"}},
+                "properties": {
+                    "channel": {"type": "string", "pattern": "^#"},
+                    "text": {"type": "string"},
+                },
                 "required": ["channel", "text"],
                 "additionalProperties": False,
             },
@@ -91,7 +94,12 @@ def make_suite(cases: list[dict[str, Any]], tools: dict[str, Any] | None = None)
     return parse_suite(json.dumps(suite_dict(cases, tools)).encode(), "test-suite.json")
 
 
-def case(case_id: str, steps: list[dict[str, Any]], group: str = "selection", tools: list[str] | None = None) -> dict:
+def case(
+    case_id: str,
+    steps: list[dict[str, Any]],
+    group: str = "selection",
+    tools: list[str] | None = None,
+) -> dict:
     """A case offering every test tool (or ``tools``)."""
     return {
         "id": case_id,
@@ -106,5 +114,11 @@ def single_step_case(step: dict[str, Any], tools: list[str] | None = None) -> di
     """A case around one step, in the group whose shape that step has (a no-call step is No call needed, a step
     of two or three calls Parallel, any other Selection), so the suite's group rules hold."""
     calls = len(step.get("calls", []))
-    group = "no_call" if step.get("expect") == "none" else "parallel" if 2 <= calls <= 3 else "selection"
+    group = (
+        "no_call"
+        if step.get("expect") == "none"
+        else "parallel"
+        if 2 <= calls <= 3
+        else "selection"
+    )
     return case(f"{group}-01", [step], group=group, tools=tools)

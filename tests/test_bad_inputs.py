@@ -55,7 +55,9 @@ def _response(mutate: Callable[[dict[str, Any]], None]) -> Setup:
 
 
 def _attempt(key: str, value: Any) -> Setup:
-    return _edit_json("ref_oracle/run.json", lambda d: d["cases"][CASE]["attempts"][0].__setitem__(key, value))
+    return _edit_json(
+        "ref_oracle/run.json", lambda d: d["cases"][CASE]["attempts"][0].__setitem__(key, value)
+    )
 
 
 def _text_attempt(token: str) -> Setup:
@@ -178,7 +180,9 @@ def _errors(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("error:")]
 
 
-@pytest.mark.parametrize(("setup", "line"), [pytest.param(s, line, id=i) for i, s, line in RESCORE_ROWS])
+@pytest.mark.parametrize(
+    ("setup", "line"), [pytest.param(s, line, id=i) for i, s, line in RESCORE_ROWS]
+)
 def test_bad_cassette_leaves_that_case_unrecorded_only(
     cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], setup: Setup, line: str
 ) -> None:
@@ -187,39 +191,64 @@ def test_bad_cassette_leaves_that_case_unrecorded_only(
     them; both models on the leaderboard, nothing removed."""
     out = tmp_path / "reports"
     setup(cassettes)
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    assert (
+        main(
+            ["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert _errors(err) == [f"error: {cassettes}/{line}"]
     assert "removed" not in err
     written = json.loads((out / "ref_oracle" / "results.json").read_text())
     committed = json.loads((ROOT / "reports" / "ref_oracle" / "results.json").read_text())
     bad = next(r for r in written["results"] if r["id"] == CASE)
-    assert (bad["status"], bad["reason"], bad["steps"], bad["attempts"]) == ("unrecorded", line, [], [])
-    assert [r for r in written["results"] if r["id"] != CASE] == [r for r in committed["results"] if r["id"] != CASE]
+    assert (bad["status"], bad["reason"], bad["steps"], bad["attempts"]) == (
+        "unrecorded",
+        line,
+        [],
+        [],
+    )
+    assert [r for r in written["results"] if r["id"] != CASE] == [
+        r for r in committed["results"] if r["id"] != CASE
+    ]
     assert written["cases"] == {"total": 80, "scored": 79, "errored": 0, "unrecorded": 1}
     with (out / "leaderboard.csv").open(newline="") as handle:
         assert [row["model"] for row in csv.DictReader(handle)] == ["ref/oracle", "ref/abstain"]
 
 
-@pytest.mark.parametrize(("setup", "line"), [pytest.param(s, line, id=i) for i, s, line in MODEL_ROWS])
+@pytest.mark.parametrize(
+    ("setup", "line"), [pytest.param(s, line, id=i) for i, s, line in MODEL_ROWS]
+)
 def test_bad_model_dir_fails_that_model_only(
     cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], setup: Setup, line: str
 ) -> None:
     """rescore: the exact line, exit 1, ref/abstain still scored and on the leaderboard, nothing of ref/oracle left."""
     out = tmp_path / "reports"
     (out / "ref_oracle").mkdir(parents=True)
-    shutil.copy(ROOT / "reports" / "ref_oracle" / "results.json", out / "ref_oracle" / "results.json")  # stale
+    shutil.copy(
+        ROOT / "reports" / "ref_oracle" / "results.json", out / "ref_oracle" / "results.json"
+    )  # stale
     setup(cassettes)
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    assert (
+        main(
+            ["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert _errors(err) == ["error: " + line.replace("{root}", str(cassettes))]
     assert sorted(p.parent.name for p in out.glob("*/results.json")) == ["ref_abstain"]
     with (out / "leaderboard.csv").open(newline="") as handle:
         assert [row["model"] for row in csv.DictReader(handle)] == ["ref/abstain"]
-    assert f"removed {out / 'ref_oracle' / 'results.json'}" in err  # the stale one is not left to be read as current
+    assert (
+        f"removed {out / 'ref_oracle' / 'results.json'}" in err
+    )  # the stale one is not left to be read as current
 
 
-def test_suite_nested_100000_deep(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_suite_nested_100000_deep(
+    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A suite is every model's input: one line, exit 1, nothing written."""
     suite = tmp_path / "suite.json"
     suite.write_text(DEEP)
@@ -230,7 +259,9 @@ def test_suite_nested_100000_deep(cassettes: Path, tmp_path: Path, capsys: pytes
     ):
         assert main(args) == 1
         [line] = _errors(capsys.readouterr().err)
-        assert line.startswith(f"error: {suite}") and line.endswith("nested more than 200 levels deep")
+        assert line.startswith(f"error: {suite}") and line.endswith(
+            "nested more than 200 levels deep"
+        )
     assert not (tmp_path / "out" / "ref_abstain").exists()
 
 
@@ -239,7 +270,9 @@ def test_tool_call_arguments_nested_100000_deep(cassettes: Path, tmp_path: Path)
 
     def deep_arguments(response: dict[str, Any]) -> None:
         body = json.loads(response["body"]["string"])
-        body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = '{"path": ' + DEEP + "}"
+        body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = (
+            '{"path": ' + DEEP + "}"
+        )
         response["body"]["string"] = json.dumps(body)
 
     _response(deep_arguments)(cassettes)
@@ -254,7 +287,9 @@ def test_tool_call_arguments_nested_100000_deep(cassettes: Path, tmp_path: Path)
     assert main(["report", str(out)]) == 0  # and every reader of the results copes
 
 
-def test_results_json_nested_100000_deep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_results_json_nested_100000_deep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """diff runs: one line naming the file; report: the other models are still rendered (exit 1)."""
     reports = tmp_path / "reports"
     for slug in ("ref_oracle", "ref_abstain"):
@@ -312,7 +347,9 @@ USAGE_ROWS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("args", "line"), [pytest.param(a, line, id=i) for i, a, line in USAGE_ROWS])
+@pytest.mark.parametrize(
+    ("args", "line"), [pytest.param(a, line, id=i) for i, a, line in USAGE_ROWS]
+)
 def test_bad_flags_are_usage_errors_before_any_work(
     cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], line: str
 ) -> None:
@@ -337,11 +374,16 @@ def _hostile(cassettes: Path, name: str) -> None:
     path.write_text(json.dumps(data))
 
 
-def test_record_hint_quotes_the_model_name(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_hint_quotes_the_model_name(
+    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The record command rescore prints is pasted into a shell: a hostile model name and path stay one argument
     each. No case of the renamed model is scored, so it comes in the error line (decision 116)."""
     _hostile(cassettes, "x; touch /tmp/pwned #")
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(tmp_path / "o"), "-q"]) == 1
+    assert (
+        main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(tmp_path / "o"), "-q"])
+        == 1
+    )
     hint = next(line for line in capsys.readouterr().err.splitlines() if "record it: " in line)
     assert hint == (
         f"error: {cassettes / 'ref_oracle'}: no case of model x; touch /tmp/pwned # could be scored (80 unrecorded); "
@@ -361,19 +403,25 @@ def test_record_hint_quotes_the_model_name(cassettes: Path, tmp_path: Path, caps
         ("ref/oracle", "ref/oracle"),
     ],
 )
-def test_leaderboard_csv_cells_are_never_formulas(cassettes: Path, tmp_path: Path, name: str, cell: str) -> None:
+def test_leaderboard_csv_cells_are_never_formulas(
+    cassettes: Path, tmp_path: Path, name: str, cell: str
+) -> None:
     """A model name that a spreadsheet would run gets a leading ``'``; the markdown shows it as sent."""
     _hostile(cassettes, name)
     out = tmp_path / "o"
     # A renamed model has no scored case: exit 1 (decision 116), but it is written, leaderboard row and all.
-    code = main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"])
+    code = main(
+        ["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]
+    )
     assert code == (0 if name == "ref/oracle" else 1)
     with (out / "leaderboard.csv").open(newline="") as handle:
         assert cell in [row["model"] for row in csv.DictReader(handle)]
     assert name.replace("|", "\\|") in (out / "leaderboard.md").read_text()
 
 
-def test_report_ignores_folders_that_are_not_models(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_ignores_folders_that_are_not_models(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A reports dir with extra folders (plots, notes, hidden caches) renders its models; exit 0."""
     reports = tmp_path / "reports"
     shutil.copytree(ROOT / "reports" / "ref_abstain", reports / "ref_abstain")
@@ -392,5 +440,10 @@ def test_a_file_where_a_model_folder_goes_is_one_line(
     out = tmp_path / "reports"
     out.mkdir()
     (out / "ref_oracle").write_text("not a folder")
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    assert (
+        main(
+            ["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "-q", "--no-html"]
+        )
+        == 1
+    )
     assert _errors(capsys.readouterr().err) == [f"error: {out / 'ref_oracle'}: File exists"]

@@ -95,11 +95,16 @@ def _open(d: WebDriver, page: Path) -> None:
 
 
 def _board_models(d: WebDriver) -> list[str]:
-    return [r.get_attribute("data-model") or "" for r in d.find_elements(By.CSS_SELECTOR, "#board tbody tr")]
+    return [
+        r.get_attribute("data-model") or ""
+        for r in d.find_elements(By.CSS_SELECTOR, "#board tbody tr")
+    ]
 
 
 def _sort(d: WebDriver, label: str) -> list[str]:
-    d.find_element(By.XPATH, f"//table[@id='board']/thead//button[normalize-space()='{label}']").click()
+    d.find_element(
+        By.XPATH, f"//table[@id='board']/thead//button[normalize-space()='{label}']"
+    ).click()
     return _board_models(d)
 
 
@@ -176,11 +181,16 @@ class TestSampleReport:
         assert "errored" in text and "http_503 after 4 attempts" in text
         assert "What's the weather in Paris and in Oslo?" in text
         assert "Expected 2 calls:" in text and '"regex": "^paris$"' in text
-        assert text.count("http_503") == 6  # the case's reason, the step's reason and the four attempts
+        assert (
+            text.count("http_503") == 6
+        )  # the case's reason, the step's reason and the four attempts
         driver.find_element(By.ID, "case-close").click()
         assert driver.execute_script("return document.getElementById('case').open") is False
         text = _open_cell(driver, 1, 1)  # beta/mixed, arguments-01: arguments sent as an object
-        assert '"end_line": 20,\n  "path": "src/app.py",\n  "start_line": 10\n}' in text and "passed" in text
+        assert (
+            '"end_line": 20,\n  "path": "src/app.py",\n  "start_line": 10\n}' in text
+            and "passed" in text
+        )
         _assert_quiet(driver)
 
     def test_grid_by_keyboard(self, driver: WebDriver, sample_page: Path) -> None:
@@ -189,10 +199,14 @@ class TestSampleReport:
         _open(driver, sample_page)
         driver.execute_script("document.activeElement.blur()")  # Tab from the top of the page
         steps = _tab_to_grid(driver)
-        assert steps <= 40  # the nav links and the sort buttons come first, then the grid: no cell-by-cell trap
+        assert (
+            steps <= 40
+        )  # the nav links and the sort buttons come first, then the grid: no cell-by-cell trap
         assert _focused(driver) == ("0", "1", "selection-01 · alpha/oracle · passed", "✓")
         keys = ActionChains(driver)
-        keys.send_keys(Keys.ARROW_DOWN, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        keys.send_keys(
+            Keys.ARROW_DOWN, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT
+        )
         keys.perform()
         assert _focused(driver) == ("1", "5", "parallel-01 · beta/mixed · errored", "!")
         ActionChains(driver).send_keys(Keys.ENTER).perform()
@@ -203,8 +217,15 @@ class TestSampleReport:
         assert driver.execute_script("return document.getElementById('case').open") is False
         _wait_for_focus(driver, ("1", "5"))  # back where the user was
         ActionChains(driver).send_keys(Keys.END, Keys.ARROW_UP, Keys.ARROW_UP).perform()
-        assert _focused(driver) == ("0", "6", "chains-01 · alpha/oracle · passed", "✓")  # stops at the top row
-        ActionChains(driver).send_keys(Keys.HOME, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_DOWN).perform()
+        assert _focused(driver) == (
+            "0",
+            "6",
+            "chains-01 · alpha/oracle · passed",
+            "✓",
+        )  # stops at the top row
+        ActionChains(driver).send_keys(
+            Keys.HOME, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_DOWN
+        ).perform()
         assert _focused(driver) == ("2", "1", "selection-01 · gamma/evil · failed", "✗")
         ActionChains(driver).send_keys(Keys.SPACE).perform()
         assert driver.find_element(By.ID, "case").text.startswith("selection-01 · gamma/evil")
@@ -215,11 +236,15 @@ class TestSampleReport:
         assert _focused(driver)[0] is None
         ActionChains(driver).send_keys(Keys.TAB).perform()
         assert _focused(driver)[:2] == ("2", "1")
-        tab_stops = driver.execute_script("return document.querySelectorAll('#grid td[tabindex=\"0\"]').length")
+        tab_stops = driver.execute_script(
+            "return document.querySelectorAll('#grid td[tabindex=\"0\"]').length"
+        )
         assert tab_stops == 1
         _assert_quiet(driver)
 
-    def test_hostile_answers_show_as_text_and_nothing_runs(self, driver: WebDriver, sample_page: Path) -> None:
+    def test_hostile_answers_show_as_text_and_nothing_runs(
+        self, driver: WebDriver, sample_page: Path
+    ) -> None:
         _open(driver, sample_page)
         board = driver.find_element(By.ID, "board").text
         assert f"routed to gamma/evil (6), <b>routed</b>{IMG} (1)" in board
@@ -261,10 +286,15 @@ class TestSampleReport:
         )
         _open(driver, out)
         # One flip of four at one sample per case: the gate calls it noise (orange), as diff runs does.
-        noise = driver.find_element(By.CSS_SELECTOR, "tr.changed[data-case='selection-01'][data-verdict='noise']")
+        noise = driver.find_element(
+            By.CSS_SELECTOR, "tr.changed[data-case='selection-01'][data-verdict='noise']"
+        )
         assert noise.value_of_css_property("background-color") == "rgba(255, 244, 224, 1)"
         assert "worse (noise)" in noise.text
-        assert "Overall 100.0%\n61.0–100.0\n33.3%\n9.7–70.0\n-66.7 pp" in driver.find_element(By.ID, "metrics").text
+        assert (
+            "Overall 100.0%\n61.0–100.0\n33.3%\n9.7–70.0\n-66.7 pp"
+            in driver.find_element(By.ID, "metrics").text
+        )
         assert driver.execute_script("return document.querySelectorAll('img').length") == 0
         _assert_quiet(driver)
 
@@ -280,12 +310,16 @@ class TestRecordedHostileModel:
         cassettes = tmp_path / "cassettes"
         for model in ("ref/xss", "ref/oracle"):
             ids = [c.id for c in suite.cases]
-            record(MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None
+            )
         rescore(cassettes, MINI_SUITE, tmp_path / "reports", workers=1, warn=lambda _t: None)
         page = tmp_path / "reports" / "index.html"
         _open(driver, page)
         assert sorted(_board_models(driver)) == ["ref/oracle", "ref/xss"]
-        data = json.loads(driver.execute_script("return document.getElementById('case-data').textContent"))
+        data = json.loads(
+            driver.execute_script("return document.getElementById('case-data').textContent")
+        )
         m = data["models"].index("ref/xss")
         seen = ""
         for c in range(len(data["cases"])):
@@ -304,7 +338,10 @@ class TestRecordedHostileModel:
 
 
 def _repo_models() -> list[dict[str, Any]]:
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(REPO_REPORTS.glob("*/results.json"))]
+    return [
+        json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(REPO_REPORTS.glob("*/results.json"))
+    ]
 
 
 def _overall(result: dict[str, Any]) -> float | None:
@@ -317,11 +354,17 @@ class TestRepoReport:
     def test_rows_sorting_details_and_screenshot(self, driver: WebDriver, tmp_path: Path) -> None:
         results = _repo_models()
         _open(driver, REPO_REPORTS / "index.html")
-        by_rate = sorted(results, key=lambda r: (_overall(r) is None, -(_overall(r) or 0), r["model"]))
+        by_rate = sorted(
+            results, key=lambda r: (_overall(r) is None, -(_overall(r) or 0), r["model"])
+        )
         assert _board_models(driver) == [r["model"] for r in by_rate]
-        ascending = sorted(results, key=lambda r: (_overall(r) is None, _overall(r) or 0, r["model"]))
+        ascending = sorted(
+            results, key=lambda r: (_overall(r) is None, _overall(r) or 0, r["model"])
+        )
         assert _sort(driver, "Overall") == [r["model"] for r in ascending]
-        data = json.loads(driver.execute_script("return document.getElementById('case-data').textContent"))
+        data = json.loads(
+            driver.execute_script("return document.getElementById('case-data').textContent")
+        )
         text = _open_cell(driver, 0, 0)
         assert text.startswith(f"{data['cases'][0]['id']} · {data['models'][0]}")
         driver.find_element(By.ID, "case-close").click()
@@ -338,7 +381,9 @@ if not (REPO_REPORTS / "index.html").exists():
 class TestRepeatsReport:
     """A report with repeats: the grid's strips and every repeat in the drill-down (repeats.js)."""
 
-    def test_strip_cell_lists_every_repeat(self, driver: WebDriver, repeat_cassettes: Path, tmp_path: Path) -> None:
+    def test_strip_cell_lists_every_repeat(
+        self, driver: WebDriver, repeat_cassettes: Path, tmp_path: Path
+    ) -> None:
         rescore(repeat_cassettes, MINI_SUITE, tmp_path / "reports", workers=1)
         results = json.loads((tmp_path / "reports" / "ref_flaky" / "results.json").read_text())
         _open(driver, tmp_path / "reports" / "index.html")
@@ -347,11 +392,15 @@ class TestRepeatsReport:
         text = _open_cell(driver, models.index("ref/flaky"), 0)
         passed, scored = first["passed_repeats"], first["scored_repeats"]
         assert f"Repeats: {passed} of {scored} scored passed" in text
-        summaries = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#case-body .repeats summary")]
+        summaries = [
+            e.text for e in driver.find_elements(By.CSS_SELECTOR, "#case-body .repeats summary")
+        ]
         assert [line.split()[:3] for line in summaries] == [
             [run["status"], "repeat", str(run["repeat"])] for run in first["runs"]
         ]
-        strip = driver.find_elements(By.CSS_SELECTOR, f"#grid tbody tr[data-m='{models.index('ref/flaky')}'] td")[0]
+        strip = driver.find_elements(
+            By.CSS_SELECTOR, f"#grid tbody tr[data-m='{models.index('ref/flaky')}'] td"
+        )[0]
         assert len(strip.find_elements(By.TAG_NAME, "i")) == 5
         driver.find_element(By.ID, "case-close").click()
         _assert_quiet(driver)

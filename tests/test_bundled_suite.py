@@ -43,7 +43,9 @@ def said_once(err: str) -> None:
 
 def test_no_second_copy_of_the_suite_is_committed() -> None:
     """evals/suite.json is the one copy: the wheel takes it from there (pyproject.toml's force-include)."""
-    listed = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     blobs: dict[str, list[str]] = {}
     for line in listed.splitlines():
         meta, path = line.split("\t", 1)
@@ -78,7 +80,9 @@ def test_a_project_suite_wins_and_nothing_is_said(empty: Path, capsys) -> None: 
 
 def test_a_broken_project_suite_is_not_replaced_by_the_bundled_one(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     (empty / "evals").mkdir()
-    (empty / "evals" / "suite.json").symlink_to(empty / "gone.json")  # a dangling link: the project's file gone wrong
+    (empty / "evals" / "suite.json").symlink_to(
+        empty / "gone.json"
+    )  # a dangling link: the project's file gone wrong
     assert main(["suite", "check"]) == 1
     assert capsys.readouterr().err == "error: evals/suite.json: no such suite file\n"
 
@@ -124,7 +128,9 @@ def test_merge_says_so_only_when_it_reads_the_suite(empty: Path, capsys) -> None
     capsys.readouterr()
     assert main(["merge", "r1", "r2", "--out", "plain", "--no-html"]) == 0
     assert "bundled" not in capsys.readouterr().err  # reports without HTML never read the suite
-    assert main(["merge", "r1", "r2", "--out", "html"]) == 0  # the page needs the suite the shards were scored with
+    assert (
+        main(["merge", "r1", "r2", "--out", "html"]) == 0
+    )  # the page needs the suite the shards were scored with
     said_once(capsys.readouterr().err)
     assert (empty / "html" / "index.html").is_file()
     for model in MODELS:
@@ -153,7 +159,10 @@ def test_rescore_hints_leave_the_bundled_suite_out(empty: Path, capsys) -> None:
     assert main(["rescore", "--out", "reports", "--no-html", "-q"]) == 0
     err = capsys.readouterr().err
     said_once(err)
-    assert "1 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --base-url" in err
+    assert (
+        "1 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --base-url"
+        in err
+    )
     assert "--suite" not in err
 
 
@@ -181,7 +190,9 @@ def test_export_keeps_a_different_file_unless_forced(empty: Path, capsys) -> Non
         f"error: evals/suite.json: exists and differs from the bundled suite ({old['name']} {old['version']} there, "
         f"{_DOC['name']} {_DOC['version']} bundled); --force overwrites it\n"
     )
-    assert (empty / "evals" / "suite.json").read_bytes() == (ROOT / "evals" / "suite-1.0.0.json").read_bytes()
+    assert (empty / "evals" / "suite.json").read_bytes() == (
+        ROOT / "evals" / "suite-1.0.0.json"
+    ).read_bytes()
     assert main(["suite", "export", "--force"]) == 0
     assert f"(it replaced {old['name']} {old['version']})" in capsys.readouterr().out
     assert (empty / "evals" / "suite.json").read_bytes() == SUITE.read_bytes()
@@ -193,19 +204,32 @@ def test_export_to_a_directory_is_one_line(empty: Path, capsys) -> None:  # type
         "error: cassettes: is a directory; name the suite file to write, e.g. cassettes/suite.json\n"
     )
     (empty / "afile").write_text("x", encoding="utf-8")
-    assert main(["suite", "export", "afile/suite.json"]) == 1  # a parent that is a file: the disk's one line
+    assert (
+        main(["suite", "export", "afile/suite.json"]) == 1
+    )  # a parent that is a file: the disk's one line
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_pytest_plugin_uses_the_bundled_suite_and_says_so(pytester: pytest.Pytester) -> None:
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", pytester.path / "cassettes" / "ref_oracle")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "cassettes", "--lobstack-cassettes", "cassettes")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "cassettes", "--lobstack-cassettes", "cassettes"
+    )
     result.assert_outcomes(passed=len(_DOC["cases"]))
     assert result.errlines.count(NOTICE) == 1
-    assert "lobstack: cassettes with the suite bundled with lobstack-eval; record mode none" in result.outlines
+    assert (
+        "lobstack: cassettes with the suite bundled with lobstack-eval; record mode none"
+        in result.outlines
+    )
     missing = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "cassettes", "--lobstack-cassettes", "cassettes", "--lobstack-suite", "nope.json"
+        "-p",
+        "no:cacheprovider",
+        "cassettes",
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-suite",
+        "nope.json",
     )
     assert missing.ret != 0 and NOTICE not in missing.errlines
     missing.stdout.fnmatch_lines([f"*error: {pytester.path / 'nope.json'}: no such suite file*"])

@@ -55,7 +55,11 @@ def workflows() -> list[dict[str, Any]]:
 def setup_commands() -> list[str]:
     """The command lines of the doc's one ```sh block (how a project sets up), without trailing comments."""
     (block,) = re.findall(r"```sh\n(.*?)```", CI_DOC.read_text(encoding="utf-8"), re.DOTALL)
-    return [re.split(r"\s+#\s", line, maxsplit=1)[0].strip() for line in block.splitlines() if line.strip()]
+    return [
+        re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
+        for line in block.splitlines()
+        if line.strip()
+    ]
 
 
 def checkout_env() -> dict[str, str]:
@@ -77,7 +81,9 @@ def only_job(workflow: dict[str, Any]) -> dict[str, Any]:
 def substitute(value: str) -> str:
     def one(match: re.Match[str]) -> str:
         expression = match.group(1).strip()
-        assert expression in EXPRESSIONS, f"docs/ci.md uses ${{{{ {expression} }}}}: give the test its value"
+        assert expression in EXPRESSIONS, (
+            f"docs/ci.md uses ${{{{ {expression} }}}}: give the test its value"
+        )
         return EXPRESSIONS[expression]
 
     return re.sub(r"\$\{\{(.*?)\}\}", one, value)
@@ -104,7 +110,9 @@ def run_job(job: dict[str, Any], project: Path, env: dict[str, str]) -> list[str
             text=True,
             timeout=600,
         )
-        assert done.returncode == 0, f"{step.get('name')}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        assert done.returncode == 0, (
+            f"{step.get('name')}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        )
     return skipped
 
 
@@ -115,7 +123,9 @@ def project(tmp_path: Path) -> Path:
     project = tmp_path / "repo"
     project.mkdir()
     install, *commands = setup_commands()
-    assert install == ADD  # the install: a placeholder address, so not run (the checkout's environment stands in)
+    assert (
+        install == ADD
+    )  # the install: a placeholder address, so not run (the checkout's environment stands in)
     for command in commands:
         done = subprocess.run(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", command],
@@ -125,8 +135,12 @@ def project(tmp_path: Path) -> Path:
             text=True,
             timeout=600,
         )
-        assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
-    assert (project / "evals" / "suite.json").read_bytes() == (ROOT / "evals" / "suite.json").read_bytes()
+        assert done.returncode == 0, (
+            f"{command}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        )
+    assert (project / "evals" / "suite.json").read_bytes() == (
+        ROOT / "evals" / "suite.json"
+    ).read_bytes()
     shutil.copytree(ROOT / "cassettes" / "ref_noisy", project / "cassettes" / "ref_noisy")
     shutil.copytree(ROOT / "reports" / "ref_noisy", project / "reports" / "ref_noisy")
     return project
@@ -153,9 +167,13 @@ def test_the_doc_has_a_pull_request_gate_and_a_recording_job() -> None:
     assert {"schedule", "workflow_dispatch"} <= set(triggers(recording))
     steps = only_job(recording)["steps"]
     keyed = [s for s in steps if "secrets." in json.dumps(s)]
-    assert len(keyed) == 1 and keyed[0]["env"] == {"LOBSTACK_API_KEY": "${{ secrets.LOBSTACK_API_KEY }}"}
+    assert len(keyed) == 1 and keyed[0]["env"] == {
+        "LOBSTACK_API_KEY": "${{ secrets.LOBSTACK_API_KEY }}"
+    }
     assert "lobstack-eval record" in keyed[0]["run"]
-    opener = next(s for s in steps if s.get("uses", "").startswith("peter-evans/create-pull-request"))
+    opener = next(
+        s for s in steps if s.get("uses", "").startswith("peter-evans/create-pull-request")
+    )
     assert opener["with"]["add-paths"].split() == ["cassettes/", "reports/"]
 
 
@@ -175,14 +193,18 @@ def test_the_pull_request_gate_runs_offline_and_writes_the_comment(  # type: ign
     assert comment.startswith("### lobstack-eval: no regression\n")
     assert Path(ci_env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8") == comment + "\n"
     junit = (project / "junit.xml").read_text(encoding="utf-8")
-    assert junit.count("<testcase ") == 80 + 1  # each case, and the model's (whole run) test against its baseline
+    assert (
+        junit.count("<testcase ") == 80 + 1
+    )  # each case, and the model's (whole run) test against its baseline
 
 
 def test_the_gate_fails_on_a_regressed_case(project: Path, ci_env: dict[str, str]) -> None:
     baseline = project / "reports" / "ref_noisy" / "results.json"
     data = json.loads(baseline.read_text(encoding="utf-8"))
     failing = next(r for r in data["results"] if r["status"] == "failed")
-    failing.update(status="passed", reason=None)  # the baseline says it passed: now it is a regression
+    failing.update(
+        status="passed", reason=None
+    )  # the baseline says it passed: now it is a regression
     baseline.write_text(json.dumps(data), encoding="utf-8")
     gate, _ = workflows()
     with pytest.raises(AssertionError, match=rf"FAILED cassettes/ref_noisy::{failing['id']}"):
@@ -194,10 +216,21 @@ def test_the_recording_job_records_rescores_and_the_gate_then_passes(  # type: i
 ) -> None:
     gate, recording = workflows()
     skipped = run_job(only_job(recording), project, ci_env)
-    assert skipped == ["actions/checkout@v4", "astral-sh/setup-uv@v6", INSTALL, "peter-evans/create-pull-request@v7"]
-    manifest = json.loads((project / "cassettes" / "ref_oracle" / "run.json").read_text(encoding="utf-8"))
-    assert len(manifest["cases"]) == 80 and manifest["base_url"] == stored_uri(ci_env["LOBSTACK_BASE_URL"])
-    oracle = json.loads((project / "reports" / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
+    assert skipped == [
+        "actions/checkout@v4",
+        "astral-sh/setup-uv@v6",
+        INSTALL,
+        "peter-evans/create-pull-request@v7",
+    ]
+    manifest = json.loads(
+        (project / "cassettes" / "ref_oracle" / "run.json").read_text(encoding="utf-8")
+    )
+    assert len(manifest["cases"]) == 80 and manifest["base_url"] == stored_uri(
+        ci_env["LOBSTACK_BASE_URL"]
+    )
+    oracle = json.loads(
+        (project / "reports" / "ref_oracle" / "results.json").read_text(encoding="utf-8")
+    )
     assert oracle["metrics"]["overall"]["rate"] == 100.0
     run_job(only_job(gate), project, ci_env)  # the pull request it opens passes the gate
     assert (project / "junit.xml").read_text(encoding="utf-8").count("<testcase ") == 2 * (80 + 1)

@@ -15,7 +15,9 @@ GROUPS |= {"suite": ["check", "export", "audit"], "diff": ["suites", "runs"]}
 COMMANDS = [f"{group} {name}".split() for group, names in GROUPS.items() for name in names]
 
 
-def help_of(capsys: pytest.CaptureFixture[str], args: list[str], monkeypatch: pytest.MonkeyPatch) -> str:
+def help_of(
+    capsys: pytest.CaptureFixture[str], args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> str:
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setattr("sys.argv", ["lobstack-eval"])  # the program name the usage line shows
     assert main([*args, "--help"]) == 0
@@ -31,7 +33,9 @@ def same_name(out: str) -> str:
 
 
 @pytest.mark.parametrize("args", [[], ["suite"], ["diff"]], ids=["top", "suite", "diff"])
-def test_each_command_is_listed_with_its_whole_first_sentence(capsys, monkeypatch, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_each_command_is_listed_with_its_whole_first_sentence(
+    capsys, monkeypatch, args: list[str]
+) -> None:  # type: ignore[no-untyped-def]
     text = help_of(capsys, args, monkeypatch)
     listing = text.split("Commands:\n", 1)[1]
     entries = re.split(r"\n  (?=\S)", "\n" + listing.rstrip())[1:]
@@ -69,7 +73,10 @@ def test_rescore_usage_and_options_name_their_values(capsys, monkeypatch) -> Non
     ("text", "sentence"),
     [
         ("Re-score cassettes: results.json per model.\n\nMore.", "Re-score cassettes."),
-        ("Record into x/ (resumes: only what is missing).", "Record into x/ (resumes: only what is missing)."),
+        (
+            "Record into x/ (resumes: only what is missing).",
+            "Record into x/ (resumes: only what is missing).",
+        ),
         ("Compute it; print it.", "Compute it."),
         ("One. Two.", "One."),
         ("Work with suite files.", "Work with suite files."),
@@ -81,7 +88,9 @@ def test_first_sentence(text: str, sentence: str) -> None:
 
 
 @pytest.mark.parametrize("args", [[], ["suite"], ["diff"]], ids=["top", "suite", "diff"])
-def test_a_group_without_a_command_prints_its_help_and_exits_2(capsys, monkeypatch, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_a_group_without_a_command_prints_its_help_and_exits_2(
+    capsys, monkeypatch, args: list[str]
+) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr("sys.argv", ["lobstack-eval"])
     assert main(args) == 2
     out, err = capsys.readouterr()

@@ -24,11 +24,15 @@ def test_a_closed_pipe_ends_a_table_without_an_error_line(tmp_path: Path) -> Non
     out = tmp_path / "out"
     code, err = _closed_pipe(["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html"])
     assert (code, other_lines(err)) == (1, [])
-    assert (out / "leaderboard.md").is_file()  # the files are written before the leaderboard is printed
+    assert (
+        out / "leaderboard.md"
+    ).is_file()  # the files are written before the leaderboard is printed
 
 
 def test_a_closed_pipe_ends_plain_lines_without_an_error_line(tmp_path: Path) -> None:
     junit = tmp_path / "junit.xml"
-    code, err = _closed_pipe(["diff", "runs", str(ROOT / "reports"), str(ROOT / "reports"), "--junit", str(junit)])
+    code, err = _closed_pipe(
+        ["diff", "runs", str(ROOT / "reports"), str(ROOT / "reports"), "--junit", str(junit)]
+    )
     assert (code, err) == (1, "")
     assert junit.is_file()

@@ -34,7 +34,9 @@ FENCE = "```text\n"
 PLUGIN_GROUP = "lobstack-eval: one test per (model, case) of recorded cassettes:"
 
 
-def cli_help(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+def cli_help(
+    args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> str:
     """The command's --help at a fixed width with no colour, from the CLI's own main."""
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("NO_COLOR", "1")
@@ -51,7 +53,12 @@ def plugin_help() -> str:
     env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     env.pop("PYTEST_ADDOPTS", None)
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--help"], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-m", "pytest", "--help"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     group = out.split("\n" + PLUGIN_GROUP + "\n", 1)[1].split("\n\n", 1)[0]
     return f"{PLUGIN_GROUP}\n{group}\n"
@@ -65,7 +72,9 @@ def check_block(page: Path, help_text: str) -> None:
     if os.environ.get("LOBSTACK_UPDATE_DOCS") == "1":
         page.write_text(before + FENCE + help_text + "```\n" + after, encoding="utf-8")
         return
-    assert block == help_text, f"{page.name} is stale: LOBSTACK_UPDATE_DOCS=1 uv run pytest {__file__}"
+    assert block == help_text, (
+        f"{page.name} is stale: LOBSTACK_UPDATE_DOCS=1 uv run pytest {__file__}"
+    )
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))

@@ -26,10 +26,21 @@ def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(replay.rescore, "score_model", score_model)
     monkeypatch.delenv("LOBSTACK_DEBUG", raising=False)
     out = tmp_path / "out"
-    return ["rescore", str(tmp_path / "cassettes"), "--out", str(out), "--no-html", "-q", "--workers", "1"]
+    return [
+        "rescore",
+        str(tmp_path / "cassettes"),
+        "--out",
+        str(out),
+        "--no-html",
+        "-q",
+        "--workers",
+        "1",
+    ]
 
 
-def test_without_debug_the_error_is_one_line(broken: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_debug_the_error_is_one_line(
+    broken: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(broken) == 1
     err = capsys.readouterr().err
     assert LINE in err and "Traceback" not in err
@@ -42,13 +53,17 @@ def test_debug_shows_the_traceback_behind_the_line(
     if how == "env":
         monkeypatch.setenv("LOBSTACK_DEBUG", "1")
     else:
-        monkeypatch.setattr("os.environ", dict(__import__("os").environ))  # --debug sets it: undone after the test
+        monkeypatch.setattr(
+            "os.environ", dict(__import__("os").environ)
+        )  # --debug sets it: undone after the test
     assert main(["--debug", *broken] if how == "flag" else broken) == 1
     err = capsys.readouterr().err
     lines = err.splitlines()
     at = next(i for i, line in enumerate(lines) if LINE in line)
     assert lines[at + 1] == "Traceback (most recent call last):", err
-    assert ('raise KeyError("status")' in err and "KeyError: 'status'" in lines[at + 2 :][-1]) or "KeyError" in err
+    assert (
+        'raise KeyError("status")' in err and "KeyError: 'status'" in lines[at + 2 :][-1]
+    ) or "KeyError" in err
     assert any("test_debug.py" in line and "score_model" in line for line in lines), err
 
 

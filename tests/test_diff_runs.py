@@ -20,7 +20,9 @@ RUNS = Path(__file__).parent / "fixtures" / "runs"
 BASE, CAND = RUNS / "base", RUNS / "cand"
 
 
-def results(model: str, statuses: dict[str, str], version: str = "1.0.0", overall: float | None = 50.0) -> dict:
+def results(
+    model: str, statuses: dict[str, str], version: str = "1.0.0", overall: float | None = 50.0
+) -> dict:
     """A minimal results dict: the given case statuses, every metric at ``overall``."""
     metric = {"count": 1, "of": 2, "rate": overall, "ci": None if overall is None else [10.0, 90.0]}
     return {
@@ -28,7 +30,12 @@ def results(model: str, statuses: dict[str, str], version: str = "1.0.0", overal
         "suite": {"name": "s", "version": version, "sha256": "0" * 64},
         "metrics": {name: dict(metric) for name in METRICS},
         "results": [
-            {"id": cid, "group": "g", "status": st, "reason": None if st == "passed" else f"{cid} {st}"}
+            {
+                "id": cid,
+                "group": "g",
+                "status": st,
+                "reason": None if st == "passed" else f"{cid} {st}",
+            }
             for cid, st in statuses.items()
         ],
     }
@@ -72,15 +79,25 @@ BAD_INPUTS = [
     pytest.param(_without("model"), "'model'", id="no-model"),
     pytest.param(_without("suite", "version"), "'suite.version'", id="no-suite-version"),
     pytest.param(_without("metrics", "overall"), "'metrics.overall.rate'", id="no-overall"),
-    pytest.param(_without("metrics", "chains", "rate"), "'metrics.chains.rate'", id="no-chains-rate"),
+    pytest.param(
+        _without("metrics", "chains", "rate"), "'metrics.chains.rate'", id="no-chains-rate"
+    ),
     pytest.param(_without("results"), "'results'", id="no-results"),
-    pytest.param(json.dumps(results("m", {"a": "skipped"})), "status must be one of", id="bad-status"),
-    pytest.param(json.dumps({**_valid(), "results": [{"id": "a", "status": "passed"}] * 2}), "duplicate", id="dup-id"),
+    pytest.param(
+        json.dumps(results("m", {"a": "skipped"})), "status must be one of", id="bad-status"
+    ),
+    pytest.param(
+        json.dumps({**_valid(), "results": [{"id": "a", "status": "passed"}] * 2}),
+        "duplicate",
+        id="dup-id",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("content", "message"), BAD_INPUTS)
-def test_bad_results_raise_results_error_naming_the_file(tmp_path: Path, content: str | None, message: str) -> None:
+def test_bad_results_raise_results_error_naming_the_file(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
     """Every unusable input is a ResultsError whose message names the file and the problem."""
     path = tmp_path / "results.json"
     if content is not None:
@@ -156,7 +173,10 @@ def test_mcnemar_uses_only_scored_pairs() -> None:
 
 def test_models_matched_by_name() -> None:
     """A model in only one run is listed, not compared and not an error."""
-    diff = compare({"x": results("x", {}), "y": results("y", {})}, {"y": results("y", {}), "z": results("z", {})})
+    diff = compare(
+        {"x": results("x", {}), "y": results("y", {})},
+        {"y": results("y", {}), "z": results("z", {})},
+    )
     assert [m.model for m in diff.models] == ["y"]
     assert (diff.only_a, diff.only_b) == (("x",), ("z",))
 
@@ -177,7 +197,10 @@ def test_reason_falls_back_to_first_failing_step() -> None:
     a = results("m", {"c": "passed"})
     b = results("m", {"c": "failed"})
     del b["results"][0]["reason"]
-    b["results"][0]["steps"] = [{"passed": True, "reason": None}, {"passed": False, "reason": "x: expected eq 1"}]
+    b["results"][0]["steps"] = [
+        {"passed": True, "reason": None},
+        {"passed": False, "reason": "x: expected eq 1"},
+    ]
     assert compare({"m": a}, {"m": b}).models[0].to_failed[0].reason_b == "step 2: x: expected eq 1"
 
 
@@ -224,11 +247,18 @@ def test_decide_without_flips_and_with_lost_overall() -> None:
     --max-drop it has lost its Overall rate too."""
     same = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "passed"})})
     assert decide(same) == decide(same, None)
-    assert decide(same).line == "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)"
-    lost = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "errored"}, overall=None)})
+    assert (
+        decide(same).line == "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)"
+    )
+    lost = compare(
+        {"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "errored"}, overall=None)}
+    )
     tail = "1 case scored in A errored or vanished in B (m: a); no scored case in B (m)"
     assert decide(lost).line == f"regression: {tail}"
-    assert decide(lost, 5.0).line == f"regression: Overall dropped more than --max-drop 5 (m: 50.00 -> no rate); {tail}"
+    assert (
+        decide(lost, 5.0).line
+        == f"regression: Overall dropped more than --max-drop 5 (m: 50.00 -> no rate); {tail}"
+    )
 
 
 def test_single_flip_is_singular() -> None:
@@ -266,13 +296,17 @@ BROKEN = [
 
 
 @pytest.mark.parametrize(("b_statuses", "allow", "line"), BROKEN)
-def test_gate_never_green_on_a_broken_run(b_statuses: dict[str, str], allow: int, line: str) -> None:
+def test_gate_never_green_on_a_broken_run(
+    b_statuses: dict[str, str], allow: int, line: str
+) -> None:
     """A B that errored, went unrecorded or lost cases is a regression unless allowed; no score at all always is."""
     diff = compare({"m": results("m", EIGHT)}, {"m": results("m", b_statuses)})
     decision = decide(diff, None, allow)
     assert decision.line == line
     assert decision.regression is line.startswith("regression")
-    assert decide(diff, 100.0, allow).regression is decision.regression  # --max-drop cannot pass it either
+    assert (
+        decide(diff, 100.0, allow).regression is decision.regression
+    )  # --max-drop cannot pass it either
 
 
 def test_a_model_missing_from_b_is_a_regression() -> None:
@@ -321,7 +355,16 @@ def test_format_text_verbose_and_quiet() -> None:
     diff = compare(load_run(BASE), load_run(CAND))
     verbose = format_text(diff, decide(diff), detail="verbose").splitlines()
     overall = next(line for line in verbose if line.startswith("  overall") and "66.67" in line)
-    assert overall.split() == ["overall", "66.67", "[30.00,", "90.32]", "50.00", "[18.76,", "81.24]", "-16.67"]
+    assert overall.split() == [
+        "overall",
+        "66.67",
+        "[30.00,",
+        "90.32]",
+        "50.00",
+        "[18.76,",
+        "81.24]",
+        "-16.67",
+    ]
     chains = [line.split() for line in verbose if line.startswith("  chains")]
     assert ["chains", "-", "-", "-"] in chains  # ref/oracle has no chains
     known = "  near_misses-01 [known failure]: failed in A, failed in B: step 1: expected send_email, got post_slack"
@@ -356,11 +399,21 @@ def test_junit_xml_parsed_back() -> None:
     assert data.startswith(b"<?xml version='1.0' encoding='utf-8'?>")
     root = ET.fromstring(data)
     assert root.tag == "testsuites"
-    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["11", "2", "3", "1"]
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
+        "11",
+        "2",
+        "3",
+        "1",
+    ]
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["ref/noisy", "ref/oracle"]
     noisy = suites[0]
-    assert [noisy.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["8", "2", "2", "1"]
+    assert [noisy.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
+        "8",
+        "2",
+        "2",
+        "1",
+    ]
     cases = {c.get("name"): c for c in noisy.findall("testcase")}
     assert list(cases) == [
         "selection-01", "selection-02", "arguments-02", "near_misses-01", "no_call-02", "parallel-02", "chains-03",
@@ -373,17 +426,29 @@ def test_junit_xml_parsed_back() -> None:
     assert (failure.get("type"), failure.text) == ("flipped", "passed in A, failed in B")
     known = cases["near_misses-01"].find("skipped")
     assert known is not None
-    assert known.get("message") == "known failure (failed in A and in B): step 1: expected send_email, got post_slack"
+    assert (
+        known.get("message")
+        == "known failure (failed in A and in B): step 1: expected send_email, got post_slack"
+    )
     errored = cases["arguments-02"].find("error")
     assert errored is not None
-    assert (errored.get("type"), errored.get("message")) == ("lost", "passed in A, errored in B: http_500 on step 1")
+    assert (errored.get("type"), errored.get("message")) == (
+        "lost",
+        "passed in A, errored in B: http_500 on step 1",
+    )
     vanished = cases["no_call-01"].find("error")
     assert vanished is not None and vanished.get("message") == "passed in A, absent from B"
-    assert [list(cases[c]) for c in ("selection-01", "selection-02", "no_call-02")] == [[], [], []]  # passed
+    assert [list(cases[c]) for c in ("selection-01", "selection-02", "no_call-02")] == [
+        [],
+        [],
+        [],
+    ]  # passed
     oracle_cases = {c.get("name"): c for c in suites[1].findall("testcase")}
     unrecorded = oracle_cases["no_call-01"].find("error")
     assert unrecorded is not None
-    assert unrecorded.get("message") == "passed in A, unrecorded in B: no recorded answer for step 1"
+    assert (
+        unrecorded.get("message") == "passed in A, unrecorded in B: no recorded answer for step 1"
+    )
     assert data == to_junit(diff, decide(diff, strict=True))
 
 
@@ -392,7 +457,12 @@ def test_junit_flips_the_paired_test_calls_noise() -> None:
     count them; the lost cases are still errors."""
     diff = compare(load_run(BASE), load_run(CAND))
     root = _junit(diff, decide(diff))
-    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["11", "0", "3", "3"]
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
+        "11",
+        "0",
+        "3",
+        "3",
+    ]
     noisy = {c.get("name"): c for c in root.findall("testsuite")[0].findall("testcase")}
     flip = noisy["chains-03"].find("skipped")
     assert flip is not None and flip.get("message") == (
@@ -401,7 +471,9 @@ def test_junit_flips_the_paired_test_calls_noise() -> None:
     )  # the gate failed on the lost cases, so the message does not suggest --strict
     allowed = _junit(diff, decide(diff, None, 2))
     assert [allowed.get(k) for k in ("failures", "errors", "skipped")] == ["0", "0", "6"]
-    flip = next(c for c in allowed.iter("testcase") if c.get("name") == "parallel-02").find("skipped")
+    flip = next(c for c in allowed.iter("testcase") if c.get("name") == "parallel-02").find(
+        "skipped"
+    )
     assert flip is not None and flip.get("message", "").startswith(
         "passed in A, failed in B; not a regression by itself: the paired test cannot tell it from noise (p = 1); "
         "--strict counts every flip: step 1:"
@@ -418,7 +490,12 @@ def test_junit_of_a_paired_test_regression() -> None:
     decision = decide(diff)
     assert decision.rules == ("paired test",)
     root = _junit(diff, decision)
-    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["11", "1", "0", "6"]
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
+        "11",
+        "1",
+        "0",
+        "6",
+    ]
     cases = {c.get("name"): c for c in root.iter("testcase")}
     whole = cases["(whole run)"].find("failure")
     assert whole is not None and (whole.get("type"), whole.get("message")) == (
@@ -442,7 +519,12 @@ def test_junit_under_max_drop_and_allowance() -> None:
     why, and so are lost cases within --allow-errored."""
     diff = compare(load_run(BASE), load_run(CAND))
     root = _junit(diff, decide(diff, 16.0, 2))
-    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["12", "1", "0", "6"]
+    assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
+        "12",
+        "1",
+        "0",
+        "6",
+    ]
     noisy = {c.get("name"): c for c in root.findall("testsuite")[0].findall("testcase")}
     whole = noisy["(whole run)"].find("failure")
     assert whole is not None and whole.get("message") == "Overall dropped: 66.67 -> 50.00"
@@ -451,7 +533,10 @@ def test_junit_under_max_drop_and_allowance() -> None:
         "passed in A, failed in B; not a regression by itself (paired test p = 1): step 1:"
     )
     allowed = noisy["arguments-02"].find("skipped")
-    assert allowed is not None and allowed.get("message") == "errored in B, within --allow-errored: http_500 on step 1"
+    assert (
+        allowed is not None
+        and allowed.get("message") == "errored in B, within --allow-errored: http_500 on step 1"
+    )
 
 
 def test_junit_for_a_model_missing_from_b() -> None:
@@ -462,7 +547,10 @@ def test_junit_for_a_model_missing_from_b() -> None:
     root = _junit(diff, decide(diff))
     assert [s.get("name") for s in root.findall("testsuite")] == ["x", "y"]
     error = root.find("testsuite[@name='x']/testcase[@name='(whole run)']/error")
-    assert error is not None and (error.get("type"), error.get("message")) == ("vanished", "in A, not in B")
+    assert error is not None and (error.get("type"), error.get("message")) == (
+        "vanished",
+        "in A, not in B",
+    )
 
 
 SIX_WORSE = {f"c{i}": "failed" if i < 6 else "passed" for i in range(10)}
@@ -561,7 +649,9 @@ CLI = [
 
 
 @pytest.mark.parametrize(("args", "code", "last"), CLI)
-def test_cli_exit_code_and_last_line(capsys: pytest.CaptureFixture[str], args: list[str], code: int, last: str) -> None:
+def test_cli_exit_code_and_last_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], code: int, last: str
+) -> None:
     """Exit code and the decision on the last line."""
     assert main(["diff", "runs", *args]) == code
     out = capsys.readouterr().out
@@ -572,7 +662,9 @@ def test_cli_text_mentions_warnings(capsys: pytest.CaptureFixture[str]) -> None:
     """A suite mismatch allowed, and a same-version sha change, are both said out loud."""
     main(["diff", "runs", str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch"])
     out = capsys.readouterr().out
-    assert "model ref/noisy (suite lobstack-tool-calling 1.0.0 -> lobstack-tool-calling 1.1.0)" in out
+    assert (
+        "model ref/noisy (suite lobstack-tool-calling 1.0.0 -> lobstack-tool-calling 1.1.0)" in out
+    )
     assert "warning: different suite versions; scores are not comparable" in out
     main(["diff", "runs", str(BASE), str(RUNS / "edited")])
     assert "warning: same suite version but different suite sha256" in capsys.readouterr().out
@@ -613,7 +705,9 @@ CLI_ERRORS = [
 
 
 @pytest.mark.parametrize(("args", "code", "message"), CLI_ERRORS)
-def test_cli_errors(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
+def test_cli_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str
+) -> None:
     """User errors are one ``error:`` line on stderr with exit 1 (or 2 for usage), never a traceback."""
     assert main(["diff", "runs", *args]) == code
     err = capsys.readouterr().err
@@ -630,7 +724,9 @@ def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert err.startswith(f"error: {bad}: the results file is not valid JSON")
 
 
-def test_cli_names_every_bad_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_names_every_bad_results_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Several unreadable results files, in A and in B: one ``error:`` line each, in order (A's, then B's), nothing
     compared, and the exit code of one bad file (1); the last is the CLI handler's own line, so one bad file
     reads as before."""
@@ -652,7 +748,9 @@ def test_cli_names_every_bad_results_file(tmp_path: Path, capsys: pytest.Capture
             f"error: {bad_b2}: missing list field 'results'",
         ]
         assert captured.out == ""
-    shutil.copy(BASE / "ref_oracle" / "results.json", bad_a)  # one bad file left: one line, the same exit code
+    shutil.copy(
+        BASE / "ref_oracle" / "results.json", bad_a
+    )  # one bad file left: one line, the same exit code
     assert main(["diff", "runs", str(a), str(b / "ref_abstain")]) == 1
     assert capsys.readouterr().err.splitlines() == [f"error: {bad_b1}: not a results object"]
 
@@ -660,7 +758,21 @@ def test_cli_names_every_bad_results_file(tmp_path: Path, capsys: pytest.Capture
 def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--junit writes the same bytes as to_junit, and the gate still decides the exit code."""
     out = tmp_path / "junit.xml"
-    assert main(["diff", "runs", str(BASE), str(CAND), "--junit", str(out), "--fail-on-regression", "--strict"]) == 1
+    assert (
+        main(
+            [
+                "diff",
+                "runs",
+                str(BASE),
+                str(CAND),
+                "--junit",
+                str(out),
+                "--fail-on-regression",
+                "--strict",
+            ]
+        )
+        == 1
+    )
     diff = compare(load_run(BASE), load_run(CAND))
     assert out.read_bytes() == to_junit(diff, decide(diff, strict=True))
     capsys.readouterr()
@@ -680,7 +792,10 @@ def test_cli_html_written_by_renderer(
     fake.render_run_diff = render_run_diff  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "replay.html", fake)
     out = tmp_path / "diff.html"
-    assert main(["diff", "runs", str(BASE), str(CAND), "--model", "ref/noisy", "--html", str(out)]) == 0
+    assert (
+        main(["diff", "runs", str(BASE), str(CAND), "--model", "ref/noisy", "--html", str(out)])
+        == 0
+    )
     assert out.read_text() == "<html>diff</html>"
     assert seen == [(66.66666666666667, 50.0, None)]
     capsys.readouterr()
@@ -715,7 +830,8 @@ def test_cli_html_real_renderer(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_max_drop_boundary(max_drop: float, regression: bool) -> None:
     """A drop of exactly PCT points is within the tolerance; more than PCT is a regression."""
     diff = compare(
-        {"m": results("m", {"a": "passed"}, overall=60.0)}, {"m": results("m", {"a": "passed"}, overall=50.0)}
+        {"m": results("m", {"a": "passed"}, overall=60.0)},
+        {"m": results("m", {"a": "passed"}, overall=50.0)},
     )
     assert decide(diff, max_drop).regression is regression
 
@@ -723,7 +839,8 @@ def test_max_drop_boundary(max_drop: float, regression: bool) -> None:
 def test_overall_rise_never_trips_max_drop() -> None:
     """An Overall that went up is not a drop, even with a zero tolerance."""
     diff = compare(
-        {"m": results("m", {"a": "passed"}, overall=40.0)}, {"m": results("m", {"a": "passed"}, overall=50.0)}
+        {"m": results("m", {"a": "passed"}, overall=40.0)},
+        {"m": results("m", {"a": "passed"}, overall=50.0)},
     )
     assert decide(diff, 0.0).line == (
         "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1); Overall within --max-drop 0"
@@ -733,7 +850,10 @@ def test_overall_rise_never_trips_max_drop() -> None:
 def test_verdict_lists_at_most_ten_ids_per_model() -> None:
     """Twelve flips: the first ten ids, then how many more."""
     ids = [f"c{i:02d}" for i in range(12)]
-    diff = compare({"m": results("m", dict.fromkeys(ids, "passed"))}, {"m": results("m", dict.fromkeys(ids, "failed"))})
+    diff = compare(
+        {"m": results("m", dict.fromkeys(ids, "passed"))},
+        {"m": results("m", dict.fromkeys(ids, "failed"))},
+    )
     assert decide(diff, strict=True).line == (
         "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more); "
         "paired test: B is worse than A at --alpha 0.05 (m: McNemar exact p = 0.0004883, mean change -100.00 points)"
@@ -754,7 +874,9 @@ def test_alpha_decides_the_paired_test(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--alpha", "0.01"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "no regression: paired test: B is not worse at --alpha 0.01 (m: p = 0.03125)"
-    assert lines[1].startswith("note: m: 6 cases flipped to failed, but with one sample per case the paired test")
+    assert lines[1].startswith(
+        "note: m: 6 cases flipped to failed, but with one sample per case the paired test"
+    )
     assert "--repeats" in lines[1]
 
 
@@ -762,10 +884,26 @@ def test_cli_html_for_a_model_change(tmp_path: Path, capsys: pytest.CaptureFixtu
     """``diff runs reports/ref_oracle reports/ref_noisy --html X``: two different models, one page naming both."""
     reports = Path(__file__).resolve().parents[1] / "reports"
     out = tmp_path / "diff.html"
-    assert main(["diff", "runs", str(reports / "ref_oracle"), str(reports / "ref_noisy"), "--html", str(out)]) == 0
+    assert (
+        main(
+            [
+                "diff",
+                "runs",
+                str(reports / "ref_oracle"),
+                str(reports / "ref_noisy"),
+                "--html",
+                str(out),
+            ]
+        )
+        == 0
+    )
     page = out.read_text()
     assert "Run diff: ref/oracle" in page and "ref/noisy" in page
     assert "worse (counted in the paired test)" in page and "<strong>Regression</strong>" in page
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("regression: paired test: B is worse than A at --alpha 0.05 (ref/oracle -> ref/noisy")
-    assert lines[2].startswith("model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.2.0): Overall 100.00 ->")
+    assert lines[0].startswith(
+        "regression: paired test: B is worse than A at --alpha 0.05 (ref/oracle -> ref/noisy"
+    )
+    assert lines[2].startswith(
+        "model ref/oracle -> ref/noisy (suite lobstack-tool-calling 1.2.0): Overall 100.00 ->"
+    )

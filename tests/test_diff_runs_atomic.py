@@ -30,7 +30,9 @@ sys.exit(main(sys.argv[1:]))
 def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, option: str) -> None:
     out = tmp_path / "out"
     out.write_bytes(OLD)
-    args = [str(BASE), str(CAND), option, str(out)] + (["--model", "ref/noisy"] if option == "--html" else [])
+    args = [str(BASE), str(CAND), option, str(out)] + (
+        ["--model", "ref/noisy"] if option == "--html" else []
+    )
     done = subprocess.run(
         [sys.executable, "-c", CHILD.format(limit=LIMIT), "diff", "runs", *args],
         capture_output=True,

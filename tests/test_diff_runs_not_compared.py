@@ -33,7 +33,14 @@ def errors_of(junit: Path) -> list[tuple[str, str, str, str]]:
         assert [child.tag for child in case] == ["error"]
         error = case.find("error")
         assert error is not None
-        found.append((case.get("classname", ""), case.get("name", ""), error.get("type", ""), error.get("message", "")))
+        found.append(
+            (
+                case.get("classname", ""),
+                case.get("name", ""),
+                error.get("type", ""),
+                error.get("message", ""),
+            )
+        )
     assert root.get("name") == "lobstack-eval diff runs"
     assert {k: root.get(k) for k in ("tests", "failures", "errors", "skipped")} == {
         "tests": str(len(cases)), "failures": "0", "errors": str(len(cases)), "skipped": "0"
@@ -53,7 +60,17 @@ def test_a_corrupt_results_file_in_b_still_writes_junit_and_the_comment(  # type
     summary.write_text("earlier step\n", encoding="utf-8")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     junit, comment = tmp_path / "junit.xml", tmp_path / "comment.md"
-    args = ["diff", "runs", str(a), str(b), "--fail-on-regression", "--junit", str(junit), "--markdown", str(comment)]
+    args = [
+        "diff",
+        "runs",
+        str(a),
+        str(b),
+        "--fail-on-regression",
+        "--junit",
+        str(junit),
+        "--markdown",
+        str(comment),
+    ]
     assert main(args) == 1
     captured = capsys.readouterr()
     line = f"{bad}: the results file is not valid JSON (Unterminated string starting at line 1)"
@@ -76,7 +93,10 @@ def test_every_bad_file_of_both_runs_is_one_error_testcase_in_order(
     bad_b = b / "ref_abstain" / "results.json"
     bad_b.write_text("[1, 2]", encoding="utf-8")
     junit, comment = tmp_path / "junit.xml", tmp_path / "comment.md"
-    assert main(["diff", "runs", str(a), str(b), "--junit", str(junit), "--markdown", str(comment)]) == 1
+    assert (
+        main(["diff", "runs", str(a), str(b), "--junit", str(junit), "--markdown", str(comment)])
+        == 1
+    )
     lines = [line.removeprefix("error: ") for line in capsys.readouterr().err.splitlines()]
     assert lines == [
         f"{bad_a}: the results file is not valid JSON (Expecting property name enclosed in double quotes at line 1)",
@@ -98,13 +118,23 @@ def test_runs_with_no_model_in_both_or_of_other_suites_write_why(
     line = f"no model appears in both {a} and {b / 'ref_abstain'}"
     assert capsys.readouterr().err == f"error: {line}\n"
     assert errors_of(junit) == [("(not compared)", "(whole run)", "no_common_model", line)]
-    for model in ("ref_noisy", "ref_oracle"):  # B scored with another suite version: every model is named
+    for model in (
+        "ref_noisy",
+        "ref_oracle",
+    ):  # B scored with another suite version: every model is named
         path = b / model / "results.json"
-        path.write_text(json.dumps({**json.loads(path.read_text()), "suite": {"name": "s", "version": "9.0.0"}}))
+        path.write_text(
+            json.dumps({**json.loads(path.read_text()), "suite": {"name": "s", "version": "9.0.0"}})
+        )
     comment = tmp_path / "comment.md"
-    assert main(["diff", "runs", str(a), str(b), "--junit", str(junit), "--markdown", str(comment)]) == 1
+    assert (
+        main(["diff", "runs", str(a), str(b), "--junit", str(junit), "--markdown", str(comment)])
+        == 1
+    )
     lines = [line.removeprefix("error: ") for line in capsys.readouterr().err.splitlines()]
-    assert len(lines) == 2 and all("pass --allow-suite-mismatch to compare anyway" in line for line in lines)
+    assert len(lines) == 2 and all(
+        "pass --allow-suite-mismatch to compare anyway" in line for line in lines
+    )
     assert [(c, n, t) for c, n, t, _m in errors_of(junit)] == [
         ("(not compared)", "ref/noisy", "suite_mismatch"),
         ("(not compared)", "ref/oracle", "suite_mismatch"),

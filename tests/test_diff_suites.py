@@ -56,10 +56,17 @@ NEW_CASE = {
     "group": "selection",
     "tools": ["search_code"],
     "messages": [{"role": "user", "content": "Where is TODO mentioned?"}],
-    "steps": [{"expect": "call", "calls": [{"name": "search_code", "args": {}, "reference": {"query": "TODO"}}]}],
+    "steps": [
+        {
+            "expect": "call",
+            "calls": [{"name": "search_code", "args": {}, "reference": {"query": "TODO"}}],
+        }
+    ],
 }
 ALL_REQUEST = {cid: "request_changed" for cid in IDS}
-READ_FILE_CASES = {cid: "request_changed" for cid in ["selection-01", "arguments-01", "no_call-01", "chains-01"]}
+READ_FILE_CASES = {
+    cid: "request_changed" for cid in ["selection-01", "arguments-01", "no_call-01", "chains-01"]
+}
 
 # id, mutation of a copy of v1.0.0, {case: kind} for every case not unchanged, what (for the first listed
 # case, or None to skip), required bump, actual bump
@@ -123,7 +130,11 @@ OK = {"none": 1, "patch": 2, "minor": 3, "major": 4, "lower": 0}
     [pytest.param(*row[1:], id=row[0]) for row in TABLE],
 )
 def test_classification_table(
-    mutation: Mutation, kinds: dict[str, str], what: tuple[str, ...] | None, required: str, actual: str
+    mutation: Mutation,
+    kinds: dict[str, str],
+    what: tuple[str, ...] | None,
+    required: str,
+    actual: str,
 ) -> None:
     """Each edit of v1.0.0 lands in the right class, with the bump it needs and the bump made."""
     new = copy.deepcopy(BASE)
@@ -160,7 +171,9 @@ def test_tool_catalogue_changes() -> None:
     new["tools"]["zz_new"] = {"type": "function", "function": {"name": "zz_new"}}
     new["tools"]["a_new"] = {"type": "function", "function": {"name": "a_new"}}
     del new["tools"]["send_email"]
-    new["tools"]["get_weather"]["function"]["parameters"]["properties"]["unit"]["enum"].append("kelvin")
+    new["tools"]["get_weather"]["function"]["parameters"]["properties"]["unit"]["enum"].append(
+        "kelvin"
+    )
     diff = diff_suites(BASE, new)
     assert diff.tools_added == ("a_new", "zz_new")
     assert diff.tools_removed == ("send_email",)
@@ -188,14 +201,34 @@ def test_bump_between(old: str, new: str, bump: str) -> None:
 BAD_SUITES = [
     pytest.param("{", "not valid JSON", id="bad-json"),
     pytest.param("[]", "not a JSON object", id="not-object"),
-    pytest.param(json.dumps({**BASE, "version": "1.0"}), "version: expected MAJOR.MINOR.PATCH", id="bad-version"),
+    pytest.param(
+        json.dumps({**BASE, "version": "1.0"}),
+        "version: expected MAJOR.MINOR.PATCH",
+        id="bad-version",
+    ),
     pytest.param(json.dumps({**BASE, "version": "01.0.0"}), "version", id="leading-zero"),
     pytest.param(json.dumps({**BASE, "cases": {}}), "cases: expected a list", id="cases-not-list"),
-    pytest.param(json.dumps({**BASE, "tools": []}), "tools: expected an object", id="tools-not-object"),
-    pytest.param(json.dumps({**BASE, "cases": [BASE["cases"][0]] * 2}), "duplicate case id", id="dup-id"),
-    pytest.param(json.dumps({**BASE, "cases": [{"group": "x"}]}), "cases[0]: missing string field 'id'", id="no-id"),
-    pytest.param(json.dumps({**BASE, "cases": [{"id": "a", "tools": [["x"]]}]}), "case a: tools", id="tool-not-name"),
-    pytest.param(json.dumps({**BASE, "cases": [{"id": "a", "steps": {}}]}), "case a: steps", id="steps-not-list"),
+    pytest.param(
+        json.dumps({**BASE, "tools": []}), "tools: expected an object", id="tools-not-object"
+    ),
+    pytest.param(
+        json.dumps({**BASE, "cases": [BASE["cases"][0]] * 2}), "duplicate case id", id="dup-id"
+    ),
+    pytest.param(
+        json.dumps({**BASE, "cases": [{"group": "x"}]}),
+        "cases[0]: missing string field 'id'",
+        id="no-id",
+    ),
+    pytest.param(
+        json.dumps({**BASE, "cases": [{"id": "a", "tools": [["x"]]}]}),
+        "case a: tools",
+        id="tool-not-name",
+    ),
+    pytest.param(
+        json.dumps({**BASE, "cases": [{"id": "a", "steps": {}}]}),
+        "case a: steps",
+        id="steps-not-list",
+    ),
 ]
 
 
@@ -266,7 +299,9 @@ def test_cli_version_verdicts(
 
 
 @pytest.mark.parametrize("version", ["1.0.0", "1.1.0", "2.0.0"])
-def test_cli_different_suites(tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str) -> None:
+def test_cli_different_suites(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str
+) -> None:
     """Two suites with different names are different suites whatever their versions: exit 1, said so, and
     --cassettes does not rescore across them."""
     other = json.loads(V110.read_text())
@@ -324,7 +359,10 @@ def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
             if result["id"] == "selection-02":
                 result["status"] = "unrecorded"
             if result["id"] == "selection-01":
-                result.update(status="failed", reason='step 1: read_file.path: expected eq "README.md", got "x"')
+                result.update(
+                    status="failed",
+                    reason='step 1: read_file.path: expected eq "README.md", got "x"',
+                )
         return {"model": model_dir.name.replace("_", "/"), "metrics": metrics, "results": results}
 
     def score_model(model_dir: Path, suite: Any) -> Any:
@@ -350,15 +388,28 @@ def test_cli_cassettes_side_by_side(
     (tmp_path / "not_a_model").mkdir()
     calls: list[tuple[str, str]] = []
     monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore(calls))
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path), "--verbose"]) == 1
-    assert calls == [("ref_noisy", "1.0.0"), ("ref_noisy", "1.1.0"), ("ref_oracle", "1.0.0"), ("ref_oracle", "1.1.0")]
+    assert (
+        main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path), "--verbose"])
+        == 1
+    )
+    assert calls == [
+        ("ref_noisy", "1.0.0"),
+        ("ref_noisy", "1.1.0"),
+        ("ref_oracle", "1.0.0"),
+        ("ref_oracle", "1.1.0"),
+    ]
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
     assert f"metrics rescored from {tmp_path}:" in lines
     assert "model ref/noisy" in lines
     # The same cases are scored under both (selection-02 is new in 1.1.0 and unrecorded): no warning.
     assert lines[lines.index("model ref/noisy") + 2].split() == ["cases", "scored", "5", "5", "+0"]
-    assert lines[lines.index("model ref/noisy") + 3].split() == ["overall", "80.00", "62.50", "-17.50"]
+    assert lines[lines.index("model ref/noisy") + 3].split() == [
+        "overall",
+        "80.00",
+        "62.50",
+        "-17.50",
+    ]
     assert not any("warning" in line or "unrecorded under" in line for line in lines)
     assert ["no_call_needed", "-", "-", "-"] in [line.split() for line in lines]
     noisy = lines[lines.index("model ref/noisy") : lines.index("model ref/oracle")]
@@ -401,22 +452,31 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
         for model in ("ref/oracle", "ref/abstain"):
             record(V100, model, cassettes, gateway.url, IDS, concurrency=1)
     capsys.readouterr()
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"]) == 0
+    assert (
+        main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"])
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     oracle = lines[lines.index("model ref/oracle") :]
     abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
     assert oracle[2].split() == ["cases", "scored", "5", "4", "-1"]
     assert oracle[3].split() == ["overall", "100.00", "100.00", "+0.00"]
-    assert "  warning: the columns are over different cases; over the 4 scored under both:" in oracle
+    assert (
+        "  warning: the columns are over different cases; over the 4 scored under both:" in oracle
+    )
     assert ["chains", "100.00", "-", "-"] in [line.split() for line in oracle]
     assert "  needs recording under 1.1.0 (2): selection-02, chains-01" in oracle
-    assert "  passed under 1.0.0, failed under 1.1.0 (0)" in oracle  # arguments-01's new check still passes
+    assert (
+        "  passed under 1.0.0, failed under 1.1.0 (0)" in oracle
+    )  # arguments-01's new check still passes
     assert abstain[3].split() == ["overall", "20.00", "20.00", "+0.00"]
     assert "  needs recording under 1.1.0 (1): selection-02" in abstain
     assert lines[0] == "version bump ok"
 
 
-def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_cassettes_recorded_under_new(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Cassettes recorded under v1.1.0 and diffed against v1.0.0: each side's scored count is shown, the cases
     OLD cannot score are listed, and when the scored sets differ a warning gives the rates over the cases scored
     under both. ref/abstain fails selection-02 (new in 1.1.0): 1 of 6 passes under 1.1.0 against 1 of 5 under
@@ -431,14 +491,20 @@ def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.Capture
         for model in ("ref/oracle", "ref/abstain"):
             record(V110, model, cassettes, gateway.url, [*IDS, "selection-02"], concurrency=1)
     capsys.readouterr()
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"]) == 0
+    assert (
+        main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"])
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
     assert [line.split() for line in abstain[2:4]] == [
         ["cases", "scored", "5", "6", "+1"],
         ["overall", "20.00", "16.67", "-3.33"],
     ]
-    assert abstain[10] == "  warning: the columns are over different cases; over the 5 scored under both:"
+    assert (
+        abstain[10]
+        == "  warning: the columns are over different cases; over the 5 scored under both:"
+    )
     assert [line.split() for line in abstain[12:14]] == [
         ["cases", "scored", "5", "5", "+0"],
         ["overall", "20.00", "20.00", "+0.00"],
@@ -446,7 +512,9 @@ def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.Capture
     assert "  needs recording under 1.1.0 (0): -" in abstain
     oracle = lines[lines.index("model ref/oracle") :]
     assert oracle[2].split() == ["cases", "scored", "4", "6", "+2"]
-    assert "  warning: the columns are over different cases; over the 4 scored under both:" in oracle
+    assert (
+        "  warning: the columns are over different cases; over the 4 scored under both:" in oracle
+    )
     assert ["chains", "100.00", "-", "-"] not in [line.split() for line in oracle]
     assert ["chains", "-", "100.00", "-"] in [line.split() for line in oracle]
     assert "  unrecorded under 1.0.0 (1): chains-01" in oracle
@@ -457,10 +525,15 @@ def test_cli_cassettes_recorded_under_new(tmp_path: Path, capsys: pytest.Capture
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "version bump ok"
     abstain = lines[lines.index("model ref/abstain") : lines.index("model ref/oracle")]
-    assert abstain[1] == "  cases scored: 5 under 1.0.0, 6 under 1.1.0; over the 5 scored under both:"
+    assert (
+        abstain[1] == "  cases scored: 5 under 1.0.0, 6 under 1.1.0; over the 5 scored under both:"
+    )
     assert abstain[3].split() == ["overall", "20.00", "20.00", "+0.00"]
     assert not any("warning" in line for line in abstain)
-    assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--quiet"]) == 0
+    assert (
+        main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--quiet"])
+        == 0
+    )
     quiet = capsys.readouterr().out.splitlines()
     assert quiet[0] == "version bump ok"
     assert [line for line in quiet if line.startswith("model ")] == [
@@ -477,11 +550,21 @@ def test_rescores_with_no_case_scored_under_both() -> None:
 
     none = (None,) * 7
     row = ModelRescore(
-        "m", (100.0, *none[1:]), none, (), scored_old=1, scored_new=0, unrecorded_old=(), common=Common(0, none, none)
+        "m",
+        (100.0, *none[1:]),
+        none,
+        (),
+        scored_old=1,
+        scored_new=0,
+        unrecorded_old=(),
+        common=Common(0, none, none),
     )
     lines = format_rescores((row,), "1.0.0", "2.0.0").splitlines()
     assert lines[2].split() == ["cases", "scored", "1", "0", "-1"]
-    assert lines[10] == "  warning: the columns are over different cases, and no case is scored under both"
+    assert (
+        lines[10]
+        == "  warning: the columns are over different cases, and no case is scored under both"
+    )
     assert lines[11:] == [
         "  passed under 1.0.0, failed under 2.0.0 (0)",
         "  failed under 1.0.0, passed under 2.0.0 (0)",

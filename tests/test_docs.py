@@ -33,7 +33,9 @@ COMMANDS = [
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
-def test_every_command_has_help_and_is_in_the_readme(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_command_has_help_and_is_in_the_readme(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([*command, "--help"]) == 0
     assert "Usage:" in capsys.readouterr().out
     assert f"`lobstack-eval {' '.join(command)}" in README
@@ -63,19 +65,29 @@ def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
     script = ROOT / test_command
     assert os.access(script, os.X_OK)
     steps = _commands(script)
-    assert any(step.startswith("python3 -m pip install --quiet uv") for step in steps)  # when uv is not on PATH
+    assert any(
+        step.startswith("python3 -m pip install --quiet uv") for step in steps
+    )  # when uv is not on PATH
     assert "bash .ci/browser-setup.sh" in steps
     assert 'uv run --locked pytest -n auto --dist loadfile "$@"' in steps
 
 
 def test_readme_leaderboard_is_the_committed_one() -> None:
-    table = (ROOT / "reports" / "leaderboard.md").read_text(encoding="utf-8").split("\n\n", 2)[2].strip()
+    table = (
+        (ROOT / "reports" / "leaderboard.md")
+        .read_text(encoding="utf-8")
+        .split("\n\n", 2)[2]
+        .strip()
+    )
     assert table in (ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
 
 
 def _pytest_section() -> list[str]:
     section = (ROOT / "docs" / "guide-pytest.md").read_text(encoding="utf-8")
-    return [line.split("  #")[0].strip() for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()]
+    return [
+        line.split("  #")[0].strip()
+        for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    ]
 
 
 def _uv_env() -> dict[str, str]:
@@ -116,7 +128,9 @@ def test_readme_pytest_section_commands_collect_only_the_recordings_here() -> No
             assert collected == expected_here, command
 
 
-def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(tmp_path: Path) -> None:
+def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(
+    tmp_path: Path,
+) -> None:
     """Every command of docs/guide-pytest.md, in a project with only cassettes/, the suite and reports/
     (``uv run`` runs in this checkout's environment)."""
     commands = _pytest_section()
@@ -126,16 +140,25 @@ def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(tm
     summaries = []
     for command in commands:
         done = subprocess.run(
-            ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
         summaries.append(done.stdout.splitlines()[-1])
     # What rescore wrote for the committed recordings (reports/ is golden: tests/test_golden.py).
     statuses = [
-        r["status"] for f in (ROOT / "reports").glob("*/results.json") for r in json.loads(f.read_text())["results"]
+        r["status"]
+        for f in (ROOT / "reports").glob("*/results.json")
+        for r in json.loads(f.read_text())["results"]
     ]
     passed, total = statuses.count("passed"), len(statuses)
-    models = len(list((ROOT / "reports").glob("*/results.json")))  # one (whole run) test each, with the baseline
+    models = len(
+        list((ROOT / "reports").glob("*/results.json"))
+    )  # one (whole run) test each, with the baseline
     assert re.search(rf"=+ {passed + models} passed, {total - passed} xfailed in ", summaries[0])
     assert re.search(rf"=+ 1 passed, {total - 1} deselected in ", summaries[1])
     assert re.search(rf"=+ 80 passed, {total - 80} deselected in ", summaries[2])

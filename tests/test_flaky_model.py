@@ -29,7 +29,9 @@ def test_always_and_never_cases_answer_the_same_verdict_every_time() -> None:
 
 
 def test_repeated_identical_requests_differ_and_reproduce_from_the_seed() -> None:
-    flaky_case = next(c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1)
+    flaky_case = next(
+        c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1
+    )
     first = verdicts(7, flaky_case)
     assert True in first and False in first  # the same body got both a right and a wrong answer
     assert verdicts(7, flaky_case) == first  # a fresh gateway with the same seed: the same sequence
@@ -38,12 +40,16 @@ def test_repeated_identical_requests_differ_and_reproduce_from_the_seed() -> Non
 
 def test_faulted_attempts_do_not_use_up_draws() -> None:
     """A 429 is not an answer: the draw sequence only counts what the model answered."""
-    flaky_case = next(c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1)
+    flaky_case = next(
+        c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1
+    )
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE, seed=7)) as gateway:
         body = chat_body(flaky_case, "ref/flaky~429,200,429,200")
         answers = [post(gateway, body) for _ in range(4)]
     assert [a.status_code for a in answers] == [429, 200, 429, 200]
-    assert [step_passes(flaky_case, 0, a) for a in answers if a.status_code == 200] == verdicts(7, flaky_case, 2)
+    assert [step_passes(flaky_case, 0, a) for a in answers if a.status_code == 200] == verdicts(
+        7, flaky_case, 2
+    )
 
 
 def test_ref_noisy_answers_a_repeated_request_the_same_and_the_readme_says_so() -> None:
@@ -56,4 +62,7 @@ def test_ref_noisy_answers_a_repeated_request_the_same_and_the_readme_says_so() 
         answers = [post(gateway, body).json()["choices"][0]["message"] for _ in range(6)]
     assert all(a == answers[0] for a in answers)
     readme = " ".join((ROOT / "docs" / "guide-comparing.md").read_text(encoding="utf-8").split())
-    assert "To watch repeats disagree on the stand-in gateway, record `ref/flaky`: `ref/noisy`" in readme
+    assert (
+        "To watch repeats disagree on the stand-in gateway, record `ref/flaky`: `ref/noisy`"
+        in readme
+    )

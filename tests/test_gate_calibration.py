@@ -23,7 +23,12 @@ from scorer.case_test import broke_p, paired_difference, t_quantile
 # One simulation of a run (each case's repeats drawn with ref/flaky's pass probability), shared with the
 # benchmark that prints the gate's power: what the test holds and what the benchmark reports are the same runs.
 PROBABILITIES = BASE
-PAIRS = {1: 300, 3: 300, 5: 200, 10: 120}  # fewer at large K: each pair costs more (the exact sign-flip test)
+PAIRS = {
+    1: 300,
+    3: 300,
+    5: 200,
+    10: 120,
+}  # fewer at large K: each pair costs more (the exact sign-flip test)
 ALPHA = 0.05
 
 
@@ -32,11 +37,16 @@ def test_same_model_pairs_pass_the_gate_at_most_alpha_of_the_time(k: int) -> Non
     rng = random.Random(2024 + k)
     pairs = PAIRS[k]
     alarms = sum(
-        decide(compare({"m": run(PROBABILITIES, k, rng)}, {"m": run(PROBABILITIES, k, rng)}), alpha=ALPHA).regression
+        decide(
+            compare({"m": run(PROBABILITIES, k, rng)}, {"m": run(PROBABILITIES, k, rng)}),
+            alpha=ALPHA,
+        ).regression
         for _ in range(pairs)
     )
     error = math.sqrt(ALPHA * (1 - ALPHA) / pairs)
-    assert alarms / pairs <= ALPHA + 3 * error, f"K = {k}: {alarms} false alarms in {pairs} same-model pairs"
+    assert alarms / pairs <= ALPHA + 3 * error, (
+        f"K = {k}: {alarms} false alarms in {pairs} same-model pairs"
+    )
 
 
 def test_a_concentrated_drop_is_caught_case_by_case_with_enough_repeats() -> None:
@@ -47,7 +57,9 @@ def test_a_concentrated_drop_is_caught_case_by_case_with_enough_repeats() -> Non
     worse = [0.0 if i in broken else p for i, p in enumerate(PROBABILITIES)]
     decision = decide(compare({"m": run(PROBABILITIES, 10, rng)}, {"m": run(worse, 10, rng)}))
     assert "broken cases" in decision.rules
-    assert {r.case_id for r in decision.regressions if r.kind == "broke"} == {CASES[i] for i in broken}
+    assert {r.case_id for r in decision.regressions if r.kind == "broke"} == {
+        CASES[i] for i in broken
+    }
 
 
 def test_broke_p_is_fishers_one_sided_exact_test() -> None:
@@ -71,8 +83,26 @@ def test_t_quantile_matches_the_tables(df: int, quantile: float) -> None:
 def test_the_paired_difference_is_the_paired_t_interval_over_cases() -> None:
     """Per-case differences B - A of pass rates (repeats enter through each case's rate): mean +- t * sd / sqrt(n),
     computed here with the statistics module and the tabulated t(0.975, 7) = 2.365."""
-    a = [Fraction(3, 3), Fraction(2, 3), Fraction(1, 3), Fraction(0), Fraction(3, 3), Fraction(2, 3), Fraction(1), 0]
-    b = [Fraction(1, 3), Fraction(2, 3), Fraction(0), Fraction(0), Fraction(2, 3), Fraction(1), Fraction(1), 0]
+    a = [
+        Fraction(3, 3),
+        Fraction(2, 3),
+        Fraction(1, 3),
+        Fraction(0),
+        Fraction(3, 3),
+        Fraction(2, 3),
+        Fraction(1),
+        0,
+    ]
+    b = [
+        Fraction(1, 3),
+        Fraction(2, 3),
+        Fraction(0),
+        Fraction(0),
+        Fraction(2, 3),
+        Fraction(1),
+        Fraction(1),
+        0,
+    ]
     differences = [y - x for x, y in zip(a, b, strict=True)]
     floats = [float(d) for d in differences]
     mean, sd = statistics.fmean(floats), statistics.stdev(floats)

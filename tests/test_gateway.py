@@ -16,7 +16,14 @@ import requests
 from lobstack_eval.main import main
 from scorer import check_suite
 from scorer.errors import SuiteError, UsageError
-from standin import COST_HEADER, DROPPED_HEADER, FaultRule, GatewayConfig, StandInGateway, parse_faults
+from standin import (
+    COST_HEADER,
+    DROPPED_HEADER,
+    FaultRule,
+    GatewayConfig,
+    StandInGateway,
+    parse_faults,
+)
 from standin.models import noisy_behaviour
 from tests.gateway_fixtures import (
     CASES,
@@ -63,11 +70,19 @@ def test_mini_suite_is_valid_and_covers_what_the_tests_need() -> None:
 def test_answer_has_the_openai_shape_and_never_echoes_the_key() -> None:
     """id, object, created, model, choices[0].message.tool_calls, finish_reason, usage; no Authorization back."""
     with gateway_with() as gw:
-        response = post(gw, chat_body("arguments-01", "ref/oracle"), headers={"Authorization": f"Bearer {SECRET}"})
+        response = post(
+            gw,
+            chat_body("arguments-01", "ref/oracle"),
+            headers={"Authorization": f"Bearer {SECRET}"},
+        )
     assert response.status_code == 200
     body = response.json()
     assert body["id"].startswith("chatcmpl-")
-    assert (body["object"], body["created"], body["model"]) == ("chat.completion", 1792540800, "ref/oracle")
+    assert (body["object"], body["created"], body["model"]) == (
+        "chat.completion",
+        1792540800,
+        "ref/oracle",
+    )
     choice = body["choices"][0]
     assert choice["finish_reason"] == "tool_calls"
     message = choice["message"]
@@ -76,7 +91,11 @@ def test_answer_has_the_openai_shape_and_never_echoes_the_key() -> None:
     assert call["type"] == "function" and call["id"].startswith("call_")
     assert call["function"]["name"] == "read_file"
     assert isinstance(call["function"]["arguments"], str)
-    assert json.loads(call["function"]["arguments"]) == {"path": "src/app.py", "start_line": 10, "end_line": 20}
+    assert json.loads(call["function"]["arguments"]) == {
+        "path": "src/app.py",
+        "start_line": 10,
+        "end_line": 20,
+    }
     usage = body["usage"]
     assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
     assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
@@ -143,9 +162,22 @@ def test_dropped_params_header_only_for_the_model_that_drops_temperature(gateway
 def test_models_route_lists_every_reference_model_and_auto(gateway) -> None:  # type: ignore[no-untyped-def]
     body = requests.get(gateway.url + "/models", timeout=10).json()
     names = [m["id"] for m in body["data"]]
-    expected = ["ref/oracle", "ref/abstain", "ref/first-tool", "ref/noisy", "ref/flaky", "ref/no-temperature"]
+    expected = [
+        "ref/oracle",
+        "ref/abstain",
+        "ref/first-tool",
+        "ref/noisy",
+        "ref/flaky",
+        "ref/no-temperature",
+    ]
     expected += ["ref/xss"]
-    expected += ["ref/reasoning", "ref/gemini-style", "ref/content-parts", "ref/error-in-200", "ref/malformed"]
+    expected += [
+        "ref/reasoning",
+        "ref/gemini-style",
+        "ref/content-parts",
+        "ref/error-in-200",
+        "ref/malformed",
+    ]
     expected += ["ref/openrouter-style", "ref/text-calls", "auto"]
     assert body["object"] == "list" and sorted(names) == sorted(expected)
 
@@ -162,8 +194,18 @@ def test_bad_requests_get_openai_error_bodies(gateway) -> None:  # type: ignore[
         (post(gateway, {"messages": [{"role": "user", "content": "hi"}]}), 400, "model", None),
         (post(gateway, no_messages), 400, "messages", None),
         (post(gateway, chat_body("no_call-01", "openai/gpt-4o")), 404, "model", "model_not_found"),
-        (post(gateway, chat_body("no_call-01", "ref/oracle~bogus")), 404, "model", "model_not_found"),
-        (requests.post(gateway.url + "/completions", json={}, timeout=10), 404, None, "unknown_url"),
+        (
+            post(gateway, chat_body("no_call-01", "ref/oracle~bogus")),
+            404,
+            "model",
+            "model_not_found",
+        ),
+        (
+            requests.post(gateway.url + "/completions", json={}, timeout=10),
+            404,
+            None,
+            "unknown_url",
+        ),
     ]
     for response, status, param, code in cases:
         assert response.status_code == status
@@ -179,7 +221,9 @@ def test_unknown_conversation_gets_plain_text(gateway) -> None:  # type: ignore[
     body["messages"][0]["content"] = "You are someone else."
     response = post(gateway, body)
     assert response.status_code == 200
-    assert answer(response).tool_calls == () and answer(response).content == "I can't help with that."
+    assert (
+        answer(response).tool_calls == () and answer(response).content == "I can't help with that."
+    )
 
 
 def test_requests_seen_counts_every_request(gateway) -> None:  # type: ignore[no-untyped-def]
@@ -204,13 +248,18 @@ def test_oracle_passes_every_step_of_the_chain_as_a_runner_sends_it(gateway) -> 
         history.append(message)
         if step["expect"] == "call":
             for call, expected in zip(message["tool_calls"], step["calls"], strict=True):
-                history.append({"role": "tool", "tool_call_id": call["id"], "content": expected["result"]})
+                history.append(
+                    {"role": "tool", "tool_call_id": call["id"], "content": expected["result"]}
+                )
         else:
             assert message["content"] and "tool_calls" not in message
 
 
 def test_oracle_passes_every_step_and_answers_parallel_calls_in_one_response(gateway) -> None:  # type: ignore[no-untyped-def]
-    results = {key: step_passes(*key, post(gateway, step_body(key[0], key[1], "ref/oracle"))) for key in every_step()}
+    results = {
+        key: step_passes(*key, post(gateway, step_body(key[0], key[1], "ref/oracle")))
+        for key in every_step()
+    }
     assert all(results.values()), results
     parallel = answer(post(gateway, step_body("parallel-01", 0, "ref/oracle")))
     assert [c.name for c in parallel.tool_calls] == ["get_weather", "get_weather"]
@@ -221,7 +270,9 @@ def test_abstain_passes_only_the_no_call_steps(gateway) -> None:  # type: ignore
     for case_id, index in every_step():
         response = post(gateway, step_body(case_id, index, "ref/abstain"))
         assert answer(response).tool_calls == () and answer(response).content
-        assert step_passes(case_id, index, response) is (CASES[case_id]["steps"][index]["expect"] == "none")
+        assert step_passes(case_id, index, response) is (
+            CASES[case_id]["steps"][index]["expect"] == "none"
+        )
 
 
 def test_first_tool_calls_the_first_offered_tool_with_empty_arguments(gateway) -> None:  # type: ignore[no-untyped-def]
@@ -235,7 +286,9 @@ def test_first_tool_calls_the_first_offered_tool_with_empty_arguments(gateway) -
 
 def noisy_answers(seed: int) -> dict[tuple[str, int], bytes]:
     with gateway_with(seed=seed) as gw:
-        return {key: post(gw, step_body(key[0], key[1], "ref/noisy")).content for key in every_step()}
+        return {
+            key: post(gw, step_body(key[0], key[1], "ref/noisy")).content for key in every_step()
+        }
 
 
 def test_noisy_is_deterministic_across_servers_and_seeded() -> None:
@@ -263,12 +316,19 @@ def test_noisy_makes_the_mistakes_the_scorer_must_catch() -> None:
                         non_json += 1
                 judged = verdict(case_id, index, response)
                 passed, failed = passed + judged.passed, failed + (not judged.passed)
-                behaviour = noisy_behaviour(seed, case_id, index, CASES[case_id]["steps"][index]["expect"])
+                behaviour = noisy_behaviour(
+                    seed, case_id, index, CASES[case_id]["steps"][index]["expect"]
+                )
                 if behaviour == "schema_invalid_arguments":
                     assert judged.calls[0].schema_valid is False, (seed, case_id, index)
                     schema_invalid += 1
                 else:
-                    assert judged.passed is (behaviour == "correct"), (seed, case_id, index, behaviour)
+                    assert judged.passed is (behaviour == "correct"), (
+                        seed,
+                        case_id,
+                        index,
+                        behaviour,
+                    )
     assert made_up >= 1 and non_json >= 1 and schema_invalid >= 1 and passed >= 1 and failed >= 1
 
 
@@ -380,9 +440,19 @@ def test_latency_and_slow_fault_delay_the_answer() -> None:
 
 
 def test_parse_faults_reads_kinds_and_probabilities() -> None:
-    spec = parse_faults(" 429:0.2, 503:0.1,timeout:0.05,drop:0.05,garbage:0.02,empty:0.01,slow:0.1 ")
+    spec = parse_faults(
+        " 429:0.2, 503:0.1,timeout:0.05,drop:0.05,garbage:0.02,empty:0.01,slow:0.1 "
+    )
     assert spec.rules[:2] == (FaultRule("429", 0.2), FaultRule("503", 0.1))
-    assert [r.kind for r in spec.rules] == ["429", "503", "timeout", "drop", "garbage", "empty", "slow"]
+    assert [r.kind for r in spec.rules] == [
+        "429",
+        "503",
+        "timeout",
+        "drop",
+        "garbage",
+        "empty",
+        "slow",
+    ]
     assert parse_faults("inbody502:0.3").rules == (FaultRule("inbody502", 0.3),)
     assert parse_faults("").rules == ()
 
@@ -468,7 +538,9 @@ def test_cli_serves_until_ctrl_c_and_exits_0(capsys) -> None:  # type: ignore[no
             time.sleep(0.05)
         try:
             body = chat_body("no_call-01", "ref/oracle")
-            seen["status"] = requests.post(seen["url"] + "/chat/completions", json=body, timeout=10).status_code
+            seen["status"] = requests.post(
+                seen["url"] + "/chat/completions", json=body, timeout=10
+            ).status_code
         finally:
             _thread.interrupt_main()
 
@@ -477,7 +549,10 @@ def test_cli_serves_until_ctrl_c_and_exits_0(capsys) -> None:  # type: ignore[no
     code = main(["gateway", "--port", "0", "--suite", str(MINI_SUITE)])
     worker.join()
     assert code == 0 and seen["status"] == 200
-    assert seen["line"].startswith("Stand-in gateway on http://127.0.0.1:") and "ref/oracle" in seen["line"]
+    assert (
+        seen["line"].startswith("Stand-in gateway on http://127.0.0.1:")
+        and "ref/oracle" in seen["line"]
+    )
     assert seen["url"].endswith("/v1")
 
 

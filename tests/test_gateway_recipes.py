@@ -23,9 +23,27 @@ OFFERED = ("read_file", "web_search")
 def record_and_rescore(gateway_url: str, model: str, tmp_path: Path, *extra: str) -> dict[str, Any]:
     """Record ``model`` on the mini suite through the real recorder, rescore from the cassettes, read results.json."""
     cassettes, out = tmp_path / "cassettes", tmp_path / "reports"
-    record = ["record", "--model", model, "--suite", str(MINI_SUITE), "--cassettes", str(cassettes), *extra]
+    record = [
+        "record",
+        "--model",
+        model,
+        "--suite",
+        str(MINI_SUITE),
+        "--cassettes",
+        str(cassettes),
+        *extra,
+    ]
     assert main([*record, "--base-url", gateway_url, "--concurrency", "1"]) == 0
-    rescore = ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "--no-html", "-q"]
+    rescore = [
+        "rescore",
+        str(cassettes),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(out),
+        "--no-html",
+        "-q",
+    ]
     assert main(rescore) == 0
     slug = model.replace("/", "_")
     return json.loads((out / slug / "results.json").read_text(encoding="utf-8"))
@@ -53,17 +71,23 @@ def test_behind_a_prefixing_proxy_every_stand_in_header_is_renamed(start_gateway
     assert answer.status_code == 200 and answer.headers["Content-Type"] == "application/json"
     assert float(answer.headers[LITELLM_PRICE]) > 0
     assert answer.headers["llm_provider-x-lobstack-dropped-params"] == "temperature"
-    assert not {"x-lobstack-cost-usd", "x-lobstack-dropped-params"} & {h.lower() for h in answer.headers}
+    assert not {"x-lobstack-cost-usd", "x-lobstack-dropped-params"} & {
+        h.lower() for h in answer.headers
+    }
 
 
 def test_litellm_recipe_reads_the_renamed_price(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     gateway = start_gateway(upstream_prefix="llm_provider-")
-    results = record_and_rescore(gateway.url, "ref/no-temperature", tmp_path, "--cost-header", LITELLM_PRICE)
+    results = record_and_rescore(
+        gateway.url, "ref/no-temperature", tmp_path, "--cost-header", LITELLM_PRICE
+    )
     prices = header_prices(tmp_path / "cassettes" / "ref_no-temperature", LITELLM_PRICE)
     assert len(prices) == 10 and all(p > 0 for p in prices)
     attempts = [a for r in results["results"] for a in r["attempts"]]
     assert sorted(Decimal(a["cost_usd"]) for a in attempts) == sorted(prices)
-    assert results["cost_usd"] == float(sum(prices)) and results["metrics"]["overall"]["rate"] == 100.0
+    assert (
+        results["cost_usd"] == float(sum(prices)) and results["metrics"]["overall"]["rate"] == 100.0
+    )
     # The dropped-params header is renamed too, so it is not read (the doc says so).
     assert results["temperature_ignored"] is False
 
@@ -72,7 +96,9 @@ def test_litellm_price_header_absent_leaves_the_run_unpriced(start_gateway, tmp_
     """LiteLLM sends no x-litellm-response-cost for a model it has no price for: the Cost is a dash, all else is
     scored."""
     gateway = start_gateway(upstream_prefix="llm_provider-")
-    results = record_and_rescore(gateway.url, "ref/oracle", tmp_path, "--cost-header", "x-litellm-response-cost")
+    results = record_and_rescore(
+        gateway.url, "ref/oracle", tmp_path, "--cost-header", "x-litellm-response-cost"
+    )
     assert results["cost_usd"] is None and results["cost_per_100_cases_usd"] is None
     assert results["metrics"]["overall"]["rate"] == 100.0
 
@@ -96,11 +122,20 @@ def test_reasoning_details_moved_as_litellm_does_are_refused(gateway) -> None:  
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        ('<tool_call>\n{"name": "read_file", "arguments": {"path": "a"}}\n</tool_call>', "read_file"),
-        ('Sure.\n<tool_call>{"name": "read_file", "arguments": {', "read_file"),  # cut off: the quoted name
+        (
+            '<tool_call>\n{"name": "read_file", "arguments": {"path": "a"}}\n</tool_call>',
+            "read_file",
+        ),
+        (
+            'Sure.\n<tool_call>{"name": "read_file", "arguments": {',
+            "read_file",
+        ),  # cut off: the quoted name
         ("<tool_call>garbage</tool_call>", "a tool"),
         ('{"name": "web_search", "arguments": {"query": "x"}}', "web_search"),
-        ('I will call it: {"type": "function", "function": {"name": "read_file", "arguments": "{}"}}', "read_file"),
+        (
+            'I will call it: {"type": "function", "function": {"name": "read_file", "arguments": "{}"}}',
+            "read_file",
+        ),
         ('{"name": "not_offered", "arguments": {}}', None),
         ('{"path": "a"} {"name": "read_file"}', "read_file"),
         ("I will read the file read_file for you.", None),
@@ -117,7 +152,9 @@ def test_text_call_name_reads_a_bounded_prefix() -> None:
     call = '{"name": "read_file", "arguments": {}}'
     assert text_call_name(" " * (PREFIX_CHARS - len(call)) + call, OFFERED) == "read_file"
     assert text_call_name(" " * PREFIX_CHARS + call, OFFERED) is None
-    assert text_call_name("{} " * MAX_OBJECTS + call, OFFERED) is None  # only MAX_OBJECTS objects are tried
+    assert (
+        text_call_name("{} " * MAX_OBJECTS + call, OFFERED) is None
+    )  # only MAX_OBJECTS objects are tried
     assert text_call_name("{} " * (MAX_OBJECTS - 1) + call, OFFERED) == "read_file"
 
 
@@ -138,12 +175,16 @@ def test_text_calls_reason_end_to_end(start_gateway, tmp_path: Path) -> None:  #
     steps = {(r["id"], s["index"]): s for r in results["results"] for s in r.get("steps", [])}
     failed = {key: s["reason"] for key, s in steps.items() if not s["passed"]}
     assert failed and all(HINT in reason for reason in failed.values())
-    expected = next(r for r in json.loads(MINI_SUITE.read_text())["cases"] if r["id"] == "selection-01")
+    expected = next(
+        r for r in json.loads(MINI_SUITE.read_text())["cases"] if r["id"] == "selection-01"
+    )
     name = expected["steps"][0]["calls"][0]["name"]
     assert failed[("selection-01", 0)] == (
         f"names differ: expected [{name}], got [] (the text looks like a call to {name}: {HINT})"
     )
-    assert {s["passed"] for key, s in steps.items() if key not in failed} <= {True}  # text steps pass
+    assert {s["passed"] for key, s in steps.items() if key not in failed} <= {
+        True
+    }  # text steps pass
 
 
 def test_an_answer_in_plain_text_gets_no_hint(gateway) -> None:  # type: ignore[no-untyped-def]

@@ -40,7 +40,10 @@ ROWS = {
     "gzip-bomb-once": ("gzipbomb", ("passed-or-no-call", None)),
     "big-header": (FOUR("bigheader"), ("errored", "more than 100 headers")),
     # Two Content-Length values that disagree: a network error of that case, not the end of the run.
-    "two-lengths": (FOUR("twolengths"), ("errored", "Content-Length contained multiple unmatching values")),
+    "two-lengths": (
+        FOUR("twolengths"),
+        ("errored", "Content-Length contained multiple unmatching values"),
+    ),
     "bad-gzip": (FOUR("badgzip"), ("errored", "content-encoding: gzip, but failed to decode it")),
     # Three identical refusals: record stops as futile (an error line), the refusals kept as recorded.
     "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
@@ -69,7 +72,10 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
     model, cassettes = f"ref/oracle~{suffix}", tmp_path / "cas"
     args = (MINI_SUITE, model, cassettes, Endpoint(gateway.url, KEY), CASES)
     if row == "echoed-key":
-        with pytest.raises(GatewayError, match=r"refused the first 3 case-runs .* \(step 1: HTTP 401: invalid key\)"):
+        with pytest.raises(
+            GatewayError,
+            match=r"refused the first 3 case-runs .* \(step 1: HTTP 401: invalid key\)",
+        ):
             record(*args, concurrency=1, backoff_scale=0.0)
     else:
         record(*args, concurrency=1, backoff_scale=0.0, max_answer_mb=1)
@@ -89,12 +95,20 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
     if not row.startswith(transport):  # transport errors replay as "replayed from the recording"
         assert rescored == recorded
     files = b"".join(p.read_bytes() for p in (tmp_path / "cas").rglob("*") if p.is_file())
-    assert KEY.encode() not in files and KEY[:20].encode() not in files and KEY[-20:].encode() not in files
+    assert (
+        KEY.encode() not in files
+        and KEY[:20].encode() not in files
+        and KEY[-20:].encode() not in files
+    )
 
 
-def test_a_latin1_error_page_is_stored_byte_for_byte_and_flagged(start_gateway, tmp_path: Path) -> None:
+def test_a_latin1_error_page_is_stored_byte_for_byte_and_flagged(
+    start_gateway, tmp_path: Path
+) -> None:
     gateway = start_gateway()
-    summary = record(MINI_SUITE, "ref/oracle~latin1", tmp_path, gateway.url, CASES[:1], concurrency=1)
+    summary = record(
+        MINI_SUITE, "ref/oracle~latin1", tmp_path, gateway.url, CASES[:1], concurrency=1
+    )
     response = interactions(summary.model_dir / f"{CASES[0]}.json")[0]["response"]
     assert base64.b64decode(response["body"]["bytes_base64"]) == LATIN1_PAGE
     assert response["body"]["string"] == LATIN1_PAGE.decode("utf-8", "replace")
@@ -109,12 +123,17 @@ def test_a_redirect_is_asked_once_not_followed(start_gateway, tmp_path: Path) ->
 
 def test_a_lone_surrogate_in_a_call_name_round_trips(start_gateway, tmp_path: Path) -> None:
     gateway = start_gateway()
-    summary = record(MINI_SUITE, "ref/oracle~surrogatename", tmp_path, gateway.url, CASES[:1], concurrency=1)
+    summary = record(
+        MINI_SUITE, "ref/oracle~surrogatename", tmp_path, gateway.url, CASES[:1], concurrency=1
+    )
     entry = read_manifest(summary.model_dir).cases[CASES[0]]
     assert entry.status == "failed" and "create_issue\udfff" in (entry.reason or "")
     assert _statuses(summary.model_dir)[CASES[0]] == ("failed", entry.reason)
     assert not (summary.model_dir / ".partial").exists()
-    assert json.loads((summary.model_dir / "run.json").read_bytes())["cases"][CASES[0]]["reason"] == entry.reason
+    assert (
+        json.loads((summary.model_dir / "run.json").read_bytes())["cases"][CASES[0]]["reason"]
+        == entry.reason
+    )
 
 
 def test_a_basic_prefix_in_model_output_is_not_scrubbed(start_gateway, tmp_path: Path) -> None:
@@ -126,9 +145,13 @@ def test_a_basic_prefix_in_model_output_is_not_scrubbed(start_gateway, tmp_path:
     suite = tmp_path / "suite.json"
     suite.write_text(json.dumps(data), encoding="utf-8")
     gateway = start_gateway(suite=suite)
-    summary = record(suite, "ref/oracle", tmp_path / "cas", Endpoint(gateway.url, KEY), ["arguments-01"])
+    summary = record(
+        suite, "ref/oracle", tmp_path / "cas", Endpoint(gateway.url, KEY), ["arguments-01"]
+    )
     assert read_manifest(summary.model_dir).cases["arguments-01"].status == "passed"
-    assert "Basic overview.md" in (summary.model_dir / "arguments-01.json").read_text(encoding="utf-8")
+    assert "Basic overview.md" in (summary.model_dir / "arguments-01.json").read_text(
+        encoding="utf-8"
+    )
     assert rescore_model(summary.model_dir, read_suite(suite))["results"][1]["status"] == "passed"
 
 
@@ -138,25 +161,46 @@ def test_a_basic_prefix_in_model_output_is_not_scrubbed(start_gateway, tmp_path:
 def _record_cli(gateway_url: str, cassettes: Path, *extra: str) -> int:
     from lobstack_eval.main import main
 
-    args = ["record", "--suite", str(MINI_SUITE), "--cassettes", str(cassettes), "--base-url", gateway_url]
+    args = [
+        "record",
+        "--suite",
+        str(MINI_SUITE),
+        "--cassettes",
+        str(cassettes),
+        "--base-url",
+        gateway_url,
+    ]
     return main([*args, *extra])
 
 
-def test_a_wrong_model_stops_after_three_identical_refusals(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_model_stops_after_three_identical_refusals(
+    start_gateway, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     gateway = start_gateway()
     assert _record_cli(gateway.url, tmp_path, "--model", "no-such-model", "--concurrency", "1") == 1
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "HTTP 404: The model `no-such-model` does not exist" in errors[0]
     assert len(gateway.requests_seen) == 3  # of 8 cases
-    assert len(read_manifest(tmp_path / "no-such-model").cases) == 3  # the refusals are kept as recorded
+    assert (
+        len(read_manifest(tmp_path / "no-such-model").cases) == 3
+    )  # the refusals are kept as recorded
 
 
 def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     gateway = start_gateway()
     cases = ["--case", "selection-01", "--case", "no_call-01"]
     assert (
-        _record_cli(gateway.url, tmp_path / "a", "--model", "ref/oracle", "--cost-header", "x-wrong-name", *cases) == 0
+        _record_cli(
+            gateway.url,
+            tmp_path / "a",
+            "--model",
+            "ref/oracle",
+            "--cost-header",
+            "x-wrong-name",
+            *cases,
+        )
+        == 0
     )
     err = capsys.readouterr().err
     assert "no answer of this run carried the price header x-wrong-name" in err
@@ -165,54 +209,102 @@ def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) 
     assert "price header" not in capsys.readouterr().err
     # A header that is there but holds no price (two values, a negative one, NaN) is said too, never silently "-".
     assert (
-        _record_cli(gateway.url, tmp_path / "c", "--model", "ref/oracle", "--cost-header", "content-type", *cases) == 0
+        _record_cli(
+            gateway.url,
+            tmp_path / "c",
+            "--model",
+            "ref/oracle",
+            "--cost-header",
+            "content-type",
+            *cases,
+        )
+        == 0
     )
     err = capsys.readouterr().err
-    assert "no answer of this run carried a readable price: the header content-type held 'application/json'" in err
+    assert (
+        "no answer of this run carried a readable price: the header content-type held 'application/json'"
+        in err
+    )
 
 
 def test_a_key_in_the_base_urls_query_is_never_shown(capsys) -> None:  # type: ignore[no-untyped-def]
     from lobstack_eval.main import main
 
-    for query in ("key=sk-abcdefghijklmnop1234", "code=AZURE-SECRET-CODE-99", "api-key=hunter2hunter2"):
-        assert main(["record", "--model", "m", "--base-url", f"https://host.example/v1?{query}"]) == 2
+    for query in (
+        "key=sk-abcdefghijklmnop1234",
+        "code=AZURE-SECRET-CODE-99",
+        "api-key=hunter2hunter2",
+    ):
+        assert (
+            main(["record", "--model", "m", "--base-url", f"https://host.example/v1?{query}"]) == 2
+        )
         err = capsys.readouterr().err
         assert err.startswith("error: --base-url 'https://host.example/v1?") and "<redacted>" in err
         assert query.split("=", 1)[1] not in err
 
 
-def test_a_symlinked_lock_file_is_refused_and_its_target_untouched(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_symlinked_lock_file_is_refused_and_its_target_untouched(
+    start_gateway, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     target = tmp_path / "precious.txt"
     target.write_text("do not truncate me\n", encoding="utf-8")
     model_dir = tmp_path / "cas" / "ref_oracle"
     model_dir.mkdir(parents=True)
     (model_dir / ".lock").symlink_to(target)
     gateway = start_gateway()
-    assert _record_cli(gateway.url, tmp_path / "cas", "--model", "ref/oracle", "--case", "selection-01") == 1
+    assert (
+        _record_cli(
+            gateway.url, tmp_path / "cas", "--model", "ref/oracle", "--case", "selection-01"
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert f"error: {model_dir / '.lock'} is a symlink" in err and "Traceback" not in err
     assert target.read_text(encoding="utf-8") == "do not truncate me\n"
     assert gateway.requests_seen == []
 
 
-def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(start_gateway, tmp_path: Path) -> None:
+def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(
+    start_gateway, tmp_path: Path
+) -> None:
     gateway = start_gateway(faults="latin1:0.5")
     everything = [case.id for case in SUITE.cases]
-    summary = record(MINI_SUITE, "ref/oracle", tmp_path, gateway.url, everything, concurrency=3, backoff_scale=0.0)
+    summary = record(
+        MINI_SUITE,
+        "ref/oracle",
+        tmp_path,
+        gateway.url,
+        everything,
+        concurrency=3,
+        backoff_scale=0.0,
+    )
     cases = read_manifest(summary.model_dir).cases
     assert sorted(cases) == sorted(everything)
     assert {c.status for c in cases.values()} == {"passed", "errored"}
-    assert {c.reason for c in cases.values() if c.status == "errored"} <= {"step 1: HTTP 500", "step 2: HTTP 500"}
+    assert {c.reason for c in cases.values() if c.status == "errored"} <= {
+        "step 1: HTTP 500",
+        "step 2: HTTP 500",
+    }
     assert {r["id"]: r["status"] for r in rescore_model(summary.model_dir, SUITE)["results"]} == {
         case: entry.status for case, entry in cases.items()
     }
 
 
-def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(start_gateway, tmp_path: Path) -> None:
+def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(
+    start_gateway, tmp_path: Path
+) -> None:
     gateway = start_gateway()
     everything = [case.id for case in SUITE.cases]
     with pytest.raises(GatewayError, match="refused the first 3 case-runs"):
-        record(MINI_SUITE, "no-such-model", tmp_path, gateway.url, everything, concurrency=3, backoff_scale=0.0)
+        record(
+            MINI_SUITE,
+            "no-such-model",
+            tmp_path,
+            gateway.url,
+            everything,
+            concurrency=3,
+            backoff_scale=0.0,
+        )
     # Three in flight at once; a freed worker may start one more before the third refusal is counted.
     asked = len(gateway.requests_seen)
     assert 3 <= asked <= 3 + 2 < len(everything)
@@ -229,7 +321,9 @@ def test_a_huge_integer_argument_is_judged_with_a_reason_that_says_why() -> None
 
     for raw in (f'{{"n": {HUGE}}}', f'{{"n": -{HUGE}}}'):
         parsed = parse_arguments(raw)
-        assert parsed.value is None and parsed.why == "a number with more than 4300 digits", parsed.why
+        assert parsed.value is None and parsed.why == "a number with more than 4300 digits", (
+            parsed.why
+        )
     assert parse_arguments(f'{{"n": {"9" * 4300}}}').value == {"n": int("9" * 4300)}
 
 

@@ -15,7 +15,9 @@ from tests.conftest import MINI_SUITE
 
 
 def _rescore(cassettes: Path, out: Path, *more: str) -> int:
-    return main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", *more])
+    return main(
+        ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", *more]
+    )
 
 
 def _errors(err: str) -> list[str]:
@@ -43,7 +45,9 @@ def test_repeats_beyond_what_record_writes_is_one_error_and_the_others_are_score
     assert not (out / "ref_first-tool").exists()
 
 
-LONG = "ref/oracle~#arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/" + "x" * 44
+LONG = (
+    "ref/oracle~#arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/" + "x" * 44
+)
 WIDE = "ref/oracle~#" + "東" * 70
 HOSTILE_MODELS = ("ref/oracle~hostiletext", "ref/oracle~hostile400", LONG, WIDE)
 
@@ -64,7 +68,15 @@ def hostile_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in ("ref/oracle", *HOSTILE_MODELS):
             runs = [CaseRun(case_id, 1) for case_id in case_ids]
-            record(MINI_SUITE, model, cassettes, gateway.url, runs, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE,
+                model,
+                cassettes,
+                gateway.url,
+                runs,
+                concurrency=1,
+                sleep=lambda _s: None,
+            )
     return cassettes
 
 
@@ -88,11 +100,15 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     assert HOSTILE_TEXT in contents  # exactly as the model wrote it
     oracle = json.loads((out / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
     assert [r["status"] for r in results["results"]] == [r["status"] for r in oracle["results"]]
-    assert (out / "index.html").is_file()  # the 125-character and the 70-glyph names laid out in every plot
+    assert (
+        out / "index.html"
+    ).is_file()  # the 125-character and the 70-glyph names laid out in every plot
     page = (out / "index.html").read_text(encoding="utf-8")
     assert LONG in page and ("東" * 70) in page  # the full names are in the page's tables
     (out / "index.html").unlink()
-    assert main(["report", str(out), "--suite", str(MINI_SUITE)]) == 0  # report draws the same plots
+    assert (
+        main(["report", str(out), "--suite", str(MINI_SUITE)]) == 0
+    )  # report draws the same plots
     assert (out / "index.html").is_file()
 
 
@@ -109,7 +125,9 @@ HOSTILE_STRINGS = {
     "all": "".join(chr(c) for c in range(0x20)) + "".join(chr(c) for c in range(0x7F, 0xA0)),
 }
 # Nothing that a terminal or a text viewer acts on may be left raw.
-ACTED_ON = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+ACTED_ON = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 @pytest.mark.parametrize("text", HOSTILE_STRINGS.values(), ids=HOSTILE_STRINGS.keys())
@@ -166,9 +184,13 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
-    assert _rescore(hostile_cassettes, out, "--no-html") == 1  # hostile400 scores no case (one error line)
+    assert (
+        _rescore(hostile_cassettes, out, "--no-html") == 1
+    )  # hostile400 scores no case (one error line)
     capsys.readouterr()
-    hostile = json.loads((out / "ref_oracle_hostile400" / "results.json").read_text(encoding="utf-8"))
+    hostile = json.loads(
+        (out / "ref_oracle_hostile400" / "results.json").read_text(encoding="utf-8")
+    )
     assert {r["status"] for r in hostile["results"] if r["group"] != "chains"} == {"errored"}
     assert any(HOSTILE_TEXT in (r.get("reason") or "") for r in hostile["results"])  # kept exactly
     base = json.loads((out / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
@@ -186,10 +208,14 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     assert "\\x1b]0;pwned\\x07" in captured.out  # shown, escaped
     root = ET.parse(junit).getroot()  # well-formed
     messages = [f.get("message") for f in root.iter("error") if "HTTP 400" in f.get("message")]
-    assert messages and all("\\x00" in m and "\\udc80" in m and "\\u202e" in m for m in messages), messages
+    assert messages and all("\\x00" in m and "\\udc80" in m and "\\u202e" in m for m in messages), (
+        messages
+    )
 
 
-def test_merge_refuses_a_shard_cassette_that_links_out(hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_merge_refuses_a_shard_cassette_that_links_out(
+    hostile_cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     secret = tmp_path / "outside" / "secret.json"
     secret.parent.mkdir()
     secret.write_text('{"not": "a cassette"}', encoding="utf-8")
@@ -206,7 +232,9 @@ def test_merge_refuses_a_shard_cassette_that_links_out(hostile_cassettes: Path, 
     assert not merged.exists() or not any(merged.rglob("*.json"))
 
 
-def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rescore_never_deletes_or_writes_through_a_link(
+    hostile_cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     cassettes = tmp_path / "cassettes"
     shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
     out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
@@ -214,7 +242,9 @@ def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path,
     outside = elsewhere / "ref_oracle" / "results.json"
     before = outside.read_bytes()
     out.mkdir()
-    (out / "ref_gone").symlink_to(elsewhere / "ref_oracle", target_is_directory=True)  # stale, and a link
+    (out / "ref_gone").symlink_to(
+        elsewhere / "ref_oracle", target_is_directory=True
+    )  # stale, and a link
     assert _rescore(cassettes, out, "--no-html") == 0
     assert "removed" not in capsys.readouterr().err
     assert outside.read_bytes() == before  # not deleted through the link
@@ -224,12 +254,16 @@ def test_rescore_never_deletes_or_writes_through_a_link(hostile_cassettes: Path,
     (rows / "cases" / "suite_version=0.1.0").symlink_to(partitions, target_is_directory=True)
     assert _rescore(cassettes, tmp_path / "out2", "--no-html", "--rows", str(rows)) == 2
     [line] = _errors(capsys.readouterr().err)
-    assert line.startswith(f"error: {rows / 'cases' / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); ")
+    assert line.startswith(
+        f"error: {rows / 'cases' / 'suite_version=0.1.0'}: a symbolic link (to {partitions}); "
+    )
     assert list(partitions.iterdir()) == []  # nothing written through the link
 
 
 @pytest.mark.parametrize("command", ["rescore", "merge", "report"])
-def test_one_writer_per_output_dir(command: str, hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_one_writer_per_output_dir(
+    command: str, hostile_cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     """A second rescore, merge or report into a dir another run is writing says who holds it and writes nothing."""
     import subprocess
     import sys
@@ -249,7 +283,16 @@ def test_one_writer_per_output_dir(command: str, hostile_cassettes: Path, tmp_pa
         before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
         capsys.readouterr()
         args = {
-            "rescore": ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"],
+            "rescore": [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(out),
+                "-q",
+                "--no-html",
+            ],
             "merge": ["merge", str(cassettes), "--out", str(target)],
             "report": ["report", str(out), "--suite", str(MINI_SUITE)],
         }[command]
@@ -259,7 +302,9 @@ def test_one_writer_per_output_dir(command: str, hostile_cassettes: Path, tmp_pa
             f"error: {target} is being written by another run (rescore: pid {holder.pid} on "
             f"{__import__('socket').gethostname()}); wait for it to finish, then run {command} again"
         )
-        assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"} == before
+        assert {
+            p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"
+        } == before
     finally:
         holder.kill()
         holder.wait()
@@ -267,7 +312,9 @@ def test_one_writer_per_output_dir(command: str, hostile_cassettes: Path, tmp_pa
     assert not (target / ".lock").exists()
 
 
-def test_a_lock_file_that_is_a_link_is_refused_not_followed(hostile_cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_lock_file_that_is_a_link_is_refused_not_followed(
+    hostile_cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     cassettes = tmp_path / "cassettes"
     shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
     victim = tmp_path / "victim.txt"
@@ -277,14 +324,20 @@ def test_a_lock_file_that_is_a_link_is_refused_not_followed(hostile_cassettes: P
     (out / ".lock").symlink_to(victim)
     assert _rescore(cassettes, out, "--no-html") == 1
     [line] = _errors(capsys.readouterr().err)
-    assert line == f"error: {out / '.lock'}: a symbolic link; remove it (the lock file is never a link)"
+    assert (
+        line
+        == f"error: {out / '.lock'}: a symbolic link; remove it (the lock file is never a link)"
+    )
     assert victim.read_text(encoding="utf-8") == "keep me"
 
 
 def test_the_plugin_shows_a_gateways_control_characters_escaped(  # type: ignore[no-untyped-def]
     hostile_cassettes: Path, pytester: pytest.Pytester
 ) -> None:
-    shutil.copytree(hostile_cassettes / "ref_oracle_hostile400", pytester.path / "cassettes" / "ref_oracle_hostile400")
+    shutil.copytree(
+        hostile_cassettes / "ref_oracle_hostile400",
+        pytester.path / "cassettes" / "ref_oracle_hostile400",
+    )
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite", str(MINI_SUITE), "-rE",
         timeout=120,
@@ -295,12 +348,16 @@ def test_the_plugin_shows_a_gateways_control_characters_escaped(  # type: ignore
     assert "\x1b]0;" not in text and "\x00" not in text and "\u202e" not in text
 
 
-def test_suite_check_refuses_a_pattern_only_a_backtracking_engine_can_run(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_suite_check_refuses_a_pattern_only_a_backtracking_engine_can_run(
+    tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     suite = tmp_path / "suite.json"
     email = "^[^@ ]+@[^@ ]+$"
     text = MINI_SUITE.read_text(encoding="utf-8")
     assert json.dumps(email) in text
-    suite.write_text(text.replace(json.dumps(email), json.dumps(r"^([^@ ]+)@\1$")), encoding="utf-8")
+    suite.write_text(
+        text.replace(json.dumps(email), json.dumps(r"^([^@ ]+)@\1$")), encoding="utf-8"
+    )
     assert main(["suite", "check", str(suite)]) == 1
     out = capsys.readouterr()
     assert "Traceback" not in out.err

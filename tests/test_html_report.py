@@ -79,7 +79,9 @@ class _Rows(HTMLParser):
             self.cell.append(data.strip())
 
 
-def _rows(page: str, table_id: str) -> list[tuple[dict[str, str], list[tuple[dict[str, str], list[str]]]]]:
+def _rows(
+    page: str, table_id: str
+) -> list[tuple[dict[str, str], list[tuple[dict[str, str], list[str]]]]]:
     parser = _Rows(table_id)
     parser.feed(page)
     return parser.rows
@@ -100,7 +102,11 @@ def _svg(page: str, plot_id: str) -> str:
 class TestLeaderboard:
     def test_one_row_per_model_best_overall_first(self, html: str) -> None:
         """Rows follow Overall 100 > 50 > 33.3, whatever order the files came in."""
-        assert [r[0]["data-model"] for r in _rows(html, "board")] == ["alpha/oracle", "beta/mixed", "gamma/evil"]
+        assert [r[0]["data-model"] for r in _rows(html, "board")] == [
+            "alpha/oracle",
+            "beta/mixed",
+            "gamma/evil",
+        ]
 
     def test_cells_show_rate_interval_dash_latency_cost(self, html: str) -> None:
         """beta/mixed: Overall 50% [15.0, 85.0] over 4 of its 6 cases (partial: marked 4/6), no chains (dash),
@@ -149,12 +155,19 @@ class TestLeaderboard:
         dead["latency_p50_ms"] = dead["cost_per_100_cases_usd"] = None
         for r in dead["results"]:
             r.update(status="errored", steps=[], attempts=[])
-        dead["cases"] = {"total": len(dead["results"]), "scored": 0, "errored": len(dead["results"]), "unrecorded": 0}
+        dead["cases"] = {
+            "total": len(dead["results"]),
+            "scored": 0,
+            "errored": len(dead["results"]),
+            "unrecorded": 0,
+        }
         page = render_report([dead, _results("gamma_evil")], _suite())
         rows = _rows(page, "board")
         assert [r[0]["data-model"] for r in rows] == ["gamma/evil", "aaa/dead"]
         # Overall says on how many cases it rests: none (docs/METHOD.md#partial-models-marked)
-        assert [texts for _, texts in rows[1][1][1:10]] == [["–", f"(0/{len(dead['results'])})"]] + [["–"]] * 8
+        assert [texts for _, texts in rows[1][1][1:10]] == [
+            ["–", f"(0/{len(dead['results'])})"]
+        ] + [["–"]] * 8
         assert {a.get("class") for a, _ in _rows(page, "grid")[1][1][1:]} == {"e"}
 
     def test_no_models_still_renders(self) -> None:
@@ -181,10 +194,16 @@ class TestGridAndDetails:
         is the grid's one tab stop, and a header row names every case (its id, visible over the column)."""
         rows = _rows(html, "grid")
         assert [texts for _, texts in rows[1][1][1:]] == [["✗"], ["✓"], ["✗"], ["✓"], ["!"], ["?"]]
-        tab_stops = [(r, c) for r, (_, cells) in enumerate(rows) for c, (a, _) in enumerate(cells) if "tabindex" in a]
+        tab_stops = [
+            (r, c)
+            for r, (_, cells) in enumerate(rows)
+            for c, (a, _) in enumerate(cells)
+            if "tabindex" in a
+        ]
         assert tab_stops == [(0, 1)]
         assert re.search(
-            r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" aria-describedby="grid-help">', html
+            r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" aria-describedby="grid-help">',
+            html,
         )
         ids = re.findall(r'<th scope="col"><span class="cid">([^<]+)</span></th>', html)
         assert ids == [c["id"] for c in _suite()["cases"]]
@@ -223,7 +242,14 @@ class TestGridAndDetails:
         beta = _results("beta_mixed")
         beta["results"] = [r for r in beta["results"] if r["id"] != "no_call-01"]
         page = render_report([beta], _suite())
-        assert [a.get("class") for a, _ in _rows(page, "grid")[0][1][1:]] == ["f", "p", "f", "u", "e", "u"]
+        assert [a.get("class") for a, _ in _rows(page, "grid")[0][1][1:]] == [
+            "f",
+            "p",
+            "f",
+            "u",
+            "e",
+            "u",
+        ]
         assert _data_block(page)["cells"][0][3] is None
 
 
@@ -243,7 +269,10 @@ class TestUntrusted:
         assert "<" not in block.group(1) and ">" not in block.group(1) and "&" not in block.group(1)
         gamma = _data_block(html)["cells"][2]
         assert gamma[0]["steps"][0]["response"]["content"] == f"Sure! {SCRIPT}"
-        assert json.loads(gamma[1]["steps"][0]["response"]["tool_calls"][0]["arguments"])["path"] == IMG
+        assert (
+            json.loads(gamma[1]["steps"][0]["response"]["tool_calls"][0]["arguments"])["path"]
+            == IMG
+        )
 
     def test_model_name_with_markup_and_dollars_is_escaped_in_plots(self) -> None:
         """matplotlib writes the name as SVG text: escaped, and ``$...$`` not taken for mathtext."""
@@ -344,7 +373,9 @@ class TestDeterminism:
             "sys.stdout.buffer.write(render_report(r, json.loads((d / 'suite.json').read_text())).encode())\n"
         )
         env = {**os.environ, "PYTHONHASHSEED": "12345"}
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, check=True, env=env
+        ).stdout
         assert out == html.encode()
 
     def test_write_report_matches_the_golden_file(self, tmp_path: Path) -> None:
@@ -379,7 +410,9 @@ class TestWriteReportErrors:
         [
             pytest.param("{", "is not valid JSON .* at line 1", id="corrupt"),
             pytest.param("[]", "not a results object", id="array"),
-            pytest.param('{"model": "x", "metrics": {}}', "missing field 'suite.version'", id="no-suite"),
+            pytest.param(
+                '{"model": "x", "metrics": {}}', "missing field 'suite.version'", id="no-suite"
+            ),
         ],
     )
     def test_corrupt_results_file_is_named(self, reports: Path, text: str, match: str) -> None:
@@ -390,7 +423,9 @@ class TestWriteReportErrors:
 
     def test_no_model_directory(self, tmp_path: Path) -> None:
         (tmp_path / "plots").mkdir()
-        with pytest.raises(ResultsError, match=r"no model directories \(folders with a results\.json\)"):
+        with pytest.raises(
+            ResultsError, match=r"no model directories \(folders with a results\.json\)"
+        ):
             write_report(tmp_path, SAMPLE / "suite.json")
 
     def test_missing_suite(self, reports: Path) -> None:
@@ -406,7 +441,9 @@ class TestWriteReportErrors:
         (reports / "alpha_oracle" / "results.json").write_text("nope")
         assert main(["report", str(reports), "--suite", str(reports / "suite.json")]) == 1
         err = capsys.readouterr().err
-        assert err.startswith(f"error: {reports / 'alpha_oracle' / 'results.json'}: the results file is not valid JSON")
+        assert err.startswith(
+            f"error: {reports / 'alpha_oracle' / 'results.json'}: the results file is not valid JSON"
+        )
         assert err.count("\n") == 1
 
 
@@ -435,7 +472,8 @@ class TestRunDiff:
         assert "<strong>No regression</strong>" in diff
         summary = " ".join(diff.split())
         counts = (
-            '0 regressions</span>, 0 lost, <span class="better">1 fix</span>, 0 counted in the paired test, 1 noise'
+            '0 regressions</span>, 0 lost, <span class="better">1 fix</span>, '
+            "0 counted in the paired test, 1 noise"
         )
         assert counts in summary
         assert "1 known failure, 1 unchanged, 2 other." in summary

@@ -20,7 +20,9 @@ def python(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
 
 
-RESULTS = sorted(ROOT.glob("reports/*/results.json")) + sorted(ROOT.glob("tests/fixtures/**/results.json"))
+RESULTS = sorted(ROOT.glob("reports/*/results.json")) + sorted(
+    ROOT.glob("tests/fixtures/**/results.json")
+)
 
 
 def test_every_committed_results_file_is_written_byte_for_byte() -> None:
@@ -32,17 +34,43 @@ def test_every_committed_results_file_is_written_byte_for_byte() -> None:
 
 TRICKY: list[Any] = [
     # floats Python writes with an exponent, and their neighbours without one
-    [1e-05, 1.5e-05, 0.0001, 9.999e-05, 2.7755575615628914e-15, 5e-324, 1e16, 1e15, 9999999999999998.0, 1e308],
+    [
+        1e-05,
+        1.5e-05,
+        0.0001,
+        9.999e-05,
+        2.7755575615628914e-15,
+        5e-324,
+        1e16,
+        1e15,
+        9999999999999998.0,
+        1e308,
+    ],
     {"a": -1e-07, "b": [-1e-07, -1e-07], "c": {"d": 1.2345678901234567e-300}},
     [0.0, -0.0, 100.0, 64.1025641025641, 0.1, 1 / 3, 2.5, -2.5],
     # the same exponent float as a number and inside strings (only the number is rewritten)
     {"n": 1e-05, "s": "1e-05", "t": "x 1e-05,", "u": " 0.00001", "k": [1e-05], "1e-05": 1e-05},
     # strings: escapes, control characters, non-ASCII, line and paragraph separators, astral characters
-    ['"quoted" \\ back', "\n\r\t\b\f", "".join(map(chr, range(32))), "\x7f", "é ü ß 中文 🙂", "\u2028\u2029\ufeff"],
+    [
+        '"quoted" \\ back',
+        "\n\r\t\b\f",
+        "".join(map(chr, range(32))),
+        "\x7f",
+        "é ü ß 中文 🙂",
+        "\u2028\u2029\ufeff",
+    ],
     # key order: case, digits, non-ASCII, astral, empty
     {"b": 1, "B": 2, "a": 3, "é": 4, "z": 5, "🙂": 6, "": 7, "10": 8, "9": 9},
     # empties, nesting, nulls, booleans, integers at and beyond 64 bits
-    {"e": [], "o": {}, "n": None, "t": True, "f": False, "l": [[[]], [{}]], "i": [0, -1, 2**63 - 1, -(2**63)]},
+    {
+        "e": [],
+        "o": {},
+        "n": None,
+        "t": True,
+        "f": False,
+        "l": [[[]], [{}]],
+        "i": [0, -1, 2**63 - 1, -(2**63)],
+    },
     {"big": 2**64, "bigger": -(2**70)},
     # str subclasses (strict_json's marker) and tuples
     {"marker": NonFinite("NaN"), "tuple": (1, "two", 3.0)},
@@ -54,7 +82,9 @@ def test_tricky_values_are_written_as_python_writes_them(value: Any) -> None:
     assert dumps_indented(value) == python(value)
 
 
-@pytest.mark.parametrize("value", [[math.nan], {"x": {"y": [math.inf]}}, -math.inf, [1.0, -math.inf]])
+@pytest.mark.parametrize(
+    "value", [[math.nan], {"x": {"y": [math.inf]}}, -math.inf, [1.0, -math.inf]]
+)
 def test_nan_and_infinities_are_refused_like_python(value: Any) -> None:
     with pytest.raises(ValueError):
         python(value)
@@ -73,8 +103,14 @@ def test_what_orjson_refuses_goes_to_pythons_encoder_and_what_neither_takes_is_r
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
     max_leaves=25,
 )
 

@@ -17,7 +17,9 @@ ROWS = json.loads((Path(__file__).parent / "tables" / "judge.json").read_text(en
 
 
 def response(calls: list[dict[str, Any]], content: str | None = None) -> ModelResponse:
-    tool_calls = tuple(ToolCall(f"call_{i}", c["name"], c.get("arguments")) for i, c in enumerate(calls))
+    tool_calls = tuple(
+        ToolCall(f"call_{i}", c["name"], c.get("arguments")) for i, c in enumerate(calls)
+    )
     return ModelResponse(content, tool_calls, "test-model", {"role": "assistant"})
 
 
@@ -75,7 +77,9 @@ REFERENCE_ROWS = [r for r in ROWS if r["step"]["expect"] == "call"]
 @given(data=st.data())
 def test_response_equal_to_references_always_passes(data: st.DataObject) -> None:
     row = data.draw(st.sampled_from(REFERENCE_ROWS))
-    calls = [{"name": c["name"], "arguments": json.dumps(c["reference"])} for c in row["step"]["calls"]]
+    calls = [
+        {"name": c["name"], "arguments": json.dumps(c["reference"])} for c in row["step"]["calls"]
+    ]
     assert judged({**row, "got": data.draw(st.permutations(calls))}).passed
 
 
@@ -83,23 +87,44 @@ def _sent(*functions: dict[str, Any]) -> ModelResponse:
     from scorer import parse_completion
 
     calls = [{"id": f"c{i}", "type": "function", "function": f} for i, f in enumerate(functions)]
-    return parse_completion({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]})
+    return parse_completion(
+        {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}
+    )
 
 
 @pytest.mark.parametrize(
     ("functions", "step", "reason"),
     [
-        pytest.param(({"name": "", "arguments": "{}"},), {"expect": "none"}, 'expected no call, got [""]', id="empty"),
-        pytest.param(({"arguments": "{}"},), {"expect": "none"}, "expected no call, got [(no name)]", id="missing"),
         pytest.param(
-            ({"name": "read_file", "arguments": "{}"}, {"name": None}, {"name": 7, "arguments": "{}"}),
-            {"expect": "call", "calls": [{"name": "read_file", "args": {}, "reference": {"path": "a"}}]},
+            ({"name": "", "arguments": "{}"},),
+            {"expect": "none"},
+            'expected no call, got [""]',
+            id="empty",
+        ),
+        pytest.param(
+            ({"arguments": "{}"},),
+            {"expect": "none"},
+            "expected no call, got [(no name)]",
+            id="missing",
+        ),
+        pytest.param(
+            (
+                {"name": "read_file", "arguments": "{}"},
+                {"name": None},
+                {"name": 7, "arguments": "{}"},
+            ),
+            {
+                "expect": "call",
+                "calls": [{"name": "read_file", "args": {}, "reference": {"path": "a"}}],
+            },
             "names differ: expected [read_file], got [read_file, null, 7]",
             id="not-strings",
         ),
     ],
 )
-def test_nameless_calls_are_reported_as_sent(functions: tuple[dict[str, Any], ...], step: Any, reason: str) -> None:
+def test_nameless_calls_are_reported_as_sent(
+    functions: tuple[dict[str, Any], ...], step: Any, reason: str
+) -> None:
     """A call with an empty, missing or non-string name is named as sent, never as ``[]`` (which means no call)."""
     suite = make_suite([single_step_case(step)])
     c = suite.cases[0]

@@ -50,19 +50,26 @@ def test_imports_point_one_way(path: Path) -> None:
     rel = path.relative_to(ROOT).as_posix()
     package = rel.split("/")[0]
     allowed = ALLOWED[package] | ({"standin"} if rel in STANDIN_USERS else set())
-    assert _project_imports(path) <= allowed, f"{rel} imports {sorted(_project_imports(path) - allowed)}"
+    assert _project_imports(path) <= allowed, (
+        f"{rel} imports {sorted(_project_imports(path) - allowed)}"
+    )
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_over_300_lines(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines; split it along its ideas"
+    assert lines <= MAX_LINES, (
+        f"{path.relative_to(ROOT)} has {lines} lines; split it along its ideas"
+    )
 
 
 def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
     """The import scan finds imports in functions too (the lazy ones), so a back-edge cannot hide there."""
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from replay.rescore import rescore\n    import standin.server\n", encoding="utf-8")
+    module.write_text(
+        "def f():\n    from replay.rescore import rescore\n    import standin.server\n",
+        encoding="utf-8",
+    )
     assert _project_imports(module) == {"replay", "standin"}
 
 
@@ -70,7 +77,8 @@ def test_cmd_gateway_is_the_only_tool_module_importing_the_standin() -> None:
     users = {
         p.relative_to(ROOT).as_posix()
         for p in _modules()
-        if not p.relative_to(ROOT).as_posix().startswith("standin/") and "standin" in _project_imports(p)
+        if not p.relative_to(ROOT).as_posix().startswith("standin/")
+        and "standin" in _project_imports(p)
     }
     assert users == STANDIN_USERS
 

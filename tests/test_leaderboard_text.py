@@ -16,10 +16,24 @@ from replay.leaderboard_text import terminal_lines, terminal_width
 from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"
-DOCUMENTS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(REPORTS.glob("*/results.json"))]
+DOCUMENTS = [
+    json.loads(p.read_text(encoding="utf-8")) for p in sorted(REPORTS.glob("*/results.json"))
+]
 SUITE = read_suite(ROOT / "evals" / "suite.json")
 MODELS = [doc["model"] for doc in DOCUMENTS]
-HEADERS = ("Overall", "Right", "Valid", "Made-up", "Chains", "Parallel", "No call", "p50", "$ per", "Errored", "Temp.")
+HEADERS = (
+    "Overall",
+    "Right",
+    "Valid",
+    "Made-up",
+    "Chains",
+    "Parallel",
+    "No call",
+    "p50",
+    "$ per",
+    "Errored",
+    "Temp.",
+)
 
 
 def _check(lines: list[str], width: int | None) -> str:
@@ -61,9 +75,13 @@ def test_a_partial_model_carries_scored_over_total_under_its_overall() -> None:
     lines = terminal_lines(DOCUMENTS, SUITE, 80)
     row = next(i for i, line in enumerate(lines) if line.startswith("ref/error-in-200 "))
     assert lines[row + 2].strip() == "(72/80)"  # rate, interval, then the mark
-    assert "Partial (scored/total; the rest errored or unrecorded): ref/error-in-200 72/80." in lines
+    assert (
+        "Partial (scored/total; the rest errored or unrecorded): ref/error-in-200 72/80." in lines
+    )
     complete = next(i for i, line in enumerate(lines) if line.startswith("ref/oracle "))
-    assert lines[complete + 2].startswith("ref/reasoning ")  # a complete model: rate and interval, no mark
+    assert lines[complete + 2].startswith(
+        "ref/reasoning "
+    )  # a complete model: rate and interval, no mark
 
 
 def test_terminal_width_reads_columns_then_the_tty_and_is_unlimited_for_a_pipe(
@@ -77,7 +95,10 @@ def test_terminal_width_reads_columns_then_the_tty_and_is_unlimited_for_a_pipe(
 
 @pytest.mark.parametrize("command", ["rescore", "leaderboard"])
 def test_the_cli_at_80_columns(
-    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The acceptance of issue 25: ``COLUMNS=80 lobstack-eval rescore cassettes/``, every model, no line over 80."""
     monkeypatch.setenv("COLUMNS", "80")
@@ -109,7 +130,11 @@ def test_leaderboard_without_out_prints_and_writes_nothing(
 def test_a_board_with_repeats_fits_and_keeps_k_pass_k_and_flaky() -> None:
     documents = []
     for doc in DOCUMENTS:
-        doc = {**doc, "repeats": 3, "case_runs": {"total": 240, "scored": 240, "errored": 0, "unrecorded": 0}}
+        doc = {
+            **doc,
+            "repeats": 3,
+            "case_runs": {"total": 240, "scored": 240, "errored": 0, "unrecorded": 0},
+        }
         extra = {"rate": 50.0, "ci": [40.0, 60.0], "count": 40, "of": 80}
         doc["metrics"] = {**doc["metrics"], "pass_all_k": extra, "flaky": extra}
         documents.append(doc)

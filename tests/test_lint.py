@@ -11,7 +11,9 @@ from tests.conftest import ROOT
 
 
 def ruff(*args: str) -> subprocess.CompletedProcess[str]:
-    beside = Path(sys.executable).parent / "ruff"  # the project's pinned ruff, in the same venv as pytest
+    beside = (
+        Path(sys.executable).parent / "ruff"
+    )  # the project's pinned ruff, in the same venv as pytest
     binary = str(beside) if beside.exists() else shutil.which("ruff") or "ruff"
     return subprocess.run([binary, *args], cwd=ROOT, capture_output=True, text=True, check=False)
 

@@ -29,7 +29,14 @@ CORE_TESTS = [
 
 
 def _env(**extra: str) -> dict[str, str]:
-    dropped = ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "UV_OFFLINE", "UV_NO_CACHE", "UV_CACHE_DIR", "PYTHONPATH")
+    dropped = (
+        "VIRTUAL_ENV",
+        "UV_PROJECT_ENVIRONMENT",
+        "UV_OFFLINE",
+        "UV_NO_CACHE",
+        "UV_CACHE_DIR",
+        "PYTHONPATH",
+    )
     return {k: v for k, v in os.environ.items() if k not in dropped} | extra
 
 
@@ -37,8 +44,12 @@ def _uv(cache: Path, *args: str) -> str:
     if shutil.which("uv") is None:
         pytest.fail("uv is not on PATH: run the tests with ./scripts/test.sh (it installs uv)")
     env = _env(UV_CACHE_DIR=str(cache), UV_LINK_MODE="copy")
-    done = subprocess.run(["uv", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
-    assert done.returncode == 0, f"uv {' '.join(args)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    done = subprocess.run(
+        ["uv", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
+    )
+    assert done.returncode == 0, (
+        f"uv {' '.join(args)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    )
     return done.stdout
 
 
@@ -52,7 +63,9 @@ def test_core_tests_pass_with_every_direct_dependency_at_its_lower_bound(tmp_pat
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     versions = _uv(cache, "pip", "list", "--python", str(python), "--format", "freeze", "--offline")
-    assert "typer==0.27.2" in versions.split(), versions  # really the lowest: pyproject's bound for typer
+    assert "typer==0.27.2" in versions.split(), (
+        versions
+    )  # really the lowest: pyproject's bound for typer
     # This checkout's packages (python -m puts the cwd first), the environment's dependencies; no xdist, no plugin of
     # an installed lobstack-eval (there is none in that environment).
     done = subprocess.run(

@@ -29,10 +29,27 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for model in ("ref/oracle", "ref/noisy"):
             for index in (1, 2):
                 ids = Shard(index, 2).select(model.replace("/", "_"), IDS)
-                record(MINI_SUITE, model, root / f"c{index}", gateway.url, ids, concurrency=1, sleep=lambda _s: None)
-    assert main(["merge", str(root / "c1"), str(root / "c2"), "--out", str(root / "cassettes")]) == 0
+                record(
+                    MINI_SUITE,
+                    model,
+                    root / f"c{index}",
+                    gateway.url,
+                    ids,
+                    concurrency=1,
+                    sleep=lambda _s: None,
+                )
+    assert (
+        main(["merge", str(root / "c1"), str(root / "c2"), "--out", str(root / "cassettes")]) == 0
+    )
     for index in (1, 2, 3):
-        args = ["rescore", str(root / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(root / f"r{index}")]
+        args = [
+            "rescore",
+            str(root / "cassettes"),
+            "--suite",
+            str(MINI_SUITE),
+            "--out",
+            str(root / f"r{index}"),
+        ]
         assert main([*args, "--shard", f"{index}/3"]) == 0
     return root
 
@@ -57,14 +74,18 @@ def test_the_same_record_shard_twice_overlaps(work: Path, capsys) -> None:  # ty
     shutil.copytree(work / "c1", work / "c1-again")
     assert merge(work / "c1", work / "c1-again", "--out", work / "o") == 1
     err = one_error(capsys)
-    assert "overlapping shards:" in err and str(work / "c1") in err and str(work / "c1-again") in err
+    assert (
+        "overlapping shards:" in err and str(work / "c1") in err and str(work / "c1-again") in err
+    )
     assert not (work / "o").exists()  # nothing is written before every check passed
 
 
 def test_record_shards_of_different_runs_are_inconsistent(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     manifest = work / "c2" / "ref_noisy" / "run.json"
     data = json.loads(manifest.read_text())
-    data["base_url"] = "http://127.0.0.1:1/v1"  # a loopback port alone is the same endpoint (decision 62)
+    data["base_url"] = (
+        "http://127.0.0.1:1/v1"  # a loopback port alone is the same endpoint (decision 62)
+    )
     manifest.write_text(json.dumps(data))
     assert merge(work / "c1", work / "c2", "--out", work / "same") == 0
     capsys.readouterr()
@@ -72,7 +93,10 @@ def test_record_shards_of_different_runs_are_inconsistent(work: Path, capsys) ->
     manifest.write_text(json.dumps(data))
     assert merge(work / "c1", work / "c2", "--out", work / "o") == 1
     err = one_error(capsys)
-    assert f"inconsistent shards: {work / 'c1' / 'ref_noisy'}/run.json and {manifest} disagree on base_url" in err
+    assert (
+        f"inconsistent shards: {work / 'c1' / 'ref_noisy'}/run.json and {manifest} disagree on base_url"
+        in err
+    )
 
 
 def test_a_missing_record_shard_is_warned_of(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -110,7 +134,9 @@ def test_report_shard_given_twice(work: Path, capsys) -> None:  # type: ignore[n
     shutil.copytree(work / "r2", work / "r2-again")
     assert merge(work / "r1", work / "r2", work / "r2-again", "--out", work / "o", "--no-html") == 1
     err = one_error(capsys)
-    assert f"{work / 'r2'} (shard 2/3) and {work / 'r2-again'} (shard 2/3) are the same shard" in err
+    assert (
+        f"{work / 'r2'} (shard 2/3) and {work / 'r2-again'} (shard 2/3) are the same shard" in err
+    )
 
 
 def test_report_shards_incomplete(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -119,7 +145,14 @@ def test_report_shards_incomplete(work: Path, capsys) -> None:  # type: ignore[n
 
 
 def test_report_shards_of_different_counts(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    args = ["rescore", str(work / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(work / "half")]
+    args = [
+        "rescore",
+        str(work / "cassettes"),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(work / "half"),
+    ]
     assert main([*args, "--shard", "1/2"]) == 0
     capsys.readouterr()
     assert merge(work / "r1", work / "half", work / "r3", "--out", work / "o", "--no-html") == 1
@@ -127,7 +160,14 @@ def test_report_shards_of_different_counts(work: Path, capsys) -> None:  # type:
 
 
 def test_a_shard_and_a_whole_report_dir_do_not_mix(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    args = ["rescore", str(work / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(work / "whole")]
+    args = [
+        "rescore",
+        str(work / "cassettes"),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(work / "whole"),
+    ]
     assert main([*args, "-q", "--no-html"]) == 0
     capsys.readouterr()
     assert merge(work / "r1", work / "whole", "--out", work / "o", "--no-html") == 1
@@ -136,7 +176,14 @@ def test_a_shard_and_a_whole_report_dir_do_not_mix(work: Path, capsys) -> None: 
 
 def test_whole_report_dirs_of_the_same_model_overlap(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     for name in ("a", "b"):
-        args = ["rescore", str(work / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(work / name)]
+        args = [
+            "rescore",
+            str(work / "cassettes"),
+            "--suite",
+            str(MINI_SUITE),
+            "--out",
+            str(work / name),
+        ]
         assert main([*args, "-q", "--no-html"]) == 0
     capsys.readouterr()
     assert merge(work / "a", work / "b", "--out", work / "o", "--no-html") == 1
@@ -149,9 +196,24 @@ def test_whole_report_dirs_of_different_models_merge(work: Path) -> None:
     for model in ("ref_oracle", "ref_noisy"):
         (work / f"only-{model}").mkdir()
         shutil.copytree(work / "cassettes" / model, work / f"only-{model}" / model)
-        args = ["rescore", str(work / f"only-{model}"), "--suite", str(MINI_SUITE), "--out", str(work / f"r-{model}")]
+        args = [
+            "rescore",
+            str(work / f"only-{model}"),
+            "--suite",
+            str(MINI_SUITE),
+            "--out",
+            str(work / f"r-{model}"),
+        ]
         assert main([*args, "-q", "--no-html"]) == 0
-    args = ["rescore", str(work / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(work / "both"), "-q"]
+    args = [
+        "rescore",
+        str(work / "cassettes"),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(work / "both"),
+        "-q",
+    ]
     assert main([*args, "--no-html"]) == 0
     assert merge(work / "r-ref_oracle", work / "r-ref_noisy", "--out", work / "o", "--no-html") == 0
     for name in ("leaderboard.csv", "cases.parquet", "calls.parquet", "ref_noisy/results.json"):
@@ -165,9 +227,14 @@ def test_a_foreign_cases_file_in_a_report_shard(work: Path, capsys) -> None:  # 
 
 
 def test_html_needs_the_suite_the_shards_were_scored_with(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o") == 1  # default evals/suite.json
+    assert (
+        merge(work / "r1", work / "r2", work / "r3", "--out", work / "o") == 1
+    )  # default evals/suite.json
     assert "the shards were scored with" in one_error(capsys)
-    assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--suite", MINI_SUITE) == 0
+    assert (
+        merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--suite", MINI_SUITE)
+        == 0
+    )
     assert (work / "o" / "index.html").is_file() and not (work / "o" / "shard.json").exists()
 
 
@@ -203,14 +270,18 @@ def test_merged_report_shards_append_their_rows(work: Path, capsys) -> None:  # 
     shards = [work / "r1", work / "r2", work / "r3"]
     assert merge(*shards, "--out", work / "o", "--no-html", "--rows", work / "rows") == 0
     assert main(["leaderboard", str(work / "rows"), "--out", str(work / "lb"), "-q"]) == 0
-    assert (work / "lb" / "leaderboard.csv").read_bytes() == (work / "o" / "leaderboard.csv").read_bytes()
+    assert (work / "lb" / "leaderboard.csv").read_bytes() == (
+        work / "o" / "leaderboard.csv"
+    ).read_bytes()
 
 
 def test_report_shards_of_repeated_runs_are_refused(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     path = work / "r2" / "ref_noisy" / "results.json"
     path.write_text(json.dumps({**json.loads(path.read_text()), "repeats": 3}))
     assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--no-html") == 1
-    assert f"{path}: merging reports of repeated runs (K > 1) is not supported yet" in one_error(capsys)
+    assert f"{path}: merging reports of repeated runs (K > 1) is not supported yet" in one_error(
+        capsys
+    )
 
 
 def test_record_shards_of_repeated_runs_merge_with_every_repeat(tmp_path: Path) -> None:
@@ -223,30 +294,59 @@ def test_record_shards_of_repeated_runs_merge_with_every_repeat(tmp_path: Path) 
 
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for index in (1, 2):
-            args = ["record", "--model", "ref/flaky", "--suite", str(MINI_SUITE), "--base-url", gateway.url]
+            args = [
+                "record",
+                "--model",
+                "ref/flaky",
+                "--suite",
+                str(MINI_SUITE),
+                "--base-url",
+                gateway.url,
+            ]
             assert (
-                main([*args, "--cassettes", str(tmp_path / f"c{index}"), "--repeats", "3", "--shard", f"{index}/2"])
+                main(
+                    [
+                        *args,
+                        "--cassettes",
+                        str(tmp_path / f"c{index}"),
+                        "--repeats",
+                        "3",
+                        "--shard",
+                        f"{index}/2",
+                    ]
+                )
                 == 0
             )
     assert merge(tmp_path / "c1", tmp_path / "c2", "--out", tmp_path / "merged") == 0
     merged = read_manifest(tmp_path / "merged" / "ref_flaky")
     assert merged.repeat_count == 3
     assert sorted(merged.cases) == sorted(IDS)
-    assert {n: sorted(cases) for n, cases in merged.repeat_cases.items()} == {2: sorted(IDS), 3: sorted(IDS)}
+    assert {n: sorted(cases) for n, cases in merged.repeat_cases.items()} == {
+        2: sorted(IDS),
+        3: sorted(IDS),
+    }
     for n in (2, 3):
-        assert sorted(p.stem for p in (tmp_path / "merged" / "ref_flaky" / f"repeat-{n}").glob("*.json")) == sorted(IDS)
+        assert sorted(
+            p.stem for p in (tmp_path / "merged" / "ref_flaky" / f"repeat-{n}").glob("*.json")
+        ) == sorted(IDS)
     suite = read_suite(MINI_SUITE)
     whole = {r["id"]: r for r in rescore_model(tmp_path / "merged" / "ref_flaky", suite)["results"]}
     for index in (1, 2):
         shard = rescore_model(tmp_path / f"c{index}" / "ref_flaky", suite)
         for entry in shard["results"]:
             if entry["status"] != "unrecorded":  # the other shard's cases are unrecorded here
-                assert whole[entry["id"]]["repeat_statuses"] == entry["repeat_statuses"], entry["id"]
-    assert all(len(r["repeat_statuses"]) == 3 and "unrecorded" not in r["repeat_statuses"] for r in whole.values())
+                assert whole[entry["id"]]["repeat_statuses"] == entry["repeat_statuses"], entry[
+                    "id"
+                ]
+    assert all(
+        len(r["repeat_statuses"]) == 3 and "unrecorded" not in r["repeat_statuses"]
+        for r in whole.values()
+    )
 
 
 UNKNOWN = (
-    "format_version: {!r} is not one this lobstack-eval reads (1); a newer lobstack-eval wrote it, or it is corrupt"
+    "format_version: {!r} is not one this lobstack-eval reads (1); "
+    "a newer lobstack-eval wrote it, or it is corrupt"
 )
 
 

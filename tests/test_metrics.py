@@ -19,13 +19,32 @@ from scorer.summarize import summarize
 from tests.suitekit import case, make_suite
 from tests.test_judge import response
 
-WEATHER = {"name": "get_weather", "args": {"city": {"eq": "Oslo"}}, "reference": {"city": "Oslo"}, "result": "3C"}
-LIMA = {"name": "get_weather", "args": {"city": {"eq": "Lima"}}, "reference": {"city": "Lima"}, "result": "20C"}
+WEATHER = {
+    "name": "get_weather",
+    "args": {"city": {"eq": "Oslo"}},
+    "reference": {"city": "Oslo"},
+    "result": "3C",
+}
+LIMA = {
+    "name": "get_weather",
+    "args": {"city": {"eq": "Lima"}},
+    "reference": {"city": "Lima"},
+    "result": "20C",
+}
 SUITE = make_suite(
     [
-        case("selection-01", [{"expect": "call", "calls": [WEATHER]}], tools=["get_weather", "read_file"]),
+        case(
+            "selection-01",
+            [{"expect": "call", "calls": [WEATHER]}],
+            tools=["get_weather", "read_file"],
+        ),
         case("no_call-01", [{"expect": "none"}], group="no_call", tools=["get_weather"]),
-        case("parallel-01", [{"expect": "call", "calls": [WEATHER, LIMA]}], group="parallel", tools=["get_weather"]),
+        case(
+            "parallel-01",
+            [{"expect": "call", "calls": [WEATHER, LIMA]}],
+            group="parallel",
+            tools=["get_weather"],
+        ),
         case(
             "chains-01",
             [{"expect": "call", "calls": [WEATHER]}, {"expect": "call", "calls": [LIMA]}],
@@ -38,7 +57,9 @@ OSLO = {"name": "get_weather", "arguments": '{"city": "Oslo"}'}
 LIMA_CALL = {"name": "get_weather", "arguments": '{"city": "Lima"}'}
 
 
-def results_document(suite: Any, model: str, slug: str, outcomes: list[CaseOutcome]) -> dict[str, Any]:
+def results_document(
+    suite: Any, model: str, slug: str, outcomes: list[CaseOutcome]
+) -> dict[str, Any]:
     """results.json as rescore writes it: the run's entries, then the summary of their rows."""
     return summarized(suite, skeleton(suite, model, slug, outcomes))
 
@@ -48,7 +69,9 @@ def compute_metrics(outcomes: list[CaseOutcome]) -> tuple[dict[str, Any], dict[s
     return document["metrics"], document["groups"]
 
 
-def outcome(case_id: str, answers: list[list[dict[str, Any]]], status: str | None = None) -> CaseOutcome:
+def outcome(
+    case_id: str, answers: list[list[dict[str, Any]]], status: str | None = None
+) -> CaseOutcome:
     c = SUITE.case(case_id)
     steps = []
     for index, calls in enumerate(answers):
@@ -71,7 +94,11 @@ def test_all_pass() -> None:
             outcome("chains-01", [[OSLO], [LIMA_CALL]]),
         ]
     )
-    assert metrics["overall"]["count"] == 4 and metrics["overall"]["of"] == 4 and metrics["overall"]["rate"] == 100.0
+    assert (
+        metrics["overall"]["count"] == 4
+        and metrics["overall"]["of"] == 4
+        and metrics["overall"]["rate"] == 100.0
+    )
     # Cases with a call step: selection, parallel, chains.
     assert (metrics["right_tool"]["count"], metrics["right_tool"]["of"]) == (3, 3)
     # Calls: 1 + 2 + 2 = 5, all to offered tools.
@@ -116,13 +143,19 @@ def test_errored_and_unrecorded_are_excluded_from_every_rate() -> None:
         ]
     )
     assert metrics["overall"]["of"] == 1
-    assert metrics["made_up_tool"]["of"] == 1 and metrics["parallel"]["of"] == 0 and metrics["chains"]["of"] == 0
+    assert (
+        metrics["made_up_tool"]["of"] == 1
+        and metrics["parallel"]["of"] == 0
+        and metrics["chains"]["of"] == 0
+    )
 
 
 def test_all_errored_model_has_no_scores() -> None:
     outcomes = [outcome(cid, [[OSLO]], status="errored") for cid in ("selection-01", "parallel-01")]
     doc = results_document(SUITE, "m", "m", outcomes)
-    assert all(m["rate"] is None and m["ci"] is None and m["of"] == 0 for m in doc["metrics"].values())
+    assert all(
+        m["rate"] is None and m["ci"] is None and m["of"] == 0 for m in doc["metrics"].values()
+    )
     assert doc["cases"] == {"total": 2, "scored": 0, "errored": 2, "unrecorded": 0}
     assert doc["cost_per_100_cases_usd"] is None
 
@@ -138,14 +171,18 @@ def test_latency_and_cost() -> None:
 
 def test_unpriced_answer_hides_cost() -> None:
     o = outcome("selection-01", [[OSLO]])
-    unpriced = CaseOutcome(o.case, o.status, o.reason, o.steps, (Attempt(0, 1, "ok", 200, 5.0, None),))
+    unpriced = CaseOutcome(
+        o.case, o.status, o.reason, o.steps, (Attempt(0, 1, "ok", 200, 5.0, None),)
+    )
     assert results_document(SUITE, "m", "m", [unpriced])["cost_per_100_cases_usd"] is None
 
 
 def test_unanswered_attempts_are_not_latency() -> None:
     o = outcome("selection-01", [[OSLO]])
     attempts = (Attempt(0, 1, "timeout", None, 120000.0), Attempt(0, 2, "ok", 200, 7.0, "0"))
-    doc = results_document(SUITE, "m", "m", [CaseOutcome(o.case, o.status, o.reason, o.steps, attempts)])
+    doc = results_document(
+        SUITE, "m", "m", [CaseOutcome(o.case, o.status, o.reason, o.steps, attempts)]
+    )
     assert doc["latency_p50_ms"] == 7.0
 
 
@@ -178,7 +215,21 @@ def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:
         shutil.copytree(ROOT / "cassettes" / slug, tmp_path / "cas" / slug)
     out = tmp_path / "out"
     suite = ROOT / "evals" / "suite.json"
-    assert main(["rescore", str(tmp_path / "cas"), "--suite", str(suite), "--out", str(out), "-q", "--no-html"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(tmp_path / "cas"),
+                "--suite",
+                str(suite),
+                "--out",
+                str(out),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
     edges = 0
     with (out / "leaderboard.csv").open(newline="", encoding="utf-8") as file:
         for row in csv.DictReader(file):
@@ -193,12 +244,20 @@ def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:
             ):
                 count, of = row[f"{metric}_count"], row[f"{metric}_of"]
                 if count == of:
-                    assert (row[metric], row[f"{metric}_ci_hi"]) == ("100.0", "100.0"), (row["model"], metric)
+                    assert (row[metric], row[f"{metric}_ci_hi"]) == ("100.0", "100.0"), (
+                        row["model"],
+                        metric,
+                    )
                     edges += 1
                 if count == "0":
-                    assert (row[metric], row[f"{metric}_ci_lo"]) == ("0.0", "0.0"), (row["model"], metric)
+                    assert (row[metric], row[f"{metric}_ci_lo"]) == ("0.0", "0.0"), (
+                        row["model"],
+                        metric,
+                    )
                     edges += 1
-    assert edges == 12  # ref/oracle: 6 rates at 100, made_up_tool at 0; ref/first-tool: 5 rates at 0
+    assert (
+        edges == 12
+    )  # ref/oracle: 6 rates at 100, made_up_tool at 0; ref/first-tool: 5 rates at 0
     for results in out.glob("*/results.json"):
         for metric, value in json.loads(results.read_text())["metrics"].items():
             if value["of"] and value["count"] == value["of"]:
@@ -210,12 +269,18 @@ def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:
 def test_many_models_at_once_equal_one_at_a_time() -> None:
     runs = {
         "good": [outcome("selection-01", [[OSLO]]), outcome("parallel-01", [[LIMA_CALL, OSLO]])],
-        "bad": [outcome("selection-01", [[{"name": "nope", "arguments": "{}"}]]), outcome("no_call-01", [[OSLO]])],
+        "bad": [
+            outcome("selection-01", [[{"name": "nope", "arguments": "{}"}]]),
+            outcome("no_call-01", [[OSLO]]),
+        ],
         "errored": [outcome("chains-01", [[OSLO]], status="errored")],
     }
     documents = [skeleton(SUITE, model, model, outcomes) for model, outcomes in runs.items()]
     together = summarize(frames(SUITE, documents)["cases"])
-    assert together["good"].metrics["overall"].count == 2 and together["bad"].metrics["made_up_tool"].count == 1
+    assert (
+        together["good"].metrics["overall"].count == 2
+        and together["bad"].metrics["made_up_tool"].count == 1
+    )
     for document in documents:
         alone = summarized(SUITE, document)
         assert {**document, **together[document["model_slug"]].document()} == alone
@@ -238,7 +303,13 @@ def test_per_call_intervals_are_clustered_by_case_with_one_sample_per_case() -> 
     )
     valid, invented = metrics["valid_arguments"], metrics["made_up_tool"]
     assert (valid["count"], valid["of"], invented["count"], invented["of"]) == (4, 6, 1, 7)
-    assert valid["ci"] == pytest.approx(reference_interval([(1, 1), (0, 2), (2, 2), (1, 1)]), abs=1e-9)
-    assert invented["ci"] == pytest.approx(reference_interval([(0, 1), (1, 3), (0, 2), (0, 1)]), abs=1e-9)
-    assert valid["ci"] != wilson(4, 6)  # the invalid calls sit in one case: wider than Wilson over 6 calls
+    assert valid["ci"] == pytest.approx(
+        reference_interval([(1, 1), (0, 2), (2, 2), (1, 1)]), abs=1e-9
+    )
+    assert invented["ci"] == pytest.approx(
+        reference_interval([(0, 1), (1, 3), (0, 2), (0, 1)]), abs=1e-9
+    )
+    assert valid["ci"] != wilson(
+        4, 6
+    )  # the invalid calls sit in one case: wider than Wilson over 6 calls
     assert invented["ci"] == wilson(1, 7)  # n_eff 10.0 is above the 7 calls: bounded by them

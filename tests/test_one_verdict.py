@@ -43,25 +43,47 @@ def _record(root: Path, seed: int, model: str, repeats: int) -> Path:
 def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path, Path]]:
     """name -> (A's reports, B's reports, B's cassettes, B's suite)."""
     root = tmp_path_factory.mktemp("verdict")
-    runs = {f"k{k}-s{seed}": _record(root / f"k{k}-s{seed}", seed, "ref/flaky", k) for k in (1, 3) for seed in (1, 2)}
+    runs = {
+        f"k{k}-s{seed}": _record(root / f"k{k}-s{seed}", seed, "ref/flaky", k)
+        for k in (1, 3)
+        for seed in (1, 2)
+    }
     worse = _record(root / "worse", 1, "ref/first-tool", 1)
     # The drop: ref/oracle's committed results, named as the model B is, are the baseline.
     oracle = json.loads((ROOT / "reports" / "ref_oracle" / "results.json").read_text())
     (root / "drop-a" / "ref_first-tool").mkdir(parents=True)
-    (root / "drop-a" / "ref_first-tool" / "results.json").write_text(json.dumps({**oracle, "model": "ref/first-tool"}))
+    (root / "drop-a" / "ref_first-tool" / "results.json").write_text(
+        json.dumps({**oracle, "model": "ref/first-tool"})
+    )
     # The scoring change: seed 1's answers at K = 1 under a suite with one check changed (same version).
     baseline = json.loads((runs["k1-s1"] / "reports" / "ref_flaky" / "results.json").read_text())
     doc = json.loads(SUITE_PATH.read_text())
-    plain = {c["id"] for c in doc["cases"] if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c)}
-    target = next(r["id"] for r in baseline["results"] if r["id"] in plain and r["status"] == "passed")
+    plain = {
+        c["id"]
+        for c in doc["cases"]
+        if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c)
+    }
+    target = next(
+        r["id"] for r in baseline["results"] if r["id"] in plain and r["status"] == "passed"
+    )
     (root / "change").mkdir()
     changed_suite = _changed_check(root / "change", target)
-    rescore(runs["k1-s1"] / "cassettes", changed_suite, root / "change" / "reports", workers=1, html=False)
+    rescore(
+        runs["k1-s1"] / "cassettes",
+        changed_suite,
+        root / "change" / "reports",
+        workers=1,
+        html=False,
+    )
     # The lost case: seed 1's K = 1 cassettes with one passing case's cassette deleted.
     shutil.copytree(runs["k1-s1"] / "cassettes", root / "lost" / "cassettes")
-    passed = next(r["id"] for r in baseline["results"] if r["status"] == "passed" and r["id"] != target)
+    passed = next(
+        r["id"] for r in baseline["results"] if r["status"] == "passed" and r["id"] != target
+    )
     (root / "lost" / "cassettes" / "ref_flaky" / f"{passed}.json").unlink()
-    rescore(root / "lost" / "cassettes", SUITE_PATH, root / "lost" / "reports", workers=1, html=False)
+    rescore(
+        root / "lost" / "cassettes", SUITE_PATH, root / "lost" / "reports", workers=1, html=False
+    )
     return {
         "same-model-k1": (
             runs["k1-s1"] / "reports",
@@ -82,7 +104,12 @@ def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
             runs["k1-s1"] / "cassettes",
             changed_suite,
         ),
-        "lost-case": (runs["k1-s1"] / "reports", root / "lost" / "reports", root / "lost" / "cassettes", SUITE_PATH),
+        "lost-case": (
+            runs["k1-s1"] / "reports",
+            root / "lost" / "reports",
+            root / "lost" / "cassettes",
+            SUITE_PATH,
+        ),
     }
 
 
@@ -107,7 +134,11 @@ def _failing(junit: Path) -> set[str]:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_diff_runs_and_the_plugin_fail_the_same_cases(
-    name: str, pairs: dict[str, tuple[Path, Path, Path, Path]], pytester: pytest.Pytester, tmp_path: Path, capsys
+    name: str,
+    pairs: dict[str, tuple[Path, Path, Path, Path]],
+    pytester: pytest.Pytester,
+    tmp_path: Path,
+    capsys,
 ) -> None:  # type: ignore[no-untyped-def]
     a, b, b_cassettes, suite = pairs[name]
     out = {kind: tmp_path / f"diff.{kind}" for kind in ("xml", "md", "html")}
@@ -119,7 +150,9 @@ def test_diff_runs_and_the_plugin_fail_the_same_cases(
     assert bool(gate_failing) is EXPECTED[name]
 
     markdown = out["md"].read_text(encoding="utf-8")
-    assert markdown.startswith("### lobstack-eval: regression\n" if code else "### lobstack-eval: no regression\n")
+    assert markdown.startswith(
+        "### lobstack-eval: regression\n" if code else "### lobstack-eval: no regression\n"
+    )
     html = out["html"].read_text(encoding="utf-8")
     assert ("<strong>Regression</strong>" in html) is bool(code)
     html_failing = {

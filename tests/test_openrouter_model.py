@@ -45,8 +45,13 @@ def test_answers_carry_the_price_in_the_body_and_no_price_header(start_gateway) 
         assert step_passes("chains-01", 0, first)
         body = exact(first.content)
         usage = body["usage"]
-        million = Decimal(10**6)  # 3 USD per million prompt tokens, 15 per million completion tokens
-        prompt, completion = usage["prompt_tokens"] * 3 / million, usage["completion_tokens"] * 15 / million
+        million = Decimal(
+            10**6
+        )  # 3 USD per million prompt tokens, 15 per million completion tokens
+        prompt, completion = (
+            usage["prompt_tokens"] * 3 / million,
+            usage["completion_tokens"] * 15 / million,
+        )
         assert usage["cost"] == prompt + completion > 0 and usage["is_byok"] is False
         assert usage["cost_details"] == {
             "upstream_inference_cost": usage["cost"],
@@ -56,7 +61,10 @@ def test_answers_carry_the_price_in_the_body_and_no_price_header(start_gateway) 
         assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
         assert body["id"].startswith("gen-") and body["provider"] == "Stand-in"
         choice = body["choices"][0]
-        assert (choice["finish_reason"], choice["native_finish_reason"]) == ("tool_calls", "tool_use")
+        assert (choice["finish_reason"], choice["native_finish_reason"]) == (
+            "tool_calls",
+            "tool_use",
+        )
         message = choice["message"]
         assert message["content"] == "" and message["reasoning"] is None
         assert [(c["index"], c["id"][:6]) for c in message["tool_calls"]] == [(0, "toolu_")]
@@ -79,7 +87,16 @@ def test_a_recorded_run_is_priced_from_the_cassettes_alone(start_gateway, tmp_pa
     gateway.stop()  # from here on, only the cassettes
     prices = recorded_prices(cassettes / SLUG)
     assert len(prices) == 10 and all(p > 0 for p in prices)  # 7 one-step cases and a 3-step chain
-    rescore = ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "--no-html", "-q"]
+    rescore = [
+        "rescore",
+        str(cassettes),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(out),
+        "--no-html",
+        "-q",
+    ]
     assert main(rescore) == 0
     results = json.loads((out / SLUG / "results.json").read_text(encoding="utf-8"))
     assert results["metrics"]["overall"]["rate"] == 100.0 and results["cases"]["scored"] == 8
@@ -88,7 +105,11 @@ def test_a_recorded_run_is_priced_from_the_cassettes_alone(start_gateway, tmp_pa
     assert {a["cost_source"] for a in attempts} == {"body"}
     assert results["cost_usd"] == float(sum(prices))
     assert results["cost_per_100_cases_usd"] == float(sum(prices) * 100 / 8)
-    row = next(line for line in (out / "leaderboard.md").read_text().splitlines() if line.startswith(f"| {MODEL} "))
+    row = next(
+        line
+        for line in (out / "leaderboard.md").read_text().splitlines()
+        if line.startswith(f"| {MODEL} ")
+    )
     assert f"| {results['cost_per_100_cases_usd']:.4f} |" in row
     # The price came from the bodies and nothing else: without one body's usage.cost the run is unpriced.
     cassette = cassettes / SLUG / "no_call-01.json"
@@ -112,7 +133,21 @@ def test_the_committed_recording_is_priced_from_its_bodies(tmp_path: Path) -> No
     shutil.copytree(model_dir, tmp_path / "cassettes" / SLUG)
     out = tmp_path / "reports"
     suite = str(ROOT / "evals" / "suite.json")
-    assert main(["rescore", str(tmp_path / "cassettes"), "--suite", suite, "--out", str(out), "--no-html", "-q"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(tmp_path / "cassettes"),
+                "--suite",
+                suite,
+                "--out",
+                str(out),
+                "--no-html",
+                "-q",
+            ]
+        )
+        == 0
+    )
     results = json.loads((out / SLUG / "results.json").read_text(encoding="utf-8"))
     assert results["cases"]["scored"] == 80 and results["metrics"]["overall"]["rate"] == 100.0
     attempts = [a for r in results["results"] for a in r["attempts"]]

@@ -125,7 +125,9 @@ def test_sign_flip_equals_brute_force_on_many_seeded_inputs() -> None:
     """400 seeded designs of up to 10 cases, mixed repeat counts: the same float as counting every pattern."""
     rng = random.Random(7)
     for _ in range(400):
-        differences = _random_differences(rng, rng.randint(0, 10), rng.choice([(1,), (3,), (2, 3, 5), (4, 7, 9)]))
+        differences = _random_differences(
+            rng, rng.randint(0, 10), rng.choice([(1,), (3,), (2, 3, 5), (4, 7, 9)])
+        )
         assert sign_flip_exact(differences) == float(_brute_force(differences)), differences
 
 
@@ -138,7 +140,9 @@ def test_sign_flip_matches_scipy_permutation_test() -> None:
         a = [Fraction(rng.randint(0, ka), ka) for _ in range(n)]
         b = [Fraction(rng.randint(0, kb), kb) for _ in range(n)]
         differences = [y - x for x, y in zip(a, b, strict=True)]
-        if sum(differences) == 0:  # scipy's float sum is then rounding noise around 0; the exact p is 1
+        if (
+            sum(differences) == 0
+        ):  # scipy's float sum is then rounding noise around 0; the exact p is 1
             assert sign_flip_exact(differences) == 1.0
             continue
         result = stats.permutation_test(
@@ -151,7 +155,9 @@ def test_sign_flip_matches_scipy_permutation_test() -> None:
         assert sign_flip_exact(differences) == pytest.approx(result.pvalue, abs=1e-12)
 
 
-@pytest.mark.parametrize(("worse", "better"), [(0, 3), (4, 0), (7, 2), (30, 15), (31, 18), (60, 40)])
+@pytest.mark.parametrize(
+    ("worse", "better"), [(0, 3), (4, 0), (7, 2), (30, 15), (31, 18), (60, 40)]
+)
 def test_sign_flip_on_one_sample_is_scipy_binomtest(worse: int, better: int) -> None:
     """One sample per case: the sign-flip test is the two-sided exact binomial (McNemar) test."""
     differences = [Fraction(-1)] * worse + [Fraction(1)] * better + [Fraction(0)] * 5
@@ -163,7 +169,9 @@ def test_sign_flip_is_exact_where_a_normal_approximation_was_used() -> None:
     """31 cases broke and 18 were fixed outright, plus two cases that moved by 1/56 and 4/45 (a common denominator
     of 2520): the old code switched to a normal approximation here (p 0.0619); the exact p is 0.0649."""
     differences = (
-        [Fraction(-1)] * 31 + [Fraction(1)] * 18 + [Fraction(1, 7) - Fraction(1, 8), Fraction(1, 9) - Fraction(1, 5)]
+        [Fraction(-1)] * 31
+        + [Fraction(1)] * 18
+        + [Fraction(1, 7) - Fraction(1, 8), Fraction(1, 9) - Fraction(1, 5)]
     )
     result = sign_flip(differences)
     assert result.draws == 0
@@ -198,7 +206,9 @@ def test_sign_flip_monte_carlo_beyond_the_exact_limit(monkeypatch: pytest.Monkey
     assert abs(estimate.p - exact.p) <= 4 * math.sqrt(exact.p * (1 - exact.p) / 20_000) + 1 / 20_001
 
 
-def test_sign_flip_float_count_agrees_with_the_integer_count(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sign_flip_float_count_agrees_with_the_integer_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The float probabilities used for large designs give the integer count's p to rounding, on 200 seeded
     designs (forced onto the float path)."""
     rng = random.Random(19)

@@ -19,7 +19,9 @@ from scorer.suite_model import Suite
 from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"
-DOCUMENTS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(REPORTS.glob("*/results.json"))]
+DOCUMENTS = [
+    json.loads(p.read_text(encoding="utf-8")) for p in sorted(REPORTS.glob("*/results.json"))
+]
 SUITE: Suite = read_suite(ROOT / "evals" / "suite.json")
 SUITE_DICT = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))
 
@@ -54,7 +56,9 @@ def test_a_board_of_complete_models_says_nothing_about_partial() -> None:
 
 def test_csv_has_a_partial_column() -> None:
     rows = list(csv.DictReader(io.StringIO(leaderboard_csv(DOCUMENTS))))
-    assert {r["model"]: r["partial"] for r in rows if r["partial"] == "true"} == {"ref/error-in-200": "true"}
+    assert {r["model"]: r["partial"] for r in rows if r["partial"] == "true"} == {
+        "ref/error-in-200": "true"
+    }
     assert all(r["partial"] == "false" for r in rows if r["model"] != "ref/error-in-200")
 
 

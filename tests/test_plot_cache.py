@@ -18,7 +18,10 @@ SUITE = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))
 
 
 def documents() -> list[dict[str, object]]:
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(ROOT.glob("reports/*/results.json"))]
+    return [
+        json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(ROOT.glob("reports/*/results.json"))
+    ]
 
 
 def test_drawn_cached_and_uncached_pages_are_the_committed_page(
@@ -46,7 +49,9 @@ def test_a_changed_figure_is_drawn_again(tmp_path: Path, monkeypatch: pytest.Mon
     assert render_report(docs, SUITE) == second
 
 
-def test_a_corrupt_or_unwritable_cache_only_costs_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_corrupt_or_unwritable_cache_only_costs_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     committed = (ROOT / "reports" / "index.html").read_text(encoding="utf-8")
     monkeypatch.setenv("LOBSTACK_CACHE_DIR", str(tmp_path))
     render_report(documents(), SUITE)
@@ -79,9 +84,13 @@ def test_a_rerun_with_the_same_figures_imports_no_matplotlib(tmp_path: Path) -> 
     env = {**os.environ, "LOBSTACK_CACHE_DIR": str(tmp_path / "cache")}
 
     def run() -> str:
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+        )
         return done.stdout.splitlines()[-1]
 
     assert run() == "0 True"  # a cold cache: drawn
     assert run() == "0 False"  # the same figures: from the cache
-    assert (tmp_path / "out" / "index.html").read_bytes() == (ROOT / "reports" / "index.html").read_bytes()
+    assert (tmp_path / "out" / "index.html").read_bytes() == (
+        ROOT / "reports" / "index.html"
+    ).read_bytes()

@@ -31,7 +31,9 @@ CHAR_W, LINE_H, POINT_H = 0.0105, 0.04, 0.0037
 
 def test_the_labels_of_a_row_of_models_at_100_percent_do_not_overlap() -> None:
     placed = place_labels(POINTS)
-    assert sorted(text for _, _, _, text in placed.values()) == sorted(name for _, _, name in POINTS)
+    assert sorted(text for _, _, _, text in placed.values()) == sorted(
+        name for _, _, name in POINTS
+    )
     xs = [x for x, _, _ in POINTS]
     lo, span = min(xs), max(xs) - min(xs)
     boxes = []
@@ -56,4 +58,6 @@ def test_the_heat_map_numbers_are_legible() -> None:
     fills = {value: re.search(r"fill: (#[0-9a-f]+)", style) for style, value in numbers}
     assert fills["100"] is not None and fills["100"].group(1) == "#ffffff"  # dark green
     assert fills["0"] is not None and fills["0"].group(1) == "#ffffff"  # dark red
-    assert fills["50"] is None or fills["50"].group(1) == "#000000"  # pale yellow: black (matplotlib's default)
+    assert (
+        fills["50"] is None or fills["50"].group(1) == "#000000"
+    )  # pale yellow: black (matplotlib's default)

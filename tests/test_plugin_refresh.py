@@ -32,13 +32,17 @@ def test_a_baseline_of_the_same_models_is_rescored_in_place(tmp_path: Path) -> N
 def test_the_hint_followed_keeps_the_other_models(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     _cassettes, baseline = _setup(tmp_path)
     monkeypatch.chdir(tmp_path)
-    hint = refresh_hint("lobstack-eval rescore cassettes", [Path("reports")], Path("cassettes"), str)
+    hint = refresh_hint(
+        "lobstack-eval rescore cassettes", [Path("reports")], Path("cassettes"), str
+    )
     assert hint == (
         "refresh it with: lobstack-eval rescore cassettes --out reports.new, then copy "
         "reports.new/ref_oracle/results.json into the same folders of reports (--out reports itself would remove "
         "its 1 model(s) not in cassettes: ref_noisy)"
     )
-    command = re.match(r"refresh it with: (.*?), then copy (.*?) into the same folders of (\S+) ", hint)
+    command = re.match(
+        r"refresh it with: (.*?), then copy (.*?) into the same folders of (\S+) ", hint
+    )
     assert command is not None
     assert main([*shlex.split(command.group(1))[1:], "--no-html", "-q"]) == 0
     for source in command.group(2).split():

@@ -82,7 +82,10 @@ def test_the_deterministic_model_gets_the_exact_tests_figure() -> None:
 def test_about_figures_are_near_80_percent(before: list[float], repeats: int) -> None:
     """With repeats the figure is the normal approximation ("about"): the exact sign-flip test sees it 70-95% of
     the time (measured with the noise of the true rates, as an average run would measure it)."""
-    counts = [(round(q * repeats), repeats) if q in (0.0, 1.0) else (repeats // 2, repeats) for q in before]
+    counts = [
+        (round(q * repeats), repeats) if q in (0.0, 1.0) else (repeats // 2, repeats)
+        for q in before
+    ]
     # a coin's measured within-case variance: take the expected one (repeats // 2 of repeats is close to it)
     power_figure = rerun_power(counts, repeats, 5.0)
     assert power_figure.bound == "exact"
@@ -123,7 +126,8 @@ def _boards(shifts: list[float], repeats: int, boards: int, seed: int) -> list[d
     out = []
     for _ in range(boards):
         models = [
-            _model(f"m{i}", [min(1.0, max(0.0, q + s)) for q in base], repeats, rng) for i, s in enumerate(shifts)
+            _model(f"m{i}", [min(1.0, max(0.0, q + s)) for q in base], repeats, rng)
+            for i, s in enumerate(shifts)
         ]
         order = sorted(models, key=lambda d: -sum(r["passed_repeats"] for r in d["results"]))
         out.append(tiers(order).letters)

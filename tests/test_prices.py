@@ -32,10 +32,15 @@ DEEP = 100_000
         (b'[{"usage": {"cost": 0.1}}]', None),
         (b'{"usage": {"cost": 0.1', None),  # not JSON
         (b'\xff{"usage": {"cost": 0.1}}', None),  # not UTF-8
-        (b'{"usage": {"cost": 0.1}, "x": ' + b"[" * DEEP + b"]" * DEEP + b"}", None),  # beyond Python's parser
+        (
+            b'{"usage": {"cost": 0.1}, "x": ' + b"[" * DEEP + b"]" * DEEP + b"}",
+            None,
+        ),  # beyond Python's parser
     ],
 )
-def test_body_price_text_is_the_literal_of_a_numeric_usage_cost(body: bytes, text: str | None) -> None:
+def test_body_price_text_is_the_literal_of_a_numeric_usage_cost(
+    body: bytes, text: str | None
+) -> None:
     assert body_price_text(body) == text
 
 
@@ -56,7 +61,12 @@ BODY = b'{"choices": [], "usage": {"cost": 0.5}}'
     ("header", "status", "body", "expected"),
     [
         ("0.002", 200, BODY, ("0.002", None)),  # both: the header wins
-        ("NaN", 200, BODY, ("NaN", None)),  # a header that is not a price is not replaced by the body's
+        (
+            "NaN",
+            200,
+            BODY,
+            ("NaN", None),
+        ),  # a header that is not a price is not replaced by the body's
         ("", 200, BODY, ("", None)),  # present, however empty
         (None, 200, BODY, ("0.5", "body")),
         (None, 201, BODY, ("0.5", "body")),

@@ -28,7 +28,9 @@ MINI = read_suite(MINI_SUITE)
 MINI_IDS = [c.id for c in MINI.cases]
 
 
-def record_models(gateway, cassettes: Path, models: list[str], suite: Path, cases: list[str]) -> None:  # type: ignore[no-untyped-def]
+def record_models(
+    gateway, cassettes: Path, models: list[str], suite: Path, cases: list[str]
+) -> None:  # type: ignore[no-untyped-def]
     for model in models:
         record(suite, model, cassettes, gateway.url, cases, concurrency=1, sleep=lambda _s: None)
 
@@ -38,7 +40,9 @@ def refuse_constant(literal: str) -> None:
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def test_reasoning_and_gemini_style_chains_pass_12_of_12_and_rescore_byte_identically(
@@ -59,15 +63,21 @@ def test_reasoning_and_gemini_style_chains_pass_12_of_12_and_rescore_byte_identi
         assert results["cases"]["errored"] == 0
     # Every follow-up carried the model's own reasoning / signatures back (else the stand-in would have said 400).
     longest = max(SUITE.cases, key=lambda c: len(c.steps) if c.group == "chains" else 0)
-    recorded = json.loads((cassettes / "ref_gemini-style" / f"{longest.id}.json").read_text())["interactions"]
+    recorded = json.loads((cassettes / "ref_gemini-style" / f"{longest.id}.json").read_text())[
+        "interactions"
+    ]
     last = json.loads(recorded[-1]["request"]["body"])["messages"]
     echoed = [m for m in last if m["role"] == "assistant"]
     assert len(echoed) == len(longest.steps) - 1
     for message in echoed:
         call = message["tool_calls"][0]
-        assert call["extra_content"]["google"]["thought_signature"] and call["id"].startswith("call_")
+        assert call["extra_content"]["google"]["thought_signature"] and call["id"].startswith(
+            "call_"
+        )
     results = json.loads((tmp_path / "a" / "ref_gemini-style" / "results.json").read_text())
-    ids = [c["id"] for r in results["results"] for s in r["steps"] for c in s["response"]["tool_calls"]]
+    ids = [
+        c["id"] for r in results["results"] for s in r["steps"] for c in s["response"]["tool_calls"]
+    ]
     assert ids and set(ids) == {""}  # results keep what the model sent
 
 
@@ -88,11 +98,16 @@ def test_reasoning_model_refuses_a_follow_up_without_its_reasoning(gateway) -> N
     message, history = reference_step(gateway, "chains-01", "ref/reasoning")
     assert message["reasoning_content"] and message["reasoning_details"][0]["signature"]
     assert post(gateway, chat_body("chains-01", "ref/reasoning", history)).status_code == 200
-    rebuilt = {k: history[0][k] for k in ("role", "content", "tool_calls")}  # what the old runner sent back
+    rebuilt = {
+        k: history[0][k] for k in ("role", "content", "tool_calls")
+    }  # what the old runner sent back
     refused = post(gateway, chat_body("chains-01", "ref/reasoning", [rebuilt, *history[1:]]))
     assert refused.status_code == 400 and "reasoning_content" in refused.json()["error"]["message"]
     changed = {**history[0], "reasoning_details": []}
-    assert post(gateway, chat_body("chains-01", "ref/reasoning", [changed, *history[1:]])).status_code == 400
+    assert (
+        post(gateway, chat_body("chains-01", "ref/reasoning", [changed, *history[1:]])).status_code
+        == 400
+    )
 
 
 def test_gemini_style_refuses_lost_signatures_and_empty_ids(gateway) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +127,11 @@ def test_gemini_style_refuses_lost_signatures_and_empty_ids(gateway) -> None:  #
 def test_stream_true_is_refused_with_a_clear_400(gateway) -> None:  # type: ignore[no-untyped-def]
     refused = post(gateway, chat_body("no_call-01", "ref/oracle", stream=True))
     error = refused.json()["error"]
-    assert refused.status_code == 400 and error["param"] == "stream" and "does not stream" in error["message"]
+    assert (
+        refused.status_code == 400
+        and error["param"] == "stream"
+        and "does not stream" in error["message"]
+    )
     assert post(gateway, chat_body("no_call-01", "ref/oracle", stream=False)).status_code == 200
 
 
@@ -120,7 +139,9 @@ def test_answers_carry_what_real_clients_read(gateway) -> None:  # type: ignore[
     body = post(gateway, chat_body("arguments-01", "ref/oracle")).json()
     assert body["system_fingerprint"].startswith("fp_")
     choice = body["choices"][0]
-    assert choice["index"] == 0 and choice["logprobs"] is None and choice["message"]["refusal"] is None
+    assert (
+        choice["index"] == 0 and choice["logprobs"] is None and choice["message"]["refusal"] is None
+    )
 
 
 def test_content_parts_keep_their_text_in_results(gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -133,7 +154,9 @@ def test_content_parts_keep_their_text_in_results(gateway, tmp_path: Path) -> No
     assert texts["no_call-01"] == raw.content
 
 
-def test_errors_inside_a_200_are_retried_or_errored_with_the_providers_words(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_errors_inside_a_200_are_retried_or_errored_with_the_providers_words(
+    start_gateway, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     gateway = start_gateway(suite=SUITE_PATH)
     record_models(gateway, tmp_path, ["ref/error-in-200"], SUITE_PATH, [c.id for c in SUITE.cases])
     results = rescore_model(tmp_path / "ref_error-in-200", SUITE)
@@ -145,25 +168,37 @@ def test_errors_inside_a_200_are_retried_or_errored_with_the_providers_words(sta
         # Every step's answer is right once it comes: a case errors only on its first in-body 400.
         expected = []
         for step, fate in enumerate(steps):
-            expected += {"retry_502": ["in_body_502", "ok"], "mid_503": ["in_body_503", "ok"]}.get(fate, [])
+            expected += {"retry_502": ["in_body_502", "ok"], "mid_503": ["in_body_503", "ok"]}.get(
+                fate, []
+            )
             if fate == "error_400":
                 assert result["status"] == "errored"
-                assert result["reason"] == f"step {step + 1}: error 400 in a 200 answer: {ERROR_400}"
+                assert (
+                    result["reason"] == f"step {step + 1}: error 400 in a 200 answer: {ERROR_400}"
+                )
                 assert [a["outcome"] for a in result["attempts"]] == [*expected, "in_body_400"]
                 break
             if fate == "normal":
                 expected.append("ok")
         else:
-            assert result["status"] == "passed" and [a["outcome"] for a in result["attempts"]] == expected
+            assert (
+                result["status"] == "passed"
+                and [a["outcome"] for a in result["attempts"]] == expected
+            )
     assert all(fates[f] for f in ("retry_502", "mid_503", "error_400", "normal"))
 
 
-def test_in_body_transport_error_is_recorded_again_by_the_next_record(gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_in_body_transport_error_is_recorded_again_by_the_next_record(
+    gateway, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     model = "ref/oracle~inbody503,inbody503,inbody503,inbody503"
     record_models(gateway, tmp_path, [model], MINI_SUITE, MINI_IDS[:1])
     entry = read_manifest(next(tmp_path.iterdir())).cases[MINI_IDS[0]]
     assert [a.outcome for a in entry.attempts] == ["in_body_503"] * 4 and entry.errored_by_transport
-    assert entry.reason == "step 1: error 503 in a 200 answer: Injected fault: error 503 in a 200 (after 4 attempt(s))"
+    assert (
+        entry.reason
+        == "step 1: error 503 in a 200 answer: Injected fault: error 503 in a 200 (after 4 attempt(s))"
+    )
     assert cases_to_record(tmp_path, model, MINI, MINI_IDS[:1]) == MINI_IDS[:1]
 
 
@@ -194,7 +229,11 @@ def test_malformed_answers_are_judged_never_errored(start_gateway, tmp_path: Pat
         if shape in ("correct", "legacy_function_call") and len(case.steps[0].calls) == 1:
             assert result["steps"][0]["passed"], (case.id, shape, reason)
         elif shape in expected_prefix:
-            assert reason.startswith("step 1: ") and expected_prefix[shape] in reason, (case.id, shape, reason)
+            assert reason.startswith("step 1: ") and expected_prefix[shape] in reason, (
+                case.id,
+                shape,
+                reason,
+            )
     assert seen == set(expected_prefix) | {"correct", "legacy_function_call"}
 
 
@@ -221,14 +260,24 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
     out = tmp_path / "out"
     assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == [f"error: {broken}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"]
+    assert errors == [
+        f"error: {broken}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"
+    ]
     oracle = json.loads((out / "ref_oracle" / "results.json").read_text())
     by_id = {r["id"]: r for r in oracle["results"]}
-    assert by_id["arguments-01"]["reason"] == "step 1: read_file.arguments: not a JSON object (NaN is not JSON)"
+    assert (
+        by_id["arguments-01"]["reason"]
+        == "step 1: read_file.arguments: not a JSON object (NaN is not JSON)"
+    )
     assert oracle["cost_usd"] is None and oracle["cases"]["scored"] == len(MINI_IDS)
     for slug in ("ref_reasoning", "ref_gemini-style", "ref_content-parts"):
-        assert json.loads((out / slug / "results.json").read_text())["metrics"]["overall"]["rate"] == 100.0
-    noisy = {r["id"]: r for r in json.loads((out / "ref_noisy" / "results.json").read_text())["results"]}
+        assert (
+            json.loads((out / slug / "results.json").read_text())["metrics"]["overall"]["rate"]
+            == 100.0
+        )
+    noisy = {
+        r["id"]: r for r in json.loads((out / "ref_noisy" / "results.json").read_text())["results"]
+    }
     assert (noisy["chains-01"]["status"], noisy["chains-01"]["reason"]) == (
         "unrecorded",
         "ref_noisy/chains-01.json: corrupt cassette: not valid JSON (nested more than 200 levels deep)",
@@ -239,13 +288,23 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
     shutil.rmtree(out)
 
 
-def test_cost_header_names_another_gateways_price_header(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_cost_header_names_another_gateways_price_header(
+    start_gateway, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     """A gateway that renames the price header (LiteLLM's proxy) is priced with --cost-header, kept in run.json."""
     litellm = start_gateway(cost_header="x-litellm-response-cost")
     plain = start_gateway()
 
     def run(gateway, cassettes: str, *options: str) -> int:  # type: ignore[no-untyped-def]
-        args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path / cassettes)]
+        args = [
+            "record",
+            "--model",
+            "ref/oracle",
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(tmp_path / cassettes),
+        ]
         return main([*args, "--base-url", gateway.url, "--concurrency", "1", *options])
 
     assert run(litellm, "renamed", "--cost-header", "X-LiteLLM-Response-Cost") == 0
@@ -255,12 +314,22 @@ def test_cost_header_names_another_gateways_price_header(start_gateway, tmp_path
         rescore_model(tmp_path / d / "ref_oracle", MINI) for d in ("renamed", "unpriced", "plain")
     )
     assert renamed["cost_usd"] == priced["cost_usd"] > 0 and unpriced["cost_usd"] is None
-    assert read_manifest(tmp_path / "renamed" / "ref_oracle").cost_header == "x-litellm-response-cost"
     assert (
-        json.loads((tmp_path / "plain" / "ref_oracle" / "run.json").read_text())["cost_header"] == "x-lobstack-cost-usd"
+        read_manifest(tmp_path / "renamed" / "ref_oracle").cost_header == "x-litellm-response-cost"
+    )
+    assert (
+        json.loads((tmp_path / "plain" / "ref_oracle" / "run.json").read_text())["cost_header"]
+        == "x-lobstack-cost-usd"
     )
     capsys.readouterr()
-    assert run(litellm, "renamed", "--case", MINI_IDS[0], "--rerecord") == 1  # the default header now: refused
-    assert "recorded with --cost-header x-litellm-response-cost, not x-lobstack-cost-usd" in capsys.readouterr().err
+    assert (
+        run(litellm, "renamed", "--case", MINI_IDS[0], "--rerecord") == 1
+    )  # the default header now: refused
+    assert (
+        "recorded with --cost-header x-litellm-response-cost, not x-lobstack-cost-usd"
+        in capsys.readouterr().err
+    )
     assert run(litellm, "other", "--cost-header", "x cost") == 2
-    assert capsys.readouterr().err.strip() == "error: --cost-header 'x cost': not an HTTP header name"
+    assert (
+        capsys.readouterr().err.strip() == "error: --cost-header 'x cost': not an HTTP header name"
+    )

@@ -33,7 +33,12 @@ WEATHER = {
     "reference": {"city": "Oslo"},
     "result": "Oslo: 4 C",
 }
-LIMA = {"name": "get_weather", "args": {"city": {"eq": "Lima"}}, "reference": {"city": "Lima"}, "result": "Lima: 19 C"}
+LIMA = {
+    "name": "get_weather",
+    "args": {"city": {"eq": "Lima"}},
+    "reference": {"city": "Lima"},
+    "result": "Lima: 19 C",
+}
 TIME_TOOL = {
     "type": "function",
     "function": {
@@ -48,7 +53,10 @@ CASES = {
     "c-none": ("no_call-01", [{"expect": "none"}]),
     "c-parallel": ("parallel-01", [{"expect": "call", "calls": [WEATHER, LIMA]}]),
     "c-chain": ("chains-01", [{"expect": "call", "calls": [WEATHER]}, {"expect": "none"}]),
-    "c-time": ("selection-02", [{"expect": "call", "calls": [{"name": "get_time", "args": {}, "reference": {}}]}]),
+    "c-time": (
+        "selection-02",
+        [{"expect": "call", "calls": [{"name": "get_time", "args": {}, "reference": {}}]}],
+    ),
 }
 SUITE = make_suite(
     [
@@ -90,7 +98,13 @@ def http_answer(spec: dict[str, Any]) -> HttpAnswer:
             "created": 1,
             "model": "provider/model",
             **spec.get("extra", {}),
-            "choices": [{"index": 0, "message": spec["message"], "finish_reason": spec.get("finish_reason", "stop")}],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": spec["message"],
+                    "finish_reason": spec.get("finish_reason", "stop"),
+                }
+            ],
         }
         body = json.dumps(value).encode()
     headers = spec.get("headers", {COST: "0.001"})
@@ -118,7 +132,9 @@ def with_ids(value: Any, case: str) -> Any:
 def test_shape(row: dict[str, Any]) -> None:
     outcome, transport, sleeps = run(row)
     assert (outcome.status, outcome.reason) == (row["status"], row.get("reason"))
-    document = json.loads(dumps(results_document(SUITE, "provider/model", "m", [outcome])))  # strict JSON out
+    document = json.loads(
+        dumps(results_document(SUITE, "provider/model", "m", [outcome]))
+    )  # strict JSON out
     result = document["results"][0]
     if "outcomes" in row:
         assert [a["outcome"] for a in result["attempts"]] == row["outcomes"]
@@ -133,10 +149,17 @@ def test_shape(row: dict[str, Any]) -> None:
         assert result["steps"][0]["response"]["content"] == row["content"]
     if "cost_usd" in row:
         assert document["cost_usd"] == row["cost_usd"]
-    if "prices" in row:  # each attempt's price text as sent, and "body" when it came from usage.cost
+    if (
+        "prices" in row
+    ):  # each attempt's price text as sent, and "body" when it came from usage.cost
         assert [[a["cost_usd"], a.get("cost_source")] for a in result["attempts"]] == row["prices"]
-        keys = [sorted(ATTEMPT_KEYS + (("cost_source",) if source else ())) for _, source in row["prices"]]
-        assert [sorted(a) for a in result["attempts"]] == keys  # no cost_source on a header-priced attempt
+        keys = [
+            sorted(ATTEMPT_KEYS + (("cost_source",) if source else ()))
+            for _, source in row["prices"]
+        ]
+        assert [
+            sorted(a) for a in result["attempts"]
+        ] == keys  # no cost_source on a header-priced attempt
     if "temperature_ignored" in row:
         assert document["temperature_ignored"] is row["temperature_ignored"]
     if "echo" in row or "tool_messages" in row:
@@ -144,7 +167,9 @@ def test_shape(row: dict[str, Any]) -> None:
         opening = 1 + len(SUITE.case(CASES[row["case"]][0]).messages)
         if "echo" in row:
             assert sent[opening] == with_ids(row["echo"], row["case"])
-            assert list(sent[opening]) == list(with_ids(row["echo"], row["case"]))  # key order as sent
+            assert list(sent[opening]) == list(
+                with_ids(row["echo"], row["case"])
+            )  # key order as sent
         if "tool_messages" in row:
             assert sent[opening + 1 :] == with_ids(row["tool_messages"], row["case"])
 
@@ -162,7 +187,10 @@ def test_a_repeated_id_gets_a_generated_one_in_the_call_and_its_tool_message() -
     assistant, *tools = follow_up(case.steps[0], response, verdict, case.id, 0)
     second = generated_id(case.id, 0, 1)
     assert [c["id"] for c in assistant["tool_calls"]] == ["call_1", second]
-    assert [(m["tool_call_id"], m["content"]) for m in tools] == [("call_1", "Oslo: 4 C"), (second, "Lima: 19 C")]
+    assert [(m["tool_call_id"], m["content"]) for m in tools] == [
+        ("call_1", "Oslo: 4 C"),
+        (second, "Lima: 19 C"),
+    ]
     assert [c.id for c in response.tool_calls] == ["call_1", "call_1"]  # what results.json keeps
 
 
@@ -179,7 +207,10 @@ DEEP = 100_000
     ("arguments", "reason"),
     [
         ("[" * DEEP + "]" * DEEP, "not a JSON object (nested deeper than 100 levels)"),
-        ('{"a": ' + "[" * 150 + "]" * 150 + "}", "not a JSON object (nested deeper than 100 levels)"),
+        (
+            '{"a": ' + "[" * 150 + "]" * 150 + "}",
+            "not a JSON object (nested deeper than 100 levels)",
+        ),
         ('{"a": ' * DEEP + "1" + "}" * DEEP, "not a JSON object (nested deeper than 100 levels)"),
         ("{" * DEEP, "not a JSON object"),  # not JSON at its second character, whatever the depth
     ],
@@ -189,7 +220,10 @@ def test_deeply_nested_arguments_string_fails_the_step(arguments: str, reason: s
     message = {"role": "assistant", "content": None, "tool_calls": [
         {"id": "c", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}]}  # fmt: skip
     outcome, _, _ = run({"case": "c-call", "answers": [{"message": message}]})
-    assert (outcome.status, outcome.reason) == ("failed", f"step 1: get_weather.arguments: {reason}")
+    assert (outcome.status, outcome.reason) == (
+        "failed",
+        f"step 1: get_weather.arguments: {reason}",
+    )
     dumps(results_document(SUITE, "provider/model", "m", [outcome]))
 
 
@@ -215,7 +249,10 @@ def test_arguments_object_sent_directly_too_deep_fails_the_step() -> None:
         "tool_calls": [{"id": "c", "type": "function", "function": function}],
     }
     outcome, _, _ = run({"case": "c-call", "answers": [{"message": message}]})
-    assert outcome.reason == "step 1: get_weather.arguments: not a JSON object (nested deeper than 100 levels)"
+    assert (
+        outcome.reason
+        == "step 1: get_weather.arguments: not a JSON object (nested deeper than 100 levels)"
+    )
     dumps(results_document(SUITE, "provider/model", "m", [outcome]))
 
 

@@ -18,7 +18,10 @@ from standin import GatewayConfig, StandInGateway, parse_faults
 from tests.conftest import ROOT
 
 ERRORING = "ref/oracle~400"  # the stand-in answers 400 to the first attempt of every request: the case errors
-ERRORING_CASES = ["selection-01", "chains-01"]  # recorded; every other case of that model is unrecorded
+ERRORING_CASES = [
+    "selection-01",
+    "chains-01",
+]  # recorded; every other case of that model is unrecorded
 OUTCOME = {"passed": "passed", "failed": "failed", "errored": "error", "unrecorded": "skipped"}
 TIMEOUT_S = 300
 
@@ -33,7 +36,14 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "cassettes" / "ref_noisy", project / "cassettes" / "ref_noisy")
     config = GatewayConfig(suite_path=project / "evals" / "suite.json", faults=parse_faults(""))
     with StandInGateway(config) as gateway:
-        record(project / "evals/suite.json", ERRORING, project / "cassettes", gateway.url, ERRORING_CASES, 1)
+        record(
+            project / "evals/suite.json",
+            ERRORING,
+            project / "cassettes",
+            gateway.url,
+            ERRORING_CASES,
+            1,
+        )
     rescore(project, project / "reports")
     return project
 
@@ -42,8 +52,15 @@ def rescore(project: Path, out: Path) -> None:
     """Every report written; exit 1 because ref/oracle~400 scored no case (2 errored, 78 unrecorded), which fails
     rescore (docs/commands/rescore.md#no-scored-case-fails)."""
     cassettes, suite = project / "cassettes", project / "evals" / "suite.json"
-    assert main(["rescore", str(cassettes), "--suite", str(suite), "--out", str(out), "--no-html", "-q"]) == 1
-    assert (out / "ref_oracle_400" / "results.json").is_file() and (out / "ref_noisy" / "results.json").is_file()
+    assert (
+        main(
+            ["rescore", str(cassettes), "--suite", str(suite), "--out", str(out), "--no-html", "-q"]
+        )
+        == 1
+    )
+    assert (out / "ref_oracle_400" / "results.json").is_file() and (
+        out / "ref_noisy" / "results.json"
+    ).is_file()
 
 
 def copy_project(template: Path, pytester: pytest.Pytester) -> Path:
@@ -64,7 +81,10 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 def results_of(reports: Path) -> dict[str, dict[str, Any]]:
     """Model slug -> results.json document."""
-    return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(reports.glob("*/results.json"))}
+    return {
+        p.parent.name: json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(reports.glob("*/results.json"))
+    }
 
 
 def junit_outcomes(path: Path) -> dict[tuple[str, str], str]:
@@ -95,20 +115,34 @@ def edit_answer(cassette: Path, tool_name: str) -> None:
     cassette.write_text(json.dumps(data), encoding="utf-8")
 
 
-def test_one_item_per_model_and_case_with_the_outcomes_rescore_wrote(project: Path, pytester: pytest.Pytester) -> None:
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "--junitxml=junit.xml", "-vv", "-rfEs")
+def test_one_item_per_model_and_case_with_the_outcomes_rescore_wrote(
+    project: Path, pytester: pytest.Pytester
+) -> None:
+    result = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--junitxml=junit.xml", "-vv", "-rfEs"
+    )
     reports = results_of(project / "reports")
-    expected = {(slug, r["id"]): OUTCOME[r["status"]] for slug, doc in reports.items() for r in doc["results"]}
+    expected = {
+        (slug, r["id"]): OUTCOME[r["status"]]
+        for slug, doc in reports.items()
+        for r in doc["results"]
+    }
     assert junit_outcomes(project / "junit.xml") == expected
     counts = Counter(expected.values())
     result.assert_outcomes(
-        passed=counts["passed"], failed=counts["failed"], errors=counts["error"], skipped=counts["skipped"]
+        passed=counts["passed"],
+        failed=counts["failed"],
+        errors=counts["error"],
+        skipped=counts["skipped"],
     )
     # Checked by hand in the committed reports: ref/noisy passes 41 of 80 cases; the other model errors twice.
     assert counts == {"passed": 41, "failed": 39, "error": 2, "skipped": 78}
     assert result.ret == 1
     out = result.stdout.str()
-    assert "FAILED cassettes/ref_noisy::selection-01 - step 1: names differ: expected [read_file], got []" in out
+    assert (
+        "FAILED cassettes/ref_noisy::selection-01 - step 1: names differ: expected [read_file], got []"
+        in out
+    )
     errored = results_of(project / "reports")["ref_oracle_400"]["results"][0]
     assert f"ERROR cassettes/ref_oracle_400::selection-01 - {errored['reason']}" in out
     assert (
@@ -118,22 +152,32 @@ def test_one_item_per_model_and_case_with_the_outcomes_rescore_wrote(project: Pa
     assert "Traceback" not in out
 
 
-def test_with_the_baseline_known_failures_are_xfails_and_a_model_with_no_score_fails(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+def test_with_the_baseline_known_failures_are_xfails_and_a_model_with_no_score_fails(
+    project: Path, pytester
+) -> None:  # type: ignore[no-untyped-def]
     """The baseline is what rescore made of the same cassettes: ref/noisy's failures are known failures (xfail) and
     its (whole run) test passes; ref/oracle~400 scored no case, which the gate always fails (as ``diff runs``
     does): its (whole run) test fails, its errored cases are xfails, its unrecorded ones skips."""
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rfx")
+    result = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rfx"
+    )
     result.assert_outcomes(passed=41 + 1, xfailed=39 + 2, skipped=78, failed=1)
     assert result.ret == 1
     failed = [line for line in result.stdout.lines if line.startswith("FAILED ")]
-    assert len(failed) == 1 and failed[0].startswith("FAILED cassettes/ref_oracle_400::(whole run) - B has no scored")
+    assert len(failed) == 1 and failed[0].startswith(
+        "FAILED cassettes/ref_oracle_400::(whole run) - B has no scored"
+    )
     assert "B has no scored case (every case errored or is missing)" in result.stdout.lines
     result.stdout.fnmatch_lines(
-        ["XFAIL*cassettes/ref_noisy::selection-01 - known failure (failed in A and in B): step 1: names differ: *"]
+        [
+            "XFAIL*cassettes/ref_noisy::selection-01 - known failure (failed in A and in B): step 1: names differ: *"
+        ]
     )
 
 
-def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(
+    project: Path, pytester
+) -> None:  # type: ignore[no-untyped-def]
     """A copy where one case that passed in the baseline fails now: at one sample per case the paired test cannot
     tell one flip from noise, so ``diff runs --fail-on-regression`` passes, and so does the plugin (an xfail saying
     why); a scoring change or a lost case would fail both (tests/test_one_verdict.py)."""
@@ -145,7 +189,15 @@ def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(project: Pat
     assert next(r["status"] for r in baseline if r["id"] == "arguments-03") == "passed"
     assert "got [delete_everything]" in reason
 
-    args = ["--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-k", "ref_noisy", "-rx"]
+    args = [
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-baseline",
+        "reports",
+        "-k",
+        "ref_noisy",
+        "-rx",
+    ]
     result = run(pytester, *args)
     result.assert_outcomes(passed=40 + 1, xfailed=40)
     assert result.ret == 0
@@ -167,7 +219,15 @@ def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(project: Path, 
         status="failed", reason="step 1: older", steps=[]
     )
     baseline.write_text(json.dumps(data), encoding="utf-8")
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-k", "ref_noisy")
+    result = run(
+        pytester,
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-baseline",
+        "reports",
+        "-k",
+        "ref_noisy",
+    )
     result.assert_outcomes(passed=41 + 1, xfailed=39)
     assert result.ret == 0
     result.stdout.fnmatch_lines(
@@ -180,22 +240,37 @@ def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(project: Path, 
 
 
 def test_k_selects_a_case_or_a_model(project: Path, pytester: pytest.Pytester) -> None:
-    by_case = run(pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q", "-k", "arguments-03")
+    by_case = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q", "-k", "arguments-03"
+    )
     assert [line for line in by_case.stdout.lines if "::" in line] == [
         "cassettes/ref_noisy::arguments-03",
         "cassettes/ref_oracle_400::arguments-03",
     ]
-    by_model = run(pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q", "-k", "ref_noisy")
+    by_model = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q", "-k", "ref_noisy"
+    )
     ids = [line for line in by_model.stdout.lines if "::" in line]
     assert len(ids) == 80 and all(i.startswith("cassettes/ref_noisy::") for i in ids)
 
 
-def test_metric_floors_fail_the_run_with_one_line_per_miss(project: Path, pytester: pytest.Pytester) -> None:
-    base = ["--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-k", "ref_noisy"]
+def test_metric_floors_fail_the_run_with_one_line_per_miss(
+    project: Path, pytester: pytest.Pytester
+) -> None:
+    base = [
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-baseline",
+        "reports",
+        "-k",
+        "ref_noisy",
+    ]
     missed = run(pytester, *base, "--lobstack-min", "overall=60", "--lobstack-min", "chains=10", "--lobstack-max",
                  "made_up_tool=5")  # fmt: skip
     assert missed.ret == 1
-    missed.assert_outcomes(passed=41 + 1, xfailed=39)  # with the baseline: one (whole run) test per model
+    missed.assert_outcomes(
+        passed=41 + 1, xfailed=39
+    )  # with the baseline: one (whole run) test per model
     # ref/noisy's committed results.json (Wilson intervals checked by hand): overall 41/80, chains 2/12 (16.7%),
     # made-up tool 8 of 90 calls (8.9%; its interval clustered by case, METHOD.md#clustered-interval-rule).
     lines = [line for line in missed.stdout.lines if line.startswith("ref/noisy:")]
@@ -205,14 +280,27 @@ def test_metric_floors_fail_the_run_with_one_line_per_miss(project: Path, pytest
     ]
     met = run(pytester, *base, "--lobstack-min", "overall=50", "--lobstack-max", "made_up_tool=10")
     assert met.ret == 0
-    assert not [line for line in met.stdout.lines if "the floor of" in line or "the ceiling of" in line]
+    assert not [
+        line for line in met.stdout.lines if "the floor of" in line or "the ceiling of" in line
+    ]
 
 
-def test_a_model_with_nothing_scored_misses_every_floor(project: Path, pytester: pytest.Pytester) -> None:
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "ref_oracle_400", "--lobstack-min", "overall=1")
+def test_a_model_with_nothing_scored_misses_every_floor(
+    project: Path, pytester: pytest.Pytester
+) -> None:
+    result = run(
+        pytester,
+        "--lobstack-cassettes",
+        "cassettes",
+        "-k",
+        "ref_oracle_400",
+        "--lobstack-min",
+        "overall=1",
+    )
     assert result.ret == 1
     assert (
-        "ref/oracle~400: overall has no rate (no scored case), so it cannot meet the floor of 1%" in result.stdout.lines
+        "ref/oracle~400: overall has no rate (no scored case), so it cannot meet the floor of 1%"
+        in result.stdout.lines
     )
 
 
@@ -246,7 +334,9 @@ def test_the_fixture_gives_a_test_the_scored_run(project: Path, pytester: pytest
     result.assert_outcomes(passed=2, failed=1)
     assert "During handling" not in result.stdout.str()
     result.stdout.fnmatch_lines(
-        ["error: no model 'openai/gpt-4o' in */cassettes (models collected: ref/noisy, ref/oracle~400)"]
+        [
+            "error: no model 'openai/gpt-4o' in */cassettes (models collected: ref/noisy, ref/oracle~400)"
+        ]
     )
 
 
@@ -254,7 +344,11 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
     pytester.makepyfile(test_plain="def test_ok():\n    pass\n")
     result = run(pytester)
     result.assert_outcomes(passed=1)
-    assert not [line for line in result.stdout.lines if line.startswith("lobstack:") or "= lobstack-eval =" in line]
+    assert not [
+        line
+        for line in result.stdout.lines
+        if line.startswith("lobstack:") or "= lobstack-eval =" in line
+    ]
     assert result.ret == 0
 
 
@@ -263,10 +357,22 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
     [
         (["--lobstack-baseline", "reports"], "--lobstack-baseline needs --lobstack-cassettes DIR"),
         (["--lobstack-cassettes", "c", "--lobstack-min", "overal=90"], "unknown metric 'overal'"),
-        (["--lobstack-cassettes", "c", "--lobstack-min", "overall=120"], "expected a percentage from 0 to 100"),
-        (["--lobstack-cassettes", "c", "--lobstack-min", "made_up_tool=5"], "use --lobstack-max made_up_tool=5"),
-        (["--lobstack-cassettes", "c", "--lobstack-record-mode", "once"], "needs --lobstack-model M"),
-        (["--lobstack-cassettes", "c", "--lobstack-record-mode", "sometimes"], "invalid choice: 'sometimes'"),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-min", "overall=120"],
+            "expected a percentage from 0 to 100",
+        ),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-min", "made_up_tool=5"],
+            "use --lobstack-max made_up_tool=5",
+        ),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-record-mode", "once"],
+            "needs --lobstack-model M",
+        ),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-record-mode", "sometimes"],
+            "invalid choice: 'sometimes'",
+        ),
         (
             [
                 "--lobstack-cassettes",
@@ -281,9 +387,19 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
             "--lobstack-base-url 'ftp://x/v1' is not an http(s) URL",
         ),
     ],
-    ids=["baseline-alone", "unknown-metric", "over-100", "wrong-direction", "no-model", "bad-mode", "bad-url"],
+    ids=[
+        "baseline-alone",
+        "unknown-metric",
+        "over-100",
+        "wrong-direction",
+        "no-model",
+        "bad-mode",
+        "bad-url",
+    ],
 )  # the missing key is asked for once the plan holds something to record: test_pytest_plugin_record.py
-def test_bad_usage_stops_before_collecting(pytester: pytest.Pytester, args: list[str], message: str) -> None:
+def test_bad_usage_stops_before_collecting(
+    pytester: pytest.Pytester, args: list[str], message: str
+) -> None:
     result = run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert message in result.stderr.str()
@@ -301,21 +417,35 @@ def test_a_missing_cassettes_dir_is_one_collection_error(pytester: pytest.Pytest
 
 def test_a_bad_model_dir_errors_alone(project: Path, pytester: pytest.Pytester) -> None:
     (project / "cassettes" / "ref_noisy" / "run.json").write_text("{not json", encoding="utf-8")
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rE", "-vv")
+    result = run(
+        pytester,
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-baseline",
+        "reports",
+        "-rE",
+        "-vv",
+    )
     # ref/oracle~400 is judged alone: its (whole run) test fails (no scored case), as diff runs says.
     result.assert_outcomes(errors=1, xfailed=2, skipped=78, failed=1)
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["ERROR cassettes/ref_noisy::run.json - error: */cassettes/ref_noisy/run.json: *"])
+    result.stdout.fnmatch_lines(
+        ["ERROR cassettes/ref_noisy::run.json - error: */cassettes/ref_noisy/run.json: *"]
+    )
 
 
-def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error(
+    project: Path, pytester
+) -> None:  # type: ignore[no-untyped-def]
     suite_path = project / "evals" / "suite.json"
     suite = json.loads(suite_path.read_text(encoding="utf-8"))
     # The version the cassettes were recorded with (run.json), which a check-only bump leaves behind the suite's.
-    recorded = json.loads((project / "cassettes" / "ref_noisy" / "run.json").read_text(encoding="utf-8"))["suite"][
-        "version"
-    ]
-    baseline = json.loads((project / "reports" / "ref_noisy" / "results.json").read_text(encoding="utf-8"))
+    recorded = json.loads(
+        (project / "cassettes" / "ref_noisy" / "run.json").read_text(encoding="utf-8")
+    )["suite"]["version"]
+    baseline = json.loads(
+        (project / "reports" / "ref_noisy" / "results.json").read_text(encoding="utf-8")
+    )
     scored = baseline["suite"]["version"]
     suite["version"] = newer = "9.0.0"
     suite_path.write_text(json.dumps(suite, indent=2), encoding="utf-8")
@@ -325,8 +455,12 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
         f"warning: ref_noisy was recorded with lobstack-tool-calling {recorded}, re-scored with {newer}; "
         "results carry both versions"
     ) in plain.stdout.lines
-    with_baseline = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-vv")
-    with_baseline.assert_outcomes(errors=2)  # one per model: neither can be judged against that baseline
+    with_baseline = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-vv"
+    )
+    with_baseline.assert_outcomes(
+        errors=2
+    )  # one per model: neither can be judged against that baseline
     with_baseline.stdout.fnmatch_lines(
         [
             "ERROR cassettes/ref_noisy::run.json - error: the baseline of ref/noisy was scored with suite "
@@ -336,8 +470,12 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
     )
 
 
-def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-model", "openai/gpt-4o", "-vv")
+def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(
+    project: Path, pytester
+) -> None:  # type: ignore[no-untyped-def]
+    result = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--lobstack-model", "openai/gpt-4o", "-vv"
+    )
     result.assert_outcomes(errors=1)
     assert result.ret == 1
     result.stdout.fnmatch_lines(
@@ -349,13 +487,27 @@ def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(projec
     )
 
 
-def test_a_baseline_of_another_format_version_is_refused(project: Path, pytester: pytest.Pytester) -> None:
+def test_a_baseline_of_another_format_version_is_refused(
+    project: Path, pytester: pytest.Pytester
+) -> None:
     """A baseline results.json with ``"format_version": 99`` is named with its field, as run.json is (METHOD
     decision 118), instead of being read as if this lobstack-eval wrote it."""
     baseline = project / "reports" / "ref_noisy" / "results.json"
-    baseline.write_text(json.dumps({**results_of(project / "reports")["ref_noisy"], "format_version": 99}))
-    result = run(pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rE", "-vv")
-    assert result.ret == pytest.ExitCode.INTERRUPTED  # the baseline is read first: nothing is judged without it
+    baseline.write_text(
+        json.dumps({**results_of(project / "reports")["ref_noisy"], "format_version": 99})
+    )
+    result = run(
+        pytester,
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-baseline",
+        "reports",
+        "-rE",
+        "-vv",
+    )
+    assert (
+        result.ret == pytest.ExitCode.INTERRUPTED
+    )  # the baseline is read first: nothing is judged without it
     assert (
         f"error: {baseline}: format_version: 99 is not one this lobstack-eval reads (1); a newer lobstack-eval "
         "wrote it, or it is corrupt"

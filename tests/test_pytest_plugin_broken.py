@@ -25,12 +25,16 @@ def project(template: Path, pytester: pytest.Pytester) -> Path:  # noqa: F811
     return copy_project(template, pytester)
 
 
-def test_one_truncated_cassette_errors_its_case_and_the_others_are_judged(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
+def test_one_truncated_cassette_errors_its_case_and_the_others_are_judged(
+    project: Path, pytester
+) -> None:  # type: ignore[no-untyped-def]
     """The new user's trial: ref_noisy/arguments-01.json cut to 300 bytes. arguments-01 failed in the baseline, so
     a CaseErrored would have been an expected failure; a broken file is not, and errors."""
     broken = project / "cassettes" / "ref_noisy" / "arguments-01.json"
     broken.write_bytes(broken.read_bytes()[:300])
-    baseline = json.loads((project / "reports" / "ref_noisy" / "results.json").read_text(encoding="utf-8"))
+    baseline = json.loads(
+        (project / "reports" / "ref_noisy" / "results.json").read_text(encoding="utf-8")
+    )
     statuses = {r["id"]: r["status"] for r in baseline["results"]}
     assert statuses["arguments-01"] == "failed"
 
@@ -44,8 +48,18 @@ def test_one_truncated_cassette_errors_its_case_and_the_others_are_judged(projec
     plain.stdout.fnmatch_lines(["*ERROR at setup of ref/noisy arguments-01*", line])
     assert "Traceback" not in plain.stdout.str()
 
-    gated = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "ref_noisy", "--lobstack-baseline", "reports")
-    gated.assert_outcomes(passed=passed + 1, xfailed=80 - passed - 1, errors=1)  # + the model's (whole run) test
+    gated = run(
+        pytester,
+        "--lobstack-cassettes",
+        "cassettes",
+        "-k",
+        "ref_noisy",
+        "--lobstack-baseline",
+        "reports",
+    )
+    gated.assert_outcomes(
+        passed=passed + 1, xfailed=80 - passed - 1, errors=1
+    )  # + the model's (whole run) test
     assert gated.ret == 1  # a broken recording never leaves the run green
 
 
@@ -55,7 +69,9 @@ def test_a_broken_repeat_errors_its_case(repeat_cassettes: Path, pytester: pytes
     shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
     shutil.copytree(repeat_cassettes / "ref_oracle", pytester.path / "cassettes" / "ref_oracle")
     case_id = json.loads(MINI_SUITE.read_text(encoding="utf-8"))["cases"][0]["id"]
-    (pytester.path / "cassettes" / "ref_oracle" / "repeat-2" / f"{case_id}.json").write_text("{", encoding="utf-8")
+    (pytester.path / "cassettes" / "ref_oracle" / "repeat-2" / f"{case_id}.json").write_text(
+        "{", encoding="utf-8"
+    )
     result = run(pytester, "--lobstack-cassettes", "cassettes", "-rE")
     cases = len(json.loads(MINI_SUITE.read_text(encoding="utf-8"))["cases"])
     result.assert_outcomes(passed=cases - 1, errors=1)
@@ -93,18 +109,26 @@ def test_each_model_is_scored_once_per_session_and_a_failure_is_kept(
     monkeypatch.setattr(state, "score_model", counted)
     session = _session(cassettes)
     good, bad = session.open_model("ref_oracle"), session.open_model(model_slug("ref/first-tool"))
-    (cassettes / "ref_first-tool" / "run.json").write_text("{", encoding="utf-8")  # broken after collection
+    (cassettes / "ref_first-tool" / "run.json").write_text(
+        "{", encoding="utf-8"
+    )  # broken after collection
     assert all(session.results(good) is session.results(good) for _ in range(40))
     depths = []
     for _ in range(40):
-        with pytest.raises(CassetteError, match=r"run\.json: the run manifest is not valid JSON") as caught:
+        with pytest.raises(
+            CassetteError, match=r"run\.json: the run manifest is not valid JSON"
+        ) as caught:
             session.results(bad)
         depths.append(len(traceback.extract_tb(caught.value.__traceback__)))
     assert calls == ["ref_oracle", "ref_first-tool"]
-    assert depths[1:] == [depths[1]] * 39 and depths[1] <= depths[0]  # no pile-up (it grew by 2 frames a raise)
+    assert (
+        depths[1:] == [depths[1]] * 39 and depths[1] <= depths[0]
+    )  # no pile-up (it grew by 2 frames a raise)
 
 
-def test_an_unforeseen_failure_is_one_line_and_kept_too(tmp_path: Path, repeat_cassettes: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_unforeseen_failure_is_one_line_and_kept_too(
+    tmp_path: Path, repeat_cassettes: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     cassettes = tmp_path / "cassettes"
     shutil.copytree(repeat_cassettes / "ref_oracle", cassettes / "ref_oracle")
     calls = []
@@ -119,5 +143,8 @@ def test_an_unforeseen_failure_is_one_line_and_kept_too(tmp_path: Path, repeat_c
     for _ in range(3):
         with pytest.raises(LobstackError) as caught:
             session.results(model)
-        assert caught.value.message == f"{cassettes / 'ref_oracle'}: cannot be scored (KeyError: 'status')"
+        assert (
+            caught.value.message
+            == f"{cassettes / 'ref_oracle'}: cannot be scored (KeyError: 'status')"
+        )
     assert calls == ["ref_oracle"]

@@ -28,23 +28,39 @@ def project(pytester: pytest.Pytester, gateway: StandInGateway) -> Path:
     shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
     cases = [arg for case in CASES if case != MISSING for arg in ("--case", case)]
     # The CLI in a subprocess: pytester restores sys.modules after each test, which in-process recording trips on.
-    command = [sys.executable, "-m", "lobstack_eval", "record", "--model", MODEL, "--base-url", gateway.url, *cases]
+    command = [
+        sys.executable,
+        "-m",
+        "lobstack_eval",
+        "record",
+        "--model",
+        MODEL,
+        "--base-url",
+        gateway.url,
+        *cases,
+    ]
     subprocess.run(command, cwd=pytester.path, check=True, capture_output=True, timeout=300)
     return pytester.path
 
 
-def run(pytester: pytest.Pytester, gateway: StandInGateway, mode: str, *args: str) -> pytest.RunResult:
+def run(
+    pytester: pytest.Pytester, gateway: StandInGateway, mode: str, *args: str
+) -> pytest.RunResult:
     options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", mode]
     if mode != "none":
         options += ["--lobstack-model", MODEL, "--lobstack-base-url", gateway.url]
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rs", *options, *args, timeout=300)
+    return pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-rs", *options, *args, timeout=300
+    )
 
 
 def requests_for(gateway: StandInGateway, seen_before: int) -> int:
     return len(gateway.requests_seen) - seen_before
 
 
-def test_none_never_touches_the_network_and_skips_with_the_record_command(project: Path, pytester, gateway) -> None:  # type: ignore[no-untyped-def]
+def test_none_never_touches_the_network_and_skips_with_the_record_command(
+    project: Path, pytester, gateway
+) -> None:  # type: ignore[no-untyped-def]
     before = len(gateway.requests_seen)
     result = run(pytester, gateway, "none")
     result.assert_outcomes(passed=len(CASES) - 1, skipped=1)
@@ -61,7 +77,9 @@ def test_once_records_the_missing_case_then_judges_it(project: Path, pytester, g
     result = run(pytester, gateway, "once")
     result.assert_outcomes(passed=len(CASES))
     assert result.ret == 0
-    assert requests_for(gateway, before) == 1  # arguments-02 is one step: one request, nothing else re-asked
+    assert (
+        requests_for(gateway, before) == 1
+    )  # arguments-02 is one step: one request, nothing else re-asked
     assert (project / "cassettes" / "ref_oracle" / f"{MISSING}.json").is_file()
     assert read_manifest(project / "cassettes" / "ref_oracle").cases[MISSING].status == "passed"
     assert f"lobstack: recording 1 case(s) of ref/oracle via {gateway.url}" in result.stdout.lines
@@ -81,7 +99,9 @@ def test_once_keeps_a_cassette_the_suite_now_asks_differently_new_episodes_recor
     before = len(gateway.requests_seen)
 
     once = run(pytester, gateway, "once")
-    once.assert_outcomes(passed=len(CASES) - 1, skipped=1)  # arguments-02 recorded; no_call-01 has a cassette
+    once.assert_outcomes(
+        passed=len(CASES) - 1, skipped=1
+    )  # arguments-02 recorded; no_call-01 has a cassette
     assert requests_for(gateway, before) == 1
     assert any("no_call-01" in line and line.startswith("SKIPPED") for line in once.stdout.lines)
 
@@ -100,12 +120,17 @@ def test_all_rerecords_only_the_selected_cases(project: Path, pytester, gateway)
     assert other.read_bytes() == kept
 
 
-def test_a_new_model_is_recorded_from_nothing(pytester: pytest.Pytester, gateway: StandInGateway) -> None:
+def test_a_new_model_is_recorded_from_nothing(
+    pytester: pytest.Pytester, gateway: StandInGateway
+) -> None:
     (pytester.path / "evals").mkdir()
     shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
     result = run(pytester, gateway, "once", "-k", "selection-01 or no_call-01")
     result.assert_outcomes(passed=2)
-    assert sorted(read_manifest(pytester.path / "cassettes" / "ref_oracle").cases) == ["no_call-01", "selection-01"]
+    assert sorted(read_manifest(pytester.path / "cassettes" / "ref_oracle").cases) == [
+        "no_call-01",
+        "selection-01",
+    ]
 
 
 REMOTE = "https://gateway.invalid/v1"  # never reached: with nothing to record, or no key, no request is sent
@@ -113,14 +138,23 @@ NO_KEY = f"LOBSTACK_API_KEY is not set; it is needed for {REMOTE} (a loopback UR
 
 
 def run_remote(pytester: pytest.Pytester, mode: str, *args: str) -> pytest.RunResult:
-    options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", mode, "--lobstack-model", MODEL]
+    options = [
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-record-mode",
+        mode,
+        "--lobstack-model",
+        MODEL,
+    ]
     return pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", *options, "--lobstack-base-url", REMOTE, *args, timeout=300
     )
 
 
 @pytest.mark.parametrize("mode", ["once", "new_episodes"])
-def test_a_record_mode_with_nothing_to_record_needs_no_key(project: Path, pytester, mode: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_record_mode_with_nothing_to_record_needs_no_key(
+    project: Path, pytester, mode: str
+) -> None:  # type: ignore[no-untyped-def]
     """As `record` (METHOD decision 91): every selected case is recorded, so nothing is sent and no key is asked for
     (LOBSTACK_API_KEY is unset in every test); the cases are judged from their cassettes."""
     result = run_remote(pytester, mode, "-k", f"not {MISSING}")

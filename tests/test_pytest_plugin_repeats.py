@@ -65,15 +65,26 @@ def junit_outcomes(path: Path) -> dict[tuple[str, str], str]:
 
 def test_each_case_is_judged_over_its_repeats(project: Path, pytester: pytest.Pytester) -> None:
     result = run(pytester, "--lobstack-cassettes", "cassettes", "--junitxml=junit.xml", "-rfx")
-    documents = {p.parent.name: json.loads(p.read_text()) for p in sorted((project / "reports").glob("*/results.json"))}
-    expected = {(slug, r["id"]): expected_outcome(r) for slug, doc in documents.items() for r in doc["results"]}
+    documents = {
+        p.parent.name: json.loads(p.read_text())
+        for p in sorted((project / "reports").glob("*/results.json"))
+    }
+    expected = {
+        (slug, r["id"]): expected_outcome(r)
+        for slug, doc in documents.items()
+        for r in doc["results"]
+    }
     assert junit_outcomes(project / "junit.xml") == expected
     flaky = {case: outcome for (slug, case), outcome in expected.items() if slug == "ref_flaky"}
     # ref/flaky x5 has cases of every kind (checked, so that the rule is really exercised).
     assert {"passed", "failed", "xfailed"} <= set(flaky.values())
-    assert all(o == "passed" for (slug, _), o in expected.items() if slug == "ref_oracle")  # x3, never flaky
+    assert all(
+        o == "passed" for (slug, _), o in expected.items() if slug == "ref_oracle"
+    )  # x3, never flaky
     counts = {o: list(expected.values()).count(o) for o in ("passed", "failed", "xfailed")}
-    result.assert_outcomes(passed=counts["passed"], failed=counts["failed"], xfailed=counts["xfailed"])
+    result.assert_outcomes(
+        passed=counts["passed"], failed=counts["failed"], xfailed=counts["xfailed"]
+    )
     assert result.ret == 1  # cases that failed every repeat fail the run
     out = result.stdout.str()
     doc = documents["ref_flaky"]
@@ -83,24 +94,42 @@ def test_each_case_is_judged_over_its_repeats(project: Path, pytester: pytest.Py
         f"(noise, not a regression); {shaky['reason']}"
     ) in out
     broken = next(r for r in doc["results"] if r["passed_repeats"] == 0)
-    assert f"failed all 5 scored repeats; {broken['reason']}" in result.stdout.lines  # its failure section
+    assert (
+        f"failed all 5 scored repeats; {broken['reason']}" in result.stdout.lines
+    )  # its failure section
     assert "Traceback" not in out
 
 
-def test_once_records_every_missing_repeat(project: Path, pytester: pytest.Pytester, gateway: StandInGateway) -> None:
+def test_once_records_every_missing_repeat(
+    project: Path, pytester: pytest.Pytester, gateway: StandInGateway
+) -> None:
     model_dir = project / "cassettes" / "ref_oracle"
     data = json.loads((model_dir / "run.json").read_text())
-    del data["repeat_cases"]["2"]["no_call-01"]  # repeat 2 of one case, and repeat 3's cassette of another
+    del data["repeat_cases"]["2"][
+        "no_call-01"
+    ]  # repeat 2 of one case, and repeat 3's cassette of another
     (model_dir / "run.json").write_text(json.dumps(data))
     (model_dir / "repeat-3" / "selection-01.json").unlink()
     before = len(gateway.requests_seen)
-    options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", "once", "--lobstack-model", "ref/oracle"]
+    options = [
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-record-mode",
+        "once",
+        "--lobstack-model",
+        "ref/oracle",
+    ]
     result = run(pytester, *options, "--lobstack-base-url", gateway.url, "-k", "ref_oracle")
     cases = len(read_manifest(model_dir).cases)
     result.assert_outcomes(passed=cases)
-    assert f"lobstack: recording 2 case-run(s) of ref/oracle via {gateway.url}" in result.stdout.lines
+    assert (
+        f"lobstack: recording 2 case-run(s) of ref/oracle via {gateway.url}" in result.stdout.lines
+    )
     assert len(gateway.requests_seen) - before == 2  # two one-step cases, one request each
     manifest = read_manifest(model_dir)
-    assert manifest.entry("no_call-01", 2) is not None and manifest.entry("selection-01", 3) is not None
+    assert (
+        manifest.entry("no_call-01", 2) is not None
+        and manifest.entry("selection-01", 3) is not None
+    )
     assert (model_dir / "repeat-2" / "no_call-01.json").is_file()
     assert (model_dir / "repeat-3" / "selection-01.json").is_file()

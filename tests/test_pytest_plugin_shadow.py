@@ -36,12 +36,16 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 def test_loading_the_plugin_imports_none_of_lobstack_evals_packages() -> None:
     code = f"import sys, pytest_lobstack.plugin\nprint(sorted(m for m in sys.modules if m.split('.')[0] in {OWN!r}))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT_S, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT_S, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
 
-def test_a_project_with_its_own_scorer_package_runs_its_tests_green(pytester: pytest.Pytester) -> None:
+def test_a_project_with_its_own_scorer_package_runs_its_tests_green(
+    pytester: pytest.Pytester,
+) -> None:
     own_scorer_project(pytester)
     result = run(pytester)
     result.assert_outcomes(passed=1)
@@ -50,10 +54,15 @@ def test_a_project_with_its_own_scorer_package_runs_its_tests_green(pytester: py
 
 @pytest.mark.parametrize(
     "args",
-    [["--lobstack-cassettes", "cassettes"], ["--lobstack-cassettes", "cassettes", "--lobstack-min", "overall=90"]],
+    [
+        ["--lobstack-cassettes", "cassettes"],
+        ["--lobstack-cassettes", "cassettes", "--lobstack-min", "overall=90"],
+    ],
     ids=["cassettes", "metric-floor"],
 )
-def test_with_a_plugin_option_the_shadowing_package_is_one_line(pytester: pytest.Pytester, args: list[str]) -> None:
+def test_with_a_plugin_option_the_shadowing_package_is_one_line(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
     package = own_scorer_project(pytester)
     result = run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR

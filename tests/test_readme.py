@@ -28,7 +28,14 @@ from tests.record_helpers import stop_group
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 # The pages the README's text moved to, whose commands run after the README's, in this order.
-PAGES = ["install.md", "guide-recording.md", "guide-comparing.md", "standin.md", "guide-pytest.md", "guide-rows.md"]
+PAGES = [
+    "install.md",
+    "guide-recording.md",
+    "guide-comparing.md",
+    "standin.md",
+    "guide-pytest.md",
+    "guide-rows.md",
+]
 DOCS = "\n".join([README, *((ROOT / "docs" / page).read_text(encoding="utf-8") for page in PAGES)])
 NOT_RUN = {
     "./scripts/test.sh": "the test suite itself, this test included; CI runs it through .ci/run",
@@ -57,10 +64,16 @@ def readme_commands(text: str = DOCS) -> list[str]:
 
 # The pytest guide's commands name cassettes/ as pytest's path, so here too they run the recordings' tests only;
 # tests/test_docs.py proves it (it collects them here) and runs each in a project with only recordings.
-PYTEST_SECTION = "run in full by tests/test_docs.py in a project with only recordings, and collected here by it"
+PYTEST_SECTION = (
+    "run in full by tests/test_docs.py in a project with only recordings, and collected here by it"
+)
 _SECTION = (ROOT / "docs" / "guide-pytest.md").read_text(encoding="utf-8")
 NOT_RUN.update(
-    {command: PYTEST_SECTION for command in readme_commands(_SECTION) if command.startswith("uv run pytest ")}
+    {
+        command: PYTEST_SECTION
+        for command in readme_commands(_SECTION)
+        if command.startswith("uv run pytest ")
+    }
 )
 
 
@@ -73,14 +86,20 @@ def fresh_copy(target: Path) -> Path:
 
 
 def _environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
+    }
     env.pop("LOBSTACK_API_KEY", None)
     env.pop("LOBSTACK_BASE_URL", None)
-    env["UV_COMPILE_BYTECODE"] = "1"  # one compile when the copy's .venv is made, not one per command
+    env["UV_COMPILE_BYTECODE"] = (
+        "1"  # one compile when the copy's .venv is made, not one per command
+    )
     return env
 
 
-def _start_background(command: str, cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+def _start_background(
+    command: str, cwd: Path, env: dict[str, str]
+) -> tuple[subprocess.Popen[str], str]:
     """Start ``command`` (the gateway) in its own process group; return it and the URL it announced."""
     process = subprocess.Popen(
         ["bash", "-c", command],
@@ -93,7 +112,9 @@ def _start_background(command: str, cwd: Path, env: dict[str, str]) -> tuple[sub
     )
     lines: queue.Queue[str] = queue.Queue()
     assert process.stdout is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+    threading.Thread(
+        target=lambda: [lines.put(line) for line in process.stdout], daemon=True
+    ).start()  # type: ignore[union-attr]
     seen = []
     while True:
         try:
@@ -136,7 +157,12 @@ def test_readme_commands_run_as_written_in_a_fresh_copy(tmp_path: Path) -> None:
                 background.append(process)
             else:
                 done = subprocess.run(
-                    ["bash", "-c", line], cwd=repo, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT_S
+                    ["bash", "-c", line],
+                    cwd=repo,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=STEP_TIMEOUT_S,
                 )
                 assert done.returncode == 0, (command, done.stdout[-3000:], done.stderr[-3000:])
                 assert "Traceback" not in done.stderr, command
@@ -144,15 +170,23 @@ def test_readme_commands_run_as_written_in_a_fresh_copy(tmp_path: Path) -> None:
     finally:
         for process in background:
             stop_group(process)
-    assert sorted(set(ran) | set(NOT_RUN)) == sorted(set(commands))  # every command: run, or listed with why
+    assert sorted(set(ran) | set(NOT_RUN)) == sorted(
+        set(commands)
+    )  # every command: run, or listed with why
 
     # What the commands made is what the README says they make.
-    assert _tree(repo / "reports") == _tree(ROOT / "reports")  # rescore of a fresh clone: the committed reports
+    assert _tree(repo / "reports") == _tree(
+        ROOT / "reports"
+    )  # rescore of a fresh clone: the committed reports
     suites = ET.parse(repo / "junit.xml").getroot()
     assert (suites.get("failures"), suites.get("errors")) == ("0", "0")  # no change, no regression
     with (scratch / "reports" / "leaderboard.csv").open(newline="") as handle:
-        assert [row["model"] for row in csv.DictReader(handle)] == ["ref/noisy"]  # recorded from the stand-in
+        assert [row["model"] for row in csv.DictReader(handle)] == [
+            "ref/noisy"
+        ]  # recorded from the stand-in
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }

@@ -26,16 +26,22 @@ def test_an_unknown_model_is_one_error_and_is_asked_again(
     last = err.strip().splitlines()[-1]
     cases = len(json.loads(MINI_SUITE.read_text())["cases"])
     # The first three answers were the same refusal: the other cases are not asked (METHOD.md#stop-when-futile).
-    assert last.startswith("error: the gateway refused the first 3 case-runs for ref/orcale the same way (step 1: ")
+    assert last.startswith(
+        "error: the gateway refused the first 3 case-runs for ref/orcale the same way (step 1: "
+    )
     assert "HTTP 404" in last and last.endswith("(the refusals are kept as recorded; the same command records "
                                                 "them again)")  # fmt: skip
     asked = len(gateway.requests_seen)
     assert asked == 3 < cases
-    assert _record(gateway.url, "ref/orcale", cassettes) == 1  # recorded again, not "nothing to record"
+    assert (
+        _record(gateway.url, "ref/orcale", cassettes) == 1
+    )  # recorded again, not "nothing to record"
     assert len(gateway.requests_seen) == 2 * asked
 
 
-def test_a_400_is_the_models_answer_and_is_kept(gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_400_is_the_models_answer_and_is_kept(
+    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Only refusals are asked again: another error status is the model's result (the method page), kept."""
     cassettes = tmp_path / "cas"
     assert _record(gateway.url, "ref/oracle~400", cassettes) == 0
@@ -47,7 +53,19 @@ def test_a_400_is_the_models_answer_and_is_kept(gateway, tmp_path: Path, capsys:
 
 
 def _rescore(cassettes: Path, out: Path, *extra: str) -> int:
-    return main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "--no-html", "-q", *extra])
+    return main(
+        [
+            "rescore",
+            str(cassettes),
+            "--suite",
+            str(MINI_SUITE),
+            "--out",
+            str(out),
+            "--no-html",
+            "-q",
+            *extra,
+        ]
+    )
 
 
 def test_a_model_dir_of_refusals_fails_rescore_and_merge(
@@ -65,7 +83,9 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     command = (f"lobstack-eval record --model ref/orcale --cassettes {cassettes} --suite {MINI_SUITE} "
                "--base-url 'http://127.0.0.1:<port>/v1'")  # fmt: skip
     counts = f"3 errored, {cases - 3} unrecorded"  # record stopped after 3 identical refusals
-    line = f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"
+    line = (
+        f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"
+    )
     assert [e for e in err if e.startswith("error:")] == [f"{line}; record it: {command}"]
     # docs/errors.md gives this line word for word (with 80 cases, the placeholders filled in).
     readme = " ".join((ROOT / "docs" / "errors.md").read_text(encoding="utf-8").split())
@@ -75,15 +95,22 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     )
     assert said in readme
     filled = (
-        said.strip("`").replace("<model dir>", str(cassettes / "ref_orcale")).replace("model X", "model ref/orcale")
+        said.strip("`")
+        .replace("<model dir>", str(cassettes / "ref_orcale"))
+        .replace("model X", "model ref/orcale")
     )
-    assert f"{line}; record it: {command}" == filled.replace("(3 errored, 77 unrecorded)", f"({counts})").replace(
-        "record ...", command.removeprefix("lobstack-eval ")
-    )
+    assert f"{line}; record it: {command}" == filled.replace(
+        "(3 errored, 77 unrecorded)", f"({counts})"
+    ).replace("record ...", command.removeprefix("lobstack-eval "))
     for n in (1, 2):
         assert _rescore(cassettes, tmp_path / f"s{n}", "--shard", f"{n}/2") == 0
     merged = tmp_path / "merged"
-    assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(merged), "--no-html"]) == 1
+    assert (
+        main(
+            ["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(merged), "--no-html"]
+        )
+        == 1
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert [e for e in err if e.startswith("error:")] == [
         f"error: {merged / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"

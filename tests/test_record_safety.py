@@ -31,9 +31,20 @@ def no_sleep(_seconds: float) -> None:
 
 
 @pytest.mark.parametrize("head", [False, True], ids=["body", "headers"])
-def test_a_trickling_answer_times_out_and_is_retried_by_the_method(tmp_path: Path, head: bool) -> None:
+def test_a_trickling_answer_times_out_and_is_retried_by_the_method(
+    tmp_path: Path, head: bool
+) -> None:
     with LoopbackServer(lambda handler, n, body: trickle(handler, server.stopping, head)) as server:
-        summary = record(MINI_SUITE, "m", tmp_path, server.url, [ONE], concurrency=1, timeout_s=0.5, sleep=no_sleep)
+        summary = record(
+            MINI_SUITE,
+            "m",
+            tmp_path,
+            server.url,
+            [ONE],
+            concurrency=1,
+            timeout_s=0.5,
+            sleep=no_sleep,
+        )
         entry = read_manifest(summary.model_dir).cases[ONE]
         assert [a.outcome for a in entry.attempts] == ["timeout"] * 4  # the first try and 3 retries
         assert entry.status == "errored" and entry.errored_by_transport
@@ -42,7 +53,9 @@ def test_a_trickling_answer_times_out_and_is_retried_by_the_method(tmp_path: Pat
         assert "no whole answer within 0.5 s" in (entry.reason or "")
 
 
-def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(gateway, tmp_path: Path) -> None:
+def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(
+    gateway, tmp_path: Path
+) -> None:
     """The first attempt of each case trickles; the retry is forwarded to the stand-in and answered."""
     import requests
 
@@ -62,23 +75,45 @@ def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(
     first_seen: set[bytes] = set()
     with LoopbackServer(answer) as server:
         summary = record(
-            MINI_SUITE, "ref/oracle", tmp_path, server.url, ALL[:3], concurrency=2, timeout_s=0.5, backoff_scale=0.0
+            MINI_SUITE,
+            "ref/oracle",
+            tmp_path,
+            server.url,
+            ALL[:3],
+            concurrency=2,
+            timeout_s=0.5,
+            backoff_scale=0.0,
         )
     manifest = read_manifest(summary.model_dir)
     for case_id in ALL[:3]:
         assert [a.outcome for a in manifest.cases[case_id].attempts] == ["timeout", "ok"]
     results = rescore_model(summary.model_dir, SUITE)["results"]
-    replayed = {r["id"]: [a["outcome"] for a in r["attempts"]] for r in results if r["id"] in ALL[:3]}
+    replayed = {
+        r["id"]: [a["outcome"] for a in r["attempts"]] for r in results if r["id"] in ALL[:3]
+    }
     assert replayed == {case_id: ["timeout", "ok"] for case_id in ALL[:3]}
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "inf", "nan", "-inf"])
 def test_timeout_must_be_a_finite_positive_number(tmp_path: Path, capsys, value: str) -> None:  # type: ignore[no-untyped-def]
     code = main(
-        ["record", "--model", "m", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path), "--timeout", value]
+        [
+            "record",
+            "--model",
+            "m",
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(tmp_path),
+            "--timeout",
+            value,
+        ]
     )
     assert code == 2
-    assert capsys.readouterr().err == f"error: --timeout: expected a finite number of seconds > 0, got {value!r}\n"
+    assert (
+        capsys.readouterr().err
+        == f"error: --timeout: expected a finite number of seconds > 0, got {value!r}\n"
+    )
     assert not any(tmp_path.iterdir())
 
 
@@ -93,7 +128,10 @@ def _echo(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped
     auth = handler.headers.get("Authorization", "")
     said = f"Invalid API key: {auth} (key {KEY}, password {PASSWORD}, user {USER})"
     if json.loads(body)["messages"][1]["content"] == SUITE.case(ALL[1]).messages[0]["content"]:
-        status, text = 200, json.dumps({"choices": [{"message": {"role": "assistant", "content": said}}]})
+        status, text = (
+            200,
+            json.dumps({"choices": [{"message": {"role": "assistant", "content": said}}]}),
+        )
     else:
         # 400, not 401: a refusal (401/403/404) is asked again by the next record (METHOD decision 85).
         status, text = 400, json.dumps({"error": {"message": said}})
@@ -113,30 +151,59 @@ def test_no_key_or_userinfo_in_any_file_or_output_and_replay_still_matches(
     secrets = [KEY, PASSWORD, USER, base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()]
     with LoopbackServer(_echo) as server:
         url = server.url.replace("http://", f"http://{USER}:{PASSWORD}@")
-        args = ["record", "--model", "m", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path / "cas")]
+        args = [
+            "record",
+            "--model",
+            "m",
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(tmp_path / "cas"),
+        ]
         args += ["--base-url", url, "--case", ALL[0], "--case", ALL[1], "--concurrency", "2"]
         assert main(args) == 0
         assert main(args) == 0  # replays what was recorded: nothing is asked again
         assert len(server.seen) == 2
         # The userinfo was sent, as Basic auth (it replaces the Bearer key); the URL itself never held it.
         assert {h["Authorization"] for h, _ in server.seen} == {f"Basic {secrets[3]}"}
-    assert main(["rescore", str(tmp_path / "cas"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "rep")]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(tmp_path / "cas"),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(tmp_path / "rep"),
+            ]
+        )
+        == 0
+    )
     output = capsys.readouterr()
     assert "Nothing to record" in output.err
     assert "Invalid API key: Basic <redacted>" in output.err
-    texts = [output.out, output.err] + [p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file()]
+    texts = [output.out, output.err] + [
+        p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file()
+    ]
     for secret in secrets:
         assert not [t for t in texts if secret in t], secret
     manifest = read_manifest(tmp_path / "cas" / "m")
     assert manifest.base_url == "http://127.0.0.1/v1"
-    statuses = {r["id"]: r["status"] for r in rescore_model(tmp_path / "cas" / "m", SUITE)["results"]}
-    assert statuses[ALL[0]] == "errored" and statuses[ALL[1]] == "failed"  # replayed, not "unrecorded"
+    statuses = {
+        r["id"]: r["status"] for r in rescore_model(tmp_path / "cas" / "m", SUITE)["results"]
+    }
+    assert (
+        statuses[ALL[0]] == "errored" and statuses[ALL[1]] == "failed"
+    )  # replayed, not "unrecorded"
 
 
 def test_a_bad_base_url_is_refused_without_repeating_its_credentials(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["record", "--model", "m", "--base-url", f"ftp://{USER}:{PASSWORD}@host/v1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: --base-url 'ftp://host/v1' is not an http(s) URL") and PASSWORD not in err
+    assert (
+        err.startswith("error: --base-url 'ftp://host/v1' is not an http(s) URL")
+        and PASSWORD not in err
+    )
 
 
 def test_userinfo_is_split_off_the_url() -> None:
@@ -157,7 +224,9 @@ def test_userinfo_is_split_off_the_url() -> None:
         ("not a url", "not a url"),
     ],
 )
-def test_stored_uris_keep_no_userinfo_no_default_port_and_no_loopback_port(uri: str, stored: str) -> None:
+def test_stored_uris_keep_no_userinfo_no_default_port_and_no_loopback_port(
+    uri: str, stored: str
+) -> None:
     assert stored_uri(uri) == stored
 
 
@@ -172,10 +241,15 @@ def _without_timings(path: Path) -> object:
     return data
 
 
-def test_recording_from_another_port_changes_nothing_but_timings(start_gateway, tmp_path: Path) -> None:
+def test_recording_from_another_port_changes_nothing_but_timings(
+    start_gateway, tmp_path: Path
+) -> None:
     first, second = start_gateway(), start_gateway()
     assert first.url != second.url
-    for name, gateway, hash_seed in (("a", first, "1"), ("b", second, "2")):  # processes that order sets apart
+    for name, gateway, hash_seed in (
+        ("a", first, "1"),
+        ("b", second, "2"),
+    ):  # processes that order sets apart
         with cli(record_args("ref/noisy", tmp_path / name, gateway.url), tmp_path / f"{name}.log",
                  {"PYTHONHASHSEED": hash_seed}) as run:  # fmt: skip
             assert run.wait() == 0, run.output()
@@ -195,7 +269,9 @@ def test_recording_from_another_port_changes_nothing_but_timings(start_gateway, 
 
 
 def test_old_recordings_with_a_port_in_their_uris_still_replay(gateway, tmp_path: Path) -> None:
-    model_dir = record(MINI_SUITE, "ref/oracle", tmp_path, gateway.url, ALL, concurrency=1, sleep=no_sleep).model_dir
+    model_dir = record(
+        MINI_SUITE, "ref/oracle", tmp_path, gateway.url, ALL, concurrency=1, sleep=no_sleep
+    ).model_dir
     expected = rescore_model(model_dir, SUITE)
     port_url = gateway.url  # what recorder versions before this one stored
     for path in model_dir.glob("*.json"):
@@ -206,14 +282,18 @@ def test_old_recordings_with_a_port_in_their_uris_still_replay(gateway, tmp_path
     paid = len(gateway.requests_seen)
     assert main(["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path),
                  "--base-url", gateway.url]) == 0  # fmt: skip
-    assert len(gateway.requests_seen) == paid  # every old answer still matches: nothing is paid again
+    assert (
+        len(gateway.requests_seen) == paid
+    )  # every old answer still matches: nothing is paid again
 
 
 # --- Paths ---------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("model", ["", ".", ".."])
-def test_a_model_name_that_is_not_a_folder_is_refused(gateway, tmp_path: Path, capsys, model: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_model_name_that_is_not_a_folder_is_refused(
+    gateway, tmp_path: Path, capsys, model: str
+) -> None:  # type: ignore[no-untyped-def]
     cassettes = tmp_path / "a" / "cas"
     cassettes.mkdir(parents=True)
     code = main(["record", "--model", model, "--suite", str(MINI_SUITE), "--cassettes", str(cassettes),
@@ -232,7 +312,9 @@ def _suite_with_id(tmp_path: Path, case_id: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("case_id", ["../../evil", "a/b", ".hidden", "run", "RUN", "", "x" * 101, "sp ace"])
+@pytest.mark.parametrize(
+    "case_id", ["../../evil", "a/b", ".hidden", "run", "RUN", "", "x" * 101, "sp ace"]
+)
 def test_a_case_id_that_is_not_a_file_name_fails_suite_check_and_record(
     gateway, tmp_path: Path, capsys, case_id: str
 ) -> None:  # type: ignore[no-untyped-def]
@@ -263,13 +345,29 @@ def test_no_file_is_written_through_a_link_out_of_its_dir(gateway, tmp_path: Pat
     code = main(["record", "--model", "m", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path / "cas"),
                  "--base-url", gateway.url])  # fmt: skip
     assert code == 2
-    assert capsys.readouterr().err.strip().endswith(f"outside {tmp_path / 'cas'}; refusing to write there")
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith(f"outside {tmp_path / 'cas'}; refusing to write there")
+    )
     assert list(outside.iterdir()) == []
     # rescore: a report folder that links elsewhere is refused the same way.
     record(MINI_SUITE, "ref/oracle", tmp_path / "ok", gateway.url, [ONE], concurrency=1)
     (tmp_path / "rep").mkdir()
     (tmp_path / "rep" / "ref_oracle").symlink_to(outside)
-    assert main(["rescore", str(tmp_path / "ok"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "rep")]) == 2
+    assert (
+        main(
+            [
+                "rescore",
+                str(tmp_path / "ok"),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(tmp_path / "rep"),
+            ]
+        )
+        == 2
+    )
     assert "refusing to write there" in capsys.readouterr().err
     assert list(outside.iterdir()) == []
 
@@ -304,7 +402,9 @@ def _break(path: Path, how: str) -> None:
         "not JSON",
     ],
 )
-def test_a_corrupt_cassette_is_recorded_again_not_a_traceback(gateway, tmp_path: Path, capsys, how: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_corrupt_cassette_is_recorded_again_not_a_traceback(
+    gateway, tmp_path: Path, capsys, how: str
+) -> None:  # type: ignore[no-untyped-def]
     args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path),
             "--base-url", gateway.url]  # fmt: skip
     assert main(args) == 0

@@ -55,7 +55,9 @@ def test_request_is_exactly_the_methods(gateway, tmp_path: Path) -> None:
     # Step 2 carries the model's own tool calls and the scripted results of the matched calls.
     second = bodies[1]["messages"]
     assistant, tool_messages = second[1 + len(CHAIN.messages)], second[2 + len(CHAIN.messages) :]
-    assert assistant["role"] == "assistant" and len(assistant["tool_calls"]) == len(CHAIN.steps[0].calls)
+    assert assistant["role"] == "assistant" and len(assistant["tool_calls"]) == len(
+        CHAIN.steps[0].calls
+    )
     assert [m["content"] for m in tool_messages] == [c.result for c in CHAIN.steps[0].calls]
     assert [m["tool_call_id"] for m in tool_messages] == [c["id"] for c in assistant["tool_calls"]]
 
@@ -89,7 +91,9 @@ def test_400_is_errored_after_one_attempt(gateway, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fault", ["drop", "timeout"])
-def test_dropped_connection_and_timeout_are_retried(start_gateway, tmp_path: Path, fault: str) -> None:
+def test_dropped_connection_and_timeout_are_retried(
+    start_gateway, tmp_path: Path, fault: str
+) -> None:
     gateway = start_gateway(timeout_sleep_s=2.0)
     model_dir = run(gateway, tmp_path, f"ref/oracle~{fault},200", [ALL[0]], timeout_s=0.5)
     entry = read_manifest(model_dir).cases[ALL[0]]
@@ -98,7 +102,10 @@ def test_dropped_connection_and_timeout_are_retried(start_gateway, tmp_path: Pat
     # Transport failures are not in the cassette; replay serves them from the manifest.
     assert len(interactions(model_dir / f"{ALL[0]}.json")) == 1
     result = rescore_model(model_dir, SUITE)["results"][0]
-    assert result["status"] == "passed" and [a["outcome"] for a in result["attempts"]] == [expected, "ok"]
+    assert result["status"] == "passed" and [a["outcome"] for a in result["attempts"]] == [
+        expected,
+        "ok",
+    ]
 
 
 def test_garbage_200_is_errored_as_malformed(gateway, tmp_path: Path) -> None:
@@ -110,11 +117,21 @@ def test_garbage_200_is_errored_as_malformed(gateway, tmp_path: Path) -> None:
 
 
 def test_dropped_temperature_sets_temperature_ignored(gateway, tmp_path: Path) -> None:
-    assert rescore_model(run(gateway, tmp_path, "ref/no-temperature", ALL[:2]), SUITE)["temperature_ignored"] is True
-    assert rescore_model(run(gateway, tmp_path, "ref/oracle", ALL[:2]), SUITE)["temperature_ignored"] is False
+    assert (
+        rescore_model(run(gateway, tmp_path, "ref/no-temperature", ALL[:2]), SUITE)[
+            "temperature_ignored"
+        ]
+        is True
+    )
+    assert (
+        rescore_model(run(gateway, tmp_path, "ref/oracle", ALL[:2]), SUITE)["temperature_ignored"]
+        is False
+    )
 
 
-def test_no_secret_in_any_cassette(gateway, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_secret_in_any_cassette(
+    gateway, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     key = "sk-lobstack-test-0123456789abcdef"
     monkeypatch.setenv("LOBSTACK_API_KEY", key)
     run(gateway, tmp_path, "ref/oracle", ALL, concurrency=2)
@@ -172,7 +189,9 @@ def _committed_oracle(tmp_path: Path) -> tuple[Path, list[str]]:
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def test_nothing_to_record_needs_no_key(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -234,7 +253,13 @@ def test_resume_records_only_what_is_missing(gateway, tmp_path: Path, capsys) ->
 def test_transport_errored_cases_are_recorded_again(gateway, tmp_path: Path) -> None:
     cassettes = tmp_path / "cas"
     record(
-        MINI_SUITE, "ref/oracle~503,503,503,503", cassettes, gateway.url, [ALL[0]], concurrency=1, sleep=lambda _s: None
+        MINI_SUITE,
+        "ref/oracle~503,503,503,503",
+        cassettes,
+        gateway.url,
+        [ALL[0]],
+        concurrency=1,
+        sleep=lambda _s: None,
     )
     from replay.plan import cases_to_record
 
@@ -243,8 +268,15 @@ def test_transport_errored_cases_are_recorded_again(gateway, tmp_path: Path) -> 
 
 def test_client_sends_no_extra_request(gateway) -> None:
     transport = RequestsTransport(None)
-    body = {"model": "ref/oracle~400", "messages": [{"role": "user", "content": "hi"}], "tools": [], "temperature": 0}
-    result = call_with_retries(transport, HttpRequest(f"{gateway.url}/chat/completions", body), 0, lambda _s: None)
+    body = {
+        "model": "ref/oracle~400",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [],
+        "temperature": 0,
+    }
+    result = call_with_retries(
+        transport, HttpRequest(f"{gateway.url}/chat/completions", body), 0, lambda _s: None
+    )
     assert result.failure is not None and result.failure.startswith("HTTP 400")
     assert len(gateway.requests_seen) == 1
     assert json.loads(gateway.requests_seen[0]) == body
@@ -275,12 +307,17 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(start_gateway, tmp_path:
         "--concurrency",
         "2",
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     manifest = cassettes / "ref_noisy" / "run.json"
     deadline = time.monotonic() + 60
     try:
         while time.monotonic() < deadline:
-            if manifest.exists() and len(json.loads(manifest.read_text() or "{}").get("cases", {})) >= 2:
+            if (
+                manifest.exists()
+                and len(json.loads(manifest.read_text() or "{}").get("cases", {})) >= 2
+            ):
                 break
             time.sleep(0.02)
         os.killpg(process.pid, signal.SIGKILL)  # the recorder and its workers, mid-run
@@ -299,7 +336,9 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(start_gateway, tmp_path:
     assert [r["status"] for r in resumed["results"]] == [r["status"] for r in reference["results"]]
     for case in SUITE.cases:
         entry = read_manifest(cassettes / "ref_noisy").cases[case.id]
-        assert len(interactions(cassettes / "ref_noisy" / f"{case.id}.json")) == sum(a.answered for a in entry.attempts)
+        assert len(interactions(cassettes / "ref_noisy" / f"{case.id}.json")) == sum(
+            a.answered for a in entry.attempts
+        )
     assert not (cassettes / "ref_noisy" / ".partial").exists()
 
 

@@ -29,10 +29,20 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     root = tmp_path_factory.mktemp("gate")
     with StandInGateway(GatewayConfig(suite_path=SUITE_PATH)) as gateway:
-        for name, model, repeats in (("a", "ref/flaky", 5), ("b", "ref/flaky", 5), ("worse", "ref/first-tool", 3)):
+        for name, model, repeats in (
+            ("a", "ref/flaky", 5),
+            ("b", "ref/flaky", 5),
+            ("worse", "ref/first-tool", 3),
+        ):
             todo = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ALL]
             record(SUITE_PATH, model, root / name / "cassettes", gateway.url, todo, concurrency=4)
-            rescore(root / name / "cassettes", SUITE_PATH, root / name / "reports", workers=1, html=False)
+            rescore(
+                root / name / "cassettes",
+                SUITE_PATH,
+                root / name / "reports",
+                workers=1,
+                html=False,
+            )
     return root
 
 
@@ -41,14 +51,22 @@ def diff(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]
     return code, capsys.readouterr().out.splitlines()
 
 
-def test_two_recordings_of_a_flaky_model_pass_the_gate(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_recordings_of_a_flaky_model_pass_the_gate(
+    runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     a, b = (runs / name / "reports" / "ref_flaky" / "results.json" for name in ("a", "b"))
-    assert json.loads(a.read_text())["results"] != json.loads(b.read_text())["results"]  # they did differ
+    assert (
+        json.loads(a.read_text())["results"] != json.loads(b.read_text())["results"]
+    )  # they did differ
     code, lines = diff(capsys, str(a), str(b))
     assert code == 0
-    assert lines[0].startswith("no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: p = ")
+    assert lines[0].startswith(
+        "no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: p = "
+    )
     assert any(" [noise]: " in line for line in lines)
-    assert lines[1].startswith("note: ref/flaky: ") and "got worse in flaky cases: noise" in lines[1]
+    assert (
+        lines[1].startswith("note: ref/flaky: ") and "got worse in flaky cases: noise" in lines[1]
+    )
     assert lines[2].startswith("summary: 1 model, 80 cases: 0 regressions, ")
     code, verbose = diff(capsys, str(a), str(b), "--verbose")
     assert any(line.startswith("  power: detects an Overall drop of") for line in verbose)
@@ -63,11 +81,16 @@ def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[
     code, lines = diff(capsys, str(a), str(worse))
     assert code == 1
     verdict = lines[0]
-    assert verdict.startswith("regression: paired test: B is worse than A at --alpha 0.05 (ref/flaky -> ref/first-tool")
+    assert verdict.startswith(
+        "regression: paired test: B is worse than A at --alpha 0.05 (ref/flaky -> ref/first-tool"
+    )
     # A case that went 5 of 5 -> 0 of 3 is not a regression on its own (Fisher p = 1/56 before Holm over 80 cases):
     # the paired test over the cases decides, and counts them.
     assert "broken cases" not in verdict
-    assert any(" [counted in the paired test]: 5 of 5 scored repeats passed in A, 0 of 3" in line for line in lines)
+    assert any(
+        " [counted in the paired test]: 5 of 5 scored repeats passed in A, 0 of 3" in line
+        for line in lines
+    )
 
 
 def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: Path) -> None:
@@ -80,20 +103,29 @@ def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: 
     a = runs / "a" / "reports" / "ref_flaky" / "results.json"
     worse = runs / "worse" / "reports" / "ref_first-tool" / "results.json"
     junit = tmp_path / "junit.xml"
-    assert main(["diff", "runs", str(a), str(worse), "--junit", str(junit)]) == 0  # no gate asked: exit 0
+    assert (
+        main(["diff", "runs", str(a), str(worse), "--junit", str(junit)]) == 0
+    )  # no gate asked: exit 0
     diff = compare(load_run(a), load_run(worse))
     decision = decide(diff)
     root = ET.parse(junit).getroot()
     cases = list(root.iter("testcase"))
     failures = [c for c in cases if c.find("failure") is not None]
-    assert int(root.get("failures", "")) + int(root.get("errors", "")) == len(decision.regressions) == len(failures)
+    assert (
+        int(root.get("failures", "")) + int(root.get("errors", ""))
+        == len(decision.regressions)
+        == len(failures)
+    )
     whole = [c.find("failure") for c in failures if c.get("name") == "(whole run)"]
     assert [f.get("type") for f in whole if f is not None] == ["paired_test"]
     assert [c.get("name") for c in failures] == ["(whole run)"]
     counted = [
         c
         for c in cases
-        if (c.find("skipped") is not None and "counted in the paired test" in (c.find("skipped").get("message") or ""))
+        if (
+            c.find("skipped") is not None
+            and "counted in the paired test" in (c.find("skipped").get("message") or "")
+        )
     ]  # type: ignore[union-attr]
     worse_ids = {c.case_id for c in diff.models[0].with_change("worse")}
     assert {c.get("name") for c in counted} == worse_ids
@@ -102,10 +134,21 @@ def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: 
 def _plain_string_arg(doc: dict, case: dict) -> str | None:
     """A checked argument of the case's first call whose schema takes any string (so "changed" stays valid)."""
     call = case["steps"][0].get("calls", [{}])[0]
-    properties = doc["tools"].get(call.get("name"), {}).get("function", {}).get("parameters", {}).get("properties", {})
+    properties = (
+        doc["tools"]
+        .get(call.get("name"), {})
+        .get("function", {})
+        .get("parameters", {})
+        .get("properties", {})
+    )
     for arg in call.get("args", {}):
         schema = properties.get(arg, {})
-        if schema.get("type") == "string" and not set(schema) & {"enum", "pattern", "const", "maxLength"}:
+        if schema.get("type") == "string" and not set(schema) & {
+            "enum",
+            "pattern",
+            "const",
+            "maxLength",
+        }:
             return arg
     return None
 
@@ -128,8 +171,14 @@ def test_a_scoring_change_on_the_same_answers_fails_the_gate(
 ) -> None:
     baseline = json.loads((runs / "a" / "reports" / "ref_flaky" / "results.json").read_text())
     doc = json.loads(SUITE_PATH.read_text())
-    plain = {c["id"] for c in doc["cases"] if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c)}
-    target = next(r["id"] for r in baseline["results"] if r["id"] in plain and 2 <= r["passed_repeats"] < 5)
+    plain = {
+        c["id"]
+        for c in doc["cases"]
+        if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c)
+    }
+    target = next(
+        r["id"] for r in baseline["results"] if r["id"] in plain and 2 <= r["passed_repeats"] < 5
+    )
     suite = _changed_check(tmp_path, target)
     rescore(runs / "a" / "cassettes", suite, tmp_path / "new", workers=1, html=False)
     code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"))
@@ -139,11 +188,15 @@ def test_a_scoring_change_on_the_same_answers_fails_the_gate(
     )
     assert [line for line in lines if line.startswith(f"  {target} ")] == [
         f"  {target} [regression]: scoring change: the same answers got another verdict "
-        + next(line for line in lines if line.startswith(f"  {target} ")).split("another verdict ", 1)[1]
+        + next(line for line in lines if line.startswith(f"  {target} ")).split(
+            "another verdict ", 1
+        )[1]
     ]  # listed once, as a regression
     assert "  warning: same suite version but different suite sha256" in lines
     # No alpha makes it pass: a scoring change is never noise.
-    code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"), "--alpha", "0.0001")
+    code, lines = diff(
+        capsys, str(runs / "a" / "reports"), str(tmp_path / "new"), "--alpha", "0.0001"
+    )
     assert code == 1 and lines[0].startswith("regression: scoring change")
 
 
@@ -153,10 +206,16 @@ def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
     cassettes = tmp_path / "cassettes"
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
     doc = json.loads(SUITE_PATH.read_text())
-    target = next(c["id"] for c in doc["cases"] if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c))
+    target = next(
+        c["id"]
+        for c in doc["cases"]
+        if c["steps"][0]["expect"] == "call" and _plain_string_arg(doc, c)
+    )
     suite = _changed_check(tmp_path, target)
     rescore(cassettes, suite, tmp_path / "new", workers=1, html=False)
-    code, lines = diff(capsys, str(ROOT / "reports" / "ref_oracle"), str(tmp_path / "new" / "ref_oracle"))
+    code, lines = diff(
+        capsys, str(ROOT / "reports" / "ref_oracle"), str(tmp_path / "new" / "ref_oracle")
+    )
     assert code == 1
     assert lines[0].startswith(
         f"regression: scoring change: 1 case got another verdict on the same model answers (ref/oracle: {target})"
@@ -184,7 +243,9 @@ def repeated(model: str, statuses: dict[str, list[str]]) -> dict:
                 "id": cid,
                 "group": "g",
                 "status": aggregate_status(runs),
-                "reason": None if aggregate_status(runs) == "passed" else f"{cid} {aggregate_status(runs)}",
+                "reason": None
+                if aggregate_status(runs) == "passed"
+                else f"{cid} {aggregate_status(runs)}",
                 "runs": [{"status": s, "repeat": n} for n, s in enumerate(runs, 1)],
             }
             for cid, runs in statuses.items()
@@ -205,21 +266,32 @@ def _gate(a: dict[str, list[str]], b: dict[str, list[str]], **options):  # type:
     decision = decide(diff, options.pop("max_drop", None), options.pop("allow", 0), **options)
     root = ET.fromstring(to_junit(diff, decision))
     failures, errors = int(root.get("failures", "")), int(root.get("errors", ""))
-    assert failures + errors == len(decision.regressions)  # JUnit shows exactly the gate's regressions
+    assert failures + errors == len(
+        decision.regressions
+    )  # JUnit shows exactly the gate's regressions
     assert decision.regression is bool(decision.regressions)
     return decision, root, (failures, errors)
 
 
 def test_a_case_with_no_scored_repeat_in_b_is_lost_whatever_else_is_asked() -> None:
     a = dict.fromkeys(TEN, ["passed"] * 3)
-    b = {**a, "c0": ["errored"] * 3, "c1": ["errored", "errored", "passed"]}  # c1 still scored: not lost
+    b = {
+        **a,
+        "c0": ["errored"] * 3,
+        "c1": ["errored", "errored", "passed"],
+    }  # c1 still scored: not lost
     for options in ({}, {"strict": True}, {"max_drop": 50.0}, {"alpha": 0.5}):
         decision, root, counts = _gate(a, b, **dict(options))
-        assert decision.line.startswith("regression: 1 case scored in A errored or vanished in B (m: c0)"), options
+        assert decision.line.startswith(
+            "regression: 1 case scored in A errored or vanished in B (m: c0)"
+        ), options
         assert decision.rules == ("errored or vanished",) and counts == (0, 1)
         error = next(c for c in root.iter("testcase") if c.get("name") == "c0").find("error")
         assert error is not None and error.get("type") == "lost"
-        assert error.get("message") == "3 of 3 scored repeats passed in A, no scored repeat of 3 in B: c0 errored"
+        assert (
+            error.get("message")
+            == "3 of 3 scored repeats passed in A, no scored repeat of 3 in B: c0 errored"
+        )
         assert error.text == "3 of 3 scored repeats passed in A, no scored repeat of 3 in B"
     decision, _, counts = _gate(a, b, allow=1)
     assert not decision.regression and counts == (0, 0)

@@ -25,7 +25,8 @@ SUITE = read_suite(MINI_SUITE)
 @pytest.fixture(scope="module")
 def documents(repeat_cassettes: Path) -> dict[str, dict[str, Any]]:
     return {
-        slug: rescore_model(repeat_cassettes / slug, SUITE) for slug in ("ref_oracle", "ref_flaky", "ref_first-tool")
+        slug: rescore_model(repeat_cassettes / slug, SUITE)
+        for slug in ("ref_oracle", "ref_flaky", "ref_first-tool")
     }
 
 
@@ -34,7 +35,11 @@ def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, 
     header = next(line for line in text.splitlines() if line.startswith("| Model"))
     assert header.split(" | ")[:5] == ["| Model", "Overall", "Repeats", "pass^k", "Flaky"]
     assert header.endswith("| Tier |")
-    rows = {line.split(" | ")[0][2:]: line.split(" | ") for line in text.splitlines() if line.startswith("| ref/")}
+    rows = {
+        line.split(" | ")[0][2:]: line.split(" | ")
+        for line in text.splitlines()
+        if line.startswith("| ref/")
+    }
     assert list(rows) == ["ref/oracle", "ref/flaky", "ref/first-tool"]
     flaky = documents["ref_flaky"]["metrics"]
     assert rows["ref/flaky"][2] == "5"
@@ -42,8 +47,13 @@ def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, 
     assert rows["ref/flaky"][4].startswith(f"{flaky['flaky']['rate']:.1f} [")
     assert rows["ref/first-tool"][2:5] == ["1", "-", "-"]  # a single run beside repeated ones
     letters = tiers(ordered(list(documents.values()))).letters
-    assert [row[-1] for row in rows.values()] == [f"{letters[m]} |" for m in rows] and letters["ref/oracle"] == "a"
-    assert "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)." in text.splitlines()
+    assert [row[-1] for row in rows.values()] == [f"{letters[m]} |" for m in rows] and letters[
+        "ref/oracle"
+    ] == "a"
+    assert (
+        "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
+        in text.splitlines()
+    )
 
 
 def test_csv_appends_the_repeat_columns(documents: dict[str, dict[str, Any]]) -> None:
@@ -66,7 +76,9 @@ def test_csv_appends_the_repeat_columns(documents: dict[str, dict[str, Any]]) ->
     assert "next_p_holm" not in table[0]  # the adjacent-pair relation is gone
 
 
-def _doc(model: str, statuses: list[str], repeats: list[tuple[int, int]] | None = None) -> dict[str, Any]:
+def _doc(
+    model: str, statuses: list[str], repeats: list[tuple[int, int]] | None = None
+) -> dict[str, Any]:
     results = []
     for i, status in enumerate(statuses):
         result: dict[str, Any] = {"id": f"c{i:02d}", "status": status}
@@ -121,18 +133,27 @@ def test_html_shows_each_repeat(documents: dict[str, dict[str, Any]]) -> None:
     html = render_report(list(documents.values()), suite)
     flaky = documents["ref_flaky"]
     letters = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
-    marks = {"passed": "✓", "failed": "✗", "errored": "!", "unrecorded": "?"}  # the aggregate mark, then the strip
+    marks = {
+        "passed": "✓",
+        "failed": "✗",
+        "errored": "!",
+        "unrecorded": "?",
+    }  # the aggregate mark, then the strip
     row = html.split('<th scope="row">ref/flaky</th>', 1)[1].split("</tr>", 1)[0]
     for result in flaky["results"]:
         strip = "".join(letters[s] for s in result["repeat_statuses"])
         cell = f'<td class="{letters[result["status"]]}" data-r="{strip}">{marks[result["status"]]}'
         assert cell + "".join(f'<i class="{c}"></i>' for c in strip) + "</td>" in row
-    data = json.loads(html.split('<script type="application/json" id="case-data">', 1)[1].split("</script>", 1)[0])
+    data = json.loads(
+        html.split('<script type="application/json" id="case-data">', 1)[1].split("</script>", 1)[0]
+    )
     flaky_cells = data["cells"][data["models"].index("ref/flaky")]
     assert [len(cell["runs"]) for cell in flaky_cells] == [5] * len(SUITE.cases)
     assert flaky_cells[0]["runs"][2]["status"] == flaky["results"][0]["repeat_statuses"][2]
     assert "runs" not in data["cells"][data["models"].index("ref/first-tool")][0]
-    assert html.count("sha256-") == 2 and "Repeats: " in html  # repeats.js is in, and allowed by the CSP
+    assert (
+        html.count("sha256-") == 2 and "Repeats: " in html
+    )  # repeats.js is in, and allowed by the CSP
     assert '<button type="button">pass^k</button>' in html and 'class="tiers"' in html
 
 
@@ -145,19 +166,44 @@ def test_rescore_prints_k_tiers_and_power_only_when_asked(
     repeat_cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "reports"
-    args = ["rescore", str(repeat_cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "--no-html"]
+    args = [
+        "rescore",
+        str(repeat_cassettes),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(out),
+        "--no-html",
+    ]
     assert main([*args, "--detect", "10"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert any("pass^k" in line for line in lines[:4])
-    assert lines[-1] == "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
+    assert (
+        lines[-1] == "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
+    )
     assert not any("power" in line.lower() for line in lines)
     assert main([*args, "--detect", "10", "--power"]) == 0
     lines = capsys.readouterr().out.splitlines()
     power = lines[lines.index(next(line for line in lines if line.startswith("Re-run power"))) :]
-    assert power[1].split() == ["Model", "K", "Drop", "seen", "(points)", "Repeats", "for", "10", "points"]
+    assert power[1].split() == [
+        "Model",
+        "K",
+        "Drop",
+        "seen",
+        "(points)",
+        "Repeats",
+        "for",
+        "10",
+        "points",
+    ]
     assert power[2].split()[:3] == ["ref/oracle", "3", "about"]
     assert power[3].split()[:3] == ["ref/flaky", "5", "about"]
-    assert power[4].split()[:4] == ["ref/first-tool", "1", "none", "(Overall"]  # 0%: nothing to drop
+    assert power[4].split()[:4] == [
+        "ref/first-tool",
+        "1",
+        "none",
+        "(Overall",
+    ]  # 0%: nothing to drop
     assert power[5].startswith("Assumes the drop is spread over every case")
     assert main([*args, "--detect", "0"]) == 2
     assert "--detect 0" in capsys.readouterr().err
@@ -172,7 +218,9 @@ def test_html_shows_tiers_only_with_two_models(documents: dict[str, dict[str, An
     assert "<strong>a</strong>: ref/oracle; <strong>b</strong>: ref/first-tool." in two
 
 
-def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(documents: dict[str, dict[str, Any]]) -> None:
+def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(
+    documents: dict[str, dict[str, Any]],
+) -> None:
     """With repeats the intervals are not plain Wilson intervals: the header says what they are (decision 120),
     and nothing claims plain Wilson for the pooled rates. K = 1 boards keep their words (the committed reports)."""
     clustered = (
@@ -186,7 +234,10 @@ def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(documents
         "whose repeats disagree."
     )
     html = render_report(list(documents.values()), json.loads(MINI_SUITE.read_text()))
-    assert "Rates are shares of scored case-runs (or calls) with their 95% interval clustered by case" in html
+    assert (
+        "Rates are shares of scored case-runs (or calls) with their 95% interval clustered by case"
+        in html
+    )
     assert "Wilson 95% interval;" not in html
     single = (ROOT / "reports" / "leaderboard.md").read_text().splitlines()[2]
     assert single.endswith(

@@ -13,8 +13,22 @@ import pytest
 from scorer.answers import answer_digests, same_answers
 from scorer.clustered import clustered_rate, effective_trials, wilson_at
 from scorer.paired import holm, mcnemar_exact, sign_flip_exact
-from scorer.power import Z, detectable_drop, mcnemar_detectable, repeats_needed, rerun_power, within_variance
-from scorer.repeats import aggregate_status, pass_all, pass_any, pass_k_curve, repeat_metrics, representative
+from scorer.power import (
+    Z,
+    detectable_drop,
+    mcnemar_detectable,
+    repeats_needed,
+    rerun_power,
+    within_variance,
+)
+from scorer.repeats import (
+    aggregate_status,
+    pass_all,
+    pass_any,
+    pass_k_curve,
+    repeat_metrics,
+    representative,
+)
 from scorer.stats import wilson
 from scorer.summary import CurvePoint, Rate
 from tests.clusterkit import cr1_variance, reference_interval
@@ -34,7 +48,9 @@ from tests.clusterkit import cr1_variance, reference_interval
         (3, 3, 5, Fraction(1), Fraction(1)),
     ],
 )
-def test_unbiased_estimators(passed: int, scored: int, k: int, all_k: Fraction, any_k: Fraction) -> None:
+def test_unbiased_estimators(
+    passed: int, scored: int, k: int, all_k: Fraction, any_k: Fraction
+) -> None:
     assert pass_all(passed, scored, k) == all_k
     assert pass_any(passed, scored, k) == any_k
 
@@ -83,7 +99,9 @@ def test_one_sample_per_case_is_the_plain_wilson_interval() -> None:
     clusters = [(1, 1)] * 30 + [(0, 1)] * 50 + [(0, 0)] * 3
     assert effective_trials(clusters) == 80
     assert clustered_rate(clusters).ci == tuple(wilson(30, 80) or ())
-    assert (30 / 80) * (50 / 80) / cr1_variance(clusters[:80]) == pytest.approx(79)  # what CR1 alone would give
+    assert (30 / 80) * (50 / 80) / cr1_variance(clusters[:80]) == pytest.approx(
+        79
+    )  # what CR1 alone would give
 
 
 def test_identical_repeats_count_as_one_trial_per_case_less_the_cr1_factor() -> None:
@@ -115,7 +133,9 @@ def test_one_big_case_is_no_longer_narrowed_to_one_trial_per_case() -> None:
     [12.9, 30.3]; CR1 (statsmodels) gives about 6 effective trials and [4.2, 59.3]."""
     clusters = [(20, 20)] + [(0, 1)] * 79
     assert effective_trials(clusters) == pytest.approx(20 / 99 * 79 / 99 / cr1_variance(clusters))
-    assert list(clustered_rate(clusters).ci or ()) == pytest.approx(reference_interval(clusters), abs=1e-9)
+    assert list(clustered_rate(clusters).ci or ()) == pytest.approx(
+        reference_interval(clusters), abs=1e-9
+    )
     assert list(clustered_rate(clusters).ci or ()) == pytest.approx([4.2, 59.3], abs=0.05)
 
 
@@ -162,7 +182,9 @@ def _case(mean: float, spread: float, sizes: Any) -> Any:
 def test_per_call_intervals_clustered_by_case_hold_their_coverage() -> None:
     """Calls of one case share its difficulty. Seeded simulation, 1,000 samples of 80 cases of 1-4 calls, valid
     with a case-level chance (mean 0.9): Wilson over calls covers well under 0.95, the clustered interval ~0.95."""
-    clustered, plain = _coverage(random.Random(1), _case(0.9, 2.0, lambda r: r.randint(1, 4)), 0.9, 1000)
+    clustered, plain = _coverage(
+        random.Random(1), _case(0.9, 2.0, lambda r: r.randint(1, 4)), 0.9, 1000
+    )
     assert plain < 0.90 and clustered >= 0.93
 
 
@@ -177,7 +199,9 @@ def test_dropping_the_lower_bound_raises_coverage_with_unequal_cases() -> None:
         ratio = sum(y for y, _ in used) / sum(m for _, m in used)
         low, high = clustered_rate(clusters).ci  # type: ignore[misc]
         held += low <= 50 <= high
-        low, high = wilson_at(ratio, max(len(used), effective_trials(clusters)))  # the old lower bound
+        low, high = wilson_at(
+            ratio, max(len(used), effective_trials(clusters))
+        )  # the old lower bound
         old += low <= 50 <= high
     assert held / 1000 >= old / 1000 + 0.08 and held / 1000 >= 0.85
 
@@ -189,7 +213,9 @@ def _brute_force(differences: list[Fraction]) -> Fraction:
     observed = abs(sum(differences))
     patterns = list(itertools.product((1, -1), repeat=len(differences)))
     extreme = sum(
-        1 for signs in patterns if abs(sum(s * d for s, d in zip(signs, differences, strict=True))) >= observed
+        1
+        for signs in patterns
+        if abs(sum(s * d for s, d in zip(signs, differences, strict=True))) >= observed
     )
     return Fraction(extreme, len(patterns))
 
@@ -198,7 +224,14 @@ def _brute_force(differences: list[Fraction]) -> Fraction:
     "differences",
     [
         [Fraction(-2, 5), Fraction(-1, 5), Fraction(1, 5), Fraction(-3, 5)],
-        [Fraction(-1, 3), Fraction(1, 2), Fraction(-1), Fraction(-1, 6), Fraction(0), Fraction(-1, 2)],
+        [
+            Fraction(-1, 3),
+            Fraction(1, 2),
+            Fraction(-1),
+            Fraction(-1, 6),
+            Fraction(0),
+            Fraction(-1, 2),
+        ],
         [Fraction(-1)] * 7 + [Fraction(1)],
         [Fraction(1, 5)] * 3,
     ],
@@ -255,7 +288,9 @@ def test_rerun_power_measures_noise_with_repeats_and_bounds_it_without() -> None
     assert within_variance([(2, 4)]) == pytest.approx(0.5 * 0.5 * 4 / 3)
     assert noisy.detectable > steady.detectable
     single = rerun_power([(1, 1)] * 40 + [(0, 1)] * 40, 1, 5.0)
-    assert single.bound == "at most"  # every case at p = 1/2: the exact McNemar test's 80%-power drop
+    assert (
+        single.bound == "at most"
+    )  # every case at p = 1/2: the exact McNemar test's 80%-power drop
     assert single.detectable == pytest.approx(100 * mcnemar_detectable(80, 0.5))
     assert 20 <= single.detectable <= 30
 
@@ -266,7 +301,12 @@ def test_rerun_power_measures_noise_with_repeats_and_bounds_it_without() -> None
 def _step(arguments: str, passed: bool, flags: bool = True) -> dict:
     call = {"id": "c1", "name": "read_file", "arguments": arguments}
     if flags:
-        call |= {"arguments_form": "string", "offered": True, "parsed": passed, "schema_valid": passed}
+        call |= {
+            "arguments_form": "string",
+            "offered": True,
+            "parsed": passed,
+            "schema_valid": passed,
+        }
     return {
         "index": 0,
         "passed": passed,
@@ -276,8 +316,12 @@ def _step(arguments: str, passed: bool, flags: bool = True) -> dict:
 
 
 def test_answer_digests_ignore_the_scorers_verdicts() -> None:
-    assert answer_digests([_step('{"a": 1}', True)]) == answer_digests([_step('{"a": 1}', False, flags=False)])
-    assert answer_digests([_step('{"a": 1}', True)]) != answer_digests([_step('{"a":1}', True)])  # byte-exact
+    assert answer_digests([_step('{"a": 1}', True)]) == answer_digests(
+        [_step('{"a": 1}', False, flags=False)]
+    )
+    assert answer_digests([_step('{"a": 1}', True)]) != answer_digests(
+        [_step('{"a":1}', True)]
+    )  # byte-exact
     assert answer_digests([{"index": 0, "passed": False}]) is None  # no responses: unknown
     assert answer_digests(None) is None
     digest = answer_digests([_step("{}", True)])

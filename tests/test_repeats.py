@@ -44,7 +44,9 @@ def test_layout_one_cassette_per_case_and_repeat(recorded: Path) -> None:
     assert manifest["repeats"] == 5
     assert sorted(manifest["repeat_cases"]) == ["2", "3", "4", "5"]
     assert all(sorted(cases) == sorted(ALL) for cases in manifest["repeat_cases"].values())
-    for n, cases in manifest["repeat_cases"].items():  # each repeat's cassette agrees with its manifest entry
+    for n, cases in manifest[
+        "repeat_cases"
+    ].items():  # each repeat's cassette agrees with its manifest entry
         for case_id, entry in cases.items():
             answered = sum(a["status"] is not None for a in entry["attempts"])
             assert len(interactions(flaky / f"repeat-{n}" / f"{case_id}.json")) == answered
@@ -70,7 +72,9 @@ def test_every_repeat_cassette_plays_back_under_plain_vcrpy(recorded: Path) -> N
             for interaction in recorded_interactions:
                 request = interaction["request"]
                 response = requests.post(
-                    request["uri"], data=request["body"].encode(), headers={"Content-Type": "application/json"}
+                    request["uri"],
+                    data=request["body"].encode(),
+                    headers={"Content-Type": "application/json"},
                 )
                 assert response.content.decode() == interaction["response"]["body"]["string"]
 
@@ -86,7 +90,11 @@ def test_resume_across_k_records_only_the_new_repeats(
     assert runs_to_record(cassettes, "ref/oracle", SUITE, repeats=5) == [
         CaseRun(case_id, n) for n in (4, 5) for case_id in ALL
     ]
-    before = {p: p.read_bytes() for p in (cassettes / "ref_oracle").rglob("*.json") if p.name != "run.json"}
+    before = {
+        p: p.read_bytes()
+        for p in (cassettes / "ref_oracle").rglob("*.json")
+        if p.name != "run.json"
+    }
     assert record_cli(gateway.url, cassettes, "ref/oracle", 5) == 0
     err = capsys.readouterr().err
     assert f"Recording {2 * len(ALL)} case-run(s) (5 repeats per case)" in err
@@ -111,7 +119,15 @@ def test_resume_across_k_records_only_the_new_repeats(
 def test_bad_repeats_is_a_usage_error(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, code: int
 ) -> None:  # type: ignore[no-untyped-def]
-    args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path)]
+    args = [
+        "record",
+        "--model",
+        "ref/oracle",
+        "--suite",
+        str(MINI_SUITE),
+        "--cassettes",
+        str(tmp_path),
+    ]
     assert main([*args, "--base-url", gateway.url, "--repeats", value]) == code
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "--repeats" in err and "Traceback" not in err
@@ -129,7 +145,9 @@ def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_pa
     command = [sys.executable, "-m", "lobstack_eval", "record", "--model", "ref/oracle", "--suite", str(MINI_SUITE),
                "--cassettes", str(cassettes), "--base-url", gateway.url, "--concurrency", "2",
                "--repeats", "3"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     manifest_path = cassettes / "ref_oracle" / "run.json"
     deadline = time.monotonic() + 60
     try:
@@ -138,19 +156,27 @@ def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_pa
             if text and len(json.loads(text).get("repeat_cases", {}).get("2", {})) >= 2:
                 break
             time.sleep(0.02)
-        os.killpg(process.pid, signal.SIGKILL)  # the recorder and its workers, in the middle of repeat 2
+        os.killpg(
+            process.pid, signal.SIGKILL
+        )  # the recorder and its workers, in the middle of repeat 2
     finally:
         process.wait(timeout=30)
     killed = read_manifest(cassettes / "ref_oracle")
-    done = [(c, 1) for c in killed.cases] + [(c, n) for n, cases in killed.repeat_cases.items() for c in cases]
+    done = [(c, 1) for c in killed.cases] + [
+        (c, n) for n, cases in killed.repeat_cases.items() for c in cases
+    ]
     assert len(ALL) + 2 <= len(done) < 3 * len(ALL), "the kill should land in repeat 2"
     for case_id, n in done:  # whatever survived is whole and agrees with the manifest
         folder = cassettes / "ref_oracle" / ("" if n == 1 else f"repeat-{n}")
         entry = killed.entry(case_id, n)
         assert entry is not None
-        assert len(interactions(folder / f"{case_id}.json")) == sum(a.answered for a in entry.attempts)
+        assert len(interactions(folder / f"{case_id}.json")) == sum(
+            a.answered for a in entry.attempts
+        )
     todo = runs_to_record(cassettes, "ref/oracle", SUITE, repeats=3)
-    assert set(todo) == {CaseRun(c, n) for n in (1, 2, 3) for c in ALL} - {CaseRun(c, n) for c, n in done}
+    assert set(todo) == {CaseRun(c, n) for n in (1, 2, 3) for c in ALL} - {
+        CaseRun(c, n) for c, n in done
+    }
     assert record_cli(gateway.url, cassettes, "ref/oracle", 3) == 0
     results = rescore_model(cassettes / "ref_oracle", SUITE)
     assert [r["repeat_statuses"] for r in results["results"]] == [["passed"] * 3] * len(ALL)
@@ -167,7 +193,12 @@ def test_oracle_x3_is_never_flaky_and_passes_every_repeat(recorded: Path) -> Non
     assert (metrics["flaky"]["count"], metrics["flaky"]["of"]) == (0, len(ALL))
     assert metrics["pass_all_k"]["rate"] == 100.0 and metrics["pass_any_k"]["rate"] == 100.0
     assert (metrics["overall"]["count"], metrics["overall"]["of"]) == (3 * len(ALL), 3 * len(ALL))
-    assert results["case_runs"] == {"total": 3 * len(ALL), "scored": 3 * len(ALL), "errored": 0, "unrecorded": 0}
+    assert results["case_runs"] == {
+        "total": 3 * len(ALL),
+        "scored": 3 * len(ALL),
+        "errored": 0,
+        "unrecorded": 0,
+    }
     assert [p["pass_all"] for p in results["pass_k_curve"]] == [100.0, 100.0, 100.0]
 
 
@@ -175,7 +206,9 @@ def test_flaky_x5_counts_match_the_repeat_statuses(recorded: Path) -> None:
     results = rescore_model(recorded / "ref_flaky", SUITE)
     metrics, cases = results["metrics"], results["results"]
     assert results["repeats"] == 5 and all(len(r["repeat_statuses"]) == 5 for r in cases)
-    assert [r["repeat_statuses"] for r in cases] == [[run["status"] for run in r["runs"]] for r in cases]
+    assert [r["repeat_statuses"] for r in cases] == [
+        [run["status"] for run in r["runs"]] for r in cases
+    ]
     passed = {r["id"]: r["repeat_statuses"].count("passed") for r in cases}
     scored = {r["id"]: sum(s in ("passed", "failed") for s in r["repeat_statuses"]) for r in cases}
     assert {r["id"]: (r["passed_repeats"], r["scored_repeats"]) for r in cases} == {
@@ -187,15 +220,22 @@ def test_flaky_x5_counts_match_the_repeat_statuses(recorded: Path) -> None:
     assert (metrics["pass_all_k"]["count"], metrics["pass_all_k"]["of"]) == (len(every), len(cases))
     assert (metrics["pass_any_k"]["count"], metrics["pass_any_k"]["of"]) == (len(some), len(cases))
     assert (metrics["flaky"]["count"], metrics["flaky"]["of"]) == (len(flaky), len(cases))
-    assert (metrics["overall"]["count"], metrics["overall"]["of"]) == (sum(passed.values()), sum(scored.values()))
+    assert (metrics["overall"]["count"], metrics["overall"]["of"]) == (
+        sum(passed.values()),
+        sum(scored.values()),
+    )
     assert flaky, "ref/flaky must have flaky cases"
-    assert metrics["pass_all_k"]["rate"] < metrics["overall"]["rate"] < metrics["pass_any_k"]["rate"]
+    assert (
+        metrics["pass_all_k"]["rate"] < metrics["overall"]["rate"] < metrics["pass_any_k"]["rate"]
+    )
     curve = results["pass_k_curve"]
     assert (curve[-1]["pass_all"], curve[-1]["pass_any"]) == (
         metrics["pass_all_k"]["rate"],
         metrics["pass_any_k"]["rate"],
     )
-    assert curve[0]["pass_all"] == curve[0]["pass_any"] == metrics["overall"]["rate"]  # equal K per case
+    assert (
+        curve[0]["pass_all"] == curve[0]["pass_any"] == metrics["overall"]["rate"]
+    )  # equal K per case
     for r in cases:  # the case's own verdict: passed only when every scored repeat passed
         assert r["status"] == ("passed" if passed[r["id"]] == scored[r["id"]] else "failed")
         assert len(r["runs"]) == 5 and [run["repeat"] for run in r["runs"]] == [1, 2, 3, 4, 5]
@@ -207,7 +247,9 @@ def test_rescore_of_repeats_is_byte_identical_run_to_run(recorded: Path, tmp_pat
     rescore(recorded, MINI_SUITE, tmp_path / "two", workers=2)
 
     def tree(root: Path) -> dict[str, bytes]:
-        return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+        return {
+            str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+        }
 
     one = tree(tmp_path / "one")
     assert one == tree(tmp_path / "two")
@@ -227,9 +269,26 @@ def test_unrecorded_repeats_are_counted_and_named(recorded: Path, tmp_path: Path
     results = rescore_model(cassettes / "ref_flaky", SUITE)
     assert results["repeats"] == 5  # K asked for is kept; the missing repeat is unrecorded
     assert results["case_runs"]["unrecorded"] == len(ALL)
-    assert all(r["repeat_statuses"][4] == "unrecorded" and r["scored_repeats"] == 4 for r in results["results"])
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert all(
+        r["repeat_statuses"][4] == "unrecorded" and r["scored_repeats"] == 4
+        for r in results["results"]
+    )
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(tmp_path / "out"),
+                "-q",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert (
-        f"{len(ALL)} case-run(s) of ref/flaky need recording: lobstack-eval record --model ref/flaky --repeats 5" in err
+        f"{len(ALL)} case-run(s) of ref/flaky need recording: lobstack-eval record --model ref/flaky --repeats 5"
+        in err
     )

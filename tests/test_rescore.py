@@ -29,7 +29,9 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cassettes = tmp_path_factory.mktemp("recorded") / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in MODELS:
-            record(MINI_SUITE, model, cassettes, gateway.url, ALL, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE, model, cassettes, gateway.url, ALL, concurrency=1, sleep=lambda _s: None
+            )
     return cassettes
 
 
@@ -42,10 +44,14 @@ def cassettes(recorded: Path, tmp_path: Path) -> Path:
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
-def test_rescore_twice_is_byte_identical_and_independent_of_the_pool(recorded: Path, tmp_path: Path) -> None:
+def test_rescore_twice_is_byte_identical_and_independent_of_the_pool(
+    recorded: Path, tmp_path: Path
+) -> None:
     rescore(recorded, MINI_SUITE, tmp_path / "a", workers=1)
     rescore(recorded, MINI_SUITE, tmp_path / "b", workers=2)
     a, b = tree_bytes(tmp_path / "a"), tree_bytes(tmp_path / "b")
@@ -53,7 +59,9 @@ def test_rescore_twice_is_byte_identical_and_independent_of_the_pool(recorded: P
     assert {"leaderboard.md", "leaderboard.csv", "index.html", "ref_oracle/results.json"} <= set(a)
 
 
-def test_rescore_needs_no_network(recorded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rescore_needs_no_network(
+    recorded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("rescore tried to open a network connection")
 
@@ -65,8 +73,13 @@ def test_rescore_needs_no_network(recorded: Path, tmp_path: Path, monkeypatch: p
     assert oracle["metrics"]["overall"]["rate"] == 100.0
 
 
-def test_cli_prints_the_leaderboard(recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rescore", str(recorded), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "out")]) == 0
+def test_cli_prints_the_leaderboard(
+    recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["rescore", str(recorded), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "out")])
+        == 0
+    )
     captured = capsys.readouterr()
     assert "ref/oracle" in captured.out and "Overall" in captured.out
     lines = (tmp_path / "out" / "leaderboard.md").read_text().splitlines()
@@ -80,8 +93,12 @@ def test_rescore_of_the_committed_models_is_short(
 ) -> None:
     """Issue 25: the 12 committed models print the leaderboard, the tier legend and one line saying where the
     files are (36 lines at most, in an 80-column terminal); the power table only with --power, one row per model."""
-    monkeypatch.setenv("COLUMNS", "80")  # the acceptance's width; a narrower terminal wraps notes onto more lines
-    monkeypatch.chdir(tmp_path)  # `--out reports` as a user types it: a long temp path would wrap the notes
+    monkeypatch.setenv(
+        "COLUMNS", "80"
+    )  # the acceptance's width; a narrower terminal wraps notes onto more lines
+    monkeypatch.chdir(
+        tmp_path
+    )  # `--out reports` as a user types it: a long temp path would wrap the notes
     out = Path("reports")
     assert main(["rescore", str(ROOT / "cassettes"), "--out", str(out)]) == 0
     captured = capsys.readouterr()
@@ -90,10 +107,15 @@ def test_rescore_of_the_committed_models_is_short(
     # Suite 1.2.0 changed checks only: the 12 models recorded with 1.1.0 are said in one line, not twelve.
     older = [line for line in lines if "recorded with" in line]
     assert older == ["warning: 12 models were recorded with suite 1.1.0, re-scored with 1.2.0"]
-    assert captured.err.splitlines()[-1] == f"Wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
+    assert (
+        captured.err.splitlines()[-1]
+        == f"Wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
+    )
     assert not any("power" in line.lower() or "drop" in line.lower() for line in lines)
     assert max(len(line) for line in captured.out.splitlines()) <= 130  # no 408-character paragraph
-    assert main(["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html", "--power"]) == 0
+    assert (
+        main(["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html", "--power"]) == 0
+    )
     power = capsys.readouterr().out.splitlines()
     table = power[power.index(next(line for line in power if line.startswith("Re-run power"))) :]
     assert len(table) == 2 + 12 + 3  # heading, header, one row per model, three legend lines
@@ -122,8 +144,15 @@ def rescore_with_one_bad_cassette(  # type: ignore[no-untyped-def]
         r for r in clean["results"] if r["id"] != target.stem
     ]
     assert (bad["status"], bad["steps"], bad["attempts"]) == ("unrecorded", [], [])
-    assert bad["reason"] == errors[0].removeprefix(f"error: {cassettes}/")  # the same line, path from cassettes/
-    assert written["cases"] == {"total": len(ALL), "scored": len(ALL) - 1, "errored": 0, "unrecorded": 1}
+    assert bad["reason"] == errors[0].removeprefix(
+        f"error: {cassettes}/"
+    )  # the same line, path from cassettes/
+    assert written["cases"] == {
+        "total": len(ALL),
+        "scored": len(ALL) - 1,
+        "errored": 0,
+        "unrecorded": 1,
+    }
     assert written["metrics"]["overall"] == {**clean["metrics"]["overall"], "count": len(ALL) - 1, "of": len(ALL) - 1,
                                              "ci": written["metrics"]["overall"]["ci"]}  # fmt: skip
     assert "1 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle" in err
@@ -138,22 +167,35 @@ def test_a_corrupt_cassette_leaves_its_case_unrecorded_and_the_model_scored(  # 
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(target.read_text()[:50])
     errors, bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
-    assert errors == [f"error: {target}: corrupt cassette: not valid JSON (Expecting value at line 4)"]
-    assert bad["reason"] == f"ref_oracle/{ALL[0]}.json: corrupt cassette: not valid JSON (Expecting value at line 4)"
+    assert errors == [
+        f"error: {target}: corrupt cassette: not valid JSON (Expecting value at line 4)"
+    ]
+    assert (
+        bad["reason"]
+        == f"ref_oracle/{ALL[0]}.json: corrupt cassette: not valid JSON (Expecting value at line 4)"
+    )
 
 
 def test_wrong_schema_cassette(recorded: Path, cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(json.dumps({"version": 1, "entries": []}))
-    errors, _bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
-    assert len(errors) == 1 and errors[0].startswith(f"error: {target}: corrupt cassette: not a vcrpy cassette")
+    errors, _bad = rescore_with_one_bad_cassette(
+        recorded, cassettes, target, tmp_path / "o", capsys
+    )
+    assert len(errors) == 1 and errors[0].startswith(
+        f"error: {target}: corrupt cassette: not a vcrpy cassette"
+    )
 
 
 def test_deeply_nested_cassette(recorded: Path, cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text("[" * 100_000 + "]" * 100_000)
-    errors, _bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
-    assert errors == [f"error: {target}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"]
+    errors, _bad = rescore_with_one_bad_cassette(
+        recorded, cassettes, target, tmp_path / "o", capsys
+    )
+    assert errors == [
+        f"error: {target}: corrupt cassette: not valid JSON (nested more than 200 levels deep)"
+    ]
 
 
 @pytest.mark.parametrize("change", ["missing", "extra"])
@@ -170,7 +212,9 @@ def test_interactions_not_matching_run_json(  # type: ignore[no-untyped-def]
     else:
         data["interactions"].insert(0, data["interactions"][0])
     target.write_text(json.dumps(data))
-    errors, _bad = rescore_with_one_bad_cassette(recorded, cassettes, target, tmp_path / "o", capsys)
+    errors, _bad = rescore_with_one_bad_cassette(
+        recorded, cassettes, target, tmp_path / "o", capsys
+    )
     found = recorded_count + (1 if change == "extra" else -1)
     assert errors == [
         f"error: {target}: {found} interaction(s) recorded, but run.json lists {recorded_count} answered attempt(s): "
@@ -178,12 +222,16 @@ def test_interactions_not_matching_run_json(  # type: ignore[no-untyped-def]
     ]
 
 
-def test_every_cassette_of_a_model_broken_is_still_one_line_each(cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_every_cassette_of_a_model_broken_is_still_one_line_each(
+    cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     """Nothing usable at all: the model is written with every case unrecorded (no rate), one line per file."""
     for case_id in ALL:
         (cassettes / "ref_oracle" / f"{case_id}.json").write_text("{")
     out = tmp_path / "o"
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q"]) == 1
+    assert (
+        main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q"]) == 1
+    )
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
     assert errors == [
         f"error: {cassettes}/ref_oracle/{case_id}.json: corrupt cassette: not valid JSON "
@@ -195,16 +243,26 @@ def test_every_cassette_of_a_model_broken_is_still_one_line_each(cassettes: Path
         "--base-url 'http://127.0.0.1:<port>/v1'"
     ]
     written = json.loads((out / "ref_oracle" / "results.json").read_text())
-    assert written["cases"] == {"total": len(ALL), "scored": 0, "errored": 0, "unrecorded": len(ALL)}
+    assert written["cases"] == {
+        "total": len(ALL),
+        "scored": 0,
+        "errored": 0,
+        "unrecorded": len(ALL),
+    }
     assert written["metrics"]["overall"]["rate"] is None
 
 
-def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_manifest_of_another_suite(
+    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     manifest = cassettes / "ref_noisy" / "run.json"
     data = json.loads(manifest.read_text())
     data["suite"]["name"] = "someone-elses-suite"
     manifest.write_text(json.dumps(data))
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    assert (
+        main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")])
+        == 1
+    )
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
     assert errors == [
         f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is 'lobstack-tool-calling-mini'"
@@ -214,7 +272,19 @@ def test_manifest_of_another_suite(cassettes: Path, tmp_path: Path, capsys: pyte
 
 def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "cassettes").mkdir()
-    assert main(["rescore", str(tmp_path / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]) == 1
+    assert (
+        main(
+            [
+                "rescore",
+                str(tmp_path / "cassettes"),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 1
+    )
     assert "no model dirs" in capsys.readouterr().err
     assert main(["rescore", str(tmp_path / "nope"), "--suite", str(MINI_SUITE)]) == 1
     assert "no such cassettes directory" in capsys.readouterr().err
@@ -252,12 +322,19 @@ def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
         f"--suite {suite_path} --base-url 'http://127.0.0.1:<port>/v1'\n"
     ) in err
     results = json.loads((out / "ref_oracle" / "results.json").read_text())
-    assert results["suite"]["version"] == "0.2.0" and results["recorded_suite"]["version"] == "0.1.0"
+    assert (
+        results["suite"]["version"] == "0.2.0" and results["recorded_suite"]["version"] == "0.1.0"
+    )
     by_id = {r["id"]: r for r in results["results"]}
     assert by_id[added]["status"] == "unrecorded" and by_id[added]["reason"] == "not recorded yet"
     assert by_id[changed]["status"] == "unrecorded"
-    assert "step 1: the request differs from the recording (body.messages[1].content:" in by_id[changed]["reason"]
-    assert results["cases"]["unrecorded"] == 2 and results["metrics"]["overall"]["of"] == len(ALL) - 1
+    assert (
+        "step 1: the request differs from the recording (body.messages[1].content:"
+        in by_id[changed]["reason"]
+    )
+    assert (
+        results["cases"]["unrecorded"] == 2 and results["metrics"]["overall"]["of"] == len(ALL) - 1
+    )
 
     # The recorder fills exactly those two cases (one request each), nothing else.
     gateway = start_gateway(suite=suite_path)
@@ -267,7 +344,9 @@ def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
     # Re-point the recorded URIs too, as a user re-recording the same gateway would have them.
     for cassette in (cassettes / "ref_oracle").glob("*-*.json"):
         text = cassette.read_text()
-        old = json.loads(text)["interactions"][0]["request"]["uri"].rsplit("/chat/completions", 1)[0]
+        old = json.loads(text)["interactions"][0]["request"]["uri"].rsplit("/chat/completions", 1)[
+            0
+        ]
         cassette.write_text(text.replace(old, gateway.url))
     args = [
         "record",
@@ -298,11 +377,20 @@ def test_check_change_rescored_offline(cassettes: Path, tmp_path: Path) -> None:
     def plain_string(case: dict) -> str | None:
         call = case["steps"][0].get("calls", [{}])[0]
         properties = (
-            doc["tools"].get(call.get("name"), {}).get("function", {}).get("parameters", {}).get("properties", {})
+            doc["tools"]
+            .get(call.get("name"), {})
+            .get("function", {})
+            .get("parameters", {})
+            .get("properties", {})
         )
         for arg in call.get("args", {}):
             schema = properties.get(arg, {})
-            if schema.get("type") == "string" and not set(schema) & {"enum", "pattern", "const", "maxLength"}:
+            if schema.get("type") == "string" and not set(schema) & {
+                "enum",
+                "pattern",
+                "const",
+                "maxLength",
+            }:
                 return arg
         return None
 
@@ -334,7 +422,9 @@ def test_cassettes_replay_under_plain_vcrpy(recorded: Path) -> None:
             for interaction in recorded_interactions:
                 request = interaction["request"]
                 response = requests.post(
-                    request["uri"], data=request["body"].encode(), headers={"Content-Type": "application/json"}
+                    request["uri"],
+                    data=request["body"].encode(),
+                    headers={"Content-Type": "application/json"},
                 )
                 assert response.status_code == interaction["response"]["status"]["code"]
                 assert response.json()["choices"][0]["message"]

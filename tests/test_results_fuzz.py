@@ -67,16 +67,36 @@ def test_the_table_covers_every_field_and_type() -> None:
     assert any(p == ("results", 0, "status") for _, p, _ in MUTATIONS)
 
 
-@pytest.mark.parametrize(("where", "path", "value"), MUTATIONS, ids=[f"{w}={v!r}" for w, _, v in MUTATIONS])
+@pytest.mark.parametrize(
+    ("where", "path", "value"), MUTATIONS, ids=[f"{w}={v!r}" for w, _, v in MUTATIONS]
+)
 def test_a_one_field_mutation_is_judged_or_refused_by_name(
-    where: str, path: tuple[Any, ...], value: Any, base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    where: str,
+    path: tuple[Any, ...],
+    value: Any,
+    base: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     head = tmp_path / "head" / "ref_noisy"
     head.mkdir(parents=True)
     file = head / "results.json"
     file.write_text(json.dumps(_mutated(path, value)), encoding="utf-8")
     junit, markdown = tmp_path / "junit.xml", tmp_path / "summary.md"
-    codes = [main(["diff", "runs", str(base), str(head.parent), "--junit", str(junit), "--markdown", str(markdown)])]
+    codes = [
+        main(
+            [
+                "diff",
+                "runs",
+                str(base),
+                str(head.parent),
+                "--junit",
+                str(junit),
+                "--markdown",
+                str(markdown),
+            ]
+        )
+    ]
     # As the plugin's baseline the mutated file is side A: the same gate, read the other way round.
     codes.append(main(["diff", "runs", str(head.parent), str(base), "--junit", str(junit)]))
     codes.append(main(["report", str(head.parent), "--suite", str(ROOT / "evals" / "suite.json")]))

@@ -51,7 +51,9 @@ def test_diff_runs_refuses_an_unknown_results_version(runs: tuple[Path, Path], c
 def test_diff_runs_names_every_file_of_another_version(runs: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
     a, b = runs
     set_version(a / "ref_abstain" / "results.json", 2)
-    set_version(b / "auto" / "results.json", True)  # JSON true is no version, though Python's True == 1
+    set_version(
+        b / "auto" / "results.json", True
+    )  # JSON true is no version, though Python's True == 1
     set_version(b / "ref_noisy" / "results.json", "1")
     assert main(["diff", "runs", str(a), str(b)]) == 1
     assert capsys.readouterr().err.splitlines() == [
@@ -69,7 +71,9 @@ def test_a_results_file_without_format_version_reads_as_1(runs: tuple[Path, Path
     assert "error" not in capsys.readouterr().err
 
 
-def test_report_refuses_an_unknown_results_version_and_shows_the_rest(runs: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
+def test_report_refuses_an_unknown_results_version_and_shows_the_rest(
+    runs: tuple[Path, Path], capsys
+) -> None:  # type: ignore[no-untyped-def]
     _a, b = runs
     bad = b / "auto" / "results.json"
     set_version(bad, 99)
@@ -85,10 +89,17 @@ def test_leaderboard_takes_a_cases_parquet_file_for_its_reports_dir(tmp_path: Pa
     """The trial's repro: ``leaderboard reports/cases.parquet`` said ``no such rows directory``; it is the board of
     that reports dir, byte for byte the one ``leaderboard reports`` writes."""
     by_file, by_dir = tmp_path / "file", tmp_path / "dir"
-    assert main(["leaderboard", str(ROOT / "reports" / "cases.parquet"), "--out", str(by_file), "-q"]) == 0
+    assert (
+        main(["leaderboard", str(ROOT / "reports" / "cases.parquet"), "--out", str(by_file), "-q"])
+        == 0
+    )
     assert main(["leaderboard", str(ROOT / "reports"), "--out", str(by_dir), "-q"]) == 0
     for name in ("leaderboard.md", "leaderboard.csv"):
-        assert (by_file / name).read_bytes() == (by_dir / name).read_bytes() == (ROOT / "reports" / name).read_bytes()
+        assert (
+            (by_file / name).read_bytes()
+            == (by_dir / name).read_bytes()
+            == (ROOT / "reports" / name).read_bytes()
+        )
     capsys.readouterr()
 
 

@@ -27,7 +27,9 @@ from tests.conftest import MINI_SUITE, ROOT
 REPORTS = ROOT / "reports"
 SUITE = read_suite(ROOT / "evals" / "suite.json")
 SCORED = ["passed", "failed"]
-DOCUMENTS = {p.parent.name: json.loads(p.read_text()) for p in sorted(REPORTS.glob("*/results.json"))}
+DOCUMENTS = {
+    p.parent.name: json.loads(p.read_text()) for p in sorted(REPORTS.glob("*/results.json"))
+}
 
 
 def _text(arguments: object) -> object:
@@ -52,7 +54,14 @@ def test_every_committed_model_has_its_rows_and_they_match_its_results_json() ->
         assert set(mine["repeat"]) == {1} and set(mine["model"]) == {document["model"]}
         assert set(mine["suite_sha256"]) == {document["suite"]["sha256"]}
         sent = [
-            (e["id"], s["index"] + 1, c["name"], c["offered"], c["schema_valid"], _text(c["arguments"]))
+            (
+                e["id"],
+                s["index"] + 1,
+                c["name"],
+                c["offered"],
+                c["schema_valid"],
+                _text(c["arguments"]),
+            )
             for e in entries
             for s in e["steps"]
             for c in s["response"]["tool_calls"]
@@ -91,7 +100,9 @@ def _figures(cases: pl.DataFrame, calls: pl.DataFrame) -> dict[str, tuple[int, i
     right = 0
     for case_id in with_call:
         number, want = firsts[case_id]
-        got = calls.filter((pl.col("case_id") == case_id) & (pl.col("step") == number))["name"].to_list()
+        got = calls.filter((pl.col("case_id") == case_id) & (pl.col("step") == number))[
+            "name"
+        ].to_list()
         right += sorted(got) == want
     chains = [c for c in ids if len(raw[c]["steps"]) >= 2]
     parallel = [c for c in ids if any(len(s.get("calls", [])) >= 2 for s in raw[c]["steps"])]
@@ -100,7 +111,11 @@ def _figures(cases: pl.DataFrame, calls: pl.DataFrame) -> dict[str, tuple[int, i
     offered = scored_calls.filter(pl.col("offered"))
     passed = sum(s == "passed" for s in status.values())
     parallel_passed = sum(
-        all(step_passed(c, n) for n, s in enumerate(raw[c]["steps"], 1) if len(s.get("calls", [])) >= 2)
+        all(
+            step_passed(c, n)
+            for n, s in enumerate(raw[c]["steps"], 1)
+            if len(s.get("calls", [])) >= 2
+        )
         for c in parallel
     )
     return {
@@ -123,7 +138,11 @@ def _call_clusters(calls: pl.DataFrame, name: str) -> list[tuple[int, int]]:
         success = pl.col("schema_valid").sum()
     else:
         success = (~pl.col("offered")).sum()
-    per_case = scored.group_by("case_index").agg(success.alias("y"), pl.len().alias("m")).sort("case_index")
+    per_case = (
+        scored.group_by("case_index")
+        .agg(success.alias("y"), pl.len().alias("m"))
+        .sort("case_index")
+    )
     return [(int(y), int(m)) for y, m in per_case.select("y", "m").iter_rows()]
 
 
@@ -140,13 +159,28 @@ def test_every_leaderboard_figure_recomputed_from_the_parquet_files_alone() -> N
         cases = cases_all.filter(pl.col("model") == row["model"])
         calls = calls_all.filter(pl.col("model") == row["model"])
         figures = _figures(cases, calls)
-        for name in ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel"):
+        for name in (
+            "overall",
+            "right_tool",
+            "valid_arguments",
+            "made_up_tool",
+            "chains",
+            "parallel",
+        ):
             count, of = figures[name]
-            assert (int(row[f"{name}_count"]), int(row[f"{name}_of"])) == (count, of), (row["model"], name)
+            assert (int(row[f"{name}_count"]), int(row[f"{name}_of"])) == (count, of), (
+                row["model"],
+                name,
+            )
             assert _num(row[name]) == (100 * count / of if of else None)
             interval = wilson(count, of) or [None, None]
-            if name in ("valid_arguments", "made_up_tool"):  # clustered by case (METHOD.md#clustered-interval-rule)
-                interval = pytest.approx(reference_interval(_call_clusters(calls, name)) or [None, None], abs=1e-9)
+            if name in (
+                "valid_arguments",
+                "made_up_tool",
+            ):  # clustered by case (METHOD.md#clustered-interval-rule)
+                interval = pytest.approx(
+                    reference_interval(_call_clusters(calls, name)) or [None, None], abs=1e-9
+                )
             assert [_num(row[f"{name}_ci_lo"]), _num(row[f"{name}_ci_hi"])] == interval
         walls = cases["attempt_wall_ms"].explode().drop_nulls()
         assert _num(row["latency_p50_ms"]) == walls.median()
@@ -158,7 +192,9 @@ def test_every_leaderboard_figure_recomputed_from_the_parquet_files_alone() -> N
         assert row["temperature_ignored"] == str(bool(cases["temperature_ignored"].any())).lower()
 
 
-def test_leaderboard_command_on_the_committed_reports_reproduces_their_leaderboard(tmp_path: Path) -> None:
+def test_leaderboard_command_on_the_committed_reports_reproduces_their_leaderboard(
+    tmp_path: Path,
+) -> None:
     assert main(["leaderboard", str(REPORTS), "--out", str(tmp_path), "-q"]) == 0
     for name in ("leaderboard.md", "leaderboard.csv"):
         assert (tmp_path / name).read_bytes() == (REPORTS / name).read_bytes(), name
@@ -200,17 +236,24 @@ def mini_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ids = [case.id for case in read_suite(MINI_SUITE).cases]
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in ("ref/oracle", "ref/noisy"):
-            record(MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None
+            )
     return cassettes
 
 
-def test_errored_mid_chain_unrecorded_and_unpriced_cases(mini_cassettes: Path, tmp_path: Path) -> None:
+def test_errored_mid_chain_unrecorded_and_unpriced_cases(
+    mini_cassettes: Path, tmp_path: Path
+) -> None:
     cassettes = tmp_path / "cassettes"
     shutil.copytree(mini_cassettes, cassettes)
     oracle = cassettes / "ref_oracle"
     # The chain's second answer becomes a 500: errored at step 2, after one judged step with one call.
     chain = json.loads((oracle / "chains-01.json").read_text())
-    chain["interactions"][1]["response"]["status"] = {"code": 500, "message": "Internal Server Error"}
+    chain["interactions"][1]["response"]["status"] = {
+        "code": 500,
+        "message": "Internal Server Error",
+    }
     (oracle / "chains-01.json").write_text(json.dumps(chain))
     manifest = json.loads((oracle / "run.json").read_text())
     manifest["cases"]["chains-01"]["attempts"][1].update(outcome="http_500", status=500)
@@ -224,19 +267,43 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(mini_cassettes: Path, t
     # One price of ref/oracle written as a float (as LiteLLM does), finer than decimal(38, 18) holds.
     priced = oracle / "selection-01.json"
     data = json.loads(priced.read_text())
-    data["interactions"][0]["response"]["headers"]["x-lobstack-cost-usd"] = ["3.1415926535897933e-05"]
+    data["interactions"][0]["response"]["headers"]["x-lobstack-cost-usd"] = [
+        "3.1415926535897933e-05"
+    ]
     priced.write_text(json.dumps(data))
 
     out = tmp_path / "out"  # rescore itself refuses rows that disagree with a results.json
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(out),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
     cases = pl.read_parquet(out / "cases.parquet")
     by = {(r["model_slug"], r["case_id"]): r for r in cases.iter_rows(named=True)}
     chain_row = by["ref_oracle", "chains-01"]
     assert chain_row["status"] == "errored" and chain_row["first_failing_step"] == 2
     assert (chain_row["steps_reached"], chain_row["calls"], chain_row["overall"]) == (1, 1, None)
-    assert (chain_row["valid_arguments_of"], chain_row["made_up_tool_of"], chain_row["chains"]) == (0, 0, None)
+    assert (chain_row["valid_arguments_of"], chain_row["made_up_tool_of"], chain_row["chains"]) == (
+        0,
+        0,
+        None,
+    )
     missing = by["ref_oracle", "no_call-02"]
-    assert missing["status"] == "unrecorded" and missing["attempts"] == 0 and missing["no_call_needed"] is None
+    assert (
+        missing["status"] == "unrecorded"
+        and missing["attempts"] == 0
+        and missing["no_call_needed"] is None
+    )
     assert by["ref_noisy", "selection-01"]["cost_usd_text"] is None
     fine = by["ref_oracle", "selection-01"]
     assert (fine["cost_usd_text"], fine["cost_usd"]) == ("0.000031415926535897933", None)
@@ -276,7 +343,10 @@ def _repeated_document() -> dict:
     document = json.loads(json.dumps(noisy))
     document["repeats"] = 3
     for entry, other in zip(document["results"], oracle["results"], strict=True):
-        entry["runs"] = [json.loads(json.dumps(e)) | {"repeat": n} for n, e in enumerate((entry, other, entry), 1)]
+        entry["runs"] = [
+            json.loads(json.dumps(e)) | {"repeat": n}
+            for n, e in enumerate((entry, other, entry), 1)
+        ]
         entry["repeat_statuses"] = [run["status"] for run in entry["runs"]]
     for part in ("metrics", "groups"):
         for name, figure in document[part].items():
@@ -284,9 +354,16 @@ def _repeated_document() -> dict:
             figure["of"] = 2 * figure["of"] + oracle[part][name]["of"]
     walls = [a["wall_ms"] for e in document["results"] for r in e["runs"] for a in r["attempts"]]
     document["latency_p50_ms"] = statistics.median(walls)
-    prices = [Decimal(a["cost_usd"]) for e in document["results"] for r in e["runs"] for a in r["attempts"]]
+    prices = [
+        Decimal(a["cost_usd"])
+        for e in document["results"]
+        for r in e["runs"]
+        for a in r["attempts"]
+    ]
     document["cost_usd"] = float(sum(prices))
-    routed = [s["response"]["model"] for e in document["results"] for r in e["runs"] for s in r["steps"]]
+    routed = [
+        s["response"]["model"] for e in document["results"] for r in e["runs"] for s in r["steps"]
+    ]
     document["routed_models"] = dict(sorted(Counter(routed).items()))
     return document
 
@@ -299,15 +376,21 @@ def test_repeated_runs_give_full_rows_per_repeat_and_their_counts_are_pooled() -
     second = [r for r in cases if r["repeat"] == 2]
     assert [r["status"] for r in second] == [oracle[r["case_id"]]["status"] for r in second]
     assert all(r["steps_reached"] is not None for r in cases)
-    assert len([c for c in calls if c["repeat"] == 2]) == DOCUMENTS["ref_oracle"]["metrics"]["made_up_tool"]["of"]
+    assert (
+        len([c for c in calls if c["repeat"] == 2])
+        == DOCUMENTS["ref_oracle"]["metrics"]["made_up_tool"]["of"]
+    )
     summary = summarize(frames(SUITE, [document])["cases"])["ref_noisy"]
     assert summary.repeats == 3 and summary.case_runs.total == 3 * len(document["results"])
-    assert [summary.metrics[m].count for m in ("overall", "chains")] == [
-        document["metrics"][m]["count"] for m in ("overall", "chains")
-    ]  # the pooled counts; its intervals are clustered by case, which the hand-made document does not say
+    assert (
+        [summary.metrics[m].count for m in ("overall", "chains")]
+        == [document["metrics"][m]["count"] for m in ("overall", "chains")]
+    )  # the pooled counts; its intervals are clustered by case, which the hand-made document does not say
 
 
-def test_rows_reproduce_every_figure_of_a_repeated_results_file(repeat_cassettes: Path, tmp_path: Path) -> None:
+def test_rows_reproduce_every_figure_of_a_repeated_results_file(
+    repeat_cassettes: Path, tmp_path: Path
+) -> None:
     """A K = 5 results.json as rescore writes it (clustered intervals, case and case-run counts, pass^k, pass@k,
     flaky, the curve): the rows of its entries, through parquet, give back every summary field."""
     from replay.rescore import rescore_model

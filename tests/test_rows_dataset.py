@@ -29,10 +29,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("dataset")
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in MODELS:
-            record(MINI_SUITE, model, root / "cassettes", gateway.url, IDS, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE,
+                model,
+                root / "cassettes",
+                gateway.url,
+                IDS,
+                concurrency=1,
+                sleep=lambda _s: None,
+            )
     newer = json.loads(MINI_SUITE.read_text())
     newer["version"] = "0.2.0"
-    newer["cases"].append({**newer["cases"][0], "id": "selection-99"})  # added: unrecorded under 0.2.0
+    newer["cases"].append(
+        {**newer["cases"][0], "id": "selection-99"}
+    )  # added: unrecorded under 0.2.0
     (root / "suite-0.2.0.json").write_text(json.dumps(newer))
     for suite, out in ((MINI_SUITE, "r1"), (root / "suite-0.2.0.json", "r2")):
         args = ["rescore", str(root / "cassettes"), "--suite", str(suite), "--out", str(root / out)]
@@ -58,30 +68,56 @@ def one_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 def test_hive_layout_read_lazily_by_polars(built: Path) -> None:
-    folders = sorted(p.relative_to(built / "rows").as_posix() for p in (built / "rows").glob("*/*/*"))
+    folders = sorted(
+        p.relative_to(built / "rows").as_posix() for p in (built / "rows").glob("*/*/*")
+    )
     assert folders == [f"{t}/suite_version={v}/model_slug={s}" for t in ("calls", "cases") for v in ("0.1.0", "0.2.0")
                        for s in ("ref_abstain", "ref_noisy", "ref_oracle")]  # fmt: skip
-    frame = pl.scan_parquet(str(built / "rows" / "cases" / "**" / "*.parquet"), hive_partitioning=True)
+    frame = pl.scan_parquet(
+        str(built / "rows" / "cases" / "**" / "*.parquet"), hive_partitioning=True
+    )
     counts = frame.group_by("suite_version").agg(pl.len()).sort("suite_version").collect()
     assert counts.rows() == [("0.1.0", 3 * len(IDS)), ("0.2.0", 3 * (len(IDS) + 1))]
-    noisy = frame.filter(pl.col("model_slug") == "ref_noisy", pl.col("suite_version") == "0.1.0").collect()
+    noisy = frame.filter(
+        pl.col("model_slug") == "ref_noisy", pl.col("suite_version") == "0.1.0"
+    ).collect()
     assert noisy["case_id"].to_list() == IDS and set(noisy["model"]) == {"ref/noisy"}
 
 
 def test_rescoring_again_replaces_its_partitions(built: Path, tmp_path: Path) -> None:
     rows = tmp_path / "rows"
     shutil.copytree(built / "rows", rows)
-    args = ["rescore", str(built / "cassettes"), "--suite", str(MINI_SUITE), "--out", str(tmp_path / "o")]
+    args = [
+        "rescore",
+        str(built / "cassettes"),
+        "--suite",
+        str(MINI_SUITE),
+        "--out",
+        str(tmp_path / "o"),
+    ]
     assert main([*args, "--rows", str(rows), "-q", "--no-html"]) == 0
-    assert pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet")).select(pl.len()).collect().item() == 3 * (
-        2 * len(IDS) + 1
-    )
+    assert pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet")).select(
+        pl.len()
+    ).collect().item() == 3 * (2 * len(IDS) + 1)
 
 
 def test_several_suite_versions_need_one_chosen(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["leaderboard", str(rows), "--out", str(tmp_path / "lb"), "-q"]) == 2
     assert "holds suite versions 0.1.0, 0.2.0" in one_error(capsys)
-    assert main(["leaderboard", str(rows), "--suite-version", "0.2.0", "--out", str(tmp_path / "lb"), "-q"]) == 0
+    assert (
+        main(
+            [
+                "leaderboard",
+                str(rows),
+                "--suite-version",
+                "0.2.0",
+                "--out",
+                str(tmp_path / "lb"),
+                "-q",
+            ]
+        )
+        == 0
+    )
     got = board(tmp_path / "lb" / "leaderboard.csv")
     assert {m: r["unrecorded"] for m, r in got.items()} == dict.fromkeys(MODELS, "1")
 
@@ -94,7 +130,10 @@ def test_slices_agree_with_the_results_files(built: Path, tmp_path: Path, engine
     for model, row in board(tmp_path / "g" / "leaderboard.csv").items():
         results = json.loads((built / "r1" / model.replace("/", "_") / "results.json").read_text())
         chains = results["groups"]["chains"]
-        assert (int(row["overall_count"]), int(row["overall_of"])) == (chains["count"], chains["of"])
+        assert (int(row["overall_count"]), int(row["overall_of"])) == (
+            chains["count"],
+            chains["of"],
+        )
     assert "group chains" in (tmp_path / "g" / "leaderboard.md").read_text().splitlines()[0]
     assert main([*base, "--model", "ref/noisy", "--out", str(tmp_path / "m")]) == 0
     whole = board(built / "r1" / "leaderboard.csv")
@@ -102,8 +141,19 @@ def test_slices_agree_with_the_results_files(built: Path, tmp_path: Path, engine
 
 
 def test_a_one_model_slice_opens_only_its_partition(rows: Path, tmp_path: Path) -> None:
-    (rows / "cases" / "suite_version=0.1.0" / "model_slug=ref_oracle" / "part-0.parquet").write_bytes(b"not parquet")
-    args = ["leaderboard", str(rows), "--suite-version", "0.1.0", "--model", "ref_noisy", "--out", str(tmp_path)]
+    (
+        rows / "cases" / "suite_version=0.1.0" / "model_slug=ref_oracle" / "part-0.parquet"
+    ).write_bytes(b"not parquet")
+    args = [
+        "leaderboard",
+        str(rows),
+        "--suite-version",
+        "0.1.0",
+        "--model",
+        "ref_noisy",
+        "--out",
+        str(tmp_path),
+    ]
     assert main([*args, "-q"]) == 0
 
 
@@ -141,15 +191,28 @@ def _stray_folder(rows: Path) -> str:
 
 def _other_columns(rows: Path) -> str:
     metadata = pl.read_parquet_metadata(_partition(rows))  # ours, partition keys included
-    frame = pl.read_parquet(_partition(rows)).drop("latency_ms").with_columns(pl.col("overall").cast(pl.Int8))
-    frame.write_parquet(_partition(rows), metadata={k: v for k, v in metadata.items() if k.startswith("lobstack")})
+    frame = (
+        pl.read_parquet(_partition(rows))
+        .drop("latency_ms")
+        .with_columns(pl.col("overall").cast(pl.Int8))
+    )
+    frame.write_parquet(
+        _partition(rows), metadata={k: v for k, v in metadata.items() if k.startswith("lobstack")}
+    )
     return "not the cases columns (missing ['latency_ms'], unexpected or retyped ['overall'])"
 
 
-@pytest.mark.parametrize("damage", [_foreign, _truncated, _zeroed_pages, _moved, _stray_folder, _other_columns])
-def test_a_corrupt_or_foreign_partition_is_one_clear_error(rows: Path, tmp_path: Path, damage, capsys) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    "damage", [_foreign, _truncated, _zeroed_pages, _moved, _stray_folder, _other_columns]
+)
+def test_a_corrupt_or_foreign_partition_is_one_clear_error(
+    rows: Path, tmp_path: Path, damage, capsys
+) -> None:  # type: ignore[no-untyped-def]
     expected = damage(rows)
-    assert main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--out", str(tmp_path), "-q"]) == 1
+    assert (
+        main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--out", str(tmp_path), "-q"])
+        == 1
+    )
     err = one_error(capsys)
     assert expected in err
     if damage is not _stray_folder:
@@ -158,14 +221,21 @@ def test_a_corrupt_or_foreign_partition_is_one_clear_error(rows: Path, tmp_path:
 
 def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = ["--out", str(tmp_path), "-q"]
-    assert main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--group", "nope", *out]) == 2
+    assert (
+        main(["leaderboard", str(rows), "--suite-version", "0.1.0", "--group", "nope", *out]) == 2
+    )
     assert "--group 'nope': must be one of selection" in one_error(capsys)
     assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", *out]) == 1
     assert f"no suite version '9.9.9' in {rows}; suite versions: 0.1.0, 0.2.0" in one_error(capsys)
     # A model that is nowhere names the models there are (not "versions present: none").
     assert main(["leaderboard", str(rows), "--model", "nope", *out]) == 1
-    assert f"no model 'nope' in {rows}; models: ref_abstain, ref_noisy, ref_oracle" in one_error(capsys)
-    assert main(["leaderboard", str(rows), "--suite-version", "9.9.9", "--model", "ref/noisy", *out]) == 1
+    assert f"no model 'nope' in {rows}; models: ref_abstain, ref_noisy, ref_oracle" in one_error(
+        capsys
+    )
+    assert (
+        main(["leaderboard", str(rows), "--suite-version", "9.9.9", "--model", "ref/noisy", *out])
+        == 1
+    )
     assert f"no suite version '9.9.9' in {rows}; suite versions: 0.1.0, 0.2.0" in one_error(capsys)
     assert main(["leaderboard", str(tmp_path / "nowhere"), *out]) == 1
     assert "no such rows directory" in one_error(capsys)
@@ -182,7 +252,12 @@ def test_a_slice_value_that_matches_nothing_names_the_values_there_are(  # type:
     """Each of --suite-version, --model (every unknown one, even beside known ones) and --group: one line naming
     the value and the values there are, exit 1; not "no rows in this slice", and no leaderboard written."""
     if engine == "reports":
-        source, where, versions, models = built / "r1", built / "r1" / "cases.parquet", "0.1.0", ", ".join(MODELS[::-1])
+        source, where, versions, models = (
+            built / "r1",
+            built / "r1" / "cases.parquet",
+            "0.1.0",
+            ", ".join(MODELS[::-1]),
+        )
     else:
         source, where, versions, models = (
             built / "rows",
@@ -211,31 +286,46 @@ def test_a_group_no_case_of_the_slice_has_is_named(built: Path, tmp_path: Path, 
 
     dropped = (pl.col("model") == "ref/noisy") & (pl.col("group") == "parallel")
     tables = {
-        table: pl.read_parquet(built / "r1" / f"{table}.parquet").filter(~dropped) for table in ("cases", "calls")
+        table: pl.read_parquet(built / "r1" / f"{table}.parquet").filter(~dropped)
+        for table in ("cases", "calls")
     }
     rows = tmp_path / "rows"
     append(rows, tables)
     out = ["--out", str(tmp_path / "lb"), "-q"]
-    assert main(["leaderboard", str(rows), "--group", "parallel", "--model", "ref/noisy", *out]) == 1
+    assert (
+        main(["leaderboard", str(rows), "--group", "parallel", "--model", "ref/noisy", *out]) == 1
+    )
     groups = "arguments, chains, near_misses, no_call, selection"
-    assert one_error(capsys) == f"error: no group 'parallel' in {rows} (model ref/noisy); groups: {groups}\n"
-    assert main(["leaderboard", str(rows), "--group", "parallel", "--model", "ref/oracle", *out]) == 0
+    assert (
+        one_error(capsys)
+        == f"error: no group 'parallel' in {rows} (model ref/noisy); groups: {groups}\n"
+    )
+    assert (
+        main(["leaderboard", str(rows), "--group", "parallel", "--model", "ref/oracle", *out]) == 0
+    )
     capsys.readouterr()
 
 
-def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_polars_query_runs_on_a_rows_dataset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """docs/guide-rows.md's example, on the committed rows made into two Claude models of a suite 1.1.0."""
     from replay.rows.dataset import append
     from tests.conftest import ROOT
 
     cases = pl.read_parquet(ROOT / "reports" / "cases.parquet")
     calls = pl.read_parquet(ROOT / "reports" / "calls.parquet")
-    names = {"ref_noisy": "anthropic/claude-a", "auto": "anthropic/claude-b", "ref_oracle": "openai/gpt-x"}
+    names = {
+        "ref_noisy": "anthropic/claude-a",
+        "auto": "anthropic/claude-b",
+        "ref_oracle": "openai/gpt-x",
+    }
     tables = {}
     for table, frame in (("cases", cases), ("calls", calls)):
         frame = frame.filter(pl.col("model_slug").is_in(list(names)))
         tables[table] = frame.with_columns(
-            pl.col("model_slug").replace_strict(names).alias("model"), pl.lit("1.1.0").alias("suite_version")
+            pl.col("model_slug").replace_strict(names).alias("model"),
+            pl.lit("1.1.0").alias("suite_version"),
         )
     append(tmp_path / "rows", tables)
     readme = (ROOT / "docs" / "guide-rows.md").read_text(encoding="utf-8")
@@ -244,13 +334,19 @@ def test_the_readme_polars_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypa
     scope: dict[str, object] = {}
     exec(code, scope)
     got = scope["failed_by_all"]["case_id"].to_list()  # type: ignore[index]
-    chains = cases.filter(pl.col("group") == "chains", pl.col("model_slug").is_in(["ref_noisy", "auto"]))
+    chains = cases.filter(
+        pl.col("group") == "chains", pl.col("model_slug").is_in(["ref_noisy", "auto"])
+    )
     passed_somewhere = set(chains.filter(pl.col("status") == "passed")["case_id"])
-    expected = sorted(set(chains.filter(pl.col("overall").is_not_null())["case_id"]) - passed_somewhere)
+    expected = sorted(
+        set(chains.filter(pl.col("overall").is_not_null())["case_id"]) - passed_somewhere
+    )
     assert got == expected and 0 < len(got) < 12
 
 
-def test_the_readme_duckdb_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_duckdb_query_runs_on_a_rows_dataset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """docs/guide-rows.md's SQL, run by DuckDB on a rows dataset of three committed models made a suite 1.1.0."""
     import duckdb
 
@@ -270,7 +366,14 @@ def test_the_readme_duckdb_query_runs_on_a_rows_dataset(tmp_path: Path, monkeypa
     monkeypatch.chdir(tmp_path)
     got = duckdb.sql(sql).fetchall()
     chains = tables["cases"].filter(pl.col("group") == "chains", pl.col("overall").is_not_null())
-    by_model = {m: chains.filter(pl.col("model") == m)["overall"] for m in ("ref/noisy", "ref/abstain", "ref/oracle")}
-    assert {model: n for model, _pct, n in got} == {m: len(column) for m, column in by_model.items()}
-    assert {model: pct for model, pct, _n in got} == pytest.approx({m: 100 * c.mean() for m, c in by_model.items()})
+    by_model = {
+        m: chains.filter(pl.col("model") == m)["overall"]
+        for m in ("ref/noisy", "ref/abstain", "ref/oracle")
+    }
+    assert {model: n for model, _pct, n in got} == {
+        m: len(column) for m, column in by_model.items()
+    }
+    assert {model: pct for model, pct, _n in got} == pytest.approx(
+        {m: 100 * c.mean() for m, c in by_model.items()}
+    )
     assert [pct for _m, pct, _n in got] == sorted((pct for _m, pct, _n in got), reverse=True)

@@ -18,7 +18,16 @@ from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"
 # Every column a case-run that never got a verdict leaves null (the key columns, status and reason stay).
-KEPT = ("model", "model_slug", "suite_name", "suite_version", "suite_sha256", "case_id", "case_index", "group")
+KEPT = (
+    "model",
+    "model_slug",
+    "suite_name",
+    "suite_version",
+    "suite_sha256",
+    "case_id",
+    "case_index",
+    "group",
+)
 ERRORED_NULL = [c for c in schema("cases") if c not in (*KEPT, "repeat", "status", "reason")]
 
 
@@ -28,7 +37,9 @@ def _tables() -> tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]:
     cases = pl.read_parquet(REPORTS / "cases.parquet").filter(
         pl.col("model_slug").is_in(["ref_oracle", "ref_noisy", "ref_abstain"])
     )
-    calls = pl.read_parquet(REPORTS / "calls.parquet").filter(pl.col("model_slug").is_in(["ref_oracle", "ref_noisy"]))
+    calls = pl.read_parquet(REPORTS / "calls.parquet").filter(
+        pl.col("model_slug").is_in(["ref_oracle", "ref_noisy"])
+    )
     errored = cases.filter(pl.col("model_slug") == "ref_oracle").with_columns(
         pl.lit("ref/down").alias("model"),
         pl.lit("ref_down").alias("model_slug"),
@@ -36,7 +47,10 @@ def _tables() -> tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]:
         pl.lit("HTTP 503").alias("reason"),
         *(pl.lit(None, schema("cases")[c]).alias(c) for c in ERRORED_NULL),
     )
-    numeric = [pl.lit(v).alias(k) for k, v in {"model": "123", "model_slug": "123", "suite_version": "2"}.items()]
+    numeric = [
+        pl.lit(v).alias(k)
+        for k, v in {"model": "123", "model_slug": "123", "suite_version": "2"}.items()
+    ]
     oracle = pl.col("model_slug") == "ref_oracle"
     first = {"cases": pl.concat([cases, errored]), "calls": calls}
     return first, {
@@ -86,14 +100,33 @@ def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
     for table in ("cases", "calls"):
         frame = pl.scan_parquet(str(rows / table / "**" / "*.parquet"), hive_partitioning=True)
         assert dict(frame.collect_schema()) == schema(table)
-        assert dict(pl.scan_parquet(str(rows / table)).collect_schema()) == schema(table)  # the folder form
+        assert dict(pl.scan_parquet(str(rows / table)).collect_schema()) == schema(
+            table
+        )  # the folder form
     cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_partitioning=True)
-    counts = cases.group_by("suite_version", "model_slug").agg(pl.len()).sort("model_slug").collect().rows()
+    counts = (
+        cases.group_by("suite_version", "model_slug")
+        .agg(pl.len())
+        .sort("model_slug")
+        .collect()
+        .rows()
+    )
     assert counts == [("2", "123", 80)] + [
         ("1.2.0", s, 80) for s in ("ref_abstain", "ref_down", "ref_noisy", "ref_oracle")
     ]
-    assert cases.filter(pl.col("suite_version") == "2").select(pl.col("model").unique()).collect().item() == "123"
-    down = cases.filter(pl.col("model_slug") == "ref_down").select(pl.col("overall").null_count()).collect().item()
+    assert (
+        cases.filter(pl.col("suite_version") == "2")
+        .select(pl.col("model").unique())
+        .collect()
+        .item()
+        == "123"
+    )
+    down = (
+        cases.filter(pl.col("model_slug") == "ref_down")
+        .select(pl.col("overall").null_count())
+        .collect()
+        .item()
+    )
     assert down == 80
 
 
@@ -121,19 +154,38 @@ def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
     ]
 
 
-def test_a_folder_value_other_than_the_files_is_the_folders_for_hive_readers(rows: Path, tmp_path: Path) -> None:
+def test_a_folder_value_other_than_the_files_is_the_folders_for_hive_readers(
+    rows: Path, tmp_path: Path
+) -> None:
     """What a clash would do: a file whose partition column disagrees with its folder (moved by hand) reads with
     the folder's value in both readers, and lobstack-eval refuses it by its footer."""
     moved = tmp_path / "rows"
     shutil.copytree(rows, moved)
     target = moved / "cases" / "suite_version=1.2.0" / "model_slug=ref_noisy" / "part-0.parquet"
-    shutil.copyfile(moved / "cases" / "suite_version=1.2.0" / "model_slug=ref_oracle" / "part-0.parquet", target)
+    shutil.copyfile(
+        moved / "cases" / "suite_version=1.2.0" / "model_slug=ref_oracle" / "part-0.parquet", target
+    )
     glob = str(moved / "cases" / "**" / "*.parquet")
-    noisy = pl.scan_parquet(glob, hive_partitioning=True).filter(pl.col("model_slug") == "ref_noisy")
+    noisy = pl.scan_parquet(glob, hive_partitioning=True).filter(
+        pl.col("model_slug") == "ref_noisy"
+    )
     assert noisy.select(pl.col("model").unique()).collect().item() == "ref/oracle"
     sql = "SELECT DISTINCT model FROM read_parquet(?, hive_partitioning = true) WHERE model_slug = 'ref_noisy'"
     assert duckdb.execute(sql, [glob]).fetchall() == [("ref/oracle",)]
-    assert main(["leaderboard", str(moved), "--suite-version", "1.2.0", "--out", str(tmp_path / "lb"), "-q"]) == 1
+    assert (
+        main(
+            [
+                "leaderboard",
+                str(moved),
+                "--suite-version",
+                "1.2.0",
+                "--out",
+                str(tmp_path / "lb"),
+                "-q",
+            ]
+        )
+        == 1
+    )
 
 
 def _old_layout(rows: Path, into: Path) -> Path:
@@ -146,18 +198,25 @@ def _old_layout(rows: Path, into: Path) -> Path:
     return into
 
 
-def test_the_old_layout_is_refused_with_how_to_convert_it(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_old_layout_is_refused_with_how_to_convert_it(
+    rows: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     old = _old_layout(rows, tmp_path / "old")
     out = ["--out", str(tmp_path / "lb"), "-q"]
     assert main(["leaderboard", str(old), "--suite-version", "1.2.0", *out]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: {old}: rows in the old layout") and err.count("\n") == 1, err
-    assert f"moving each such cases.parquet to {old}/cases/suite_version=V/model_slug=S/part-0.parquet" in err
+    assert (
+        f"moving each such cases.parquet to {old}/cases/suite_version=V/model_slug=S/part-0.parquet"
+        in err
+    )
     before = sorted(old.rglob("*"))
     with pytest.raises(Exception, match="old layout"):
         append(old, _tables()[0])
     assert sorted(old.rglob("*")) == before  # nothing written
-    for f in sorted(old.rglob("*.parquet")):  # following the line: moving the files is the whole conversion
+    for f in sorted(
+        old.rglob("*.parquet")
+    ):  # following the line: moving the files is the whole conversion
         target = old / f.stem / f.parent.relative_to(old) / "part-0.parquet"
         target.parent.mkdir(parents=True, exist_ok=True)
         f.rename(target)
@@ -165,9 +224,22 @@ def test_the_old_layout_is_refused_with_how_to_convert_it(rows: Path, tmp_path: 
         shutil.rmtree(folder)
     assert main(["leaderboard", str(old), "--suite-version", "1.2.0", *out]) == 0
     assert (
-        main(["leaderboard", str(old / "cases"), "--suite-version", "1.2.0", "--out", str(tmp_path / "c"), "-q"]) == 0
+        main(
+            [
+                "leaderboard",
+                str(old / "cases"),
+                "--suite-version",
+                "1.2.0",
+                "--out",
+                str(tmp_path / "c"),
+                "-q",
+            ]
+        )
+        == 0
     )
-    assert (tmp_path / "c" / "leaderboard.csv").read_bytes() == (tmp_path / "lb" / "leaderboard.csv").read_bytes()
+    assert (tmp_path / "c" / "leaderboard.csv").read_bytes() == (
+        tmp_path / "lb" / "leaderboard.csv"
+    ).read_bytes()
 
 
 def test_rescore_rows_into_the_old_layout_is_refused_before_anything_is_written(  # type: ignore[no-untyped-def]
@@ -175,7 +247,16 @@ def test_rescore_rows_into_the_old_layout_is_refused_before_anything_is_written(
 ) -> None:
     old = _old_layout(rows, tmp_path / "old")
     before = sorted(old.rglob("*"))
-    args = ["rescore", str(ROOT / "cassettes"), "--out", str(tmp_path / "o"), "--no-html", "-q", "--rows", str(old)]
+    args = [
+        "rescore",
+        str(ROOT / "cassettes"),
+        "--out",
+        str(tmp_path / "o"),
+        "--no-html",
+        "-q",
+        "--rows",
+        str(old),
+    ]
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: {old}: rows in the old layout") and err.count("\n") == 1, err
@@ -202,6 +283,8 @@ def test_the_leaderboard_of_one_partition_file(rows: Path, tmp_path: Path) -> No
         )
         == 0
     )
-    assert (tmp_path / "one" / "leaderboard.csv").read_bytes() == (tmp_path / "m" / "leaderboard.csv").read_bytes()
+    assert (tmp_path / "one" / "leaderboard.csv").read_bytes() == (
+        tmp_path / "m" / "leaderboard.csv"
+    ).read_bytes()
     calls = rows / "calls" / "suite_version=1.2.0" / "model_slug=ref_noisy" / "part-0.parquet"
     assert main(["leaderboard", str(calls), "--out", str(tmp_path / "c"), "-q"]) == 2

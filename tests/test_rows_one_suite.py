@@ -32,7 +32,15 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in MODELS:
             slug = model.replace("/", "_")
-            record(MINI_SUITE, model, root / f"one-{slug}", gateway.url, IDS, concurrency=1, sleep=lambda _s: None)
+            record(
+                MINI_SUITE,
+                model,
+                root / f"one-{slug}",
+                gateway.url,
+                IDS,
+                concurrency=1,
+                sleep=lambda _s: None,
+            )
     edited = json.loads(MINI_SUITE.read_text(encoding="utf-8"))
     del edited["cases"][0]["steps"][0]["calls"][0]["args"]["title"]
     (root / "edited.json").write_text(json.dumps(edited, indent=2), encoding="utf-8")
@@ -50,7 +58,16 @@ def edited_sha(work: Path) -> str:
 
 
 def rescore(work: Path, slug: str, suite: Path, out: str, *more: str) -> int:
-    args = ["rescore", str(work / f"one-{slug}"), "--suite", str(suite), "--out", str(work / out), "-q", "--no-html"]
+    args = [
+        "rescore",
+        str(work / f"one-{slug}"),
+        "--suite",
+        str(suite),
+        "--out",
+        str(work / out),
+        "-q",
+        "--no-html",
+    ]
     return main([*args, *more])
 
 
@@ -64,7 +81,17 @@ def one_error(capsys: pytest.CaptureFixture[str]) -> str:
 def test_the_leaderboard_refuses_a_version_scored_with_two_suite_files(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     """The issue's repro: one model rescored with an edited copy of the suite (same name, same version), the others
     with the real one; their partitions end up in one rows dir (two CI jobs' artifacts downloaded together)."""
-    assert rescore(work, "ref_oracle", work / "edited.json", "r-edited", "--rows", str(work / "rows-edited")) == 0
+    assert (
+        rescore(
+            work,
+            "ref_oracle",
+            work / "edited.json",
+            "r-edited",
+            "--rows",
+            str(work / "rows-edited"),
+        )
+        == 0
+    )
     for slug in ("ref_noisy", "ref_abstain"):
         assert rescore(work, slug, MINI_SUITE, f"r-{slug}", "--rows", str(work / "rows")) == 0
     for table in ("cases", "calls"):
@@ -79,9 +106,24 @@ def test_the_leaderboard_refuses_a_version_scored_with_two_suite_files(work: Pat
         "the models of one with --model"
     )
     assert not (work / "lb").exists()
-    assert main(["leaderboard", str(work / "rows"), *out, "--group", "chains"]) == 1  # a slice by group is no way out
+    assert (
+        main(["leaderboard", str(work / "rows"), *out, "--group", "chains"]) == 1
+    )  # a slice by group is no way out
     capsys.readouterr()
-    assert main(["leaderboard", str(work / "rows"), *out, "--model", "ref/noisy", "--model", "ref/abstain"]) == 0
+    assert (
+        main(
+            [
+                "leaderboard",
+                str(work / "rows"),
+                *out,
+                "--model",
+                "ref/noisy",
+                "--model",
+                "ref/abstain",
+            ]
+        )
+        == 0
+    )
     header = (work / "lb" / "leaderboard.md").read_text(encoding="utf-8").splitlines()[2]
     assert header.startswith(f"Suite sha256 `{REAL}`.")
 
@@ -98,7 +140,9 @@ def test_the_leaderboard_of_a_reports_dir_refuses_two_suite_files(work: Path, ca
     assert rescore(work, "ref_oracle", work / "edited.json", "r-edited") == 0
     assert rescore(work, "ref_noisy", MINI_SUITE, "r-real") == 0
     assert rescore(work, "ref_abstain", MINI_SUITE, "r-real2") == 0
-    frames = [pl.read_parquet(work / name / "cases.parquet") for name in ("r-edited", "r-real", "r-real2")]
+    frames = [
+        pl.read_parquet(work / name / "cases.parquet") for name in ("r-edited", "r-real", "r-real2")
+    ]
     (work / "mixed").mkdir()
     write_table(work / "mixed" / "cases.parquet", pl.concat(frames), "cases")
     capsys.readouterr()
@@ -130,9 +174,16 @@ def test_a_rows_dataset_refuses_a_partition_of_another_suite_file(work: Path, ca
     assert rescore(work, "ref_noisy", work / "edited.json", "r-x", "--rows", str(rows)) == 1
     assert "(ref_abstain)" in one_error(capsys)
     # Both models at once under the edited suite: every partition of 0.1.0 is replaced, the version is one file.
-    shutil.copytree(work / "one-ref_abstain" / "ref_abstain", work / "one-ref_noisy" / "ref_abstain")
+    shutil.copytree(
+        work / "one-ref_abstain" / "ref_abstain", work / "one-ref_noisy" / "ref_abstain"
+    )
     assert rescore(work, "ref_noisy", work / "edited.json", "r-both", "--rows", str(rows)) == 0
-    cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet")).select("suite_sha256").unique().collect()
+    cases = (
+        pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"))
+        .select("suite_sha256")
+        .unique()
+        .collect()
+    )
     assert cases["suite_sha256"].to_list() == [edited_sha(work)]
     assert main(["leaderboard", str(rows), "--out", str(work / "lb"), "-q"]) == 0
 
@@ -146,7 +197,9 @@ def test_rescoring_a_model_with_another_suite_file_replaces_its_own_partition(wo
     assert pl.read_parquet_metadata(partition)["lobstack_eval.suite_sha256"] == edited_sha(work)
 
 
-def test_a_partition_written_before_its_footer_named_the_suite_file_is_read_by_its_rows(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_partition_written_before_its_footer_named_the_suite_file_is_read_by_its_rows(
+    work: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     """Partitions written by an older lobstack-eval have no lobstack_eval.suite_sha256 in their footer; their
     ``suite_sha256`` column says which suite file scored them."""
     rows = work / "rows"
@@ -164,7 +217,14 @@ def test_merge_refuses_reports_of_two_suite_files_and_rows_of_another(work: Path
     assert rescore(work, "ref_oracle", work / "edited.json", "r-edited") == 0
     assert rescore(work, "ref_noisy", MINI_SUITE, "r-real") == 0
     capsys.readouterr()
-    args = ["merge", str(work / "r-edited"), str(work / "r-real"), "--out", str(work / "o"), "--no-html"]
+    args = [
+        "merge",
+        str(work / "r-edited"),
+        str(work / "r-real"),
+        "--out",
+        str(work / "o"),
+        "--no-html",
+    ]
     assert main(args) == 1
     assert one_error(capsys) == (
         f"error: inconsistent shards: {work / 'r-edited'} and {work / 'r-real'} were scored with different suite "
@@ -175,7 +235,17 @@ def test_merge_refuses_reports_of_two_suite_files_and_rows_of_another(work: Path
     # A rows dir of the real suite file refuses the merged run of the edited one, before anything is written.
     assert rescore(work, "ref_abstain", MINI_SUITE, "r-abstain", "--rows", str(work / "rows")) == 0
     capsys.readouterr()
-    args = ["merge", str(work / "r-edited"), "--out", str(work / "o"), "--no-html", "--rows", str(work / "rows")]
+    args = [
+        "merge",
+        str(work / "r-edited"),
+        "--out",
+        str(work / "o"),
+        "--no-html",
+        "--rows",
+        str(work / "rows"),
+    ]
     assert main(args) == 1
-    assert f"another suite file, sha256 {REAL[:12]} (ref_abstain), than this run's" in one_error(capsys)
+    assert f"another suite file, sha256 {REAL[:12]} (ref_abstain), than this run's" in one_error(
+        capsys
+    )
     assert not (work / "o").exists()

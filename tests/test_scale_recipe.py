@@ -37,7 +37,9 @@ def workflow() -> dict[str, Any]:
     return yaml.safe_load(block)
 
 
-def run_job(job: dict[str, Any], values: dict[str, str], workdir: Path, artifacts: Path, env: dict[str, str]) -> None:
+def run_job(
+    job: dict[str, Any], values: dict[str, str], workdir: Path, artifacts: Path, env: dict[str, str]
+) -> None:
     """Run one job's steps in ``workdir`` as Actions would (bash -eo pipefail), ``values`` for its expressions."""
     outputs: dict[str, str] = {}
 
@@ -47,7 +49,9 @@ def run_job(job: dict[str, Any], values: dict[str, str], workdir: Path, artifact
             if expression.startswith("steps."):
                 _, step, _, key = expression.split(".")
                 return outputs[f"{step}.{key}"]
-            assert expression in values, f"docs/scale.md uses ${{{{ {expression} }}}}: give the test its value"
+            assert expression in values, (
+                f"docs/scale.md uses ${{{{ {expression} }}}}: give the test its value"
+            )
             return values[expression]
 
         return re.sub(r"\$\{\{(.*?)\}\}", one, text)
@@ -59,7 +63,11 @@ def run_job(job: dict[str, Any], values: dict[str, str], workdir: Path, artifact
         options = {k: substitute(str(v)) for k, v in (step.get("with") or {}).items()}
         if uses == "actions/upload-artifact@v4":
             for path in options["path"].split():
-                target = artifacts / options["name"] / (path if "\n" in str(step["with"]["path"]) else "")
+                target = (
+                    artifacts
+                    / options["name"]
+                    / (path if "\n" in str(step["with"]["path"]) else "")
+                )
                 shutil.copytree(workdir / path, target, dirs_exist_ok=True)
             continue
         if uses == "actions/download-artifact@v4":
@@ -79,7 +87,9 @@ def run_job(job: dict[str, Any], values: dict[str, str], workdir: Path, artifact
             text=True,
             timeout=600,
         )
-        assert done.returncode == 0, f"{step['run']}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        assert done.returncode == 0, (
+            f"{step['run']}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        )
         for line in output.read_text().splitlines():
             key, _, value = line.partition("=")
             outputs[f"{step['id']}.{key}"] = value
@@ -106,7 +116,10 @@ def test_the_matrix_records_in_shards_then_merges_rescores_and_keeps_rows(
         run_job(jobs["record"], values, checkout, artifacts, env)
     uploaded = sorted(p.name for p in artifacts.iterdir())
     assert uploaded == [f"cassettes-ref_noisy-{shard}" for shard in shards]
-    held = [set(json.loads((artifacts / a / "ref_noisy" / "run.json").read_text())["cases"]) for a in uploaded]
+    held = [
+        set(json.loads((artifacts / a / "ref_noisy" / "run.json").read_text())["cases"])
+        for a in uploaded
+    ]
     assert all(18 <= len(cases) <= 22 for cases in held)  # 80 cases dealt out over 4 shards
 
     score = tmp_path / "score"
@@ -116,6 +129,10 @@ def test_the_matrix_records_in_shards_then_merges_rescores_and_keeps_rows(
     run_job(jobs["score"], {}, score, artifacts, env)
     results = json.loads((score / "reports" / "ref_noisy" / "results.json").read_text())
     assert results["cases"] == {"total": 80, "scored": 80, "errored": 0, "unrecorded": 0}
-    assert set(json.loads((score / "merged" / "ref_noisy" / "run.json").read_text())["cases"]) == set().union(*held)
-    cases = pl.read_parquet(next((score / "rows").glob("cases/suite_version=*/model_slug=ref_noisy/part-0.parquet")))
+    assert set(
+        json.loads((score / "merged" / "ref_noisy" / "run.json").read_text())["cases"]
+    ) == set().union(*held)
+    cases = pl.read_parquet(
+        next((score / "rows").glob("cases/suite_version=*/model_slug=ref_noisy/part-0.parquet"))
+    )
     assert cases.height == 80 and (artifacts / "reports" / "rows").is_dir()

@@ -17,7 +17,10 @@ def test_exactly_the_fourteen_keywords_of_the_method_page() -> None:
             "properties.a: keyword 'format'",
         ),
         ({"type": "array", "items": {"oneOf": [{"type": "string"}]}}, "items: keyword 'oneOf'"),
-        ({"type": "object", "additionalProperties": {"default": 1}}, "additionalProperties: keyword 'default'"),
+        (
+            {"type": "object", "additionalProperties": {"default": 1}},
+            "additionalProperties: keyword 'default'",
+        ),
         ({"type": "object", "$defs": {}}, "keyword '$defs'"),
         ({"type": "strnig"}, "is not valid"),
         ({"type": "string", "minLength": -1}, "minLength"),
@@ -38,7 +41,11 @@ def test_allowed_schema_has_no_problems_and_validates() -> None:
         "description": "d",
         "properties": {
             "n": {"type": "integer", "minimum": 1, "maximum": 5},
-            "tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}, "maxItems": 2},
+            "tags": {
+                "type": "array",
+                "items": {"type": "string", "pattern": "^[a-z]+$"},
+                "maxItems": 2,
+            },
             "kind": {"enum": ["a", "b"]},
             "v": {"const": 1},
         },
@@ -76,7 +83,10 @@ def test_the_suites_email_pattern_judges_a_hostile_address_as_a_mismatch() -> No
     ("value", "matches"),
     [
         ("abc", True),
-        ("abc\n", False),  # `$` is the end of the text (as in ECMA-262), not "before a final newline" as in re
+        (
+            "abc\n",
+            False,
+        ),  # `$` is the end of the text (as in ECMA-262), not "before a final newline" as in re
         ("a\udc80c", False),  # a lone surrogate is judged, never a crash
         ("\udc80", False),
     ],

@@ -63,7 +63,10 @@ def _texts() -> list[str]:
     for cassette in sorted((ROOT / "cassettes").rglob("*.json")):
         data = json.loads(cassette.read_text(encoding="utf-8"))
         for interaction in data.get("interactions", []) if isinstance(data, dict) else []:
-            texts += [interaction["request"]["body"] or "", interaction["response"]["body"]["string"]]
+            texts += [
+                interaction["request"]["body"] or "",
+                interaction["response"]["body"]["string"],
+            ]
     return texts
 
 

@@ -16,7 +16,18 @@ from replay.cassette_transport import load_interactions
 from tests.conftest import ROOT
 
 COMMITTED = sorted(p for p in (ROOT / "cassettes").glob("*/*.json") if p.name != "run.json")
-HEAVY = ("vcr", "requests", "urllib3", "http.client", "rich", "jinja2", "matplotlib", "numpy", "polars", "jsonschema")
+HEAVY = (
+    "vcr",
+    "requests",
+    "urllib3",
+    "http.client",
+    "rich",
+    "jinja2",
+    "matplotlib",
+    "numpy",
+    "polars",
+    "jsonschema",
+)
 
 
 def imported_by(args: list[str]) -> list[str]:
@@ -28,7 +39,12 @@ def imported_by(args: list[str]) -> list[str]:
         f"print(code, sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120, cwd=ROOT
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=ROOT,
     ).stdout
     return [out.splitlines()[-1]]
 
@@ -41,7 +57,9 @@ def test_committed_cassettes_read_as_vcrpys_own_loader_reads_them() -> None:
     for path in COMMITTED:
         requests, responses, *_ = deserialize(path.read_text(encoding="utf-8"), jsonserializer)
         mine = load_interactions(path)
-        assert [(r.method, r.uri, r.body) for r, _ in mine] == [(r.method, r.uri, r.body) for r in requests], path
+        assert [(r.method, r.uri, r.body) for r, _ in mine] == [
+            (r.method, r.uri, r.body) for r in requests
+        ], path
         for (_, response), theirs in zip(mine, responses, strict=True):
             assert response["status"] == theirs["status"], path
             assert response["headers"] == theirs["headers"], path
@@ -57,7 +75,14 @@ def test_rescore_without_html_imports_neither_vcrpy_nor_an_http_client(tmp_path:
     # Scoring needs polars (metrics) and jsonschema (argument checks); reading cassettes needs no HTTP library.
     # One model dir: scored in this process (many go to a pool, and then this process does not even need polars).
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cassettes" / "ref_oracle")
-    args = ["rescore", str(tmp_path / "cassettes"), "--out", str(tmp_path / "out"), "--no-html", "--quiet"]
+    args = [
+        "rescore",
+        str(tmp_path / "cassettes"),
+        "--out",
+        str(tmp_path / "out"),
+        "--no-html",
+        "--quiet",
+    ]
     assert imported_by(args) == ["0 ['jsonschema', 'polars']"]
 
 
@@ -69,7 +94,9 @@ def test_rescore_without_html_imports_neither_vcrpy_nor_an_http_client(tmp_path:
         (["--workers", "0"], "error: --workers 0: must be at least 1"),
     ],
 )
-def test_rescore_workers_must_be_a_whole_number(args: list[str], message: str, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_rescore_workers_must_be_a_whole_number(
+    args: list[str], message: str, capsys, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     from lobstack_eval.main import main
 
     assert main(["rescore", str(ROOT / "cassettes"), "--out", str(tmp_path / "out"), *args]) == 2
@@ -80,10 +107,20 @@ def test_rescore_workers_must_be_a_whole_number(args: list[str], message: str, c
 @pytest.mark.parametrize(
     ("new", "recorded", "proven", "matches"),
     [
-        ({"a": 1, "b": [1, {"c": "é"}]}, '{"b": [1, {"c": "é"}], "a": 1}', True, True),  # key order is free
+        (
+            {"a": 1, "b": [1, {"c": "é"}]},
+            '{"b": [1, {"c": "é"}], "a": 1}',
+            True,
+            True,
+        ),  # key order is free
         ({"t": 1}, '{"t": 1.0}', False, True),  # not proven cheaply, but the matcher still matches
         ({"t": True}, '{"t": 1}', False, False),  # a boolean is not a number
-        ({"n": 2**70}, '{"n": 1180591620717411303424}', False, True),  # beyond orjson: the matcher decides
+        (
+            {"n": 2**70},
+            '{"n": 1180591620717411303424}',
+            False,
+            True,
+        ),  # beyond orjson: the matcher decides
         ({"a": 1}, '{"a": 2}', False, False),
         ({"a": 1}, "not json", False, None),
     ],
@@ -121,9 +158,15 @@ def test_the_fast_cassette_parse_gives_what_the_strict_parse_gives() -> None:
 
 
 def _cassette(status: Any = 200, **extra: Any) -> bytes:
-    response = {"status": {"code": status, "message": "OK"}, "headers": {}, "body": {"string": "{}"}}
+    response = {
+        "status": {"code": status, "message": "OK"},
+        "headers": {},
+        "body": {"string": "{}"},
+    }
     request = {"method": "POST", "uri": "http://h/v1/chat/completions", "body": "{}", "headers": {}}
-    return json.dumps({"version": 1, "interactions": [{"request": request, "response": response}], **extra}).encode()
+    return json.dumps(
+        {"version": 1, "interactions": [{"request": request, "response": response}], **extra}
+    ).encode()
 
 
 @pytest.mark.parametrize(
@@ -132,13 +175,24 @@ def _cassette(status: Any = 200, **extra: Any) -> bytes:
         # An integer beyond 64 bits: orjson would read a float, the strict parse an int; the error keeps the int.
         (_cassette(2**70), f"status.code: expected an integer HTTP status (100-999), got {2**70}"),
         # Deeper than a file may nest, but within orjson's own limit, in a field replay never reads.
-        (_cassette(unread=json.loads("[" * 250 + "]" * 250)), "not valid JSON (nested more than 200 levels deep)"),
-        (b"\xef\xbb\xbf" + _cassette(), "not valid JSON (Expecting value at line 1)"),  # a byte order mark
+        (
+            _cassette(unread=json.loads("[" * 250 + "]" * 250)),
+            "not valid JSON (nested more than 200 levels deep)",
+        ),
+        (
+            b"\xef\xbb\xbf" + _cassette(),
+            "not valid JSON (Expecting value at line 1)",
+        ),  # a byte order mark
         # A lone surrogate: only the strict parse reads it, and it is no text a request could have sent.
-        (_cassette().replace(b'"{}"', b'"\\ud800"', 1), "interactions[0].request.body: not UTF-8 text"),
+        (
+            _cassette().replace(b'"{}"', b'"\\ud800"', 1),
+            "interactions[0].request.body: not UTF-8 text",
+        ),
     ],
 )
-def test_what_the_fast_parse_cannot_prove_goes_the_strict_way(tmp_path: Path, raw: bytes, error: str) -> None:
+def test_what_the_fast_parse_cannot_prove_goes_the_strict_way(
+    tmp_path: Path, raw: bytes, error: str
+) -> None:
     from replay.cassette_transport import _parsed_fast, load_interactions
     from scorer.errors import CassetteError
 

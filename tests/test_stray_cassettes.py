@@ -17,7 +17,9 @@ def _warnings(err: str) -> list[str]:
     return [line for line in other_lines(err) if line.startswith("warning:")]
 
 
-def test_a_stray_cassette_is_named_once_per_model_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_stray_cassette_is_named_once_per_model_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cassettes = tmp_path / "cassettes"
     for slug in ("ref_oracle", "ref_abstain"):
         shutil.copytree(ROOT / "cassettes" / slug, cassettes / slug)
@@ -27,7 +29,16 @@ def test_a_stray_cassette_is_named_once_per_model_dir(tmp_path: Path, capsys: py
         shutil.copy(abstain / "no_call-01.json", abstain / name)
     (abstain / "notes.txt").write_text("not a cassette")  # only *.json files are cassettes
     suite = str(ROOT / "evals" / "suite.json")
-    args = ["rescore", str(cassettes), "--suite", suite, "--out", str(tmp_path / "out"), "--no-html", "-q"]
+    args = [
+        "rescore",
+        str(cassettes),
+        "--suite",
+        suite,
+        "--out",
+        str(tmp_path / "out"),
+        "--no-html",
+        "-q",
+    ]
     assert main(args) == 0
     warnings = _warnings(capsys.readouterr().err)
     assert warnings == [
@@ -40,9 +51,19 @@ def test_a_stray_cassette_is_named_once_per_model_dir(tmp_path: Path, capsys: py
         assert written == (ROOT / "reports" / slug / "results.json").read_bytes()
 
 
-def test_listed_cassettes_give_no_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_listed_cassettes_give_no_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cassettes" / "ref_oracle")
     suite = str(ROOT / "evals" / "suite.json")
-    args = ["rescore", str(tmp_path / "cassettes"), "--suite", suite, "--out", str(tmp_path / "out"), "--no-html"]
+    args = [
+        "rescore",
+        str(tmp_path / "cassettes"),
+        "--suite",
+        suite,
+        "--out",
+        str(tmp_path / "out"),
+        "--no-html",
+    ]
     assert main([*args, "-q"]) == 0
     assert _warnings(capsys.readouterr().err) == []

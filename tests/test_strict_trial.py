@@ -30,7 +30,9 @@ def _with_version(tmp_path: Path, version: object) -> Path:
     return path
 
 
-def test_cassette_version_other_than_1_is_refused_and_a_missing_one_reads_as_1(tmp_path: Path) -> None:
+def test_cassette_version_other_than_1_is_refused_and_a_missing_one_reads_as_1(
+    tmp_path: Path,
+) -> None:
     """vcrpy's loader reads neither: it loads version 99 and a missing version alike. We keep its missing-is-fine
     and refuse any other number, a format the shape check cannot vouch for."""
     from vcr.serialize import deserialize
@@ -40,17 +42,24 @@ def test_cassette_version_other_than_1_is_refused_and_a_missing_one_reads_as_1(t
     (tmp_path / "missing").mkdir()
     missing = _with_version(tmp_path / "missing", ...)
     assert load_interactions(missing) == committed
-    assert len(deserialize(missing.read_text(encoding="utf-8"), jsonserializer)[0]) == len(committed)
+    assert len(deserialize(missing.read_text(encoding="utf-8"), jsonserializer)[0]) == len(
+        committed
+    )
 
     future = _with_version(tmp_path, 99)
     assert len(deserialize(future.read_text(encoding="utf-8"), jsonserializer)[0]) == len(committed)
     with pytest.raises(CassetteError) as refused:
         load_interactions(future)
-    assert refused.value.message == f"{future}: corrupt cassette: version: expected 1 (vcrpy's cassette format), got 99"
+    assert (
+        refused.value.message
+        == f"{future}: corrupt cassette: version: expected 1 (vcrpy's cassette format), got 99"
+    )
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 @pytest.mark.parametrize(
@@ -78,7 +87,19 @@ def test_rescore_refuses_to_write_inside_the_cassettes(
 def test_rescore_out_beside_the_cassettes_is_fine(tmp_path: Path) -> None:
     cassettes = tmp_path / "cassettes"
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
-    assert main(["rescore", str(cassettes), "--out", str(tmp_path / "cassettes-reports"), "-q", "--no-html"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--out",
+                str(tmp_path / "cassettes-reports"),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
     assert (tmp_path / "cassettes-reports" / "ref_oracle" / "results.json").is_file()
 
 
@@ -89,7 +110,10 @@ def test_a_blank_api_key_is_a_missing_key(
     monkeypatch.setenv("LOBSTACK_API_KEY", blank)
     cassettes = tmp_path / "cassettes"
     args = ["record", "--model", "m", "--suite", str(ROOT / "tests/fixtures/mini_suite.json")]
-    assert main([*args, "--cassettes", str(cassettes), "--base-url", "https://gateway.invalid/v1"]) == 1
+    assert (
+        main([*args, "--cassettes", str(cassettes), "--base-url", "https://gateway.invalid/v1"])
+        == 1
+    )
     assert capsys.readouterr().err == (
         "error: LOBSTACK_API_KEY is not set; it is needed for https://gateway.invalid/v1 "
         "(a loopback URL needs no key)\n"
@@ -106,7 +130,9 @@ def _answer_text(handler, number: int, body: bytes) -> None:  # type: ignore[no-
     handler.wfile.write(data)
 
 
-def test_the_key_is_sent_without_surrounding_whitespace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_key_is_sent_without_surrounding_whitespace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A pasted key with a space or newline around it is the key (no key has whitespace; an HTTP header value may
     not start with one)."""
     from tests.record_helpers import LoopbackServer
@@ -114,7 +140,14 @@ def test_the_key_is_sent_without_surrounding_whitespace(tmp_path: Path, monkeypa
     monkeypatch.setenv("LOBSTACK_API_KEY", "  key-123\n")
     with LoopbackServer(_answer_text) as server:
         args = ["record", "--model", "m", "--suite", str(ROOT / "tests/fixtures/mini_suite.json")]
-        args += ["--cassettes", str(tmp_path / "cas"), "--base-url", server.url, "--case", "no_call-01"]
+        args += [
+            "--cassettes",
+            str(tmp_path / "cas"),
+            "--base-url",
+            server.url,
+            "--case",
+            "no_call-01",
+        ]
         assert main(args) == 0
     assert [h["Authorization"] for h, _ in server.seen] == ["Bearer key-123"]
 
@@ -125,7 +158,10 @@ def test_a_key_with_a_line_break_inside_is_refused_without_showing_it(
     monkeypatch.setenv("LOBSTACK_API_KEY", "abc\ndef-secret")
     cassettes = tmp_path / "cassettes"
     args = ["record", "--model", "m", "--suite", str(ROOT / "tests/fixtures/mini_suite.json")]
-    assert main([*args, "--cassettes", str(cassettes), "--base-url", "https://gateway.invalid/v1"]) == 1
+    assert (
+        main([*args, "--cassettes", str(cassettes), "--base-url", "https://gateway.invalid/v1"])
+        == 1
+    )
     captured = capsys.readouterr()
     assert captured.err == (
         "error: LOBSTACK_API_KEY holds a line break or another control character; a key is one line\n"

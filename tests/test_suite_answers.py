@@ -17,7 +17,9 @@ import pytest
 from scorer import Case, ModelResponse, Suite, ToolCall, json_equal, judge_step, parse_suite
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "tables" / "suite_answers.json").read_text(encoding="utf-8"))
+ROWS: list[dict[str, Any]] = json.loads(
+    (ROOT / "tests" / "tables" / "suite_answers.json").read_text(encoding="utf-8")
+)
 # Checks that leave no other wording: the value is fixed, or (subset) what may be added is not wording.
 FIXED = {"eq", "absent", "subset"}
 
@@ -53,7 +55,9 @@ def test_rows_are_well_formed(suite: Suite) -> None:
         assert set(row) <= {"case", "step", "passed", "why", "calls", "content"}, row
         assert row["case"] in ids and row["why"], row
         assert 0 <= row["step"] < len(suite.case(row["case"]).steps), row
-    assert len({row_id(row) for row in ROWS}) == len(ROWS), "two rows with the same case, step and reason"
+    assert len({row_id(row) for row in ROWS}) == len(ROWS), (
+        "two rows with the same case, step and reason"
+    )
 
 
 def test_every_case_has_a_right_and_a_wrong_answer(suite: Suite) -> None:
@@ -78,21 +82,33 @@ def differs_from_reference(case: Case, row: dict[str, Any]) -> bool:
 
 def checks_only_fixed_values(case: Case) -> bool:
     return all(
-        check.op in FIXED for step in case.steps for call in step.calls for _, checks in call.args for check in checks
+        check.op in FIXED
+        for step in case.steps
+        for call in step.calls
+        for _, checks in call.args
+        for check in checks
     )
 
 
-def test_every_case_with_room_for_wording_has_a_right_answer_worded_differently(suite: Suite) -> None:
+def test_every_case_with_room_for_wording_has_a_right_answer_worded_differently(
+    suite: Suite,
+) -> None:
     missing = []
     for case in suite.cases:
         if case.group == "no_call" or checks_only_fixed_values(case):
             continue
-        if not any(row["passed"] and differs_from_reference(case, row) for row in ROWS if row["case"] == case.id):
+        if not any(
+            row["passed"] and differs_from_reference(case, row)
+            for row in ROWS
+            if row["case"] == case.id
+        ):
             missing.append(case.id)
     assert missing == []
 
 
-def test_every_case_that_checks_arguments_has_a_wrong_value_not_only_a_wrong_tool(suite: Suite) -> None:
+def test_every_case_that_checks_arguments_has_a_wrong_value_not_only_a_wrong_tool(
+    suite: Suite,
+) -> None:
     missing = []
     for case in suite.cases:
         if not any(call.args for step in case.steps for call in step.calls):

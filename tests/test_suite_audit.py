@@ -32,7 +32,9 @@ def _calls(data: dict[str, Any], case_id: str) -> list[dict[str, Any]]:
     return [call for step in case["steps"] for call in step.get("calls", [])]
 
 
-def _audit(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any], str]:
+def _audit(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, dict[str, Any], str]:
     out = tmp_path / "audit.json"
     code = main(["suite", "audit", str(path), "--json", str(out)])
     return code, json.loads(out.read_text(encoding="utf-8")), capsys.readouterr().out
@@ -48,14 +50,24 @@ def _named(document: dict[str, Any], kind: str) -> set[tuple[str, str]]:
     }
 
 
-def test_the_shipped_suite_passes_its_own_audit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_shipped_suite_passes_its_own_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, document, out = _audit(SUITE, tmp_path, capsys)
     assert code == 0, out
     assert "SURVIVES" not in out and "REJECTED" not in out and "STALE" not in out
     summary = document["summary"]
     # The figures the README's tour quotes, checked by hand against the printed lines.
-    assert (summary["mutants_tried"], summary["mutants_killed"], summary["accepted_survivors"]) == (1036, 998, 38)
-    assert (summary["rights_tried"], summary["rights_accepted"], summary["rejected"]) == (260, 260, 0)
+    assert (summary["mutants_tried"], summary["mutants_killed"], summary["accepted_survivors"]) == (
+        1036,
+        998,
+        38,
+    )
+    assert (summary["rights_tried"], summary["rights_accepted"], summary["rejected"]) == (
+        260,
+        260,
+        0,
+    )
     assert out.splitlines()[-1] == (
         "lobstack-tool-calling 1.2.0: mutation score 998/1036 killed (96.3%); 38 survived, 38 of them accepted by "
         "the suite; right answers 260/260 accepted"
@@ -64,7 +76,9 @@ def test_the_shipped_suite_passes_its_own_audit(tmp_path: Path, capsys: pytest.C
     assert len(document["cases"]) == 80 and all(case["passed"] for case in document["cases"])
 
 
-def test_loosened_checks_are_named_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_loosened_checks_are_named_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = _suite()
     loosened: set[tuple[str, str]] = set()
     for case_id in LOOSENED:
@@ -75,15 +89,24 @@ def test_loosened_checks_are_named_exactly(tmp_path: Path, capsys: pytest.Captur
     assert code == 1
     assert _named(document, "survivors") == loosened
     assert _named(document, "rejected") == set()
-    assert "SURVIVES selection-03 steps[0].calls[0] git_log.max_count [off_by_one] 6: passes present" in out
+    assert (
+        "SURVIVES selection-03 steps[0].calls[0] git_log.max_count [off_by_one] 6: passes present"
+        in out
+    )
     assert {c["id"] for c in document["cases"] if not c["passed"]} == LOOSENED
 
 
-def test_an_unfair_check_is_named_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unfair_check_is_named_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = _suite()
     content = _calls(data, "arguments-08")[0]["args"]["content"]
-    content["oneOf"] = [text for text in content["oneOf"] if text.endswith("\n")]  # no final newline: refused
-    _calls(data, "selection-02")[0]["args"]["query"] = {"regex": "(?-i:legacy_charge)"}  # case-sensitive
+    content["oneOf"] = [
+        text for text in content["oneOf"] if text.endswith("\n")
+    ]  # no final newline: refused
+    _calls(data, "selection-02")[0]["args"]["query"] = {
+        "regex": "(?-i:legacy_charge)"
+    }  # case-sensitive
     code, document, out = _audit(_write(tmp_path / "unfair.json", data), tmp_path, capsys)
     assert code == 1
     assert _named(document, "rejected") == {
@@ -94,24 +117,31 @@ def test_an_unfair_check_is_named_exactly(tmp_path: Path, capsys: pytest.Capture
     kinds = {f["kind"] for case in document["cases"] for f in case["rejected"]}
     assert kinds == {"final_newline", "case_variant"}
     assert (
-        'REJECTED selection-02 steps[0].calls[0] search_files.query [case_variant] "LEGACY_CHARGE(": refused by' in out
+        'REJECTED selection-02 steps[0].calls[0] search_files.query [case_variant] "LEGACY_CHARGE(": refused by'
+        in out
     )
 
 
-def test_a_marker_that_matches_nothing_is_stale(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_marker_that_matches_nothing_is_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = _suite()
     _calls(data, "selection-03")[0]["audit_accept"] = [
         {"arg": "max_count", "kind": "off_by_one", "reason": "a stale excuse: eq 5 kills it"}
     ]
     code, document, out = _audit(_write(tmp_path / "stale.json", data), tmp_path, capsys)
     assert code == 1
-    assert document["cases"][[c["id"] for c in document["cases"]].index("selection-03")]["stale_accepts"] == [
+    assert document["cases"][[c["id"] for c in document["cases"]].index("selection-03")][
+        "stale_accepts"
+    ] == [
         "steps[0].calls[0].audit_accept[0]: max_count off_by_one matches no surviving wrong answer"
     ]
     assert "STALE selection-03 " in out
 
 
-def test_an_accepted_survivor_is_reported_as_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_accepted_survivor_is_reported_as_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, document, out = _audit(SUITE, tmp_path, capsys)
     assert code == 0
     six = next(c for c in document["cases"] if c["id"] == "arguments-06")
@@ -119,7 +149,10 @@ def test_an_accepted_survivor_is_reported_as_accepted(tmp_path: Path, capsys: py
         ("max_results", "off_by_one", 9, 'range {"max": 10, "min": 8}')
     ]
     assert six["survivors"][0]["accepted"].startswith("The request says at least 8")
-    assert "ACCEPTED arguments-06 steps[0].calls[0] web_search.max_results [off_by_one] 9: passes range" in out
+    assert (
+        "ACCEPTED arguments-06 steps[0].calls[0] web_search.max_results [off_by_one] 9: passes range"
+        in out
+    )
 
 
 @pytest.mark.parametrize(
@@ -140,18 +173,26 @@ def test_suite_check_refuses_a_malformed_marker(tmp_path: Path, marker: Any, pro
     from scorer.suite_file import check_suite
 
     problems = check_suite(json.dumps(data).encode(), "bad.json").problems
-    assert any("selection-03.steps[0].calls[0].audit_accept[0]" in p and problem in p for p in problems), problems
+    assert any(
+        "selection-03.steps[0].calls[0].audit_accept[0]" in p and problem in p for p in problems
+    ), problems
 
 
-def test_json_is_strict_sorted_and_the_same_as_the_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_is_strict_sorted_and_the_same_as_the_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, document, out = _audit(SUITE, tmp_path, capsys)
     assert code == 0
     text = (tmp_path / "audit.json").read_text(encoding="utf-8")
     assert text == json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    assert [p for p in tmp_path.iterdir() if p.name != "audit.json"] == []  # no temp file left behind
+    assert [
+        p for p in tmp_path.iterdir() if p.name != "audit.json"
+    ] == []  # no temp file left behind
     assert document["suite"]["version"] == "1.2.0" and len(document["suite"]["sha256"]) == 64
     for case, line in zip(document["cases"], out.splitlines(), strict=False):
-        assert line.startswith(f"{case['id']}: wrong answers {case['mutants_killed']}/{case['mutants_tried']} killed")
+        assert line.startswith(
+            f"{case['id']}: wrong answers {case['mutants_killed']}/{case['mutants_tried']} killed"
+        )
 
 
 def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,7 +207,9 @@ def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.Monkey
     suite = parse_suite(SUITE.read_bytes(), str(SUITE))
     monkeypatch.setattr(judging, "judge_step", lambda *a: StepVerdict(True, None, True, (), ()))
     audit = audit_suite(suite)
-    assert audit.total("mutants_killed") == 0 and audit.total("rights_accepted") == audit.total("rights_tried")
+    assert audit.total("mutants_killed") == 0 and audit.total("rights_accepted") == audit.total(
+        "rights_tried"
+    )
 
 
 def test_a_chain_step_that_ignores_the_previous_result_is_caught(

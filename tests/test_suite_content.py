@@ -18,7 +18,14 @@ from scorer import Case, ModelResponse, Suite, ToolCall, judge_step, parse_suite
 
 SUITE_PATH = Path(__file__).resolve().parents[1] / "evals" / "suite.json"
 # The method page's group table, typed in from the page (not read from the suite).
-PAGE_COUNTS = {"selection": 14, "arguments": 16, "near_misses": 12, "no_call": 14, "parallel": 12, "chains": 12}
+PAGE_COUNTS = {
+    "selection": 14,
+    "arguments": 16,
+    "near_misses": 12,
+    "no_call": 14,
+    "parallel": 12,
+    "chains": 12,
+}
 # The method page's validation keywords, plus the two annotations docs/FORMATS.md ("Suite file") allows.
 KEYWORDS = {
     "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
@@ -58,7 +65,11 @@ def schema_keywords(schema: Any, where: str) -> list[str]:
 
 def open_objects(schema: Any, where: str) -> list[str]:
     """Every object schema, nested ones included, that does not set ``additionalProperties: false``."""
-    found = [where] if schema.get("type") == "object" and schema.get("additionalProperties") is not False else []
+    found = (
+        [where]
+        if schema.get("type") == "object" and schema.get("additionalProperties") is not False
+        else []
+    )
     for name, sub in schema.get("properties", {}).items():
         found += open_objects(sub, f"{where}.properties.{name}")
     if isinstance(schema.get("items"), dict):
@@ -67,7 +78,11 @@ def open_objects(schema: Any, where: str) -> list[str]:
 
 
 def test_identity(suite: Suite) -> None:
-    assert (suite.name, suite.version, suite.released) == ("lobstack-tool-calling", "1.2.0", "2026-12-03")
+    assert (suite.name, suite.version, suite.released) == (
+        "lobstack-tool-calling",
+        "1.2.0",
+        "2026-12-03",
+    )
 
 
 def test_group_counts_are_the_method_pages(suite: Suite) -> None:
@@ -79,7 +94,9 @@ def test_ids_are_unique_and_numbered_per_group(suite: Suite) -> None:
     ids = [case.id for case in suite.cases]
     assert len(set(ids)) == len(ids)
     for group, count in PAGE_COUNTS.items():
-        assert sorted(i for i in ids if i.startswith(group + "-")) == [f"{group}-{n:02d}" for n in range(1, count + 1)]
+        assert sorted(i for i in ids if i.startswith(group + "-")) == [
+            f"{group}-{n:02d}" for n in range(1, count + 1)
+        ]
 
 
 def test_tool_schemas_use_only_the_page_keywords(raw: dict[str, Any]) -> None:
@@ -91,7 +108,11 @@ def test_tool_schemas_use_only_the_page_keywords(raw: dict[str, Any]) -> None:
 
 def test_every_object_in_a_tool_schema_rejects_unknown_keys(raw: dict[str, Any]) -> None:
     # The method page: an invented argument name makes a call schema-invalid, at any depth (the CRM's where/values).
-    assert [o for name, tool in raw["tools"].items() for o in open_objects(tool["function"]["parameters"], name)] == []
+    assert [
+        o
+        for name, tool in raw["tools"].items()
+        for o in open_objects(tool["function"]["parameters"], name)
+    ] == []
 
 
 def test_system_prompt_names_date_weekday_and_zone(suite: Suite) -> None:
@@ -142,7 +163,11 @@ def test_reference_answers_pass_all_80(suite: Suite) -> None:
 
 
 def test_plain_text_passes_exactly_the_no_call_cases(suite: Suite) -> None:
-    passed = {case.id for case in suite.cases if run_case(case, suite, lambda step: answer(content="Sure."))}
+    passed = {
+        case.id
+        for case in suite.cases
+        if run_case(case, suite, lambda step: answer(content="Sure."))
+    }
     assert len(passed) == 14
     assert passed == {case.id for case in suite.cases if case.group == "no_call"}
 
@@ -211,7 +236,9 @@ def test_no_position_holds_the_right_tool_beyond_chance(suite: Suite) -> None:
     for group in ("selection", "arguments", "near_misses", "parallel", "chains"):
         cases = [c for c in suite.cases if c.group == group]
         for position in range(max(len(c.tools) for c in cases)):
-            at = sum(1 for c in cases if position < len(c.tools) and c.tools[position] == right_tool(c))
+            at = sum(
+                1 for c in cases if position < len(c.tools) and c.tools[position] == right_tool(c)
+            )
             assert at <= sum(1 / len(c.tools) for c in cases) + 1, (group, position + 1, at)
 
 
@@ -225,7 +252,17 @@ def test_near_miss_look_alike_sits_after_in_odd_cases_and_before_in_even_ones(
 
 
 # Arguments that name a file, directory, test, URL or Slack channel: exact spellings, never a case-insensitive match.
-EXACT_ARGUMENTS = {"path", "paths", "target", "url", "channel", "message_id", "event_id", "doc_id", "id"}
+EXACT_ARGUMENTS = {
+    "path",
+    "paths",
+    "target",
+    "url",
+    "channel",
+    "message_id",
+    "event_id",
+    "doc_id",
+    "id",
+}
 
 
 def test_paths_urls_and_ids_are_checked_exactly(suite: Suite) -> None:
@@ -249,7 +286,10 @@ def test_urls_are_accepted_with_and_without_a_trailing_slash(suite: Suite) -> No
                     if arg == "url":
                         (check,) = checks
                         forms = {u.rstrip("/") for u in check.operand}
-                        assert len(forms) == 1 and {u.endswith("/") for u in check.operand} == {True, False}, case.id
+                        assert len(forms) == 1 and {u.endswith("/") for u in check.operand} == {
+                            True,
+                            False,
+                        }, case.id
 
 
 def test_the_same_call_gets_the_same_answer_in_every_case(suite: Suite) -> None:
@@ -270,7 +310,9 @@ def test_new_issues_and_pull_requests_get_numbers_no_other_case_uses(suite: Suit
     for case in suite.cases:
         for step in case.steps:
             for call in step.calls:
-                result = json.loads(call.result) if call.result and call.result.startswith("{") else {}
+                result = (
+                    json.loads(call.result) if call.result and call.result.startswith("{") else {}
+                )
                 if call.name in ("create_issue", "create_pull_request"):
                     assert result["number"] not in created, (case.id, created)
                     created[result["number"]] = case.id

@@ -23,7 +23,12 @@ ONE_CASE = [
             {
                 "expect": "call",
                 "calls": [
-                    {"name": "read_file", "args": {"path": {"eq": "a"}}, "reference": {"path": "a"}, "result": "b"}
+                    {
+                        "name": "read_file",
+                        "args": {"path": {"eq": "a"}},
+                        "reference": {"path": "a"},
+                        "result": "b",
+                    }
                 ],
             },
             {"expect": "none"},
@@ -47,23 +52,45 @@ def renamed_args(path: Path) -> tuple[Path, int]:
     return path, count
 
 
-def test_suite_check_lists_every_misspelt_args(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_suite_check_lists_every_misspelt_args(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     typo, count = renamed_args(tmp_path / "typo.json")
-    assert count > 80  # every case but no_call's has a call with checks; parallel cases have several
+    assert (
+        count > 80
+    )  # every case but no_call's has a call with checks; parallel cases have several
     assert main(["suite", "check", str(typo)]) == 1
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     unknown = [line for line in lines if 'unknown key "argz" (did you mean "args"?)' in line]
     assert len(unknown) == count
-    assert f'{typo}: case selection-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)' in lines
+    assert (
+        f'{typo}: case selection-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)'
+        in lines
+    )
     assert f"error: {typo}: {count} problem(s)" in captured.err
     assert "is valid" not in captured.out
 
 
-def test_rescore_refuses_the_misspelt_suite_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rescore_refuses_the_misspelt_suite_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     typo, count = renamed_args(tmp_path / "typo.json")
     out = tmp_path / "reports"
-    assert main(["rescore", str(ROOT / "cassettes"), "--suite", str(typo), "--out", str(out), "--no-html"]) == 1
+    assert (
+        main(
+            [
+                "rescore",
+                str(ROOT / "cassettes"),
+                "--suite",
+                str(typo),
+                "--out",
+                str(out),
+                "--no-html",
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert err == (
         f'error: {typo}: case selection-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?) '
@@ -148,7 +175,9 @@ def test_chat_message_fields_are_known() -> None:
 
 
 def suites_in_repo() -> list[Path]:
-    files = subprocess.run(["git", "ls-files", "*.json"], cwd=ROOT, capture_output=True, text=True, check=True)
+    files = subprocess.run(
+        ["git", "ls-files", "*.json"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     found = []
     for name in files.stdout.split():
         try:
@@ -172,18 +201,26 @@ def test_every_suite_in_the_repo_has_only_known_keys() -> None:
         assert check_suite(path.read_bytes(), str(path)).problems == (), path
 
 
-def test_diff_suites_refuses_a_misspelt_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diff_suites_refuses_a_misspelt_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     typo, count = renamed_args(tmp_path / "typo.json")
     assert main(["diff", "suites", str(PUBLISHED), str(typo)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith(f'error: {typo}: case selection-01.steps[0].calls[0]: unknown key "argz"')
+    assert captured.err.startswith(
+        f'error: {typo}: case selection-01.steps[0].calls[0]: unknown key "argz"'
+    )
     assert f"(and {count - 1} more" in captured.err
 
 
-def test_record_refuses_a_misspelt_key_before_any_request(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_refuses_a_misspelt_key_before_any_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = suite_dict(copy.deepcopy(ONE_CASE), copy.deepcopy(TOOLS))
-    doc["cases"][0]["steps"][0]["calls"][0]["argz"] = doc["cases"][0]["steps"][0]["calls"][0].pop("args")
+    doc["cases"][0]["steps"][0]["calls"][0]["argz"] = doc["cases"][0]["steps"][0]["calls"][0].pop(
+        "args"
+    )
     typo = tmp_path / "typo.json"
     typo.write_text(json.dumps(doc), encoding="utf-8")
     cassettes = tmp_path / "cassettes"
@@ -191,7 +228,10 @@ def test_record_refuses_a_misspelt_key_before_any_request(tmp_path: Path, capsys
     args = ["record", "--model", "ref/oracle", "--suite", str(typo), "--cassettes", str(cassettes)]
     assert main([*args, "--base-url", "http://127.0.0.1:9/v1"]) == 1
     err = capsys.readouterr().err
-    assert err == f'error: {typo}: case chains-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)\n'
+    assert (
+        err
+        == f'error: {typo}: case chains-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)\n'
+    )
     assert not cassettes.exists()
 
 

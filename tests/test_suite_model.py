@@ -59,17 +59,28 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("mutate", "expected"),
     [
-        (lambda d: d["cases"].append(copy.deepcopy(d["cases"][0])), "case chains-01.id: duplicate case id"),
-        (lambda d: d["cases"][1].update(group="smalltalk"), "case no_call-01.group: 'smalltalk' is not one of"),
-        (lambda d: d["cases"][1]["tools"].append("fly"), "case no_call-01.tools: 'fly' is not in the tools catalogue"),
         (
-            lambda d: d["tools"]["read_file"]["function"]["parameters"]["properties"]["path"].update(format="uri"),
+            lambda d: d["cases"].append(copy.deepcopy(d["cases"][0])),
+            "case chains-01.id: duplicate case id",
+        ),
+        (
+            lambda d: d["cases"][1].update(group="smalltalk"),
+            "case no_call-01.group: 'smalltalk' is not one of",
+        ),
+        (
+            lambda d: d["cases"][1]["tools"].append("fly"),
+            "case no_call-01.tools: 'fly' is not in the tools catalogue",
+        ),
+        (
+            lambda d: d["tools"]["read_file"]["function"]["parameters"]["properties"][
+                "path"
+            ].update(format="uri"),
             "tools.read_file.function.parameters.properties.path: keyword 'format' is not supported",
         ),
         (
-            lambda d: d["tools"]["send_email"]["function"]["parameters"]["properties"]["to"]["items"].update(
-                {"$ref": "#/x"}
-            ),
+            lambda d: d["tools"]["send_email"]["function"]["parameters"]["properties"]["to"][
+                "items"
+            ].update({"$ref": "#/x"}),
             "tools.send_email.function.parameters.properties.to.items: keyword '$ref' is not supported",
         ),
         (
@@ -77,7 +88,9 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             "case chains-01.steps[0].calls[0].args.path: unknown check operator 'equals'",
         ),
         (
-            lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(path={"regex": "(", "eq": "a"}),
+            lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(
+                path={"regex": "(", "eq": "a"}
+            ),
             "case chains-01.steps[0].calls[0].args.path: a check is an object with exactly one operator key",
         ),
         (
@@ -85,7 +98,9 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             "case chains-01.steps[0].calls[0].args.path: regex does not compile",
         ),
         (
-            lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(start_line={"range": {"min": "1"}}),
+            lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(
+                start_line={"range": {"min": "1"}}
+            ),
             "case chains-01.steps[0].calls[0].args.start_line: range bounds must be numbers",
         ),
         (
@@ -104,7 +119,10 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             lambda d: d["cases"][0]["steps"][0]["calls"][0].pop("result"),
             "case chains-01.steps[0].calls[0].result: a call in a non-final step needs a scripted result",
         ),
-        (lambda d: d["cases"][0]["steps"].pop(), "case chains-01.steps: a chain has 2 to 4 steps, this one has 1"),
+        (
+            lambda d: d["cases"][0]["steps"].pop(),
+            "case chains-01.steps: a chain has 2 to 4 steps, this one has 1",
+        ),
         (
             lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(line={"eq": 1}),
             "case chains-01.steps[0].calls[0].args.line: read_file has no argument 'line'",

@@ -14,7 +14,12 @@ from lobstack_eval.main import main
 from scorer import Suite, check_suite, suite_rules
 from tests.suitekit import case, make_suite, suite_dict
 
-READ = {"name": "read_file", "args": {"path": {"eq": "a.txt"}}, "reference": {"path": "a.txt"}, "result": "text"}
+READ = {
+    "name": "read_file",
+    "args": {"path": {"eq": "a.txt"}},
+    "reference": {"path": "a.txt"},
+    "result": "text",
+}
 ONE = {"expect": "call", "calls": [READ]}
 TWO = {"expect": "call", "calls": [READ, READ]}
 NONE = {"expect": "none"}
@@ -46,7 +51,10 @@ def steps_of(suite: Suite, *shapes: str) -> tuple[Any, ...]:
     one = suite.case("selection-01").steps[0]
     none = suite.case("no_call-01").steps[0]
     sizes = {"one": 1, "two": 2, "three": 3, "four": 4}
-    return tuple(none if s == "none" else dataclasses.replace(one, calls=one.calls * sizes[s]) for s in shapes)
+    return tuple(
+        none if s == "none" else dataclasses.replace(one, calls=one.calls * sizes[s])
+        for s in shapes
+    )
 
 
 def test_the_good_suite_breaks_no_rule(good: Suite) -> None:
@@ -56,7 +64,11 @@ def test_the_good_suite_breaks_no_rule(good: Suite) -> None:
 @pytest.mark.parametrize("group", ["selection", "arguments", "near_misses"])
 @pytest.mark.parametrize(
     ("shape", "described"),
-    [(("two",), "1 step (2 calls)"), (("one", "one"), "2 steps (1 call, 1 call)"), (("none",), "1 step (none)")],
+    [
+        (("two",), "1 step (2 calls)"),
+        (("one", "one"), "2 steps (1 call, 1 call)"),
+        (("none",), "1 step (none)"),
+    ],
 )
 def test_one_call_groups_have_one_step_expecting_one_call(
     good: Suite, group: str, shape: tuple[str, ...], described: str
@@ -69,7 +81,11 @@ def test_one_call_groups_have_one_step_expecting_one_call(
 
 @pytest.mark.parametrize(
     ("shape", "described"),
-    [(("one",), "1 step (1 call)"), (("four",), "1 step (4 calls)"), (("two", "two"), "2 steps (2 calls, 2 calls)")],
+    [
+        (("one",), "1 step (1 call)"),
+        (("four",), "1 step (4 calls)"),
+        (("two", "two"), "2 steps (2 calls, 2 calls)"),
+    ],
 )
 def test_parallel_has_one_step_expecting_two_or_three_calls(
     good: Suite, shape: tuple[str, ...], described: str
@@ -89,13 +105,17 @@ def test_parallel_has_one_step_expecting_two_or_three_calls(
         (("two", "one"), "2 steps (2 calls, 1 call)"),
     ],
 )
-def test_chains_have_two_to_four_steps_of_one_call(good: Suite, shape: tuple[str, ...], described: str) -> None:
+def test_chains_have_two_to_four_steps_of_one_call(
+    good: Suite, shape: tuple[str, ...], described: str
+) -> None:
     broken = with_case(good, "chains-01", steps=steps_of(good, *shape))
     assert suite_rules.problems(broken) == [
         f"case chains-01.steps: a chain has 2 to 4 steps, each call step expecting one call; this one has {described}"
     ]
     for fine in (("one", "one"), ("one", "one", "one", "one"), ("one", "none")):
-        assert suite_rules.problems(with_case(good, "chains-01", steps=steps_of(good, *fine))) == [], fine
+        assert (
+            suite_rules.problems(with_case(good, "chains-01", steps=steps_of(good, *fine))) == []
+        ), fine
 
 
 def test_no_call_expects_no_call_first(good: Suite) -> None:
@@ -120,14 +140,23 @@ def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) ->
 
 @pytest.mark.parametrize(
     ("content", "kind"),
-    [(None, "null"), ([{"type": "text", "text": "hi"}], "an array"), ({"text": "hi"}, "an object"), (3, "a number")],
+    [
+        (None, "null"),
+        ([{"type": "text", "text": "hi"}], "an array"),
+        ({"text": "hi"}, "an object"),
+        (3, "a number"),
+    ],
 )
 def test_message_contents_are_strings(good: Suite, content: Any, kind: str) -> None:
     messages = ({"role": "user", "content": "first"}, {"role": "assistant", "content": content})
     broken = with_case(good, "no_call-01", messages=messages)
-    assert suite_rules.problems(broken) == [f"case no_call-01.messages[1].content: must be a string, got {kind}"]
+    assert suite_rules.problems(broken) == [
+        f"case no_call-01.messages[1].content: must be a string, got {kind}"
+    ]
     missing = with_case(good, "no_call-01", messages=({"role": "user"},))
-    assert suite_rules.problems(missing) == ["case no_call-01.messages[0].content: must be a string, got null"]
+    assert suite_rules.problems(missing) == [
+        "case no_call-01.messages[0].content: must be a string, got null"
+    ]
 
 
 def test_published_1_1_0_must_match_the_method_table(good: Suite) -> None:
@@ -147,7 +176,11 @@ def test_published_1_1_0_must_match_the_method_table(good: Suite) -> None:
 
 def test_every_rule_is_reported_not_just_the_first(good: Suite) -> None:
     broken = with_case(
-        good, "selection-01", id="sel-01", steps=steps_of(good, "two"), messages=({"role": "user", "content": None},)
+        good,
+        "selection-01",
+        id="sel-01",
+        steps=steps_of(good, "two"),
+        messages=({"role": "user", "content": None},),
     )
     assert [line.split(":")[0] for line in suite_rules.problems(broken)] == [
         "case sel-01.id",
@@ -156,9 +189,13 @@ def test_every_rule_is_reported_not_just_the_first(good: Suite) -> None:
     ]
 
 
-def test_suite_check_lists_group_rule_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_suite_check_lists_group_rule_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = suite_dict(copy.deepcopy(GOOD))
-    doc["cases"][0]["steps"] = [TWO]  # a Selection case with two calls: the builder accepts it, the rules do not
+    doc["cases"][0]["steps"] = [
+        TWO
+    ]  # a Selection case with two calls: the builder accepts it, the rules do not
     doc["cases"][3]["messages"][0]["content"] = [{"type": "text", "text": "hello"}]
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(doc), encoding="utf-8")

@@ -33,7 +33,21 @@ def test_a_broken_repeat_is_unrecorded_and_its_case_judged_over_the_others(  # t
     cassettes = tmp_path / "cassettes"
     shutil.copytree(repeat_cassettes / "ref_flaky", cassettes / "ref_flaky")
     clean = tmp_path / "clean"
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(clean), "-q", "--no-html"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(clean),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
     before = {r["id"]: r for r in _results(clean, "ref_flaky")["results"]}
     case_id = next(iter(before))
     broken = cassettes / "ref_flaky" / "repeat-2" / f"{case_id}.json"
@@ -41,20 +55,49 @@ def test_a_broken_repeat_is_unrecorded_and_its_case_judged_over_the_others(  # t
     capsys.readouterr()
 
     out = tmp_path / "out"
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"]) == 1
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(out),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 1
+    )
     [line] = _errors(capsys.readouterr().err)
     assert line.startswith(f"error: {broken}: corrupt cassette: not valid JSON (")
     results = _results(out, "ref_flaky")
     after = {r["id"]: r for r in results["results"]}
-    assert {k: v for k, v in after.items() if k != case_id} == {k: v for k, v in before.items() if k != case_id}
+    assert {k: v for k, v in after.items() if k != case_id} == {
+        k: v for k, v in before.items() if k != case_id
+    }
     case, old = after[case_id], before[case_id]
     assert case["runs"][1]["status"] == "unrecorded"
-    assert case["runs"][1]["reason"] == line.removeprefix(f"error: {cassettes}/")  # ref_flaky/repeat-2/...
-    assert case["runs"][1]["reason"].startswith(f"ref_flaky/repeat-2/{case_id}.json: corrupt cassette: ")
-    assert case["runs"][:1] + case["runs"][2:] == old["runs"][:1] + old["runs"][2:]  # the other repeats as before
-    assert case["repeat_statuses"] == [*old["repeat_statuses"][:1], "unrecorded", *old["repeat_statuses"][2:]]
+    assert case["runs"][1]["reason"] == line.removeprefix(
+        f"error: {cassettes}/"
+    )  # ref_flaky/repeat-2/...
+    assert case["runs"][1]["reason"].startswith(
+        f"ref_flaky/repeat-2/{case_id}.json: corrupt cassette: "
+    )
+    assert (
+        case["runs"][:1] + case["runs"][2:] == old["runs"][:1] + old["runs"][2:]
+    )  # the other repeats as before
+    assert case["repeat_statuses"] == [
+        *old["repeat_statuses"][:1],
+        "unrecorded",
+        *old["repeat_statuses"][2:],
+    ]
     assert case["scored_repeats"] == 4
-    assert results["case_runs"]["unrecorded"] == 1 and results["case_runs"]["scored"] == 5 * len(after) - 1
+    assert (
+        results["case_runs"]["unrecorded"] == 1
+        and results["case_runs"]["scored"] == 5 * len(after) - 1
+    )
 
 
 def test_record_records_only_the_broken_case_run_again(
@@ -66,12 +109,35 @@ def test_record_records_only_the_broken_case_run_again(
     broken = cassettes / "ref_oracle" / "repeat-3" / f"{case_id}.json"
     broken.write_text("{", encoding="utf-8")
     gateway = start_gateway()
-    args = ["--suite", str(MINI_SUITE), "--cassettes", str(cassettes), "--base-url", gateway.url, "--repeats", "3"]
+    args = [
+        "--suite",
+        str(MINI_SUITE),
+        "--cassettes",
+        str(cassettes),
+        "--base-url",
+        gateway.url,
+        "--repeats",
+        "3",
+    ]
     assert main(["record", "--model", "ref/oracle", *args]) == 0
     assert "Recording 1 case-run(s)" in capsys.readouterr().err
     assert requests_per_case(gateway.requests_seen, _suite()) == {case_id: 1}
     out = tmp_path / "out"
-    assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out), "-q", "--no-html"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(MINI_SUITE),
+                "--out",
+                str(out),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
     assert _results(out, "ref_oracle")["case_runs"]["unrecorded"] == 0
 
 
@@ -99,11 +165,28 @@ def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untype
     file has that case as an error naming the file, and the pull-request comment says so."""
     cassettes, baseline = two_models
     case_id = "arguments-01"
-    assert next(r for r in _results(baseline, slug)["results"] if r["id"] == case_id)["status"] == status_a
+    assert (
+        next(r for r in _results(baseline, slug)["results"] if r["id"] == case_id)["status"]
+        == status_a
+    )
     broken = cassettes / slug / f"{case_id}.json"
     broken.write_bytes(broken.read_bytes()[:300])
     candidate = tmp_path / "candidate"
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(candidate), "-q", "--no-html"]) == 1
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(SUITE),
+                "--out",
+                str(candidate),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 1
+    )
     [line] = _errors(capsys.readouterr().err)
     reason = line.removeprefix(f"error: {cassettes}/")
     assert reason.startswith(f"{slug}/{case_id}.json: corrupt cassette: not valid JSON (")
@@ -112,7 +195,9 @@ def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untype
     gate = ["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"]
     assert main([*gate, "--junit", str(junit), "--markdown", str(comment)]) == 1
     last = capsys.readouterr().out.splitlines()[0]
-    assert last.startswith(f"regression: 1 case scored in A errored or vanished in B ({_model(slug)}: {case_id})")
+    assert last.startswith(
+        f"regression: 1 case scored in A errored or vanished in B ({_model(slug)}: {case_id})"
+    )
     root = ET.parse(junit).getroot()
     assert (root.get("failures"), root.get("errors")) == ("0", "1")
     [error] = [c.find("error") for c in root.iter("testcase") if c.find("error") is not None]
@@ -127,30 +212,62 @@ def _model(slug: str) -> str:
     return slug.replace("_", "/")
 
 
-def test_only_the_shard_that_owns_the_case_reports_it(two_models: tuple[Path, Path], tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_only_the_shard_that_owns_the_case_reports_it(
+    two_models: tuple[Path, Path], tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     """Sharded rescore: the one shard holding the broken case exits 1 with its line; merged, the reports are the
     unsharded rescore's."""
     cassettes, _baseline = two_models
     broken = cassettes / "ref_noisy" / "arguments-01.json"
     broken.write_bytes(broken.read_bytes()[:300])
     whole = tmp_path / "whole"
-    assert main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(whole), "-q", "--no-html"]) == 1
+    assert (
+        main(
+            [
+                "rescore",
+                str(cassettes),
+                "--suite",
+                str(SUITE),
+                "--out",
+                str(whole),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 1
+    )
     [line] = _errors(capsys.readouterr().err)
     codes, lines = [], []
     for index in (1, 2, 3):
         out = tmp_path / f"shard{index}"
         codes.append(
-            main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(out), "--shard", f"{index}/3"])
+            main(
+                [
+                    "rescore",
+                    str(cassettes),
+                    "--suite",
+                    str(SUITE),
+                    "--out",
+                    str(out),
+                    "--shard",
+                    f"{index}/3",
+                ]
+            )
         )
         lines += _errors(capsys.readouterr().err)
     assert sorted(codes) == [0, 0, 1] and lines == [line]
     merged = tmp_path / "merged"
-    assert main(["merge", *(str(tmp_path / f"shard{i}") for i in (1, 2, 3)), "--out", str(merged)]) == 0
+    assert (
+        main(["merge", *(str(tmp_path / f"shard{i}") for i in (1, 2, 3)), "--out", str(merged)])
+        == 0
+    )
     for slug in ("ref_oracle", "ref_noisy"):
         assert _results(merged, slug) == _results(whole, slug)
 
 
-def test_diff_suites_says_it_once_and_compares_the_rest(two_models: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
+def test_diff_suites_says_it_once_and_compares_the_rest(
+    two_models: tuple[Path, Path], capsys
+) -> None:  # type: ignore[no-untyped-def]
     cassettes, _baseline = two_models
     broken = cassettes / "ref_noisy" / "arguments-01.json"
     broken.write_bytes(broken.read_bytes()[:300])
@@ -164,7 +281,10 @@ def test_diff_suites_says_it_once_and_compares_the_rest(two_models: tuple[Path, 
     version = json.loads(SUITE.read_text(encoding="utf-8"))["version"]
     assert f"  needs recording under {version} (1): arguments-01" in noisy
     # 18 of the 80 cases scored under 1.0.0 (62 changed their request since), less the broken one.
-    assert f"  cases scored: 17 under 1.0.0, 79 under {version}; over the 17 scored under both:" in noisy
+    assert (
+        f"  cases scored: 17 under 1.0.0, 79 under {version}; over the 17 scored under both:"
+        in noisy
+    )
 
 
 def test_a_deleted_cassette_run_json_lists_is_said_not_taken_for_never_recorded(  # type: ignore[no-untyped-def]
@@ -178,10 +298,15 @@ def test_a_deleted_cassette_run_json_lists_is_said_not_taken_for_never_recorded(
     gone.unlink()
     out = tmp_path / "out"
     assert main(["rescore", str(cassettes), "--out", str(out), "-q", "--no-html"]) == 1
-    assert _errors(capsys.readouterr().err) == [f"error: {gone}: missing, though run.json lists it as recorded"]
+    assert _errors(capsys.readouterr().err) == [
+        f"error: {gone}: missing, though run.json lists it as recorded"
+    ]
     results = {r["id"]: r for r in _results(out, "ref_oracle")["results"]}
     assert results["chains-01"]["status"] == "unrecorded"
-    assert results["chains-01"]["reason"] == "ref_oracle/chains-01.json: missing, though run.json lists it as recorded"
+    assert (
+        results["chains-01"]["reason"]
+        == "ref_oracle/chains-01.json: missing, though run.json lists it as recorded"
+    )
     committed = {r["id"]: r for r in _results(ROOT / "reports", "ref_oracle")["results"]}
     assert {k: v for k, v in results.items() if k != "chains-01"} == {
         k: v for k, v in committed.items() if k != "chains-01"

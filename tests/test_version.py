@@ -13,7 +13,9 @@ HEAVY = ("polars", "vcr", "requests", "jsonschema", "rich", "jinja2", "matplotli
 
 
 def test_version_is_the_project_version(capsys) -> None:  # type: ignore[no-untyped-def]
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "version"
+    ]
     assert main(["--version"]) == 0
     assert capsys.readouterr().out == f"lobstack-eval {declared}\n"
 
@@ -25,5 +27,7 @@ def test_version_imports_no_heavy_library() -> None:
         "code = main(['--version'])\n"
         f"print(code, sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
     assert out.splitlines()[-1] == "0 []"

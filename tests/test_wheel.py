@@ -55,7 +55,9 @@ def _uv(cache: Path, *args: str, cwd: Path = ROOT) -> str:
         text=True,
         timeout=TIMEOUT_S,
     )
-    assert done.returncode == 0, f"uv {' '.join(args)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    assert done.returncode == 0, (
+        f"uv {' '.join(args)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    )
     return done.stdout
 
 
@@ -73,7 +75,16 @@ def installed(wheel: Path, uv_cache: Path, tmp_path_factory: pytest.TempPathFact
     root = tmp_path_factory.mktemp("venv")
     requirements = root / "requirements.txt"
     requirements.write_text(
-        _uv(uv_cache, "export", "--frozen", "--no-dev", "--no-emit-project", "--no-hashes", "--quiet"), encoding="utf-8"
+        _uv(
+            uv_cache,
+            "export",
+            "--frozen",
+            "--no-dev",
+            "--no-emit-project",
+            "--no-hashes",
+            "--quiet",
+        ),
+        encoding="utf-8",
     )
     venv = root / "env"
     _uv(uv_cache, "venv", "--quiet", "--python", sys.executable, str(venv))
@@ -95,12 +106,18 @@ def test_the_wheel_ships_the_suite_byte_identical(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert archive.read("recorder/bundled_suite.json") == SUITE.read_bytes()
-    assert [n for n in names if n.endswith(".json")] == ["recorder/bundled_suite.json"]  # one suite, the current one
+    assert [n for n in names if n.endswith(".json")] == [
+        "recorder/bundled_suite.json"
+    ]  # one suite, the current one
 
 
 def _env(bin_dir: Path) -> dict[str, str]:
     """The installed environment only: nothing of this checkout's (no VIRTUAL_ENV, no PYTHONPATH), no key."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LOBSTACK_", "VIRTUAL_ENV", "PYTHON"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("LOBSTACK_", "VIRTUAL_ENV", "PYTHON"))
+    }
     return env | {"PATH": str(bin_dir) + os.pathsep + env.get("PATH", "")}
 
 
@@ -128,23 +145,34 @@ def test_an_empty_project_uses_the_bundled_suite(installed: Path, tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [_notice(installed)]
     # The file it checked is the installed package's, not this checkout's.
-    assert done.stdout.startswith(f"{installed.parent}/lib/") and "/recorder/bundled_suite.json: " in done.stdout
+    assert (
+        done.stdout.startswith(f"{installed.parent}/lib/")
+        and "/recorder/bundled_suite.json: " in done.stdout
+    )
     assert f"{TITLE} ({_DOC['released']}) is valid" in done.stdout
 
 
-def test_rescore_in_a_project_with_only_cassettes_gives_the_committed_results(installed: Path, tmp_path: Path) -> None:
+def test_rescore_in_a_project_with_only_cassettes_gives_the_committed_results(
+    installed: Path, tmp_path: Path
+) -> None:
     shutil.copytree(ROOT / "cassettes", tmp_path / "cassettes")
     done = _run(installed, tmp_path, "rescore", "--no-html", "-q")
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines().count(_notice(installed)) == 1
-    committed = sorted(p.relative_to(ROOT / "reports") for p in (ROOT / "reports").glob("*/results.json"))
-    assert sorted(p.relative_to(tmp_path / "reports") for p in (tmp_path / "reports").glob("*/results.json")) == (
-        committed
+    committed = sorted(
+        p.relative_to(ROOT / "reports") for p in (ROOT / "reports").glob("*/results.json")
     )
+    assert sorted(
+        p.relative_to(tmp_path / "reports") for p in (tmp_path / "reports").glob("*/results.json")
+    ) == (committed)
     for name in committed:
-        assert (tmp_path / "reports" / name).read_bytes() == (ROOT / "reports" / name).read_bytes(), name
+        assert (tmp_path / "reports" / name).read_bytes() == (
+            ROOT / "reports" / name
+        ).read_bytes(), name
     for name in ("leaderboard.csv", "leaderboard.md"):
-        assert (tmp_path / "reports" / name).read_bytes() == (ROOT / "reports" / name).read_bytes(), name
+        assert (tmp_path / "reports" / name).read_bytes() == (
+            ROOT / "reports" / name
+        ).read_bytes(), name
 
 
 def test_export_writes_the_suite_a_project_commits(installed: Path, tmp_path: Path) -> None:
@@ -188,7 +216,9 @@ def gateway(installed: Path, tmp_path: Path) -> Iterator[tuple[str, str]]:
             found = re.search(r"Stand-in gateway on (http://127\.0\.0\.1:\d+/v1)", line)
             if found:
                 break
-        assert found and len(seen) == 2, seen  # one line before the announcement: the bundled-suite notice
+        assert found and len(seen) == 2, (
+            seen
+        )  # one line before the announcement: the bundled-suite notice
         yield found.group(1), seen[0]
     finally:
         stop_group(process)
@@ -201,17 +231,30 @@ def test_record_and_rescore_against_the_stand_in_from_the_wheel(  # type: ignore
     assert said == _notice(installed)  # the gateway answers from the bundled suite, and said so
     project = tmp_path / "project"
     project.mkdir()
-    done = _run(installed, project, "record", "--model", "ref/oracle", "--case", "arguments-03", "--base-url", url)
+    done = _run(
+        installed,
+        project,
+        "record",
+        "--model",
+        "ref/oracle",
+        "--case",
+        "arguments-03",
+        "--base-url",
+        url,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[0] == _notice(installed)
     assert f"Recording 1 case(s) of {TITLE} for ref/oracle" in done.stderr
     scored = _run(installed, project, "rescore", "--no-html", "-q")
     assert scored.returncode == 0, scored.stderr
-    results = json.loads((project / "reports" / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
+    results = json.loads(
+        (project / "reports" / "ref_oracle" / "results.json").read_text(encoding="utf-8")
+    )
     assert [r["status"] for r in results["results"] if r["status"] != "unrecorded"] == ["passed"]
     missing = len(_DOC["cases"]) - 1
     # The suggested command needs no --suite: run there, it finds the bundled suite again.
-    assert f"{missing} case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --base-url " in (
-        scored.stderr
+    assert (
+        f"{missing} case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --base-url "
+        in (scored.stderr)
     )
     assert "--suite" not in scored.stderr

@@ -19,17 +19,23 @@ from scorer.power import paired_power, within_variance
 from scorer.repeats import REPEAT_METRICS
 from scorer.summary import METRICS
 
-DEFAULT_DETECT = 5.0  # points: the drop the power line says how many repeats it would take to detect
+DEFAULT_DETECT = (
+    5.0  # points: the drop the power line says how many repeats it would take to detect
+)
 
 
-def compare(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]], detect: float = DEFAULT_DETECT) -> RunDiff:
+def compare(
+    a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]], detect: float = DEFAULT_DETECT
+) -> RunDiff:
     """Compare two runs (model -> results dict, as from ``load_run``), matching models by name.
 
     Two runs of one model each, under different names, are compared with each other: that is how a model change
     (the same suite, another model) is gated. ``detect`` (points) is the drop the power estimate aims at.
     """
     if len(a) == 1 and len(b) == 1 and set(a) != set(b):
-        return RunDiff(models=(compare_model(*a.values(), *b.values(), detect=detect),), only_a=(), only_b=())
+        return RunDiff(
+            models=(compare_model(*a.values(), *b.values(), detect=detect),), only_a=(), only_b=()
+        )
     common = sorted(set(a) & set(b))
     return RunDiff(
         models=tuple(compare_model(a[m], b[m], detect=detect) for m in common),
@@ -38,11 +44,15 @@ def compare(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]], detect: 
     )
 
 
-def compare_model(a: dict[str, Any], b: dict[str, Any], detect: float = DEFAULT_DETECT) -> ModelDiff:
+def compare_model(
+    a: dict[str, Any], b: dict[str, Any], detect: float = DEFAULT_DETECT
+) -> ModelDiff:
     """Compare one model's results in run A and run B."""
     by_id_a = {r["id"]: r for r in a["results"]}
     by_id_b = {r["id"]: r for r in b["results"]}
-    order = [r["id"] for r in b["results"]] + [r["id"] for r in a["results"] if r["id"] not in by_id_b]
+    order = [r["id"] for r in b["results"]] + [
+        r["id"] for r in a["results"] if r["id"] not in by_id_b
+    ]
     cases = tuple(_outcome(cid, by_id_a.get(cid), by_id_b.get(cid)) for cid in order)
     to_failed = tuple(c for c in cases if c.kind == "to_failed")
     to_passed = tuple(c for c in cases if c.kind == "to_passed")
@@ -61,12 +71,16 @@ def compare_model(a: dict[str, Any], b: dict[str, Any], detect: float = DEFAULT_
         unpaired=tuple(c for c in cases if c.kind == "unpaired"),
         both_passed=sum(1 for c in cases if c.kind == "same" and c.status_b == "passed"),
         both_failed=sum(1 for c in cases if c.kind == "same" and c.status_b == "failed"),
-        metrics=tuple(_metric_delta(n, a["metrics"].get(n) or {}, b["metrics"].get(n) or {}) for n in names),
+        metrics=tuple(
+            _metric_delta(n, a["metrics"].get(n) or {}, b["metrics"].get(n) or {}) for n in names
+        ),
         mcnemar_p=mcnemar_exact(len(to_failed), len(to_passed)),
         repeats_a=repeats_a,
         repeats_b=repeats_b,
         paired_p=_paired_p(paired) if single else sign_flip_exact(differences),
-        mean_change=float(100 * sum(differences, Fraction(0)) / len(differences)) if differences else None,
+        mean_change=float(100 * sum(differences, Fraction(0)) / len(differences))
+        if differences
+        else None,
         power=paired_power(
             [float(d) for d in differences],
             within_variance([c.counts("a") for c in paired]) if repeats_a >= 2 else None,
@@ -144,7 +158,11 @@ def _reason(result: dict[str, Any] | None) -> str | None:
     if isinstance(reason, str):
         return reason
     for i, step in enumerate(result.get("steps") or []):
-        if isinstance(step, dict) and step.get("passed") is False and isinstance(step.get("reason"), str):
+        if (
+            isinstance(step, dict)
+            and step.get("passed") is False
+            and isinstance(step.get("reason"), str)
+        ):
             return f"step {i + 1}: {step['reason']}"
     return None
 

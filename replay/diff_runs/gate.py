@@ -26,7 +26,15 @@ Flips in cases that are flaky on either side are noise: they fail no rule but ``
 from __future__ import annotations
 
 from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
-from replay.diff_runs.rules import GateOptions, Rule, RuleResult, case_history, cases_text, ids, listing
+from replay.diff_runs.rules import (
+    GateOptions,
+    Rule,
+    RuleResult,
+    case_history,
+    cases_text,
+    ids,
+    listing,
+)
 from replay.diff_runs.unscored import lost_scores, missing_models, no_scores
 from scorer.case_test import broke_p
 from scorer.paired import holm
@@ -66,9 +74,13 @@ def strict_flips(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     if not count:
         return RuleResult("--strict", False, f"no case {what}")
     regressions = tuple(
-        Regression(m.model, c.case_id, "flipped", _flip_message(m, c)) for m, cases in found for c in cases
+        Regression(m.model, c.case_id, "flipped", _flip_message(m, c))
+        for m, cases in found
+        for c in cases
     )
-    return RuleResult("--strict", True, f"{cases_text(count)} {what} ({listing(found)})", regressions)
+    return RuleResult(
+        "--strict", True, f"{cases_text(count)} {what} ({listing(found)})", regressions
+    )
 
 
 def _flip_message(model: ModelDiff, case: CaseOutcome) -> str:
@@ -81,13 +93,19 @@ def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     worse = [m for m in diff.models if m.model in worse_models(diff, options.alpha)]
     alpha = _number(options.alpha)
     if worse:
-        shown = "; ".join(f"{m.model}: {m.paired_test} p = {m.paired_p:.4g}, {_change(m)}" for m in worse[:10])
-        regressions = tuple(Regression(m.model, None, "paired_test", _paired_message(m, alpha)) for m in worse)
+        shown = "; ".join(
+            f"{m.model}: {m.paired_test} p = {m.paired_p:.4g}, {_change(m)}" for m in worse[:10]
+        )
+        regressions = tuple(
+            Regression(m.model, None, "paired_test", _paired_message(m, alpha)) for m in worse
+        )
         text = f"paired test: B is worse than A at --alpha {alpha} ({shown})"
         return RuleResult("paired test", True, text, regressions)
     shown = "; ".join(f"{m.model}: p = {m.paired_p:.4g}" for m in diff.models[:10])
     more = f"; +{len(diff.models) - 10} more" if len(diff.models) > 10 else ""
-    return RuleResult("paired test", False, f"paired test: B is not worse at --alpha {alpha} ({shown}{more})")
+    return RuleResult(
+        "paired test", False, f"paired test: B is not worse at --alpha {alpha} ({shown}{more})"
+    )
 
 
 def worse_models(diff: RunDiff, alpha: float) -> frozenset[str]:
@@ -95,7 +113,9 @@ def worse_models(diff: RunDiff, alpha: float) -> frozenset[str]:
     ``alpha`` with a negative mean change. With one model it is its own p."""
     adjusted = holm([m.paired_p for m in diff.models])
     return frozenset(
-        m.model for m, p in zip(diff.models, adjusted, strict=True) if p < alpha and (m.mean_change or 0.0) < 0
+        m.model
+        for m, p in zip(diff.models, adjusted, strict=True)
+        if p < alpha and (m.mean_change or 0.0) < 0
     )
 
 
@@ -117,14 +137,18 @@ def max_drop(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         if overall.a_rate is None:
             continue
         if overall.b_rate is None:
-            dropped.append(Regression(m.model, None, "dropped", f"{_rate(overall.a_rate)} -> no rate"))
+            dropped.append(
+                Regression(m.model, None, "dropped", f"{_rate(overall.a_rate)} -> no rate")
+            )
         elif overall.a_rate - overall.b_rate > options.max_drop:
             text = f"{_rate(overall.a_rate)} -> {_rate(overall.b_rate)}"
             dropped.append(Regression(m.model, None, "dropped", text))
     limit = f"--max-drop {_number(options.max_drop)}"
     if dropped:
         shown = "; ".join(f"{r.model}: {r.message}" for r in dropped)
-        return RuleResult("--max-drop", True, f"Overall dropped more than {limit} ({shown})", tuple(dropped))
+        return RuleResult(
+            "--max-drop", True, f"Overall dropped more than {limit} ({shown})", tuple(dropped)
+        )
     return RuleResult("--max-drop", False, f"Overall within {limit}")
 
 
@@ -133,7 +157,12 @@ def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     repeats, Holm-adjusted over every paired case of every model, below ``alpha / 2`` (the other half of alpha is
     the paired test's, so the whole gate holds alpha on a same-model re-run: METHOD.md#calibrated-gate). With
     fewer than about 6 repeats a side no single case can reach it; the paired test decides then."""
-    tested = [(m, c, broke_p(*c.counts("a"), *c.counts("b"))) for m in diff.models for c in m.cases if c.paired]
+    tested = [
+        (m, c, broke_p(*c.counts("a"), *c.counts("b")))
+        for m in diff.models
+        for c in m.cases
+        if c.paired
+    ]
     if not tested:
         return None
     adjusted = holm([p for _, _, p in tested])
@@ -177,7 +206,10 @@ def decide(
     strict: bool = False,
 ) -> Decision:
     """Is B a regression of A? (``decide_with`` the default rules.)"""
-    return decide_with(diff, GateOptions(max_drop=max_drop, alpha=alpha, strict=strict, allow_errored=allow_errored))
+    return decide_with(
+        diff,
+        GateOptions(max_drop=max_drop, alpha=alpha, strict=strict, allow_errored=allow_errored),
+    )
 
 
 def decide_with(diff: RunDiff, options: GateOptions, rules: tuple[Rule, ...] = RULES) -> Decision:
@@ -196,7 +228,9 @@ def decide_with(diff: RunDiff, options: GateOptions, rules: tuple[Rule, ...] = R
         return Decision(True, line, found, tuple(r.rule for r in fired), notes)
     notes = tuple(_noise_notes(diff))
     texts = [r.text for r in results]
-    return Decision(False, "no regression" + (": " + "; ".join(texts) if texts else ""), (), (), notes)
+    return Decision(
+        False, "no regression" + (": " + "; ".join(texts) if texts else ""), (), (), notes
+    )
 
 
 def _one_per_case(found: list[Regression]) -> tuple[Regression, ...]:
@@ -211,7 +245,10 @@ def _one_per_case(found: list[Regression]) -> tuple[Regression, ...]:
         if key in merged:
             first = merged[key]
             merged[key] = Regression(
-                first.model, first.case_id, first.kind, f"{first.message}; also {regression.message}"
+                first.model,
+                first.case_id,
+                first.kind,
+                f"{first.message}; also {regression.message}",
             )
         else:
             merged[key] = regression
@@ -234,12 +271,18 @@ def _noise_notes(diff: RunDiff, counted: set[str] | frozenset[str] = frozenset()
                 "record both runs with --repeats 5 to tell noise from regression"
             )
         elif noisy := [c for c in worse if c.flaky]:
-            notes.append(f"note: {m.model}: {cases_text(len(noisy))} got worse in flaky cases: noise ({ids(noisy)})")
+            notes.append(
+                f"note: {m.model}: {cases_text(len(noisy))} got worse in flaky cases: noise ({ids(noisy)})"
+            )
     return notes
 
 
 def _change(m: ModelDiff) -> str:
-    return f"mean change {m.mean_change:+.2f} points" if m.mean_change is not None else "no paired case"
+    return (
+        f"mean change {m.mean_change:+.2f} points"
+        if m.mean_change is not None
+        else "no paired case"
+    )
 
 
 def _rate(rate: float) -> str:

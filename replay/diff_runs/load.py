@@ -14,7 +14,9 @@ def _raise(exc: ResultsError, _path: Path) -> None:
     raise exc
 
 
-def load_run(path: Path, on_error: Callable[[ResultsError, Path], None] = _raise) -> dict[str, dict[str, Any]]:
+def load_run(
+    path: Path, on_error: Callable[[ResultsError, Path], None] = _raise
+) -> dict[str, dict[str, Any]]:
     """Read a run: a results.json file, a model report dir holding one, or a reports dir of model dirs.
 
     Returns model name -> results dict. Anything unreadable is a ResultsError naming the file, raised at once;
@@ -27,7 +29,10 @@ def load_run(path: Path, on_error: Callable[[ResultsError, Path], None] = _raise
         direct = path / "results.json"
         files = [direct] if direct.is_file() else sorted(path.glob("*/results.json"))
         if not files:
-            on_error(ResultsError(f"{path}: no results.json in this directory or its model directories"), path)
+            on_error(
+                ResultsError(f"{path}: no results.json in this directory or its model directories"),
+                path,
+            )
     else:
         files = []
         on_error(ResultsError(f"{path}: no such file or directory"), path)

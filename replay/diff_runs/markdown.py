@@ -53,7 +53,9 @@ LISTED = 50  # error lines listed in a comment on runs that could not be compare
 ERROR_CHARS = 1_000
 
 
-def not_compared_markdown(problems: Sequence[NotCompared], a: str, b: str, limit: int = MAX_CHARS) -> str:
+def not_compared_markdown(
+    problems: Sequence[NotCompared], a: str, b: str, limit: int = MAX_CHARS
+) -> str:
     """The comment when runs ``a`` and ``b`` could not be compared (METHOD decision 111): it says so, that this is
     no verdict on the change, and lists the error lines (the first 50; each at most 1,000 characters)."""
     count = f"{len(problems)} error{'' if len(problems) == 1 else 's'}"
@@ -78,7 +80,11 @@ def _head(decision: Decision, a: str, b: str) -> str:
         f"### lobstack-eval: {mark.lower()}\n\n"
         f"A (baseline): {_text(a, NAME_CHARS)} · B (candidate): {_text(b, NAME_CHARS)}\n\n"
         f"**Verdict:** {_text(decision.line, VERDICT_CHARS)}"
-        + (f"\n\n**Decided by:** {_text('; '.join(decision.rules), NAME_CHARS)}" if decision.rules else "")
+        + (
+            f"\n\n**Decided by:** {_text('; '.join(decision.rules), NAME_CHARS)}"
+            if decision.rules
+            else ""
+        )
         + "".join(f"\n\n> {_text(note, VERDICT_CHARS)}" for note in decision.notes[:10])
     )
 
@@ -113,7 +119,9 @@ def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
     ]
     for d in m.metrics:
         title = TITLES.get(d.name, d.name)
-        lines.append(f"| {title} | {rate_ci(d.a_rate, d.a_ci)} | {rate_ci(d.b_rate, d.b_ci)} | {delta_text(d.delta)} |")
+        lines.append(
+            f"| {title} | {rate_ci(d.a_rate, d.a_ci)} | {rate_ci(d.b_rate, d.b_ci)} | {delta_text(d.delta)} |"
+        )
     for regression in verdict.whole_run:
         lines += ["", f"**Whole run:** {_text(regression.message, VERDICT_CHARS)}"]
     for title, kinds, folded in SECTIONS:
@@ -122,12 +130,22 @@ def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
             continue
         table = _case_table(cases, cap)
         if folded:
-            lines += ["", f"<details><summary>{title} ({len(cases)})</summary>", "", *table, "", "</details>"]
+            lines += [
+                "",
+                f"<details><summary>{title} ({len(cases)})</summary>",
+                "",
+                *table,
+                "",
+                "</details>",
+            ]
         else:
             lines += ["", f"**{title} ({len(cases)})**", "", *table]
     known = verdict.count("known_failure")
     if known:
-        lines += ["", f"{known} known failure{'' if known == 1 else 's'} (failed in A and in B), not listed."]
+        lines += [
+            "",
+            f"{known} known failure{'' if known == 1 else 's'} (failed in A and in B), not listed.",
+        ]
     return "\n".join(lines)
 
 
@@ -144,7 +162,9 @@ def _case_table(cases: Sequence[CaseVerdict], cap: int) -> list[str]:
     if cap == 0:
         return [f"{len(cases)} case(s); the list is in the job log."]
     lines = ["| Case | Verdict |", "|---|---|"]
-    lines += [f"| {_text(c.case_id, NAME_CHARS)} | {_text(_why(c), REASON_CHARS)} |" for c in cases[:cap]]
+    lines += [
+        f"| {_text(c.case_id, NAME_CHARS)} | {_text(_why(c), REASON_CHARS)} |" for c in cases[:cap]
+    ]
     if len(cases) > cap:
         lines.append(f"| … | and {len(cases) - cap} more (see the job log) |")
     return lines
@@ -188,7 +208,9 @@ def _cut(text: str, limit: int) -> str:
 
 def _text(value: str, limit: int) -> str:
     """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML escaped."""
-    flat = for_terminal(" ".join(value.split()), one_line=True)  # controls and bidi shown, never acted on
+    flat = for_terminal(
+        " ".join(value.split()), one_line=True
+    )  # controls and bidi shown, never acted on
     if len(flat) > limit:
         flat = flat[: limit - 1] + "…"
     return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))

@@ -69,7 +69,9 @@ class CaseOutcome:
 
     def samples(self, side: str) -> tuple[Sample, ...]:
         """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its one sample)."""
-        given, status = (self.samples_a, self.status_a) if side == "a" else (self.samples_b, self.status_b)
+        given, status = (
+            (self.samples_a, self.status_a) if side == "a" else (self.samples_b, self.status_b)
+        )
         return given or ((Sample(status),) if status is not None else ())
 
     def counts(self, side: str) -> tuple[int, int]:
@@ -80,7 +82,9 @@ class CaseOutcome:
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int]]:
         # Counted once per case: the gate, the verdict and every view ask for them many times.
         def tally(samples: tuple[Sample, ...]) -> tuple[int, int]:
-            return sum(1 for s in samples if s.status == "passed"), sum(1 for s in samples if s.scored)
+            return sum(1 for s in samples if s.status == "passed"), sum(
+                1 for s in samples if s.scored
+            )
 
         return tally(self.samples("a")), tally(self.samples("b"))
 
@@ -143,14 +147,22 @@ class ModelDiff:
     unpaired: tuple[CaseOutcome, ...]
     both_passed: int
     both_failed: int
-    metrics: tuple[MetricDelta, ...]  # the seven metrics in METRICS order, then the repeat metrics either has
+    metrics: tuple[
+        MetricDelta, ...
+    ]  # the seven metrics in METRICS order, then the repeat metrics either has
     mcnemar_p: float
     repeats_a: int = 1
     repeats_b: int = 1
-    paired_p: float = 1.0  # the gate's paired test: exact McNemar (one sample per case) or exact sign-flip
-    mean_change: float | None = None  # mean of B's minus A's per-case pass rate over paired cases, in points
+    paired_p: float = (
+        1.0  # the gate's paired test: exact McNemar (one sample per case) or exact sign-flip
+    )
+    mean_change: float | None = (
+        None  # mean of B's minus A's per-case pass rate over paired cases, in points
+    )
     power: Power | None = None
-    difference: PairedDifference | None = None  # Overall's paired difference B - A with its 95% interval
+    difference: PairedDifference | None = (
+        None  # Overall's paired difference B - A with its 95% interval
+    )
 
     @property
     def single_sample(self) -> bool:
@@ -184,7 +196,10 @@ class ModelDiff:
     @property
     def suite_mismatch(self) -> bool:
         """A and B were scored with different suites (name or version): scores are not comparable."""
-        return (self.suite_a.name, self.suite_a.version) != (self.suite_b.name, self.suite_b.version)
+        return (self.suite_a.name, self.suite_a.version) != (
+            self.suite_b.name,
+            self.suite_b.version,
+        )
 
     @property
     def sha_mismatch(self) -> bool:
@@ -206,7 +221,9 @@ class RunDiff:
     only_b: tuple[str, ...]
 
 
-ERROR_KINDS = frozenset({"lost", "no_scores", "vanished"})  # B did not score: a JUnit <error>, not a <failure>
+ERROR_KINDS = frozenset(
+    {"lost", "no_scores", "vanished"}
+)  # B did not score: a JUnit <error>, not a <failure>
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,16 @@ KINDS = (
     ("unchanged", "unchanged", "unchanged"),
 )
 LABELS = {kind: label for kind, label, _ in KINDS}
-HIDDEN = frozenset({"known_failure", "unchanged"})  # listed with --verbose only (counted in the summary)
+HIDDEN = frozenset(
+    {"known_failure", "unchanged"}
+)  # listed with --verbose only (counted in the summary)
 
 
 def format_text(
-    diff: RunDiff, decision: Decision, judged: Sequence[ModelVerdict] | None = None, detail: str = "normal"
+    diff: RunDiff,
+    decision: Decision,
+    judged: Sequence[ModelVerdict] | None = None,
+    detail: str = "normal",
 ) -> str:
     """The terminal report: the verdict line and its notes, the summary, then one block per model."""
     judged = tuple(judged) if judged is not None else verdicts(diff, decision)
@@ -72,13 +77,16 @@ def _model_block(m: ModelDiff, v: ModelVerdict, detail: str) -> list[str]:
         return lines
     order = {kind: i for i, (kind, _, _) in enumerate(KINDS)}
     listed = sorted(
-        (c for c in v.cases if detail == "verbose" or c.kind not in HIDDEN), key=lambda c: order[c.kind]
+        (c for c in v.cases if detail == "verbose" or c.kind not in HIDDEN),
+        key=lambda c: order[c.kind],
     )  # sorted() is stable: within a kind, the diff's case order
     lines += [f"  {c.case_id} [{LABELS[c.kind]}]: {_case_text(c)}" for c in listed]
     hidden = [c for c in v.cases if c.kind in HIDDEN and detail != "verbose"]
     if any(c.kind == "known_failure" for c in hidden):
         count = sum(1 for c in hidden if c.kind == "known_failure")
-        lines.append(f"  ({count} known failure{'' if count == 1 else 's'} not listed; --verbose lists every case)")
+        lines.append(
+            f"  ({count} known failure{'' if count == 1 else 's'} not listed; --verbose lists every case)"
+        )
     if detail == "verbose":
         lines.append("  metric            A                        B                        B - A")
         for d in m.metrics:

@@ -15,7 +15,9 @@ class GateOptions:
     max_drop: float | None = None
     alpha: float = 0.05
     strict: bool = False
-    allow_errored: int = 0  # cases per model that may be lost (scored in A, not in B) without failing the gate
+    allow_errored: int = (
+        0  # cases per model that may be lost (scored in A, not in B) without failing the gate
+    )
 
 
 @dataclass(frozen=True)
@@ -63,4 +65,8 @@ def _side(case: CaseOutcome, side: str) -> str:
     passed, scored = case.counts(side)
     if len(samples) == 1:
         return samples[0].status
-    return f"{passed} of {scored} scored repeats passed" if scored else f"no scored repeat of {len(samples)}"
+    return (
+        f"{passed} of {scored} scored repeats passed"
+        if scored
+        else f"no scored repeat of {len(samples)}"
+    )

@@ -22,14 +22,18 @@ def lost_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         count = sum(len(m.lost) for m in over)
         shown = "; ".join(f"{m.model}: {ids(m.lost)}" for m in over)
         allowance = f", more than --allow-errored {allow}" if allow else ""
-        regressions = tuple(Regression(m.model, c.case_id, "lost", _lost_text(c)) for m in over for c in m.lost)
+        regressions = tuple(
+            Regression(m.model, c.case_id, "lost", _lost_text(c)) for m in over for c in m.lost
+        )
         text = f"{cases_text(count)} scored in A errored or vanished in B ({shown}{allowance})"
         return RuleResult("errored or vanished", True, text, regressions)
     lost = sum(len(m.lost) for m in diff.models)
     if not lost:
         return None
     return RuleResult(
-        "errored or vanished", False, f"{cases_text(lost)} errored or vanished in B, within --allow-errored {allow}"
+        "errored or vanished",
+        False,
+        f"{cases_text(lost)} errored or vanished in B, within --allow-errored {allow}",
     )
 
 
@@ -40,15 +44,21 @@ def no_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         return None
     message = "B has no scored case (every case errored or is missing)"
     regressions = tuple(Regression(m.model, None, "no_scores", message) for m in blank)
-    return RuleResult("no scores", True, f"no scored case in B ({', '.join(m.model for m in blank)})", regressions)
+    return RuleResult(
+        "no scores", True, f"no scored case in B ({', '.join(m.model for m in blank)})", regressions
+    )
 
 
 def missing_models(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     """A model of A that B does not have."""
     if not diff.only_a:
         return None
-    regressions = tuple(Regression(model, None, "vanished", "in A, not in B") for model in diff.only_a)
-    return RuleResult("missing model", True, f"models in A missing from B ({', '.join(diff.only_a)})", regressions)
+    regressions = tuple(
+        Regression(model, None, "vanished", "in A, not in B") for model in diff.only_a
+    )
+    return RuleResult(
+        "missing model", True, f"models in A missing from B ({', '.join(diff.only_a)})", regressions
+    )
 
 
 def _lost_text(case: CaseOutcome) -> str:

@@ -82,7 +82,9 @@ def verdicts(diff: RunDiff, decision: Decision) -> tuple[ModelVerdict, ...]:
     return tuple(out)
 
 
-def model_verdict(model: ModelDiff, regressions: Sequence[Regression], decision: Decision) -> ModelVerdict:
+def model_verdict(
+    model: ModelDiff, regressions: Sequence[Regression], decision: Decision
+) -> ModelVerdict:
     """One model's verdict from the gate's regressions of that model."""
     per_case = {r.case_id: r for r in regressions if r.case_id is not None}
     whole = tuple(r for r in regressions if r.case_id is None)
@@ -92,12 +94,18 @@ def model_verdict(model: ModelDiff, regressions: Sequence[Regression], decision:
 
 
 def _case(
-    model: ModelDiff, case: CaseOutcome, regression: Regression | None, paired: bool, decision: Decision
+    model: ModelDiff,
+    case: CaseOutcome,
+    regression: Regression | None,
+    paired: bool,
+    decision: Decision,
 ) -> CaseVerdict:
     history = case_history(case)
 
     def verdict(kind: str, message: str) -> CaseVerdict:
-        return CaseVerdict(model.model, case.case_id, kind, OUTCOMES[kind], message, history, case, regression)
+        return CaseVerdict(
+            model.model, case.case_id, kind, OUTCOMES[kind], message, history, case, regression
+        )
 
     if regression is not None:
         return verdict("lost" if regression.is_error else "regression", regression.message)
@@ -109,7 +117,9 @@ def _case(
             case.case_id,
             "fix",
             "passed" if case.status_b == "passed" else "skipped",
-            f"fixed ({history})" if case.status_b == "passed" else f"better ({history}){_reason(case)}",
+            f"fixed ({history})"
+            if case.status_b == "passed"
+            else f"better ({history}){_reason(case)}",
             history,
             case,
         )
@@ -122,15 +132,22 @@ def _reason(case: CaseOutcome) -> str:
     return f": {case.reason_b}" if case.reason_b else ""
 
 
-def _worse(model: ModelDiff, case: CaseOutcome, paired: bool, decision: Decision) -> tuple[str, str]:
+def _worse(
+    model: ModelDiff, case: CaseOutcome, paired: bool, decision: Decision
+) -> tuple[str, str]:
     """Why a case whose pass rate fell is not a regression by itself."""
     history, reason = case_history(case), _reason(case)
     if paired:
         return "counted", f"counted in the paired test ({WHOLE_RUN} failure): {history}{reason}"
     if case.flaky and not model.single_sample:
         return "noise", f"noise: flaky case ({history}){reason}"
-    if decision.regression:  # the gate failed on other rules; this model's flips were not among them
-        return "noise", f"{history}; not a regression by itself (paired test p = {model.paired_p:.4g}){reason}"
+    if (
+        decision.regression
+    ):  # the gate failed on other rules; this model's flips were not among them
+        return (
+            "noise",
+            f"{history}; not a regression by itself (paired test p = {model.paired_p:.4g}){reason}",
+        )
     return "noise", (
         f"{history}; not a regression by itself: the paired test cannot tell it from noise "
         f"(p = {model.paired_p:.4g}); --strict counts every flip{reason}"

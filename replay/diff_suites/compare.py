@@ -49,16 +49,26 @@ def diff_suites(old: dict[str, Any], new: dict[str, Any]) -> SuiteDiff:
     old_cases = {c["id"]: c for c in old["cases"]}
     new_cases = {c["id"]: c for c in new["cases"]}
     changes = [
-        _classify(old, new, old_cases[c["id"]], c) if c["id"] in old_cases else CaseChange(c["id"], "added")
+        _classify(old, new, old_cases[c["id"]], c)
+        if c["id"] in old_cases
+        else CaseChange(c["id"], "added")
         for c in new["cases"]
     ]
     changes += [CaseChange(c["id"], "removed") for c in old["cases"] if c["id"] not in new_cases]
     tools_old, tools_new = old["tools"], new["tools"]
     changed_tools = tuple(
-        sorted(t for t in set(tools_old) & set(tools_new) if _canon(tools_old[t]) != _canon(tools_new[t]))
+        sorted(
+            t
+            for t in set(tools_old) & set(tools_new)
+            if _canon(tools_old[t]) != _canon(tools_new[t])
+        )
     )
     other = tuple(
-        sorted(k for k in (set(old) | set(new)) - _IGNORED - _COMPARED if _canon(old.get(k)) != _canon(new.get(k)))
+        sorted(
+            k
+            for k in (set(old) | set(new)) - _IGNORED - _COMPARED
+            if _canon(old.get(k)) != _canon(new.get(k))
+        )
     )
     diff_tools = (set(tools_old) ^ set(tools_new)) | set(changed_tools)
     prompt_changed = _canon(old.get("system_prompt")) != _canon(new.get("system_prompt"))
@@ -85,7 +95,9 @@ def _required(changes: list[CaseChange], anything_else: bool) -> tuple[str, str]
     removed = counts.pop("removed")
     if removed:
         return "major", _count(removed, "removed")
-    reasons = [_count(n, KIND_TEXT[kind]) for kind, n in counts.items() if n and kind != "unchanged"]
+    reasons = [
+        _count(n, KIND_TEXT[kind]) for kind, n in counts.items() if n and kind != "unchanged"
+    ]
     if reasons:
         return "minor", ", ".join(reasons)
     if anything_else:
@@ -97,12 +109,18 @@ def _count(n: int, what: str) -> str:
     return f"{n} {'case' if n == 1 else 'cases'} {what}"
 
 
-def _classify(old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], nc: dict[str, Any]) -> CaseChange:
+def _classify(
+    old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], nc: dict[str, Any]
+) -> CaseChange:
     req_old, req_new = _requests(old, oc), _requests(new, nc)
     if req_new != req_old[: len(req_new)]:
         return CaseChange(nc["id"], "request_changed", _request_what(old, new, oc, nc))
     paths = _diff_paths(oc, nc, "")
-    return CaseChange(nc["id"], "check_changed", tuple(paths)) if paths else CaseChange(nc["id"], "unchanged")
+    return (
+        CaseChange(nc["id"], "check_changed", tuple(paths))
+        if paths
+        else CaseChange(nc["id"], "unchanged")
+    )
 
 
 def _requests(suite: dict[str, Any], case: dict[str, Any]) -> list[str]:
@@ -121,7 +139,9 @@ def _step_results(step: Any) -> list[Any]:
     return [call.get("result") if isinstance(call, dict) else None for call in calls or []]
 
 
-def _request_what(old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], nc: dict[str, Any]) -> tuple[str, ...]:
+def _request_what(
+    old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], nc: dict[str, Any]
+) -> tuple[str, ...]:
     what: list[str] = []
     if _canon(old.get("system_prompt")) != _canon(new.get("system_prompt")):
         what.append("system prompt")
@@ -130,7 +150,9 @@ def _request_what(old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], 
     if _canon(oc.get("tools")) != _canon(nc.get("tools")):
         what.append("offered tools")
     for name in nc.get("tools", []):
-        if name in oc.get("tools", []) and _canon(old["tools"].get(name)) != _canon(new["tools"].get(name)):
+        if name in oc.get("tools", []) and _canon(old["tools"].get(name)) != _canon(
+            new["tools"].get(name)
+        ):
             what.append(f"tool {name}")
     steps_old, steps_new = oc.get("steps", []), nc.get("steps", [])
     for k in range(min(len(steps_old), len(steps_new)) - 1):
@@ -145,14 +167,20 @@ def _diff_paths(a: Any, b: Any, path: str) -> list[str]:
     """The paths where two JSON values differ, descending into objects and same-length lists."""
     if isinstance(a, dict) and isinstance(b, dict):
         if len(a) == len(b) == 1 and set(a) != set(b):
-            return [path]  # one check swapped for another ({"eq": 20} -> {"range": ...}): name the argument
+            return [
+                path
+            ]  # one check swapped for another ({"eq": 20} -> {"range": ...}): name the argument
         out: list[str] = []
         for key in sorted(set(a) | set(b)):
             sub = f"{path}.{key}" if path else key
             out += _diff_paths(a.get(key), b.get(key), sub) if key in a and key in b else [sub]
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _diff_paths(x, y, f"{path}[{i}]")]
+        return [
+            p
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for p in _diff_paths(x, y, f"{path}[{i}]")
+        ]
     return [] if _canon(a) == _canon(b) else [path]
 
 

@@ -19,12 +19,17 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
         raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     try:
         data = strict_json.loads_file(raw)
-    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError and NotStrictJSON are ValueErrors
+    except (
+        ValueError,
+        UnicodeDecodeError,
+    ) as exc:  # JSONDecodeError and NotStrictJSON are ValueErrors
         raise SuiteError(f"{path}: not valid JSON: {exc}") from None
     problem = _shape_problem(data)
     if problem:
         raise SuiteError(f"{path}: {problem}")
-    unknown = unknown_key_problems(data)  # a misspelt key would hide a change (or a check) from the diff
+    unknown = unknown_key_problems(
+        data
+    )  # a misspelt key would hide a change (or a check) from the diff
     if unknown:
         raise suite_error(str(path), unknown)
     return raw, data

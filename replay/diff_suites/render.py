@@ -36,7 +36,9 @@ def format_text(diff: SuiteDiff, detail: str = "normal") -> str:
         rows = diff.of_kind(kind)
         if rows:
             lines.append(f"  {title}:")
-            lines.extend(f"    {c.case_id}" + (f": {_short(c.what)}" if c.what else "") for c in rows)
+            lines.extend(
+                f"    {c.case_id}" + (f": {_short(c.what)}" if c.what else "") for c in rows
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -59,7 +61,9 @@ def verdict_lines(diff: SuiteDiff) -> list[str]:
     if diff.bump_ok:
         lines.append("version bump ok")
     elif diff.actual == "lower":
-        lines.append(f"version bump wrong: NEW {diff.version_new} is lower than OLD {diff.version_old}")
+        lines.append(
+            f"version bump wrong: NEW {diff.version_new} is lower than OLD {diff.version_old}"
+        )
     elif diff.actual == "none":
         lines.append(f"version bump missing: something changed but NEW is still {diff.version_new}")
     else:
@@ -93,10 +97,18 @@ def format_rescores(
                 f"  cases scored: {row.scored_old} under {version_old}, {row.scored_new} under {version_new}; "
                 f"over the {row.common.count} scored under both:"
             )
-            table = _table(row.common.rates_old, row.common.rates_new, version_old, version_new, (0, 0))
+            table = _table(
+                row.common.rates_old, row.common.rates_new, version_old, version_new, (0, 0)
+            )
             lines += [table[0], *table[2:]]  # without the "cases scored" row, said above
         else:
-            lines += _table(row.rates_old, row.rates_new, version_old, version_new, (row.scored_old, row.scored_new))
+            lines += _table(
+                row.rates_old,
+                row.rates_new,
+                version_old,
+                version_new,
+                (row.scored_old, row.scored_new),
+            )
         if compact:
             pass  # the comparable table is the one above
         elif row.common is not None and row.common.count:
@@ -104,14 +116,20 @@ def format_rescores(
                 f"  warning: the columns are over different cases; over the {row.common.count} scored under both:"
             )
             counts = (row.common.count, row.common.count)
-            lines += _table(row.common.rates_old, row.common.rates_new, version_old, version_new, counts)
+            lines += _table(
+                row.common.rates_old, row.common.rates_new, version_old, version_new, counts
+            )
         elif row.common is not None:
-            lines.append("  warning: the columns are over different cases, and no case is scored under both")
+            lines.append(
+                "  warning: the columns are over different cases, and no case is scored under both"
+            )
         for old, new in (("passed", "failed"), ("failed", "passed")):
             flips = [f for f in row.flips if (f.old, f.new) == (old, new)]
             if not flips and detail == "normal":
                 continue
-            lines.append(f"  {old} under {version_old}, {new} under {version_new} ({len(flips)}){':' if flips else ''}")
+            lines.append(
+                f"  {old} under {version_old}, {new} under {version_new} ({len(flips)}){':' if flips else ''}"
+            )
             lines.extend(f"    {f.case_id}" + (f": {f.reason}" if f.reason else "") for f in flips)
         short = detail != "verbose"
         if row.unrecorded_old:
@@ -134,7 +152,9 @@ def _ids(ids: tuple[str, ...], listed: frozenset[str]) -> str:
 
 def _model_line(row: ModelRescore, version_old: str, version_new: str) -> str:
     overall_old, overall_new = row.rates_old[0], row.rates_new[0]
-    change = "-" if overall_old is None or overall_new is None else f"{overall_new - overall_old:+.2f}"
+    change = (
+        "-" if overall_old is None or overall_new is None else f"{overall_new - overall_old:+.2f}"
+    )
     return (
         f"model {row.model}: overall {_pct(overall_old)} under {version_old}, {_pct(overall_new)} under "
         f"{version_new} ({change}); {len(row.flips)} flip(s); {len(row.needs_recording)} need recording"
@@ -142,11 +162,17 @@ def _model_line(row: ModelRescore, version_old: str, version_new: str) -> str:
 
 
 def _table(
-    old: tuple[float | None, ...], new: tuple[float | None, ...], v_old: str, v_new: str, scored: tuple[int, int]
+    old: tuple[float | None, ...],
+    new: tuple[float | None, ...],
+    v_old: str,
+    v_new: str,
+    scored: tuple[int, int],
 ) -> list[str]:
     """The metric table: a header, the cases scored on each side, then one row per metric."""
     lines = [f"  {'metric':<17} {v_old:>10} {v_new:>10} {'change':>10}"]
-    lines.append(f"  {'cases scored':<17} {scored[0]:>10} {scored[1]:>10} {scored[1] - scored[0]:>+10}")
+    lines.append(
+        f"  {'cases scored':<17} {scored[0]:>10} {scored[1]:>10} {scored[1] - scored[0]:>+10}"
+    )
     for name, a, b in zip(METRICS, old, new, strict=True):
         change = "-" if a is None or b is None else f"{b - a:+.2f}"
         lines.append(f"  {name:<17} {_pct(a):>10} {_pct(b):>10} {change:>10}")

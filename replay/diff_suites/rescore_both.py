@@ -56,7 +56,9 @@ def _rates(document: dict[str, Any]) -> tuple[float | None, ...]:
     return tuple(document["metrics"][m]["rate"] for m in METRICS)
 
 
-def _common_rates(suite: Any, document: dict[str, Any], cases: set[str]) -> tuple[float | None, ...]:
+def _common_rates(
+    suite: Any, document: dict[str, Any], cases: set[str]
+) -> tuple[float | None, ...]:
     """The seven rates of ``document`` over ``cases`` only: the summary of those cases' rows."""
     from replay.scored import summary_of_document
 
@@ -97,7 +99,9 @@ def rescore_both(
             old_run, new_run = score_model(model_dir, suite_old), score_model(model_dir, suite_new)
             ro, rn = old_run.results, new_run.results
             # A cassette that cannot be used is unrecorded under both, and said once.
-            errors += list(dict.fromkeys(bad.line() for bad in (*old_run.unusable, *new_run.unusable)))
+            errors += list(
+                dict.fromkeys(bad.line() for bad in (*old_run.unusable, *new_run.unusable))
+            )
             scored_old, scored_new = _scored(ro), _scored(rn)
             common = None
             if set(scored_old) != set(scored_new):
@@ -105,7 +109,9 @@ def rescore_both(
                 both = set(scored_old) & set(scored_new)
                 rates = (_common_rates(suite_old, ro, both), _common_rates(suite_new, rn, both))
                 common = (
-                    Common(len(both), *rates) if both else Common(0, (None,) * len(METRICS), (None,) * len(METRICS))
+                    Common(len(both), *rates)
+                    if both
+                    else Common(0, (None,) * len(METRICS), (None,) * len(METRICS))
                 )
         except LobstackError as exc:
             errors.append(exc.message)
@@ -115,7 +121,9 @@ def rescore_both(
                 model=str(rn.get("model", model_dir.name)),
                 rates_old=_rates(ro),
                 rates_new=_rates(rn),
-                needs_recording=tuple(r["id"] for r in rn["results"] if r["status"] == "unrecorded"),
+                needs_recording=tuple(
+                    r["id"] for r in rn["results"] if r["status"] == "unrecorded"
+                ),
                 flips=_flips(ro, rn),
                 scored_old=len(scored_old),
                 scored_new=len(scored_new),

@@ -23,7 +23,12 @@ from typing import Any
 from recorder.files import write_atomic
 
 MAX_PLOTS = 256  # SVG files kept (the oldest go first): a few MB at most
-_PLOT_CODE = ("_plots.py", "_svg.py", "_plot_model.py", "_labels.py")  # every module that shapes a plot's SVG
+_PLOT_CODE = (
+    "_plots.py",
+    "_svg.py",
+    "_plot_model.py",
+    "_labels.py",
+)  # every module that shapes a plot's SVG
 _FORMAT = "lobstack-eval plot cache 1"
 
 
@@ -48,7 +53,11 @@ def _matplotlib_identity() -> str:
     except OSError:
         version = str((root / "__init__.py").stat().st_mtime_ns)
     settings = [os.environ.get(name, "") for name in ("MATPLOTLIBRC", "MPLCONFIGDIR", "MPLBACKEND")]
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "matplotlib" / "matplotlibrc"
+    config = (
+        Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+        / "matplotlib"
+        / "matplotlibrc"
+    )
     with contextlib.suppress(OSError):
         settings.append(str(config.stat().st_mtime_ns))
     return "\n".join([str(root), version, *settings])

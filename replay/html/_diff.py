@@ -58,7 +58,13 @@ _CHANGE_TEXT = {
     "unchanged": "",
 }
 # The report's row styles (report.css): red for what the gate counts, orange for what got worse without counting.
-_ROW_CLASS = {"regression": "regression", "lost": "regression", "counted": "changed", "noise": "changed", "fix": "fix"}
+_ROW_CLASS = {
+    "regression": "regression",
+    "lost": "regression",
+    "counted": "changed",
+    "noise": "changed",
+    "fix": "fix",
+}
 
 
 def _metric_line(key: str, a: dict[str, Any], b: dict[str, Any]) -> MetricLine:
@@ -83,7 +89,11 @@ def _metric_line(key: str, a: dict[str, Any], b: dict[str, Any]) -> MetricLine:
 
 def _first_user_text(case: dict[str, Any] | None) -> str:
     for msg in (case or {}).get("messages", []):
-        if isinstance(msg, dict) and msg.get("role") == "user" and isinstance(msg.get("content"), str):
+        if (
+            isinstance(msg, dict)
+            and msg.get("role") == "user"
+            and isinstance(msg.get("content"), str)
+        ):
             return msg["content"]
     return ""
 
@@ -100,7 +110,9 @@ def _side(case: CaseOutcome, side: str) -> str:
 
 
 def _case_lines(judged: ModelVerdict, suite: dict[str, Any] | None) -> list[CaseLine]:
-    suite_cases = {str(c.get("id")): c for c in (suite or {}).get("cases", []) if isinstance(c, dict)}
+    suite_cases = {
+        str(c.get("id")): c for c in (suite or {}).get("cases", []) if isinstance(c, dict)
+    }
     # Suite order when there is a suite, then the verdict's order (B's, then what only A has).
     rank = {cid: i for i, cid in enumerate(suite_cases)}
     ordered = sorted(judged.cases, key=lambda v: rank.get(v.case_id, len(rank)))

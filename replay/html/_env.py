@@ -20,7 +20,9 @@ def _shown(value: Any) -> Any:
     """Every text put in the page (before HTML escaping) with its control, bidi and lone surrogate characters
     shown escaped (scorer/safe_text.py): a bidi override must not reorder what the reader sees, and a lone
     surrogate cannot be written in a UTF-8 page. What we marked safe is passed as it is."""
-    return for_terminal(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+    return (
+        for_terminal(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+    )
 
 
 # Every string from a model or a cassette is untrusted: templates escape by default, and only our own CSS, JS,
@@ -49,7 +51,9 @@ def json_block(data: Any) -> Markup:
     Escaping every ``<`` (not only ``</``) also rules out ``<!--`` and ``<script`` changing how the HTML
     parser reads the block; ``JSON.parse`` turns the escapes back into the same characters.
     """
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(
+        data, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    )
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     # U+2028/2029 are fine in JSON but are line breaks to some tools; keep the file plain.
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
@@ -60,7 +64,10 @@ def json_block(data: Any) -> Markup:
 def csp(scripts: list[str]) -> str:
     """A Content-Security-Policy allowing only these exact inline scripts: no network, no injected code."""
     hashes = " ".join(
-        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode("ascii") + "'" for s in scripts
+        "'sha256-"
+        + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode("ascii")
+        + "'"
+        for s in scripts
     )
     return (
         f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "

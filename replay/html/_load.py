@@ -22,7 +22,9 @@ def load_suite(path: Path) -> dict[str, Any]:
     data = read_json(path, "suite file", SuiteError)
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise SuiteError(f"suite file {path}: field 'cases' is missing or not a list")
-    unknown = unknown_key_problems(data)  # the page would show a misspelt field as if it were absent
+    unknown = unknown_key_problems(
+        data
+    )  # the page would show a misspelt field as if it were absent
     if unknown:
         raise suite_error(str(path), unknown)
     return data
@@ -35,7 +37,9 @@ def results_paths(reports_dir: Path) -> list[Path]:
     not a model's results and is ignored."""
     if not reports_dir.is_dir():
         raise ResultsError(f"reports directory not found: {reports_dir}")
-    paths = sorted(p / "results.json" for p in reports_dir.iterdir() if (p / "results.json").is_file())
+    paths = sorted(
+        p / "results.json" for p in reports_dir.iterdir() if (p / "results.json").is_file()
+    )
     if not paths:
         raise ResultsError(f"no model directories (folders with a results.json) in {reports_dir}")
     return paths

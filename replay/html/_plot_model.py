@@ -28,10 +28,14 @@ class PlotModel:
     groups: dict[str, float | None]
     cost_per_100: float | None
     latency_p50_ms: float | None
-    partial: bool = False  # rates over fewer cases than the model has: shown, never on the Pareto front
+    partial: bool = (
+        False  # rates over fewer cases than the model has: shown, never on the Pareto front
+    )
 
 
-LABEL_COLUMNS = 40  # a plot label's widest: a 125-character Bedrock ARN left no room for the plot itself
+LABEL_COLUMNS = (
+    40  # a plot label's widest: a 125-character Bedrock ARN left no room for the plot itself
+)
 
 
 def short_label(label: str, columns: int = LABEL_COLUMNS) -> str:
@@ -76,7 +80,9 @@ _OFFSETS = (4.0, -11.0, 14.0, -21.0, *(-21.0 - 10.0 * k for k in range(1, 12)))
 LEADER_BEYOND = 21.0  # |offset| in points above which the plot draws a leader line to the point
 
 
-def place_labels(points: Sequence[tuple[float, float, str]]) -> dict[int, tuple[float, float, str, str]]:
+def place_labels(
+    points: Sequence[tuple[float, float, str]],
+) -> dict[int, tuple[float, float, str, str]]:
     """Where to write each point's label: ``{index: (dx_pt, dy_pt, ha, text)}``, greedy, best y first.
 
     ``points`` are (x on the axis scale, y in 0..100, name). Points at the same place share one label; a label
@@ -100,7 +106,10 @@ def place_labels(points: Sequence[tuple[float, float, str]]) -> dict[int, tuple[
         choice = _OFFSETS[0]
         for dy in _OFFSETS:
             y0 = yn + dy * 0.0037
-            if not any(x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y0 + _LINE_H for bx0, bx1, by0, by1 in placed):
+            if not any(
+                x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y0 + _LINE_H
+                for bx0, bx1, by0, by1 in placed
+            ):
                 choice = dy
                 break
         y0 = yn + choice * 0.0037

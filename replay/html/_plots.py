@@ -9,7 +9,14 @@ import matplotlib
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
-from replay.html._plot_model import LEADER_BEYOND, Interval, PlotModel, pareto_front, place_labels, plain_text
+from replay.html._plot_model import (
+    LEADER_BEYOND,
+    Interval,
+    PlotModel,
+    pareto_front,
+    place_labels,
+    plain_text,
+)
 from replay.html._svg import empty_svg, figure, label_width_pt, row_labels, to_svg
 
 __all__ = [
@@ -57,7 +64,13 @@ def rates_svg(models: Sequence[PlotModel]) -> str:
         ax.axvspan(x0 - 4, x0 + _PANEL + 4, color="#f3f5f7", zorder=0, linewidth=0)
         title = label + ("\n(lower is better)" if key in LOWER_IS_BETTER else "")
         ax.text(
-            x0 + _PANEL / 2, 1.005, title, transform=ax.get_xaxis_transform(), ha="center", va="bottom", fontsize=8.5
+            x0 + _PANEL / 2,
+            1.005,
+            title,
+            transform=ax.get_xaxis_transform(),
+            ha="center",
+            va="bottom",
+            fontsize=8.5,
         )
         ticks += [x0, x0 + _PANEL / 2, x0 + _PANEL]
         for y, m in enumerate(models):
@@ -100,7 +113,11 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         xlabel, plot_id = "latency p50, ms", "plot-latency"
     else:
         raise ValueError(f"unknown trade-off axis {axis!r}")
-    kept = [(x, m) for x, m in zip(xs, models, strict=True) if x is not None and m.metrics.get("overall") is not None]
+    kept = [
+        (x, m)
+        for x, m in zip(xs, models, strict=True)
+        if x is not None and m.metrics.get("overall") is not None
+    ]
     shown = [(x, m.metrics["overall"].rate, m.name) for x, m in kept]  # type: ignore[union-attr]
     hollow = [m.partial for _, m in kept]
     fig = figure(6.0, 4.2, 46, 12, 38)
@@ -110,7 +127,14 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         front = pareto_front(pts, hollow)
         on_front = set(front)
         off = [i for i in range(len(pts)) if i not in on_front and not hollow[i]]
-        ax.scatter([pts[i][0] for i in off], [pts[i][1] for i in off], s=22, color=_POINT, alpha=0.7, label="model")
+        ax.scatter(
+            [pts[i][0] for i in off],
+            [pts[i][1] for i in off],
+            s=22,
+            color=_POINT,
+            alpha=0.7,
+            label="model",
+        )
         if any(hollow):
             part = [i for i in range(len(pts)) if hollow[i]]
             ax.scatter(
@@ -140,10 +164,24 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         scale = [math.log(x) if log else x for x, _ in pts]
         label_all = len(shown) <= 12
         wanted = [i for i in range(len(shown)) if label_all or i in on_front]
-        for i, (dx, dy, ha, text) in place_labels([(scale[i], pts[i][1], shown[i][2]) for i in wanted]).items():
+        for i, (dx, dy, ha, text) in place_labels(
+            [(scale[i], pts[i][1], shown[i][2]) for i in wanted]
+        ).items():
             x, y = pts[wanted[i]]
-            leader = {"arrowstyle": "-", "color": _MUTED, "linewidth": 0.5} if abs(dy) > LEADER_BEYOND else None
-            ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, fontsize=7, arrowprops=leader)
+            leader = (
+                {"arrowstyle": "-", "color": _MUTED, "linewidth": 0.5}
+                if abs(dy) > LEADER_BEYOND
+                else None
+            )
+            ax.annotate(
+                text,
+                (x, y),
+                xytext=(dx, dy),
+                textcoords="offset points",
+                ha=ha,
+                fontsize=7,
+                arrowprops=leader,
+            )
         if log:
             # Plain numbers on a log axis; minor ticks unlabelled (their labels collide within a decade).
             ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
@@ -152,7 +190,9 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
         ax.margins(x=0.08)
         ax.legend(fontsize=7, loc="lower right")
     else:
-        ax.text(0.5, 0.5, "no model has both figures", ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            0.5, 0.5, "no model has both figures", ha="center", va="center", transform=ax.transAxes
+        )
     missing = len(models) - len(shown)
     if missing:
         xlabel += f"  ({missing} model{'s' if missing != 1 else ''} without it not shown)"
@@ -177,7 +217,14 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
     keys = list(GROUP_LABELS)
     names = [plain_text(m.name) for m in models]
     numbers = n <= HEATMAP_NUMBERS_MAX_MODELS
-    fig = figure(7.5, 0.9 + 0.24 * max(n, 2), label_width_pt(names, 8) + 12, 28, 10, right_pt=14 if numbers else 44)
+    fig = figure(
+        7.5,
+        0.9 + 0.24 * max(n, 2),
+        label_width_pt(names, 8) + 12,
+        28,
+        10,
+        right_pt=14 if numbers else 44,
+    )
     ax = fig.subplots()
     values = [[m.groups.get(k) for k in keys] for m in models]
     grid = [[math.nan if v is None else v for v in row] for row in values]

@@ -55,7 +55,10 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     repeated = has_repeats(ordered)
     case_ids = _view.grid_case_ids(ordered, suite)
     plot_models = [_view.plot_model(r) for r in ordered]
-    plots = {name: _env.safe(cached_svg(name, plot_models, draw)) for name, draw in _drawings(plot_models).items()}
+    plots = {
+        name: _env.safe(cached_svg(name, plot_models, draw))
+        for name, draw in _drawings(plot_models).items()
+    }
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
@@ -63,7 +66,9 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     power = [(str(r["model"]), str(r.get("repeats", 1)), *power_cells(r, 5.0)) for r in ordered]
     suites = _view.suite_lines(ordered)
     partial_note = partial_line(ordered)
-    title = "Tool-calling report" + (f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else "")
+    title = "Tool-calling report" + (
+        f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else ""
+    )
     return _env.render(
         "report.html.j2",
         title=title,
@@ -83,7 +88,9 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         columns=_view.columns(repeated),
         rows=[_view.leaderboard_row(r, repeated) for r in ordered],
         partial_note=partial_note or "",
-        front_note="; a partial model (hollow, scored/total by its name) is never on it" if partial_note else "",
+        front_note="; a partial model (hollow, scored/total by its name) is never on it"
+        if partial_note
+        else "",
         plots=plots,
         spans=_view.group_spans(case_ids),
         grid=_view.grid_rows(ordered, case_ids),
@@ -92,7 +99,9 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     )
 
 
-def write_report(reports_dir: Path, suite_path: Path, on_error: Callable[[LobstackError], None] | None = None) -> Path:
+def write_report(
+    reports_dir: Path, suite_path: Path, on_error: Callable[[LobstackError], None] | None = None
+) -> Path:
     """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
 
     Raises ``ResultsError`` naming the file for a corrupt results.json, ``SuiteError`` for the suite. With

@@ -36,7 +36,9 @@ def _no_glyph_warnings() -> Iterator[None]:
     text (``svg.fonttype: none``) and drawn by the browser's fonts, so the warning is noise; the width measured
     for layout falls back to matplotlib's box for the glyph, which is close enough."""
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+        warnings.filterwarnings(
+            "ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning
+        )
         yield
 
 
@@ -63,18 +65,34 @@ def label_width_pt(labels: Sequence[str], size: float) -> float:
     # The longest strings by character count are the only candidates worth measuring exactly.
     longest = sorted(set(labels), key=lambda s: (-len(s), s))[:12]
     with _no_glyph_warnings():
-        return max((text_to_path.get_text_width_height_descent(s, prop, ismath=False)[0] for s in longest), default=0.0)
+        return max(
+            (text_to_path.get_text_width_height_descent(s, prop, ismath=False)[0] for s in longest),
+            default=0.0,
+        )
 
 
 def figure(
-    width: float, height: float, left_pt: float, top_pt: float, bottom_pt: float, right_pt: float = 14
+    width: float,
+    height: float,
+    left_pt: float,
+    top_pt: float,
+    bottom_pt: float,
+    right_pt: float = 14,
 ) -> Figure:
     """A figure with fixed margins in points (cheaper than constrained layout, which re-measures every text)."""
     fig = Figure(figsize=(width, height), dpi=72)
     fig.patch.set_alpha(0.0)
     w, h = width * 72, height * 72
-    left_pt = min(left_pt, w / 2)  # labels are cut to 40 columns; whatever their font, the plot keeps half
-    fig.subplots_adjust(left=left_pt / w, right=1 - right_pt / w, top=1 - top_pt / h, bottom=bottom_pt / h, wspace=0.12)
+    left_pt = min(
+        left_pt, w / 2
+    )  # labels are cut to 40 columns; whatever their font, the plot keeps half
+    fig.subplots_adjust(
+        left=left_pt / w,
+        right=1 - right_pt / w,
+        top=1 - top_pt / h,
+        bottom=bottom_pt / h,
+        wspace=0.12,
+    )
     return fig
 
 

@@ -69,7 +69,10 @@ REPEAT_COLUMNS: tuple[Column, ...] = (
 )
 COLUMNS: tuple[Column, ...] = (
     Column("model", "Model", "asc", numeric=False),
-    *(Column(k, label, "asc" if k in LOWER_IS_BETTER else "desc") for k, label in METRIC_LABELS.items()),
+    *(
+        Column(k, label, "asc" if k in LOWER_IS_BETTER else "desc")
+        for k, label in METRIC_LABELS.items()
+    ),
     Column("latency_p50_ms", "Latency p50", "asc"),
     Column("cost_per_100_cases_usd", "Cost per 100 cases", "asc"),
     Column("scored", "Scored", "desc"),
@@ -106,7 +109,9 @@ def _routed(result: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     routed = result.get("routed_models")
     if not isinstance(routed, dict) or set(routed) <= {result.get("model")}:
         return ()
-    return tuple(sorted(((str(k), int(v)) for k, v in routed.items()), key=lambda kv: (-kv[1], kv[0])))
+    return tuple(
+        sorted(((str(k), int(v)) for k, v in routed.items()), key=lambda kv: (-kv[1], kv[0]))
+    )
 
 
 def columns(repeated: bool) -> tuple[Column, ...]:
@@ -150,11 +155,16 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
         m = _metric(result, key)
         rate = _number(m.get("rate"))
         # A list when read from results.json, maybe a tuple when rescore hands its documents over in memory.
-        ci = m.get("ci") if isinstance(m.get("ci"), list | tuple) and len(m["ci"]) == 2 else (None, None)
+        ci = (
+            m.get("ci")
+            if isinstance(m.get("ci"), list | tuple) and len(m["ci"]) == 2
+            else (None, None)
+        )
         metrics[key] = None if rate is None else Interval(rate, _number(ci[0]), _number(ci[1]))
     groups_in = result.get("groups") if isinstance(result.get("groups"), dict) else {}
     groups = {
-        k: _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None for k in GROUP_LABELS
+        k: _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None
+        for k in GROUP_LABELS
     }
     mark = partial(result)
     return PlotModel(
@@ -167,9 +177,13 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
     )
 
 
-def grid_case_ids(results: Sequence[dict[str, Any]], suite: dict[str, Any]) -> list[tuple[str, str]]:
+def grid_case_ids(
+    results: Sequence[dict[str, Any]], suite: dict[str, Any]
+) -> list[tuple[str, str]]:
     """(case id, group) in suite order, then any case only the results know (an older suite), by id."""
-    ids: list[tuple[str, str]] = [(str(c["id"]), str(c.get("group", ""))) for c in suite.get("cases", [])]
+    ids: list[tuple[str, str]] = [
+        (str(c["id"]), str(c.get("group", ""))) for c in suite.get("cases", [])
+    ]
     known = {cid for cid, _ in ids}
     extra: dict[str, str] = {}
     for result in results:
@@ -200,16 +214,22 @@ def _strip(result: dict[str, Any] | None) -> str:
     runs = (result or {}).get("runs")
     if not isinstance(runs, list):
         return ""
-    return "".join(_STATUS_CLASS.get(str(r.get("status")), "u") for r in runs if isinstance(r, dict))
+    return "".join(
+        _STATUS_CLASS.get(str(r.get("status")), "u") for r in runs if isinstance(r, dict)
+    )
 
 
-def grid_rows(results: Sequence[dict[str, Any]], case_ids: Sequence[tuple[str, str]]) -> list[GridRow]:
+def grid_rows(
+    results: Sequence[dict[str, Any]], case_ids: Sequence[tuple[str, str]]
+) -> list[GridRow]:
     """Each model's status letters (p/f/e/u) along ``case_ids``; a case missing from a file reads unrecorded.
     A model with repeats also gets each case's repeats in order (``strips``)."""
     rows = []
     for result in results:
         by_id = _by_id(result)
-        statuses = tuple(_STATUS_CLASS.get(str(by_id.get(cid, {}).get("status")), "u") for cid, _ in case_ids)
+        statuses = tuple(
+            _STATUS_CLASS.get(str(by_id.get(cid, {}).get("status")), "u") for cid, _ in case_ids
+        )
         repeated = isinstance(result.get("repeats"), int) and result["repeats"] > 1
         strips = tuple(_strip(by_id.get(cid)) for cid, _ in case_ids) if repeated else ()
         rows.append(GridRow(str(result["model"]), statuses, strips))
@@ -218,7 +238,14 @@ def grid_rows(results: Sequence[dict[str, Any]], case_ids: Sequence[tuple[str, s
 
 def _suite_case(case: dict[str, Any] | None, cid: str, group: str) -> dict[str, Any]:
     if case is None:
-        return {"id": cid, "group": group, "tools": [], "messages": [], "steps": [], "in_suite": False}
+        return {
+            "id": cid,
+            "group": group,
+            "tools": [],
+            "messages": [],
+            "steps": [],
+            "in_suite": False,
+        }
     return {
         "id": cid,
         "group": group,
@@ -240,7 +267,11 @@ def details(
         row = []
         for cid, _ in case_ids:
             r = by_id.get(cid)
-            cell = None if r is None else {k: r.get(k) for k in ("status", "reason", "steps", "attempts")}
+            cell = (
+                None
+                if r is None
+                else {k: r.get(k) for k in ("status", "reason", "steps", "attempts")}
+            )
             if cell is not None and isinstance(r.get("runs"), list):  # type: ignore[union-attr]
                 cell["runs"] = [_run_detail(run) for run in r["runs"] if isinstance(run, dict)]  # type: ignore[index]
             row.append(cell)
@@ -263,5 +294,9 @@ def suite_lines(results: Sequence[dict[str, Any]]) -> list[SuiteLine]:
     seen = set()
     for result in results:
         s = result.get("suite") if isinstance(result.get("suite"), dict) else {}
-        seen.add(SuiteLine(str(s.get("name", "?")), str(s.get("version", "?")), str(s.get("sha256", "?"))))
+        seen.add(
+            SuiteLine(
+                str(s.get("name", "?")), str(s.get("version", "?")), str(s.get("sha256", "?"))
+            )
+        )
     return sorted(seen, key=lambda s: (s.name, s.version, s.sha256))

@@ -15,13 +15,19 @@ __all__ = ["Merged", "merge"]
 
 
 def merge(
-    inputs: Sequence[Path], out: Path, suite: Path | None = None, html: bool = True, rows: Path | None = None
+    inputs: Sequence[Path],
+    out: Path,
+    suite: Path | None = None,
+    html: bool = True,
+    rows: Path | None = None,
 ) -> Merged:
     """Merge cassette dirs or report dirs (all of one kind) into the new or empty dir ``out``."""
     kind = common_kind(inputs)
     check_out(out, inputs)
     if kind == CASSETTES:
         if rows is not None:
-            raise UsageError("--rows: cassettes have no rows; rescore the merged cassettes with --rows")
+            raise UsageError(
+                "--rows: cassettes have no rows; rescore the merged cassettes with --rows"
+            )
         return merge_cassettes(inputs, out, suite)
     return merge_reports(inputs, out, suite, html, rows)

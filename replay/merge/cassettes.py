@@ -43,13 +43,17 @@ class Merged:
     cases: int
     files: tuple[Path, ...]
     warnings: tuple[str, ...] = ()
-    errors: tuple[str, ...] = ()  # error lines (without `error: `): the merge is written, the command exits 1
+    errors: tuple[
+        str, ...
+    ] = ()  # error lines (without `error: `): the merge is written, the command exits 1
 
 
 def _check_alike(parts: Sequence[tuple[Path, Manifest]]) -> None:
     first_dir, first = parts[0]
     for folder, manifest in parts[1:]:
-        pairs = [(name, getattr(first, attr), getattr(manifest, attr)) for name, attr in _RUN_FIELDS]
+        pairs = [
+            (name, getattr(first, attr), getattr(manifest, attr)) for name, attr in _RUN_FIELDS
+        ]
         pairs += [(f"suite {key}", first.suite[key], manifest.suite[key]) for key in _SUITE_FIELDS]
         for name, a, b in pairs:
             if a != b:
@@ -68,7 +72,9 @@ def _overlap(a: Path, b: Path, what: str, model: str) -> CassetteError:
 def _files(model_dir: Path) -> list[Path]:
     """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders. A symbolic
     link among them (or the model dir itself) is refused: merge copies only the shard's own regular files."""
-    unlinked(model_dir.parent, model_dir.name, MANIFEST, what="merge copies only a shard's own files")
+    unlinked(
+        model_dir.parent, model_dir.name, MANIFEST, what="merge copies only a shard's own files"
+    )
     found = []
     for path in sorted(model_dir.rglob("*.json")):
         relative = path.relative_to(model_dir)

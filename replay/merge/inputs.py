@@ -19,9 +19,13 @@ def kind_of(folder: Path) -> str:
         raise UsageError(f"{folder}: no such directory")
     subdirs = [p for p in folder.iterdir() if p.is_dir()]
     cassettes = any((p / MANIFEST).is_file() for p in subdirs)
-    reports = any((p / "results.json").is_file() for p in subdirs) or (folder / "cases.parquet").is_file()
+    reports = (
+        any((p / "results.json").is_file() for p in subdirs) or (folder / "cases.parquet").is_file()
+    )
     if cassettes and reports:
-        raise UsageError(f"{folder}: holds both cassettes (run.json) and reports (results.json); merge one kind")
+        raise UsageError(
+            f"{folder}: holds both cassettes (run.json) and reports (results.json); merge one kind"
+        )
     if not (cassettes or reports):
         raise UsageError(
             f"{folder}: neither a cassettes dir (model dirs with {MANIFEST}) nor a reports dir "
@@ -38,7 +42,9 @@ def common_kind(inputs: Sequence[Path]) -> str:
     first = inputs[0]
     for folder, kind in kinds.items():
         if kind != kinds[first]:
-            raise UsageError(f"{first} is a {kinds[first]} dir but {folder} is a {kind} dir; merge one kind at a time")
+            raise UsageError(
+                f"{first} is a {kinds[first]} dir but {folder} is a {kind} dir; merge one kind at a time"
+            )
     seen: dict[Path, Path] = {}
     for folder in inputs:
         resolved = folder.resolve()
@@ -50,6 +56,8 @@ def common_kind(inputs: Sequence[Path]) -> str:
 
 def check_out(out: Path, inputs: Sequence[Path]) -> None:
     """``--out`` must be a new or empty dir, and neither an input nor inside one (nothing is merged in place)."""
-    if out.exists() and (not out.is_dir() or any(p.name != LOCK for p in out.iterdir())):  # our lock only
+    if out.exists() and (
+        not out.is_dir() or any(p.name != LOCK for p in out.iterdir())
+    ):  # our lock only
         raise UsageError(f"--out {out}: must be a new or empty directory")
     check_outside(out, inputs)

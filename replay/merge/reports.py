@@ -48,10 +48,16 @@ class ReportInput:
 
     @property
     def label(self) -> str:
-        return f"{self.folder} (shard {self.shard[0]}/{self.shard[1]})" if self.shard else str(self.folder)
+        return (
+            f"{self.folder} (shard {self.shard[0]}/{self.shard[1]})"
+            if self.shard
+            else str(self.folder)
+        )
 
 
-def _shard(folder: Path) -> tuple[tuple[int, int] | None, tuple[str, ...] | None, dict[str, Any] | None]:
+def _shard(
+    folder: Path,
+) -> tuple[tuple[int, int] | None, tuple[str, ...] | None, dict[str, Any] | None]:
     path = folder / SHARD_FILE
     if not path.is_file():
         return None, None, None
@@ -63,7 +69,9 @@ def _shard(folder: Path) -> tuple[tuple[int, int] | None, tuple[str, ...] | None
         index, count = int(data["shard"]["index"]), int(data["shard"]["count"])
         return (index, count), tuple(data["models"]), dict(data["suite"])
     except (KeyError, TypeError, ValueError):
-        raise ResultsError(f"{path}: not a shard file (needs shard.index, shard.count, models, suite)") from None
+        raise ResultsError(
+            f"{path}: not a shard file (needs shard.index, shard.count, models, suite)"
+        ) from None
 
 
 def read_input(folder: Path) -> ReportInput:
@@ -73,21 +81,29 @@ def read_input(folder: Path) -> ReportInput:
     for path in sorted(folder.glob("*/results.json")):
         document = read_results(path)
         if document.get("model_slug") != path.parent.name:
-            raise ResultsError(f"{path}: model_slug {document.get('model_slug')!r} is not its folder's name")
+            raise ResultsError(
+                f"{path}: model_slug {document.get('model_slug')!r} is not its folder's name"
+            )
         if suite is not None and document["suite"] != suite:
             raise ResultsError(f"{path}: scored with another suite than {folder / SHARD_FILE} says")
         documents[path.parent.name] = document
     for name in ("cases", "calls"):
         if not (folder / f"{name}.parquet").is_file():
-            raise ResultsError(f"{folder}: no {name}.parquet; rescore it again with this lobstack-eval to merge it")
+            raise ResultsError(
+                f"{folder}: no {name}.parquet; rescore it again with this lobstack-eval to merge it"
+            )
     tables = {name: read_table(folder / f"{name}.parquet", name) for name in ("cases", "calls")}
     if models is not None and tuple(sorted(documents)) != tuple(sorted(models)):
-        raise ResultsError(f"{folder}: its results.json files are not the models {folder / SHARD_FILE} lists")
+        raise ResultsError(
+            f"{folder}: its results.json files are not the models {folder / SHARD_FILE} lists"
+        )
     return ReportInput(folder, shard, tuple(sorted(documents)), documents, tables)
 
 
 def _inconsistent(a: ReportInput, b: ReportInput, what: str) -> ResultsError:
-    return ResultsError(f"inconsistent shards: {a.label} and {b.label} {what}; merge the shards of one run")
+    return ResultsError(
+        f"inconsistent shards: {a.label} and {b.label} {what}; merge the shards of one run"
+    )
 
 
 def check_set(inputs: Sequence[ReportInput]) -> None:
@@ -98,7 +114,11 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
         for document in other.documents.values():
             if suite is not None and document["suite"] != suite:
                 theirs = document["suite"]
-                what = "different suites" if theirs.get("version") != suite.get("version") else "different suite files"
+                what = (
+                    "different suites"
+                    if theirs.get("version") != suite.get("version")
+                    else "different suite files"
+                )
                 files = f"{_suite_text(suite)} and {_suite_text(theirs)}"
                 raise _inconsistent(first, other, f"were scored with {what} ({files})")
     sharded = [i for i in inputs if i.shard]
@@ -119,7 +139,9 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
             seen[item.shard[0]] = item
         missing = [f"{i}/{count}" for i in range(1, count + 1) if i not in seen]
         if missing:
-            raise ResultsError(f"incomplete shards: {', '.join(missing)} missing (given: {', '.join(map(str, seen))})")
+            raise ResultsError(
+                f"incomplete shards: {', '.join(missing)} missing (given: {', '.join(map(str, seen))})"
+            )
     owner: dict[tuple[str, str], ReportInput] = {}
     for item in inputs:
         for slug, document in item.documents.items():
@@ -155,7 +177,9 @@ def merged_tables(inputs: Sequence[ReportInput]) -> dict[str, Any]:
     import polars as pl
 
     tables = {
-        name: pl.concat([i.tables[name] for i in inputs]).sort(sort_columns(name), maintain_order=True)
+        name: pl.concat([i.tables[name] for i in inputs]).sort(
+            sort_columns(name), maintain_order=True
+        )
         for name in ("cases", "calls")
     }
     flag = pl.col("temperature_ignored").any().over("model_slug")
@@ -205,8 +229,17 @@ def merge_reports(
         write_atomic(out / "index.html", render_report(documents, suite_json))
         files.append(out / "index.html")
     # As rescore says it (decision 116): a model none of whose cases was scored fails the merge once written.
-    errors = tuple(nothing_scored_line(d, out / d["model_slug"]) for d in documents if nothing_scored(d))
-    return Merged("reports", len(documents), sum(len(d["results"]) for d in documents), tuple(files), (), errors)
+    errors = tuple(
+        nothing_scored_line(d, out / d["model_slug"]) for d in documents if nothing_scored(d)
+    )
+    return Merged(
+        "reports",
+        len(documents),
+        sum(len(d["results"]) for d in documents),
+        tuple(files),
+        (),
+        errors,
+    )
 
 
 def _suite_for_html(documents: Sequence[dict[str, Any]], suite_path: Path | None) -> dict[str, Any]:

@@ -64,7 +64,9 @@ def _flags(case: Case, status: str, steps: list[dict[str, Any]]) -> dict[str, An
     right_tool = None
     if scored and first_call is not None:
         step = reached.get(first_call)
-        right_tool = step is not None and _names_match(step, [c.name for c in case.steps[first_call].calls])
+        right_tool = step is not None and _names_match(
+            step, [c.name for c in case.steps[first_call].calls]
+        )
     return {
         "overall": status == "passed" if scored else None,
         "right_tool": right_tool,
@@ -80,7 +82,9 @@ def _arguments_text(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _detail(case: Case, entry: dict[str, Any], status: str, key: dict[str, Any]) -> tuple[dict[str, Any], list]:
+def _detail(
+    case: Case, entry: dict[str, Any], status: str, key: dict[str, Any]
+) -> tuple[dict[str, Any], list]:
     """The full row of a case-run whose steps and attempts the entry holds, and its calls rows."""
     steps, attempts = entry.get("steps") or [], entry.get("attempts") or []
     scored = status in SCORED
@@ -102,13 +106,19 @@ def _detail(case: Case, entry: dict[str, Any], status: str, key: dict[str, Any])
                 }
             )
     offered = [c for c in calls if c["offered"] is True]
-    walls = [a["wall_ms"] for a in attempts if a.get("status") is not None and a.get("wall_ms") is not None]
+    walls = [
+        a["wall_ms"]
+        for a in attempts
+        if a.get("status") is not None and a.get("wall_ms") is not None
+    ]
     cost_text, cost = _cost(attempts)
     row = {
         **key,
         "reason": entry.get("reason"),
         "steps_reached": len(steps),
-        "first_failing_step": None if status == "passed" else len(steps) + (0 if status == "failed" else 1),
+        "first_failing_step": None
+        if status == "passed"
+        else len(steps) + (0 if status == "failed" else 1),
         **_flags(case, status, steps),
         "calls": len(calls),
         "valid_arguments": sum(1 for c in offered if c["schema_valid"] is True) if scored else 0,
@@ -120,12 +130,16 @@ def _detail(case: Case, entry: dict[str, Any], status: str, key: dict[str, Any])
         "attempt_wall_ms": walls,
         "cost_usd_text": cost_text,
         "cost_usd": cost,
-        "routed_models": [s["response"]["model"] for s in steps if (s.get("response") or {}).get("model")],
+        "routed_models": [
+            s["response"]["model"] for s in steps if (s.get("response") or {}).get("model")
+        ],
     }
     return row, calls
 
 
-def document_rows(suite: Suite, document: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def document_rows(
+    suite: Suite, document: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The cases rows and calls rows of one results document scored with ``suite``."""
     cases = {case.id: (index, case) for index, case in enumerate(suite.cases)}
     recorded = (document.get("recorded_suite") or {}).get("version")
@@ -140,14 +154,26 @@ def document_rows(suite: Suite, document: dict[str, Any]) -> tuple[list[dict[str
     call_rows: list[dict[str, Any]] = []
     for entry in document["results"]:
         if entry["id"] not in cases:
-            raise ResultsError(f"{document['model_slug']}: case {entry['id']!r} is not in {suite.source}")
+            raise ResultsError(
+                f"{document['model_slug']}: case {entry['id']!r} is not in {suite.source}"
+            )
         index, case = cases[entry["id"]]
         runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None
-        statuses = [run["status"] for run in runs] if runs else entry.get("repeat_statuses") or [entry["status"]]
+        statuses = (
+            [run["status"] for run in runs]
+            if runs
+            else entry.get("repeat_statuses") or [entry["status"]]
+        )
         common = {"recorded_suite_version": recorded, "steps_total": len(case.steps)}
         common["temperature_ignored"] = bool(document.get("temperature_ignored"))
         for repeat, status in enumerate(statuses, 1):
-            key = {**base, "case_id": case.id, "case_index": index, "group": case.group, "repeat": repeat}
+            key = {
+                **base,
+                "case_id": case.id,
+                "case_index": index,
+                "group": case.group,
+                "repeat": repeat,
+            }
             key["status"] = status
             detail = runs[repeat - 1] if runs else entry if repeat == 1 else None
             if detail is not None:
@@ -198,7 +224,9 @@ def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return frames_of_rows(tables)
 
 
-def add_rows(tables: dict[str, list[dict[str, Any]]], suite: Suite, document: dict[str, Any]) -> None:
+def add_rows(
+    tables: dict[str, list[dict[str, Any]]], suite: Suite, document: dict[str, Any]
+) -> None:
     """Add one results document's rows to ``tables`` (``{"cases": [...], "calls": [...]}``), for ``frames_of_rows``."""
     case_rows, call_rows = document_rows(suite, document)
     tables["cases"].extend(case_rows)
@@ -213,7 +241,8 @@ def frames_of_rows(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     for name, rows in tables.items():
         # Column by column: polars builds list and decimal columns from Python lists much faster than from dicts.
         columns = [
-            _series(pl, column, [row.get(column) for row in rows], dtype) for column, dtype in schema(name).items()
+            _series(pl, column, [row.get(column) for row in rows], dtype)
+            for column, dtype in schema(name).items()
         ]
         frame = pl.DataFrame(columns)
         built[name] = frame.sort(sort_columns(name), maintain_order=True).rechunk()

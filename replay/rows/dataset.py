@@ -78,24 +78,53 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is replaced. Refused
     (ResultsError, before any file is written) when another partition of the same version was scored with another
     suite file (METHOD decision 110)."""
-    keys = tables["cases"].select(VERSION_KEY, MODEL_KEY, "suite_sha256").unique(maintain_order=True).rows()
+    keys = (
+        tables["cases"]
+        .select(VERSION_KEY, MODEL_KEY, "suite_sha256")
+        .unique(maintain_order=True)
+        .rows()
+    )
     files: dict[str, str] = {}
     for suite_version, _slug, sha256 in keys:
-        if files.setdefault(suite_version, sha256) != sha256:  # rescore and merge score with one suite file
-            raise ResultsError(f"--rows {root}: these rows of suite version {suite_version} mix suite files")
+        if (
+            files.setdefault(suite_version, sha256) != sha256
+        ):  # rescore and merge score with one suite file
+            raise ResultsError(
+                f"--rows {root}: these rows of suite version {suite_version} mix suite files"
+            )
     check_layout(root)
     for suite_version, sha256 in files.items():
-        check_suite(root, suite_version, sha256, {slug for version, slug, _sha in keys if version == suite_version})
+        check_suite(
+            root,
+            suite_version,
+            sha256,
+            {slug for version, slug, _sha in keys if version == suite_version},
+        )
     # One pass splits each table by partition (a filter per partition would read the whole table each time).
-    split = {t: tables[t].partition_by(VERSION_KEY, MODEL_KEY, as_dict=True, maintain_order=True) for t in TABLES}
-    for suite_version, model_slug, _sha256 in keys:  # before any write: a linked partition folder refuses the run
-        partition = Partition(suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug))
+    split = {
+        t: tables[t].partition_by(VERSION_KEY, MODEL_KEY, as_dict=True, maintain_order=True)
+        for t in TABLES
+    }
+    for (
+        suite_version,
+        model_slug,
+        _sha256,
+    ) in keys:  # before any write: a linked partition folder refuses the run
+        partition = Partition(
+            suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug)
+        )
         for table in TABLES:
             path = partition.file(table)
-            unlinked(root, *path.relative_to(root).parts, what="--rows writes only inside its own folders")
+            unlinked(
+                root,
+                *path.relative_to(root).parts,
+                what="--rows writes only inside its own folders",
+            )
     written = []
     for suite_version, model_slug, sha256 in keys:
-        partition = Partition(suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug))
+        partition = Partition(
+            suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug)
+        )
         metadata = {**partition.metadata, META_SUITE_SHA256: sha256}
         for table in TABLES:
             frame = split[table].get((suite_version, model_slug), tables[table].clear())
@@ -103,7 +132,9 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     return written
 
 
-def check_suite(root: Path, suite_version: str, sha256: str, replacing: Collection[str] = ()) -> None:
+def check_suite(
+    root: Path, suite_version: str, sha256: str, replacing: Collection[str] = ()
+) -> None:
     """Refuse (ResultsError) to write partitions of ``suite_version`` scored with the suite file of ``sha256`` into
     ``root`` when a partition of that version, other than those of the ``replacing`` model slugs, was scored with
     another suite file. Reads only the footers of that version's partitions; a new root or version passes."""
@@ -138,9 +169,15 @@ def partitions(root: Path) -> list[Partition]:
     for version_dir in _subfolders(table_root) if table_root.is_dir() else []:
         version = _value(version_dir, VERSION_KEY)
         for model_dir in _subfolders(version_dir):
-            found.append(Partition(version, _value(model_dir, MODEL_KEY), root, model_dir.relative_to(table_root)))
+            found.append(
+                Partition(
+                    version, _value(model_dir, MODEL_KEY), root, model_dir.relative_to(table_root)
+                )
+            )
     if not found:
-        raise ResultsError(f"{root}: no rows partitions; write some with `lobstack-eval rescore --rows {root}`")
+        raise ResultsError(
+            f"{root}: no rows partitions; write some with `lobstack-eval rescore --rows {root}`"
+        )
     return found
 
 

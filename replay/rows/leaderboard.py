@@ -47,7 +47,10 @@ class SliceBoard:
     def counts(self) -> dict[str, dict[str, tuple[int, int]]] | None:
         """Model slug -> case -> (passed, scored) case-runs, for the tiers' paired tests (at every K: a slice's
         summaries carry no per-case results)."""
-        return {s.model_slug: {t.case_id: (t.passed, t.scored) for t in s.tallies} for s in self.summaries}
+        return {
+            s.model_slug: {t.case_id: (t.passed, t.scored) for t in s.tallies}
+            for s in self.summaries
+        }
 
 
 def _rows_dir(rows: Path) -> Path:
@@ -61,11 +64,15 @@ def _rows_dir(rows: Path) -> Path:
     if rows.name == PART and rows.parent.parent.parent.name == "cases":
         return rows
     if rows.name != "cases.parquet":
-        raise UsageError(f"{rows}: not a rows dataset dir or a reports dir; pass a dir (or its cases.parquet)")
+        raise UsageError(
+            f"{rows}: not a rows dataset dir or a reports dir; pass a dir (or its cases.parquet)"
+        )
     return rows.parent
 
 
-def _scan(rows: Path, suite_version: str | None, models: tuple[str, ...]) -> tuple[Any, tuple[Path, ...], Path]:
+def _scan(
+    rows: Path, suite_version: str | None, models: tuple[str, ...]
+) -> tuple[Any, tuple[Path, ...], Path]:
     """A LazyFrame over the slice's cases files (a reports dir's cases.parquet or a rows dataset), the files, and
     what an error names as the rows' source."""
     import polars as pl
@@ -77,7 +84,9 @@ def _scan(rows: Path, suite_version: str | None, models: tuple[str, ...]) -> tup
         if suite_version is not None:
             frame = frame.filter(pl.col("suite_version") == suite_version)
         if models:
-            frame = frame.filter(pl.col("model_slug").is_in(sorted({model_slug(m) for m in models})))
+            frame = frame.filter(
+                pl.col("model_slug").is_in(sorted({model_slug(m) for m in models}))
+            )
         return frame, (single,), single
     chosen = select(rows, suite_version, models)
     return pl.scan_parquet(list(chosen.files)), chosen.files, rows
@@ -89,7 +98,9 @@ def _collect(files: tuple[Path, ...], run: Any) -> Any:
         return run()
     except polars_errors() as exc:
         for path in files:
-            read_table(path, "cases")  # a ResultsError naming the first file that is not a whole cases table
+            read_table(
+                path, "cases"
+            )  # a ResultsError naming the first file that is not a whole cases table
         raise ResultsError(f"reading rows failed: {exc}") from None
 
 
@@ -100,12 +111,17 @@ def _suite_values(frame: Any) -> dict[str, list[str]]:
     """Every value of each suite column in the slice."""
     import polars as pl
 
-    found = frame.select([pl.col(c).unique().implode() for c in _SUITE_COLUMNS]).collect(engine="streaming")
+    found = frame.select([pl.col(c).unique().implode() for c in _SUITE_COLUMNS]).collect(
+        engine="streaming"
+    )
     return {c: sorted(v for v in found[c][0] if v is not None) for c in _SUITE_COLUMNS}
 
 
 def slice_leaderboard(
-    rows: Path, suite_version: str | None = None, group: str | None = None, models: tuple[str, ...] = ()
+    rows: Path,
+    suite_version: str | None = None,
+    group: str | None = None,
+    models: tuple[str, ...] = (),
 ) -> SliceBoard:
     """The leaderboard of the rows of one suite version, optionally one group and some models (names or slugs),
     by one streaming query over the slice's files."""
@@ -123,10 +139,19 @@ def slice_leaderboard(
 
     found, suites = _collect(files, run)
     if not found or unknown_models(models, found):  # found is keyed by model slug
-        raise _collect(files, lambda: explain_empty(source, pl.scan_parquet(list(files)), suite_version, models, group))
+        raise _collect(
+            files,
+            lambda: explain_empty(
+                source, pl.scan_parquet(list(files)), suite_version, models, group
+            ),
+        )
     if len(suites["suite_version"]) > 1:
-        raise UsageError(f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version")
-    if len(suites["suite_sha256"]) > 1:  # one version, several suite files: not one leaderboard (decision 110)
+        raise UsageError(
+            f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version"
+        )
+    if (
+        len(suites["suite_sha256"]) > 1
+    ):  # one version, several suite files: not one leaderboard (decision 110)
         by_sha = _collect(files, lambda: slice_models_by_sha(frame))
         raise mixed_suite_files(source, suites["suite_version"][0], by_sha)
     title = suites["suite_version"][0] + (f", group {group}" if group else "")

@@ -26,10 +26,14 @@ def short(sha256: str) -> str:
 
 
 def _files(by_sha: dict[str, Iterable[str]]) -> str:
-    return "; ".join(f"sha256 {short(sha)} ({listing(models)})" for sha, models in sorted(by_sha.items()))
+    return "; ".join(
+        f"sha256 {short(sha)} ({listing(models)})" for sha, models in sorted(by_sha.items())
+    )
 
 
-def mixed_suite_files(source: Path, suite_version: str, by_sha: dict[str, Iterable[str]]) -> ResultsError:
+def mixed_suite_files(
+    source: Path, suite_version: str, by_sha: dict[str, Iterable[str]]
+) -> ResultsError:
     """The leaderboard's refusal of a slice whose rows of ``suite_version`` come from several suite files;
     ``by_sha`` maps each sha256 to the models scored with it."""
     return ResultsError(
@@ -59,13 +63,21 @@ def partition_sha256(path: Path) -> str | None:
     try:
         column = pl.read_parquet(path, columns=["suite_sha256"], n_rows=1)["suite_sha256"]
     except polars_errors() as exc:
-        read_table(path, "cases")  # the ResultsError naming what is wrong with the file, if it finds one
-        raise ResultsError(f"{path}: cannot read its suite_sha256 ({str(exc).strip()[:200]})") from None
+        read_table(
+            path, "cases"
+        )  # the ResultsError naming what is wrong with the file, if it finds one
+        raise ResultsError(
+            f"{path}: cannot read its suite_sha256 ({str(exc).strip()[:200]})"
+        ) from None
     return column[0] if len(column) else None
 
 
 def check_partition_suite(
-    root: Path, suite_version: str, sha256: str, partitions: Iterable[tuple[str, Path]], replacing: Collection[str]
+    root: Path,
+    suite_version: str,
+    sha256: str,
+    partitions: Iterable[tuple[str, Path]],
+    replacing: Collection[str],
 ) -> None:
     """Refuse to add partitions of ``suite_version`` scored with ``sha256`` to ``root`` when any other partition of
     that version (``partitions``: model slug and cases file; those of the ``replacing`` slugs are about to be

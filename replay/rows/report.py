@@ -26,7 +26,9 @@ def repeated(document: dict[str, Any]) -> bool:
     return int(document.get("repeats") or 1) > 1
 
 
-def shard_document(shard: Shard, suite: SuiteRef, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def shard_document(
+    shard: Shard, suite: SuiteRef, documents: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
     """What ``shard.json`` says: which shard of how many, the suite, and every model dir the shard saw."""
     return {
         "format_version": SHARD_FORMAT,
@@ -48,7 +50,9 @@ def write_tables(
     ``shard.json``. Returns the files written."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
 
-    files = [write_table(out / f"{name}.parquet", tables[name], name) for name in ("cases", "calls")]
+    files = [
+        write_table(out / f"{name}.parquet", tables[name], name) for name in ("cases", "calls")
+    ]
     if shard is not None:
         write_atomic(out / SHARD_FILE, dumps(shard_document(shard, suite, documents)))
         return [*files, out / SHARD_FILE]

@@ -26,7 +26,9 @@ def polars_errors() -> tuple[type[BaseException], ...]:
 def table_bytes(frame: Any, table: str, extra: dict[str, str] | None = None) -> bytes:
     """The parquet bytes of one table: zstd, statistics on, one chunk, our metadata in the footer."""
     if dict(frame.schema) != schema(table):
-        raise ValueError(f"the {table} frame does not have the {table} schema")  # a bug, not a user error
+        raise ValueError(
+            f"the {table} frame does not have the {table} schema"
+        )  # a bug, not a user error
     buffer = io.BytesIO()
     metadata = {META_TABLE: table, META_FORMAT: FORMAT_VERSION, **(extra or {})}
     frame.rechunk().write_parquet(buffer, compression="zstd", statistics=True, metadata=metadata)
@@ -39,7 +41,9 @@ def write_table(path: Path, frame: Any, table: str, extra: dict[str, str] | None
     return path
 
 
-def check_file(path: Path, table: str, expected: dict[str, str] | None = None, columns: bool = True) -> dict[str, str]:
+def check_file(
+    path: Path, table: str, expected: dict[str, str] | None = None, columns: bool = True
+) -> dict[str, str]:
     """Check a file's footer only: readable parquet, our table and format, any ``expected`` metadata values and
     (unless ``columns`` is False, the cheaper check) the exact columns; returns the footer's key-value metadata.
     ResultsError naming the file otherwise."""
@@ -54,7 +58,11 @@ def check_file(path: Path, table: str, expected: dict[str, str] | None = None, c
         raise ResultsError(f"{path}: not a readable parquet file ({_first_line(exc)})") from None
     if metadata.get(META_TABLE) != table:
         found = metadata.get(META_TABLE)
-        what = f"the {found} table" if found else "a file lobstack-eval did not write (no lobstack_eval.table)"
+        what = (
+            f"the {found} table"
+            if found
+            else "a file lobstack-eval did not write (no lobstack_eval.table)"
+        )
         raise ResultsError(f"{path}: expected the {table} table, found {what}")
     if metadata.get(META_FORMAT) != FORMAT_VERSION:
         raise ResultsError(
@@ -62,12 +70,16 @@ def check_file(path: Path, table: str, expected: dict[str, str] | None = None, c
         )
     for key, value in (expected or {}).items():
         if metadata.get(key) != value:
-            raise ResultsError(f"{path}: belongs to {key.split('.')[-1]} {metadata.get(key)!r}, not {value!r}")
+            raise ResultsError(
+                f"{path}: belongs to {key.split('.')[-1]} {metadata.get(key)!r}, not {value!r}"
+            )
     want = schema(table)
     if found is not None and dict(found) != want:
         missing = [c for c in want if c not in found]
         other = [c for c in found if c not in want or found[c] != want[c]]
-        raise ResultsError(f"{path}: not the {table} columns (missing {missing}, unexpected or retyped {other})")
+        raise ResultsError(
+            f"{path}: not the {table} columns (missing {missing}, unexpected or retyped {other})"
+        )
     return metadata
 
 

@@ -23,10 +23,14 @@ def listing(values: Iterable[str]) -> str:
     """Distinct values, sorted, for an error line: at most ten, then how many more."""
     present = sorted(set(values))
     more = len(present) - _SHOWN
-    return ", ".join(present[:_SHOWN]) + (f", +{more} more" if more > 0 else "") if present else "none"
+    return (
+        ", ".join(present[:_SHOWN]) + (f", +{more} more" if more > 0 else "") if present else "none"
+    )
 
 
-def no_value(kind: str, given: Sequence[str], source: Path, present: Iterable[str], scope: str = "") -> ResultsError:
+def no_value(
+    kind: str, given: Sequence[str], source: Path, present: Iterable[str], scope: str = ""
+) -> ResultsError:
     """``no model 'x' in SOURCE (scope); models: a, b``: ``kind`` is what was asked for, ``given`` the values that
     matched nothing (all of them), ``present`` the values there are."""
     plural = f"{kind}s"
@@ -73,6 +77,8 @@ def explain_empty(
             slug = None if model is None else model_slug(model)
             groups = [g for s, _, g in by_model if slug is None or s == slug]
             if group not in groups:
-                where = ", ".join(part for part in (scope, "" if model is None else f"model {model}") if part)
+                where = ", ".join(
+                    part for part in (scope, "" if model is None else f"model {model}") if part
+                )
                 return no_value("group", [group], source, groups, where)
     return ResultsError(f"{source}: no rows in this slice")

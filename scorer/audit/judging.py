@@ -25,9 +25,14 @@ def completion_body(answer: Answer) -> dict[str, Any]:
             for index, (name, arguments) in enumerate(answer.calls)
         ]
     finish = "tool_calls" if answer.calls else "stop"
-    return {"model": "suite-audit", "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+    return {
+        "model": "suite-audit",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+    }
 
 
 def judge_answer(answer: Answer, case: Case, suite: Suite) -> StepVerdict:
     """The judge's verdict on ``answer`` for its step of ``case``."""
-    return judge_step(case.steps[answer.step], parse_completion(completion_body(answer)), case, suite)
+    return judge_step(
+        case.steps[answer.step], parse_completion(completion_body(answer)), case, suite
+    )

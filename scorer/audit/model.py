@@ -56,7 +56,9 @@ class CaseAudit:
     @property
     def failed(self) -> bool:
         """True when a mutant survives without a marker, a right answer is refused, or a marker is stale."""
-        return bool(self.rejected or self.stale_accepts or any(f.accepted is None for f in self.survivors))
+        return bool(
+            self.rejected or self.stale_accepts or any(f.accepted is None for f in self.survivors)
+        )
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,9 @@ def step_right(case: Case, suite: Suite, step: int) -> list[Answer]:
     if len(refs) > 1:
         out.append(Answer(step, False, "call_order", tuple(reversed(refs))))
     for j, expected in enumerate(case.steps[step].calls):
-        out += _call_variants(refs, j, schema_facts.parameters(suite, expected.name), expected.args, step)
+        out += _call_variants(
+            refs, j, schema_facts.parameters(suite, expected.name), expected.args, step
+        )
     return out
 
 
@@ -40,7 +42,9 @@ def _call_variants(
     name, args = refs[j]
     out: list[Answer] = []
 
-    def variant(kind: str, arg: str | None, changed: dict[str, Any], value: Any = None, has: bool = True) -> None:
+    def variant(
+        kind: str, arg: str | None, changed: dict[str, Any], value: Any = None, has: bool = True
+    ) -> None:
         calls = (*refs[:j], (name, changed), *refs[j + 1 :])
         out.append(Answer(step, False, kind, calls, call=j, arg=arg, value=value, has_value=has))
 
@@ -49,15 +53,21 @@ def _call_variants(
         if arg not in args:
             variant("default_given", arg, {**args, arg: default}, default)
         elif json_equal(args[arg], default):
-            variant("default_left_out", arg, {k: v for k, v in args.items() if k != arg}, None, False)
+            variant(
+                "default_left_out", arg, {k: v for k, v in args.items() if k != arg}, None, False
+            )
     if _has_int(args):
         variant("float_number", None, _floats(args))
-    insensitive = {arg for arg, arg_checks in checks if {c.op for c in arg_checks} & CASE_INSENSITIVE}
+    insensitive = {
+        arg for arg, arg_checks in checks if {c.op for c in arg_checks} & CASE_INSENSITIVE
+    }
     listed = {arg: [c.operand for c in arg_checks if c.op == "oneOf"] for arg, arg_checks in checks}
     for arg, value in args.items():
         toggled = value[:-1] if isinstance(value, str) and value.endswith("\n") else f"{value}\n"
         # A text of several lines, or one whose case lists it with and without the newline (decision 35).
-        if isinstance(value, str) and ("\n" in value.rstrip("\n") or any(toggled in o for o in listed.get(arg, []))):
+        if isinstance(value, str) and (
+            "\n" in value.rstrip("\n") or any(toggled in o for o in listed.get(arg, []))
+        ):
             variant("final_newline", arg, {**args, arg: toggled}, toggled)
         if isinstance(value, str) and arg in insensitive:
             recased = _recase(value)

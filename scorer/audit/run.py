@@ -15,7 +15,9 @@ from scorer.suite_model import AuditAccept, Case, ExpectedCall, Suite
 def sources(case: Case, suite: Suite, step: int) -> Sources:
     """The request's texts (messages, then the system prompt) and the results of the steps before ``step``."""
     texts = [m["content"] for m in case.messages if isinstance(m.get("content"), str)]
-    results = [call.result for earlier in case.steps[:step] for call in earlier.calls if call.result]
+    results = [
+        call.result for earlier in case.steps[:step] for call in earlier.calls if call.result
+    ]
     return Sources("\n".join([*texts, suite.system_prompt]), "\n".join(results), "\n".join(texts))
 
 
@@ -37,14 +39,17 @@ def check_text(expected: ExpectedCall, arg: str | None) -> str:
     for name, checks in expected.args:
         if name == top:
             return " and ".join(
-                c.op if c.op in ("present", "absent") else f"{c.op} {render(c.operand)}" for c in checks
+                c.op if c.op in ("present", "absent") else f"{c.op} {render(c.operand)}"
+                for c in checks
             )
     return "no check on this argument"
 
 
 def _accepted(answer: Answer, expected: ExpectedCall) -> AuditAccept | None:
     for accept in expected.audit_accept:
-        same_value = not accept.has_value or (answer.has_value and json_equal(accept.value, answer.value))
+        same_value = not accept.has_value or (
+            answer.has_value and json_equal(accept.value, answer.value)
+        )
         if accept.arg == answer.arg and accept.kind == answer.kind and same_value:
             return accept
     return None
@@ -75,7 +80,9 @@ def audit_case(case: Case, suite: Suite) -> CaseAudit:
                 j = answer.call if answer.call is not None else 0
                 used.add((answer.step, j, expected.audit_accept.index(marker)))  # type: ignore[union-attr]
             check = check_text(expected, answer.arg) if expected else "the step's checks"
-            survivors.append(Finding(case.id, answer, tool, check, marker.reason if marker else None))
+            survivors.append(
+                Finding(case.id, answer, tool, check, marker.reason if marker else None)
+            )
         else:
             rights += 1
             if verdict.passed:
@@ -89,9 +96,13 @@ def audit_case(case: Case, suite: Suite) -> CaseAudit:
         for k, m in enumerate(call.audit_accept)
         if (s, j, k) not in used
     )
-    return CaseAudit(case.id, tried, killed, rights, accepted, tuple(survivors), tuple(rejected), stale)
+    return CaseAudit(
+        case.id, tried, killed, rights, accepted, tuple(survivors), tuple(rejected), stale
+    )
 
 
 def audit_suite(suite: Suite) -> SuiteAudit:
     """The audit of every case of ``suite``, in suite order."""
-    return SuiteAudit(suite.name, suite.version, tuple(audit_case(case, suite) for case in suite.cases))
+    return SuiteAudit(
+        suite.name, suite.version, tuple(audit_case(case, suite) for case in suite.cases)
+    )

@@ -16,7 +16,9 @@ from typing import Any
 from scorer.jsonvalue import is_number
 
 GENERIC_TEXT = "Hello, just following up."
-MAX_PER_ARG = 6  # parts or items dropped per argument: enough to find a loose check, few enough to read
+MAX_PER_ARG = (
+    6  # parts or items dropped per argument: enough to find a loose check, few enough to read
+)
 _TOKEN = re.compile(r"[^\W_][\w./@#+:'-]*[^\W_]|[^\W_]")
 _WORD_EDGE = ".,;:!?()[]{}\"'`“”‘’«»<>*"
 
@@ -31,18 +33,27 @@ class Sources:
     messages: str = ""
 
 
-def wrong_values(value: Any, schema: Any, sources: Sources, path: str) -> list[tuple[str, str, Any]]:
+def wrong_values(
+    value: Any, schema: Any, sources: Sources, path: str
+) -> list[tuple[str, str, Any]]:
     """``(kind, path, wrong value)`` for ``value`` at ``path``; a nested object's fields get their own paths."""
     schema = schema if isinstance(schema, dict) else {}
     if isinstance(value, bool):
         return [("flipped", path, not value)]
     if is_number(value):
         found = [("off_by_one", path, v) for v in (value + 1, value - 1) if _within(v, schema)]
-        return found + [("result_ignored", path, v) for v in _request_numbers(value, sources) if _within(v, schema)]
+        return found + [
+            ("result_ignored", path, v)
+            for v in _request_numbers(value, sources)
+            if _within(v, schema)
+        ]
     if isinstance(value, str):
         return [(kind, path, v) for kind, v in _string_values(value, schema, sources)]
     if isinstance(value, list):
-        return [("item_dropped", path, value[:i] + value[i + 1 :]) for i in range(min(len(value), MAX_PER_ARG))]
+        return [
+            ("item_dropped", path, value[:i] + value[i + 1 :])
+            for i in range(min(len(value), MAX_PER_ARG))
+        ]
     if isinstance(value, dict):
         found: list[tuple[str, str, Any]] = []
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
@@ -70,12 +81,17 @@ def _within(number: float, schema: dict[str, Any]) -> bool:
     return (not is_number(low) or number >= low) and (not is_number(high) or number <= high)
 
 
-def _string_values(value: str, schema: dict[str, Any], sources: Sources) -> Iterator[tuple[str, str]]:
+def _string_values(
+    value: str, schema: dict[str, Any], sources: Sources
+) -> Iterator[tuple[str, str]]:
     enum = schema.get("enum")
     seen = {value}
     if isinstance(enum, list) and value in enum:
         index = enum.index(value)
-        for other in (enum[index - 1] if index else None, enum[index + 1] if index + 1 < len(enum) else None):
+        for other in (
+            enum[index - 1] if index else None,
+            enum[index + 1] if index + 1 < len(enum) else None,
+        ):
             if isinstance(other, str) and other not in seen:
                 seen.add(other)
                 yield "enum_neighbour", other
@@ -88,7 +104,9 @@ def _string_values(value: str, schema: dict[str, Any], sources: Sources) -> Iter
         if dropped and dropped not in seen:
             seen.add(dropped)
             yield kind, dropped
-    if " " in value.strip() and GENERIC_TEXT not in seen:  # a text, not a handle: a message that says nothing
+    if (
+        " " in value.strip() and GENERIC_TEXT not in seen
+    ):  # a text, not a handle: a message that says nothing
         yield "generic_text", GENERIC_TEXT
 
 

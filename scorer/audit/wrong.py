@@ -32,14 +32,21 @@ def step_wrong(case: Case, suite: Suite, step: int, sources: Sources) -> list[An
         ]
     out.append(Answer(step, True, "extra_call", (*refs, refs[0])))
     if len(refs) > 1:
-        out += [Answer(step, True, "call_missing", refs[:j] + refs[j + 1 :], call=j) for j in range(len(refs))]
+        out += [
+            Answer(step, True, "call_missing", refs[:j] + refs[j + 1 :], call=j)
+            for j in range(len(refs))
+        ]
     for j, (name, _args) in enumerate(refs):
         out += _argument_mutants(refs, j, schema_facts.parameters(suite, name), sources, step)
     return out
 
 
 def _argument_mutants(
-    refs: tuple[tuple[str, dict[str, Any]], ...], j: int, schema: dict[str, Any], sources: Sources, step: int
+    refs: tuple[tuple[str, dict[str, Any]], ...],
+    j: int,
+    schema: dict[str, Any],
+    sources: Sources,
+    step: int,
 ) -> list[Answer]:
     args = refs[j][1]
     props, required = schema_facts.properties(schema), schema_facts.required(schema)
@@ -56,7 +63,13 @@ def _argument_mutants(
 
 
 def _with(
-    refs: tuple[tuple[str, dict[str, Any]], ...], j: int, step: int, kind: str, path: str, value: Any, has: bool
+    refs: tuple[tuple[str, dict[str, Any]], ...],
+    j: int,
+    step: int,
+    kind: str,
+    path: str,
+    value: Any,
+    has: bool,
 ) -> Answer:
     """The reference calls with call ``j``'s argument at ``path`` set to ``value`` (left out when not ``has``)."""
     name, args = refs[j]
@@ -69,7 +82,16 @@ def _with(
         target[last] = value
     else:
         del target[last]
-    return Answer(step, True, kind, _replace(refs, j, (name, changed)), call=j, arg=path, value=value, has_value=has)
+    return Answer(
+        step,
+        True,
+        kind,
+        _replace(refs, j, (name, changed)),
+        call=j,
+        arg=path,
+        value=value,
+        has_value=has,
+    )
 
 
 Calls = tuple[tuple[str, dict[str, Any]], ...]
