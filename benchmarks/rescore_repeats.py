@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
 from benchmarks._common import bytecode_mode, cli_command, rerun_with_bytecode_cache  # noqa: E402
-from benchmarks.rescore import run_measured  # noqa: E402
+from benchmarks._measure import run_measured  # noqa: E402
 from recorder.transport import HttpRequest  # noqa: E402
 
 SUITE = ROOT / "evals" / "suite.json"

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from pytest_lobstack.options import Settings
 from pytest_lobstack.refresh import refresh_hint
 from recorder.files import read_suite
-from recorder.manifest import MANIFEST, read_manifest
+from recorder.manifest import MANIFEST
+from recorder.manifest_read import read_manifest
 from recorder.slug import model_slug
 from replay.case_replay import UnusableCassette
 from replay.diff_runs import load_run

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import inside, write_atomic
-from recorder.manifest import Manifest, RecordedCase, case_json, parse_case
+from recorder.manifest import Manifest, RecordedCase, case_json
+from recorder.manifest_read import parse_case
 from recorder.repeats import CaseRun, run_cassette_target
 from recorder.transport import HttpRequest
 from scorer.errors import CassetteError, LobstackError

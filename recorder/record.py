@@ -15,7 +15,6 @@ import math
 import shutil
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,8 @@ from recorder.files import inside, read_suite
 from recorder.futile import FutileWatch, unpriced
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock
-from recorder.manifest import MANIFEST, Manifest, RecordedCase, read_manifest
+from recorder.manifest import MANIFEST, Manifest, RecordedCase
+from recorder.manifest_read import read_manifest
 from recorder.partial import (
     ENTRY_SUFFIX,
     PARTIAL,
@@ -37,15 +37,14 @@ from recorder.partial import (
     run_dir,
     take,
 )
-from recorder.record_case import CaseTask, record_case, suite_once
+from recorder.record_case import CaseTask
+from recorder.record_loop import record_here, record_in_processes
 from recorder.repeats import CaseRun, as_run
 from recorder.slug import checked_model_slug
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
 from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite_model import Suite
-
-POLL_S = 0.1  # how often the parent looks at Ctrl-C while its workers record
 
 
 def recorder_version() -> str:
@@ -199,7 +198,7 @@ def record(
         with interrupts.installed():
             try:
                 if concurrency == 1 or len(tasks) <= 1:
-                    _record_here(tasks, done, interrupts, sleep)
+                    record_here(tasks, done, interrupts, sleep)
                 else:
                     # Longest cases first within each repeat (a chain makes up to 4 requests in a row), so no chain
                     # starts last and holds the run open alone, and a stopped run leaves whole repeats behind;
@@ -208,7 +207,7 @@ def record(
                     longest_first = sorted(
                         tasks, key=lambda task: (task.repeat, -steps[task.case_id])
                     )
-                    _record_in_processes(
+                    record_in_processes(
                         longest_first, min(concurrency, len(tasks)), done, interrupts, notify
                     )
             except StopNow:
@@ -239,90 +238,3 @@ def _keep_finished(folder: Path, kept: list[CaseRun], done: Callable[[CaseRun], 
     shutil.rmtree(folder, ignore_errors=True)
     with contextlib.suppress(OSError):
         folder.parent.rmdir()  # .partial/, when no other leftovers are in it
-
-
-def _record_here(
-    tasks: list[CaseTask],
-    done: Callable[[CaseRun], None],
-    interrupts: Interrupts,
-    sleep: Callable[[float], None],
-) -> None:
-    for task in tasks:
-        if interrupts.stop_starting or interrupts.stop_now:
-            return
-        interrupts.interruptible = True
-        try:
-            run = record_case(task, sleep)
-        finally:
-            interrupts.interruptible = False
-        done(run)
-
-
-def _init_worker() -> None:
-    """Worker initializer: skip vcrpy's per-cassette imports of HTTP clients that are not installed."""
-    from recorder.cassettes import skip_absent_clients
-
-    skip_absent_clients()
-
-
-def _record_in_processes(
-    tasks: list[CaseTask],
-    workers: int,
-    done: Callable[[CaseRun], None],
-    interrupts: Interrupts,
-    notify: Callable[[str], None],
-) -> None:
-    from recorder.processes import pool_context
-    from recorder.workers import WorkerDied, WorkerPool
-
-    # ctypes: each worker asks the kernel (prctl) to die with this process; imported here once, not in each worker.
-    context = pool_context(["recorder.record_case", "requests", "vcr", "ctypes"])
-    if context.get_start_method() == "fork":
-        suite_once(
-            tasks[0].suite_path, tasks[0].suite_sha256
-        )  # loaded once here, inherited by every worker
-    pool = WorkerPool(context, workers, record_case, _init_worker)
-    queue = deque(tasks)
-    failure: BaseException | None = None
-    try:
-        # Each worker gets its first case as soon as it is forked, not once the last one is: forking eight workers
-        # takes tens of milliseconds, and the first requests go out meanwhile.
-        while pool.grow():
-            if queue and not interrupts.stop_starting:
-                pool.submit(queue.popleft())
-        while not interrupts.stop_now:
-            while queue and pool.idle() and not interrupts.stop_starting and failure is None:
-                pool.submit(queue.popleft())
-            if not pool.running:
-                break
-            interrupts.announce(pool.running)
-            ended = pool.finished(POLL_S)
-            if failure is None and not any(
-                not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended
-            ):
-                # Freed workers get their next case before the bookkeeping below (moving files, rewriting
-                # run.json), once the first answers are counted (they may say the rest is futile).
-                while (
-                    queue
-                    and pool.idle()
-                    and not (interrupts.watching or interrupts.stop_starting or interrupts.stop_now)
-                ):
-                    pool.submit(queue.popleft())
-            for task, ok, value in ended:
-                if ok:
-                    done(value)
-                elif isinstance(value, WorkerDied):
-                    notify(
-                        f"{CaseRun(task.case_id, task.repeat)}: not recorded, {value}; run record again to record it"
-                    )
-                elif failure is None:
-                    failure = (
-                        value  # start no other case; raise once the running ones have finished
-                    )
-        if failure is not None:
-            raise failure
-    finally:
-        if pool.running:
-            pool.kill()  # stop now: the running cases are abandoned (nothing of theirs is kept)
-        else:
-            pool.close()

@@ -8,7 +8,8 @@ from typing import Any
 
 from recorder.bundled_suite import is_default
 from recorder.endpoint import DEFAULT_BASE_URL, is_loopback
-from recorder.manifest import REFUSED_OUTCOMES, read_manifest
+from recorder.manifest import REFUSED_OUTCOMES
+from recorder.manifest_read import read_manifest
 from scorer.errors import LobstackError
 
 DEFAULT_CASSETTES = Path("cassettes")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from recorder.manifest import MANIFEST, read_manifest
+from recorder.manifest import MANIFEST
+from recorder.manifest_read import read_manifest
 from recorder.repeats import CaseRun, check_repeats, run_cassette_path
 from recorder.slug import model_slug
 from replay.case_replay import replay_case

@@ -15,7 +15,7 @@ import pytest
 
 from recorder.endpoint import Endpoint
 from recorder.files import read_suite
-from recorder.manifest import read_manifest
+from recorder.manifest_read import read_manifest
 from recorder.record import record
 from replay.rescore import rescore_model
 from scorer.errors import GatewayError

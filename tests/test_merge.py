@@ -288,7 +288,7 @@ def test_record_shards_of_repeated_runs_merge_with_every_repeat(tmp_path: Path) 
     """``record --repeats 3 --shard I/2``: a shard owns a case with all its repeats, so the merged dir has every
     case-run once (repeat-2/ and repeat-3/ too), run.json's ``repeats`` and ``repeat_cases``, and scores each case
     exactly as the shard that recorded it does."""
-    from recorder.manifest import read_manifest
+    from recorder.manifest_read import read_manifest
     from replay.rescore import rescore_model
     from standin import GatewayConfig, StandInGateway
 

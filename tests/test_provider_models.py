@@ -12,7 +12,7 @@ import pytest
 
 from lobstack_eval.main import main
 from recorder.files import read_suite
-from recorder.manifest import read_manifest
+from recorder.manifest_read import read_manifest
 from recorder.record import record
 from replay.plan import cases_to_record
 from replay.rescore import rescore, rescore_model

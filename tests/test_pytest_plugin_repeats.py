@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from recorder.manifest import read_manifest
+from recorder.manifest_read import read_manifest
 from standin import StandInGateway
 from tests.conftest import MINI_SUITE
 from tests.test_pytest_plugin import copy_project, run

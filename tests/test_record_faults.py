@@ -16,7 +16,7 @@ from pathlib import Path
 
 from recorder.files import read_suite
 from recorder.interrupts import SAME_PRESS_S
-from recorder.manifest import read_manifest
+from recorder.manifest_read import read_manifest
 from recorder.record import record
 from replay.rescore import rescore_model
 from standin import StandInGateway, parse_faults

@@ -12,7 +12,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.endpoint import parse_base_url, stored_uri
 from recorder.files import read_suite
-from recorder.manifest import read_manifest
+from recorder.manifest_read import read_manifest
 from recorder.record import record
 from replay.rescore import rescore, rescore_model
 from tests.conftest import MINI_SUITE, interactions

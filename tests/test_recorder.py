@@ -11,7 +11,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.client import call_with_retries
 from recorder.files import read_suite
-from recorder.manifest import read_manifest
+from recorder.manifest_read import read_manifest
 from recorder.record import record
 from recorder.transport import HttpRequest, RequestsTransport
 from replay.rescore import rescore_model

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import write_atomic
-from replay.html import _env, _view
+from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_results, load_suite, results_paths
@@ -53,7 +53,7 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     """
     ordered = _view.leaderboard_order(results)
     repeated = has_repeats(ordered)
-    case_ids = _view.grid_case_ids(ordered, suite)
+    case_ids = _grid.grid_case_ids(ordered, suite)
     plot_models = [_view.plot_model(r) for r in ordered]
     plots = {
         name: _env.safe(cached_svg(name, plot_models, draw))
@@ -92,10 +92,10 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         if partial_note
         else "",
         plots=plots,
-        spans=_view.group_spans(case_ids),
-        grid=_view.grid_rows(ordered, case_ids),
+        spans=_grid.group_spans(case_ids),
+        grid=_grid.grid_rows(ordered, case_ids),
         marks=STATUS_MARKS,
-        data=_env.json_block(_view.details(ordered, suite, case_ids)),
+        data=_env.json_block(_grid.details(ordered, suite, case_ids)),
     )
 
 

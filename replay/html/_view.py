@@ -44,16 +44,6 @@ class Row:
 
 
 @dataclass(frozen=True)
-class GridRow:
-    """One model's line of the per-case grid: a status class letter per grid case, and with repeats each case's
-    repeats as a strip of letters (empty strings for a model without repeats)."""
-
-    model: str
-    statuses: tuple[str, ...]
-    strips: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class SuiteLine:
     """A suite identity as the results name it."""
 
@@ -175,118 +165,6 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
         cost_per_100=_number(result.get("cost_per_100_cases_usd")),
         latency_p50_ms=_number(result.get("latency_p50_ms")),
     )
-
-
-def grid_case_ids(
-    results: Sequence[dict[str, Any]], suite: dict[str, Any]
-) -> list[tuple[str, str]]:
-    """(case id, group) in suite order, then any case only the results know (an older suite), by id."""
-    ids: list[tuple[str, str]] = [
-        (str(c["id"]), str(c.get("group", ""))) for c in suite.get("cases", [])
-    ]
-    known = {cid for cid, _ in ids}
-    extra: dict[str, str] = {}
-    for result in results:
-        for r in result.get("results", []):
-            cid = str(r.get("id"))
-            if cid not in known:
-                extra.setdefault(cid, str(r.get("group", "")))
-    return ids + sorted(extra.items())
-
-
-def group_spans(case_ids: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
-    """Consecutive runs of one group along the grid, as (label, number of cases) for the header row."""
-    spans: list[tuple[str, int]] = []
-    for _, group in case_ids:
-        label = GROUP_LABELS.get(group, group)
-        if spans and spans[-1][0] == label:
-            spans[-1] = (label, spans[-1][1] + 1)
-        else:
-            spans.append((label, 1))
-    return spans
-
-
-def _by_id(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {str(r.get("id")): r for r in result.get("results", []) if isinstance(r, dict)}
-
-
-def _strip(result: dict[str, Any] | None) -> str:
-    runs = (result or {}).get("runs")
-    if not isinstance(runs, list):
-        return ""
-    return "".join(
-        _STATUS_CLASS.get(str(r.get("status")), "u") for r in runs if isinstance(r, dict)
-    )
-
-
-def grid_rows(
-    results: Sequence[dict[str, Any]], case_ids: Sequence[tuple[str, str]]
-) -> list[GridRow]:
-    """Each model's status letters (p/f/e/u) along ``case_ids``; a case missing from a file reads unrecorded.
-    A model with repeats also gets each case's repeats in order (``strips``)."""
-    rows = []
-    for result in results:
-        by_id = _by_id(result)
-        statuses = tuple(
-            _STATUS_CLASS.get(str(by_id.get(cid, {}).get("status")), "u") for cid, _ in case_ids
-        )
-        repeated = isinstance(result.get("repeats"), int) and result["repeats"] > 1
-        strips = tuple(_strip(by_id.get(cid)) for cid, _ in case_ids) if repeated else ()
-        rows.append(GridRow(str(result["model"]), statuses, strips))
-    return rows
-
-
-def _suite_case(case: dict[str, Any] | None, cid: str, group: str) -> dict[str, Any]:
-    if case is None:
-        return {
-            "id": cid,
-            "group": group,
-            "tools": [],
-            "messages": [],
-            "steps": [],
-            "in_suite": False,
-        }
-    return {
-        "id": cid,
-        "group": group,
-        "tools": case.get("tools", []),
-        "messages": case.get("messages", []),
-        "steps": case.get("steps", []),
-        "in_suite": True,
-    }
-
-
-def details(
-    results: Sequence[dict[str, Any]], suite: dict[str, Any], case_ids: Sequence[tuple[str, str]]
-) -> dict[str, Any]:
-    """The one JSON blob the page reads when a grid cell is opened: suite cases once, a result per cell."""
-    suite_cases = {str(c.get("id")): c for c in suite.get("cases", [])}
-    cells = []
-    for result in results:
-        by_id = _by_id(result)
-        row = []
-        for cid, _ in case_ids:
-            r = by_id.get(cid)
-            cell = (
-                None
-                if r is None
-                else {k: r.get(k) for k in ("status", "reason", "steps", "attempts")}
-            )
-            if cell is not None and isinstance(r.get("runs"), list):  # type: ignore[union-attr]
-                cell["runs"] = [_run_detail(run) for run in r["runs"] if isinstance(run, dict)]  # type: ignore[index]
-            row.append(cell)
-        cells.append(row)
-    return {
-        "system": suite.get("system_prompt"),
-        "groups": GROUP_LABELS,
-        "models": [str(r["model"]) for r in results],
-        "cases": [_suite_case(suite_cases.get(cid), cid, group) for cid, group in case_ids],
-        "cells": cells,
-    }
-
-
-def _run_detail(run: dict[str, Any]) -> dict[str, Any]:
-    return {k: run.get(k) for k in ("repeat", "status", "reason", "steps", "attempts")}
 
 
 def suite_lines(results: Sequence[dict[str, Any]]) -> list[SuiteLine]:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recorder.files import read_suite, write_bytes_atomic
-from recorder.manifest import MANIFEST, Manifest, read_manifest
+from recorder.manifest import MANIFEST, Manifest
+from recorder.manifest_read import read_manifest
 from replay.rescore import model_dirs
 from replay.safe_paths import unlinked
 from scorer.errors import CassetteError
