@@ -141,6 +141,35 @@ def check_pass_any() -> None:
             assert repeats.pass_any(c, n, k) == 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
+def check_fewer_repeats() -> None:
+    """k' = min(k, n): a case with n < k scored repeats uses all of them, so its pass^k and pass@k are at k = n."""
+    for n in range(1, 7):
+        for c, k in product(range(n + 1), range(n + 1, n + 4)):
+            assert repeats.pass_all(c, n, k) == repeats.pass_all(c, n, min(k, n))
+            assert repeats.pass_any(c, n, k) == repeats.pass_any(c, n, min(k, n))
+            assert repeats.pass_all(c, n, k) == int(c == n)
+
+
+def check_tier_pairs() -> None:
+    """m (m - 1) / 2: the tiers' Holm family is every pair of the m models with a scored case."""
+    from replay.ties import tiers
+
+    rng = _rng(7)
+    for m in range(1, 9):
+        board = [
+            {
+                "model": f"model-{i}",
+                "results": [
+                    {"id": f"c-{c:02d}", "status": rng.choice(["passed", "failed"])}
+                    for c in range(20)
+                ],
+            }
+            for i in range(m)
+        ]
+        board.append({"model": "no-scores", "results": [{"id": "c-01", "status": "errored"}]})
+        assert tiers(board).tests == m * (m - 1) / 2
+
+
 def check_difference() -> None:
     """d_c = x_c(B) - x_c(A): a case's paired difference is B's pass rate minus A's."""
     from replay.diff_runs.model import CaseOutcome, Sample
@@ -331,6 +360,8 @@ FORMULAS: dict[str, Formula] = {
     "C(c, k) / C(n, k)": Formula(None, check_pass_all),
     "1 - C(n - c, k) / C(n, k)": Formula(None, check_pass_any),
     "d_c = x_c(B) - x_c(A)": Formula(None, check_difference),
+    "k' = min(k, n)": Formula(None, check_fewer_repeats),
+    "m (m - 1) / 2": Formula(None, check_tier_pairs),
     "mean +- t(0.975, n - 1) * sd / sqrt(n)": Formula(case_test, check_paired_interval),
     "Z = z(0.975) + z(0.80)": Formula(power, check_z),
     "n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / K_B)": Formula(
