@@ -124,6 +124,13 @@ def _clusters(rows: Sequence[dict[str, Any]], name: str) -> list[tuple[int, int]
     return [(int(r[name] or 0), int(r[f"{name}_of"] or 0)) for r in rows]
 
 
+def _group_names(rows: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """The groups a summary lists: the Lobstack suite's six in the method page's order (an empty one too, so
+    every Lobstack results.json has the same keys), or a suite of one's own groups in suite order."""
+    names = tuple(dict.fromkeys(str(r["group"]) for r in rows))
+    return GROUPS if all(name in GROUPS for name in names) else names
+
+
 def summary_of(
     model: dict[str, Any], rows: Sequence[dict[str, Any]], routed: dict[str, int]
 ) -> ModelSummary:
@@ -153,7 +160,7 @@ def summary_of(
         metrics=metrics,
         groups={
             g: clustered_rate(_clusters([r for r in rows if r["group"] == g], "overall"))
-            for g in GROUPS
+            for g in _group_names(rows)
         },
         latency_p50_ms=None if latency is None else float(latency),
         cost_usd=None if total is None else float(total),

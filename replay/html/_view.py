@@ -152,9 +152,11 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
         )
         metrics[key] = None if rate is None else Interval(rate, _number(ci[0]), _number(ci[1]))
     groups_in = result.get("groups") if isinstance(result.get("groups"), dict) else {}
+    # The Lobstack suite's six groups in the method page's order; a suite of one's own, its groups as listed.
+    keys = GROUP_LABELS if all(k in GROUP_LABELS for k in groups_in) else groups_in
     groups = {
-        k: _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None
-        for k in GROUP_LABELS
+        str(k): _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None
+        for k in keys
     }
     mark = partial(result)
     return PlotModel(
