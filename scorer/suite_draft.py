@@ -256,11 +256,12 @@ def _number(schema: dict[str, Any], default: Any) -> Any:
     for value in candidates:
         if schema.get("type") == "integer" and not float(value).is_integer():
             continue
-        if (not isinstance(low, int | float) or value >= low) and (
-            not isinstance(high, int | float) or value <= high
+        if (
+            (not isinstance(low, int | float) or value >= low)
+            and (not isinstance(high, int | float) or value <= high)
+            and value != default
         ):
-            if value != default:
-                return int(value) if schema.get("type") == "integer" else value
+            return int(value) if schema.get("type") == "integer" else value
     return _UNDECIDED
 
 
