@@ -194,7 +194,11 @@ def where_path(where: str, data: Any) -> list[str | int]:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Quotes every string that YAML 1.1 or this loader would read as something else (``no``, ``1e5``)."""
+    """Quotes every string that YAML 1.1 or this loader would read as something else (``no``, ``1e5``), and
+    writes a value used twice out twice (the loader refuses aliases)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 for _tag, _regexp, _first in (
