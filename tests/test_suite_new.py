@@ -146,7 +146,7 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
                     },
                 }
             ]
-        ),  # fmt: skip
+        ),
         encoding="utf-8",
     )
     out = tmp_path / "suite.yaml"
@@ -217,7 +217,7 @@ def test_a_live_mcp_server_to_a_scored_run(
     """suite new --mcp (a real server over stdio) -> check -> audit -> record ref/oracle and ref/noisy against
     the stand-in -> rescore -> the plugin."""
     suite = tmp_path / "evals" / f"suite.{suffix}"
-    code, said, err = new(
+    code, _said, err = new(
         tmp_path, capsys, str(suite), "--mcp", str(BIN / server), "--timeout", "120"
     )
     assert code == 0, err
