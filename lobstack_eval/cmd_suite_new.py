@@ -17,11 +17,15 @@ def new(
         help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml.",
     ),
     tools: Path = typer.Option(
-        None, "--tools", help="An OpenAI-style tools JSON file (a list of function tools)."
+        None,
+        "--tools",
+        metavar="FILE",
+        help="An OpenAI-style tools JSON file (a list of function tools).",
     ),
     mcp: str = typer.Option(
         None,
         "--mcp",
+        metavar="SERVER",
         help="A live MCP server: a command line to start it over stdio "
         "(e.g. 'uvx mcp-server-git'), or an http(s):// URL (streamable HTTP).",
     ),
@@ -29,10 +33,17 @@ def new(
         None, "--name", help="The suite's name [default: the MCP server's name, else the file's]."
     ),
     released: str = typer.Option(
-        None, "--released", help="The suite's release date, YYYY-MM-DD [default: today, UTC]."
+        None,
+        "--released",
+        metavar="DATE",
+        help="The suite's release date, YYYY-MM-DD [default: today, UTC].",
     ),
     timeout: float = typer.Option(
-        30.0, "--timeout", min=1.0, help="Seconds to wait for the MCP server's tool list."
+        30.0,
+        "--timeout",
+        metavar="S",
+        min=1.0,
+        help="Seconds to wait for the MCP server's tool list.",
     ),
     force: bool = typer.Option(False, "--force", help="Overwrite a file already at OUT."),
 ) -> int:
@@ -52,6 +63,8 @@ def new(
         raise UsageError("suite new: give exactly one of --tools FILE or --mcp SERVER")
     if out.exists() and not force:
         raise UsageError(f"{out}: already exists; pass --force to overwrite it")
+    if released is not None and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", released):
+        raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date")
     when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
     listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout)
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem

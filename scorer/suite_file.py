@@ -5,13 +5,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer import strict_json, suite_keys, suite_rules
 from scorer.errors import SuiteError
 from scorer.suite_build import VERSION_RE, SuiteBuilder
 from scorer.suite_model import Suite, SuiteCheck
-from scorer.suite_yaml import YAML_SUFFIXES, Lines, YamlSuiteError, loads_yaml, where_path
+
+if TYPE_CHECKING:
+    from scorer.suite_yaml import Lines
+
+# A JSON suite never imports the YAML reader (the common case, and every worker's start).
+YAML_SUFFIXES = (".yaml", ".yml")
 
 __all__ = ["VERSION_RE", "check_suite", "decode_suite", "is_yaml", "parse_suite", "suite_error"]
 
@@ -30,6 +35,8 @@ def decode_suite(raw: bytes, source: str) -> tuple[Any, Lines | None]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    from scorer.suite_yaml import YamlSuiteError, loads_yaml
+
     try:
         return loads_yaml(text)
     except YamlSuiteError as exc:
@@ -80,6 +87,8 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
 
 def _with_line(problem: str, data: Any, lines: Lines) -> str:
     """``line 12: <problem>`` for a YAML suite, the line of the deepest part of the problem's place found."""
+    from scorer.suite_yaml import where_path
+
     where = problem.split(": ", 1)[0]
     line = lines.line_of(data, where_path(where, data))
     return problem if line is None else f"line {line}: {problem}"

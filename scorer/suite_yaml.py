@@ -18,8 +18,6 @@ from typing import Any, ClassVar
 
 import yaml
 
-YAML_SUFFIXES = (".yaml", ".yml")
-
 _STR, _INT, _FLOAT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 _BOOL, _NULL = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
 _MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
