@@ -1,4 +1,4 @@
-"""``suite new``: a starting suite from a list of tools, every case a draft (METHOD.md, suite-new).
+"""``suite new``: a starting suite from a list of tools, every case a draft (docs/commands/suite-new.md#suite-new).
 
 For each tool, a selection case (the request gives the required arguments; the reference call has them, each
 checked ``eq``) and an arguments case (the request also gives every optional argument a value other than its

@@ -2,9 +2,9 @@
 the method page's group counts) and, for every suite, case ids that are file names and message contents.
 
 Every metric is defined by the shape of a case's steps (one call, no call, two or more calls, two or more steps:
-``scorer.case_shape``), never by a group's name, so a suite of one's own names its own groups and ids. The
-Lobstack suite, one whose ``name`` starts with ``lobstack-`` (METHOD.md, own-suites), also keeps the method
-page's six groups, each of its shape, so its group names still say what its metrics cover.
+``scorer.case_shape``), never by a group's name, so a suite of one's own names its own groups and ids. A
+Lobstack suite, one whose ``name`` starts with ``lobstack-`` (docs/commands/suite-check.md#own-suites), also
+keeps the method page's six groups, each of its shape, so its group names still say what its metrics cover.
 Each rule returns one line per break, worded like the builder's
 (``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them with the rest. The id and message rules
 read a case's raw fields, so the builder runs them on every case, built or not (one run lists every problem);

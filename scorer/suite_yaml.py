@@ -1,12 +1,12 @@
 """A suite written in YAML: the same document as its JSON form, with each value's line kept for errors.
 
-YAML reads more than JSON can hold, and some of it silently (METHOD.md, suite-yaml): ``no`` read as false, a date
-read as a date, ``010`` read as 8, a duplicated key where the last one wins, an alias that repeats a subtree.
-This loader refuses or disarms each: plain scalars resolve as JSON would read them (``true``/``false``, ``null``,
-``~`` or nothing, JSON numbers), every other plain scalar is a string (``no``, ``2026-10-21``, ``010``); a
-duplicate key, an alias, a non-string key, a tag other than the standard ones, and a number too large for a double
-are errors naming their line. The result is the same ``dict``/``list``/scalar tree the JSON reader gives, so the
-one builder checks both.
+YAML reads more than JSON can hold, and some of it silently (docs/commands/suite-check.md#suite-yaml):
+``no`` read as false, a date read as a date, ``010`` read as 8, a duplicated key where the last one wins, an
+alias that repeats a subtree. This loader refuses or disarms each: plain scalars resolve as JSON would read them
+(``true``/``false``, ``null``, ``~`` or nothing, JSON numbers), every other plain scalar is a string (``no``,
+``2026-10-21``, ``010``); a duplicate key, an alias, a non-string key, a tag other than the standard ones, and a
+number too large for a double are errors naming their line. The result is the same ``dict``/``list``/scalar tree
+the JSON reader gives, so the one builder checks both.
 """
 
 from __future__ import annotations

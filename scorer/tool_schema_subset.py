@@ -1,4 +1,4 @@
-"""A tool's input schema brought into the validator's subset (METHOD.md, suite-new), every change named.
+"""A tool's input schema brought into the validator's subset (docs/commands/suite-new.md#suite-new), every change named.
 
 An MCP server or a tools file may use JSON Schema beyond the 14 keywords the suite allows. What has an exact
 equivalent in the subset is rewritten (``anyOf`` of plain types -> a ``type`` list, a local ``$ref`` -> the schema

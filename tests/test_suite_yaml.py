@@ -1,5 +1,5 @@
 """A suite in YAML: the same document and checks as its JSON form, YAML's surprises refused or disarmed, and
-every ``suite check`` problem with its line (METHOD.md, suite-yaml)."""
+every ``suite check`` problem with its line (docs/commands/suite-check.md#suite-yaml)."""
 
 from __future__ import annotations
 
