@@ -7,6 +7,7 @@ import datetime
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -45,6 +46,13 @@ def new(
         min=1.0,
         help="Seconds to wait for the MCP server's tool list.",
     ),
+    chain: list[str] = typer.Option(
+        [],
+        "--chain",
+        metavar="TOOL[=JSON]",
+        help="With --mcp: call TOOL once now (with these arguments, else values made from its schema) "
+        "and write a two-step chain case whose scripted result is the server's answer (repeatable).",
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite a file already at OUT."),
 ) -> int:
     """Write a starting suite from your tools: for each tool a selection case and, when it has optional
@@ -66,14 +74,17 @@ def new(
     if released is not None and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", released):
         raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date")
     when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
-    listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout)
+    if chain and mcp is None:
+        raise UsageError("--chain: needs --mcp (the result is taken from the live server)")
+    chains = tuple(_chain(text) for text in chain)
+    listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout, chains)
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem
     suite_name = name or _slug(str(default))
     if is_lobstack(suite_name):
         raise UsageError(
             f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
         )
-    document = draft_suite(listing.tools, suite_name, when, listing.origin)
+    document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
     text = (
         dumps_yaml(document)
         if is_yaml(str(out))
@@ -101,6 +112,24 @@ def new(
         f"`lobstack-eval suite audit {out}`"
     )
     return 0
+
+
+def _chain(text: str) -> tuple[str, dict[str, Any] | None]:
+    """``TOOL`` or ``TOOL={"arg": ...}`` -> the tool and its arguments (None: made from its schema)."""
+    from scorer.errors import UsageError
+
+    name, _, raw = text.partition("=")
+    if not name:
+        raise UsageError(f"--chain {text!r}: name a tool")
+    if not raw:
+        return name, None
+    try:
+        arguments = json.loads(raw)
+    except ValueError as exc:
+        raise UsageError(f"--chain {text!r}: the arguments are not JSON ({exc})") from None
+    if not isinstance(arguments, dict):
+        raise UsageError(f"--chain {text!r}: the arguments must be a JSON object")
+    return name, arguments
 
 
 def _slug(text: str) -> str:

@@ -7,6 +7,7 @@ nothing at record or rescore time calls it again.
 
 from __future__ import annotations
 
+import json
 import shlex
 import tempfile
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any
 from recorder.files import read_bytes
 from scorer import strict_json
 from scorer.errors import SuiteError
-from scorer.suite_draft import ListedTool
+from scorer.suite_draft import ListedTool, TakenResult, required_reference
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class ToolList:
     listed: tuple[dict[str, Any], ...]
     tools: tuple[ListedTool, ...]
     origin: dict[str, Any]
+    taken: tuple[TakenResult, ...] = ()
 
 
 def read_tools_file(path: Path) -> ToolList:
@@ -68,20 +70,27 @@ def _unique(tools: list[ListedTool], source: str) -> None:
         seen.add(tool.name)
 
 
-def list_mcp_tools(target: str, timeout: float) -> ToolList:
+Chain = tuple[str, dict[str, Any] | None]
+
+
+def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) -> ToolList:
     """The tools of the MCP server at ``target``: a URL (``http://``, ``https://``: streamable HTTP) or a
-    command line (stdio, started and stopped here). SuiteError naming the server when it cannot be listed
-    within ``timeout`` seconds."""
+    command line (stdio, started and stopped here); and for each of ``chains`` (a tool, its arguments or None
+    for values made from its schema), that tool called once, its result kept. SuiteError naming the server
+    when it cannot be listed (or a chain's tool called) within ``timeout`` seconds."""
     import anyio
 
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
-            server, listed = anyio.run(_list, target, timeout, errlog)
+            server, listed, taken = anyio.run(_list, target, timeout, errlog, chains)
         except (
             BaseException
         ) as exc:  # an ExceptionGroup from the SDK's task groups, or a plain error
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
+            own = _own_error(exc)
+            if own is not None:
+                raise own from None
             errlog.seek(0)
             tail = [line for line in errlog.read().splitlines() if line.strip()][-1:]
             said = f" (the server said: {tail[0][:300]})" if tail else ""
@@ -103,7 +112,14 @@ def list_mcp_tools(target: str, timeout: float) -> ToolList:
         raise SuiteError(f"--mcp {target}: the server lists no tools")
     _unique(tools, f"--mcp {target}")
     origin = {"kind": "mcp", "server": server, "tools": listed}
-    return ToolList(tuple(listed), tuple(tools), origin)
+    return ToolList(tuple(listed), tuple(tools), origin, tuple(taken))
+
+
+def _own_error(exc: BaseException) -> SuiteError | None:
+    """A SuiteError raised inside the session (a chain's unknown tool), unwrapped from the task groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc if isinstance(exc, SuiteError) else None
 
 
 def _reason(exc: BaseException) -> str:
@@ -117,8 +133,8 @@ def _reason(exc: BaseException) -> str:
 
 
 async def _list(
-    target: str, timeout: float, errlog: Any
-) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    target: str, timeout: float, errlog: Any, chains: tuple[Chain, ...]
+) -> tuple[dict[str, str], list[dict[str, Any]], list[TakenResult]]:
     import anyio
     from mcp import ClientSession
 
@@ -146,11 +162,29 @@ async def _list(
                 cursor = page.next_cursor
                 if cursor is None:
                     break
+            taken = [await _take(session, listed, name, arguments) for name, arguments in chains]
     server = {
         "name": str(info.get("name") or "unnamed"),
         "version": str(info.get("version") or "unknown"),
     }
-    return server, listed
+    return server, listed, taken
+
+
+async def _take(
+    session: Any, listed: list[dict[str, Any]], name: str, arguments: dict[str, Any] | None
+) -> TakenResult:
+    """Call tool ``name`` once (the only call any command makes to it) and keep its result's text."""
+    entry = next((t for t in listed if t.get("name") == name), None)
+    if entry is None:
+        raise SuiteError(f"--chain {name}: the server lists no tool {name!r}")
+    if arguments is None:
+        arguments = required_reference(ListedTool(name, "", entry.get("inputSchema")))
+    result = await session.call_tool(name, arguments)
+    parts = []
+    for item in result.model_dump(by_alias=True, mode="json", exclude_none=True).get("content", []):
+        is_text = item.get("type") == "text" and isinstance(item.get("text"), str)
+        parts.append(item["text"] if is_text else json.dumps(item, sort_keys=True))
+    return TakenResult(name, arguments, "\n".join(parts))
 
 
 def _transport(target: str, errlog: Any) -> Any:

@@ -18,27 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.patterns import PatternError, pattern_search
+from scorer.schema_samples import UNDECIDED, sample
 from scorer.tool_schema_subset import subset_schema
 
 SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"
 NO_TOOL_REQUEST = "Please book me a table for two at an Italian restaurant tonight at 8 pm."
-_STRING_TRIES = (
-    "example",
-    "example-1",
-    "main",
-    "a1",
-    "A1",
-    "1",
-    "#general",
-    "user@example.com",
-    "https://example.com/",
-    "/tmp/example",
-    "2026-10-21",
-    "12:00",
-    "abc",
-    "x",
-)
 _CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -59,13 +43,24 @@ def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
     return {"type": "function", "function": function}, notes
 
 
+@dataclass(frozen=True)
+class TakenResult:
+    """A tool called once on the live server when the suite was built: its arguments and the result's text."""
+
+    tool: str
+    arguments: dict[str, Any]
+    result: str
+
+
 def draft_suite(
     tools: Sequence[ListedTool],
     name: str,
     released: str,
     origin: dict[str, Any],
+    taken: Sequence[TakenResult] = (),
 ) -> dict[str, Any]:
-    """The suite document for ``tools`` (in listed order); ``origin`` gets its ``schema_notes``."""
+    """The suite document for ``tools`` (in listed order), with a two-step chain per ``taken`` result;
+    ``origin`` gets its ``schema_notes``."""
     catalogue: dict[str, Any] = {}
     notes: list[str] = []
     for tool in tools:
@@ -79,6 +74,10 @@ def draft_suite(
         cases.append(_call_case("selection", tool, parameters, offered, optional=False))
         if _optional_names(parameters):
             cases.append(_call_case("arguments", tool, parameters, offered, optional=True))
+    by_name = {tool.name: tool for tool in tools}
+    for one in taken:
+        parameters = catalogue[one.tool]["function"]["parameters"]
+        cases.append(_chain_case(by_name[one.tool], parameters, offered, one))
     cases += [
         _no_call_case(
             "no-call-small-talk",
@@ -111,6 +110,15 @@ def draft_suite(
     }
 
 
+def required_reference(tool: ListedTool) -> dict[str, Any]:
+    """The selection case's reference for ``tool``: its required arguments, values made from its schema
+    (one that cannot be made is left out, and the suite check names it)."""
+    parameters = catalogue_entry(tool)[0]["function"]["parameters"]
+    return _call_case("selection", tool, parameters, [], optional=False)["steps"][0]["calls"][0][
+        "reference"
+    ]
+
+
 def case_id(prefix: str, tool: str) -> str:
     """A file-safe case id (``select-git_status``)."""
     return f"{prefix}-{_CASE_ID.sub('_', tool)}"[:100]
@@ -122,19 +130,40 @@ def _optional_names(parameters: dict[str, Any]) -> list[str]:
     return [name for name in props if name not in required]
 
 
+def _chain_case(
+    tool: ListedTool, parameters: dict[str, Any], offered: list[str], taken: TakenResult
+) -> dict[str, Any]:
+    """Two steps: the call, whose scripted result is the server's own answer, then a text answer."""
+    case = _call_case("chains", tool, parameters, offered, optional=False, given=taken.arguments)
+    case["id"] = case_id("chain", tool.name)
+    case["messages"][0]["content"] += " Then tell me what it says."
+    case["draft"] = (
+        "the result was taken from the server once, when this suite was built (no later command calls "
+        "it); " + case["draft"]
+    )
+    case["steps"][0]["calls"][0]["result"] = taken.result
+    case["steps"].append({"expect": "none"})
+    return case
+
+
 def _call_case(
-    group: str, tool: ListedTool, parameters: dict[str, Any], offered: list[str], optional: bool
+    group: str,
+    tool: ListedTool,
+    parameters: dict[str, Any],
+    offered: list[str],
+    optional: bool,
+    given: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
     required = [n for n in parameters.get("required") or [] if isinstance(n, str)]
     names = [n for n in props if n in required or optional] + [
         n for n in required if n not in props
     ]
-    reference: dict[str, Any] = {}
+    reference: dict[str, Any] = dict(given or {})
     undecided: list[str] = []
-    for arg in names:
+    for arg in [] if given is not None else names:
         value = sample(props.get(arg, {}), arg, avoid_default=optional)
-        if value is _UNDECIDED:
+        if value is UNDECIDED:
             undecided.append(arg)
             continue
         reference[arg] = value
@@ -154,7 +183,7 @@ def _call_case(
             + ", ".join(undecided)
             + " (the schema does not let one be made)"
         )
-    prefix = "select" if group == "selection" else "args"
+    prefix = {"selection": "select", "arguments": "args"}.get(group, group)
     return {
         "id": case_id(prefix, tool.name),
         "group": group,
@@ -176,110 +205,3 @@ def _no_call_case(cid: str, text: str, offered: list[str], draft: str) -> dict[s
         "messages": [{"role": "user", "content": text}],
         "steps": [{"expect": "none"}],
     }
-
-
-class _Undecided:
-    def __repr__(self) -> str:
-        return "UNDECIDED"
-
-
-_UNDECIDED: Any = _Undecided()
-
-
-def sample(schema: Any, name: str, avoid_default: bool = False) -> Any:
-    """A value ``schema`` accepts, for argument ``name``; ``_UNDECIDED`` when none can be made."""
-    if not isinstance(schema, dict):
-        return f"example-{name}"
-    default = _stated_default(schema)
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        # The second member when there is one: both neighbours exist, and it is not the usual default.
-        choices = [v for v in enum if not (avoid_default and v == default)] or enum
-        return choices[1] if len(choices) > 1 else choices[0]
-    if "const" in schema:
-        return schema["const"]
-    kind = schema.get("type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    kinds = [k for k in kinds if k != "null"] or kinds
-    kind = kinds[0] if kinds else "string"
-    if kind == "boolean":
-        return not default if isinstance(default, bool) else True
-    if kind in ("integer", "number"):
-        return _number(schema, default if avoid_default else None)
-    if kind == "array":
-        item = sample(schema.get("items", {}), name)
-        if item is _UNDECIDED:
-            return _UNDECIDED
-        count = max(1, int(schema.get("minItems") or 1))
-        if isinstance(schema.get("maxItems"), int) and schema["maxItems"] < count:
-            return _UNDECIDED
-        items = [item] + [_numbered(item, i) for i in range(2, count + 1)]
-        return items
-    if kind == "object":
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        out = {}
-        for key in schema.get("required") or []:
-            value = sample(props.get(key, {}), key)
-            if value is _UNDECIDED:
-                return _UNDECIDED
-            out[key] = value
-        return out
-    return _string(schema, name, default if avoid_default else None)
-
-
-def _numbered(item: Any, i: int) -> Any:
-    if isinstance(item, str):
-        return f"{item}-{i}"
-    if isinstance(item, int) and not isinstance(item, bool):
-        return item + i - 1
-    return item
-
-
-def _stated_default(schema: dict[str, Any]) -> Any:
-    match = re.search(r"\(default ([^):;,]+)\)", str(schema.get("description", "")))
-    if not match:
-        return None
-    text = match.group(1).strip()
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _number(schema: dict[str, Any], default: Any) -> Any:
-    low, high = schema.get("minimum"), schema.get("maximum")
-    candidates = [5, 7, 2, 1, 0]
-    if isinstance(low, int | float):
-        candidates = [low + 1, low, *candidates]
-    if isinstance(high, int | float):
-        candidates = [*candidates, high - 1, high]
-    for value in candidates:
-        if schema.get("type") == "integer" and not float(value).is_integer():
-            continue
-        if (
-            (not isinstance(low, int | float) or value >= low)
-            and (not isinstance(high, int | float) or value <= high)
-            and value != default
-        ):
-            return int(value) if schema.get("type") == "integer" else value
-    return _UNDECIDED
-
-
-def _string(schema: dict[str, Any], name: str, default: Any) -> Any:
-    pattern = schema.get("pattern")
-    low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
-    high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
-    own = f"example-{name}".replace("_", "-")
-    for value in (own, *_STRING_TRIES):
-        if value == default or len(value) < low or (high is not None and len(value) > high):
-            continue
-        if isinstance(pattern, str):
-            try:
-                if not pattern_search(pattern, value):
-                    continue
-            except PatternError:
-                return _UNDECIDED
-        return value
-    if not isinstance(pattern, str) and (high is None or high >= max(low, 1)):
-        return "x" * max(low, 1)
-    return _UNDECIDED

@@ -170,6 +170,9 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
         (["--tools", "a.json", "--mcp", "x"], "give exactly one of --tools FILE or --mcp SERVER"),
         (["--tools", "missing.json"], "missing.json"),
         (["--tools", "tools.json", "--name", "lobstack-mine"], "is a Lobstack suite"),
+        (["--tools", "tools.json", "--chain", "lights"], "--chain: needs --mcp"),
+        (["--mcp", "no-such-command-h9", "--chain", "t={oops"], "the arguments are not JSON"),
+        (["--tools", "tools.json", "--released", "5 Dec"], "must be a YYYY-MM-DD date"),
         (["--mcp", "no-such-command-h9"], "--mcp no-such-command-h9: cannot list its tools: "),
         (["--mcp", f"{sys.executable} -c 'import sys; sys.exit(3)'"], "cannot list its tools: "),
     ],
@@ -217,8 +220,18 @@ def test_a_live_mcp_server_to_a_scored_run(
     """suite new --mcp (a real server over stdio) -> check -> audit -> record ref/oracle and ref/noisy against
     the stand-in -> rescore -> the plugin."""
     suite = tmp_path / "evals" / f"suite.{suffix}"
+    chain: list[str] = []
+    if server == "mcp-server-git":  # a chain whose scripted result is the server's own answer
+        repo = tmp_path / "repo"
+        subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+        subprocess.run(
+            ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com",
+             "commit", "-q", "--allow-empty", "-m", "first commit of the chain test"],
+            check=True, timeout=60,
+        )  # fmt: skip
+        chain = ["--chain", f"git_log={json.dumps({'repo_path': str(repo), 'max_count': 1})}"]
     code, _said, err = new(
-        tmp_path, capsys, str(suite), "--mcp", str(BIN / server), "--timeout", "120"
+        tmp_path, capsys, str(suite), "--mcp", str(BIN / server), "--timeout", "120", *chain
     )
     assert code == 0, err
     document = parse_suite(suite.read_bytes(), str(suite))
@@ -252,6 +265,21 @@ def test_a_live_mcp_server_to_a_scored_run(
         for slug in ("ref_oracle", "ref_noisy")
     }
     assert overall["ref_oracle"] == 100.0 and overall["ref_noisy"] < 100.0
+    if chain:
+        taken = document.case("chain-git_log").steps[0].calls[0].result
+        assert taken is not None and "Message: first commit of the chain test" in taken
+        chains = json.loads((reports / "ref_oracle" / "results.json").read_text())["metrics"][
+            "chains"
+        ]
+        assert (chains["count"], chains["of"]) == (1, 1)
+        # The model got the stored result back; nothing asked the server again (it is not running).
+        cassette = json.loads(
+            (tmp_path / "cassettes" / "ref_oracle" / "chain-git_log.json").read_text()
+        )
+        second = json.loads(cassette["interactions"][1]["request"]["body"])
+        assert second["messages"][-1] == {
+            "role": "tool", "tool_call_id": second["messages"][-2]["tool_calls"][0]["id"], "content": taken
+        }  # fmt: skip
     done = run_plugin(tmp_path, suite)
     assert done.returncode == 1, done.stdout[-2000:]  # ref/noisy fails some cases
     passed = sum(
