@@ -49,9 +49,10 @@ def new(
     chain: list[str] = typer.Option(
         [],
         "--chain",
-        metavar="TOOL[=JSON]",
-        help="With --mcp: call TOOL once now (with these arguments, else values made from its schema) "
-        "and write a two-step chain case whose scripted result is the server's answer (repeatable).",
+        metavar="TOOL=JSON",
+        help="With --mcp: call TOOL once now with these JSON arguments (TOOL alone: values made from its "
+        "schema) and write a two-step chain case whose scripted result is the server's answer "
+        "(repeatable).",
     ),
     force: bool = typer.Option(False, "--force", help="Overwrite a file already at OUT."),
 ) -> int:
