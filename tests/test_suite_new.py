@@ -302,3 +302,30 @@ def test_the_installed_servers_are_the_registry_packages() -> None:
         assert (BIN / server).is_file(), server
     assert shutil.which("git") is not None
     assert (ROOT / "pyproject.toml").read_text(encoding="utf-8").count("mcp-server-") >= 2
+
+
+def test_own_groups_ids_and_origin_are_checked_like_the_rest() -> None:
+    from scorer import check_suite
+    from scorer.suite_file import decode_suite
+
+    data = decode_suite((ROOT / "tests/fixtures/own_tools/suite.yaml").read_bytes(), "s.yaml")[0]
+    data["origin"] = {"kind": "mcpp", "server": {"name": "x"}, "tools": [{}], "schema_note": []}
+    data["cases"][0]["group"] = ""
+    data["cases"][1]["draft"] = 3
+    report = check_suite(json.dumps(data).encode(), "s.json")
+    assert report.problems == (
+        'origin: unknown key "schema_note" (did you mean "schema_notes"?)',
+        "origin.kind: 'mcpp' is not one of mcp, tools_file",
+        "origin.server.version: missing or not a non-empty string",
+        "case find-budget.group: missing or not a string of 1 to 64 characters",
+        "case remind-dentist.draft: must be a non-empty string (what to edit)",
+    )
+    # The same cases under a Lobstack name: the method page's groups and ids apply.
+    data = decode_suite((ROOT / "tests/fixtures/own_tools/suite.yaml").read_bytes(), "s.yaml")[0]
+    data["name"] = "lobstack-notes"
+    problems = check_suite(json.dumps(data).encode(), "s.json").problems
+    assert problems[0] == (
+        "case find-budget.group: 'lookup' is not one of selection, arguments, near_misses, no_call, "
+        "parallel, chains"
+    )
+    assert len(problems) == 5
