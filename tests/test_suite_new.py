@@ -329,3 +329,35 @@ def test_own_groups_ids_and_origin_are_checked_like_the_rest() -> None:
         "parallel, chains"
     )
     assert len(problems) == 5
+
+
+@pytest.mark.slow
+def test_a_server_over_streamable_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--mcp http://...``: an SDK-built server on 127.0.0.1 (its port picked by the OS), stopped after."""
+    script = ROOT / "tests" / "fixtures" / "mcp_http" / "server.py"
+    process = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        assert process.stdout is not None
+        port = int(
+            process.stdout.readline()
+        )  # printed once the socket is bound: it accepts from now on
+        suite = tmp_path / "suite.yaml"
+        url = f"http://127.0.0.1:{port}/mcp"
+        code, said, err = new(tmp_path, capsys, str(suite), "--mcp", url, "--timeout", "60")
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert code == 0, err
+    assert (
+        said.splitlines()[0]
+        == f"wrote {suite}: notes-http 0.1.0, 2 tools, 5 cases, every case a draft"
+    )
+    origin = _listed(suite)["origin"]
+    assert origin["server"] == {"name": "notes-http", "version": "1.2.3"}
+    assert [tool["name"] for tool in origin["tools"]] == ["search_notes", "get_note"]
+    assert main(["suite", "check", str(suite)]) == 0
+    capsys.readouterr()
+    summary = audit_summary(suite, capsys, tmp_path)
+    assert summary["survivors"] == 0 and summary["rejected"] == 0
