@@ -161,3 +161,15 @@ def test_the_guides_commands_run_as_written(tmp_path: Path) -> None:
     oracle = results(tmp_path / "reports", "ref_oracle")["metrics"]["overall"]["rate"]
     noisy = results(tmp_path / "reports", "ref_noisy")["metrics"]["overall"]["rate"]
     assert oracle == 100.0 and noisy < 100.0
+
+
+def test_every_shard_lists_the_suites_groups(project: Path, tmp_path: Path) -> None:
+    """A shard holds some cases (or none) but lists every group of the suite, as the whole run does."""
+    suite = project / "evals" / "suite.yaml"
+    for index in (1, 8):
+        out = tmp_path / f"shard{index}"
+        args = ["rescore", str(project / "cassettes"), "--suite", str(suite), "--out", str(out)]
+        assert main([*args, "--shard", f"{index}/8", "--no-html", "-q"]) == 0
+        groups = results(out, "ref_oracle")["groups"]
+        assert sorted(groups) == sorted(GROUPS)
+    assert results(tmp_path / "shard8", "ref_oracle")["results"] == []  # 5 cases, 8 shards
