@@ -78,6 +78,8 @@ def new(
     if chain and mcp is None:
         raise UsageError("--chain: needs --mcp (the result is taken from the live server)")
     chains = tuple(_chain(text) for text in chain)
+    if mcp is not None:  # starting a server can take seconds: say what is happening
+        typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
     listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout, chains)
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem
     suite_name = name or _slug(str(default))
