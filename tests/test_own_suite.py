@@ -49,7 +49,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
             args = ["record", "--model", model, "--suite", str(suite), "--base-url", gateway.url]
             assert main([*args, "--cassettes", str(root / "cassettes"), "--concurrency", "1"]) == 0
     rescore = ["rescore", str(root / "cassettes"), "--suite", str(suite)]
-    assert main([*rescore, "--out", str(root / "reports"), "-q"]) == 0
+    assert main([*rescore, "--out", str(root / "reports"), "--rows", str(root / "rows"), "-q"]) == 0
     return root
 
 
@@ -90,6 +90,8 @@ def test_diff_runs_rows_report_and_diff_suites(
     assert main(["leaderboard", str(reports), "--group", "follow-up"]) == 0
     board = capsys.readouterr().out
     assert "ref/oracle" in board and "ref/noisy" in board
+    assert main(["leaderboard", str(project / "rows"), "--group", "chat"]) == 0
+    assert "notes-assistant 0.1.0, group chat" in capsys.readouterr().out
     assert main(["leaderboard", str(reports), "--group", "selection"]) == 1
     assert "no group 'selection'" in capsys.readouterr().err
     copy = tmp_path / "reports"
