@@ -36,6 +36,13 @@ def check(
     )
     typer.echo(f"cases per group: {counts}")
     typer.echo(f"sha256 {s.sha256}")
+    drafts = [case.id for case in s.cases if case.draft]
+    if drafts:
+        # A draft loads and scores like any case: the note is for the author, not a problem.
+        typer.echo(
+            f'drafts: {len(drafts)} of {total} cases still say what to edit (their "draft" key); '
+            "rewrite them, then remove the key"
+        )
     return 0
 
 

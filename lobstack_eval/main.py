@@ -89,6 +89,7 @@ def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
 _command(suite_app, "check", "cmd_suite", "check")
 _command(suite_app, "export", "cmd_suite", "export")
 _command(suite_app, "audit", "cmd_suite", "audit")
+_command(suite_app, "new", "cmd_suite_new", "new")
 _command(app, "record", "cmd_record", "record")
 _command(app, "rescore", "cmd_rescore", "rescore")
 _command(diff_app, "suites", "cmd_diff_suites", "diff_suites")

@@ -10,7 +10,7 @@ from typing import Any
 
 from scorer import strict_json
 from scorer.errors import CassetteError, SuiteError, UsageError
-from scorer.suite_file import check_suite, parse_suite
+from scorer.suite_file import check_suite, decode_suite, is_yaml, parse_suite
 from scorer.suite_model import Suite, SuiteCheck
 
 
@@ -49,6 +49,13 @@ def read_suite(path: Path) -> Suite:
 def check_suite_file(path: Path) -> SuiteCheck:
     """Every problem of a suite file (for ``suite check``)."""
     return check_suite(read_bytes(path, "suite file", SuiteError), str(path))
+
+
+def read_suite_document(path: Path) -> Any:
+    """A suite file's document (JSON, or YAML by its name) as plain data, unchecked (the report's view)."""
+    if is_yaml(str(path)):
+        return decode_suite(read_bytes(path, "suite file", SuiteError), str(path))[0]
+    return read_json(path, "suite file", SuiteError)
 
 
 def read_json(path: Path, what: str, error: type[Exception] = CassetteError) -> Any:

@@ -151,8 +151,7 @@ def _prepare(html: bool) -> None:
 
 
 def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:
-    from recorder.files import read_json
+    from recorder.files import read_suite_document
     from replay.html import render_report
-    from scorer.errors import SuiteError
 
-    return render_report(documents, read_json(suite_path, "suite file", SuiteError))
+    return render_report(documents, read_suite_document(suite_path))

@@ -17,8 +17,13 @@ from scorer.summary import ModelSummary
 def summary_of_document(suite: Suite, document: dict[str, Any]) -> ModelSummary:
     """The summary of one results document (with or without its summary fields) scored with ``suite``."""
     case_rows, _ = document_rows(suite, document)
-    found = summarize(frames_of_rows({"cases": case_rows})["cases"]) if case_rows else {}
-    return found.get(document["model_slug"]) or empty(document["model"], document["model_slug"])
+    # The suite's groups, every one (a shard's rows may hold only some).
+    groups = tuple(suite.group_counts())
+    rows = frames_of_rows({"cases": case_rows})["cases"] if case_rows else None
+    found = summarize(rows, groups=groups) if rows is not None else {}
+    return found.get(document["model_slug"]) or empty(
+        document["model"], document["model_slug"], groups
+    )
 
 
 def summarized(suite: Suite, document: dict[str, Any]) -> dict[str, Any]:

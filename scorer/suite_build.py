@@ -11,6 +11,7 @@ from scorer.checks import operand_problem
 from scorer.schema import make_validator, schema_problems
 from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
+from scorer.suite_origin import origin_problems
 
 # Used with fullmatch only: re.match's `$` also matches before a final newline ("1.1.0\n" passed).
 VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -24,6 +25,8 @@ class SuiteBuilder:
     def __init__(self, source: str) -> None:
         self.source = source
         self.problems: list[str] = []
+        # The Lobstack suite keeps the method page's group rules; another suite names its own groups and ids.
+        self.lobstack = False
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
@@ -39,6 +42,9 @@ class SuiteBuilder:
             self.problem("version", f"{data['version']!r} is not MAJOR.MINOR.PATCH")
         if isinstance(data.get("released"), str) and not _DATE.fullmatch(data["released"]):
             self.problem("released", f"{data['released']!r} is not a YYYY-MM-DD date")
+        self.lobstack = suite_rules.is_lobstack(data.get("name"))
+        if "origin" in data:
+            self.problems.extend(origin_problems(data["origin"]))
         tools = self.tools(data.get("tools"))
         raw_cases = data.get("cases")
         cases: list[Case] = []
@@ -110,11 +116,21 @@ class SuiteBuilder:
             self.problem(f"{where}.id", "duplicate case id")
         seen.add(case_id)
         group = raw.get("group")
-        if group not in GROUPS:
+        if self.lobstack and group not in GROUPS:
             self.problem(f"{where}.group", f"{group!r} is not one of {', '.join(GROUPS)}")
-        # The method page's rules that read raw fields run on every case, so one run lists every problem;
-        # they are kept apart so they do not stop the case building (the shape rule needs it built).
-        rules = suite_rules.id_problems(case_id, group) if group in GROUPS else []
+        elif not isinstance(group, str) or not 0 < len(group) <= suite_rules.GROUP_MAX:
+            self.problem(f"{where}.group", "missing or not a string of 1 to 64 characters")
+        draft = raw.get("draft")
+        if "draft" in raw and (not isinstance(draft, str) or not draft):
+            self.problem(f"{where}.draft", "must be a non-empty string (what to edit)")
+        # The rules that read raw fields run on every case, so one run lists every problem; they are kept
+        # apart so they do not stop the case building (the shape rule needs it built).
+        # A Lobstack suite's <group>-NN rule is narrower than every suite's file-name rule.
+        rules = (
+            suite_rules.id_problems(case_id, group)
+            if self.lobstack and group in GROUPS
+            else suite_rules.file_id_problems(case_id)
+        )
         offered = raw.get("tools")
         if not isinstance(offered, list) or not all(isinstance(t, str) for t in offered):
             self.problem(f"{where}.tools", "must be a list of tool names")
@@ -139,13 +155,24 @@ class SuiteBuilder:
                 )
         rules += suite_rules.message_problems(case_id, messages)
         steps = self.steps(raw.get("steps"), where, set(offered), tools)
-        if steps:
+        if steps and self.lobstack:
             self.group_rules(group, steps, where)
         built = len(self.problems) == before
         case = (
-            Case(case_id, group, tuple(offered), tuple(messages), tuple(steps)) if built else None
+            Case(
+                case_id,
+                group,
+                tuple(offered),
+                tuple(messages),
+                tuple(steps),
+                draft if isinstance(draft, str) else None,
+            )
+            if built
+            else None
         )
-        if case is not None:  # only a built case's steps are whole enough for the shape rule
+        if (
+            case is not None and self.lobstack
+        ):  # only a built case is whole enough for the shape rule
             rules += suite_rules.shape_problems(case)
         self.problems += rules
         return case

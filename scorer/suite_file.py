@@ -5,14 +5,45 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer import strict_json, suite_keys, suite_rules
 from scorer.errors import SuiteError
 from scorer.suite_build import VERSION_RE, SuiteBuilder
-from scorer.suite_model import GROUPS, Suite, SuiteCheck
+from scorer.suite_model import Suite, SuiteCheck
 
-__all__ = ["VERSION_RE", "check_suite", "parse_suite", "suite_error"]
+if TYPE_CHECKING:
+    from scorer.suite_yaml import Lines
+
+# A JSON suite never imports the YAML reader (the common case, and every worker's start).
+YAML_SUFFIXES = (".yaml", ".yml")
+
+__all__ = ["VERSION_RE", "check_suite", "decode_suite", "is_yaml", "parse_suite", "suite_error"]
+
+
+def is_yaml(source: str) -> bool:
+    """True when the file's name says YAML (``.yaml``, ``.yml``); every other suite file is JSON."""
+    return source.lower().endswith(YAML_SUFFIXES)
+
+
+def decode_suite(raw: bytes, source: str) -> tuple[Any, Lines | None]:
+    """The suite document of a file's bytes (JSON, or YAML by its name) and, for YAML, the lines of its
+    values; SuiteError naming the file, and for YAML the line, when the bytes hold no document."""
+    if not is_yaml(source):
+        return _decode(raw, source), None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    from scorer.suite_yaml import YamlSuiteError, loads_yaml
+
+    try:
+        return loads_yaml(text)
+    except YamlSuiteError as exc:
+        at = "" if exc.line is None else f"line {exc.line}: "
+        raise SuiteError(f"{source}: not a valid YAML suite: {at}{exc.message}") from None
+    except RecursionError:
+        raise SuiteError(f"{source}: not a valid YAML suite: nested too deep") from None
 
 
 def _decode(raw: bytes, source: str) -> Any:
@@ -30,21 +61,37 @@ def _decode(raw: bytes, source: str) -> Any:
 
 def check_suite(raw: bytes, source: str) -> SuiteCheck:
     """Validate a suite file's bytes; never raises for content problems (only for undecodable JSON)."""
-    data = _decode(raw, source)
+    data, lines = decode_suite(raw, source)
     builder = SuiteBuilder(source)
     suite = builder.suite(data, hashlib.sha256(raw).hexdigest())
     raw_cases = data.get("cases") if isinstance(data, dict) else None
     counts = (
-        Counter(c.get("group") for c in raw_cases if isinstance(c, dict))
+        Counter(
+            c.get("group")
+            for c in raw_cases
+            if isinstance(c, dict) and isinstance(c.get("group"), str)
+        )
         if isinstance(raw_cases, list)
-        else {}
+        else Counter()
     )
-    group_counts = {group: counts.get(group, 0) for group in GROUPS}
+    name = data.get("name") if isinstance(data, dict) else None
+    group_counts = suite_rules.group_order(name, counts)
     # Unknown keys first: a misspelt key is often why a field the builder needs is "missing".
     problems = suite_keys.unknown_key_problems(data) + builder.problems
     if isinstance(data, dict):
         problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
+    if lines is not None:
+        problems = [_with_line(problem, data, lines) for problem in problems]
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
+
+
+def _with_line(problem: str, data: Any, lines: Lines) -> str:
+    """``line 12: <problem>`` for a YAML suite, the line of the deepest part of the problem's place found."""
+    from scorer.suite_yaml import where_path
+
+    where = problem.split(": ", 1)[0]
+    line = lines.line_of(data, where_path(where, data))
+    return problem if line is None else f"line {line}: {problem}"
 
 
 def parse_suite(raw: bytes, source: str) -> Suite:

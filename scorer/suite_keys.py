@@ -13,10 +13,13 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-TOP = ("name", "version", "released", "system_prompt", "tools", "cases")
+TOP = ("name", "version", "released", "system_prompt", "tools", "cases", "origin")
+# ``origin.tools`` is the server's list as listed: its objects are the server's, not the suite's, to shape.
+ORIGIN = ("kind", "server", "tools", "schema_notes")
+SERVER = ("name", "version")
 TOOL = ("type", "function")
 FUNCTION = ("name", "description", "parameters")
-CASE = ("id", "group", "tools", "messages", "steps")
+CASE = ("id", "group", "tools", "messages", "steps", "draft")
 # Messages go to the gateway as written, so they may carry the chat-completions message fields.
 MESSAGE = ("role", "content", "name", "tool_calls", "tool_call_id")
 STEP = ("expect", "calls")
@@ -29,6 +32,11 @@ def unknown_key_problems(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return []
     found = _unknown(data, TOP, "(top level)")
+    origin = data.get("origin")
+    if isinstance(origin, dict):
+        found += _unknown(origin, ORIGIN, "origin")
+        if isinstance(origin.get("server"), dict):
+            found += _unknown(origin["server"], SERVER, "origin.server")
     tools = data.get("tools")
     if isinstance(tools, dict):
         for name, spec in tools.items():

@@ -63,13 +63,15 @@ class Step:
 
 @dataclass(frozen=True)
 class Case:
-    """One case: the tools it offers (in request order), its messages after the system message, its steps."""
+    """One case: the tools it offers (in request order), its messages after the system message, its steps;
+    ``draft`` says what the author still has to edit (``suite new`` writes it; it changes no verdict)."""
 
     id: str
     group: str
     tools: tuple[str, ...]
     messages: tuple[dict[str, Any], ...]
     steps: tuple[Step, ...]
+    draft: str | None = None
 
 
 @dataclass(frozen=True)
@@ -122,9 +124,11 @@ class Suite:
         return cache
 
     def group_counts(self) -> dict[str, int]:
-        """Number of cases per group, in the method page's group order."""
-        counts = Counter(case.group for case in self.cases)
-        return {group: counts.get(group, 0) for group in GROUPS}
+        """Number of cases per group: the Lobstack suite's six in the method page's order, another suite's in
+        the order they first appear (``scorer.suite_rules.group_order``)."""
+        from scorer.suite_rules import group_order
+
+        return group_order(self.name, Counter(case.group for case in self.cases))
 
 
 @dataclass(frozen=True)

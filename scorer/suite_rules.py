@@ -1,7 +1,11 @@
-"""The method page's group rules: each group's shape, case ids, message contents.
+"""The rules a suite's cases follow: the Lobstack suite's group rules (each group's shape, ``<group>-NN`` case ids,
+the method page's group counts) and, for every suite, case ids that are file names and message contents.
 
-Every metric is named after the group it covers (Chains, Parallel, No call needed), which holds only while
-each group keeps its shape. Each rule returns one line per break, worded like the builder's
+Every metric is defined by the shape of a case's steps (one call, no call, two or more calls, two or more steps:
+``scorer.case_shape``), never by a group's name, so a suite of one's own names its own groups and ids. A
+Lobstack suite, one whose ``name`` starts with ``lobstack-`` (docs/commands/suite-check.md#own-suites), also
+keeps the method page's six groups, each of its shape, so its group names still say what its metrics cover.
+Each rule returns one line per break, worded like the builder's
 (``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them with the rest. The id and message rules
 read a case's raw fields, so the builder runs them on every case, built or not (one run lists every problem);
 the shape rule reads built steps.
@@ -10,7 +14,7 @@ the shape rule reads built steps.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,10 +33,41 @@ _SHAPE = {
 }
 PUBLISHED_COUNTS = {(PUBLISHED_NAME, "1.0.0"): _SHAPE, (PUBLISHED_NAME, "1.1.0"): _SHAPE}
 _NUMBER = "(0[1-9]|[1-9][0-9])"
+# A case id names its cassette file (``<model>/<id>.json``) in every suite.
+_FILE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+GROUP_MAX = 64
+
+
+LOBSTACK_PREFIX = "lobstack-"
+
+
+def is_lobstack(name: object) -> bool:
+    """True for a Lobstack suite, one whose name starts with ``lobstack-`` (the published
+    ``lobstack-tool-calling`` and the project's own test suites): the method page's group rules apply to it. The
+    group counts apply to the published name and versions only (``count_problems``)."""
+    return isinstance(name, str) and name.startswith(LOBSTACK_PREFIX)
+
+
+def group_order(name: object, counts: Mapping[str, int]) -> dict[str, int]:
+    """Cases per group as ``suite check`` and the reports list them: the Lobstack suite's six groups in the
+    method page's order (an empty one too), another suite's groups in the order they first appear."""
+    if is_lobstack(name):
+        return {group: counts.get(group, 0) for group in _SHAPE}
+    return dict(counts)
+
+
+def file_id_problems(case_id: str) -> list[str]:
+    """Every suite's id rule: a case id is a file name (letters, digits, ``_.-``, at most 100, not a dot first)."""
+    if _FILE_ID.fullmatch(case_id) and case_id not in (".", ".."):
+        return []
+    return [
+        f"case {case_id}.id: must be 1 to 100 letters, digits, '_', '.' or '-', starting with a letter or digit"
+    ]
 
 
 def problems(suite: Suite) -> list[str]:
-    """Every group rule the suite breaks, case by case in suite order (the group counts: ``count_problems``)."""
+    """Every Lobstack group rule the suite breaks, case by case in suite order (the group counts:
+    ``count_problems``); the builder runs them only on the Lobstack suite."""
     found: list[str] = []
     for case in suite.cases:
         found += (

@@ -124,10 +124,21 @@ def _clusters(rows: Sequence[dict[str, Any]], name: str) -> list[tuple[int, int]
     return [(int(r[name] or 0), int(r[f"{name}_of"] or 0)) for r in rows]
 
 
+def _group_names(rows: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """The groups a summary lists: the Lobstack suite's six in the method page's order (an empty one too, so
+    every Lobstack results.json has the same keys), or a suite of one's own groups in suite order."""
+    names = tuple(dict.fromkeys(str(r["group"]) for r in rows))
+    return GROUPS if all(name in GROUPS for name in names) else names
+
+
 def summary_of(
-    model: dict[str, Any], rows: Sequence[dict[str, Any]], routed: dict[str, int]
+    model: dict[str, Any],
+    rows: Sequence[dict[str, Any]],
+    routed: dict[str, int],
+    groups: Sequence[str] | None = None,
 ) -> ModelSummary:
-    """One model's summary from its per-model row and its per-case rows (in suite order)."""
+    """One model's summary from its per-model row and its per-case rows (in suite order); ``groups``, the
+    suite's groups when known (else those of the rows: ``_group_names``)."""
     total = (
         None
         if model["unpriced"]
@@ -153,7 +164,7 @@ def summary_of(
         metrics=metrics,
         groups={
             g: clustered_rate(_clusters([r for r in rows if r["group"] == g], "overall"))
-            for g in GROUPS
+            for g in (_group_names(rows) if groups is None else groups)
         },
         latency_p50_ms=None if latency is None else float(latency),
         cost_usd=None if total is None else float(total),
@@ -165,7 +176,9 @@ def summary_of(
     )
 
 
-def summarize(cases: Any, engine: str = "auto", routed: bool = True) -> dict[str, ModelSummary]:
+def summarize(
+    cases: Any, engine: str = "auto", routed: bool = True, groups: Sequence[str] | None = None
+) -> dict[str, ModelSummary]:
     """The summary of every model of ``cases`` (a polars LazyFrame or DataFrame of case-run rows), keyed by
     model slug in slug order; ``routed`` False leaves ``routed_models`` empty (one query less)."""
     cases = cases.lazy()
@@ -180,13 +193,15 @@ def summarize(cases: Any, engine: str = "auto", routed: bool = True) -> dict[str
         by_case.setdefault(row["model_slug"], []).append(row)
     routes = _routed(cases, engine) if routed else {}
     return {
-        m["model_slug"]: summary_of(m, by_case[m["model_slug"]], routes.get(m["model_slug"], {}))
+        m["model_slug"]: summary_of(
+            m, by_case[m["model_slug"]], routes.get(m["model_slug"], {}), groups
+        )
         for m in models
     }
 
 
-def empty(model: str, model_slug: str) -> ModelSummary:
-    """The summary of a model with no rows (a shard that owns none of its cases)."""
+def empty(model: str, model_slug: str, groups: Sequence[str] = GROUPS) -> ModelSummary:
+    """The summary of a model with no rows (a shard that owns none of its cases); ``groups``, the suite's."""
     row = {"model": model, "model_slug": model_slug, "repeats": 1, "temperature_ignored": False}
     row.update(unpriced=False, cost_total=None, latency_p50_ms=None)
-    return summary_of(row, [], {})
+    return summary_of(row, [], {}, groups)

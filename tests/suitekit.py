@@ -78,9 +78,10 @@ TOOLS: dict[str, Any] = {
 
 
 def suite_dict(cases: list[dict[str, Any]], tools: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A suite document around ``cases`` (named so it is not the published suite)."""
+    """A suite document around ``cases``: a Lobstack suite (its name starts with ``lobstack-``, so the group
+    rules apply) that is not the published one (so the group counts do not)."""
     return {
-        "name": "test-suite",
+        "name": "lobstack-test-suite",
         "version": "0.1.0",
         "released": "2026-10-21",
         "system_prompt": "You are a test assistant. Today is 2026-10-21 (UTC).",

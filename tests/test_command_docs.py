@@ -20,6 +20,7 @@ PAGES = {
     "suite-check": ["suite", "check"],
     "suite-audit": ["suite", "audit"],
     "suite-export": ["suite", "export"],
+    "suite-new": ["suite", "new"],
     "record": ["record"],
     "rescore": ["rescore"],
     "merge": ["merge"],

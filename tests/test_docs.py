@@ -23,6 +23,7 @@ COMMANDS = [
     ["suite", "export"],
     ["record"],
     ["rescore"],
+    ["suite", "new"],
     ["report"],
     ["diff", "suites"],
     ["diff", "runs"],

@@ -116,7 +116,7 @@ def test_rescore_refuses_the_misspelt_suite_in_one_line(
         ),
         (
             lambda d: d["cases"][0].update(notes="x"),
-            'case chains-01: unknown key "notes" (known keys: "group", "id", "messages", "steps", "tools")',
+            'case chains-01: unknown key "notes" (known keys: "draft", "group", "id", "messages", "steps", "tools")',
         ),
         (
             lambda d: d.update(sytem_prompt="x"),

@@ -7,7 +7,7 @@ from typing import Any
 
 from scorer import strict_json
 from scorer.errors import SuiteError
-from scorer.suite_file import VERSION_RE, suite_error
+from scorer.suite_file import VERSION_RE, decode_suite, is_yaml, suite_error
 from scorer.suite_keys import unknown_key_problems
 
 
@@ -17,13 +17,7 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
         raw = path.read_bytes()
     except OSError as exc:
         raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    try:
-        data = strict_json.loads_file(raw)
-    except (
-        ValueError,
-        UnicodeDecodeError,
-    ) as exc:  # JSONDecodeError and NotStrictJSON are ValueErrors
-        raise SuiteError(f"{path}: not valid JSON: {exc}") from None
+    data = decode_suite(raw, str(path))[0] if is_yaml(str(path)) else _json(raw, path)
     problem = _shape_problem(data)
     if problem:
         raise SuiteError(f"{path}: {problem}")
@@ -33,6 +27,16 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
     if unknown:
         raise suite_error(str(path), unknown)
     return raw, data
+
+
+def _json(raw: bytes, path: Path) -> Any:
+    try:
+        return strict_json.loads_file(raw)
+    except (
+        ValueError,
+        UnicodeDecodeError,
+    ) as exc:  # JSONDecodeError and NotStrictJSON are ValueErrors
+        raise SuiteError(f"{path}: not valid JSON: {exc}") from None
 
 
 def _shape_problem(data: Any) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_json
+from recorder.files import read_suite_document
 from replay.results_file import read_results
 from scorer.errors import ResultsError, SuiteError
 from scorer.suite_file import suite_error
@@ -18,8 +18,9 @@ def load_results(path: Path) -> dict[str, Any]:
 
 
 def load_suite(path: Path) -> dict[str, Any]:
-    """Load a suite file as plain JSON; the report only needs its ``cases`` list (and name/version to show)."""
-    data = read_json(path, "suite file", SuiteError)
+    """Load a suite file (JSON, or YAML by its name) as plain data; the report only needs its ``cases`` list
+    (and name/version to show)."""
+    data = read_suite_document(path)
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise SuiteError(f"suite file {path}: field 'cases' is missing or not a list")
     unknown = unknown_key_problems(

@@ -214,7 +214,8 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
     if not models:
         return empty_svg("plot-groups")
     n = len(models)
-    keys = list(GROUP_LABELS)
+    # Every model's groups in first-seen order: the Lobstack suite's six, or a suite of one's own.
+    keys = list(dict.fromkeys(k for m in models for k in m.groups)) or list(GROUP_LABELS)
     names = [plain_text(m.name) for m in models]
     numbers = n <= HEATMAP_NUMBERS_MAX_MODELS
     fig = figure(
@@ -240,7 +241,11 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
                 ax.text(x + 0.5, y + 0.5, text, ha="center", va="center", fontsize=9, color=ink)
     else:
         fig.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02, aspect=40, label="Overall, %")
-    ax.set_xticks([i + 0.5 for i in range(len(keys))], [GROUP_LABELS[k] for k in keys], fontsize=8)
+    ax.set_xticks(
+        [i + 0.5 for i in range(len(keys))],
+        [plain_text(GROUP_LABELS.get(k, k)) for k in keys],
+        fontsize=8,
+    )
     ax.xaxis.tick_top()
     row_labels(ax, [i + 0.5 for i in range(n)], names)
     ax.set_xlim(0, len(keys))

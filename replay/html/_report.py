@@ -54,7 +54,8 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     ordered = _view.leaderboard_order(results)
     repeated = has_repeats(ordered)
     case_ids = _grid.grid_case_ids(ordered, suite)
-    plot_models = [_view.plot_model(r) for r in ordered]
+    group_order = list(dict.fromkeys(group for _, group in case_ids))
+    plot_models = [_view.plot_model(r, group_order) for r in ordered]
     plots = {
         name: _env.safe(cached_svg(name, plot_models, draw))
         for name, draw in _drawings(plot_models).items()

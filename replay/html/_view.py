@@ -138,8 +138,9 @@ def leaderboard_row(result: dict[str, Any], repeated: bool = False) -> Row:
     return Row(str(result["model"]), _routed(result), tuple(cells))
 
 
-def plot_model(result: dict[str, Any]) -> PlotModel:
-    """What the plots need of one results.json."""
+def plot_model(result: dict[str, Any], group_order: Sequence[str] = ()) -> PlotModel:
+    """What the plots need of one results.json; a suite of one's own lists its groups in ``group_order`` (the
+    suite's), since results.json writes them in key order."""
     metrics: dict[str, Interval | None] = {}
     for key in METRIC_LABELS:
         m = _metric(result, key)
@@ -152,9 +153,15 @@ def plot_model(result: dict[str, Any]) -> PlotModel:
         )
         metrics[key] = None if rate is None else Interval(rate, _number(ci[0]), _number(ci[1]))
     groups_in = result.get("groups") if isinstance(result.get("groups"), dict) else {}
+    # The Lobstack suite's six groups in the method page's order; a suite of one's own, its groups as listed.
+    keys: Sequence[str] = list(GROUP_LABELS)
+    if not all(k in GROUP_LABELS for k in groups_in):
+        keys = [k for k in group_order if k in groups_in] + sorted(
+            k for k in groups_in if k not in group_order
+        )
     groups = {
-        k: _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None
-        for k in GROUP_LABELS
+        str(k): _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None
+        for k in keys
     }
     mark = partial(result)
     return PlotModel(

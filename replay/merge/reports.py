@@ -8,13 +8,12 @@ complete set (1/n .. n/n, each once), scored with one suite, seeing the same mod
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_json, read_suite, write_atomic
+from recorder.files import read_json, read_suite, read_suite_document, write_atomic
 from replay.hints import nothing_scored, nothing_scored_line
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results
@@ -253,4 +252,4 @@ def _suite_for_html(documents: Sequence[dict[str, Any]], suite_path: Path | None
             f"--suite {suite_path}: sha256 {suite.sha256[:12]}..., but the shards were scored with "
             f"{wanted[:12]}...; pass that suite file, or --no-html"
         )
-    return json.loads(suite_path.read_bytes())
+    return read_suite_document(suite_path)

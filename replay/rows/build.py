@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from replay.rows.schema import COST_SCALE, SCORED, schema, sort_columns
+from scorer import case_shape
 from scorer.errors import ResultsError
 from scorer.headers import price
 from scorer.safe_text import utf8
@@ -59,8 +60,8 @@ def _flags(case: Case, status: str, steps: list[dict[str, Any]]) -> dict[str, An
     def passed(index: int) -> bool:
         return bool(reached.get(index, {}).get("passed"))
 
-    first_call = next((i for i, step in enumerate(case.steps) if step.expect == "call"), None)
-    parallel_steps = [i for i, step in enumerate(case.steps) if len(step.calls) >= 2]
+    first_call = case_shape.first_call_step(case)
+    parallel_steps = case_shape.parallel_steps(case)
     right_tool = None
     if scored and first_call is not None:
         step = reached.get(first_call)
@@ -70,9 +71,9 @@ def _flags(case: Case, status: str, steps: list[dict[str, Any]]) -> dict[str, An
     return {
         "overall": status == "passed" if scored else None,
         "right_tool": right_tool,
-        "chains": status == "passed" if scored and len(case.steps) >= 2 else None,
+        "chains": status == "passed" if scored and case_shape.is_chain(case) else None,
         "parallel": all(passed(i) for i in parallel_steps) if scored and parallel_steps else None,
-        "no_call_needed": passed(0) if scored and case.steps[0].expect == "none" else None,
+        "no_call_needed": passed(0) if scored and case_shape.expects_no_call_first(case) else None,
     }
 
 

@@ -1,0 +1,207 @@
+"""``suite new``: a starting suite from a list of tools, every case a draft (docs/commands/suite-new.md#suite-new).
+
+For each tool, a selection case (the request gives the required arguments; the reference call has them, each
+checked ``eq``) and an arguments case (the request also gives every optional argument a value other than its
+default, each checked ``eq``); then two no-call cases (small talk, a request no tool can do). The values come from
+the schema: an enum's member, a number inside the bounds, a string of the allowed length that matches the
+pattern, an array of at least ``minItems`` items, an object of its required fields; each value is written into the
+request, so the audit's wrong values (another enum member, a number one off, a part dropped) each meet a check. A
+value the schema does not let it make is named in the case's ``draft`` note and left for the author. Every case
+carries ``draft``: the request is a template to rewrite in the user's words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.schema_samples import UNDECIDED, sample
+from scorer.tool_schema_subset import subset_schema
+
+SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"
+NO_TOOL_REQUEST = "Please book me a table for two at an Italian restaurant tonight at 8 pm."
+_CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@dataclass(frozen=True)
+class ListedTool:
+    """One tool as listed: name, description, input schema (as given)."""
+
+    name: str
+    description: str
+    input_schema: Any
+
+
+def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
+    """The suite's OpenAI-style entry for ``tool`` (its schema within the subset) and the schema notes."""
+    parameters, notes = subset_schema(tool.input_schema, f"{tool.name}.parameters")
+    function: dict[str, Any] = {"name": tool.name, "description": tool.description or tool.name}
+    function["parameters"] = parameters
+    return {"type": "function", "function": function}, notes
+
+
+@dataclass(frozen=True)
+class TakenResult:
+    """A tool called once on the live server when the suite was built: its arguments and the result's text."""
+
+    tool: str
+    arguments: dict[str, Any]
+    result: str
+
+
+def draft_suite(
+    tools: Sequence[ListedTool],
+    name: str,
+    released: str,
+    origin: dict[str, Any],
+    taken: Sequence[TakenResult] = (),
+) -> dict[str, Any]:
+    """The suite document for ``tools`` (in listed order), with a two-step chain per ``taken`` result;
+    ``origin`` gets its ``schema_notes``."""
+    catalogue: dict[str, Any] = {}
+    notes: list[str] = []
+    for tool in tools:
+        entry, found = catalogue_entry(tool)
+        catalogue[tool.name] = entry
+        notes += found
+    offered = [tool.name for tool in tools]
+    cases: list[dict[str, Any]] = []
+    for tool in tools:
+        parameters = catalogue[tool.name]["function"]["parameters"]
+        cases.append(_call_case("selection", tool, parameters, offered, optional=False))
+        if _optional_names(parameters):
+            cases.append(_call_case("arguments", tool, parameters, offered, optional=True))
+    by_name = {tool.name: tool for tool in tools}
+    for one in taken:
+        parameters = catalogue[one.tool]["function"]["parameters"]
+        cases.append(_chain_case(by_name[one.tool], parameters, offered, one))
+    cases += [
+        _no_call_case(
+            "no-call-small-talk",
+            SMALL_TALK,
+            offered,
+            "small talk: keep it, or write what your users say that needs no tool",
+        ),
+        _no_call_case(
+            "no-call-cannot",
+            NO_TOOL_REQUEST,
+            offered,
+            "make sure none of your tools can do this request; else write one they cannot do",
+        ),
+    ]
+    server = (
+        origin.get("server", {}).get("name") if isinstance(origin.get("server"), dict) else None
+    )
+    system_prompt = (
+        f"You are an assistant that acts through the tools of {server or name}. "
+        "Answer in text when no tool is needed, and make independent calls in the same response."
+    )
+    return {
+        "name": name,
+        "version": "0.1.0",
+        "released": released,
+        "system_prompt": system_prompt,
+        "tools": catalogue,
+        "cases": cases,
+        "origin": {**origin, "schema_notes": notes},
+    }
+
+
+def required_reference(tool: ListedTool) -> dict[str, Any]:
+    """The selection case's reference for ``tool``: its required arguments, values made from its schema
+    (one that cannot be made is left out, and the suite check names it)."""
+    parameters = catalogue_entry(tool)[0]["function"]["parameters"]
+    return _call_case("selection", tool, parameters, [], optional=False)["steps"][0]["calls"][0][
+        "reference"
+    ]
+
+
+def case_id(prefix: str, tool: str) -> str:
+    """A file-safe case id (``select-git_status``)."""
+    return f"{prefix}-{_CASE_ID.sub('_', tool)}"[:100]
+
+
+def _optional_names(parameters: dict[str, Any]) -> list[str]:
+    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
+    required = set(parameters.get("required") or [])
+    return [name for name in props if name not in required]
+
+
+def _chain_case(
+    tool: ListedTool, parameters: dict[str, Any], offered: list[str], taken: TakenResult
+) -> dict[str, Any]:
+    """Two steps: the call, whose scripted result is the server's own answer, then a text answer."""
+    case = _call_case("chains", tool, parameters, offered, optional=False, given=taken.arguments)
+    case["id"] = case_id("chain", tool.name)
+    case["messages"][0]["content"] += " Then tell me what it says."
+    case["draft"] = (
+        "the result was taken from the server once, when this suite was built (no later command calls "
+        "it); " + case["draft"]
+    )
+    case["steps"][0]["calls"][0]["result"] = taken.result
+    case["steps"].append({"expect": "none"})
+    return case
+
+
+def _call_case(
+    group: str,
+    tool: ListedTool,
+    parameters: dict[str, Any],
+    offered: list[str],
+    optional: bool,
+    given: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
+    required = [n for n in parameters.get("required") or [] if isinstance(n, str)]
+    names = [n for n in props if n in required or optional] + [
+        n for n in required if n not in props
+    ]
+    reference: dict[str, Any] = dict(given or {})
+    undecided: list[str] = []
+    for arg in [] if given is not None else names:
+        value = sample(props.get(arg, {}), arg, avoid_default=optional)
+        if value is UNDECIDED:
+            undecided.append(arg)
+            continue
+        reference[arg] = value
+    args = {arg: {"eq": value} for arg, value in reference.items()}
+    said = "; ".join(
+        f"{arg} {json.dumps(value, ensure_ascii=False)}" for arg, value in reference.items()
+    )
+    ask = (tool.description or tool.name).strip().rstrip(".")
+    text = f"{ask}." + (f" Use {said}." if said else "")
+    draft = (
+        "rewrite the request in your users' words; keep each value it gives or change it in the "
+        "reference and its check too"
+    )
+    if undecided:
+        draft += (
+            "; decide a value for "
+            + ", ".join(undecided)
+            + " (the schema does not let one be made)"
+        )
+    prefix = {"selection": "select", "arguments": "args"}.get(group, group)
+    return {
+        "id": case_id(prefix, tool.name),
+        "group": group,
+        "draft": draft,
+        "tools": offered,
+        "messages": [{"role": "user", "content": text}],
+        "steps": [
+            {"expect": "call", "calls": [{"name": tool.name, "args": args, "reference": reference}]}
+        ],
+    }
+
+
+def _no_call_case(cid: str, text: str, offered: list[str], draft: str) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "group": "no_call",
+        "draft": draft,
+        "tools": offered,
+        "messages": [{"role": "user", "content": text}],
+        "steps": [{"expect": "none"}],
+    }

@@ -1,0 +1,363 @@
+"""``suite new``: a starting suite from a tools file or a live MCP server (real servers from the package registry,
+over stdio), checked, audited, recorded against the stand-in, rescored and run by the plugin."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lobstack_eval.main import main
+from recorder.record import record
+from scorer import parse_suite
+from standin import GatewayConfig, StandInGateway, parse_faults
+from tests.conftest import ROOT
+
+BIN = Path(sys.executable).parent
+TIMEOUT_S = 300
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "set_thermostat",
+            "description": "Set the thermostat of a room.",
+            "parameters": {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "properties": {
+                    "room": {"$ref": "#/$defs/Room"},
+                    "celsius": {"type": "integer", "exclusiveMinimum": 4, "maximum": 30},
+                    "mode": {"type": "string", "enum": ["heat", "cool", "auto"], "default": "auto"},
+                    "until": {"type": "string", "format": "date-time"},
+                    "eco": {"type": "boolean", "default": False},
+                },
+                "required": ["room", "celsius"],
+                "$defs": {"Room": {"type": "string", "enum": ["kitchen", "office", "bedroom"]}},
+            },
+        },
+    },
+    {
+        "name": "lights",  # a bare function, as some tools files have them
+        "description": "Turn the lights of a room on or off.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "minLength": 2, "maxLength": 20},
+                "on": {"type": "boolean"},
+                "level": {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 0},
+            },
+            "required": ["room", "on"],
+        },
+    },
+]
+
+
+def new(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["suite", "new", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def audit_summary(
+    suite: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> dict[str, Any]:
+    report = tmp_path / f"{suite.stem}-audit.json"
+    assert main(["suite", "audit", str(suite), "--json", str(report)]) == 0, capsys.readouterr()
+    capsys.readouterr()
+    return json.loads(report.read_text(encoding="utf-8"))["summary"]
+
+
+def test_a_tools_file_gives_a_checked_audited_draft_suite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools = tmp_path / "home-tools.json"
+    tools.write_text(json.dumps(TOOLS), encoding="utf-8")
+    out = tmp_path / "evals" / "suite.json"
+    code, said, _ = new(
+        tmp_path, capsys, str(out), "--tools", str(tools), "--released", "2026-12-05"
+    )
+    assert code == 0
+    assert said.splitlines()[0] == (
+        f"wrote {out}: home-tools 0.1.0, 2 tools, 6 cases, every case a draft"
+    )
+    # Every feature beyond the subset is named, with what the catalogue holds instead.
+    notes = [
+        line.removeprefix("schema note: ") for line in said.splitlines() if "schema note" in line
+    ]
+    assert notes == [
+        "set_thermostat.parameters.celsius: exclusiveMinimum 4 written as minimum 5 (an integer)",
+        'set_thermostat.parameters.mode: default "auto" stated in the description',
+        "set_thermostat.parameters.until: format is not in the subset; left out (not validated)",
+        "set_thermostat.parameters.eco: default false stated in the description",
+        'lights.parameters.level: anyOf of types written as type ["integer", "null"]',
+    ]
+    suite = parse_suite(out.read_bytes(), str(out))
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["origin"]["kind"] == "tools_file" and document["origin"]["tools"] == TOOLS
+    assert [c.id for c in suite.cases] == [
+        "select-set_thermostat",
+        "args-set_thermostat",
+        "select-lights",
+        "args-lights",
+        "no-call-small-talk",
+        "no-call-cannot",
+    ]
+    by_id = {c.id: c for c in suite.cases}
+    assert all(c.draft for c in suite.cases)
+    args = by_id["args-set_thermostat"].steps[0].calls[0].reference
+    # An enum's second member (the $ref written out), a bound respected, defaults avoided.
+    assert args == {
+        "room": "office",
+        "celsius": 6,
+        "mode": "cool",
+        "until": "example-until",
+        "eco": True,
+    }
+    assert suite.tools["set_thermostat"].spec["function"]["parameters"]["properties"]["room"] == {
+        "type": "string",
+        "enum": ["kitchen", "office", "bedroom"],
+    }
+    assert main(["suite", "check", str(out)]) == 0
+    assert "drafts: 6 of 6 cases still say what to edit" in capsys.readouterr().out
+    summary = audit_summary(out, capsys, tmp_path)
+    assert summary["survivors"] == 0 and summary["rejected"] == 0
+    assert summary["mutants_tried"] > 40
+
+
+def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools = tmp_path / "tools.json"
+    odd = {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$"}
+    tools.write_text(
+        json.dumps(
+            [
+                {
+                    "name": "ticket",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"key": odd},
+                        "required": ["key"],
+                    },
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "suite.yaml"
+    code, _, err = new(tmp_path, capsys, str(out), "--tools", str(tools))
+    assert code == 1
+    lines = err.splitlines()
+    assert (
+        lines[0].startswith(f"to decide: {out}: line ")
+        and "case select-ticket.steps[0].calls[0].reference: does not validate against ticket's "
+        in (lines[0])
+    )
+    assert "'key' is a required property" in lines[0]
+    assert lines[-1] == f"error: {out}: 1 thing(s) to decide before it loads (listed above)"
+    assert "decide a value for key" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "give exactly one of --tools FILE or --mcp SERVER"),
+        (["--tools", "a.json", "--mcp", "x"], "give exactly one of --tools FILE or --mcp SERVER"),
+        (["--tools", "missing.json"], "missing.json"),
+        (["--tools", "tools.json", "--name", "lobstack-mine"], "is a Lobstack suite"),
+        (["--tools", "tools.json", "--chain", "lights"], "--chain: needs --mcp"),
+        (["--mcp", "no-such-command-h9", "--chain", "t={oops"], "the arguments are not JSON"),
+        (["--tools", "tools.json", "--released", "5 Dec"], "must be a YYYY-MM-DD date"),
+        (["--mcp", "no-such-command-h9"], "--mcp no-such-command-h9: cannot list its tools: "),
+        (["--mcp", f"{sys.executable} -c 'import sys; sys.exit(3)'"], "cannot list its tools: "),
+    ],
+)
+def test_bad_input_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    args: list[str], message: str,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools.json").write_text(json.dumps(TOOLS), encoding="utf-8")
+    code, _, err = new(tmp_path, capsys, "suite.json", *args, "--timeout", "20")
+    assert code in (1, 2)
+    assert err.count("error: ") == 1 and message in err, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "suite.json").exists()
+
+
+def test_an_existing_file_is_kept_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools, out = tmp_path / "tools.json", tmp_path / "suite.json"
+    tools.write_text(json.dumps(TOOLS), encoding="utf-8")
+    out.write_text("{}", encoding="utf-8")
+    assert new(tmp_path, capsys, str(out), "--tools", str(tools))[0] == 2
+    assert out.read_text(encoding="utf-8") == "{}"
+    assert new(tmp_path, capsys, str(out), "--tools", str(tools), "--force")[0] == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["name"] == "tools"
+
+
+def run_plugin(project: Path, suite: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+         "--lobstack-cassettes", "cassettes", "--lobstack-suite", str(suite), "-o", "testpaths=."],
+        cwd=project, capture_output=True, text=True, timeout=TIMEOUT_S,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("server", "suffix"), [("mcp-server-git", "json"), ("mcp-server-time", "yaml")]
+)
+def test_a_live_mcp_server_to_a_scored_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], server: str, suffix: str
+) -> None:
+    """suite new --mcp (a real server over stdio) -> check -> audit -> record ref/oracle and ref/noisy against
+    the stand-in -> rescore -> the plugin."""
+    suite = tmp_path / "evals" / f"suite.{suffix}"
+    chain: list[str] = []
+    if server == "mcp-server-git":  # a chain whose scripted result is the server's own answer
+        repo = tmp_path / "repo"
+        subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+        subprocess.run(
+            ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com",
+             "commit", "-q", "--allow-empty", "-m", "first commit of the chain test"],
+            check=True, timeout=60,
+        )  # fmt: skip
+        chain = ["--chain", f"git_log={json.dumps({'repo_path': str(repo), 'max_count': 1})}"]
+    code, _said, err = new(
+        tmp_path, capsys, str(suite), "--mcp", str(BIN / server), "--timeout", "120", *chain
+    )
+    assert code == 0, err
+    document = parse_suite(suite.read_bytes(), str(suite))
+    listed = _listed(suite)
+    assert listed["origin"]["kind"] == "mcp"
+    assert listed["origin"]["server"]["name"] == {"mcp-server-git": "mcp-git"}.get(
+        server, "mcp-time"
+    )
+    names = [tool["name"] for tool in listed["origin"]["tools"]]
+    # A selection case for every tool the server lists.
+    assert {c.steps[0].calls[0].name for c in document.cases if c.group == "selection"} == set(
+        names
+    )
+    assert main(["suite", "check", str(suite)]) == 0
+    capsys.readouterr()
+    summary = audit_summary(suite, capsys, tmp_path)
+    assert summary["mutants_killed"] / summary["mutants_tried"] >= 0.9
+    assert summary["rights_accepted"] == summary["rights_tried"] and summary["rejected"] == 0
+    ids = [c.id for c in document.cases]
+    with StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(""))) as gateway:
+        for model in ("ref/oracle", "ref/noisy"):
+            record(suite, model, tmp_path / "cassettes", gateway.url, ids, 1)
+    reports = tmp_path / "reports"
+    args = ["rescore", str(tmp_path / "cassettes"), "--suite", str(suite), "--out", str(reports)]
+    assert main([*args, "-q"]) == 0
+    capsys.readouterr()
+    overall = {
+        slug: json.loads((reports / slug / "results.json").read_text())["metrics"]["overall"][
+            "rate"
+        ]
+        for slug in ("ref_oracle", "ref_noisy")
+    }
+    assert overall["ref_oracle"] == 100.0 and overall["ref_noisy"] < 100.0
+    if chain:
+        taken = document.case("chain-git_log").steps[0].calls[0].result
+        assert taken is not None and "Message: first commit of the chain test" in taken
+        chains = json.loads((reports / "ref_oracle" / "results.json").read_text())["metrics"][
+            "chains"
+        ]
+        assert (chains["count"], chains["of"]) == (1, 1)
+        # The model got the stored result back; nothing asked the server again (it is not running).
+        cassette = json.loads(
+            (tmp_path / "cassettes" / "ref_oracle" / "chain-git_log.json").read_text()
+        )
+        second = json.loads(cassette["interactions"][1]["request"]["body"])
+        assert second["messages"][-1] == {
+            "role": "tool", "tool_call_id": second["messages"][-2]["tool_calls"][0]["id"], "content": taken
+        }  # fmt: skip
+    done = run_plugin(tmp_path, suite)
+    assert done.returncode == 1, done.stdout[-2000:]  # ref/noisy fails some cases
+    passed = sum(
+        r["status"] == "passed"
+        for slug in ("ref_oracle", "ref_noisy")
+        for r in json.loads((reports / slug / "results.json").read_text())["results"]
+    )
+    assert f"{passed} passed" in done.stdout.splitlines()[-1]
+
+
+def _listed(suite: Path) -> dict[str, Any]:
+    from scorer.suite_file import decode_suite
+
+    return decode_suite(suite.read_bytes(), str(suite))[0]
+
+
+def test_the_installed_servers_are_the_registry_packages() -> None:
+    """The end-to-end test's servers are the real packages (dev dependencies), not stand-ins."""
+    for server in ("mcp-server-git", "mcp-server-time"):
+        assert (BIN / server).is_file(), server
+    assert shutil.which("git") is not None
+    assert (ROOT / "pyproject.toml").read_text(encoding="utf-8").count("mcp-server-") >= 2
+
+
+def test_own_groups_ids_and_origin_are_checked_like_the_rest() -> None:
+    from scorer import check_suite
+    from scorer.suite_file import decode_suite
+
+    data = decode_suite((ROOT / "tests/fixtures/own_tools/suite.yaml").read_bytes(), "s.yaml")[0]
+    data["origin"] = {"kind": "mcpp", "server": {"name": "x"}, "tools": [{}], "schema_note": []}
+    data["cases"][0]["group"] = ""
+    data["cases"][1]["draft"] = 3
+    report = check_suite(json.dumps(data).encode(), "s.json")
+    assert report.problems == (
+        'origin: unknown key "schema_note" (did you mean "schema_notes"?)',
+        "origin.kind: 'mcpp' is not one of mcp, tools_file",
+        "origin.server.version: missing or not a non-empty string",
+        "case find-budget.group: missing or not a string of 1 to 64 characters",
+        "case remind-dentist.draft: must be a non-empty string (what to edit)",
+    )
+    # The same cases under a Lobstack name: the method page's groups and ids apply.
+    data = decode_suite((ROOT / "tests/fixtures/own_tools/suite.yaml").read_bytes(), "s.yaml")[0]
+    data["name"] = "lobstack-notes"
+    problems = check_suite(json.dumps(data).encode(), "s.json").problems
+    assert problems[0] == (
+        "case find-budget.group: 'lookup' is not one of selection, arguments, near_misses, no_call, "
+        "parallel, chains"
+    )
+    assert len(problems) == 5
+
+
+@pytest.mark.slow
+def test_a_server_over_streamable_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--mcp http://...``: an SDK-built server on 127.0.0.1 (its port picked by the OS), stopped after."""
+    script = ROOT / "tests" / "fixtures" / "mcp_http" / "server.py"
+    process = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        assert process.stdout is not None
+        port = int(
+            process.stdout.readline()
+        )  # printed once the socket is bound: it accepts from now on
+        suite = tmp_path / "suite.yaml"
+        url = f"http://127.0.0.1:{port}/mcp"
+        code, said, err = new(tmp_path, capsys, str(suite), "--mcp", url, "--timeout", "60")
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert code == 0, err
+    assert (
+        said.splitlines()[0]
+        == f"wrote {suite}: notes-http 0.1.0, 2 tools, 5 cases, every case a draft"
+    )
+    origin = _listed(suite)["origin"]
+    assert origin["server"] == {"name": "notes-http", "version": "1.2.3"}
+    assert [tool["name"] for tool in origin["tools"]] == ["search_notes", "get_note"]
+    assert main(["suite", "check", str(suite)]) == 0
+    capsys.readouterr()
+    summary = audit_summary(suite, capsys, tmp_path)
+    assert summary["survivors"] == 0 and summary["rejected"] == 0
