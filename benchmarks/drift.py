@@ -7,9 +7,10 @@ from a chosen run on (the change) the probabilities drop. Every history goes thr
 - noisy: ref/flaky's (fixed by the case id: a fifth of the cases always pass, a fifth never, the rest 1/4, 1/2,
   3/4; sd of a run's Overall 3.8 points at K = 1);
 - near-deterministic: by the case id, 3/5 always pass, 1/5 never, 1/5 pass 3 times in 4 (sd 2.2 points);
-- for the false-alarm calibration also every case at 0.6, 0.8, 0.9, 0.95, 0.97, 0.99, half the cases at 1 and
-  half at 0.95, and a mix of 1, 0, 0.25, 0.5, 0.75, 0.9, 0.97, 0.99: a model whose failures are rare and spread
-  over many cases skews a run's score downwards and raises the most false alarms.
+- for the false-alarm calibration also every case at 0.6, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999; 76 cases at
+  1 and 4 at 0.99; half the cases at 1 and half at 0.95; a mix of 1, 0, 0.25, 0.5, 0.75, 0.9, 0.97, 0.99: a model
+  whose failures are rare and spread over many cases skews a run's score downwards (a failure is a rare, large
+  step) and raises the most false alarms.
 
 A drop is diffuse (every case that can drop loses the same probability, as in gate_power.py) or concentrated
 (cases that always passed break outright: 4 for 5 points, 8 for 10). The delay is counted in runs: 1 means the
@@ -39,7 +40,8 @@ NEAR = np.array([(1.0, 1.0, 1.0, 0.0, 0.75)[pick(5, "near-deterministic", c)] fo
 CALIBRATION = {
     "noisy": NOISY,
     "near-deterministic": NEAR,
-    **{f"all {q}": np.full(len(CASES), q) for q in (0.6, 0.8, 0.9, 0.95, 0.97, 0.99)},
+    **{f"all {q}": np.full(len(CASES), q) for q in (0.6, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999)},
+    "76 at 1, 4 at 0.99": np.array([0.99 if i % 20 == 0 else 1.0 for i in range(len(CASES))]),
     "half 1, half 0.95": np.array([(1.0, 0.95)[i % 2] for i in range(len(CASES))]),
     "mix": np.array([(1, 0, 0.25, 0.5, 0.75, 0.9, 0.97, 0.99)[i % 8] for i in range(len(CASES))]),
 }

@@ -40,7 +40,7 @@ class DriftSettings:
     threshold: float = (
         5.0  # calibrated: <= 5% false alarms over 180 runs on every simulated profile
     )
-    ridge: float = 0.05  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 20
+    ridge: float = 0.1  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 10
     prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
 
 
@@ -80,14 +80,22 @@ def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEF
         k_safe = np.where(k > 0, k, 1.0)
         rate = m / np.where(n > 0, n, 1.0)
         shrunk = (m + a) / (n + 2 * a)
-        # run t's share of passes minus the pooled share; its variance: k draws without replacement of n
-        term = np.where(usable, x / k_safe - rate, 0.0)
-        variance = shrunk * (1 - shrunk) * (n - k) / (k_safe * np.maximum(n - 1, 1.0))
+        term = np.where(
+            usable, x / k_safe - rate, 0.0
+        )  # run t's share of passes - the pooled share
+        variance = share_variance(shrunk, n, k_safe)
         weight = 1.0 / (shrunk * (1 - shrunk) + settings.ridge)
         total = np.where(usable, weight * weight * variance, 0.0).sum(-1)
         with np.errstate(invalid="ignore", divide="ignore"):
             out[..., t] = np.where(total > 0, (weight * term).sum(-1) / np.sqrt(total), np.nan)
     return out
+
+
+def share_variance(rate: np.ndarray, pooled: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+    """The variance of the share of passes among ``drawn`` trials taken without replacement from ``pooled``
+    trials of which a share ``rate`` passed (hypergeometric; 0 when every trial is drawn)."""
+    rate, pooled, drawn = (np.asarray(v, dtype=float) for v in (rate, pooled, drawn))
+    return rate * (1 - rate) * (pooled - drawn) / (drawn * np.maximum(pooled - 1, 1.0))
 
 
 def cusum(z: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:

@@ -16,7 +16,7 @@ from typing import Literal
 import numpy as np
 
 from scorer.drift import DEFAULT, DriftSettings, drift_path
-from scorer.errors import ResultsError
+from scorer.errors import HistoryError
 
 # A case moved when its pass rate fell by at least this much, or by anything after never failing before.
 MOVED_DROP = 0.5
@@ -118,25 +118,30 @@ class DriftReport:
     moved: tuple[MovedCase, ...]
     identity_changes: tuple[IdentityChange, ...]
 
+    def mean_overall(self, start: int, stop: int) -> float | None:
+        """The mean Overall of runs ``start`` to ``stop - 1`` (runs that scored nothing left out)."""
+        values = [r.overall for r in self.runs[start:stop] if r.overall is not None]
+        return sum(values) / len(values) if values else None
+
 
 def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
-    """The runs by recorded date, then id; one model, one suite version and distinct ids, or a ResultsError."""
+    """The runs by recorded date, then id; one model, one suite version and distinct ids, or a HistoryError."""
     if not runs:
-        raise ResultsError("no runs to test")
+        raise HistoryError("no runs to test")
     for attribute, what in (("model", "models"), ("suite", "suite versions")):
         values = sorted({getattr(run, attribute) for run in runs})
         if len(values) > 1:
             first = {v: next(r.source for r in runs if getattr(r, attribute) == v) for v in values}
             listed = ", ".join(f"{v!r} ({first[v]})" for v in values[:5])
             more = f" and {len(values) - 5} more" if len(values) > 5 else ""
-            raise ResultsError(
+            raise HistoryError(
                 f"a history holds one model on one suite version; these runs have {len(values)} {what}: "
                 f"{listed}{more}"
             )
     seen: dict[str, str] = {}
     for run in runs:
         if run.run_id in seen:
-            raise ResultsError(
+            raise HistoryError(
                 f"run id {run.run_id!r} appears twice: {seen[run.run_id]} and {run.source}"
             )
         seen[run.run_id] = run.source
