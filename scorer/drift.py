@@ -37,9 +37,7 @@ class DriftSettings:
 
     baseline_runs: int = 10  # runs before the first test: too few make every level a guess
     kappa: float = 0.75  # the CUSUM's allowance per run, in standard deviations of z
-    threshold: float = (
-        5.0  # calibrated: <= 5% false alarms over 180 runs on every simulated profile
-    )
+    threshold: float = 5.0  # calibrated: <= 5% false alarms in 180 runs, every simulated profile
     ridge: float = 0.1  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 10
     prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
 

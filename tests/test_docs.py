@@ -29,6 +29,7 @@ COMMANDS = [
     ["gateway"],
     ["merge"],
     ["leaderboard"],
+    ["drift"],
 ]
 
 
