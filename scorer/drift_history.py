@@ -214,12 +214,11 @@ def _moved(
 
 
 def identity_changes(ordered: Sequence[RunRecord]) -> tuple[IdentityChange, ...]:
-    """Every identity field that differs between consecutive runs that both recorded one."""
+    """Every identity field that differs between a run and the last run before it that recorded one (a run
+    that recorded none is passed over: it says nothing either way)."""
     out = []
-    for before, after in pairwise(ordered):
-        if before.identity is None or after.identity is None:
-            continue
-        old, new = before.identity.fields(), after.identity.fields()
+    identified = [(run, run.identity.fields()) for run in ordered if run.identity is not None]
+    for (before, old), (after, new) in pairwise(identified):
         for field in sorted(set(old) | set(new)):
             if old.get(field, ()) != new.get(field, ()):
                 out.append(
