@@ -189,11 +189,10 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
 
 
 def _overall(passes: np.ndarray, trials: np.ndarray) -> float | None:
-    """Overall of one run in percent: the mean over scored cases of each case's pass rate over its repeats."""
-    scored = trials > 0
-    if not scored.any():
+    """Overall of one run in percent: passed over scored case-runs (METHOD.md, "Repeats and comparisons")."""
+    if not trials.sum():
         return None
-    return float(100 * (passes[scored] / trials[scored]).mean())
+    return float(100 * passes.sum() / trials.sum())
 
 
 def _moved(

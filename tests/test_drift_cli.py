@@ -146,3 +146,13 @@ def test_the_markdown_mentions_nobody(tmp_path: Path, capsys) -> None:
     assert "@\u200deveryone" in text and "@\u200dacme/model" in text
     assert "@everyone" not in text and "@acme" not in text
     assert "header:x-lobstack-provider: acme -> @everyone" in capsys.readouterr().out
+
+
+def test_a_model_with_no_run_is_one_error_line(changed: Path, capsys) -> None:
+    assert main(["drift", str(changed), "--model", "acme/other"]) == 2
+    assert _one_error(capsys) == f"error: no run of model 'acme/other' in {changed}"
+
+
+def test_an_unwritable_markdown_file_is_bad_usage_before_reading(changed: Path, capsys) -> None:
+    assert main(["drift", str(changed), "--markdown", str(changed / "missing" / "c.md")]) == 2
+    assert "--markdown" in _one_error(capsys)
