@@ -94,6 +94,7 @@ def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
         suite=f"{suite.get('name', '?')} {suite['version']}",
         identity=_identity(file, run.get("identity")),
         cases=tuple(_tally(result) for result in data["results"]),
+        suite_sha256=suite["sha256"] if isinstance(suite.get("sha256"), str) else None,
     )
 
 

@@ -57,6 +57,7 @@ class RunRecord:
     suite: str  # "name version"
     identity: Identity | None  # None: the run recorded none
     cases: tuple[CaseTally, ...]
+    suite_sha256: str | None = None  # the suite file it was scored with
 
 
 @dataclass(frozen=True)
@@ -125,17 +126,23 @@ class DriftReport:
 
 
 def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
-    """The runs by recorded date, then id; one model, one suite version and distinct ids, or a HistoryError."""
+    """The runs by recorded date, then id; one model, one suite file and distinct ids, or a HistoryError."""
     if not runs:
         raise HistoryError("no runs to test")
-    for attribute, what in (("model", "models"), ("suite", "suite versions")):
-        values = sorted({getattr(run, attribute) for run in runs})
+    # Two suite files of one version score differently (METHOD decision 110): a scoring change is no drift.
+    kinds = (
+        ("model", "models"),
+        ("suite", "suite versions"),
+        ("suite_sha256", "suite files (sha256)"),
+    )
+    for attribute, what in kinds:
+        values = sorted({getattr(run, attribute) for run in runs} - {None})
         if len(values) > 1:
             first = {v: next(r.source for r in runs if getattr(r, attribute) == v) for v in values}
             listed = ", ".join(f"{v!r} ({first[v]})" for v in values[:5])
             more = f" and {len(values) - 5} more" if len(values) > 5 else ""
             raise HistoryError(
-                f"a history holds one model on one suite version; these runs have {len(values)} {what}: "
+                f"a history holds one model on one suite file; these runs have {len(values)} {what}: "
                 f"{listed}{more}"
             )
     seen: dict[str, str] = {}

@@ -108,6 +108,16 @@ def test_mixed_suite_versions_are_one_error_line(tmp_path: Path, capsys) -> None
     assert "2 suite versions: 'lobstack-tool-calling 1.2.0'" in _one_error(capsys)
 
 
+def test_two_suite_files_of_one_version_are_one_error_line(tmp_path: Path, capsys) -> None:
+    for n, sha in ((1, "a" * 64), (2, "b" * 64)):
+        (tmp_path / f"r{n}").mkdir()
+        doc = results_doc("m", f"r{n}", f"2026-01-0{n}", {"a": ["passed"]})
+        doc["suite"]["sha256"] = sha
+        (tmp_path / f"r{n}" / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+    line = _one_error(capsys) if main(["drift", str(tmp_path)]) == 2 else ""
+    assert f"2 suite files (sha256): '{'a' * 64}' (" in line
+
+
 def test_every_undated_or_unreadable_file_is_named(tmp_path: Path, capsys) -> None:
     write_history(tmp_path, NOISY, NOISY, 12, None, seed=5)
     doc = json.loads((tmp_path / "run-002" / "results.json").read_text(encoding="utf-8"))
