@@ -91,6 +91,9 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
         f"{report.runs[0].date} to {report.runs[-1].date}",
         overall_line(report),
     ]
+    if report.at_change():
+        fields = ", ".join(sorted({c.field for c in report.at_change()}))
+        lines.append(f"the recorded identity changed at the change: {fields}")
     if report.status == "changed":
         lines.append(f"cases that moved ({len(report.moved)}):")
         lines += [f"  {line}" for line in _capped([_moved(c) for c in report.moved])]
@@ -130,6 +133,9 @@ def to_markdown(report: DriftReport) -> str:
         f"{cell(report.suite)}; {len(report.runs)} runs, {report.runs[0].date} to "
         f"{report.runs[-1].date}. {overall_line(report)}",  # numbers and dates only: nothing to escape
     ]
+    if report.at_change():
+        fields = ", ".join(sorted({c.field for c in report.at_change()}))
+        parts.append(f"The recorded identity changed at the change: {cell(fields, 600)}.")
     if report.status == "changed":
         rows = [
             f"| {cell(c.case_id)} | {_rate(c.passed_before, c.scored_before)} | "

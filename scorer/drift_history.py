@@ -119,6 +119,14 @@ class DriftReport:
     moved: tuple[MovedCase, ...]
     identity_changes: tuple[IdentityChange, ...]
 
+    def at_change(self) -> tuple[IdentityChange, ...]:
+        """The identity changes into a run between the estimated change and the alarm (the likely cause)."""
+        if self.alarm is None:
+            return ()
+        first = 0 if self.last_stable is None else self.last_stable + 1
+        window = {run.run_id for run in self.runs[first : self.alarm + 1]}
+        return tuple(c for c in self.identity_changes if c.after_run in window)
+
     def mean_overall(self, start: int, stop: int) -> float | None:
         """The mean Overall of runs ``start`` to ``stop - 1`` (runs that scored nothing left out)."""
         values = [r.overall for r in self.runs[start:stop] if r.overall is not None]

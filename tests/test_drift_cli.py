@@ -43,8 +43,10 @@ def test_a_known_change_point_is_found_with_the_cases_that_broke(changed: Path, 
             in moved
         )
     assert "system_fingerprint: fp_old -> fp_new (run run-025 (2026-01-25) -> run run-026" in out
+    assert "the recorded identity changed at the change: system_fingerprint\n" in out
     text = comment.read_text(encoding="utf-8")
     assert text.startswith("### lobstack-eval drift: acme/model: changed\n")
+    assert "The recorded identity changed at the change: system\\_fingerprint." in text
     assert f"| {BROKEN[0].replace('_', chr(92) + '_')} | {before}/{before} (100%) | 0/" in text
 
 
