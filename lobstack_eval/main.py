@@ -98,6 +98,7 @@ _command(app, "gateway", "cmd_gateway", "gateway")
 _command(app, "report", "cmd_report", "report")
 _command(app, "merge", "cmd_merge", "merge")
 _command(app, "leaderboard", "cmd_leaderboard", "leaderboard")
+_command(app, "drift", "cmd_drift", "drift")
 
 
 INTERRUPTED = "error: interrupted (everything finished before the interrupt is kept)"

@@ -18,6 +18,10 @@ class UsageError(LobstackError):
 
     exit_code = 2
 
+    def __init__(self, message: str, earlier: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.earlier = earlier  # problems found before this one, each worth its own error line
+
 
 class SuiteError(LobstackError):
     """A suite file that cannot be loaded or fails validation; ``problems`` lists every one found."""
@@ -37,3 +41,14 @@ class GatewayError(LobstackError):
 
 class ResultsError(LobstackError):
     """A results file or report directory that cannot be read or compared."""
+
+
+class HistoryError(LobstackError):
+    """A history of runs that cannot be tested (``drift``): unreadable, undated or mixed runs (exit 2, so a
+    scheduled watch tells a broken history from a changed model, exit 1)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, earlier: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.earlier = earlier  # problems found before this one, each worth its own error line

@@ -28,6 +28,7 @@ PAGES = {
     "report": ["report"],
     "diff-suites": ["diff", "suites"],
     "diff-runs": ["diff", "runs"],
+    "drift": ["drift"],
     "gateway": ["gateway"],
 }
 DOCS = ROOT / "docs" / "commands"

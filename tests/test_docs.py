@@ -30,6 +30,7 @@ COMMANDS = [
     ["gateway"],
     ["merge"],
     ["leaderboard"],
+    ["drift"],
 ]
 
 

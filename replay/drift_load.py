@@ -1,0 +1,141 @@
+"""Reading a model's history for ``drift`` (the I/O edge): run dirs, results files, globs or a parent dir of
+runs, each results.json carrying its ``run`` object (id, recorded date, recorded identity; docs/FORMATS.md).
+
+Every unreadable file is named on its own line before stopping (as ``diff runs`` does, METHOD decision 93).
+"""
+
+from __future__ import annotations
+
+import datetime
+import glob
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from replay.results_file import read_results
+from scorer.drift_history import CaseTally, Identity, RunRecord
+from scorer.errors import HistoryError, ResultsError
+
+_GLOB = frozenset("*?[")
+
+
+def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list[Path]:
+    """The results.json files that ``paths`` name: a file; a run dir holding results.json; a dir of run dirs
+    (``*/results.json``) or of run dirs of model dirs (``*/*/results.json``); a quoted glob of any of these."""
+    files: list[Path] = []
+    for path in paths:
+        if not path.exists() and _GLOB & set(str(path)):
+            matches = sorted(Path(m) for m in glob.glob(str(path)))
+            if not matches:
+                problem(f"{path}: the pattern matches nothing")
+            files.extend(f for m in matches for f in _files(m, problem))
+        else:
+            files.extend(_files(path, problem))
+    return list(dict.fromkeys(files))  # a run named twice (a dir and its file) is one run
+
+
+def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        problem(f"{path}: no such file or directory")
+        return []
+    for pattern in ("results.json", "*/results.json", "*/*/results.json"):
+        found = sorted(p for p in path.glob(pattern) if p.is_file())
+        if found:
+            return found
+    problem(f"{path}: no results.json in this directory, its run dirs or their model dirs")
+    return []
+
+
+def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRecord]:
+    """Every run that ``paths`` name (only model ``model``'s when given); a HistoryError when any file is
+    unreadable or undated: its message names the last one, its ``earlier`` every one before."""
+    problems: list[str] = []
+    runs = []
+    for file in results_files(paths, problems.append):
+        try:
+            run = run_record(file, read_results(file))
+        except ResultsError as exc:
+            problems.append(exc.message)
+            continue
+        if model is None or run.model == model:
+            runs.append(run)
+    if problems:
+        raise HistoryError(problems[-1], tuple(problems[:-1]))
+    if not runs:
+        where = " ".join(str(p) for p in paths)
+        raise HistoryError(
+            f"no run of model {model!r} in {where}" if model else f"no run in {where}"
+        )
+    return runs
+
+
+def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
+    """One results document as a dated run; a ResultsError naming the file and field when ``run`` is missing
+    or misshapen (the date must be the recording's own: there is no fallback to a file time)."""
+    run = data.get("run")
+    if not isinstance(run, dict):
+        raise ResultsError(
+            f"{file}: no 'run' object (id and recorded date): rescore the recording with a lobstack-eval "
+            "that records runs"
+        )
+    run_id, date = run.get("id"), run.get("date")
+    if not isinstance(run_id, str) or not run_id.strip():
+        raise ResultsError(f"{file}: field 'run.id' must be a non-empty string")
+    if not isinstance(date, str) or not _is_date(date):
+        raise ResultsError(f"{file}: field 'run.date' must be a date YYYY-MM-DD, got {date!r}")
+    suite = data["suite"]
+    return RunRecord(
+        source=str(file),
+        run_id=run_id,
+        date=date,
+        model=data["model"],
+        suite=f"{suite.get('name', '?')} {suite['version']}",
+        identity=_identity(file, run.get("identity")),
+        cases=tuple(_tally(result) for result in data["results"]),
+        suite_sha256=suite["sha256"] if isinstance(suite.get("sha256"), str) else None,
+    )
+
+
+def _is_date(text: str) -> bool:
+    try:
+        return len(text) == 10 and datetime.date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
+
+
+def _strings(file: Path, field: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ResultsError(f"{file}: field '{field}' must be a list of strings")
+    return tuple(sorted(set(value)))
+
+
+def _identity(file: Path, value: Any) -> Identity | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ResultsError(f"{file}: field 'run.identity' must be an object")
+    routing = value.get("routing", {})
+    if not isinstance(routing, dict):
+        raise ResultsError(f"{file}: field 'run.identity.routing' must be an object")
+    return Identity(
+        model=_strings(file, "run.identity.model", value.get("model", [])),
+        system_fingerprint=_strings(
+            file, "run.identity.system_fingerprint", value.get("system_fingerprint", [])
+        ),
+        routing=tuple(
+            (name, _strings(file, f"run.identity.routing.{name}", values))
+            for name, values in sorted(routing.items())
+        ),
+    )
+
+
+def _tally(result: dict[str, Any]) -> CaseTally:
+    """A case's passed and scored repeats in one run (errored and unrecorded repeats are not scored)."""
+    statuses = [r["status"] for r in result["runs"]] if result.get("runs") else [result["status"]]
+    return CaseTally(
+        result["id"],
+        sum(s == "passed" for s in statuses),
+        sum(s in ("passed", "failed") for s in statuses),
+    )

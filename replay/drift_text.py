@@ -1,0 +1,173 @@
+"""What ``drift`` prints and writes (rendering only): the terminal text and the markdown for an issue or a pull
+request comment, both from one ``DriftReport``; the verdict line comes first and reads the same in both."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from scorer.drift_history import DriftReport, IdentityChange, MovedCase
+from scorer.safe_text import for_terminal
+
+LISTED = 25  # cases that moved and identity changes listed; the rest are counted
+RUNS_LISTED = 30  # the last runs shown in --verbose text and in the markdown's run table
+CELL_CHARS = 160
+_SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
+
+
+def _run(report: DriftReport, index: int) -> str:
+    run = report.runs[index]
+    return f"run {run.run_id} ({run.date})"
+
+
+def verdict(report: DriftReport) -> str:
+    """The one-line verdict: changed between two runs, no change in N runs since DATE, or not tested yet."""
+    first = report.runs[0].date
+    if report.status == "changed" and report.alarm is not None:
+        after = 0 if report.last_stable is None else report.last_stable + 1
+        before = (
+            "before " if report.last_stable is None else f"between {_run(report, after - 1)} and "
+        )
+        return f"changed {before}{_run(report, after)}; detected at {_run(report, report.alarm)}"
+    if report.status == "baseline":
+        need = report.settings.baseline_runs + 1
+        return (
+            f"not tested yet: {len(report.runs)} runs since {first}; the test needs {need} runs (the first "
+            f"{report.settings.baseline_runs} only learn each case's pass rate)"
+        )
+    return f"no change in {len(report.runs)} runs since {first}"
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def _rate(passed: int, scored: int) -> str:
+    return f"{passed}/{scored} ({100 * passed / scored:.0f}%)"
+
+
+def _change_span(report: DriftReport) -> tuple[int, int]:
+    """(first changed run, number of runs): the split the Overall summary and the moved cases use."""
+    return (0 if report.last_stable is None else report.last_stable + 1), len(report.runs)
+
+
+def overall_line(report: DriftReport) -> str:
+    """Overall before and since the change (changed), or over the whole history."""
+    if report.status != "changed":
+        return f"Overall: {_percent(report.mean_overall(0, len(report.runs)))} a run on average"
+    first, end = _change_span(report)
+    return (
+        f"Overall: {_percent(report.mean_overall(0, first))} a run on average before ({first} runs) -> "
+        f"{_percent(report.mean_overall(first, end))} since ({end - first} runs)"
+    )
+
+
+def _identity(change: IdentityChange) -> str:
+    old = ", ".join(change.old) or "(none)"
+    new = ", ".join(change.new) or "(none)"
+    return (
+        f"{change.field}: {old} -> {new} (run {change.before_run} ({change.before_date}) -> "
+        f"run {change.after_run} ({change.after_date}))"
+    )
+
+
+def _moved(case: MovedCase) -> str:
+    return (
+        f"{case.case_id}: passed {_rate(case.passed_before, case.scored_before)} before, "
+        f"{_rate(case.passed_since, case.scored_since)} since"
+    )
+
+
+def _capped(lines: Sequence[str], cap: int = LISTED) -> list[str]:
+    more = len(lines) - cap
+    return [*lines[:cap], *([f"... and {more} more"] if more > 0 else [])]
+
+
+def format_text(report: DriftReport, verbose: bool = False) -> str:
+    """The terminal text: the verdict first, then the model, Overall, moved cases and identity changes."""
+    lines = [
+        f"drift: {verdict(report)}",
+        f"model {report.model} ({report.suite}): {len(report.runs)} runs, "
+        f"{report.runs[0].date} to {report.runs[-1].date}",
+        overall_line(report),
+    ]
+    if report.at_change():
+        fields = ", ".join(sorted({c.field for c in report.at_change()}))
+        lines.append(f"the recorded identity changed at the change: {fields}")
+    if report.status == "changed":
+        lines.append(f"cases that moved ({len(report.moved)}):")
+        lines += [f"  {line}" for line in _capped([_moved(c) for c in report.moved])]
+    if report.identity_changes:
+        lines.append(f"identity changes ({len(report.identity_changes)}):")
+        lines += [f"  {line}" for line in _capped([_identity(c) for c in report.identity_changes])]
+    if verbose:
+        lines.append(
+            f"runs: id  date  Overall  z  CUSUM (alarm above {report.settings.threshold:.2f})"
+        )
+        for run in report.runs[-RUNS_LISTED:]:
+            z = "-" if run.z is None else f"{run.z:+.2f}"
+            lines.append(
+                f"  {run.run_id}  {run.date}  {_percent(run.overall)}  {z}  {run.statistic:.2f}"
+            )
+    return "".join(for_terminal(line, one_line=True) + "\n" for line in lines)
+
+
+def cell(value: str, limit: int = CELL_CHARS) -> str:
+    """Plain text for one markdown line or table cell: one line, shortened, markdown and HTML escaped, and
+    no @mention (a zero-width joiner after every '@', so a model or header name never pings anyone)."""
+    flat = for_terminal(" ".join(value.split()), one_line=True)
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;")).replace("@", "@\u200d")
+
+
+def to_markdown(report: DriftReport) -> str:
+    """The issue or pull-request comment: the verdict, Overall, the moved cases, identity changes, recent runs.
+    At most 25 rows a table and 160 characters a cell, so it stays far under GitHub's 65,536 characters."""
+    head = "changed" if report.status == "changed" else "no change"
+    if report.status == "baseline":
+        head = "not tested yet"
+    parts = [
+        f"### lobstack-eval drift: {cell(report.model)}: {head}",
+        f"**{cell(verdict(report), 600)}**",
+        f"{cell(report.suite)}; {len(report.runs)} runs, {report.runs[0].date} to "
+        f"{report.runs[-1].date}. {overall_line(report)}",  # numbers and dates only: nothing to escape
+    ]
+    if report.at_change():
+        fields = ", ".join(sorted({c.field for c in report.at_change()}))
+        parts.append(f"The recorded identity changed at the change: {cell(fields, 600)}.")
+    if report.status == "changed":
+        rows = [
+            f"| {cell(c.case_id)} | {_rate(c.passed_before, c.scored_before)} | "
+            f"{_rate(c.passed_since, c.scored_since)} |"
+            for c in report.moved
+        ]
+        parts.append(
+            _table(f"Cases that moved ({len(report.moved)})", "| case | before | since |", rows)
+            if rows
+            else "No single case moved by half or more: the drop is spread over many cases."
+        )
+    if report.identity_changes:
+        rows = [
+            f"| {cell(c.field)} | {cell(', '.join(c.old) or '(none)')} | "
+            f"{cell(', '.join(c.new) or '(none)')} | {cell(c.before_run)} ({c.before_date}) -> "
+            f"{cell(c.after_run)} ({c.after_date}) |"
+            for c in report.identity_changes
+        ]
+        title = f"Recorded identity changes ({len(report.identity_changes)})"
+        parts.append(_table(title, "| field | was | now | between |", rows))
+    recent = [
+        f"| {cell(r.run_id)} | {r.date} | {_percent(r.overall)} | "
+        f"{'-' if r.z is None else f'{r.z:+.2f}'} | {r.statistic:.2f} |"
+        for r in report.runs[-RUNS_LISTED:]
+    ]
+    header = f"| run | date | Overall | z | CUSUM (alarm above {report.settings.threshold:.2f}) |"
+    parts.append(_table(f"Last {len(recent)} runs", header, recent, cap=RUNS_LISTED))
+    return "\n\n".join(parts) + "\n"
+
+
+def _table(title: str, header: str, rows: Sequence[str], cap: int = LISTED) -> str:
+    rule = "|" + "---|" * header.count(" | ") + "---|"
+    more = len(rows) - cap
+    tail = [f"\n… and {more} more"] if more > 0 else []
+    return "\n".join([f"**{title}**", "", header, rule, *rows[:cap], *tail])

@@ -1,0 +1,134 @@
+"""The drift test: a one-sided CUSUM over a model's dated runs that watches for a drop in its pass rates.
+
+Each run t after the first ``baseline_runs`` gets one standardised score ``z_t``: a case-weighted sum of (the
+case's pass rate in run t - its pass rate over runs 1..t, run t included), over that sum's standard deviation.
+Why run t is included: under "no change" a case's runs are exchangeable, so given how many of its trials in
+runs 1..t passed (m of N), run t's k trials are a draw without replacement from them: each term has mean exactly
+0 and a known (hypergeometric) variance whatever the case's true pass rate, and the weights, computed from the
+same m and N, are constants under that conditioning. So ``z_t`` is centred exactly for every profile of pass
+rates; estimating each case's rate from the earlier runs alone (a "self-starting" score) biased ``z`` downwards
+whenever the weights leaned on the same estimates (tests/test_drift.py; 30-59% false alarms over 180 runs on
+models whose every case fails 3-10% of the time, docs/decisions/drift.md). The variance uses a shrunk rate
+(m + prior) / (N + 2 prior), never 0: a case that never failed would otherwise make its first failure look
+infinitely unlikely.
+
+A case's weight is 1 / (p(1-p) + ridge), p its shrunk rate: a case that never failed counts more than a coin
+flip, so a stable case failing is evidence and a flaky one failing is not.
+
+The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t > threshold``. The
+estimated change point is the last run where ``S`` was 0 before the alarm: the change came after it. The
+threshold is calibrated by seeded simulation (benchmarks/drift.py, docs/decisions/drift.md), not by a textbook
+bound: P(any false alarm in 180 daily runs) <= 5% on every simulated profile. Runs 1..baseline_runs are never
+tested (too few runs to know a case's rate); they only enter the counts.
+
+Pure: arrays in, arrays and frozen dataclasses out. The leading axes of the count arrays may hold many histories
+at once (the benchmark simulates thousands with the very same code the CLI runs on one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DriftSettings:
+    """The test's constants; the defaults are the calibrated ones (docs/decisions/drift.md)."""
+
+    baseline_runs: int = 10  # runs before the first test: too few make every level a guess
+    kappa: float = 0.75  # the CUSUM's allowance per run, in standard deviations of z
+    threshold: float = 5.0  # calibrated: <= 5% false alarms in 180 runs, every simulated profile
+    ridge: float = 0.1  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 10
+    prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
+
+
+DEFAULT = DriftSettings()
+
+
+@dataclass(frozen=True)
+class DriftPath:
+    """The test over one history: per run its score (None: baseline or nothing to compare) and the CUSUM.
+
+    ``alarm`` is the index of the first run whose CUSUM passed the threshold (None: no alarm); ``last_stable``
+    the index of the last run before the alarm where the CUSUM was 0: the change came between it and the next.
+    """
+
+    z: tuple[float | None, ...]
+    statistic: tuple[float, ...]
+    alarm: int | None
+    last_stable: int | None
+
+
+def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
+    """The standardised score of every run: arrays of shape (..., runs, cases) -> (..., runs), NaN where no test.
+
+    ``passes`` and ``trials`` count each case's passed and scored repeats in each run (0 trials: not scored in
+    that run, an errored or missing case, left out of that run's score).
+    """
+    passes = np.asarray(passes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    passed_so_far = np.cumsum(passes, axis=-2)
+    tried_so_far = np.cumsum(trials, axis=-2)
+    out = np.full(passes.shape[:-1], np.nan)
+    a = settings.prior
+    for t in range(settings.baseline_runs, passes.shape[-2]):
+        k, x = trials[..., t, :], passes[..., t, :]
+        m, n = passed_so_far[..., t, :], tried_so_far[..., t, :]
+        usable = (k > 0) & (n > k)  # scored now and before
+        k_safe = np.where(k > 0, k, 1.0)
+        rate = m / np.where(n > 0, n, 1.0)
+        shrunk = (m + a) / (n + 2 * a)
+        term = np.where(
+            usable, x / k_safe - rate, 0.0
+        )  # run t's share of passes - the pooled share
+        variance = share_variance(shrunk, n, k_safe)
+        weight = 1.0 / (shrunk * (1 - shrunk) + settings.ridge)
+        total = np.where(usable, weight * weight * variance, 0.0).sum(-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[..., t] = np.where(total > 0, (weight * term).sum(-1) / np.sqrt(total), np.nan)
+    return out
+
+
+def share_variance(rate: np.ndarray, pooled: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+    """The variance of the share of passes among ``drawn`` trials taken without replacement from ``pooled``
+    trials of which a share ``rate`` passed (hypergeometric; 0 when every trial is drawn)."""
+    rate, pooled, drawn = (np.asarray(v, dtype=float) for v in (rate, pooled, drawn))
+    return rate * (1 - rate) * (pooled - drawn) / (drawn * np.maximum(pooled - 1, 1.0))
+
+
+def cusum(z: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
+    """The one-sided (downward) CUSUM of the scores, shape (..., runs); a run with no score leaves it as it was."""
+    z = np.asarray(z, dtype=float)
+    out = np.zeros_like(z)
+    level = np.zeros(z.shape[:-1])
+    for t in range(z.shape[-1]):
+        step = np.where(
+            np.isnan(z[..., t]), level, np.maximum(0.0, level - z[..., t] - settings.kappa)
+        )
+        level = step
+        out[..., t] = level
+    return out
+
+
+def first_alarm(statistic: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
+    """Index of the first run whose CUSUM exceeds the threshold, per history (-1: none)."""
+    over = np.asarray(statistic) > settings.threshold
+    return np.where(over.any(-1), over.argmax(-1), -1)
+
+
+def drift_path(
+    passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT
+) -> DriftPath:
+    """The test over one history: counts of shape (runs, cases)."""
+    z = scores(passes, trials, settings)
+    statistic = cusum(z, settings)
+    alarm = int(first_alarm(statistic, settings))
+    if alarm < 0:
+        return DriftPath(_floats(z), tuple(float(s) for s in statistic), None, None)
+    last_stable = max((t for t in range(alarm) if statistic[t] == 0.0), default=None)
+    return DriftPath(_floats(z), tuple(float(s) for s in statistic), alarm, last_stable)
+
+
+def _floats(z: np.ndarray) -> tuple[float | None, ...]:
+    return tuple(None if np.isnan(v) else float(v) for v in z)

@@ -1,0 +1,159 @@
+"""The drift test (scorer/drift.py) holds what docs/decisions/drift.md says, checked against references and by
+seeded simulation of the real case structure (benchmarks/drift.py's profiles and histories, the very code the
+benchmark runs):
+
+- each run's score is centred exactly under "no change" (brute force over every arrangement of a case's runs)
+  with the hypergeometric variance (scipy's), and the CUSUM and its first alarm are the textbook recursion;
+- P(any false alarm in 180 daily runs) <= 5% (+ 3 simulation errors) at K = 1 on the noisy, near-deterministic
+  and worst calibration profiles, and at K = 3 on the noisy one;
+- the median delay meets issue 31's targets at K = 1 (a diffuse 10-point drop <= 3 runs noisy, <= 2
+  near-deterministic; 5 points <= 10 and <= 3), and K = 3 is no slower.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from scipy.stats import hypergeom
+
+from benchmarks.drift import (
+    CALIBRATION,
+    DAYS,
+    NEAR,
+    NOISY,
+    delays,
+    diffuse,
+    peak_statistics,
+)
+from scorer.drift import (
+    DEFAULT,
+    DriftSettings,
+    cusum,
+    drift_path,
+    first_alarm,
+    scores,
+    share_variance,
+)
+
+ALPHA = 0.05
+
+
+@pytest.mark.parametrize(
+    ("pooled", "passed", "drawn"), [(6, 4, 1), (12, 9, 3), (30, 29, 3), (9, 0, 3)]
+)
+def test_share_variance_is_the_hypergeometric_one(pooled: int, passed: int, drawn: int) -> None:
+    with np.errstate(divide="ignore", invalid="ignore"):  # scipy's kurtosis term at 0 passes
+        expected = hypergeom(pooled, passed, drawn).var() / drawn**2
+    assert math.isclose(
+        float(share_variance(passed / pooled, pooled, drawn)), expected, abs_tol=1e-12
+    )
+
+
+def test_the_last_run_is_centred_exactly_given_the_pooled_counts() -> None:
+    """Two cases, 5 runs, K = 1: over every arrangement of each case's passes (all equally likely under "no
+    change", whatever the pass rate), the numerator of run 5's score averages 0 and its variance is the sum of
+    the weighted hypergeometric variances: the score's mean and scale do not depend on the profile."""
+    settings = DriftSettings(baseline_runs=4, prior=0.0)  # the exact variance, no shrinkage
+    case_runs = [(1, 1, 1, 0, 1), (0, 1, 0, 1, 1)]  # any counts: 4 of 5 and 3 of 5 passed
+    arrangements = [sorted(set(itertools.permutations(runs))) for runs in case_runs]
+    numerators = []
+    for a, b in itertools.product(*arrangements):
+        passes = np.array([a, b]).T
+        trials = np.ones_like(passes)
+        z = scores(passes, trials, settings)[4]
+        m = passes.sum(0)
+        q = m / 5
+        weight = 1 / (q * (1 - q) + settings.ridge)
+        sd = math.sqrt(float((weight**2 * q * (1 - q)).sum()))
+        numerators.append(z * sd)
+    assert math.isclose(sum(numerators) / len(numerators), 0.0, abs_tol=1e-12)
+    q = np.array([4 / 5, 3 / 5])
+    weight = 1 / (q * (1 - q) + settings.ridge)
+    variance = sum(n * n for n in numerators) / len(numerators)
+    assert math.isclose(variance, float((weight**2 * q * (1 - q)).sum()), rel_tol=1e-12)
+
+
+def test_cusum_and_first_alarm_match_the_textbook_recursion() -> None:
+    rng = random.Random(3)
+    settings = DriftSettings(kappa=0.75, threshold=5.0)
+    z = np.array([[rng.gauss(-0.6, 1.3) for _ in range(60)] for _ in range(40)])
+    z[:, 7] = np.nan  # a run with no score leaves the CUSUM as it was
+    got, alarms = cusum(z, settings), first_alarm(cusum(z, settings), settings)
+    for row, path, alarm in zip(z, got, alarms, strict=True):
+        level, expected, first = 0.0, [], -1
+        for t, value in enumerate(row):
+            level = level if math.isnan(value) else max(0.0, level - value - 0.75)
+            expected.append(level)
+            if first < 0 and level > 5.0:
+                first = t
+        assert path.tolist() == pytest.approx(expected, abs=1e-12)
+        assert alarm == first
+
+
+def test_no_score_before_the_baseline_and_the_change_point_is_the_last_zero() -> None:
+    rng = np.random.default_rng(4)
+    passes = rng.binomial(1, np.tile(NOISY, (40, 1)))
+    passes[25:, NOISY == 1.0] = 0  # the cases that always passed break from run 26 on
+    path = drift_path(passes, np.ones_like(passes))
+    assert path.z[: DEFAULT.baseline_runs] == (None,) * DEFAULT.baseline_runs
+    assert path.alarm is not None and 25 <= path.alarm <= 27
+    assert path.statistic[path.last_stable] == 0.0
+    assert all(s > 0 for s in path.statistic[path.last_stable + 1 : path.alarm + 1])
+    assert path.last_stable == 24
+
+
+@pytest.mark.parametrize(
+    ("profile", "k", "count", "seed"),
+    [("noisy", 1, 600, 11), ("near-deterministic", 1, 600, 12), ("all 0.97", 1, 600, 13),
+     ("all 0.99", 1, 600, 14), ("noisy", 3, 300, 15)],
+)  # fmt: skip
+def test_false_alarms_over_180_daily_runs_stay_under_5_percent(
+    profile: str, k: int, count: int, seed: int
+) -> None:
+    peaks = peak_statistics(CALIBRATION[profile], k, count, np.random.default_rng(seed))
+    rate = float(np.mean(peaks > DEFAULT.threshold))
+    error = math.sqrt(ALPHA * (1 - ALPHA) / count)
+    assert rate <= ALPHA + 3 * error, f"{profile} K = {k}: {rate:.1%} of {count} x {DAYS} runs"
+
+
+TARGETS = {("noisy", 10): 3, ("noisy", 5): 10, ("near", 10): 2, ("near", 5): 3}
+
+
+@pytest.mark.parametrize(("name", "points"), sorted(TARGETS))
+def test_median_delay_meets_the_targets_and_repeats_do_not_slow_it(name: str, points: int) -> None:
+    base = NOISY if name == "noisy" else NEAR
+    rng = np.random.default_rng(points)
+    k1, _ = delays(base, diffuse(base, points), 1, 300, rng)
+    k3, _ = delays(base, diffuse(base, points), 3, 200, rng)
+    assert np.median(k1) <= TARGETS[name, points]
+    assert np.median(k3) <= np.median(k1)
+
+
+def _naive_scores(passes: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
+    """The rejected self-starting score (K = 1): level and weight both from the earlier runs alone."""
+    out = np.full(passes.shape[:-1], np.nan)
+    for t in range(settings.baseline_runs, passes.shape[-2]):
+        level = passes[..., :t, :].mean(-2)
+        shrunk = (passes[..., :t, :].sum(-2) + settings.prior) / (t + 2 * settings.prior)
+        weight = 1 / (shrunk * (1 - shrunk) + settings.ridge)
+        total = (weight**2 * shrunk * (1 - shrunk) * (1 + 1 / t)).sum(-1)
+        out[..., t] = (weight * (passes[..., t, :] - level)).sum(-1) / np.sqrt(total)
+    return out
+
+
+def test_pooling_the_current_run_keeps_the_score_centred_where_a_self_starting_one_is_not() -> None:
+    """Every case at 0.9: a case that happened to pass every earlier run gets a high weight and a level above
+    0.9, so the self-starting score leans negative (a CUSUM for drops then alarms too often); the score that
+    pools the current run is centred (mean within 3 standard errors of 0)."""
+    rng = np.random.default_rng(8)
+    passes = rng.binomial(1, np.full((200, 60, 80), 0.9))
+    shipped = scores(passes, np.ones_like(passes))[:, DEFAULT.baseline_runs :]
+    naive = _naive_scores(passes)[:, DEFAULT.baseline_runs :]
+    per_history = shipped.mean(-1)  # histories are independent; runs within one need not be
+    error = per_history.std() / math.sqrt(len(per_history))
+    assert abs(shipped.mean()) < 3 * error
+    assert naive.mean() < -10 * error
