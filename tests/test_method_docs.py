@@ -22,6 +22,7 @@ from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy import stats as sps
 
@@ -342,6 +343,58 @@ def check_half_alpha() -> None:
     assert "level = options.alpha / 2" in inspect.getsource(gate.broken_cases)
 
 
+def _drift_scores_as_written(
+    passes: list[list[int]], trials: list[list[int]]
+) -> list[float | None]:
+    """docs/decisions/drift.md's score, run by run, from its formulas alone: the term x / k - m / N, its
+    variance p(1-p)(N-k) / (k(N-1)) at p = (m + 0.25) / (N + 0.5), the weight 1 / (p(1-p) + 0.1)."""
+    out: list[float | None] = []
+    for t in range(len(passes)):
+        if t < 10:
+            out.append(None)
+            continue
+        num = var = 0.0
+        for c in range(len(passes[t])):
+            k, x = trials[t][c], passes[t][c]
+            m = sum(passes[r][c] for r in range(t + 1))
+            n = sum(trials[r][c] for r in range(t + 1))
+            if k == 0 or n <= k:
+                continue
+            p = (m + 0.25) / (n + 0.5)
+            weight = 1 / (p * (1 - p) + 0.1)
+            num += weight * (x / k - m / n)
+            var += weight * weight * p * (1 - p) * (n - k) / (k * (n - 1))
+        out.append(num / math.sqrt(var) if var > 0 else None)
+    return out
+
+
+def check_drift() -> None:
+    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift on seeded
+    histories (K = 1 and K = 3, some cases unscored in some runs)."""
+    from scorer import drift
+
+    rng = np.random.default_rng(7)
+    for k in (1, 3):
+        trials = rng.choice([0, k], size=(24, 12), p=[0.1, 0.9])
+        passes = rng.binomial(trials, rng.uniform(0.3, 1.0, size=12))
+        got = drift.scores(passes, trials)
+        want = _drift_scores_as_written(passes.tolist(), trials.tolist())
+        for g, w in zip(got.tolist(), want, strict=True):
+            assert (w is None and math.isnan(g)) or g == pytest.approx(w, rel=1e-12)
+        level, written = 0.0, []
+        for (
+            z_t
+        ) in want:  # S_t = max(0, S_{t-1} - z_t - 0.75); a run with no score leaves S as it was
+            level = level if z_t is None else max(0.0, level - z_t - 0.75)
+            written.append(level)
+        assert drift.cusum(got).tolist() == pytest.approx(written, rel=1e-12)
+    assert drift.DEFAULT.threshold == 5.0  # S_t > 5.0
+    assert (
+        drift.DEFAULT.kappa == 0.75 and drift.DEFAULT.prior == 0.25 and drift.DEFAULT.ridge == 0.1
+    )
+    assert drift.first_alarm(np.array([[4.0, 5.0, 5.0001]])).tolist() == [2]  # strictly over 5.0
+
+
 @dataclass(frozen=True)
 class Formula:
     """A formula as the docs write it, the module whose docstring states the same text (None when none does), and
@@ -378,6 +431,12 @@ FORMULAS: dict[str, Formula] = {
     "k / n * 100": Formula(None, check_exact_rate),
     "((NN - 1) mod m) + 1": Formula(None, check_tool_order),
     "--alpha / 2": Formula(None, check_half_alpha),
+    "x / k - m / N": Formula(None, check_drift),
+    "p(1-p)(N-k) / (k(N-1))": Formula(None, check_drift),
+    "(m + 0.25) / (N + 0.5)": Formula(None, check_drift),
+    "1 / (p(1-p) + 0.1)": Formula(None, check_drift),
+    "S_t = max(0, S_{t-1} - z_t - 0.75)": Formula(None, check_drift),
+    "S_t > 5.0": Formula(None, check_drift),
 }
 
 
