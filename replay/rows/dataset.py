@@ -32,16 +32,25 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from recorder.slug import model_slug as slug_of
 from replay.rows.one_suite import check_partition_suite
+from replay.rows.partition import (
+    MODEL_KEY,
+    PART,
+    RUN_KEY,
+    VERSION_KEY,
+    Partition,
+    listed_partitions,
+    make_partition,
+    model_partitions,
+    partition_path,
+    subfolders,
+)
 from replay.rows.schema import (
-    META_MODEL_SLUG,
     META_RUN_DATE,
-    META_RUN_ID,
     META_SUITE_SHA256,
-    META_SUITE_VERSION,
     TABLES,
 )
 from replay.rows.store import check_file, write_table
@@ -49,46 +58,26 @@ from replay.rows.unmatched import no_value, unknown_models
 from replay.safe_paths import unlinked
 from scorer.errors import ResultsError, UsageError
 
-VERSION_KEY, MODEL_KEY, RUN_KEY = "suite_version", "model_slug", "run_id"
-PART = "part-0.parquet"  # the one file of a partition (hive readers take any *.parquet name)
-
-
-@dataclass(frozen=True)
-class Partition:
-    """One (suite version, model slug) folder of a rows dataset."""
-
-    suite_version: str
-    model_slug: str
-    root: Path
-    folder: (
-        Path  # suite_version=V/model_slug=S (/run_id=R for a run of a history), as named on disk
-    )
-    run_id: str | None = None
-
-    def file(self, table: str) -> Path:
-        """This partition's file of ``table`` (``cases`` or ``calls``)."""
-        return self.root / table / self.folder / PART
-
-    @property
-    def metadata(self) -> dict[str, str]:
-        found = {META_SUITE_VERSION: self.suite_version, META_MODEL_SLUG: self.model_slug}
-        return found if self.run_id is None else {**found, META_RUN_ID: self.run_id}
-
-
-def partition_path(
-    table_root: Path, suite_version: str, model_slug: str, run_id: str | None = None
-) -> Path:
-    """``table_root/suite_version=V/model_slug=S`` (and ``/run_id=R`` for a run of a history; values
-    percent-encoded, as hive readers decode them)."""
-    folder = table_root / f"{VERSION_KEY}={quote(suite_version, safe='')}"
-    folder = folder / f"{MODEL_KEY}={quote(model_slug, safe='')}"
-    return folder if run_id is None else folder / f"{RUN_KEY}={quote(run_id, safe='')}"
+__all__ = [
+    "MODEL_KEY",
+    "PART",
+    "RUN_KEY",
+    "VERSION_KEY",
+    "Partition",
+    "Slice",
+    "append",
+    "check_layout",
+    "check_suite",
+    "partition_path",
+    "partitions",
+    "select",
+]
 
 
 def check_layout(root: Path) -> None:
     """Refuse (ResultsError, one line saying how to convert) a rows dir in the layout before one table per root:
     ``suite_version=V`` folders right under ``root``."""
-    if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in _subfolders(root)):
+    if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in subfolders(root)):
         raise ResultsError(
             f"{root}: rows in the old layout ({VERSION_KEY}=V/{MODEL_KEY}=S/cases.parquet beside calls.parquet), "
             f"which hive readers cannot read as one table; convert it by moving each such cases.parquet to "
@@ -132,7 +121,7 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
         _sha256,
         run_id,
     ) in keys:  # before any write: a linked partition folder refuses the run
-        partition = _partition(root, suite_version, model_slug, run_id)
+        partition = make_partition(root, suite_version, model_slug, run_id)
         for table in TABLES:
             path = partition.file(table)
             unlinked(
@@ -142,7 +131,7 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             )
     written = []
     for suite_version, model_slug, sha256, run_id in keys:
-        partition = _partition(root, suite_version, model_slug, run_id)
+        partition = make_partition(root, suite_version, model_slug, run_id)
         metadata = {**partition.metadata, META_SUITE_SHA256: sha256}
         key = (suite_version, model_slug) if run_id is None else (suite_version, model_slug, run_id)
         if run_id is not None:
@@ -152,11 +141,6 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             frame = split[table].get(key, tables[table].clear())
             written.append(write_table(partition.file(table), frame, table, metadata))
     return written
-
-
-def _partition(root: Path, suite_version: str, model_slug: str, run_id: str | None) -> Partition:
-    folder = partition_path(Path(), suite_version, model_slug, run_id)
-    return Partition(suite_version, model_slug, root, folder, run_id)
 
 
 def _check_kind(root: Path, runs: bool, keys: Sequence[tuple[Any, ...]]) -> None:
@@ -171,7 +155,7 @@ def _check_kind(root: Path, runs: bool, keys: Sequence[tuple[Any, ...]]) -> None
             f"--rows {root}: this rescore mixes runs of a history with plain recordings; rescore the run dir "
             "alone (cassettes/history/<run-id>)"
         )
-    existing = {p.run_id is not None for p in _listed(root)}
+    existing = {p.run_id is not None for p in listed_partitions(root)}
     if existing and existing != {runs}:
         held, given = (
             ("plain recordings", "runs of a history")
@@ -199,24 +183,13 @@ def check_suite(
     folder = root / "cases" / f"{VERSION_KEY}={quote(suite_version, safe='')}"
     if not folder.is_dir():
         return
-    partitions = _model_partitions(root, folder)
+    partitions = model_partitions(root, folder)
     if replacing_runs is not None and any(p.run_id is not None for p in partitions):
         # runs: only the runs being written are replaced; a model's earlier runs count
         partitions = [p for p in partitions if (p.model_slug, p.run_id) not in replacing_runs]
         replacing = ()
     found = [(p.model_slug, p.file("cases")) for p in partitions]
     check_partition_suite(root, suite_version, sha256, found, replacing)
-
-
-def _value(folder: Path, key: str) -> str:
-    name = folder.name
-    if not name.startswith(f"{key}="):
-        raise ResultsError(f"{folder}: not a rows partition folder (expected {key}=VALUE)")
-    return unquote(name[len(key) + 1 :])
-
-
-def _subfolders(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def partitions(root: Path) -> list[Partition]:
@@ -226,43 +199,11 @@ def partitions(root: Path) -> list[Partition]:
     if not root.is_dir():
         raise ResultsError(f"{root}: no such rows directory")
     check_layout(root)
-    found = _listed(root)
+    found = listed_partitions(root)
     if not found:
         raise ResultsError(
             f"{root}: no rows partitions; write some with `lobstack-eval rescore --rows {root}`"
         )
-    return found
-
-
-def _listed(root: Path) -> list[Partition]:
-    """Every partition of ``root``'s cases table, by folder names (none for a new root)."""
-    table_root = root / "cases"
-    found = []
-    for version_dir in _subfolders(table_root) if table_root.is_dir() else []:
-        found.extend(_model_partitions(root, version_dir))
-    return found
-
-
-def _model_partitions(root: Path, version_dir: Path) -> list[Partition]:
-    """The partitions of one ``suite_version=V`` folder: one per model, or one per run of a model's history."""
-    version = _value(version_dir, VERSION_KEY)
-    table_root = root / "cases"
-    found = []
-    for model_dir in _subfolders(version_dir):
-        slug = _value(model_dir, MODEL_KEY)
-        runs = [d for d in _subfolders(model_dir) if d.name.startswith(f"{RUN_KEY}=")]
-        if not runs:
-            found.append(Partition(version, slug, root, model_dir.relative_to(table_root)))
-        for run_dir in runs:
-            found.append(
-                Partition(
-                    version,
-                    slug,
-                    root,
-                    run_dir.relative_to(table_root),
-                    _value(run_dir, RUN_KEY),
-                )
-            )
     return found
 
 
