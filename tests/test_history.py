@@ -136,7 +136,9 @@ def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
 ) -> None:
     reports, rows = scored_history
     board, last = rows.parent / "board", rows.parent / "last"
-    assert main(["leaderboard", str(rows), "--out", str(board)]) == 0
+    assert (
+        main(["leaderboard", str(rows / "cases"), "--out", str(board)]) == 0
+    )  # the cases folder: the root
     assert main(["leaderboard", str(reports / DAYS[-1]), "--out", str(last)]) == 0
     assert "160 case-run(s)" in capsys.readouterr().err  # 2 models x 80 cases, not 8 runs' worth
     for name in ("leaderboard.csv", "leaderboard.md"):
