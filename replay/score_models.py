@@ -54,6 +54,14 @@ def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]
     return dirs, [(p, f"{p}: {why}") for p in folders if p not in dirs]
 
 
+def default_out(cassettes: Path) -> Path:
+    """rescore's reports dir when none is given: ``reports``, or for a run of a history (``.../history/<run-id>``,
+    not a model dir itself) ``reports/history/<run-id>``, so scoring a run never replaces the plain reports."""
+    if cassettes.parent.name == HISTORY and not (cassettes / MANIFEST).is_file():
+        return Path("reports") / HISTORY / cassettes.name
+    return Path("reports")
+
+
 def model_dirs(cassettes: Path) -> list[Path]:
     """Every model dir (a folder holding run.json) under ``cassettes``, sorted by name."""
     return find_model_dirs(cassettes)[0]

@@ -291,3 +291,23 @@ def test_the_stand_in_serves_a_day_per_run(
         "Wed, 21 Oct 2026 00:00:00 GMT",
         "Fri, 23 Oct 2026 00:00:00 GMT",
     ]
+
+
+def test_rescore_of_a_run_dir_writes_beside_the_plain_reports_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(HISTORY / DAYS[0], project / "cassettes" / "history" / DAYS[0])
+    shutil.copytree(ROOT / "reports" / "ref_oracle", project / "reports" / "ref_oracle")
+    monkeypatch.chdir(project)
+    assert (
+        main(["rescore", f"cassettes/history/{DAYS[0]}", "--suite", str(SUITE), "-q", "--no-html"])
+        == 0
+    )
+    assert (
+        results(project / "reports" / "history" / DAYS[0], "ref_drifting")["run"]["id"] == DAYS[0]
+    )
+    # the plain reports are untouched: a run never replaces them
+    assert (project / "reports" / "ref_oracle" / "results.json").read_bytes() == (
+        ROOT / "reports" / "ref_oracle" / "results.json"
+    ).read_bytes()
