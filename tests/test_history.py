@@ -122,6 +122,10 @@ def test_one_rows_root_holds_both_models_whole_histories(
         .collect()
     )
     assert by_run.height == 16
+    identities = cases.select("model_slug", "run_id", "run_identity").unique().collect()
+    assert identities.height == 16  # one identity per run of each model, in every row of the run
+    for slug, run_id, identity in identities.iter_rows():
+        assert json.loads(identity) == results(reports / run_id, slug)["run"]["identity"]
     for slug, run_id, run_date, overall in by_run.iter_rows():
         assert run_date.isoformat() == run_id
         assert overall == pytest.approx(

@@ -152,7 +152,10 @@ def document_rows(
     }
     run = document.get("run")
     # A run of a history: its rows carry the run (the columns come last: frames_of_rows orders them by schema).
-    extra = {"run_id": run["id"], "run_date": run.get("date")} if isinstance(run, dict) else {}
+    extra = {}
+    if isinstance(run, dict):
+        identity = json.dumps(run.get("identity"), sort_keys=True, ensure_ascii=False)
+        extra = {"run_id": run["id"], "run_date": run.get("date"), "run_identity": identity}
     case_rows: list[dict[str, Any]] = []
     call_rows: list[dict[str, Any]] = []
     for entry in document["results"]:

@@ -22,8 +22,9 @@ a model's whole history and appending a run keeps the earlier ones:
 
     DIR/cases/suite_version=1.1.0/model_slug=openai_gpt-4o/run_id=2026-10-21/part-0.parquet
 
-A root holds either runs or plain recordings, never both: their files have different columns (``run_id`` and
-``run_date`` last), which hive readers cannot read as one table, so ``--rows`` refuses to mix them.
+A root holds either runs or plain recordings, never both: their files have different columns (``run_id``,
+``run_date`` and ``run_identity`` last), which hive readers cannot read as one table, so ``--rows`` refuses to mix
+them.
 """
 
 from __future__ import annotations

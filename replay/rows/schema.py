@@ -77,9 +77,10 @@ def _schemas() -> dict[str, dict[str, Any]]:
         "arguments_form": pl.String,
         "arguments": pl.String,
     }
-    # Rows of runs of a history end with the run's id and date (docs/FORMATS.md, "Histories"); rows of plain
-    # recordings have neither column, so every file written before histories is what it always was.
-    run = {"run_id": pl.String, "run_date": pl.Date}
+    # Rows of runs of a history end with the run's id, date and the model's recorded identity (results.json's
+    # run.identity as sorted JSON text; docs/FORMATS.md, "Histories"); rows of plain recordings have none of these
+    # columns, so every file written before histories is what it always was.
+    run = {"run_id": pl.String, "run_date": pl.Date, "run_identity": pl.String}
     return {
         "cases": cases,
         "calls": calls,
@@ -89,12 +90,12 @@ def _schemas() -> dict[str, dict[str, Any]]:
 
 
 _CACHE: dict[str, dict[str, Any]] = {}
-RUN_COLUMNS = ("run_id", "run_date")
+RUN_COLUMNS = ("run_id", "run_date", "run_identity")
 
 
 def schema(table: str, runs: bool = False) -> dict[str, Any]:
     """The ordered column -> polars dtype mapping of ``table`` (``cases`` or ``calls``); with ``runs``, the form
-    of rows of runs of a history (``run_id`` and ``run_date`` last)."""
+    of rows of runs of a history (``run_id``, ``run_date`` and ``run_identity`` last)."""
     if not _CACHE:
         _CACHE.update(_schemas())
     return _CACHE[f"{table}+run" if runs else table]
