@@ -28,6 +28,15 @@ def gateway(
         metavar="N",
         help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws.",
     ),
+    run: str = typer.Option(
+        None,
+        "--run",
+        metavar="N",
+        help="Serve run N of a history (day N: ref/drifting's version, ref/flaky's draws, Date).",
+    ),
+    drift_from: str = typer.Option(
+        "6", "--drift-from", metavar="N", help="The first run ref/drifting answers changed."
+    ),
     suite: Path = typer.Option(
         None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."
     ),
@@ -57,6 +66,8 @@ def gateway(
     # Every option is checked before the suite is read or a port is bound: bad usage fails at once.
     port_number = whole_number(port, "--port", minimum=0, maximum=65535)
     seed_number = whole_number(seed, "--seed", minimum=0)
+    run_number = whole_number(run, "--run", minimum=1) if run is not None else None
+    drift_number = whole_number(drift_from, "--drift-from", minimum=1)
     latency = finite_number(latency_ms, "--latency-ms", "milliseconds")
     stall = finite_number(timeout_sleep_s, "--timeout-sleep-s", "seconds")
     spec = parse_faults(faults)
@@ -68,6 +79,8 @@ def gateway(
         seed=seed_number,
         timeout_sleep_s=stall,
         cost_header=cost_header,
+        run=run_number,
+        drift_from=drift_number,
     )
     serve_forever(config, port_number, announce=lambda line: typer.echo(line))
     return 0

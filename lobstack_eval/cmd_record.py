@@ -13,6 +13,7 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 if TYPE_CHECKING:
     from recorder.endpoint import Endpoint
+    from recorder.run_stamp import RunStamp
     from replay.shard import Shard
 
 
@@ -22,6 +23,17 @@ def record(
     ),
     suite: Path = typer.Option(None, "--suite", help=f"Suite file {SUITE_DEFAULT_HELP}."),
     cassettes: Path = typer.Option(Path("cassettes"), "--cassettes", help="Cassette directory."),
+    history: bool = typer.Option(
+        False,
+        "--history",
+        help="Record a dated run of a history, into CASSETTES/history/<run-id>/<model-slug>/.",
+    ),
+    run_id: str = typer.Option(
+        None,
+        "--run-id",
+        metavar="ID",
+        help="The run's id (implies --history) [default: today's UTC date, YYYY-MM-DD].",
+    ),
     base_url: str = typer.Option(
         None,
         "--base-url",
@@ -63,6 +75,9 @@ def record(
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
 
+    With --history (or --run-id) the recording is one dated run of a history, kept beside the earlier runs in
+    cassettes/history/<run-id>/<model-slug>/; rescore that run dir to score it.
+
     Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
     every finished case is kept (exit 130), and the same command records the rest. The plan comes first: with
     nothing to record it says so and exits 0 (no key needed)."""
@@ -87,6 +102,23 @@ def record(
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     slug = checked_model_slug(model)
+    run = None
+    if history or run_id is not None:
+        from recorder.run_stamp import (
+            RunStamp,
+            check_run_id,
+            default_run_id,
+            now_utc,
+            recorded_at_text,
+        )
+        from recorder.run_stamp import run_dir as history_run_dir
+
+        started = now_utc()  # the recorder's clock, read once: the run's date (docs/FORMATS.md)
+        run = RunStamp(
+            check_run_id(run_id) if run_id is not None else default_run_id(started),
+            recorded_at_text(started),
+        )
+        cassettes = history_run_dir(cassettes, run.id)
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
@@ -124,6 +156,7 @@ def record(
                     part,
                     repeats,
                     answer_mb,
+                    run,
                 )
     except RecordInterrupted as stopped:
         say(
@@ -160,6 +193,7 @@ def _record_locked(
     part: Shard | None,
     repeats: int,
     max_answer_mb: float = 32.0,
+    run: RunStamp | None = None,
 ) -> int:
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import require_key
@@ -202,6 +236,7 @@ def _record_locked(
             notify=progress.note,
             cost_header=cost_header,
             max_answer_mb=max_answer_mb,
+            run=run,
         )
     statuses = list(summary.statuses.values())
     counts = {s: statuses.count(s) for s in ("passed", "failed", "errored", "unrecorded")}

@@ -19,6 +19,11 @@ def report(
         "--suite",
         help=f"Suite file the cases' requests and checks are read from {SUITE_DEFAULT_HELP}.",
     ),
+    history: Path = typer.Option(
+        None,
+        "--history",
+        help="Report dirs of a history's runs (<run-id>/<model-slug>/results.json): adds each model's timeline.",
+    ),
 ) -> int:
     """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline.
 
@@ -38,7 +43,9 @@ def report(
     from replay.out_lock import out_dir_lock
 
     with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
-        out = write_report(reports, suite, on_error=lambda exc: errors.append(exc.message))
+        out = write_report(
+            reports, suite, on_error=lambda exc: errors.append(exc.message), history=history
+        )
     typer.echo(
         f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else "")
     )

@@ -19,7 +19,10 @@ def rescore(
         None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}."
     ),
     out: Path = typer.Option(
-        Path("reports"), "--out", help="Where results.json files and the leaderboard go."
+        None,
+        "--out",
+        help="Where results.json files and the leaderboard go [default: reports; for a run of a history, "
+        "CASSETTES/../history/<run-id>: reports/history/<run-id>].",
     ),
     workers: str = typer.Option(
         None,
@@ -67,6 +70,10 @@ def rescore(
         points = math.nan
     if not 0 < points <= 100:  # also refuses nan and inf
         raise UsageError(f"--detect {detect}: expected points between 0 and 100")
+    if out is None:
+        from replay.score_models import default_out
+
+        out = default_out(cassettes)
     # Reports inside the cassettes would be read back as model dirs (merge refuses the same setup).
     check_outside(out, [cassettes], "--out")
     if rows is not None:

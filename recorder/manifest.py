@@ -8,6 +8,7 @@ from typing import Any
 
 from recorder.client import COST_HEADER
 from recorder.files import inside, json_utf8, write_bytes_atomic
+from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
@@ -92,6 +93,7 @@ class Manifest:
     cost_header: str = DEFAULT_COST_HEADER
     repeats: int = 1
     repeat_cases: dict[int, dict[str, RecordedCase]] = field(default_factory=dict)
+    run: RunStamp | None = None  # a run of a history (record --history); None: a plain recording
 
     @property
     def repeat_count(self) -> int:
@@ -126,6 +128,8 @@ class Manifest:
             "temperature_ignored": self.temperature_ignored,
             "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
+        if self.run is not None:  # a plain recording's run.json is what it always was
+            document["run"] = self.run.to_json()
         if self.repeat_count > 1:
             document["repeats"] = self.repeat_count
         if any(self.repeat_cases.values()):

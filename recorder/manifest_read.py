@@ -20,6 +20,7 @@ from recorder.manifest import (
 from recorder.repeats import (
     MAX_REPEATS,  # record never writes more: a bigger number is an edited file
 )
+from recorder.run_stamp import parse_run
 from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
 
@@ -161,6 +162,7 @@ def read_manifest(model_dir: Path) -> Manifest:
         repeats=repeats,
         repeat_cases=repeat_cases,
         cost_header=_cost_header(data, path),
+        run=parse_run(data.get("run"), path),
     )
 
 

@@ -40,6 +40,7 @@ from recorder.partial import (
 from recorder.record_case import CaseTask
 from recorder.record_loop import record_here, record_in_processes
 from recorder.repeats import CaseRun, as_run
+from recorder.run_stamp import RunStamp
 from recorder.slug import checked_model_slug
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
@@ -80,15 +81,30 @@ class RecordSummary:
 
 
 def open_manifest(
-    model_dir: Path, model: str, suite: Suite, base_url: str, cost_header: str = COST_HEADER
+    model_dir: Path,
+    model: str,
+    suite: Suite,
+    base_url: str,
+    cost_header: str = COST_HEADER,
+    run: RunStamp | None = None,
 ) -> Manifest:
     """The model dir's manifest (new, or the existing one after checking it belongs to this model and suite);
-    ``base_url`` is the stored form (``Endpoint.stored``)."""
+    ``base_url`` is the stored form (``Endpoint.stored``). ``run`` stamps a run of a history: a new manifest takes
+    it whole; an existing one keeps its own (resuming a run keeps when it was first recorded), and one without a
+    run gets the id and no ``recorded_at`` (its answers may be older than this record)."""
     current = {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
     if not (model_dir / MANIFEST).exists():
         slug = checked_model_slug(model)
-        return Manifest(model, slug, base_url, recorder_version(), current, cost_header=cost_header)
+        return Manifest(
+            model, slug, base_url, recorder_version(), current, cost_header=cost_header, run=run
+        )
     manifest = read_manifest(model_dir)
+    if run is not None and manifest.run is None:
+        manifest.run = RunStamp(run.id, run.recorded_at if not manifest.cases else None)
+    elif run is not None and manifest.run is not None and manifest.run.id != run.id:
+        raise CassetteError(
+            f"{model_dir / MANIFEST}: recorded as run {manifest.run.id!r}, not {run.id!r}"
+        )
     if manifest.model != model:
         raise CassetteError(
             f"{model_dir / MANIFEST}: recorded model {manifest.model!r}, not {model!r}"
@@ -137,6 +153,7 @@ def record(
     notify: Callable[[str], None] = lambda _text: None,
     cost_header: str = COST_HEADER,
     max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
+    run: RunStamp | None = None,
 ) -> RecordSummary:
     """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this
     process.
@@ -144,7 +161,8 @@ def record(
     Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished cases are kept
     and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling the user (already scrubbed).
     ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it);
-    ``max_answer_mb`` caps each answer's decoded body (a larger one is a transport error of its attempt)."""
+    ``max_answer_mb`` caps each answer's decoded body (a larger one is a transport error of its attempt);
+    ``run`` stamps the recording as a run of a history (``cassettes`` is then that run's dir)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -156,7 +174,7 @@ def record(
     model_dir = inside(cassettes, checked_model_slug(model))
     with model_dir_lock(model_dir):
         model_dir, adopted = prepare_model_dir(cassettes, model, suite, endpoint, cost_header)
-        manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header)
+        manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, run)
         manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
         manifest.write(model_dir)
         folder = run_dir(model_dir, uuid.uuid4().hex[:12])

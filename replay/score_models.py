@@ -11,8 +11,10 @@ from typing import Any
 from recorder.files import read_suite
 from recorder.manifest import MANIFEST
 from recorder.manifest_read import read_manifest
+from recorder.run_stamp import HISTORY
 from replay.case_replay import UnusableCassette, replay_case_run
 from replay.debug import UNFORESEEN, unforeseen
+from replay.run_document import run_document
 from replay.scored import summarized
 from replay.shard import Shard
 from replay.stray import stray_warning
@@ -29,17 +31,35 @@ POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than
 def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
     """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and every other visible
     folder with one error line: a folder without run.json is said out loud, never skipped silently. Hidden
-    folders and plain files are not model dirs."""
+    folders, plain files and ``history/`` (the dated runs, docs/FORMATS.md "Histories") are not model dirs."""
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: no such cassettes directory")
     folders = sorted(p for p in cassettes.iterdir() if p.is_dir() and not p.name.startswith("."))
+    # history/ (without a run.json of its own) holds dated runs, each a cassettes dir: rescore reads one run at a
+    # time (rescore cassettes/history/<run-id>), never the history as models of this dir.
+    folders = [p for p in folders if p.name != HISTORY or (p / MANIFEST).is_file()]
     dirs = [p for p in folders if (p / MANIFEST).is_file()]
     if not dirs:
+        runs = (
+            f"; {cassettes / HISTORY} holds dated runs: rescore one with `lobstack-eval rescore "
+            f"{cassettes / HISTORY}/<run-id>`"
+            if (cassettes / HISTORY).is_dir()
+            else ""
+        )
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
+            + runs
         )
     why = f"no {MANIFEST}, so not a recorded model dir: record it again or move it away"
     return dirs, [(p, f"{p}: {why}") for p in folders if p not in dirs]
+
+
+def default_out(cassettes: Path) -> Path:
+    """rescore's reports dir when none is given: ``reports``, or for a run of a history (``.../history/<run-id>``,
+    not a model dir itself) ``reports/history/<run-id>``, so scoring a run never replaces the plain reports."""
+    if cassettes.parent.name == HISTORY and not (cassettes / MANIFEST).is_file():
+        return Path("reports") / HISTORY / cassettes.name
+    return Path("reports")
 
 
 def model_dirs(cassettes: Path) -> list[Path]:
@@ -83,7 +103,11 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
         document = repeated_results_document(
             suite, manifest.model, model_dir.name, outcome_runs, manifest.suite
         )
-    return ScoredModel(summarized(suite, document), warning, unusable)
+    results = summarized(suite, document)
+    run = run_document(model_dir, manifest)
+    if run is not None:  # a plain recording's results.json is what it always was
+        results["run"] = run
+    return ScoredModel(results, warning, unusable)
 
 
 def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:

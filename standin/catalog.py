@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from standin.drifting import drifting
 from standin.flaky import flaky
 from standin.hashing import pick
 from standin.malformed import malformed
@@ -29,6 +30,7 @@ MODELS: dict[str, ModelSpec] = {
     "ref/first-tool": ModelSpec(first_tool),
     "ref/noisy": ModelSpec(noisy),
     "ref/flaky": ModelSpec(flaky),
+    "ref/drifting": ModelSpec(drifting),
     "ref/no-temperature": ModelSpec(no_temperature, drops_temperature=True),
     "ref/xss": ModelSpec(xss),
     "ref/reasoning": ModelSpec(reasoning, check=reasoning_check),

@@ -17,6 +17,9 @@ class GatewayConfig:
     price header (another gateway's, e.g. LiteLLM's ``x-litellm-response-cost``, to try ``record --cost-header``).
     ``upstream_prefix`` (e.g. ``llm_provider-``) makes the stand-in answer as a gateway in front of it would: every
     header but ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers.
+    ``run`` (1, 2, ...: the provider's day N; None: no day) is which run the gateway serves: ``ref/drifting`` changes
+    from run ``drift_from`` on, ``ref/flaky`` draws afresh per run, and the ``Date`` header is day N (2026-10-21 for
+    run 1 and for None).
     """
 
     suite_path: Path
@@ -26,3 +29,5 @@ class GatewayConfig:
     timeout_sleep_s: float = 5.0
     cost_header: str = "x-lobstack-cost-usd"
     upstream_prefix: str = ""
+    run: int | None = None
+    drift_from: int = 6

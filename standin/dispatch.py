@@ -190,8 +190,9 @@ class Dispatcher:
         position = self._suite.locate(messages, offered)
         schemas = self._suite.tool_schemas
         ask = Ask(
-            position, offered, body_digest, self._config.seed, schemas, attempt, tuple(messages)
-        )
+            position, offered, body_digest, self._config.seed, schemas, attempt, tuple(messages),
+            run=self._config.run, drift_from=self._config.drift_from,
+        )  # fmt: skip
         picked = route(base, ask)
         spec = MODELS[picked]
         problem = tool_message_problem(messages) or (spec.check(ask) if spec.check else None)
@@ -209,14 +210,15 @@ class Dispatcher:
         dropped: tuple[tuple[str, str], ...] = ()
         if spec.drops_temperature and "temperature" in request:
             dropped = ((wire.DROPPED_HEADER, "temperature"),)
+        served = reply.model or picked  # the snapshot behind the name, when the model says one
         if spec.price_in_body and reply.body_error is None:
             value = wire.openrouter_json(
-                completion_id, picked, reply, usage_with_cost(picked, usage)
+                completion_id, served, reply, usage_with_cost(picked, usage)
             )
         else:
-            value = wire.completion_json(completion_id, picked, reply, usage)
+            value = wire.completion_json(completion_id, served, reply, usage)
         cost = 0.0 if reply.body_error is not None else cost_usd(picked, usage)
-        return self._answer(200, value, cost, extra_s, extra_headers=dropped)
+        return self._answer(200, value, cost, extra_s, extra_headers=dropped + reply.headers)
 
 
 def _request_problem(request: Any) -> tuple[str | None, str] | None:

@@ -4,9 +4,10 @@ answers. It imitates a real model's non-determinism at temperature 0 (for ``reco
 Each case has a pass probability fixed by its id alone (``flaky_probability``: some cases always pass, some never,
 the rest 1/4, 1/2 or 3/4). Each step of a case of s steps is answered right with probability p^(1/s), so the case
 passes with probability p. The draw hashes (seed, case id, step, and how many times the gateway has answered this
-exact body: ``Ask.occurrence``), so a fresh gateway with the same seed gives the same sequence of answers to the
-same sequence of requests, while repeats of one request differ. A wrong step gets one of the mistakes that always
-fail a step (a schema-invalid argument or a wrong unchecked value may still pass one), picked by the same draw.
+exact body: ``Ask.occurrence``, and the gateway's run when it serves one), so a fresh gateway with the same seed
+gives the same sequence of answers to the same sequence of requests, while repeats of one request differ. A wrong
+step gets one of the mistakes that always fail a step (a schema-invalid argument or a wrong unchecked value may
+still pass one), picked by the same draw.
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ def flaky(ask: Ask) -> Reply:
     if pos is None:
         return Reply(UNKNOWN_TEXT)
     step = pos.step
-    keys = ("flaky", ask.seed, pos.case.id, pos.step_index, ask.occurrence)
+    keys: tuple[object, ...] = ("flaky", ask.seed, pos.case.id, pos.step_index, ask.occurrence)
+    if (
+        ask.run is not None
+    ):  # each run of a history draws afresh; without a run, the draws as they always were
+        keys += ("run", ask.run)
     if step is None or unit(*keys) < flaky_probability(pos.case.id) ** (1 / len(pos.case.steps)):
         return oracle(ask)
     if step.expect != "call":

@@ -51,6 +51,7 @@ PRICES: dict[str, Price] = {
     "ref/first-tool": Price(0.5, 1.5),
     "ref/noisy": Price(1.0, 4.0),
     "ref/flaky": Price(1.0, 4.0),
+    "ref/drifting": Price(1.0, 4.0),
     "ref/no-temperature": Price(3.0, 15.0),
     "ref/xss": Price(1.0, 1.0),
     "ref/reasoning": Price(0.55, 2.19),

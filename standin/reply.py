@@ -33,13 +33,18 @@ class Reply:
     finish_reason: str | None = None
     body_error: dict[str, Any] | None = None
     mid_generation: bool = False
+    # The answering model's identity when it is not the name asked for (a snapshot behind the name): the body's
+    # ``model`` (and ``system_fingerprint``, derived from it) and extra response headers (routing headers).
+    model: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Ask:
     """What a model sees of a request: where it is in the suite, the offered tools, the request digest, the seed,
-    the tool schemas, which attempt of this same request it is (1-based), the request's messages, and which answer
-    of the model to this same body it is (``occurrence``, 1-based; faulted attempts are not answers)."""
+    the tool schemas, which attempt of this same request it is (1-based), the request's messages, which answer
+    of the model to this same body it is (``occurrence``, 1-based; faulted attempts are not answers), and the
+    gateway's run and ``ref/drifting``'s change point."""
 
     position: Position | None
     offered: tuple[str, ...]
@@ -49,6 +54,10 @@ class Ask:
     attempt: int = 1
     messages: tuple[Any, ...] = field(default=(), compare=False)
     occurrence: int = 1
+    run: int | None = (
+        None  # the gateway's run (``GatewayConfig.run``): which day's models it serves
+    )
+    drift_from: int = 6  # ``ref/drifting``'s change point (``GatewayConfig.drift_from``)
 
 
 @dataclass(frozen=True)

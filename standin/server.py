@@ -4,7 +4,8 @@ Each request gets its own daemon handler thread, so fixed latencies overlap acro
 Every answer is sent with ``Connection: close`` (one request per connection): a stopped server then has
 no idle keep-alive threads to wait for, and a dropped connection is always a fresh one. Delays wait on a
 stop event, so ``stop()`` returns promptly even while a ``timeout`` fault is stalling. The ``Date``
-header is fixed to the answers' ``created`` time so recorded headers do not depend on the wall clock.
+header is fixed to the answers' ``created`` time so recorded headers do not depend on the wall clock (day N of a
+history when the gateway serves run N).
 """
 
 from __future__ import annotations
@@ -86,7 +87,12 @@ class _Handler(BaseHTTPRequestHandler):
         return self.server_version  # no Python version in the Server header
 
     def date_time_string(self, timestamp: float | None = None) -> str:
-        return _FIXED_DATE
+        run = self.server.gateway.config.run
+        if run is None:
+            return _FIXED_DATE
+        return email.utils.formatdate(
+            CREATED + (run - 1) * 86400, usegmt=True
+        )  # day N of a history
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: tests and the CLI print what matters themselves

@@ -170,7 +170,7 @@ def test_models_route_lists_every_reference_model_and_auto(gateway) -> None:  # 
         "ref/flaky",
         "ref/no-temperature",
     ]
-    expected += ["ref/xss"]
+    expected += ["ref/xss", "ref/drifting"]
     expected += [
         "ref/reasoning",
         "ref/gemini-style",

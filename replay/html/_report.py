@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
 from replay.ties import has_repeats, tiers
+from replay.timeline import ChangePoint, Timeline, read_history, timelines
 from scorer.errors import LobstackError, ResultsError
 
 
@@ -43,13 +45,16 @@ def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]
     }
 
 
-def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
+def render_report(
+    results: list[dict[str, Any]], suite: dict[str, Any], history: Sequence[Timeline] = ()
+) -> str:
     """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite file's dict).
 
     Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by name. When some
     model has repeats the page also shows K, pass^k and flaky, each case's repeats as a strip in the grid (every
     repeat in its drill-down, by ``repeats.js``). Under the leaderboard: the tiers (models the cases cannot tell
-    apart) and each model's re-run power (``replay.power_text``, for a 5-point drop).
+    apart) and each model's re-run power (``replay.power_text``, for a 5-point drop). With ``history`` (models'
+    timelines, ``replay.timeline``), a Timeline section after the plots: Overall per run, the change point marked.
     """
     ordered = _view.leaderboard_order(results)
     repeated = has_repeats(ordered)
@@ -97,17 +102,32 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         grid=_grid.grid_rows(ordered, case_ids),
         marks=STATUS_MARKS,
         data=_env.json_block(_grid.details(ordered, suite, case_ids)),
+        timelines=_timeline_views(history),
     )
 
 
+def _timeline_views(history: Sequence[Timeline]) -> list[Any]:
+    if not history:
+        return []
+    from replay.html._timeline import timeline_view
+
+    views = [timeline_view(t, i) for i, t in enumerate(history)]
+    return [replace(v, svg=_env.safe(v.svg)) for v in views]
+
+
 def write_report(
-    reports_dir: Path, suite_path: Path, on_error: Callable[[LobstackError], None] | None = None
+    reports_dir: Path,
+    suite_path: Path,
+    on_error: Callable[[LobstackError], None] | None = None,
+    history: Path | None = None,
+    changes: Mapping[str, ChangePoint] | None = None,
 ) -> Path:
     """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
 
     Raises ``ResultsError`` naming the file for a corrupt results.json, ``SuiteError`` for the suite. With
     ``on_error``, a corrupt results.json is handed to it instead and the page shows the other models (it still
-    raises when none is readable).
+    raises when none is readable). ``history`` (report dirs of a history's runs, ``<run-id>/<model-slug>/``) adds
+    each model's timeline, with ``changes`` (model slug -> change point, from ``drift``) marked.
     """
     suite = load_suite(suite_path)
     results = []
@@ -120,6 +140,7 @@ def write_report(
             on_error(exc)
     if not results:
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
+    lines = timelines(read_history(history), changes) if history is not None else []
     out = reports_dir / "index.html"
-    write_atomic(out, render_report(results, suite))
+    write_atomic(out, render_report(results, suite, lines))
     return out

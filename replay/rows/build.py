@@ -151,6 +151,12 @@ def document_rows(
         "suite_version": document["suite"]["version"],
         "suite_sha256": document["suite"]["sha256"],
     }
+    run = document.get("run")
+    # A run of a history: its rows carry the run (the columns come last: frames_of_rows orders them by schema).
+    extra = {}
+    if isinstance(run, dict):
+        identity = json.dumps(run.get("identity"), sort_keys=True, ensure_ascii=False)
+        extra = {"run_id": run["id"], "run_date": run.get("date"), "run_identity": identity}
     case_rows: list[dict[str, Any]] = []
     call_rows: list[dict[str, Any]] = []
     for entry in document["results"]:
@@ -176,6 +182,7 @@ def document_rows(
                 "repeat": repeat,
             }
             key["status"] = status
+            key.update(extra)
             detail = runs[repeat - 1] if runs else entry if repeat == 1 else None
             if detail is not None:
                 row, calls = _detail(case, detail, status, key)
@@ -211,6 +218,8 @@ def _column(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
     if isinstance(dtype, pl.Decimal):
         text = [None if value is None else format(value, "f") for value in values]
         return pl.Series(column, text, pl.String).cast(dtype)
+    if dtype == pl.Date:  # run_date: YYYY-MM-DD text (or null) to a date
+        return pl.Series(column, values, pl.String).str.to_date("%Y-%m-%d")
     if isinstance(dtype, pl.List):
         text = [None if value is None else orjson.dumps(value).decode("utf-8") for value in values]
         return pl.Series(column, text, pl.String).str.json_decode(dtype)
@@ -235,16 +244,18 @@ def add_rows(
 
 
 def frames_of_rows(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The ``cases`` and ``calls`` DataFrames of rows gathered by ``add_rows`` (in any order: they are sorted)."""
+    """The ``cases`` and ``calls`` DataFrames of rows gathered by ``add_rows`` (in any order: they are sorted).
+    When any row is of a run of a history, both tables have the run columns (null for the other models' rows)."""
     import polars as pl
 
+    runs = any("run_id" in row for row in tables["cases"])
     built = {}
     for name, rows in tables.items():
         # Column by column: polars builds list and decimal columns from Python lists much faster than from dicts.
         columns = [
             _series(pl, column, [row.get(column) for row in rows], dtype)
-            for column, dtype in schema(name).items()
+            for column, dtype in schema(name, runs).items()
         ]
         frame = pl.DataFrame(columns)
-        built[name] = frame.sort(sort_columns(name), maintain_order=True).rechunk()
+        built[name] = frame.sort(sort_columns(name, runs), maintain_order=True).rechunk()
     return built

@@ -16,6 +16,15 @@ one line saying how to convert it: moving the files is the whole conversion (the
 
 The partition key is ``model_slug`` because the folder holds the slug; ``model`` is the model's name as given
 (``openai/gpt-4o``), and a ``model=`` folder would have disagreed with it.
+
+Rows of runs of a history (results.json with ``run``) have one partition per run, a third level, so one root holds
+a model's whole history and appending a run keeps the earlier ones:
+
+    DIR/cases/suite_version=1.1.0/model_slug=openai_gpt-4o/run_id=2026-10-21/part-0.parquet
+
+A root holds either runs or plain recordings, never both: their files have different columns (``run_id``,
+``run_date`` and ``run_identity`` last), which hive readers cannot read as one table, so ``--rows`` refuses to mix
+them.
 """
 
 from __future__ import annotations
@@ -24,48 +33,52 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from recorder.slug import model_slug as slug_of
 from replay.rows.one_suite import check_partition_suite
-from replay.rows.schema import META_MODEL_SLUG, META_SUITE_SHA256, META_SUITE_VERSION, TABLES
+from replay.rows.partition import (
+    MODEL_KEY,
+    PART,
+    RUN_KEY,
+    VERSION_KEY,
+    Partition,
+    listed_partitions,
+    make_partition,
+    model_partitions,
+    partition_path,
+    subfolders,
+)
+from replay.rows.schema import (
+    META_RUN_DATE,
+    META_SUITE_SHA256,
+    TABLES,
+)
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
 from replay.safe_paths import unlinked
 from scorer.errors import ResultsError, UsageError
 
-VERSION_KEY, MODEL_KEY = "suite_version", "model_slug"
-PART = "part-0.parquet"  # the one file of a partition (hive readers take any *.parquet name)
-
-
-@dataclass(frozen=True)
-class Partition:
-    """One (suite version, model slug) folder of a rows dataset."""
-
-    suite_version: str
-    model_slug: str
-    root: Path
-    folder: Path  # suite_version=V/model_slug=S, as named on disk
-
-    def file(self, table: str) -> Path:
-        """This partition's file of ``table`` (``cases`` or ``calls``)."""
-        return self.root / table / self.folder / PART
-
-    @property
-    def metadata(self) -> dict[str, str]:
-        return {META_SUITE_VERSION: self.suite_version, META_MODEL_SLUG: self.model_slug}
-
-
-def partition_path(table_root: Path, suite_version: str, model_slug: str) -> Path:
-    """``table_root/suite_version=V/model_slug=S`` (values percent-encoded, as hive readers decode them)."""
-    folder = table_root / f"{VERSION_KEY}={quote(suite_version, safe='')}"
-    return folder / f"{MODEL_KEY}={quote(model_slug, safe='')}"
+__all__ = [
+    "MODEL_KEY",
+    "PART",
+    "RUN_KEY",
+    "VERSION_KEY",
+    "Partition",
+    "Slice",
+    "append",
+    "check_layout",
+    "check_suite",
+    "partition_path",
+    "partitions",
+    "select",
+]
 
 
 def check_layout(root: Path) -> None:
     """Refuse (ResultsError, one line saying how to convert) a rows dir in the layout before one table per root:
     ``suite_version=V`` folders right under ``root``."""
-    if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in _subfolders(root)):
+    if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in subfolders(root)):
         raise ResultsError(
             f"{root}: rows in the old layout ({VERSION_KEY}=V/{MODEL_KEY}=S/cases.parquet beside calls.parquet), "
             f"which hive readers cannot read as one table; convert it by moving each such cases.parquet to "
@@ -78,14 +91,14 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is replaced. Refused
     (ResultsError, before any file is written) when another partition of the same version was scored with another
     suite file (METHOD decision 110)."""
-    keys = (
-        tables["cases"]
-        .select(VERSION_KEY, MODEL_KEY, "suite_sha256")
-        .unique(maintain_order=True)
-        .rows()
-    )
+    runs = RUN_KEY in tables["cases"].columns
+    by = (VERSION_KEY, MODEL_KEY, RUN_KEY) if runs else (VERSION_KEY, MODEL_KEY)
+    found_keys = tables["cases"].select(*by, "suite_sha256").unique(maintain_order=True).rows()
+    # (version, slug, sha256, run id or None)
+    keys = [(k[0], k[1], k[-1], k[2] if runs else None) for k in found_keys]
+    _check_kind(root, runs, keys)
     files: dict[str, str] = {}
-    for suite_version, _slug, sha256 in keys:
+    for suite_version, _slug, sha256, _run in keys:
         if (
             files.setdefault(suite_version, sha256) != sha256
         ):  # rescore and merge score with one suite file
@@ -98,21 +111,18 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             root,
             suite_version,
             sha256,
-            {slug for version, slug, _sha in keys if version == suite_version},
+            {slug for version, slug, _sha, _run in keys if version == suite_version},
+            {(slug, run) for version, slug, _sha, run in keys if version == suite_version},
         )
     # One pass splits each table by partition (a filter per partition would read the whole table each time).
-    split = {
-        t: tables[t].partition_by(VERSION_KEY, MODEL_KEY, as_dict=True, maintain_order=True)
-        for t in TABLES
-    }
+    split = {t: tables[t].partition_by(*by, as_dict=True, maintain_order=True) for t in TABLES}
     for (
         suite_version,
         model_slug,
         _sha256,
+        run_id,
     ) in keys:  # before any write: a linked partition folder refuses the run
-        partition = Partition(
-            suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug)
-        )
+        partition = make_partition(root, suite_version, model_slug, run_id)
         for table in TABLES:
             path = partition.file(table)
             unlinked(
@@ -121,40 +131,66 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
                 what="--rows writes only inside its own folders",
             )
     written = []
-    for suite_version, model_slug, sha256 in keys:
-        partition = Partition(
-            suite_version, model_slug, root, partition_path(Path(), suite_version, model_slug)
-        )
+    for suite_version, model_slug, sha256, run_id in keys:
+        partition = make_partition(root, suite_version, model_slug, run_id)
         metadata = {**partition.metadata, META_SUITE_SHA256: sha256}
+        key = (suite_version, model_slug) if run_id is None else (suite_version, model_slug, run_id)
+        if run_id is not None:
+            dates = split["cases"][key]["run_date"].drop_nulls()
+            metadata[META_RUN_DATE] = str(dates[0]) if len(dates) else ""
         for table in TABLES:
-            frame = split[table].get((suite_version, model_slug), tables[table].clear())
+            frame = split[table].get(key, tables[table].clear())
             written.append(write_table(partition.file(table), frame, table, metadata))
     return written
 
 
+def _check_kind(root: Path, runs: bool, keys: Sequence[tuple[Any, ...]]) -> None:
+    """Refuse (ResultsError) rows of runs into a root of plain recordings, or the other way round: their files
+    have different columns, which a hive reader cannot read as one table."""
+    if not (root / "cases").is_dir():
+        return
+    if runs and any(
+        r is None for *_k, r in keys
+    ):  # a run dir whose other models are plain recordings
+        raise ResultsError(
+            f"--rows {root}: this rescore mixes runs of a history with plain recordings; rescore the run dir "
+            "alone (cassettes/history/<run-id>)"
+        )
+    existing = {p.run_id is not None for p in listed_partitions(root)}
+    if existing and existing != {runs}:
+        held, given = (
+            ("plain recordings", "runs of a history")
+            if runs
+            else ("runs of a history", "plain recordings")
+        )
+        raise ResultsError(
+            f"--rows {root}: it holds rows of {held}, and these are rows of {given}, whose files have other "
+            'columns (run_id, run_date); write them to another --rows dir (docs/FORMATS.md, "Histories")'
+        )
+
+
 def check_suite(
-    root: Path, suite_version: str, sha256: str, replacing: Collection[str] = ()
+    root: Path,
+    suite_version: str,
+    sha256: str,
+    replacing: Collection[str] = (),
+    replacing_runs: Collection[tuple[str, str | None]] | None = None,
 ) -> None:
     """Refuse (ResultsError) to write partitions of ``suite_version`` scored with the suite file of ``sha256`` into
     ``root`` when a partition of that version, other than those of the ``replacing`` model slugs, was scored with
-    another suite file. Reads only the footers of that version's partitions; a new root or version passes."""
+    another suite file. Reads only the footers of that version's partitions; a new root or version passes. With
+    ``replacing_runs`` ((slug, run id) pairs), only those runs are being rewritten: a model's earlier runs count."""
     check_layout(root)
     folder = root / "cases" / f"{VERSION_KEY}={quote(suite_version, safe='')}"
     if not folder.is_dir():
         return
-    found = [(_value(d, MODEL_KEY), d / PART) for d in _subfolders(folder)]
+    partitions = model_partitions(root, folder)
+    if replacing_runs is not None and any(p.run_id is not None for p in partitions):
+        # runs: only the runs being written are replaced; a model's earlier runs count
+        partitions = [p for p in partitions if (p.model_slug, p.run_id) not in replacing_runs]
+        replacing = ()
+    found = [(p.model_slug, p.file("cases")) for p in partitions]
     check_partition_suite(root, suite_version, sha256, found, replacing)
-
-
-def _value(folder: Path, key: str) -> str:
-    name = folder.name
-    if not name.startswith(f"{key}="):
-        raise ResultsError(f"{folder}: not a rows partition folder (expected {key}=VALUE)")
-    return unquote(name[len(key) + 1 :])
-
-
-def _subfolders(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def partitions(root: Path) -> list[Partition]:
@@ -164,16 +200,7 @@ def partitions(root: Path) -> list[Partition]:
     if not root.is_dir():
         raise ResultsError(f"{root}: no such rows directory")
     check_layout(root)
-    table_root = root / "cases"
-    found = []
-    for version_dir in _subfolders(table_root) if table_root.is_dir() else []:
-        version = _value(version_dir, VERSION_KEY)
-        for model_dir in _subfolders(version_dir):
-            found.append(
-                Partition(
-                    version, _value(model_dir, MODEL_KEY), root, model_dir.relative_to(table_root)
-                )
-            )
+    found = listed_partitions(root)
     if not found:
         raise ResultsError(
             f"{root}: no rows partitions; write some with `lobstack-eval rescore --rows {root}`"
@@ -214,6 +241,12 @@ def select(root: Path, suite_version: str | None, models: Sequence[str] = ()) ->
         raise UsageError(
             f"{root} holds suite versions {', '.join(versions)}; scores compare only within one: pass --suite-version"
         )
+    latest: dict[str, tuple[tuple[str, str], Partition]] = {}
     for partition in chosen:
-        check_file(partition.file("cases"), "cases", partition.metadata, columns=False)
-    return Slice(versions[0], tuple(p.file("cases") for p in chosen))
+        footer = check_file(partition.file("cases"), "cases", partition.metadata, columns=False)
+        # A model's history ranks by its latest run (by date, then id): one run per model, as a leaderboard has.
+        when = (footer.get(META_RUN_DATE, ""), partition.run_id or "")
+        if partition.model_slug not in latest or latest[partition.model_slug][0] < when:
+            latest[partition.model_slug] = (when, partition)
+    kept = [latest[p.model_slug][1] for p in chosen if latest[p.model_slug][1] is p]
+    return Slice(versions[0], tuple(p.file("cases") for p in kept))

@@ -52,11 +52,16 @@ class SliceBoard:
         }
 
 
+def _holds_partitions(table_root: Path) -> bool:
+    """True for a dataset's ``cases`` folder: partitions of models, or of runs of a history (a level deeper)."""
+    return any(next(table_root.glob(pattern), None) for pattern in (f"*/*/{PART}", f"*/*/*/{PART}"))
+
+
 def _rows_dir(rows: Path) -> Path:
     """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a reports dir,
     as errors name that file as the rows' source (METHOD decision 119); a rows dataset's ``cases`` table folder
     stands for the dataset, and one partition's file of it is read alone."""
-    if rows.is_dir() and rows.name == "cases" and next(rows.glob(f"*/*/{PART}"), None) is not None:
+    if rows.is_dir() and rows.name == "cases" and _holds_partitions(rows):
         return rows.parent
     if not rows.is_file():
         return rows  # a missing path is the dataset reader's error

@@ -18,6 +18,9 @@ META_MODEL_SLUG = "lobstack_eval.model_slug"
 # And which suite file scored them (METHOD decision 110), so a rows dataset tells one version's suite files apart
 # from footers alone.
 META_SUITE_SHA256 = "lobstack_eval.suite_sha256"
+# A run of a history (results.json ``run``): its partition (a third folder level) and footer say which run.
+META_RUN_ID = "lobstack_eval.run_id"
+META_RUN_DATE = "lobstack_eval.run_date"
 COST_SCALE = 18  # decimal places of cost_usd: exact for every price with at most 18 (1e-18 USD)
 SCORED = ("passed", "failed")
 
@@ -74,19 +77,38 @@ def _schemas() -> dict[str, dict[str, Any]]:
         "arguments_form": pl.String,
         "arguments": pl.String,
     }
-    return {"cases": cases, "calls": calls}
+    # Rows of runs of a history end with the run's id, date and the model's recorded identity (results.json's
+    # run.identity as sorted JSON text; docs/FORMATS.md, "Histories"); rows of plain recordings have none of these
+    # columns, so every file written before histories is what it always was.
+    run = {"run_id": pl.String, "run_date": pl.Date, "run_identity": pl.String}
+    return {
+        "cases": cases,
+        "calls": calls,
+        "cases+run": {**cases, **run},
+        "calls+run": {**calls, **run},
+    }
 
 
 _CACHE: dict[str, dict[str, Any]] = {}
+RUN_COLUMNS = ("run_id", "run_date", "run_identity")
 
 
-def schema(table: str) -> dict[str, Any]:
-    """The ordered column -> polars dtype mapping of ``table`` (``cases`` or ``calls``)."""
+def schema(table: str, runs: bool = False) -> dict[str, Any]:
+    """The ordered column -> polars dtype mapping of ``table`` (``cases`` or ``calls``); with ``runs``, the form
+    of rows of runs of a history (``run_id``, ``run_date`` and ``run_identity`` last)."""
     if not _CACHE:
         _CACHE.update(_schemas())
-    return _CACHE[table]
+    return _CACHE[f"{table}+run" if runs else table]
 
 
-def sort_columns(table: str) -> list[str]:
-    """The row order of a table: model, case in suite order, repeat (and for calls, step and call)."""
-    return ["model_slug", "case_index", "repeat"] + (["step", "call"] if table == "calls" else [])
+def schemas(table: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both forms of ``table``: plain, then with the run columns."""
+    return schema(table), schema(table, runs=True)
+
+
+def sort_columns(table: str, runs: bool = False) -> list[str]:
+    """The row order of a table: model (and run), case in suite order, repeat (and for calls, step and call)."""
+    run = ["run_date", "run_id"] if runs else []
+    return ["model_slug", *run, "case_index", "repeat"] + (
+        ["step", "call"] if table == "calls" else []
+    )

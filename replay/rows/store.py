@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import write_bytes_atomic
-from replay.rows.schema import FORMAT_VERSION, META_FORMAT, META_TABLE, schema
+from replay.rows.schema import (
+    FORMAT_VERSION,
+    META_FORMAT,
+    META_RUN_ID,
+    META_TABLE,
+    schema,
+    schemas,
+)
 from scorer.errors import ResultsError
 
 
@@ -25,7 +32,7 @@ def polars_errors() -> tuple[type[BaseException], ...]:
 
 def table_bytes(frame: Any, table: str, extra: dict[str, str] | None = None) -> bytes:
     """The parquet bytes of one table: zstd, statistics on, one chunk, our metadata in the footer."""
-    if dict(frame.schema) != schema(table):
+    if dict(frame.schema) not in schemas(table):
         raise ValueError(
             f"the {table} frame does not have the {table} schema"
         )  # a bug, not a user error
@@ -73,8 +80,8 @@ def check_file(
             raise ResultsError(
                 f"{path}: belongs to {key.split('.')[-1]} {metadata.get(key)!r}, not {value!r}"
             )
-    want = schema(table)
-    if found is not None and dict(found) != want:
+    want = schema(table, runs=META_RUN_ID in metadata)
+    if found is not None and dict(found) not in schemas(table):
         missing = [c for c in want if c not in found]
         other = [c for c in found if c not in want or found[c] != want[c]]
         raise ResultsError(

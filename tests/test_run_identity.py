@@ -1,0 +1,55 @@
+"""A run's date and the model's identity from the recorded answers (scorer/run_identity.py), on hand-made answers:
+the expected values are written out here, not computed by the code under test."""
+
+from __future__ import annotations
+
+from scorer.run_identity import RecordedAnswer, header_date, identity, run_date, run_object
+
+
+def answer(headers: dict[str, list[str]] | None = None, **body: object) -> RecordedAnswer:
+    return RecordedAnswer(headers or {}, body)
+
+
+def test_identity_is_the_sorted_distinct_values_of_the_answers() -> None:
+    answers = [
+        answer({"X-Lobstack-Provider": ["b-host"], "Date": ["Wed, 21 Oct 2026 00:00:00 GMT"]},
+               model="gpt-4o-2024-08-06", system_fingerprint="fp_2"),
+        answer({"x-lobstack-provider": ["a-host"], "x-litellm-model-id": ["m1"]},
+               model="gpt-4o-2024-08-06", system_fingerprint="fp_1"),
+        answer({"llm_provider-x-lobstack-model": ["up"], "x-other": ["ignored"]}, model="gpt-4o-mini"),
+        answer(provider="Together", model=""),  # OpenRouter's provider field; an empty model is no name
+        RecordedAnswer({}, "not an object"),
+    ]  # fmt: skip
+    assert identity(answers) == {
+        "model": ["gpt-4o-2024-08-06", "gpt-4o-mini"],
+        "system_fingerprint": ["fp_1", "fp_2"],
+        "routing": {
+            "llm_provider-x-lobstack-model": ["up"],
+            "provider": ["Together"],
+            "x-litellm-model-id": ["m1"],
+            "x-lobstack-provider": ["a-host", "b-host"],
+        },
+    }
+    assert identity([]) == {"model": [], "system_fingerprint": [], "routing": {}}
+
+
+def test_the_date_is_recorded_at_in_utc_else_the_earliest_date_header_else_none() -> None:
+    late = answer({"Date": ["Fri, 23 Oct 2026 10:00:00 GMT"]})
+    early = answer({"date": ["Thu, 22 Oct 2026 23:59:59 GMT", "garbage"]})
+    assert run_date("2026-10-21T23:30:00-02:00", [late]) == "2026-10-22"  # 01:30 UTC the next day
+    assert run_date(None, [late, early]) == "2026-10-22"
+    assert run_date(None, [answer()]) is None
+    assert header_date("Wed, 21 Oct 2026 00:00:00 -0000") == "2026-10-21"
+    assert header_date("yesterday") is None
+
+
+def test_the_run_object_has_the_agreed_names() -> None:
+    run = run_object(
+        "2026-10-21", None, [answer({"Date": ["Wed, 21 Oct 2026 06:00:00 GMT"]}, model="m")]
+    )
+    assert run == {
+        "id": "2026-10-21",
+        "date": "2026-10-21",
+        "recorded_at": None,
+        "identity": {"model": ["m"], "system_fingerprint": [], "routing": {}},
+    }
