@@ -30,7 +30,7 @@ from standin.config import GatewayConfig
 from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
-from standin.hostile import EARLY_HINTS, HOSTILE_KINDS, MODEL_OUTPUT_KINDS, bend, hostile
+from standin.hostile import HOSTILE_KINDS, INFORMATIONAL, MODEL_OUTPUT_KINDS, bend, hostile
 from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
@@ -167,7 +167,7 @@ class Dispatcher:
             answer = self._complete(request, base, body_digest, extra_s, attempt)
             if answer.status != 200:
                 return answer
-            informational = (EARLY_HINTS,) if fault == "earlyhints" else ()
+            informational = (INFORMATIONAL[fault],) if fault in INFORMATIONAL else ()
             return replace(
                 answer, body=bend(fault, json.loads(answer.body)), informational=informational
             )
