@@ -27,7 +27,7 @@ from typing import Any
 from standin import wire
 from standin.catalog import MODELS, model_names, offered_names, route
 from standin.config import GatewayConfig
-from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
+from standin.faults import IN_BODY, IN_CHOICE, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
 from standin.hostile import HOSTILE_KINDS, INFORMATIONAL, MODEL_OUTPUT_KINDS, bend, hostile
@@ -160,6 +160,9 @@ class Dispatcher:
             return self._answer(
                 200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}}
             )
+        if fault is not None and fault.startswith(IN_CHOICE):
+            code = int(fault.removeprefix(IN_CHOICE))
+            return self._answer(200, wire.choice_error_json(model, code))
         if fault in HOSTILE_KINDS and fault not in MODEL_OUTPUT_KINDS:
             status, extra, raw = hostile(fault, path, headers or {})
             return Answer(status, extra, raw, self._latency_s)
