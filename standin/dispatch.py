@@ -9,7 +9,7 @@ a model answered), except those of a model priced in the body (``ref/openrouter-
 price header on any of its answers, errors and faults included, and ``usage.cost`` in its completions).
 ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the request had ``temperature`` and
 the model drops it. With ``upstream_prefix`` set, both headers are renamed with
-it. Nothing from the request headers is echoed, but by the ``echo`` fault. A conversation
+it. Nothing from the request headers is echoed, but by the ``echo*`` faults. A conversation
 whose ``tool`` messages do not answer the calls before them, or (for the provider-style models) whose earlier
 answers did not come back as they must, is refused with a 400 before the model answers. The dispatcher also
 counts each model's answers per body digest (faulted and refused attempts are not answers): ``ref/flaky`` draws

@@ -9,6 +9,9 @@
 - ``twolengths``: a 200 with two Content-Length headers that disagree (a broken proxy; HTTP clients refuse it).
 - ``badgzip``: a 200 that says ``Content-Encoding: gzip`` over a body that is not gzip (a misconfigured proxy).
 - ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode`` writes it.
+- ``echoencoded`` / ``echohtml``: a 401 that echoes the ``Authorization`` header in the encodings a server may
+  apply (``echo_forms``: base64 of it and of the whole header line, standard and URL-safe, padded or not; HTML
+  character references; URL and JSON escapes; and their combinations), in a JSON error message or an HTML page.
 - ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``) appended to the
   first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid JSON, not encodable as UTF-8).
 - ``earlyhints``: the model's answer after a ``103 Early Hints`` informational answer (RFC 8297; a client skips it).
@@ -21,12 +24,14 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import gzip
 import json
 import struct
 import zlib
 from typing import Any
+from urllib.parse import quote
 
 HOSTILE_KINDS = (
     "latin1",
@@ -37,6 +42,8 @@ HOSTILE_KINDS = (
     "twolengths",
     "badgzip",
     "echo",
+    "echoencoded",
+    "echohtml",
     "surrogatename",
     "surrogatereasoning",
     "earlyhints",
@@ -92,6 +99,36 @@ def huge_bomb(size: int = HUGE_BOMB_BYTES) -> bytes:
     return header + repeated * count + end + trailer
 
 
+def _b64(text: str) -> list[str]:
+    raw = text.encode("utf-8")
+    forms = [base64.b64encode(raw).decode("ascii"), base64.urlsafe_b64encode(raw).decode("ascii")]
+    return forms + [f.rstrip("=") for f in forms]
+
+
+def _entities(text: str) -> str:
+    """Escaped as an HTML page may: ``+`` as ``&#43;``, ``/`` as ``&#x2F;``, ``=`` as ``&equals;``."""
+    return text.replace("+", "&#43;").replace("/", "&#x2F;").replace("=", "&equals;")
+
+
+def echo_forms(value: str) -> list[str]:
+    """``value`` (an ``Authorization`` header) as echoing servers write it, one form per encoding."""
+    line = f"Authorization: {value}"
+    encoded = _b64(value) + _b64(line)
+    return [
+        *encoded,
+        _entities(value),
+        value.replace("+", "&plus;").replace("/", "&sol;"),
+        value.replace("+", "&#X2b;").replace("/", "&#0047"),
+        quote(value, safe=""),
+        "".join(f"\\u{ord(c):04x}" for c in value),
+        *(_entities(e) for e in encoded[:2]),  # base64, then HTML-escaped
+        quote(encoded[1], safe=""),  # base64 of the line, URL-encoded
+        "".join(f"\\u{ord(c):04X}" if c in "+/" else c for c in encoded[0]),  # then JSON-escaped
+        _entities(value).replace("&", "&amp;"),  # HTML-escaped twice
+        quote(_entities(value), safe=""),  # an HTML-escaped value, URL-encoded
+    ]
+
+
 def hostile(
     kind: str, path: str, headers: dict[str, str]
 ) -> tuple[int, tuple[tuple[str, str], ...], bytes]:
@@ -124,6 +161,14 @@ def hostile(
             {"error": {"message": "invalid key", "request_headers": headers}}
         ).replace("/", "\\/")
         return 401, (("Content-Type", "application/json"),), text.encode("ascii")
+    if kind == "echoencoded":
+        forms = echo_forms(headers.get("Authorization", ""))
+        text = json.dumps({"error": {"message": "invalid key: " + " ".join(forms)}})
+        return 401, (("Content-Type", "application/json"),), text.encode("ascii")
+    if kind == "echohtml":
+        items = "".join(f"<li>{form}</li>" for form in echo_forms(headers.get("Authorization", "")))
+        page = f"<html><body><h1>401 Unauthorized</h1><ul>{items}</ul></body></html>"
+        return 401, (("Content-Type", "text/html"),), page.encode("ascii")
     raise ValueError(kind)
 
 
