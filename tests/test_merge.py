@@ -398,3 +398,23 @@ def test_a_merge_names_the_files_where_they_end_up(work: Path, capsys) -> None: 
     assert f"into {out}/" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["ref_noisy", "ref_oracle"]
     assert [p.name for p in work.iterdir() if p.name.startswith(".o.")] == []
+
+
+def test_a_cassette_whose_name_is_not_utf8_is_named_and_not_copied(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    model = work / "c1" / "ref_oracle"
+    odd = os.path.join(
+        os.fsencode(model), b"caf\xe9-01.json"
+    )  # Latin-1, as an old tool may write it
+    with open(odd, "wb") as handle:
+        handle.write((model / next(p.name for p in model.glob("*-0*.json"))).read_bytes())
+    out = work / "o"
+    assert merge(work / "c1", work / "c2", "--out", out) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "not UTF-8" in line]
+    assert warnings == [
+        f"warning: {model}/caf\\xe9-01.json: the file name is not UTF-8, so it is no case's cassette; "
+        "not copied"
+    ]
+    assert not [n for n in os.listdir(os.fsencode(out / "ref_oracle")) if b"\xe9" in n]
+    assert len(list((out / "ref_oracle").glob("*.json"))) == len(IDS) + 1  # every case and run.json
