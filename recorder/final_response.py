@@ -2,9 +2,9 @@
 ``requests``, vcrpy or urllib3's decoders see it.
 
 - Every ``1xx`` answer before the final one is skipped (RFC 9110 section 15.2), as ``100 Continue`` is.
-- An unsolicited ``101 Switching Protocols`` is a network error (decision
-  ``docs/commands/record.md#an-unsolicited-101-is-a-network-error``): the request asked for no upgrade, and what follows a 101
-  is no longer HTTP, so there is no answer to judge.
+- An unsolicited ``101 Switching Protocols`` is a network error
+  (``docs/commands/record.md#an-unsolicited-101-is-a-network-error``): the request asked for no upgrade, and
+  what follows a 101 is no longer HTTP, so there is no answer to judge.
 - A gzip or deflate body is decoded here, a chunk at a time, under the answer cap (decision
   ``METHOD.md#answer-size-cap``): vcrpy's stub reads the body with ``preload_content``, so urllib3 would inflate
   it whole in one call (1.5 MB of gzip can be 1.5 GB) before ``--max-answer-mb`` got a chance.
