@@ -38,10 +38,10 @@ def merge(
     ):  # said only when the suite is read
         typer.echo(note, err=True)
     from replay.merge.inputs import check_out
-    from replay.out_lock import out_dir_lock
+    from replay.out_lock import out_dir_lock, rows_lock
 
     check_out(out, shard_dirs)  # before the lock file makes it non-empty
-    with out_dir_lock(out, "merge"):
+    with out_dir_lock(out, "merge"), rows_lock(rows, out, "merge"):
         merged = run_merge(shard_dirs, out, path, html=html, rows=rows)
     typer.echo(
         f"Merged {len(shard_dirs)} {merged.kind} dir(s) into {out}/: {merged.models} model(s), "

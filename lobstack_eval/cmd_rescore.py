@@ -81,11 +81,10 @@ def rescore(
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
-    from replay.out_lock import out_dir_lock
+    from replay.out_lock import out_dir_lock, rows_lock
 
-    with out_dir_lock(
-        out, "rescore"
-    ):  # one writer: two rescores would remove each other's results as stale
+    # one writer per dir: two rescores would remove each other's results as stale, or interleave rows
+    with out_dir_lock(out, "rescore"), rows_lock(rows, out, "rescore"):
         summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).

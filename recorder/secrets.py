@@ -4,8 +4,10 @@
 Two tools, each where it is safe:
 
 - The known credential values (the key, a base URL's userinfo) are removed everywhere (bodies, reasons, printed
-  lines) in every form a body may carry them: raw, JSON-escaped (``\\/``, ``\\uXXXX``), URL-encoded (``%XX``), and
-  base64 (alone, and as the ``user:password`` of HTTP Basic), and any mix of those escapes.
+  lines) in every form a server may write them, found as a search: up to four nested layers of escapes are undone
+  (HTML character references, named, decimal or hex, any case; JSON ``\\uXXXX`` and ``\\/``; URL ``%XX``), and
+  each layer is searched for the value raw and for the base64 characters it alone decides at each of the three
+  offsets it may start at (``base64("Bearer KEY")``; standard or URL-safe, padded or not).
 - Credential-bearing headers are dropped, and key *shapes* (``Bearer ...``, ``sk-...``) are blanked, but only in
   header values and URLs: in model output those shapes are ordinary text ("Basic overview.md"), and rewriting an
   answer would flip its verdict at rescore.
@@ -14,6 +16,7 @@ Two tools, each where it is safe:
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
 import re
 from typing import Any
@@ -55,69 +58,155 @@ def _searchable(secrets: tuple[str, ...]) -> list[str]:
     return [s for s in dict.fromkeys(secrets) if s and len(s) >= MIN_SECRET_LENGTH]
 
 
+_URLSAFE = str.maketrans("+/", "-_")
+
+
+def _base64_cores(secret: str) -> list[str]:
+    """The base64 characters that ``secret``'s bytes alone decide, at each of the three offsets it may start at
+    in a longer encoded text (``base64("Bearer KEY")`` starts it at offset 1): found inside any base64 of any
+    text holding the secret, standard or URL-safe, padded or not."""
+    raw = secret.encode("utf-8", "backslashreplace")
+    cores = []
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + raw + b"\0\0").decode("ascii")
+        first = -(-8 * offset // 6)  # the first character with no bit of what comes before
+        last = 8 * (offset + len(raw)) // 6  # past the last one with no bit of what comes after
+        core = encoded[first:last]
+        cores += [core, core.translate(_URLSAFE)]
+    return cores
+
+
 def _encodings(secret: str) -> list[str]:
-    """The forms a gateway may echo ``secret`` in, before escapes: raw, and base64 of it (standard and URL-safe,
-    with and without padding), and of ``:secret`` and ``secret:`` (HTTP Basic with an empty user or password)."""
-    forms = [secret]
-    for text in (secret, f":{secret}", f"{secret}:"):
-        raw = text.encode("utf-8", "backslashreplace")
-        for encoded in (
-            base64.b64encode(raw).decode("ascii"),
-            base64.urlsafe_b64encode(raw).decode("ascii"),
-        ):
-            forms += [encoded, encoded.rstrip("=")]
+    """The forms a gateway may echo ``secret`` in once its escapes are undone: raw (a space also as ``+``), and
+    the base64 of any text holding it."""
+    forms = [secret, secret.replace(" ", "+"), *_base64_cores(secret)]
     return [f for f in dict.fromkeys(forms) if len(f) >= MIN_SECRET_LENGTH]
-
-
-def _hex(value: int, width: int) -> str:
-    return "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in f"{value:0{width}x}")
-
-
-def _char(c: str) -> str:
-    """A regex for one character of a secret as it may appear: itself, ``\\uXXXX``, ``%XX`` (or ``\\/``)."""
-    options = [re.escape(c), r"\\u" + _hex(ord(c), 4)]
-    if ord(c) < 128:
-        options.append("%" + _hex(ord(c), 2))
-    if c == "/":
-        options.append(r"\\/")
-    if c == " ":
-        options.append(r"\+")
-    return "(?:" + "|".join(options) + ")"
-
-
-# An escape that may stand for an ASCII character of a secret: only a text holding one needs the slow pattern.
-_ASCII_ESCAPE = re.compile(r"\\u00[0-7][0-9a-fA-F]|\\/|%[0-7][0-9a-fA-F]")
-_ANY_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}|\\/|%[0-9a-fA-F]{2}")
 
 
 @functools.lru_cache(maxsize=32)
 def _forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
-    # Longest first, so a value that contains another (``user:key`` and ``key``) is replaced whole.
-    return tuple(
-        sorted({f for s in _searchable(secrets) for f in _encodings(s)}, key=len, reverse=True)
-    )
+    return tuple(dict.fromkeys(f for s in _searchable(secrets) for f in _encodings(s)))
 
 
-@functools.lru_cache(maxsize=32)
-def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
-    forms = _forms(secrets)
-    return (
-        re.compile("|".join("".join(_char(c) for c in form) for form in forms)) if forms else None
-    )
+# One escape a server may write a character as: an HTML character reference (hex or decimal, the semicolon
+# optional as browsers allow; or named, any case), a JSON escape, or URL percent-encoding. Escapes nest (an
+# HTML page quoting a URL-encoded value): each layer of them is undone in turn, up to _LAYERS deep.
+_ESCAPE = re.compile(
+    r"&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?|&([A-Za-z][A-Za-z0-9]{1,31});"
+    r"|\\u([0-9a-fA-F]{4})|\\([\\/\"])|%([0-9a-fA-F]{2})"
+)
+_LAYERS = 4
+
+
+@functools.lru_cache(maxsize=1)
+def _entities() -> dict[str, str]:
+    from html.entities import html5
+
+    named = {name.lower(): char for name, char in html5.items() if len(char) == 1}
+    named.update({name: char for name, char in html5.items() if len(char) == 1})
+    return named
+
+
+def _unescape(match: re.Match[str]) -> str | None:
+    hex_ref, decimal, name, json_hex, json_char, percent = match.groups()
+    if hex_ref or json_hex:
+        code = int(hex_ref or json_hex, 16)
+    elif decimal:
+        code = int(decimal)
+    elif name:
+        entities = _entities()
+        return entities.get(name + ";") or entities.get((name + ";").lower())
+    elif json_char:
+        return json_char
+    else:
+        code = int(percent, 16)
+        if code >= 128:  # a byte of a UTF-8 sequence, not a character
+            return None
+    return chr(code) if code <= 0x10FFFF else None
+
+
+class _Layer:
+    """``text`` with one layer of escapes undone, and the way back from its positions to ``text``'s."""
+
+    def __init__(self, text: str) -> None:
+        pieces: list[str] = []
+        self.at: list[int] = []  # where each undone escape's character is in the result
+        self.span: list[tuple[int, int]] = []  # and where the escape was in ``text``
+        done = size = 0
+        for match in _ESCAPE.finditer(text):
+            char = _unescape(match)
+            if char is None:
+                continue
+            pieces.append(text[done : match.start()])
+            size += match.start() - done
+            self.at.append(size)
+            self.span.append(match.span())
+            pieces.append(char)
+            size += 1
+            done = match.end()
+        pieces.append(text[done:])
+        self.text = "".join(pieces)
+
+    def source(self, start: int, end: int) -> tuple[int, int]:
+        """The span of ``text`` that became ``self.text[start:end]``."""
+        return self._where(start)[0], self._where(end - 1)[1]
+
+    def _where(self, position: int) -> tuple[int, int]:
+        k = bisect.bisect_right(self.at, position) - 1
+        if k >= 0 and self.at[k] == position:
+            return self.span[k]
+        source = position if k < 0 else self.span[k][1] + position - self.at[k] - 1
+        return source, source + 1
+
+
+def _found(text: str, forms: tuple[str, ...]) -> list[tuple[int, int]]:
+    spans = []
+    for form in forms:
+        at = text.find(form)
+        while at >= 0:
+            spans.append((at, at + len(form)))
+            at = text.find(form, at + 1)
+    return spans
+
+
+def secret_spans(text: str, secrets: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where ``text`` holds a known secret value, in any form found once up to four layers of escapes are
+    undone: merged, sorted spans of ``text``."""
+    forms = _forms(tuple(secrets))
+    if not forms or not text:
+        return []
+    spans = _found(text, forms)
+    layers: list[_Layer] = []
+    current = text
+    while len(layers) < _LAYERS and _ESCAPE.search(current):
+        layers.append(_Layer(current))
+        if layers[-1].text == current:
+            break
+        current = layers[-1].text
+        for start, end in _found(current, forms):
+            for layer in reversed(layers):
+                start, end = layer.source(start, end)
+            spans.append((start, end))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def scrub_text(text: str, secrets: tuple[str, ...] = ()) -> str:
     """``text`` with every known secret value replaced, in any form a body may carry it; nothing else changes."""
-    secrets = tuple(secrets)
-    pattern = _pattern(secrets)
-    if pattern is None or not text:
+    spans = secret_spans(text, tuple(secrets))
+    if not spans:
         return text
-    forms = _forms(secrets)
-    for form in forms:  # the raw forms: plain replacement, fast on any size
-        if form in text:
-            text = text.replace(form, REDACTED)
-    escape = _ASCII_ESCAPE if all(c.isascii() for form in forms for c in form) else _ANY_ESCAPE
-    return pattern.sub(REDACTED, text) if escape.search(text) else text
+    pieces, done = [], 0
+    for start, end in spans:
+        pieces += [text[done:start], REDACTED]
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def scrub_shapes(text: str, secrets: tuple[str, ...] = ()) -> str:
@@ -148,7 +237,7 @@ def scrub_body(body: Any, secrets: tuple[str, ...]) -> Any:
     Latin-1, which maps each byte to one character and back, so they come back byte for byte but the key)."""
     if isinstance(body, str):
         return scrub_text(body, secrets)
-    if not isinstance(body, bytes) or _pattern(tuple(secrets)) is None:
+    if not isinstance(body, bytes) or not _forms(tuple(secrets)):
         return body
     try:
         return scrub_text(body.decode("utf-8"), secrets).encode("utf-8", "backslashreplace")

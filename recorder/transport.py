@@ -67,6 +67,15 @@ class AnswerTooLarge(Exception):
         self.limit = limit
 
 
+class ProtocolSwitch(Exception):
+    """The gateway answered ``101 Switching Protocols`` to a request that asked for no upgrade."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the gateway answered 101 Switching Protocols, which no request asks for: no HTTP answer"
+        )
+
+
 def too_large_text(limit: int) -> str:
     """The one line a too-large answer gets."""
     return f"the answer is larger than {limit / MIB:g} MiB once decoded; raise --max-answer-mb to keep it"
@@ -97,7 +106,9 @@ class RequestsTransport:
     ) -> None:
         import requests
 
-        skip_informational_answers()
+        from recorder.final_response import install
+
+        install()
         self._requests = requests
         self._session = requests.Session()
         self._session.auth = auth
@@ -111,11 +122,12 @@ class RequestsTransport:
         from urllib3.exceptions import HTTPError as Urllib3Error
 
         from recorder.deadline import DeadlineExpired, wall_clock_limit
+        from recorder.final_response import answer_limit
 
         requests = self._requests
         started = time.perf_counter()
         try:
-            with wall_clock_limit(self.timeout_s):
+            with wall_clock_limit(self.timeout_s), answer_limit(self.max_bytes):
                 response = self._session.post(
                     request.url,
                     data=request.body_bytes(),
@@ -131,8 +143,8 @@ class RequestsTransport:
                 except BaseException:
                     response.close()
                     raise
-        except AnswerTooLarge as exc:
-            self._fresh_session()
+        except (AnswerTooLarge, ProtocolSwitch) as exc:
+            self._fresh_session()  # the connection holds an unread body, or no longer speaks HTTP
             raise TransportFailure("network_error", str(exc), _ms(started)) from None
         except DeadlineExpired:
             self._fresh_session()  # the interrupted connection is in an unknown state
@@ -173,32 +185,6 @@ class RequestsTransport:
 
     def close(self) -> None:
         self._session.close()
-
-
-def skip_informational_answers() -> None:
-    """Make urllib3's connections skip every 1xx answer before the final one (RFC 9110 section 15.2), as they
-    skip ``100 Continue``: a ``103 Early Hints`` before the 200 is not the answer. Idempotent."""
-    import http.client
-
-    import urllib3.connection
-
-    connection = urllib3.connection.HTTPConnection
-    if getattr(connection.response_class, "skips_informational", False):
-        return
-
-    class FinalResponse(connection.response_class):  # type: ignore[misc, name-defined]
-        skips_informational = True
-
-        def _read_status(self) -> Any:
-            while True:
-                version, status, reason = super()._read_status()
-                if (
-                    not 102 <= status <= 199
-                ):  # 100 is skipped by http.client itself; 101 is not asked for
-                    return version, status, reason
-                http.client._read_headers(self.fp)  # type: ignore[attr-defined]  # the 1xx answer's headers
-
-    connection.response_class = FinalResponse
 
 
 def _ms(started: float) -> float:

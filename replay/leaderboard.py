@@ -15,6 +15,7 @@ from typing import Any
 from replay.partial import partial, partial_line
 from replay.ties import Counts, has_repeats, tiers
 from scorer.repeats import REPEAT_METRICS
+from scorer.safe_text import without_mentions
 from scorer.suite_model import Suite
 from scorer.summary import METRICS
 
@@ -140,7 +141,7 @@ def leaderboard_md(
     for doc in board:
         row = [*cells(doc, repeated), marks.letters[str(doc["model"])] or DASH]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
-    return "\n".join(lines) + "\n"
+    return without_mentions("\n".join(lines) + "\n")  # a model or suite name may read as a mention
 
 
 def _num(value: float | None) -> str:

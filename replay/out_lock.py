@@ -77,3 +77,15 @@ def out_dir_lock(out: Path, command: str) -> Iterator[None]:
         if created:  # a run that wrote nothing (refused before writing) leaves no empty dir behind
             with contextlib.suppress(OSError):
                 out.rmdir()
+
+
+@contextmanager
+def rows_lock(rows: Path | None, out: Path, command: str) -> Iterator[None]:
+    """Hold the ``--rows`` dir's lock too (``out_dir_lock``), from its checks to its last partition: two runs
+    appending to one rows dir each checked the suite files before the other wrote. Nothing without ``--rows``;
+    one lock when ``--rows`` is ``out`` itself."""
+    if rows is None or rows.resolve() == out.resolve():
+        yield
+        return
+    with out_dir_lock(rows, f"{command} --rows"):
+        yield

@@ -24,6 +24,9 @@ class BodyError:
     code: int | None
     code_text: str | None
     message: str
+    in_choice: bool = (
+        False  # OpenRouter's upstream failure: in ``choices[0]``, not at the top level
+    )
 
     @property
     def transport(self) -> bool:
@@ -39,7 +42,8 @@ class BodyError:
         """``error 502 in a 200 answer: Network connection lost.``"""
         code = self.code if self.code is not None else self.code_text
         label = f"error {code}" if code is not None else "an error"
-        return f"{label} in a 200 answer" + (f": {self.message}" if self.message else "")
+        where = "in a 200 answer's choice" if self.in_choice else "in a 200 answer"
+        return f"{label} {where}" + (f": {self.message}" if self.message else "")
 
 
 def _short(value: Any, limit: int = 200) -> str:
@@ -49,12 +53,27 @@ def _short(value: Any, limit: int = 200) -> str:
 
 
 def body_error(body: Any) -> BodyError | None:
-    """The error object of a parsed 2xx body, or None when it has none (a top-level non-null ``error``)."""
-    if not isinstance(body, dict) or body.get("error") is None:
+    """The error object of a parsed 2xx body, or None when it has none: a top-level non-null ``error``, else
+    (decision ``METHOD.md#an-error-inside-a-200-s-choice``) a first choice with a non-null ``error`` or
+    ``finish_reason: "error"`` (OpenRouter's upstream failure, with no usable message)."""
+    if not isinstance(body, dict):
         return None
-    error = body["error"]
+    if body.get("error") is not None:
+        return _error_object(body["error"], in_choice=False)
+    choices = body.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    if not isinstance(choice, dict):
+        return None
+    if choice.get("error") is not None:
+        return _error_object(choice["error"], in_choice=True)
+    if choice.get("finish_reason") == "error":
+        return BodyError(None, None, 'finish_reason "error" and no error object', in_choice=True)
+    return None
+
+
+def _error_object(error: Any, in_choice: bool) -> BodyError:
     if not isinstance(error, dict):
-        return BodyError(None, None, _short(error))
+        return BodyError(None, None, _short(error), in_choice)
     raw = error.get("code")
     code: int | None = None
     if isinstance(raw, int) and not isinstance(raw, bool) and 100 <= raw <= 599:
@@ -63,7 +82,7 @@ def body_error(body: Any) -> BodyError | None:
         code = int(raw)
     code_text = None if raw is None or code is not None else _short(raw, 60)
     message = error.get("message")
-    return BodyError(code, code_text, _short(message) if message is not None else "")
+    return BodyError(code, code_text, _short(message) if message is not None else "", in_choice)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ One function per output kind, each the only place that kind is made safe:
   and discourages DEL and C1; each is written as its ``\\xNN``/``\\uXXXX`` text, as are the bidi controls (a CI
   page or terminal showing the message must not reorder it), so a JUnit report is always well-formed and still
   says what was there. (``<``, ``&`` and quotes are the XML writer's to escape.)
+- ``without_mentions``: markdown a person reads on GitHub (the pull-request comment, the step summary,
+  leaderboard.md) gets a zero-width space after each ``@`` that would start a mention (``@user``, ``@org/team``),
+  written ``&#8203;`` as Renovate does: the text reads the same and nobody a model named is notified.
 """
 
 from __future__ import annotations
@@ -56,3 +59,12 @@ def for_terminal(text: str, one_line: bool = False) -> str:
 def for_xml(text: str) -> str:
     """``text`` with every character XML 1.0 cannot hold written as its escape text."""
     return _NOT_XML.sub(_escape, text)
+
+
+# An @ GitHub would read as a mention: not inside a word (an e-mail address is not one), before a user or org name.
+_MENTION = re.compile(r"(?<![A-Za-z0-9_.@`/-])@(?=[A-Za-z0-9])")
+
+
+def without_mentions(text: str) -> str:
+    """Markdown ``text`` with each would-be ``@mention`` broken by a zero-width space (``@&#8203;user``)."""
+    return _MENTION.sub("@&#8203;", text) if "@" in text else text

@@ -17,6 +17,10 @@ from scorer.suite_origin import origin_problems
 VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ROLES = ("user", "assistant", "tool", "system")
+# What OpenAI-compatible gateways accept as a function name (OpenAI's rule): any other is refused with a 400 at
+# record, for every case that offers it (decision docs/commands/suite-check.md#tool-names-gateways-accept).
+TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+TOOL_NAME_RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
 
 
 class SuiteBuilder:
@@ -27,6 +31,7 @@ class SuiteBuilder:
         self.problems: list[str] = []
         # The Lobstack suite keeps the method page's group rules; another suite names its own groups and ids.
         self.lobstack = False
+        self.refused_names: set[str] = set()
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
@@ -75,6 +80,12 @@ class SuiteBuilder:
             return {}
         tools: dict[str, Tool] = {}
         for name in sorted(raw):
+            if not TOOL_NAME_RE.fullmatch(name):
+                self.refused_names.add(name)
+                self.problem(
+                    f"tools[{_shown(name)}]", f"not a tool name gateways accept: {TOOL_NAME_RULE}"
+                )
+                continue
             where = f"tools.{name}"
             spec = raw[name]
             function = spec.get("function") if isinstance(spec, dict) else None
@@ -139,7 +150,12 @@ class SuiteBuilder:
             if count > 1:
                 self.problem(f"{where}.tools", f"{name!r} is offered {count} times")
         for name in offered:
-            if name not in tools:
+            if name in self.refused_names or not TOOL_NAME_RE.fullmatch(name):
+                self.problem(
+                    f"{where}.tools",
+                    f"{_shown(name)} is not a tool name gateways accept: {TOOL_NAME_RULE}",
+                )
+            elif name not in tools:
                 self.problem(
                     f"{where}.tools",
                     f"{name!r} is not in the tools catalogue (or its schema is invalid)",
@@ -276,3 +292,9 @@ class SuiteBuilder:
                 checks.append(Check(op, operand))
             out.append((arg, tuple(checks)))
         return tuple(out)
+
+
+def _shown(name: str) -> str:
+    """A refused tool name as an error line shows it: quoted with its escapes, at most 80 characters."""
+    text = repr(name)
+    return text if len(text) <= 80 else text[:77] + "...'"

@@ -9,7 +9,7 @@ a model answered), except those of a model priced in the body (``ref/openrouter-
 price header on any of its answers, errors and faults included, and ``usage.cost`` in its completions).
 ``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the request had ``temperature`` and
 the model drops it. With ``upstream_prefix`` set, both headers are renamed with
-it. Nothing from the request headers is echoed, but by the ``echo`` fault. A conversation
+it. Nothing from the request headers is echoed, but by the ``echo*`` faults. A conversation
 whose ``tool`` messages do not answer the calls before them, or (for the provider-style models) whose earlier
 answers did not come back as they must, is refused with a 400 before the model answers. The dispatcher also
 counts each model's answers per body digest (faulted and refused attempts are not answers): ``ref/flaky`` draws
@@ -27,10 +27,10 @@ from typing import Any
 from standin import wire
 from standin.catalog import MODELS, model_names, offered_names, route
 from standin.config import GatewayConfig
-from standin.faults import IN_BODY, SLOW_EXTRA_S, scripted_fault, split_model_suffix
+from standin.faults import IN_BODY, IN_CHOICE, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
 from standin.history import tool_message_problem
-from standin.hostile import EARLY_HINTS, HOSTILE_KINDS, MODEL_OUTPUT_KINDS, bend, hostile
+from standin.hostile import HOSTILE_KINDS, INFORMATIONAL, MODEL_OUTPUT_KINDS, bend, hostile
 from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
@@ -160,6 +160,9 @@ class Dispatcher:
             return self._answer(
                 200, {"error": {"code": code, "message": f"Injected fault: error {code} in a 200"}}
             )
+        if fault is not None and fault.startswith(IN_CHOICE):
+            code = int(fault.removeprefix(IN_CHOICE))
+            return self._answer(200, wire.choice_error_json(model, code))
         if fault in HOSTILE_KINDS and fault not in MODEL_OUTPUT_KINDS:
             status, extra, raw = hostile(fault, path, headers or {})
             return Answer(status, extra, raw, self._latency_s)
@@ -167,7 +170,7 @@ class Dispatcher:
             answer = self._complete(request, base, body_digest, extra_s, attempt)
             if answer.status != 200:
                 return answer
-            informational = (EARLY_HINTS,) if fault == "earlyhints" else ()
+            informational = (INFORMATIONAL[fault],) if fault in INFORMATIONAL else ()
             return replace(
                 answer, body=bend(fault, json.loads(answer.body)), informational=informational
             )

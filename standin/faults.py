@@ -65,14 +65,15 @@ class FaultSpec:
 
 
 IN_BODY = "inbody"
+IN_CHOICE = "inchoice"  # OpenRouter's upstream failure: the error inside choices[0] of a 200
 
 
 def is_fault_kind(token: str) -> bool:
     """True for a status 400-999 written as digits (400-599 after ``inbody``) or one of the named kinds."""
     if token in NAMED_KINDS or token in TEXT_KINDS:
         return True
-    status = token.removeprefix(IN_BODY)
-    highest = 599 if token.startswith(IN_BODY) else 999
+    status = token.removeprefix(IN_BODY).removeprefix(IN_CHOICE)
+    highest = 599 if token.startswith((IN_BODY, IN_CHOICE)) else 999
     return (
         status.isascii() and status.isdigit() and len(status) == 3 and 400 <= int(status) <= highest
     )
@@ -91,7 +92,7 @@ def parse_faults(spec: str) -> FaultSpec:
         if not sep or not is_fault_kind(kind):
             raise UsageError(
                 f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-999, "
-                f"inbody<status> or one of {', '.join(NAMED_KINDS)}; {SCRIPT_HINT}"
+                f"inbody<status>, inchoice<status> or one of {', '.join(NAMED_KINDS)}; {SCRIPT_HINT}"
             )
         try:
             probability = float(prob_text)

@@ -107,6 +107,27 @@ def body_error_json(completion_id: str, model: str, reply: Reply) -> dict[str, A
     }  # fmt: skip
 
 
+CHOICE_ERROR = "Provider returned error: the model is temporarily unavailable due to high demand; retry shortly"
+
+
+def choice_error_json(model: str, code: int) -> dict[str, Any]:
+    """OpenRouter's upstream failure inside a 200 (a real body's shape): no top-level ``error``, the first
+    choice ending in ``"error"`` with the provider's error object and an empty message."""
+    return {
+        "id": "gen-" + digest("choice-error", model, str(code))[:20],
+        "provider": "stand-in",
+        "model": model,
+        "object": "chat.completion",
+        "created": CREATED,
+        "choices": [
+            {"logprobs": None, "finish_reason": "error", "native_finish_reason": "error", "index": 0,
+             "message": {"role": "assistant", "content": "", "refusal": None, "reasoning": None},
+             "error": {"code": code, "message": CHOICE_ERROR}}
+        ],
+        "usage": {"prompt_tokens": 120, "completion_tokens": 0, "total_tokens": 120},
+    }  # fmt: skip
+
+
 def error_json(
     status: int, message: str, param: str | None = None, code: str | None = None
 ) -> dict[str, Any]:

@@ -50,6 +50,9 @@ ROWS = {
     "surrogate-reasoning": ("surrogatereasoning", ("passed-or-no-call", None)),
     # A 103 Early Hints before the 200: skipped (RFC 9110 section 15.2), the 200 recorded and judged.
     "early-hints": ("earlyhints", ("passed-or-no-call", None)),
+    # An unsolicited 101 Switching Protocols: no HTTP answer follows, so a network error, retried.
+    "unsolicited-101": (FOUR("upgrade"), ("errored", "101 Switching Protocols, which no request")),
+    "unsolicited-101-once": ("upgrade", ("passed-or-no-call", None)),
     # A UTF-8 byte order mark before the JSON: ignored when parsing (RFC 8259 section 8.1), the bytes kept.
     "bom": ("bom", ("passed-or-no-call", None)),
     # A 5000-digit integer in a field nobody reads: valid JSON, parsed (kept as its text, like 1e400).
@@ -91,7 +94,7 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
             assert got_status == status and reason in (got_reason or ""), (case, got_reason)
     rescored = _statuses(model_dir)
     assert {c: s for c, (s, _r) in rescored.items()} == {c: s for c, (s, _r) in recorded.items()}
-    transport = ("gzip-bomb", "big-header", "two-lengths", "bad-gzip")
+    transport = ("gzip-bomb", "big-header", "two-lengths", "bad-gzip", "unsolicited-101")
     if not row.startswith(transport):  # transport errors replay as "replayed from the recording"
         assert rescored == recorded
     files = b"".join(p.read_bytes() for p in (tmp_path / "cas").rglob("*") if p.is_file())

@@ -365,3 +365,42 @@ def test_suite_check_refuses_a_pattern_only_a_backtracking_engine_can_run(
         f"{suite}: tools.send_email.function.parameters.properties.to.items.pattern: '^([^@ ]+)@\\\\1$' does not "
         "compile: the linear-time engine (RE2) cannot run it: invalid escape sequence: \\1"
     ) in out.out + out.err
+
+
+@pytest.mark.parametrize("command", ["rescore", "merge"])
+def test_one_writer_per_rows_dir(
+    command: str, hostile_cassettes: Path, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    """A rescore or merge appending to a --rows dir another run is writing says who holds it; no row is written."""
+    import socket
+    import subprocess
+    import sys
+
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
+    reports, rows = tmp_path / "reports", tmp_path / "rows"
+    assert _rescore(cassettes, reports, "--no-html") == 0
+    holder = subprocess.Popen(  # another process appends to the rows, as a second CI job would
+        [sys.executable, "-c", "import time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
+         f"with out_dir_lock(Path({str(rows)!r}), 'rescore --rows'):\n    print('held', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        capsys.readouterr()
+        args = {
+            "rescore": ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out",
+                        str(tmp_path / "out2"), "-q", "--no-html", "--rows", str(rows)],
+            "merge": ["merge", str(reports), "--out", str(tmp_path / "merged"), "--no-html",
+                      "--rows", str(rows)],
+        }[command]  # fmt: skip
+        assert main(args) == 1
+        [line] = _errors(capsys.readouterr().err)
+        assert line == (
+            f"error: {rows} is being written by another run (rescore --rows: pid {holder.pid} on "
+            f"{socket.gethostname()}); wait for it to finish, then run {command} --rows again"
+        )
+        assert [p.name for p in rows.iterdir()] == [".lock"]  # the holder's lock only: no partition
+    finally:
+        holder.kill()
+        holder.wait()

@@ -359,3 +359,62 @@ def test_a_report_shard_file_of_another_format_version(work: Path, name: str, ca
     assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--no-html") == 1
     assert one_error(capsys) == f"error: {path}: {UNKNOWN.format(99)}\n"
     assert not (work / "o").exists()
+
+
+@pytest.mark.parametrize("kind", ["cassettes", "reports"])
+def test_a_merge_that_fails_half_way_leaves_out_empty(
+    work: Path, capsys, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:  # type: ignore[no-untyped-def]
+    """A full disk after the first files: --out holds nothing (no half model dir), no staging dir is left."""
+    import errno
+
+    import recorder.files
+
+    real, written = recorder.files.write_bytes_atomic, []
+
+    def full_disk(path: Path, data: bytes) -> None:
+        if len(written) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(recorder.files, "write_bytes_atomic", full_disk)
+    monkeypatch.setattr("replay.merge.cassettes.write_bytes_atomic", full_disk)
+    monkeypatch.setattr("replay.merge.reports.write_atomic", lambda p, t: full_disk(p, t.encode()))
+    shards = (
+        [work / "c1", work / "c2"] if kind == "cassettes" else [work / f"r{i}" for i in (1, 2, 3)]
+    )
+    out = work / "o"
+    assert merge(*shards, "--out", out, "--suite", MINI_SUITE) != 0
+    assert "No space left on device" in capsys.readouterr().err
+    assert len(written) == 2 and all(".o.merging-" in str(p) for p in written)
+    assert not out.exists() or list(out.iterdir()) == []
+    assert [p.name for p in work.iterdir() if p.name.startswith(".o.")] == []
+
+
+def test_a_merge_names_the_files_where_they_end_up(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = work / "o"
+    assert merge(work / "c1", work / "c2", "--out", out) == 0
+    assert f"into {out}/" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["ref_noisy", "ref_oracle"]
+    assert [p.name for p in work.iterdir() if p.name.startswith(".o.")] == []
+
+
+def test_a_cassette_whose_name_is_not_utf8_is_named_and_not_copied(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    model = work / "c1" / "ref_oracle"
+    odd = os.path.join(
+        os.fsencode(model), b"caf\xe9-01.json"
+    )  # Latin-1, as an old tool may write it
+    with open(odd, "wb") as handle:
+        handle.write((model / next(p.name for p in model.glob("*-0*.json"))).read_bytes())
+    out = work / "o"
+    assert merge(work / "c1", work / "c2", "--out", out) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "not UTF-8" in line]
+    assert warnings == [
+        f"warning: {model}/caf\\xe9-01.json: the file name is not UTF-8, so it is no case's cassette; "
+        "not copied"
+    ]
+    assert not [n for n in os.listdir(os.fsencode(out / "ref_oracle")) if b"\xe9" in n]
+    assert len(list((out / "ref_oracle").glob("*.json"))) == len(IDS) + 1  # every case and run.json

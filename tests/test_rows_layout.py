@@ -1,6 +1,7 @@
 """The rows dataset in its ecosystem's layout (issue 25): one table per root (``DIR/cases``, ``DIR/calls``), each a
-hive dataset of one schema that polars and DuckDB read as docs/guide-rows.md and docs/scale.md show; the partition
-columns in the files never clash with the folders'; the old layout is refused with one line saying how to convert it."""
+hive dataset of one schema that polars, DuckDB and pyarrow read as docs/guide-rows.md and docs/scale.md show; the
+partition columns are in the folder names only (issue 33: in the files too, they clashed with pyarrow's readers);
+the old layout is refused with one line saying how to convert it."""
 
 from __future__ import annotations
 
@@ -9,12 +10,19 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 import pytest
 
 from lobstack_eval.main import main
 from replay.rows.dataset import append
 from replay.rows.schema import schema
+from replay.rows.store import file_schema
 from tests.conftest import ROOT
+
+KEYS = {"suite_version": pl.String, "model_slug": pl.String}  # as docs/scale.md passes them
+HIVE_TYPES = "hive_types = {'suite_version': VARCHAR, 'model_slug': VARCHAR}"
 
 REPORTS = ROOT / "reports"
 # Every column a case-run that never got a verdict leaves null (the key columns, status and reason stay).
@@ -95,15 +103,14 @@ def test_every_partition_of_a_table_has_the_same_parquet_schema(rows: Path) -> N
 
 
 def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
-    """docs/guide-rows.md's polars form; the partition columns are the files' own (String, the folder's value), so a
-    version "2" and a slug "123" stay strings, and the schema is the table's exactly."""
+    """docs/guide-rows.md's polars form; the partition columns come from the folders as the strings ``hive_schema``
+    says, so a version "2" and a slug "123" stay strings, and the table has every column of its schema."""
     for table in ("cases", "calls"):
-        frame = pl.scan_parquet(str(rows / table / "**" / "*.parquet"), hive_partitioning=True)
-        assert dict(frame.collect_schema()) == schema(table)
-        assert dict(pl.scan_parquet(str(rows / table)).collect_schema()) == schema(
-            table
-        )  # the folder form
-    cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_partitioning=True)
+        frame = pl.scan_parquet(str(rows / table / "**" / "*.parquet"), hive_schema=KEYS)
+        assert dict(frame.collect_schema()) == {**file_schema(table), **KEYS}
+        folder = pl.scan_parquet(str(rows / table), hive_schema=KEYS)  # the folder form
+        assert dict(folder.collect_schema()) == {**file_schema(table), **KEYS}
+    cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_schema=KEYS)
     counts = (
         cases.group_by("suite_version", "model_slug")
         .agg(pl.len())
@@ -131,10 +138,10 @@ def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
 
 
 def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
-    """docs/guide-rows.md's DuckDB form (hive_partitioning = true over the table's root)."""
+    """docs/guide-rows.md's DuckDB form (hive_types over the table's root)."""
     got = duckdb.execute(
         "SELECT suite_version, model_slug, count(*), count(overall), typeof(suite_version), typeof(model_slug) "
-        "FROM read_parquet(?, hive_partitioning = true) GROUP BY ALL ORDER BY model_slug",
+        f"FROM read_parquet(?, {HIVE_TYPES}) GROUP BY ALL ORDER BY model_slug",
         [str(rows / "cases" / "**" / "*.parquet")],
     ).fetchall()
     assert got == [("2", "123", 80, 80, "VARCHAR", "VARCHAR")] + [
@@ -142,7 +149,7 @@ def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
         for s, n in (("ref_abstain", 80), ("ref_down", 0), ("ref_noisy", 80), ("ref_oracle", 80))
     ]
     calls = duckdb.execute(
-        "SELECT model_slug, count(*) FROM read_parquet(?, hive_partitioning = true) GROUP BY ALL ORDER BY 1",
+        f"SELECT model_slug, count(*) FROM read_parquet(?, {HIVE_TYPES}) GROUP BY ALL ORDER BY 1",
         [str(rows / "calls" / "**" / "*.parquet")],
     ).fetchall()
     expected = pl.read_parquet(REPORTS / "calls.parquet").group_by("model_slug").len()
@@ -152,6 +159,30 @@ def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
         ("ref_noisy", by_slug["ref_noisy"]),
         ("ref_oracle", by_slug["ref_oracle"]),
     ]
+
+
+def test_pyarrow_reads_each_table_with_its_partition_columns(rows: Path) -> None:
+    """pyarrow's hive readers as a user calls them (issue 33: both failed on large_string vs string): the plain
+    ``partitioning="hive"`` dataset, ``pq.read_table`` of the folder, and docs/scale.md's string partitioning."""
+    strings = ds.partitioning(
+        pa.schema([("suite_version", pa.string()), ("model_slug", pa.string())]), flavor="hive"
+    )
+    expected = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_schema=KEYS)
+    counts = expected.group_by("suite_version", "model_slug").len().sort("model_slug").collect()
+    for table in ("cases", "calls"):
+        for read in (
+            lambda t: ds.dataset(str(rows / t), partitioning="hive").to_table(),
+            lambda t: pq.read_table(str(rows / t)),
+            lambda t: ds.dataset(str(rows / t), partitioning=strings).to_table(),
+        ):
+            got = read(table)
+            assert set(got.column_names) == set(schema(table))
+            assert got.num_rows == len(pl.scan_parquet(str(rows / table)).collect())
+    got = pl.from_arrow(ds.dataset(str(rows / "cases"), partitioning=strings).to_table())
+    assert got.schema["suite_version"] == pl.String and got.schema["model_slug"] == pl.String
+    assert got.group_by("suite_version", "model_slug").len().sort("model_slug").rows() == (
+        counts.rows()
+    )
 
 
 def test_a_folder_value_other_than_the_files_is_the_folders_for_hive_readers(
@@ -166,11 +197,9 @@ def test_a_folder_value_other_than_the_files_is_the_folders_for_hive_readers(
         moved / "cases" / "suite_version=1.2.0" / "model_slug=ref_oracle" / "part-0.parquet", target
     )
     glob = str(moved / "cases" / "**" / "*.parquet")
-    noisy = pl.scan_parquet(glob, hive_partitioning=True).filter(
-        pl.col("model_slug") == "ref_noisy"
-    )
+    noisy = pl.scan_parquet(glob, hive_schema=KEYS).filter(pl.col("model_slug") == "ref_noisy")
     assert noisy.select(pl.col("model").unique()).collect().item() == "ref/oracle"
-    sql = "SELECT DISTINCT model FROM read_parquet(?, hive_partitioning = true) WHERE model_slug = 'ref_noisy'"
+    sql = f"SELECT DISTINCT model FROM read_parquet(?, {HIVE_TYPES}) WHERE model_slug = 'ref_noisy'"
     assert duckdb.execute(sql, [glob]).fetchall() == [("ref/oracle",)]
     assert (
         main(

@@ -230,3 +230,51 @@ def test_suite_check_lists_rule_problems_even_when_the_suite_does_not_build(
         f"{path}: case selection-01.id: duplicate case id",
     ]
     assert err[-1].startswith(f"error: {path}: 4 problem(s)")
+
+
+# --- Tool names gateways accept ----------------------------------------------------------------------------------
+
+RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("read.file", "'read.file'"),
+        ("read file", "'read file'"),
+        ("r" * 200, "'" + "r" * 76 + "...'"),
+        ("read\x07file", "'read\\x07file'"),
+        ("lire_fiché", "'lire_fiché'"),
+        ("", "''"),
+    ],
+    ids=["dot", "space", "200-characters", "control-character", "non-ascii", "empty"],
+)
+def test_suite_check_refuses_a_tool_name_gateways_refuse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, shown: str
+) -> None:
+    from tests.suitekit import TOOLS
+
+    doc = suite_dict(copy.deepcopy(GOOD), {**TOOLS, name: copy.deepcopy(TOOLS["read_file"])})
+    doc["tools"][name]["function"]["name"] = name
+    doc["cases"][0]["tools"].append(name)  # offered in selection-01, never expected
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["suite", "check", str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:-1] == [
+        f"{path}: tools[{shown}]: not a tool name gateways accept: {RULE}",
+        f"{path}: case selection-01.tools: {shown} is not a tool name gateways accept: {RULE}",
+    ]
+    assert err[-1].startswith(f"error: {path}: 2 problem(s)")
+
+
+@pytest.mark.parametrize("name", ["read_file", "a", "x" * 64, "Get-Weather_2"])
+def test_a_tool_name_gateways_accept_passes(name: str) -> None:
+    from tests.suitekit import TOOLS
+
+    tools = {**TOOLS, name: copy.deepcopy(TOOLS["read_file"])}
+    tools[name]["function"]["name"] = name
+    cases = copy.deepcopy(GOOD)
+    if name != "read_file":
+        cases[0]["tools"].append(name)
+    assert isinstance(make_suite(cases, tools), Suite)

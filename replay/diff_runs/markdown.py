@@ -19,7 +19,7 @@ from replay.diff_runs.model import Decision, ModelDiff, NotCompared, RunDiff
 from replay.diff_runs.render import delta_text, difference_text, rate_ci
 from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
 from replay.leaderboard import TITLES
-from scorer.safe_text import for_terminal
+from scorer.safe_text import for_terminal, without_mentions
 
 MAX_CHARS = 65_000
 CAPS = (25, 5, 0)  # cases listed per model and direction, tried in turn until the comment fits
@@ -207,10 +207,11 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _text(value: str, limit: int) -> str:
-    """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML escaped."""
+    """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML escaped, no
+    ``@mention`` (GitHub would notify whoever a model named)."""
     flat = for_terminal(
         " ".join(value.split()), one_line=True
     )  # controls and bidi shown, never acted on
     if len(flat) > limit:
         flat = flat[: limit - 1] + "…"
-    return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))
+    return without_mentions(_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;")))

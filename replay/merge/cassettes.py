@@ -13,6 +13,7 @@ them may have recorded no case of a repeat).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,20 +71,32 @@ def _overlap(a: Path, b: Path, what: str, model: str) -> CassetteError:
     )
 
 
-def _files(model_dir: Path) -> list[Path]:
-    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders. A symbolic
+def _files(model_dir: Path) -> tuple[list[Path], list[Path]]:
+    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders; and those
+    whose name is not UTF-8 (no case id is such a name, so no case's cassette: not copied, warned of). A symbolic
     link among them (or the model dir itself) is refused: merge copies only the shard's own regular files."""
     unlinked(
         model_dir.parent, model_dir.name, MANIFEST, what="merge copies only a shard's own files"
     )
-    found = []
+    found, undecodable = [], []
     for path in sorted(model_dir.rglob("*.json")):
         relative = path.relative_to(model_dir)
         if relative != Path(MANIFEST) and not any(p.startswith(".") for p in relative.parts):
             unlinked(model_dir, *relative.parts, what="merge copies only a shard's own files")
-            if path.is_file():
-                found.append(relative)
-    return found
+            if not path.is_file():
+                continue
+            try:
+                str(relative).encode("utf-8")
+            except UnicodeEncodeError:  # os.fsdecode kept the bad bytes as lone surrogates
+                undecodable.append(path)
+                continue
+            found.append(relative)
+    return found, undecodable
+
+
+def shown_path(path: Path) -> str:
+    """A path for a printed line, its bytes that are not UTF-8 written as ``\\xNN``."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _case_ids(manifest: Manifest) -> list[str]:
@@ -92,20 +105,26 @@ def _case_ids(manifest: Manifest) -> list[str]:
     return sorted(ids)
 
 
-def _owners(parts: Sequence[tuple[Path, Manifest]]) -> tuple[dict[str, Path], dict[Path, Path]]:
-    """Which input dir holds each case and each file; a CassetteError when two hold the same one."""
+def _owners(
+    parts: Sequence[tuple[Path, Manifest]],
+) -> tuple[dict[str, Path], dict[Path, Path], list[Path]]:
+    """Which input dir holds each case and each file, and the files not copied (names not UTF-8); a
+    CassetteError when two hold the same case or file."""
     cases: dict[str, Path] = {}
     files: dict[Path, Path] = {}
+    skipped: list[Path] = []
     for folder, manifest in parts:
         for case_id in _case_ids(manifest):
             if case_id in cases:
                 raise _overlap(cases[case_id], folder, f"case {case_id!r}", manifest.model)
             cases[case_id] = folder
-        for relative in _files(folder):
+        found, undecodable = _files(folder)
+        skipped += undecodable
+        for relative in found:
             if relative in files:
                 raise _overlap(files[relative], folder, f"file {relative}", manifest.model)
             files[relative] = folder
-    return cases, files
+    return cases, files, skipped
 
 
 def _missing(target: Path, merged: Manifest, suite: Suite | None) -> str | None:
@@ -142,7 +161,12 @@ def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None =
     files: list[Path] = []
     warnings: list[str] = []
     cases = 0
-    for slug, parts, owner, copies in plans:
+    for slug, parts, owner, copies, skipped in plans:
+        warnings += [
+            f"warning: {shown_path(path)}: the file name is not UTF-8, so it is no case's cassette; "
+            "not copied"
+            for path in skipped
+        ]
         first = parts[0][1]
         manifests = {folder: manifest for folder, manifest in parts}
         merged = Manifest(

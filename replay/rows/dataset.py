@@ -4,12 +4,11 @@
     DIR/cases/suite_version=1.1.0/model_slug=openai_gpt-4o/part-0.parquet
     DIR/calls/suite_version=1.1.0/model_slug=openai_gpt-4o/part-0.parquet
 
-Each of ``DIR/cases`` and ``DIR/calls`` is a hive dataset of one schema, as Spark, DuckDB and polars read one
-(``spark.read.parquet("DIR/cases")``, ``read_parquet('DIR/cases/**/*.parquet', hive_partitioning = true)``,
-``pl.scan_parquet("DIR/cases/**/*.parquet", hive_partitioning=True)``). Every file also holds its partition's
-columns, with the same values and type (String) as its folder names, so a file read alone says what it is, and a
-hive reader takes the folder's value with the file's type instead of guessing one from the folder name (a version
-``2`` or a slug ``123`` would otherwise read as integers): docs/commands/report.md#rows-partition-columns-in-the-files.
+Each of ``DIR/cases`` and ``DIR/calls`` is a hive dataset of one schema, as Spark, DuckDB, polars and pyarrow
+read one (docs/scale.md). A file holds its table's columns but the partition keys, which are in its folder names
+and its footer (``lobstack_eval.suite_version``, ``lobstack_eval.model_slug``): in the files too, they clashed with
+pyarrow's hive readers (docs/commands/report.md#rows-partition-columns-out-of-the-files). lobstack-eval's readers
+add them back from the footer (``replay.rows.store.with_keys``).
 
 The layout before it (``DIR/suite_version=V/model_slug=S/cases.parquet`` beside ``calls.parquet``) is refused with
 one line saying how to convert it: moving the files is the whole conversion (the files did not change).
@@ -140,7 +139,9 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             metadata[META_RUN_DATE] = str(dates[0]) if len(dates) else ""
         for table in TABLES:
             frame = split[table].get(key, tables[table].clear())
-            written.append(write_table(partition.file(table), frame, table, metadata))
+            written.append(
+                write_table(partition.file(table), frame, table, metadata, partition=True)
+            )
     return written
 
 

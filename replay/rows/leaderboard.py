@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from recorder.slug import model_slug
 from replay.rows.dataset import PART, select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
-from replay.rows.store import check_file, polars_errors, read_table
+from replay.rows.store import check_file, polars_errors, read_table, scan_tables
 from replay.rows.unmatched import explain_empty, unknown_models
 from scorer.errors import ResultsError, UsageError
 from scorer.summarize import summarize
@@ -84,7 +84,7 @@ def _scan(
     single = rows if rows.is_file() else rows / "cases.parquet"
     if single.is_file():
         check_file(single, "cases")
-        frame = pl.scan_parquet(single)
+        frame = scan_tables([single], "cases")
         if suite_version is not None:
             frame = frame.filter(pl.col("suite_version") == suite_version)
         if models:
@@ -93,7 +93,7 @@ def _scan(
             )
         return frame, (single,), single
     chosen = select(rows, suite_version, models)
-    return pl.scan_parquet(list(chosen.files)), chosen.files, rows
+    return scan_tables(chosen.files, "cases"), chosen.files, rows
 
 
 def _collect(files: tuple[Path, ...], run: Any) -> Any:
@@ -147,7 +147,7 @@ def slice_leaderboard(
         raise _collect(
             files,
             lambda: explain_empty(
-                source, pl.scan_parquet(list(files)), suite_version, models, group
+                source, scan_tables(files, "cases"), suite_version, models, group
             ),
         )
     if len(suites["suite_version"]) > 1:

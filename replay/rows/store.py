@@ -16,7 +16,9 @@ from recorder.files import write_bytes_atomic
 from replay.rows.schema import (
     FORMAT_VERSION,
     META_FORMAT,
+    META_MODEL_SLUG,
     META_RUN_ID,
+    META_SUITE_VERSION,
     META_TABLE,
     schema,
     schemas,
@@ -30,9 +32,37 @@ def polars_errors() -> tuple[type[BaseException], ...]:
     return (pl.exceptions.PolarsError, OSError, ValueError)
 
 
-def table_bytes(frame: Any, table: str, extra: dict[str, str] | None = None) -> bytes:
-    """The parquet bytes of one table: zstd, statistics on, one chunk, our metadata in the footer."""
-    if dict(frame.schema) not in schemas(table):
+# A rows partition's keys: in its folder names and footer, not in its file (decision
+# docs/commands/report.md#rows-partition-columns-out-of-the-files), so pyarrow's hive readers agree with polars'.
+# Rows of runs of a history have a third level, run_id=R, kept out of the files the same way.
+PARTITION_KEYS = {"suite_version": META_SUITE_VERSION, "model_slug": META_MODEL_SLUG}
+RUN_PARTITION_KEYS = {**PARTITION_KEYS, "run_id": META_RUN_ID}
+
+
+def partition_keys(runs: bool) -> dict[str, str]:
+    """The partition key columns (-> their footer metadata key) of rows of runs or of plain recordings."""
+    return RUN_PARTITION_KEYS if runs else PARTITION_KEYS
+
+
+def file_schema(table: str, runs: bool = False) -> dict[str, Any]:
+    """The columns of a rows partition file of ``table``: the table's but the partition keys."""
+    keys = partition_keys(runs)
+    return {k: v for k, v in schema(table, runs).items() if k not in keys}
+
+
+def table_bytes(
+    frame: Any, table: str, extra: dict[str, str] | None = None, partition: bool = False
+) -> bytes:
+    """The parquet bytes of one table (a rows ``partition`` file: without its keys): zstd, statistics on, one
+    chunk, our metadata in the footer."""
+    runs = "run_id" in frame.columns
+    if partition:
+        frame = frame.drop(*partition_keys(runs))
+    if (
+        dict(frame.schema) != file_schema(table, runs)
+        if partition
+        else dict(frame.schema) not in schemas(table)
+    ):
         raise ValueError(
             f"the {table} frame does not have the {table} schema"
         )  # a bug, not a user error
@@ -42,9 +72,11 @@ def table_bytes(frame: Any, table: str, extra: dict[str, str] | None = None) -> 
     return buffer.getvalue()
 
 
-def write_table(path: Path, frame: Any, table: str, extra: dict[str, str] | None = None) -> Path:
-    """Write one table to ``path`` (atomically) and return the path."""
-    write_bytes_atomic(path, table_bytes(frame, table, extra))
+def write_table(
+    path: Path, frame: Any, table: str, extra: dict[str, str] | None = None, partition: bool = False
+) -> Path:
+    """Write one table to ``path`` (atomically; a rows ``partition`` file without its keys) and return the path."""
+    write_bytes_atomic(path, table_bytes(frame, table, extra, partition))
     return path
 
 
@@ -80,8 +112,12 @@ def check_file(
             raise ResultsError(
                 f"{path}: belongs to {key.split('.')[-1]} {metadata.get(key)!r}, not {value!r}"
             )
-    want = schema(table, runs=META_RUN_ID in metadata)
-    if found is not None and dict(found) not in schemas(table):
+    runs = META_RUN_ID in metadata
+    want = schema(table, runs)
+    keys = partition_keys(runs)
+    if found is not None and _keys(metadata) and not any(k in found for k in keys):
+        want = file_schema(table, runs)  # a rows partition file: its keys are in its footer (and folders)
+    if found is not None and dict(found) != want:
         missing = [c for c in want if c not in found]
         other = [c for c in found if c not in want or found[c] != want[c]]
         raise ResultsError(
@@ -90,13 +126,46 @@ def check_file(
     return metadata
 
 
-def read_table(path: Path, table: str) -> Any:
-    """Read one whole table file after checking it; a corrupt body is a ResultsError naming the file."""
+def _keys(metadata: dict[str, str]) -> dict[str, str] | None:
+    """A rows partition file's keys, from its footer (None when the footer lacks one)."""
+    keys = {
+        column: metadata.get(key)
+        for column, key in partition_keys(META_RUN_ID in metadata).items()
+    }
+    return keys if all(isinstance(v, str) for v in keys.values()) else None  # type: ignore[return-value]
+
+
+def with_keys(frame: Any, metadata: dict[str, str], table: str) -> Any:
+    """``frame`` (lazy or not) of one file with a rows partition's keys added back from its footer, in the
+    table's column order; unchanged when the file holds them (a file written before they left the files)."""
     import polars as pl
 
-    check_file(path, table)
+    names = frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) else frame.columns
+    keys = _keys(metadata)
+    if keys is None or all(k in names for k in keys):
+        return frame
+    added = frame.with_columns(pl.lit(v, pl.String).alias(k) for k, v in keys.items())
+    return added.select(list(schema(table, META_RUN_ID in metadata)))
+
+
+def scan_tables(files: tuple[Path, ...] | list[Path], table: str) -> Any:
+    """One LazyFrame over table files (whole tables or rows partition files, keys added back)."""
+    import polars as pl
+
+    frames = [
+        with_keys(pl.scan_parquet(path), pl.read_parquet_metadata(path), table) for path in files
+    ]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical")
+
+
+def read_table(path: Path, table: str) -> Any:
+    """Read one whole table file after checking it (a rows partition file with its keys added back); a corrupt
+    body is a ResultsError naming the file."""
+    import polars as pl
+
+    metadata = check_file(path, table)
     try:
-        return pl.read_parquet(path)
+        return with_keys(pl.read_parquet(path), metadata, table)
     except polars_errors() as exc:
         raise ResultsError(f"{path}: corrupt parquet data ({_first_line(exc)})") from None
 
