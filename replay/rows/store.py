@@ -112,7 +112,8 @@ def check_file(
             raise ResultsError(
                 f"{path}: belongs to {key.split('.')[-1]} {metadata.get(key)!r}, not {value!r}"
             )
-    runs = META_RUN_ID in metadata
+    # Rows of runs: a partition file names its run in its footer; a whole table has the run columns.
+    runs = META_RUN_ID in metadata or (found is not None and "run_id" in found)
     want = schema(table, runs)
     keys = partition_keys(runs)
     if found is not None and _keys(metadata) and not any(k in found for k in keys):
