@@ -1,4 +1,4 @@
-"""Bring every .py line to <= 100 columns where ``ruff format`` cannot: comments, docstrings, strings.
+"""Bring .py lines to <= 100 columns where ``ruff format`` cannot: comments, docstrings, strings.
 
 A dev tool (issue 34), re-runnable on any tree: ``uv run python scripts/reflow_long_lines.py``. Each
 pass edits what the formatter cannot wrap, then runs ``ruff format``; passes repeat until nothing
@@ -369,11 +369,8 @@ def pragma_line_edits(tokens: list[tokenize.TokenInfo], lines: list[str], width:
 def docstring_edits(tree: ast.AST, lines: list[str], width: int) -> list[Edit]:
     """Docstrings' too-long paragraphs re-filled; indented blocks, lists and doctests kept."""
     edits = []
-    owner = {
-        id(n.body[0].value): n
-        for n in ast.walk(tree)
-        if getattr(n, "body", None) and isinstance(n.body, list) and isinstance(n.body[0], ast.Expr)
-    }  # type: ignore[attr-defined]
+    body = getattr(tree, "body", [])
+    module_doc = body[0].value if body and isinstance(body[0], ast.Expr) else None
     for node in _docstring_nodes(tree):
         first, last = node.lineno, node.end_lineno or node.lineno
         if not any(len(_line_of(lines, n)) > width for n in range(first, last + 1)):
@@ -403,9 +400,7 @@ def docstring_edits(tree: ast.AST, lines: list[str], width: int) -> list[Edit]:
         else:
             closing = ""
         # A module docstring's first line read as a one-line summary (argparse descriptions) stays.
-        keep_first = isinstance(owner.get(id(node)), ast.Module) and "__doc__.split" in "".join(
-            lines
-        )
+        keep_first = node is module_doc and "__doc__.split" in "".join(lines)
         new, _ = reflow_texts(texts, room, keep_first)
         pad = " " * indent
         joined = new[0] + "".join("\n" + (pad + t if t.strip() else "") for t in new[1:])
@@ -688,7 +683,7 @@ def long_lines(source: str, width: int = WIDTH) -> dict[int, str]:
                 if tok.start[0] != tok.end[0]:
                     what[row] = "triple-quoted content"
                 elif what.get(row) != "triple-quoted content":
-                    f = "f" in re.match(r"[a-zA-Z]*", tok.string).group(0).lower()  # type: ignore[union-attr]
+                    f = "f" in tok.string.split(tok.string[-1], 1)[0].lower()  # the prefix
                     what[row] = "f-string" if f else "string"
     for n, line in enumerate(lines, 1):
         if len(line) > width:

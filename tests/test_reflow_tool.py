@@ -198,3 +198,34 @@ def test_long_lines_are_counted_by_kind() -> None:
     )
     kinds = reflow.long_line_kinds(source, W)
     assert kinds == {"docstring": 1, "comment": 1, "pragma": 1, "triple-quoted content": 1}
+
+
+def test_fmt_off_tables_are_left_unless_unskip() -> None:
+    source = textwrap.dedent(
+        """\
+        # fmt: off
+        TABLE = [("a", "one two three four five six seven")]
+        # fmt: on
+        """
+    )
+    assert reflow.reflow_source(source, W) == (source, [])
+    assert reflow.long_line_kinds(source, W) == {"under fmt: off/skip": 1}
+    unskipped, refused = reflow.reflow_source(source, W, unskip=True)
+    assert refused == []
+    assert "fmt:" not in unskipped
+    assert reflow.normalized_ast(unskipped) == reflow.normalized_ast(source)
+
+
+def test_a_summary_read_by_argparse_stays_one_line() -> None:
+    source = textwrap.dedent(
+        '''\
+        """A summary line that is longer than forty columns.
+
+        More words in a paragraph that is longer than forty columns.
+        """
+        DESCRIPTION = __doc__.splitlines()[0]
+        '''
+    )
+    new = run(source)
+    assert new.splitlines()[0] == '"""A summary line that is longer than forty columns.'
+    assert new.splitlines()[2] == "More words in a paragraph that is longer"
