@@ -481,8 +481,10 @@ def unformatted_rows(tokens: list[tokenize.TokenInfo]) -> set[int]:
             off_from = 0
         elif text.startswith("#fmt:skip"):
             rows |= set(range(statement, tok.start[0] + 1))
-        if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+        if tok.type == tokenize.NEWLINE:
             statement = tok.end[0] + 1
+        elif tok.type in (tokenize.INDENT, tokenize.DEDENT):
+            statement = tok.start[0]
     if off_from:
         rows |= set(range(off_from, tokens[-1].end[0] + 1))
     return rows
@@ -519,8 +521,10 @@ def unskip_edits(tokens: list[tokenize.TokenInfo], lines: list[str], width: int)
                     "fmt: skip",
                 )
             )
-        if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+        if tok.type == tokenize.NEWLINE:
             statement = tok.end[0] + 1
+        elif tok.type in (tokenize.INDENT, tokenize.DEDENT):
+            statement = tok.start[0]
     return edits
 
 
@@ -571,7 +575,11 @@ def string_edits(tokens: list[tokenize.TokenInfo], lines: list[str], width: int)
     stand outside brackets); the formatter then lays the pieces out."""
     edits = []
     unformatted = unformatted_rows(tokens)
-    for run, depth in _literal_runs(tokens):
+    runs = _literal_runs(tokens)
+    for run, depth in runs:
+        if len(run) > 1 and _merged(run) is None:  # mixed quotes or prefixes: one literal at a time
+            runs += [([tok], depth) for tok in run]
+            continue
         rows = [tok.start[0] for tok in run]
         if not any(len(_line_of(lines, row)) > width for row in rows) or unformatted & set(rows):
             continue  # (a hand-made table under fmt: off/skip is left for hand work)

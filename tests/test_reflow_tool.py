@@ -121,6 +121,22 @@ CASES = [
     ),
     pytest.param(
         """\
+        call(
+            "a first piece "
+            'with "quotes" that runs well past the width',
+        )
+        """,
+        """\
+        call(
+            "a first piece "
+            'with "quotes" that runs well past '
+            'the width',
+        )
+        """,
+        id="mixed-quotes-split-one-by-one",
+    ),
+    pytest.param(
+        """\
         def h(a: int, b: int) -> int:  # type: ignore[x]
             return a
         """,
