@@ -144,8 +144,14 @@ def fill(words: list[str], first_width: int, width: int) -> list[str]:
     for word in words:
         limit = first_width if not lines else width
         if current and len(current) + 1 + len(word) > limit:
-            lines.append(current)
-            current = word
+            head, _, last = current.rpartition(" ")
+            if BULLET.fullmatch(word + " ") and head:
+                # a line must not start with what reads as a list bullet: take the word before along
+                lines.append(head)
+                current = f"{last} {word}"
+            else:
+                lines.append(current)
+                current = word
         else:
             current = f"{current} {word}" if current else word
     if current or not lines:

@@ -245,3 +245,8 @@ def test_a_summary_read_by_argparse_stays_one_line() -> None:
     new = run(source)
     assert new.splitlines()[0] == '"""A summary line that is longer than forty columns.'
     assert new.splitlines()[2] == "More words in a paragraph that is longer"
+
+
+def test_no_wrapped_line_starts_like_a_bullet() -> None:
+    assert reflow.fill(["aaaa", "bbbb", "cccc", "-", "dd"], 14, 14) == ["aaaa bbbb", "cccc - dd"]
+    assert reflow.fill(["aaaa", "bbbb", "cccc", "dd"], 14, 14) == ["aaaa bbbb cccc", "dd"]
