@@ -156,6 +156,13 @@ def fill(words: list[str], first_width: int, width: int) -> list[str]:
             current = f"{current} {word}" if current else word
     if current or not lines:
         lines.append(current)
+    if len(lines) > 1 and " " not in lines[-1] and len(lines[-1]) <= 12:
+        # no lone short word on the last line: the word before it comes along when it fits
+        head, _, last = lines[-2].rpartition(" ")
+        room = width if len(lines) > 2 else first_width
+        fits = len(last) + 1 + len(lines[-1]) <= width
+        if head and fits and len(head) <= room and not BULLET.fullmatch(last + " "):
+            lines[-2:] = [head, f"{last} {lines[-1]}"]
     return lines
 
 

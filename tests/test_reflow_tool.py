@@ -64,8 +64,8 @@ CASES = [
         y = 2  # a trailing comment far too long to stay
         """,
         """\
-        # a trailing comment far too long to
-        # stay
+        # a trailing comment far too long
+        # to stay
         y = 2
         """,
         id="trailing-comment-moved-above",
@@ -81,11 +81,11 @@ CASES = [
         ''',
         '''\
         def f():
-            """Summary of the function that is
-            long.
+            """Summary of the function that
+            is long.
 
-            - item one that goes past the width
-              here
+            - item one that goes past the
+              width here
             >>> f(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
             """
         ''',
@@ -247,6 +247,6 @@ def test_a_summary_read_by_argparse_stays_one_line() -> None:
     assert new.splitlines()[2] == "More words in a paragraph that is longer"
 
 
-def test_no_wrapped_line_starts_like_a_bullet() -> None:
+def test_no_line_starts_like_a_bullet_or_ends_a_paragraph_alone() -> None:
     assert reflow.fill(["aaaa", "bbbb", "cccc", "-", "dd"], 14, 14) == ["aaaa bbbb", "cccc - dd"]
-    assert reflow.fill(["aaaa", "bbbb", "cccc", "dd"], 14, 14) == ["aaaa bbbb cccc", "dd"]
+    assert reflow.fill(["aaaa", "bbbb", "cccc", "dd"], 14, 14) == ["aaaa bbbb", "cccc dd"]
