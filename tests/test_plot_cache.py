@@ -94,3 +94,34 @@ def test_a_rerun_with_the_same_figures_imports_no_matplotlib(tmp_path: Path) -> 
     assert (tmp_path / "out" / "index.html").read_bytes() == (
         ROOT / "reports" / "index.html"
     ).read_bytes()
+
+
+def test_a_plot_evicted_by_another_process_meanwhile_is_no_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two reports sharing the cache: the other one deletes an old plot between this one's listing and its
+    look at the plot's age. The page is still drawn and the cache still trimmed."""
+    monkeypatch.setenv("LOBSTACK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_cache, "MAX_PLOTS", 2)
+    for i in range(2):
+        _cache.cached_svg("test", i, lambda i=i: f"<svg>{i}</svg>")
+    real_scandir = os.scandir
+
+    class Listing(list):  # what os.scandir gives: iterable, and a context manager
+        def __enter__(self):  # type: ignore[no-untyped-def]
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    def scandir_then_evict(folder):  # type: ignore[no-untyped-def]
+        with real_scandir(folder) as listing:
+            entries = Listing(listing)
+        svgs = sorted(e.path for e in entries if e.name.endswith(".svg"))
+        if len(svgs) > 2:
+            os.unlink(svgs[0])  # gone before its stat()
+        return entries
+
+    monkeypatch.setattr(_cache.os, "scandir", scandir_then_evict)
+    assert _cache.cached_svg("test", 9, lambda: "<svg>9</svg>") == "<svg>9</svg>"
+    assert len(list((tmp_path / "plots").glob("*.svg"))) <= 2

@@ -101,10 +101,18 @@ def _keep(path: Path, svg: str) -> None:
     write_atomic(path, svg)
     entries = [e for e in os.scandir(path.parent) if e.name.endswith(".svg")]
     if len(entries) > MAX_PLOTS:
-        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        entries.sort(key=_age)
         for entry in entries[: len(entries) - MAX_PLOTS]:
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
+
+
+def _age(entry: os.DirEntry[str]) -> int:
+    """A cached plot's modification time; -1 (oldest) for one another process evicted meanwhile."""
+    try:
+        return entry.stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 def template_cache() -> Any:
