@@ -97,6 +97,12 @@ class CassettesCollector(pytest.Collector):
             )
             node.run = self.run
             yield node
+        for model in self.run.missing():
+            missing = MissingModelCollector.from_parent(
+                self, name=model.slug, path=model.model_dir, nodeid=f"{self.nodeid}/{model.slug}"
+            )
+            missing.run, missing.model = self.run, model
+            yield missing
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         """One ``error: ...`` line for the project's errors, as the CLI prints them."""
@@ -279,3 +285,32 @@ class WholeRunItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int, str]:
         """The model's run.json as the location."""
         return self.path, 0, f"{self.model.name} {WHOLE_RUN}"
+
+
+class MissingModelCollector(pytest.Collector):
+    """A model the baseline has and the cassettes do not: one ``(whole run)`` test, which the gate fails."""
+
+    run: LobstackRun
+    model: ModelRef
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """The model's one test."""
+        item = MissingModelItem.from_parent(self, name=WHOLE_RUN, path=self.model.model_dir)
+        item.run, item.model = self.run, self.model
+        yield item
+
+
+class MissingModelItem(WholeRunItem):
+    """Fails with the gate's regression (``in A, not in B``) and where the recordings were looked for."""
+
+    def runtest(self) -> None:
+        """Fail as the gate's verdict on the model says (it is in A, not in B)."""
+        verdict = self.run.verdict(self.model)
+        if verdict is not None and verdict.whole_run:
+            show = self.run.settings.show
+            raise CaseFailed(
+                "; ".join(r.message for r in verdict.whole_run)
+                + f": the baseline has {self.model.name}, and {show(self.model.model_dir)} holds no "
+                f"recordings; record them (lobstack-eval record --model {shlex.quote(self.model.name)} "
+                f"--cassettes {show(self.run.settings.cassettes)}), or take the model out of the baseline"
+            )

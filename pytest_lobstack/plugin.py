@@ -75,11 +75,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     run = session.config.stash.get(RUN_KEY, None)
     if run is None:
         return
-    from pytest_lobstack.items import CaseItem
+    from pytest_lobstack.items import CaseItem, MissingModelItem
 
     for item in session.items:
         if isinstance(item, CaseItem):
             run.selected.setdefault(item.model.name, []).append(item.name)
+        elif isinstance(
+            item, MissingModelItem
+        ):  # judged by the gate: in the baseline, not recorded
+            run.selected.setdefault(item.model.name, [])
     if run.settings.record_mode != "none" and not session.config.option.collectonly:
         from scorer.errors import GatewayError
 
