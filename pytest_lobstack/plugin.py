@@ -75,7 +75,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     run = session.config.stash.get(RUN_KEY, None)
     if run is None:
         return
-    from pytest_lobstack.items import CaseItem, MissingModelItem
+    from pytest_lobstack.items import CaseItem
+    from pytest_lobstack.whole_run import MissingModelItem
 
     for item in session.items:
         if isinstance(item, CaseItem):

@@ -61,9 +61,8 @@ class LobstackRun:
     @property
     def warnings(self) -> list[str]:
         """The models recorded with an older suite version, one line per version as rescore says it."""
-        if not self._recorded_versions:
-            return []
-        return older_suite_lines(self.suite, self._recorded_versions)
+        recorded = self._recorded_versions
+        return older_suite_lines(self.suite, recorded) if recorded else []
 
     @property
     def suite(self) -> Suite:
@@ -134,18 +133,6 @@ class LobstackRun:
         self.models[ref.name] = ref
         return ref
 
-    def missing(self) -> list[ModelRef]:
-        """The baseline's models with no model dir in the cassettes (none when ``--lobstack-model`` chose the
-        models): the gate counts each as a regression, a model of A missing from B, as ``diff runs`` does."""
-        if self.settings.models or not self.settings.baselines:
-            return []
-        found = []
-        for name in sorted(self.baseline()):
-            model_dir = self.settings.cassettes / model_slug(name)
-            if not (model_dir / MANIFEST).is_file():
-                found.append(ModelRef(name, model_dir.name, model_dir))
-        return found
-
     def verdict(self, model: ModelRef) -> ModelVerdict | None:
         """The gate's verdict on ``model`` against the baseline: the one ``diff runs --fail-on-regression`` gives
         the same two runs (``replay.diff_runs``, default options), so the two CI steps of docs/ci.md agree. None
@@ -169,7 +156,9 @@ class LobstackRun:
             except LobstackError:
                 continue  # its tests error with the reason
             run_a[name] = self.baseline()[name]
-        for ref in self.missing():
+        from pytest_lobstack.whole_run import missing_models
+
+        for ref in missing_models(self):
             if ref.name in self.selected:  # in A, not in B
                 run_a[ref.name] = self.baseline()[ref.name]
         if not run_a:

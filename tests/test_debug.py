@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import replay.rescore
+import replay.score_models
 from lobstack_eval.main import main
 from tests.conftest import ROOT
 
@@ -23,7 +23,9 @@ def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     def score_model(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyError("status")
 
-    monkeypatch.setattr(replay.rescore, "score_model", score_model)
+    monkeypatch.setattr(
+        replay.score_models, "score_model", score_model
+    )  # the function the pool calls
     monkeypatch.delenv("LOBSTACK_DEBUG", raising=False)
     out = tmp_path / "out"
     return [
