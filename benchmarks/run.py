@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -53,13 +54,22 @@ GOALS = {
 PARTS = ("help", "rescore", "many", "record")
 
 
+# CPU seconds (user + system) of the last ``wall`` command, its worker processes included: on a shared machine
+# the CPU a command spends moves less with the others' load than its wall time does (shown as info).
+LAST_CPU = [0.0]
+
+
 def wall(command: list[str], env: dict[str, str] | None = None) -> float:
     """Seconds a subprocess takes from start to exit, its output thrown away (it must exit 0)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
         command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    return time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU[0] = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return seconds
 
 
 class Rounds:
@@ -68,11 +78,15 @@ class Rounds:
     def __init__(self) -> None:
         self.best: dict[str, float] = {}
         self.loads: dict[str, str] = {}
+        self.cpu: dict[str, float] = {}  # the least CPU seconds of each command (info)
 
     def time(self, name: str, run: Callable[[], float]) -> None:
+        LAST_CPU[0] = 0.0
         seconds = run()
         if seconds < self.best.get(name, float("inf")):
             self.best[name], self.loads[name] = seconds, load_average()
+        if LAST_CPU[0]:
+            self.cpu[name] = min(self.cpu.get(name, float("inf")), LAST_CPU[0])
 
 
 def parse_seconds(paths: list[Path]) -> float:
@@ -162,6 +176,16 @@ def report(
         f"bytecode: {bytecode_mode()}; best of {args.repeat}; the load average (1 min) beside each best figure"
     )
     print(f"F = {floor:.3f} s ({FLOOR}), load {rounds.loads['F']}")
+    if "F" in rounds.cpu:
+        cpu_floor = rounds.cpu["F"]
+        shown = ", ".join(
+            f"{name} {seconds:.3f} s = {seconds / cpu_floor:.2f}"
+            for name, seconds in rounds.cpu.items()
+            if name != "F" and name in ("help", "version", "rescore --no-html", "rescore")
+        )
+        print(
+            f"(info) CPU seconds, least of the rounds, as a ratio to F's {cpu_floor:.3f} s: {shown}"
+        )
     results: list[tuple[str, float, float]] = []
     rows: list[tuple[str, str, str, str, str]] = []
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
 
+from lobstack_eval.cli_values import annotations, read_without_pydantic
+
 # A clause that adds details after the description: cut there (outside parentheses), keep what comes before.
 _DETAIL = re.compile(r"[:;] ")
 
@@ -52,7 +54,13 @@ class HelpCommand(TyperCommand):
     """A typer command whose help names values and whose short help is a whole sentence."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        return [_named(parameter) for parameter in super().get_params(ctx)]
+        hints = annotations(
+            self.callback
+        )  # values read without pydantic: lobstack_eval/cli_values.py
+        return [
+            read_without_pydantic(_named(parameter), hints.get(parameter.name))
+            for parameter in super().get_params(ctx)
+        ]
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return self.short_help or first_sentence(self.help)
@@ -81,7 +89,13 @@ class HelpGroup(TyperGroup):
     """A typer group whose commands' short help are whole sentences (``HelpCommand``'s, and its own)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        return [_named(parameter) for parameter in super().get_params(ctx)]
+        hints = annotations(
+            self.callback
+        )  # values read without pydantic: lobstack_eval/cli_values.py
+        return [
+            read_without_pydantic(_named(parameter), hints.get(parameter.name))
+            for parameter in super().get_params(ctx)
+        ]
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return self.short_help or first_sentence(self.help)

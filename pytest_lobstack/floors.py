@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_lobstack.rates import looks_like_share
 from scorer.summary import METRICS
 
 # The one rate where a smaller share is the better model: it takes a ceiling, never a floor.
@@ -41,19 +42,27 @@ class Miss:
 
 
 def parse_bound(text: str, upper: bool) -> Bound:
-    """``overall=90`` -> Bound; BoundError for an unknown metric, a bad number or the wrong direction."""
+    """``overall=90`` -> Bound; BoundError for an unknown metric, a bad number, a share (``overall=0.5``: write
+    ``50``, or ``0.5%`` when meant) or the wrong direction."""
     metric, sep, number = text.partition("=")
     metric = metric.strip()
     if not sep:
         raise BoundError(f"{text!r}: expected METRIC=PCT, e.g. overall=90")
     if metric not in METRICS:
         raise BoundError(f"{text!r}: unknown metric {metric!r}; one of {', '.join(METRICS)}")
+    number = number.strip()
     try:
-        percent = float(number)
+        percent = float(number.removesuffix("%"))
     except ValueError:
         percent = math.nan
     if not 0 <= percent <= 100:  # also rejects nan
-        raise BoundError(f"{text!r}: expected a percentage from 0 to 100, got {number.strip()!r}")
+        raise BoundError(f"{text!r}: expected a percentage from 0 to 100, got {number!r}")
+    if looks_like_share(percent) and not number.endswith("%"):
+        # the fixture's rates refuse a share too (rates.py): 0.5 meant as half would gate at 0.5%
+        raise BoundError(
+            f"{text!r}: bounds are in percent and {number} looks like a share: write "
+            f"{metric}={percent * 100:g} for {percent * 100:g}%, or {metric}={number}% for {number}%"
+        )
     if upper and metric not in LOWER_IS_BETTER:
         raise BoundError(
             f"{text!r}: {metric} is higher-is-better; use --lobstack-min {metric}={number.strip()}"

@@ -97,6 +97,14 @@ class CassettesCollector(pytest.Collector):
             )
             node.run = self.run
             yield node
+        from pytest_lobstack.whole_run import MissingModelCollector, missing_models
+
+        for model in missing_models(self.run):
+            missing = MissingModelCollector.from_parent(
+                self, name=model.slug, path=model.model_dir, nodeid=f"{self.nodeid}/{model.slug}"
+            )
+            missing.run, missing.model = self.run, model
+            yield missing
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         """One ``error: ...`` line for the project's errors, as the CLI prints them."""
@@ -127,6 +135,8 @@ class ModelCollector(pytest.Collector):
             item.run, item.model = self.run, model
             yield item
         if model.name in self.run.baseline():
+            from pytest_lobstack.whole_run import WHOLE_RUN, WholeRunItem
+
             whole = WholeRunItem.from_parent(
                 self, name=WHOLE_RUN, path=model.model_dir / "run.json"
             )
@@ -247,35 +257,3 @@ class CaseItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int, str]:
         """The case's cassette file as the location (line 0: a skip shows it as ``:1``)."""
         return self.path, 0, f"{self.model.name} {self.name}"
-
-
-WHOLE_RUN = "(whole run)"  # as diff runs' JUnit names a regression about a model's whole run
-
-
-class WholeRunItem(pytest.Item):
-    """With a baseline: one test per model that fails when the gate finds its whole run worse than the baseline's
-    (the paired test over the cases, or no scored case), as ``diff runs`` reports it."""
-
-    run: LobstackRun
-    model: ModelRef
-
-    def runtest(self) -> None:
-        """Fail with the gate's whole-run regressions of the model."""
-        self.run.results(
-            self.model
-        )  # a model that cannot be scored errors here too, with its reason
-        verdict = self.run.verdict(self.model)
-        if verdict is not None and verdict.whole_run:
-            raise CaseFailed("; ".join(r.message for r in verdict.whole_run))
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
-        """The gate's message, alone."""
-        if isinstance(excinfo.value, CaseFailed):
-            return str(excinfo.value)
-        if isinstance(excinfo.value, LobstackError):
-            return _error_text(excinfo.value)
-        return str(super().repr_failure(excinfo))
-
-    def reportinfo(self) -> tuple[Path, int, str]:
-        """The model's run.json as the location."""
-        return self.path, 0, f"{self.model.name} {WHOLE_RUN}"

@@ -35,6 +35,7 @@ class Settings:
     baselines: tuple[Path, ...]
     bounds: tuple[Bound, ...]
     start: Path  # where pytest was run
+    strict: bool = False  # --lobstack-strict: the gate counts every flip, as ``diff runs --strict``
     # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json where pytest was
     # run (the plugin then uses the suite bundled with lobstack-eval); None when the suite is the project's.
     suite_note: str | None = None
@@ -109,12 +110,20 @@ def add_options(parser: pytest.Parser) -> None:
         help="A reports dir or results.json file (repeatable): cases that did not pass there are expected failures.",
     )
     group.addoption(
+        "--lobstack-strict",
+        action="store_true",
+        default=False,
+        help="With --lobstack-baseline: any case whose pass rate fell fails, as diff runs --strict counts it "
+        "(default: only what the gate counts; a single flip is noise).",
+    )
+    group.addoption(
         "--lobstack-min",
         metavar="METRIC=PCT",
         action="append",
         default=[],
         type=_bound(upper=False),
-        help="Fail the run when a model's METRIC rate is below PCT (repeatable), e.g. overall=90.",
+        help="Fail the run when a model's METRIC rate is below PCT percent (repeatable), e.g. overall=90. "
+        "A bare number above 0 and up to 1 looks like a share and is refused: 1%% or less is written 1%%.",
     )
     group.addoption(
         "--lobstack-max",
@@ -140,6 +149,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
                 ("--lobstack-record-mode", option.lobstack_record_mode != "none"),
                 ("--lobstack-base-url", option.lobstack_base_url),
                 ("--lobstack-baseline", option.lobstack_baseline),
+                ("--lobstack-strict", option.lobstack_strict),
                 ("--lobstack-min", option.lobstack_min),
                 ("--lobstack-max", option.lobstack_max),
             )
@@ -155,6 +165,8 @@ def read_settings(config: pytest.Config) -> Settings | None:
         raise pytest.UsageError(
             f"--lobstack-concurrency {option.lobstack_concurrency}: must be at least 1"
         )
+    if option.lobstack_strict and not option.lobstack_baseline:
+        raise pytest.UsageError("--lobstack-strict needs --lobstack-baseline REPORTS")
     base_url = None
     if option.lobstack_record_mode != "none":
         if not option.lobstack_model:
@@ -173,6 +185,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         bounds=tuple(option.lobstack_min) + tuple(option.lobstack_max),
         start=start,
         suite_note=suite_note,
+        strict=option.lobstack_strict,
     )
 
 

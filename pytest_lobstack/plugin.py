@@ -76,10 +76,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if run is None:
         return
     from pytest_lobstack.items import CaseItem
+    from pytest_lobstack.whole_run import MissingModelItem
 
     for item in session.items:
         if isinstance(item, CaseItem):
             run.selected.setdefault(item.model.name, []).append(item.name)
+        elif isinstance(
+            item, MissingModelItem
+        ):  # judged by the gate: in the baseline, not recorded
+            run.selected.setdefault(item.model.name, [])
     if run.settings.record_mode != "none" and not session.config.option.collectonly:
         from scorer.errors import GatewayError
 

@@ -12,6 +12,13 @@ import copy
 from typing import Any
 
 
+def looks_like_share(number: float) -> bool:
+    """A number in (0, 1]: what people write for a share (0.5 for half), never meant as a percent. The plugin's one
+    rule for it: the fixture's rates refuse to compare with one, and ``--lobstack-min``/``--lobstack-max`` refuse
+    one unless written with ``%`` (``made_up_tool=1%``)."""
+    return 0 < number <= 1
+
+
 class Percent(float):
     """A rate in percent (0 to 100). ``.share`` is the same rate as a fraction (0 to 1), ``.percent`` a plain
     float. ``<``, ``<=``, ``>``, ``>=`` against a number in (0, 1] raise ``TypeError``: compare with a percent
@@ -33,7 +40,7 @@ class Percent(float):
         if (
             isinstance(other, int | float)
             and not isinstance(other, bool | Percent)
-            and 0 < other <= 1
+            and looks_like_share(other)
         ):
             raise TypeError(
                 f"lobstack-eval rates are in percent ({float(self)!r} means {float(self)!r}%), and {other!r} looks "

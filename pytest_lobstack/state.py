@@ -22,7 +22,7 @@ from recorder.slug import model_slug
 from replay.case_replay import UnusableCassette
 from replay.diff_runs import load_run
 from replay.rescore import UNFORESEEN, score_model, unforeseen
-from replay.version_note import check_manifest_suite
+from replay.version_note import check_manifest_suite, older_suite_lines
 from scorer.errors import CassetteError, LobstackError, ResultsError
 from scorer.suite_model import Suite
 
@@ -51,12 +51,18 @@ class LobstackRun:
         self._baseline: dict[str, dict[str, Any]] | None = None
         self.models: dict[str, ModelRef] = {}
         self.selected: dict[str, list[str]] = {}
-        self.warnings: list[str] = []
+        self._recorded_versions: list[tuple[str, str]] = []  # (slug, older suite version)
         self._results: dict[str, dict[str, Any]] = {}
         self._unusable: dict[str, tuple[UnusableCassette, ...]] = {}
         self._failures: dict[str, LobstackError] = {}
         self._plans: dict[str, list[CaseRun]] = {}
         self._verdicts: dict[str, ModelVerdict] | None = None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The models recorded with an older suite version, one line per version as rescore says it."""
+        recorded = self._recorded_versions
+        return older_suite_lines(self.suite, recorded) if recorded else []
 
     @property
     def suite(self) -> Suite:
@@ -105,9 +111,8 @@ class LobstackRun:
         asked = next((m for m in self.settings.models if model_slug(m) == slug), None)
         if (model_dir / MANIFEST).is_file():
             manifest = read_manifest(model_dir)
-            warning = check_manifest_suite(manifest, self.suite, model_dir)
-            if warning:
-                self.warnings.append(warning)
+            if check_manifest_suite(manifest, self.suite, model_dir):
+                self._recorded_versions.append((slug, str(manifest.suite["version"])))
             ref = ModelRef(manifest.model, slug, model_dir)
         elif self.settings.record_mode != "none" and asked is not None:
             ref = ModelRef(asked, slug, model_dir)
@@ -151,10 +156,16 @@ class LobstackRun:
             except LobstackError:
                 continue  # its tests error with the reason
             run_a[name] = self.baseline()[name]
-        if not run_b:
+        from pytest_lobstack.whole_run import missing_models
+
+        for ref in missing_models(self):
+            if ref.name in self.selected:  # in A, not in B
+                run_a[ref.name] = self.baseline()[ref.name]
+        if not run_a:
             return {}
         diff = compare(run_a, run_b)
-        return {v.model: v for v in verdicts(diff, decide(diff))}
+        decision = decide(diff, strict=self.settings.strict)
+        return {v.model: v for v in verdicts(diff, decision, strict_option="--lobstack-strict")}
 
     def verdicts(self) -> list[ModelVerdict]:
         """The verdicts computed so far."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,21 @@ from scorer.suite_model import Suite
 def version_lines(suite: Suite, documents: list[dict[str, Any]]) -> list[str]:
     """One warning per suite version the models were recorded with, other than ``suite``'s: re-scoring old
     recordings with a newer suite is what rescore is for, so twelve models say it in one line, not twelve."""
-    by_version: dict[str, list[str]] = {}
+    recorded = []
     for document in documents:
-        recorded = document.get("recorded_suite") or {}
-        if recorded.get("version") not in (None, suite.version):
-            by_version.setdefault(str(recorded["version"]), []).append(
-                str(document.get("model_slug", "?"))
-            )
+        version = (document.get("recorded_suite") or {}).get("version")
+        if version not in (None, suite.version):
+            recorded.append((str(document.get("model_slug", "?")), str(version)))
+    return older_suite_lines(suite, recorded)
+
+
+def older_suite_lines(suite: Suite, recorded: Iterable[tuple[str, str]]) -> list[str]:
+    """The warnings for (model slug, recorded suite version) pairs: one line per version other than ``suite``'s
+    (rescore and the pytest plugin say it alike)."""
+    by_version: dict[str, list[str]] = {}
+    for slug, version in recorded:
+        if version != suite.version:
+            by_version.setdefault(version, []).append(slug)
     lines = []
     for version, slugs in sorted(by_version.items()):
         if len(slugs) == 1:

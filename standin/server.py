@@ -108,6 +108,7 @@ class StandInGateway:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._served = threading.Event()  # set when the serving thread's loop returns
         self._seen: list[bytes] = []
         self._lock = threading.Lock()
         self._open = threading.Event()  # cleared by hold(): requests then wait inside the gateway
@@ -152,9 +153,10 @@ class StandInGateway:
                 f"cannot listen on {HOST}:{self._port}: {exc.strerror or exc}"
             ) from None
         self._stopping.clear()
+        self._served.clear()
         self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.05},
+            target=self._serve_until_shutdown,
+            args=(self._server,),
             name="stand-in-gateway",
             daemon=True,
         )
@@ -173,10 +175,21 @@ class StandInGateway:
             thread.join()
         self._server, self._thread = None, None
 
+    def _serve_until_shutdown(self, server: _Server) -> None:
+        try:
+            server.serve_forever(poll_interval=0.05)
+        finally:
+            self._served.set()
+
     def wait(self) -> None:
-        """Block until the serving thread ends (for the CLI; Ctrl-C interrupts it)."""
-        while self._thread is not None and self._thread.is_alive():
-            self._thread.join(0.5)
+        """Block until the server stops (for the CLI; Ctrl-C or SIGTERM interrupts it).
+
+        A wait with a timeout, in a loop: a signal's Python handler runs at the latest when the timeout
+        ends, even where the signal does not interrupt the wait itself. An event, not ``Thread.join``:
+        Python 3.11's join, interrupted by KeyboardInterrupt, marks a running thread as stopped.
+        """
+        while self._thread is not None and not self._served.wait(0.5):
+            pass
 
     def __enter__(self) -> StandInGateway:
         return self.start()

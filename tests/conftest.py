@@ -104,6 +104,36 @@ SLOW_TESTS = frozenset(
 )
 
 
+# Every test has a time limit: pyproject's `timeout` (120 s), or more where a test legitimately needs it, always
+# above the limits the test puts on its own subprocesses, so their message (not a killed worker) says what hung.
+# By module (its module fixtures count towards its first test) or by test name, in seconds.
+LONG_MODULES = {
+    "test_lowest_direct": 1500,  # uv installs every direct dependency at its lower bound (uv steps: 1200 s each)
+    "test_readme": 1500,  # every README command in a fresh copy, uv sync included (600 s a step)
+    "test_wheel": 900,  # builds the wheel and installs it in a new venv (600 s a step)
+    "test_ci_recipes": 900,  # the CI recipes' steps through uv (600 s a step)
+    "test_scale_recipe": 900,  # the matrix recipe's steps (600 s a step)
+    "test_browser": 600,  # starts chromium, renders and drives several pages
+    "test_pytest_plugin": 600,  # each test runs pytest in a subprocess, some twice (300 s a run)
+    "test_pytest_plugin_record": 600,
+    "test_pytest_plugin_shadow": 600,
+    "test_pytest_plugin_repeats": 600,
+    "test_pytest_plugin_broken": 600,
+    "test_one_verdict": 600,
+    "test_record_faults": 360,  # record as a process group: several waits of up to 60 s each under load
+    "test_interrupts": 360,
+    "test_repeat_gate": 360,
+    "test_gating_example": 360,
+    "test_closed_pipe": 360,  # the CLI in a subprocess (300 s)
+    "test_plot_cache": 360,
+}
+LONG_TESTS = {
+    "test_readme_pytest_section_commands_collect_only_the_recordings_here": 900,  # uv run (600 s)
+    "test_readme_pytest_section_commands_run_in_a_project_with_only_recordings": 900,
+    "test_a_file_size_limit_names_the_file": 360,  # rescore in a subprocess (300 s)
+}
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: starts processes, servers or whole runs (left out by -m 'not slow')"
@@ -123,6 +153,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             or SLOW_FIXTURES & set(item.fixturenames)
         ):
             item.add_marker(slow)
+        limit = LONG_TESTS.get(name) or LONG_MODULES.get(_module(item))
+        if limit is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(limit))
     order = {name: rank for rank, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: order.get(_module(item), len(order)))
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import _thread
 import json
+import signal
 import threading
 import time
 from collections import Counter
@@ -524,30 +524,50 @@ def test_cli_missing_suite_exit_1(tmp_path: Path, capsys) -> None:  # type: igno
     assert err.startswith("error: ") and str(missing) in err and "Traceback" not in err
 
 
-def test_cli_serves_until_ctrl_c_and_exits_0(capsys) -> None:  # type: ignore[no-untyped-def]
-    """The URL line is printed, the server answers, and Ctrl-C (simulated) ends it cleanly."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_cli_serves_until_ctrl_c_and_exits_0(capsys, signum: int) -> None:  # type: ignore[no-untyped-def]
+    """The URL line is printed, the server answers, and a real Ctrl-C (or SIGTERM) ends it cleanly.
+
+    The signal is a real one sent to the main thread (``_thread.interrupt_main`` only simulates one, and does
+    nothing where SIGINT is ignored). A job started in the background by a non-interactive shell inherits SIGINT
+    ignored, which Python keeps: the test installs Python's own handler, as an interactive terminal has.
+    """
     seen: dict[str, Any] = {}
+    printed = threading.Event()
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
 
     def client() -> None:
-        deadline = time.monotonic() + 20
-        while "url" not in seen and time.monotonic() < deadline:
-            out = capsys.readouterr().out
-            if "http://" in out:
-                seen["line"] = out.strip()
-                seen["url"] = out.split(" on ", 1)[1].split(" ", 1)[0]
-            time.sleep(0.05)
         try:
+            deadline = time.monotonic() + 20
+            # the CLI prints through capsys' buffer: read it until the URL line is there (with a deadline)
+            while not printed.wait(0.02) and time.monotonic() < deadline:
+                out = capsys.readouterr().out
+                if "http://" in out:
+                    seen["line"] = out.strip()
+                    seen["url"] = out.split(" on ", 1)[1].split(" ", 1)[0]
+                    printed.set()
             body = chat_body("no_call-01", "ref/oracle")
             seen["status"] = requests.post(
                 seen["url"] + "/chat/completions", json=body, timeout=10
             ).status_code
         finally:
-            _thread.interrupt_main()
+            signal.pthread_kill(main_thread, signum)
 
+    # SIGTERM, too, raises here whatever happens: never pytest's default (the end of the process)
+    previous = {
+        sig: signal.signal(sig, signal.default_int_handler)
+        for sig in (signal.SIGINT, signal.SIGTERM)
+    }
     worker = threading.Thread(target=client)
-    worker.start()
-    code = main(["gateway", "--port", "0", "--suite", str(MINI_SUITE)])
-    worker.join()
+    try:
+        worker.start()
+        code = main(["gateway", "--port", "0", "--suite", str(MINI_SUITE)])
+    finally:
+        worker.join(30)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    assert not worker.is_alive()
     assert code == 0 and seen["status"] == 200
     assert (
         seen["line"].startswith("Stand-in gateway on http://127.0.0.1:")

@@ -203,11 +203,23 @@ def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(
     assert result.ret == 0
     result.stdout.fnmatch_lines(
         ["XFAIL*cassettes/ref_noisy::arguments-03 - passed in A, failed in B; not a regression by itself: the paired "
-         "test cannot tell it from noise (p = 1); --strict counts every flip: " + reason.replace("[", "[[]")]
+         "test cannot tell it from noise (p = 1); --lobstack-strict counts every flip: " + reason.replace("[", "[[]")]
     )  # fmt: skip
     gate = main(["diff", "runs", str(project / "reports" / "ref_noisy"), str(project / "candidate" / "ref_noisy"),
                  "--fail-on-regression"])  # fmt: skip
     assert gate == 0
+
+    # --lobstack-strict is diff runs --strict: the one flip fails both
+    strict = run(pytester, *args, "--lobstack-strict", "-rf")
+    strict.assert_outcomes(passed=40 + 1, xfailed=39, failed=1)
+    assert strict.ret == 1
+    assert [line for line in strict.stdout.lines if line.startswith("FAILED ")] == [
+        "FAILED cassettes/ref_noisy::arguments-03 - step 1: names differ: expected [cr..."
+    ]  # pytest cuts the line at the terminal's width; the whole reason is the failure's text
+    assert reason in strict.stdout.lines
+    gate = main(["diff", "runs", str(project / "reports" / "ref_noisy"), str(project / "candidate" / "ref_noisy"),
+                 "--fail-on-regression", "--strict"])  # fmt: skip
+    assert gate == 1
 
 
 def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
@@ -237,6 +249,84 @@ def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(project: Path, 
             "lobstack-eval rescore cassettes --suite evals/suite.json --out reports",
         ]
     )
+
+
+def test_a_model_in_the_baseline_but_not_in_the_cassettes_fails_as_diff_runs_says(
+    project: Path, pytester: pytest.Pytester
+) -> None:
+    """The baseline has ref/noisy and ref/oracle~400; the cassettes now lack ref/noisy (deleted, or never
+    recorded in this checkout). ``diff runs --fail-on-regression`` fails on it ("in A, not in B"), so the plugin
+    fails too, with one (whole run) test naming the model; ``-k`` that leaves it out leaves it out."""
+    shutil.rmtree(project / "cassettes" / "ref_noisy")
+    # what the CI's other step sees: no ref_noisy either (exit 1: ref/oracle~400 scored no case)
+    assert (
+        main(
+            [
+                "rescore",
+                "cassettes",
+                "--suite",
+                "evals/suite.json",
+                "--out",
+                "candidate",
+                "--no-html",
+                "-q",
+            ]
+        )
+        == 1
+    )
+    gate = main(
+        [
+            "diff",
+            "runs",
+            str(project / "reports"),
+            str(project / "candidate"),
+            "--fail-on-regression",
+        ]
+    )
+    assert gate == 1
+    result = run(
+        pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rf"
+    )
+    assert result.ret == 1
+    failed = sorted(line for line in result.stdout.lines if line.startswith("FAILED "))
+    assert [line.split(" - ")[0] for line in failed] == [
+        "FAILED cassettes/ref_noisy::(whole run)",
+        "FAILED cassettes/ref_oracle_400::(whole run)",  # no scored case, as before
+    ]
+    assert (
+        "in A, not in B: the baseline has ref/noisy, and cassettes/ref_noisy holds no recordings; record "
+        "them (lobstack-eval record --model ref/noisy --cassettes cassettes), or take the model out of the "
+        "baseline"
+    ) in result.stdout.lines
+    other = run(
+        pytester,
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-baseline",
+        "reports",
+        "-k",
+        "ref_oracle",
+    )
+    assert "ref_noisy" not in other.stdout.str()
+    other.assert_outcomes(xfailed=2, skipped=78, failed=1)
+
+
+def test_models_recorded_with_an_older_suite_are_one_line_as_rescore_says(
+    pytester: pytest.Pytester,
+) -> None:
+    """Every committed model was recorded with an older suite version than evals/suite.json: one line for them
+    all, the line rescore prints, not one per model."""
+    shutil.copytree(ROOT / "cassettes", pytester.path / "cassettes")
+    shutil.copytree(ROOT / "evals", pytester.path / "evals")
+    recorded = [json.loads(p.read_text(encoding="utf-8"))["suite"]["version"]
+                for p in sorted((ROOT / "cassettes").glob("*/run.json"))]  # fmt: skip
+    current = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))["version"]
+    assert len(recorded) >= 2 and set(recorded) == {"1.1.0"} and current == "1.2.0"
+    result = run(pytester, "--lobstack-cassettes", "cassettes", "--collect-only", "-q")
+    warnings = [line for line in result.stdout.lines if " recorded with " in line]
+    assert warnings == [
+        f"warning: {len(recorded)} models were recorded with suite 1.1.0, re-scored with 1.2.0"
+    ]  # replay.version_note.version_lines, rescore's: tests/test_rescore.py
 
 
 def test_k_selects_a_case_or_a_model(project: Path, pytester: pytest.Pytester) -> None:
@@ -295,7 +385,7 @@ def test_a_model_with_nothing_scored_misses_every_floor(
         "-k",
         "ref_oracle_400",
         "--lobstack-min",
-        "overall=1",
+        "overall=1%",  # a bound of 1% or less says % (a bare 1 looks like a share)
     )
     assert result.ret == 1
     assert (
@@ -366,6 +456,21 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
             "use --lobstack-max made_up_tool=5",
         ),
         (
+            ["--lobstack-cassettes", "c", "--lobstack-min", "overall=0.5"],
+            "argument --lobstack-min: 'overall=0.5': bounds are in percent and 0.5 looks like a share: "
+            "write overall=50 for 50%, or overall=0.5% for 0.5%",
+        ),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-max", "made_up_tool=1"],
+            "argument --lobstack-max: 'made_up_tool=1': bounds are in percent and 1 looks like a share: "
+            "write made_up_tool=100 for 100%, or made_up_tool=1% for 1%",
+        ),
+        (
+            ["--lobstack-cassettes", "c", "--lobstack-strict"],
+            "--lobstack-strict needs --lobstack-baseline REPORTS",
+        ),
+        (["--lobstack-strict"], "--lobstack-strict needs --lobstack-cassettes DIR"),
+        (
             ["--lobstack-cassettes", "c", "--lobstack-record-mode", "once"],
             "needs --lobstack-model M",
         ),
@@ -392,6 +497,10 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
         "unknown-metric",
         "over-100",
         "wrong-direction",
+        "share-min",
+        "share-max",
+        "strict-alone",
+        "strict-no-cassettes",
         "no-model",
         "bad-mode",
         "bad-url",

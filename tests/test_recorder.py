@@ -287,7 +287,6 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(start_gateway, tmp_path:
     import signal
     import subprocess
     import sys
-    import time
 
     gateway = start_gateway(latency_ms=150)
     cassettes = tmp_path / "killed"
@@ -311,17 +310,16 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(start_gateway, tmp_path:
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     manifest = cassettes / "ref_noisy" / "run.json"
-    deadline = time.monotonic() + 60
     try:
-        while time.monotonic() < deadline:
-            if (
+        wait_until(
+            lambda: (
                 manifest.exists()
                 and len(json.loads(manifest.read_text() or "{}").get("cases", {})) >= 2
-            ):
-                break
-            time.sleep(0.02)
-        os.killpg(process.pid, signal.SIGKILL)  # the recorder and its workers, mid-run
+            ),
+            "two cases in the manifest",
+        )
     finally:
+        os.killpg(process.pid, signal.SIGKILL)  # the recorder and its workers, mid-run
         process.wait(timeout=30)
     wait_until(lambda: not live_members(process.pid), "the killed run's processes to end")
     killed = read_manifest(cassettes / "ref_noisy")

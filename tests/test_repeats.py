@@ -16,6 +16,7 @@ from recorder.repeats import CaseRun
 from replay.plan import runs_to_record
 from replay.rescore import rescore, rescore_model
 from tests.conftest import MINI_SUITE, interactions
+from tests.record_helpers import wait_until
 
 SUITE = read_suite(MINI_SUITE)
 ALL = [case.id for case in SUITE.cases]
@@ -138,7 +139,6 @@ def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_pa
     import signal
     import subprocess
     import sys
-    import time
 
     gateway = start_gateway(latency_ms=150)
     cassettes = tmp_path / "killed"
@@ -149,17 +149,15 @@ def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_pa
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     manifest_path = cassettes / "ref_oracle" / "run.json"
-    deadline = time.monotonic() + 60
+
+    def in_repeat_2() -> bool:
+        text = manifest_path.read_text() if manifest_path.exists() else ""
+        return bool(text) and len(json.loads(text).get("repeat_cases", {}).get("2", {})) >= 2
+
     try:
-        while time.monotonic() < deadline:
-            text = manifest_path.read_text() if manifest_path.exists() else ""
-            if text and len(json.loads(text).get("repeat_cases", {}).get("2", {})) >= 2:
-                break
-            time.sleep(0.02)
-        os.killpg(
-            process.pid, signal.SIGKILL
-        )  # the recorder and its workers, in the middle of repeat 2
+        wait_until(in_repeat_2, "two cases of repeat 2 in the manifest")
     finally:
+        os.killpg(process.pid, signal.SIGKILL)  # the recorder and its workers, in repeat 2
         process.wait(timeout=30)
     killed = read_manifest(cassettes / "ref_oracle")
     done = [(c, 1) for c in killed.cases] + [

@@ -72,24 +72,35 @@ class ModelVerdict:
         return next((c for c in self.cases if c.case_id == case_id), None)
 
 
-def verdicts(diff: RunDiff, decision: Decision) -> tuple[ModelVerdict, ...]:
-    """Each compared model's verdict (diff order), then one per model of A missing from B (whole run only)."""
+def verdicts(
+    diff: RunDiff, decision: Decision, strict_option: str = "--strict"
+) -> tuple[ModelVerdict, ...]:
+    """Each compared model's verdict (diff order), then one per model of A missing from B (whole run only).
+    ``strict_option`` is how the caller spells the strict choice (the pytest plugin: ``--lobstack-strict``)."""
     by_model: dict[str, list[Regression]] = {}
     for regression in decision.regressions:
         by_model.setdefault(regression.model, []).append(regression)
-    out = [model_verdict(m, by_model.get(m.model, []), decision) for m in diff.models]
+    out = [
+        model_verdict(m, by_model.get(m.model, []), decision, strict_option) for m in diff.models
+    ]
     out += [ModelVerdict(model, (), tuple(by_model.get(model, []))) for model in diff.only_a]
     return tuple(out)
 
 
 def model_verdict(
-    model: ModelDiff, regressions: Sequence[Regression], decision: Decision
+    model: ModelDiff,
+    regressions: Sequence[Regression],
+    decision: Decision,
+    strict_option: str = "--strict",
 ) -> ModelVerdict:
     """One model's verdict from the gate's regressions of that model."""
     per_case = {r.case_id: r for r in regressions if r.case_id is not None}
     whole = tuple(r for r in regressions if r.case_id is None)
     paired = any(r.kind == "paired_test" for r in whole)
-    cases = tuple(_case(model, c, per_case.get(c.case_id), paired, decision) for c in model.cases)
+    cases = tuple(
+        _case(model, c, per_case.get(c.case_id), paired, decision, strict_option)
+        for c in model.cases
+    )
     return ModelVerdict(model.model, cases, whole)
 
 
@@ -99,6 +110,7 @@ def _case(
     regression: Regression | None,
     paired: bool,
     decision: Decision,
+    strict_option: str,
 ) -> CaseVerdict:
     history = case_history(case)
 
@@ -110,7 +122,7 @@ def _case(
     if regression is not None:
         return verdict("lost" if regression.is_error else "regression", regression.message)
     if case.change == "worse":
-        return verdict(*_worse(model, case, paired, decision))
+        return verdict(*_worse(model, case, paired, decision, strict_option))
     if case.change == "better":
         return CaseVerdict(
             model.model,
@@ -133,7 +145,7 @@ def _reason(case: CaseOutcome) -> str:
 
 
 def _worse(
-    model: ModelDiff, case: CaseOutcome, paired: bool, decision: Decision
+    model: ModelDiff, case: CaseOutcome, paired: bool, decision: Decision, strict_option: str
 ) -> tuple[str, str]:
     """Why a case whose pass rate fell is not a regression by itself."""
     history, reason = case_history(case), _reason(case)
@@ -150,7 +162,7 @@ def _worse(
         )
     return "noise", (
         f"{history}; not a regression by itself: the paired test cannot tell it from noise "
-        f"(p = {model.paired_p:.4g}); --strict counts every flip{reason}"
+        f"(p = {model.paired_p:.4g}); {strict_option} counts every flip{reason}"
     )
 
 
