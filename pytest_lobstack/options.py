@@ -38,6 +38,8 @@ class Settings:
     # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json where pytest was
     # run (the plugin then uses the suite bundled with lobstack-eval); None when the suite is the project's.
     suite_note: str | None = None
+    # --lobstack-history: earlier runs of the baseline's models (patterns expanded when read)
+    histories: tuple[str, ...] = ()
 
     def show(self, path: Path) -> str:
         """``path`` as the user would type it: relative to where pytest was run when it is below it."""
@@ -109,6 +111,14 @@ def add_options(parser: pytest.Parser) -> None:
         help="A reports dir or results.json file (repeatable): cases that did not pass there are expected failures.",
     )
     group.addoption(
+        "--lobstack-history",
+        metavar="REPORTS",
+        action="append",
+        default=[],
+        help="An earlier run of the baseline's models (repeatable; a quoted pattern such as 'runs/*/reports' is "
+        "expanded): the baseline and these runs are the history the gate tests the cassettes against.",
+    )
+    group.addoption(
         "--lobstack-min",
         metavar="METRIC=PCT",
         action="append",
@@ -140,6 +150,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
                 ("--lobstack-record-mode", option.lobstack_record_mode != "none"),
                 ("--lobstack-base-url", option.lobstack_base_url),
                 ("--lobstack-baseline", option.lobstack_baseline),
+                ("--lobstack-history", option.lobstack_history),
                 ("--lobstack-min", option.lobstack_min),
                 ("--lobstack-max", option.lobstack_max),
             )
@@ -154,6 +165,10 @@ def read_settings(config: pytest.Config) -> Settings | None:
     if option.lobstack_concurrency < 1:
         raise pytest.UsageError(
             f"--lobstack-concurrency {option.lobstack_concurrency}: must be at least 1"
+        )
+    if option.lobstack_history and not option.lobstack_baseline:
+        raise pytest.UsageError(
+            "--lobstack-history needs --lobstack-baseline REPORTS (the latest earlier run)"
         )
     base_url = None
     if option.lobstack_record_mode != "none":
@@ -173,6 +188,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         bounds=tuple(option.lobstack_min) + tuple(option.lobstack_max),
         start=start,
         suite_note=suite_note,
+        histories=tuple(str(start / p) for p in option.lobstack_history),
     )
 
 
