@@ -14,7 +14,7 @@ per-case hypergeometrics scaled by their weights: exact for any pass rates, no o
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -57,13 +57,16 @@ def hypergeometric(failed: int, scored: int, drawn: int) -> tuple[int, list[floa
     ]
 
 
-def history_test(cases: Sequence[CaseMargins]) -> HistoryTest:
+def history_test(
+    cases: Sequence[CaseMargins], weight_of: Callable[[int, int], int] = score_weight
+) -> HistoryTest:
     """The exact conditional test of B against its history (module docstring); a case without a scored sample
-    on either side does not enter. P(T >= observed) is summed from the convolved distribution (float rounding
-    only, relative ~1e-15)."""
-    import numpy as np
-
-    distribution = np.ones(1)
+    on either side does not enter. ``weight_of(failed, scored)`` (over all runs) is any function of the margins:
+    the score weight by default (benchmarks/history_test_choice.py compares others). P(T >= observed) is
+    summed from the convolved distribution (float rounding only, relative ~1e-15)."""
+    # Plain Python floats, not numpy: pytest's in-process runs (pytester) unload and reload the modules a test
+    # imported, and numpy's C extension cannot be loaded twice in one process.
+    distribution = [1.0]
     observed, expected, informative = 0, 0.0, 0
     for case in cases:
         if case.scored_history <= 0 or case.scored_b <= 0:
@@ -73,13 +76,16 @@ def history_test(cases: Sequence[CaseMargins]) -> HistoryTest:
         if failed in (0, scored):
             continue  # every sample the same: X is fixed, the case cannot move T
         informative += 1
-        weight = score_weight(failed, scored)
+        weight = weight_of(failed, scored)
         low, probabilities = hypergeometric(failed, scored, case.scored_b)
         observed += weight * (case.failed_b - low)
         expected += weight * sum(i * p for i, p in enumerate(probabilities))
-        grown = np.zeros(len(distribution) + weight * (len(probabilities) - 1))
+        grown = [0.0] * (len(distribution) + weight * (len(probabilities) - 1))
         for i, p in enumerate(probabilities):
-            grown[i * weight : i * weight + len(distribution)] += p * distribution
+            offset = i * weight
+            for j, q in enumerate(distribution):
+                if q:
+                    grown[offset + j] += p * q
         distribution = grown
-    p = float(min(1.0, distribution[observed:].sum())) if informative else 1.0
+    p = min(1.0, math.fsum(distribution[observed:])) if informative else 1.0
     return HistoryTest(p, observed, expected, informative)

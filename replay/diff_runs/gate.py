@@ -108,7 +108,10 @@ def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         )
         text = f"paired test: B is worse than A at --alpha {alpha} ({shown})"
         return RuleResult("paired test", True, text, regressions)
-    shown = "; ".join(f"{m.model}: one-sided p = {m.worse_p:.4g}" for m in diff.models[:10])
+    shown = "; ".join(
+        f"{m.model}: {m.paired_test + ' ' if m.history_runs > 1 else ''}one-sided p = {m.worse_p:.4g}"
+        for m in diff.models[:10]
+    )
     more = f"; +{len(diff.models) - 10} more" if len(diff.models) > 10 else ""
     return RuleResult(
         "paired test", False, f"paired test: B is not worse at --alpha {alpha} ({shown}{more})"
