@@ -16,8 +16,13 @@ the history test), B one new run, at K = 1, 3, 5, for two profiles: ``noisy`` (r
 Overall 4.0 points at K = 1) and ``near`` (near-deterministic: the flaky cases pulled to 0.05 / 0.85 / 0.95, sd
 2.4 points). Columns: false alarms (same model), a diffuse 5- and 10-point drop, 4 stable cases breaking.
 
-Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history]`` (~2 min at 200 pairs on a
-quiet core; ``--history`` ~10 min at 200 pairs).
+With ``--families`` it prints the family table (issue 31 item 7): 12 models in one run at K = 1 and 3, 11 the
+same model and one with a diffuse 5-point drop, for ``--family model`` and ``--family run``: the share of runs
+with any false alarm among the 11, the mean false-alarm rate of one unchanged model, and the changed model's
+power.
+
+Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history | --families]`` (~2 min at
+200 pairs on a quiet core; ``--history`` ~10 min, ``--families`` ~3 min).
 """
 
 from __future__ import annotations
@@ -139,15 +144,47 @@ def _consistent_failure(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return min(a[1], b[1]) >= 3 and a[0] == a[1] and b[0] == 0
 
 
+def family_table(pairs: int, rng: random.Random) -> None:
+    """The family table of the module docstring."""
+    print(
+        f"12 models (11 unchanged, 1 diffuse -5), ref/flaky profile, {pairs} runs per cell, alpha 0.05"
+    )
+    print(f"{'K':>2}  {'family':>6}  {'any false alarm':>15}  {'per model':>9}  {'power':>6}")
+    drop = diffuse(5)
+    for k in (1, 3):
+        counts = {"model": [0, 0, 0], "run": [0, 0, 0]}
+        for _ in range(pairs):
+            names = [f"m{i:02d}" for i in range(12)]
+            a = {n: run(BASE, k, rng) | {"model": n} for n in names}
+            b = {n: run(drop if n == "m00" else BASE, k, rng) | {"model": n} for n in names}
+            diff = compare(a, b)
+            for family, tally in counts.items():
+                failed = {r.model for r in decide(diff, family=family).regressions}
+                unchanged = len(failed - {"m00"})
+                tally[0] += unchanged > 0
+                tally[1] += unchanged
+                tally[2] += "m00" in failed
+        for family, (anyone, each, power) in counts.items():
+            print(
+                f"{k:>2}  {family:>6}  {anyone / pairs:>15.1%}  {each / pairs / 11:>9.1%}  "
+                f"{power / pairs:>6.1%}",
+                flush=True,
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--history", action="store_true", help="the history table (issue 31)")
+    parser.add_argument("--families", action="store_true", help="the family table (issue 31)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.history:
         history_table(args.pairs, rng)
+        return 0
+    if args.families:
+        family_table(args.pairs, rng)
         return 0
     print(
         f"{len(CASES)} cases, base Overall {100 * sum(BASE) / len(BASE):.1f}%, {args.pairs} pairs per cell, alpha 0.05"

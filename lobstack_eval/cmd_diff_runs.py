@@ -33,7 +33,8 @@ def diff_runs(
         bool,
         typer.Option(
             "--fail-on-regression",
-            help="Exit 1 on a regression: a scoring change, a paired test finding B worse, a case that broke beyond "
+            help="Exit 1 on a regression: a scoring change, a paired (or, with --history, history) test finding B "
+            "worse, a case that broke beyond "
             "chance (exact test, Holm over the cases) (or, with --max-drop, a drop of Overall; with --strict, any "
             "case flipped to failed); also, always, a case scored in A errored or vanished in B, a model of B scored "
             "nothing, or a model of A is missing from B.",
@@ -58,7 +59,9 @@ def diff_runs(
     alpha: Annotated[
         str,
         typer.Option(
-            "--alpha", metavar="A", help="Significance level of the paired test over cases."
+            "--alpha",
+            metavar="A",
+            help="False-alarm rate of the gate per model (one-sided; see --family).",
         ),
     ] = "0.05",
     strict: Annotated[
