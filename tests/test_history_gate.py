@@ -316,3 +316,39 @@ def test_the_same_run_given_twice_counts_once(
     b = _write(tmp_path / "b.json", results("m", dict.fromkeys(IDS, "passed")))
     assert main(["diff", "runs", str(runs[0]), str(b), "--history", str(runs[0])]) == 0
     assert "history exact" not in capsys.readouterr().out  # one run: the plain gate
+
+
+# --- the plugin ----------------------------------------------------------------------------------------
+
+
+def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
+    pytester: pytest.Pytester,
+) -> None:
+    import shutil
+
+    from tests.conftest import ROOT
+
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--lobstack-cassettes",
+        "c",
+        "--lobstack-history",
+        "runs/*",
+        timeout=120,
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--lobstack-history needs --lobstack-baseline REPORTS" in result.stderr.str()
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", pytester.path / "cassettes" / "ref_oracle")
+    shutil.copytree(ROOT / "reports" / "ref_oracle", pytester.path / "reports" / "ref_oracle")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite",
+        str(ROOT / "evals" / "suite.json"), "--lobstack-baseline", "reports", "--lobstack-history", "runs/*",
+        timeout=120,
+    )  # fmt: skip
+    assert result.ret != 0
+    assert (
+        f"error: --lobstack-history {pytester.path / 'runs/*'}: matches nothing"
+        in result.stdout.str()
+    )
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
