@@ -18,7 +18,7 @@ from scipy import stats
 from benchmarks.gate_power import BASE, CASES, NEAR, concentrated, diffuse, history_side, run
 from lobstack_eval.main import main
 from replay.diff_runs import compare, decide
-from replay.diff_runs.gate import levels
+from replay.diff_runs.alpha import levels
 from replay.diff_runs.history import merge_history
 from replay.diff_runs.rules import GateOptions
 from scorer.errors import ResultsError

@@ -28,6 +28,8 @@ Flips in cases that are flaky on either side are noise: they fail no rule but ``
 
 from __future__ import annotations
 
+from replay.diff_runs.alpha import levels, worse_models
+from replay.diff_runs.broken import broken_cases
 from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import (
     GateOptions,
@@ -39,8 +41,6 @@ from replay.diff_runs.rules import (
     listing,
 )
 from replay.diff_runs.unscored import lost_scores, missing_models, no_scores
-from scorer.case_test import broke_p, smallest_broke_p
-from scorer.paired import holm
 
 __all__ = ["RULES", "GateOptions", "Rule", "RuleResult", "decide", "decide_with"]
 
@@ -118,39 +118,6 @@ def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     )
 
 
-def levels(diff: RunDiff, options: GateOptions) -> dict[str, tuple[float, float]]:
-    """How ``alpha`` is spent, model -> (the whole-run test's level, the per-case rule's level).
-
-    A family is one model (``--family model``, the default) or every model of the run (``--family run``). The
-    per-case rule gets half of alpha only when it can fire in its family: Holm's first step needs some case's
-    smallest possible p (1 / C(n_A + n_B, n_B), all passed in A and all failed in B) below alpha / 2 over the
-    family's size, which the numbers of scored samples decide before any outcome is seen; otherwise the whole
-    alpha goes to the whole-run test (docs/decisions/history-gate.md)."""
-    families = [[m] for m in diff.models] if options.family == "model" else [list(diff.models)]
-    spent: dict[str, tuple[float, float]] = {}
-    for family in families:
-        sizes = [(c.counts("a")[1], c.counts("b")[1]) for m in family for c in m.cases if c.paired]
-        reach = min((smallest_broke_p(a, b) for a, b in sizes), default=1.0) * len(sizes)
-        half = options.alpha / 2
-        for m in family:
-            spent[m.model] = (half, half) if reach < half else (options.alpha, 0.0)
-    return spent
-
-
-def worse_models(diff: RunDiff, options: GateOptions) -> frozenset[str]:
-    """The models the whole-run test finds worse in B: one-sided p (Holm-adjusted over the models with
-    ``--family run``) below the level ``levels`` gives it. Against a plain run the mean change must be
-    negative too (the one-sided paired test already says so); against a history the weighted test decides."""
-    spent = levels(diff, options)
-    ps = [m.worse_p for m in diff.models]
-    adjusted = holm(ps) if options.family == "run" else ps
-    return frozenset(
-        m.model
-        for m, p in zip(diff.models, adjusted, strict=True)
-        if p < spent[m.model][0] and (m.history_runs > 1 or (m.mean_change or 0.0) < 0)
-    )
-
-
 def _paired_message(m: ModelDiff, level: float) -> str:
     worse = m.with_change("worse")
     return (
@@ -182,49 +149,6 @@ def max_drop(diff: RunDiff, options: GateOptions) -> RuleResult | None:
             "--max-drop", True, f"Overall dropped more than {limit} ({shown})", tuple(dropped)
         )
     return RuleResult("--max-drop", False, f"Overall within {limit}")
-
-
-def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
-    """A case that passed less often in B than in A beyond chance: the one-sided Fisher exact test on its scored
-    repeats, Holm-adjusted over the paired cases of its family (its model, or every model with ``--family
-    run``), below the level ``levels`` gives it: alpha / 2 when the rule can fire at these numbers of repeats,
-    else it is not run and the whole-run test has all of alpha (METHOD.md#calibrated-gate)."""
-    spent = levels(diff, options)
-    families = [[m] for m in diff.models] if options.family == "model" else [list(diff.models)]
-    hits: list[tuple[ModelDiff, CaseOutcome, float]] = []
-    tested_count, level = 0, 0.0
-    for family in families:
-        level = spent[family[0].model][1] if family else 0.0
-        tested = [
-            (m, c, broke_p(*c.counts("a"), *c.counts("b")))
-            for m in family
-            for c in m.cases
-            if c.paired
-        ]
-        if not tested or level <= 0:
-            continue
-        tested_count = max(tested_count, len(tested))
-        adjusted = holm([p for _, _, p in tested])
-        hits += [(m, c, p) for (m, c, _), p in zip(tested, adjusted, strict=True) if p < level]
-    if not hits:
-        return None
-    found: list[tuple[ModelDiff, tuple[CaseOutcome, ...]]] = []
-    for m in diff.models:
-        cases = tuple(c for hm, c, _ in hits if hm is m)
-        if cases:
-            found.append((m, cases))
-    scope = "paired cases of each model" if options.family == "model" else "paired cases"
-    family_text = f"Holm over {tested_count} {scope}, < alpha/2 = {_number(options.alpha / 2)}"
-    text = (
-        f"broken cases: {cases_text(len(hits))} passed less often in B than in A beyond chance "
-        f"({family_text})"
-    )
-    regressions = tuple(
-        Regression(m.model, c.case_id, "broke", f"broke ({case_history(c)}; Fisher exact, Holm-adjusted p = "
-                   f"{p:.3g}): {c.reason_b or ''}")
-        for m, c, p in hits
-    )  # fmt: skip
-    return RuleResult("broken cases", True, f"{text} ({listing(found)})", regressions)
 
 
 RULES: tuple[Rule, ...] = (
