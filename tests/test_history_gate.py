@@ -9,6 +9,7 @@ import itertools
 import json
 import math
 import random
+import xml.etree.ElementTree as ET
 from fractions import Fraction
 from pathlib import Path
 
@@ -277,11 +278,14 @@ def test_cli_history_catches_two_stable_cases_the_plain_gate_lets_through(
     assert main(["diff", "runs", str(runs[0]), str(b), "--fail-on-regression"]) == 0
     capsys.readouterr()
     pattern = str(tmp_path / "runs" / "*" / "results.json")
-    assert (
-        main(["diff", "runs", str(runs[0]), str(b), "--fail-on-regression", "--history", pattern])
-        == 1
-    )
+    junit = tmp_path / "gate.xml"
+    argv = ["diff", "runs", str(runs[0]), str(b), "--fail-on-regression", "--history", pattern]
+    assert main([*argv, "--junit", str(junit)]) == 1
     line = capsys.readouterr().out.splitlines()[0]
+    properties = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert properties["history_runs"] == "10"
+    assert float(properties["history_p"] or "nan") == pytest.approx(1 / 121)
+    assert "sign_flip_p" not in properties
     assert line.startswith(
         "regression: paired test: B is worse than A at --alpha 0.05 (m: history exact (10 runs) one-sided "
         f"p = {1 / 121:.4g} < 0.05"
