@@ -356,3 +356,18 @@ def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
         in result.stdout.str()
     )
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_family_run_holds_alpha_over_the_models_and_model_holds_it_per_model() -> None:
+    """Five of ten cases flipped in one model (one-sided McNemar p = 1/32), none in another: per model it fails
+    (1/32 < 0.05); with --family run Holm doubles it over the two models (1/16) and it passes."""
+    ids = [f"c{i}" for i in range(10)]
+    a = {m: results(m, dict.fromkeys(ids, "passed")) for m in ("m", "n")}
+    b = {
+        "m": results("m", dict.fromkeys(ids, "passed") | dict.fromkeys(ids[:5], "failed")),
+        "n": results("n", dict.fromkeys(ids, "passed")),
+    }
+    diff = compare(a, b)
+    assert diff.models[0].worse_p == pytest.approx(1 / 32)
+    assert decide(diff).regression
+    assert not decide(diff, family="run").regression
