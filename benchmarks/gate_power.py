@@ -10,7 +10,19 @@ Overall 50%). B is:
 - a diffuse drop of 5 or 10 points: every case that can drop loses the same amount of pass probability;
 - a concentrated drop of 5 or 10 points: 4 or 8 cases that always passed break outright (pass probability 0).
 
-Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S]`` (~2 min at 200 pairs on a quiet core).
+With ``--history`` it prints the history table instead (issue 31): side A is H earlier runs of the same model
+(H = 0: A is one run, the plain gate; H = 5, 10, 20: a history merged by ``replay.diff_runs.history``, tested by
+the history test), B one new run, at K = 1, 3, 5, for two profiles: ``noisy`` (ref/flaky's probabilities, sd of
+Overall 4.0 points at K = 1) and ``near`` (near-deterministic: the flaky cases pulled to 0.05 / 0.85 / 0.95, sd
+2.4 points). Columns: false alarms (same model), a diffuse 5- and 10-point drop, 4 stable cases breaking.
+
+With ``--families`` it prints the family table (issue 31 item 7): 12 models in one run at K = 1 and 3, 11 the
+same model and one with a diffuse 5-point drop, for ``--family model`` and ``--family run``: the share of runs
+with any false alarm among the 11, the mean false-alarm rate of one unchanged model, and the changed model's
+power.
+
+Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history | --families]`` (~2 min at
+200 pairs on a quiet core; ``--history`` ~10 min, ``--families`` ~3 min).
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from recorder.files import read_suite  # noqa: E402
 from replay.diff_runs import compare, decide  # noqa: E402
+from replay.diff_runs.history import merge_history  # noqa: E402
 from scorer.repeats import aggregate_status  # noqa: E402
 from scorer.summary import METRICS  # noqa: E402
 from standin.flaky import flaky_probability  # noqa: E402
@@ -32,6 +45,11 @@ from standin.flaky import flaky_probability  # noqa: E402
 CASES = [case.id for case in read_suite(ROOT / "evals" / "suite.json").cases]
 BASE = [flaky_probability(case_id) for case_id in CASES]
 REPEATS = (1, 3, 5, 10)
+# Near-deterministic: ref/flaky's always/never cases as they are, its flaky ones pulled towards an end.
+NEAR = [{0.25: 0.05, 0.5: 0.85, 0.75: 0.95}.get(p, p) for p in BASE]
+PROFILES = {"noisy": BASE, "near": NEAR}
+HISTORY = (0, 5, 10, 20)
+HISTORY_REPEATS = (1, 3, 5)
 
 
 def run(probabilities: list[float], k: int, rng: random.Random) -> dict:
@@ -53,21 +71,57 @@ def run(probabilities: list[float], k: int, rng: random.Random) -> dict:
     return document | ({"repeats": k} if k > 1 else {})
 
 
-def diffuse(points: float) -> list[float]:
+def diffuse(points: float, base: list[float] = BASE) -> list[float]:
     """Every case that can drop loses the same probability, so that the mean falls by ``points``."""
     low, high = 0.0, 1.0
     for _ in range(60):  # bisection on the per-case cut
         cut = (low + high) / 2
-        drop = sum(p - max(0.0, p - cut) for p in BASE) / len(BASE)
+        drop = sum(p - max(0.0, p - cut) for p in base) / len(base)
         low, high = (cut, high) if drop < points / 100 else (low, cut)
-    return [max(0.0, p - (low + high) / 2) for p in BASE]
+    return [max(0.0, p - (low + high) / 2) for p in base]
 
 
-def concentrated(points: float) -> list[float]:
+def concentrated(points: float, base: list[float] = BASE) -> list[float]:
     """``points`` of the cases (4 of 80 for 5 points) that always passed now always fail."""
-    count = round(points / 100 * len(BASE))
-    broken = [i for i, p in enumerate(BASE) if p == 1.0][:count]
-    return [0.0 if i in broken else p for i, p in enumerate(BASE)]
+    count = round(points / 100 * len(base))
+    broken = [i for i, p in enumerate(base) if p == 1.0][:count]
+    return [0.0 if i in broken else p for i, p in enumerate(base)]
+
+
+def history_side(base: list[float], runs: int, k: int, rng: random.Random) -> dict:
+    """Side A: one run (``runs`` 0, the plain gate) or ``runs`` earlier runs merged into a history."""
+    if runs == 0:
+        return run(base, k, rng)
+    return merge_history("m", [(f"run{i}", run(base, k, rng)) for i in range(runs)])
+
+
+def history_rate(
+    base: list[float], b: list[float], runs: int, k: int, pairs: int, rng: random.Random
+) -> float:
+    """The share of (history, new run) pairs the gate fails (default options, alpha 0.05)."""
+    fired = 0
+    for _ in range(pairs):
+        diff = compare({"m": history_side(base, runs, k, rng)}, {"m": run(b, k, rng)})
+        fired += decide(diff).regression
+    return fired / pairs
+
+
+def history_table(pairs: int, rng: random.Random) -> None:
+    """The history table of the module docstring."""
+    print(
+        f"{len(CASES)} cases, {pairs} pairs per cell, alpha 0.05; history = earlier runs on side A"
+    )
+    print(f"{'profile':>7}  {'K':>2}  {'history':>7}  {'false alarm':>11}  {'diffuse 5':>9}  "
+          f"{'diffuse 10':>10}  {'4 cases break':>13}")  # fmt: skip
+    for name, base in PROFILES.items():
+        scenarios = (base, diffuse(5, base), diffuse(10, base), concentrated(5, base))
+        for k in HISTORY_REPEATS:
+            for runs in HISTORY:
+                cells = [history_rate(base, b, runs, k, pairs, rng) for b in scenarios]
+                shown = "  ".join(
+                    f"{p:>{w}.1%}" for p, w in zip(cells, (11, 9, 10, 13), strict=True)
+                )
+                print(f"{name:>7}  {k:>2}  {runs:>7}  {shown}", flush=True)
 
 
 def rates(b: list[float], k: int, pairs: int, rng: random.Random) -> tuple[float, float]:
@@ -90,12 +144,48 @@ def _consistent_failure(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return min(a[1], b[1]) >= 3 and a[0] == a[1] and b[0] == 0
 
 
+def family_table(pairs: int, rng: random.Random) -> None:
+    """The family table of the module docstring."""
+    print(
+        f"12 models (11 unchanged, 1 diffuse -5), ref/flaky profile, {pairs} runs per cell, alpha 0.05"
+    )
+    print(f"{'K':>2}  {'family':>6}  {'any false alarm':>15}  {'per model':>9}  {'power':>6}")
+    drop = diffuse(5)
+    for k in (1, 3):
+        counts = {"model": [0, 0, 0], "run": [0, 0, 0]}
+        for _ in range(pairs):
+            names = [f"m{i:02d}" for i in range(12)]
+            a = {n: run(BASE, k, rng) | {"model": n} for n in names}
+            b = {n: run(drop if n == "m00" else BASE, k, rng) | {"model": n} for n in names}
+            diff = compare(a, b)
+            for family, tally in counts.items():
+                failed = {r.model for r in decide(diff, family=family).regressions}
+                unchanged = len(failed - {"m00"})
+                tally[0] += unchanged > 0
+                tally[1] += unchanged
+                tally[2] += "m00" in failed
+        for family, (anyone, each, power) in counts.items():
+            print(
+                f"{k:>2}  {family:>6}  {anyone / pairs:>15.1%}  {each / pairs / 11:>9.1%}  "
+                f"{power / pairs:>6.1%}",
+                flush=True,
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--history", action="store_true", help="the history table (issue 31)")
+    parser.add_argument("--families", action="store_true", help="the family table (issue 31)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.history:
+        history_table(args.pairs, rng)
+        return 0
+    if args.families:
+        family_table(args.pairs, rng)
+        return 0
     print(
         f"{len(CASES)} cases, base Overall {100 * sum(BASE) / len(BASE):.1f}%, {args.pairs} pairs per cell, alpha 0.05"
     )

@@ -32,7 +32,8 @@ def diff_runs(
         bool,
         typer.Option(
             "--fail-on-regression",
-            help="Exit 1 on a regression: a scoring change, a paired test finding B worse, a case that broke beyond "
+            help="Exit 1 on a regression: a scoring change, a paired (or, with --history, history) test finding B "
+            "worse, a case that broke beyond "
             "chance (exact test, Holm over the cases) (or, with --max-drop, a drop of Overall; with --strict, any "
             "case flipped to failed); also, always, a case scored in A errored or vanished in B, a model of B scored "
             "nothing, or a model of A is missing from B.",
@@ -57,7 +58,9 @@ def diff_runs(
     alpha: Annotated[
         str,
         typer.Option(
-            "--alpha", metavar="A", help="Significance level of the paired test over cases."
+            "--alpha",
+            metavar="A",
+            help="False-alarm rate of the gate per model (one-sided; see --family).",
         ),
     ] = "0.05",
     strict: Annotated[
@@ -118,6 +121,24 @@ def diff_runs(
             help="Print every case (unchanged ones too), the metric table and power.",
         ),
     ] = False,
+    history: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--history",
+            metavar="RUN",
+            help="An earlier run of the same model(s) (repeatable; a quoted pattern such as 'runs/*/reports' is "
+            "expanded): A and these runs are the history B is tested against, so a flip in a case that always "
+            "passed counts and one in a flaky case does not.",
+        ),
+    ] = None,
+    family: Annotated[
+        str,
+        typer.Option(
+            "--family",
+            metavar="F",
+            help="Where --alpha is spent: model (each model holds it on its own) or run (Holm over the models).",
+        ),
+    ] = "model",
     markdown: Annotated[
         Path | None,
         typer.Option(
@@ -139,6 +160,7 @@ def diff_runs(
         to_markdown,
         verdicts,
     )
+    from replay.diff_runs.load import history_paths, load_history
     from replay.diff_suites import read_suite_json
     from replay.junit import WHOLE_RUN, to_junit
     from replay.out_dir import check_writable_file
@@ -153,6 +175,9 @@ def diff_runs(
     if quiet and verbose:
         raise UsageError("--quiet and --verbose cannot be combined")
     level = _share(alpha)
+    if family not in ("model", "run"):
+        raise UsageError(f"--family: expected model or run, got {family!r}")
+    earlier = history_paths(history or [])
     target = _detect(detect)
     for option, path in (("--junit", junit), ("--html", html)):
         if path is not None:
@@ -163,7 +188,11 @@ def diff_runs(
     def bad_file(exc: ResultsError, path: Path) -> None:
         unreadable.append(NotCompared(str(path), "unreadable", exc.message))
 
-    run_a, run_b = (load_run(path, on_error=bad_file) for path in (a, b))
+    if earlier:  # B first: a history is checked against B's models
+        run_b = load_run(b, on_error=bad_file)
+        run_a = load_history([a, *earlier], list(run_b), on_error=bad_file)
+    else:
+        run_a, run_b = (load_run(path, on_error=bad_file) for path in (a, b))
     reports = CiOutputs(junit, markdown, str(a), str(b))
     if unreadable:
         raise reports.not_compared(unreadable)
@@ -192,7 +221,7 @@ def diff_runs(
         raise UsageError(
             f"--html needs one model; {len(diff.models)} are in both runs (use --model)"
         )
-    decision = decide(diff, drop, tolerated, alpha=level, strict=strict)
+    decision = decide(diff, drop, tolerated, alpha=level, strict=strict, family=family)
     judged = verdicts(diff, decision)  # the one verdict every output below renders
     if html is not None:
         suite_data = read_suite_json(suite)[1] if suite is not None else None

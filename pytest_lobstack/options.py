@@ -39,6 +39,8 @@ class Settings:
     # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json where pytest was
     # run (the plugin then uses the suite bundled with lobstack-eval); None when the suite is the project's.
     suite_note: str | None = None
+    # --lobstack-history: earlier runs of the baseline's models (patterns expanded when read)
+    histories: tuple[str, ...] = ()
 
     def show(self, path: Path) -> str:
         """``path`` as the user would type it: relative to where pytest was run when it is below it."""
@@ -117,6 +119,14 @@ def add_options(parser: pytest.Parser) -> None:
         "(default: only what the gate counts; a single flip is noise).",
     )
     group.addoption(
+        "--lobstack-history",
+        metavar="REPORTS",
+        action="append",
+        default=[],
+        help="An earlier run of the baseline's models (repeatable; a quoted pattern such as 'runs/*/reports' is "
+        "expanded): the baseline and these runs are the history the gate tests the cassettes against.",
+    )
+    group.addoption(
         "--lobstack-min",
         metavar="METRIC=PCT",
         action="append",
@@ -150,6 +160,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
                 ("--lobstack-base-url", option.lobstack_base_url),
                 ("--lobstack-baseline", option.lobstack_baseline),
                 ("--lobstack-strict", option.lobstack_strict),
+                ("--lobstack-history", option.lobstack_history),
                 ("--lobstack-min", option.lobstack_min),
                 ("--lobstack-max", option.lobstack_max),
             )
@@ -167,6 +178,10 @@ def read_settings(config: pytest.Config) -> Settings | None:
         )
     if option.lobstack_strict and not option.lobstack_baseline:
         raise pytest.UsageError("--lobstack-strict needs --lobstack-baseline REPORTS")
+    if option.lobstack_history and not option.lobstack_baseline:
+        raise pytest.UsageError(
+            "--lobstack-history needs --lobstack-baseline REPORTS (the latest earlier run)"
+        )
     base_url = None
     if option.lobstack_record_mode != "none":
         if not option.lobstack_model:
@@ -186,6 +201,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         start=start,
         suite_note=suite_note,
         strict=option.lobstack_strict,
+        histories=tuple(str(start / p) for p in option.lobstack_history),
     )
 
 

@@ -72,7 +72,8 @@ class LobstackRun:
         return self._suite
 
     def baseline(self) -> dict[str, dict[str, Any]]:
-        """Model name -> baseline results document, merged over every ``--lobstack-baseline``."""
+        """Model name -> baseline results document, merged over every ``--lobstack-baseline``; with
+        ``--lobstack-history``, each model's baseline and earlier runs merged into its history."""
         if self._baseline is None:
             merged: dict[str, dict[str, Any]] = {}
             for path in self.settings.baselines:
@@ -82,6 +83,12 @@ class LobstackRun:
                             f"{path}: model {model!r} is in more than one --lobstack-baseline"
                         )
                     merged[model] = results
+            if self.settings.histories:
+                # The baseline and the earlier runs are one history per model (diff runs --history).
+                from replay.diff_runs.load import history_paths, load_history
+
+                earlier = history_paths(self.settings.histories, "--lobstack-history")
+                merged = load_history([*self.settings.baselines, *earlier], list(merged))
             self._baseline = merged
         return self._baseline
 

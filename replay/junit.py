@@ -102,8 +102,13 @@ def _testsuite(model: ModelDiff, verdict: ModelVerdict) -> ET.Element:
         properties += [
             ("repeats_a", str(model.repeats_a)),
             ("repeats_b", str(model.repeats_b)),
-            ("sign_flip_p", repr(model.paired_p)),
+            # against a history the whole-run test is the history test, not the sign-flip test
+            ("history_runs", str(model.history_runs))
+            if model.history_runs > 1
+            else ("sign_flip_p", repr(model.paired_p)),
         ]
+        if model.history_runs > 1:
+            properties.append(("history_p", repr(model.paired_p)))
     return _suite_element(model.model, cases, properties)
 
 

@@ -32,6 +32,14 @@ def broke_p(passed_a: int, scored_a: int, passed_b: int, scored_b: int) -> float
     return float(Fraction(tail, math.comb(scored_a + scored_b, total)))
 
 
+def smallest_broke_p(scored_a: int, scored_b: int) -> float:
+    """The smallest ``broke_p`` a case with these numbers of scored repeats can get (all passed in A, all failed
+    in B): 1 / C(n_A + n_B, n_B); 1.0 when either side has none. Known before any outcome is seen."""
+    if scored_a <= 0 or scored_b <= 0:
+        return 1.0
+    return 1 / math.comb(scored_a + scored_b, scored_b)
+
+
 @dataclass(frozen=True)
 class PairedDifference:
     """The mean per-case change B - A in points over ``cases`` paired cases, with its 95% interval (None for

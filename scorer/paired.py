@@ -63,7 +63,16 @@ MONTE_CARLO_DRAWS = 100_000
 MONTE_CARLO_SEED = 20_240_611
 
 
-def sign_flip(differences: Sequence[Fraction]) -> SignFlip:
+def mcnemar_worse(worse: int, better: int) -> float:
+    """One-sided exact McNemar p-value that B is worse: P[X >= worse] with X ~ Bin(worse + better, 1/2)
+    (``worse`` cases went passed->failed, ``better`` failed->passed); 1.0 without a discordant pair."""
+    n = worse + better
+    if n == 0:
+        return 1.0
+    return float(Fraction(sum(math.comb(n, k) for k in range(worse, n + 1)), 2**n))
+
+
+def sign_flip(differences: Sequence[Fraction], *, lower: bool = False) -> SignFlip:
     """The sign-flip test of ``sign_flip_exact``, saying whether its p was counted or estimated.
 
     The differences are scaled to integers s_c (by the least common denominator, then their gcd); a sign
@@ -72,11 +81,15 @@ def sign_flip(differences: Sequence[Fraction]) -> SignFlip:
     (m + 2)-bit field per power of x (a count never exceeds 2^m, so fields never carry), and the count of patterns
     with S >= t is that integer shifted, modulo 2^(m + 2) - 1: exact to the last bit. Past that, the same product
     as float probabilities (rounding only, relative ~1e-13); the distribution is symmetric, so the two tails are
-    equal. Only past 2 * 10^9 steps (about 10 s), a seeded Monte Carlo estimate.
+    equal. Only past 2 * 10^9 steps (about 10 s), a seeded Monte Carlo estimate. With ``lower`` it is the
+    one-sided p that B is worse: the share of patterns whose sum is at most the observed one (by symmetry, the
+    upper tail at minus the observed sum).
     """
     values = [Fraction(d) for d in differences if d != 0]
     if not values:
         return SignFlip(1.0, 0)
+    if lower:
+        return _lower(values)
     scale = math.lcm(*(v.denominator for v in values))
     steps = [abs(int(v * scale)) for v in values]
     signed = sum(int(v * scale) for v in values)
@@ -97,6 +110,34 @@ def sign_flip(differences: Sequence[Fraction]) -> SignFlip:
     if (total + 1) * m > MAX_FLOAT_STEPS:
         return _monte_carlo(steps, observed)
     return SignFlip(min(1.0, 2 * _upper_tail(steps, total, start)), 0)
+
+
+def _lower(values: list[Fraction]) -> SignFlip:
+    """P[sum of signed |d| <= observed sum] = P[S >= (T - observed) / 2] in the notation of ``sign_flip``."""
+    scale = math.lcm(*(v.denominator for v in values))
+    steps = [abs(int(v * scale)) for v in values]
+    common = math.gcd(*steps)
+    steps = [s // common for s in steps]
+    signed = sum(int(v * scale) for v in values) // common
+    total, m = sum(steps), len(steps)
+    start = (total - signed + 1) // 2
+    if start <= 0:
+        return SignFlip(1.0, 0)
+    width = m + 2
+    if (total + 1) * width <= MAX_INTEGER_BITS:
+        poly = 1
+        for step in steps:
+            poly += poly << (step * width)
+        upper = (poly >> (start * width)) % ((1 << width) - 1)
+        return SignFlip(float(min(Fraction(1), Fraction(upper, 2**m))), 0)
+    if (total + 1) * m > MAX_FLOAT_STEPS:
+        rng = random.Random(MONTE_CARLO_SEED)
+        hits = 0
+        for _ in range(MONTE_CARLO_DRAWS):
+            bits = rng.getrandbits(m)
+            hits += sum(s if bits >> i & 1 else -s for i, s in enumerate(steps)) <= signed
+        return SignFlip((hits + 1) / (MONTE_CARLO_DRAWS + 1), MONTE_CARLO_DRAWS)
+    return SignFlip(min(1.0, _upper_tail(steps, total, start)), 0)
 
 
 def _upper_tail(steps: Sequence[int], total: int, start: int) -> float:

@@ -206,7 +206,7 @@ def test_reason_falls_back_to_first_failing_step() -> None:
 
 # --- deciding ---------------------------------------------------------------------------------------
 
-NOT_WORSE = "paired test: B is not worse at --alpha 0.05 (ref/noisy: p = 1; ref/oracle: p = 1)"
+NOT_WORSE = "paired test: B is not worse at --alpha 0.05 (ref/noisy: one-sided p = 0.5; ref/oracle: one-sided p = 1)"
 FLIPS = "2 cases flipped to failed (ref/noisy: parallel-02, chains-03)"
 LOST = "3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; ref/oracle: no_call-01)"
 ALLOWED = "3 cases errored or vanished in B, within --allow-errored 2"
@@ -248,7 +248,8 @@ def test_decide_without_flips_and_with_lost_overall() -> None:
     same = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "passed"})})
     assert decide(same) == decide(same, None)
     assert (
-        decide(same).line == "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)"
+        decide(same).line
+        == "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1)"
     )
     lost = compare(
         {"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "errored"}, overall=None)}
@@ -284,14 +285,15 @@ BROKEN = [
     pytest.param({**EIGHT, "c3": "errored"}, 0,
                  "regression: 1 case scored in A errored or vanished in B (m: c3)", id="one-errored"),
     pytest.param({**EIGHT, "c3": "errored"}, 1,
-                 "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1); 1 case errored or vanished "
-                 "in B, within --allow-errored 1", id="one-errored-allowed"),
+                 "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1); 1 case errored "
+                 "or vanished in B, within --allow-errored 1", id="one-errored-allowed"),
     pytest.param({k: v for k, v in EIGHT.items() if k != "c5"}, 0,
                  "regression: 1 case scored in A errored or vanished in B (m: c5)", id="one-vanished"),
     pytest.param({**EIGHT, "c0": "errored", "c1": "unrecorded"}, 1,
                  "regression: 2 cases scored in A errored or vanished in B (m: c0, c1, more than --allow-errored 1)",
                  id="over-the-allowance"),
-    pytest.param(EIGHT, 0, "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1)", id="same"),
+    pytest.param(EIGHT, 0, "no regression: paired test: B is not worse at --alpha 0.05 "
+                 "(m: one-sided p = 1)", id="same"),
 ]  # fmt: skip
 
 
@@ -501,7 +503,7 @@ def test_junit_of_a_paired_test_regression() -> None:
     whole = cases["(whole run)"].find("failure")
     assert whole is not None and (whole.get("type"), whole.get("message")) == (
         "paired_test",
-        "paired test: B is worse than A (McNemar exact p = 0.03125 < --alpha 0.05, mean change -60.00 points); "
+        "paired test: B is worse than A (McNemar exact one-sided p = 0.01562 < 0.05, mean change -60.00 points); "
         "6 cases got worse: c0, c1, c2, c3, c4, c5",
     )
     counted = cases["c0"].find("skipped")
@@ -645,8 +647,8 @@ CLI = [
     pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"], 1,
                  "regression: 1 case scored in A errored or vanished in B (ref/oracle: no_call-01)", id="one-model"),
     pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression", "--allow-errored", "1"], 0,
-                 "no regression: paired test: B is not worse at --alpha 0.05 (ref/oracle: p = 1); 1 case errored or "
-                 "vanished in B, within --allow-errored 1", id="one-model-allowed"),
+                 "no regression: paired test: B is not worse at --alpha 0.05 (ref/oracle: one-sided p = 1); "
+                 "1 case errored or vanished in B, within --allow-errored 1", id="one-model-allowed"),
 ]  # fmt: skip
 
 
@@ -845,7 +847,7 @@ def test_overall_rise_never_trips_max_drop() -> None:
         {"m": results("m", {"a": "passed"}, overall=50.0)},
     )
     assert decide(diff, 0.0).line == (
-        "no regression: paired test: B is not worse at --alpha 0.05 (m: p = 1); Overall within --max-drop 0"
+        "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1); Overall within --max-drop 0"
     )
 
 
@@ -858,24 +860,28 @@ def test_verdict_lists_at_most_ten_ids_per_model() -> None:
     )
     assert decide(diff, strict=True).line == (
         "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more); "
-        "paired test: B is worse than A at --alpha 0.05 (m: McNemar exact p = 0.0004883, mean change -100.00 points)"
+        "paired test: B is worse than A at --alpha 0.05 (m: McNemar exact one-sided p = 0.0002441 < 0.05, "
+        "mean change -100.00 points)"
     )
 
 
 def test_alpha_decides_the_paired_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Six cases flipped to failed and none back: McNemar p = 2/64, a regression at 0.05, not at 0.01."""
+    """Six cases flipped to failed and none back: one-sided McNemar p = 1/64, a regression at 0.05, not at 0.01."""
     ids = [f"c{i}" for i in range(10)]
     a = _write(tmp_path / "a.json", json.dumps(results("m", dict.fromkeys(ids, "passed"))))
     b_statuses = dict.fromkeys(ids, "passed") | dict.fromkeys(ids[:6], "failed")
     b = _write(tmp_path / "b.json", json.dumps(results("m", b_statuses)))
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression"]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (
-        "regression: paired test: B is worse than A at --alpha 0.05 (m: McNemar exact p = 0.03125, "
+        "regression: paired test: B is worse than A at --alpha 0.05 (m: McNemar exact one-sided p = 0.01562 < 0.05, "
         "mean change -60.00 points)"
     )
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--alpha", "0.01"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "no regression: paired test: B is not worse at --alpha 0.01 (m: p = 0.03125)"
+    assert (
+        lines[0]
+        == "no regression: paired test: B is not worse at --alpha 0.01 (m: one-sided p = 0.01562)"
+    )
     assert lines[1].startswith(
         "note: m: 6 cases flipped to failed, but with one sample per case the paired test"
     )

@@ -101,7 +101,7 @@ def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ig
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(
-        "no regression: paired test: B is not worse at --alpha 0.05 (auto -> ref/noisy: p = "
+        "no regression: paired test: B is not worse at --alpha 0.05 (auto -> ref/noisy: one-sided p = "
     )
     assert "record both runs with --repeats 5" in lines[1]
     # Zero tolerance: any case flipped to failed fails the build, noise or not.

@@ -4,6 +4,8 @@ and the pytest plugin's baseline mode (``--lobstack-baseline``, in a subprocess)
 The pairs: the same model (ref/flaky, stand-in seeds 1 and 2) at K = 1 and at K = 3; a real drop (ref/oracle's
 committed results as the baseline of ref/first-tool); a scoring change (the same recorded answers under a suite
 whose check of one case changed); a lost case (one cassette deleted). So docs/ci.md's two steps can never disagree.
+Each K = 1 pair again with a history as A (``--history`` / ``--lobstack-history``: seeds 3 and 4 of ref/flaky, or
+two more copies of the oracle baseline), so the history test's verdict is one verdict too.
 """
 
 from __future__ import annotations
@@ -41,12 +43,12 @@ def _record(root: Path, seed: int, model: str, repeats: int) -> Path:
 
 @pytest.fixture(scope="module")
 def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path, Path]]:
-    """name -> (A's reports, B's reports, B's cassettes, B's suite)."""
+    """name -> (A's reports, B's reports, B's cassettes, B's suite); ``history-*`` names have the earlier runs
+    in ``HISTORIES``."""
     root = tmp_path_factory.mktemp("verdict")
     runs = {
         f"k{k}-s{seed}": _record(root / f"k{k}-s{seed}", seed, "ref/flaky", k)
-        for k in (1, 3)
-        for seed in (1, 2)
+        for k, seed in ((1, 1), (1, 2), (3, 1), (3, 2), (1, 3), (1, 4))
     }
     worse = _record(root / "worse", 1, "ref/first-tool", 1)
     # The drop: ref/oracle's committed results, named as the model B is, are the baseline.
@@ -84,7 +86,18 @@ def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
     rescore(
         root / "lost" / "cassettes", SUITE_PATH, root / "lost" / "reports", workers=1, html=False
     )
-    return {
+    for copy in ("drop-a2", "drop-a3"):
+        shutil.copytree(root / "drop-a", root / copy)
+    flaky_history = [runs["k1-s3"] / "reports", runs["k1-s4"] / "reports"]
+    HISTORIES.update(
+        {
+            "history-same-model-k1": flaky_history,
+            "history-real-drop": [root / "drop-a2", root / "drop-a3"],
+            "history-scoring-change": flaky_history,
+            "history-lost-case": flaky_history,
+        }
+    )
+    found = {
         "same-model-k1": (
             runs["k1-s1"] / "reports",
             runs["k1-s2"] / "reports",
@@ -111,16 +124,24 @@ def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
             SUITE_PATH,
         ),
     }
+    return found | {name: found[name.removeprefix("history-")] for name in HISTORIES}
 
 
-# What each pair must be (the acceptance of issue 24): (the gate fails, the cases it fails).
+# What each pair must be (the acceptance of issue 24; issue 31 for the histories): the gate fails.
 EXPECTED = {
     "same-model-k1": False,
     "same-model-k3": False,
     "real-drop": True,
     "scoring-change": True,
     "lost-case": True,
+    "history-same-model-k1": False,
+    "history-real-drop": True,
+    "history-scoring-change": True,
+    "history-lost-case": True,
 }
+HISTORIES: dict[
+    str, list[Path]
+] = {}  # filled by the fixture: the earlier runs of each history-* pair
 
 
 def _failing(junit: Path) -> set[str]:
@@ -141,9 +162,11 @@ def test_diff_runs_and_the_plugin_fail_the_same_cases(
     capsys,
 ) -> None:  # type: ignore[no-untyped-def]
     a, b, b_cassettes, suite = pairs[name]
+    earlier = [str(p) for p in HISTORIES.get(name, [])]
     out = {kind: tmp_path / f"diff.{kind}" for kind in ("xml", "md", "html")}
+    history = [arg for p in earlier for arg in ("--history", p)]
     code = main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--junit", str(out["xml"]),
-                 "--markdown", str(out["md"]), "--html", str(out["html"])])  # fmt: skip
+                 "--markdown", str(out["md"]), "--html", str(out["html"]), *history])  # fmt: skip
     verdict = capsys.readouterr().out.splitlines()[0]
     assert (code == 1) is EXPECTED[name], verdict
     gate_failing = _failing(out["xml"])
@@ -167,12 +190,15 @@ def test_diff_runs_and_the_plugin_fail_the_same_cases(
     plugin_junit = tmp_path / "plugin.xml"
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite", str(suite),
-        "--lobstack-baseline", str(a), f"--junitxml={plugin_junit}", timeout=300,
+        "--lobstack-baseline", str(a), f"--junitxml={plugin_junit}",
+        *[arg for p in earlier for arg in ("--lobstack-history", p)], timeout=300,
     )  # fmt: skip
     assert (result.ret == 1) is bool(code), result.stdout.str()[-3000:]
     assert _failing(plugin_junit) == gate_failing
     if name == "same-model-k3":
         # Noise is an expected failure with the gate's reason, never a failure.
         assert "XFAIL" in result.stdout.str() or result.parseoutcomes().get("xfailed", 0) > 0
-    if name == "real-drop":
-        assert WHOLE_RUN in gate_failing  # the paired test: the whole run is worse
+    if name in ("real-drop", "history-real-drop"):
+        assert WHOLE_RUN in gate_failing  # the paired (or history) test: the whole run is worse
+    if name.startswith("history-"):
+        assert "history exact (3 runs)" in markdown  # the model's section names the test

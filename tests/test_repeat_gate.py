@@ -61,7 +61,7 @@ def test_two_recordings_of_a_flaky_model_pass_the_gate(
     code, lines = diff(capsys, str(a), str(b))
     assert code == 0
     assert lines[0].startswith(
-        "no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: p = "
+        "no regression: paired test: B is not worse at --alpha 0.05 (ref/flaky: one-sided p = "
     )
     assert any(" [noise]: " in line for line in lines)
     assert (

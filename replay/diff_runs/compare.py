@@ -14,11 +14,13 @@ from typing import Any
 from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
 from scorer.answers import answer_digests, same_answers
 from scorer.case_test import paired_difference
-from scorer.paired import mcnemar_exact, sign_flip_exact
+from scorer.history_test import CaseMargins, history_test
+from scorer.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
 from scorer.power import paired_power, within_variance
 from scorer.repeats import REPEAT_METRICS
 from scorer.summary import METRICS
 
+HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
 DEFAULT_DETECT = (
     5.0  # points: the drop the power line says how many repeats it would take to detect
 )
@@ -61,6 +63,8 @@ def compare_model(
     differences = [c.difference for c in paired if c.difference is not None]
     single = repeats_a == 1 and repeats_b == 1
     names = [*METRICS, *(n for n in REPEAT_METRICS if n in a["metrics"] or n in b["metrics"])]
+    runs_a = history_runs(a)
+    worse = _worse_p(paired, single, runs_a)
     return ModelDiff(
         model=b["model"] if a["model"] == b["model"] else f"{a['model']} -> {b['model']}",
         suite_a=_suite_ref(a),
@@ -77,7 +81,9 @@ def compare_model(
         mcnemar_p=mcnemar_exact(len(to_failed), len(to_passed)),
         repeats_a=repeats_a,
         repeats_b=repeats_b,
-        paired_p=_paired_p(paired) if single else sign_flip_exact(differences),
+        paired_p=(
+            worse if runs_a > 1 else _paired_p(paired) if single else sign_flip_exact(differences)
+        ),
         mean_change=float(100 * sum(differences, Fraction(0)) / len(differences))
         if differences
         else None,
@@ -90,7 +96,34 @@ def compare_model(
             detect,
         ),
         difference=paired_difference(differences),
+        history_runs=runs_a,
+        worse_p=worse,
     )
+
+
+def history_runs(results: dict[str, Any]) -> int:
+    """How many runs a (merged) results document holds: 1 for a plain run."""
+    history = results.get(HISTORY_KEY)
+    return len(history["runs"]) if isinstance(history, dict) else 1
+
+
+def _worse_p(paired: list[CaseOutcome], single: bool, runs_a: int) -> float:
+    """The one-sided p-value that B is worse: the history test when A is a history, else the one-sided side
+    of the paired test (exact McNemar with one sample a side, exact sign-flip with repeats)."""
+    if runs_a > 1:
+        margins = []
+        for c in paired:
+            (passed_a, scored_a), (passed_b, scored_b) = c.counts("a"), c.counts("b")
+            margins.append(
+                CaseMargins(scored_a - passed_a, scored_a, scored_b - passed_b, scored_b)
+            )
+        return history_test(margins).p
+    if single:
+        return mcnemar_worse(
+            sum(1 for c in paired if c.change == "worse"),
+            sum(1 for c in paired if c.change == "better"),
+        )
+    return sign_flip([c.difference for c in paired if c.difference is not None], lower=True).p
 
 
 def _paired_p(paired: list[CaseOutcome]) -> float:
@@ -108,7 +141,7 @@ def _repeats(results: dict[str, Any]) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
 
-def _samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
+def case_samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
     """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample)."""
     if result is None:
         return ()
@@ -136,7 +169,7 @@ def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]
 
 def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None) -> CaseOutcome:
     group = (rb or ra or {}).get("group")
-    samples_a, samples_b = _samples(ra), _samples(rb)
+    samples_a, samples_b = case_samples(ra), case_samples(rb)
     return CaseOutcome(
         case_id=case_id,
         group=group if isinstance(group, str) else None,

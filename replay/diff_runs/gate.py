@@ -5,15 +5,18 @@ Rules on scores (``diff runs --fail-on-regression``): B fails when
 
 - ``scoring change``: a case's same model answers got another verdict (a scorer or suite change, never noise);
 - ``--strict`` (only when given): any paired case whose pass rate fell (one sample per case: any flip to failed);
-- ``paired test``: the paired test over cases finds B worse than A (two-sided p < ``--alpha``, mean change < 0);
+- ``paired test``: the whole-run test finds B worse than A (one-sided exact McNemar with one sample a side,
+  one-sided exact sign-flip with repeats; against a history of earlier runs, the history test of
+  ``scorer.history_test``);
 - ``--max-drop`` (only when given): Overall fell by more than PCT points;
 - ``broken cases``: a case passed less often in B than in A beyond chance (one-sided Fisher exact test on its
-  repeats, Holm over every paired case of every model, at ``alpha / 2``): a concentrated drop the paired test can
-  miss. It replaced "consistent failures" (3/3 -> 0/3), which fired on 11 of 15 same-model pairs at K = 3.
+  repeats, Holm over the paired cases of its family): a concentrated drop the whole-run test can miss. It
+  replaced "consistent failures" (3/3 -> 0/3), which fired on 11 of 15 same-model pairs at K = 3.
 
-The paired test is Holm-adjusted over the models compared, and fires only on the worse side; with the per-case
-family at ``alpha / 2`` the whole gate raises a false alarm on a same-model re-run with probability at most about
-``alpha`` (METHOD.md#calibrated-gate; measured in tests/test_gate_calibration.py).
+Alpha is spent per model by default (``--family run``: over every model of the run, Holm over the models):
+the per-case rule gets ``alpha / 2`` only when its numbers of repeats let it fire at all, else the whole-run
+test gets all of ``alpha`` (``levels``). So a same-model re-run raises a false alarm with probability at most
+``alpha`` per model (docs/decisions/history-gate.md; measured in tests/test_gate_calibration.py).
 
 Rules on whether B scored at all (``replay.diff_runs.unscored``), which always apply, with or without repeats or
 ``--strict``: a case scored in A that errored, went unrecorded or vanished in B (beyond ``--allow-errored N`` such
@@ -25,6 +28,8 @@ Flips in cases that are flaky on either side are noise: they fail no rule but ``
 
 from __future__ import annotations
 
+from replay.diff_runs.alpha import levels, worse_models
+from replay.diff_runs.broken import broken_cases
 from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import (
     GateOptions,
@@ -36,8 +41,6 @@ from replay.diff_runs.rules import (
     listing,
 )
 from replay.diff_runs.unscored import lost_scores, missing_models, no_scores
-from scorer.case_test import broke_p
-from scorer.paired import holm
 
 __all__ = ["RULES", "GateOptions", "Rule", "RuleResult", "decide", "decide_with"]
 
@@ -89,41 +92,37 @@ def _flip_message(model: ModelDiff, case: CaseOutcome) -> str:
 
 
 def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
-    """The paired test over cases finds B worse than A at ``alpha``."""
-    worse = [m for m in diff.models if m.model in worse_models(diff, options.alpha)]
+    """The paired test over cases (or, against a history, the history test) finds B worse than A."""
+    spent = levels(diff, options)
+    worse = [m for m in diff.models if m.model in worse_models(diff, options)]
     alpha = _number(options.alpha)
     if worse:
         shown = "; ".join(
-            f"{m.model}: {m.paired_test} p = {m.paired_p:.4g}, {_change(m)}" for m in worse[:10]
+            f"{m.model}: {m.paired_test} one-sided p = {m.worse_p:.4g} < "
+            f"{_number(spent[m.model][0])}, {_change(m)}"
+            for m in worse[:10]
         )
         regressions = tuple(
-            Regression(m.model, None, "paired_test", _paired_message(m, alpha)) for m in worse
+            Regression(m.model, None, "paired_test", _paired_message(m, spent[m.model][0]))
+            for m in worse
         )
         text = f"paired test: B is worse than A at --alpha {alpha} ({shown})"
         return RuleResult("paired test", True, text, regressions)
-    shown = "; ".join(f"{m.model}: p = {m.paired_p:.4g}" for m in diff.models[:10])
+    shown = "; ".join(
+        f"{m.model}: {m.paired_test + ' ' if m.history_runs > 1 else ''}one-sided p = {m.worse_p:.4g}"
+        for m in diff.models[:10]
+    )
     more = f"; +{len(diff.models) - 10} more" if len(diff.models) > 10 else ""
     return RuleResult(
         "paired test", False, f"paired test: B is not worse at --alpha {alpha} ({shown}{more})"
     )
 
 
-def worse_models(diff: RunDiff, alpha: float) -> frozenset[str]:
-    """The models the paired test finds worse in B: Holm-adjusted (over the models compared) two-sided p below
-    ``alpha`` with a negative mean change. With one model it is its own p."""
-    adjusted = holm([m.paired_p for m in diff.models])
-    return frozenset(
-        m.model
-        for m, p in zip(diff.models, adjusted, strict=True)
-        if p < alpha and (m.mean_change or 0.0) < 0
-    )
-
-
-def _paired_message(m: ModelDiff, alpha: str) -> str:
+def _paired_message(m: ModelDiff, level: float) -> str:
     worse = m.with_change("worse")
     return (
-        f"paired test: B is worse than A ({m.paired_test} p = {m.paired_p:.4g} < --alpha {alpha}, {_change(m)}); "
-        f"{cases_text(len(worse))} got worse: {ids(worse)}"
+        f"paired test: B is worse than A ({m.paired_test} one-sided p = {m.worse_p:.4g} < "
+        f"{_number(level)}, {_change(m)}); {cases_text(len(worse))} got worse: {ids(worse)}"
     )
 
 
@@ -152,39 +151,6 @@ def max_drop(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     return RuleResult("--max-drop", False, f"Overall within {limit}")
 
 
-def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
-    """A case that passed less often in B than in A beyond chance: the one-sided Fisher exact test on its scored
-    repeats, Holm-adjusted over every paired case of every model, below ``alpha / 2`` (the other half of alpha is
-    the paired test's, so the whole gate holds alpha on a same-model re-run: METHOD.md#calibrated-gate). With
-    fewer than about 6 repeats a side no single case can reach it; the paired test decides then."""
-    tested = [
-        (m, c, broke_p(*c.counts("a"), *c.counts("b")))
-        for m in diff.models
-        for c in m.cases
-        if c.paired
-    ]
-    if not tested:
-        return None
-    adjusted = holm([p for _, _, p in tested])
-    level = options.alpha / 2
-    hits = [(m, c, p) for (m, c, _), p in zip(tested, adjusted, strict=True) if p < level]
-    if not hits:
-        return None
-    found: list[tuple[ModelDiff, tuple[CaseOutcome, ...]]] = []
-    for m in diff.models:
-        cases = tuple(c for hm, c, _ in hits if hm is m)
-        if cases:
-            found.append((m, cases))
-    family = f"Holm over {len(tested)} paired cases, < alpha/2 = {_number(level)}"
-    text = f"broken cases: {cases_text(len(hits))} passed less often in B than in A beyond chance ({family})"
-    regressions = tuple(
-        Regression(m.model, c.case_id, "broke", f"broke ({case_history(c)}; Fisher exact, Holm-adjusted p = "
-                   f"{p:.3g}): {c.reason_b or ''}")
-        for m, c, p in hits
-    )  # fmt: skip
-    return RuleResult("broken cases", True, f"{text} ({listing(found)})", regressions)
-
-
 RULES: tuple[Rule, ...] = (
     scoring_change,
     strict_flips,
@@ -204,11 +170,18 @@ def decide(
     *,
     alpha: float = 0.05,
     strict: bool = False,
+    family: str = "model",
 ) -> Decision:
     """Is B a regression of A? (``decide_with`` the default rules.)"""
     return decide_with(
         diff,
-        GateOptions(max_drop=max_drop, alpha=alpha, strict=strict, allow_errored=allow_errored),
+        GateOptions(
+            max_drop=max_drop,
+            alpha=alpha,
+            strict=strict,
+            allow_errored=allow_errored,
+            family=family,
+        ),
     )
 
 

@@ -1,13 +1,16 @@
-"""Reading a run (the I/O edge of ``diff runs``): a results.json file, a model report dir or a reports dir."""
+"""Reading a run (the I/O edge of ``diff runs``): a results.json file, a model report dir or a reports dir; and
+a history of earlier runs as side A."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import glob
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from replay.diff_runs.history import merge_history
 from replay.results_file import read_results
-from scorer.errors import ResultsError
+from scorer.errors import ResultsError, UsageError
 
 
 def _raise(exc: ResultsError, _path: Path) -> None:
@@ -49,3 +52,62 @@ def load_run(
             continue
         run[model] = results
     return dict(sorted(run.items()))
+
+
+GLOB_CHARS = frozenset("*?[")
+
+
+def history_paths(patterns: Sequence[str], option: str = "--history") -> list[Path]:
+    """The paths of ``--history`` options: a pattern with ``*``, ``?`` or ``[`` is expanded (sorted), so a CI step
+    can pass ``'runs/*/reports'`` quoted; one that matches nothing is a UsageError (an empty history is a mistake,
+    not a comparison against nothing)."""
+    paths: list[Path] = []
+    for pattern in patterns:
+        if GLOB_CHARS & set(pattern):
+            found = sorted(Path(p) for p in glob.glob(pattern))
+            if not found:
+                raise UsageError(f"{option} {pattern}: matches nothing")
+            paths += found
+        else:
+            paths.append(Path(pattern))
+    return paths
+
+
+def load_history(
+    paths: Sequence[Path],
+    b_models: Sequence[str],
+    on_error: Callable[[ResultsError, Path], None] = _raise,
+) -> dict[str, dict[str, Any]]:
+    """Side A as a history: the runs at ``paths`` (the first is A; the same path twice counts once), each model's
+    runs merged by ``merge_history``. A run holding none of B's models (``b_models``) is an error: a history is
+    earlier runs of the same model. Errors go to ``on_error`` like ``load_run``'s."""
+    seen: set[Path] = set()
+    runs: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for path in paths:
+        key = path.resolve()
+        if key in seen:
+            continue
+        seen.add(key)
+        run = load_run(path, on_error)
+        if run and not set(run) & set(b_models):
+            on_error(
+                ResultsError(
+                    f"{path}: holds {_names(run)}, none of B's models ({_names(b_models)}): a history is "
+                    "earlier runs of the same model"
+                ),
+                path,
+            )
+            continue
+        for model, results in run.items():
+            runs.setdefault(model, []).append((str(path), results))
+    merged: dict[str, dict[str, Any]] = {}
+    for model, model_runs in sorted(runs.items()):
+        try:
+            merged[model] = merge_history(model, model_runs)
+        except ResultsError as exc:
+            on_error(exc, Path(model_runs[0][0]))
+    return merged
+
+
+def _names(models: Iterable[str]) -> str:
+    return ", ".join(repr(m) for m in sorted(models))

@@ -109,6 +109,10 @@ def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
             f"Repeats: A {m.repeats_a}, B {m.repeats_b}. {m.pairs} paired cases by pass rate: {worse} worse, "
             f"{better} better (sign-flip exact p = {m.paired_p:.4g})."
         )
+    if m.history_runs > 1:  # a history: its runs' repeats together, and the history test
+        paired = paired.replace(
+            f"Repeats: A {m.repeats_a},", f"History: {m.history_runs} runs ({m.repeats_a} repeats),"
+        ).replace("sign-flip exact p =", f"{m.paired_test} one-sided p =")
     lines += [
         f"Suite {_text(suites, NAME_CHARS)}. {paired}",
         "",

@@ -163,6 +163,10 @@ class ModelDiff:
     difference: PairedDifference | None = (
         None  # Overall's paired difference B - A with its 95% interval
     )
+    history_runs: int = 1  # side A's runs: 2 or more is a history (replay.diff_runs.history)
+    worse_p: float = (
+        1.0  # the gate's one-sided p that B is worse (paired test, or the history test)
+    )
 
     @property
     def single_sample(self) -> bool:
@@ -172,6 +176,8 @@ class ModelDiff:
     @property
     def paired_test(self) -> str:
         """The name of the paired test used."""
+        if self.history_runs > 1:
+            return f"history exact ({self.history_runs} runs)"
         return "McNemar exact" if self.single_sample else "sign-flip exact"
 
     def with_change(self, kind: str) -> tuple[CaseOutcome, ...]:

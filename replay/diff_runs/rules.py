@@ -18,6 +18,7 @@ class GateOptions:
     allow_errored: int = (
         0  # cases per model that may be lost (scored in A, not in B) without failing the gate
     )
+    family: str = "model"  # where alpha is spent: each ``model`` on its own, or the whole ``run``
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ message, ``passed`` passes). So a case is a regression in one view exactly when 
 
 Kinds: ``regression`` (a rule counted the case: scoring change, ``--strict`` flip, broken case), ``lost`` (scored
 in A, not in B, beyond ``--allow-errored``), ``counted`` (got worse, and the paired test counted it in the model's
-whole-run failure), ``noise`` (got worse, and no rule can tell it from chance), ``fix`` (got better),
-``known_failure`` (failed in A and in B), ``allowed_loss`` (lost, within ``--allow-errored``), ``not_scored`` (not
-scored in A: nothing to regress from) and ``unchanged``.
+whole-run failure; against a history, only a case that never flipped there), ``noise`` (got worse, and no
+rule can tell it from chance), ``fix`` (got better), ``known_failure`` (failed in A and in B), ``allowed_loss``
+(lost, within ``--allow-errored``), ``not_scored`` (not scored in A: nothing to regress from) and ``unchanged``.
 """
 
 from __future__ import annotations
@@ -149,8 +149,12 @@ def _worse(
 ) -> tuple[str, str]:
     """Why a case whose pass rate fell is not a regression by itself."""
     history, reason = case_history(case), _reason(case)
-    if paired:
+    if paired and not (model.history_runs > 1 and case.flaky):
         return "counted", f"counted in the paired test ({WHOLE_RUN} failure): {history}{reason}"
+    if (
+        paired
+    ):  # against a history, a case that already flipped there is noise even when the run failed
+        return "noise", f"noise: flaky in the history ({history}){reason}"
     if case.flaky and not model.single_sample:
         return "noise", f"noise: flaky case ({history}){reason}"
     if (
