@@ -29,8 +29,7 @@ def drift(
         typer.Option(
             "--markdown",
             metavar="FILE",
-            help="Also write the verdict as markdown for an issue or a pull-request comment (it is "
-            "appended to $GITHUB_STEP_SUMMARY when that is set).",
+            help="Also write the verdict as markdown for an issue or a pull-request comment.",
         ),
     ] = None,
     verbose: Annotated[
@@ -41,7 +40,9 @@ def drift(
     ] = False,
 ) -> None:
     """Test a model's dated runs for a drop (a CUSUM with a calibrated threshold): exit 0 no change, 1 a
-    change, 2 bad usage or a history that cannot be read."""
+    change, 2 bad usage or a history that cannot be read.
+
+    In GitHub Actions the markdown verdict is also appended to $GITHUB_STEP_SUMMARY."""
     from lobstack_eval.ci_outputs import publish
     from replay.drift_load import load_history
     from replay.drift_text import format_text, to_markdown
