@@ -7,6 +7,7 @@ report dirs give the same verdict, and the HTML timeline marks the very runs dri
 from __future__ import annotations
 
 import re
+import shutil
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -140,3 +141,19 @@ def test_drift_appends_its_markdown_to_the_job_summary(
     assert text.startswith("earlier step\n" + written + "\n### lobstack-eval drift: ref/flaky: ")
     assert text.count("### lobstack-eval drift: ") == 2
     capsys.readouterr()
+
+
+def test_a_rows_root_of_plain_recordings_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
+    rescore(cassettes, SUITE, tmp_path / "reports", html=False, rows=tmp_path / "rows")
+    capsys.readouterr()
+    assert main(["drift", str(tmp_path / "rows")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: {tmp_path / 'rows' / 'cases'}/")
+    assert err[0].endswith(
+        "rows of a plain recording, not a run of a history (no run_id, no date): drift reads rows "
+        "written by `rescore cassettes/history/<run-id> --rows DIR`"
+    )
