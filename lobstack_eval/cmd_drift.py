@@ -14,7 +14,8 @@ def drift(
         typer.Argument(
             metavar="RUN",
             help="The model's runs: report dirs or results.json files (each with its 'run' date), a "
-            "parent dir of run dirs, or a quoted glob.",
+            "parent dir of run dirs (reports/history), a rows root of runs (rescore --rows), or a "
+            "quoted glob.",
         ),
     ],
     model: Annotated[
@@ -39,12 +40,15 @@ def drift(
     ] = False,
 ) -> None:
     """Test a model's dated runs for a drop (a CUSUM with a calibrated threshold): exit 0 no change, 1 a
-    change, 2 bad usage or a history that cannot be read."""
+    change, 2 bad usage or a history that cannot be read.
+
+    In GitHub Actions the markdown verdict is also appended to $GITHUB_STEP_SUMMARY."""
+    from lobstack_eval.ci_outputs import publish
     from replay.drift_load import load_history
     from replay.drift_text import format_text, to_markdown
     from replay.out_dir import check_writable_file
     from scorer.drift_history import analyse
-    from scorer.errors import HistoryError, LobstackError
+    from scorer.errors import HistoryError
     from scorer.safe_text import for_terminal
 
     if markdown is not None:
@@ -57,13 +61,8 @@ def drift(
         ) in exc.earlier:  # every unreadable file on its own line; the handler prints the last
             typer.echo(f"error: {for_terminal(line)}", err=True)
         raise
-    if markdown is not None:
-        from recorder.files import write_bytes_atomic
-
-        try:
-            write_bytes_atomic(markdown, to_markdown(report).encode("utf-8"))
-        except OSError as exc:
-            raise LobstackError(f"{markdown}: cannot write: {exc.strerror or exc}") from exc
+    # --markdown and the job summary, as `diff runs` writes them (the summary is appended, never replaced)
+    publish(markdown, lambda: to_markdown(report))
     typer.echo(format_text(report, verbose), nl=False)
     if report.status == "changed":
         raise typer.Exit(1)

@@ -44,6 +44,13 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
         found = sorted(p for p in path.glob(pattern) if p.is_file())
         if found:
             return found
+    if any(path.glob("*/run.json")) or any(path.glob("*/*/run.json")):
+        problem(
+            f"{path}: recordings (run.json), not scored runs: rescore each run first, "
+            f'e.g. for run in {path}/*; do lobstack-eval rescore "$run" --rows rows-history -q '
+            "--no-html; done, then drift rows-history (docs/commands/drift.md)"
+        )
+        return []
     problem(f"{path}: no results.json in this directory, its run dirs or their model dirs")
     return []
 
@@ -51,9 +58,16 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
 def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRecord]:
     """Every run that ``paths`` name (only model ``model``'s when given); a HistoryError when any file is
     unreadable or undated: its message names the last one, its ``earlier`` every one before."""
+    from recorder.slug import model_slug
+    from replay.drift_rows import is_rows_root, rows_runs
+
     problems: list[str] = []
     runs = []
-    for file in results_files(paths, problems.append):
+    slug = None if model is None else model_slug(model)
+    for path in (p for p in paths if is_rows_root(p)):
+        runs.extend(r for r in rows_runs(path, slug, problems.append) if model in (None, r.model))
+    others = [p for p in paths if not is_rows_root(p)]
+    for file in results_files(others, problems.append):
         try:
             run = run_record(file, read_results(file))
         except ResultsError as exc:
@@ -92,7 +106,7 @@ def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
         date=date,
         model=data["model"],
         suite=f"{suite.get('name', '?')} {suite['version']}",
-        identity=_identity(file, run.get("identity")),
+        identity=identity_of(file, run.get("identity")),
         cases=tuple(_tally(result) for result in data["results"]),
         suite_sha256=suite["sha256"] if isinstance(suite.get("sha256"), str) else None,
     )
@@ -111,7 +125,8 @@ def _strings(file: Path, field: str, value: Any) -> tuple[str, ...]:
     return tuple(sorted(set(value)))
 
 
-def _identity(file: Path, value: Any) -> Identity | None:
+def identity_of(file: Path, value: Any) -> Identity | None:
+    """A run's recorded identity object (results.json's ``run.identity``) checked; None when it recorded none."""
     if value is None:
         return None
     if not isinstance(value, dict):

@@ -1,17 +1,22 @@
 """A model's history as a timeline: Overall with its 95% interval per dated run, where the model behind the name
-changed (its recorded identity), and the change point the ``drift`` command found (an input here: none until it
-is given). Computed from results.json documents of runs (those with ``run``, docs/FORMATS.md "Histories"); the
-HTML report draws it (``replay.html._timeline``)."""
+changed (its recorded identity), and the change point of the drift test. Computed from results.json documents of
+runs (those with ``run``, docs/FORMATS.md "Histories"); the HTML report draws it (``replay.html._timeline``).
+
+The change point is ``scorer.drift_history.analyse`` over the same runs, the very call ``lobstack-eval drift``
+makes on them (read by ``replay.drift_load.run_record``, as drift reads them): one verdict, never a second rule
+(tests/test_drift_e2e.py checks that the marked runs are drift's)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replay.drift_load import run_record
 from replay.results_file import read_results
-from scorer.errors import ResultsError
+from scorer.drift_history import DriftReport, analyse
+from scorer.errors import LobstackError, ResultsError
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,14 @@ class ChangePoint:
 
     last_before: str
     first_after: str
+
+    @classmethod
+    def of(cls, report: DriftReport) -> ChangePoint | None:
+        """The change point of a drift verdict (None: no change found)."""
+        if report.status != "changed" or report.last_stable is None:
+            return None
+        runs = report.runs
+        return cls(runs[report.last_stable].run_id, runs[report.last_stable + 1].run_id)
 
 
 @dataclass(frozen=True)
@@ -38,12 +51,15 @@ class RunPoint:
 
 @dataclass(frozen=True)
 class Timeline:
-    """A model's runs in order (by date, then id) and its change point (None: none given)."""
+    """A model's runs in order (by date, then id), the drift test over them (``drift``; None when the runs cannot
+    be tested: ``drift_error`` says why) and its change point (None: none found)."""
 
     model: str
     model_slug: str
     points: tuple[RunPoint, ...]
     change: ChangePoint | None
+    drift: DriftReport | None = None
+    drift_error: str | None = None
 
 
 def _point(document: dict[str, Any], previous: dict[str, Any] | None) -> RunPoint:
@@ -62,12 +78,10 @@ def _point(document: dict[str, Any], previous: dict[str, Any] | None) -> RunPoin
     )
 
 
-def timelines(
-    documents: Iterable[dict[str, Any]], changes: Mapping[str, ChangePoint] | None = None
-) -> list[Timeline]:
-    """The timeline of every model (by slug) with at least two runs among ``documents``, sorted by model name.
-    Documents without ``run`` (plain recordings) are not runs and are left out. ``changes`` maps a model slug to
-    its change point (the ``drift`` command's finding); a model without one has none marked."""
+def timelines(documents: Iterable[dict[str, Any]]) -> list[Timeline]:
+    """The timeline of every model (by slug) with at least two runs among ``documents``, sorted by model name,
+    each with the drift test over its runs and the change point it found. Documents without ``run`` (plain
+    recordings) are not runs and are left out."""
     by_model: dict[str, list[dict[str, Any]]] = {}
     for document in documents:
         if isinstance(document.get("run"), dict):
@@ -78,9 +92,23 @@ def timelines(
             continue
         runs.sort(key=lambda d: (d["run"].get("date") or "", str(d["run"]["id"])))
         points = tuple(_point(d, runs[i - 1]["run"] if i else None) for i, d in enumerate(runs))
-        change = (changes or {}).get(slug)
-        found.append(Timeline(str(runs[-1]["model"]), slug, points, change))
+        report, error = drift_of(runs)
+        change = None if report is None else ChangePoint.of(report)
+        found.append(Timeline(str(runs[-1]["model"]), slug, points, change, report, error))
     return sorted(found, key=lambda t: (t.model, t.model_slug))
+
+
+def drift_of(runs: Sequence[dict[str, Any]]) -> tuple[DriftReport | None, str | None]:
+    """``drift``'s verdict over one model's run documents, or why they cannot be tested (an undated run, two
+    suite files...: the message ``drift`` would print)."""
+    try:
+        records = [
+            run_record(Path(str(d["run"]["id"]), str(d["model_slug"]), "results.json"), d)
+            for d in runs
+        ]
+        return analyse(records), None
+    except LobstackError as exc:
+        return None, exc.message
 
 
 def read_history(history_dir: Path) -> list[dict[str, Any]]:

@@ -147,14 +147,18 @@ def test_nothing_to_read_is_one_error_line(tmp_path: Path, capsys) -> None:
     assert "no results.json in this directory" in _one_error(capsys)
 
 
-def test_the_markdown_mentions_nobody(tmp_path: Path, capsys) -> None:
+def test_the_markdown_mentions_nobody(tmp_path: Path, capsys, monkeypatch) -> None:
     write_history(tmp_path / "h", NOISY, NOISY, 12, None, seed=6, model="@acme/model")
     doc = json.loads((tmp_path / "h" / "run-012" / "results.json").read_text(encoding="utf-8"))
     doc["run"]["identity"]["routing"] = {"x-lobstack-provider": ["@everyone"]}
     (tmp_path / "h" / "run-012" / "results.json").write_text(json.dumps(doc), encoding="utf-8")
     comment = tmp_path / "c.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
     assert main(["drift", str(tmp_path / "h"), "--markdown", str(comment)]) == 0
     text = comment.read_text(encoding="utf-8")
+    assert (tmp_path / "summary.md").read_text(
+        encoding="utf-8"
+    ) == text + "\n"  # the same, appended
     assert "@\u200deveryone" in text and "@\u200dacme/model" in text
     assert "@everyone" not in text and "@acme" not in text
     assert "header:x-lobstack-provider: acme -> @everyone" in capsys.readouterr().out

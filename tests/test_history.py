@@ -1,6 +1,6 @@
 """Runs as history (issue 31): ``record --history`` keeps dated runs side by side, rescore dates them and names the
 model behind the name from the recording itself, one rows root holds a model's whole history, and the committed
-histories (cassettes/history/, scripts/record_history.py) show ref/drifting's change at run 6 and none for
+histories (cassettes/history/, scripts/record_history.py) show ref/drifting's change at run 16 and none for
 ref/flaky. End to end on the stand-in (127.0.0.1, port 0) and on the committed cassettes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,8 @@ from tests.conftest import MINI_SUITE, ROOT
 
 HISTORY = ROOT / "cassettes" / "history"
 SUITE = ROOT / "evals" / "suite.json"
-DAYS = [f"2026-10-{day}" for day in range(21, 29)]  # the committed runs 1..8
-# ref/drifting's broken cases under seed 0, read off the committed runs 6-8 and checked by hand against
+DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]  # runs 1..20
+# ref/drifting's broken cases under seed 0, read off the committed runs 16-20 and checked by hand against
 # standin/drifting.py's rule (a tenth of the non-wobbly cases): they pass in every run before the change.
 BROKEN = {"selection-02", "selection-08", "arguments-06", "parallel-01", "parallel-10", "chains-06"}
 
@@ -42,7 +42,7 @@ def scored_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     return reports, rows
 
 
-def test_the_committed_history_is_eight_dated_runs_of_two_models() -> None:
+def test_the_committed_history_is_twenty_dated_runs_of_two_models() -> None:
     assert sorted(p.name for p in HISTORY.iterdir()) == DAYS
     for day in DAYS:
         assert sorted(p.name for p in (HISTORY / day).iterdir()) == ["ref_drifting", "ref_flaky"]
@@ -56,7 +56,7 @@ def test_each_run_is_dated_and_names_the_model_behind_the_name(
     reports, _rows = scored_history
     for number, day in enumerate(DAYS, 1):
         drifting = results(reports / day, "ref_drifting")["run"]
-        version = 2 if number >= 6 else 1
+        version = 2 if number >= 16 else 1
         assert drifting["id"] == day and drifting["date"] == day
         assert drifting["recorded_at"] == f"{day}T06:00:00+00:00"
         assert drifting["identity"]["model"] == [f"ref/drifting-v{version}"]
@@ -74,7 +74,7 @@ def test_each_run_is_dated_and_names_the_model_behind_the_name(
     assert len(prints) == 2  # one per version
 
 
-def test_ref_drifting_breaks_its_chosen_cases_from_run_6_and_ref_flaky_keeps_its_level(
+def test_ref_drifting_breaks_its_chosen_cases_from_run_16_and_ref_flaky_keeps_its_level(
     scored_history: tuple[Path, Path],
 ) -> None:
     reports, _rows = scored_history
@@ -87,14 +87,14 @@ def test_ref_drifting_breaks_its_chosen_cases_from_run_6_and_ref_flaky_keeps_its
         }
         for day in DAYS
     }
-    for day in DAYS[:5]:
+    for day in DAYS[:15]:
         assert not failing[day] & BROKEN and len(failing[day]) <= 5
-    for day in DAYS[5:]:
+    for day in DAYS[15:]:
         assert failing[day] >= BROKEN
     overall = {
         day: results(reports / day, "ref_drifting")["metrics"]["overall"]["rate"] for day in DAYS
     }
-    assert max(overall[d] for d in DAYS[5:]) < min(overall[d] for d in DAYS[:5])
+    assert max(overall[d] for d in DAYS[15:]) < min(overall[d] for d in DAYS[:15])
     flaky = [results(reports / day, "ref_flaky")["metrics"]["overall"]["rate"] for day in DAYS]
     assert len(set(flaky)) > 1  # each run draws afresh
     assert max(flaky) - min(flaky) < 15  # around the same level: no change
@@ -123,9 +123,9 @@ def test_one_rows_root_holds_both_models_whole_histories(
         .sort("model_slug", "run_date")
         .collect()
     )
-    assert by_run.height == 16
+    assert by_run.height == 40
     identities = cases.select("model_slug", "run_id", "run_identity").unique().collect()
-    assert identities.height == 16  # one identity per run of each model, in every row of the run
+    assert identities.height == 40  # one identity per run of each model, in every row of the run
     for slug, run_id, identity in identities.iter_rows():
         assert json.loads(identity) == results(reports / run_id, slug)["run"]["identity"]
     for slug, run_id, run_date, overall in by_run.iter_rows():
@@ -146,7 +146,7 @@ def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
         main(["leaderboard", str(rows / "cases"), "--out", str(board)]) == 0
     )  # the cases folder: the root
     assert main(["leaderboard", str(reports / DAYS[-1]), "--out", str(last)]) == 0
-    assert "160 case-run(s)" in capsys.readouterr().err  # 2 models x 80 cases, not 8 runs' worth
+    assert "160 case-run(s)" in capsys.readouterr().err  # 2 models x 80 cases, not 20 runs' worth
     for name in ("leaderboard.csv", "leaderboard.md"):
         assert (board / name).read_bytes() == (last / name).read_bytes()
 

@@ -1,11 +1,13 @@
 """The HTML report's timeline (issue 31): for a model with a history, Overall with its interval per run, a ring
-where the recorded identity changed, and the change point marked when one is given (``drift`` gives it). Built
-from the committed history (cassettes/history/), rescored here."""
+where the recorded identity changed, and drift's verdict on those runs with its change point marked (the same
+test: tests/test_drift_e2e.py checks the marked runs are the ones ``drift`` names). Built from the committed
+history (cassettes/history/), rescored here."""
 
 from __future__ import annotations
 
 import json
 import re
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from replay.timeline import ChangePoint, read_history, timelines
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"
-DAYS = [f"2026-10-{day}" for day in range(21, 29)]
+DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]
 
 
 @pytest.fixture(scope="module")
@@ -40,10 +42,11 @@ def test_a_timeline_per_model_with_its_runs_in_order(history: Path) -> None:
     drifting = found[0]
     assert [p.run_id for p in drifting.points] == DAYS
     assert [p.date for p in drifting.points] == DAYS
-    # the identity changed once, at run 6 (ref/drifting-v1 -> v2), never for ref/flaky
-    assert [p.run_id for p in drifting.points if p.identity_changed] == ["2026-10-26"]
+    # the identity changed once, at run 16 (ref/drifting-v1 -> v2), never for ref/flaky
+    assert [p.run_id for p in drifting.points if p.identity_changed] == ["2026-11-05"]
     assert not any(p.identity_changed for p in found[1].points)
-    assert drifting.change is None  # no change point until drift gives one
+    assert drifting.change == ChangePoint("2026-11-04", "2026-11-05")  # drift's, run 15 -> 16
+    assert found[1].change is None
     for point, day in zip(drifting.points, DAYS, strict=True):
         document = json.loads((history / day / "ref_drifting" / "results.json").read_text("utf-8"))
         assert point.overall == document["metrics"]["overall"]["rate"]
@@ -65,23 +68,45 @@ def _section(page: str) -> str:
     return match.group(1)
 
 
-def test_the_page_draws_each_timeline_and_marks_the_change_point_given(history: Path) -> None:
+def test_the_page_draws_each_timeline_with_drifts_verdict(history: Path) -> None:
     documents = read_history(history)
     latest = [d for d in documents if d["run"]["id"] == DAYS[-1]]
-    unmarked = _section(render_report(latest, suite_dict(), timelines(documents)))
-    assert unmarked.count("<svg") == 2 and unmarked.count("no change point marked") == 2
-    assert ">change<" not in unmarked
-    change = {"ref_drifting": ChangePoint("2026-10-25", "2026-10-26")}
-    marked = _section(render_report(latest, suite_dict(), timelines(documents, change)))
-    assert "ref/drifting: changed between run 2026-10-25 and run 2026-10-26." in marked
-    assert marked.count(">change<") == 1  # the dashed line's label, in ref/drifting's drawing only
-    assert "<td>ref/drifting-v2 (changed)</td>" in marked
-    assert marked.count("(changed)") == 1
-    assert "<td>2026-10-21</td><td>2026-10-21</td>" in marked
-    # the same inputs, the same bytes
-    assert render_report(latest, suite_dict(), timelines(documents, change)) == render_report(
-        latest, suite_dict(), timelines(documents, change)
+    section = _section(render_report(latest, suite_dict(), timelines(documents)))
+    assert section.count("<svg") == 2
+    assert (
+        "ref/drifting: drift: changed between run 2026-11-04 (2026-11-04) and run 2026-11-05 "
+        "(2026-11-05); detected at run " in section
     )
+    assert "ref/flaky: drift: no change in 20 runs since 2026-10-21." in section
+    assert section.count(">change<") == 1  # the dashed line's label, in ref/drifting's drawing only
+    assert "<td>ref/drifting-v2 (changed)</td>" in section
+    assert section.count("(changed)") == 1
+    assert "<td>2026-10-21</td><td>2026-10-21</td>" in section
+    # the same inputs, the same bytes
+    assert render_report(latest, suite_dict(), timelines(documents)) == render_report(
+        latest, suite_dict(), timelines(documents)
+    )
+
+
+def test_a_short_or_untestable_history_marks_nothing_and_says_why(history: Path) -> None:
+    documents = read_history(history)
+    short = [d for d in documents if d["run"]["id"] in DAYS[:5]]
+    latest = [d for d in short if d["run"]["id"] == DAYS[4]]
+    section = _section(render_report(latest, suite_dict(), timelines(short)))
+    assert (
+        "ref/flaky: drift: not tested yet: 5 runs since 2026-10-21; the test needs 11 runs"
+        in section
+    )
+    assert ">change<" not in section
+    bumped = [
+        d | {"suite": d["suite"] | {"version": "9.9.9"}} if d["run"]["id"] == DAYS[-1] else d
+        for d in documents
+    ]
+    drifting = timelines(bumped)[0]
+    assert drifting.change is None and drifting.drift is None
+    assert drifting.drift_error and "2 suite versions" in drifting.drift_error
+    section = _section(render_report(latest, suite_dict(), [drifting]))
+    assert "ref/drifting: drift: not tested: a history holds one model on one suite file" in section
 
 
 def test_report_history_option(history: Path, capsys: pytest.CaptureFixture[str]) -> None:

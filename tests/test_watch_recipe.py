@@ -8,15 +8,21 @@ the job runs); the ``${{ ... }}`` expressions get the values of a run watching `
 is carried from step to step as Actions does; steps that use an action are GitHub's and are not run, nor is the
 install (``uv sync --locked``: this checkout's environment stands for it).
 
-TODO(coordinator): the drift step runs once h8drift's ``lobstack-eval drift`` exists; until then it is the one
-step not run (``DRIFT``), and nothing here asserts its verdict. When it lands: drop the guard and assert the step
-passes on days 1-2 and fails (exit 1) on day 3, when ref/drifting changed.
+The history is seeded with the first 14 committed runs of ``ref/drifting`` (cassettes/history/, recorded with
+the same stand-in, changed from run 16), each scored into its report dir and the rows as the job would have
+done; the job then runs days 15-18. The drift step's exit code is what that history implies: 0 on days 15-17
+(no change, then a change not yet certain), 1 on day 18 (the alarm, naming the change between runs 15 and 16);
+every other step passes every day. A step that fails stops the steps after it that are not ``if: always()``,
+as in Actions. The job's runs are dated by the recorder's clock (today: after every seeded run, as in a real
+watch), so the verdict names them by run id and date.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +31,7 @@ import polars as pl
 import pytest
 import yaml
 
-from lobstack_eval.main import app
+from replay.rescore import rescore
 from standin import StandInGateway
 from tests.conftest import ROOT
 from tests.test_ci_recipes import checkout_env, triggers
@@ -43,7 +49,10 @@ ACTIONS = {
     "stefanzweifel/git-auto-commit-action@v5",
 }
 DRIFT = "lobstack-eval drift"
-DAYS = ("2026-10-21", "2026-10-22", "2026-10-23")
+HISTORY = ROOT / "cassettes" / "history"
+DAYS = tuple(sorted(p.name for p in HISTORY.iterdir()))[:18]  # runs 1..18, dated 2026-10-21 on
+SEEDED = 14  # runs 1..14 come from the committed history; the job records 15..18
+CHANGED_FROM, DETECTED = 16, 18  # ref/drifting's change (scripts/record_history.py), drift's alarm
 
 
 def workflow() -> dict[str, Any]:
@@ -60,29 +69,29 @@ def substitute(value: str) -> str:
     return re.sub(r"\$\{\{(.*?)\}\}", one, value)
 
 
-def drift_exists() -> bool:
-    return "drift" in {command.name for command in app.registered_commands}
-
-
-def run_day(job: dict[str, Any], project: Path, env: dict[str, str]) -> list[str]:
-    """Run the job's steps in ``project`` (bash -eo pipefail, ``$GITHUB_ENV`` carried); returns the steps not run."""
-    import subprocess
-
+def run_day(
+    job: dict[str, Any], project: Path, env: dict[str, str]
+) -> tuple[list[str], subprocess.CompletedProcess[str] | None]:
+    """Run the job's steps in ``project`` (bash -eo pipefail, ``$GITHUB_ENV`` carried); returns the steps not run
+    and the drift step's outcome. Every other step must pass; after a failed step only ``if: always()`` steps
+    run, as in Actions."""
     github_env = project / "github-env"
     github_env.write_text("", encoding="utf-8")
     carried: dict[str, str] = {}
     job_env = {k: substitute(str(v)) for k, v in (job.get("env") or {}).items()}
     skipped = []
+    drift = None
+    failed = False
     for step in job["steps"]:
+        if failed and step.get("if") != "always()":
+            skipped.append(f"after a failure: {step.get('name') or step.get('uses')}")
+            continue
         if "uses" in step:
             assert step["uses"] in ACTIONS
             skipped.append(step["uses"])
             continue
         if step["run"].strip() == INSTALL:
             skipped.append(INSTALL)
-            continue
-        if DRIFT in step["run"] and not drift_exists():
-            skipped.append(DRIFT)  # TODO(coordinator): see the module docstring
             continue
         step_env = {k: substitute(str(v)) for k, v in (step.get("env") or {}).items()}
         done = subprocess.run(
@@ -93,13 +102,17 @@ def run_day(job: dict[str, Any], project: Path, env: dict[str, str]) -> list[str
             text=True,
             timeout=600,
         )
-        assert done.returncode == 0, (
-            f"{step.get('name')}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
-        )
+        if DRIFT in step["run"]:
+            drift = done
+            failed = done.returncode != 0
+        else:
+            assert done.returncode == 0, (
+                f"{step.get('name')}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+            )
         for line in github_env.read_text(encoding="utf-8").splitlines():
             key, _, value = line.partition("=")
             carried[key] = value
-    return skipped
+    return skipped, drift
 
 
 def date_shim(folder: Path, day: str) -> Path:
@@ -122,28 +135,64 @@ def test_the_watch_runs_daily_and_only_its_record_step_has_the_key() -> None:
     assert any(DRIFT in s.get("run", "") for s in job["steps"])
 
 
-def test_three_days_of_the_watch_keep_three_dated_runs_and_their_rows(
+def seed(project: Path) -> None:
+    """Runs 1..SEEDED of ref/drifting from the committed history, scored as the job would have scored them."""
+    suite = project / "evals" / "suite.json"
+    for day in DAYS[:SEEDED]:
+        run_dir = project / "cassettes" / "history" / day
+        shutil.copytree(HISTORY / day / "ref_drifting", run_dir / "ref_drifting")
+        rescore(
+            run_dir, suite, project / "reports" / "history" / day, rows=project / "rows-history"
+        )
+
+
+def test_the_watch_keeps_dated_runs_and_its_drift_step_fails_on_the_change(
     tmp_path: Path, start_gateway: Callable[..., StandInGateway]
 ) -> None:
     project = tmp_path / "repo"
     project.mkdir()
     (project / "evals").mkdir()
     (project / "evals" / "suite.json").write_bytes((ROOT / "evals" / "suite.json").read_bytes())
+    seed(project)
     (job,) = workflow()["jobs"].values()
     base = checkout_env()
-    for number, day in enumerate(DAYS, 1):
-        gateway = start_gateway(suite=ROOT / "evals" / "suite.json", run=number, drift_from=3)
+    summary = tmp_path / "summary.md"
+    for number in range(SEEDED + 1, len(DAYS) + 1):
+        day = DAYS[number - 1]
+        gateway = start_gateway(
+            suite=ROOT / "evals" / "suite.json", run=number, drift_from=CHANGED_FROM
+        )
         shim = date_shim(tmp_path / f"bin-{number}", day)
         env = base | {
             "LOBSTACK_BASE_URL": gateway.url,
-            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+            "GITHUB_STEP_SUMMARY": str(summary),
             "PATH": f"{shim}:{base['PATH']}",
         }
-        skipped = run_day(job, project, env)
+        skipped, drift = run_day(job, project, env)
         gateway.stop()
         expected = ["actions/checkout@v4", "astral-sh/setup-uv@v6", INSTALL]
-        expected += [] if drift_exists() else [DRIFT]
         assert skipped == [*expected, "stefanzweifel/git-auto-commit-action@v5"]
+        assert drift is not None
+        verdict = drift.stdout.splitlines()[0]
+        # the markdown of every day's verdict lands in the job summary, after the earlier days'
+        comments = summary.read_text("utf-8").split("### lobstack-eval drift: ")[1:]
+        assert len(comments) == number - SEEDED
+        if number < DETECTED:
+            assert drift.returncode == 0, drift.stdout + drift.stderr
+            assert verdict == f"drift: no change in {number} runs since {DAYS[0]}"
+            assert comments[-1].startswith("ref/drifting: no change\n")
+        else:
+            assert drift.returncode == 1, drift.stdout + drift.stderr
+            assert verdict.startswith("drift: changed between run ")
+            assert f"between run {DAYS[CHANGED_FROM - 2]} (" in verdict
+            assert f"and run {DAYS[CHANGED_FROM - 1]} (" in verdict
+            assert f"detected at run {day} (" in verdict
+            assert "cases that moved (6):" in drift.stdout
+            assert "model: ref/drifting-v1 -> ref/drifting-v2" in drift.stdout
+            assert comments[-1].startswith("ref/drifting: changed\n")
+            assert (project / "drift.md").read_text("utf-8") == "### lobstack-eval drift: " + (
+                comments[-1].removesuffix("\n")
+            )
     history = project / "cassettes" / "history"
     assert sorted(p.name for p in history.iterdir()) == list(DAYS)
     runs = {}
@@ -157,11 +206,9 @@ def test_three_days_of_the_watch_keep_three_dated_runs_and_their_rows(
         )
         assert results["run"]["id"] == day
         runs[day] = results
-    # the stand-in's day 3 is ref/drifting's version 2: another model behind the name, fewer cases passed
+    # from run 16 the stand-in serves ref/drifting's version 2: another model behind the name
     assert [runs[d]["run"]["identity"]["model"] for d in DAYS] == [
-        ["ref/drifting-v1"],
-        ["ref/drifting-v1"],
-        ["ref/drifting-v2"],
+        [f"ref/drifting-v{1 if n < CHANGED_FROM else 2}"] for n in range(1, len(DAYS) + 1)
     ]
     rows = project / "rows-history"
     cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_partitioning=True)
@@ -176,6 +223,7 @@ def test_three_days_of_the_watch_keep_three_dated_runs_and_their_rows(
     assert per_run["overall"].to_list() == pytest.approx(
         [runs[d]["metrics"]["overall"]["rate"] for d in DAYS]
     )
-    assert per_run["overall"][2] < min(per_run["overall"][:2])
     page = (project / "reports" / "history" / DAYS[-1] / "index.html").read_text("utf-8")
     assert '<section id="timeline">' in page and "ref/drifting-v2 (changed)" in page
+    # the timeline's caption is the drift step's verdict, its dashed line the same change point
+    assert f"ref/drifting: {verdict}." in page and page.count(">change<") == 1

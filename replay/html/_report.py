@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
 from replay.ties import has_repeats, tiers
-from replay.timeline import ChangePoint, Timeline, read_history, timelines
+from replay.timeline import Timeline, read_history, timelines
 from scorer.errors import LobstackError, ResultsError
 
 
@@ -120,14 +120,13 @@ def write_report(
     suite_path: Path,
     on_error: Callable[[LobstackError], None] | None = None,
     history: Path | None = None,
-    changes: Mapping[str, ChangePoint] | None = None,
 ) -> Path:
     """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
 
     Raises ``ResultsError`` naming the file for a corrupt results.json, ``SuiteError`` for the suite. With
     ``on_error``, a corrupt results.json is handed to it instead and the page shows the other models (it still
     raises when none is readable). ``history`` (report dirs of a history's runs, ``<run-id>/<model-slug>/``) adds
-    each model's timeline, with ``changes`` (model slug -> change point, from ``drift``) marked.
+    each model's timeline, with the change point the drift test finds in its runs marked.
     """
     suite = load_suite(suite_path)
     results = []
@@ -140,7 +139,7 @@ def write_report(
             on_error(exc)
     if not results:
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
-    lines = timelines(read_history(history), changes) if history is not None else []
+    lines = timelines(read_history(history)) if history is not None else []
     out = reports_dir / "index.html"
     write_atomic(out, render_report(results, suite, lines))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from replay.drift_text import verdict
 from replay.html._plot_model import plain_text
 from replay.html._svg import figure, to_svg
 from replay.timeline import Timeline
@@ -75,12 +76,10 @@ def _rate(value: float | None) -> str:
 
 def timeline_view(timeline: Timeline, index: int) -> TimelineView:
     """The drawing and the table of one model's timeline (``index`` keeps plot ids apart on one page)."""
-    change = timeline.change
-    said = (
-        f"changed between run {change.last_before} and run {change.first_after}"
-        if change is not None
-        else "no change point marked"
-    )
+    if timeline.drift is not None:
+        said = f"drift: {verdict(timeline.drift)}"  # the very line `lobstack-eval drift` prints
+    else:
+        said = f"drift: not tested: {timeline.drift_error}"
     rows = tuple(
         (
             p.run_id,

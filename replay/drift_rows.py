@@ -1,0 +1,111 @@
+"""A model's history read from a rows root (the I/O edge of ``drift``): the root ``rescore RUN --rows DIR`` writes
+for each run of a history, one partition per run (``DIR/cases/suite_version=V/model_slug=S/run_id=R/``).
+
+Each run partition holds what ``drift`` needs: every case-run's status, the run's id, date and recorded identity
+(``run_id``, ``run_date``, ``run_identity``), the model and the suite, so a watch keeps only the rows and ``drift``
+reads them as it reads the runs' results.json files (tests/test_drift_e2e.py checks that both give one verdict).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from scorer.drift_history import CaseTally, RunRecord
+from scorer.errors import ResultsError
+
+COLUMNS = (
+    "model",
+    "suite_name",
+    "suite_version",
+    "suite_sha256",
+    "case_id",
+    "status",
+    "run_id",
+    "run_date",
+    "run_identity",
+)
+
+
+def is_rows_root(path: Path) -> bool:
+    """True for a rows root (``cases/suite_version=V/...`` under it) or its ``cases`` folder itself."""
+    return path.is_dir() and (
+        _has_versions(path / "cases") or (path.name == "cases" and _has_versions(path))
+    )
+
+
+def _has_versions(folder: Path) -> bool:
+    return folder.is_dir() and any(
+        p.is_dir() and p.name.startswith("suite_version=") for p in folder.iterdir()
+    )
+
+
+def rows_runs(
+    path: Path, model_slug: str | None, problem: Callable[[str], None]
+) -> list[RunRecord]:
+    """Every run partition of the rows root ``path`` (only model slug ``model_slug``'s when given), one
+    RunRecord each; each unreadable partition is handed to ``problem`` and left out."""
+    from replay.rows.dataset import partitions
+    from replay.rows.store import read_table
+
+    root = path.parent if path.name == "cases" and not (path / "cases").is_dir() else path
+    try:
+        found = partitions(root)
+    except ResultsError as exc:
+        problem(exc.message)
+        return []
+    runs = []
+    for partition in found:
+        if model_slug is not None and partition.model_slug != model_slug:
+            continue
+        file = partition.file("cases")
+        if partition.run_id is None:
+            problem(
+                f"{file}: rows of a plain recording, not a run of a history (no run_id, no date): "
+                "drift reads rows written by `rescore cassettes/history/<run-id> --rows DIR`"
+            )
+            continue
+        try:
+            runs.append(_record(file, read_table(file, "cases")))
+        except ResultsError as exc:
+            problem(exc.message)
+    return runs
+
+
+def _record(file: Path, frame: Any) -> RunRecord:
+    """One run partition's rows as a dated run: a ResultsError naming the file when it holds none or several."""
+    from replay.drift_load import identity_of
+
+    rows = frame.select(COLUMNS)
+    keys = rows.select("model", "suite_name", "suite_version", "suite_sha256", "run_id")
+    keys = keys.unique().rows()
+    if len(keys) != 1:
+        raise ResultsError(f"{file}: expected the rows of one run of one model, found {len(keys)}")
+    model, suite_name, suite_version, sha256, run_id = keys[0]
+    dates = rows["run_date"].drop_nulls().unique()
+    if len(dates) != 1:
+        raise ResultsError(f"{file}: column 'run_date' must hold the run's one date")
+    identities = rows["run_identity"].unique().to_list()
+    try:
+        identity = json.loads(identities[0]) if len(identities) == 1 else None
+    except (TypeError, ValueError):
+        identity = None
+    if len(identities) != 1 or not (identity is None or isinstance(identity, dict)):
+        raise ResultsError(f"{file}: column 'run_identity' must hold the run's one identity (JSON)")
+    tallies: dict[str, list[int]] = {}
+    for case_id, status in rows.select("case_id", "status").iter_rows():
+        tally = tallies.setdefault(case_id, [0, 0])
+        tally[0] += status == "passed"
+        tally[1] += status in ("passed", "failed")
+    return RunRecord(
+        source=str(file),
+        run_id=run_id,
+        date=dates[0].isoformat(),
+        model=model,
+        suite=f"{suite_name or '?'} {suite_version}",
+        identity=identity_of(file, identity),
+        cases=tuple(CaseTally(c, p, s) for c, (p, s) in tallies.items()),
+        suite_sha256=sha256,
+    )

@@ -1,0 +1,159 @@
+"""``drift`` end to end on the committed histories (issue 31, "Done when"): every run under cassettes/history/ is
+rescored (report dirs and one rows root, as the watch recipe keeps them), then ``drift`` names ref/drifting's
+change at run 16 (scripts/record_history.py's DRIFT_FROM) within the delay target (<= 3 runs), the cases that
+broke and the identity change (exit 1), and raises no alarm on ref/flaky's 20 runs (exit 0). The rows root and the
+report dirs give the same verdict, and the HTML timeline marks the very runs drift names."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from lobstack_eval.main import main
+from replay.rescore import rescore
+from replay.timeline import ChangePoint, read_history, timelines
+from tests.conftest import ROOT
+
+HISTORY = ROOT / "cassettes" / "history"
+SUITE = ROOT / "evals" / "suite.json"
+DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]  # runs 1..20
+CHANGED_FROM = 16  # scripts/record_history.py: ref/drifting is version 2 from run 16 on
+# ref/drifting's broken cases under seed 0 (tests/test_history.py, checked by hand against standin/drifting.py)
+BROKEN = {"selection-02", "selection-08", "arguments-06", "parallel-01", "parallel-10", "chains-06"}
+VERDICT = re.compile(
+    r"drift: changed between run (\S+) \(\S+\) and run (\S+) \(\S+\); detected at run (\S+) \("
+)
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Every committed run rescored: report dirs reports/<run-id>/<model-slug>/ and one rows root."""
+    base = tmp_path_factory.mktemp("e2e")
+    reports, rows = base / "reports", base / "rows"
+    for day in DAYS:
+        rescore(HISTORY / day, SUITE, reports / day, html=False, rows=rows)
+    return reports, rows
+
+
+def _drift(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["drift", *args])
+    return code, capsys.readouterr().out
+
+
+def test_the_committed_histories_are_twenty_runs_each() -> None:
+    assert sorted(p.name for p in HISTORY.iterdir()) == DAYS
+    for day in DAYS:
+        assert sorted(p.name for p in (HISTORY / day).iterdir()) == ["ref_drifting", "ref_flaky"]
+
+
+def test_drift_names_ref_driftings_change_its_cases_and_its_identity(
+    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _reports, rows = scored
+    code, out = _drift(capsys, str(rows), "--model", "ref/drifting")
+    assert code == 1
+    match = VERDICT.match(out.splitlines()[0])
+    assert match, out
+    last_before, first_after, detected = (DAYS.index(g) + 1 for g in match.groups())
+    assert (last_before, first_after) == (CHANGED_FROM - 1, CHANGED_FROM)  # the right change point
+    assert CHANGED_FROM <= detected <= CHANGED_FROM + 3  # within the delay target
+    moved = out.split("cases that moved (")[1].split("identity changes")[0]
+    assert moved.startswith(f"{len(BROKEN)}):")
+    for case_id in BROKEN:
+        since = len(DAYS) - CHANGED_FROM + 1
+        assert f"  {case_id}: passed 15/15 (100%) before, 0/{since} (0%) since\n" in moved
+    fields = "header:x-lobstack-provider, model, system_fingerprint"
+    assert f"the recorded identity changed at the change: {fields}\n" in out
+    change = (
+        f"(run {DAYS[CHANGED_FROM - 2]} ({DAYS[CHANGED_FROM - 2]}) -> run {DAYS[CHANGED_FROM - 1]}"
+    )
+    assert f"  model: ref/drifting-v1 -> ref/drifting-v2 {change}" in out
+
+
+def test_drift_raises_no_alarm_on_ref_flaky(
+    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _reports, rows = scored
+    code, out = _drift(capsys, str(rows), "--model", "ref/flaky")
+    assert code == 0
+    assert out.splitlines()[0] == f"drift: no change in 20 runs since {DAYS[0]}"
+    assert "identity changes" not in out
+
+
+@pytest.mark.parametrize("model", ["ref/drifting", "ref/flaky"])
+def test_the_rows_root_and_the_report_dirs_give_one_verdict(
+    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str
+) -> None:
+    reports, rows = scored
+    from_rows = _drift(capsys, str(rows), "--model", model, "-v")
+    from_cases = _drift(capsys, str(rows / "cases"), "--model", model, "-v")
+    from_reports = _drift(capsys, str(reports), "--model", model, "-v")
+    assert from_rows == from_cases == from_reports
+
+
+def test_the_timeline_marks_the_runs_drift_names(
+    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports, _rows = scored
+    _code, out = _drift(capsys, str(reports), "--model", "ref/drifting")
+    verdict = out.splitlines()[0]
+    match = VERDICT.match(verdict)
+    assert match
+    drifting, flaky = timelines(read_history(reports))
+    assert drifting.change == ChangePoint(match.group(1), match.group(2))
+    assert flaky.change is None
+    latest = reports / DAYS[-1]
+    assert main(["report", str(latest), "--suite", str(SUITE), "--history", str(reports)]) == 0
+    page = (latest / "index.html").read_text(encoding="utf-8")
+    section = page.split('<section id="timeline">')[1].split("</section>")[0]
+    assert f"ref/drifting: {verdict}." in section  # the caption is drift's own line
+    assert f"ref/flaky: drift: no change in 20 runs since {DAYS[0]}." in section
+    assert section.count(">change<") == 1  # one dashed line, in ref/drifting's drawing
+
+
+def test_a_history_of_recordings_says_to_rescore_it_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["drift", str(HISTORY), "--model", "ref/flaky"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: {HISTORY}: recordings (run.json)")
+    assert "lobstack-eval rescore" in err[0] and "--rows rows-history" in err[0]
+
+
+def test_drift_appends_its_markdown_to_the_job_summary(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    _reports, rows = scored
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    comment = tmp_path / "drift.md"
+    assert main(["drift", str(rows), "--model", "ref/drifting", "--markdown", str(comment)]) == 1
+    written = comment.read_text(encoding="utf-8")
+    assert written.startswith("### lobstack-eval drift: ref/drifting: changed\n")
+    assert summary.read_text(encoding="utf-8") == "earlier step\n" + written + "\n"
+    assert main(["drift", str(rows), "--model", "ref/flaky"]) == 0  # no --markdown: summary only
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("earlier step\n" + written + "\n### lobstack-eval drift: ref/flaky: ")
+    assert text.count("### lobstack-eval drift: ") == 2
+    capsys.readouterr()
+
+
+def test_a_rows_root_of_plain_recordings_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cassettes = tmp_path / "cassettes"
+    shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
+    rescore(cassettes, SUITE, tmp_path / "reports", html=False, rows=tmp_path / "rows")
+    capsys.readouterr()
+    assert main(["drift", str(tmp_path / "rows")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: {tmp_path / 'rows' / 'cases'}/")
+    assert err[0].endswith(
+        "rows of a plain recording, not a run of a history (no run_id, no date): drift reads rows "
+        "written by `rescore cassettes/history/<run-id> --rows DIR`"
+    )
