@@ -211,7 +211,8 @@ def test_the_watch_keeps_dated_runs_and_its_drift_step_fails_on_the_change(
         [f"ref/drifting-v{1 if n < CHANGED_FROM else 2}"] for n in range(1, len(DAYS) + 1)
     ]
     rows = project / "rows-history"
-    cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_partitioning=True)
+    keys = {"suite_version": pl.String, "model_slug": pl.String, "run_id": pl.String}
+    cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_schema=keys)
     per_run = (
         cases.filter(pl.col("overall").is_not_null())
         .group_by("run_id")
