@@ -12,23 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-METRICS = (
-    "overall",
-    "right_tool",
-    "valid_arguments",
-    "made_up_tool",
-    "chains",
-    "parallel",
-    "no_call_needed",
-)
-CASE_METRICS = (
-    "overall",
-    "right_tool",
-    "chains",
-    "parallel",
-    "no_call_needed",
-)  # a boolean per case-run
-CALL_METRICS = ("valid_arguments", "made_up_tool")  # a count of calls and its base per case-run
+# The metric names come from the registry; re-exported here for the modules that read them with the summary.
+from scorer.metrics import CALL_METRICS as CALL_METRICS
+from scorer.metrics import CASE_METRICS as CASE_METRICS
+from scorer.metrics import METRICS as METRICS
 
 
 @dataclass(frozen=True)
