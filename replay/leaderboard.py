@@ -14,30 +14,30 @@ from typing import Any
 
 from replay.partial import partial, partial_line
 from replay.ties import Counts, has_repeats, tiers
-from scorer.repeats import REPEAT_METRICS
+from scorer.metrics import (
+    CALL_METRICS,
+    LOWER_IS_BETTER,
+    METRICS,
+    RANK_METRIC,
+    REGISTRY,
+    REPEAT_METRICS,
+    REPEAT_SHOWN,
+    rank_key,
+)
 from scorer.suite_model import Suite
-from scorer.summary import METRICS
 
-TITLES = {
-    "overall": "Overall",
-    "right_tool": "Right tool",
-    "valid_arguments": "Valid args",
-    "made_up_tool": "Made-up tool",
-    "chains": "Chains",
-    "parallel": "Parallel",
-    "no_call_needed": "No call needed",
-}
+TITLES = {name: REGISTRY[name].short for name in METRICS}
 DASH = "-"
 
 
 def ordered(documents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Overall rate descending, models without scores last, ties by model name."""
+    """The leaderboard order (``scorer.metrics.rank_key``): Overall rate descending, models without
+    scores last, ties by model name."""
+    return sorted(documents, key=lambda d: rank_key(d["metrics"][RANK_METRIC]["rate"], d["model"]))
 
-    def key(doc: dict[str, Any]) -> tuple[bool, float, str]:
-        rate = doc["metrics"]["overall"]["rate"]
-        return (rate is None, -(rate or 0.0), doc["model"])
 
-    return sorted(documents, key=key)
+def _and(names: Sequence[str]) -> str:
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _pct(rate: float | None) -> str:
@@ -64,7 +64,7 @@ def cells(doc: dict[str, Any], repeated: bool = False) -> list[str]:
             row[-1] += f" ({mark.mark()})"
         if repeated and name == "overall":
             row.append(str(doc.get("repeats", 1)))
-            row.extend(_rate_cell(doc["metrics"].get(extra)) for extra in ("pass_all_k", "flaky"))
+            row.extend(_rate_cell(doc["metrics"].get(extra)) for extra in REPEAT_SHOWN)
     latency, cost = doc["latency_p50_ms"], doc["cost_per_100_cases_usd"]
     row.append(DASH if latency is None else f"{latency:.0f}")
     row.append(DASH if cost is None else f"{cost:.4f}")
@@ -85,7 +85,8 @@ HEADERS = [
     "Errored",
     "Temp. ignored",
 ]
-REPEAT_HEADERS = ["Repeats", "pass^k", "Flaky"]  # after Overall when some model has K > 1
+# after Overall when some model has K > 1
+REPEAT_HEADERS = ["Repeats", *(REGISTRY[name].short for name in REPEAT_SHOWN)]
 
 
 def _headers(repeated: bool) -> list[str]:
@@ -96,11 +97,13 @@ def _headers(repeated: bool) -> list[str]:
 # at the effective number of trials of the case-clustered variance; a rate with one item per case (the case
 # metrics at K = 1, pass^k, Flaky) is plain Wilson (METHOD.md#clustered-interval-rule).
 INTERVALS = {
-    False: "95% Wilson intervals (Valid args and Made-up tool: clustered by case, Wilson's at the effective number "
-    "of trials)",
-    True: "95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson for pass^k "
-    "and Flaky, one value per case)",
+    False: f"95% Wilson intervals ({_and([TITLES[m] for m in CALL_METRICS])}: clustered by case, "
+    "Wilson's at the effective number of trials)",
+    True: "95% intervals clustered by case (Wilson's at the effective number of trials; plain "
+    f"Wilson for {_and([REGISTRY[m].short for m in REPEAT_SHOWN])}, one value per case)",
 }
+# The rates that read the other way round (a repeat metric's direction is in its own line).
+LOWER_LINE = f"{_and([TITLES[m] for m in METRICS if m in LOWER_IS_BETTER])}: lower is better."
 
 
 # What the tier letters are (METHOD.md#leaderboard-tiers); short enough for an 80-column terminal.
@@ -121,7 +124,7 @@ def leaderboard_md(
         f"# Leaderboard: {suite.name} {suite.version}",
         "",
         f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing applies.",
-        "Made-up tool: lower is better. Cost is what the calls cost on Lobstack's keys.",
+        f"{LOWER_LINE} Cost is what the calls cost on Lobstack's keys.",
         TIER_LEGEND,
         "",
     ]
@@ -187,7 +190,7 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
     repeated = has_repeats(documents)
     if repeated:
         header.append("repeats")
-        for name in REPEAT_METRICS:
+        for name in REPEAT_METRICS:  # every one, shown in the tables or not
             header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
     writer.writerow(header)
     board = ordered(documents)
