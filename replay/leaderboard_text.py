@@ -19,21 +19,23 @@ from rich.cells import cell_len
 from replay.leaderboard import cells, ordered
 from replay.partial import partial_line
 from replay.ties import Counts, has_repeats, tiers
+from scorer.metrics import METRICS, REGISTRY, REPEAT_SHOWN
 from scorer.suite_model import Suite
 
-# Header lines and drop rank of each column, in table order; the highest rank is left out first. None: always shown.
+
+def _metric(key: str) -> tuple[str, tuple[str, ...], int | None]:
+    return (key, REGISTRY[key].header, REGISTRY[key].drop_rank)
+
+
+# Header lines and drop rank of each column, in table order; the highest rank is left out first (a
+# metric's come from the registry). None: always shown. The repeat columns only when some K > 1.
+_REPEAT_KEYS = ("repeats", *REPEAT_SHOWN)
 _COLUMNS: tuple[tuple[str, tuple[str, ...], int | None], ...] = (
     ("model", ("Model",), None),
-    ("overall", ("Overall",), None),
+    _metric(METRICS[0]),
     ("repeats", ("K",), 1),
-    ("pass_all_k", ("pass^k",), 2),
-    ("flaky", ("Flaky",), 3),
-    ("right_tool", ("Right", "tool"), 6),
-    ("valid_arguments", ("Valid", "args"), 7),
-    ("made_up_tool", ("Made-up", "tool"), 8),
-    ("chains", ("Chains",), 11),
-    ("parallel", ("Parallel",), 12),
-    ("no_call_needed", ("No call", "needed"), 13),
+    *(_metric(key) for key in REPEAT_SHOWN),
+    *(_metric(key) for key in METRICS[1:]),
     ("latency", ("p50", "ms"), 5),
     ("cost", ("$ per", "100"), 4),
     ("errored", ("Errored",), 9),
@@ -85,9 +87,7 @@ def _lines(cell: str, key: str) -> list[str]:
 def _columns(
     board: Sequence[dict[str, Any]], repeated: bool, counts: Counts | None
 ) -> list[_Column]:
-    keys = [
-        key for key, _, _ in _COLUMNS if repeated or key not in ("repeats", "pass_all_k", "flaky")
-    ]
+    keys = [key for key, _, _ in _COLUMNS if repeated or key not in _REPEAT_KEYS]
     letters = tiers(board, counts=counts).letters
     rows = [_with_tier(cells(doc, repeated), letters[str(doc["model"])]) for doc in board]
     out = []
