@@ -10,6 +10,7 @@ from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
 from replay.partial import partial
+from scorer.metrics import RANK_METRIC, REGISTRY, REPEAT_SHOWN, rank_key
 
 _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
 
@@ -52,17 +53,18 @@ class SuiteLine:
     sha256: str
 
 
+def _first(key: str) -> Literal["asc", "desc"]:
+    """A rate's first sort click: best first (the registry's direction)."""
+    return "asc" if key in LOWER_IS_BETTER else "desc"
+
+
 REPEAT_COLUMNS: tuple[Column, ...] = (
     Column("repeats", "Repeats", "desc"),
-    Column("pass_all_k", "pass^k", "desc"),
-    Column("flaky", "Flaky", "asc"),
+    *(Column(k, REGISTRY[k].label, _first(k)) for k in REPEAT_SHOWN),
 )
 COLUMNS: tuple[Column, ...] = (
     Column("model", "Model", "asc", numeric=False),
-    *(
-        Column(k, label, "asc" if k in LOWER_IS_BETTER else "desc")
-        for k, label in METRIC_LABELS.items()
-    ),
+    *(Column(k, label, _first(k)) for k, label in METRIC_LABELS.items()),
     Column("latency_p50_ms", "Latency p50", "asc"),
     Column("cost_per_100_cases_usd", "Cost per 100 cases", "asc"),
     Column("scored", "Scored", "desc"),
@@ -82,17 +84,12 @@ def _number(value: Any) -> float | None:
 
 
 def _overall(result: dict[str, Any]) -> float | None:
-    return _number(_metric(result, "overall").get("rate"))
+    return _number(_metric(result, RANK_METRIC).get("rate"))
 
 
 def leaderboard_order(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Models by Overall rate, highest first, models without one last, then by name (as leaderboard.md)."""
-
-    def key(result: dict[str, Any]) -> tuple[bool, float, str]:
-        rate = _overall(result)
-        return (rate is None, -(rate or 0.0), str(result.get("model", "")))
-
-    return sorted(results, key=key)
+    """Models in the leaderboards' order (``scorer.metrics.rank_key``, as leaderboard.md)."""
+    return sorted(results, key=lambda r: rank_key(_overall(r), str(r.get("model", ""))))
 
 
 def _routed(result: dict[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -125,7 +122,7 @@ def leaderboard_row(result: dict[str, Any], repeated: bool = False) -> Row:
         if repeated and key == "overall":
             k = result.get("repeats", 1)
             cells.append(Cell(str(k), fmt.sort_value(k)))
-            cells.extend(_rate_cell(result, extra) for extra in ("pass_all_k", "flaky"))
+            cells.extend(_rate_cell(result, extra) for extra in REPEAT_SHOWN)
     latency = result.get("latency_p50_ms")
     cost = result.get("cost_per_100_cases_usd")
     cells.append(Cell(fmt.latency(latency), fmt.sort_value(latency)))
