@@ -11,10 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.summary import METRICS
+from scorer.metrics import LOWER_IS_BETTER, METRICS
 
-# The one rate where a smaller share is the better model: it takes a ceiling, never a floor.
-LOWER_IS_BETTER = frozenset({"made_up_tool"})
+# A lower-is-better rate (the metric registry's direction) takes a ceiling, never a floor.
 
 
 class BoundError(ValueError):
