@@ -1,15 +1,17 @@
 """The metric registry: every metric declared once, its facts and its computation together.
 
-A metric is one decorated function (``@metric(...)``, like inspect_ai's ``@metric`` factory): the function is how
-one case-run (or, for a repeat metric, one case over its repeats) counts, and the declaration holds what every
-view needs: the key results.json and the rows use, the labels the reports show, the unit, the direction, what
-the rate is over and its interval. ``scorer.summarize`` computes the rates, ``replay.rows`` the per-case-run
-columns, and every view (terminal, markdown, CSV, HTML, the pytest plugin's bounds) reads its names, labels and
-direction here. Adding a metric is one declaration here plus its test (CONTRIBUTING.md, "Add a metric column").
+A metric is one decorated function (``@metric(...)``, like inspect_ai's ``@metric`` factory): the
+function is how one case-run (or, for a repeat metric, one case over its repeats) counts; the
+declaration holds what every view needs: the key results.json and the rows use, the labels the
+reports show, the unit, the direction, what the rate is over and its interval. ``scorer.summarize``
+computes the rates, ``replay.rows`` the per-case-run columns, and every view (terminal, markdown,
+CSV, HTML, the pytest plugin's bounds) reads names, labels and direction here. Adding a metric is
+one declaration here plus its test (CONTRIBUTING.md, "Add a metric column").
 
-Three levels: a ``case`` metric is a boolean per case-run (None where it does not apply or the case-run is not
-scored); a ``call`` metric is a count of calls and its base per case-run; a ``repeat`` metric is a boolean per
-case over its scored repeats (None where it does not apply), shown only when some model has K > 1.
+Three levels: a ``case`` metric is a boolean per case-run (None where it does not apply or the
+case-run is not scored); a ``call`` metric is a count of calls and its base per case-run; a
+``repeat`` metric is a boolean per case over its scored repeats (None where it does not apply),
+shown only when some model has K > 1.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ SCORED = ("passed", "failed")
 
 @dataclass(frozen=True)
 class StepRun:
-    """A step the case-run reached: whether it passed and the tool names the model called at it."""
+    """A step the case-run reached: whether it passed and the tool names called at it."""
 
     passed: bool
     names: tuple[Any, ...]
@@ -35,7 +37,7 @@ class StepRun:
 
 @dataclass(frozen=True)
 class CallRun:
-    """One tool call of a case-run: whether its name was offered and its arguments valid (None: unknown)."""
+    """One tool call of a case-run: its name was offered, its arguments valid (None: unknown)."""
 
     offered: bool | None
     schema_valid: bool | None
@@ -43,8 +45,8 @@ class CallRun:
 
 @dataclass(frozen=True)
 class CaseRun:
-    """One case-run as a case or call metric sees it: the case, its status, the steps it reached (by index)
-    and every tool call it made, in order."""
+    """One case-run as a case or call metric sees it: the case, its status, the steps it reached
+    (by index) and every tool call it made, in order."""
 
     case: Case
     status: str
@@ -64,10 +66,11 @@ class CaseRun:
 
 @dataclass(frozen=True)
 class Metric:
-    """One metric's facts. ``label`` is the full name (HTML report, METHOD.md), ``short`` the markdown and CSV
-    leaderboards' title, ``header`` the terminal table's header lines; ``drop_rank`` orders which columns a narrow
-    terminal leaves out (highest first; None: never). ``over`` and ``counts`` are its METHOD.md table row
-    ("Over", "Passes when"; ``aka`` the name in brackets there). ``compute`` is the decorated function."""
+    """One metric's facts. ``label`` is the full name (HTML report, METHOD.md), ``short`` the
+    markdown leaderboard's title, ``header`` the terminal table's header lines; ``drop_rank`` orders
+    which columns a narrow terminal leaves out (highest first; None: never). ``over`` and ``counts``
+    are its METHOD.md table row ("Over", "Passes when"; ``aka`` the name in brackets there).
+    ``compute`` is the decorated function."""
 
     key: str
     level: Level
@@ -108,7 +111,7 @@ def metric(
     lower_is_better: bool = False,
     shown: bool = True,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function as metric ``key`` (in declaration order: the order of every table)."""
+    """Register the decorated function as metric ``key`` (declaration order is every table's)."""
 
     def register(compute: Callable[..., Any]) -> Callable[..., Any]:
         if key in REGISTRY:
@@ -124,8 +127,8 @@ def metric(
             counts=counts,
             aka=aka,
             lower_is_better=lower_is_better,
-            # One value per case (repeat metrics) is plain Wilson; the rest are clustered by case, which is
-            # plain Wilson for a case metric at K = 1 (METHOD.md#clustered-interval-rule).
+            # One value per case (repeat metrics) is plain Wilson; the rest are clustered by case,
+            # which is plain Wilson for a case metric at K = 1 (METHOD.md#clustered-interval-rule).
             interval="wilson" if level == "repeat" else "clustered",
             shown=shown,
             compute=compute,
@@ -174,8 +177,8 @@ def right_tool(run: CaseRun) -> bool | None:
     header=("Valid", "args"),
     drop_rank=7,
     over="every call the model made to a tool the case offered",
-    counts="the arguments parse as JSON and validate against the tool's schema; the runner never asks "
-    "twice, so every call is a first try",
+    counts="the arguments parse as JSON and validate against the tool's schema; the runner never "
+    "asks twice, so every call is a first try",
     aka="schema-valid on first try",
 )
 def valid_arguments(run: CaseRun) -> tuple[int, int]:
@@ -242,7 +245,7 @@ def no_call_needed(run: CaseRun) -> bool | None:
     return run.passed(0) if run.scored and run.case.steps[0].expect == "none" else None
 
 
-# Repeat metrics: ``(passed, scored)`` repeats of one case -> its value (None: the case does not count).
+# Repeat metrics: ``(passed, scored)`` repeats of one case -> its value (None: it does not count).
 @metric("pass_all_k", level="repeat", label="pass^k", drop_rank=2)
 def pass_all_k(passed: int, scored: int) -> bool | None:
     return passed == scored if scored > 0 else None
@@ -273,5 +276,6 @@ RANK_METRIC = "overall"  # the leaderboards' order
 
 
 def rank_key(rate: float | None, model: str) -> tuple[bool, float, str]:
-    """The leaderboards' order: ``RANK_METRIC``'s rate descending, models without one last, ties by name."""
+    """The leaderboards' order: ``RANK_METRIC``'s rate descending, models without one last, ties by
+    name."""
     return (rate is None, -(rate or 0.0), model)

@@ -1,4 +1,4 @@
-"""The metric registry: each metric's facts match the docs, and each computation counts hand-built case-runs."""
+"""The metric registry: its facts match the docs; its computations count hand-built case-runs."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_levels_and_directions() -> None:
         "no_call_needed",
     )
     assert REPEAT_METRICS == ("pass_all_k", "pass_any_k", "flaky")
-    assert LOWER_IS_BETTER == {"made_up_tool", "flaky"}
+    assert {"made_up_tool", "flaky"} == LOWER_IS_BETTER
     assert {REGISTRY[k].interval for k in METRICS} == {"clustered"}
     assert {REGISTRY[k].interval for k in REPEAT_METRICS} == {"wilson"}
 
@@ -160,8 +160,13 @@ def test_call_metrics_count_calls_of_scored_runs() -> None:
 
 @pytest.mark.parametrize(
     ("passed", "scored", "want"),
-    [(0, 0, (None, None, None)), (1, 1, (True, True, None)), (2, 3, (False, True, True))]
-    + [(0, 2, (False, False, False)), (3, 3, (True, True, False))],
+    [
+        (0, 0, (None, None, None)),
+        (1, 1, (True, True, None)),
+        (2, 3, (False, True, True)),
+        (0, 2, (False, False, False)),
+        (3, 3, (True, True, False)),
+    ],
 )
 def test_repeat_metrics(passed: int, scored: int, want: tuple) -> None:
     assert tuple(REGISTRY[k].compute(passed, scored) for k in REPEAT_METRICS) == want
