@@ -14,6 +14,7 @@ from replay.html._load import load_results, load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
+from replay.results_summary import summary_of_results
 from replay.ties import has_repeats, tiers
 from scorer.errors import LobstackError, ResultsError
 
@@ -99,6 +100,16 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     )
 
 
+def _strict(path: Path, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` once its summary is read into the typed object the page renders; a field of
+    the wrong type is a ``ResultsError`` naming the file."""
+    try:
+        summary_of_results(document)
+    except ResultsError as exc:
+        raise ResultsError(f"{path}: {exc.message}") from None
+    return document
+
+
 def write_report(
     reports_dir: Path, suite_path: Path, on_error: Callable[[LobstackError], None] | None = None
 ) -> Path:
@@ -112,7 +123,7 @@ def write_report(
     results = []
     for path in results_paths(reports_dir):
         try:
-            results.append(load_results(path))
+            results.append(_strict(path, load_results(path)))
         except ResultsError as exc:
             if on_error is None:
                 raise
