@@ -100,14 +100,15 @@ def rescore(
         from replay.leaderboard_text import terminal_lines, terminal_width
 
         full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
-        for line in terminal_lines(documents, summary.suite, terminal_width(sys.stdout), full):
+        board = summary.summaries
+        for line in terminal_lines(board, summary.suite, terminal_width(sys.stdout), full):
             typer.echo(line)
-        for line in tier_lines(documents):
+        for line in tier_lines(board):
             typer.echo(line)
         if power:  # the same table is in index.html
             from replay.power_text import power_lines
 
-            for line in power_lines(ordered(documents), points):
+            for line in power_lines(ordered(board), points):
                 typer.echo(line)
     for report in summary.reports:
         if report.error:

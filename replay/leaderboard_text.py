@@ -12,15 +12,19 @@ import shutil
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.cells import cell_len
 
 from replay.leaderboard import cells, ordered
 from replay.partial import partial_line
-from replay.ties import Counts, has_repeats, tiers
+from replay.ties import has_repeats, tiers
 from scorer.metrics import METRICS, REGISTRY, REPEAT_SHOWN
 from scorer.suite_model import Suite
+from scorer.summary import ModelSummary
+
+if TYPE_CHECKING:
+    from replay.rows.leaderboard import SuiteRef
 
 
 def _metric(key: str) -> tuple[str, tuple[str, ...], int | None]:
@@ -84,12 +88,10 @@ def _lines(cell: str, key: str) -> list[str]:
     )  # Overall's "(72/80)" on a line of its own
 
 
-def _columns(
-    board: Sequence[dict[str, Any]], repeated: bool, counts: Counts | None
-) -> list[_Column]:
+def _columns(board: Sequence[ModelSummary], repeated: bool) -> list[_Column]:
     keys = [key for key, _, _ in _COLUMNS if repeated or key not in _REPEAT_KEYS]
-    letters = tiers(board, counts=counts).letters
-    rows = [_with_tier(cells(doc, repeated), letters[str(doc["model"])]) for doc in board]
+    letters = tiers(board).letters
+    rows = [_with_tier(cells(s, repeated), letters[s.model]) for s in board]
     out = []
     for i, (key, header, rank) in enumerate(c for c in _COLUMNS if c[0] in keys):
         blocks = [_lines(row[i], key) for row in rows]
@@ -157,16 +159,15 @@ def _render(columns: list[_Column], gap: int, count: int) -> list[str]:
 
 
 def terminal_lines(
-    documents: Sequence[dict[str, Any]],
-    suite: Suite,
+    summaries: Sequence[ModelSummary],
+    suite: Suite | SuiteRef,
     width: int | None,
     full: Sequence[str] = (),
-    counts: Counts | None = None,
 ) -> list[str]:
     """The leaderboard for a terminal ``width`` columns wide (``None``: no limit): a title, the table, and a line
     for each thing that needs saying (partial models, columns left out and ``full``, the files with every one)."""
-    board = ordered(documents)
-    columns = _columns(board, has_repeats(documents), counts)
+    board = ordered(summaries)
+    columns = _columns(board, has_repeats(summaries))
     shown, gap = _fit(columns, width)
     wrap = width if width is not None else 10_000
 

@@ -52,10 +52,12 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     repeat in its drill-down, by ``repeats.js``). Under the leaderboard: the tiers (models the cases cannot tell
     apart) and each model's re-run power (``replay.power_text``, for a 5-point drop).
     """
-    ordered = _view.leaderboard_order(results)
-    repeated = has_repeats(ordered)
+    typed = [summary_of_results(r) for r in results]  # every leaderboard figure, read once
+    order = _view.leaderboard_order(typed)
+    ordered, board_models = [results[i] for i in order], [typed[i] for i in order]
+    repeated = has_repeats(board_models)
     case_ids = _grid.grid_case_ids(ordered, suite)
-    plot_models = [_view.plot_model(r) for r in ordered]
+    plot_models = [_view.plot_model(s) for s in board_models]
     plots = {
         name: _env.safe(cached_svg(name, plot_models, draw))
         for name, draw in _drawings(plot_models).items()
@@ -63,10 +65,10 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
-    board = tiers(ordered)
-    power = [(str(r["model"]), str(r.get("repeats", 1)), *power_cells(r, 5.0)) for r in ordered]
+    board = tiers(board_models)
+    power = [(s.model, str(s.repeats), *power_cells(s, 5.0)) for s in board_models]
     suites = _view.suite_lines(ordered)
-    partial_note = partial_line(ordered)
+    partial_note = partial_line(board_models)
     title = "Tool-calling report" + (
         f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else ""
     )
@@ -84,10 +86,10 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
         caveats=CAVEATS,
-        models=[str(r["model"]) for r in ordered],
+        models=[s.model for s in board_models],
         case_ids=case_ids,
         columns=_view.columns(repeated),
-        rows=[_view.leaderboard_row(r, repeated) for r in ordered],
+        rows=[_view.leaderboard_row(s, repeated) for s in board_models],
         partial_note=partial_note or "",
         front_note="; a partial model (hollow, scored/total by its name) is never on it"
         if partial_note

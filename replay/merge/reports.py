@@ -208,11 +208,12 @@ def merge_reports(
     tables = merged_tables(inputs)
     order = dict(tables["cases"].select("case_id", "case_index").unique().iter_rows())
     found = summarize(tables["cases"])
-    documents = []
+    documents, summaries = [], []
     for slug in slugs:
         document = _carried(slug, inputs)
         entries = [e for i in inputs if slug in i.documents for e in i.documents[slug]["results"]]
-        document.update((found.get(slug) or empty(document["model"], slug)).document())
+        summaries.append(found.get(slug) or empty(document["model"], slug))
+        document.update(summaries[-1].document())
         document["results"] = sorted(entries, key=lambda e: order[e["id"]])
         documents.append(document)
     suite_json = _suite_for_html(documents, suite_path) if html else None
@@ -222,7 +223,7 @@ def merge_reports(
         files.append(out / document["model_slug"] / "results.json")
     suite = documents[0]["suite"] if documents else {"name": "", "version": "", "sha256": ""}
     ref = SuiteRef(suite["name"], suite["version"], suite["sha256"])
-    files += write_tables(out, ref, documents, tables, rows=rows)
+    files += write_tables(out, ref, summaries, tables, rows=rows)
     if suite_json is not None:
         from replay.html import render_report
 
