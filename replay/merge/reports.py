@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import read_json, read_suite, write_atomic
-from replay.hints import nothing_scored, nothing_scored_line
+from replay.hints import nothing_scored_line
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results
 from replay.rows.dataset import check_suite
@@ -231,7 +231,7 @@ def merge_reports(
         files.append(out / "index.html")
     # As rescore says it (decision 116): a model none of whose cases was scored fails the merge once written.
     errors = tuple(
-        nothing_scored_line(d, out / d["model_slug"]) for d in documents if nothing_scored(d)
+        nothing_scored_line(s, out / s.model_slug) for s in summaries if s.nothing_scored
     )
     return Merged(
         "reports",
