@@ -187,3 +187,25 @@ def test_a_metric_is_declared_once() -> None:
 
     with pytest.raises(ValueError, match="declared twice"):
         metric("overall", level="case", label="Overall", drop_rank=None)(lambda run: None)
+
+
+def test_no_other_module_spells_a_metric_label() -> None:
+    """Views read labels from the registry: no product module but scorer/metrics.py holds one as a
+    string of its own (the labels group names share, like Chains, are left out)."""
+    import ast
+
+    from replay.html._labels import GROUP_LABELS
+
+    root = Path(__file__).resolve().parent.parent
+    labels = {m.label for m in REGISTRY.values()} | {m.short for m in REGISTRY.values()}
+    labels |= {"Made-up"}  # a terminal header line
+    labels -= {*GROUP_LABELS.values(), "Overall"}
+    found = []
+    for package in ("scorer", "recorder", "replay", "pytest_lobstack", "lobstack_eval"):
+        for path in sorted((root / package).rglob("*.py")):
+            if path == root / "scorer" / "metrics.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and node.value in labels:
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
+    assert found == []
