@@ -66,3 +66,20 @@ def test_a_field_of_the_wrong_type_is_named(path: tuple, value: object, fragment
     target[path[-1]] = value
     with pytest.raises(ResultsError, match=fragment.replace(".", r"\.")):
         summary_of_results(document)
+
+
+def test_case_results_keep_order_status_group_and_repeats() -> None:
+    from replay.case_results import CaseResult, case_results
+
+    document = _load(FILES[0])
+    document["results"] = [
+        {"id": "b", "status": "failed", "group": "chains"},
+        {"id": "a", "status": "passed", "runs": [{"status": "passed"}, {"status": "failed"}]},
+    ]
+    assert case_results(document) == (
+        CaseResult("b", "chains", "failed"),
+        CaseResult("a", "", "passed", ("passed", "failed")),
+    )
+    document["results"][1]["runs"] = [{"status": "maybe"}]
+    with pytest.raises(ResultsError, match="runs"):
+        case_results(document)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import write_atomic
+from replay.case_results import case_results
 from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
@@ -55,8 +56,9 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     typed = [summary_of_results(r) for r in results]  # every leaderboard figure, read once
     order = _view.leaderboard_order(typed)
     ordered, board_models = [results[i] for i in order], [typed[i] for i in order]
+    cases = [case_results(r) for r in ordered]
     repeated = has_repeats(board_models)
-    case_ids = _grid.grid_case_ids(ordered, suite)
+    case_ids = _grid.grid_case_ids(cases, suite)
     plot_models = [_view.plot_model(s) for s in board_models]
     plots = {
         name: _env.safe(cached_svg(name, plot_models, draw))
@@ -96,17 +98,18 @@ def render_report(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
         else "",
         plots=plots,
         spans=_grid.group_spans(case_ids),
-        grid=_grid.grid_rows(ordered, case_ids),
+        grid=_grid.grid_rows(board_models, cases, case_ids),
         marks=STATUS_MARKS,
         data=_env.json_block(_grid.details(ordered, suite, case_ids)),
     )
 
 
 def _strict(path: Path, document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` once its summary is read into the typed object the page renders; a field of
-    the wrong type is a ``ResultsError`` naming the file."""
+    """``document`` once its summary and case entries are read into the typed objects the page
+    renders; a field of the wrong type is a ``ResultsError`` naming the file."""
     try:
         summary_of_results(document)
+        case_results(document)
     except ResultsError as exc:
         raise ResultsError(f"{path}: {exc.message}") from None
     return document
