@@ -1,8 +1,9 @@
-"""A results document's case entries read once into typed ``CaseResult``s (what the report's grid shows).
+"""A results document's case entries read once into typed ``CaseResult``s (the report's grid).
 
-results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem`` first: every entry
-has a string ``id`` and a known ``status``, and ``runs``, when there, is a list of repeats each with a
-status. What each step and attempt held stays in the document: the report hands it to the page as is.
+results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem`` first:
+every entry has a string ``id`` and a known ``status``, and ``runs``, when there, is a list of
+repeats each with a status. What each step and attempt held stays in the document: the report
+hands it to the page as is.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from scorer.errors import ResultsError
 
 @dataclass(frozen=True)
 class CaseResult:
-    """One case of one model: its status over its repeats and, with repeats, each repeat's status."""
+    """One case of one model: its status over its repeats and, with repeats, each one's status."""
 
     case_id: str
     group: str  # "" when the entry does not say

@@ -1,6 +1,6 @@
-"""The per-case grid of the report: its case order, group header, each model's status letters, and the
-details blob a click on a cell opens. Pure: typed case results (the blob: the results.json entries as
-they are) and the suite in, ordered plain data out."""
+"""The per-case grid of the report: its case order, group header, each model's status letters, and
+the details blob a click on a cell opens. Pure: typed case results (the blob: the results.json
+entries as they are) and the suite in, ordered plain data out."""
 
 from __future__ import annotations
 
