@@ -29,30 +29,30 @@ def leaderboard(
     """Compute the leaderboard of a slice of rows with polars' streaming engine and print it; --out DIR also
     writes leaderboard.md and .csv there (nothing is written without it:
     docs/commands/leaderboard.md#leaderboard-prints-only)."""
-    from typing import cast
-
     from recorder.files import write_atomic
     from replay.leaderboard import leaderboard_csv, leaderboard_md, tier_lines
     from replay.leaderboard_text import terminal_lines, terminal_width
     from replay.rows.leaderboard import slice_leaderboard
-    from scorer.suite_model import Suite
 
     board = slice_leaderboard(rows, suite_version, group, tuple(model))
-    title = cast(Suite, board.suite)  # the renderers read name, version and sha256 only
+    title, summaries = board.suite, board.summaries
     if not quiet:
         width = terminal_width(sys.stdout)
         full = (
             [str(out / "leaderboard.md")] if out is not None else ["leaderboard.md with --out DIR"]
         )
-        for line in terminal_lines(board.documents, title, width, full, board.counts):
+        for line in terminal_lines(summaries, title, width, full):
             typer.echo(line)
-        for line in tier_lines(board.documents, board.counts):
+        for line in tier_lines(summaries):
             typer.echo(line)
-    what = f"{len(board.documents)} model(s), {board.rows} case-run(s) of {board.suite.name} {board.suite.version}"
+    what = (
+        f"{len(summaries)} model(s), {board.rows} case-run(s) of "
+        f"{board.suite.name} {board.suite.version}"
+    )
     if out is None:
         typer.echo(f"{what}; --out DIR writes leaderboard.md and leaderboard.csv", err=True)
         return 0
-    write_atomic(out / "leaderboard.md", leaderboard_md(board.documents, title, board.counts))
-    write_atomic(out / "leaderboard.csv", leaderboard_csv(board.documents, board.counts))
+    write_atomic(out / "leaderboard.md", leaderboard_md(summaries, title))
+    write_atomic(out / "leaderboard.csv", leaderboard_csv(summaries))
     typer.echo(f"{what}; wrote {out / 'leaderboard.md'} and {out / 'leaderboard.csv'}", err=True)
     return 0

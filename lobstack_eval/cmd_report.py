@@ -32,6 +32,7 @@ def report(
     from lobstack_eval.suite_option import chosen_suite
     from replay.html import write_report
     from replay.out_dir import check_writable_file
+    from scorer.errors import LobstackError
     from scorer.safe_text import for_terminal
 
     if (
@@ -42,10 +43,15 @@ def report(
     errors: list[str] = []
     from replay.out_lock import out_dir_lock
 
-    with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
-        out = write_report(
-            reports, suite, on_error=lambda exc: errors.append(exc.message), history=history
-        )
+    try:
+        with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
+            out = write_report(
+                reports, suite, on_error=lambda exc: errors.append(exc.message), history=history
+            )
+    except LobstackError:  # no page: each unreadable file's own line first, then why
+        for message in errors:
+            typer.echo(f"error: {for_terminal(message)}", err=True)
+        raise
     typer.echo(
         f"wrote {out}" + (f" without {len(errors)} unreadable results file(s)" if errors else "")
     )

@@ -56,7 +56,7 @@ def rescore(
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
     from lobstack_eval.options import whole_number
     from lobstack_eval.suite_option import chosen_suite
-    from replay.hints import needs_recording, nothing_scored, nothing_scored_line, record_command
+    from replay.hints import needs_recording, nothing_scored_line, record_command
     from replay.out_dir import check_outside, check_writable_dir
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
@@ -106,30 +106,32 @@ def rescore(
         from replay.leaderboard_text import terminal_lines, terminal_width
 
         full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
-        for line in terminal_lines(documents, summary.suite, terminal_width(sys.stdout), full):
+        board = summary.summaries
+        for line in terminal_lines(board, summary.suite, terminal_width(sys.stdout), full):
             typer.echo(line)
-        for line in tier_lines(documents):
+        for line in tier_lines(board):
             typer.echo(line)
         if power:  # the same table is in index.html
             from replay.power_text import power_lines
 
-            for line in power_lines(ordered(documents), points):
+            for line in power_lines(ordered(board), points):
                 typer.echo(line)
+    typed = {s.model_slug: s for s in summary.summaries}
     for report in summary.reports:
         if report.error:
             continue
-        doc = report.results
-        missing = doc.get("case_runs", doc["cases"])["unrecorded"]
+        model = typed[report.slug]
+        missing = model.case_runs.unrecorded
         command = (
-            record_command(doc, cassettes / report.slug, suite) if needs_recording(doc) else None
+            record_command(model, cassettes / report.slug, suite)
+            if needs_recording(report.results)
+            else None
         )
-        if nothing_scored(
-            doc
-        ):  # written, but a run that scored none of a model's cases must not pass
-            errors.append(nothing_scored_line(doc, cassettes / report.slug, command))
+        if model.nothing_scored:  # written, but a run that scored none of its cases must not pass
+            errors.append(nothing_scored_line(model, cassettes / report.slug, command))
         elif missing:
-            what = "case(s)" if "case_runs" not in doc else "case-run(s)"
-            typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
+            what = "case-run(s)" if model.repeats > 1 else "case(s)"
+            typer.echo(f"{missing} {what} of {model.model} need recording: {command}", err=True)
     for path in summary.removed:
         typer.echo(
             f"removed {path}: that model was not scored from {cassettes} this time", err=True

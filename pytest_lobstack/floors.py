@@ -1,6 +1,6 @@
 """Metric floors (``--lobstack-min overall=90``) and ceilings (``--lobstack-max made_up_tool=5``), pure.
 
-A bound applies to the rate a results document reports (the point estimate, in percent); the interval is shown
+A bound applies to the rate a model's summary reports (the point estimate, in percent); the interval is shown
 beside it so a reader sees how much one case moves it, but it does not decide. A model with no rate for a bounded
 metric (nothing scored) misses the bound: a gate must not pass on nothing.
 """
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_lobstack.rates import looks_like_share
-from scorer.summary import METRICS
+from scorer.metrics import LOWER_IS_BETTER, METRICS
+from scorer.summary import ModelSummary
 
-# The one rate where a smaller share is the better model: it takes a ceiling, never a floor.
-LOWER_IS_BETTER = frozenset({"made_up_tool"})
+# A lower-is-better rate (the metric registry's direction) takes a ceiling, never a floor.
 
 
 class BoundError(ValueError):
@@ -74,16 +73,12 @@ def parse_bound(text: str, upper: bool) -> Bound:
     return Bound(metric, percent, upper)
 
 
-def misses(results: dict[str, Any], bounds: tuple[Bound, ...]) -> list[Miss]:
-    """The bounds one results document misses, in the order they were given."""
+def misses(summary: ModelSummary, bounds: tuple[Bound, ...]) -> list[Miss]:
+    """The bounds one model's summary misses, in the order they were given."""
     found = []
     for bound in bounds:
-        metric = results["metrics"][bound.metric]
-        rate = metric.get("rate")
-        ci = metric.get("ci")
-        interval = (float(ci[0]), float(ci[1])) if isinstance(ci, list) and len(ci) == 2 else None
+        metric = summary.metrics[bound.metric]
+        rate = metric.rate
         if rate is None or (rate > bound.percent if bound.upper else rate < bound.percent):
-            found.append(
-                Miss(results["model"], bound, None if rate is None else float(rate), interval)
-            )
+            found.append(Miss(summary.model, bound, rate, metric.ci))
     return found

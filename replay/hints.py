@@ -11,17 +11,18 @@ from recorder.endpoint import DEFAULT_BASE_URL, is_loopback
 from recorder.manifest import REFUSED_OUTCOMES
 from recorder.manifest_read import read_manifest
 from scorer.errors import LobstackError
+from scorer.summary import ModelSummary
 
 DEFAULT_CASSETTES = Path("cassettes")
 
 
-def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
-    """``lobstack-eval record ...`` that records what ``doc`` (a results document) left unrecorded: the same model,
+def record_command(summary: ModelSummary, model_dir: Path, suite: Path) -> str:
+    """``lobstack-eval record ...`` that records what a model's run left unrecorded: the same model,
     repeats, cassettes dir, suite and gateway as the recording, every value shell-quoted (a model name may hold
     anything). A loopback gateway is stored without its port, so the command asks for it."""
-    command = f"lobstack-eval record --model {shlex.quote(str(doc['model']))}"
-    if "case_runs" in doc:
-        command += f" --repeats {doc['repeats']}"
+    command = f"lobstack-eval record --model {shlex.quote(summary.model)}"
+    if summary.repeats > 1:
+        command += f" --repeats {summary.repeats}"
     if model_dir.parent != DEFAULT_CASSETTES:
         command += f" --cassettes {shlex.quote(str(model_dir.parent))}"
     if not is_default(suite):  # evals/suite.json here, or the bundled suite where there is none
@@ -36,14 +37,6 @@ def record_command(doc: dict[str, Any], model_dir: Path, suite: Path) -> str:
     if base_url != DEFAULT_BASE_URL:
         command += f" --base-url {shlex.quote(base_url)}"
     return command
-
-
-def nothing_scored(doc: dict[str, Any]) -> bool:
-    """True when a results document has cases but not one case-run of them was scored: every one errored (a
-    refusal, another error answer) or is unrecorded, so its metrics say nothing about the model
-    (docs/commands/rescore.md#no-scored-case-fails)."""
-    runs = doc.get("case_runs", doc["cases"])
-    return runs["total"] > 0 and runs["scored"] == 0
 
 
 def refused(doc: dict[str, Any]) -> bool:
@@ -62,11 +55,13 @@ def needs_recording(doc: dict[str, Any]) -> bool:
     return bool(doc.get("case_runs", doc["cases"])["unrecorded"]) or refused(doc)
 
 
-def nothing_scored_line(doc: dict[str, Any], where: Path, command: str | None = None) -> str:
+def nothing_scored_line(summary: ModelSummary, where: Path, command: str | None = None) -> str:
     """The error line of a model none of whose case-runs could be scored, naming its dir, how many errored and
     were unrecorded (each when not 0), and what would record it (when recording would change anything)."""
-    runs = doc.get("case_runs", doc["cases"])
-    what = "case-run" if "case_runs" in doc else "case"
-    counts = ", ".join(f"{runs[k]} {k}" for k in ("errored", "unrecorded") if runs[k])
-    line = f"{where}: no {what} of model {doc['model']} could be scored ({counts})"
+    runs = summary.case_runs
+    what = "case-run" if summary.repeats > 1 else "case"
+    counts = ", ".join(
+        f"{n} {k}" for k, n in (("errored", runs.errored), ("unrecorded", runs.unrecorded)) if n
+    )
+    line = f"{where}: no {what} of model {summary.model} could be scored ({counts})"
     return f"{line}; record it: {command}" if command else line

@@ -10,71 +10,80 @@ import csv
 import io
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.partial import partial, partial_line
-from replay.ties import Counts, has_repeats, tiers
-from scorer.repeats import REPEAT_METRICS
+from replay.ties import has_repeats, tiers
+from scorer.metrics import (
+    CALL_METRICS,
+    LOWER_IS_BETTER,
+    METRICS,
+    RANK_METRIC,
+    REGISTRY,
+    REPEAT_METRICS,
+    REPEAT_SHOWN,
+    rank_key,
+)
 from scorer.safe_text import without_mentions
 from scorer.suite_model import Suite
-from scorer.summary import METRICS
+from scorer.summary import ModelSummary, Rate
 
-TITLES = {
-    "overall": "Overall",
-    "right_tool": "Right tool",
-    "valid_arguments": "Valid args",
-    "made_up_tool": "Made-up tool",
-    "chains": "Chains",
-    "parallel": "Parallel",
-    "no_call_needed": "No call needed",
-}
+if TYPE_CHECKING:
+    from replay.rows.leaderboard import SuiteRef
+
+TITLES = {name: REGISTRY[name].short for name in METRICS}
 DASH = "-"
 
 
-def ordered(documents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Overall rate descending, models without scores last, ties by model name."""
+def ordered(summaries: Sequence[ModelSummary]) -> list[ModelSummary]:
+    """The leaderboard order (``scorer.metrics.rank_key``): Overall rate descending, models without
+    scores last, ties by model name."""
+    return sorted(summaries, key=lambda s: rank_key(s.metrics[RANK_METRIC].rate, s.model))
 
-    def key(doc: dict[str, Any]) -> tuple[bool, float, str]:
-        rate = doc["metrics"]["overall"]["rate"]
-        return (rate is None, -(rate or 0.0), doc["model"])
 
-    return sorted(documents, key=key)
+def _and(names: Sequence[str]) -> str:
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _pct(rate: float | None) -> str:
     return DASH if rate is None else f"{rate:.1f}"
 
 
-def _ci(ci: list[float] | None) -> str:
+def _ci(ci: tuple[float, float] | None) -> str:
     return "" if ci is None else f" [{ci[0]:.0f}-{ci[1]:.0f}]"
 
 
-def _rate_cell(metric: dict[str, Any] | None) -> str:
-    if not metric or metric["rate"] is None:
+def _rate_cell(metric: Rate | None) -> str:
+    if metric is None or metric.rate is None:
         return DASH
-    return _pct(metric["rate"]) + _ci(metric["ci"])
+    return _pct(metric.rate) + _ci(metric.ci)
 
 
-def cells(doc: dict[str, Any], repeated: bool = False) -> list[str]:
+def repeat_rate(summary: ModelSummary, name: str) -> Rate | None:
+    """A repeat metric of a model with repeats; None for a model of one sample per case (its
+    results.json has none)."""
+    return summary.metrics.get(name) if summary.repeats > 1 else None
+
+
+def cells(summary: ModelSummary, repeated: bool = False) -> list[str]:
     """One row of the human tables: rates with intervals, latency, cost, errored, temperature; with
     ``repeated``, K, pass^k and flaky after Overall."""
-    row = [doc["model"]]
+    row = [summary.model]
     for name in METRICS:
-        row.append(_rate_cell(doc["metrics"][name]))
-        if name == "overall" and (mark := partial(doc)) is not None:
+        row.append(_rate_cell(summary.metrics[name]))
+        if name == "overall" and (mark := partial(summary)) is not None:
             row[-1] += f" ({mark.mark()})"
         if repeated and name == "overall":
-            row.append(str(doc.get("repeats", 1)))
-            row.extend(_rate_cell(doc["metrics"].get(extra)) for extra in ("pass_all_k", "flaky"))
-    latency, cost = doc["latency_p50_ms"], doc["cost_per_100_cases_usd"]
+            row.append(str(summary.repeats))
+            row.extend(_rate_cell(repeat_rate(summary, extra)) for extra in REPEAT_SHOWN)
+    latency, cost = summary.latency_p50_ms, summary.cost_per_100_cases_usd
     row.append(DASH if latency is None else f"{latency:.0f}")
     row.append(DASH if cost is None else f"{cost:.4f}")
-    cases = doc["cases"]
+    cases = summary.cases
     row.append(
-        str(cases["errored"])
-        + (f" (+{cases['unrecorded']} unrecorded)" if cases["unrecorded"] else "")
+        str(cases.errored) + (f" (+{cases.unrecorded} unrecorded)" if cases.unrecorded else "")
     )
-    row.append("yes" if doc["temperature_ignored"] else "no")
+    row.append("yes" if summary.temperature_ignored else "no")
     return row
 
 
@@ -86,7 +95,8 @@ HEADERS = [
     "Errored",
     "Temp. ignored",
 ]
-REPEAT_HEADERS = ["Repeats", "pass^k", "Flaky"]  # after Overall when some model has K > 1
+# after Overall when some model has K > 1
+REPEAT_HEADERS = ["Repeats", *(REGISTRY[name].short for name in REPEAT_SHOWN)]
 
 
 def _headers(repeated: bool) -> list[str]:
@@ -97,32 +107,32 @@ def _headers(repeated: bool) -> list[str]:
 # at the effective number of trials of the case-clustered variance; a rate with one item per case (the case
 # metrics at K = 1, pass^k, Flaky) is plain Wilson (METHOD.md#clustered-interval-rule).
 INTERVALS = {
-    False: "95% Wilson intervals (Valid args and Made-up tool: clustered by case, Wilson's at the effective number "
-    "of trials)",
-    True: "95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson for pass^k "
-    "and Flaky, one value per case)",
+    False: f"95% Wilson intervals ({_and([TITLES[m] for m in CALL_METRICS])}: clustered by case, "
+    "Wilson's at the effective number of trials)",
+    True: "95% intervals clustered by case (Wilson's at the effective number of trials; plain "
+    f"Wilson for {_and([REGISTRY[m].short for m in REPEAT_SHOWN])}, one value per case)",
 }
+# The rates that read the other way round (a repeat metric's direction is in its own line).
+LOWER_LINE = f"{_and([TITLES[m] for m in METRICS if m in LOWER_IS_BETTER])}: lower is better."
 
 
 # What the tier letters are (METHOD.md#leaderboard-tiers); short enough for an 80-column terminal.
 TIER_LEGEND = "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
 
 
-def leaderboard_md(
-    documents: Sequence[dict[str, Any]], suite: Suite, counts: Counts | None = None
-) -> str:
-    """The markdown leaderboard (rates in %, 95% intervals in brackets; a dash where nothing applies): Wilson
-    intervals, or with repeats case-clustered ones (docs/METHOD.md, "Repeats"; decision 120). ``counts`` (model
-    slug -> case -> (passed, scored)) stand in for documents without per-case results."""
-    repeated = has_repeats(documents)
+def leaderboard_md(summaries: Sequence[ModelSummary], suite: Suite | SuiteRef) -> str:
+    """The markdown leaderboard (rates in %, 95% intervals in brackets; a dash where nothing
+    applies): Wilson intervals, or with repeats case-clustered ones (docs/METHOD.md, "Repeats";
+    decision 120)."""
+    repeated = has_repeats(summaries)
     headers = [*_headers(repeated), "Tier"]
-    board = ordered(documents)
-    marks = tiers(board, counts=counts)
+    board = ordered(summaries)
+    marks = tiers(board)
     lines = [
         f"# Leaderboard: {suite.name} {suite.version}",
         "",
         f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing applies.",
-        "Made-up tool: lower is better. Cost is what the calls cost on Lobstack's keys.",
+        f"{LOWER_LINE} Cost is what the calls cost on Lobstack's keys.",
         TIER_LEGEND,
         "",
     ]
@@ -138,14 +148,22 @@ def leaderboard_md(
         "| " + " | ".join(headers) + " |",
         "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
     ]
-    for doc in board:
-        row = [*cells(doc, repeated), marks.letters[str(doc["model"])] or DASH]
+    for summary in board:
+        row = [*cells(summary, repeated), marks.letters[summary.model] or DASH]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
     return without_mentions("\n".join(lines) + "\n")  # a model or suite name may read as a mention
 
 
 def _num(value: float | None) -> str:
     return "" if value is None else repr(value)
+
+
+def _rate_fields(metric: Rate | None) -> list[Any]:
+    """rate, count, of, ci low, ci high: empty cells for a metric the model does not have."""
+    if metric is None:
+        return [""] * 5
+    low, high = metric.ci or (None, None)
+    return [_num(metric.rate), metric.count, metric.of, _num(low), _num(high)]
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -165,9 +183,9 @@ def csv_safe(cell: Any) -> Any:
     return "'" + cell
 
 
-def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None = None) -> str:
-    """The CSV leaderboard: unrounded rates (floats by repr), empty cells for nulls, text cells formula-safe.
-    ``counts`` as for ``leaderboard_md``."""
+def leaderboard_csv(summaries: Sequence[ModelSummary]) -> str:
+    """The CSV leaderboard: unrounded rates (floats by repr), empty cells for nulls, text cells
+    formula-safe."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     header = ["model"]
@@ -185,53 +203,39 @@ def leaderboard_csv(documents: Sequence[dict[str, Any]], counts: Counts | None =
         "tier"
     )  # before the repeat columns: a K = 1 board's columns stay a prefix of a repeated one's
     header.append("partial")
-    repeated = has_repeats(documents)
+    repeated = has_repeats(summaries)
     if repeated:
         header.append("repeats")
-        for name in REPEAT_METRICS:
+        for name in REPEAT_METRICS:  # every one, shown in the tables or not
             header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
     writer.writerow(header)
-    board = ordered(documents)
-    marks = tiers(board, counts=counts)
-    for doc in board:
-        row = [doc["model"]]
+    board = ordered(summaries)
+    marks = tiers(board)
+    for summary in board:
+        row: list[Any] = [summary.model]
         for name in METRICS:
-            metric = doc["metrics"][name]
-            ci = metric["ci"] or [None, None]
-            row += [_num(metric["rate"]), metric["count"], metric["of"], _num(ci[0]), _num(ci[1])]
-        cases = doc["cases"]
+            row += _rate_fields(summary.metrics[name])
+        cases = summary.cases
         row += [
-            _num(doc["latency_p50_ms"]),
-            _num(doc["cost_per_100_cases_usd"]),
-            cases["scored"],
-            cases["errored"],
-            cases["unrecorded"],
-            str(doc["temperature_ignored"]).lower(),
-            marks.letters[str(doc["model"])],
-            str(partial(doc) is not None).lower(),
+            _num(summary.latency_p50_ms),
+            _num(summary.cost_per_100_cases_usd),
+            cases.scored,
+            cases.errored,
+            cases.unrecorded,
+            str(summary.temperature_ignored).lower(),
+            marks.letters[summary.model],
+            str(partial(summary) is not None).lower(),
         ]
         if repeated:
-            row.append(doc.get("repeats", 1))
+            row.append(summary.repeats)
             for name in REPEAT_METRICS:
-                metric = doc["metrics"].get(name) or {
-                    "rate": None,
-                    "count": "",
-                    "of": "",
-                    "ci": None,
-                }
-                ci = metric["ci"] or [None, None]
-                row += [
-                    _num(metric["rate"]),
-                    metric["count"],
-                    metric["of"],
-                    _num(ci[0]),
-                    _num(ci[1]),
-                ]
+                row += _rate_fields(repeat_rate(summary, name))
         writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
 
 
-def tier_lines(documents: Sequence[dict[str, Any]], counts: Counts | None = None) -> list[str]:
-    """Under the terminal table: the tier legend, when at least two models have scores to tell apart."""
-    board = tiers(ordered(documents), counts=counts)
+def tier_lines(summaries: Sequence[ModelSummary]) -> list[str]:
+    """Under the terminal table: the tier legend, when at least two models have scores to tell
+    apart."""
+    board = tiers(ordered(summaries))
     return [TIER_LEGEND] if board.tests else []

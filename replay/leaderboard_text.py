@@ -12,28 +12,34 @@ import shutil
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.cells import cell_len
 
 from replay.leaderboard import cells, ordered
 from replay.partial import partial_line
-from replay.ties import Counts, has_repeats, tiers
+from replay.ties import has_repeats, tiers
+from scorer.metrics import METRICS, REGISTRY, REPEAT_SHOWN
 from scorer.suite_model import Suite
+from scorer.summary import ModelSummary
 
-# Header lines and drop rank of each column, in table order; the highest rank is left out first. None: always shown.
+if TYPE_CHECKING:
+    from replay.rows.leaderboard import SuiteRef
+
+
+def _metric(key: str) -> tuple[str, tuple[str, ...], int | None]:
+    return (key, REGISTRY[key].header, REGISTRY[key].drop_rank)
+
+
+# Header lines and drop rank of each column, in table order; the highest rank is left out first (a
+# metric's come from the registry). None: always shown. The repeat columns only when some K > 1.
+_REPEAT_KEYS = ("repeats", *REPEAT_SHOWN)
 _COLUMNS: tuple[tuple[str, tuple[str, ...], int | None], ...] = (
     ("model", ("Model",), None),
-    ("overall", ("Overall",), None),
+    _metric(METRICS[0]),
     ("repeats", ("K",), 1),
-    ("pass_all_k", ("pass^k",), 2),
-    ("flaky", ("Flaky",), 3),
-    ("right_tool", ("Right", "tool"), 6),
-    ("valid_arguments", ("Valid", "args"), 7),
-    ("made_up_tool", ("Made-up", "tool"), 8),
-    ("chains", ("Chains",), 11),
-    ("parallel", ("Parallel",), 12),
-    ("no_call_needed", ("No call", "needed"), 13),
+    *(_metric(key) for key in REPEAT_SHOWN),
+    *(_metric(key) for key in METRICS[1:]),
     ("latency", ("p50", "ms"), 5),
     ("cost", ("$ per", "100"), 4),
     ("errored", ("Errored",), 9),
@@ -82,14 +88,10 @@ def _lines(cell: str, key: str) -> list[str]:
     )  # Overall's "(72/80)" on a line of its own
 
 
-def _columns(
-    board: Sequence[dict[str, Any]], repeated: bool, counts: Counts | None
-) -> list[_Column]:
-    keys = [
-        key for key, _, _ in _COLUMNS if repeated or key not in ("repeats", "pass_all_k", "flaky")
-    ]
-    letters = tiers(board, counts=counts).letters
-    rows = [_with_tier(cells(doc, repeated), letters[str(doc["model"])]) for doc in board]
+def _columns(board: Sequence[ModelSummary], repeated: bool) -> list[_Column]:
+    keys = [key for key, _, _ in _COLUMNS if repeated or key not in _REPEAT_KEYS]
+    letters = tiers(board).letters
+    rows = [_with_tier(cells(s, repeated), letters[s.model]) for s in board]
     out = []
     for i, (key, header, rank) in enumerate(c for c in _COLUMNS if c[0] in keys):
         blocks = [_lines(row[i], key) for row in rows]
@@ -157,16 +159,15 @@ def _render(columns: list[_Column], gap: int, count: int) -> list[str]:
 
 
 def terminal_lines(
-    documents: Sequence[dict[str, Any]],
-    suite: Suite,
+    summaries: Sequence[ModelSummary],
+    suite: Suite | SuiteRef,
     width: int | None,
     full: Sequence[str] = (),
-    counts: Counts | None = None,
 ) -> list[str]:
     """The leaderboard for a terminal ``width`` columns wide (``None``: no limit): a title, the table, and a line
     for each thing that needs saying (partial models, columns left out and ``full``, the files with every one)."""
-    board = ordered(documents)
-    columns = _columns(board, has_repeats(documents), counts)
+    board = ordered(summaries)
+    columns = _columns(board, has_repeats(summaries))
     shown, gap = _fit(columns, width)
     wrap = width if width is not None else 10_000
 

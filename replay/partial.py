@@ -7,7 +7,9 @@ Pareto front (docs/METHOD.md#partial-models-marked): a rate over 72 cases is not
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from scorer.summary import ModelSummary
 
 
 class Partial(NamedTuple):
@@ -21,26 +23,17 @@ class Partial(NamedTuple):
         return f"{self.scored}/{self.total}"
 
 
-def partial(document: dict[str, Any]) -> Partial | None:
-    """``Partial`` when fewer than all of the model's case-runs were scored (``case_runs`` with repeats, else
-    ``cases``, as results.json and the rows summaries count them); ``None`` for a complete model."""
-    runs = document.get("case_runs") or document.get("cases")
-    scored, total = (
-        (runs.get("scored"), runs.get("total")) if isinstance(runs, dict) else (None, None)
-    )
-    if not isinstance(scored, int) or not isinstance(
-        total, int
-    ):  # a hand-edited file: nothing to say
-        return None
-    return Partial(scored, total) if scored < total else None
+def partial(summary: ModelSummary) -> Partial | None:
+    """``Partial`` when fewer than all of the model's case-runs were scored (its ``case_runs``: its
+    cases at K = 1); ``None`` for a complete model."""
+    runs = summary.case_runs
+    return Partial(runs.scored, runs.total) if runs.scored < runs.total else None
 
 
-def partial_line(documents: Sequence[dict[str, Any]], short: bool = False) -> str | None:
+def partial_line(summaries: Sequence[ModelSummary], short: bool = False) -> str | None:
     """The line by a table that explains its marks, naming each partial model; ``None`` when there is none.
     ``short``: the terminal's version, one 80-column line for one partial model."""
-    marks = [
-        f"{doc['model']} {mark.mark()}" for doc in documents if (mark := partial(doc)) is not None
-    ]
+    marks = [f"{s.model} {mark.mark()}" for s in summaries if (mark := partial(s)) is not None]
     if not marks:
         return None
     if short:

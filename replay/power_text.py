@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from replay.ties import case_counts
 from scorer.power import Power, rerun_power
+from scorer.summary import ModelSummary
 
 HEADING = "Re-run power: the Overall drop a paired test sees 80% of the time (alpha 0.05)"
 LEGEND = [  # each line fits an 80-column terminal
@@ -19,17 +19,14 @@ LEGEND = [  # each line fits an 80-column terminal
 ]
 
 
-def model_power(document: dict[str, Any], detect: float) -> Power:
+def model_power(summary: ModelSummary, detect: float) -> Power:
     """The power of comparing this run with a re-run of the same model (same cases, same repeats)."""
-    repeats = document.get("repeats", 1)
-    return rerun_power(
-        list(case_counts(document).values()), repeats if isinstance(repeats, int) else 1, detect
-    )
+    return rerun_power(list(case_counts(summary).values()), summary.repeats, detect)
 
 
-def power_cells(document: dict[str, Any], detect: float) -> tuple[str, str]:
+def power_cells(summary: ModelSummary, detect: float) -> tuple[str, str]:
     """(smallest drop seen, repeats for ``detect`` points) as table cells, e.g. ``at most 9.7`` and ``about 2``."""
-    power = model_power(document, detect)
+    power = model_power(summary, detect)
     if math.isinf(power.detectable):
         return "none (Overall too low)", "-"
     seen = f"{'at most' if power.bound == 'at most' else 'about'} {power.detectable:.1f}"
@@ -38,9 +35,9 @@ def power_cells(document: dict[str, Any], detect: float) -> tuple[str, str]:
     return seen, f"about {power.repeats_needed}"
 
 
-def power_lines(documents: Sequence[dict[str, Any]], detect: float) -> list[str]:
+def power_lines(summaries: Sequence[ModelSummary], detect: float) -> list[str]:
     """A heading, one table row per model (in the order given), and a three-line legend."""
-    rows = [(str(d["model"]), str(d.get("repeats", 1)), *power_cells(d, detect)) for d in documents]
+    rows = [(s.model, str(s.repeats), *power_cells(s, detect)) for s in summaries]
     header = ("Model", "K", "Drop seen (points)", f"Repeats for {detect:g} points")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
 

@@ -30,6 +30,7 @@ from replay.stray import hidden_dir_warnings
 from replay.version_note import version_lines
 from scorer.errors import UsageError
 from scorer.suite_model import Suite
+from scorer.summary import ModelSummary
 
 __all__ = [
     "UNFORESEEN",
@@ -58,6 +59,7 @@ class RescoreSummary:
     removed: list[Path] = field(
         default_factory=list
     )  # results.json files of models this run did not write
+    summaries: list[ModelSummary] = field(default_factory=list)  # each written model's, slug order
 
 
 def rescore(
@@ -78,6 +80,7 @@ def rescore(
     folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, every other model
     is written. ``out`` then holds exactly this run's models: any other (stale) results.json there is removed."""
     from replay.out_dir import remove_stale_results
+    from replay.results_summary import summary_of_results
     from replay.rows.build import add_rows, frames_of_rows
     from replay.rows.report import suite_ref, write_tables
 
@@ -131,12 +134,13 @@ def rescore(
         elif not report.error:
             files.append(written[report.slug])
     documents = [r.results for r in reports if not r.error]
-    files += write_tables(out, suite_ref(suite), documents, frames_of_rows(tables), shard, rows)
+    summaries = [summary_of_results(d) for d in documents]  # the typed read every board renders
+    files += write_tables(out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows)
     if html:
         write_atomic(inside(out, "index.html"), _html(documents, suite_path))
         files.append(out / "index.html")
     removed += remove_stale_results(out, {r.slug for r in reports})
-    return RescoreSummary(suite, reports, out, files, sorted(removed))
+    return RescoreSummary(suite, reports, out, files, sorted(removed), summaries)
 
 
 def _prepare(html: bool) -> None:

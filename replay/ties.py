@@ -16,41 +16,17 @@ from fractions import Fraction
 from typing import Any
 
 from scorer.paired import holm, mcnemar_exact, sign_flip_exact
+from scorer.summary import ModelSummary
 
 ALPHA = 0.05
 
 
-Counts = Mapping[
-    str, Mapping[str, tuple[int, int]]
-]  # model slug -> case id -> (passed, scored) repeats
+CaseCounts = Mapping[str, tuple[int, int]]  # case id -> (passed, scored) repeats
 
 
-def case_counts(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    """Case id -> (passed, scored) repeats; a run without repeats counts its one status."""
-    counts = {}
-    for result in document.get("results", []):
-        if "scored_repeats" in result:
-            counts[result["id"]] = (int(result["passed_repeats"]), int(result["scored_repeats"]))
-        else:
-            status = result.get("status")
-            counts[result["id"]] = (int(status == "passed"), int(status in ("passed", "failed")))
-    return counts
-
-
-def _counts(document: dict[str, Any], counts: Counts | None) -> Mapping[str, tuple[int, int]]:
-    """A model's per-case counts: from ``counts`` (computed from rows) when given, else from its results."""
-    if counts is not None and document.get("model_slug") in counts:
-        return counts[document["model_slug"]]
-    return case_counts(document)
-
-
-def paired_p(
-    a: dict[str, Any], b: dict[str, Any], counts: Counts | None = None
-) -> tuple[int, float]:
-    """(shared scored cases, two-sided p-value of the paired test) between two results documents (or summaries,
-    with their per-case ``counts`` by model slug)."""
-    single = a.get("repeats", 1) == 1 and b.get("repeats", 1) == 1
-    return _paired(_counts(a, counts), _counts(b, counts), single)
+def case_counts(summary: ModelSummary) -> dict[str, tuple[int, int]]:
+    """Case id -> (passed, scored) case-runs of one model (its tallies)."""
+    return {t.case_id: (t.passed, t.scored) for t in summary.tallies}
 
 
 def _paired(
@@ -126,21 +102,15 @@ def letter_groups(names: Sequence[str], separated: set[tuple[str, str]]) -> list
     return sorted(ordered_groups, key=lambda g: [position[n] for n in g])
 
 
-def tiers(
-    ordered: Sequence[dict[str, Any]], alpha: float = ALPHA, counts: Counts | None = None
-) -> Tiers:
-    """Tiers of the board ``ordered`` (leaderboard order): every pair of models with scores compared by the paired
-    test on the cases both scored (``paired_p``), the p-values Holm-corrected together, and the pairs whose
-    corrected p is below ``alpha`` separated; the letters are their compact-letter display. Sharing a letter
-    means "not told apart", and the family-wise error rate of the whole display is at most ``alpha``."""
-    per_model = [(d, _counts(d, counts)) for d in ordered]
-    # Each board is drawn several times (terminal, its legend, markdown, CSV, HTML): compute its tiers once.
-    key = (
-        alpha,
-        tuple(
-            (str(d["model"]), d.get("repeats", 1), tuple(sorted(c.items()))) for d, c in per_model
-        ),
-    )
+def tiers(ordered: Sequence[ModelSummary], alpha: float = ALPHA) -> Tiers:
+    """Tiers of the board ``ordered`` (leaderboard order): every pair of models with scores compared
+    by the paired test on the cases both scored (paired by case), the p-values Holm-corrected
+    together, and the pairs whose corrected p is below ``alpha`` separated; the letters are their
+    compact-letter display. Sharing a letter means "not told apart", and the family-wise error rate
+    of the whole display is at most ``alpha``."""
+    per_model = [(s.model, s.repeats, case_counts(s)) for s in ordered]
+    # Each board is drawn several times (terminal, legend, markdown, CSV, HTML): its tiers once.
+    key = (alpha, tuple((name, k, tuple(sorted(c.items()))) for name, k, c in per_model))
     if key not in _MEMO:
         _MEMO.clear()  # one board at a time is all a command draws
         _MEMO[key] = _tiers(per_model, alpha)
@@ -150,27 +120,25 @@ def tiers(
 _MEMO: dict[Any, Tiers] = {}
 
 
-def _tiers(
-    per_model: Sequence[tuple[dict[str, Any], Mapping[str, tuple[int, int]]]], alpha: float
-) -> Tiers:
-    """``tiers`` of (document, per-case counts) pairs, uncached."""
-    scored = [(d, c) for d, c in per_model if any(n for _, n in c.values())]
-    names = [str(d["model"]) for d, _ in scored]
-    single = [d.get("repeats", 1) == 1 for d, _ in scored]
+def _tiers(per_model: Sequence[tuple[str, int, CaseCounts]], alpha: float) -> Tiers:
+    """``tiers`` of (model, repeats, per-case counts), uncached."""
+    scored = [(name, k, c) for name, k, c in per_model if any(n for _, n in c.values())]
+    names = [name for name, _, _ in scored]
+    single = [k == 1 for _, k, _ in scored]
     pairs = [(i, j) for i in range(len(scored)) for j in range(i + 1, len(scored))]
-    sets = [_sets(c) if one else None for (_, c), one in zip(scored, single, strict=True)]
+    sets = [_sets(c) if one else None for (_, _, c), one in zip(scored, single, strict=True)]
 
     def p_value(i: int, j: int) -> float:
         first, second = sets[i], sets[j]
         if first is not None and second is not None:
             return _paired_sets(first, second)[1]
-        return _paired(scored[i][1], scored[j][1], False)[1]
+        return _paired(scored[i][2], scored[j][2], False)[1]
 
     corrected = holm([p_value(i, j) for i, j in pairs])
     separated = {
         (names[i], names[j]) for (i, j), p in zip(pairs, corrected, strict=True) if p < alpha
     }
-    letters = {str(d["model"]): "" for d, _ in per_model}
+    letters = {name: "" for name, _, _ in per_model}
     groups = tuple(
         (_letter(i), tuple(group)) for i, group in enumerate(letter_groups(names, separated))
     )
@@ -180,6 +148,6 @@ def _tiers(
     return Tiers(letters, groups, frozenset(separated), len(pairs))
 
 
-def has_repeats(documents: Sequence[dict[str, Any]]) -> bool:
+def has_repeats(summaries: Sequence[ModelSummary]) -> bool:
     """Some model has more than one repeat per case."""
-    return any(isinstance(d.get("repeats"), int) and d["repeats"] > 1 for d in documents)
+    return any(s.repeats > 1 for s in summaries)

@@ -15,10 +15,10 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from scorer.metrics import REGISTRY, REPEAT_METRICS
 from scorer.stats import wilson
 from scorer.summary import CurvePoint, Rate
 
-REPEAT_METRICS = ("pass_all_k", "pass_any_k", "flaky")
 CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
 
 
@@ -72,12 +72,12 @@ def share(count: int, of: int) -> Rate:
 
 
 def repeat_metrics(cases: Sequence[CaseCounts]) -> dict[str, Rate]:
-    """``pass_all_k``, ``pass_any_k`` (over cases with a scored repeat) and ``flaky`` (cases with
-    0 < passed < scored, over cases with at least two scored repeats): one value per case, Wilson intervals."""
-    scored = [(p, n) for p, n in cases if n > 0]
-    twice = [(p, n) for p, n in cases if n >= 2]
-    return {
-        "pass_all_k": share(sum(1 for p, n in scored if p == n), len(scored)),
-        "pass_any_k": share(sum(1 for p, _ in scored if p > 0), len(scored)),
-        "flaky": share(sum(1 for p, n in twice if 0 < p < n), len(twice)),
-    }
+    """Each repeat metric of the registry (``pass_all_k``, ``pass_any_k`` over cases with a scored repeat,
+    ``flaky``: 0 < passed < scored over cases with at least two scored repeats): one value per case, Wilson
+    intervals."""
+    found = {}
+    for name in REPEAT_METRICS:
+        values = [REGISTRY[name].compute(p, n) for p, n in cases]
+        counted = [v for v in values if v is not None]
+        found[name] = share(sum(1 for v in counted if v), len(counted))
+    return found

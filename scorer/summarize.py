@@ -17,17 +17,10 @@ from typing import Any
 
 from scorer.clustered import clustered_rate
 from scorer.headers import finite
+from scorer.metrics import CALL_METRICS, CASE_METRICS, METRICS
 from scorer.repeats import pass_k_curve, repeat_metrics
 from scorer.suite_model import GROUPS
-from scorer.summary import (
-    CALL_METRICS,
-    CASE_METRICS,
-    METRICS,
-    CaseTally,
-    Counts,
-    ModelSummary,
-    Rate,
-)
+from scorer.summary import CaseTally, Counts, ModelSummary, Rate
 
 _STATUSES = ("passed", "failed", "errored", "unrecorded")
 

@@ -12,23 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-METRICS = (
-    "overall",
-    "right_tool",
-    "valid_arguments",
-    "made_up_tool",
-    "chains",
-    "parallel",
-    "no_call_needed",
-)
-CASE_METRICS = (
-    "overall",
-    "right_tool",
-    "chains",
-    "parallel",
-    "no_call_needed",
-)  # a boolean per case-run
-CALL_METRICS = ("valid_arguments", "made_up_tool")  # a count of calls and its base per case-run
+# The metric names come from the registry; re-exported here for the modules that read them with the summary.
+from scorer.metrics import CALL_METRICS as CALL_METRICS
+from scorer.metrics import CASE_METRICS as CASE_METRICS
+from scorer.metrics import METRICS as METRICS
+from scorer.metrics import REPEAT_METRICS
 
 
 @dataclass(frozen=True)
@@ -99,7 +87,7 @@ class ModelSummary:
     routed_models: Mapping[str, int]
     cases: Counts
     case_runs: Counts
-    metrics: Mapping[str, Rate]  # METRICS, then pass_all_k, pass_any_k, flaky
+    metrics: Mapping[str, Rate]  # METRICS, then REPEAT_METRICS
     groups: Mapping[str, Rate]
     latency_p50_ms: float | None
     cost_usd: float | None
@@ -115,7 +103,7 @@ class ModelSummary:
     def document(self) -> dict[str, Any]:
         """The summary fields of results.json (docs/FORMATS.md); a run with K > 1 adds the repeat fields."""
         repeated = self.repeats > 1
-        names = [*METRICS, "pass_all_k", "pass_any_k", "flaky"] if repeated else METRICS
+        names = [*METRICS, *REPEAT_METRICS] if repeated else METRICS
         found: dict[str, Any] = {
             "model": self.model,
             "model_slug": self.model_slug,

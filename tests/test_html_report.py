@@ -413,9 +413,16 @@ class TestWriteReportErrors:
             pytest.param(
                 '{"model": "x", "metrics": {}}', "missing field 'suite.version'", id="no-suite"
             ),
+            pytest.param(
+                "BAD_COUNT", "field 'metrics.overall.count' must be a whole number", id="bad-count"
+            ),
         ],
     )
     def test_corrupt_results_file_is_named(self, reports: Path, text: str, match: str) -> None:
+        if text == "BAD_COUNT":  # a well-formed file whose summary has a field of the wrong type
+            document = _results("gamma_evil")
+            document["metrics"]["overall"]["count"] = "3"
+            text = json.dumps(document)
         (reports / "gamma_evil" / "results.json").write_text(text)
         with pytest.raises(ResultsError, match=rf"gamma_evil/results\.json.*{match}"):
             write_report(reports, reports / "suite.json")

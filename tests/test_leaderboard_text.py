@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from replay.leaderboard_text import terminal_lines, terminal_width
+from replay.results_summary import summary_of_results
 from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"
@@ -36,6 +37,10 @@ HEADERS = (
 )
 
 
+def _typed(documents: list[dict]) -> list:
+    return [summary_of_results(d) for d in documents]
+
+
 def _check(lines: list[str], width: int | None) -> str:
     for line in lines:
         assert line == line.rstrip(), f"trailing space: {line!r}"
@@ -49,7 +54,9 @@ def _check(lines: list[str], width: int | None) -> str:
 
 @pytest.mark.parametrize("width", [60, 80, 100])
 def test_a_narrow_terminal_gets_fewer_columns_and_a_line_naming_them(width: int) -> None:
-    text = _check(terminal_lines(DOCUMENTS, SUITE, width, ["reports/leaderboard.md"]), width)
+    text = _check(
+        terminal_lines(_typed(DOCUMENTS), SUITE, width, ["reports/leaderboard.md"]), width
+    )
     assert f"Not shown at {width} columns: " in text
     assert "reports/leaderboard.md" in text
     assert "Temp. ignored" in text.split("Not shown", 1)[1]  # the first column to go
@@ -58,7 +65,7 @@ def test_a_narrow_terminal_gets_fewer_columns_and_a_line_naming_them(width: int)
 
 @pytest.mark.parametrize("width", [200, None])
 def test_a_wide_terminal_or_a_pipe_gets_every_column(width: int | None) -> None:
-    text = _check(terminal_lines(DOCUMENTS, SUITE, width), width)
+    text = _check(terminal_lines(_typed(DOCUMENTS), SUITE, width), width)
     assert "Not shown" not in text
     for header in HEADERS:
         assert header in text
@@ -66,13 +73,13 @@ def test_a_wide_terminal_or_a_pipe_gets_every_column(width: int | None) -> None:
 
 def test_a_very_narrow_terminal_wraps_long_names_and_keeps_overall() -> None:
     documents = [{**DOCUMENTS[0], "model": "vendor/" + "x" * 60}]
-    lines = terminal_lines(documents, SUITE, 40)
+    lines = terminal_lines(_typed(documents), SUITE, 40)
     assert all(cell_len(line) <= 40 for line in lines)
     assert "x" * 20 in "\n".join(lines) and "Overall" in lines[1] + lines[2]
 
 
 def test_a_partial_model_carries_scored_over_total_under_its_overall() -> None:
-    lines = terminal_lines(DOCUMENTS, SUITE, 80)
+    lines = terminal_lines(_typed(DOCUMENTS), SUITE, 80)
     row = next(i for i, line in enumerate(lines) if line.startswith("ref/error-in-200 "))
     assert lines[row + 2].strip() == "(72/80)"  # rate, interval, then the mark
     assert (
@@ -138,7 +145,7 @@ def test_a_board_with_repeats_fits_and_keeps_k_pass_k_and_flaky() -> None:
         extra = {"rate": 50.0, "ci": [40.0, 60.0], "count": 40, "of": 80}
         doc["metrics"] = {**doc["metrics"], "pass_all_k": extra, "flaky": extra}
         documents.append(doc)
-    text = _check(terminal_lines(documents, SUITE, 80), 80)
+    text = _check(terminal_lines(_typed(documents), SUITE, 80), 80)
     header = text.split("─", 1)[0]
     assert " K " in header and "pass^k" in header and "Flaky" in header
     assert "Partial" not in text  # every case-run scored

@@ -10,11 +10,15 @@ import io
 import json
 import re
 
+import pytest
+
 from recorder.files import read_suite
 from replay.html._report import render_report
 from replay.html._view import plot_model
 from replay.leaderboard import leaderboard_csv, leaderboard_md
 from replay.partial import Partial, partial
+from replay.results_summary import summary_of_results
+from scorer.errors import ResultsError
 from scorer.suite_model import Suite
 from tests.conftest import ROOT
 
@@ -26,21 +30,31 @@ SUITE: Suite = read_suite(ROOT / "evals" / "suite.json")
 SUITE_DICT = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))
 
 
+TYPED = [summary_of_results(d) for d in DOCUMENTS]
+
+
 def _doc(model: str) -> dict:
     return next(d for d in DOCUMENTS if d["model"] == model)
 
 
+def _typed(model: str):
+    return summary_of_results(_doc(model))
+
+
 def test_partial_reads_the_counts_results_json_has() -> None:
-    assert partial(_doc("ref/error-in-200")) == Partial(72, 80)
-    assert partial(_doc("ref/oracle")) is None
+    assert partial(_typed("ref/error-in-200")) == Partial(72, 80)
+    assert partial(_typed("ref/oracle")) is None
     repeated = copy.deepcopy(_doc("ref/oracle"))
     repeated["case_runs"] = {"total": 240, "scored": 239, "errored": 1, "unrecorded": 0}
-    assert partial(repeated) == Partial(239, 240)  # with repeats the rates rest on case-runs
-    assert partial({"model": "x", "cases": "garbage"}) is None
+    # with repeats the rates rest on case-runs
+    assert partial(summary_of_results(repeated)) == Partial(239, 240)
+    garbage = {**_doc("ref/oracle"), "cases": "garbage"}
+    with pytest.raises(ResultsError, match="'cases'"):  # refused when read, never guessed at
+        summary_of_results(garbage)
 
 
 def test_markdown_marks_overall_and_names_the_partial_model() -> None:
-    md = leaderboard_md(DOCUMENTS, SUITE)
+    md = leaderboard_md(TYPED, SUITE)
     row = next(line for line in md.splitlines() if line.startswith("| ref/error-in-200 |"))
     assert row.split(" | ")[1] == "100.0 [95-100] (72/80)"
     oracle = next(line for line in md.splitlines() if line.startswith("| ref/oracle |"))
@@ -49,13 +63,13 @@ def test_markdown_marks_overall_and_names_the_partial_model() -> None:
 
 
 def test_a_board_of_complete_models_says_nothing_about_partial() -> None:
-    complete = [d for d in DOCUMENTS if partial(d) is None]
-    assert "Partial" not in leaderboard_md(complete, SUITE)
+    complete = [d for d in DOCUMENTS if partial(summary_of_results(d)) is None]
+    assert "Partial" not in leaderboard_md([summary_of_results(d) for d in complete], SUITE)
     assert "(72/80)" not in render_report(complete, SUITE_DICT)
 
 
 def test_csv_has_a_partial_column() -> None:
-    rows = list(csv.DictReader(io.StringIO(leaderboard_csv(DOCUMENTS))))
+    rows = list(csv.DictReader(io.StringIO(leaderboard_csv(TYPED))))
     assert {r["model"]: r["partial"] for r in rows if r["partial"] == "true"} == {
         "ref/error-in-200": "true"
     }
@@ -69,5 +83,5 @@ def test_html_marks_overall_plots_and_keeps_it_off_the_front() -> None:
     assert html.count('<span class="partial"') == 1
     assert "ref/error-in-200 72/80." in html
     assert "partial (not on the front)" in html  # the legend of the trade-off plots
-    assert plot_model(_doc("ref/error-in-200")).name == "ref/error-in-200 (72/80)"
-    assert plot_model(_doc("ref/error-in-200")).partial
+    assert plot_model(_typed("ref/error-in-200")).name == "ref/error-in-200 (72/80)"
+    assert plot_model(_typed("ref/error-in-200")).partial

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
 from replay.ties import tiers
 from scorer.paired import mcnemar_exact, sign_flip_exact
 from scorer.power import mcnemar_detectable, mcnemar_power, rerun_power
+from scorer.summarize import empty
+from scorer.summary import CaseTally, ModelSummary
 
 
 def _detects(rng: random.Random, before: list[float], after: list[float], repeats: int) -> bool:
@@ -110,13 +112,12 @@ def test_a_concentrated_drop_is_not_what_the_figures_promise() -> None:
 # --- tiers ---------------------------------------------------------------------------------------------------
 
 
-def _model(name: str, rates: list[float], repeats: int, rng: random.Random) -> dict[str, Any]:
-    results = []
+def _model(name: str, rates: list[float], repeats: int, rng: random.Random) -> ModelSummary:
+    tallies = []
     for i, q in enumerate(rates):
         passed = sum(rng.random() < q for _ in range(repeats))
-        results.append({"id": f"c{i:02d}", "status": "passed" if passed == repeats else "failed",
-                        "passed_repeats": passed, "scored_repeats": repeats})  # fmt: skip
-    return {"model": name, "repeats": repeats, "results": results}
+        tallies.append(CaseTally(f"c{i:02d}", passed, repeats))
+    return replace(empty(name, name), repeats=repeats, tallies=tuple(tallies))
 
 
 def _boards(shifts: list[float], repeats: int, boards: int, seed: int) -> list[dict[str, str]]:
@@ -129,7 +130,7 @@ def _boards(shifts: list[float], repeats: int, boards: int, seed: int) -> list[d
             _model(f"m{i}", [min(1.0, max(0.0, q + s)) for q in base], repeats, rng)
             for i, s in enumerate(shifts)
         ]
-        order = sorted(models, key=lambda d: -sum(r["passed_repeats"] for r in d["results"]))
+        order = sorted(models, key=lambda d: -sum(t.passed for t in d.tallies))
         out.append(tiers(order).letters)
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,10 @@ from recorder.files import read_suite
 from replay.html import render_report
 from replay.leaderboard import leaderboard_csv, leaderboard_md, ordered
 from replay.rescore import rescore_model
+from replay.results_summary import summary_of_results
 from replay.ties import letter_groups, tiers
+from scorer.summarize import empty
+from scorer.summary import CaseTally, ModelSummary
 from tests.conftest import MINI_SUITE, ROOT
 
 SUITE = read_suite(MINI_SUITE)
@@ -30,8 +34,12 @@ def documents(repeat_cassettes: Path) -> dict[str, dict[str, Any]]:
     }
 
 
+def _typed(documents: dict[str, dict[str, Any]]) -> list[ModelSummary]:
+    return [summary_of_results(d) for d in documents.values()]
+
+
 def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, Any]]) -> None:
-    text = leaderboard_md(list(documents.values()), SUITE)
+    text = leaderboard_md(_typed(documents), SUITE)
     header = next(line for line in text.splitlines() if line.startswith("| Model"))
     assert header.split(" | ")[:5] == ["| Model", "Overall", "Repeats", "pass^k", "Flaky"]
     assert header.endswith("| Tier |")
@@ -46,7 +54,7 @@ def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, 
     assert rows["ref/flaky"][3].startswith(f"{flaky['pass_all_k']['rate']:.1f} [")
     assert rows["ref/flaky"][4].startswith(f"{flaky['flaky']['rate']:.1f} [")
     assert rows["ref/first-tool"][2:5] == ["1", "-", "-"]  # a single run beside repeated ones
-    letters = tiers(ordered(list(documents.values()))).letters
+    letters = tiers(ordered(_typed(documents))).letters
     assert [row[-1] for row in rows.values()] == [f"{letters[m]} |" for m in rows] and letters[
         "ref/oracle"
     ] == "a"
@@ -57,7 +65,7 @@ def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, 
 
 
 def test_csv_appends_the_repeat_columns(documents: dict[str, dict[str, Any]]) -> None:
-    table = list(csv.DictReader(io.StringIO(leaderboard_csv(list(documents.values())))))
+    table = list(csv.DictReader(io.StringIO(leaderboard_csv(_typed(documents)))))
     committed = (ROOT / "reports" / "leaderboard.csv").read_text().splitlines()[0].split(",")
     assert list(table[0])[: len(committed)] == committed  # the K = 1 columns first, unchanged
     flaky = next(row for row in table if row["model"] == "ref/flaky")
@@ -71,21 +79,23 @@ def test_csv_appends_the_repeat_columns(documents: dict[str, dict[str, Any]]) ->
     last = next(row for row in table if row["model"] == "ref/first-tool")
     assert (last["pass_all_k"], last["tier"]) == (
         "",
-        tiers(ordered(list(documents.values()))).letters["ref/first-tool"],
+        tiers(ordered(_typed(documents))).letters["ref/first-tool"],
     )
     assert "next_p_holm" not in table[0]  # the adjacent-pair relation is gone
 
 
 def _doc(
     model: str, statuses: list[str], repeats: list[tuple[int, int]] | None = None
-) -> dict[str, Any]:
-    results = []
-    for i, status in enumerate(statuses):
-        result: dict[str, Any] = {"id": f"c{i:02d}", "status": status}
-        if repeats is not None:
-            result["passed_repeats"], result["scored_repeats"] = repeats[i]
-        results.append(result)
-    return {"model": model, "repeats": 1 if repeats is None else 5, "results": results}
+) -> ModelSummary:
+    """A model's summary with only what the tiers read: its repeats and per-case tallies."""
+    tallies = tuple(
+        CaseTally(
+            f"c{i:02d}",
+            *(repeats[i] if repeats else (int(s == "passed"), int(s in ("passed", "failed")))),
+        )
+        for i, s in enumerate(statuses)
+    )
+    return replace(empty(model, model), repeats=1 if repeats is None else 5, tallies=tallies)
 
 
 def test_tiers_compare_every_pair_with_holm() -> None:
@@ -227,7 +237,7 @@ def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(
         "Rates in % with 95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson "
         "for pass^k and Flaky, one value per case); `-` where nothing applies."
     )
-    lines = leaderboard_md(list(documents.values()), SUITE).splitlines()
+    lines = leaderboard_md(_typed(documents), SUITE).splitlines()
     assert lines[2] == f"Suite sha256 `{SUITE.sha256}`. {clustered}"
     assert lines[4] == (  # after "Made-up tool: lower is better. ..."
         "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "

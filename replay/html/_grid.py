@@ -1,5 +1,6 @@
-"""The per-case grid of the report: its case order, group header, each model's status letters, and the details
-blob a click on a cell opens. Pure: results.json dicts and the suite in, ordered plain data out."""
+"""The per-case grid of the report: its case order, group header, each model's status letters, and
+the details blob a click on a cell opens. Pure: typed case results (the blob: the results.json
+entries as they are) and the suite in, ordered plain data out."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from replay.case_results import CaseResult
 from replay.html._labels import GROUP_LABELS
+from scorer.summary import ModelSummary
 
 _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
 
@@ -23,7 +26,7 @@ class GridRow:
 
 
 def grid_case_ids(
-    results: Sequence[dict[str, Any]], suite: dict[str, Any]
+    models: Sequence[Sequence[CaseResult]], suite: dict[str, Any]
 ) -> list[tuple[str, str]]:
     """(case id, group) in suite order, then any case only the results know (an older suite), by id."""
     ids: list[tuple[str, str]] = [
@@ -31,11 +34,10 @@ def grid_case_ids(
     ]
     known = {cid for cid, _ in ids}
     extra: dict[str, str] = {}
-    for result in results:
-        for r in result.get("results", []):
-            cid = str(r.get("id"))
-            if cid not in known:
-                extra.setdefault(cid, str(r.get("group", "")))
+    for cases in models:
+        for case in cases:
+            if case.case_id not in known:
+                extra.setdefault(case.case_id, case.group)
     return ids + sorted(extra.items())
 
 
@@ -55,29 +57,25 @@ def _by_id(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {str(r.get("id")): r for r in result.get("results", []) if isinstance(r, dict)}
 
 
-def _strip(result: dict[str, Any] | None) -> str:
-    runs = (result or {}).get("runs")
-    if not isinstance(runs, list):
-        return ""
-    return "".join(
-        _STATUS_CLASS.get(str(r.get("status")), "u") for r in runs if isinstance(r, dict)
-    )
+def _strip(case: CaseResult | None) -> str:
+    return "" if case is None else "".join(_STATUS_CLASS[s] for s in case.repeat_statuses)
 
 
 def grid_rows(
-    results: Sequence[dict[str, Any]], case_ids: Sequence[tuple[str, str]]
+    summaries: Sequence[ModelSummary],
+    models: Sequence[Sequence[CaseResult]],
+    case_ids: Sequence[tuple[str, str]],
 ) -> list[GridRow]:
-    """Each model's status letters (p/f/e/u) along ``case_ids``; a case missing from a file reads unrecorded.
-    A model with repeats also gets each case's repeats in order (``strips``)."""
+    """Each model's status letters (p/f/e/u) along ``case_ids``; a case missing from a file reads
+    unrecorded. A model with repeats also gets each case's repeats in order (``strips``)."""
     rows = []
-    for result in results:
-        by_id = _by_id(result)
+    for summary, cases in zip(summaries, models, strict=True):
+        by_id = {case.case_id: case for case in cases}
         statuses = tuple(
-            _STATUS_CLASS.get(str(by_id.get(cid, {}).get("status")), "u") for cid, _ in case_ids
+            _STATUS_CLASS[by_id[cid].status] if cid in by_id else "u" for cid, _ in case_ids
         )
-        repeated = isinstance(result.get("repeats"), int) and result["repeats"] > 1
-        strips = tuple(_strip(by_id.get(cid)) for cid, _ in case_ids) if repeated else ()
-        rows.append(GridRow(str(result["model"]), statuses, strips))
+        strips = tuple(_strip(by_id.get(cid)) for cid, _ in case_ids) if summary.repeats > 1 else ()
+        rows.append(GridRow(summary.model, statuses, strips))
     return rows
 
 

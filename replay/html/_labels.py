@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-METRIC_LABELS: dict[str, str] = {
-    "overall": "Overall",
-    "right_tool": "Right tool",
-    "valid_arguments": "Valid arguments",
-    "made_up_tool": "Made-up tool",
-    "chains": "Chains",
-    "parallel": "Parallel",
-    "no_call_needed": "No call needed",
-}
-# The one rate where a smaller share is the better model.
-LOWER_IS_BETTER = frozenset({"made_up_tool"})
+from scorer.metrics import LOWER_IS_BETTER, METRICS, REGISTRY
+
+__all__ = [
+    "CAVEATS",
+    "GROUP_LABELS",
+    "LOWER_IS_BETTER",
+    "METRIC_LABELS",
+    "STATUSES",
+    "STATUS_MARKS",
+]
+
+# The rates' full names, from the metric registry (as is LOWER_IS_BETTER).
+METRIC_LABELS: dict[str, str] = {key: REGISTRY[key].label for key in METRICS}
 
 GROUP_LABELS: dict[str, str] = {
     "selection": "Selection",

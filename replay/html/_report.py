@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import write_atomic
+from replay.case_results import case_results
 from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
@@ -15,6 +16,7 @@ from replay.html._load import load_results, load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
+from replay.results_summary import summary_of_results
 from replay.ties import has_repeats, tiers
 from replay.timeline import Timeline, read_history, timelines
 from scorer.errors import LobstackError, ResultsError
@@ -56,11 +58,14 @@ def render_report(
     apart) and each model's re-run power (``replay.power_text``, for a 5-point drop). With ``history`` (models'
     timelines, ``replay.timeline``), a Timeline section after the plots: Overall per run, the change point marked.
     """
-    ordered = _view.leaderboard_order(results)
-    repeated = has_repeats(ordered)
-    case_ids = _grid.grid_case_ids(ordered, suite)
+    typed = [summary_of_results(r) for r in results]  # every leaderboard figure, read once
+    order = _view.leaderboard_order(typed)
+    ordered, board_models = [results[i] for i in order], [typed[i] for i in order]
+    cases = [case_results(r) for r in ordered]
+    repeated = has_repeats(board_models)
+    case_ids = _grid.grid_case_ids(cases, suite)
     group_order = list(dict.fromkeys(group for _, group in case_ids))
-    plot_models = [_view.plot_model(r, group_order) for r in ordered]
+    plot_models = [_view.plot_model(s, group_order) for s in board_models]
     plots = {
         name: _env.safe(cached_svg(name, plot_models, draw))
         for name, draw in _drawings(plot_models).items()
@@ -68,10 +73,10 @@ def render_report(
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
-    board = tiers(ordered)
-    power = [(str(r["model"]), str(r.get("repeats", 1)), *power_cells(r, 5.0)) for r in ordered]
+    board = tiers(board_models)
+    power = [(s.model, str(s.repeats), *power_cells(s, 5.0)) for s in board_models]
     suites = _view.suite_lines(ordered)
-    partial_note = partial_line(ordered)
+    partial_note = partial_line(board_models)
     title = "Tool-calling report" + (
         f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else ""
     )
@@ -89,17 +94,17 @@ def render_report(
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
         caveats=CAVEATS,
-        models=[str(r["model"]) for r in ordered],
+        models=[s.model for s in board_models],
         case_ids=case_ids,
         columns=_view.columns(repeated),
-        rows=[_view.leaderboard_row(r, repeated) for r in ordered],
+        rows=[_view.leaderboard_row(s, repeated) for s in board_models],
         partial_note=partial_note or "",
         front_note="; a partial model (hollow, scored/total by its name) is never on it"
         if partial_note
         else "",
         plots=plots,
         spans=_grid.group_spans(case_ids),
-        grid=_grid.grid_rows(ordered, case_ids),
+        grid=_grid.grid_rows(board_models, cases, case_ids),
         marks=STATUS_MARKS,
         data=_env.json_block(_grid.details(ordered, suite, case_ids)),
         timelines=_timeline_views(history),
@@ -113,6 +118,17 @@ def _timeline_views(history: Sequence[Timeline]) -> list[Any]:
 
     views = [timeline_view(t, i) for i, t in enumerate(history)]
     return [replace(v, svg=_env.safe(v.svg)) for v in views]
+
+
+def _strict(path: Path, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` once its summary and case entries are read into the typed objects the page
+    renders; a field of the wrong type is a ``ResultsError`` naming the file."""
+    try:
+        summary_of_results(document)
+        case_results(document)
+    except ResultsError as exc:
+        raise ResultsError(f"{path}: {exc.message}") from None
+    return document
 
 
 def write_report(
@@ -132,7 +148,7 @@ def write_report(
     results = []
     for path in results_paths(reports_dir):
         try:
-            results.append(load_results(path))
+            results.append(_strict(path, load_results(path)))
         except ResultsError as exc:
             if on_error is None:
                 raise

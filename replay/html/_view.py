@@ -1,4 +1,5 @@
-"""From results.json dicts and the suite to what the report template shows: pure, ordered, no HTML here."""
+"""From typed model summaries (and results.json's suite fields) to what the report template shows:
+pure, ordered, no HTML here."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from typing import Any, Literal
 from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
+from replay.leaderboard import repeat_rate
 from replay.partial import partial
+from scorer.metrics import RANK_METRIC, REGISTRY, REPEAT_SHOWN, rank_key
+from scorer.summary import ModelSummary, Rate
 
 _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
 
@@ -52,17 +56,18 @@ class SuiteLine:
     sha256: str
 
 
+def _first(key: str) -> Literal["asc", "desc"]:
+    """A rate's first sort click: best first (the registry's direction)."""
+    return "asc" if key in LOWER_IS_BETTER else "desc"
+
+
 REPEAT_COLUMNS: tuple[Column, ...] = (
     Column("repeats", "Repeats", "desc"),
-    Column("pass_all_k", "pass^k", "desc"),
-    Column("flaky", "Flaky", "asc"),
+    *(Column(k, REGISTRY[k].label, _first(k)) for k in REPEAT_SHOWN),
 )
 COLUMNS: tuple[Column, ...] = (
     Column("model", "Model", "asc", numeric=False),
-    *(
-        Column(k, label, "asc" if k in LOWER_IS_BETTER else "desc")
-        for k, label in METRIC_LABELS.items()
-    ),
+    *(Column(k, label, _first(k)) for k, label in METRIC_LABELS.items()),
     Column("latency_p50_ms", "Latency p50", "asc"),
     Column("cost_per_100_cases_usd", "Cost per 100 cases", "asc"),
     Column("scored", "Scored", "desc"),
@@ -72,36 +77,20 @@ COLUMNS: tuple[Column, ...] = (
 )
 
 
-def _metric(result: dict[str, Any], key: str) -> dict[str, Any]:
-    value = (result.get("metrics") or {}).get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _overall(result: dict[str, Any]) -> float | None:
-    return _number(_metric(result, "overall").get("rate"))
-
-
-def leaderboard_order(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Models by Overall rate, highest first, models without one last, then by name (as leaderboard.md)."""
-
-    def key(result: dict[str, Any]) -> tuple[bool, float, str]:
-        rate = _overall(result)
-        return (rate is None, -(rate or 0.0), str(result.get("model", "")))
-
-    return sorted(results, key=key)
-
-
-def _routed(result: dict[str, Any]) -> tuple[tuple[str, int], ...]:
-    routed = result.get("routed_models")
-    if not isinstance(routed, dict) or set(routed) <= {result.get("model")}:
-        return ()
-    return tuple(
-        sorted(((str(k), int(v)) for k, v in routed.items()), key=lambda kv: (-kv[1], kv[0]))
+def leaderboard_order(summaries: Sequence[ModelSummary]) -> list[int]:
+    """The positions of ``summaries`` in the leaderboards' order (``scorer.metrics.rank_key``, as
+    leaderboard.md), so a caller can order what goes with them."""
+    return sorted(
+        range(len(summaries)),
+        key=lambda i: rank_key(summaries[i].metrics[RANK_METRIC].rate, summaries[i].model),
     )
+
+
+def _routed(summary: ModelSummary) -> tuple[tuple[str, int], ...]:
+    routed = summary.routed_models
+    if set(routed) <= {summary.model}:
+        return ()
+    return tuple(sorted(routed.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def columns(repeated: bool) -> tuple[Column, ...]:
@@ -109,68 +98,55 @@ def columns(repeated: bool) -> tuple[Column, ...]:
     return (*COLUMNS[:2], *REPEAT_COLUMNS, *COLUMNS[2:]) if repeated else COLUMNS
 
 
-def _rate_cell(result: dict[str, Any], key: str) -> Cell:
-    m = _metric(result, key)
-    return Cell(fmt.rate(m.get("rate")), fmt.sort_value(m.get("rate")), fmt.interval(m.get("ci")))
+def _rate_cell(m: Rate | None) -> Cell:
+    value = None if m is None else m.rate
+    return Cell(fmt.rate(value), fmt.sort_value(value), fmt.interval(None if m is None else m.ci))
 
 
-def leaderboard_row(result: dict[str, Any], repeated: bool = False) -> Row:
-    """The leaderboard cells of one results.json, in ``columns(repeated)`` order."""
-    cases = result.get("cases") if isinstance(result.get("cases"), dict) else {}
-    cells = [Cell(str(result["model"]), str(result["model"]).lower())]
+def leaderboard_row(summary: ModelSummary, repeated: bool = False) -> Row:
+    """The leaderboard cells of one model, in ``columns(repeated)`` order."""
+    cells = [Cell(summary.model, summary.model.lower())]
     for key in METRIC_LABELS:
-        cells.append(_rate_cell(result, key))
-        if key == "overall" and (mark := partial(result)) is not None:
+        cells.append(_rate_cell(summary.metrics.get(key)))
+        if key == "overall" and (mark := partial(summary)) is not None:
             cells[-1] = Cell(cells[-1].text, cells[-1].sort, cells[-1].sub, mark.mark())
         if repeated and key == "overall":
-            k = result.get("repeats", 1)
-            cells.append(Cell(str(k), fmt.sort_value(k)))
-            cells.extend(_rate_cell(result, extra) for extra in ("pass_all_k", "flaky"))
-    latency = result.get("latency_p50_ms")
-    cost = result.get("cost_per_100_cases_usd")
+            cells.append(Cell(str(summary.repeats), fmt.sort_value(summary.repeats)))
+            cells.extend(_rate_cell(repeat_rate(summary, extra)) for extra in REPEAT_SHOWN)
+    latency, cost = summary.latency_p50_ms, summary.cost_per_100_cases_usd
     cells.append(Cell(fmt.latency(latency), fmt.sort_value(latency)))
     cells.append(Cell(fmt.cost(cost), fmt.sort_value(cost)))
-    for key in ("scored", "errored", "unrecorded"):
-        n = cases.get(key)
-        cells.append(Cell(fmt.DASH if _number(n) is None else str(n), fmt.sort_value(n)))
-    ignored = result.get("temperature_ignored")
-    cells.append(Cell("yes" if ignored is True else "no", fmt.sort_value(ignored is True)))
-    return Row(str(result["model"]), _routed(result), tuple(cells))
+    for n in (summary.cases.scored, summary.cases.errored, summary.cases.unrecorded):
+        cells.append(Cell(str(n), fmt.sort_value(n)))
+    ignored = summary.temperature_ignored
+    cells.append(Cell("yes" if ignored else "no", fmt.sort_value(ignored)))
+    return Row(summary.model, _routed(summary), tuple(cells))
 
 
-def plot_model(result: dict[str, Any], group_order: Sequence[str] = ()) -> PlotModel:
-    """What the plots need of one results.json; a suite of one's own lists its groups in ``group_order`` (the
-    suite's), since results.json writes them in key order."""
+def plot_model(summary: ModelSummary, group_order: Sequence[str] = ()) -> PlotModel:
+    """What the plots need of one model's summary; a suite of one's own lists its groups in ``group_order``
+    (the suite's), since results.json writes them in key order."""
     metrics: dict[str, Interval | None] = {}
     for key in METRIC_LABELS:
-        m = _metric(result, key)
-        rate = _number(m.get("rate"))
-        # A list when read from results.json, maybe a tuple when rescore hands its documents over in memory.
-        ci = (
-            m.get("ci")
-            if isinstance(m.get("ci"), list | tuple) and len(m["ci"]) == 2
-            else (None, None)
-        )
-        metrics[key] = None if rate is None else Interval(rate, _number(ci[0]), _number(ci[1]))
-    groups_in = result.get("groups") if isinstance(result.get("groups"), dict) else {}
+        m = summary.metrics.get(key)
+        low, high = (None, None) if m is None or m.ci is None else m.ci
+        metrics[key] = None if m is None or m.rate is None else Interval(m.rate, low, high)
+    groups_in = summary.groups
     # The Lobstack suite's six groups in the method page's order; a suite of one's own, its groups as listed.
     keys: Sequence[str] = list(GROUP_LABELS)
     if not all(k in GROUP_LABELS for k in groups_in):
         keys = [k for k in group_order if k in groups_in] + sorted(
             k for k in groups_in if k not in group_order
         )
-    groups = {
-        str(k): _number(groups_in[k].get("rate")) if isinstance(groups_in.get(k), dict) else None
-        for k in keys
-    }
-    mark = partial(result)
+    groups = {k: None if groups_in.get(k) is None else groups_in[k].rate for k in keys}
+    mark = partial(summary)
     return PlotModel(
-        name=str(result["model"]) + ("" if mark is None else f" ({mark.mark()})"),
+        name=summary.model + ("" if mark is None else f" ({mark.mark()})"),
         partial=mark is not None,
         metrics=metrics,
         groups=groups,
-        cost_per_100=_number(result.get("cost_per_100_cases_usd")),
-        latency_p50_ms=_number(result.get("latency_p50_ms")),
+        cost_per_100=summary.cost_per_100_cases_usd,
+        latency_p50_ms=summary.latency_p50_ms,
     )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import read_json, read_suite, read_suite_document, write_atomic
-from replay.hints import nothing_scored, nothing_scored_line
+from replay.hints import nothing_scored_line
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results
 from replay.rows.dataset import check_suite
@@ -207,11 +207,12 @@ def merge_reports(
     tables = merged_tables(inputs)
     order = dict(tables["cases"].select("case_id", "case_index").unique().iter_rows())
     found = summarize(tables["cases"])
-    documents = []
+    documents, summaries = [], []
     for slug in slugs:
         document = _carried(slug, inputs)
         entries = [e for i in inputs if slug in i.documents for e in i.documents[slug]["results"]]
-        document.update((found.get(slug) or empty(document["model"], slug)).document())
+        summaries.append(found.get(slug) or empty(document["model"], slug))
+        document.update(summaries[-1].document())
         document["results"] = sorted(entries, key=lambda e: order[e["id"]])
         documents.append(document)
     suite_json = _suite_for_html(documents, suite_path) if html else None
@@ -221,7 +222,7 @@ def merge_reports(
         files.append(out / document["model_slug"] / "results.json")
     suite = documents[0]["suite"] if documents else {"name": "", "version": "", "sha256": ""}
     ref = SuiteRef(suite["name"], suite["version"], suite["sha256"])
-    files += write_tables(out, ref, documents, tables, rows=rows)
+    files += write_tables(out, ref, summaries, tables, rows=rows)
     if suite_json is not None:
         from replay.html import render_report
 
@@ -229,7 +230,7 @@ def merge_reports(
         files.append(out / "index.html")
     # As rescore says it (decision 116): a model none of whose cases was scored fails the merge once written.
     errors = tuple(
-        nothing_scored_line(d, out / d["model_slug"]) for d in documents if nothing_scored(d)
+        nothing_scored_line(s, out / s.model_slug) for s in summaries if s.nothing_scored
     )
     return Merged(
         "reports",

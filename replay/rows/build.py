@@ -20,9 +20,9 @@ from typing import Any
 import orjson
 
 from replay.rows.schema import COST_SCALE, SCORED, schema, sort_columns
-from scorer import case_shape
 from scorer.errors import ResultsError
 from scorer.headers import price
+from scorer.metrics import CallRun, CaseRun, StepRun, of_level
 from scorer.safe_text import utf8
 from scorer.suite_model import Case, Suite
 
@@ -47,34 +47,28 @@ def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
     return format(total, "f"), exact if exact == total else None
 
 
-def _names_match(step: dict[str, Any], expected: Sequence[str]) -> bool:
-    got = [call["name"] for call in (step.get("response") or {}).get("tool_calls") or []]
-    return sorted(got) == sorted(expected)
-
-
-def _flags(case: Case, status: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """The case-level metric columns; null where the metric does not apply or the case is not scored."""
-    scored = status in SCORED
-    reached = {step["index"]: step for step in steps}
-
-    def passed(index: int) -> bool:
-        return bool(reached.get(index, {}).get("passed"))
-
-    first_call = case_shape.first_call_step(case)
-    parallel_steps = case_shape.parallel_steps(case)
-    right_tool = None
-    if scored and first_call is not None:
-        step = reached.get(first_call)
-        right_tool = step is not None and _names_match(
-            step, [c.name for c in case.steps[first_call].calls]
+def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list) -> CaseRun:
+    """The case-run as the metric registry sees it: reached steps by index, every call's facts."""
+    reached = {
+        step["index"]: StepRun(
+            passed=bool(step.get("passed")),
+            names=tuple(c["name"] for c in (step.get("response") or {}).get("tool_calls") or []),
         )
-    return {
-        "overall": status == "passed" if scored else None,
-        "right_tool": right_tool,
-        "chains": status == "passed" if scored and case_shape.is_chain(case) else None,
-        "parallel": all(passed(i) for i in parallel_steps) if scored and parallel_steps else None,
-        "no_call_needed": passed(0) if scored and case_shape.expects_no_call_first(case) else None,
+        for step in steps
     }
+    facts = tuple(CallRun(c["offered"], c["schema_valid"]) for c in calls)
+    return CaseRun(case, status, reached, facts)
+
+
+def _metric_columns(run: CaseRun) -> dict[str, Any]:
+    """Every case and call metric's column(s) of one case-run (scorer.metrics computes them)."""
+    row: dict[str, Any] = {}
+    for m in of_level("case", "call"):
+        if m.level == "case":
+            row[m.key] = m.compute(run)
+        else:
+            row[m.key], row[f"{m.key}_of"] = m.compute(run)
+    return row
 
 
 def _arguments_text(value: Any) -> str | None:
@@ -88,7 +82,6 @@ def _detail(
 ) -> tuple[dict[str, Any], list]:
     """The full row of a case-run whose steps and attempts the entry holds, and its calls rows."""
     steps, attempts = entry.get("steps") or [], entry.get("attempts") or []
-    scored = status in SCORED
     calls = []
     for step in steps:
         for position, call in enumerate((step.get("response") or {}).get("tool_calls") or [], 1):
@@ -106,7 +99,6 @@ def _detail(
                     "arguments": _arguments_text(call.get("arguments")),
                 }
             )
-    offered = [c for c in calls if c["offered"] is True]
     walls = [
         a["wall_ms"]
         for a in attempts
@@ -120,12 +112,8 @@ def _detail(
         "first_failing_step": None
         if status == "passed"
         else len(steps) + (0 if status == "failed" else 1),
-        **_flags(case, status, steps),
+        **_metric_columns(_case_run(case, status, steps, calls)),
         "calls": len(calls),
-        "valid_arguments": sum(1 for c in offered if c["schema_valid"] is True) if scored else 0,
-        "valid_arguments_of": len(offered) if scored else 0,
-        "made_up_tool": sum(1 for c in calls if c["offered"] is not True) if scored else 0,
-        "made_up_tool_of": len(calls) if scored else 0,
         "attempts": len(attempts),
         "latency_ms": sum(walls) if walls else None,
         "attempt_wall_ms": walls,

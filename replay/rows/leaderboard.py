@@ -1,13 +1,12 @@
 """The leaderboard of any slice of rows (a suite version, a group, some models), by the streaming engine.
 
-The summaries it computes have the fields ``replay.leaderboard`` renders (the same renderers as rescore's), so
-a slice's leaderboard.md/.csv has exactly rescore's format.
+The typed summaries it computes are what ``replay.leaderboard`` renders (the same renderers as
+rescore's), so a slice's leaderboard.md/.csv has exactly rescore's format.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,20 +35,6 @@ class SliceBoard:
     suite: SuiteRef
     summaries: tuple[ModelSummary, ...]
     rows: int
-
-    @cached_property  # every view of the board reads it: built once (a frozen dataclass still has a __dict__)
-    def documents(self) -> list[dict[str, Any]]:
-        """The summaries as results.json has them (what the leaderboard renderers read)."""
-        return [summary.document() for summary in self.summaries]
-
-    @cached_property
-    def counts(self) -> dict[str, dict[str, tuple[int, int]]] | None:
-        """Model slug -> case -> (passed, scored) case-runs, for the tiers' paired tests (at every K: a slice's
-        summaries carry no per-case results)."""
-        return {
-            s.model_slug: {t.case_id: (t.passed, t.scored) for t in s.tallies}
-            for s in self.summaries
-        }
 
 
 def _holds_partitions(table_root: Path) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from recorder.files import write_atomic
 from replay.rows import dataset
@@ -16,6 +16,7 @@ from replay.rows.store import write_table
 from replay.shard import Shard
 from scorer.results import dumps
 from scorer.suite_model import Suite
+from scorer.summary import ModelSummary
 
 SHARD_FILE = "shard.json"
 SHARD_FORMAT = 1
@@ -27,21 +28,21 @@ def repeated(document: dict[str, Any]) -> bool:
 
 
 def shard_document(
-    shard: Shard, suite: SuiteRef, documents: Sequence[dict[str, Any]]
+    shard: Shard, suite: SuiteRef, summaries: Sequence[ModelSummary]
 ) -> dict[str, Any]:
     """What ``shard.json`` says: which shard of how many, the suite, and every model dir the shard saw."""
     return {
         "format_version": SHARD_FORMAT,
         "shard": {"index": shard.index, "count": shard.count},
         "suite": {"name": suite.name, "version": suite.version, "sha256": suite.sha256},
-        "models": sorted(d["model_slug"] for d in documents),
+        "models": sorted(s.model_slug for s in summaries),
     }
 
 
 def write_tables(
     out: Path,
     suite: SuiteRef,
-    documents: Sequence[dict[str, Any]],
+    summaries: Sequence[ModelSummary],
     tables: dict[str, Any],
     shard: Shard | None = None,
     rows: Path | None = None,
@@ -54,13 +55,12 @@ def write_tables(
         write_table(out / f"{name}.parquet", tables[name], name) for name in ("cases", "calls")
     ]
     if shard is not None:
-        write_atomic(out / SHARD_FILE, dumps(shard_document(shard, suite, documents)))
+        write_atomic(out / SHARD_FILE, dumps(shard_document(shard, suite, summaries)))
         return [*files, out / SHARD_FILE]
     (out / SHARD_FILE).unlink(missing_ok=True)  # a whole run written over an old shard's dir
-    title = cast(Suite, suite)  # the renderers read name, version and sha256 only
     boards = (
-        ("leaderboard.md", leaderboard_md(documents, title)),
-        ("leaderboard.csv", leaderboard_csv(documents)),
+        ("leaderboard.md", leaderboard_md(summaries, suite)),
+        ("leaderboard.csv", leaderboard_csv(summaries)),
     )
     for name, text in boards:
         write_atomic(out / name, text)

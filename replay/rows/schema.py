@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorer.metrics import CALL_METRICS, CASE_METRICS
+
 FORMAT_VERSION = "1"
 TABLES = ("cases", "calls")
 # Key-value metadata in every file: which table it is and which format version wrote it.
@@ -47,16 +49,11 @@ def _schemas() -> dict[str, dict[str, Any]]:
         "steps_total": pl.Int32,
         "steps_reached": pl.Int32,
         "first_failing_step": pl.Int32,
-        "overall": pl.Boolean,
-        "right_tool": pl.Boolean,
-        "chains": pl.Boolean,
-        "parallel": pl.Boolean,
-        "no_call_needed": pl.Boolean,
+        # The metric columns (scorer.metrics): a boolean per case metric, then the calls, then a count and
+        # its base per call metric.
+        **dict.fromkeys(CASE_METRICS, pl.Boolean),
         "calls": pl.Int32,
-        "valid_arguments": pl.Int32,
-        "valid_arguments_of": pl.Int32,
-        "made_up_tool": pl.Int32,
-        "made_up_tool_of": pl.Int32,
+        **{f"{m}{end}": pl.Int32 for m in CALL_METRICS for end in ("", "_of")},
         "attempts": pl.Int32,
         "latency_ms": pl.Float64,
         "attempt_wall_ms": pl.List(pl.Float64),

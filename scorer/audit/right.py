@@ -7,11 +7,11 @@ from typing import Any
 from scorer.audit import schema_facts
 from scorer.audit.model import Answer
 from scorer.audit.wrong import reference_calls
+from scorer.checks import CASE_INSENSITIVE  # the checks the method makes case-insensitive
 from scorer.jsonvalue import is_number, json_equal
 from scorer.suite_model import Case, Suite
 
 TEXT_REPLY = "Here is my answer, no tool needed."
-CASE_INSENSITIVE = frozenset({"contains", "regex"})  # the checks the method makes case-insensitive
 
 
 def step_right(case: Case, suite: Suite, step: int) -> list[Answer]:

@@ -1,0 +1,85 @@
+"""results.json's summary fields read once into a typed ModelSummary, strictly."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.results_summary import summary_of_results
+from scorer.errors import ResultsError
+from scorer.summary import CaseTally
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
+FILES = sorted(REPORTS.glob("*/results.json"))
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.parent.name for p in FILES])
+def test_committed_results_read_back_to_their_own_fields(path: Path) -> None:
+    """The typed summary of each committed results.json writes back exactly its summary fields."""
+    document = _load(path)
+    summary = summary_of_results(document)
+    written = summary.document()
+    assert written == {key: document[key] for key in written}
+    assert len(summary.tallies) == len(document["results"])
+
+
+def test_tallies_of_repeats_and_single_samples() -> None:
+    document = _load(FILES[0])
+    document["results"] = [
+        {"id": "a", "status": "passed"},
+        {"id": "b", "status": "failed"},
+        {"id": "c", "status": "errored"},
+        {"id": "d", "status": "failed", "passed_repeats": 2, "scored_repeats": 3},
+    ]
+    assert summary_of_results(document).tallies == (
+        CaseTally("a", 1, 1),
+        CaseTally("b", 0, 1),
+        CaseTally("c", 0, 0),
+        CaseTally("d", 2, 3),
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "fragment"),
+    [
+        (("metrics", "overall", "count"), "3", "metrics.overall.count"),
+        (("metrics", "overall", "rate"), "50", "metrics.overall.rate"),
+        (("metrics", "overall", "ci"), [1], "metrics.overall.ci"),
+        (("cases", "errored"), None, "cases.errored"),
+        (("latency_p50_ms",), "fast", "latency_p50_ms"),
+        (("temperature_ignored",), "no", "temperature_ignored"),
+        (("format_version",), "99", "format"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_named(path: tuple, value: object, fragment: str) -> None:
+    document = copy.deepcopy(_load(FILES[0]))
+    target = document
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(ResultsError, match=fragment.replace(".", r"\.")):
+        summary_of_results(document)
+
+
+def test_case_results_keep_order_status_group_and_repeats() -> None:
+    from replay.case_results import CaseResult, case_results
+
+    document = _load(FILES[0])
+    document["results"] = [
+        {"id": "b", "status": "failed", "group": "chains"},
+        {"id": "a", "status": "passed", "runs": [{"status": "passed"}, {"status": "failed"}]},
+    ]
+    assert case_results(document) == (
+        CaseResult("b", "chains", "failed"),
+        CaseResult("a", "", "passed", ("passed", "failed")),
+    )
+    document["results"][1]["runs"] = [{"status": "maybe"}]
+    with pytest.raises(ResultsError, match="runs"):
+        case_results(document)
