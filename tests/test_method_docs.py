@@ -154,21 +154,22 @@ def check_fewer_repeats() -> None:
 
 def check_tier_pairs() -> None:
     """m (m - 1) / 2: the tiers' Holm family is every pair of the m models with a scored case."""
+    from dataclasses import replace
+
     from replay.ties import tiers
+    from scorer.summarize import empty
+    from scorer.summary import CaseTally
 
     rng = _rng(7)
     for m in range(1, 9):
         board = [
-            {
-                "model": f"model-{i}",
-                "results": [
-                    {"id": f"c-{c:02d}", "status": rng.choice(["passed", "failed"])}
-                    for c in range(20)
-                ],
-            }
+            replace(
+                empty(f"model-{i}", f"model-{i}"),
+                tallies=tuple(CaseTally(f"c-{c:02d}", rng.choice([0, 1]), 1) for c in range(20)),
+            )
             for i in range(m)
         ]
-        board.append({"model": "no-scores", "results": [{"id": "c-01", "status": "errored"}]})
+        board.append(replace(empty("no-scores", "no-scores"), tallies=(CaseTally("c-01", 0, 0),)))
         assert tiers(board).tests == m * (m - 1) / 2
 
 
