@@ -265,7 +265,8 @@ def test_manifest_of_another_suite(
     )
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
     assert errors == [
-        f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is 'lobstack-tool-calling-mini'"
+        f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is "
+        "'lobstack-tool-calling-mini'; pass --suite with the file it was recorded with"
     ]
     assert (tmp_path / "o" / "ref_oracle" / "results.json").exists()
 
