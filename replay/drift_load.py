@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from recorder.slug import model_slug
 from replay.results_file import read_results
 from scorer.drift_history import CaseTally, Identity, RunRecord
 from scorer.errors import HistoryError, ResultsError
@@ -44,6 +45,14 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
         found = sorted(p for p in path.glob(pattern) if p.is_file())
         if found:
             return found
+    if (path / "cases").is_dir() and (
+        path / "calls"
+    ).is_dir():  # rescore --rows DIR: no results.json
+        problem(
+            f"{path}: a rows root; drift reads the runs' reports (rescore's --out dirs, each holding "
+            "results.json), e.g. reports/history"
+        )
+        return []
     problem(f"{path}: no results.json in this directory, its run dirs or their model dirs")
     return []
 
@@ -53,20 +62,26 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     unreadable or undated: its message names the last one, its ``earlier`` every one before."""
     problems: list[str] = []
     runs = []
+    seen: set[str] = set()
     for file in results_files(paths, problems.append):
         try:
             run = run_record(file, read_results(file))
         except ResultsError as exc:
             problems.append(exc.message)
             continue
-        if model is None or run.model == model:
+        seen.add(run.model)
+        if model is None or model in (run.model, model_slug(run.model)):
             runs.append(run)
     if problems:
         raise HistoryError(problems[-1], tuple(problems[:-1]))
     if not runs:
         where = " ".join(str(p) for p in paths)
         raise HistoryError(
-            f"no run of model {model!r} in {where}" if model else f"no run in {where}"
+            f"no run of model {model!r} in {where}; models there: {', '.join(sorted(seen))}"
+            if model and seen
+            else f"no run of model {model!r} in {where}"
+            if model
+            else f"no run in {where}"
         )
     return runs
 
