@@ -145,8 +145,16 @@ def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
     assert (
         main(["leaderboard", str(rows / "cases"), "--out", str(board)]) == 0
     )  # the cases folder: the root
+    said = capsys.readouterr().err
+    assert "160 case-run(s)" in said  # 2 models x 80 cases, not 8 runs' worth
+    # it says so, and which run of each model it ranked
+    assert said.endswith(
+        f"; a history: each model's latest run, ref_drifting run {DAYS[-1]} (of 8), "
+        f"ref_flaky run {DAYS[-1]} (of 8); wrote {board / 'leaderboard.md'} and "
+        f"{board / 'leaderboard.csv'}\n"
+    )
     assert main(["leaderboard", str(reports / DAYS[-1]), "--out", str(last)]) == 0
-    assert "160 case-run(s)" in capsys.readouterr().err  # 2 models x 80 cases, not 8 runs' worth
+    assert "a history" not in capsys.readouterr().err  # one run's reports: no history
     for name in ("leaderboard.csv", "leaderboard.md"):
         assert (board / name).read_bytes() == (last / name).read_bytes()
 
