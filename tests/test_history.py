@@ -175,6 +175,20 @@ def test_rescore_of_cassettes_does_not_read_the_history(tmp_path: Path) -> None:
     assert "history" not in [d.name for d in dirs] and unusable == []
 
 
+def test_rescore_of_the_history_dir_says_to_score_one_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rescore cassettes/history`` (a new user's first guess) said 'record one with lobstack-eval record'."""
+    history = tmp_path / "cas" / "history"
+    for day in DAYS[:2]:
+        shutil.copytree(HISTORY / day, history / day)
+    assert main(["rescore", str(history), "--out", str(tmp_path / "out"), "-q"]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {history}: a history of 2 dated run(s), not a cassettes dir: rescore one run at a "
+        f"time, e.g. `lobstack-eval rescore {history / DAYS[1]}` (runs: {DAYS[0]}, {DAYS[1]})\n"
+    )
+
+
 def test_record_history_cli_keeps_runs_side_by_side_and_dates_them(
     tmp_path: Path,
     start_gateway: Callable[..., StandInGateway],
