@@ -137,6 +137,31 @@ def test_one_rows_root_holds_both_models_whole_histories(
     assert set(calls["run_id"].unique()) == set(DAYS)
 
 
+def test_duckdb_reads_a_history_root_per_run_as_guide_rows_says(
+    scored_history: tuple[Path, Path],
+) -> None:
+    """guide-rows.md's DuckDB form with run_id as VARCHAR: Overall per run is each run's results.json; and
+    polars' form without run_id in hive_schema fails, as the guide warns."""
+    import duckdb
+
+    reports, rows = scored_history
+    types = "hive_types = {'suite_version': VARCHAR, 'model_slug': VARCHAR, 'run_id': VARCHAR}"
+    got = duckdb.execute(
+        "SELECT model_slug, run_id, typeof(run_id), 100 * avg(overall::INT) "
+        f"FROM read_parquet(?, {types}) GROUP BY ALL ORDER BY ALL",
+        [str(rows / "cases" / "**" / "*.parquet")],
+    ).fetchall()
+    assert len(got) == 16
+    for slug, run_id, kind, overall in got:
+        assert kind == "VARCHAR"
+        assert overall == pytest.approx(
+            results(reports / run_id, slug)["metrics"]["overall"]["rate"]
+        )
+    two_keys = {"suite_version": pl.String, "model_slug": pl.String}
+    with pytest.raises(pl.exceptions.SchemaFieldNotFoundError, match="run_id"):
+        pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_schema=two_keys).collect()
+
+
 def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
     scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
