@@ -44,6 +44,12 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
     for pattern in ("results.json", "*/results.json", "*/*/results.json"):
         found = sorted(p for p in path.glob(pattern) if p.is_file())
         if found:
+            if (
+                pattern != "results.json"
+            ):  # a parent of runs: a run dir with no results is named, not skipped
+                for run in sorted(c for c in path.iterdir() if c.is_dir() and c.name[0] != "."):
+                    if not any(f.is_relative_to(run) for f in found):
+                        problem(f"{run}: no results.json (a run that was never scored?)")
             return found
     if (path / "cases").is_dir() and (
         path / "calls"

@@ -170,6 +170,19 @@ def test_a_model_with_no_run_is_one_error_line(changed: Path, capsys) -> None:
     )
 
 
+def test_a_run_dir_with_no_results_is_named_not_skipped(
+    changed: Path, tmp_path: Path, capsys
+) -> None:
+    """A parent of runs with one run never scored (an empty reports/history/<run>): one error naming it, where
+    drift used to test the other runs as if that one had never been."""
+    shutil.copytree(changed, tmp_path / "h")
+    (tmp_path / "h" / "run-099").mkdir()
+    assert main(["drift", str(tmp_path / "h")]) == 2
+    assert _one_error(capsys) == (
+        f"error: {tmp_path / 'h' / 'run-099'}: no results.json (a run that was never scored?)"
+    )
+
+
 def test_a_rows_root_is_named_as_such(tmp_path: Path, capsys) -> None:
     """The watch recipe once passed rescore's --rows dir: the error says what drift reads instead."""
     for table in ("cases", "calls"):
