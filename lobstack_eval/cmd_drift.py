@@ -21,7 +21,9 @@ def drift(
     model: Annotated[
         str | None,
         typer.Option(
-            "--model", metavar="M", help="Test only model M's runs (the dirs hold several)."
+            "--model",
+            metavar="M",
+            help="Test only model M's runs, by name or slug (the dirs hold several).",
         ),
     ] = None,
     markdown: Annotated[

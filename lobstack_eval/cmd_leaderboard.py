@@ -49,6 +49,11 @@ def leaderboard(
         f"{len(summaries)} model(s), {board.rows} case-run(s) of "
         f"{board.suite.name} {board.suite.version}"
     )
+    if (
+        board.latest_runs
+    ):  # a history ranks each model's latest run only: say which (FORMATS.md, "Histories")
+        ranked = ", ".join(f"{slug} run {run} (of {n})" for slug, run, n in board.latest_runs)
+        what += f"; a history: each model's latest run, {ranked}"
     if out is None:
         typer.echo(f"{what}; --out DIR writes leaderboard.md and leaderboard.csv", err=True)
         return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -120,6 +121,8 @@ def record(
         )
         cassettes = history_run_dir(cassettes, run.id)
     part = parse_shard(shard)
+    # rescore reads the default suite unless told: the hints name the file this record was given
+    suite_flag = "" if suite is None else f" --suite {shlex.quote(str(suite))}"
     suite = chosen_suite(suite)[0]
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
@@ -157,6 +160,7 @@ def record(
                     repeats,
                     answer_mb,
                     run,
+                    suite_flag,
                 )
     except RecordInterrupted as stopped:
         say(
@@ -168,14 +172,16 @@ def record(
         raise
 
 
-def _scoring(cassettes: Path, part: Shard | None) -> str:
+def _scoring(cassettes: Path, part: Shard | None, suite_flag: str = "") -> str:
     """What to run for the scores: rescore the cassettes, or for one shard, merge every shard's dir first (a
-    shard's dir alone holds a part of the cases, the rest of which rescore would list as unrecorded)."""
+    shard's dir alone holds a part of the cases, the rest of which rescore would list as unrecorded).
+    ``suite_flag`` is `` --suite FILE`` when record was given one (rescore would read the default suite)."""
     if part is None:
-        return f"lobstack-eval rescore {cassettes}"
+        return f"lobstack-eval rescore {cassettes}{suite_flag}"
     return (
         f"once all {part.count} shards are recorded, lobstack-eval merge SHARD_DIRS... --out merged/ then "
-        f"lobstack-eval rescore merged/ (shards recorded into one dir: lobstack-eval rescore {cassettes})"
+        f"lobstack-eval rescore merged/{suite_flag} (shards recorded into one dir: "
+        f"lobstack-eval rescore {cassettes}{suite_flag})"
     )
 
 
@@ -194,6 +200,7 @@ def _record_locked(
     repeats: int,
     max_answer_mb: float = 32.0,
     run: RunStamp | None = None,
+    suite_flag: str = "",
 ) -> int:
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import require_key
@@ -217,7 +224,7 @@ def _record_locked(
                 model, model_dir, len(dict.fromkeys(case)) or len(loaded.cases), bool(case), repeats
             )
         )
-        say(f"Next: {_scoring(cassettes, part)}")
+        say(f"Next: {_scoring(cassettes, part, suite_flag)}")
         return 0
     require_key(endpoint)
     per_case = "" if repeats == 1 else f" ({repeats} repeats per case)"
@@ -251,7 +258,7 @@ def _record_locked(
             else ""
         )
         + (f"; {missing} not recorded (run the same command again)" if missing else "")
-        + f". These are the recorder's own verdicts; the scores come from: {_scoring(cassettes, part)}"
+        + f". These are the recorder's own verdicts; the scores come from: {_scoring(cassettes, part, suite_flag)}"
     )
     if summary.unpriced:
         say(summary.unpriced)

@@ -78,6 +78,10 @@ def rescore(
     check_outside(out, [cassettes], "--out")
     if rows is not None:
         check_outside(rows, [cassettes], "--rows")
+    from replay.score_models import find_model_dirs
+
+    # no cassettes (a missing dir, a run that failed to record): say so before --out is created
+    find_model_dirs(cassettes)
     check_writable_dir(out, "--out")
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]

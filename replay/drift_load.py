@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from recorder.slug import model_slug
 from replay.results_file import read_results
 from scorer.drift_history import CaseTally, Identity, RunRecord
 from scorer.errors import HistoryError, ResultsError
@@ -43,6 +44,12 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
     for pattern in ("results.json", "*/results.json", "*/*/results.json"):
         found = sorted(p for p in path.glob(pattern) if p.is_file())
         if found:
+            if (
+                pattern != "results.json"
+            ):  # a parent of runs: a run dir with no results is named, not skipped
+                for run in sorted(c for c in path.iterdir() if c.is_dir() and c.name[0] != "."):
+                    if not any(f.is_relative_to(run) for f in found):
+                        problem(f"{run}: no results.json (a run that was never scored?)")
             return found
     if any(path.glob("*/run.json")) or any(path.glob("*/*/run.json")):
         problem(
@@ -58,14 +65,17 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
 def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRecord]:
     """Every run that ``paths`` name (only model ``model``'s when given); a HistoryError when any file is
     unreadable or undated: its message names the last one, its ``earlier`` every one before."""
-    from recorder.slug import model_slug
     from replay.drift_rows import is_rows_root, rows_runs
 
     problems: list[str] = []
     runs = []
+    seen: set[str] = set()
     slug = None if model is None else model_slug(model)
     for path in (p for p in paths if is_rows_root(p)):
-        runs.extend(r for r in rows_runs(path, slug, problems.append) if model in (None, r.model))
+        for run in rows_runs(path, slug, problems.append):
+            seen.add(run.model)
+            if model is None or model in (run.model, model_slug(run.model)):
+                runs.append(run)
     others = [p for p in paths if not is_rows_root(p)]
     for file in results_files(others, problems.append):
         try:
@@ -73,14 +83,19 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
         except ResultsError as exc:
             problems.append(exc.message)
             continue
-        if model is None or run.model == model:
+        seen.add(run.model)
+        if model is None or model in (run.model, model_slug(run.model)):
             runs.append(run)
     if problems:
         raise HistoryError(problems[-1], tuple(problems[:-1]))
     if not runs:
         where = " ".join(str(p) for p in paths)
         raise HistoryError(
-            f"no run of model {model!r} in {where}" if model else f"no run in {where}"
+            f"no run of model {model!r} in {where}; models there: {', '.join(sorted(seen))}"
+            if model and seen
+            else f"no run of model {model!r} in {where}"
+            if model
+            else f"no run in {where}"
         )
     return runs
 

@@ -46,6 +46,14 @@ def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]
             if (cassettes / HISTORY).is_dir()
             else ""
         )
+        # the history dir itself (rescore cassettes/history): its folders are runs, each a cassettes dir
+        dated = [p.name for p in folders if any(q.is_file() for q in p.glob(f"*/{MANIFEST}"))]
+        if dated:
+            raise CassetteError(
+                f"{cassettes}: a history of {len(dated)} dated run(s), not a cassettes dir: rescore one "
+                f"run at a time, e.g. `lobstack-eval rescore {cassettes / dated[-1]}` (runs: "
+                f"{', '.join(dated[:10])}{', ...' if len(dated) > 10 else ''})"
+            )
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
             + runs

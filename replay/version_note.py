@@ -48,7 +48,8 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
     recorded = manifest.suite
     if recorded["name"] != suite.name:
         raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded with suite {recorded['name']!r}, but the suite is {suite.name!r}"
+            f"{model_dir / MANIFEST}: recorded with suite {recorded['name']!r}, but the suite is "
+            f"{suite.name!r}; pass --suite with the file it was recorded with"
         )
     if recorded["version"] != suite.version:
         return (

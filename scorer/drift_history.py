@@ -151,7 +151,7 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
             more = f" and {len(values) - 5} more" if len(values) > 5 else ""
             raise HistoryError(
                 f"a history holds one model on one suite file; these runs have {len(values)} {what}: "
-                f"{listed}{more}"
+                f"{listed}{more}" + ("; pick one with --model M" if attribute == "model" else "")
             )
     seen: dict[str, str] = {}
     for run in runs:

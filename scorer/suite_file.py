@@ -80,9 +80,13 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
     problems = suite_keys.unknown_key_problems(data) + builder.problems
     if isinstance(data, dict):
         problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
-    if lines is not None:
-        problems = [_with_line(problem, data, lines) for problem in problems]
+    problems = located(problems, data, lines)
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
+
+
+def located(problems: list[str], data: Any, lines: Lines | None) -> list[str]:
+    """``problems`` as they are for JSON (``lines`` None), each with its YAML line when one is found."""
+    return problems if lines is None else [_with_line(p, data, lines) for p in problems]
 
 
 def _with_line(problem: str, data: Any, lines: Lines) -> str:

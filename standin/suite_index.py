@@ -117,13 +117,17 @@ def load_suite_index(path: Path) -> SuiteIndex:
         ) from None
     except RecursionError:
         raise SuiteError(f"{path}: not valid JSON: nested too deep") from None
+    # The index reads only what answering needs; suite check names the case, field (and YAML line).
+    check = f"; `lobstack-eval suite check {path}` names each problem with its case and field"
     try:
         return _index(data)
     except RecursionError:
-        raise SuiteError(f"{path}: not a suite file the gateway can use: nested too deep") from None
+        raise SuiteError(
+            f"{path}: not a suite file the gateway can use: nested too deep{check}"
+        ) from None
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise SuiteError(
-            f"{path}: not a suite file the gateway can use: {_describe(exc)}"
+            f"{path}: not a suite file the gateway can use: {_describe(exc)}{check}"
         ) from None
 
 

@@ -98,7 +98,10 @@ def test_mixed_models_are_one_error_line(changed: Path, tmp_path: Path, capsys) 
     assert main(["drift", str(tmp_path / "h")]) == 2
     line = _one_error(capsys)
     assert "these runs have 2 models: 'acme/model' (" in line and "'other/model' (" in line
+    assert line.endswith("; pick one with --model M")
     assert main(["drift", str(tmp_path / "h"), "--model", "acme/model"]) == 1  # one model picked
+    capsys.readouterr()
+    assert main(["drift", str(tmp_path / "h"), "--model", "acme_model"]) == 1  # or its slug
 
 
 def test_mixed_suite_versions_are_one_error_line(tmp_path: Path, capsys) -> None:
@@ -166,7 +169,33 @@ def test_the_markdown_mentions_nobody(tmp_path: Path, capsys, monkeypatch) -> No
 
 def test_a_model_with_no_run_is_one_error_line(changed: Path, capsys) -> None:
     assert main(["drift", str(changed), "--model", "acme/other"]) == 2
-    assert _one_error(capsys) == f"error: no run of model 'acme/other' in {changed}"
+    assert _one_error(capsys) == (
+        f"error: no run of model 'acme/other' in {changed}; models there: acme/model"
+    )
+
+
+def test_a_run_dir_with_no_results_is_named_not_skipped(
+    changed: Path, tmp_path: Path, capsys
+) -> None:
+    """A parent of runs with one run never scored (an empty reports/history/<run>): one error naming it, where
+    drift used to test the other runs as if that one had never been."""
+    shutil.copytree(changed, tmp_path / "h")
+    (tmp_path / "h" / "run-099").mkdir()
+    assert main(["drift", str(tmp_path / "h")]) == 2
+    assert _one_error(capsys) == (
+        f"error: {tmp_path / 'h' / 'run-099'}: no results.json (a run that was never scored?)"
+    )
+
+
+def test_a_rows_root_is_named_as_such(tmp_path: Path, capsys) -> None:
+    """The watch recipe once passed rescore's --rows dir: the error says what drift reads instead."""
+    for table in ("cases", "calls"):
+        (tmp_path / "rows" / table / "suite_version=1.2.0").mkdir(parents=True)
+    assert main(["drift", str(tmp_path / "rows")]) == 2
+    assert _one_error(capsys) == (
+        f"error: {tmp_path / 'rows'}: a rows root; drift reads the runs' reports (rescore's --out "
+        "dirs, each holding results.json), e.g. reports/history"
+    )
 
 
 def test_an_unwritable_markdown_file_is_bad_usage_before_reading(changed: Path, capsys) -> None:

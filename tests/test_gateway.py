@@ -25,6 +25,7 @@ from standin import (
     parse_faults,
 )
 from standin.models import noisy_behaviour
+from tests.conftest import FIXTURES
 from tests.gateway_fixtures import (
     CASES,
     MINI_SUITE,
@@ -515,6 +516,19 @@ def test_cli_help_says_where_scripts_go_and_that_they_play_once(capsys) -> None:
     assert 'Scripted faults go in the model name: record --model "ref/oracle~429,200"' in out
     assert "A script is used once per gateway process" in out
     assert "restart the gateway to replay it" in out
+
+
+def test_cli_a_yaml_suite_with_a_typo_points_to_suite_check(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A typo'd key in an own YAML suite: the gateway's one line says what names the case and line."""
+    suite = tmp_path / "notes.yaml"
+    text = (FIXTURES / "own_tools" / "suite.yaml").read_text(encoding="utf-8")
+    assert "expect: none" in text
+    suite.write_text(text.replace("expect: none", "expct: none"), encoding="utf-8")
+    assert main(["gateway", "--port", "0", "--suite", str(suite)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {suite}: not a suite file the gateway can use: missing key 'expect'; "
+        f"`lobstack-eval suite check {suite}` names each problem with its case and field\n"
+    )
 
 
 def test_cli_missing_suite_exit_1(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -137,6 +137,31 @@ def test_one_rows_root_holds_both_models_whole_histories(
     assert set(calls["run_id"].unique()) == set(DAYS)
 
 
+def test_duckdb_reads_a_history_root_per_run_as_guide_rows_says(
+    scored_history: tuple[Path, Path],
+) -> None:
+    """guide-rows.md's DuckDB form with run_id as VARCHAR: Overall per run is each run's results.json; and
+    polars' form without run_id in hive_schema fails, as the guide warns."""
+    import duckdb
+
+    reports, rows = scored_history
+    types = "hive_types = {'suite_version': VARCHAR, 'model_slug': VARCHAR, 'run_id': VARCHAR}"
+    got = duckdb.execute(
+        "SELECT model_slug, run_id, typeof(run_id), 100 * avg(overall::INT) "
+        f"FROM read_parquet(?, {types}) GROUP BY ALL ORDER BY ALL",
+        [str(rows / "cases" / "**" / "*.parquet")],
+    ).fetchall()
+    assert len(got) == 16
+    for slug, run_id, kind, overall in got:
+        assert kind == "VARCHAR"
+        assert overall == pytest.approx(
+            results(reports / run_id, slug)["metrics"]["overall"]["rate"]
+        )
+    two_keys = {"suite_version": pl.String, "model_slug": pl.String}
+    with pytest.raises(pl.exceptions.SchemaFieldNotFoundError, match="run_id"):
+        pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_schema=two_keys).collect()
+
+
 def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
     scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -145,8 +170,18 @@ def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
     assert (
         main(["leaderboard", str(rows / "cases"), "--out", str(board)]) == 0
     )  # the cases folder: the root
+    said = capsys.readouterr().err
+    assert "160 case-run(s)" in said  # 2 models x 80 cases, not 8 runs' worth
+    # it says so, and which run of each model it ranked
+    assert said.endswith(
+        f"; a history: each model's latest run, ref_drifting run {DAYS[-1]} (of 8), "
+        f"ref_flaky run {DAYS[-1]} (of 8); wrote {board / 'leaderboard.md'} and "
+        f"{board / 'leaderboard.csv'}\n"
+    )
     assert main(["leaderboard", str(reports / DAYS[-1]), "--out", str(last)]) == 0
-    assert "160 case-run(s)" in capsys.readouterr().err  # 2 models x 80 cases, not 20 runs' worth
+    err = capsys.readouterr().err
+    assert "160 case-run(s)" in err  # 2 models x 80 cases, not 20 runs' worth
+    assert "a history" not in err  # one run's reports: no history
     for name in ("leaderboard.csv", "leaderboard.md"):
         assert (board / name).read_bytes() == (last / name).read_bytes()
 
@@ -165,6 +200,20 @@ def test_rescore_of_cassettes_does_not_read_the_history(tmp_path: Path) -> None:
         find_model_dirs(only)
     dirs, unusable = find_model_dirs(ROOT / "cassettes")
     assert "history" not in [d.name for d in dirs] and unusable == []
+
+
+def test_rescore_of_the_history_dir_says_to_score_one_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rescore cassettes/history`` (a new user's first guess) said 'record one with lobstack-eval record'."""
+    history = tmp_path / "cas" / "history"
+    for day in DAYS[:2]:
+        shutil.copytree(HISTORY / day, history / day)
+    assert main(["rescore", str(history), "--out", str(tmp_path / "out"), "-q"]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {history}: a history of 2 dated run(s), not a cassettes dir: rescore one run at a "
+        f"time, e.g. `lobstack-eval rescore {history / DAYS[1]}` (runs: {DAYS[0]}, {DAYS[1]})\n"
+    )
 
 
 def test_record_history_cli_keeps_runs_side_by_side_and_dates_them(

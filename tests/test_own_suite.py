@@ -175,3 +175,33 @@ def test_every_shard_lists_the_suites_groups(project: Path, tmp_path: Path) -> N
         groups = results(out, "ref_oracle")["groups"]
         assert sorted(groups) == sorted(GROUPS)
     assert results(tmp_path / "shard8", "ref_oracle")["results"] == []  # 5 cases, 8 shards
+
+
+def test_a_yaml_suite_recorded_as_a_history_is_scored_by_the_hint_record_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """record --run-id of an own YAML suite prints the rescore command with its --suite (without it rescore read
+    the bundled suite and refused the run); that command, run as printed, scores each run, and drift, the rows
+    root's leaderboard and the timeline read the history."""
+    import shlex
+
+    suite = tmp_path / "notes.yaml"
+    shutil.copy(OWN, suite)
+    cassettes, reports = tmp_path / "cassettes", tmp_path / "reports"
+    with StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(""))) as gateway:
+        for run in ("r1", "r2"):
+            args = ["record", "--model", "ref/noisy", "--suite", str(suite), "--run-id", run]
+            args += ["--base-url", gateway.url, "--cassettes", str(cassettes), "--concurrency", "1"]
+            assert main(args) == 0
+            hint = capsys.readouterr().err.split("the scores come from: ")[1].strip()
+            assert hint == f"lobstack-eval rescore {cassettes / 'history' / run} --suite {suite}"
+            out = ["--out", str(reports / run), "--rows", str(tmp_path / "rows"), "-q"]
+            assert main([*shlex.split(hint)[1:], *out]) == 0
+    assert main(["drift", str(reports)]) == 0
+    assert capsys.readouterr().out.startswith("drift: not tested yet: 2 runs since ")
+    assert main(["leaderboard", str(tmp_path / "rows")]) == 0
+    assert "ref/noisy" in capsys.readouterr().out
+    assert main(["report", str(reports / "r2"), "--history", str(reports)]) == 0
+    # the bundled suite is another suite: the error says which flag fixes it
+    assert main(["rescore", str(cassettes / "history" / "r1"), "--out", str(tmp_path / "x")]) == 1
+    assert "; pass --suite with the file it was recorded with" in capsys.readouterr().err

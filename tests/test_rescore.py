@@ -265,7 +265,8 @@ def test_manifest_of_another_suite(
     )
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
     assert errors == [
-        f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is 'lobstack-tool-calling-mini'"
+        f"error: {manifest}: recorded with suite 'someone-elses-suite', but the suite is "
+        "'lobstack-tool-calling-mini'; pass --suite with the file it was recorded with"
     ]
     assert (tmp_path / "o" / "ref_oracle" / "results.json").exists()
 
@@ -286,6 +287,16 @@ def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyp
         == 1
     )
     assert "no model dirs" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # nothing to score: no empty --out dir left behind
+
+
+def test_missing_cassettes_leave_no_out_dir(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A watch job whose record failed rescored a missing run dir: an empty reports dir was left, which
+    drift then passed over as if the run had never been."""
+    missing, out = tmp_path / "history" / "r05", tmp_path / "reports" / "r05"
+    assert main(["rescore", str(missing), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: {missing}: no such cassettes directory\n"
+    assert not out.exists() and not (tmp_path / "reports").exists()
     assert main(["rescore", str(tmp_path / "nope"), "--suite", str(MINI_SUITE)]) == 1
     assert "no such cassettes directory" in capsys.readouterr().err
 

@@ -103,6 +103,20 @@ def test_suite_check_names_the_line_case_and_field_of_every_problem(
     assert err[2].startswith(f"error: {bad}: 2 problem(s); cases per group: lookup 1,")
 
 
+def test_diff_suites_names_the_line_of_a_misspelt_key_as_suite_check_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = OWN.read_text(encoding="utf-8").splitlines()
+    line = lines.index("      - expect: none") + 1
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("\n".join(lines).replace("- expect: none", "- expct: none") + "\n", "utf-8")
+    assert main(["diff", "suites", str(OWN), str(bad)]) == 1
+    assert capsys.readouterr().err == (
+        f'error: {bad}: line {line}: case small-talk.steps[0]: unknown key "expct" '
+        '(did you mean "expect"?)\n'
+    )
+
+
 def test_written_yaml_reads_back_as_the_same_document() -> None:
     shared = ["search_notes", "get_note"]  # one list in two places: written out twice, no alias
     document = {

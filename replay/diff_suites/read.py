@@ -7,7 +7,7 @@ from typing import Any
 
 from scorer import strict_json
 from scorer.errors import SuiteError
-from scorer.suite_file import VERSION_RE, decode_suite, is_yaml, suite_error
+from scorer.suite_file import VERSION_RE, decode_suite, is_yaml, located, suite_error
 from scorer.suite_keys import unknown_key_problems
 
 
@@ -17,7 +17,7 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
         raw = path.read_bytes()
     except OSError as exc:
         raise SuiteError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    data = decode_suite(raw, str(path))[0] if is_yaml(str(path)) else _json(raw, path)
+    data, lines = decode_suite(raw, str(path)) if is_yaml(str(path)) else (_json(raw, path), None)
     problem = _shape_problem(data)
     if problem:
         raise SuiteError(f"{path}: {problem}")
@@ -25,7 +25,7 @@ def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
         data
     )  # a misspelt key would hide a change (or a check) from the diff
     if unknown:
-        raise suite_error(str(path), unknown)
+        raise suite_error(str(path), located(unknown, data, lines))
     return raw, data
 
 

@@ -6,12 +6,12 @@ rescore's), so a slice's leaderboard.md/.csv has exactly rescore's format.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from recorder.slug import model_slug
-from replay.rows.dataset import PART, select
+from replay.rows.dataset import PART, partitions, select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
 from replay.rows.store import check_file, polars_errors, read_table, scan_tables
 from replay.rows.unmatched import explain_empty, unknown_models
@@ -35,6 +35,8 @@ class SliceBoard:
     suite: SuiteRef
     summaries: tuple[ModelSummary, ...]
     rows: int
+    # a root of runs (a history): (model slug, the run ranked, how many runs the model has), slug order
+    latest_runs: tuple[tuple[str, str, int], ...] = ()
 
 
 def _holds_partitions(table_root: Path) -> bool:
@@ -147,4 +149,20 @@ def slice_leaderboard(
     title = suites["suite_version"][0] + (f", group {group}" if group else "")
     names, shas = ", ".join(suites["suite_name"]), ", ".join(suites["suite_sha256"])
     total = sum(s.case_runs.total for s in found.values())
-    return SliceBoard(SuiteRef(names, title, shas), tuple(found.values()), total)
+    board = SliceBoard(SuiteRef(names, title, shas), tuple(found.values()), total)
+    return replace(board, latest_runs=_latest_runs(rows, files)) if rows.is_dir() else board
+
+
+def _latest_runs(rows: Path, files: tuple[Path, ...]) -> tuple[tuple[str, str, int], ...]:
+    """For a root of runs, each ranked model's run (the latest: ``select``) and its number of runs there."""
+    if not (rows / "cases").is_dir():
+        return ()
+    every = [p for p in partitions(rows) if p.run_id is not None]
+    chosen = set(files)
+    return tuple(
+        sorted(
+            (p.model_slug, p.run_id, sum(1 for q in every if q.model_slug == p.model_slug))
+            for p in every
+            if p.file("cases") in chosen and p.run_id is not None
+        )
+    )
