@@ -187,17 +187,6 @@ def test_a_run_dir_with_no_results_is_named_not_skipped(
     )
 
 
-def test_a_rows_root_is_named_as_such(tmp_path: Path, capsys) -> None:
-    """The watch recipe once passed rescore's --rows dir: the error says what drift reads instead."""
-    for table in ("cases", "calls"):
-        (tmp_path / "rows" / table / "suite_version=1.2.0").mkdir(parents=True)
-    assert main(["drift", str(tmp_path / "rows")]) == 2
-    assert _one_error(capsys) == (
-        f"error: {tmp_path / 'rows'}: a rows root; drift reads the runs' reports (rescore's --out "
-        "dirs, each holding results.json), e.g. reports/history"
-    )
-
-
 def test_an_unwritable_markdown_file_is_bad_usage_before_reading(changed: Path, capsys) -> None:
     assert main(["drift", str(changed), "--markdown", str(changed / "missing" / "c.md")]) == 2
     assert "--markdown" in _one_error(capsys)

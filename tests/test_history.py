@@ -151,7 +151,7 @@ def test_duckdb_reads_a_history_root_per_run_as_guide_rows_says(
         f"FROM read_parquet(?, {types}) GROUP BY ALL ORDER BY ALL",
         [str(rows / "cases" / "**" / "*.parquet")],
     ).fetchall()
-    assert len(got) == 16
+    assert len(got) == 2 * len(DAYS)
     for slug, run_id, kind, overall in got:
         assert kind == "VARCHAR"
         assert overall == pytest.approx(
@@ -171,11 +171,11 @@ def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
         main(["leaderboard", str(rows / "cases"), "--out", str(board)]) == 0
     )  # the cases folder: the root
     said = capsys.readouterr().err
-    assert "160 case-run(s)" in said  # 2 models x 80 cases, not 8 runs' worth
+    assert "160 case-run(s)" in said  # 2 models x 80 cases, not 20 runs' worth
     # it says so, and which run of each model it ranked
     assert said.endswith(
-        f"; a history: each model's latest run, ref_drifting run {DAYS[-1]} (of 8), "
-        f"ref_flaky run {DAYS[-1]} (of 8); wrote {board / 'leaderboard.md'} and "
+        f"; a history: each model's latest run, ref_drifting run {DAYS[-1]} (of {len(DAYS)}), "
+        f"ref_flaky run {DAYS[-1]} (of {len(DAYS)}); wrote {board / 'leaderboard.md'} and "
         f"{board / 'leaderboard.csv'}\n"
     )
     assert main(["leaderboard", str(reports / DAYS[-1]), "--out", str(last)]) == 0
