@@ -118,7 +118,7 @@ def _regex_operand(operand: Any) -> str | None:
 @operator(
     "regex",
     doc="a string matching the pattern (case-insensitive, searched anywhere in it, by RE2: "
-    "[decision](#patterns-run-by-re2))",
+    "[decision](decisions/judging.md#patterns-run-by-re2))",
     operand=_regex_operand,
     case_insensitive=True,
 )
