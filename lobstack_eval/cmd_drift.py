@@ -58,7 +58,7 @@ def drift(
             typer.echo(f"error: {for_terminal(line)}", err=True)
         raise
     if markdown is not None:
-        from recorder.files import write_bytes_atomic
+        from fileio.atomic import write_bytes_atomic
 
         try:
             write_bytes_atomic(markdown, to_markdown(report).encode("utf-8"))

@@ -31,7 +31,7 @@ def leaderboard(
     docs/commands/leaderboard.md#leaderboard-prints-only)."""
     from typing import cast
 
-    from recorder.files import write_atomic
+    from fileio.atomic import write_atomic
     from replay.leaderboard import leaderboard_csv, leaderboard_md, tier_lines
     from replay.leaderboard_text import terminal_lines, terminal_width
     from replay.rows.leaderboard import slice_leaderboard

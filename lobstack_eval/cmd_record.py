@@ -81,11 +81,12 @@ def record(
     Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
     every finished case is kept (exit 130), and the same command records the rest. The plan comes first: with
     nothing to record it says so and exits 0 (no key needed)."""
+    from fileio.safe_paths import inside
     from lobstack_eval.options import finite_number, whole_number
     from lobstack_eval.suite_option import chosen_suite
     from recorder.client import header_name
     from recorder.endpoint import locate_endpoint, require_key
-    from recorder.files import inside, read_suite
+    from recorder.files import read_suite
     from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
     from recorder.lock import model_dir_lock
     from recorder.record import check_case_ids

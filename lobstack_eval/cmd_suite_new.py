@@ -60,7 +60,8 @@ def new(
     arguments, an arguments case (a reference call, eq checks on the values the request gives, values taken
     from the schema), plus two no-call cases. Every case is a draft to rewrite in your users' words. A live
     MCP server is asked for its tool list once, now; its name, version and list are stored in the suite."""
-    from recorder.files import check_suite_file, write_atomic
+    from fileio.atomic import write_atomic
+    from recorder.files import check_suite_file
     from recorder.tool_lists import list_mcp_tools, read_tools_file
     from scorer.errors import SuiteError, UsageError
     from scorer.suite_draft import draft_suite

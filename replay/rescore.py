@@ -12,9 +12,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from recorder.files import inside, read_suite, write_atomic
+from fileio.atomic import write_atomic
+from fileio.safe_paths import inside, link_in
+from recorder.files import read_suite
 from replay.debug import UNFORESEEN, unforeseen
-from replay.safe_paths import link_in
 from replay.score_models import (
     ModelReport,
     ScoredModel,

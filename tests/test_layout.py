@@ -1,4 +1,5 @@
-"""The layout holds: imports point one way (lobstack_eval and pytest_lobstack -> replay -> recorder -> scorer),
+"""The layout holds: imports point one way (lobstack_eval and pytest_lobstack -> replay -> recorder -> scorer;
+every package but the pure scorer may use fileio, which uses only scorer),
 nothing of the tool imports the stand-in gateway but the CLI's ``gateway`` command, and no module grows past ~300
 lines."""
 
@@ -10,17 +11,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("scorer", "recorder", "replay", "standin", "lobstack_eval", "pytest_lobstack")
+PACKAGES = ("scorer", "fileio", "recorder", "replay", "standin", "lobstack_eval", "pytest_lobstack")
 # What each package may import of the project (itself included).
 ALLOWED = {
     "scorer": {"scorer"},
-    "recorder": {"recorder", "scorer"},
-    "replay": {"replay", "recorder", "scorer"},
+    # General file I/O (atomic writes, reads with one-line errors, paths kept under their root): a package of
+    # its own so rendering code writes files without importing the gateway client (recorder).
+    "fileio": {"fileio", "scorer"},
+    "recorder": {"recorder", "fileio", "scorer"},
+    "replay": {"replay", "recorder", "fileio", "scorer"},
     # The stand-in imitates the outside world: it only borrows the error types, so the CLI reports its errors.
     "standin": {"standin", "scorer"},
-    "lobstack_eval": {"lobstack_eval", "replay", "recorder", "scorer"},
+    "lobstack_eval": {"lobstack_eval", "replay", "recorder", "fileio", "scorer"},
     # The pytest plugin sits beside the CLI, above replay; neither imports the other.
-    "pytest_lobstack": {"pytest_lobstack", "replay", "recorder", "scorer"},
+    "pytest_lobstack": {"pytest_lobstack", "replay", "recorder", "fileio", "scorer"},
 }
 # The one module of the tool that starts the stand-in.
 STANDIN_USERS = {"lobstack_eval/cmd_gateway.py"}

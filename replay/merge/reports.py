@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_json, read_suite, read_suite_document, write_atomic
+from fileio.atomic import write_atomic
+from fileio.reading import read_json
+from recorder.files import read_suite, read_suite_document
 from replay.hints import nothing_scored, nothing_scored_line
 from replay.merge.cassettes import Merged
 from replay.results_file import read_results

@@ -12,7 +12,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_bytes_atomic
+from fileio.atomic import write_bytes_atomic
 from replay.rows.schema import (
     FORMAT_VERSION,
     META_FORMAT,
@@ -117,7 +117,9 @@ def check_file(
     want = schema(table, runs)
     keys = partition_keys(runs)
     if found is not None and _keys(metadata) and not any(k in found for k in keys):
-        want = file_schema(table, runs)  # a rows partition file: its keys are in its footer (and folders)
+        want = file_schema(
+            table, runs
+        )  # a rows partition file: its keys are in its footer (and folders)
     if found is not None and dict(found) != want:
         missing = [c for c in want if c not in found]
         other = [c for c in found if c not in want or found[c] != want[c]]
@@ -130,8 +132,7 @@ def check_file(
 def _keys(metadata: dict[str, str]) -> dict[str, str] | None:
     """A rows partition file's keys, from its footer (None when the footer lacks one)."""
     keys = {
-        column: metadata.get(key)
-        for column, key in partition_keys(META_RUN_ID in metadata).items()
+        column: metadata.get(key) for column, key in partition_keys(META_RUN_ID in metadata).items()
     }
     return keys if all(isinstance(v, str) for v in keys.values()) else None  # type: ignore[return-value]
 

@@ -35,3 +35,13 @@ def unlinked(root: Path, *parts: str, what: str = "refusing to follow it") -> Pa
     if link is not None:
         raise LinkRefused(f"{link}: a symbolic link (to {link.readlink()}); {what}")
     return path
+
+
+def inside(root: Path, *parts: str) -> Path:
+    """``root / parts``, after checking that it resolves (symlinks followed) to a path strictly under ``root``:
+    every file the tool writes goes through here, so no name from a suite, a model or a link can escape."""
+    path = root.joinpath(*parts)
+    base, resolved = root.resolve(), path.resolve()
+    if resolved == base or not resolved.is_relative_to(base):
+        raise UsageError(f"{path}: resolves to {resolved}, outside {root}; refusing to write there")
+    return path
