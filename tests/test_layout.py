@@ -67,6 +67,63 @@ def test_no_module_over_300_lines(path: Path) -> None:
     )
 
 
+# Inside replay, layers from the bottom up: a module imports its own unit and units of lower layers only.
+# ``replay`` is its top-level modules (reading cassettes and results, the leaderboard, shards...); rows/ is
+# the row tables alone; above come what combines them: the run diff, its HTML and JUnit views, rescore
+# (scoring, rows and the page of a run), then the commands' own packages.
+REPLAY_LAYERS = (
+    {"replay.rows"},
+    {"replay"},
+    {"replay.diff_runs"},
+    {"replay.html", "replay.junit"},
+    {"replay.rescore"},
+    {"replay.diff_suites", "replay.merge"},
+)
+
+
+def _replay_unit(dotted: str) -> str:
+    """The replay unit a module belongs to: ``replay`` (a top-level module) or ``replay.<sub-package>``."""
+    parts = dotted.split(".")
+    sub = ROOT / "replay" / parts[1] if len(parts) > 1 else None
+    return f"replay.{parts[1]}" if sub is not None and sub.is_dir() else "replay"
+
+
+def _replay_imports(path: Path) -> set[str]:
+    """The replay modules ``path`` imports (absolute imports: the project uses no relative ones)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            assert node.level == 0, f"{path}: a relative import"
+            found.add(node.module)
+    return {name for name in found if name.split(".")[0] == "replay"}
+
+
+def _layer(unit: str) -> int:
+    return next(i for i, layer in enumerate(REPLAY_LAYERS) if unit in layer)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "replay").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_replay_sub_packages_import_one_way(path: Path) -> None:
+    own = _replay_unit(path.relative_to(ROOT).with_suffix("").as_posix().replace("/", "."))
+    wrong = sorted(
+        name
+        for name in _replay_imports(path)
+        if _replay_unit(name) != own and _layer(_replay_unit(name)) >= _layer(own)
+    )
+    assert not wrong, f"{path.relative_to(ROOT)} ({own}) imports {wrong}: a same or higher layer"
+
+
+def test_every_replay_sub_package_has_a_layer() -> None:
+    units = {
+        f"replay.{p.name}" for p in (ROOT / "replay").iterdir() if (p / "__init__.py").is_file()
+    }
+    assert units | {"replay"} == set().union(*REPLAY_LAYERS)
+
+
 def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
     """The import scan finds imports in functions too (the lazy ones), so a back-edge cannot hide there."""
     module = tmp_path / "m.py"

@@ -23,7 +23,7 @@ from fileio.safe_paths import unlinked
 from recorder.files import read_suite
 from recorder.manifest import MANIFEST, Manifest
 from recorder.manifest_read import read_manifest
-from replay.rescore import model_dirs
+from replay.score_models import model_dirs
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
 
