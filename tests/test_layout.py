@@ -124,6 +124,40 @@ def test_every_replay_sub_package_has_a_layer() -> None:
     assert units | {"replay"} == set().union(*REPLAY_LAYERS)
 
 
+# The CLI is thin: a command parses its options and calls one library function, so no function in
+# lobstack_eval/ is long. The one exception waits for its command to be thinned (issue 34).
+MAX_CLI_FUNCTION_LINES = 50
+LONG_CLI_FUNCTIONS = {"lobstack_eval/cmd_diff_runs.py::diff_runs"}
+
+
+def _long_functions(path: Path, limit: int) -> dict[str, int]:
+    """``path::name`` -> lines (signature and docstring included) of each function longer than ``limit``."""
+    rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    return {
+        f"{rel}::{node.name}": node.end_lineno - node.lineno + 1
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    }
+
+
+def test_no_cli_function_over_50_lines() -> None:
+    long = {}
+    for path in sorted((ROOT / "lobstack_eval").rglob("*.py")):
+        long.update(_long_functions(path, MAX_CLI_FUNCTION_LINES))
+    assert set(long) == LONG_CLI_FUNCTIONS, (
+        f"over {MAX_CLI_FUNCTION_LINES} lines: {long}; move the work into the packages"
+    )
+
+
+def test_the_length_check_counts_a_long_function(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f(\n    a: int = 1,\n):\n" + "    a += 1\n" * 49, encoding="utf-8")
+    assert _long_functions(module, MAX_CLI_FUNCTION_LINES) == {"m.py::f": 52}
+    assert _long_functions(module, 52) == {}
+
+
 def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
     """The import scan finds imports in functions too (the lazy ones), so a back-edge cannot hide there."""
     module = tmp_path / "m.py"
