@@ -14,9 +14,9 @@ def _umask() -> int:
 
 
 def json_utf8(text: str) -> bytes:
-    """JSON text as UTF-8, a lone surrogate (valid in JSON, ``"\\ud800"``, not encodable) written as its escape:
-    in JSON text a surrogate can only stand inside a string, where ``\\udXXX`` is the same value (decision
-    ``METHOD.md#lone-surrogates-round-trip``)."""
+    """JSON text as UTF-8, a lone surrogate (valid in JSON, ``"\\ud800"``, not encodable) written as
+    its escape: in JSON text a surrogate can only stand inside a string, where ``\\udXXX`` is the
+    same value (decision ``METHOD.md#lone-surrogates-round-trip``)."""
     return text.encode("utf-8", "backslashreplace")
 
 

@@ -1,5 +1,6 @@
-"""One ``record`` session on the terminal: plan, adopt an interrupted run's cases, record with progress, say
-what was recorded and what to run next. ``lobstack_eval/cmd_record.py`` parses the options into a ``RecordJob``."""
+"""One ``record`` session on the terminal: plan, adopt an interrupted run's cases, record with
+progress, say what was recorded and what to run next. ``lobstack_eval/cmd_record.py`` parses the
+options into a ``RecordJob``."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Limits:
-    """How ``record`` records: processes, repeats per case, seconds per attempt, largest answer, cost header."""
+    """How ``record`` records: processes, repeats per case, seconds per attempt, largest answer,
+    cost header."""
 
     concurrency: int
     repeats: int
@@ -48,8 +50,8 @@ class RecordJob:
 
 
 def record_model(job: RecordJob) -> int:
-    """Record what is missing of ``job``'s model, under its model dir's lock; the exit code. Every line said
-    goes through the endpoint's scrubber, so no key is ever printed."""
+    """Record what is missing of ``job``'s model, under its model dir's lock; the exit code. Every
+    line said goes through the endpoint's scrubber, so no key is ever printed."""
     from fileio.safe_paths import inside
     from recorder.endpoint import require_key
     from recorder.files import read_suite
@@ -76,14 +78,16 @@ def record_model(job: RecordJob) -> int:
             if not (job.cassettes / job.slug).is_dir():
                 # nothing recorded yet, so all is to record: fail before creating a folder
                 require_key(job.endpoint)
-            # inside(): a model dir that links out of the cassettes dir is refused before its lock is created there
+            # inside(): a model dir that links out of the cassettes dir is refused before its lock
+            # is created there
             with model_dir_lock(
                 inside(job.cassettes, job.slug)
             ):  # held from planning to the last case
                 return _record_locked(job, case, say)
     except RecordInterrupted as stopped:
         say(
-            f"Kept {stopped.kept} finished {what} of this run; run the same command again to record the rest."
+            f"Kept {stopped.kept} finished {what} of this run; run the same command again to "
+            "record the rest."
         )
         raise
     except LobstackError as exc:  # every line this command prints goes through the scrubber
@@ -106,7 +110,8 @@ def _record_locked(job: RecordJob, case: list[str], say: Callable[[str], None]) 
     what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
     if adopted:
         say(
-            f"Adopted {len(adopted)} {what} that an interrupted run had finished (not paid for again)."
+            f"Adopted {len(adopted)} {what} that an interrupted run had finished (not paid for "
+            "again)."
         )
     todo = runs_to_record(cassettes, model, loaded, case, job.rerecord, repeats)
     if not todo:
@@ -155,8 +160,9 @@ def _say_recorded(
     transport = sum(1 for c in todo if progress.transport_errors.get(c))
     missing = len(todo) - len(statuses)
     say(
-        f"Recorded {len(statuses)} {what} of {job.model} in {summary.seconds:.1f} s into {model_dir}: "
-        f"{counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored"
+        f"Recorded {len(statuses)} {what} of {job.model} in {summary.seconds:.1f} s into "
+        f"{model_dir}: {counts['passed']} passed, {counts['failed']} failed, {counts['errored']} "
+        "errored"
         + (
             f" ({transport} by transport errors: run the same command again to retry them)"
             if transport
@@ -171,19 +177,22 @@ def _say_recorded(
     if progress.refused:
         first = sorted(progress.refused.items(), key=lambda item: str(item[0]))[0]
         raise GatewayError(
-            f"the gateway refused {len(progress.refused)} {what} before any model answered (first: {first[0]}: "
-            f"{first[1]}); check the key and --model, then run the same command again: it records them again"
+            f"the gateway refused {len(progress.refused)} {what} before any model answered (first: "
+            f"{first[0]}: {first[1]}); check the key and --model, then run the same command again: "
+            "it records them again"
         )
 
 
 def _scoring(cassettes: Path, part: Shard | None) -> str:
-    """What to run for the scores: rescore the cassettes, or for one shard, merge every shard's dir first (a
-    shard's dir alone holds a part of the cases, the rest of which rescore would list as unrecorded)."""
+    """What to run for the scores: rescore the cassettes, or for one shard, merge every shard's dir
+    first (a shard's dir alone holds a part of the cases, the rest of which rescore would list
+    as unrecorded)."""
     if part is None:
         return f"lobstack-eval rescore {cassettes}"
     return (
-        f"once all {part.count} shards are recorded, lobstack-eval merge SHARD_DIRS... --out merged/ then "
-        f"lobstack-eval rescore merged/ (shards recorded into one dir: lobstack-eval rescore {cassettes})"
+        f"once all {part.count} shards are recorded, lobstack-eval merge SHARD_DIRS... --out "
+        "merged/ then lobstack-eval rescore merged/ (shards recorded into one dir: lobstack-eval "
+        f"rescore {cassettes})"
     )
 
 
@@ -192,7 +201,10 @@ def _nothing_to_record(
 ) -> str:
     which = f"all {cases} {'selected ' if selected else ''}case(s) of {model}"
     times = "" if repeats == 1 else f", each {repeats} times"
-    return f"Nothing to record: {which} are recorded in {model_dir}{times}; --rerecord records them again."
+    return (
+        f"Nothing to record: {which} are recorded in {model_dir}{times}; --rerecord records "
+        "them again."
+    )
 
 
 def _printer(scrub: Callable[[str], str]) -> Callable[[str], None]:

@@ -1,7 +1,9 @@
-"""API dialects by name: the one entry point to the wire format (request body, answer parsing, headers).
+"""API dialects by name: the one entry point to the wire format (request body, answer
+parsing, headers).
 
-A second dialect (say, a messages API) is one new module of plain functions like ``scorer/openai_chat.py``
-plus one entry in ``DIALECTS``; the recorder and the judge read every fact of the format from a ``Dialect``.
+A second dialect (say, a messages API) is one new module of plain functions like
+``scorer/openai_chat.py`` plus one entry in ``DIALECTS``; the recorder and the judge read every fact
+of the format from a ``Dialect``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The layout holds: imports point one way (lobstack_eval and pytest_lobstack -> replay -> recorder -> scorer;
-every package but the pure scorer may use fileio, which uses only scorer),
-nothing of the tool imports the stand-in gateway but the CLI's ``gateway`` command, and no module grows past ~300
-lines."""
+"""The layout holds: imports point one way (lobstack_eval and pytest_lobstack -> replay -> recorder
+-> scorer; every package but the pure scorer may use fileio, which uses only scorer), nothing of
+the tool imports the stand-in gateway but the CLI's ``gateway`` command, and no module grows past
+~300 lines."""
 
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ PACKAGES = ("scorer", "fileio", "recorder", "replay", "standin", "lobstack_eval"
 # What each package may import of the project (itself included).
 ALLOWED = {
     "scorer": {"scorer"},
-    # General file I/O (atomic writes, reads with one-line errors, paths kept under their root): a package of
-    # its own so rendering code writes files without importing the gateway client (recorder).
+    # General file I/O (atomic writes, reads with one-line errors, paths kept under their root): a
+    # package of its own so rendering code writes files without importing the gateway
+    # client (recorder).
     "fileio": {"fileio", "scorer"},
     "recorder": {"recorder", "fileio", "scorer"},
     "replay": {"replay", "recorder", "fileio", "scorer"},
-    # The stand-in imitates the outside world: it only borrows the error types, so the CLI reports its errors.
+    # The stand-in imitates the outside world: it only borrows the error types, so the CLI reports
+    # its errors.
     "standin": {"standin", "scorer"},
     "lobstack_eval": {"lobstack_eval", "replay", "recorder", "fileio", "scorer"},
     # The pytest plugin sits beside the CLI, above replay; neither imports the other.
@@ -67,10 +69,10 @@ def test_no_module_over_300_lines(path: Path) -> None:
     )
 
 
-# Inside replay, layers from the bottom up: a module imports its own unit and units of lower layers only.
-# ``replay`` is its top-level modules (reading cassettes and results, the leaderboard, shards...); rows/ is
-# the row tables alone; above come what combines them: the run diff, its HTML and JUnit views, rescore
-# (scoring, rows and the page of a run), then the commands' own packages.
+# Inside replay, layers from the bottom up: a module imports its own unit and units of lower layers
+# only. ``replay`` is its top-level modules (reading cassettes and results, the leaderboard,
+# shards...); rows/ is the row tables alone; above come what combines them: the run diff, its HTML
+# and JUnit views, rescore (scoring, rows and the page of a run), then the commands' own packages.
 REPLAY_LAYERS = (
     {"replay.rows"},
     {"replay"},
@@ -82,7 +84,8 @@ REPLAY_LAYERS = (
 
 
 def _replay_unit(dotted: str) -> str:
-    """The replay unit a module belongs to: ``replay`` (a top-level module) or ``replay.<sub-package>``."""
+    """The replay unit a module belongs to: ``replay`` (a top-level module) or
+    ``replay.<sub-package>``."""
     parts = dotted.split(".")
     sub = ROOT / "replay" / parts[1] if len(parts) > 1 else None
     return f"replay.{parts[1]}" if sub is not None and sub.is_dir() else "replay"
@@ -131,7 +134,8 @@ LONG_CLI_FUNCTIONS = {"lobstack_eval/cmd_diff_runs.py::diff_runs"}
 
 
 def _long_functions(path: Path, limit: int) -> dict[str, int]:
-    """``path::name`` -> lines (signature and docstring included) of each function longer than ``limit``."""
+    """``path::name`` -> lines (signature and docstring included) of each function longer
+    than ``limit``."""
     rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
     return {
         f"{rel}::{node.name}": node.end_lineno - node.lineno + 1
@@ -159,7 +163,8 @@ def test_the_length_check_counts_a_long_function(tmp_path: Path) -> None:
 
 
 def test_the_checker_sees_a_wrong_way_import(tmp_path: Path) -> None:
-    """The import scan finds imports in functions too (the lazy ones), so a back-edge cannot hide there."""
+    """The import scan finds imports in functions too (the lazy ones), so a back-edge cannot
+    hide there."""
     module = tmp_path / "m.py"
     module.write_text(
         "def f():\n    from replay.rescore import rescore\n    import standin.server\n",
