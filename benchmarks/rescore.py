@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         cold = cli_runs(one, env=cold_env, n=1)
         parse_s, files = best_of(args.repeat, lambda: parse_all(many))
 
-        from recorder.files import read_json, read_suite
+        from fileio.reading import read_json
+        from recorder.files import read_suite
         from replay.html import render_report
         from replay.rescore import model_dirs, score_all
 

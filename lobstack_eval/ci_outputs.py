@@ -75,7 +75,7 @@ def _append(path: Path, text: str) -> None:
 
 def write_output(path: Path, data: bytes) -> None:
     """Write an output the user asked for whole or not at all: a failed write leaves the old file as it was."""
-    from recorder.files import write_bytes_atomic
+    from fileio.atomic import write_bytes_atomic
 
     try:
         write_bytes_atomic(path, data)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from scorer.drift_history import RunRecord
 
 
 def drift(
@@ -46,25 +49,29 @@ def drift(
 
     In GitHub Actions the markdown verdict is also appended to $GITHUB_STEP_SUMMARY."""
     from lobstack_eval.ci_outputs import publish
-    from replay.drift_load import load_history
     from replay.drift_text import format_text, to_markdown
     from replay.out_dir import check_writable_file
     from scorer.drift_history import analyse
-    from scorer.errors import HistoryError
-    from scorer.safe_text import for_terminal
 
     if markdown is not None:
         check_writable_file(markdown, "--markdown")
-    try:
-        report = analyse(load_history(runs, model))
-    except HistoryError as exc:
-        for (
-            line
-        ) in exc.earlier:  # every unreadable file on its own line; the handler prints the last
-            typer.echo(f"error: {for_terminal(line)}", err=True)
-        raise
+    report = analyse(_history(runs, model))
     # --markdown and the job summary, as `diff runs` writes them (the summary is appended, never replaced)
     publish(markdown, lambda: to_markdown(report))
     typer.echo(format_text(report, verbose), nl=False)
     if report.status == "changed":
         raise typer.Exit(1)
+
+
+def _history(runs: list[Path], model: str | None) -> list[RunRecord]:
+    """The runs read; every unreadable file on its own ``error:`` line (the handler prints the last)."""
+    from replay.drift_load import load_history
+    from scorer.errors import HistoryError
+    from scorer.safe_text import for_terminal
+
+    try:
+        return load_history(runs, model)
+    except HistoryError as exc:
+        for line in exc.earlier:
+            typer.echo(f"error: {for_terminal(line)}", err=True)
+        raise

@@ -8,49 +8,59 @@ import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
+_PORT = typer.Option(
+    "8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."
+)
+_LATENCY_MS = typer.Option(
+    "0", "--latency-ms", metavar="MS", help="Fixed time before every answer."
+)
+_FAULTS = typer.Option(
+    "",
+    "--faults",
+    help='Random fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1". '
+    'Scripted faults go in the model name, not here: record --model "ref/oracle~429,200".',
+)
+_SEED = typer.Option(
+    "0",
+    "--seed",
+    metavar="N",
+    help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws.",
+)
+_RUN = typer.Option(
+    None,
+    "--run",
+    metavar="N",
+    help="Serve run N of a history (day N: ref/drifting's version, ref/flaky's draws, Date).",
+)
+_DRIFT_FROM = typer.Option(
+    "6", "--drift-from", metavar="N", help="The first run ref/drifting answers changed."
+)
+_SUITE = typer.Option(
+    None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."
+)
+_TIMEOUT_SLEEP_S = typer.Option(
+    "5",
+    "--timeout-sleep-s",
+    metavar="S",
+    help="How long a timeout fault stalls before closing.",
+)
+_COST_HEADER = typer.Option(
+    "x-lobstack-cost-usd",
+    "--cost-header",
+    help="Name of the price header (another gateway's, to try recipes).",
+)
+
 
 def gateway(
-    port: str = typer.Option(
-        "8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."
-    ),
-    latency_ms: str = typer.Option(
-        "0", "--latency-ms", metavar="MS", help="Fixed time before every answer."
-    ),
-    faults: str = typer.Option(
-        "",
-        "--faults",
-        help='Random fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1". '
-        'Scripted faults go in the model name, not here: record --model "ref/oracle~429,200".',
-    ),
-    seed: str = typer.Option(
-        "0",
-        "--seed",
-        metavar="N",
-        help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws.",
-    ),
-    run: str = typer.Option(
-        None,
-        "--run",
-        metavar="N",
-        help="Serve run N of a history (day N: ref/drifting's version, ref/flaky's draws, Date).",
-    ),
-    drift_from: str = typer.Option(
-        "6", "--drift-from", metavar="N", help="The first run ref/drifting answers changed."
-    ),
-    suite: Path = typer.Option(
-        None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."
-    ),
-    timeout_sleep_s: str = typer.Option(
-        "5",
-        "--timeout-sleep-s",
-        metavar="S",
-        help="How long a timeout fault stalls before closing.",
-    ),
-    cost_header: str = typer.Option(
-        "x-lobstack-cost-usd",
-        "--cost-header",
-        help="Name of the price header (another gateway's, to try recipes).",
-    ),
+    port: str = _PORT,
+    latency_ms: str = _LATENCY_MS,
+    faults: str = _FAULTS,
+    seed: str = _SEED,
+    run: str = _RUN,
+    drift_from: str = _DRIFT_FROM,
+    suite: Path = _SUITE,
+    timeout_sleep_s: str = _TIMEOUT_SLEEP_S,
+    cost_header: str = _COST_HEADER,
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C.
 

@@ -29,7 +29,8 @@ def leaderboard(
     """Compute the leaderboard of a slice of rows with polars' streaming engine and print it; --out DIR also
     writes leaderboard.md and .csv there (nothing is written without it:
     docs/commands/leaderboard.md#leaderboard-prints-only)."""
-    from recorder.files import write_atomic
+
+    from fileio.atomic import write_atomic
     from replay.leaderboard import leaderboard_csv, leaderboard_md, tier_lines
     from replay.leaderboard_text import terminal_lines, terminal_width
     from replay.rows.leaderboard import slice_leaderboard

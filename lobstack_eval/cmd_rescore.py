@@ -5,88 +5,77 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
+if TYPE_CHECKING:
+    from replay.rescore import RescoreSummary
+    from scorer.suite_model import Suite
+
+
+_CASSETTES = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model).")
+_SUITE = typer.Option(None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}.")
+_OUT = typer.Option(
+    None,
+    "--out",
+    help="Where results.json files and the leaderboard go [default: reports; for a run of a history, "
+    "CASSETTES/../history/<run-id>: reports/history/<run-id>].",
+)
+_WORKERS = typer.Option(
+    None,
+    "--workers",
+    metavar="INTEGER",
+    help="Processes to score models with [default: automatic].",
+)
+_QUIET = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard.")
+_POWER = typer.Option(
+    False,
+    "--power",
+    help="Also print, per model, the smallest Overall drop a re-run comparison can detect.",
+)
+_HTML = typer.Option(
+    True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."
+)
+_DETECT = typer.Option(
+    "5",
+    "--detect",
+    metavar="PTS",
+    help="With --power: the repeats that would detect a drop of PTS points.",
+)
+_SHARD = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs.")
+_ROWS = typer.Option(
+    None, "--rows", help="Also write this run's partitions into a rows dataset dir."
+)
+
 
 def rescore(
-    cassettes: Path = typer.Argument(
-        Path("cassettes"), help="Cassette directory (one folder per model)."
-    ),
-    suite: Path = typer.Option(
-        None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}."
-    ),
-    out: Path = typer.Option(
-        None,
-        "--out",
-        help="Where results.json files and the leaderboard go [default: reports; for a run of a history, "
-        "CASSETTES/../history/<run-id>: reports/history/<run-id>].",
-    ),
-    workers: str = typer.Option(
-        None,
-        "--workers",
-        metavar="INTEGER",
-        help="Processes to score models with [default: automatic].",
-    ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
-    power: bool = typer.Option(
-        False,
-        "--power",
-        help="Also print, per model, the smallest Overall drop a re-run comparison can detect.",
-    ),
-    html: bool = typer.Option(
-        True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."
-    ),
-    detect: str = typer.Option(
-        "5",
-        "--detect",
-        metavar="PTS",
-        help="With --power: the repeats that would detect a drop of PTS points.",
-    ),
-    shard: str = typer.Option(
-        None, "--shard", help="Score only shard I/N of the (model dir, case) pairs."
-    ),
-    rows: Path = typer.Option(
-        None, "--rows", help="Also write this run's partitions into a rows dataset dir."
-    ),
+    cassettes: Path = _CASSETTES,
+    suite: Path = _SUITE,
+    out: Path = _OUT,
+    workers: str = _WORKERS,
+    quiet: bool = _QUIET,
+    power: bool = _POWER,
+    html: bool = _HTML,
+    detect: str = _DETECT,
+    shard: str = _SHARD,
+    rows: Path = _ROWS,
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
     leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
     from lobstack_eval.options import whole_number
     from lobstack_eval.suite_option import chosen_suite
-    from replay.hints import needs_recording, nothing_scored_line, record_command
-    from replay.out_dir import check_outside, check_writable_dir
+    from replay.out_lock import out_dir_lock, rows_lock
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
-    from scorer.errors import UsageError
-    from scorer.safe_text import for_terminal
 
     processes = whole_number(workers, "--workers") if workers is not None else None
-    try:
-        points = float(detect)  # read as text, like the float options (lobstack_eval/options.py)
-    except ValueError:
-        points = math.nan
-    if not 0 < points <= 100:  # also refuses nan and inf
-        raise UsageError(f"--detect {detect}: expected points between 0 and 100")
-    if out is None:
-        from replay.score_models import default_out
-
-        out = default_out(cassettes)
-    # Reports inside the cassettes would be read back as model dirs (merge refuses the same setup).
-    check_outside(out, [cassettes], "--out")
-    if rows is not None:
-        check_outside(rows, [cassettes], "--rows")
-    from replay.score_models import find_model_dirs
-
-    # no cassettes (a missing dir, a run that failed to record): say so before --out is created
-    find_model_dirs(cassettes)
-    check_writable_dir(out, "--out")
+    points = _detect_points(detect)
+    out = _checked_dirs(cassettes, out, rows)
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
-    from replay.out_lock import out_dir_lock, rows_lock
-
     # one writer per dir: two rescores would remove each other's results as stale, or interleave rows
     with out_dir_lock(out, "rescore"), rows_lock(rows, out, "rescore"):
         summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
@@ -102,40 +91,19 @@ def rescore(
             f"When every shard is done: lobstack-eval merge SHARD_DIRS... --out reports",
             err=True,
         )
-        for line in errors:
-            typer.echo(f"error: {for_terminal(line)}", err=True)
-        return 1 if errors else 0
+        return _errors(errors)
     if not quiet:
-        from replay.leaderboard import ordered, tier_lines
-        from replay.leaderboard_text import terminal_lines, terminal_width
+        _leaderboard(documents, summary.suite, out, html, points if power else None)
+    errors += _unrecorded(summary, cassettes, suite)
+    _wrote(summary, cassettes, html, rows, len(documents))
+    return _errors(errors)
 
-        full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
-        board = summary.summaries
-        for line in terminal_lines(board, summary.suite, terminal_width(sys.stdout), full):
-            typer.echo(line)
-        for line in tier_lines(board):
-            typer.echo(line)
-        if power:  # the same table is in index.html
-            from replay.power_text import power_lines
 
-            for line in power_lines(ordered(board), points):
-                typer.echo(line)
-    typed = {s.model_slug: s for s in summary.summaries}
-    for report in summary.reports:
-        if report.error:
-            continue
-        model = typed[report.slug]
-        missing = model.case_runs.unrecorded
-        command = (
-            record_command(model, cassettes / report.slug, suite)
-            if needs_recording(report.results)
-            else None
-        )
-        if model.nothing_scored:  # written, but a run that scored none of its cases must not pass
-            errors.append(nothing_scored_line(model, cassettes / report.slug, command))
-        elif missing:
-            what = "case-run(s)" if model.repeats > 1 else "case(s)"
-            typer.echo(f"{missing} {what} of {model.model} need recording: {command}", err=True)
+def _wrote(
+    summary: RescoreSummary, cassettes: Path, html: bool, rows: Path | None, partitions: int
+) -> None:
+    """What rescore removed and wrote, on stderr."""
+    out = summary.out
     for path in summary.removed:
         typer.echo(
             f"removed {path}: that model was not scored from {cassettes} this time", err=True
@@ -144,9 +112,90 @@ def rescore(
     typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
     if rows is not None:
         typer.echo(
-            f"Appended {len(documents)} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})",
+            f"Appended {partitions} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})",
             err=True,
         )
-    for line in errors:  # after the good news: every other case and model is scored and written
+
+
+def _detect_points(detect: str) -> float:
+    """--detect as points in (0, 100]."""
+    from scorer.errors import UsageError
+
+    try:
+        points = float(detect)  # read as text, like the float options (lobstack_eval/options.py)
+    except ValueError:
+        points = math.nan
+    if not 0 < points <= 100:  # also refuses nan and inf
+        raise UsageError(f"--detect {detect}: expected points between 0 and 100")
+    return points
+
+
+def _checked_dirs(cassettes: Path, out: Path | None, rows: Path | None) -> Path:
+    """--out (its default when not given), checked with --rows against the cassettes."""
+    from replay.out_dir import check_outside, check_writable_dir
+
+    if out is None:
+        from replay.score_models import default_out
+
+        out = default_out(cassettes)
+    # Reports inside the cassettes would be read back as model dirs (merge refuses the same setup).
+    check_outside(out, [cassettes], "--out")
+    if rows is not None:
+        check_outside(rows, [cassettes], "--rows")
+    from replay.score_models import find_model_dirs
+
+    # no cassettes (a missing dir, a run that failed to record): say so before --out is created
+    find_model_dirs(cassettes)
+    check_writable_dir(out, "--out")
+    return out
+
+
+def _leaderboard(
+    documents: list[dict[str, Any]], suite: Suite, out: Path, html: bool, points: float | None
+) -> None:
+    """The terminal leaderboard, its tiers and (with --power) the power table."""
+    from replay.leaderboard import ordered, tier_lines
+    from replay.leaderboard_text import terminal_lines, terminal_width
+
+    full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
+    for line in terminal_lines(documents, suite, terminal_width(sys.stdout), full):
+        typer.echo(line)
+    for line in tier_lines(documents):
+        typer.echo(line)
+    if points is not None:  # the same table is in index.html
+        from replay.power_text import power_lines
+
+        for line in power_lines(ordered(documents), points):
+            typer.echo(line)
+
+
+def _unrecorded(summary: RescoreSummary, cassettes: Path, suite: Path) -> list[str]:
+    """Say which models need recording; the error line of each model that scored nothing at all."""
+    from replay.hints import needs_recording, nothing_scored, nothing_scored_line, record_command
+
+    errors = []
+    for report in summary.reports:
+        if report.error:
+            continue
+        doc = report.results
+        missing = doc.get("case_runs", doc["cases"])["unrecorded"]
+        command = (
+            record_command(doc, cassettes / report.slug, suite) if needs_recording(doc) else None
+        )
+        if nothing_scored(
+            doc
+        ):  # written, but a run that scored none of a model's cases must not pass
+            errors.append(nothing_scored_line(doc, cassettes / report.slug, command))
+        elif missing:
+            what = "case(s)" if "case_runs" not in doc else "case-run(s)"
+            typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
+    return errors
+
+
+def _errors(errors: list[str]) -> int:
+    """Each error line, after the good news (every other case and model is scored and written); the exit code."""
+    from scorer.safe_text import for_terminal
+
+    for line in errors:
         typer.echo(f"error: {for_terminal(line)}", err=True)
     return 1 if errors else 0

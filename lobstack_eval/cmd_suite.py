@@ -76,8 +76,9 @@ def audit(
     """Prove every check tells a right answer from a wrong one: generate wrong answers (mutants) and right
     answers from each case, judge each with the real judge; exit 1 when a wrong answer passes (not accepted by an
     audit_accept marker), a right answer is refused, or a marker matches nothing."""
+    from fileio.atomic import write_atomic
     from lobstack_eval.suite_option import chosen_suite
-    from recorder.files import read_suite, write_atomic
+    from recorder.files import read_suite
     from replay.audit_render import audit_json, audit_lines
     from scorer.audit import audit_suite
 

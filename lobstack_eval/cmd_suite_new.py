@@ -11,73 +11,70 @@ from typing import Any
 
 import typer
 
+_OUT = typer.Argument(
+    Path("evals/suite.json"),
+    help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml.",
+)
+_TOOLS = typer.Option(
+    None,
+    "--tools",
+    metavar="FILE",
+    help="An OpenAI-style tools JSON file (a list of function tools).",
+)
+_MCP = typer.Option(
+    None,
+    "--mcp",
+    metavar="SERVER",
+    help="A live MCP server: a command line to start it over stdio "
+    "(e.g. 'uvx mcp-server-git'), or an http(s):// URL (streamable HTTP).",
+)
+_NAME = typer.Option(
+    None, "--name", help="The suite's name [default: the MCP server's name, else the file's]."
+)
+_RELEASED = typer.Option(
+    None,
+    "--released",
+    metavar="DATE",
+    help="The suite's release date, YYYY-MM-DD [default: today, UTC].",
+)
+_TIMEOUT = typer.Option(
+    30.0,
+    "--timeout",
+    metavar="S",
+    min=1.0,
+    help="Seconds to wait for the MCP server's tool list.",
+)
+_CHAIN = typer.Option(
+    [],
+    "--chain",
+    metavar="TOOL=JSON",
+    help="With --mcp: call TOOL once now with these JSON arguments (TOOL alone: values made from its "
+    "schema) and write a two-step chain case whose scripted result is the server's answer "
+    "(repeatable).",
+)
+_FORCE = typer.Option(False, "--force", help="Overwrite a file already at OUT.")
+
 
 def new(
-    out: Path = typer.Argument(
-        Path("evals/suite.json"),
-        help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml.",
-    ),
-    tools: Path = typer.Option(
-        None,
-        "--tools",
-        metavar="FILE",
-        help="An OpenAI-style tools JSON file (a list of function tools).",
-    ),
-    mcp: str = typer.Option(
-        None,
-        "--mcp",
-        metavar="SERVER",
-        help="A live MCP server: a command line to start it over stdio "
-        "(e.g. 'uvx mcp-server-git'), or an http(s):// URL (streamable HTTP).",
-    ),
-    name: str = typer.Option(
-        None, "--name", help="The suite's name [default: the MCP server's name, else the file's]."
-    ),
-    released: str = typer.Option(
-        None,
-        "--released",
-        metavar="DATE",
-        help="The suite's release date, YYYY-MM-DD [default: today, UTC].",
-    ),
-    timeout: float = typer.Option(
-        30.0,
-        "--timeout",
-        metavar="S",
-        min=1.0,
-        help="Seconds to wait for the MCP server's tool list.",
-    ),
-    chain: list[str] = typer.Option(
-        [],
-        "--chain",
-        metavar="TOOL=JSON",
-        help="With --mcp: call TOOL once now with these JSON arguments (TOOL alone: values made from its "
-        "schema) and write a two-step chain case whose scripted result is the server's answer "
-        "(repeatable).",
-    ),
-    force: bool = typer.Option(False, "--force", help="Overwrite a file already at OUT."),
+    out: Path = _OUT,
+    tools: Path = _TOOLS,
+    mcp: str = _MCP,
+    name: str = _NAME,
+    released: str = _RELEASED,
+    timeout: float = _TIMEOUT,
+    chain: list[str] = _CHAIN,
+    force: bool = _FORCE,
 ) -> int:
     """Write a starting suite from your tools: for each tool a selection case and, when it has optional
     arguments, an arguments case (a reference call, eq checks on the values the request gives, values taken
     from the schema), plus two no-call cases. Every case is a draft to rewrite in your users' words. A live
     MCP server is asked for its tool list once, now; its name, version and list are stored in the suite."""
-    from recorder.files import check_suite_file, write_atomic
     from recorder.tool_lists import list_mcp_tools, read_tools_file
-    from scorer.errors import SuiteError, UsageError
+    from scorer.errors import UsageError
     from scorer.suite_draft import draft_suite
-    from scorer.suite_file import is_yaml
     from scorer.suite_rules import is_lobstack
-    from scorer.suite_yaml import dumps_yaml
 
-    if (tools is None) == (mcp is None):
-        raise UsageError("suite new: give exactly one of --tools FILE or --mcp SERVER")
-    if out.exists() and not force:
-        raise UsageError(f"{out}: already exists; pass --force to overwrite it")
-    if released is not None and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", released):
-        raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date")
-    when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
-    if chain and mcp is None:
-        raise UsageError("--chain: needs --mcp (the result is taken from the live server)")
-    chains = tuple(_chain(text) for text in chain)
+    when, chains = _checked(out, tools, mcp, released, chain, force)
     if mcp is not None:  # starting a server can take seconds: say what is happening
         typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
     listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout, chains)
@@ -88,6 +85,46 @@ def new(
             f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
         )
     document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
+    _write(out, document)
+    typer.echo(
+        f"wrote {out}: {suite_name} 0.1.0, {len(listing.tools)} tools, {len(document['cases'])} "
+        "cases, every case a draft"
+    )
+    for note in document["origin"]["schema_notes"]:
+        typer.echo(f"schema note: {note}")
+    _check_written(out)
+    return 0
+
+
+def _checked(
+    out: Path,
+    tools: Path | None,
+    mcp: str | None,
+    released: str | None,
+    chain: list[str],
+    force: bool,
+) -> tuple[str, tuple[tuple[str, dict[str, Any] | None], ...]]:
+    """The options checked together: the release date (today, UTC, by default) and the --chain calls."""
+    from scorer.errors import UsageError
+
+    if (tools is None) == (mcp is None):
+        raise UsageError("suite new: give exactly one of --tools FILE or --mcp SERVER")
+    if out.exists() and not force:
+        raise UsageError(f"{out}: already exists; pass --force to overwrite it")
+    if released is not None and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", released):
+        raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date")
+    when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
+    if chain and mcp is None:
+        raise UsageError("--chain: needs --mcp (the result is taken from the live server)")
+    return when, tuple(_chain(text) for text in chain)
+
+
+def _write(out: Path, document: dict[str, Any]) -> None:
+    """The suite as YAML (by its name) or JSON, written whole or not at all."""
+    from fileio.atomic import write_atomic
+    from scorer.suite_file import is_yaml
+    from scorer.suite_yaml import dumps_yaml
+
     text = (
         dumps_yaml(document)
         if is_yaml(str(out))
@@ -95,14 +132,13 @@ def new(
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out, text)
-    cases = document["cases"]
-    typer.echo(
-        f"wrote {out}: {suite_name} 0.1.0, {len(listing.tools)} tools, {len(cases)} cases, "
-        "every case a draft"
-    )
-    notes = document["origin"]["schema_notes"]
-    for note in notes:
-        typer.echo(f"schema note: {note}")
+
+
+def _check_written(out: Path) -> None:
+    """Check the written suite as ``suite check`` would: each thing to decide, then what to do next."""
+    from recorder.files import check_suite_file
+    from scorer.errors import SuiteError
+
     report = check_suite_file(out)
     for problem in report.problems:
         typer.echo(f"to decide: {out}: {problem}", err=True)
@@ -114,7 +150,6 @@ def new(
         f"next: rewrite the drafts' requests, then `lobstack-eval suite check {out}` and "
         f"`lobstack-eval suite audit {out}`"
     )
-    return 0
 
 
 def _chain(text: str) -> tuple[str, dict[str, Any] | None]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 # The top-level packages of the wheel the plugin imports (standin is imported by none of its code paths).
-PACKAGES = ("scorer", "recorder", "replay")
+PACKAGES = ("scorer", "fileio", "recorder", "replay")
 HOME = (
     Path(__file__).resolve().parent.parent
 )  # where lobstack-eval's top-level packages were installed

@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from recorder.files import read_bytes, write_bytes_atomic
+from fileio.atomic import write_bytes_atomic
+from fileio.reading import read_bytes
 from recorder.version import installed_version
 from scorer.errors import SuiteError
 

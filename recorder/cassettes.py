@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from fileio.atomic import write_atomic
+from fileio.safe_paths import inside
 from recorder.answer_body import capped_response
 from recorder.endpoint import same_endpoint, stored_uri
-from recorder.files import inside, write_atomic
 from recorder.secrets import (
     SECRET_HEADERS,
     SECRET_QUERY_PARAMETERS,

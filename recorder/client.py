@@ -16,14 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
+from scorer.dialect import DEFAULT as DIALECT
 from scorer.outcome import Attempt
 from scorer.prices import attempt_price
-from scorer.response import BodyError, body_error
+from scorer.response import BodyError
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 BACKOFF_S = (1.0, 2.0, 4.0)
-COST_HEADER = "x-lobstack-cost-usd"
-DROPPED_HEADER = "x-lobstack-dropped-params"
+COST_HEADER = DIALECT.cost_header
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
@@ -49,7 +49,7 @@ def _in_body_error(answer: HttpAnswer) -> BodyError | None:
     from scorer.strict_json import loads_marking
 
     try:
-        return body_error(loads_marking(answer.body))
+        return DIALECT.body_error(loads_marking(answer.body))
     except (ValueError, RecursionError):
         return None  # not JSON: the runner says so
 
@@ -66,7 +66,7 @@ def _attempt(
         status=answer.status,
         wall_ms=answer.wall_ms,
         cost_usd=cost,
-        dropped_params=answer.headers.get(DROPPED_HEADER),
+        dropped_params=answer.headers.get(DIALECT.dropped_header),
         cost_source=source,
     )
 

@@ -74,7 +74,7 @@ def _try_lock(path: Path) -> int | str:
 @contextmanager
 def model_dir_lock(model_dir: Path) -> Iterator[None]:
     """Hold the model dir's lock; CassetteError naming the holder when another process records into it, or when
-    its lock file is a symlink (callers check the dir itself with ``recorder.files.inside``)."""
+    its lock file is a symlink (callers check the dir itself with ``fileio.safe_paths.inside``)."""
     model_dir.mkdir(parents=True, exist_ok=True)
     key = str(model_dir.resolve())
     if fcntl is None or key in _held:

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fileio.atomic import json_utf8, write_bytes_atomic
+from fileio.safe_paths import inside
 from recorder.client import COST_HEADER
-from recorder.files import inside, json_utf8, write_bytes_atomic
 from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
 from scorer.json_text import dumps_indented

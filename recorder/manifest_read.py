@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from fileio.reading import read_json
 from recorder.endpoint import parse_base_url, stored_uri
-from recorder.files import read_json
 from recorder.manifest import (
     DEFAULT_COST_HEADER,
     FORMAT_VERSION,

@@ -16,7 +16,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from recorder.files import inside, write_atomic
+from fileio.atomic import write_atomic
+from fileio.safe_paths import inside
 from recorder.manifest import Manifest, RecordedCase, case_json
 from recorder.manifest_read import parse_case
 from recorder.repeats import CaseRun, run_cassette_target

@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from fileio.safe_paths import inside
 from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
-from recorder.files import inside, read_suite
+from recorder.files import read_suite
 from recorder.futile import FutileWatch, unpriced
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock

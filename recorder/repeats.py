@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from fileio.safe_paths import inside
 from recorder.cassettes import cassette_path, cassette_target
-from recorder.files import inside
 from scorer.errors import UsageError
 
 MAX_REPEATS = 100

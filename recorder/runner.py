@@ -17,10 +17,11 @@ from typing import Any
 
 from recorder.client import COST_HEADER, call_with_retries
 from recorder.transport import HttpRequest, Transport, Unrecorded
+from scorer.dialect import DEFAULT as DIALECT
 from scorer.jsonvalue import json_copy
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.response import MalformedResponse, ModelResponse, parse_completion
+from scorer.response import MalformedResponse, ModelResponse
 from scorer.strict_json import NotStrictJson, loads, loads_marking
 from scorer.suite_model import Case, Step, Suite
 
@@ -33,13 +34,9 @@ TOO_DEEP = "malformed response: the body nests too deeply to read"
 def request_body(
     suite: Suite, case: Case, model: str, messages: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """Exactly the method's request: model, system message then the conversation, the case's tools, temperature 0."""
-    return {
-        "model": model,
-        "messages": [{"role": "system", "content": suite.system_prompt}, *messages],
-        "tools": [suite.tools[name].spec for name in case.tools],
-        "temperature": 0,
-    }
+    """The request of one step: the case's conversation and tools in the dialect's body."""
+    tools = [suite.tools[name].spec for name in case.tools]
+    return DIALECT.request_body(model, suite.system_prompt, messages, tools)
 
 
 def generated_id(case_id: str, step: int, position: int) -> str:
@@ -68,17 +65,15 @@ def follow_up(
     assistant.setdefault("role", "assistant")  # the one field a follow-up cannot do without
     ids = call_ids(case_id, index, response)
     if not response.legacy:
-        for entry, call_id in zip(assistant.get("tool_calls") or [], ids, strict=True):
+        for entry, call_id in zip(DIALECT.echoed_calls(assistant), ids, strict=True):
             if entry.get("id") != call_id:
                 entry["id"] = call_id
     results = []
     for call, call_id, partner in zip(response.tool_calls, ids, verdict.assignment, strict=True):
         result = step.calls[partner].result if partner is not None else None
         content = result if result is not None else NO_SCRIPTED_RESULT
-        if response.legacy:  # a legacy function_call is answered the legacy way
-            results.append({"role": "function", "name": call.name, "content": content})
-        else:
-            results.append({"role": "tool", "tool_call_id": call_id, "content": content})
+        # a legacy function_call is answered the legacy way
+        results.append(DIALECT.tool_result(call_id, call.name, content, response.legacy))
     return [assistant, *results]
 
 
@@ -95,7 +90,7 @@ def read_answer(body: bytes) -> ModelResponse:
         raise MalformedResponse(TOO_DEEP) from None
     except ValueError:  # UnicodeDecodeError included
         raise MalformedResponse("malformed response: the body is not JSON") from None
-    return parse_completion(decoded)
+    return DIALECT.parse_answer(decoded)
 
 
 def run_case(
@@ -108,7 +103,7 @@ def run_case(
     cost_header: str = COST_HEADER,
 ) -> CaseOutcome:
     """Run every step of ``case`` until one fails; the outcome carries every attempt and reached step."""
-    url = f"{base_url.rstrip('/')}/chat/completions"
+    url = f"{base_url.rstrip('/')}{DIALECT.path}"
     messages = [dict(m) for m in case.messages]
     attempts: list[Attempt] = []
     steps: list[StepRecord] = []

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_bytes
+from fileio.reading import read_bytes
 from scorer import strict_json
 from scorer.errors import SuiteError
 from scorer.suite_draft import ListedTool, TakenResult, required_reference

@@ -18,9 +18,9 @@ from typing import Any
 
 import orjson
 
+from fileio.reading import read_bytes
 from recorder.answer_body import recorded_bytes
 from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
-from recorder.files import read_bytes
 from recorder.manifest import RecordedAttempt
 from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unrecorded
 from replay.cassette_shape import cassette_problem

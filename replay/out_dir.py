@@ -15,8 +15,8 @@ import tempfile
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from fileio.safe_paths import link_in
 from replay.results_file import read_results
-from replay.safe_paths import link_in
 from scorer.errors import ResultsError, UsageError
 
 RESULTS = "results.json"

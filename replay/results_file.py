@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_json
+from fileio.reading import read_json
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import FORMAT_VERSION

@@ -14,17 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-# Response headers that say which model, host or provider served an answer: Lobstack's, LiteLLM proxy's (also
-# under its ``llm_provider-`` upstream prefix, as it renames them). Compared lower-cased.
-ROUTING_HEADERS = (
-    "x-lobstack-model",
-    "x-lobstack-provider",
-    "x-litellm-model-id",
-    "x-litellm-model-api-base",
-    "x-litellm-model-group",
-    "llm_provider-x-lobstack-model",
-    "llm_provider-x-lobstack-provider",
-)
+from scorer.openai_chat import ROUTING_HEADERS
+
 # OpenRouter names the provider that served the answer in the body, not a header; kept under this key.
 BODY_PROVIDER = "provider"
 

@@ -368,9 +368,9 @@ def test_a_merge_that_fails_half_way_leaves_out_empty(
     """A full disk after the first files: --out holds nothing (no half model dir), no staging dir is left."""
     import errno
 
-    import recorder.files
+    import fileio.atomic
 
-    real, written = recorder.files.write_bytes_atomic, []
+    real, written = fileio.atomic.write_bytes_atomic, []
 
     def full_disk(path: Path, data: bytes) -> None:
         if len(written) == 2:
@@ -378,7 +378,7 @@ def test_a_merge_that_fails_half_way_leaves_out_empty(
         written.append(path)
         real(path, data)
 
-    monkeypatch.setattr(recorder.files, "write_bytes_atomic", full_disk)
+    monkeypatch.setattr(fileio.atomic, "write_bytes_atomic", full_disk)
     monkeypatch.setattr("replay.merge.cassettes.write_bytes_atomic", full_disk)
     monkeypatch.setattr("replay.merge.reports.write_atomic", lambda p, t: full_disk(p, t.encode()))
     shards = (

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import ROOT
 
 TIMEOUT_S = 300
-OWN = ("scorer", "recorder", "replay", "standin", "lobstack_eval")
+OWN = ("scorer", "fileio", "recorder", "replay", "standin", "lobstack_eval")
 
 
 def own_scorer_project(pytester: pytest.Pytester) -> Path:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_atomic
+from fileio.atomic import write_atomic
 
 MAX_PLOTS = 256  # SVG files kept (the oldest go first): a few MB at most
 _PLOT_CODE = (

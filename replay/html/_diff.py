@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_atomic
+from fileio.atomic import write_atomic
 from replay.diff_runs import CaseOutcome, ModelDiff, ModelVerdict, compare, decide, verdicts
 from replay.diff_runs.render import difference_text
 from replay.html import _env

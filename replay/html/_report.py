@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_atomic
+from fileio.atomic import write_atomic
 from replay.case_results import case_results
 from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg

@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from recorder.files import read_suite, write_bytes_atomic
+from fileio.atomic import write_bytes_atomic
+from fileio.safe_paths import unlinked
+from recorder.files import read_suite
 from recorder.manifest import MANIFEST, Manifest
 from recorder.manifest_read import read_manifest
-from replay.rescore import model_dirs
-from replay.safe_paths import unlinked
+from replay.score_models import model_dirs
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
 

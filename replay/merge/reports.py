@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_json, read_suite, read_suite_document, write_atomic
+from fileio.atomic import write_atomic
+from fileio.reading import read_json
+from recorder.files import read_suite, read_suite_document
 from replay.hints import nothing_scored_line
 from replay.merge.cassettes import Merged
+from replay.report_tables import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
 from replay.results_file import read_results
 from replay.rows.dataset import check_suite
 from replay.rows.leaderboard import SuiteRef
 from replay.rows.one_suite import short
-from replay.rows.report import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table
 from scorer.errors import ResultsError

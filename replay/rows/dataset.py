@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from fileio.safe_paths import unlinked
 from recorder.slug import model_slug as slug_of
 from replay.rows.one_suite import check_partition_suite
 from replay.rows.partition import (
@@ -55,7 +56,6 @@ from replay.rows.schema import (
 )
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
-from replay.safe_paths import unlinked
 from scorer.errors import ResultsError, UsageError
 
 __all__ = [

@@ -12,7 +12,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_bytes_atomic
+from fileio.atomic import write_bytes_atomic
 from replay.rows.schema import (
     FORMAT_VERSION,
     META_FORMAT,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from recorder.files import write_atomic
+from fileio.atomic import write_atomic
 from replay.rows import dataset
 from replay.rows.leaderboard import SuiteRef
 from replay.rows.store import write_table

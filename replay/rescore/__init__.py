@@ -12,9 +12,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from recorder.files import inside, read_suite, write_atomic
+from fileio.atomic import write_atomic
+from fileio.safe_paths import inside, link_in
+from recorder.files import read_suite
 from replay.debug import UNFORESEEN, unforeseen
-from replay.safe_paths import link_in
 from replay.score_models import (
     ModelReport,
     ScoredModel,
@@ -80,9 +81,9 @@ def rescore(
     folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, every other model
     is written. ``out`` then holds exactly this run's models: any other (stale) results.json there is removed."""
     from replay.out_dir import remove_stale_results
+    from replay.report_tables import suite_ref, write_tables
     from replay.results_summary import summary_of_results
     from replay.rows.build import add_rows, frames_of_rows
-    from replay.rows.report import suite_ref, write_tables
 
     if shard is not None and rows is not None:
         raise UsageError(
@@ -146,8 +147,8 @@ def rescore(
 def _prepare(html: bool) -> None:
     """What this process needs after the pool, imported while the pool works: polars for the rows (the workers
     are forked by then), and for the page jinja2 (matplotlib only if a plot must be drawn: replay/html/_cache.py)."""
+    import replay.report_tables
     import replay.rows.build
-    import replay.rows.report
 
     replay.rows.build.schema("cases")  # imports polars
     if html:
