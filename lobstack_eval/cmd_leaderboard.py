@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -46,15 +47,7 @@ def leaderboard(
             typer.echo(line)
         for line in tier_lines(summaries):
             typer.echo(line)
-    what = (
-        f"{len(summaries)} model(s), {board.rows} case-run(s) of "
-        f"{board.suite.name} {board.suite.version}"
-    )
-    if (
-        board.latest_runs
-    ):  # a history ranks each model's latest run only: say which (FORMATS.md, "Histories")
-        ranked = ", ".join(f"{slug} run {run} (of {n})" for slug, run, n in board.latest_runs)
-        what += f"; a history: each model's latest run, {ranked}"
+    what = _what(board)
     if out is None:
         typer.echo(f"{what}; --out DIR writes leaderboard.md and leaderboard.csv", err=True)
         return 0
@@ -62,3 +55,16 @@ def leaderboard(
     write_atomic(out / "leaderboard.csv", leaderboard_csv(summaries))
     typer.echo(f"{what}; wrote {out / 'leaderboard.md'} and {out / 'leaderboard.csv'}", err=True)
     return 0
+
+
+def _what(board: Any) -> str:
+    """The slice the board ranked, in one line; a history ranks each model's latest run only: it says
+    which (FORMATS.md, "Histories")."""
+    what = (
+        f"{len(board.summaries)} model(s), {board.rows} case-run(s) of "
+        f"{board.suite.name} {board.suite.version}"
+    )
+    if board.latest_runs:
+        ranked = ", ".join(f"{slug} run {run} (of {n})" for slug, run, n in board.latest_runs)
+        what += f"; a history: each model's latest run, {ranked}"
+    return what

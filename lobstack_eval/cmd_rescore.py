@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -14,6 +14,7 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 if TYPE_CHECKING:
     from replay.rescore import RescoreSummary
     from scorer.suite_model import Suite
+    from scorer.summary import ModelSummary
 
 
 _CASSETTES = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model).")
@@ -93,7 +94,7 @@ def rescore(
         )
         return _errors(errors)
     if not quiet:
-        _leaderboard(documents, summary.suite, out, html, points if power else None)
+        _leaderboard(summary.summaries, summary.suite, out, html, points if power else None)
     errors += _unrecorded(summary, cassettes, suite)
     _wrote(summary, cassettes, html, rows, len(documents))
     return _errors(errors)
@@ -151,44 +152,45 @@ def _checked_dirs(cassettes: Path, out: Path | None, rows: Path | None) -> Path:
 
 
 def _leaderboard(
-    documents: list[dict[str, Any]], suite: Suite, out: Path, html: bool, points: float | None
+    board: list[ModelSummary], suite: Suite, out: Path, html: bool, points: float | None
 ) -> None:
     """The terminal leaderboard, its tiers and (with --power) the power table."""
     from replay.leaderboard import ordered, tier_lines
     from replay.leaderboard_text import terminal_lines, terminal_width
 
     full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
-    for line in terminal_lines(documents, suite, terminal_width(sys.stdout), full):
+    for line in terminal_lines(board, suite, terminal_width(sys.stdout), full):
         typer.echo(line)
-    for line in tier_lines(documents):
+    for line in tier_lines(board):
         typer.echo(line)
     if points is not None:  # the same table is in index.html
         from replay.power_text import power_lines
 
-        for line in power_lines(ordered(documents), points):
+        for line in power_lines(ordered(board), points):
             typer.echo(line)
 
 
 def _unrecorded(summary: RescoreSummary, cassettes: Path, suite: Path) -> list[str]:
     """Say which models need recording; the error line of each model that scored nothing at all."""
-    from replay.hints import needs_recording, nothing_scored, nothing_scored_line, record_command
+    from replay.hints import needs_recording, nothing_scored_line, record_command
 
     errors = []
+    typed = {s.model_slug: s for s in summary.summaries}
     for report in summary.reports:
         if report.error:
             continue
-        doc = report.results
-        missing = doc.get("case_runs", doc["cases"])["unrecorded"]
+        model = typed[report.slug]
+        missing = model.case_runs.unrecorded
         command = (
-            record_command(doc, cassettes / report.slug, suite) if needs_recording(doc) else None
+            record_command(model, cassettes / report.slug, suite)
+            if needs_recording(report.results)
+            else None
         )
-        if nothing_scored(
-            doc
-        ):  # written, but a run that scored none of a model's cases must not pass
-            errors.append(nothing_scored_line(doc, cassettes / report.slug, command))
+        if model.nothing_scored:  # written, but a run that scored none of its cases must not pass
+            errors.append(nothing_scored_line(model, cassettes / report.slug, command))
         elif missing:
-            what = "case(s)" if "case_runs" not in doc else "case-run(s)"
-            typer.echo(f"{missing} {what} of {doc['model']} need recording: {command}", err=True)
+            what = "case-run(s)" if model.repeats > 1 else "case(s)"
+            typer.echo(f"{missing} {what} of {model.model} need recording: {command}", err=True)
     return errors
 
 
