@@ -1,5 +1,6 @@
-"""``suite audit``: the shipped suite passes its own audit; a suite whose checks were loosened, or made unfair, is
-caught and named case by case and argument by argument; markers, --json and the judge it shares with rescore."""
+"""``suite audit``: the shipped suite passes its own audit; a suite whose checks were loosened, or
+made unfair, is caught and named case by case and argument by argument; markers, --json and the
+judge it shares with rescore."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def _audit(
 
 
 def _named(document: dict[str, Any], kind: str) -> set[tuple[str, str]]:
-    """(case id, tool.arg) of every unaccepted survivor (``survivors``) or refused right answer (``rejected``)."""
+    """(case id, tool.arg) of every unaccepted survivor (``survivors``) or refused right answer
+    (``rejected``)."""
     return {
         (case["id"], f"{f['tool']}.{f['arg']}")
         for case in document["cases"]
@@ -69,8 +71,8 @@ def test_the_shipped_suite_passes_its_own_audit(
         0,
     )
     assert out.splitlines()[-1] == (
-        "lobstack-tool-calling 1.2.0: mutation score 998/1036 killed (96.3%); 38 survived, 38 of them accepted by "
-        "the suite; right answers 260/260 accepted"
+        "lobstack-tool-calling 1.2.0: mutation score 998/1036 killed (96.3%); 38 survived, 38 of "
+        "them accepted by the suite; right answers 260/260 accepted"
     )
     assert "998/1036" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(document["cases"]) == 80 and all(case["passed"] for case in document["cases"])
@@ -117,8 +119,8 @@ def test_an_unfair_check_is_named_exactly(
     kinds = {f["kind"] for case in document["cases"] for f in case["rejected"]}
     assert kinds == {"final_newline", "case_variant"}
     assert (
-        'REJECTED selection-02 steps[0].calls[0] search_files.query [case_variant] "LEGACY_CHARGE(": refused by'
-        in out
+        "REJECTED selection-02 steps[0].calls[0] search_files.query [case_variant] "
+        '"LEGACY_CHARGE(": refused by' in out
     )
 
 
@@ -150,8 +152,8 @@ def test_an_accepted_survivor_is_reported_as_accepted(
     ]
     assert six["survivors"][0]["accepted"].startswith("The request says at least 8")
     assert (
-        "ACCEPTED arguments-06 steps[0].calls[0] web_search.max_results [off_by_one] 9: passes range"
-        in out
+        "ACCEPTED arguments-06 steps[0].calls[0] web_search.max_results [off_by_one] 9: passes "
+        "range" in out
     )
 
 
@@ -196,14 +198,14 @@ def test_json_is_strict_sorted_and_the_same_as_the_lines(
 
 
 def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The audit reads and judges an answer with the very functions the runner uses; a judge that passes
-    everything lets every wrong answer survive, so the audit has no judge of its own."""
+    """The audit reads and judges an answer with the very functions the runner uses; a judge that
+    passes everything lets every wrong answer survive, so the audit has no judge of its own."""
     import recorder.runner
     from scorer.audit import judging
     from scorer.judge import StepVerdict
 
     assert judging.judge_step is recorder.runner.judge_step
-    assert judging.parse_completion is recorder.runner.parse_completion
+    assert judging.DIALECT is recorder.runner.DIALECT  # the same answer parser
     suite = parse_suite(SUITE.read_bytes(), str(SUITE))
     monkeypatch.setattr(judging, "judge_step", lambda *a: StepVerdict(True, None, True, (), ()))
     audit = audit_suite(suite)
@@ -215,14 +217,15 @@ def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.Monkey
 def test_a_chain_step_that_ignores_the_previous_result_is_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """chains-02 asks about issue #452; its first result names pull request #458. A second step that asks for
-    pull request 452 (the request's number, not the result's) must fail: a check that also takes 452 is named."""
+    """chains-02 asks about issue #452; its first result names pull request #458. A second step that
+    asks for pull request 452 (the request's number, not the result's) must fail: a check that
+    also takes 452 is named."""
     data = _suite()
     _calls(data, "chains-02")[1]["args"]["number"] = {"oneOf": [458, 452]}
     code, document, out = _audit(_write(tmp_path / "chain.json", data), tmp_path, capsys)
     assert code == 1
     assert _named(document, "survivors") == {("chains-02", "get_pull_request.number")}
     assert (
-        "SURVIVES chains-02 steps[1].calls[0] get_pull_request.number [result_ignored] 452: passes oneOf [458, 452]"
-        in out
+        "SURVIVES chains-02 steps[1].calls[0] get_pull_request.number [result_ignored] 452: passes "
+        "oneOf [458, 452]" in out
     )

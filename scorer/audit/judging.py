@@ -1,5 +1,6 @@
-"""Judge a generated answer with the real judge: the answer is made into a chat-completion body, read by
-``parse_completion`` and judged by ``judge_step``, the same two calls a recorded answer goes through in rescore."""
+"""Judge a generated answer with the real judge: the answer is made into a chat-completion body,
+read by the dialect's ``parse_answer`` (``parse_completion``) and judged by ``judge_step``, the
+same two calls a recorded answer goes through in rescore."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ import json
 from typing import Any
 
 from scorer.audit.model import Answer
+from scorer.dialect import DEFAULT as DIALECT
 from scorer.judge import StepVerdict, judge_step
-from scorer.response import parse_completion
 from scorer.suite_model import Case, Suite
 
 
 def completion_body(answer: Answer) -> dict[str, Any]:
-    """The answer as an OpenAI-style chat-completion body, arguments as JSON text in the order given."""
+    """The answer as an OpenAI-style chat-completion body, arguments as JSON text in the
+    order given."""
     message: dict[str, Any] = {"role": "assistant", "content": answer.content}
     if answer.calls:
         message["tool_calls"] = [
@@ -34,5 +36,5 @@ def completion_body(answer: Answer) -> dict[str, Any]:
 def judge_answer(answer: Answer, case: Case, suite: Suite) -> StepVerdict:
     """The judge's verdict on ``answer`` for its step of ``case``."""
     return judge_step(
-        case.steps[answer.step], parse_completion(completion_body(answer)), case, suite
+        case.steps[answer.step], DIALECT.parse_answer(completion_body(answer)), case, suite
     )
