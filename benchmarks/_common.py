@@ -50,12 +50,13 @@ def bytecode_mode() -> str:
 
 
 def rerun_with_bytecode_cache(script: str, argv: list[str]) -> int | None:
-    """Re-run ``script`` in a child whose Pythons may cache bytecode, in a temp ``PYTHONPYCACHEPREFIX``.
+    """Re-run ``script`` in a child whose Pythons may cache bytecode, in a temp
+    ``PYTHONPYCACHEPREFIX``.
 
-    With ``PYTHONDONTWRITEBYTECODE`` set (as in this sandbox) and no ``.pyc`` shipped, every interpreter start
-    compiles every module it imports (seconds for matplotlib, polars, vcrpy): not what a user's second run
-    costs. Returns the child's exit code, or None when this process should measure (already cached, or
-    ``--no-bytecode-cache``).
+    With ``PYTHONDONTWRITEBYTECODE`` set (as in this sandbox) and no ``.pyc`` shipped, every
+    interpreter start compiles every module it imports (seconds for matplotlib, polars, vcrpy): not
+    what a user's second run costs. Returns the child's exit code, or None when this process should
+    measure (already cached, or ``--no-bytecode-cache``).
     """
     if not os.environ.get("PYTHONDONTWRITEBYTECODE") or "--no-bytecode-cache" in argv:
         return None

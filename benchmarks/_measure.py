@@ -1,4 +1,5 @@
-"""Running a command under a measuring wrapper: its wall time and peak memory (largest process, whole tree)."""
+"""Running a command under a measuring wrapper: its wall time and peak memory (largest process,
+whole tree)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ from benchmarks._common import ROOT
 SAMPLE_S = 0.02
 
 
-# Runs a command, then prints its wall time and the largest descendant's peak RSS (KiB on Linux) as JSON.
+# Runs a command, then prints its wall time and the largest descendant's peak RSS (KiB on Linux)
+# as JSON.
 WRAPPER = """
 import json, resource, subprocess, sys, time
 started = time.perf_counter()
 code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 wall = time.perf_counter() - started
-print(json.dumps({"code": code, "wall_s": wall, "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"code": code, "wall_s": wall, "maxrss_kb": rss}))
 """
 
 
@@ -56,7 +59,8 @@ def _rss_kb(pid: int) -> int:
 
 
 def run_measured(command: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
-    """Run ``command`` under the wrapper: wall seconds, largest process's peak RSS and sampled tree peak RSS (MB)."""
+    """Run ``command`` under the wrapper: wall seconds, largest process's peak RSS and sampled
+    tree peak RSS (MB)."""
     wrapper = subprocess.Popen(
         [sys.executable, "-c", WRAPPER, *command],
         cwd=ROOT,

@@ -1,23 +1,27 @@
-"""What ``lobstack-eval drift`` can see: its false alarms over 180 daily runs and its detection delay, simulated.
+"""What ``lobstack-eval drift`` sees, simulated: false alarms over 180 daily runs, detection delay.
 
-A history is T daily runs of the suite's 80 cases, K repeats a case, each drawn with the case's pass probability;
-from a chosen run on (the change) the probabilities drop. Every history goes through the real test
-(``scorer.drift``: scores, CUSUM, first alarm), many at once. Profiles (per-case pass probabilities):
+A history is T daily runs of the suite's 80 cases, K repeats a case, each drawn with the case's pass
+probability; from a chosen run on (the change) the probabilities drop. Every history goes through
+the real test (``scorer.drift``: scores, CUSUM, first alarm), many at once. Profiles (per-case pass
+probabilities):
 
-- noisy: ref/flaky's (fixed by the case id: a fifth of the cases always pass, a fifth never, the rest 1/4, 1/2,
-  3/4; sd of a run's Overall 3.8 points at K = 1);
-- near-deterministic: by the case id, 3/5 always pass, 1/5 never, 1/5 pass 3 times in 4 (sd 2.2 points);
-- for the false-alarm calibration also every case at 0.6, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999; 76 cases at
-  1 and 4 at 0.99; half the cases at 1 and half at 0.95; a mix of 1, 0, 0.25, 0.5, 0.75, 0.9, 0.97, 0.99: a model
-  whose failures are rare and spread over many cases skews a run's score downwards (a failure is a rare, large
-  step) and raises the most false alarms.
+- noisy: ref/flaky's (fixed by the case id: a fifth of the cases always pass, a fifth never, the
+  rest 1/4, 1/2, 3/4; sd of a run's Overall 3.8 points at K = 1);
+- near-deterministic: by the case id, 3/5 always pass, 1/5 never, 1/5 pass 3 times in 4 (sd
+  2.2 points);
+- for the false-alarm calibration also every case at 0.6, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999;
+  76 cases at 1 and 4 at 0.99; half the cases at 1 and half at 0.95; a mix of 1, 0, 0.25, 0.5, 0.75,
+  0.9, 0.97, 0.99: a model whose failures are rare and spread over many cases skews a run's score
+  downwards (a failure is a rare, large step) and raises the most false alarms.
 
-A drop is diffuse (every case that can drop loses the same probability, as in gate_power.py) or concentrated
-(cases that always passed break outright: 4 for 5 points, 8 for 10). The delay is counted in runs: 1 means the
-alarm came on the first changed run. Histories that alarmed before the change are counted apart (false alarms).
+A drop is diffuse (every case that can drop loses the same probability, as in gate_power.py) or
+concentrated (cases that always passed break outright: 4 for 5 points, 8 for 10). The delay is
+counted in runs: 1 means the alarm came on the first changed run. Histories that alarmed before the
+change are counted apart (false alarms).
 
-Usage: ``uv run python benchmarks/drift.py [--histories N] [--seed S] [--calibrate]`` (~4 min at 2,000).
-``--calibrate`` prints the threshold that holds every profile's P(any false alarm in 180 runs) at 4.5%.
+Usage: ``uv run python benchmarks/drift.py [--histories N] [--seed S] [--calibrate]`` (~4 min at
+2,000). ``--calibrate`` prints the threshold that holds every profile's P(any false alarm in 180
+runs) at 4.5%.
 """
 
 from __future__ import annotations
@@ -77,8 +81,8 @@ def histories(
     count: int,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` histories of ``runs`` runs: (passes, trials), each of shape (count, runs, cases). Runs from
-    ``change`` on (1-based) draw from ``after``; ``change`` None: never."""
+    """``count`` histories of ``runs`` runs: (passes, trials), each of shape (count, runs, cases).
+    Runs from ``change`` on (1-based) draw from ``after``; ``change`` None: never."""
     first = runs if change is None else change - 1
     probability = np.stack([before if t < first else after for t in range(runs)])
     passes = rng.binomial(k, probability, size=(count, runs, len(before)))
@@ -92,7 +96,8 @@ def peak_statistics(
     rng: np.random.Generator,
     settings: DriftSettings = DEFAULT,
 ) -> np.ndarray:
-    """The largest CUSUM of each of ``count`` same-model histories of 180 runs: P(false alarm) = P(peak > h)."""
+    """The largest CUSUM of each of ``count`` same-model histories of 180 runs: P(false alarm) =
+    P(peak > h)."""
     peaks = []
     for start in range(0, count, CHUNK):
         passes, trials = histories(
@@ -111,8 +116,8 @@ def delays(
     settings: DriftSettings = DEFAULT,
     horizon: int = 120,
 ) -> tuple[np.ndarray, int]:
-    """(the delay of each history that alarmed on or after the change, how many alarmed before it); a history
-    with no alarm within ``horizon`` runs of the change counts as ``horizon + 1``."""
+    """(the delay of each history that alarmed on or after the change, how many alarmed before it);
+    a history with no alarm within ``horizon`` runs of the change counts as ``horizon + 1``."""
     out, early = [], 0
     for start in range(0, count, CHUNK):
         n = min(CHUNK, count - start)

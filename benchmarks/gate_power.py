@@ -1,28 +1,31 @@
-"""What a green gate means: the false-alarm rate and the power of ``diff runs --fail-on-regression``, simulated.
+"""What a green gate means, simulated: ``diff runs --fail-on-regression``'s false alarms and power.
 
-Each pair is two runs of the suite's 80 cases with K repeats a side, drawn from per-case pass probabilities, and
-goes through the real ``compare`` and ``decide`` (default options: alpha 0.05). The base model is ref/flaky's
-probabilities (fixed by the case id: a fifth of the cases always pass, a fifth never, the rest 1/4, 1/2, 3/4;
-Overall 50%). B is:
+Each pair is two runs of the suite's 80 cases with K repeats a side, drawn from per-case pass
+probabilities, and goes through the real ``compare`` and ``decide`` (default options: alpha 0.05).
+The base model is ref/flaky's probabilities (fixed by the case id: a fifth of the cases always pass,
+a fifth never, the rest 1/4, 1/2, 3/4; Overall 50%). B is:
 
-- the same model (false alarms); the row also gives the rate of the old "consistent failures" rule (3/3 -> 0/3),
-  counted on the same pairs, for comparison;
-- a diffuse drop of 5 or 10 points: every case that can drop loses the same amount of pass probability;
-- a concentrated drop of 5 or 10 points: 4 or 8 cases that always passed break outright (pass probability 0).
+- the same model (false alarms); the row also gives the rate of the old "consistent failures" rule
+  (3/3 -> 0/3), counted on the same pairs, for comparison;
+- a diffuse drop of 5 or 10 points: every case that can drop loses the same amount of
+  pass probability;
+- a concentrated drop of 5 or 10 points: 4 or 8 cases that always passed break outright (pass
+  probability 0).
 
-With ``--history`` it prints the history table instead (issue 31): side A is H earlier runs of the same model
-(H = 0: A is one run, the plain gate; H = 5, 10, 20: a history merged by ``replay.diff_runs.history``, tested by
-the history test), B one new run, at K = 1, 3, 5, for two profiles: ``noisy`` (ref/flaky's probabilities, sd of
-Overall 4.0 points at K = 1) and ``near`` (near-deterministic: the flaky cases pulled to 0.05 / 0.85 / 0.95, sd
-2.4 points). Columns: false alarms (same model), a diffuse 5- and 10-point drop, 4 stable cases breaking.
+With ``--history`` it prints the history table instead (issue 31): side A is H earlier runs of the
+same model (H = 0: A is one run, the plain gate; H = 5, 10, 20: a history merged by
+``replay.diff_runs.history``, tested by the history test), B one new run, at K = 1, 3, 5, for two
+profiles: ``noisy`` (ref/flaky's probabilities, sd of Overall 4.0 points at K = 1) and ``near``
+(near-deterministic: the flaky cases pulled to 0.05 / 0.85 / 0.95, sd 2.4 points). Columns: false
+alarms (same model), a diffuse 5- and 10-point drop, 4 stable cases breaking.
 
-With ``--families`` it prints the family table (issue 31 item 7): 12 models in one run at K = 1 and 3, 11 the
-same model and one with a diffuse 5-point drop, for ``--family model`` and ``--family run``: the share of runs
-with any false alarm among the 11, the mean false-alarm rate of one unchanged model, and the changed model's
-power.
+With ``--families`` it prints the family table (issue 31 item 7): 12 models in one run at K = 1 and
+3, 11 the same model and one with a diffuse 5-point drop, for ``--family model`` and
+``--family run``: the share of runs with any false alarm among the 11, the mean false-alarm rate of
+one unchanged model, and the changed model's power.
 
-Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history | --families]`` (~2 min at
-200 pairs on a quiet core; ``--history`` ~10 min, ``--families`` ~3 min).
+Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history | --families]``
+(~2 min at 200 pairs on a quiet core; ``--history`` ~10 min, ``--families`` ~3 min).
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ from standin.flaky import flaky_probability  # noqa: E402
 CASES = [case.id for case in read_suite(ROOT / "evals" / "suite.json").cases]
 BASE = [flaky_probability(case_id) for case_id in CASES]
 REPEATS = (1, 3, 5, 10)
-# Near-deterministic: ref/flaky's always/never cases as they are, its flaky ones pulled towards an end.
+# Near-deterministic: ref/flaky's always/never cases as they are, its flaky ones pulled towards
+# an end.
 NEAR = [{0.25: 0.05, 0.5: 0.85, 0.75: 0.95}.get(p, p) for p in BASE]
 PROFILES = {"noisy": BASE, "near": NEAR}
 HISTORY = (0, 5, 10, 20)
@@ -89,7 +93,8 @@ def concentrated(points: float, base: list[float] = BASE) -> list[float]:
 
 
 def history_side(base: list[float], runs: int, k: int, rng: random.Random) -> dict:
-    """Side A: one run (``runs`` 0, the plain gate) or ``runs`` earlier runs merged into a history."""
+    """Side A: one run (``runs`` 0, the plain gate) or ``runs`` earlier runs merged into
+    a history."""
     if runs == 0:
         return run(base, k, rng)
     return merge_history("m", [(f"run{i}", run(base, k, rng)) for i in range(runs)])
@@ -140,14 +145,16 @@ def rates(b: list[float], k: int, pairs: int, rng: random.Random) -> tuple[float
 
 
 def _consistent_failure(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """The old rule: passed every repeat in A, failed every repeat in B, at least 3 scored repeats each side."""
+    """The old rule: passed every repeat in A, failed every repeat in B, at least 3 scored
+    repeats each side."""
     return min(a[1], b[1]) >= 3 and a[0] == a[1] and b[0] == 0
 
 
 def family_table(pairs: int, rng: random.Random) -> None:
     """The family table of the module docstring."""
     print(
-        f"12 models (11 unchanged, 1 diffuse -5), ref/flaky profile, {pairs} runs per cell, alpha 0.05"
+        f"12 models (11 unchanged, 1 diffuse -5), ref/flaky profile, {pairs} runs per cell, alpha "
+        "0.05"
     )
     print(f"{'K':>2}  {'family':>6}  {'any false alarm':>15}  {'per model':>9}  {'power':>6}")
     drop = diffuse(5)
@@ -187,10 +194,13 @@ def main() -> int:
         family_table(args.pairs, rng)
         return 0
     print(
-        f"{len(CASES)} cases, base Overall {100 * sum(BASE) / len(BASE):.1f}%, {args.pairs} pairs per cell, alpha 0.05"
+        f"{len(CASES)} cases, base Overall {100 * sum(BASE) / len(BASE):.1f}%, {args.pairs} pairs "
+        "per cell, alpha 0.05"
     )
-    print(f"{'K':>3}  {'false alarm':>11}  {'(old rule)':>10}  {'diffuse 5':>9}  {'diffuse 10':>10}  "
-          f"{'4 cases break':>13}  {'8 cases break':>13}")  # fmt: skip
+    print(
+        f"{'K':>3}  {'false alarm':>11}  {'(old rule)':>10}  {'diffuse 5':>9}  {'diffuse 10':>10}  "
+        f"{'4 cases break':>13}  {'8 cases break':>13}"
+    )
     for k in REPEATS:
         same, old = rates(BASE, k, args.pairs, rng)
         power = [

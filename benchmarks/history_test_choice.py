@@ -1,17 +1,21 @@
-"""Which statistic for the history test (issue 31, docs/decisions/history-gate.md): candidates compared by a
-seeded simulation on the same pairs.
+"""Which statistic for the history test: candidates compared by a seeded simulation, same pairs.
 
-Every candidate is the exact conditional test of ``scorer.history_test`` (per case, B's failures given the case's
-margins over all runs are hypergeometric; the cases are convolved), with another weight of a failure in B:
+Issue 31; the choice and its reasons are in docs/decisions/history-gate.md.
 
-- ``sum``: every failure counts 1 (the plain sum of B's failures; with one earlier run it is one-sided McNemar);
-- ``score``: about 1 / (f (1 - f)), f the case's failure share over all runs (the score test of a drop in pass
-  rate): a failure in a case that rarely fails counts more (the one shipped);
+Every candidate is the exact conditional test of ``scorer.history_test`` (per case, B's failures
+given the case's margins over all runs are hypergeometric; the cases are convolved), with another
+weight of a failure in B:
+
+- ``sum``: every failure counts 1 (the plain sum of B's failures; with one earlier run it is
+  one-sided McNemar);
+- ``score``: about 1 / (f (1 - f)), f the case's failure share over all runs (the score test of a
+  drop in pass rate): a failure in a case that rarely fails counts more (the one shipped);
 - ``log``: about -log f (the surprise of a failure): between the two.
 
-Each pair is a history of H earlier runs and one new run at K repeats, drawn with ``benchmarks/gate_power.py``'s
-run simulation and merged and paired by the real ``merge_history`` and ``compare``; only the statistic differs.
-Usage: ``uv run python benchmarks/history_test_choice.py [--pairs N] [--seed S]`` (~3 min at 200 pairs).
+Each pair is a history of H earlier runs and one new run at K repeats, drawn with
+``benchmarks/gate_power.py``'s run simulation and merged and paired by the real ``merge_history``
+and ``compare``; only the statistic differs. Usage:
+``uv run python benchmarks/history_test_choice.py [--pairs N] [--seed S]`` (~3 min at 200 pairs).
 """
 
 from __future__ import annotations
@@ -57,7 +61,8 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     print(
-        f"{args.pairs} pairs per cell, one-sided at alpha {ALPHA}; cells: share of pairs with p < alpha"
+        f"{args.pairs} pairs per cell, one-sided at alpha {ALPHA}; cells: share of pairs with p < "
+        "alpha"
     )
     print(
         f"{'profile':>7}  {'K':>2}  {'H':>3}  {'scenario':>13}  "

@@ -1,15 +1,17 @@
-"""Benchmark of judging hostile text: every schema ``pattern`` and check ``regex`` of the suite run on text made to
-make a backtracking engine stall (issue 28, item 8).
+"""Benchmark of judging hostile text: the suite's patterns on text made to stall backtracking.
+
+Every schema ``pattern`` and check ``regex`` of the suite is run (issue 28, item 8).
 
 Goal: judging any answer up to the decoded-size cap (32 MB) takes well under a second per pattern.
 
     uv run python benchmarks/patterns.py [--repeat 3] [--sizes 40000,1000000,33554432]
 
-For each size N and each distinct pattern of the suite (schema ``pattern``s and ``regex`` checks), the text is
-``"a@" + "." * N + "@"`` (the email pattern's worst case: ~20 s at N = 40,000 under Python's ``re``) and
-``"a" * N + "!"`` (the worst case of nested quantifiers); the figure is the slowest pattern's best time, with the
-engine the scorer uses (scorer/patterns.py). Python's ``re`` on the email pattern at the smallest size is shown
-beside it when ``--with-re`` is given (it takes tens of seconds).
+For each size N and each distinct pattern of the suite (schema ``pattern``s and ``regex`` checks),
+the text is ``"a@" + "." * N + "@"`` (the email pattern's worst case: ~20 s at N = 40,000 under
+Python's ``re``) and ``"a" * N + "!"`` (the worst case of nested quantifiers); the figure is the
+slowest pattern's best time, with the engine the scorer uses (scorer/patterns.py). Python's ``re``
+on the email pattern at the smallest size is shown beside it when ``--with-re`` is given (it takes
+tens of seconds).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 
 def suite_patterns(node: object) -> set[tuple[str, bool]]:
-    """Every (pattern, ignore_case) of the suite: schema ``pattern`` (case-sensitive), check ``regex`` (not)."""
+    """Every (pattern, ignore_case) of the suite: schema ``pattern`` (case-sensitive), check
+    ``regex`` (not)."""
     found: set[tuple[str, bool]] = set()
     if isinstance(node, dict):
         for key, value in node.items():

@@ -1,15 +1,16 @@
-"""Benchmark of recording: 80 cases of ``ref/oracle`` against the stand-in at 200 ms latency, concurrency 8.
+"""Benchmark of recording: 80 ``ref/oracle`` cases from the stand-in, 200 ms latency, concurrency 8.
 
 Goal (issue): wall time <= 1.3x the ideal 80 x 0.2 s / 8 = 2 s.
 
     uv run python benchmarks/record.py [--latency-ms 200] [--concurrency 8] [--repeat 3] [--check]
 
-Each repetition records every case into a fresh temp dir twice: once through ``recorder.record.record`` in this
-process (the stand-in runs in a background thread here), and once through the CLI in a subprocess
-(``lobstack-eval record``, so interpreter start-up and imports are included). Chains make more than one request
-per case, so besides the issue's 2 s the table shows the ideal for the requests the gateway actually saw
-(``requests x latency / concurrency``) and the floor no scheduler can beat (the longest chain's steps in a row).
-The best of ``--repeat`` is reported; temp dirs and the gateway are always removed and stopped.
+Each repetition records every case into a fresh temp dir twice: once through
+``recorder.record.record`` in this process (the stand-in runs in a background thread here), and once
+through the CLI in a subprocess (``lobstack-eval record``, so interpreter start-up and imports are
+included). Chains make more than one request per case, so besides the issue's 2 s the table shows
+the ideal for the requests the gateway actually saw (``requests x latency / concurrency``) and the
+floor no scheduler can beat (the longest chain's steps in a row). The best of ``--repeat`` is
+reported; temp dirs and the gateway are always removed and stopped.
 """
 
 from __future__ import annotations
@@ -129,24 +130,31 @@ def main(argv: list[str] | None = None) -> int:
         wall, requests = min(runs)
         request_ideal = requests * latency_s / args.concurrency
         text = (
-            f"{label:<22}{wall:8.2f}  {wall / issue_ideal:9.2f}x  {requests:8d}  {request_ideal:10.2f}"
-            f"  {wall / request_ideal:9.2f}x"
+            f"{label:<22}{wall:8.2f}  {wall / issue_ideal:9.2f}x  {requests:8d}  "
+            f"{request_ideal:10.2f}  {wall / request_ideal:9.2f}x"
         )
         return text, wall / issue_ideal
 
     print(
-        f"cases={len(case_ids)} latency_ms={args.latency_ms:g} concurrency={args.concurrency} repeat={args.repeat}"
+        f"cases={len(case_ids)} latency_ms={args.latency_ms:g} concurrency={args.concurrency} "
+        f"repeat={args.repeat}"
     )
     print(
-        f"issue ideal {len(case_ids)} x {latency_s:g} / {args.concurrency} = {issue_ideal:.2f} s; goal <= {GOAL_RATIO}x"
+        f"issue ideal {len(case_ids)} x {latency_s:g} / {args.concurrency} = {issue_ideal:.2f} s; "
+        f"goal <= {GOAL_RATIO}x"
     )
     print(
-        f"floor: the longest chain has {longest_chain} steps in a row = {longest_chain * latency_s:.2f} s"
+        f"floor: the longest chain has {longest_chain} steps in a row = "
+        f"{longest_chain * latency_s:.2f} s"
     )
     print(
-        f"bytecode cache: {bytecode_mode()}; load average {Path('/proc/loadavg').read_text().split()[0]}"
+        f"bytecode cache: {bytecode_mode()}; load average "
+        f"{Path('/proc/loadavg').read_text().split()[0]}"
     )
-    head = f"{'best of ' + str(args.repeat):<22}{'wall s':>8}  {'vs 2 s':>10}  {'requests':>8}  {'req ideal':>10}"
+    head = (
+        f"{'best of ' + str(args.repeat):<22}{'wall s':>8}  {'vs 2 s':>10}  {'requests':>8}  "
+        f"{'req ideal':>10}"
+    )
     print(f"{head}  {'vs req':>10}")
     lib_text, lib_ratio = row("record() in-process", library)
     cli_text, cli_ratio = row("CLI subprocess", cli)

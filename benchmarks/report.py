@@ -4,9 +4,9 @@ Goal (issue 7): the render takes under 3 s and the page stays under 10 MB.
 
     uv run python benchmarks/report.py [--models 100] [--cases 80] [--out FILE] [--check]
 
-Prints the median render time of ``--repeat`` renders (imports excluded: they happen once per process,
-before the clock starts; the import time is printed on its own line), the CPU time and the size, and checks
-that every render gave the same bytes. ``--check`` exits 1 when a goal is missed.
+Prints the median render time of ``--repeat`` renders (imports excluded: they happen once per
+process, before the clock starts; the import time is printed on its own line), the CPU time and the
+size, and checks that every render gave the same bytes. ``--check`` exits 1 when a goal is missed.
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def make_suite(n_cases: int) -> dict[str, Any]:
 
 
 def make_results(suite: dict[str, Any], n_models: int, seed: int = 7) -> list[dict[str, Any]]:
-    """``n_models`` results.json dicts with per-case steps, tool calls and attempts like rescore writes."""
+    """``n_models`` results.json dicts with per-case steps, tool calls and attempts like
+    rescore writes."""
     rng = random.Random(seed)
     out = []
     for m in range(n_models):
@@ -218,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"models={args.models} cases={args.cases} repeat={args.repeat}")
     print(f"import_s={import_s:.3f} (once per process, before the clock starts)")
     print(
-        f"render_s={render_s:.3f} median wall (min {min(walls):.3f}, max {max(walls):.3f}; goal < {GOAL_SECONDS} s)"
+        f"render_s={render_s:.3f} median wall (min {min(walls):.3f}, max {max(walls):.3f}; goal < "
+        f"{GOAL_SECONDS} s)"
     )
     print(f"render_cpu_s={statistics.median(cpus):.3f} median CPU")
     print(f"html_bytes={size} ({size / 1024 / 1024:.2f} MiB, goal < 10 MiB)")

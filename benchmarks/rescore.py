@@ -1,23 +1,25 @@
-"""Benchmark of rescore: 100 model dirs x 80 cases, against just parsing the same files, and its peak memory.
+"""Benchmark of rescore: 100 model dirs x 80 cases against parsing the same files; its peak memory.
 
-Goals (issue): the rescore wall time <= 3x the time to ``json.load`` every cassette and run.json file; peak RSS
-< 500 MB; rescoring 1 model dir x 80 cases <= 1.0 s including interpreter start-up.
+Goals (issue): the rescore wall time <= 3x the time to ``json.load`` every cassette and run.json
+file; peak RSS < 500 MB; rescoring 1 model dir x 80 cases <= 1.0 s including interpreter start-up.
 
     uv run python benchmarks/rescore.py [--models 100] [--repeat 3] [--check]
 
-The 100 model dirs are copies of the committed ``cassettes/ref_*`` dirs under new names (``bench/<ref>-NNN``):
-run.json's ``model``/``model_slug`` and every recorded request body's ``model`` are edited to the new name (the
-replayed request must match the recording), and each attempt's ``request_sha256`` is recomputed. Every copy must
-rescore to the metrics of the committed ``reports/<ref>/results.json``: a check that the copies are sound.
+The 100 model dirs are copies of the committed ``cassettes/ref_*`` dirs under new names
+(``bench/<ref>-NNN``): run.json's ``model``/``model_slug`` and every recorded request body's
+``model`` are edited to the new name (the replayed request must match the recording), and each
+attempt's ``request_sha256`` is recomputed. Every copy must rescore to the metrics of the committed
+``reports/<ref>/results.json``: a check that the copies are sound.
 
 Timed, best of ``--repeat``:
-- ``rescore``: ``lobstack-eval rescore TMP --out OUT -q`` in a subprocess (start-up included), with the peak
-  RSS of the largest process (``getrusage(RUSAGE_CHILDREN).ru_maxrss`` in a small wrapper) and of the whole
-  process tree (the sum of every live process's RSS, sampled every 20 ms).
+- ``rescore``: ``lobstack-eval rescore TMP --out OUT -q`` in a subprocess (start-up included), with
+  the peak RSS of the largest process (``getrusage(RUSAGE_CHILDREN).ru_maxrss`` in a small wrapper)
+  and of the whole process tree (the sum of every live process's RSS, sampled every 20 ms).
 - ``parse``: plain ``json.load`` of every cassette and run.json file, in this process.
 - ``1 model``: the same command on a dir holding one model dir.
-- the parts, in this process: scoring (``replay.rescore.score_all``, its process pool included) and the HTML
-  report (``replay.html.render_report``) of the 100 results, to say how much of rescore the report is.
+- the parts, in this process: scoring (``replay.rescore.score_all``, its process pool included) and
+  the HTML report (``replay.html.render_report``) of the 100 results, to say how much of rescore the
+  report is.
 """
 
 from __future__ import annotations
@@ -34,7 +36,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
-from benchmarks._common import best_of, bytecode_mode, cli_command, rerun_with_bytecode_cache  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    best_of,
+    bytecode_mode,
+    cli_command,
+    rerun_with_bytecode_cache,
+)
 from benchmarks._measure import SAMPLE_S, run_measured  # noqa: E402
 from recorder.transport import HttpRequest  # noqa: E402
 
@@ -47,7 +54,8 @@ GOAL_ONE_MODEL_S = 1.0
 
 
 def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
-    """Copy a model dir under a new model name, editing run.json and the recorded request bodies to match."""
+    """Copy a model dir under a new model name, editing run.json and the recorded request bodies
+    to match."""
     target.mkdir(parents=True)
     manifest = json.loads((source / "run.json").read_text(encoding="utf-8"))
     manifest["model"], manifest["model_slug"] = model, slug
@@ -70,7 +78,8 @@ def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
 
 
 def make_cassettes(root: Path, n_models: int) -> dict[str, str]:
-    """``n_models`` copies of the committed ref_* dirs under ``root``; returns each new slug's source slug."""
+    """``n_models`` copies of the committed ref_* dirs under ``root``; returns each new slug's
+    source slug."""
     sources = sorted(
         p for p in CASSETTES.iterdir() if p.name.startswith("ref_") and (p / "run.json").is_file()
     )
@@ -141,9 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         singles = cli_runs(one)
         singles_no_html = cli_runs(one, "--no-html")
         startup = [run_measured([*cli_command(), "--help"]) for _ in range(args.repeat)]
-        # the same command as this sandbox is configured (PYTHONDONTWRITEBYTECODE, no prefix): modules without
-        # an installed .pyc (the project's own, and every dependency unless installed with compiled bytecode)
-        # are compiled on every start
+        # the same command as this sandbox is configured (PYTHONDONTWRITEBYTECODE, no prefix):
+        # modules without an installed .pyc (the project's own, and every dependency unless
+        # installed with compiled bytecode) are compiled on every start
         cold_env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
         cold_env["PYTHONDONTWRITEBYTECODE"] = "1"
         cold = cli_runs(one, env=cold_env, n=1)
@@ -156,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
 
         suite = read_suite(SUITE)
         score_s, reports = best_of(args.repeat, lambda: score_all(model_dirs(many), suite))
-        # A model dir that failed, or a cassette that could not be used, would make the figures meaningless.
+        # A model dir that failed, or a cassette that could not be used, would make the
+        # figures meaningless.
         failed = [r.error or r.unusable[0].line() for r in reports if r.error or r.unusable]
         if failed:
             raise SystemExit(
@@ -212,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         f"models={args.models} cases/model=80 repeat={args.repeat} (best wall time, worst memory)"
     )
     print(
-        f"bytecode cache: {bytecode_mode()}; load average {Path('/proc/loadavg').read_text().split()[0]}"
+        f"bytecode cache: {bytecode_mode()}; load average "
+        f"{Path('/proc/loadavg').read_text().split()[0]}"
     )
     for label, value, note in rows:
         print(f"{label:<34}{value:>10}   {note}")

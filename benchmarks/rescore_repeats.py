@@ -1,16 +1,20 @@
-"""Benchmark of rescore with repeats: 100 model dirs x 80 cases x 5 repeats (40,000 case-runs), time and peak RSS.
+"""Benchmark of rescore with repeats: 100 models x 80 cases x 5 repeats (40,000 case-runs).
+
+It reports the wall time and the peak RSS.
 
     uv run python benchmarks/rescore_repeats.py [--models 100] [--repeats 5] [--repeat 1]
 
-Setup (not timed): ``ref/flaky`` is recorded with ``--repeats 5`` against the stand-in gateway in this process
-(127.0.0.1), then copied under 100 new model names (``bench/flaky-NNN``): run.json's ``model``/``model_slug``,
-the ``model`` of every recorded request body (repeat folders included) and each attempt's ``request_sha256`` are
-edited to match. Every copy must rescore to the source's metrics: a check that the copies are sound.
+Setup (not timed): ``ref/flaky`` is recorded with ``--repeats 5`` against the stand-in gateway in
+this process (127.0.0.1), then copied under 100 new model names (``bench/flaky-NNN``): run.json's
+``model``/``model_slug``, the ``model`` of every recorded request body (repeat folders included) and
+each attempt's ``request_sha256`` are edited to match. Every copy must rescore to the source's
+metrics: a check that the copies are sound.
 
-Timed, best of ``--repeat`` (default 1: one run is ~5x the K = 1 benchmark), after one untimed rescore of the
-source dir that warms the bytecode cache: ``lobstack-eval rescore TMP --out OUT -q`` in a subprocess, start-up
-included, with and without the HTML report; peak RSS of the largest process and of the whole process tree (see
-``benchmarks/rescore.py``, whose measuring helpers this reuses).
+Timed, best of ``--repeat`` (default 1: one run is ~5x the K = 1 benchmark), after one untimed
+rescore of the source dir that warms the bytecode cache: ``lobstack-eval rescore TMP --out OUT -q``
+in a subprocess, start-up included, with and without the HTML report; peak RSS of the largest
+process and of the whole process tree (see ``benchmarks/rescore.py``, whose measuring helpers
+this reuses).
 """
 
 from __future__ import annotations
@@ -48,7 +52,8 @@ def record_source(cassettes: Path, repeats: int) -> Path:
 
 
 def _retarget(folder: Path, target: Path, entries: dict[str, dict], model: str) -> None:
-    """Copy one repeat's cassettes with the request bodies' model renamed, re-digesting the manifest entries."""
+    """Copy one repeat's cassettes with the request bodies' model renamed, re-digesting the
+    manifest entries."""
     target.mkdir(parents=True, exist_ok=True)
     for case_id, entry in entries.items():
         cassette = json.loads((folder / f"{case_id}.json").read_text(encoding="utf-8"))
@@ -66,7 +71,8 @@ def _retarget(folder: Path, target: Path, entries: dict[str, dict], model: str) 
 
 
 def copy_model_dir(source: Path, target: Path, model: str, slug: str) -> None:
-    """Copy a repeated model dir under a new model name (every repeat folder, run.json edited to match)."""
+    """Copy a repeated model dir under a new model name (every repeat folder, run.json edited
+    to match)."""
     manifest = json.loads((source / "run.json").read_text(encoding="utf-8"))
     manifest["model"], manifest["model_slug"] = model, slug
     _retarget(source, target, manifest["cases"], model)
@@ -153,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         ("input / output", f"{files:7d} files", f"reports {size / 2**20:.1f} MiB"),
     ]
     print(
-        f"models={args.models} cases/model=80 repeats={args.repeats} timed runs={args.repeat} (best wall time)"
+        f"models={args.models} cases/model=80 repeats={args.repeats} timed runs={args.repeat} "
+        "(best wall time)"
     )
     print(f"bytecode cache: {bytecode_mode()}")
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())

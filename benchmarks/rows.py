@@ -1,19 +1,21 @@
-"""Benchmark of the rows: the leaderboard of 1,000 models x 80 cases x 5 repeats (400,000 case-runs).
+"""Benchmark of the rows: the leaderboard of 1,000 models x 80 cases x 5 repeats (400,000 rows).
 
-Goals (issue 20): ``lobstack-eval leaderboard`` of all the rows and of one slice in under 2 s wall time and
-under 1 GB peak RSS on 2 cores, start-up included; and for a one-model slice, memory that does not grow with the
-number of partitions in the dataset.
+Goals (issue 20): ``lobstack-eval leaderboard`` of all the rows and of one slice in under 2 s wall
+time and under 1 GB peak RSS on 2 cores, start-up included; and for a one-model slice, memory that
+does not grow with the number of partitions in the dataset.
 
     uv run python benchmarks/rows.py [--models 1000] [--repeat 3] [--check]
 
-The rows are generated, not scored: each model's 80 cases are the committed ``reports/cases.parquet`` rows of
-one of the six reference models, repeated 5 times (repeat 1..5, every repeat with full detail columns: the
-heaviest rows), with a seeded share of passed and failed verdicts swapped in repeats 2..5 so models differ.
-They are written with the project's own writer (``replay.rows.dataset.append``, 100 models a call), one partition
-per model, calls included, before any clock starts.
+The rows are generated, not scored: each model's 80 cases are the committed
+``reports/cases.parquet`` rows of one of the six reference models, repeated 5 times (repeat 1..5,
+every repeat with full detail columns: the heaviest rows), with a seeded share of passed and failed
+verdicts swapped in repeats 2..5 so models differ. They are written with the project's own writer
+(``replay.rows.dataset.append``, 100 models a call), one partition per model, calls included, before
+any clock starts.
 
-Timed, best of ``--repeat``, each a ``lobstack-eval leaderboard ... -q`` subprocess (start-up included) with the
-peak RSS of that process (``getrusage(RUSAGE_CHILDREN).ru_maxrss`` in a small wrapper):
+Timed, best of ``--repeat``, each a ``lobstack-eval leaderboard ... -q`` subprocess (start-up
+included) with the peak RSS of that process (``getrusage(RUSAGE_CHILDREN).ru_maxrss`` in a
+small wrapper):
 - all: every model, every case-run;
 - slice: ``--group chains`` over every model;
 - one model: ``--model`` of one model, in datasets of 10, 100 and ``--models`` partitions.
@@ -39,20 +41,22 @@ from benchmarks._common import bytecode_mode, cli_command, rerun_with_bytecode_c
 REPORTS = ROOT / "reports"
 CASES, REPEATS = 80, 5
 GOAL_S, GOAL_MB = 2.0, 1024.0
-# Models per append: each append reads the footer of every partition of its version (METHOD decision 110), so one
-# append per model would make generating 1,000 partitions quadratic.
+# Models per append: each append reads the footer of every partition of its version (METHOD decision
+# 110), so one append per model would make generating 1,000 partitions quadratic.
 BATCH = 100
 WRAPPER = """
 import json, resource, subprocess, sys, time
 started = time.perf_counter()
 code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 wall = time.perf_counter() - started
-print(json.dumps({"code": code, "wall_s": wall, "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"code": code, "wall_s": wall, "maxrss_kb": rss}))
 """
 
 
 def generate(root: Path, n_models: int, seed: int = 20) -> int:
-    """Write ``n_models`` partitions of 80 x 5 case-runs (and their calls) under ``root``; returns the row count."""
+    """Write ``n_models`` partitions of 80 x 5 case-runs (and their calls) under ``root``;
+    returns the row count."""
     import polars as pl
 
     from replay.rows.dataset import append
@@ -157,15 +161,18 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(
-        f"bytecode cache: {bytecode_mode()}; load average {load_average()}; dataset {megabytes:.1f} MiB"
+        f"bytecode cache: {bytecode_mode()}; load average {load_average()}; dataset "
+        f"{megabytes:.1f} MiB"
     )
     print(f"{'benchmark':<52} {'wall s':>8} {'peak RSS MB':>12}")
     for label, wall, rss in rows:
         print(f"{label:<52} {wall:>8.2f} {rss:>12.0f}")
     missed = [label for label, wall, rss in rows if wall >= GOAL_S or rss >= GOAL_MB]
     growth = one[-1] - one[0]
-    print(f"goal: each < {GOAL_S} s and < {GOAL_MB:.0f} MB; one-model RSS growth from {sizes[0]} to {sizes[-1]} "
-          f"partitions: {growth:+.0f} MB")  # fmt: skip
+    print(
+        f"goal: each < {GOAL_S} s and < {GOAL_MB:.0f} MB; one-model RSS growth from {sizes[0]} to "
+        f"{sizes[-1]} partitions: {growth:+.0f} MB"
+    )
     print("goals met" if not missed else f"goals missed: {', '.join(missed)}")
     return 1 if args.check and (missed or growth > 0.1 * one[0]) else 0
 

@@ -1,23 +1,28 @@
-"""The speed goals (issue 19), each a ratio against F measured in the same run; ``--check`` exits 1 when one is missed.
+"""The speed goals (issue 19), each a ratio against F measured in the same run.
 
-    uv run python benchmarks/run.py [--repeat 5] [--models 100] [--only help,rescore,many,record] [--check]
+``--check`` exits 1 when a goal is missed.
 
-F, the import floor, is a fresh interpreter importing polars, vcr, requests, jsonschema and typer. Every figure is
-the best of ``--repeat`` runs; the rounds interleave F (and the parse) with the commands, so a burst of load from
-other processes slows both alike. Bytecode is compiled, as on a user's second run (see README: the script re-runs
-itself with a temp ``PYTHONPYCACHEPREFIX`` and the first round warms it).
+    uv run python benchmarks/run.py [--repeat 5] [--models 100] \
+        [--only help,rescore,many,record] [--check]
+
+F, the import floor, is a fresh interpreter importing polars, vcr, requests, jsonschema and typer.
+Every figure is the best of ``--repeat`` runs; the rounds interleave F (and the parse) with the
+commands, so a burst of load from other processes slows both alike. Bytecode is compiled, as on a
+user's second run (see README: the script re-runs itself with a temp ``PYTHONPYCACHEPREFIX`` and the
+first round warms it).
 
 Goals:
 - ``help``: ``lobstack-eval --help`` and ``--version`` <= 0.3 F each.
-- ``rescore``: ``lobstack-eval rescore`` of 1 model dir x 80 cases, start-up included, ``-q``: <= 1.1 F with
-  ``--no-html``, <= 1.5 F with the HTML report.
-- ``many``: ``--models`` model dirs (copies of the committed ``ref_*`` dirs, see rescore.py): the marginal cost of
-  one more case, (T(many) - T(1)) / extra cases, <= 2.5x ``json.loads`` of its cassette file (read and parsed in
-  this process, one core, in the same rounds), with and without the HTML report.
-- ``record``: ``ref/oracle``'s 80 cases at 200 ms stand-in latency, concurrency 8: ``recorder.record.record`` in a
-  fresh process (the stand-in gateway in another) within 10% of what the chains allow: the shortest schedule of
-  the recorded chains (each case's requests in a row, one worker per case) on 8 workers. The CLI's wall time, its
-  start-up included, is shown beside it.
+- ``rescore``: ``lobstack-eval rescore`` of 1 model dir x 80 cases, start-up included, ``-q``: <=
+  1.1 F with ``--no-html``, <= 1.5 F with the HTML report.
+- ``many``: ``--models`` model dirs (copies of the committed ``ref_*`` dirs, see rescore.py): the
+  marginal cost of one more case, (T(many) - T(1)) / extra cases, <= 2.5x ``json.loads`` of its
+  cassette file (read and parsed in this process, one core, in the same rounds), with and without
+  the HTML report.
+- ``record``: ``ref/oracle``'s 80 cases at 200 ms stand-in latency, concurrency 8:
+  ``recorder.record.record`` in a fresh process (the stand-in gateway in another) within 10% of what
+  the chains allow: the shortest schedule of the recorded chains (each case's requests in a row, one
+  worker per case) on 8 workers. The CLI's wall time, its start-up included, is shown beside it.
 """
 
 from __future__ import annotations
@@ -38,7 +43,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
-from benchmarks._common import bytecode_mode, cli_command, load_average, rerun_with_bytecode_cache  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    bytecode_mode,
+    cli_command,
+    load_average,
+    rerun_with_bytecode_cache,
+)
 from benchmarks.run_record import RECORD_GOAL, measure_record  # noqa: E402
 
 SUITE = ROOT / "evals" / "suite.json"
@@ -54,8 +64,9 @@ GOALS = {
 PARTS = ("help", "rescore", "many", "record")
 
 
-# CPU seconds (user + system) of the last ``wall`` command, its worker processes included: on a shared machine
-# the CPU a command spends moves less with the others' load than its wall time does (shown as info).
+# CPU seconds (user + system) of the last ``wall`` command, its worker processes included: on a
+# shared machine the CPU a command spends moves less with the others' load than its wall time does
+# (shown as info).
 LAST_CPU = [0.0]
 
 
@@ -98,7 +109,8 @@ def parse_seconds(paths: list[Path]) -> float:
 
 
 def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]]:
-    """Every command of ``args.only``, interleaved with F, ``args.repeat`` rounds (plus one to warm up)."""
+    """Every command of ``args.only``, interleaved with F, ``args.repeat`` rounds (plus one to
+    warm up)."""
     from benchmarks.rescore import make_cassettes
 
     cli = cli_command()
@@ -142,7 +154,8 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Rounds, dict[str, Any]
             ("F", lambda: wall([sys.executable, "-c", FLOOR]))
         ]
         for name, command in commands.items():
-            # The plot cache: a temp one, warmed by round 0 (never the user's); "rescore cold" runs without one.
+            # The plot cache: a temp one, warmed by round 0 (never the user's); "rescore cold" runs
+            # without one.
             env = {
                 **os.environ,
                 "LOBSTACK_CACHE_DIR": "" if name == "rescore cold" else str(tmp / "cache"),
@@ -173,7 +186,8 @@ def report(
     """Print every figure; returns (goal, figure, limit) for every goal measured."""
     floor = rounds.best["F"]
     print(
-        f"bytecode: {bytecode_mode()}; best of {args.repeat}; the load average (1 min) beside each best figure"
+        f"bytecode: {bytecode_mode()}; best of {args.repeat}; the load average (1 min) beside each "
+        "best figure"
     )
     print(f"F = {floor:.3f} s ({FLOOR}), load {rounds.loads['F']}")
     if "F" in rounds.cpu:
@@ -233,12 +247,16 @@ def report(
         extra = facts["files"] - facts["files_one"]
         load = rounds.loads["parse"]
         print(
-            f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} ms, load {load}"
+            f"json.loads of one cassette file (read + parse, this process): {per_parse * 1e3:.3f} "
+            f"ms, load {load}"
         )
         for html in ("", " --no-html"):
             name = f"many{html}"
             marginal = (rounds.best[name] - rounds.best[f"rescore{html}"]) / extra
-            label = f"{args.models} models{html or ', HTML'}: per extra case (T={rounds.best[name]:.2f} s)"
+            label = (
+                f"{args.models} models{html or ', HTML'}: per extra case "
+                f"(T={rounds.best[name]:.2f} s)"
+            )
             goal(
                 name,
                 label,
@@ -263,7 +281,8 @@ def report(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Measure, print a table of goals and figures; with ``--check``, exit 1 when a goal is missed."""
+    """Measure, print a table of goals and figures; with ``--check``, exit 1 when a goal
+    is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--models", type=int, default=100)

@@ -1,12 +1,14 @@
-"""The record goal of benchmarks/run.py: ``ref/oracle``'s cases against the stand-in at 200 ms, concurrency 8.
+"""The record goal of benchmarks/run.py: ``ref/oracle``'s cases against the stand-in at 200 ms,
+concurrency 8.
 
-The stand-in gateway runs in a process of its own (``lobstack-eval gateway``), so the recorder shares no
-interpreter with it. Each repetition records every case into a fresh dir twice: ``recorder.record.record`` in a
-fresh Python (timed from the call, with vcrpy and requests imported and the suite read before it: the pool's
-start-up is included) and the CLI (timed from the start of the process). What the chains allow is the shortest
-schedule of the recorded cases, each case's requests one after another on one worker (``run.json`` counts them),
-on ``concurrency`` workers: longest first, which here reaches the lower bound
-``max(ceil(requests / workers), longest chain)`` and is then the optimum.
+The stand-in gateway runs in a process of its own (``lobstack-eval gateway``), so the recorder
+shares no interpreter with it. Each repetition records every case into a fresh dir twice:
+``recorder.record.record`` in a fresh Python (timed from the call, with vcrpy and requests imported
+and the suite read before it: the pool's start-up is included) and the CLI (timed from the start of
+the process). What the chains allow is the shortest schedule of the recorded cases, each case's
+requests one after another on one worker (``run.json`` counts them), on ``concurrency`` workers:
+longest first, which here reaches the lower bound ``max(ceil(requests / workers), longest chain)``
+and is then the optimum.
 """
 
 from __future__ import annotations
@@ -27,16 +29,17 @@ SUITE = ROOT / "evals" / "suite.json"
 MODEL = "ref/oracle"
 LATENCY_MS = 200
 CONCURRENCY = 8
-# Runs record() in a fresh interpreter and prints its wall time. What the recorder imports (vcrpy, requests) and
-# the suite (read to list the case ids) are loaded before the clock starts, as in a process that records again;
-# the CLI's figure has them.
+# Runs record() in a fresh interpreter and prints its wall time. What the recorder imports (vcrpy,
+# requests) and the suite (read to list the case ids) are loaded before the clock starts, as in a
+# process that records again; the CLI's figure has them.
 CHILD = """
 import json, sys, time
 from pathlib import Path
 import recorder.record_case, requests, vcr
 from recorder.files import read_suite
 from recorder.record import record
-suite, cassettes, url, concurrency = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+suite, cassettes, url = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+concurrency = int(sys.argv[4])
 ids = [case.id for case in read_suite(suite).cases]
 started = time.perf_counter()
 record(suite, "ref/oracle", cassettes, url, ids, concurrency=concurrency)
@@ -47,7 +50,8 @@ print(json.dumps({"seconds": time.perf_counter() - started}))
 def chains_allow(
     requests_per_case: list[int], workers: int, latency_s: float
 ) -> tuple[float, float]:
-    """(longest-first schedule's makespan, lower bound) in seconds, for cases of that many requests in a row."""
+    """(longest-first schedule's makespan, lower bound) in seconds, for cases of that many
+    requests in a row."""
     loads = [0] * workers
     for n in sorted(requests_per_case, reverse=True):
         heapq.heapreplace(loads, loads[0] + n)
@@ -83,7 +87,8 @@ def _gateway() -> tuple[subprocess.Popen[str], str]:
 
 
 def measure_record(repeat: int, tmp: Path) -> dict[str, Any]:
-    """Best of ``repeat``: record() in a fresh process and the CLI; what the chains allow; the load average."""
+    """Best of ``repeat``: record() in a fresh process and the CLI; what the chains allow; the
+    load average."""
     gateway, url = _gateway()
     best: dict[str, Any] = {"wall_s": math.inf, "cli_s": math.inf}
     try:

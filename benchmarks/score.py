@@ -4,16 +4,18 @@ Goal (issue): judging every step and computing the metrics of 8,000 cases takes 
 
     uv run python benchmarks/score.py [--models 100] [--repeat 3] [--seed 7] [--check]
 
-The answers come from the committed ``ref/oracle`` recordings (parsed once, before any clock starts), with seeded
-perturbations per model (wrong argument, made-up tool, bad JSON, extra or missing call, a call where none was
-wanted, another reference model's answer) so that a realistic share of steps fails and every judge path runs.
-A chain is judged step by step and stops at its first failing step, as the runner does. Model 0 is the oracle
-unperturbed and must pass all 80 cases: a check that the setup itself is sound.
+The answers come from the committed ``ref/oracle`` recordings (parsed once, before any clock
+starts), with seeded perturbations per model (wrong argument, made-up tool, bad JSON, extra or
+missing call, a call where none was wanted, another reference model's answer) so that a realistic
+share of steps fails and every judge path runs. A chain is judged step by step and stops at its
+first failing step, as the runner does. Model 0 is the oracle unperturbed and must pass all 80
+cases: a check that the setup itself is sound.
 
-Timed, best of ``--repeat``: ``judge`` (``scorer.judge.judge_step`` on every reached step, building the
-``CaseOutcome`` objects), ``metrics`` (the case-run rows of every model and ``scorer.summarize`` over them: one
-polars computation for all models), and, on its own line and outside the goal, ``results_document`` (the
-entries of results.json: the per-case documents). Imports (polars among them) happen before the clock starts.
+Timed, best of ``--repeat``: ``judge`` (``scorer.judge.judge_step`` on every reached step, building
+the ``CaseOutcome`` objects), ``metrics`` (the case-run rows of every model and ``scorer.summarize``
+over them: one polars computation for all models), and, on its own line and outside the goal,
+``results_document`` (the entries of results.json: the per-case documents). Imports (polars among
+them) happen before the clock starts.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ Answers = dict[str, dict[int, dict[str, Any]]]  # case id -> step index -> chat-
 
 @dataclass(frozen=True)
 class SyntheticCase:
-    """One model's answers to one case: a response per step, and the attempts (one per step) for the metrics."""
+    """One model's answers to one case: a response per step, and the attempts (one per step) for
+    the metrics."""
 
     case: Case
     responses: tuple[ModelResponse, ...]
@@ -59,7 +62,8 @@ class SyntheticCase:
 
 
 def load_answers(model_dir: Path) -> Answers:
-    """Every answered body of a model dir, by case and step (from run.json's attempts, in recorded order)."""
+    """Every answered body of a model dir, by case and step (from run.json's attempts, in
+    recorded order)."""
     manifest = json.loads((model_dir / "run.json").read_text(encoding="utf-8"))
     answers: Answers = {}
     for case_id, entry in manifest["cases"].items():
@@ -152,7 +156,8 @@ def _stray_call(body: dict[str, Any], rng: random.Random) -> None:
 def perturbed(
     oracle: dict[str, Any], others: list[dict[str, Any]], expects_call: bool, rng: random.Random
 ) -> dict[str, Any]:
-    """A wrong answer for one step: another reference model's (when it differs), else a seeded perturbation."""
+    """A wrong answer for one step: another reference model's (when it differs), else a seeded
+    perturbation."""
     different = [o for o in others if _message(o) != _message(oracle)]
     if different and rng.random() < 0.3:
         return rng.choice(different)
@@ -165,7 +170,8 @@ def perturbed(
 
 
 def build_models(suite: Suite, n_models: int, seed: int) -> list[list[SyntheticCase]]:
-    """``n_models`` synthetic models; each step of model ``m > 0`` goes wrong with its own seeded probability."""
+    """``n_models`` synthetic models; each step of model ``m > 0`` goes wrong with its own
+    seeded probability."""
     oracle = load_answers(CASSETTES / ORACLE)
     others = [load_answers(CASSETTES / name) for name in OTHERS]
     rng = random.Random(seed)
@@ -266,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"metrics          {metrics_s:8.4f}  {n_cases / metrics_s:9.0f}")
     print(f"total            {total_s:8.4f}  {n_cases / total_s:9.0f}   (goal < {GOAL_SECONDS} s)")
     print(
-        f"results_document {document_s:8.4f}  {n_cases / document_s:9.0f}   (results.json entries, not in goal)"
+        f"results_document {document_s:8.4f}  {n_cases / document_s:9.0f}   (results.json entries, "
+        "not in goal)"
     )
     missed = total_s >= GOAL_SECONDS
     if missed:

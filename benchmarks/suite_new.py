@@ -1,8 +1,11 @@
-"""Benchmark of a suite of one's own tools (issue 32): ``suite new --mcp mcp-server-git`` (the real server over
-stdio), then ``suite check`` and ``suite audit`` of the suite it wrote, each the CLI in a subprocess, start-up
-included.
+"""Benchmark of a suite of one's own tools (issue 32), from a real MCP server to its audit.
 
-Goal: the three together under 10 s, the audit's mutation score >= 90% with every right answer accepted.
+``suite new --mcp mcp-server-git`` (the real server over
+stdio), then ``suite check`` and ``suite audit`` of the suite it wrote, each the CLI in a
+subprocess, start-up included.
+
+Goal: the three together under 10 s, the audit's mutation score >= 90% with every right
+answer accepted.
 
     uv run python benchmarks/suite_new.py [--repeat 3] [--check]
 """
@@ -69,7 +72,8 @@ def main(argv: list[str]) -> int:
     print(f"{'total':<18} {total:6.2f} s (goal < {GOAL_S:.0f} s)")
     print(
         f"audit: {summary['mutants_killed']}/{summary['mutants_tried']} wrong answers killed "
-        f"({100 * score:.1f}%), {summary['rights_accepted']}/{summary['rights_tried']} right answers accepted"
+        f"({100 * score:.1f}%), {summary['rights_accepted']}/{summary['rights_tried']} right "
+        "answers accepted"
     )
     met = total < GOAL_S and score >= 0.9 and summary["rights_accepted"] == summary["rights_tried"]
     return 1 if options.check and not met else 0

@@ -1,5 +1,6 @@
-"""The files a CI step reads from ``diff runs``: --junit, --markdown and $GITHUB_STEP_SUMMARY, each written whole
-(or, for the step summary, appended in one write), also when the runs cannot be compared."""
+"""The files a CI step reads from ``diff runs``: --junit, --markdown and $GITHUB_STEP_SUMMARY, each
+written whole (or, for the step summary, appended in one write), also when the runs cannot
+be compared."""
 
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ if TYPE_CHECKING:
 
 
 class CiOutputs:
-    """The files a CI step reads (--junit, --markdown, $GITHUB_STEP_SUMMARY), also for runs that cannot be compared
-    (METHOD decision 111): they say why, so the step that uploads them finds a file that shows it."""
+    """The files a CI step reads (--junit, --markdown, $GITHUB_STEP_SUMMARY), also for runs that
+    cannot be compared (METHOD decision 111): they say why, so the step that uploads them finds a
+    file that shows it."""
 
     def __init__(self, junit: Path | None, markdown: Path | None, a: str, b: str) -> None:
         self.junit, self.markdown, self.a, self.b = junit, markdown, a, b
 
     def not_compared(self, problems: Sequence[NotCompared]) -> LobstackError:
-        """Write the files for ``problems`` (NotCompared), print every error line but the last and return the last
-        as the error to raise: the CLI's handler prints it with the exit code of one bad file (decision 93)."""
+        """Write the files for ``problems`` (NotCompared), print every error line but the last and
+        return the last as the error to raise: the CLI's handler prints it with the exit code of
+        one bad file (decision 93)."""
         from replay.diff_runs.markdown import not_compared_markdown
         from replay.junit import not_compared_junit
         from scorer.errors import ResultsError
@@ -40,7 +43,8 @@ class CiOutputs:
 
 
 def publish(markdown: Path | None, comment: Callable[[], str]) -> None:
-    """The pull-request comment, made only when ``--markdown`` or ``$GITHUB_STEP_SUMMARY`` asks for it."""
+    """The pull-request comment, made only when ``--markdown`` or ``$GITHUB_STEP_SUMMARY`` asks
+    for it."""
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if markdown is None and not summary_file:
         return
@@ -52,12 +56,13 @@ def publish(markdown: Path | None, comment: Callable[[], str]) -> None:
 
 
 def _append(path: Path, text: str) -> None:
-    # GitHub's job summary collects what every step appends; a blank line keeps this one a block of its own. The
-    # summary is a copy the runner offers, not an output the user asked for: a runner that cannot take it gets a
-    # warning, and the verdict and exit code stay the comparison's (--markdown, asked for, is an error).
-    # An append cannot be a temp file and a rename (that would drop what earlier steps wrote), so it is the one
-    # file not written by write_bytes_atomic: one os.write of the whole block on an O_APPEND descriptor, so a
-    # step appending beside this one cannot land in the middle of it.
+    # GitHub's job summary collects what every step appends; a blank line keeps this one a block of
+    # its own. The summary is a copy the runner offers, not an output the user asked for: a runner
+    # that cannot take it gets a warning, and the verdict and exit code stay the comparison's
+    # (--markdown, asked for, is an error). An append cannot be a temp file and a rename (that would
+    # drop what earlier steps wrote), so it is the one file not written by write_bytes_atomic: one
+    # os.write of the whole block on an O_APPEND descriptor, so a step appending beside this one
+    # cannot land in the middle of it.
     data = (text + "\n").encode("utf-8")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
@@ -74,7 +79,8 @@ def _append(path: Path, text: str) -> None:
 
 
 def write_output(path: Path, data: bytes) -> None:
-    """Write an output the user asked for whole or not at all: a failed write leaves the old file as it was."""
+    """Write an output the user asked for whole or not at all: a failed write leaves the old file
+    as it was."""
     from fileio.atomic import write_bytes_atomic
 
     try:

@@ -1,8 +1,10 @@
-"""How ``--help`` reads: a command's one-line description is its first sentence, never cut mid-word, and a value is
-named like the option (``--suite SUITE``, ``rescore [CASSETTES]``) instead of a Python type (``<list[str]>``).
+"""How ``--help`` reads: a command's one-line description is its first sentence, never cut mid-word,
+and a value is named like the option (``--suite SUITE``, ``rescore [CASSETTES]``) instead of a
+Python type (``<list[str]>``).
 
 Only public click/typer API: the command classes' documented hooks (``get_short_help_str``,
-``collect_usage_pieces``, ``format_options``) and the parameters' ``metavar``, ``name``, ``nargs``, ``required``.
+``collect_usage_pieces``, ``format_options``) and the parameters' ``metavar``, ``name``, ``nargs``,
+``required``.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from typer.core import TyperCommand, TyperGroup
 
 from lobstack_eval.cli_values import annotations, read_without_pydantic
 
-# A clause that adds details after the description: cut there (outside parentheses), keep what comes before.
+# A clause that adds details after the description: cut there (outside parentheses), keep what
+# comes before.
 _DETAIL = re.compile(r"[:;] ")
 
 
 def first_sentence(text: str | None) -> str:
-    """The description's first sentence, up to its first ':' or ';' outside parentheses; it ends with a period."""
+    """The description's first sentence, up to its first ':' or ';' outside parentheses; it ends
+    with a period."""
     paragraph = " ".join((text or "").strip().split("\n\n", 1)[0].split())
     depth, end = 0, len(paragraph)
     for i, char in enumerate(paragraph):
@@ -32,7 +36,8 @@ def first_sentence(text: str | None) -> str:
 
 
 def _named(parameter: Any) -> Any:
-    """An option that takes a value and has no metavar of its own gets its name in capitals (``--out OUT``)."""
+    """An option that takes a value and has no metavar of its own gets its name in capitals
+    (``--out OUT``)."""
     if (
         parameter.param_type_name == "option"
         and parameter.metavar is None
@@ -43,7 +48,8 @@ def _named(parameter: Any) -> Any:
 
 
 def _argument(parameter: Any) -> str:
-    """An argument as the usage line and the Arguments list show it: NAME, [NAME] when optional, NAME... repeated."""
+    """An argument as the usage line and the Arguments list show it: NAME, [NAME] when optional,
+    NAME... repeated."""
     name = (parameter.metavar or parameter.name or "arg").upper()
     if parameter.nargs != 1:
         name += "..."
@@ -86,7 +92,8 @@ class HelpCommand(TyperCommand):
 
 
 class HelpGroup(TyperGroup):
-    """A typer group whose commands' short help are whole sentences (``HelpCommand``'s, and its own)."""
+    """A typer group whose commands' short help are whole sentences (``HelpCommand``'s, and
+    its own)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         hints = annotations(

@@ -1,14 +1,16 @@
 """Option and argument values read without pydantic: text, paths and lists of them.
 
-typer 0.29 coerces every value through a pydantic ``TypeAdapter``, so any command given an option imported pydantic
-(~0.1 s of CPU before the command starts, about a quarter of the import floor F). The CLI's parameters are all
-``str``, ``Path``, ``bool``, ``X | None`` or ``list[X]`` of those, whose coercion is ``str(value)`` or
-``Path(value)``, and a value not given (None) is passed through: each parameter's ``process_value`` (click's
-documented hook: convert, check required, call the callback) does that itself. Everything else goes to typer's
-own: another annotation or value (a flag's bool needs no pydantic there either), a required value that is
-missing, a path that exists but cannot be read (typer's error lines). Only public names are used: click's
-``Parameter`` interface (``process_value``, ``required``, ``multiple``, ``nargs``, ``callback``, ``name``) and the
-command's ``callback``. tests/test_cli_values.py checks every parameter of every command against typer's coercion.
+typer 0.29 coerces every value through a pydantic ``TypeAdapter``, so any command given an option
+imported pydantic (~0.1 s of CPU before the command starts, about a quarter of the import floor F).
+The CLI's parameters are all ``str``, ``Path``, ``bool``, ``X | None`` or ``list[X]`` of those,
+whose coercion is ``str(value)`` or ``Path(value)``, and a value not given (None) is passed through:
+each parameter's ``process_value`` (click's documented hook: convert, check required, call the
+callback) does that itself. Everything else goes to typer's own: another annotation or value (a
+flag's bool needs no pydantic there either), a required value that is missing, a path that exists
+but cannot be read (typer's error lines). Only public names are used: click's ``Parameter``
+interface (``process_value``, ``required``, ``multiple``, ``nargs``, ``callback``, ``name``) and the
+command's ``callback``. tests/test_cli_values.py checks every parameter of every command against
+typer's coercion.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ _TEXT: dict[Any, Convert] = {str: str, Path: Path}
 
 
 def converter(annotation: Any) -> Convert | None:
-    """``str``/``Path`` (or ``X | None``) -> their constructor; ``list[X]`` -> a list of them; else None."""
+    """``str``/``Path`` (or ``X | None``) -> their constructor; ``list[X]`` -> a list of them;
+    else None."""
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType):
         kept = [a for a in args if a is not type(None)]
@@ -47,7 +50,8 @@ def annotations(callback: Callable[..., Any] | None) -> dict[str, Any]:
 
 
 def read_without_pydantic(parameter: Any, annotation: Any) -> Any:
-    """``parameter`` with a ``process_value`` that does typer's work itself where it needs no pydantic."""
+    """``parameter`` with a ``process_value`` that does typer's work itself where it needs
+    no pydantic."""
     if "process_value" in vars(parameter):  # get_params runs for help and parsing alike: wrap once
         return parameter
     convert = converter(annotation)
@@ -57,8 +61,9 @@ def read_without_pydantic(parameter: Any, annotation: Any) -> Any:
 
     def process_value(ctx: Any, value: Any) -> Any:
         if value is None:
-            # typer's coercion passes None through (() for many values) but imports pydantic to build itself
-            # first: even the --help option, whose value is None when it is not given, did that
+            # typer's coercion passes None through (() for many values) but imports pydantic to
+            # build itself first: even the --help option, whose value is None when it is not given,
+            # did that
             if parameter.required:
                 return by_typer(ctx, value)  # typer's "Missing argument" line
             value = () if many else None

@@ -1,4 +1,5 @@
-"""``lobstack-eval diff runs A B``: compare two runs case by case and, on request, gate on regressions."""
+"""``lobstack-eval diff runs A B``: compare two runs case by case and, on request, gate
+on regressions."""
 
 from __future__ import annotations
 
@@ -32,11 +33,11 @@ def diff_runs(
         bool,
         typer.Option(
             "--fail-on-regression",
-            help="Exit 1 on a regression: a scoring change, a paired (or, with --history, history) test finding B "
-            "worse, a case that broke beyond "
-            "chance (exact test, Holm over the cases) (or, with --max-drop, a drop of Overall; with --strict, any "
-            "case flipped to failed); also, always, a case scored in A errored or vanished in B, a model of B scored "
-            "nothing, or a model of A is missing from B.",
+            help="Exit 1 on a regression: a scoring change, a paired (or, with --history, history) "
+            "test finding B worse, a case that broke beyond chance (exact test, Holm over the "
+            "cases) (or, with --max-drop, a drop of Overall; with --strict, any case flipped to "
+            "failed); also, always, a case scored in A errored or vanished in B, a model of B "
+            "scored nothing, or a model of A is missing from B.",
         ),
     ] = False,
     allow_errored: Annotated[
@@ -44,7 +45,8 @@ def diff_runs(
         typer.Option(
             "--allow-errored",
             metavar="N",
-            help="Tolerate up to N cases per model that scored in A and errored, went unrecorded or vanished in B.",
+            help="Tolerate up to N cases per model that scored in A and errored, went unrecorded "
+            "or vanished in B.",
         ),
     ] = "0",
     max_drop: Annotated[
@@ -52,7 +54,8 @@ def diff_runs(
         typer.Option(
             "--max-drop",
             metavar="PCT",
-            help="With --fail-on-regression: also exit 1 when Overall dropped more than PCT points.",
+            help="With --fail-on-regression: also exit 1 when Overall dropped more than PCT "
+            "points.",
         ),
     ] = None,
     alpha: Annotated[
@@ -67,7 +70,8 @@ def diff_runs(
         bool,
         typer.Option(
             "--strict",
-            help="With --fail-on-regression: also exit 1 on any case flipped to failed (noise too).",
+            help="With --fail-on-regression: also exit 1 on any case flipped to failed (noise "
+            "too).",
         ),
     ] = False,
     detect: Annotated[
@@ -83,7 +87,8 @@ def diff_runs(
         typer.Option(
             "--junit",
             metavar="FILE",
-            help="Write JUnit XML, one testcase per case: failure = regression, error = lost score, else skipped.",
+            help="Write JUnit XML, one testcase per case: failure = regression, error = lost "
+            "score, else skipped.",
         ),
     ] = None,
     allow_suite_mismatch: Annotated[
@@ -126,9 +131,9 @@ def diff_runs(
         typer.Option(
             "--history",
             metavar="RUN",
-            help="An earlier run of the same model(s) (repeatable; a quoted pattern such as 'runs/*/reports' is "
-            "expanded): A and these runs are the history B is tested against, so a flip in a case that always "
-            "passed counts and one in a flaky case does not.",
+            help="An earlier run of the same model(s) (repeatable; a quoted pattern such as "
+            "'runs/*/reports' is expanded): A and these runs are the history B is tested against, "
+            "so a flip in a case that always passed counts and one in a flaky case does not.",
         ),
     ] = None,
     family: Annotated[
@@ -136,7 +141,8 @@ def diff_runs(
         typer.Option(
             "--family",
             metavar="F",
-            help="Where --alpha is spent: model (each model holds it on its own) or run (Holm over the models).",
+            help="Where --alpha is spent: model (each model holds it on its own) or run (Holm over "
+            "the models).",
         ),
     ] = "model",
     markdown: Annotated[
@@ -144,12 +150,13 @@ def diff_runs(
         typer.Option(
             "--markdown",
             metavar="FILE",
-            help="Write a pull-request comment (markdown, at most 65,000 characters). With $GITHUB_STEP_SUMMARY set, "
-            "the same summary is appended there.",
+            help="Write a pull-request comment (markdown, at most 65,000 characters). With "
+            "$GITHUB_STEP_SUMMARY set, the same summary is appended there.",
         ),
     ] = None,
 ) -> None:
-    """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a paired test."""
+    """Compare two runs (matched by model, paired by case id by pass rate over repeats) with a
+    paired test."""
     from lobstack_eval.options import finite_number, whole_number
     from replay.diff_runs import (
         NotCompared,
@@ -182,7 +189,8 @@ def diff_runs(
     for option, path in (("--junit", junit), ("--html", html)):
         if path is not None:
             check_writable_file(path, option)  # before reading anything: a bad path is bad usage
-    # Every unreadable file of either run is named, one line each, before stopping (METHOD decision 93).
+    # Every unreadable file of either run is named, one line each, before stopping (METHOD
+    # decision 93).
     unreadable: list[NotCompared] = []
 
     def bad_file(exc: ResultsError, path: Path) -> None:
@@ -242,7 +250,8 @@ def diff_runs(
 
 
 def _detect(text: str) -> float:
-    # Parsed here rather than by typer so the message can name the bad value (docs/FORMATS.md, "Stable interface").
+    # Parsed here rather than by typer so the message can name the bad value (docs/FORMATS.md,
+    # "Stable interface").
     try:
         value = float(text)
     except ValueError:
@@ -263,7 +272,8 @@ def _share(text: str) -> float:
 
 
 def _documents(run_a: dict[str, Any], run_b: dict[str, Any], model: str) -> tuple[Any, Any]:
-    """The two results documents behind one compared model; a model change ("a -> b") pairs the only two."""
+    """The two results documents behind one compared model; a model change ("a -> b") pairs the
+    only two."""
     if model in run_a and model in run_b:
         return run_a[model], run_b[model]
     return next(iter(run_a.values())), next(iter(run_b.values()))

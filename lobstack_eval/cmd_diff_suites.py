@@ -1,4 +1,5 @@
-"""``lobstack-eval diff suites OLD NEW``: what changed, whether the version bump is enough, metrics under both."""
+"""``lobstack-eval diff suites OLD NEW``: what changed, whether the version bump is enough,
+metrics under both."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ if TYPE_CHECKING:
 _CASSETTES = typer.Option(
     "--cassettes",
     metavar="DIR",
-    help="Rescore every model dir of DIR under OLD and NEW (no API call) and show both side by side.",
+    help="Rescore every model dir of DIR under OLD and NEW (no API call) and show both side by "
+    "side.",
 )
 
 
@@ -35,10 +37,10 @@ def diff_suites(
 ) -> None:
     """List cases added, removed, request-changed (need recording) and check-changed (re-scorable).
 
-    Exits 1 when NEW's version is lower than the changes require (major: a case removed; minor: a case
-    added or a check or request changed), when OLD and NEW are different suites (another name), or when a
-    model dir of --cassettes could not be rescored. A change to the method page's rules also needs a major bump;
-    that is not visible in the suite files, so it is not checked here.
+    Exits 1 when NEW's version is lower than the changes require (major: a case removed; minor: a
+    case added or a check or request changed), when OLD and NEW are different suites (another name),
+    or when a model dir of --cassettes could not be rescored. A change to the method page's rules
+    also needs a major bump; that is not visible in the suite files, so it is not checked here.
     """
     from replay.diff_suites import diff_suites as compare_suites
     from replay.diff_suites import format_text, read_suite_json, verdict_lines
@@ -50,7 +52,8 @@ def diff_suites(
     raw_old, data_old = read_suite_json(old)
     raw_new, data_new = read_suite_json(new)
     diff = compare_suites(data_old, data_new)
-    # The verdict first (the bump's, then what it rests on), then the changes, each case once, then the models.
+    # The verdict first (the bump's, then what it rests on), then the changes, each case once, then
+    # the models.
     verdict = verdict_lines(diff)
     out = "\n".join([verdict[-1], *verdict[:-1]]) + "\n" + format_text(diff, detail)
     errors: tuple[str, ...] = ()
@@ -71,7 +74,8 @@ def diff_suites(
 def _rescored(
     diff: SuiteDiff, cassettes: Path, old: tuple[bytes, str], new: tuple[bytes, str], detail: str
 ) -> tuple[str, tuple[str, ...]]:
-    """Every model dir of --cassettes rescored under OLD and NEW: the side-by-side text and the errors."""
+    """Every model dir of --cassettes rescored under OLD and NEW: the side-by-side text and
+    the errors."""
     from replay.diff_suites import format_rescores, rescore_both
 
     listed = frozenset(c.case_id for c in diff.cases if c.kind in ("added", "request_changed"))

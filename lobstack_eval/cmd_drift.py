@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from scorer.drift_history import RunRecord
+    from scorer.drift_history import DriftReport, RunRecord
 
 
 def drift(
@@ -16,9 +16,9 @@ def drift(
         list[Path],
         typer.Argument(
             metavar="RUN",
-            help="The model's runs: report dirs or results.json files (each with its 'run' date), a "
-            "parent dir of run dirs (reports/history), a rows root of runs (rescore --rows), or a "
-            "quoted glob.",
+            help="The model's runs: report dirs or results.json files (each with its 'run' date), "
+            "a parent dir of run dirs (reports/history), a rows root of runs (rescore --rows), or "
+            "a quoted glob.",
         ),
     ],
     model: Annotated[
@@ -44,27 +44,34 @@ def drift(
         ),
     ] = False,
 ) -> None:
-    """Test a model's dated runs for a drop (a CUSUM with a calibrated threshold): exit 0 no change, 1 a
-    change, 2 bad usage or a history that cannot be read.
+    """Test a model's dated runs for a drop (a CUSUM with a calibrated threshold): exit 0 no change,
+    1 a change, 2 bad usage or a history that cannot be read.
 
     In GitHub Actions the markdown verdict is also appended to $GITHUB_STEP_SUMMARY."""
-    from lobstack_eval.ci_outputs import publish
-    from replay.drift_text import format_text, to_markdown
+    from replay.drift_text import format_text
     from replay.out_dir import check_writable_file
     from scorer.drift_history import analyse
 
     if markdown is not None:
         check_writable_file(markdown, "--markdown")
     report = analyse(_history(runs, model))
-    # --markdown and the job summary, as `diff runs` writes them (the summary is appended, never replaced)
-    publish(markdown, lambda: to_markdown(report))
+    _publish(report, markdown)
     typer.echo(format_text(report, verbose), nl=False)
     if report.status == "changed":
         raise typer.Exit(1)
 
 
+def _publish(report: DriftReport, markdown: Path | None) -> None:
+    """--markdown, and the job summary appended (never replaced), as ``diff runs`` writes them."""
+    from lobstack_eval.ci_outputs import publish
+    from replay.drift_text import to_markdown
+
+    publish(markdown, lambda: to_markdown(report))
+
+
 def _history(runs: list[Path], model: str | None) -> list[RunRecord]:
-    """The runs read; every unreadable file on its own ``error:`` line (the handler prints the last)."""
+    """The runs read; every unreadable file on its own ``error:`` line (the handler prints
+    the last)."""
     from replay.drift_load import load_history
     from scorer.errors import HistoryError
     from scorer.safe_text import for_terminal

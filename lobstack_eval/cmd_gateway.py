@@ -17,8 +17,9 @@ _LATENCY_MS = typer.Option(
 _FAULTS = typer.Option(
     "",
     "--faults",
-    help='Random fault mix, e.g. "429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1". '
-    'Scripted faults go in the model name, not here: record --model "ref/oracle~429,200".',
+    help="Random fault mix, e.g. "
+    '"429:0.2,503:0.1,inbody502:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1". Scripted faults '
+    'go in the model name, not here: record --model "ref/oracle~429,200".',
 )
 _SEED = typer.Option(
     "0",
@@ -62,12 +63,14 @@ def gateway(
     timeout_sleep_s: str = _TIMEOUT_SLEEP_S,
     cost_header: str = _COST_HEADER,
 ) -> int:
-    """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection) until Ctrl-C.
+    """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection)
+    until Ctrl-C.
 
-    Scripted faults go in the model name: record --model "ref/oracle~429,200" gets a 429 on the first attempt of
-    each request, then normal answers (such a model gets no --faults). A script is used once per gateway process:
-    it counts attempts of each request body from the gateway's start, so a second record of the same cases
-    against the same gateway finds it used up; restart the gateway to replay it.
+    Scripted faults go in the model name: record --model "ref/oracle~429,200" gets a 429 on the
+    first attempt of each request, then normal answers (such a model gets no --faults). A script is
+    used once per gateway process: it counts attempts of each request body from the gateway's start,
+    so a second record of the same cases against the same gateway finds it used up; restart the
+    gateway to replay it.
     """
     from lobstack_eval.options import finite_number, whole_number
     from lobstack_eval.suite_option import chosen_suite

@@ -1,4 +1,5 @@
-"""``lobstack-eval leaderboard``: the leaderboard of any slice of a rows dataset (or of a reports dir's rows)."""
+"""``lobstack-eval leaderboard``: the leaderboard of any slice of a rows dataset (or of a reports
+dir's rows)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def leaderboard(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard."),
 ) -> int:
-    """Compute the leaderboard of a slice of rows with polars' streaming engine and print it; --out DIR also
-    writes leaderboard.md and .csv there (nothing is written without it:
+    """Compute the leaderboard of a slice of rows with polars' streaming engine and print it; --out
+    DIR also writes leaderboard.md and .csv there (nothing is written without it:
     docs/commands/leaderboard.md#leaderboard-prints-only)."""
 
     from fileio.atomic import write_atomic
@@ -58,8 +59,8 @@ def leaderboard(
 
 
 def _what(board: Any) -> str:
-    """The slice the board ranked, in one line; a history ranks each model's latest run only: it says
-    which (FORMATS.md, "Histories")."""
+    """The slice the board ranked, in one line; a history ranks each model's latest run only: it
+    says which (FORMATS.md, "Histories")."""
     what = (
         f"{len(board.summaries)} model(s), {board.rows} case-run(s) of "
         f"{board.suite.name} {board.suite.version}"

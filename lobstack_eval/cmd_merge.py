@@ -1,4 +1,5 @@
-"""``lobstack-eval merge``: union the dirs of ``record --shard`` or ``rescore --shard`` jobs into one dir."""
+"""``lobstack-eval merge``: union the dirs of ``record --shard`` or ``rescore --shard`` jobs into
+one dir."""
 
 from __future__ import annotations
 
@@ -19,15 +20,16 @@ def merge(
     suite: Path = typer.Option(
         None,
         "--suite",
-        help="Suite file: for the merged index.html; for cassettes, to warn of models missing some of its cases "
-        f"{SUITE_DEFAULT_HELP}.",
+        help="Suite file: for the merged index.html; for cassettes, to warn of models missing "
+        f"some of its cases {SUITE_DEFAULT_HELP}.",
     ),
     html: bool = typer.Option(True, "--html/--no-html", help="Reports: also write index.html."),
     rows: Path = typer.Option(
         None, "--rows", help="Reports: also write the merged run's partitions into a rows dir."
     ),
 ) -> int:
-    """Merge shard dirs into one cassettes dir or one reports dir, as if one machine had done the whole run."""
+    """Merge shard dirs into one cassettes dir or one reports dir, as if one machine had done the
+    whole run."""
     from lobstack_eval.suite_option import chosen_suite
     from replay.merge import merge as run_merge
     from replay.merge.inputs import CASSETTES, common_kind

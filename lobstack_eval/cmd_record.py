@@ -1,4 +1,5 @@
-"""``lobstack-eval record``: run the suite against the gateway and write cassettes (only what is missing)."""
+"""``lobstack-eval record``: run the suite against the gateway and write cassettes (only what
+is missing)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ _TIMEOUT = typer.Option(
 _COST_HEADER = typer.Option(
     "x-lobstack-cost-usd",
     "--cost-header",
-    help="Response header holding each call's price in USD (LiteLLM's proxy: x-litellm-response-cost).",
+    help="Response header holding each call's price in USD (LiteLLM's proxy: "
+    "x-litellm-response-cost).",
 )
 _SHARD = typer.Option(
     None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."
@@ -87,14 +89,15 @@ def record(
     repeats_text: str = _REPEATS_TEXT,
     max_answer_mb: str = _MAX_ANSWER_MB,
 ) -> int:
-    """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what is missing).
+    """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what
+    is missing).
 
-    With --history (or --run-id) the recording is one dated run of a history, kept beside the earlier runs in
-    cassettes/history/<run-id>/<model-slug>/; rescore that run dir to score it.
+    With --history (or --run-id) the recording is one dated run of a history, kept beside the
+    earlier runs in cassettes/history/<run-id>/<model-slug>/; rescore that run dir to score it.
 
-    Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at once. Either way
-    every finished case is kept (exit 130), and the same command records the rest. The plan comes first: with
-    nothing to record it says so and exits 0 (no key needed)."""
+    Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at
+    once. Either way every finished case is kept (exit 130), and the same command records the
+    rest. The plan comes first: with nothing to record it says so and exits 0 (no key needed)."""
     from lobstack_eval.record_session import RecordJob, record_model
     from lobstack_eval.suite_option import chosen_suite
     from recorder.endpoint import locate_endpoint

@@ -22,13 +22,14 @@ def report(
     history: Path = typer.Option(
         None,
         "--history",
-        help="Report dirs of a history's runs (<run-id>/<model-slug>/results.json): adds each model's timeline.",
+        help="Report dirs of a history's runs (<run-id>/<model-slug>/results.json): adds each "
+        "model's timeline.",
     ),
 ) -> int:
     """Write REPORTS/index.html: leaderboard, plots and every case, one file that opens offline.
 
-    Folders without a results.json are not models and are ignored. A corrupt results.json is one error line
-    (exit 1); the page still shows every other model."""
+    Folders without a results.json are not models and are ignored. A corrupt results.json is one
+    error line (exit 1); the page still shows every other model."""
     from lobstack_eval.suite_option import chosen_suite
     from replay.html import write_report
     from replay.out_dir import check_writable_file

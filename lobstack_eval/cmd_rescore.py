@@ -1,4 +1,5 @@
-"""``lobstack-eval rescore``: recompute every metric from cassettes only (never the network) and write reports."""
+"""``lobstack-eval rescore``: recompute every metric from cassettes only (never the network) and
+write reports."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ _SUITE = typer.Option(None, "--suite", help=f"Suite file to score with {SUITE_DE
 _OUT = typer.Option(
     None,
     "--out",
-    help="Where results.json files and the leaderboard go [default: reports; for a run of a history, "
-    "CASSETTES/../history/<run-id>: reports/history/<run-id>].",
+    help="Where results.json files and the leaderboard go [default: reports; for a run of a "
+    "history, CASSETTES/../history/<run-id>: reports/history/<run-id>].",
 )
 _WORKERS = typer.Option(
     None,
@@ -64,8 +65,9 @@ def rescore(
     shard: str = _SHARD,
     rows: Path = _ROWS,
 ) -> int:
-    """Re-score cassettes with the current suite and scorer: results.json per model, cases/calls.parquet, the
-    leaderboard (from those rows) and index.html; --rows also appends the run to a rows dataset."""
+    """Re-score cassettes with the current suite and scorer: results.json per model,
+    cases/calls.parquet, the leaderboard (from those rows) and index.html; --rows also appends
+    the run to a rows dataset."""
     from lobstack_eval.options import whole_number
     from lobstack_eval.suite_option import chosen_suite
     from replay.out_lock import out_dir_lock, rows_lock
@@ -77,19 +79,21 @@ def rescore(
     out = _checked_dirs(cassettes, out, rows)
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
-    # one writer per dir: two rescores would remove each other's results as stale, or interleave rows
+    # one writer per dir: two rescores would remove each other's results as stale, or
+    # interleave rows
     with out_dir_lock(out, "rescore"), rows_lock(rows, out, "rescore"):
         summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
-    # A model that failed whole, and every case-run whose cassette could not be used (scored as unrecorded).
+    # A model that failed whole, and every case-run whose cassette could not be used (scored
+    # as unrecorded).
     errors = [
         line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error] if line
     ]
     if part is not None:
         scored = sum(len(doc["results"]) for doc in documents)
         typer.echo(
-            f"Shard {part}: re-scored {scored} case(s) of {len(documents)} model dir(s) into {out}/. "
-            f"When every shard is done: lobstack-eval merge SHARD_DIRS... --out reports",
+            f"Shard {part}: re-scored {scored} case(s) of {len(documents)} model dir(s) into "
+            f"{out}/. When every shard is done: lobstack-eval merge SHARD_DIRS... --out reports",
             err=True,
         )
         return _errors(errors)
@@ -195,7 +199,8 @@ def _unrecorded(summary: RescoreSummary, cassettes: Path, suite: Path) -> list[s
 
 
 def _errors(errors: list[str]) -> int:
-    """Each error line, after the good news (every other case and model is scored and written); the exit code."""
+    """Each error line, after the good news (every other case and model is scored and written);
+    the exit code."""
     from scorer.safe_text import for_terminal
 
     for line in errors:

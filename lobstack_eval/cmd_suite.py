@@ -1,5 +1,5 @@
-"""``lobstack-eval suite check``, ``suite audit`` and ``suite export``: validate a suite file, prove its checks, write
-the bundled suite into a project."""
+"""``lobstack-eval suite check``, ``suite audit`` and ``suite export``: validate a suite file, prove
+its checks, write the bundled suite into a project."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def check(
     assert report.suite is not None
     s = report.suite
     typer.echo(
-        f"{suite}: {s.name} {s.version} ({s.released}) is valid: {total} cases, {len(s.tools)} tools"
+        f"{suite}: {s.name} {s.version} ({s.released}) is valid: {total} cases, {len(s.tools)} "
+        "tools"
     )
     typer.echo(f"cases per group: {counts}")
     typer.echo(f"sha256 {s.sha256}")
@@ -52,8 +53,9 @@ def export(
         False, "--force", help="Overwrite a different file already at PATH."
     ),
 ) -> int:
-    """Write the suite bundled with lobstack-eval to PATH, for a project to commit (then every command uses it,
-    whatever lobstack-eval version runs them). A different file already there is kept unless --force."""
+    """Write the suite bundled with lobstack-eval to PATH, for a project to commit (then every
+    command uses it, whatever lobstack-eval version runs them). A different file already there is
+    kept unless --force."""
     from recorder.bundled_suite import export_suite, tool_version
 
     done = export_suite(path, force)
@@ -73,9 +75,10 @@ def audit(
         None, "--json", help="Also write the audit as JSON to this file."
     ),
 ) -> int:
-    """Prove every check tells a right answer from a wrong one: generate wrong answers (mutants) and right
-    answers from each case, judge each with the real judge; exit 1 when a wrong answer passes (not accepted by an
-    audit_accept marker), a right answer is refused, or a marker matches nothing."""
+    """Prove every check tells a right answer from a wrong one: generate wrong answers (mutants) and
+    right answers from each case, judge each with the real judge; exit 1 when a wrong answer
+    passes (not accepted by an audit_accept marker), a right answer is refused, or a marker
+    matches nothing."""
     from fileio.atomic import write_atomic
     from lobstack_eval.suite_option import chosen_suite
     from recorder.files import read_suite
@@ -94,8 +97,8 @@ def audit(
         rejected = sum(len(c.rejected) for c in result.cases)
         stale = sum(len(c.stale_accepts) for c in result.cases)
         typer.echo(
-            f"error: {suite}: {survivors} surviving wrong answer(s), {rejected} refused right answer(s), "
-            f"{stale} stale audit_accept marker(s)",
+            f"error: {suite}: {survivors} surviving wrong answer(s), {rejected} refused right "
+            f"answer(s), {stale} stale audit_accept marker(s)",
             err=True,
         )
         return 1

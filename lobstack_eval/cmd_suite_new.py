@@ -1,5 +1,5 @@
-"""``lobstack-eval suite new``: write a starting suite from the user's own tools (a tools file or a live MCP
-server), every case a draft, then check it as ``suite check`` would."""
+"""``lobstack-eval suite new``: write a starting suite from the user's own tools (a tools file or a
+live MCP server), every case a draft, then check it as ``suite check`` would."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ _CHAIN = typer.Option(
     [],
     "--chain",
     metavar="TOOL=JSON",
-    help="With --mcp: call TOOL once now with these JSON arguments (TOOL alone: values made from its "
-    "schema) and write a two-step chain case whose scripted result is the server's answer "
+    help="With --mcp: call TOOL once now with these JSON arguments (TOOL alone: values made from "
+    "its schema) and write a two-step chain case whose scripted result is the server's answer "
     "(repeatable).",
 )
 _FORCE = typer.Option(False, "--force", help="Overwrite a file already at OUT.")
@@ -65,10 +65,11 @@ def new(
     chain: list[str] = _CHAIN,
     force: bool = _FORCE,
 ) -> int:
-    """Write a starting suite from your tools: for each tool a selection case and, when it has optional
-    arguments, an arguments case (a reference call, eq checks on the values the request gives, values taken
-    from the schema), plus two no-call cases. Every case is a draft to rewrite in your users' words. A live
-    MCP server is asked for its tool list once, now; its name, version and list are stored in the suite."""
+    """Write a starting suite from your tools: for each tool a selection case and, when it has
+    optional arguments, an arguments case (a reference call, eq checks on the values the request
+    gives, values taken from the schema), plus two no-call cases. Every case is a draft to
+    rewrite in your users' words. A live MCP server is asked for its tool list once, now; its
+    name, version and list are stored in the suite."""
     from recorder.tool_lists import list_mcp_tools, read_tools_file
     from scorer.errors import UsageError
     from scorer.suite_draft import draft_suite
@@ -104,7 +105,8 @@ def _checked(
     chain: list[str],
     force: bool,
 ) -> tuple[str, tuple[tuple[str, dict[str, Any] | None], ...]]:
-    """The options checked together: the release date (today, UTC, by default) and the --chain calls."""
+    """The options checked together: the release date (today, UTC, by default) and the
+    --chain calls."""
     from scorer.errors import UsageError
 
     if (tools is None) == (mcp is None):
@@ -135,7 +137,8 @@ def _write(out: Path, document: dict[str, Any]) -> None:
 
 
 def _check_written(out: Path) -> None:
-    """Check the written suite as ``suite check`` would: each thing to decide, then what to do next."""
+    """Check the written suite as ``suite check`` would: each thing to decide, then what to
+    do next."""
     from recorder.files import check_suite_file
     from scorer.errors import SuiteError
 
@@ -153,7 +156,8 @@ def _check_written(out: Path) -> None:
 
 
 def _chain(text: str) -> tuple[str, dict[str, Any] | None]:
-    """``TOOL`` or ``TOOL={"arg": ...}`` -> the tool and its arguments (None: made from its schema)."""
+    """``TOOL`` or ``TOOL={"arg": ...}`` -> the tool and its arguments (None: made from
+    its schema)."""
     from scorer.errors import UsageError
 
     name, _, raw = text.partition("=")

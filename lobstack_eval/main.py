@@ -1,4 +1,5 @@
-"""The ``lobstack-eval`` command line: this module only registers the commands (one module per verb)."""
+"""The ``lobstack-eval`` command line: this module only registers the commands (one module
+per verb)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import typer
 from lobstack_eval.cli_help import HelpCommand, HelpGroup
 from scorer.errors import LobstackError
 
-# Only typer's public API (issue 26): a group called without a command prints its help and exits 2 from its own
-# callback (typer's no_args_is_help would raise an exception class typer does not export).
+# Only typer's public API (issue 26): a group called without a command prints its help and exits 2
+# from its own callback (typer's no_args_is_help would raise an exception class typer does
+# not export).
 app = typer.Typer(
     cls=HelpGroup,
     name="lobstack-eval",
-    help="Record tool-calling evals through the Lobstack gateway once; score, diff and gate them offline.",
+    help="Record tool-calling evals through the Lobstack gateway once; score, diff and gate them "
+    "offline.",
     add_completion=False,
     invoke_without_command=True,
     pretty_exceptions_enable=False,
@@ -50,7 +53,8 @@ diff_app.callback()(_help_without_command)
 
 def _print_version(value: bool) -> None:
     if value:
-        # From the installed metadata: importing the packages (polars, vcrpy) would cost more than the answer.
+        # From the installed metadata: importing the packages (polars, vcrpy) would cost more than
+        # the answer.
         from importlib.metadata import version
 
         typer.echo(f"lobstack-eval {version('lobstack-eval')}")
@@ -79,7 +83,8 @@ def _options(
 
 
 def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
-    """Register ``module.func`` as command ``name``; the module is imported only when the command runs."""
+    """Register ``module.func`` as command ``name``; the module is imported only when the
+    command runs."""
     import importlib
 
     impl: Callable[..., Any] = getattr(importlib.import_module(f"lobstack_eval.{module}"), func)
@@ -105,7 +110,8 @@ INTERRUPTED = "error: interrupted (everything finished before the interrupt is k
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI and return its exit code; user errors become one ``error: ...`` line, never a traceback."""
+    """Run the CLI and return its exit code; user errors become one ``error: ...`` line, never
+    a traceback."""
     try:
         result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except LobstackError as exc:
@@ -141,9 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script entry point. Every command has finished its work, closed its files and stopped its processes
-    when ``main`` returns, so the process ends at once: tearing down the interpreter object by object (100 models'
-    results, polars, matplotlib) would only add time after the last line is printed."""
+    """Console-script entry point. Every command has finished its work, closed its files and stopped
+    its processes when ``main`` returns, so the process ends at once: tearing down the
+    interpreter object by object (100 models' results, polars, matplotlib) would only add time
+    after the last line is printed."""
     code = main()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(

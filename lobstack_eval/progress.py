@@ -1,4 +1,5 @@
-"""Progress of long work: a rich bar on a terminal (done/total, errored so far, ETA), plain lines otherwise."""
+"""Progress of long work: a rich bar on a terminal (done/total, errored so far, ETA), plain
+lines otherwise."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import IO, Any
 
 
 class CaseProgress:
-    """Counts finished case-runs; ``update`` is the recorder's ``on_case`` callback (a run prints as its case id,
-    plus ``(repeat n)`` after the first repeat)."""
+    """Counts finished case-runs; ``update`` is the recorder's ``on_case`` callback (a run prints as
+    its case id, plus ``(repeat n)`` after the first repeat)."""
 
     def __init__(
         self, total: int, stream: IO[str], scrub: Callable[[str], str] = lambda text: text
@@ -45,7 +46,8 @@ class CaseProgress:
                 TimeRemainingColumn(),
                 console=Console(file=self.stream),
                 transient=True,
-                auto_refresh=False,  # no refresh thread: the recorder may then fork its workers safely
+                # no refresh thread: the recorder may then fork its workers safely
+                auto_refresh=False,
             )
             self._bar.start()
             self._task = self._bar.add_task("record", total=self.total, errored=0)

@@ -1,8 +1,9 @@
-"""Metric floors (``--lobstack-min overall=90``) and ceilings (``--lobstack-max made_up_tool=5``), pure.
+"""Metric floors (``--lobstack-min overall=90``) and ceilings (``--lobstack-max
+made_up_tool=5``), pure.
 
-A bound applies to the rate a model's summary reports (the point estimate, in percent); the interval is shown
-beside it so a reader sees how much one case moves it, but it does not decide. A model with no rate for a bounded
-metric (nothing scored) misses the bound: a gate must not pass on nothing.
+A bound applies to the rate a model's summary reports (the point estimate, in percent); the interval
+is shown beside it so a reader sees how much one case moves it, but it does not decide. A model with
+no rate for a bounded metric (nothing scored) misses the bound: a gate must not pass on nothing.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ class Miss:
 
 
 def parse_bound(text: str, upper: bool) -> Bound:
-    """``overall=90`` -> Bound; BoundError for an unknown metric, a bad number, a share (``overall=0.5``: write
-    ``50``, or ``0.5%`` when meant) or the wrong direction."""
+    """``overall=90`` -> Bound; BoundError for an unknown metric, a bad number, a share
+    (``overall=0.5``: write ``50``, or ``0.5%`` when meant) or the wrong direction."""
     metric, sep, number = text.partition("=")
     metric = metric.strip()
     if not sep:
@@ -60,7 +61,8 @@ def parse_bound(text: str, upper: bool) -> Bound:
         # the fixture's rates refuse a share too (rates.py): 0.5 meant as half would gate at 0.5%
         raise BoundError(
             f"{text!r}: bounds are in percent and {number} looks like a share: write "
-            f"{metric}={percent * 100:g} for {percent * 100:g}%, or {metric}={number}% for {number}%"
+            f"{metric}={percent * 100:g} for {percent * 100:g}%, or {metric}={number}% for "
+            f"{number}%"
         )
     if upper and metric not in LOWER_IS_BETTER:
         raise BoundError(

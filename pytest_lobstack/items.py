@@ -1,20 +1,23 @@
 """The collected nodes: the cassettes dir, one collector per model dir, one item per case.
 
-Node ids read ``cassettes/openai_gpt-4o::arguments-03``, so ``-k arguments-03`` or ``-k openai_gpt-4o`` selects
-items. Outcomes are the case's status in the model's scored run: passed -> passed, failed -> failed (the case's
-reason is the message), errored -> error (at setup), unrecorded -> skipped with the command that records it. A case
-whose cassette (of any repeat) cannot be used is an error naming the file, never a skip or an expected failure:
-a broken recording must not turn a test run green.
+Node ids read ``cassettes/openai_gpt-4o::arguments-03``, so ``-k arguments-03`` or
+``-k openai_gpt-4o`` selects items. Outcomes are the case's status in the model's scored run: passed
+-> passed, failed -> failed (the case's reason is the message), errored -> error (at setup),
+unrecorded -> skipped with the command that records it. A case whose cassette (of any repeat) cannot
+be used is an error naming the file, never a skip or an expected failure: a broken recording must
+not turn a test run green.
 
-A model recorded with repeats is still one item per case, judged over its repeats (docs/METHOD.md): a case whose
-every scored repeat passed passes, one that failed every scored repeat fails, and a flaky case (some scored
-repeats passed, some failed) is an expected failure (xfail) saying how many passed: noise, as the gate treats it.
+A model recorded with repeats is still one item per case, judged over its repeats (docs/METHOD.md):
+a case whose every scored repeat passed passes, one that failed every scored repeat fails, and a
+flaky case (some scored repeats passed, some failed) is an expected failure (xfail) saying how many
+passed: noise, as the gate treats it.
 
 With ``--lobstack-baseline`` a model the baseline has is judged by the gate's verdict instead
-(``replay.diff_runs.verdict``, the one ``diff runs --fail-on-regression`` renders): a case the gate counts as a
-regression fails, a lost score errors, noise, known failures and cases counted in the paired test are expected
-failures with the verdict's reason (a case still unrecorded is skipped with the command that records it), and a
-``(whole run)`` test per model fails when the gate finds the whole run worse (the paired test, no score at all).
+(``replay.diff_runs.verdict``, the one ``diff runs --fail-on-regression`` renders): a case the gate
+counts as a regression fails, a lost score errors, noise, known failures and cases counted in the
+paired test are expected failures with the verdict's reason (a case still unrecorded is skipped with
+the command that records it), and a ``(whole run)`` test per model fails when the gate finds the
+whole run worse (the paired test, no score at all).
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ class CaseErrored(Exception):
 
 
 class CassetteUnusable(Exception):
-    """A cassette of the case cannot be used (corrupt, or not matching run.json); not covered by a baseline's
-    xfail, which expects the model's failure, not a broken file."""
+    """A cassette of the case cannot be used (corrupt, or not matching run.json); not covered by a
+    baseline's xfail, which expects the model's failure, not a broken file."""
 
 
 def _node_id(path: Path, root: Path) -> str:
@@ -55,7 +58,8 @@ def _node_id(path: Path, root: Path) -> str:
 
 
 def _shown(reason: Any) -> Any:
-    """A case's reason as pytest prints it: what a model or gateway wrote, controls escaped (scorer/safe_text)."""
+    """A case's reason as pytest prints it: what a model or gateway wrote, controls escaped
+    (scorer/safe_text)."""
     from scorer.safe_text import for_terminal
 
     return for_terminal(reason) if isinstance(reason, str) else reason
@@ -87,7 +91,8 @@ class CassettesCollector(pytest.Collector):
         return node
 
     def collect(self) -> Iterator[ModelCollector]:
-        """One collector per model; reads the suite and the baseline first (their errors stop the collection)."""
+        """One collector per model; reads the suite and the baseline first (their errors stop
+        the collection)."""
         self.run.suite  # noqa: B018  (a bad suite is one collection error, not one per model)
         self.run.baseline()
         for slug in self.run.slugs():
@@ -106,7 +111,10 @@ class CassettesCollector(pytest.Collector):
             missing.run, missing.model = self.run, model
             yield missing
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+    def repr_failure(  # type: ignore[override]
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+    ) -> str:
         """One ``error: ...`` line for the project's errors, as the CLI prints them."""
         if isinstance(excinfo.value, LobstackError):
             return _error_text(excinfo.value)
@@ -119,8 +127,9 @@ class ModelCollector(pytest.Collector):
     run: LobstackRun
 
     def collect(self) -> Iterator[pytest.Item]:
-        """Items for every case; those that did not pass in the baseline are expected failures (non-strict).
-        A model dir that cannot be judged is one erroring item, so the other models are still judged."""
+        """Items for every case; those that did not pass in the baseline are expected failures
+        (non-strict). A model dir that cannot be judged is one erroring item, so the other models
+        are still judged."""
         try:
             model = self.run.open_model(self.name)
         except LobstackError as exc:
@@ -145,7 +154,8 @@ class ModelCollector(pytest.Collector):
 
 
 class BrokenModel(pytest.Item):
-    """A model dir that cannot be judged (corrupt run.json, another suite, a baseline of another suite)."""
+    """A model dir that cannot be judged (corrupt run.json, another suite, a baseline of
+    another suite)."""
 
     error: LobstackError
 
@@ -156,7 +166,10 @@ class BrokenModel(pytest.Item):
     def runtest(self) -> None:
         """Never reached: setup always errors."""
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+    def repr_failure(  # type: ignore[override]
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+    ) -> str:
         """One ``error: ...`` line."""
         if isinstance(excinfo.value, LobstackError):
             return _error_text(excinfo.value)
@@ -178,8 +191,8 @@ class CaseItem(pytest.Item):
     )
 
     def setup(self) -> None:
-        """Score the model (once per session); an errored case is an error, an unrecorded one a skip, and one whose
-        cassette cannot be used an error naming the file."""
+        """Score the model (once per session); an errored case is an error, an unrecorded one a
+        skip, and one whose cassette cannot be used an error naming the file."""
         results = self.run.results(self.model)
         self.result = next(r for r in results["results"] if r["id"] == self.name)
         status, reason = self.result["status"], _shown(self.result.get("reason"))
@@ -203,7 +216,8 @@ class CaseItem(pytest.Item):
         if status == "errored":
             raise CaseErrored(reason or "errored")
         if status == "unrecorded":
-            # The item's location (its cassette), not this module's line, is what the skip summary shows.
+            # The item's location (its cassette), not this module's line, is what the skip
+            # summary shows.
             raise pytest.skip.Exception(
                 f"{reason or 'not recorded yet'}; record it: {self._record_command(results)}",
                 _use_item_location=True,
@@ -220,7 +234,8 @@ class CaseItem(pytest.Item):
             "--cassettes",
             settings.show(settings.cassettes),
         ]
-        # Left out when the same command run there picks the same suite by itself (the bundled one included).
+        # Left out when the same command run there picks the same suite by itself (the bundled
+        # one included).
         if settings.suite_note is None and settings.suite != settings.start / DEFAULT_SUITE:
             command += ["--suite", settings.show(settings.suite)]
         if "repeats" in results:
@@ -228,8 +243,9 @@ class CaseItem(pytest.Item):
         return shlex.join([*command, "--case", self.name])
 
     def runtest(self) -> None:
-        """With a baseline, fail when the gate counts the case as a regression. Otherwise fail with the case's
-        reason when the case failed (with repeats: failed every scored repeat); a flaky case is an xfail."""
+        """With a baseline, fail when the gate counts the case as a regression. Otherwise fail with
+        the case's reason when the case failed (with repeats: failed every scored repeat); a
+        flaky case is an xfail."""
         if self.judged is not None:
             if self.failure is not None:
                 raise CaseFailed(_shown(self.failure))
@@ -242,11 +258,15 @@ class CaseItem(pytest.Item):
         passed, scored = self.result["passed_repeats"], self.result["scored_repeats"]
         if passed:
             pytest.xfail(
-                f"flaky: passed {passed} of {scored} scored repeats (noise, not a regression); {reason}"
+                f"flaky: passed {passed} of {scored} scored repeats (noise, not a regression); "
+                f"{reason}"
             )
         raise CaseFailed(f"failed all {scored} scored repeats; {reason}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+    def repr_failure(  # type: ignore[override]
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+    ) -> str:
         """The case's reason, alone: it already says which step, call and argument."""
         if isinstance(excinfo.value, CaseFailed | CaseErrored | CassetteUnusable):
             return str(excinfo.value)

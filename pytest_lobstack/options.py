@@ -1,4 +1,5 @@
-"""The plugin's command-line options and the settings read from them (``None`` when the plugin is off)."""
+"""The plugin's command-line options and the settings read from them (``None`` when the plugin
+is off)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from pytest_lobstack.shadow import check_own_packages
 if TYPE_CHECKING:
     from pytest_lobstack.floors import Bound
 
-# Nothing of scorer/recorder/replay is imported here: pytest loads this module in every run, also in projects with
-# packages of those names. They are imported once an option is used, after check_own_packages.
+# Nothing of scorer/recorder/replay is imported here: pytest loads this module in every run, also in
+# projects with packages of those names. They are imported once an option is used, after
+# check_own_packages.
 
 # pytest-recording's names and meaning, at the grain of a case (one cassette per case).
 RECORD_MODES = ("none", "once", "new_episodes", "all")
@@ -24,7 +26,8 @@ DEFAULT_SUITE = Path("evals/suite.json")
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``--lobstack-*`` asked for; paths are absolute (relative ones start where pytest was run)."""
+    """What ``--lobstack-*`` asked for; paths are absolute (relative ones start where pytest
+    was run)."""
 
     cassettes: Path
     suite: Path
@@ -36,14 +39,16 @@ class Settings:
     bounds: tuple[Bound, ...]
     start: Path  # where pytest was run
     strict: bool = False  # --lobstack-strict: the gate counts every flip, as ``diff runs --strict``
-    # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json where pytest was
-    # run (the plugin then uses the suite bundled with lobstack-eval); None when the suite is the project's.
+    # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json
+    # where pytest was run (the plugin then uses the suite bundled with lobstack-eval); None when
+    # the suite is the project's.
     suite_note: str | None = None
     # --lobstack-history: earlier runs of the baseline's models (patterns expanded when read)
     histories: tuple[str, ...] = ()
 
     def show(self, path: Path) -> str:
-        """``path`` as the user would type it: relative to where pytest was run when it is below it."""
+        """``path`` as the user would type it: relative to where pytest was run when it is
+        below it."""
         try:
             return path.relative_to(self.start).as_posix() or "."
         except ValueError:
@@ -89,13 +94,15 @@ def add_options(parser: pytest.Parser) -> None:
         "--lobstack-record-mode",
         choices=RECORD_MODES,
         default="none",
-        help="none: never touch the network (default); once: record cases with no cassette; new_episodes: also "
-        "cases the suite now asks differently or that failed in transport; all: re-record the selected cases.",
+        help="none: never touch the network (default); once: record cases with no cassette; "
+        "new_episodes: also cases the suite now asks differently or that failed in transport; all: "
+        "re-record the selected cases.",
     )
     group.addoption(
         "--lobstack-base-url",
         metavar="URL",
-        help="API root for recording [env LOBSTACK_BASE_URL; default: Lobstack]. The key comes from LOBSTACK_API_KEY.",
+        help="API root for recording [env LOBSTACK_BASE_URL; default: Lobstack]. The key comes "
+        "from LOBSTACK_API_KEY.",
     )
     group.addoption(
         "--lobstack-concurrency",
@@ -109,22 +116,24 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="REPORTS",
         action="append",
         default=[],
-        help="A reports dir or results.json file (repeatable): cases that did not pass there are expected failures.",
+        help="A reports dir or results.json file (repeatable): cases that did not pass there are "
+        "expected failures.",
     )
     group.addoption(
         "--lobstack-strict",
         action="store_true",
         default=False,
-        help="With --lobstack-baseline: any case whose pass rate fell fails, as diff runs --strict counts it "
-        "(default: only what the gate counts; a single flip is noise).",
+        help="With --lobstack-baseline: any case whose pass rate fell fails, as diff runs --strict "
+        "counts it (default: only what the gate counts; a single flip is noise).",
     )
     group.addoption(
         "--lobstack-history",
         metavar="REPORTS",
         action="append",
         default=[],
-        help="An earlier run of the baseline's models (repeatable; a quoted pattern such as 'runs/*/reports' is "
-        "expanded): the baseline and these runs are the history the gate tests the cassettes against.",
+        help="An earlier run of the baseline's models (repeatable; a quoted pattern such as "
+        "'runs/*/reports' is expanded): the baseline and these runs are the history the gate tests "
+        "the cassettes against.",
     )
     group.addoption(
         "--lobstack-min",
@@ -132,8 +141,9 @@ def add_options(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         type=_bound(upper=False),
-        help="Fail the run when a model's METRIC rate is below PCT percent (repeatable), e.g. overall=90. "
-        "A bare number above 0 and up to 1 looks like a share and is refused: 1%% or less is written 1%%.",
+        help="Fail the run when a model's METRIC rate is below PCT percent (repeatable), e.g. "
+        "overall=90. A bare number above 0 and up to 1 looks like a share and is refused: 1%% or "
+        "less is written 1%%.",
     )
     group.addoption(
         "--lobstack-max",
@@ -141,13 +151,14 @@ def add_options(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         type=_bound(upper=True),
-        help="Fail the run when a lower-is-better rate is above PCT (repeatable), e.g. made_up_tool=5.",
+        help="Fail the run when a lower-is-better rate is above PCT (repeatable), e.g. "
+        "made_up_tool=5.",
     )
 
 
 def read_settings(config: pytest.Config) -> Settings | None:
-    """The settings, or None when ``--lobstack-cassettes`` is absent; pytest.UsageError for combinations that
-    cannot work (so the run stops before collecting anything)."""
+    """The settings, or None when ``--lobstack-cassettes`` is absent; pytest.UsageError for
+    combinations that cannot work (so the run stops before collecting anything)."""
     option = config.option
     cassettes = option.lobstack_cassettes
     if cassettes is None:
@@ -186,7 +197,8 @@ def read_settings(config: pytest.Config) -> Settings | None:
     if option.lobstack_record_mode != "none":
         if not option.lobstack_model:
             raise pytest.UsageError(
-                f"--lobstack-record-mode {option.lobstack_record_mode} needs --lobstack-model M (the model to record)"
+                f"--lobstack-record-mode {option.lobstack_record_mode} needs --lobstack-model M "
+                "(the model to record)"
             )
         base_url = _recording_url(option.lobstack_base_url)
     return Settings(
@@ -206,8 +218,9 @@ def read_settings(config: pytest.Config) -> Settings | None:
 
 
 def _suite(start: Path, given: str | None) -> tuple[Path, str | None]:
-    """The suite file (``--lobstack-suite``, else evals/suite.json where pytest was run, else the bundled suite)
-    and the bundled-suite notice; a suite that cannot be found at all is a usage error before collection."""
+    """The suite file (``--lobstack-suite``, else evals/suite.json where pytest was run, else the
+    bundled suite) and the bundled-suite notice; a suite that cannot be found at all is a usage
+    error before collection."""
     from recorder.bundled_suite import choose_suite, notice
     from scorer.errors import LobstackError
 
@@ -219,8 +232,9 @@ def _suite(start: Path, given: str | None) -> tuple[Path, str | None]:
 
 
 def _recording_url(option: str | None) -> str:
-    """The base URL, checked before anything is collected (the record command's own check). The key is asked for
-    only once the selection shows something to record (``LobstackRun.plan``; METHOD decisions 91 and 112)."""
+    """The base URL, checked before anything is collected (the record command's own check). The key
+    is asked for only once the selection shows something to record (``LobstackRun.plan``; METHOD
+    decisions 91 and 112)."""
     from recorder.endpoint import resolve_base_url
     from scorer.errors import LobstackError
 

@@ -1,7 +1,8 @@
 """The pytest plugin (entry point ``pytest11: lobstack``): regression tests from recorded cassettes.
 
-``pytest --lobstack-cassettes DIR`` adds one test per (model, case) to whatever else pytest collects; without that
-option every hook here returns at once, so installing lobstack-eval never changes another test run.
+``pytest --lobstack-cassettes DIR`` adds one test per (model, case) to whatever else pytest
+collects; without that option every hook here returns at once, so installing lobstack-eval never
+changes another test run.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import pytest
 
 from pytest_lobstack.options import add_options, read_settings
 
-# Only pytest and this package's light modules are imported here: the plugin is loaded by every pytest run.
+# Only pytest and this package's light modules are imported here: the plugin is loaded by every
+# pytest run.
 RUN_KEY = pytest.StashKey[Any]()
 MISSES_KEY = pytest.StashKey[list[Any]]()
 
@@ -36,7 +38,8 @@ def pytest_configure(config: pytest.Config) -> None:
         print(settings.suite_note, file=sys.stderr)
 
     def say(text: str) -> None:
-        # Progress while a test sets up (recording takes minutes): past the capture, as pytest's live log does.
+        # Progress while a test sets up (recording takes minutes): past the capture, as pytest's
+        # live log does.
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         capture = config.pluginmanager.get_plugin("capturemanager")
         if reporter is None:
@@ -59,7 +62,8 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, Any]:
-    """Adds the cassettes dir to what the session collects, so no conftest or test file is needed."""
+    """Adds the cassettes dir to what the session collects, so no conftest or test file
+    is needed."""
     report = yield
     run = collector.config.stash.get(RUN_KEY, None)
     if run is not None and isinstance(collector, pytest.Session) and report.passed:
@@ -70,8 +74,9 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Records which cases were selected (after ``-k``/``-m``), so a record mode records only those; then, unless
-    only collecting, plans what to record: a missing key stops the run only when something is to be recorded."""
+    """Records which cases were selected (after ``-k``/``-m``), so a record mode records only those;
+    then, unless only collecting, plans what to record: a missing key stops the run only when
+    something is to be recorded."""
     run = session.config.stash.get(RUN_KEY, None)
     if run is None:
         return
@@ -100,7 +105,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, Any, Any]:
-    """An errored case errors at setup, where pytest would print a traceback: show the case's reason instead."""
+    """An errored case errors at setup, where pytest would print a traceback: show the case's
+    reason instead."""
     report = yield
     if (
         call.when == "setup"
@@ -117,7 +123,8 @@ def pytest_runtest_makereport(
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtestloop(session: pytest.Session) -> Generator[None, Any, Any]:
-    """After the tests: the metric bounds of every model that had a selected test; a miss fails the run."""
+    """After the tests: the metric bounds of every model that had a selected test; a miss fails
+    the run."""
     result = yield
     run = session.config.stash.get(RUN_KEY, None)
     if run is None or session.config.option.collectonly or not run.settings.bounds:
@@ -141,7 +148,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     from pytest_lobstack.summary import closing_lines
 
-    # Cases that pass now and did not in the baseline: the gate's fixes (with a baseline), else XPASSes.
+    # Cases that pass now and did not in the baseline: the gate's fixes (with a baseline),
+    # else XPASSes.
     fixed = sum(
         1 for v in run.verdicts() for c in v.cases if c.kind == "fix" and c.outcome == "passed"
     )
@@ -157,10 +165,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 @pytest.fixture(scope="session")
 def lobstack_results(request: pytest.FixtureRequest) -> Callable[[str], dict[str, Any]]:
-    """``lobstack_results("openai/gpt-4o")``: the model's scored run (the results.json document ``rescore``
-    writes, a copy), for custom assertions. Needs ``--lobstack-cassettes``; the model is its name or slug. Rates
-    are in PERCENT (``["metrics"]["overall"]["rate"]`` is 16.7 for 16.7%): each is a ``Percent`` with ``.share``
-    and ``.percent``, and comparing one with a share (``rate > 0.5``) raises instead of passing."""
+    """``lobstack_results("openai/gpt-4o")``: the model's scored run (the results.json document
+    ``rescore`` writes, a copy), for custom assertions. Needs ``--lobstack-cassettes``; the model
+    is its name or slug. Rates are in PERCENT (``["metrics"]["overall"]["rate"]`` is 16.7 for
+    16.7%): each is a ``Percent`` with ``.share`` and ``.percent``, and comparing one with a
+    share (``rate > 0.5``) raises instead of passing."""
     run = request.config.stash.get(RUN_KEY, None)
     if run is None:
         pytest.fail(

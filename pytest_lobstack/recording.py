@@ -1,5 +1,5 @@
-"""What a record mode of the plugin records: the plan made once the selection is known, and the recording of
-a model's missing case-runs before its first test, with ``record``'s own functions."""
+"""What a record mode of the plugin records: the plan made once the selection is known, and the
+recording of a model's missing case-runs before its first test, with ``record``'s own functions."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 
 class RecordMode:
-    """The recording half of ``LobstackRun`` (which holds ``settings``, ``models``, ``selected``, ``suite``,
-    ``_plans``, ``_failures`` and ``_say``)."""
+    """The recording half of ``LobstackRun`` (which holds ``settings``, ``models``, ``selected``,
+    ``suite``, ``_plans``, ``_failures`` and ``_say``)."""
 
     settings: Any
     models: dict[str, Any]
@@ -29,10 +29,11 @@ class RecordMode:
     _say: Any
 
     def plan(self) -> None:
-        """Once the selection is known (and before any test runs): what each selected model of a record mode needs
-        recorded. When anything does and a remote URL has no key, the GatewayError that ``record`` raises in the
-        same case (METHOD decisions 91 and 112); with nothing to record, no key is needed. A model whose plan fails
-        keeps the error for its tests, as when it is scored."""
+        """Once the selection is known (and before any test runs): what each selected model of a
+        record mode needs recorded. When anything does and a remote URL has no key, the
+        GatewayError that ``record`` raises in the same case (METHOD decisions 91 and 112); with
+        nothing to record, no key is needed. A model whose plan fails keeps the error for its
+        tests, as when it is scored."""
         needed = False
         for name, model in self.models.items():
             if name not in self.selected or not self._records(model) or name in self._failures:
@@ -56,15 +57,16 @@ class RecordMode:
         )
 
     def _endpoint(self) -> Endpoint:
-        """The gateway to record from, with its key; GatewayError (``record``'s own line) when a remote URL has
-        none."""
+        """The gateway to record from, with its key; GatewayError (``record``'s own line) when a
+        remote URL has none."""
         from recorder.endpoint import locate_endpoint, require_key
 
         assert self.settings.base_url is not None  # read_settings resolves it for every record mode
         return require_key(locate_endpoint(self.settings.base_url))
 
     def _repeats(self, model: ModelRef) -> int:
-        # A model dir recorded with repeats is recorded for each of its repeats: a case is judged over all K.
+        # A model dir recorded with repeats is recorded for each of its repeats: a case is judged
+        # over all K.
         manifest = model.model_dir / MANIFEST
         return read_manifest(model.model_dir).repeat_count if manifest.is_file() else 1
 
@@ -100,5 +102,6 @@ class RecordMode:
             settings.suite, model.name, settings.cassettes, endpoint, todo, settings.concurrency
         )
         self._say(
-            f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in {summary.seconds:.1f} s"
+            f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in "
+            f"{summary.seconds:.1f} s"
         )

@@ -1,7 +1,9 @@
-"""Whether ``scorer``, ``recorder`` and ``replay`` are lobstack-eval's own: a project of the user's may hold packages
-of the same names, earlier on ``sys.path`` (docs/commands/README.md#installed-names-stay-out-of-the-way).
+"""Whether ``scorer``, ``recorder`` and ``replay`` are lobstack-eval's own: a project of the user's
+may hold packages of the same names, earlier on ``sys.path``
+(docs/commands/README.md#installed-names-stay-out-of-the-way).
 
-Standard library only: this runs before any of those packages is imported, and is what decides whether they can be.
+Standard library only: this runs before any of those packages is imported, and is what decides
+whether they can be.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-# The top-level packages of the wheel the plugin imports (standin is imported by none of its code paths).
+# The top-level packages of the wheel the plugin imports (standin is imported by none of its
+# code paths).
 PACKAGES = ("scorer", "fileio", "recorder", "replay")
 HOME = (
     Path(__file__).resolve().parent.parent
@@ -20,7 +23,8 @@ HOME = (
 
 
 def _location(name: str) -> Path | None:
-    """The directory the name imports from (already imported, or found without importing it); None when absent."""
+    """The directory the name imports from (already imported, or found without importing it);
+    None when absent."""
     module = sys.modules.get(name)
     if module is not None:
         paths = list(getattr(module, "__path__", [])) or [getattr(module, "__file__", None) or ""]
@@ -39,7 +43,8 @@ def _location(name: str) -> Path | None:
 
 
 def check_own_packages() -> None:
-    """``pytest.UsageError`` (one line naming both paths) when a package of the project shadows lobstack-eval's."""
+    """``pytest.UsageError`` (one line naming both paths) when a package of the project shadows
+    lobstack-eval's."""
     for name in PACKAGES:
         ours = HOME / name
         found = _location(name)
@@ -50,6 +55,7 @@ def check_own_packages() -> None:
                 f"lobstack-eval's {name} package is missing ({ours}): reinstall lobstack-eval"
             )
         raise pytest.UsageError(
-            f"this project's {name} package ({found}) shadows lobstack-eval's ({ours}): the lobstack plugin cannot "
-            "run here; rename the project's package, or run pytest where it is not importable"
+            f"this project's {name} package ({found}) shadows lobstack-eval's ({ours}): the "
+            "lobstack plugin cannot run here; rename the project's package, or run pytest where "
+            "it is not importable"
         )

@@ -1,9 +1,11 @@
-"""One pytest session's view of the recordings: the suite, the models, the baseline, and each model's scored run.
+"""One pytest session's view of the recordings: the suite, the models, the baseline, and each
+model's scored run.
 
-A model's run is scored once per session, on first use, by ``replay.rescore.score_model``: the function whose
-document ``lobstack-eval rescore`` writes as results.json, so a test's verdict is the case's status there (one code
-path). The scored run, or the error that stopped the whole model, is kept for every later test of that model.
-With a record mode, what is missing among the selected cases is recorded first, with ``record``'s own functions.
+A model's run is scored once per session, on first use, by ``replay.rescore.score_model``: the
+function whose document ``lobstack-eval rescore`` writes as results.json, so a test's verdict is the
+case's status there (one code path). The scored run, or the error that stopped the whole model, is
+kept for every later test of that model. With a record mode, what is missing among the selected
+cases is recorded first, with ``record``'s own functions.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ModelRef:
-    """A model of the run: its exact name (from run.json, or as asked for when not recorded yet) and its dir."""
+    """A model of the run: its exact name (from run.json, or as asked for when not recorded yet)
+    and its dir."""
 
     name: str
     slug: str
@@ -42,7 +45,8 @@ class ModelRef:
 
 
 class LobstackRun(RecordMode):
-    """The suite, models, baseline and scored runs of one session; everything is read or scored at most once."""
+    """The suite, models, baseline and scored runs of one session; everything is read or scored
+    at most once."""
 
     def __init__(self, settings: Settings, say: Callable[[str], None]) -> None:
         self.settings = settings
@@ -60,7 +64,8 @@ class LobstackRun(RecordMode):
 
     @property
     def warnings(self) -> list[str]:
-        """The models recorded with an older suite version, one line per version as rescore says it."""
+        """The models recorded with an older suite version, one line per version as rescore
+        says it."""
         recorded = self._recorded_versions
         return older_suite_lines(self.suite, recorded) if recorded else []
 
@@ -93,8 +98,9 @@ class LobstackRun(RecordMode):
         return self._baseline
 
     def slugs(self) -> list[str]:
-        """The model dirs to collect, sorted: every one under the cassettes dir, or the ``--lobstack-model`` ones
-        (a model not recorded yet is kept: it errors in record mode none, and is recorded otherwise)."""
+        """The model dirs to collect, sorted: every one under the cassettes dir, or the
+        ``--lobstack-model`` ones (a model not recorded yet is kept: it errors in record mode
+        none, and is recorded otherwise)."""
         cassettes = self.settings.cassettes
         present = (
             sorted(p.name for p in cassettes.iterdir() if (p / MANIFEST).is_file())
@@ -107,13 +113,14 @@ class LobstackRun(RecordMode):
             if not cassettes.is_dir():
                 raise CassetteError(f"{cassettes}: no such cassettes directory")
             raise CassetteError(
-                f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
+                f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with "
+                "`lobstack-eval record`"
             )
         return present
 
     def open_model(self, slug: str) -> ModelRef:
-        """The model behind a slug, checked against the suite and the baseline; CassetteError/ResultsError when it
-        cannot be judged."""
+        """The model behind a slug, checked against the suite and the baseline;
+        CassetteError/ResultsError when it cannot be judged."""
         model_dir = self.settings.cassettes / slug
         asked = next((m for m in self.settings.models if model_slug(m) == slug), None)
         if (model_dir / MANIFEST).is_file():
@@ -126,25 +133,28 @@ class LobstackRun(RecordMode):
         else:
             cassettes = self.settings.show(self.settings.cassettes)
             raise CassetteError(
-                f"{model_dir}: no recordings of {asked or slug}; record them with "
-                f"`lobstack-eval record --model {asked or slug} --cassettes {cassettes}` or --lobstack-record-mode once"
+                f"{model_dir}: no recordings of {asked or slug}; record them with `lobstack-eval "
+                f"record --model {asked or slug} --cassettes {cassettes}` or "
+                "--lobstack-record-mode once"
             )
         base = self.baseline().get(ref.name)
         if base is not None:
             recorded = (base["suite"].get("name"), base["suite"]["version"])
             if recorded != (self.suite.name, self.suite.version):
                 raise ResultsError(
-                    f"the baseline of {ref.name} was scored with suite {recorded[0]} {recorded[1]}, but the suite "
-                    f"is {self.suite.name} {self.suite.version}; {self.refresh_hint()}"
+                    f"the baseline of {ref.name} was scored with suite {recorded[0]} "
+                    f"{recorded[1]}, but the suite is {self.suite.name} {self.suite.version}; "
+                    f"{self.refresh_hint()}"
                 )
         self.models[ref.name] = ref
         return ref
 
     def verdict(self, model: ModelRef) -> ModelVerdict | None:
-        """The gate's verdict on ``model`` against the baseline: the one ``diff runs --fail-on-regression`` gives
-        the same two runs (``replay.diff_runs``, default options), so the two CI steps of docs/ci.md agree. None
-        without a baseline of the model, or when it could not be scored (its tests say why). Computed once, over
-        every selected model the baseline has (the paired tests are Holm-adjusted over those models)."""
+        """The gate's verdict on ``model`` against the baseline: the one
+        ``diff runs --fail-on-regression`` gives the same two runs (``replay.diff_runs``, default
+        options), so the two CI steps of docs/ci.md agree. None without a baseline of the model,
+        or when it could not be scored (its tests say why). Computed once, over every selected
+        model the baseline has (the paired tests are Holm-adjusted over those models)."""
         if model.name not in self.baseline():
             return None
         if self._verdicts is None:
@@ -179,11 +189,12 @@ class LobstackRun(RecordMode):
         return list((self._verdicts or {}).values())
 
     def results(self, model: ModelRef) -> dict[str, Any]:
-        """The model's scored run (recording what the record mode asks for first); the same error for every
-        caller once it failed."""
+        """The model's scored run (recording what the record mode asks for first); the same error
+        for every caller once it failed."""
         if model.name in self._failures:
-            # Without its old traceback: raising one exception object again appends to its traceback, so 80
-            # tests of a broken model would each make pytest render every earlier test's frames too.
+            # Without its old traceback: raising one exception object again appends to its
+            # traceback, so 80 tests of a broken model would each make pytest render every earlier
+            # test's frames too.
             raise self._failures[model.name].with_traceback(None)
         if model.name not in self._results:
             try:
@@ -200,7 +211,8 @@ class LobstackRun(RecordMode):
         return self._results[model.name]
 
     def unusable(self, model: ModelRef, case_id: str) -> list[UnusableCassette]:
-        """The case's case-runs whose cassette could not be used (after ``results`` scored the model)."""
+        """The case's case-runs whose cassette could not be used (after ``results`` scored
+        the model)."""
         return [bad for bad in self._unusable.get(model.name, ()) if bad.case_id == case_id]
 
     def scored(self) -> dict[str, dict[str, Any]]:
@@ -222,11 +234,13 @@ class LobstackRun(RecordMode):
     def refresh_hint(self) -> str:
         """The command(s) that rewrite the baseline from the current cassettes."""
         show, settings = self.settings.show, self.settings
-        # A results file sits at <reports>/<model-slug>/results.json; rescore writes the whole reports dir.
+        # A results file sits at <reports>/<model-slug>/results.json; rescore writes the whole
+        # reports dir.
         targets = [p.parent.parent if p.is_file() else p for p in settings.baselines] or [
             Path("REPORTS")
         ]
-        # The bundled suite's path is the install's, not the project's: rescore finds it by itself there.
+        # The bundled suite's path is the install's, not the project's: rescore finds it by
+        # itself there.
         suite = "" if settings.suite_note else f" --suite {show(settings.suite)}"
         rescore = f"lobstack-eval rescore {show(settings.cassettes)}{suite}"
         return refresh_hint(rescore, targets, settings.cassettes, show)

@@ -1,4 +1,5 @@
-"""What the plugin prints in pytest's terminal (rendering only): the header line and the closing section."""
+"""What the plugin prints in pytest's terminal (rendering only): the header line and the
+closing section."""
 
 from __future__ import annotations
 
@@ -32,7 +33,10 @@ def miss_line(miss: Miss) -> str:
     side, word = ("above", "ceiling") if bound.upper else ("below", "floor")
     limit = f"{bound.percent:g}%"
     if miss.rate is None:
-        return f"{miss.model}: {bound.metric} has no rate (no scored case), so it cannot meet the {word} of {limit}"
+        return (
+            f"{miss.model}: {bound.metric} has no rate (no scored case), so it cannot meet the "
+            f"{word} of {limit}"
+        )
     interval = f" [{miss.ci[0]:.2f}, {miss.ci[1]:.2f}]" if miss.ci else ""
     return (
         f"{miss.model}: {bound.metric} {miss.rate:.2f}%{interval} is {side} the {word} of {limit}"
@@ -42,7 +46,8 @@ def miss_line(miss: Miss) -> str:
 def closing_lines(
     misses: Sequence[Miss], xpassed: int, refresh_hint: str, warnings: Sequence[str]
 ) -> list[str]:
-    """The lines of the plugin's section at the end of the run (empty when there is nothing to say)."""
+    """The lines of the plugin's section at the end of the run (empty when there is nothing
+    to say)."""
     lines = list(warnings)
     lines += [miss_line(m) for m in misses]
     if misses:

@@ -1,6 +1,6 @@
-"""With a baseline: the ``(whole run)`` test of each model, and of each model the baseline has and the cassettes
-do not (the gate fails both as ``diff runs --fail-on-regression`` does: the paired test, no score, a model of A
-missing from B)."""
+"""With a baseline: the ``(whole run)`` test of each model, and of each model the baseline has and
+the cassettes do not (the gate fails both as ``diff runs --fail-on-regression`` does: the paired
+test, no score, a model of A missing from B)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from scorer.errors import LobstackError
 
 
 def missing_models(run: LobstackRun) -> list[ModelRef]:
-    """The baseline's models with no model dir in the cassettes (none when ``--lobstack-model`` chose the models):
-    the gate counts each as a regression, a model of A missing from B, as ``diff runs`` does."""
+    """The baseline's models with no model dir in the cassettes (none when ``--lobstack-model``
+    chose the models): the gate counts each as a regression, a model of A missing from B, as
+    ``diff runs`` does."""
     settings = run.settings
     if settings.models or not settings.baselines:
         return []
@@ -35,8 +36,9 @@ WHOLE_RUN = "(whole run)"  # as diff runs' JUnit names a regression about a mode
 
 
 class WholeRunItem(pytest.Item):
-    """With a baseline: one test per model that fails when the gate finds its whole run worse than the baseline's
-    (the paired test over the cases, or no scored case), as ``diff runs`` reports it."""
+    """With a baseline: one test per model that fails when the gate finds its whole run worse than
+    the baseline's (the paired test over the cases, or no scored case), as ``diff runs``
+    reports it."""
 
     run: LobstackRun
     model: ModelRef
@@ -50,7 +52,10 @@ class WholeRunItem(pytest.Item):
         if verdict is not None and verdict.whole_run:
             raise CaseFailed("; ".join(r.message for r in verdict.whole_run))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
+    def repr_failure(  # type: ignore[override]
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+    ) -> str:
         """The gate's message, alone."""
         if isinstance(excinfo.value, CaseFailed):
             return str(excinfo.value)
@@ -64,7 +69,8 @@ class WholeRunItem(pytest.Item):
 
 
 class MissingModelCollector(pytest.Collector):
-    """A model the baseline has and the cassettes do not: one ``(whole run)`` test, which the gate fails."""
+    """A model the baseline has and the cassettes do not: one ``(whole run)`` test, which the
+    gate fails."""
 
     run: LobstackRun
     model: ModelRef
@@ -77,7 +83,8 @@ class MissingModelCollector(pytest.Collector):
 
 
 class MissingModelItem(WholeRunItem):
-    """Fails with the gate's regression (``in A, not in B``) and where the recordings were looked for."""
+    """Fails with the gate's regression (``in A, not in B``) and where the recordings were
+    looked for."""
 
     def runtest(self) -> None:
         """Fail as the gate's verdict on the model says (it is in A, not in B)."""
@@ -86,7 +93,8 @@ class MissingModelItem(WholeRunItem):
             show = self.run.settings.show
             raise CaseFailed(
                 "; ".join(r.message for r in verdict.whole_run)
-                + f": the baseline has {self.model.name}, and {show(self.model.model_dir)} holds no "
-                f"recordings; record them (lobstack-eval record --model {shlex.quote(self.model.name)} "
-                f"--cassettes {show(self.run.settings.cassettes)}), or take the model out of the baseline"
+                + f": the baseline has {self.model.name}, and {show(self.model.model_dir)} holds "
+                "no recordings; record them (lobstack-eval record --model "
+                f"{shlex.quote(self.model.name)} --cassettes {show(self.run.settings.cassettes)}), "
+                "or take the model out of the baseline"
             )

@@ -1,11 +1,13 @@
-"""An answer's body as a cassette keeps it: decoded (``Content-Encoding``) under a size cap, and kept losslessly
-when it is not UTF-8 (decisions ``METHOD.md#answer-size-cap`` and ``METHOD.md#non-utf8-answers``).
+"""An answer's body as a cassette keeps it: decoded (``Content-Encoding``) under a size cap, and
+kept losslessly when it is not UTF-8 (decisions ``METHOD.md#answer-size-cap`` and
+``METHOD.md#non-utf8-answers``).
 
-vcrpy's own decoding (``decode_compressed_response``) inflates a body whole in one call: a 1.5 MB gzip body can
-become 1.5 GB. Here it is inflated a chunk at a time and given up as soon as it passes the cap. A body that is not
-UTF-8 (a proxy's Latin-1 error page) cannot go into vcrpy's JSON cassette as it is: ``string`` holds it decoded
-with U+FFFD for each bad byte (what plain vcrpy replays; readable in a review) and ``bytes_base64`` the exact bytes,
-which replay serves, so the answer is judged as what it is at record and at rescore alike.
+vcrpy's own decoding (``decode_compressed_response``) inflates a body whole in one call: a 1.5 MB
+gzip body can become 1.5 GB. Here it is inflated a chunk at a time and given up as soon as it passes
+the cap. A body that is not UTF-8 (a proxy's Latin-1 error page) cannot go into vcrpy's JSON
+cassette as it is: ``string`` holds it decoded with U+FFFD for each bad byte (what plain vcrpy
+replays; readable in a review) and ``bytes_base64`` the exact bytes, which replay serves, so the
+answer is judged as what it is at record and at rescore alike.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from recorder.transport import AnswerTooLarge
 
 BYTES_KEY = "bytes_base64"
 _CHUNK = 64 * 1024
-# zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send as deflate)
+# zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send
+# as deflate)
 _WBITS = {"gzip": (31,), "x-gzip": (31,), "deflate": (15, -15)}
 
 
@@ -44,8 +47,9 @@ def _inflate(raw: bytes, wbits: int, limit: int) -> bytes:
 
 
 def decode_capped(raw: bytes, encoding: str, limit: int) -> bytes | None:
-    """``raw`` decoded from ``encoding`` (gzip or deflate), or None for an encoding this does not know or a body
-    that does not decode (kept as received); AnswerTooLarge as soon as the output passes ``limit`` bytes."""
+    """``raw`` decoded from ``encoding`` (gzip or deflate), or None for an encoding this does not
+    know or a body that does not decode (kept as received); AnswerTooLarge as soon as the output
+    passes ``limit`` bytes."""
     for wbits in _WBITS.get(encoding.strip().lower(), ()):
         try:
             return _inflate(raw, wbits, limit)
@@ -64,9 +68,9 @@ def _header(headers: dict[str, Any], name: str) -> tuple[str | None, list[str]]:
 def capped_response(
     response: dict[str, Any], limit: int, scrub: Callable[[bytes], bytes] = lambda raw: raw
 ) -> dict[str, Any]:
-    """vcrpy's response dict with its body decoded under ``limit`` (the ``Content-Encoding`` header then dropped
-    and ``content-length`` set, as vcrpy's own decoding does), passed through ``scrub``, and stored losslessly if
-    it is not UTF-8."""
+    """vcrpy's response dict with its body decoded under ``limit`` (the ``Content-Encoding`` header
+    then dropped and ``content-length`` set, as vcrpy's own decoding does), passed through
+    ``scrub``, and stored losslessly if it is not UTF-8."""
     body = response.get("body") or {}
     raw = body.get("string")
     if isinstance(raw, str):
@@ -97,7 +101,8 @@ def capped_response(
 
 
 def recorded_bytes(body: dict[str, Any]) -> bytes:
-    """The exact bytes of a recorded response body (``bytes_base64`` when the body was not UTF-8)."""
+    """The exact bytes of a recorded response body (``bytes_base64`` when the body was
+    not UTF-8)."""
     encoded = body.get(BYTES_KEY)
     if isinstance(encoded, str):
         return base64.b64decode(encoded, validate=True)

@@ -1,9 +1,10 @@
 """The suite that ships inside lobstack-eval, and which suite a command uses when it is given none.
 
-The wheel carries ``evals/suite.json`` as ``recorder/bundled_suite.json`` (pyproject.toml's force-include), so an
-installed lobstack-eval works in a project that has no suite file yet. A command without ``--suite`` uses
-``evals/suite.json`` where it runs when that exists (a project's own suite always wins), else the bundled one, and
-the command says so once (``notice``). A suite the user names is used as named: never replaced, never a fallback.
+The wheel carries ``evals/suite.json`` as ``recorder/bundled_suite.json`` (pyproject.toml's
+force-include), so an installed lobstack-eval works in a project that has no suite file yet. A
+command without ``--suite`` uses ``evals/suite.json`` where it runs when that exists (a project's
+own suite always wins), else the bundled one, and the command says so once (``notice``). A suite the
+user names is used as named: never replaced, never a fallback.
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ from scorer.errors import SuiteError
 DEFAULT_SUITE = Path("evals/suite.json")
 _HERE = Path(__file__).resolve().parent
 PACKAGED = _HERE / "bundled_suite.json"
-# A source checkout (the editable install of development) has no packaged copy: its evals/suite.json is the file
-# the wheel is built from, so it is the bundled suite there.
+# A source checkout (the editable install of development) has no packaged copy: its evals/suite.json
+# is the file the wheel is built from, so it is the bundled suite there.
 _CHECKOUT = _HERE.parent
 
 
 @dataclass(frozen=True)
 class SuiteChoice:
-    """The suite file a command uses; ``bundled`` when it fell back to the one inside lobstack-eval."""
+    """The suite file a command uses; ``bundled`` when it fell back to the one inside
+    lobstack-eval."""
 
     path: Path
     bundled: bool
@@ -42,26 +44,27 @@ def bundled_suite_path() -> Path:
     if source.is_file() and (_CHECKOUT / "pyproject.toml").is_file():
         return source
     raise SuiteError(
-        f"no {DEFAULT_SUITE} here, and this install of lobstack-eval has no bundled suite ({PACKAGED} is missing): "
-        "pass --suite FILE, or reinstall lobstack-eval"
+        f"no {DEFAULT_SUITE} here, and this install of lobstack-eval has no bundled suite "
+        f"({PACKAGED} is missing): pass --suite FILE, or reinstall lobstack-eval"
     )
 
 
 def choose_suite(given: Path | None, where: Path | None = None) -> SuiteChoice:
-    """``given`` as is when the user named a suite; else ``where/evals/suite.json`` (``where`` defaults to the
-    working dir, kept relative) when it exists; else the bundled suite."""
+    """``given`` as is when the user named a suite; else ``where/evals/suite.json`` (``where``
+    defaults to the working dir, kept relative) when it exists; else the bundled suite."""
     if given is not None:
         return SuiteChoice(given, False)
     local = DEFAULT_SUITE if where is None else where / DEFAULT_SUITE
-    # lexists: a dangling link or a directory there is the project's file gone wrong, said by the reader, not
-    # silently replaced by the bundled suite.
+    # lexists: a dangling link or a directory there is the project's file gone wrong, said by the
+    # reader, not silently replaced by the bundled suite.
     if os.path.lexists(local):
         return SuiteChoice(local, False)
     return SuiteChoice(bundled_suite_path(), True)
 
 
 def is_default(path: Path, where: Path | None = None) -> bool:
-    """Whether a command run in ``where`` without ``--suite`` would use ``path`` (so a hint can leave it out)."""
+    """Whether a command run in ``where`` without ``--suite`` would use ``path`` (so a hint can
+    leave it out)."""
     try:
         return path.resolve() == choose_suite(None, where).path.resolve()
     except SuiteError:  # no suite here and none bundled: the hint names the file
@@ -74,7 +77,8 @@ def tool_version() -> str:
 
 
 def suite_title(data: bytes) -> str:
-    """``name version`` of a suite file's bytes, or a word on why not (for messages only: the reader checks)."""
+    """``name version`` of a suite file's bytes, or a word on why not (for messages only: the
+    reader checks)."""
     try:
         doc = json.loads(data)
         return f"{doc['name']} {doc['version']}"
@@ -93,7 +97,8 @@ def notice(choice: SuiteChoice) -> str:
 
 @dataclass(frozen=True)
 class Exported:
-    """What ``export_suite`` did: ``written`` is False when the target already held the bundled suite."""
+    """What ``export_suite`` did: ``written`` is False when the target already held the
+    bundled suite."""
 
     path: Path
     title: str
@@ -102,8 +107,8 @@ class Exported:
 
 
 def export_suite(target: Path, force: bool = False) -> Exported:
-    """Write the bundled suite to ``target``. A file already there with other bytes is kept (SuiteError) unless
-    ``force``; the same bytes are left alone."""
+    """Write the bundled suite to ``target``. A file already there with other bytes is kept
+    (SuiteError) unless ``force``; the same bytes are left alone."""
     data = read_bytes(bundled_suite_path(), "suite file", SuiteError)
     title = suite_title(data)
     if target.is_dir():
@@ -121,8 +126,8 @@ def export_suite(target: Path, force: bool = False) -> Exported:
         replaced = suite_title(old) if old is not None else "a file that cannot be read"
         if not force:
             raise SuiteError(
-                f"{target}: exists and differs from the bundled suite ({replaced} there, {title} bundled); "
-                "--force overwrites it"
+                f"{target}: exists and differs from the bundled suite ({replaced} there, {title} "
+                "bundled); --force overwrites it"
             )
     write_bytes_atomic(target, data)
     return Exported(target, title, written=True, replaced=replaced)

@@ -1,4 +1,5 @@
-"""vcrpy cassettes: one per case, vcrpy's JSON serializer, atomic writes, exact JSON-body matching, no secrets."""
+"""vcrpy cassettes: one per case, vcrpy's JSON serializer, atomic writes, exact JSON-body
+matching, no secrets."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ def _parsed(body: Any) -> Any:
 
 
 def endpoint_uri(r1: Any, r2: Any) -> None:
-    """vcrpy matcher: the URIs are equal as stored (no userinfo; a loopback server's port plays no part)."""
+    """vcrpy matcher: the URIs are equal as stored (no userinfo; a loopback server's port plays
+    no part)."""
     if not same_endpoint(r1.uri, r2.uri):
-        # Stored forms: a hand-edited URI may hold credentials, and this text becomes a case's reason.
+        # Stored forms: a hand-edited URI may hold credentials, and this text becomes a
+        # case's reason.
         raise AssertionError(f"{stored_uri(r1.uri)} != {stored_uri(r2.uri)}")
 
 
@@ -84,13 +87,15 @@ class AtomicPersister:
 
 
 def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_MB * MIB) -> Any:
-    """The project's vcrpy configuration for recording and for plain-vcrpy playback; an answer whose body passes
-    ``max_bytes`` (on the wire or decoded) raises ``AnswerTooLarge`` out of the request and is not kept."""
+    """The project's vcrpy configuration for recording and for plain-vcrpy playback; an answer whose
+    body passes ``max_bytes`` (on the wire or decoded) raises ``AnswerTooLarge`` out of the
+    request and is not kept."""
     import vcr
 
     def before_request(request: Any) -> Any:
-        # vcrpy calls this several times per request. The body is built from the suite and never holds the key,
-        # so it only gets the cheap replacement of known secret values; headers get the full scrub.
+        # vcrpy calls this several times per request. The body is built from the suite and never
+        # holds the key, so it only gets the cheap replacement of known secret values; headers get
+        # the full scrub.
         request.headers = scrub_headers(dict(request.headers), secrets)
         request.uri = stored_uri(
             request.uri
@@ -100,7 +105,8 @@ def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_
         return request
 
     def before_response(response: dict[str, Any]) -> dict[str, Any]:
-        # Sorted: vcrpy collects response headers through a set, so their order would change from run to run.
+        # Sorted: vcrpy collects response headers through a set, so their order would change from
+        # run to run.
         response = capped_response(response, max_bytes, lambda raw: scrub_body(raw, secrets))
         response["headers"] = dict(
             sorted(scrub_headers(response.get("headers", {}), secrets).items())
@@ -114,7 +120,8 @@ def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_
         filter_query_parameters=list(SECRET_QUERY_PARAMETERS),
         before_record_request=before_request,
         before_record_response=before_response,
-        decode_compressed_response=False,  # decoded by ``capped_response``, a chunk at a time under the cap
+        # decoded by ``capped_response``, a chunk at a time under the cap
+        decode_compressed_response=False,
         record_on_exception=False,
     )
     recorder.register_matcher("endpoint_uri", endpoint_uri)
@@ -123,7 +130,8 @@ def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_
     return recorder
 
 
-# HTTP clients vcrpy tries to patch; it re-tries importing each one on every use_cassette (about 6 ms a case).
+# HTTP clients vcrpy tries to patch; it re-tries importing each one on every use_cassette (about 6
+# ms a case).
 _OPTIONAL_CLIENTS = (
     "botocore",
     "httplib2",
@@ -138,9 +146,11 @@ _OPTIONAL_CLIENTS = (
 
 
 def skip_absent_clients() -> None:
-    """Mark the optional HTTP clients that are not installed as absent, so vcrpy's import attempts fail at once.
+    """Mark the optional HTTP clients that are not installed as absent, so vcrpy's import attempts
+    fail at once.
 
-    Only for recorder worker processes: ``sys.modules[name] = None`` is how Python spells "not importable".
+    Only for recorder worker processes: ``sys.modules[name] = None`` is how Python spells
+    "not importable".
     """
     import importlib.util
     import sys
@@ -156,5 +166,6 @@ def cassette_path(model_dir: Path, case_id: str) -> Path:
 
 
 def cassette_target(model_dir: Path, case_id: str) -> Path:
-    """``cassette_path`` for writing: checked to lie inside ``model_dir`` (a case id cannot climb out)."""
+    """``cassette_path`` for writing: checked to lie inside ``model_dir`` (a case id cannot
+    climb out)."""
     return inside(model_dir, f"{case_id}.json")

@@ -1,11 +1,12 @@
 """One API call with the method's retry rule, and nothing more.
 
-Retried: a request that did not complete (network error, or no answer in 120 s) or that got 429, 502, 503 or
-504; up to 3 retries, 1, 2 and 4 seconds apart (Retry-After is not honoured: the method fixes the schedule).
-Any other answer is the model's result (a status outside 100-599 too; a redirect is not followed: its reason says
-where it points, to use as --base-url). An error object inside a 2xx body (OpenRouter's mid-generation errors) is
-an error answer with the provider's code: an in-body 429, 502, 503 or 504 is a transport error and retried
-like its HTTP twin; any other in-body error errors the case with the provider's code and message.
+Retried: a request that did not complete (network error, or no answer in 120 s) or that got 429,
+502, 503 or 504; up to 3 retries, 1, 2 and 4 seconds apart (Retry-After is not honoured: the method
+fixes the schedule). Any other answer is the model's result (a status outside 100-599 too; a
+redirect is not followed: its reason says where it points, to use as --base-url). An error object
+inside a 2xx body (OpenRouter's mid-generation errors) is an error answer with the provider's code:
+an in-body 429, 502, 503 or 504 is a transport error and retried like its HTTP twin; any other
+in-body error errors the case with the provider's code and message.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ class CallResult:
 
 
 def _in_body_error(answer: HttpAnswer) -> BodyError | None:
-    """The error object of a 2xx answer's body, if it has one (a cheap byte test first: most bodies have none)."""
+    """The error object of a 2xx answer's body, if it has one (a cheap byte test first: most
+    bodies have none)."""
     if not 200 <= answer.status < 300 or b'"error"' not in answer.body:
         return None
     from scorer.strict_json import loads_marking
@@ -78,8 +80,9 @@ def call_with_retries(
     sleep: Callable[[float], None] = time.sleep,
     cost_header: str = COST_HEADER,
 ) -> CallResult:
-    """Send ``request``, retrying transport errors as the method says; ``cost_header`` names the price header (an
-    answer without it is priced by its body's ``usage.cost``, as OpenRouter sends it)."""
+    """Send ``request``, retrying transport errors as the method says; ``cost_header`` names the
+    price header (an answer without it is priced by its body's ``usage.cost``, as OpenRouter
+    sends it)."""
     attempts: list[Attempt] = []
     for number in range(1, len(BACKOFF_S) + 2):
         try:
@@ -116,8 +119,9 @@ def failure_line(answer: HttpAnswer, url: str) -> str:
 
 
 def redirect_text(location: str, url: str) -> str:
-    """``the gateway redirected to URL: use it as --base-url``, the URL as an API root (``/chat/completions``
-    taken off) and shown as URLs are (no credentials, no port for a loopback host, query values hidden)."""
+    """``the gateway redirected to URL: use it as --base-url``, the URL as an API root
+    (``/chat/completions`` taken off) and shown as URLs are (no credentials, no port for a
+    loopback host, query values hidden)."""
     from urllib.parse import urljoin
 
     from recorder.endpoint import stored_uri

@@ -1,9 +1,10 @@
 """A wall-clock limit on one HTTP attempt: connecting, sending, the headers and the whole body.
 
-``requests``' timeout bounds each socket read, so a server that trickles its answer a byte at a time would hold
-an attempt (and the run) forever. The limit is a ``SIGALRM`` timer, which interrupts any blocking call of the
-main thread, where record runs its cases (its own thread in a single-case run, each worker's main thread
-otherwise). Called from another thread, only ``requests``' per-read timeout applies.
+``requests``' timeout bounds each socket read, so a server that trickles its answer a byte at a time
+would hold an attempt (and the run) forever. The limit is a ``SIGALRM`` timer, which interrupts any
+blocking call of the main thread, where record runs its cases (its own thread in a single-case run,
+each worker's main thread otherwise). Called from another thread, only ``requests``' per-read
+timeout applies.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from types import FrameType
 
 
 class DeadlineExpired(BaseException):
-    """The attempt's time is up (a BaseException, so no library's ``except Exception`` swallows it)."""
+    """The attempt's time is up (a BaseException, so no library's ``except Exception``
+    swallows it)."""
 
 
 def _expire(signum: int, frame: FrameType | None) -> None:

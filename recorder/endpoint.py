@@ -1,9 +1,10 @@
 """Where record sends its requests, and what of that address may be shown or stored.
 
-A base URL may carry credentials (``http://user:KEY@host/v1``). They are taken out of the URL at once and sent
-as HTTP Basic auth, as ``requests`` would; the URL that is sent, printed or written never holds them. What is
-stored (run.json's ``base_url``, every cassette URI) is also independent of the port a loopback server happened
-to get: a local stand-in on another port is the same endpoint, so re-recording it changes no file but timings.
+A base URL may carry credentials (``http://user:KEY@host/v1``). They are taken out of the URL at
+once and sent as HTTP Basic auth, as ``requests`` would; the URL that is sent, printed or written
+never holds them. What is stored (run.json's ``base_url``, every cassette URI) is also independent
+of the port a loopback server happened to get: a local stand-in on another port is the same
+endpoint, so re-recording it changes no file but timings.
 """
 
 from __future__ import annotations
@@ -41,10 +42,12 @@ def _netloc(host: str, port: int | None) -> str:
 
 
 def stored_uri(uri: str) -> str:
-    """``uri`` as run.json and cassettes keep it: no userinfo, no default port, and no port at all for a loopback
-    host (a local server listens wherever it was started; the URI stays one that plain vcrpy can replay).
+    """``uri`` as run.json and cassettes keep it: no userinfo, no default port, and no port at all
+    for a loopback host (a local server listens wherever it was started; the URI stays one that
+    plain vcrpy can replay).
 
-    Strings that are not http(s) URLs are returned unchanged (a matcher must not fail on a corrupt cassette)."""
+    Strings that are not http(s) URLs are returned unchanged (a matcher must not fail on a
+    corrupt cassette)."""
     try:
         parts = urlsplit(uri)
         port = parts.port
@@ -66,8 +69,8 @@ def same_endpoint(uri_a: str, uri_b: str) -> bool:
 
 @dataclass(frozen=True)
 class Endpoint:
-    """The gateway to record from: ``url`` has no credentials; ``auth`` and ``api_key`` never leave the process
-    except in the request's Authorization header."""
+    """The gateway to record from: ``url`` has no credentials; ``auth`` and ``api_key`` never leave
+    the process except in the request's Authorization header."""
 
     url: str
     api_key: str | None = None
@@ -89,14 +92,15 @@ class Endpoint:
         return tuple(v for v in dict.fromkeys(values) if v)
 
     def scrub(self, text: str) -> str:
-        """``text`` with every credential value removed, in any form a body may carry it: for every line printed or
-        written (key shapes are left alone: such a line may quote a model's answer)."""
+        """``text`` with every credential value removed, in any form a body may carry it: for every
+        line printed or written (key shapes are left alone: such a line may quote a
+        model's answer)."""
         return scrub_text(text, self.secrets)
 
 
 def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
-    """An Endpoint from a base URL (credentials in its userinfo are split off); UsageError names a bad URL
-    without repeating its credentials."""
+    """An Endpoint from a base URL (credentials in its userinfo are split off); UsageError names a
+    bad URL without repeating its credentials."""
     url = url.strip().rstrip("/")
     try:
         parts = urlsplit(url)
@@ -120,8 +124,8 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
         raise UsageError(f"--base-url {shown!r} is not an http(s) URL")
     if parts.query or parts.fragment:
         raise UsageError(
-            f"--base-url {shown!r}: an API root has no query or fragment (a key goes in {API_KEY_ENV}; "
-            "values hidden here)"
+            f"--base-url {shown!r}: an API root has no query or fragment (a key goes in "
+            f"{API_KEY_ENV}; values hidden here)"
         )
     if endpoint.url.endswith("/chat/completions"):
         raise UsageError(f"--base-url {shown!r} must end before /chat/completions (e.g. .../v1)")
@@ -130,22 +134,24 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
 
 def locate_endpoint(option: str | None) -> Endpoint:
     """``--base-url``, else env ``LOBSTACK_BASE_URL``, else the real gateway, with the key from env
-    ``LOBSTACK_API_KEY`` if set; a bad URL is a UsageError, a missing key is not checked (see ``require_key``).
-    The key is taken without surrounding whitespace (a pasted key often has some; no key has any), so an empty or
-    blank one is no key at all (decision 101)."""
+    ``LOBSTACK_API_KEY`` if set; a bad URL is a UsageError, a missing key is not checked (see
+    ``require_key``). The key is taken without surrounding whitespace (a pasted key often has
+    some; no key has any), so an empty or blank one is no key at all (decision 101)."""
     endpoint = parse_base_url(option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL)
     return Endpoint(endpoint.url, os.environ.get(API_KEY_ENV, "").strip() or None, endpoint.auth)
 
 
 def require_key(endpoint: Endpoint) -> Endpoint:
-    """``endpoint``, or GatewayError when a non-loopback URL has neither a key nor userinfo: call it before the
-    first request (and only when there is one to send: planning needs no key)."""
+    """``endpoint``, or GatewayError when a non-loopback URL has neither a key nor userinfo: call it
+    before the first request (and only when there is one to send: planning needs no key)."""
     if endpoint.api_key is None and endpoint.auth is None and not is_loopback(endpoint.url):
         raise GatewayError(
-            f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no key)"
+            f"{API_KEY_ENV} is not set; it is needed for {endpoint.url} (a loopback URL needs no "
+            "key)"
         )
     if endpoint.api_key is not None and any(ord(c) < 32 or ord(c) == 127 for c in endpoint.api_key):
-        # requests would refuse the header with an error quoting it, escaped past the scrubber: never show the key.
+        # requests would refuse the header with an error quoting it, escaped past the scrubber:
+        # never show the key.
         raise GatewayError(
             f"{API_KEY_ENV} holds a line break or another control character; a key is one line"
         )
@@ -153,14 +159,14 @@ def require_key(endpoint: Endpoint) -> Endpoint:
 
 
 def resolve_endpoint(option: str | None) -> Endpoint:
-    """``locate_endpoint`` checked by ``require_key``: a non-loopback URL without a key (or userinfo) is an error
-    before any request."""
+    """``locate_endpoint`` checked by ``require_key``: a non-loopback URL without a key (or
+    userinfo) is an error before any request."""
     return require_key(locate_endpoint(option))
 
 
 def resolve_base_url(option: str | None) -> str:
-    """The base URL to record from, validated and as given (``record`` splits off any credentials itself; show
-    it with ``public_url``)."""
+    """The base URL to record from, validated and as given (``record`` splits off any credentials
+    itself; show it with ``public_url``)."""
     url = (option or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).strip().rstrip("/")
     parse_base_url(url)
     return url

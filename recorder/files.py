@@ -18,8 +18,9 @@ _SUITES_KEPT = 8
 
 
 def read_suite(path: Path) -> Suite:
-    """Load and validate a suite file; SuiteError names the file and the first problem. The same bytes at the same
-    path are checked once per process (record reads the suite to plan, to record and in each worker it forks)."""
+    """Load and validate a suite file; SuiteError names the file and the first problem. The same
+    bytes at the same path are checked once per process (record reads the suite to plan, to
+    record and in each worker it forks)."""
     raw = read_bytes(path, "suite file", SuiteError)
     key = (str(path), hashlib.sha256(raw).digest())
     suite = _SUITES.get(key)
@@ -37,7 +38,8 @@ def check_suite_file(path: Path) -> SuiteCheck:
 
 
 def read_suite_document(path: Path) -> Any:
-    """A suite file's document (JSON, or YAML by its name) as plain data, unchecked (the report's view)."""
+    """A suite file's document (JSON, or YAML by its name) as plain data, unchecked (the
+    report's view)."""
     if is_yaml(str(path)):
         return decode_suite(read_bytes(path, "suite file", SuiteError), str(path))[0]
     return read_json(path, "suite file", SuiteError)

@@ -1,13 +1,15 @@
-"""The ``http.client`` response under the recorder's urllib3 connections: what a gateway's answer is before
-``requests``, vcrpy or urllib3's decoders see it.
+"""The ``http.client`` response under the recorder's urllib3 connections: what a gateway's answer is
+before ``requests``, vcrpy or urllib3's decoders see it.
 
-- Every ``1xx`` answer before the final one is skipped (RFC 9110 section 15.2), as ``100 Continue`` is.
+- Every ``1xx`` answer before the final one is skipped (RFC 9110 section 15.2), as ``100
+  Continue`` is.
 - An unsolicited ``101 Switching Protocols`` is a network error
-  (``docs/commands/record.md#an-unsolicited-101-is-a-network-error``): the request asked for no upgrade, and
-  what follows a 101 is no longer HTTP, so there is no answer to judge.
+  (``docs/commands/record.md#an-unsolicited-101-is-a-network-error``): the request asked for no
+  upgrade, and what follows a 101 is no longer HTTP, so there is no answer to judge.
 - A gzip or deflate body is decoded here, a chunk at a time, under the answer cap (decision
-  ``METHOD.md#answer-size-cap``): vcrpy's stub reads the body with ``preload_content``, so urllib3 would inflate
-  it whole in one call (1.5 MB of gzip can be 1.5 GB) before ``--max-answer-mb`` got a chance.
+  ``METHOD.md#answer-size-cap``): vcrpy's stub reads the body with ``preload_content``, so urllib3
+  would inflate it whole in one call (1.5 MB of gzip can be 1.5 GB) before ``--max-answer-mb`` got
+  a chance.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ _limit: contextvars.ContextVar[int] = contextvars.ContextVar(
 
 @contextmanager
 def answer_limit(max_bytes: int) -> Iterator[None]:
-    """Answers read in this block (this thread) are capped at ``max_bytes``, on the wire and decoded."""
+    """Answers read in this block (this thread) are capped at ``max_bytes``, on the wire
+    and decoded."""
     token = _limit.set(max_bytes)
     try:
         yield
@@ -40,7 +43,8 @@ def answer_limit(max_bytes: int) -> Iterator[None]:
 
 
 def install() -> None:
-    """Make urllib3's connections use ``FinalResponse`` (idempotent; process-wide, as urllib3 is)."""
+    """Make urllib3's connections use ``FinalResponse`` (idempotent; process-wide, as
+    urllib3 is)."""
     import urllib3.connection
 
     connection = urllib3.connection.HTTPConnection
@@ -57,7 +61,8 @@ def install() -> None:
                     raise ProtocolSwitch()
                 if not 102 <= status <= 199:  # 100 is skipped by http.client itself
                     return version, status, reason
-                http.client._read_headers(self.fp)  # type: ignore[attr-defined]  # the 1xx answer's headers
+                # the 1xx answer's headers
+                http.client._read_headers(self.fp)  # type: ignore[attr-defined]
 
         def begin(self) -> None:
             super().begin()
@@ -66,9 +71,10 @@ def install() -> None:
                 self._decode_body(encoding, _limit.get())
 
         def _decode_body(self, encoding: str, limit: int) -> None:
-            """Read the whole body (at most ``limit`` bytes) and decode it (at most ``limit`` bytes): urllib3
-            then reads the decoded body, with no ``Content-Encoding`` left to apply. A body that does not decode
-            is served as received, so urllib3 says what it says of a bad gzip body."""
+            """Read the whole body (at most ``limit`` bytes) and decode it (at most ``limit``
+            bytes): urllib3 then reads the decoded body, with no ``Content-Encoding`` left to
+            apply. A body that does not decode is served as received, so urllib3 says what it
+            says of a bad gzip body."""
             chunks, size = [], 0
             while chunk := self.read(_CHUNK):
                 size += len(chunk)

@@ -1,9 +1,12 @@
-"""What the first answers of a record run already say: that the rest is futile, or that no answer is priced.
+"""What the first answers of a record run already say: that the rest is futile, or that no answer
+is priced.
 
-- The same refusal (HTTP 401, 403 or 404, same reason) for each of the first ``FUTILE_AFTER`` case-runs of a run
-  means a wrong key or model name: the run starts no other case-run (decision ``METHOD.md#stop-when-futile``).
-- After a run in which no 2xx answer carried a price (the cost header, or OpenRouter's ``usage.cost``), the user
-  is told, naming the header: otherwise they learn it from a ``-`` in the leaderboard.
+- The same refusal (HTTP 401, 403 or 404, same reason) for each of the first ``FUTILE_AFTER``
+  case-runs of a run means a wrong key or model name: the run starts no other case-run (decision
+  ``METHOD.md#stop-when-futile``).
+- After a run in which no 2xx answer carried a price (the cost header, or OpenRouter's
+  ``usage.cost``), the user is told, naming the header: otherwise they learn it from a ``-`` in
+  the leaderboard.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ FUTILE_AFTER = 3
 
 
 class FutileWatch:
-    """Watches the case-runs of one run as they finish; ``verdict`` is the line to stop with, once futile."""
+    """Watches the case-runs of one run as they finish; ``verdict`` is the line to stop with,
+    once futile."""
 
     def __init__(self, model: str, after: int = FUTILE_AFTER) -> None:
         self.model = model
@@ -48,16 +52,16 @@ class FutileWatch:
             and all(r == first for r in self.reasons)
         ):
             self.verdict = (
-                f"the gateway refused the first {self.after} case-runs for {self.model} the same way ({first}); "
-                "stopped before sending the rest. Check the key and --model (the refusals are kept as recorded; "
-                "the same command records them again)"
+                f"the gateway refused the first {self.after} case-runs for {self.model} the same "
+                f"way ({first}); stopped before sending the rest. Check the key and --model (the "
+                "refusals are kept as recorded; the same command records them again)"
             )
 
 
 def _priced(cassette: Path, cost_header: str) -> bool | str | None:
-    """True when a 2xx answer of ``cassette`` carries a price; else the first unreadable value of the cost header
-    (a str: two values, a negative or ``NaN`` one), else False when it has 2xx answers; None when it has no 2xx
-    answer (or cannot be read: replay says so)."""
+    """True when a 2xx answer of ``cassette`` carries a price; else the first unreadable value of
+    the cost header (a str: two values, a negative or ``NaN`` one), else False when it has 2xx
+    answers; None when it has no 2xx answer (or cannot be read: replay says so)."""
     try:
         interactions = json.loads(cassette.read_text(encoding="utf-8"))["interactions"]
         seen: bool | str | None = None
@@ -90,12 +94,12 @@ def unpriced(model_dir: Path, runs: Iterable[CaseRun], cost_header: str) -> str 
     if unreadable is not None:  # present but not a price: said, never silently shown as "-"
         held = for_terminal(repr(unreadable[:40]), one_line=True)
         return (
-            f"warning: no answer of this run carried a readable price: the header {cost_header} held "
-            f"{held}, not one non-negative number, so its cost will show as -; "
-            "see docs/GATEWAYS.md"
+            f"warning: no answer of this run carried a readable price: the header {cost_header} "
+            f"held {held}, not one non-negative number, so its cost will show as -; see "
+            "docs/GATEWAYS.md"
         )
     return (
-        f"warning: no answer of this run carried the price header {cost_header} (nor a usage.cost in the body), "
-        "so its cost will show as -; if the gateway prices calls in another header, name it with --cost-header "
-        "(see docs/GATEWAYS.md)"
+        f"warning: no answer of this run carried the price header {cost_header} (nor a usage.cost "
+        "in the body), so its cost will show as -; if the gateway prices calls in another header, "
+        "name it with --cost-header (see docs/GATEWAYS.md)"
     )

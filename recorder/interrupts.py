@@ -1,8 +1,9 @@
 """Ctrl-C and SIGTERM while recording.
 
-The first Ctrl-C stops starting cases at once and lets the running ones finish (their answers are being paid
-for); a second Ctrl-C, or SIGTERM (a CI timeout, ``kill``), stops at once. Either way every finished case is
-kept and ``record`` raises ``RecordInterrupted``, which the CLI turns into exit 130.
+The first Ctrl-C stops starting cases at once and lets the running ones finish (their answers are
+being paid for); a second Ctrl-C, or SIGTERM (a CI timeout, ``kill``), stops at once. Either way
+every finished case is kept and ``record`` raises ``RecordInterrupted``, which the CLI turns into
+exit 130.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-# A second SIGINT this soon after the first is the same Ctrl-C delivered twice: with no terminal, `uv run` forwards
-# the SIGINT that the process group already delivered to us, about 0.2 s later (measured with uv 0.13;
-# astral-sh/uv#13925). A person's deliberate second press comes later than this.
+# A second SIGINT this soon after the first is the same Ctrl-C delivered twice: with no terminal,
+# `uv run` forwards the SIGINT that the process group already delivered to us, about 0.2 s later
+# (measured with uv 0.13; astral-sh/uv#13925). A person's deliberate second press comes later
+# than this.
 SAME_PRESS_S = 0.5
 
 
@@ -42,8 +44,8 @@ def finishing_notice(running: int) -> str:
 class Interrupts:
     """The run's interrupt state, set by signal handlers and read by the recording loop.
 
-    ``interruptible`` is true while this thread runs a case itself: only then do the handlers act at once
-    (announce, or raise ``StopNow``); otherwise they only set flags, which the loop polls.
+    ``interruptible`` is true while this thread runs a case itself: only then do the handlers act at
+    once (announce, or raise ``StopNow``); otherwise they only set flags, which the loop polls.
     """
 
     def __init__(
@@ -114,7 +116,8 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM ends the block like Ctrl-C (exit 130, nothing half-done) rather than killing the process."""
+    """SIGTERM ends the block like Ctrl-C (exit 130, nothing half-done) rather than killing
+    the process."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -1,10 +1,12 @@
-"""One ``record`` per model dir at a time: an advisory lock held for the whole run, naming its holder.
+"""One ``record`` per model dir at a time: an advisory lock held for the whole run, naming
+its holder.
 
-Two runs on one model dir would both pay for the same cases and keep only one run's manifest. The lock is an
-``flock`` on ``<model-dir>/.lock``; the kernel drops it when its holder dies, however it dies, so a killed run
-never leaves a stale lock. The file holds who has it (pid and host) for the error the second run prints, and is
-removed on release. Re-entrant within a process (the CLI locks before planning, ``record()`` locks again).
-Forked workers close their inherited copy of the descriptor at once: the lock is the parent's alone.
+Two runs on one model dir would both pay for the same cases and keep only one run's manifest. The
+lock is an ``flock`` on ``<model-dir>/.lock``; the kernel drops it when its holder dies, however it
+dies, so a killed run never leaves a stale lock. The file holds who has it (pid and host) for the
+error the second run prints, and is removed on release. Re-entrant within a process (the CLI locks
+before planning, ``record()`` locks again). Forked workers close their inherited copy of the
+descriptor at once: the lock is the parent's alone.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ _fds: dict[str, int] = {}  # the locked descriptor of each model dir this proces
 
 
 def forget_inherited_locks() -> None:
-    """In a forked child: close the copies of the parent's lock descriptors, so that the lock lives exactly as long
-    as the parent (a dying child must not hold it for the next run; an orphan must not keep it either)."""
+    """In a forked child: close the copies of the parent's lock descriptors, so that the lock lives
+    exactly as long as the parent (a dying child must not hold it for the next run; an orphan
+    must not keep it either)."""
     for fd in _fds.values():
         with contextlib.suppress(OSError):
             os.close(fd)
@@ -46,7 +49,9 @@ def holder_text() -> str:
 def _try_lock(path: Path) -> int | str:
     """The locked file descriptor, or the holder's text when another process has the lock."""
     while True:
-        try:  # O_NOFOLLOW: a symlinked .lock (git stores symlinks) must not truncate the file it points to
+        # O_NOFOLLOW: a symlinked .lock (git stores symlinks) must not truncate the file it
+        # points to
+        try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
         except OSError as exc:
             if path.is_symlink():
@@ -73,8 +78,9 @@ def _try_lock(path: Path) -> int | str:
 
 @contextmanager
 def model_dir_lock(model_dir: Path) -> Iterator[None]:
-    """Hold the model dir's lock; CassetteError naming the holder when another process records into it, or when
-    its lock file is a symlink (callers check the dir itself with ``fileio.safe_paths.inside``)."""
+    """Hold the model dir's lock; CassetteError naming the holder when another process records into
+    it, or when its lock file is a symlink (callers check the dir itself with
+    ``fileio.safe_paths.inside``)."""
     model_dir.mkdir(parents=True, exist_ok=True)
     key = str(model_dir.resolve())
     if fcntl is None or key in _held:
@@ -90,8 +96,8 @@ def model_dir_lock(model_dir: Path) -> Iterator[None]:
     got = _try_lock(path)
     if isinstance(got, str):
         raise CassetteError(
-            f"{model_dir} is being recorded by another run ({got}); wait for it to finish, or stop it, "
-            "then run record again"
+            f"{model_dir} is being recorded by another run ({got}); wait for it to finish, or stop "
+            "it, then run record again"
         )
     os.ftruncate(got, 0)
     os.write(got, f"{holder_text()}\n".encode())

@@ -1,4 +1,5 @@
-"""``run.json``: what was recorded for one model, and how each attempt went (docs/FORMATS.md, "run.json")."""
+"""``run.json``: what was recorded for one model, and how each attempt went
+(docs/FORMATS.md, "run.json")."""
 
 from __future__ import annotations
 
@@ -20,17 +21,20 @@ TRANSPORT_OUTCOMES = frozenset(
     {"timeout", "network_error"}
     | {f"{kind}_{code}" for kind in ("http", "in_body") for code in (429, 502, 503, 504)}
 )
-# The gateway refused the request before any model saw it (the key, the access, the model name): not an answer.
+# The gateway refused the request before any model saw it (the key, the access, the model name): not
+# an answer.
 REFUSED_OUTCOMES = frozenset({"http_401", "http_403", "http_404"})
-# Any three-digit status is an answer (HTTP's grammar, and what http.client reads): 600 or 999 from a broken gateway
-# is kept like any other non-2xx, never discarded (decision METHOD.md#any-three-digit-status).
+# Any three-digit status is an answer (HTTP's grammar, and what http.client reads): 600 or 999 from
+# a broken gateway is kept like any other non-2xx, never discarded (decision
+# METHOD.md#any-three-digit-status).
 MIN_STATUS, MAX_STATUS = 100, 999
 DEFAULT_COST_HEADER = COST_HEADER
 
 
 @dataclass(frozen=True)
 class RecordedAttempt:
-    """An attempt as the manifest keeps it; ``request_sha256`` ties it to the request it answered."""
+    """An attempt as the manifest keeps it; ``request_sha256`` ties it to the request
+    it answered."""
 
     step: int
     attempt: int
@@ -64,7 +68,8 @@ class RecordedCase:
 
     @property
     def refused_by_gateway(self) -> bool:
-        """True when the case errored because the gateway refused the request (HTTP 401, 403 or 404)."""
+        """True when the case errored because the gateway refused the request (HTTP 401, 403
+        or 404)."""
         return (
             self.status == "errored"
             and bool(self.attempts)
@@ -73,16 +78,19 @@ class RecordedCase:
 
     @property
     def record_again(self) -> bool:
-        """``record`` asks again: the last attempt got no answer from a model (transport error or refusal)."""
+        """``record`` asks again: the last attempt got no answer from a model (transport error
+        or refusal)."""
         return self.errored_by_transport or self.refused_by_gateway
 
 
 @dataclass
 class Manifest:
-    """The run manifest of one model dir (mutable while recording; written whole after every case-run).
+    """The run manifest of one model dir (mutable while recording; written whole after
+    every case-run).
 
-    ``cases`` are repeat 1 (the K = 1 layout); ``repeat_cases[n]`` holds repeat n >= 2. ``repeats`` is the K
-    asked for; the K the dir has is ``repeat_count`` (also counting repeats recorded beyond it)."""
+    ``cases`` are repeat 1 (the K = 1 layout); ``repeat_cases[n]`` holds repeat n >= 2. ``repeats``
+    is the K asked for; the K the dir has is ``repeat_count`` (also counting repeats recorded
+    beyond it)."""
 
     model: str
     model_slug: str
@@ -117,7 +125,8 @@ class Manifest:
             self.repeat_cases.setdefault(repeat, {})[case_id] = entry
 
     def to_json(self) -> str:
-        """Deterministic text: sorted keys, floats by repr. A K = 1 manifest has no repeat fields at all."""
+        """Deterministic text: sorted keys, floats by repr. A K = 1 manifest has no repeat fields
+        at all."""
         document: dict[str, Any] = {
             "format_version": FORMAT_VERSION,
             "model": self.model,
@@ -144,12 +153,13 @@ class Manifest:
         )  # json.dumps(indent=2, sort_keys=True)'s text, faster
 
     def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
-        """Record prices from ``cost_header`` from now on; rescore reads one header per model dir, so a dir with
-        cases priced by another header is a CassetteError (mixing two would misprice the older cases)."""
+        """Record prices from ``cost_header`` from now on; rescore reads one header per model dir,
+        so a dir with cases priced by another header is a CassetteError (mixing two would
+        misprice the older cases)."""
         if self.cost_header != cost_header and self.cases:
             raise CassetteError(
-                f"{model_dir / MANIFEST}: recorded with --cost-header {self.cost_header}, not {cost_header}; "
-                "use the same, or --rerecord into another --cassettes dir"
+                f"{model_dir / MANIFEST}: recorded with --cost-header {self.cost_header}, not "
+                f"{cost_header}; use the same, or --rerecord into another --cassettes dir"
             )
         self.cost_header = cost_header
 
@@ -169,7 +179,8 @@ def case_json(case: RecordedCase) -> dict[str, Any]:
 
 
 def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) -> RecordedCase:
-    """The manifest entry for a case just recorded; ``digests[i]`` is the sha256 of the request of attempt ``i``."""
+    """The manifest entry for a case just recorded; ``digests[i]`` is the sha256 of the request
+    of attempt ``i``."""
 
     def keep(a: Attempt, digest: str) -> RecordedAttempt:
         return RecordedAttempt(a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest)

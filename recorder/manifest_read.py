@@ -1,4 +1,5 @@
-"""Reading ``run.json`` back: every field checked, an edited or corrupt file named with its field."""
+"""Reading ``run.json`` back: every field checked, an edited or corrupt file named with
+its field."""
 
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: P
 def _optional(
     data: dict[str, Any], key: str, kind: type, default: Any, expected: str, path: Path
 ) -> Any:
-    """``data[key]`` when it has the type ``kind``, ``default`` when absent; any other value is refused (a flag
-    written ``"yes"`` must not silently read as true or false)."""
+    """``data[key]`` when it has the type ``kind``, ``default`` when absent; any other value is
+    refused (a flag written ``"yes"`` must not silently read as true or false)."""
     value = data.get(key, default)
     if not isinstance(value, kind):
         raise CassetteError(f"{path}: {key}: expected {expected}, got {value!r}")
@@ -54,7 +55,8 @@ def _is_int(value: Any) -> bool:
 
 
 def _attempt(raw: Any, where: str) -> RecordedAttempt:
-    """One attempt of run.json, every field checked; CassetteError text is ``<field path>: <problem>``."""
+    """One attempt of run.json, every field checked; CassetteError text is
+    ``<field path>: <problem>``."""
     if not isinstance(raw, dict):
         raise CassetteError(f"{where}: expected an object")
     for key in ("step", "attempt"):
@@ -68,7 +70,8 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
             f"{where}.status: expected an HTTP status (100-999) or null, got {status!r}"
         )
     wall = raw.get("wall_ms")
-    # A latency is a duration: NaN never reaches here (strict JSON), a negative one is a corrupt file.
+    # A latency is a duration: NaN never reaches here (strict JSON), a negative one is a
+    # corrupt file.
     if wall is not None and (
         isinstance(wall, bool) or not isinstance(wall, int | float) or wall < 0
     ):
@@ -89,8 +92,9 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
 
 
 def parse_case(case_id: str, entry: Any, path: Path, field_name: str = "cases") -> RecordedCase:
-    """A case entry read back, every field checked; CassetteError naming the file, case and field (``field_name``
-    is where the entry lives: ``cases``, or ``repeat_cases.<n>`` for a later repeat)."""
+    """A case entry read back, every field checked; CassetteError naming the file, case and field
+    (``field_name`` is where the entry lives: ``cases``, or ``repeat_cases.<n>`` for a
+    later repeat)."""
     where = f"{path}: {field_name}.{case_id}"
     if not isinstance(entry, dict):
         raise CassetteError(f"{where}: expected an object")
@@ -110,7 +114,8 @@ def parse_case(case_id: str, entry: Any, path: Path, field_name: str = "cases") 
 
 
 def read_manifest(model_dir: Path) -> Manifest:
-    """Load ``run.json``; a missing or corrupt manifest is a CassetteError naming the file and field."""
+    """Load ``run.json``; a missing or corrupt manifest is a CassetteError naming the file
+    and field."""
     path = model_dir / MANIFEST
     data = read_json(path, "run manifest")
     if not isinstance(data, dict):
@@ -128,7 +133,8 @@ def read_manifest(model_dir: Path) -> Manifest:
     repeats = data.get("repeats", 1)
     if not _is_int(repeats) or not 1 <= repeats <= MAX_REPEATS:
         raise CassetteError(
-            f"{path}: repeats: expected a whole number from 1 to {MAX_REPEATS}, got {_short(repeats)}"
+            f"{path}: repeats: expected a whole number from 1 to {MAX_REPEATS}, got "
+            f"{_short(repeats)}"
         )
     repeat_cases: dict[int, dict[str, RecordedCase]] = {}
     raw_repeats = data.get("repeat_cases", {})
@@ -142,8 +148,8 @@ def read_manifest(model_dir: Path) -> Manifest:
             and isinstance(entries, dict)
         ):
             raise CassetteError(
-                f"{path}: repeat_cases.{_short(key)}: expected a repeat number from 2 to {MAX_REPEATS} mapping case "
-                "ids to entries"
+                f"{path}: repeat_cases.{_short(key)}: expected a repeat number from 2 to "
+                f"{MAX_REPEATS} mapping case ids to entries"
             )
         field_name = f"repeat_cases.{key}"
         repeat_cases[int(key)] = {
@@ -167,9 +173,10 @@ def read_manifest(model_dir: Path) -> Manifest:
 
 
 def _base_url(data: dict[str, Any], path: Path) -> str:
-    """The recorded API root as stored: ``record`` never writes credentials, but a hand-edited run.json may hold
-    some (``https://user:KEY@host/v1``). They are dropped here, where the file is read, so no hint, reason or
-    report made from it can print or write them; a value that is not an http(s) API root is a corrupt field."""
+    """The recorded API root as stored: ``record`` never writes credentials, but a hand-edited
+    run.json may hold some (``https://user:KEY@host/v1``). They are dropped here, where the file
+    is read, so no hint, reason or report made from it can print or write them; a value that is
+    not an http(s) API root is a corrupt field."""
     raw = _need(data, "base_url", str, path)
     try:
         return stored_uri(parse_base_url(raw).url)
@@ -180,7 +187,8 @@ def _base_url(data: dict[str, Any], path: Path) -> str:
 
 
 def _cost_header(data: dict[str, Any], path: Path) -> str:
-    """The header the run's prices were read from; manifests written before ``--cost-header`` used the default."""
+    """The header the run's prices were read from; manifests written before ``--cost-header``
+    used the default."""
     value = data.get("cost_header", DEFAULT_COST_HEADER)
     if not isinstance(value, str) or not value:
         raise CassetteError(f"{path}: field 'cost_header' must be a header name")

@@ -1,11 +1,12 @@
 """Cases recorded but not yet in place: ``<model-dir>/.partial/<run-token>/``.
 
-A worker writes a finished case-run's cassette there (repeat n >= 2 under ``repeat-<n>/``, as in the model dir),
-then its manifest entry beside it (``<case-id>.json.entry``, naming the case and the repeat);
-only the parent, holding the model dir's lock, moves the cassette into place and adds the entry to run.json.
-When the parent dies first (``kill -9``, a CI timeout), those answers are paid for: the next ``record`` adopts
-every one that is whole (the entry is there, the cassette holds exactly the requests the entry lists) instead
-of paying again, and deletes the rest (half-written files, cases still running when the run died).
+A worker writes a finished case-run's cassette there (repeat n >= 2 under ``repeat-<n>/``, as in the
+model dir), then its manifest entry beside it (``<case-id>.json.entry``, naming the case and the
+repeat); only the parent, holding the model dir's lock, moves the cassette into place and adds the
+entry to run.json. When the parent dies first (``kill -9``, a CI timeout), those answers are paid
+for: the next ``record`` adopts every one that is whole (the entry is there, the cassette holds
+exactly the requests the entry lists) instead of paying again, and deletes the rest (half-written
+files, cases still running when the run died).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def run_dir(model_dir: Path, token: str) -> Path:
 
 
 def pending_cassette(folder: Path, run: CaseRun) -> Path:
-    """Where a worker records a case-run's cassette (repeat n >= 2 in ``repeat-<n>/``, made here)."""
+    """Where a worker records a case-run's cassette (repeat n >= 2 in ``repeat-<n>/``,
+    made here)."""
     if run.repeat == 1:
         return inside(folder, f"{run.case_id}.json")
     sub = inside(folder, f"repeat-{run.repeat}")
@@ -52,7 +54,8 @@ def entry_path(cassette: Path) -> Path:
 def write_entry(
     cassette: Path, model: str, base_url: str, run: CaseRun, case: RecordedCase
 ) -> None:
-    """Mark ``cassette`` finished: its manifest entry, written after it (so an entry means a whole cassette)."""
+    """Mark ``cassette`` finished: its manifest entry, written after it (so an entry means a
+    whole cassette)."""
     document = {
         "model": model,
         "base_url": base_url,
@@ -66,7 +69,8 @@ def write_entry(
 
 
 def read_run(entry: Path) -> CaseRun | None:
-    """The case-run an entry file is for; None when it cannot be read (a half-written or foreign file)."""
+    """The case-run an entry file is for; None when it cannot be read (a half-written or
+    foreign file)."""
     try:
         document = json.loads(entry.read_text(encoding="utf-8"))
         case_id, repeat = (
@@ -95,8 +99,8 @@ def _interactions(cassette: Path) -> list[Any] | None:
 
 
 def is_whole(cassette: Path, case: RecordedCase) -> bool:
-    """True when ``cassette`` holds one interaction per answered attempt of ``case``, each with the very request
-    the attempt sent (its body's digest) and an HTTP status."""
+    """True when ``cassette`` holds one interaction per answered attempt of ``case``, each with the
+    very request the attempt sent (its body's digest) and an HTTP status."""
     interactions = _interactions(cassette)
     answered = [a for a in case.attempts if a.answered]
     if interactions is None or len(interactions) != len(answered):
@@ -118,8 +122,8 @@ def is_whole(cassette: Path, case: RecordedCase) -> bool:
 
 
 def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
-    """Move one finished case-run into place and into ``manifest`` (not written); the case-run, or None when the
-    entry is not for this model and endpoint, or its cassette is not whole."""
+    """Move one finished case-run into place and into ``manifest`` (not written); the case-run, or
+    None when the entry is not for this model and endpoint, or its cassette is not whole."""
     pending = entry.with_name(entry.name.removesuffix(ENTRY_SUFFIX))
     if entry.is_symlink() or pending.is_symlink():
         return None  # not the recorder's own file: never moved into the cassettes
@@ -138,8 +142,8 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
     except LobstackError:
         return None
     if pending.is_file() and is_whole(pending, case):
-        # a move, not a write: the pending cassette was written whole by write_atomic, and a rename within the
-        # model dir keeps it whole
+        # a move, not a write: the pending cassette was written whole by write_atomic, and a rename
+        # within the model dir keeps it whole
         os.replace(pending, final)
     elif not (
         final.is_file() and is_whole(final, case)
@@ -150,8 +154,9 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
 
 
 def adopt(model_dir: Path, manifest: Manifest) -> list[CaseRun]:
-    """Adopt every whole case-run that earlier runs left in ``.partial/`` (writing run.json when any), then delete
-    the folder. Only call this holding the model dir's lock: no other run's files are then still being written."""
+    """Adopt every whole case-run that earlier runs left in ``.partial/`` (writing run.json when
+    any), then delete the folder. Only call this holding the model dir's lock: no other run's
+    files are then still being written."""
     root = model_dir / PARTIAL
     if root.is_symlink():
         raise CassetteError(
@@ -162,7 +167,8 @@ def adopt(model_dir: Path, manifest: Manifest) -> list[CaseRun]:
     entries = sorted([*root.glob(f"*/*{ENTRY_SUFFIX}"), *root.glob(f"*/repeat-*/*{ENTRY_SUFFIX}")])
     before = {run: manifest.entry(run.case_id, run.repeat) for e in entries if (run := read_run(e))}
     taken = [run for e in entries if (run := take(e, model_dir, manifest))]
-    # A case-run already in run.json is counted only if its entry is new (the run died before removing its entry).
+    # A case-run already in run.json is counted only if its entry is new (the run died before
+    # removing its entry).
     adopted = [run for run in taken if before.get(run) != manifest.entry(run.case_id, run.repeat)]
     if adopted:
         manifest.write(model_dir)

@@ -11,12 +11,13 @@ from multiprocessing.context import BaseContext
 
 
 def pool_context(preload: Sequence[str]) -> BaseContext:
-    """``fork`` while this process has no other thread (the workers inherit ``preload``, imported here once),
-    else ``forkserver`` preloading it (a clean process forks the workers), else ``spawn``.
+    """``fork`` while this process has no other thread (the workers inherit ``preload``, imported
+    here once), else ``forkserver`` preloading it (a clean process forks the workers),
+    else ``spawn``.
 
-    Forking a process that runs other threads can deadlock the child, hence the check. polars runs a thread
-    pool of its own (not Python threads) once used, and a forked child then hangs, so a process that has
-    imported polars never forks.
+    Forking a process that runs other threads can deadlock the child, hence the check. polars runs a
+    thread pool of its own (not Python threads) once used, and a forked child then hangs, so a
+    process that has imported polars never forks.
     """
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1 and "polars" not in sys.modules:

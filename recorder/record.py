@@ -1,11 +1,13 @@
-"""``record``: run cases against the gateway and capture every exchange, one vcrpy cassette per case-run.
+"""``record``: run cases against the gateway and capture every exchange, one vcrpy cassette
+per case-run.
 
-vcrpy patches HTTP globally and is not thread-safe, so concurrency uses processes: each worker process has one
-active cassette at a time. A worker records a case into ``.partial/`` (see ``recorder.partial``); the parent,
-which holds the model dir's lock for the whole run, moves it into place and rewrites ``run.json`` (atomically)
-after every finished case-run, so a killed recorder leaves only whole case-runs, and a re-run records only what
-is missing and adopts what a killed run finished. With ``--repeats K`` each (case, repeat) is one case-run with
-its own cassette (``recorder.repeats``); a case id alone means its repeat 1.
+vcrpy patches HTTP globally and is not thread-safe, so concurrency uses processes: each worker
+process has one active cassette at a time. A worker records a case into ``.partial/`` (see
+``recorder.partial``); the parent, which holds the model dir's lock for the whole run, moves it into
+place and rewrites ``run.json`` (atomically) after every finished case-run, so a killed recorder
+leaves only whole case-runs, and a re-run records only what is missing and adopts what a killed run
+finished. With ``--repeats K`` each (case, repeat) is one case-run with its own cassette
+(``recorder.repeats``); a case id alone means its repeat 1.
 """
 
 from __future__ import annotations
@@ -70,8 +72,8 @@ def check_case_ids(suite: Suite, case_ids: Sequence[str]) -> None:
 
 @dataclass(frozen=True)
 class RecordSummary:
-    """What a record run did, by case-run (``str(CaseRun)``: the case id for repeat 1); ``adopted`` are case-runs
-    a killed earlier run had finished."""
+    """What a record run did, by case-run (``str(CaseRun)``: the case id for repeat 1); ``adopted``
+    are case-runs a killed earlier run had finished."""
 
     model_dir: Path
     recorded: tuple[str, ...]
@@ -89,10 +91,11 @@ def open_manifest(
     cost_header: str = COST_HEADER,
     run: RunStamp | None = None,
 ) -> Manifest:
-    """The model dir's manifest (new, or the existing one after checking it belongs to this model and suite);
-    ``base_url`` is the stored form (``Endpoint.stored``). ``run`` stamps a run of a history: a new manifest takes
-    it whole; an existing one keeps its own (resuming a run keeps when it was first recorded), and one without a
-    run gets the id and no ``recorded_at`` (its answers may be older than this record)."""
+    """The model dir's manifest (new, or the existing one after checking it belongs to this model
+    and suite); ``base_url`` is the stored form (``Endpoint.stored``). ``run`` stamps a run of a
+    history: a new manifest takes it whole; an existing one keeps its own (resuming a run keeps
+    when it was first recorded), and one without a run gets the id and no ``recorded_at`` (its
+    answers may be older than this record)."""
     current = {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
     if not (model_dir / MANIFEST).exists():
         slug = checked_model_slug(model)
@@ -112,8 +115,8 @@ def open_manifest(
         )
     if manifest.suite["name"] != suite.name:
         raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded with suite {manifest.suite['name']!r}, not {suite.name!r}; "
-            "use another --cassettes dir"
+            f"{model_dir / MANIFEST}: recorded with suite {manifest.suite['name']!r}, not "
+            f"{suite.name!r}; use another --cassettes dir"
         )
     recorded_url = stored_uri(manifest.base_url)  # older files kept the port and the userinfo
     if recorded_url != base_url and manifest.cases:
@@ -131,8 +134,9 @@ def open_manifest(
 def prepare_model_dir(
     cassettes: Path, model: str, suite: Suite, endpoint: Endpoint, cost_header: str = COST_HEADER
 ) -> tuple[Path, list[CaseRun]]:
-    """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished; call it
-    holding the dir's lock (``model_dir_lock``). Returns the dir and the adopted case-runs."""
+    """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished;
+    call it holding the dir's lock (``model_dir_lock``). Returns the dir and the
+    adopted case-runs."""
     model_dir = inside(cassettes, checked_model_slug(model))
     if not (model_dir / PARTIAL).is_dir() and not (model_dir / PARTIAL).is_symlink():
         return model_dir, []
@@ -156,14 +160,15 @@ def record(
     max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
     run: RunStamp | None = None,
 ) -> RecordSummary:
-    """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1 records in this
-    process.
+    """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1
+    records in this process.
 
-    Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished cases are kept
-    and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling the user (already scrubbed).
-    ``cost_header`` names the header that carries each call's price (kept in run.json, so rescore reads it);
-    ``max_answer_mb`` caps each answer's decoded body (a larger one is a transport error of its attempt);
-    ``run`` stamps the recording as a run of a history (``cassettes`` is then that run's dir)."""
+    Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished
+    cases are kept and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling
+    the user (already scrubbed). ``cost_header`` names the header that carries each call's price
+    (kept in run.json, so rescore reads it); ``max_answer_mb`` caps each answer's decoded body (a
+    larger one is a transport error of its attempt); ``run`` stamps the recording as a run of a
+    history (``cassettes`` is then that run's dir)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -206,7 +211,8 @@ def record(
                     f"{folder}: the recording of {run} is not whole; run record again"
                 )
             manifest.write(model_dir)
-            entry.unlink()  # last: a run killed before this point leaves the entry for the next run to adopt
+            # last: a run killed before this point leaves the entry for the next run to adopt
+            entry.unlink()
             kept.append(run)
             watch.observe(manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
             interrupts.futile, interrupts.watching = watch.verdict is not None, not watch.settled
@@ -219,9 +225,10 @@ def record(
                 if concurrency == 1 or len(tasks) <= 1:
                     record_here(tasks, done, interrupts, sleep)
                 else:
-                    # Longest cases first within each repeat (a chain makes up to 4 requests in a row), so no chain
-                    # starts last and holds the run open alone, and a stopped run leaves whole repeats behind;
-                    # run.json is written sorted, so the order changes nothing on disk.
+                    # Longest cases first within each repeat (a chain makes up to 4 requests in a
+                    # row), so no chain starts last and holds the run open alone, and a stopped run
+                    # leaves whole repeats behind; run.json is written sorted, so the order changes
+                    # nothing on disk.
                     steps = {case.id: len(case.steps) for case in suite.cases}
                     longest_first = sorted(
                         tasks, key=lambda task: (task.repeat, -steps[task.case_id])
@@ -248,7 +255,8 @@ def record(
 
 
 def _keep_finished(folder: Path, kept: list[CaseRun], done: Callable[[CaseRun], None]) -> None:
-    """Take every case-run of this run that finished but was not taken (a stop, an error), then clean up."""
+    """Take every case-run of this run that finished but was not taken (a stop, an error), then
+    clean up."""
     for entry in sorted(folder.rglob(f"*{ENTRY_SUFFIX}")):
         run = read_run(entry)
         if run is not None and run not in kept:

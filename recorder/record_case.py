@@ -1,4 +1,5 @@
-"""Recording one case-run, in a worker process or in the recorder itself: into a pending cassette, then its entry."""
+"""Recording one case-run, in a worker process or in the recorder itself: into a pending
+cassette, then its entry."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from scorer.suite_model import Suite
 
 @dataclass(frozen=True)
 class CaseTask:
-    """Everything a worker process needs to record one case (picklable; the key never touches disk)."""
+    """Everything a worker process needs to record one case (picklable; the key never
+    touches disk)."""
 
     suite_path: str
     suite_sha256: str
@@ -46,9 +48,9 @@ class CaseTask:
 
 
 class _RecordingTransport:
-    """Remembers the sha256 of every request sent, in attempt order, for the manifest; and keeps the cassette to
-    the answered attempts: an answer that completed in the very instant its attempt's time ran out counts as a
-    timeout, so vcrpy's copy of it is dropped."""
+    """Remembers the sha256 of every request sent, in attempt order, for the manifest; and keeps the
+    cassette to the answered attempts: an answer that completed in the very instant its attempt's
+    time ran out counts as a timeout, so vcrpy's copy of it is dropped."""
 
     def __init__(self, inner: RequestsTransport, cassette: Any) -> None:
         self.inner = inner
@@ -80,7 +82,8 @@ def suite_once(path: str, sha256: str) -> Suite:
 
 
 def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> CaseRun:
-    """Record one case-run into its pending cassette (whole or not at all), then its manifest entry beside it."""
+    """Record one case-run into its pending cassette (whole or not at all), then its manifest
+    entry beside it."""
     from vcr.serializers import jsonserializer
 
     from recorder.cassettes import AtomicPersister

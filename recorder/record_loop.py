@@ -1,6 +1,7 @@
 """How ``record`` schedules its case-runs: one after another here, or on a pool of worker processes.
 
-vcrpy patches HTTP globally and is not thread-safe, so concurrency uses processes, one active cassette each.
+vcrpy patches HTTP globally and is not thread-safe, so concurrency uses processes, one active
+cassette each.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def record_here(
 
 
 def _init_worker() -> None:
-    """Worker initializer: skip vcrpy's per-cassette imports of HTTP clients that are not installed."""
+    """Worker initializer: skip vcrpy's per-cassette imports of HTTP clients that are
+    not installed."""
     from recorder.cassettes import skip_absent_clients
 
     skip_absent_clients()
@@ -51,7 +53,8 @@ def record_in_processes(
     from recorder.processes import pool_context
     from recorder.workers import WorkerDied, WorkerPool
 
-    # ctypes: each worker asks the kernel (prctl) to die with this process; imported here once, not in each worker.
+    # ctypes: each worker asks the kernel (prctl) to die with this process; imported here once, not
+    # in each worker.
     context = pool_context(["recorder.record_case", "requests", "vcr", "ctypes"])
     if context.get_start_method() == "fork":
         suite_once(
@@ -61,8 +64,8 @@ def record_in_processes(
     queue = deque(tasks)
     failure: BaseException | None = None
     try:
-        # Each worker gets its first case as soon as it is forked, not once the last one is: forking eight workers
-        # takes tens of milliseconds, and the first requests go out meanwhile.
+        # Each worker gets its first case as soon as it is forked, not once the last one is: forking
+        # eight workers takes tens of milliseconds, and the first requests go out meanwhile.
         while pool.grow():
             if queue and not interrupts.stop_starting:
                 pool.submit(queue.popleft())
@@ -76,8 +79,9 @@ def record_in_processes(
             if failure is None and not any(
                 not ok and not isinstance(v, WorkerDied) for _t, ok, v in ended
             ):
-                # Freed workers get their next case before the bookkeeping below (moving files, rewriting
-                # run.json), once the first answers are counted (they may say the rest is futile).
+                # Freed workers get their next case before the bookkeeping below (moving files,
+                # rewriting run.json), once the first answers are counted (they may say the rest
+                # is futile).
                 while (
                     queue
                     and pool.idle()
@@ -89,7 +93,8 @@ def record_in_processes(
                     done(value)
                 elif isinstance(value, WorkerDied):
                     notify(
-                        f"{CaseRun(task.case_id, task.repeat)}: not recorded, {value}; run record again to record it"
+                        f"{CaseRun(task.case_id, task.repeat)}: not recorded, {value}; run record "
+                        "again to record it"
                     )
                 elif failure is None:
                     failure = (

@@ -1,8 +1,8 @@
 """Repeats on disk: one standard vcrpy cassette per (case, repeat).
 
-Repeat 1 is the K = 1 layout, unchanged: ``<model-slug>/<case-id>.json``. Repeat n >= 2 lives in its own folder,
-``<model-slug>/repeat-<n>/<case-id>.json``, so a single-run dir is exactly what it always was and every repeat
-dir can be played back with plain vcrpy on its own.
+Repeat 1 is the K = 1 layout, unchanged: ``<model-slug>/<case-id>.json``. Repeat n >= 2 lives in its
+own folder, ``<model-slug>/repeat-<n>/<case-id>.json``, so a single-run dir is exactly what it
+always was and every repeat dir can be played back with plain vcrpy on its own.
 """
 
 from __future__ import annotations
@@ -39,12 +39,14 @@ def repeat_dir(model_dir: Path, repeat: int) -> Path:
 
 
 def run_cassette_path(model_dir: Path, case_id: str, repeat: int = 1) -> Path:
-    """``<model-slug>/<case-id>.json`` for repeat 1, ``<model-slug>/repeat-<n>/<case-id>.json`` after."""
+    """``<model-slug>/<case-id>.json`` for repeat 1,
+    ``<model-slug>/repeat-<n>/<case-id>.json`` after."""
     return cassette_path(repeat_dir(model_dir, repeat), case_id)
 
 
 def run_cassette_target(model_dir: Path, case_id: str, repeat: int = 1) -> Path:
-    """``run_cassette_path`` for writing: its repeat folder made, the path checked to lie inside ``model_dir``."""
+    """``run_cassette_path`` for writing: its repeat folder made, the path checked to lie inside
+    ``model_dir``."""
     if repeat == 1:
         return cassette_target(model_dir, case_id)
     folder = inside(model_dir, f"repeat-{repeat}")

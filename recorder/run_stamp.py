@@ -1,9 +1,11 @@
-"""Runs as history: a recording made with ``record --history`` (or ``--run-id``) is one dated run of its models,
-kept beside the others in ``<cassettes>/history/<run-id>/<model-slug>/`` (docs/FORMATS.md, "Histories").
+"""Runs as history: a recording made with ``record --history`` (or ``--run-id``) is one dated run of
+its models, kept beside the others in ``<cassettes>/history/<run-id>/<model-slug>/``
+(docs/FORMATS.md, "Histories").
 
-Each run dir is a whole cassettes dir (rescore, merge and the plugin read it as they read ``cassettes/``); each
-model's run.json says which run it is: ``"run": {"id": ..., "recorded_at": ...}``. The run's date and the model's
-identity are worked out at rescore (``replay.run_identity``), from the recording itself.
+Each run dir is a whole cassettes dir (rescore, merge and the plugin read it as they read
+``cassettes/``); each model's run.json says which run it is:
+``"run": {"id": ..., "recorded_at": ...}``. The run's date and the model's identity are worked out
+at rescore (``replay.run_identity``), from the recording itself.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 @dataclass(frozen=True)
 class RunStamp:
-    """Which run a recording is: its id (a folder name) and when it was recorded (ISO 8601, UTC; None when not
-    known, e.g. an older recording moved into a history by hand)."""
+    """Which run a recording is: its id (a folder name) and when it was recorded (ISO 8601, UTC;
+    None when not known, e.g. an older recording moved into a history by hand)."""
 
     id: str
     recorded_at: str | None
@@ -40,23 +42,24 @@ def now_utc() -> datetime:
 
 
 def default_run_id(when: datetime) -> str:
-    """The run id of a recording started at ``when``: its UTC date, ``YYYY-MM-DD`` (so a second record the same
-    day resumes that day's run, as ``record`` resumes any dir)."""
+    """The run id of a recording started at ``when``: its UTC date, ``YYYY-MM-DD`` (so a second
+    record the same day resumes that day's run, as ``record`` resumes any dir)."""
     return when.astimezone(UTC).strftime("%Y-%m-%d")
 
 
 def recorded_at_text(when: datetime) -> str:
-    """``when`` as run.json keeps it: ISO 8601 in UTC to the second, ``2026-10-21T06:00:00+00:00``."""
+    """``when`` as run.json keeps it: ISO 8601 in UTC to the second,
+    ``2026-10-21T06:00:00+00:00``."""
     return when.astimezone(UTC).isoformat(timespec="seconds")
 
 
 def check_run_id(run_id: str) -> str:
-    """``run_id`` when it can name a run folder (``[A-Za-z0-9][A-Za-z0-9._-]*``, at most 100 characters), else a
-    UsageError naming it."""
+    """``run_id`` when it can name a run folder (``[A-Za-z0-9][A-Za-z0-9._-]*``, at most 100
+    characters), else a UsageError naming it."""
     if not _RUN_ID.fullmatch(run_id):
         raise UsageError(
-            f"--run-id {run_id!r}: expected a folder name of letters, digits, '.', '_' and '-' (starting with a "
-            "letter or digit, at most 100 characters), e.g. 2026-10-21"
+            f"--run-id {run_id!r}: expected a folder name of letters, digits, '.', '_' and '-' "
+            "(starting with a letter or digit, at most 100 characters), e.g. 2026-10-21"
         )
     return run_id
 
@@ -76,7 +79,8 @@ def parse_recorded_at(text: str) -> datetime | None:
 
 
 def parse_run(raw: Any, path: Path) -> RunStamp | None:
-    """run.json's ``run`` (absent: not a run of a history), every field checked; CassetteError naming the file."""
+    """run.json's ``run`` (absent: not a run of a history), every field checked; CassetteError
+    naming the file."""
     if raw is None:
         return None
     if not isinstance(raw, dict):

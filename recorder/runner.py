@@ -1,11 +1,12 @@
-"""Run one case as the method says: the case's messages and tools, temperature 0, chains step by step.
+"""Run one case as the method says: the case's messages and tools, temperature 0, chains step
+by step.
 
-After a passing step the runner appends the model's assistant message exactly as it was sent (every field:
-``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``...: reasoning providers refuse a
-follow-up without them) and one ``tool`` message per call with the scripted result of the expected call it was
-matched to, then asks again; a chain stops at the first step that fails. A call without a usable id gets a stable
-generated one, written into both the echoed call and its tool message. The same code runs against the network
-(record) and against cassettes (rescore).
+After a passing step the runner appends the model's assistant message exactly as it was sent (every
+field: ``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``...: reasoning
+providers refuse a follow-up without them) and one ``tool`` message per call with the scripted
+result of the expected call it was matched to, then asks again; a chain stops at the first step that
+fails. A call without a usable id gets a stable generated one, written into both the echoed call and
+its tool message. The same code runs against the network (record) and against cassettes (rescore).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def request_body(
 
 
 def generated_id(case_id: str, step: int, position: int) -> str:
-    """The stable id given to the ``position``-th call of step ``step`` when the model sent none (or a repeat)."""
+    """The stable id given to the ``position``-th call of step ``step`` when the model sent none
+    (or a repeat)."""
     digest = hashlib.sha256(
         f"lobstack-eval\x1f{case_id}\x1f{step}\x1f{position}".encode()
     ).hexdigest()
@@ -48,8 +50,9 @@ def generated_id(case_id: str, step: int, position: int) -> str:
 
 
 def call_ids(case_id: str, step: int, response: ModelResponse) -> list[str]:
-    """The id each call goes by in the conversation: its own when it is a non-empty string not used by an earlier
-    call of the same answer, else a generated one (Gemini sends ``""`` for every call; others send none)."""
+    """The id each call goes by in the conversation: its own when it is a non-empty string not used
+    by an earlier call of the same answer, else a generated one (Gemini sends ``""`` for every
+    call; others send none)."""
     ids: list[str] = []
     for position, call in enumerate(response.tool_calls):
         usable = isinstance(call.id, str) and call.id != "" and call.id not in ids
@@ -60,7 +63,8 @@ def call_ids(case_id: str, step: int, response: ModelResponse) -> list[str]:
 def follow_up(
     step: Step, response: ModelResponse, verdict: StepVerdict, case_id: str = "", index: int = 0
 ) -> list[dict[str, Any]]:
-    """The messages appended after a step: the assistant message as sent, then one tool message per call."""
+    """The messages appended after a step: the assistant message as sent, then one tool message
+    per call."""
     assistant = json_copy(response.message)
     assistant.setdefault("role", "assistant")  # the one field a follow-up cannot do without
     ids = call_ids(case_id, index, response)
@@ -78,8 +82,9 @@ def follow_up(
 
 
 def read_answer(body: bytes) -> ModelResponse:
-    """Parse a 2xx body strictly; a non-finite number (or an integer of more than 4300 digits) is kept as a marker
-    so the rest is still judged. A leading UTF-8 byte order mark is ignored (RFC 8259 section 8.1)."""
+    """Parse a 2xx body strictly; a non-finite number (or an integer of more than 4300 digits) is
+    kept as a marker so the rest is still judged. A leading UTF-8 byte order mark is ignored (RFC
+    8259 section 8.1)."""
     body = body.removeprefix(b"\xef\xbb\xbf")
     try:
         try:
@@ -102,7 +107,8 @@ def run_case(
     sleep: Callable[[float], None] = time.sleep,
     cost_header: str = COST_HEADER,
 ) -> CaseOutcome:
-    """Run every step of ``case`` until one fails; the outcome carries every attempt and reached step."""
+    """Run every step of ``case`` until one fails; the outcome carries every attempt and
+    reached step."""
     url = f"{base_url.rstrip('/')}{DIALECT.path}"
     messages = [dict(m) for m in case.messages]
     attempts: list[Attempt] = []

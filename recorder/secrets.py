@@ -3,14 +3,15 @@
 
 Two tools, each where it is safe:
 
-- The known credential values (the key, a base URL's userinfo) are removed everywhere (bodies, reasons, printed
-  lines) in every form a server may write them, found as a search: up to four nested layers of escapes are undone
-  (HTML character references, named, decimal or hex, any case; JSON ``\\uXXXX`` and ``\\/``; URL ``%XX``), and
-  each layer is searched for the value raw and for the base64 characters it alone decides at each of the three
-  offsets it may start at (``base64("Bearer KEY")``; standard or URL-safe, padded or not).
-- Credential-bearing headers are dropped, and key *shapes* (``Bearer ...``, ``sk-...``) are blanked, but only in
-  header values and URLs: in model output those shapes are ordinary text ("Basic overview.md"), and rewriting an
-  answer would flip its verdict at rescore.
+- The known credential values (the key, a base URL's userinfo) are removed everywhere (bodies,
+  reasons, printed lines) in every form a server may write them, found as a search: up to four
+  nested layers of escapes are undone (HTML character references, named, decimal or hex, any case;
+  JSON ``\\uXXXX`` and ``\\/``; URL ``%XX``), and each layer is searched for the value raw and for
+  the base64 characters it alone decides at each of the three offsets it may start at
+  (``base64("Bearer KEY")``; standard or URL-safe, padded or not).
+- Credential-bearing headers are dropped, and key *shapes* (``Bearer ...``, ``sk-...``) are blanked,
+  but only in header values and URLs: in model output those shapes are ordinary text ("Basic
+  overview.md"), and rewriting an answer would flip its verdict at rescore.
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ SECRET_QUERY_PARAMETERS = (
     "sig",
 )
 REDACTED = "<redacted>"
-# Known values shorter than this are not searched for: they would match ordinary words of recorded answers.
+# Known values shorter than this are not searched for: they would match ordinary words of
+# recorded answers.
 MIN_SECRET_LENGTH = 8
-# Bearer and Basic credentials and common key shapes: only for header values and URLs (never for model output).
+# Bearer and Basic credentials and common key shapes: only for header values and URLs (never for
+# model output).
 _KEY_SHAPES = re.compile(
     r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk|lsk|lob)[-_][A-Za-z0-9_-]{12,}"
 )
@@ -62,9 +65,9 @@ _URLSAFE = str.maketrans("+/", "-_")
 
 
 def _base64_cores(secret: str) -> list[str]:
-    """The base64 characters that ``secret``'s bytes alone decide, at each of the three offsets it may start at
-    in a longer encoded text (``base64("Bearer KEY")`` starts it at offset 1): found inside any base64 of any
-    text holding the secret, standard or URL-safe, padded or not."""
+    """The base64 characters that ``secret``'s bytes alone decide, at each of the three offsets it
+    may start at in a longer encoded text (``base64("Bearer KEY")`` starts it at offset 1): found
+    inside any base64 of any text holding the secret, standard or URL-safe, padded or not."""
     raw = secret.encode("utf-8", "backslashreplace")
     cores = []
     for offset in range(3):
@@ -77,8 +80,8 @@ def _base64_cores(secret: str) -> list[str]:
 
 
 def _encodings(secret: str) -> list[str]:
-    """The forms a gateway may echo ``secret`` in once its escapes are undone: raw (a space also as ``+``), and
-    the base64 of any text holding it."""
+    """The forms a gateway may echo ``secret`` in once its escapes are undone: raw (a space also as
+    ``+``), and the base64 of any text holding it."""
     forms = [secret, secret.replace(" ", "+"), *_base64_cores(secret)]
     return [f for f in dict.fromkeys(forms) if len(f) >= MIN_SECRET_LENGTH]
 
@@ -88,9 +91,10 @@ def _forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f for s in _searchable(secrets) for f in _encodings(s)))
 
 
-# One escape a server may write a character as: an HTML character reference (hex or decimal, the semicolon
-# optional as browsers allow; or named, any case), a JSON escape, or URL percent-encoding. Escapes nest (an
-# HTML page quoting a URL-encoded value): each layer of them is undone in turn, up to _LAYERS deep.
+# One escape a server may write a character as: an HTML character reference (hex or decimal, the
+# semicolon optional as browsers allow; or named, any case), a JSON escape, or URL percent-encoding.
+# Escapes nest (an HTML page quoting a URL-encoded value): each layer of them is undone in turn, up
+# to _LAYERS deep.
 _ESCAPE = re.compile(
     r"&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?|&([A-Za-z][A-Za-z0-9]{1,31});"
     r"|\\u([0-9a-fA-F]{4})|\\([\\/\"])|%([0-9a-fA-F]{2})"
@@ -126,7 +130,8 @@ def _unescape(match: re.Match[str]) -> str | None:
 
 
 class _Layer:
-    """``text`` with one layer of escapes undone, and the way back from its positions to ``text``'s."""
+    """``text`` with one layer of escapes undone, and the way back from its positions
+    to ``text``'s."""
 
     def __init__(self, text: str) -> None:
         pieces: list[str] = []
@@ -170,8 +175,8 @@ def _found(text: str, forms: tuple[str, ...]) -> list[tuple[int, int]]:
 
 
 def secret_spans(text: str, secrets: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Where ``text`` holds a known secret value, in any form found once up to four layers of escapes are
-    undone: merged, sorted spans of ``text``."""
+    """Where ``text`` holds a known secret value, in any form found once up to four layers of
+    escapes are undone: merged, sorted spans of ``text``."""
     forms = _forms(tuple(secrets))
     if not forms or not text:
         return []
@@ -197,7 +202,8 @@ def secret_spans(text: str, secrets: tuple[str, ...]) -> list[tuple[int, int]]:
 
 
 def scrub_text(text: str, secrets: tuple[str, ...] = ()) -> str:
-    """``text`` with every known secret value replaced, in any form a body may carry it; nothing else changes."""
+    """``text`` with every known secret value replaced, in any form a body may carry it; nothing
+    else changes."""
     spans = secret_spans(text, tuple(secrets))
     if not spans:
         return text
@@ -220,7 +226,8 @@ def scrub_known(body: Any, secrets: tuple[str, ...]) -> Any:
 
 
 def scrub_headers(headers: dict[str, Any], secrets: tuple[str, ...]) -> dict[str, Any]:
-    """Headers without credential headers, values scrubbed (vcrpy keeps values as str or lists of str)."""
+    """Headers without credential headers, values scrubbed (vcrpy keeps values as str or lists
+    of str)."""
     kept: dict[str, Any] = {}
     for name, value in headers.items():
         if name.lower() in SECRET_HEADERS:
@@ -233,8 +240,9 @@ def scrub_headers(headers: dict[str, Any], secrets: tuple[str, ...]) -> dict[str
 
 
 def scrub_body(body: Any, secrets: tuple[str, ...]) -> Any:
-    """A body with secrets replaced: text as text, bytes as bytes (bytes that are not UTF-8 are searched as
-    Latin-1, which maps each byte to one character and back, so they come back byte for byte but the key)."""
+    """A body with secrets replaced: text as text, bytes as bytes (bytes that are not UTF-8 are
+    searched as Latin-1, which maps each byte to one character and back, so they come back byte
+    for byte but the key)."""
     if isinstance(body, str):
         return scrub_text(body, secrets)
     if not isinstance(body, bytes) or not _forms(tuple(secrets)):
@@ -246,8 +254,8 @@ def scrub_body(body: Any, secrets: tuple[str, ...]) -> Any:
 
 
 def public_url(url: str, secrets: tuple[str, ...] = ()) -> str:
-    """``url`` as it may be shown: no userinfo, every query value and the fragment hidden, known secrets and key
-    shapes blanked (a Google-style ``?key=``, Azure's ``?code=``)."""
+    """``url`` as it may be shown: no userinfo, every query value and the fragment hidden, known
+    secrets and key shapes blanked (a Google-style ``?key=``, Azure's ``?code=``)."""
     try:
         parts = urlsplit(url)
         netloc = parts.hostname or ""

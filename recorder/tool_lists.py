@@ -1,8 +1,9 @@
-"""Where ``suite new`` reads the user's tools: an OpenAI-style tools file, or a live MCP server's ``tools/list``.
+"""Where ``suite new`` reads the user's tools: an OpenAI-style tools file, or a live MCP server's
+``tools/list``.
 
-A live server is asked once, through the official ``mcp`` SDK (stdio: a command it starts and stops; or a
-streamable-HTTP URL), when the suite is built: its name, version and tool list are written into the suite, and
-nothing at record or rescore time calls it again.
+A live server is asked once, through the official ``mcp`` SDK (stdio: a command it starts and stops;
+or a streamable-HTTP URL), when the suite is built: its name, version and tool list are written into
+the suite, and nothing at record or rescore time calls it again.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from scorer.suite_draft import ListedTool, TakenResult, required_reference
 
 @dataclass(frozen=True)
 class ToolList:
-    """The tools as listed (each as given: the suite's ``origin.tools``), the parsed tools, and the origin."""
+    """The tools as listed (each as given: the suite's ``origin.tools``), the parsed tools, and
+    the origin."""
 
     listed: tuple[dict[str, Any], ...]
     tools: tuple[ListedTool, ...]
@@ -31,8 +33,9 @@ class ToolList:
 
 
 def read_tools_file(path: Path) -> ToolList:
-    """An OpenAI-style tools file: a list of ``{"type": "function", "function": {...}}`` (or bare functions), or an
-    object with such a ``tools`` list; SuiteError naming the file and the entry when it is not one."""
+    """An OpenAI-style tools file: a list of ``{"type": "function", "function": {...}}`` (or bare
+    functions), or an object with such a ``tools`` list; SuiteError naming the file and the entry
+    when it is not one."""
     raw = read_bytes(path, "tools file", SuiteError)
     try:
         data = strict_json.loads_file(raw)
@@ -74,10 +77,11 @@ Chain = tuple[str, dict[str, Any] | None]
 
 
 def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) -> ToolList:
-    """The tools of the MCP server at ``target``: a URL (``http://``, ``https://``: streamable HTTP) or a
-    command line (stdio, started and stopped here); and for each of ``chains`` (a tool, its arguments or None
-    for values made from its schema), that tool called once, its result kept. SuiteError naming the server
-    when it cannot be listed (or a chain's tool called) within ``timeout`` seconds."""
+    """The tools of the MCP server at ``target``: a URL (``http://``, ``https://``: streamable HTTP)
+    or a command line (stdio, started and stopped here); and for each of ``chains`` (a tool, its
+    arguments or None for values made from its schema), that tool called once, its result kept.
+    SuiteError naming the server when it cannot be listed (or a chain's tool called) within
+    ``timeout`` seconds."""
     import anyio
 
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
@@ -116,7 +120,8 @@ def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) 
 
 
 def _own_error(exc: BaseException) -> SuiteError | None:
-    """A SuiteError raised inside the session (a chain's unknown tool), unwrapped from the task groups."""
+    """A SuiteError raised inside the session (a chain's unknown tool), unwrapped from the
+    task groups."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc if isinstance(exc, SuiteError) else None
@@ -173,7 +178,8 @@ async def _list(
 async def _take(
     session: Any, listed: list[dict[str, Any]], name: str, arguments: dict[str, Any] | None
 ) -> TakenResult:
-    """Call tool ``name`` once (the only call any command makes to it) and keep its result's text."""
+    """Call tool ``name`` once (the only call any command makes to it) and keep its
+    result's text."""
     entry = next((t for t in listed if t.get("name") == name), None)
     if entry is None:
         raise SuiteError(f"--chain {name}: the server lists no tool {name!r}")

@@ -1,7 +1,7 @@
 """The one small interface between the runner and the network: send one request, get one answer.
 
-Recording uses ``RequestsTransport`` (real HTTP through ``requests``, captured by vcrpy); rescoring swaps in a
-cassette-backed transport, so record and rescore share every line of the runner.
+Recording uses ``RequestsTransport`` (real HTTP through ``requests``, captured by vcrpy); rescoring
+swaps in a cassette-backed transport, so record and rescore share every line of the runner.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ class HttpRequest:
     body: dict[str, Any]
 
     def body_bytes(self) -> bytes:
-        """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same bytes; a lone
-        surrogate an answer carried, sent back in a chain, as its JSON escape)."""
+        """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same
+        bytes; a lone surrogate an answer carried, sent back in a chain, as its JSON escape)."""
         return json.dumps(self.body, ensure_ascii=False).encode("utf-8", "backslashreplace")
 
     def digest(self) -> str:
-        """sha256 of the body as canonical JSON (sorted keys): ties a manifest attempt to its request, whatever
-        the key order the suite file happens to use."""
+        """sha256 of the body as canonical JSON (sorted keys): ties a manifest attempt to its
+        request, whatever the key order the suite file happens to use."""
         canonical = json.dumps(self.body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
 
@@ -60,7 +60,8 @@ class TransportFailure(Exception):
 
 
 class AnswerTooLarge(Exception):
-    """An answer's body is larger than the cap, on the wire or once decoded (``Content-Encoding``)."""
+    """An answer's body is larger than the cap, on the wire or once decoded
+    (``Content-Encoding``)."""
 
     def __init__(self, limit: int) -> None:
         super().__init__(too_large_text(limit))
@@ -72,30 +73,37 @@ class ProtocolSwitch(Exception):
 
     def __init__(self) -> None:
         super().__init__(
-            "the gateway answered 101 Switching Protocols, which no request asks for: no HTTP answer"
+            "the gateway answered 101 Switching Protocols, which no request asks for: no HTTP "
+            "answer"
         )
 
 
 def too_large_text(limit: int) -> str:
     """The one line a too-large answer gets."""
-    return f"the answer is larger than {limit / MIB:g} MiB once decoded; raise --max-answer-mb to keep it"
+    return (
+        f"the answer is larger than {limit / MIB:g} MiB once decoded; raise --max-answer-mb to "
+        "keep it"
+    )
 
 
 class Unrecorded(Exception):
-    """Replay has no recorded answer for this request (raised only by cassette-backed transports)."""
+    """Replay has no recorded answer for this request (raised only by
+    cassette-backed transports)."""
 
 
 class Transport(Protocol):
-    """Sends one request and returns its answer, or raises TransportFailure (or Unrecorded on replay)."""
+    """Sends one request and returns its answer, or raises TransportFailure (or Unrecorded
+    on replay)."""
 
     def send(self, request: HttpRequest) -> HttpAnswer: ...
 
 
 class RequestsTransport:
-    """Real HTTP with ``requests``; the wall time covers sending the request and reading the whole body, and
-    ``timeout_s`` bounds that whole time (not each read). ``auth`` is a base URL's userinfo, sent as Basic auth
-    (it then replaces the Bearer key, as ``requests`` does). Redirects are not followed (a 3xx is an answer: the
-    runner names where it points); the body is read in chunks and given up past ``max_bytes`` decoded."""
+    """Real HTTP with ``requests``; the wall time covers sending the request and reading the whole
+    body, and ``timeout_s`` bounds that whole time (not each read). ``auth`` is a base URL's
+    userinfo, sent as Basic auth (it then replaces the Bearer key, as ``requests`` does).
+    Redirects are not followed (a 3xx is an answer: the runner names where it points); the body
+    is read in chunks and given up past ``max_bytes`` decoded."""
 
     def __init__(
         self,
@@ -160,15 +168,17 @@ class RequestsTransport:
             requests.exceptions.ContentDecodingError,
             Urllib3Error,
         ) as exc:
-            # An answer HTTP cannot read (two Content-Lengths that disagree, a "gzip" body that is not): this
-            # case's network error, retried, never the end of the run. vcrpy's stub raises urllib3's own errors.
+            # An answer HTTP cannot read (two Content-Lengths that disagree, a "gzip" body that is
+            # not): this case's network error, retried, never the end of the run. vcrpy's stub
+            # raises urllib3's own errors.
             self._fresh_session()
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = {name.lower(): value for name, value in response.headers.items()}
         return HttpAnswer(response.status_code, headers, body, _ms(started))
 
     def _read_capped(self, response: Any) -> bytes:
-        """The decoded body, read a chunk at a time: AnswerTooLarge as soon as it passes ``max_bytes``."""
+        """The decoded body, read a chunk at a time: AnswerTooLarge as soon as it passes
+        ``max_bytes``."""
         chunks, size = [], 0
         for chunk in response.iter_content(_CHUNK):
             size += len(chunk)

@@ -1,8 +1,10 @@
-"""Worker processes for ``record``: each runs one case at a time, handed to it by the parent, and dies with it.
+"""Worker processes for ``record``: each runs one case at a time, handed to it by the parent, and
+dies with it.
 
-Not ``concurrent.futures``: its pool queues cases ahead of free workers (a first Ctrl-C would still start them)
-and, before Python 3.14, cannot kill its workers (a second Ctrl-C could only wait). Here the parent hands a case
-to an idle worker only, so stopping is simply not handing out more, and stopping now is killing the workers.
+Not ``concurrent.futures``: its pool queues cases ahead of free workers (a first Ctrl-C would still
+start them) and, before Python 3.14, cannot kill its workers (a second Ctrl-C could only wait). Here
+the parent hands a case to an idle worker only, so stopping is simply not handing out more, and
+stopping now is killing the workers.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ class WorkerDied(Exception):
 def die_with_parent(use_prctl: bool = True) -> None:
     """End this process when its parent dies, however the parent dies.
 
-    Linux: the kernel sends SIGKILL on the parent's death (``prctl(PR_SET_PDEATHSIG)``). Everywhere, as well: a
-    thread waits on the parent's sentinel, a pipe that closes when the parent ends, and exits the process then.
+    Linux: the kernel sends SIGKILL on the parent's death (``prctl(PR_SET_PDEATHSIG)``). Everywhere,
+    as well: a thread waits on the parent's sentinel, a pipe that closes when the parent ends, and
+    exits the process then.
     """
     import multiprocessing
 
@@ -61,7 +64,8 @@ def _exit_when_ready(sentinel: int) -> None:
 def _serve(
     conn: Connection, function: Callable[[Any], Any], initializer: Callable[[], None] | None
 ) -> None:
-    """A worker's life: take a task, send back ``(True, result)`` or ``(False, exception)``, until told to stop."""
+    """A worker's life: take a task, send back ``(True, result)`` or ``(False, exception)``,
+    until told to stop."""
     from recorder.lock import forget_inherited_locks
 
     die_with_parent()
@@ -150,8 +154,8 @@ class WorkerPool:
         worker.task, worker.busy = task, True
 
     def finished(self, timeout: float) -> list[tuple[Any, bool, Any]]:
-        """``(task, ok, result or exception)`` for every task that ended within ``timeout`` seconds. A worker
-        that died is replaced, and its task ends with ``WorkerDied``."""
+        """``(task, ok, result or exception)`` for every task that ended within ``timeout`` seconds.
+        A worker that died is replaced, and its task ends with ``WorkerDied``."""
         busy = [w for w in self._workers if w.busy]
         ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout))
         ended = []

@@ -1,4 +1,5 @@
-"""``suite audit``'s outputs: the terminal lines and the ``--json`` document, both from one ``SuiteAudit``."""
+"""``suite audit``'s outputs: the terminal lines and the ``--json`` document, both from one
+``SuiteAudit``."""
 
 from __future__ import annotations
 
@@ -26,10 +27,14 @@ def _value(finding: Finding) -> str:
 
 
 def finding_line(finding: Finding) -> str:
-    """One survivor or refused right answer: where, the generator, the generated value, and the check."""
+    """One survivor or refused right answer: where, the generator, the generated value, and
+    the check."""
     answer = finding.answer
     if not answer.wrong:
-        return f"REJECTED {_where(finding)} [{answer.kind}] {_value(finding)}: refused by {finding.check}"
+        return (
+            f"REJECTED {_where(finding)} [{answer.kind}] {_value(finding)}: refused by "
+            f"{finding.check}"
+        )
     head = f"{_where(finding)} [{answer.kind}] {_value(finding)}: passes {finding.check}"
     if finding.accepted is not None:
         return f"ACCEPTED {head} (audit_accept: {finding.accepted})"
@@ -66,7 +71,8 @@ def summary_line(audit: SuiteAudit) -> str:
 
 
 def audit_lines(audit: SuiteAudit) -> list[str]:
-    """Every line ``suite audit`` prints: per case, then every finding and stale marker, then the summary."""
+    """Every line ``suite audit`` prints: per case, then every finding and stale marker, then
+    the summary."""
     lines = [case_line(case) for case in audit.cases]
     for case in audit.cases:
         lines += [finding_line(f) for f in (*case.survivors, *case.rejected)]

@@ -1,11 +1,12 @@
-"""Replay one case-run from its cassette; a cassette that cannot be used makes that case-run unrecorded, alone.
+"""Replay one case-run from its cassette; a cassette that cannot be used makes that case-run
+unrecorded, alone.
 
-A cassette that is missing (though run.json lists it), corrupt, unreadable, of the wrong shape, or whose
-interactions do not match run.json's answered attempts holds no answer replay can trust. Its case-run is
-``unrecorded`` (left out of every rate, listed for ``record``, which records it again), its reason the cassette's
-one-line error, and the error goes back beside the outcome so ``rescore`` still prints it and exits 1: one bad
-file never stops the model's other cases from being scored, and never passes unnoticed (docs/METHOD.md, decision
-103).
+A cassette that is missing (though run.json lists it), corrupt, unreadable, of the wrong shape, or
+whose interactions do not match run.json's answered attempts holds no answer replay can trust. Its
+case-run is ``unrecorded`` (left out of every rate, listed for ``record``, which records it again),
+its reason the cassette's one-line error, and the error goes back beside the outcome so ``rescore``
+still prints it and exits 1: one bad file never stops the model's other cases from being scored, and
+never passes unnoticed (docs/METHOD.md, decision 103).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ NOT_RECORDED = "not recorded yet"
 
 @dataclass(frozen=True)
 class UnusableCassette:
-    """A case-run whose cassette could not be used: its file and the problem (the error line without the path)."""
+    """A case-run whose cassette could not be used: its file and the problem (the error line
+    without the path)."""
 
     case_id: str
     repeat: int
@@ -34,7 +36,8 @@ class UnusableCassette:
     problem: str
 
     def line(self, shown: str | None = None) -> str:
-        """The one-line error, naming the file as ``shown`` (default: the path as rescore was given it)."""
+        """The one-line error, naming the file as ``shown`` (default: the path as rescore was
+        given it)."""
         return f"{self.path if shown is None else shown}: {self.problem}"
 
 
@@ -47,8 +50,9 @@ def _unusable(case: Case, repeat: int, path: Path, exc: CassetteError) -> Unusab
 def replay_case_run(
     suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1
 ) -> tuple[CaseOutcome, UnusableCassette | None]:
-    """Re-run one case-run against its recording: its outcome (unrecorded when this suite asks something never
-    recorded, or when its cassette cannot be used) and, in that last case, what is wrong with the cassette."""
+    """Re-run one case-run against its recording: its outcome (unrecorded when this suite asks
+    something never recorded, or when its cassette cannot be used) and, in that last case, what
+    is wrong with the cassette."""
     entry = manifest.entry(case.id, repeat)
     path = run_cassette_path(model_dir, case.id, repeat)
     if entry is None:
@@ -72,7 +76,8 @@ def replay_case_run(
         CassetteError
     ) as exc:  # this cassette only: every other case-run of the model is still replayed
         bad = _unusable(case, repeat, path, exc)
-        # The file named from the cassettes dir, so results.json does not depend on where the cassettes are.
+        # The file named from the cassettes dir, so results.json does not depend on where the
+        # cassettes are.
         return CaseOutcome(
             case, "unrecorded", bad.line(path.relative_to(model_dir.parent).as_posix()), (), ()
         ), bad
@@ -82,6 +87,6 @@ def replay_case_run(
 def replay_case(
     suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1
 ) -> CaseOutcome:
-    """Re-run one case-run against its recording; unrecorded when this suite asks something never recorded or
-    its cassette cannot be used."""
+    """Re-run one case-run against its recording; unrecorded when this suite asks something never
+    recorded or its cassette cannot be used."""
     return replay_case_run(suite, case, manifest, model_dir, repeat)[0]

@@ -1,8 +1,10 @@
-"""The shape a cassette must have before replay trusts it: the first problem, named by its field path.
+"""The shape a cassette must have before replay trusts it: the first problem, named by its
+field path.
 
-vcrpy's loader takes whatever the JSON holds, so a hand-edited or truncated cassette (a status code that is text,
-headers as a list, a body that is a bare string, ``body.string: null``) would only fail deep inside the runner as
-a traceback. This check runs at the loading edge and says ``interactions[0].response.status.code: expected ...``.
+vcrpy's loader takes whatever the JSON holds, so a hand-edited or truncated cassette (a status code
+that is text, headers as a list, a body that is a bare string, ``body.string: null``) would only
+fail deep inside the runner as a traceback. This check runs at the loading edge and says
+``interactions[0].response.status.code: expected ...``.
 """
 
 from __future__ import annotations
@@ -73,7 +75,10 @@ def _response_problem(response: Any, where: str) -> str | None:
     if not isinstance(body, dict):
         return f'{where}.body: expected an object {{"string": "..."}}, {_got(body)}'
     if not isinstance(body.get("string"), str):
-        return f"{where}.body.string: expected the response text as a string, {_got(body.get('string'))}"
+        return (
+            f"{where}.body.string: expected the response text as a string, "
+            f"{_got(body.get('string'))}"
+        )
     exact = body.get(
         "bytes_base64"
     )  # a body that was not UTF-8, byte for byte (METHOD.md#non-utf8-answers)
@@ -94,8 +99,9 @@ def _is_base64(text: str) -> bool:
 
 
 def _version_problem(data: dict[str, Any]) -> str | None:
-    # vcrpy writes "version": 1 (CASSETTE_FORMAT_VERSION) and its loader never reads it back: a missing version
-    # loads, so it reads as 1 here too; any other value is a format this reader does not know (decision 99).
+    # vcrpy writes "version": 1 (CASSETTE_FORMAT_VERSION) and its loader never reads it back: a
+    # missing version loads, so it reads as 1 here too; any other value is a format this reader does
+    # not know (decision 99).
     version = data.get("version", CASSETTE_FORMAT_VERSION)
     if version == CASSETTE_FORMAT_VERSION and not isinstance(
         version, bool
@@ -105,7 +111,8 @@ def _version_problem(data: dict[str, Any]) -> str | None:
 
 
 def cassette_problem(data: Any) -> str | None:
-    """The first reason ``data`` (a parsed cassette file) is not a usable vcrpy JSON cassette, or None."""
+    """The first reason ``data`` (a parsed cassette file) is not a usable vcrpy JSON cassette,
+    or None."""
     if not isinstance(data, dict):
         return 'not a vcrpy cassette: expected an object with an "interactions" list'
     problem = _version_problem(data)

@@ -1,12 +1,12 @@
 """Serve a case's requests from its cassette, in recorded order, each interaction played once.
 
-The cassette is read as data: vcrpy's JSON serializer format, parsed strictly and checked (``cassette_shape``),
-then taken as vcrpy's loader takes it (a request's body text as UTF-8 bytes, the response as recorded), without
-importing vcrpy (with requests and http.client it costs more to import than rescoring a model takes; a test
-checks every committed cassette reads the same through vcrpy's own loader). Every request is matched with the
-recorder's matchers (method, endpoint URI, JSON body). Attempts that never got an answer (timeouts, dropped
-connections) are not in the cassette; the manifest lists them and they are replayed as the same transport
-failures.
+The cassette is read as data: vcrpy's JSON serializer format, parsed strictly and checked
+(``cassette_shape``), then taken as vcrpy's loader takes it (a request's body text as UTF-8 bytes,
+the response as recorded), without importing vcrpy (with requests and http.client it costs more to
+import than rescoring a model takes; a test checks every committed cassette reads the same through
+vcrpy's own loader). Every request is matched with the recorder's matchers (method, endpoint URI,
+JSON body). Attempts that never got an answer (timeouts, dropped connections) are not in the
+cassette; the manifest lists them and they are replayed as the same transport failures.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from scorer.errors import CassetteError
 
 @dataclass(frozen=True)
 class RecordedRequest:
-    """A request as the matchers see it: what vcrpy's ``Request`` holds of it (the body as UTF-8 bytes)."""
+    """A request as the matchers see it: what vcrpy's ``Request`` holds of it (the body as
+    UTF-8 bytes)."""
 
     method: str
     uri: str
@@ -54,13 +55,15 @@ def _request(path: Path, index: int, stored: dict[str, Any]) -> RecordedRequest:
 
 
 def _parsed_fast(raw: bytes) -> Any | None:
-    """The cassette parsed by orjson when that is provably what the strict parse would give, else None.
+    """The cassette parsed by orjson when that is provably what the strict parse would give,
+    else None.
 
-    orjson refuses NaN, Infinity, a number beyond a double, a lone surrogate and nesting past 1024 levels, all of
-    which the strict parse refuses too (it then names the field). The two parsers agree on everything else but an
-    integer beyond 64 bits (orjson reads it as a float); in a cassette whose shape is right the only numbers that
-    are read are the status code, which the shape check holds to 100-999, and the version, held to 1. The nesting
-    bound is checked as the strict parse checks it (only when the text has enough brackets to break it)."""
+    orjson refuses NaN, Infinity, a number beyond a double, a lone surrogate and nesting past 1024
+    levels, all of which the strict parse refuses too (it then names the field). The two parsers
+    agree on everything else but an integer beyond 64 bits (orjson reads it as a float); in a
+    cassette whose shape is right the only numbers that are read are the status code, which the
+    shape check holds to 100-999, and the version, held to 1. The nesting bound is checked as the
+    strict parse checks it (only when the text has enough brackets to break it)."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -72,7 +75,8 @@ def _parsed_fast(raw: bytes) -> Any | None:
 
 
 def _parsed_strict(path: Path, raw: bytes) -> Any:
-    """The cassette parsed strictly and shape-checked; a CassetteError naming the file and the field otherwise."""
+    """The cassette parsed strictly and shape-checked; a CassetteError naming the file and the
+    field otherwise."""
     data = strict_json.loads_file_or_error(raw, f"{path}: corrupt cassette:", CassetteError)
     problem = cassette_problem(data)
     if problem:
@@ -81,8 +85,8 @@ def _parsed_strict(path: Path, raw: bytes) -> Any:
 
 
 def load_interactions(path: Path) -> list[Interaction]:
-    """A cassette's (request, response dict) pairs, after a strict parse and a shape check; anything unusable
-    is a CassetteError naming the file and the field."""
+    """A cassette's (request, response dict) pairs, after a strict parse and a shape check; anything
+    unusable is a CassetteError naming the file and the field."""
     raw = read_bytes(path, "cassette")
     data = _parsed_fast(
         raw
@@ -118,9 +122,10 @@ def _matcher_failures(
 
 
 def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:
-    """True when ``body`` and the recorded body text are the same JSON value, types and all (the ``json_body``
-    matcher would match), proven cheaply: orjson writes both with sorted keys to the same bytes. False means only
-    "not proven": the matchers then compare the two as they always do (``1`` and ``1.0``, a big integer...)."""
+    """True when ``body`` and the recorded body text are the same JSON value, types and all (the
+    ``json_body`` matcher would match), proven cheaply: orjson writes both with sorted keys to
+    the same bytes. False means only "not proven": the matchers then compare the two as they
+    always do (``1`` and ``1.0``, a big integer...)."""
     if recorded is None:
         return False
     try:
@@ -147,8 +152,8 @@ class CassetteTransport:
         answered = sum(1 for a in attempts if a.answered)
         if answered != len(interactions):
             raise CassetteError(
-                f"{path}: {len(interactions)} interaction(s) recorded, but run.json lists {answered} answered "
-                "attempt(s): an interaction is missing or extra"
+                f"{path}: {len(interactions)} interaction(s) recorded, but run.json lists "
+                f"{answered} answered attempt(s): an interaction is missing or extra"
             )
         self.path = path
         self._interactions = interactions
@@ -188,7 +193,8 @@ class CassetteTransport:
             RecursionError,
         ):  # the json_body matcher could not parse the recorded body
             raise CassetteError(
-                f"{self.path}: corrupt cassette: interactions[{self._next_interaction}].request.body: not JSON"
+                f"{self.path}: corrupt cassette: "
+                f"interactions[{self._next_interaction}].request.body: not JSON"
             ) from None
         if failures:
             body_differs = any(f.startswith("json_body") for f in failures)

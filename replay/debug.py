@@ -1,7 +1,9 @@
-"""``--debug`` / ``LOBSTACK_DEBUG=1``: the traceback behind a one-line internal error (``cannot be scored
-(KeyError: ...)``), for whoever reports or fixes the bug. Off, every such error stays one line.
+"""``--debug`` / ``LOBSTACK_DEBUG=1``: the traceback behind a one-line internal error
+(``cannot be scored (KeyError: ...)``), for whoever reports or fixes the bug. Off, every such error
+stays one line.
 
-An environment variable, so that pool workers (which inherit the environment) and the pytest plugin see it too."""
+An environment variable, so that pool workers (which inherit the environment) and the pytest
+plugin see it too."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from pathlib import Path
 from scorer.errors import CassetteError
 
 ENV = "LOBSTACK_DEBUG"
-# What a bug (not bad input: that is a LobstackError with its own line) raises inside a model's scoring.
+# What a bug (not bad input: that is a LobstackError with its own line) raises inside a
+# model's scoring.
 UNFORESEEN = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
 
 
@@ -29,6 +32,7 @@ def with_traceback(line: str, exc: BaseException) -> str:
 
 
 def unforeseen(model_dir: Path, exc: BaseException) -> CassetteError:
-    """The one-line error for input no check foresaw: this model is not scored, every other one still is."""
+    """The one-line error for input no check foresaw: this model is not scored, every other one
+    still is."""
     detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
     return CassetteError(with_traceback(f"{model_dir}: cannot be scored ({detail})", exc))

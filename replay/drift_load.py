@@ -1,7 +1,9 @@
-"""Reading a model's history for ``drift`` (the I/O edge): run dirs, results files, globs or a parent dir of
-runs, each results.json carrying its ``run`` object (id, recorded date, recorded identity; docs/FORMATS.md).
+"""Reading a model's history for ``drift`` (the I/O edge): run dirs, results files, globs or a
+parent dir of runs, each results.json carrying its ``run`` object (id, recorded date, recorded
+identity; docs/FORMATS.md).
 
-Every unreadable file is named on its own line before stopping (as ``diff runs`` does, METHOD decision 93).
+Every unreadable file is named on its own line before stopping (as ``diff runs`` does, METHOD
+decision 93).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ _GLOB = frozenset("*?[")
 
 
 def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list[Path]:
-    """The results.json files that ``paths`` name: a file; a run dir holding results.json; a dir of run dirs
-    (``*/results.json``) or of run dirs of model dirs (``*/*/results.json``); a quoted glob of any of these."""
+    """The results.json files that ``paths`` name: a file; a run dir holding results.json; a dir of
+    run dirs (``*/results.json``) or of run dirs of model dirs (``*/*/results.json``); a quoted
+    glob of any of these."""
     files: list[Path] = []
     for path in paths:
         if not path.exists() and _GLOB & set(str(path)):
@@ -63,8 +66,9 @@ def _files(path: Path, problem: Callable[[str], None]) -> list[Path]:
 
 
 def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRecord]:
-    """Every run that ``paths`` name (only model ``model``'s when given); a HistoryError when any file is
-    unreadable or undated: its message names the last one, its ``earlier`` every one before."""
+    """Every run that ``paths`` name (only model ``model``'s when given); a HistoryError when any
+    file is unreadable or undated: its message names the last one, its ``earlier`` every
+    one before."""
     from replay.drift_rows import is_rows_root, rows_runs
 
     problems: list[str] = []
@@ -101,13 +105,14 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
 
 
 def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
-    """One results document as a dated run; a ResultsError naming the file and field when ``run`` is missing
-    or misshapen (the date must be the recording's own: there is no fallback to a file time)."""
+    """One results document as a dated run; a ResultsError naming the file and field when ``run`` is
+    missing or misshapen (the date must be the recording's own: there is no fallback to a
+    file time)."""
     run = data.get("run")
     if not isinstance(run, dict):
         raise ResultsError(
-            f"{file}: no 'run' object (id and recorded date): rescore the recording with a lobstack-eval "
-            "that records runs"
+            f"{file}: no 'run' object (id and recorded date): rescore the recording with a "
+            "lobstack-eval that records runs"
         )
     run_id, date = run.get("id"), run.get("date")
     if not isinstance(run_id, str) or not run_id.strip():
@@ -141,7 +146,8 @@ def _strings(file: Path, field: str, value: Any) -> tuple[str, ...]:
 
 
 def identity_of(file: Path, value: Any) -> Identity | None:
-    """A run's recorded identity object (results.json's ``run.identity``) checked; None when it recorded none."""
+    """A run's recorded identity object (results.json's ``run.identity``) checked; None when it
+    recorded none."""
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -162,7 +168,8 @@ def identity_of(file: Path, value: Any) -> Identity | None:
 
 
 def _tally(result: dict[str, Any]) -> CaseTally:
-    """A case's passed and scored repeats in one run (errored and unrecorded repeats are not scored)."""
+    """A case's passed and scored repeats in one run (errored and unrecorded repeats are
+    not scored)."""
     statuses = [r["status"] for r in result["runs"]] if result.get("runs") else [result["status"]]
     return CaseTally(
         result["id"],

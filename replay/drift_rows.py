@@ -1,9 +1,11 @@
-"""A model's history read from a rows root (the I/O edge of ``drift``): the root ``rescore RUN --rows DIR`` writes
-for each run of a history, one partition per run (``DIR/cases/suite_version=V/model_slug=S/run_id=R/``).
+"""A model's history read from a rows root (the I/O edge of ``drift``): the root
+``rescore RUN --rows DIR`` writes for each run of a history, one partition per run
+(``DIR/cases/suite_version=V/model_slug=S/run_id=R/``).
 
-Each run partition holds what ``drift`` needs: every case-run's status, the run's id, date and recorded identity
-(``run_id``, ``run_date``, ``run_identity``), the model and the suite, so a watch keeps only the rows and ``drift``
-reads them as it reads the runs' results.json files (tests/test_drift_e2e.py checks that both give one verdict).
+Each run partition holds what ``drift`` needs: every case-run's status, the run's id, date and
+recorded identity (``run_id``, ``run_date``, ``run_identity``), the model and the suite, so a watch
+keeps only the rows and ``drift`` reads them as it reads the runs' results.json files
+(tests/test_drift_e2e.py checks that both give one verdict).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ COLUMNS = (
 
 
 def is_rows_root(path: Path) -> bool:
-    """True for a rows root (``cases/suite_version=V/...`` under it) or its ``cases`` folder itself."""
+    """True for a rows root (``cases/suite_version=V/...`` under it) or its ``cases``
+    folder itself."""
     return path.is_dir() and (
         _has_versions(path / "cases") or (path.name == "cases" and _has_versions(path))
     )
@@ -45,8 +48,8 @@ def _has_versions(folder: Path) -> bool:
 def rows_runs(
     path: Path, model_slug: str | None, problem: Callable[[str], None]
 ) -> list[RunRecord]:
-    """Every run partition of the rows root ``path`` (only model slug ``model_slug``'s when given), one
-    RunRecord each; each unreadable partition is handed to ``problem`` and left out."""
+    """Every run partition of the rows root ``path`` (only model slug ``model_slug``'s when given),
+    one RunRecord each; each unreadable partition is handed to ``problem`` and left out."""
     from replay.rows.dataset import partitions
     from replay.rows.store import read_table
 
@@ -75,7 +78,8 @@ def rows_runs(
 
 
 def _record(file: Path, frame: Any) -> RunRecord:
-    """One run partition's rows as a dated run: a ResultsError naming the file when it holds none or several."""
+    """One run partition's rows as a dated run: a ResultsError naming the file when it holds none
+    or several."""
     from replay.drift_load import identity_of
 
     rows = frame.select(COLUMNS)

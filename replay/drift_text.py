@@ -1,5 +1,6 @@
-"""What ``drift`` prints and writes (rendering only): the terminal text and the markdown for an issue or a pull
-request comment, both from one ``DriftReport``; the verdict line comes first and reads the same in both."""
+"""What ``drift`` prints and writes (rendering only): the terminal text and the markdown for an
+issue or a pull request comment, both from one ``DriftReport``; the verdict line comes first and
+reads the same in both."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def _run(report: DriftReport, index: int) -> str:
 
 
 def verdict(report: DriftReport) -> str:
-    """The one-line verdict: changed between two runs, no change in N runs since DATE, or not tested yet."""
+    """The one-line verdict: changed between two runs, no change in N runs since DATE, or not
+    tested yet."""
     first = report.runs[0].date
     if report.status == "changed" and report.alarm is not None:
         after = 0 if report.last_stable is None else report.last_stable + 1
@@ -32,8 +34,8 @@ def verdict(report: DriftReport) -> str:
     if report.status == "baseline":
         need = report.settings.baseline_runs + 1
         return (
-            f"not tested yet: {len(report.runs)} runs since {first}; the test needs {need} runs (the first "
-            f"{report.settings.baseline_runs} only learn each case's pass rate)"
+            f"not tested yet: {len(report.runs)} runs since {first}; the test needs {need} runs "
+            f"(the first {report.settings.baseline_runs} only learn each case's pass rate)"
         )
     return f"no change in {len(report.runs)} runs since {first}"
 
@@ -47,7 +49,8 @@ def _rate(passed: int, scored: int) -> str:
 
 
 def _change_span(report: DriftReport) -> tuple[int, int]:
-    """(first changed run, number of runs): the split the Overall summary and the moved cases use."""
+    """(first changed run, number of runs): the split the Overall summary and the moved
+    cases use."""
     return (0 if report.last_stable is None else report.last_stable + 1), len(report.runs)
 
 
@@ -57,8 +60,8 @@ def overall_line(report: DriftReport) -> str:
         return f"Overall: {_percent(report.mean_overall(0, len(report.runs)))} a run on average"
     first, end = _change_span(report)
     return (
-        f"Overall: {_percent(report.mean_overall(0, first))} a run on average before ({first} runs) -> "
-        f"{_percent(report.mean_overall(first, end))} since ({end - first} runs)"
+        f"Overall: {_percent(report.mean_overall(0, first))} a run on average before ({first} "
+        f"runs) -> {_percent(report.mean_overall(first, end))} since ({end - first} runs)"
     )
 
 
@@ -84,7 +87,8 @@ def _capped(lines: Sequence[str], cap: int = LISTED) -> list[str]:
 
 
 def format_text(report: DriftReport, verbose: bool = False) -> str:
-    """The terminal text: the verdict first, then the model, Overall, moved cases and identity changes."""
+    """The terminal text: the verdict first, then the model, Overall, moved cases and
+    identity changes."""
     lines = [
         f"drift: {verdict(report)}",
         f"model {report.model} ({report.suite}): {len(report.runs)} runs, "
@@ -113,8 +117,9 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
 
 
 def cell(value: str, limit: int = CELL_CHARS) -> str:
-    """Plain text for one markdown line or table cell: one line, shortened, markdown and HTML escaped, and
-    no @mention (a zero-width joiner after every '@', so a model or header name never pings anyone)."""
+    """Plain text for one markdown line or table cell: one line, shortened, markdown and HTML
+    escaped, and no @mention (a zero-width joiner after every '@', so a model or header name
+    never pings anyone)."""
     flat = for_terminal(" ".join(value.split()), one_line=True)
     if len(flat) > limit:
         flat = flat[: limit - 1] + "…"
@@ -122,8 +127,9 @@ def cell(value: str, limit: int = CELL_CHARS) -> str:
 
 
 def to_markdown(report: DriftReport) -> str:
-    """The issue or pull-request comment: the verdict, Overall, the moved cases, identity changes, recent runs.
-    At most 25 rows a table and 160 characters a cell, so it stays far under GitHub's 65,536 characters."""
+    """The issue or pull-request comment: the verdict, Overall, the moved cases, identity changes,
+    recent runs. At most 25 rows a table and 160 characters a cell, so it stays far under
+    GitHub's 65,536 characters."""
     head = "changed" if report.status == "changed" else "no change"
     if report.status == "baseline":
         head = "not tested yet"
@@ -131,7 +137,8 @@ def to_markdown(report: DriftReport) -> str:
         f"### lobstack-eval drift: {cell(report.model)}: {head}",
         f"**{cell(verdict(report), 600)}**",
         f"{cell(report.suite)}; {len(report.runs)} runs, {report.runs[0].date} to "
-        f"{report.runs[-1].date}. {overall_line(report)}",  # numbers and dates only: nothing to escape
+        # numbers and dates only: nothing to escape
+        f"{report.runs[-1].date}. {overall_line(report)}",
     ]
     if report.at_change():
         fields = ", ".join(sorted({c.field for c in report.at_change()}))

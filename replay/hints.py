@@ -18,8 +18,9 @@ DEFAULT_CASSETTES = Path("cassettes")
 
 def record_command(summary: ModelSummary, model_dir: Path, suite: Path) -> str:
     """``lobstack-eval record ...`` that records what a model's run left unrecorded: the same model,
-    repeats, cassettes dir, suite and gateway as the recording, every value shell-quoted (a model name may hold
-    anything). A loopback gateway is stored without its port, so the command asks for it."""
+    repeats, cassettes dir, suite and gateway as the recording, every value shell-quoted (a model
+    name may hold anything). A loopback gateway is stored without its port, so the command asks
+    for it."""
     command = f"lobstack-eval record --model {shlex.quote(summary.model)}"
     if summary.repeats > 1:
         command += f" --repeats {summary.repeats}"
@@ -40,7 +41,8 @@ def record_command(summary: ModelSummary, model_dir: Path, suite: Path) -> str:
 
 
 def refused(doc: dict[str, Any]) -> bool:
-    """True when some case-run errored because the gateway refused it (HTTP 401, 403, 404): ``record`` asks again."""
+    """True when some case-run errored because the gateway refused it (HTTP 401, 403, 404):
+    ``record`` asks again."""
     entries = [run for entry in doc["results"] for run in entry.get("runs") or [entry]]
     return any(
         run["status"] == "errored"
@@ -51,13 +53,15 @@ def refused(doc: dict[str, Any]) -> bool:
 
 
 def needs_recording(doc: dict[str, Any]) -> bool:
-    """True when ``record`` would record some case-run of the document again: one is unrecorded or refused."""
+    """True when ``record`` would record some case-run of the document again: one is unrecorded
+    or refused."""
     return bool(doc.get("case_runs", doc["cases"])["unrecorded"]) or refused(doc)
 
 
 def nothing_scored_line(summary: ModelSummary, where: Path, command: str | None = None) -> str:
-    """The error line of a model none of whose case-runs could be scored, naming its dir, how many errored and
-    were unrecorded (each when not 0), and what would record it (when recording would change anything)."""
+    """The error line of a model none of whose case-runs could be scored, naming its dir, how many
+    errored and were unrecorded (each when not 0), and what would record it (when recording would
+    change anything)."""
     runs = summary.case_runs
     what = "case-run" if summary.repeats > 1 else "case"
     counts = ", ".join(

@@ -1,7 +1,8 @@
 """The leaderboard across models: markdown, CSV and a terminal table, all from results documents.
 
-When some model has repeats (K > 1), every table also shows K, pass^k and the share of flaky cases. Every table
-marks the tiers (``replay.ties``): models sharing a letter are not told apart on Overall, with a one-line legend.
+When some model has repeats (K > 1), every table also shows K, pass^k and the share of flaky cases.
+Every table marks the tiers (``replay.ties``): models sharing a letter are not told apart on
+Overall, with a one-line legend.
 """
 
 from __future__ import annotations
@@ -103,9 +104,10 @@ def _headers(repeated: bool) -> list[str]:
     return HEADERS[:2] + REPEAT_HEADERS + HEADERS[2:] if repeated else HEADERS
 
 
-# What the brackets are. A rate over items a case may hold several of (its repeats, its calls) has its interval
-# at the effective number of trials of the case-clustered variance; a rate with one item per case (the case
-# metrics at K = 1, pass^k, Flaky) is plain Wilson (METHOD.md#clustered-interval-rule).
+# What the brackets are. A rate over items a case may hold several of (its repeats, its calls) has
+# its interval at the effective number of trials of the case-clustered variance; a rate with one
+# item per case (the case metrics at K = 1, pass^k, Flaky) is plain Wilson
+# (METHOD.md#clustered-interval-rule).
 INTERVALS = {
     False: f"95% Wilson intervals ({_and([TITLES[m] for m in CALL_METRICS])}: clustered by case, "
     "Wilson's at the effective number of trials)",
@@ -131,15 +133,16 @@ def leaderboard_md(summaries: Sequence[ModelSummary], suite: Suite | SuiteRef) -
     lines = [
         f"# Leaderboard: {suite.name} {suite.version}",
         "",
-        f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing applies.",
+        f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing "
+        "applies.",
         f"{LOWER_LINE} Cost is what the calls cost on Lobstack's keys.",
         TIER_LEGEND,
         "",
     ]
     if repeated:
         lines[-2:-2] = [  # before the tier legend
-            "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "
-            "whose repeats disagree.",
+            "With repeats, rates are over every scored case-run; pass^k: cases that passed every "
+            "repeat; Flaky: cases whose repeats disagree.",
         ]
     explained = partial_line(board)
     if explained:
@@ -170,9 +173,10 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_safe(cell: Any) -> Any:
-    """A cell a spreadsheet will not run as a formula: text starting with ``= + - @`` (or tab, CR) gets a leading
-    ``'``. Numbers are left alone, so ``-1.5`` stays a number; so is text that reads as one (``float`` parses it
-    and it is finite), which a spreadsheet takes as that number, never a formula."""
+    """A cell a spreadsheet will not run as a formula: text starting with ``= + - @`` (or tab, CR)
+    gets a leading ``'``. Numbers are left alone, so ``-1.5`` stays a number; so is text that
+    reads as one (``float`` parses it and it is finite), which a spreadsheet takes as that
+    number, never a formula."""
     if not isinstance(cell, str) or not cell.startswith(_FORMULA_START):
         return cell
     try:

@@ -1,8 +1,8 @@
 """The leaderboard as plain text for a terminal: it fits the width it is given, never cuts a cell.
 
-Each interval sits under its rate. When the whole table is wider than the terminal, the least needed columns are
-left out (groups and flags first, Overall and the model never) and a line names them and where the whole table is;
-a pipe or a file (no width) gets every column. No line ends in a space.
+Each interval sits under its rate. When the whole table is wider than the terminal, the least needed
+columns are left out (groups and flags first, Overall and the model never) and a line names them and
+where the whole table is; a pipe or a file (no width) gets every column. No line ends in a space.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ class _Column:
 
 
 def terminal_width(stream: TextIO) -> int | None:
-    """The width to fit: ``COLUMNS`` when set to a number, else the terminal's; ``None`` (no limit) for a pipe or
-    a file, which gets every column."""
+    """The width to fit: ``COLUMNS`` when set to a number, else the terminal's; ``None`` (no limit)
+    for a pipe or a file, which gets every column."""
     columns = os.environ.get("COLUMNS", "").strip()
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
@@ -100,7 +100,8 @@ def _columns(board: Sequence[ModelSummary], repeated: bool) -> list[_Column]:
 
 
 def _with_tier(row: list[str], letter: str) -> list[str]:
-    """The tier letter after the Overall rate, before its interval (``tier_lines`` is the legend)."""
+    """The tier letter after the Overall rate, before its interval (``tier_lines`` is
+    the legend)."""
     if letter:
         rate, sep, rest = row[1].partition(" ")
         row = [row[0], f"{rate} {letter}{sep}{rest}".rstrip(), *row[2:]]
@@ -117,7 +118,8 @@ def _wrap_model(column: _Column, width: int) -> _Column:
 
 
 def _fit(columns: list[_Column], width: int | None) -> tuple[list[_Column], int]:
-    """The columns that fit ``width`` and the gap between them: two spaces, one when that saves a column."""
+    """The columns that fit ``width`` and the gap between them: two spaces, one when that saves
+    a column."""
     if width is None:
         return columns, 2
     shown = list(columns)
@@ -164,8 +166,9 @@ def terminal_lines(
     width: int | None,
     full: Sequence[str] = (),
 ) -> list[str]:
-    """The leaderboard for a terminal ``width`` columns wide (``None``: no limit): a title, the table, and a line
-    for each thing that needs saying (partial models, columns left out and ``full``, the files with every one)."""
+    """The leaderboard for a terminal ``width`` columns wide (``None``: no limit): a title, the
+    table, and a line for each thing that needs saying (partial models, columns left out and
+    ``full``, the files with every one)."""
     board = ordered(summaries)
     columns = _columns(board, has_repeats(summaries))
     shown, gap = _fit(columns, width)

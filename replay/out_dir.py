@@ -1,9 +1,9 @@
 """A rescore's output directory: checked usable before any work, and owned afterwards.
 
-``rescore --out DIR`` writes one ``<model-slug>/results.json`` per model it scored. A results.json of any other
-model left in DIR (from an earlier rescore of other cassettes, or of a model that failed this time) would be read
-by ``report`` and ``diff runs`` as if current, so rescore removes it and says so. Only files that are results
-documents are removed; anything else in DIR is left alone.
+``rescore --out DIR`` writes one ``<model-slug>/results.json`` per model it scored. A results.json
+of any other model left in DIR (from an earlier rescore of other cassettes, or of a model that
+failed this time) would be read by ``report`` and ``diff runs`` as if current, so rescore removes it
+and says so. Only files that are results documents are removed; anything else in DIR is left alone.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ def _reason(exc: OSError) -> str:
 
 
 def check_writable_dir(path: Path, option: str) -> None:
-    """UsageError (before any work) unless ``path`` is, or can be made, a directory this process can write in.
+    """UsageError (before any work) unless ``path`` is, or can be made, a directory this process can
+    write in.
 
-    The directory is created when missing (it is where the output goes anyway); a probe file proves it is
-    writable, which permission bits alone cannot (read-only mounts, root, ACLs)."""
+    The directory is created when missing (it is where the output goes anyway); a probe file proves
+    it is writable, which permission bits alone cannot (read-only mounts, root, ACLs)."""
     if path.exists() and not path.is_dir():
         raise UsageError(f"{option} {path}: is a file, not a directory")
     try:
@@ -42,8 +43,9 @@ def check_writable_dir(path: Path, option: str) -> None:
 
 
 def check_outside(out: Path, inputs: Sequence[Path], option: str = "--out") -> None:
-    """UsageError unless ``out`` is neither one of ``inputs`` nor inside one: what is written there would be read
-    back as input (a results.json in a model's cassette folder, a reports folder taken for a model dir)."""
+    """UsageError unless ``out`` is neither one of ``inputs`` nor inside one: what is written there
+    would be read back as input (a results.json in a model's cassette folder, a reports folder
+    taken for a model dir)."""
     target = out.resolve()
     for folder in inputs:
         source = folder.resolve()
@@ -52,8 +54,8 @@ def check_outside(out: Path, inputs: Sequence[Path], option: str = "--out") -> N
 
 
 def check_writable_file(path: Path, option: str) -> None:
-    """UsageError (before any work) unless ``path`` can be written as a file: not a directory, and its folder
-    exists and takes files. Nothing is created."""
+    """UsageError (before any work) unless ``path`` can be written as a file: not a directory, and
+    its folder exists and takes files. Nothing is created."""
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory, not a file")
     parent = path.parent
@@ -69,19 +71,23 @@ def check_writable_file(path: Path, option: str) -> None:
 
 
 def remove_stale_results(out: Path, keep: Collection[str]) -> list[Path]:
-    """Remove ``out/<dir>/results.json`` for every ``<dir>`` not in ``keep`` (and the folder when it is then
-    empty); returns the removed files, sorted. A results.json that is not a readable results document is left."""
+    """Remove ``out/<dir>/results.json`` for every ``<dir>`` not in ``keep`` (and the folder when it
+    is then empty); returns the removed files, sorted. A results.json that is not a readable
+    results document is left."""
     if not out.is_dir():
         return []
     removed = []
     for folder in sorted(p for p in out.iterdir() if p.is_dir() and p.name not in keep):
         path = folder / RESULTS
         if link_in(out, path) is not None or not path.is_file():
-            continue  # a link (to a folder or file anywhere) is not what rescore wrote: never delete through it
+            # a link (to a folder or file anywhere) is not what rescore wrote: never delete
+            # through it
+            continue
         try:
             read_results(path)
         except ResultsError:
-            continue  # not one of ours, or already broken: report and diff runs name it if they read it
+            # not one of ours, or already broken: report and diff runs name it if they read it
+            continue
         path.unlink()
         removed.append(path)
         with contextlib.suppress(OSError):  # the folder holds something else too: leave it

@@ -1,11 +1,13 @@
-"""One writer per output dir: ``rescore``, ``merge`` and ``report`` hold an advisory lock on the dir they write.
+"""One writer per output dir: ``rescore``, ``merge`` and ``report`` hold an advisory lock on the dir
+they write.
 
-Two rescores into one ``--out`` (two CI jobs in one workspace, a second terminal) each removed the other's
-results.json as stale and both exited 0. The lock is an ``flock`` on ``<out>/.lock``, the same style as record's
-lock on a model dir (recorder/lock.py): the kernel drops it when its holder dies, the file names the holder for the
-second run's error, and it is removed on release. It is opened with ``O_NOFOLLOW``: a ``.lock`` that is a symbolic
-link (git stores them) is refused, never followed to truncate a file elsewhere. Every file inside is written
-atomically (temp file, then rename), so a reader never sees half a file; the lock keeps two writers apart.
+Two rescores into one ``--out`` (two CI jobs in one workspace, a second terminal) each removed the
+other's results.json as stale and both exited 0. The lock is an ``flock`` on ``<out>/.lock``, the
+same style as record's lock on a model dir (recorder/lock.py): the kernel drops it when its holder
+dies, the file names the holder for the second run's error, and it is removed on release. It is
+opened with ``O_NOFOLLOW``: a ``.lock`` that is a symbolic link (git stores them) is refused, never
+followed to truncate a file elsewhere. Every file inside is written atomically (temp file, then
+rename), so a reader never sees half a file; the lock keeps two writers apart.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def _open(path: Path) -> int:
 
 @contextmanager
 def out_dir_lock(out: Path, command: str) -> Iterator[None]:
-    """Hold ``out``'s lock while ``command`` writes there; ResultsError naming the holder when another run has it."""
+    """Hold ``out``'s lock while ``command`` writes there; ResultsError naming the holder when
+    another run has it."""
     if fcntl is None:
         yield
         return
@@ -57,7 +60,8 @@ def out_dir_lock(out: Path, command: str) -> Iterator[None]:
             holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
             os.close(fd)
             raise ResultsError(
-                f"{out} is being written by another run ({holder}); wait for it to finish, then run {command} again"
+                f"{out} is being written by another run ({holder}); wait for it to finish, then "
+                f"run {command} again"
             ) from None
         try:
             same = os.fstat(fd).st_ino == os.stat(path, follow_symlinks=False).st_ino
@@ -81,9 +85,9 @@ def out_dir_lock(out: Path, command: str) -> Iterator[None]:
 
 @contextmanager
 def rows_lock(rows: Path | None, out: Path, command: str) -> Iterator[None]:
-    """Hold the ``--rows`` dir's lock too (``out_dir_lock``), from its checks to its last partition: two runs
-    appending to one rows dir each checked the suite files before the other wrote. Nothing without ``--rows``;
-    one lock when ``--rows`` is ``out`` itself."""
+    """Hold the ``--rows`` dir's lock too (``out_dir_lock``), from its checks to its last partition:
+    two runs appending to one rows dir each checked the suite files before the other wrote.
+    Nothing without ``--rows``; one lock when ``--rows`` is ``out`` itself."""
     if rows is None or rows.resolve() == out.resolve():
         yield
         return

@@ -1,7 +1,9 @@
-"""Whether a model's rates rest on fewer scored cases than it has (some errored or were not recorded).
+"""Whether a model's rates rest on fewer scored cases than it has (some errored or were
+not recorded).
 
-Every view that ranks or plots models marks such a model next to its Overall (``72/80``) and keeps it off the
-Pareto front (docs/METHOD.md#partial-models-marked): a rate over 72 cases is not comparable with one over 80.
+Every view that ranks or plots models marks such a model next to its Overall (``72/80``) and keeps
+it off the Pareto front (docs/METHOD.md#partial-models-marked): a rate over 72 cases is not
+comparable with one over 80.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ def partial(summary: ModelSummary) -> Partial | None:
 
 
 def partial_line(summaries: Sequence[ModelSummary], short: bool = False) -> str | None:
-    """The line by a table that explains its marks, naming each partial model; ``None`` when there is none.
-    ``short``: the terminal's version, one 80-column line for one partial model."""
+    """The line by a table that explains its marks, naming each partial model; ``None`` when there
+    is none. ``short``: the terminal's version, one 80-column line for one partial model."""
     marks = [f"{s.model} {mark.mark()}" for s in summaries if (mark := partial(s)) is not None]
     if not marks:
         return None
     if short:
         return f"Partial (scored/total; the rest errored or unrecorded): {', '.join(marks)}."
     return (
-        "Partial models, marked scored/total at Overall (their rates rest on fewer cases, or case-runs, than they "
-        f"have; the rest errored or were not recorded): {', '.join(marks)}."
+        "Partial models, marked scored/total at Overall (their rates rest on fewer cases, or "
+        f"case-runs, than they have; the rest errored or were not recorded): {', '.join(marks)}."
     )

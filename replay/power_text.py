@@ -1,6 +1,6 @@
-"""What ``rescore --power`` prints about power: for each model, the smallest Overall drop a comparison with a
-re-run of it could detect, and the repeats it would take to detect ``--detect`` points (rendering of
-``scorer.power``; the HTML report shows the same cells)."""
+"""What ``rescore --power`` prints about power: for each model, the smallest Overall drop a
+comparison with a re-run of it could detect, and the repeats it would take to detect ``--detect``
+points (rendering of ``scorer.power``; the HTML report shows the same cells)."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ LEGEND = [  # each line fits an 80-column terminal
 
 
 def model_power(summary: ModelSummary, detect: float) -> Power:
-    """The power of comparing this run with a re-run of the same model (same cases, same repeats)."""
+    """The power of comparing this run with a re-run of the same model (same cases,
+    same repeats)."""
     return rerun_power(list(case_counts(summary).values()), summary.repeats, detect)
 
 
 def power_cells(summary: ModelSummary, detect: float) -> tuple[str, str]:
-    """(smallest drop seen, repeats for ``detect`` points) as table cells, e.g. ``at most 9.7`` and ``about 2``."""
+    """(smallest drop seen, repeats for ``detect`` points) as table cells, e.g. ``at most 9.7``
+    and ``about 2``."""
     power = model_power(summary, detect)
     if math.isinf(power.detectable):
         return "none (Overall too low)", "-"
@@ -42,6 +44,9 @@ def power_lines(summaries: Sequence[ModelSummary], detect: float) -> list[str]:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
 
     def line(row: Sequence[str]) -> str:
-        return f"  {row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]:>{widths[3]}}"
+        return (
+            f"  {row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  "
+            f"{row[3]:>{widths[3]}}"
+        )
 
     return [HEADING, line(header), *(line(row) for row in rows), *LEGEND]

@@ -1,6 +1,7 @@
-"""A report dir's rows and leaderboard: ``cases.parquet``, ``calls.parquet``, then leaderboard.md/.csv of the
-results documents' summaries (each computed from that model's rows by ``scorer.summarize``). A shard writes
-``shard.json`` instead of a leaderboard (``lobstack-eval merge`` makes it).
+"""A report dir's rows and leaderboard: ``cases.parquet``, ``calls.parquet``, then
+leaderboard.md/.csv of the results documents' summaries (each computed from that model's rows by
+``scorer.summarize``). A shard writes ``shard.json`` instead of a leaderboard
+(``lobstack-eval merge`` makes it).
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ SHARD_FORMAT = 1
 
 
 def repeated(document: dict[str, Any]) -> bool:
-    """True for a results document of K > 1 repeats (issue 17's format: ``repeats``, per-case ``runs``)."""
+    """True for a results document of K > 1 repeats (issue 17's format: ``repeats``,
+    per-case ``runs``)."""
     return int(document.get("repeats") or 1) > 1
 
 
 def shard_document(
     shard: Shard, suite: SuiteRef, summaries: Sequence[ModelSummary]
 ) -> dict[str, Any]:
-    """What ``shard.json`` says: which shard of how many, the suite, and every model dir the shard saw."""
+    """What ``shard.json`` says: which shard of how many, the suite, and every model dir the
+    shard saw."""
     return {
         "format_version": SHARD_FORMAT,
         "shard": {"index": shard.index, "count": shard.count},
@@ -47,8 +50,8 @@ def write_tables(
     shard: Shard | None = None,
     rows: Path | None = None,
 ) -> list[Path]:
-    """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions, or (a shard)
-    ``shard.json``. Returns the files written."""
+    """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions,
+    or (a shard) ``shard.json``. Returns the files written."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
 
     files = [

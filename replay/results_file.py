@@ -1,5 +1,5 @@
-"""Reading results.json files back (diff runs, the HTML report, merge, the plugin's baseline): one check of their
-format version and shape, one error style."""
+"""Reading results.json files back (diff runs, the HTML report, merge, the plugin's baseline): one
+check of their format version and shape, one error style."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
 
 
 def _is_status(value: Any) -> bool:
-    # Type first: a list or an object is unhashable, and `in` a set would raise instead of answering.
+    # Type first: a list or an object is unhashable, and `in` a set would raise instead
+    # of answering.
     return isinstance(value, str) and value in STATUSES
 
 
@@ -67,7 +68,10 @@ def results_problem(data: Any) -> str | None:
             and runs
             and all(isinstance(r, dict) and _is_status(r.get("status")) for r in runs)
         ):
-            return f"results[{i}] ({result['id']}): 'runs' must be a list of repeats, each with a status"
+            return (
+                f"results[{i}] ({result['id']}): 'runs' must be a list of repeats, each with a "
+                "status"
+            )
     return None
 
 

@@ -1,5 +1,5 @@
-"""results.json's ``run`` for a model dir recorded as a run of a history: the recorded answers read from its
-cassettes, their date and identity computed by ``scorer.run_identity``."""
+"""results.json's ``run`` for a model dir recorded as a run of a history: the recorded answers read
+from its cassettes, their date and identity computed by ``scorer.run_identity``."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from scorer.run_identity import RecordedAnswer, run_object
 
 
 def recorded_answers(model_dir: Path, manifest: Manifest) -> Iterator[RecordedAnswer]:
-    """Every 2xx answer of the cassettes run.json lists (every repeat), in case and attempt order. A cassette
-    that cannot be read is skipped here: replay already makes its case-run unrecorded and says so."""
+    """Every 2xx answer of the cassettes run.json lists (every repeat), in case and attempt order. A
+    cassette that cannot be read is skipped here: replay already makes its case-run unrecorded
+    and says so."""
     runs = [(case_id, 1) for case_id in sorted(manifest.cases)] + [
         (case_id, n)
         for n, cases in sorted(manifest.repeat_cases.items())
@@ -45,7 +46,8 @@ def recorded_answers(model_dir: Path, manifest: Manifest) -> Iterator[RecordedAn
 
 
 def run_document(model_dir: Path, manifest: Manifest) -> dict[str, Any] | None:
-    """The ``run`` object of a run of a history (run.json has ``run``), else None (a plain recording)."""
+    """The ``run`` object of a run of a history (run.json has ``run``), else None (a
+    plain recording)."""
     if manifest.run is None:
         return None
     answers = recorded_answers(model_dir, manifest)

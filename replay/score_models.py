@@ -1,5 +1,5 @@
-"""Scoring model dirs: each replayed through the runner that recorded it, judged and summarized, in a process
-pool when there are many (``rescore`` writes what this returns)."""
+"""Scoring model dirs: each replayed through the runner that recorded it, judged and summarized, in
+a process pool when there are many (``rescore`` writes what this returns)."""
 
 from __future__ import annotations
 
@@ -29,14 +29,16 @@ POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than
 
 
 def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and every other visible
-    folder with one error line: a folder without run.json is said out loud, never skipped silently. Hidden
-    folders, plain files and ``history/`` (the dated runs, docs/FORMATS.md "Histories") are not model dirs."""
+    """The model dirs (folders holding run.json) under ``cassettes``, sorted by name, and every
+    other visible folder with one error line: a folder without run.json is said out loud, never
+    skipped silently. Hidden folders, plain files and ``history/`` (the dated runs,
+    docs/FORMATS.md "Histories") are not model dirs."""
     if not cassettes.is_dir():
         raise CassetteError(f"{cassettes}: no such cassettes directory")
     folders = sorted(p for p in cassettes.iterdir() if p.is_dir() and not p.name.startswith("."))
-    # history/ (without a run.json of its own) holds dated runs, each a cassettes dir: rescore reads one run at a
-    # time (rescore cassettes/history/<run-id>), never the history as models of this dir.
+    # history/ (without a run.json of its own) holds dated runs, each a cassettes dir: rescore reads
+    # one run at a time (rescore cassettes/history/<run-id>), never the history as models of
+    # this dir.
     folders = [p for p in folders if p.name != HISTORY or (p / MANIFEST).is_file()]
     dirs = [p for p in folders if (p / MANIFEST).is_file()]
     if not dirs:
@@ -46,25 +48,27 @@ def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]
             if (cassettes / HISTORY).is_dir()
             else ""
         )
-        # the history dir itself (rescore cassettes/history): its folders are runs, each a cassettes dir
+        # the history dir itself (rescore cassettes/history): its folders are runs, each a
+        # cassettes dir
         dated = [p.name for p in folders if any(q.is_file() for q in p.glob(f"*/{MANIFEST}"))]
         if dated:
             raise CassetteError(
-                f"{cassettes}: a history of {len(dated)} dated run(s), not a cassettes dir: rescore one "
-                f"run at a time, e.g. `lobstack-eval rescore {cassettes / dated[-1]}` (runs: "
-                f"{', '.join(dated[:10])}{', ...' if len(dated) > 10 else ''})"
+                f"{cassettes}: a history of {len(dated)} dated run(s), not a cassettes dir: "
+                f"rescore one run at a time, e.g. `lobstack-eval rescore {cassettes / dated[-1]}` "
+                f"(runs: {', '.join(dated[:10])}{', ...' if len(dated) > 10 else ''})"
             )
         raise CassetteError(
-            f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with `lobstack-eval record`"
-            + runs
+            f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with "
+            "`lobstack-eval record`" + runs
         )
     why = f"no {MANIFEST}, so not a recorded model dir: record it again or move it away"
     return dirs, [(p, f"{p}: {why}") for p in folders if p not in dirs]
 
 
 def default_out(cassettes: Path) -> Path:
-    """rescore's reports dir when none is given: ``reports``, or for a run of a history (``.../history/<run-id>``,
-    not a model dir itself) ``reports/history/<run-id>``, so scoring a run never replaces the plain reports."""
+    """rescore's reports dir when none is given: ``reports``, or for a run of a history
+    (``.../history/<run-id>``, not a model dir itself) ``reports/history/<run-id>``, so scoring a
+    run never replaces the plain reports."""
     if cassettes.parent.name == HISTORY and not (cassettes / MANIFEST).is_file():
         return Path("reports") / HISTORY / cassettes.name
     return Path("reports")
@@ -77,8 +81,9 @@ def model_dirs(cassettes: Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class ScoredModel:
-    """One model dir scored: its results document, a warning (another suite version, stray files) and every
-    case-run whose cassette could not be used (unrecorded in the document; rescore still reports each)."""
+    """One model dir scored: its results document, a warning (another suite version, stray files)
+    and every case-run whose cassette could not be used (unrecorded in the document; rescore
+    still reports each)."""
 
     results: dict[str, Any]
     warning: str | None
@@ -86,8 +91,8 @@ class ScoredModel:
 
 
 def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ScoredModel:
-    """Score one model dir (only ``shard``'s cases when given). A CassetteError only for what fails the whole
-    model: run.json missing or corrupt, or recorded with another suite."""
+    """Score one model dir (only ``shard``'s cases when given). A CassetteError only for what fails
+    the whole model: run.json missing or corrupt, or recorded with another suite."""
     manifest = read_manifest(model_dir)
     check_manifest_suite(
         manifest, suite, model_dir
@@ -125,9 +130,9 @@ def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ModelReport:
-    """One model's results document, its file text, any warning and the case-runs whose cassette could not be used
-    (written as unrecorded; each is an error line); or, for a model that could not be scored at all (run.json
-    missing or corrupt, another suite), ``error`` and no results."""
+    """One model's results document, its file text, any warning and the case-runs whose cassette
+    could not be used (written as unrecorded; each is an error line); or, for a model that could
+    not be scored at all (run.json missing or corrupt, another suite), ``error`` and no results."""
 
     slug: str
     results: dict[str, Any]
@@ -141,7 +146,8 @@ _SUITE_CACHE: dict[str, Suite] = {}
 
 
 def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
-    """Score one model dir; whatever stops it fails this model alone, with one line naming its dir."""
+    """Score one model dir; whatever stops it fails this model alone, with one line naming
+    its dir."""
     try:
         scored = score_model(model_dir, suite, shard)
         text = dumps(scored.results)
@@ -155,8 +161,9 @@ def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelR
 
 
 def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
-    """Pool worker: loads the suite once per process (checked against the parent's sha256). The report goes back
-    without its results dict: the parent reads it from the text, cheaper than pickling it both ways."""
+    """Pool worker: loads the suite once per process (checked against the parent's sha256). The
+    report goes back without its results dict: the parent reads it from the text, cheaper than
+    pickling it both ways."""
     model_dir, suite_path, sha256 = Path(args[0]), args[1], args[2]
     suite = _SUITE_CACHE.get(suite_path) or _SUITE_CACHE.setdefault(
         suite_path, read_suite(Path(suite_path))
@@ -173,9 +180,10 @@ def _with_results(report: ModelReport) -> ModelReport:
 
 
 def worker_count(asked: int | None, dirs: int) -> int:
-    """The processes to score ``dirs`` model dirs with: ``asked`` (automatic when None: one per core once there
-    are POOL_THRESHOLD dirs) capped at the model dirs and the CPU cores (decision 115). Scoring is CPU-bound, so
-    more processes than cores only add start-up and contention, and a pool of more than the dirs idles."""
+    """The processes to score ``dirs`` model dirs with: ``asked`` (automatic when None: one per core
+    once there are POOL_THRESHOLD dirs) capped at the model dirs and the CPU cores (decision
+    115). Scoring is CPU-bound, so more processes than cores only add start-up and contention,
+    and a pool of more than the dirs idles."""
     import os
 
     cores = os.cpu_count() or 1
@@ -192,10 +200,12 @@ def score_all(
     shard: Shard | None = None,
     each: Callable[[ModelReport], None] | None = None,
 ) -> list[ModelReport]:
-    """Score every model dir; in a process pool when there are many. The output does not depend on the pool.
+    """Score every model dir; in a process pool when there are many. The output does not depend on
+    the pool.
 
-    ``meanwhile`` runs in this process while a pool works (rescore imports what it needs next then); ``each`` is
-    called here with every report as it comes, in ``dirs`` order, while the pool scores the next ones."""
+    ``meanwhile`` runs in this process while a pool works (rescore imports what it needs next then);
+    ``each`` is called here with every report as it comes, in ``dirs`` order, while the pool
+    scores the next ones."""
     workers = worker_count(workers, len(dirs))
     done: list[ModelReport] = []
 
@@ -213,10 +223,12 @@ def score_all(
 
     from recorder.processes import pool_context
 
-    # polars is not preloaded: it must not be forked after use, and each worker imports it when it scores.
+    # polars is not preloaded: it must not be forked after use, and each worker imports it when
+    # it scores.
     context = pool_context(["replay.score_models"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        # Small chunks: a model takes ~20 ms, and a worker left alone with a big last chunk would idle the other.
+        # Small chunks: a model takes ~20 ms, and a worker left alone with a big last chunk would
+        # idle the other.
         results = pool.map(_score_one, jobs, chunksize=max(1, len(jobs) // (workers * 16)))
         if meanwhile:
             meanwhile()

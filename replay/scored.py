@@ -1,7 +1,8 @@
 """A results document with its summary: every figure computed from the document's own case-run rows.
 
-The rows are the ones reports/cases.parquet holds (``replay.rows.build``), and ``scorer.summarize`` is the one
-computation of the figures from rows, so results.json says exactly what the leaderboard of its rows says.
+The rows are the ones reports/cases.parquet holds (``replay.rows.build``), and ``scorer.summarize``
+is the one computation of the figures from rows, so results.json says exactly what the leaderboard
+of its rows says.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from scorer.summary import ModelSummary
 
 
 def summary_of_document(suite: Suite, document: dict[str, Any]) -> ModelSummary:
-    """The summary of one results document (with or without its summary fields) scored with ``suite``."""
+    """The summary of one results document (with or without its summary fields) scored
+    with ``suite``."""
     case_rows, _ = document_rows(suite, document)
     # The suite's groups, every one (a shard's rows may hold only some).
     groups = tuple(suite.group_counts())
@@ -27,5 +29,6 @@ def summary_of_document(suite: Suite, document: dict[str, Any]) -> ModelSummary:
 
 
 def summarized(suite: Suite, document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` (the run's facts and its case entries) with every summary field of results.json."""
+    """``document`` (the run's facts and its case entries) with every summary field of
+    results.json."""
     return {**document, **summary_of_document(suite, document).document()}

@@ -1,10 +1,12 @@
-"""Shards: a deterministic 1/n of the work, by (model dir, case id), for ``record --shard`` and ``rescore --shard``.
+"""Shards: a deterministic 1/n of the work, by (model dir, case id), for ``record --shard`` and
+``rescore --shard``.
 
-Within each model dir the suite's case ids are ordered by ``sha256("<model-slug>/<case-id>")`` and dealt out in
-turn: the case at rank r goes to shard ``1 + r mod n``. So every case is in exactly one shard, shards differ by
-at most one case per model dir, and the order is the same on every run and machine (no Python ``hash``). A chain
-is one case, so its steps are never split; a case's repeats stay together too. The assignment depends on the
-suite's set of case ids: the shards of one run must use one suite (``merge`` checks it).
+Within each model dir the suite's case ids are ordered by ``sha256("<model-slug>/<case-id>")`` and
+dealt out in turn: the case at rank r goes to shard ``1 + r mod n``. So every case is in exactly one
+shard, shards differ by at most one case per model dir, and the order is the same on every run and
+machine (no Python ``hash``). A chain is one case, so its steps are never split; a case's repeats
+stay together too. The assignment depends on the suite's set of case ids: the shards of one run must
+use one suite (``merge`` checks it).
 """
 
 from __future__ import annotations
@@ -35,14 +37,16 @@ class Shard:
         return f"{self.index}/{self.count}"
 
     def owned(self, model_slug: str, suite_case_ids: Sequence[str]) -> frozenset[str]:
-        """The case ids (of all the suite's ``suite_case_ids``) that this shard owns for one model dir."""
+        """The case ids (of all the suite's ``suite_case_ids``) that this shard owns for one
+        model dir."""
         ranked = sorted(suite_case_ids, key=lambda case_id: _rank_key(model_slug, case_id))
         return frozenset(ranked[self.index - 1 :: self.count])
 
     def select(
         self, model_slug: str, suite_case_ids: Sequence[str], wanted: Iterable[str] = ()
     ) -> list[str]:
-        """The ids of ``wanted`` (default: every suite case) that this shard owns, in their order."""
+        """The ids of ``wanted`` (default: every suite case) that this shard owns, in
+        their order."""
         mine = self.owned(model_slug, suite_case_ids)
         return [case_id for case_id in (wanted or suite_case_ids) if case_id in mine]
 

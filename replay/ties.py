@@ -1,10 +1,11 @@
-"""Which models on the leaderboard the cases cannot tell apart: tiers as a compact-letter display (computing
-only; no rendering).
+"""Which models on the leaderboard the cases cannot tell apart: tiers as a compact-letter display
+(computing only; no rendering).
 
-Every pair of models with scores is compared on the cases both scored, paired by case: the exact McNemar test
-when both have one sample per case, else the exact sign-flip test on the per-case pass rates (``scorer.paired``).
-The p-values of all pairs are Holm-corrected together, so the chance that any pair of equally good models is
-separated is at most alpha; models that share a letter are not told apart (METHOD.md#leaderboard-tiers).
+Every pair of models with scores is compared on the cases both scored, paired by case: the exact
+McNemar test when both have one sample per case, else the exact sign-flip test on the per-case pass
+rates (``scorer.paired``). The p-values of all pairs are Holm-corrected together, so the chance that
+any pair of equally good models is separated is at most alpha; models that share a letter are not
+told apart (METHOD.md#leaderboard-tiers).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def _sets(counts: Mapping[str, tuple[int, int]]) -> tuple[frozenset[str], frozen
 def _paired_sets(
     a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]]
 ) -> tuple[int, float]:
-    """The exact McNemar test from each model's (scored, passed) case ids: set operations run in C."""
+    """The exact McNemar test from each model's (scored, passed) case ids: set operations run
+    in C."""
     both = a[0] & b[0]
     return len(both), _mcnemar(len((a[1] - b[1]) & both), len((b[1] - a[1]) & both))
 
@@ -63,11 +65,12 @@ def _mcnemar(worse: int, better: int) -> float:
 
 @dataclass(frozen=True)
 class Tiers:
-    """A compact-letter display of the board: models that share a letter are not told apart on Overall.
+    """A compact-letter display of the board: models that share a letter are not told apart
+    on Overall.
 
-    ``letters`` maps every model to its letters in board order ("" for a model with no scored case: it is left
-    out of the family); ``groups`` holds each letter and its models, in letter order; ``separated`` holds the
-    pairs (upper, lower) told apart; ``tests`` is the family size."""
+    ``letters`` maps every model to its letters in board order ("" for a model with no scored case:
+    it is left out of the family); ``groups`` holds each letter and its models, in letter order;
+    ``separated`` holds the pairs (upper, lower) told apart; ``tests`` is the family size."""
 
     letters: dict[str, str]
     groups: tuple[tuple[str, tuple[str, ...]], ...]
@@ -82,8 +85,8 @@ def _letter(index: int) -> str:
 
 
 def letter_groups(names: Sequence[str], separated: set[tuple[str, str]]) -> list[list[str]]:
-    """Insert-and-absorb (Piepho 2004): the fewest maximal groups of ``names`` (in that order) such that two names
-    share a group exactly when they are not a ``separated`` pair."""
+    """Insert-and-absorb (Piepho 2004): the fewest maximal groups of ``names`` (in that order) such
+    that two names share a group exactly when they are not a ``separated`` pair."""
     position = {name: i for i, name in enumerate(names)}
     groups: list[frozenset[str]] = [frozenset(names)] if names else []
     for upper, lower in sorted(separated, key=lambda pair: (position[pair[0]], position[pair[1]])):

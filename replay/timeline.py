@@ -1,10 +1,12 @@
-"""A model's history as a timeline: Overall with its 95% interval per dated run, where the model behind the name
-changed (its recorded identity), and the change point of the drift test. Computed from results.json documents of
-runs (those with ``run``, docs/FORMATS.md "Histories"); the HTML report draws it (``replay.html._timeline``).
+"""A model's history as a timeline: Overall with its 95% interval per dated run, where the model
+behind the name changed (its recorded identity), and the change point of the drift test. Computed
+from results.json documents of runs (those with ``run``, docs/FORMATS.md "Histories"); the HTML
+report draws it (``replay.html._timeline``).
 
-The change point is ``scorer.drift_history.analyse`` over the same runs, the very call ``lobstack-eval drift``
-makes on them (read by ``replay.drift_load.run_record``, as drift reads them): one verdict, never a second rule
-(tests/test_drift_e2e.py checks that the marked runs are drift's)."""
+The change point is ``scorer.drift_history.analyse`` over the same runs, the very call
+``lobstack-eval drift`` makes on them (read by ``replay.drift_load.run_record``, as drift reads
+them): one verdict, never a second rule (tests/test_drift_e2e.py checks that the marked runs
+are drift's)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ from scorer.errors import LobstackError, ResultsError
 
 @dataclass(frozen=True)
 class ChangePoint:
-    """Where a model changed: between run ``last_before`` and run ``first_after`` (run ids), as ``drift`` says."""
+    """Where a model changed: between run ``last_before`` and run ``first_after`` (run ids), as
+    ``drift`` says."""
 
     last_before: str
     first_after: str
@@ -37,8 +40,8 @@ class ChangePoint:
 
 @dataclass(frozen=True)
 class RunPoint:
-    """One run of a model: its id, date, Overall (None when no case was scored) and interval, and the answers'
-    recorded model names (the identity's ``model`` list)."""
+    """One run of a model: its id, date, Overall (None when no case was scored) and interval, and
+    the answers' recorded model names (the identity's ``model`` list)."""
 
     run_id: str
     date: str | None
@@ -51,8 +54,8 @@ class RunPoint:
 
 @dataclass(frozen=True)
 class Timeline:
-    """A model's runs in order (by date, then id), the drift test over them (``drift``; None when the runs cannot
-    be tested: ``drift_error`` says why) and its change point (None: none found)."""
+    """A model's runs in order (by date, then id), the drift test over them (``drift``; None when
+    the runs cannot be tested: ``drift_error`` says why) and its change point (None: none found)."""
 
     model: str
     model_slug: str
@@ -79,9 +82,9 @@ def _point(document: dict[str, Any], previous: dict[str, Any] | None) -> RunPoin
 
 
 def timelines(documents: Iterable[dict[str, Any]]) -> list[Timeline]:
-    """The timeline of every model (by slug) with at least two runs among ``documents``, sorted by model name,
-    each with the drift test over its runs and the change point it found. Documents without ``run`` (plain
-    recordings) are not runs and are left out."""
+    """The timeline of every model (by slug) with at least two runs among ``documents``, sorted by
+    model name, each with the drift test over its runs and the change point it found. Documents
+    without ``run`` (plain recordings) are not runs and are left out."""
     by_model: dict[str, list[dict[str, Any]]] = {}
     for document in documents:
         if isinstance(document.get("run"), dict):
@@ -99,8 +102,8 @@ def timelines(documents: Iterable[dict[str, Any]]) -> list[Timeline]:
 
 
 def drift_of(runs: Sequence[dict[str, Any]]) -> tuple[DriftReport | None, str | None]:
-    """``drift``'s verdict over one model's run documents, or why they cannot be tested (an undated run, two
-    suite files...: the message ``drift`` would print)."""
+    """``drift``'s verdict over one model's run documents, or why they cannot be tested (an undated
+    run, two suite files...: the message ``drift`` would print)."""
     try:
         records = [
             run_record(Path(str(d["run"]["id"]), str(d["model_slug"]), "results.json"), d)
@@ -112,14 +115,15 @@ def drift_of(runs: Sequence[dict[str, Any]]) -> tuple[DriftReport | None, str | 
 
 
 def read_history(history_dir: Path) -> list[dict[str, Any]]:
-    """Every ``<history_dir>/<run-id>/<model-slug>/results.json`` (the report dirs of a history's runs, as the
-    watch recipe writes them), read and checked; a ResultsError names the first that is not usable."""
+    """Every ``<history_dir>/<run-id>/<model-slug>/results.json`` (the report dirs of a history's
+    runs, as the watch recipe writes them), read and checked; a ResultsError names the first that
+    is not usable."""
     if not history_dir.is_dir():
         raise ResultsError(f"{history_dir}: no such history directory of report dirs")
     found = sorted(history_dir.glob("*/*/results.json"))
     if not found:
         raise ResultsError(
-            f"{history_dir}: no runs (expected <run-id>/<model-slug>/results.json, rescore's report dir of "
-            "each run)"
+            f"{history_dir}: no runs (expected <run-id>/<model-slug>/results.json, rescore's "
+            "report dir of each run)"
         )
     return [read_results(path) for path in found]

@@ -12,8 +12,9 @@ from scorer.suite_model import Suite
 
 
 def version_lines(suite: Suite, documents: list[dict[str, Any]]) -> list[str]:
-    """One warning per suite version the models were recorded with, other than ``suite``'s: re-scoring old
-    recordings with a newer suite is what rescore is for, so twelve models say it in one line, not twelve."""
+    """One warning per suite version the models were recorded with, other than ``suite``'s:
+    re-scoring old recordings with a newer suite is what rescore is for, so twelve models say it
+    in one line, not twelve."""
     recorded = []
     for document in documents:
         version = (document.get("recorded_suite") or {}).get("version")
@@ -23,8 +24,8 @@ def version_lines(suite: Suite, documents: list[dict[str, Any]]) -> list[str]:
 
 
 def older_suite_lines(suite: Suite, recorded: Iterable[tuple[str, str]]) -> list[str]:
-    """The warnings for (model slug, recorded suite version) pairs: one line per version other than ``suite``'s
-    (rescore and the pytest plugin say it alike)."""
+    """The warnings for (model slug, recorded suite version) pairs: one line per version other than
+    ``suite``'s (rescore and the pytest plugin say it alike)."""
     by_version: dict[str, list[str]] = {}
     for slug, version in recorded:
         if version != suite.version:
@@ -33,18 +34,20 @@ def older_suite_lines(suite: Suite, recorded: Iterable[tuple[str, str]]) -> list
     for version, slugs in sorted(by_version.items()):
         if len(slugs) == 1:
             lines.append(
-                f"warning: {slugs[0]} was recorded with {suite.name} {version}, re-scored with {suite.version}; "
-                "results carry both versions"
+                f"warning: {slugs[0]} was recorded with {suite.name} {version}, re-scored with "
+                f"{suite.version}; results carry both versions"
             )
         else:  # short enough for an 80-column terminal; each results.json names its recorded_suite
             lines.append(
-                f"warning: {len(slugs)} models were recorded with suite {version}, re-scored with {suite.version}"
+                f"warning: {len(slugs)} models were recorded with suite {version}, re-scored with "
+                f"{suite.version}"
             )
     return lines
 
 
 def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
-    """CassetteError when recorded with another suite; a warning text when only the version differs."""
+    """CassetteError when recorded with another suite; a warning text when only the
+    version differs."""
     recorded = manifest.suite
     if recorded["name"] != suite.name:
         raise CassetteError(
@@ -53,7 +56,7 @@ def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> s
         )
     if recorded["version"] != suite.version:
         return (
-            f"warning: {model_dir.name} was recorded with {recorded['name']} {recorded['version']}, "
-            f"re-scored with {suite.version}; results carry both versions"
+            f"warning: {model_dir.name} was recorded with {recorded['name']} "
+            f"{recorded['version']}, re-scored with {suite.version}; results carry both versions"
         )
     return None

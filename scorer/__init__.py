@@ -1,7 +1,9 @@
-"""Pure scoring: the suite model, argument checks, the step judge, the schema subset and the metrics.
+"""Pure scoring: the suite model, argument checks, the step judge, the schema subset and
+the metrics.
 
-No I/O and no network: callers read files and pass bytes or parsed values in. The public names are re-exported
-lazily (PEP 562), so importing ``scorer.errors`` from the CLI does not load the whole scorer.
+No I/O and no network: callers read files and pass bytes or parsed values in. The public names are
+re-exported lazily (PEP 562), so importing ``scorer.errors`` from the CLI does not load the
+whole scorer.
 """
 
 from __future__ import annotations

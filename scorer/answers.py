@@ -1,10 +1,11 @@
-"""What identifies a case-run's model answers, so two runs can tell "same answers, other verdict" (a scoring
-change) from "other answers" (the model, or noise).
+"""What identifies a case-run's model answers, so two runs can tell "same answers, other verdict" (a
+scoring change) from "other answers" (the model, or noise).
 
-An answer is what the model sent at one step: its text, the answering model's name and each call's id, name and
-arguments exactly as sent (the scorer's own flags are left out: they change with the scorer). Its digest is the
-sha256 of that as canonical JSON (sorted keys, no spaces, UTF-8). Computed from the ``steps`` of a results file,
-so files written before the field existed (every K=1 file) give the same digests.
+An answer is what the model sent at one step: its text, the answering model's name and each call's
+id, name and arguments exactly as sent (the scorer's own flags are left out: they change with the
+scorer). Its digest is the sha256 of that as canonical JSON (sorted keys, no spaces, UTF-8).
+Computed from the ``steps`` of a results file, so files written before the field existed (every K=1
+file) give the same digests.
 """
 
 from __future__ import annotations
@@ -44,10 +45,11 @@ def answer_digests(steps: Any) -> tuple[str, ...] | None:
 
 
 def same_answers(a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> bool:
-    """Both runs got the same answer at every step they both reached (one's answers start the other's).
+    """Both runs got the same answer at every step they both reached (one's answers start
+    the other's).
 
-    A chain that stopped earlier on one side is still "the same answers": its last step got the same answer
-    and a different verdict."""
+    A chain that stopped earlier on one side is still "the same answers": its last step got the same
+    answer and a different verdict."""
     if not a or not b:
         return False
     shorter = min(len(a), len(b))

@@ -20,8 +20,8 @@ TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 
 @dataclass(frozen=True)
 class ParsedArguments:
-    """``value`` is the arguments object, or None when they do not parse as one; ``why`` says why, when there is
-    more to say than "not a JSON object" (a non-finite number, too deep)."""
+    """``value`` is the arguments object, or None when they do not parse as one; ``why`` says why,
+    when there is more to say than "not a JSON object" (a non-finite number, too deep)."""
 
     value: dict[str, Any] | None
     form: ArgumentsForm
@@ -33,9 +33,11 @@ class ParsedArguments:
 
 
 def parse_arguments(raw: Any) -> ParsedArguments:
-    """Arguments as sent: a JSON string (normal), or an object some servers send directly (counts as parsed)."""
+    """Arguments as sent: a JSON string (normal), or an object some servers send directly (counts
+    as parsed)."""
     if isinstance(raw, dict):
-        # Sent directly, the object was read with the answer: a NaN in it is only a marker, not a number.
+        # Sent directly, the object was read with the answer: a NaN in it is only a marker, not
+        # a number.
         marker = first_non_finite(raw)
         if marker is not None:
             return ParsedArguments(None, "object", problem_text(marker))

@@ -1,8 +1,10 @@
-"""Which metrics a case counts for, read from the shape of its steps alone (METHOD.md, "The metrics").
+"""Which metrics a case counts for, read from the shape of its steps alone (METHOD.md,
+"The metrics").
 
-The one place that says it: a case counts for Right tool when it has a call step (the first one is judged),
-for Chains when it has two or more steps, for Parallel at each step expecting two or more calls, and for No call
-needed when its first step expects no call. No rule reads a case's group, so a suite names its own groups.
+The one place that says it: a case counts for Right tool when it has a call step (the first one is
+judged), for Chains when it has two or more steps, for Parallel at each step expecting two or more
+calls, and for No call needed when its first step expects no call. No rule reads a case's group, so
+a suite names its own groups.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from scorer.suite_model import Case
 
 
 def first_call_step(case: Case) -> int | None:
-    """The index of the case's first call step (Right tool judges it), None when every step expects none."""
+    """The index of the case's first call step (Right tool judges it), None when every step
+    expects none."""
     return next((i for i, step in enumerate(case.steps) if step.expect == "call"), None)
 
 
@@ -21,7 +24,8 @@ def is_chain(case: Case) -> bool:
 
 
 def parallel_steps(case: Case) -> list[int]:
-    """Parallel: the indexes of the steps expecting two or more calls (empty: the case is not counted)."""
+    """Parallel: the indexes of the steps expecting two or more calls (empty: the case is
+    not counted)."""
     return [i for i, step in enumerate(case.steps) if len(step.calls) >= 2]
 
 

@@ -1,10 +1,11 @@
 """Exact tests for one case, and the paired difference of two runs with its interval (pure).
 
-``broke_p`` is the one-sided Fisher exact test that a case passes less often in B than in A, from its scored
-repeats on each side. The gate applies it to every paired case of every model and controls that family with Holm
-(``scorer.paired.holm``), so the chance of any false "this case broke" on a same-model re-run is at most the level
-it is given (METHOD.md#calibrated-gate). ``paired_difference`` is the mean per-case change B - A with its 95%
-Student t interval over cases (the case is the cluster: its repeats enter through its pass rate).
+``broke_p`` is the one-sided Fisher exact test that a case passes less often in B than in A, from
+its scored repeats on each side. The gate applies it to every paired case of every model and
+controls that family with Holm (``scorer.paired.holm``), so the chance of any false "this case
+broke" on a same-model re-run is at most the level it is given (METHOD.md#calibrated-gate).
+``paired_difference`` is the mean per-case change B - A with its 95% Student t interval over cases
+(the case is the cluster: its repeats enter through its pass rate).
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from functools import lru_cache
 def broke_p(passed_a: int, scored_a: int, passed_b: int, scored_b: int) -> float:
     """One-sided Fisher exact p-value that B's pass probability is below A's for one case.
 
-    Conditioning on the total number of passes t, B's passes are hypergeometric; the p-value is P(X_B <= passed_b).
-    It is 1.0 when either side has no scored repeat. A case that passed 3 of 3 in A and 0 of 3 in B gets 0.05,
-    one of 10 of 10 and 0 of 10 gets 1 / C(20, 10)."""
+    Conditioning on the total number of passes t, B's passes are hypergeometric; the p-value is
+    P(X_B <= passed_b). It is 1.0 when either side has no scored repeat. A case that passed 3 of
+    3 in A and 0 of 3 in B gets 0.05, one of 10 of 10 and 0 of 10 gets 1 / C(20, 10)."""
     if scored_a <= 0 or scored_b <= 0:
         return 1.0
     total = passed_a + passed_b
@@ -33,8 +34,9 @@ def broke_p(passed_a: int, scored_a: int, passed_b: int, scored_b: int) -> float
 
 
 def smallest_broke_p(scored_a: int, scored_b: int) -> float:
-    """The smallest ``broke_p`` a case with these numbers of scored repeats can get (all passed in A, all failed
-    in B): 1 / C(n_A + n_B, n_B); 1.0 when either side has none. Known before any outcome is seen."""
+    """The smallest ``broke_p`` a case with these numbers of scored repeats can get (all passed in
+    A, all failed in B): 1 / C(n_A + n_B, n_B); 1.0 when either side has none. Known before any
+    outcome is seen."""
     if scored_a <= 0 or scored_b <= 0:
         return 1.0
     return 1 / math.comb(scored_a + scored_b, scored_b)
@@ -42,8 +44,8 @@ def smallest_broke_p(scored_a: int, scored_b: int) -> float:
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """The mean per-case change B - A in points over ``cases`` paired cases, with its 95% interval (None for
-    fewer than two cases: no spread to estimate)."""
+    """The mean per-case change B - A in points over ``cases`` paired cases, with its 95% interval
+    (None for fewer than two cases: no spread to estimate)."""
 
     mean: float
     low: float | None
@@ -63,8 +65,8 @@ def paired_difference(differences: Sequence[Fraction | float]) -> PairedDifferen
         return PairedDifference(100 * mean, None, None, n)
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(0.975, n - 1) * math.sqrt(variance / n)
-    # A difference of two rates lies in [-100, 100] points: the interval is cut there (it only matters for a handful
-    # of cases, where the t interval can reach past it).
+    # A difference of two rates lies in [-100, 100] points: the interval is cut there (it only
+    # matters for a handful of cases, where the t interval can reach past it).
     return PairedDifference(
         100 * mean, max(-100.0, 100 * (mean - half)), min(100.0, 100 * (mean + half)), n
     )
@@ -74,7 +76,8 @@ def paired_difference(differences: Sequence[Fraction | float]) -> PairedDifferen
     maxsize=256
 )  # a few degrees of freedom per session; the bisection costs ~50 incomplete betas
 def t_quantile(q: float, df: int) -> float:
-    """The ``q`` quantile (0.5 < q < 1) of Student's t with ``df`` degrees of freedom, by bisection on its CDF."""
+    """The ``q`` quantile (0.5 < q < 1) of Student's t with ``df`` degrees of freedom, by
+    bisection on its CDF."""
     low, high = 0.0, 1.0
     while _t_cdf(high, df) < q:
         high *= 2
@@ -109,7 +112,8 @@ def _beta_inc(a: float, b: float, x: float) -> float:
 
 
 def _beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (modified Lentz, as in Numerical Recipes' betacf)."""
+    """The continued fraction of the incomplete beta function (modified Lentz, as in Numerical
+    Recipes' betacf)."""
     tiny = 1e-300
     c, d = 1.0, 1 - (a + b) * x / (a + 1)
     d = 1 / (tiny if abs(d) < tiny else d)

@@ -1,28 +1,31 @@
-"""The drift test: a one-sided CUSUM over a model's dated runs that watches for a drop in its pass rates.
+"""The drift test: a one-sided CUSUM over a model's dated runs that watches for a drop in its
+pass rates.
 
-Each run t after the first ``baseline_runs`` gets one standardised score ``z_t``: a case-weighted sum of (the
-case's pass rate in run t - its pass rate over runs 1..t, run t included), over that sum's standard deviation.
-Why run t is included: under "no change" a case's runs are exchangeable, so given how many of its trials in
-runs 1..t passed (m of N), run t's k trials are a draw without replacement from them: each term has mean exactly
-0 and a known (hypergeometric) variance whatever the case's true pass rate, and the weights, computed from the
-same m and N, are constants under that conditioning. So ``z_t`` is centred exactly for every profile of pass
-rates; estimating each case's rate from the earlier runs alone (a "self-starting" score) biased ``z`` downwards
-whenever the weights leaned on the same estimates (tests/test_drift.py; 30-59% false alarms over 180 runs on
-models whose every case fails 3-10% of the time, docs/decisions/drift.md). The variance uses a shrunk rate
-(m + prior) / (N + 2 prior), never 0: a case that never failed would otherwise make its first failure look
-infinitely unlikely.
+Each run t after the first ``baseline_runs`` gets one standardised score ``z_t``: a case-weighted
+sum of (the case's pass rate in run t - its pass rate over runs 1..t, run t included), over that
+sum's standard deviation. Why run t is included: under "no change" a case's runs are exchangeable,
+so given how many of its trials in runs 1..t passed (m of N), run t's k trials are a draw without
+replacement from them: each term has mean exactly 0 and a known (hypergeometric) variance whatever
+the case's true pass rate, and the weights, computed from the same m and N, are constants under that
+conditioning. So ``z_t`` is centred exactly for every profile of pass rates; estimating each case's
+rate from the earlier runs alone (a "self-starting" score) biased ``z`` downwards whenever the
+weights leaned on the same estimates (tests/test_drift.py; 30-59% false alarms over 180 runs on
+models whose every case fails 3-10% of the time, docs/decisions/drift.md). The variance uses a
+shrunk rate (m + prior) / (N + 2 prior), never 0: a case that never failed would otherwise make its
+first failure look infinitely unlikely.
 
-A case's weight is 1 / (p(1-p) + ridge), p its shrunk rate: a case that never failed counts more than a coin
-flip, so a stable case failing is evidence and a flaky one failing is not.
+A case's weight is 1 / (p(1-p) + ridge), p its shrunk rate: a case that never failed counts more
+than a coin flip, so a stable case failing is evidence and a flaky one failing is not.
 
-The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t > threshold``. The
-estimated change point is the last run where ``S`` was 0 before the alarm: the change came after it. The
-threshold is calibrated by seeded simulation (benchmarks/drift.py, docs/decisions/drift.md), not by a textbook
-bound: P(any false alarm in 180 daily runs) <= 5% on every simulated profile. Runs 1..baseline_runs are never
-tested (too few runs to know a case's rate); they only enter the counts.
+The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t > threshold``.
+The estimated change point is the last run where ``S`` was 0 before the alarm: the change came after
+it. The threshold is calibrated by seeded simulation (benchmarks/drift.py, docs/decisions/drift.md),
+not by a textbook bound: P(any false alarm in 180 daily runs) <= 5% on every simulated profile. Runs
+1..baseline_runs are never tested (too few runs to know a case's rate); they only enter the counts.
 
-Pure: arrays in, arrays and frozen dataclasses out. The leading axes of the count arrays may hold many histories
-at once (the benchmark simulates thousands with the very same code the CLI runs on one).
+Pure: arrays in, arrays and frozen dataclasses out. The leading axes of the count arrays may hold
+many histories at once (the benchmark simulates thousands with the very same code the CLI runs
+on one).
 """
 
 from __future__ import annotations
@@ -48,10 +51,12 @@ DEFAULT = DriftSettings()
 
 @dataclass(frozen=True)
 class DriftPath:
-    """The test over one history: per run its score (None: baseline or nothing to compare) and the CUSUM.
+    """The test over one history: per run its score (None: baseline or nothing to compare) and
+    the CUSUM.
 
-    ``alarm`` is the index of the first run whose CUSUM passed the threshold (None: no alarm); ``last_stable``
-    the index of the last run before the alarm where the CUSUM was 0: the change came between it and the next.
+    ``alarm`` is the index of the first run whose CUSUM passed the threshold (None: no alarm);
+    ``last_stable`` the index of the last run before the alarm where the CUSUM was 0: the change
+    came between it and the next.
     """
 
     z: tuple[float | None, ...]
@@ -61,10 +66,11 @@ class DriftPath:
 
 
 def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
-    """The standardised score of every run: arrays of shape (..., runs, cases) -> (..., runs), NaN where no test.
+    """The standardised score of every run: arrays of shape (..., runs, cases) -> (..., runs), NaN
+    where no test.
 
-    ``passes`` and ``trials`` count each case's passed and scored repeats in each run (0 trials: not scored in
-    that run, an errored or missing case, left out of that run's score).
+    ``passes`` and ``trials`` count each case's passed and scored repeats in each run (0 trials: not
+    scored in that run, an errored or missing case, left out of that run's score).
     """
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
@@ -91,14 +97,16 @@ def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEF
 
 
 def share_variance(rate: np.ndarray, pooled: np.ndarray, drawn: np.ndarray) -> np.ndarray:
-    """The variance of the share of passes among ``drawn`` trials taken without replacement from ``pooled``
-    trials of which a share ``rate`` passed (hypergeometric; 0 when every trial is drawn)."""
+    """The variance of the share of passes among ``drawn`` trials taken without replacement from
+    ``pooled`` trials of which a share ``rate`` passed (hypergeometric; 0 when every trial
+    is drawn)."""
     rate, pooled, drawn = (np.asarray(v, dtype=float) for v in (rate, pooled, drawn))
     return rate * (1 - rate) * (pooled - drawn) / (drawn * np.maximum(pooled - 1, 1.0))
 
 
 def cusum(z: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
-    """The one-sided (downward) CUSUM of the scores, shape (..., runs); a run with no score leaves it as it was."""
+    """The one-sided (downward) CUSUM of the scores, shape (..., runs); a run with no score
+    leaves it as it was."""
     z = np.asarray(z, dtype=float)
     out = np.zeros_like(z)
     level = np.zeros(z.shape[:-1])

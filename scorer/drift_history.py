@@ -1,9 +1,11 @@
-"""A model's dated runs as one history, and what the drift test says about it (computing only, no I/O).
+"""A model's dated runs as one history, and what the drift test says about it (computing only,
+no I/O).
 
-The runs come in as ``RunRecord`` (read by ``replay.drift_load``); ``analyse`` orders them by recorded date, then
-id, checks they are one model on one suite version, runs the test of ``scorer.drift`` and returns a
-``DriftReport``: the verdict, the estimated change point, the cases that moved and the changes of the recorded
-identity (the answers' ``model`` field, ``system_fingerprint``, the gateway's routing headers).
+The runs come in as ``RunRecord`` (read by ``replay.drift_load``); ``analyse`` orders them by
+recorded date, then id, checks they are one model on one suite version, runs the test of
+``scorer.drift`` and returns a ``DriftReport``: the verdict, the estimated change point, the cases
+that moved and the changes of the recorded identity (the answers' ``model`` field,
+``system_fingerprint``, the gateway's routing headers).
 """
 
 from __future__ import annotations
@@ -18,20 +20,23 @@ import numpy as np
 from scorer.drift import DEFAULT, DriftSettings, drift_path
 from scorer.errors import HistoryError
 
-# A case moved when its pass rate fell by at least this much, or by anything after never failing before.
+# A case moved when its pass rate fell by at least this much, or by anything after never
+# failing before.
 MOVED_DROP = 0.5
 
 
 @dataclass(frozen=True)
 class Identity:
-    """What identified the model behind the name in one run, as recorded (sorted distinct values)."""
+    """What identified the model behind the name in one run, as recorded (sorted
+    distinct values)."""
 
     model: tuple[str, ...] = ()
     system_fingerprint: tuple[str, ...] = ()
     routing: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (header, values), sorted by header
 
     def fields(self) -> dict[str, tuple[str, ...]]:
-        """Every identity field by its display name: ``model``, ``system_fingerprint``, ``header:NAME``."""
+        """Every identity field by its display name: ``model``, ``system_fingerprint``,
+        ``header:NAME``."""
         out = {"model": self.model, "system_fingerprint": self.system_fingerprint}
         out.update({f"header:{name}": values for name, values in self.routing})
         return out
@@ -73,7 +78,8 @@ class RunPoint:
 
 @dataclass(frozen=True)
 class MovedCase:
-    """A case that passed before the change and fails since: its passed / scored repeats on each side."""
+    """A case that passed before the change and fails since: its passed / scored repeats on
+    each side."""
 
     case_id: str
     passed_before: int
@@ -89,7 +95,8 @@ class MovedCase:
 
 @dataclass(frozen=True)
 class IdentityChange:
-    """A recorded identity field that differs between two consecutive runs (``before`` is the earlier run)."""
+    """A recorded identity field that differs between two consecutive runs (``before`` is the
+    earlier run)."""
 
     field: str
     before_run: str
@@ -104,9 +111,10 @@ class IdentityChange:
 class DriftReport:
     """The drift test's verdict over one model's history.
 
-    ``status``: ``baseline`` (too few runs to test: the first ``settings.baseline_runs`` runs only set the
-    levels), ``stable`` (no alarm) or ``changed``. With ``changed``: the change came between run
-    ``last_stable`` and run ``last_stable + 1`` (indexes into ``runs``) and was detected at run ``alarm``.
+    ``status``: ``baseline`` (too few runs to test: the first ``settings.baseline_runs`` runs only
+    set the levels), ``stable`` (no alarm) or ``changed``. With ``changed``: the change came between
+    run ``last_stable`` and run ``last_stable + 1`` (indexes into ``runs``) and was detected at
+    run ``alarm``.
     """
 
     model: str
@@ -120,7 +128,8 @@ class DriftReport:
     identity_changes: tuple[IdentityChange, ...]
 
     def at_change(self) -> tuple[IdentityChange, ...]:
-        """The identity changes into a run between the estimated change and the alarm (the likely cause)."""
+        """The identity changes into a run between the estimated change and the alarm (the
+        likely cause)."""
         if self.alarm is None:
             return ()
         first = 0 if self.last_stable is None else self.last_stable + 1
@@ -128,16 +137,19 @@ class DriftReport:
         return tuple(c for c in self.identity_changes if c.after_run in window)
 
     def mean_overall(self, start: int, stop: int) -> float | None:
-        """The mean Overall of runs ``start`` to ``stop - 1`` (runs that scored nothing left out)."""
+        """The mean Overall of runs ``start`` to ``stop - 1`` (runs that scored nothing
+        left out)."""
         values = [r.overall for r in self.runs[start:stop] if r.overall is not None]
         return sum(values) / len(values) if values else None
 
 
 def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
-    """The runs by recorded date, then id; one model, one suite file and distinct ids, or a HistoryError."""
+    """The runs by recorded date, then id; one model, one suite file and distinct ids, or a
+    HistoryError."""
     if not runs:
         raise HistoryError("no runs to test")
-    # Two suite files of one version score differently (METHOD decision 110): a scoring change is no drift.
+    # Two suite files of one version score differently (METHOD decision 110): a scoring change is
+    # no drift.
     kinds = (
         ("model", "models"),
         ("suite", "suite versions"),
@@ -150,7 +162,8 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
             listed = ", ".join(f"{v!r} ({first[v]})" for v in values[:5])
             more = f" and {len(values) - 5} more" if len(values) > 5 else ""
             raise HistoryError(
-                f"a history holds one model on one suite file; these runs have {len(values)} {what}: "
+                f"a history holds one model on one suite file; these runs have {len(values)} "
+                f"{what}: "
                 f"{listed}{more}" + ("; pick one with --model M" if attribute == "model" else "")
             )
     seen: dict[str, str] = {}
@@ -204,7 +217,8 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
 
 
 def _overall(passes: np.ndarray, trials: np.ndarray) -> float | None:
-    """Overall of one run in percent: passed over scored case-runs (METHOD.md, "Repeats and comparisons")."""
+    """Overall of one run in percent: passed over scored case-runs (METHOD.md, "Repeats and
+    comparisons")."""
     if not trials.sum():
         return None
     return float(100 * passes.sum() / trials.sum())
@@ -213,8 +227,9 @@ def _overall(passes: np.ndarray, trials: np.ndarray) -> float | None:
 def _moved(
     case_ids: Sequence[str], passes: np.ndarray, trials: np.ndarray, first_changed: int
 ) -> tuple[MovedCase, ...]:
-    """Cases whose rate since ``first_changed`` is below their rate before it: by at least MOVED_DROP, or any
-    drop of a case that passed every scored repeat before. Largest drop first, then by id."""
+    """Cases whose rate since ``first_changed`` is below their rate before it: by at least
+    MOVED_DROP, or any drop of a case that passed every scored repeat before. Largest drop first,
+    then by id."""
     out = []
     for i, case_id in enumerate(case_ids):
         before = int(passes[:first_changed, i].sum()), int(trials[:first_changed, i].sum())
@@ -228,8 +243,8 @@ def _moved(
 
 
 def identity_changes(ordered: Sequence[RunRecord]) -> tuple[IdentityChange, ...]:
-    """Every identity field that differs between a run and the last run before it that recorded one (a run
-    that recorded none is passed over: it says nothing either way)."""
+    """Every identity field that differs between a run and the last run before it that recorded one
+    (a run that recorded none is passed over: it says nothing either way)."""
     out = []
     identified = [(run, run.identity.fields()) for run in ordered if run.identity is not None]
     for (before, old), (after, new) in pairwise(identified):

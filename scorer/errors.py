@@ -1,4 +1,5 @@
-"""The one exception family of lobstack-eval: the CLI prints ``error: <message>`` and exits with ``exit_code``."""
+"""The one exception family of lobstack-eval: the CLI prints ``error: <message>`` and exits with
+``exit_code``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ class UsageError(LobstackError):
 
 
 class SuiteError(LobstackError):
-    """A suite file that cannot be loaded or fails validation; ``problems`` lists every one found."""
+    """A suite file that cannot be loaded or fails validation; ``problems`` lists every
+    one found."""
 
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
@@ -44,8 +46,8 @@ class ResultsError(LobstackError):
 
 
 class HistoryError(LobstackError):
-    """A history of runs that cannot be tested (``drift``): unreadable, undated or mixed runs (exit 2, so a
-    scheduled watch tells a broken history from a changed model, exit 1)."""
+    """A history of runs that cannot be tested (``drift``): unreadable, undated or mixed runs (exit
+    2, so a scheduled watch tells a broken history from a changed model, exit 1)."""
 
     exit_code = 2
 

@@ -1,9 +1,9 @@
 """Reading the gateway's headers: the price of a call and the parameters it dropped.
 
-A price is a finite, non-negative decimal written the way JSON writes numbers (``0.000123``, ``1.2e-05``): ASCII
-digits only, no ``_``, no ``NaN``/``Infinity``, and small enough for a double (``1e400`` is not a price). Anything
-else leaves the call unpriced. Dropped parameters are a comma- or semicolon-separated list, or a JSON array of
-names; names compare case-insensitively.
+A price is a finite, non-negative decimal written the way JSON writes numbers (``0.000123``,
+``1.2e-05``): ASCII digits only, no ``_``, no ``NaN``/``Infinity``, and small enough for a double
+(``1e400`` is not a price). Anything else leaves the call unpriced. Dropped parameters are a comma-
+or semicolon-separated list, or a JSON array of names; names compare case-insensitively.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ _PRICE = re.compile(r"\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", re.ASCII)
 
 
 def price(text: str | None) -> Decimal | None:
-    """The price in a cost header's text, or None when the text is not a finite non-negative decimal."""
+    """The price in a cost header's text, or None when the text is not a finite
+    non-negative decimal."""
     if text is None:
         return None
     text = text.strip()
@@ -28,7 +29,8 @@ def price(text: str | None) -> Decimal | None:
 
 
 def finite(value: Decimal | None) -> float | None:
-    """``value`` as a float, or None when it is None or too large for a double (no output holds Infinity)."""
+    """``value`` as a float, or None when it is None or too large for a double (no output
+    holds Infinity)."""
     if value is None:
         return None
     number = float(value)
@@ -36,7 +38,8 @@ def finite(value: Decimal | None) -> float | None:
 
 
 def dropped_params(text: str | None) -> frozenset[str]:
-    """The lower-cased names in an ``x-lobstack-dropped-params`` header: ``a, b``, ``a;b`` or ``["a", "b"]``."""
+    """The lower-cased names in an ``x-lobstack-dropped-params`` header: ``a, b``, ``a;b`` or
+    ``["a", "b"]``."""
     if not text:
         return frozenset()
     stripped = text.strip()

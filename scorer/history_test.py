@@ -1,14 +1,16 @@
 """The history test (pure): is a new run B of a model worse than that model's earlier runs?
 
-Under "same model" every scored sample of a case (each earlier run's repeats and B's) is exchangeable with the
-others, whatever the case's pass rate. So, given a case's N scored samples and F failures over all runs, the number
-X_c of B's n_c samples that failed is hypergeometric (as if B's samples were drawn without replacement from the
-case's N), and the cases are independent. The statistic is T = sum_c w_c X_c with the score weight
-w_c = round(2 / (f_c (1 - f_c))), f_c = (F_c + 1/2) / (N_c + 1): a failure counts for more in a case that rarely
-fails (20 of 20 passed, now failed: weight 15) than in a flaky one (half failed: weight 8). The weights depend on
-the margins alone, which the test conditions on, so the exact null distribution of T is the convolution of the
-per-case hypergeometrics scaled by their weights: exact for any pass rates, no ordering of the runs needed
-(docs/decisions/history-gate.md: chosen over the plain sum of failures and log weights by a seeded simulation).
+Under "same model" every scored sample of a case (each earlier run's repeats and B's) is
+exchangeable with the others, whatever the case's pass rate. So, given a case's N scored samples and
+F failures over all runs, the number X_c of B's n_c samples that failed is hypergeometric (as if B's
+samples were drawn without replacement from the case's N), and the cases are independent. The
+statistic is T = sum_c w_c X_c with the score weight w_c = round(2 / (f_c (1 - f_c))), f_c = (F_c +
+1/2) / (N_c + 1): a failure counts for more in a case that rarely fails (20 of 20 passed, now
+failed: weight 15) than in a flaky one (half failed: weight 8). The weights depend on the margins
+alone, which the test conditions on, so the exact null distribution of T is the convolution of the
+per-case hypergeometrics scaled by their weights: exact for any pass rates, no ordering of the runs
+needed (docs/decisions/history-gate.md: chosen over the plain sum of failures and log weights by a
+seeded simulation).
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ class CaseMargins:
 
 @dataclass(frozen=True)
 class HistoryTest:
-    """The one-sided p-value that B failed more than its history predicts, the observed statistic, its null mean,
-    and how many cases could move (neither every sample passed nor every one failed)."""
+    """The one-sided p-value that B failed more than its history predicts, the observed statistic,
+    its null mean, and how many cases could move (neither every sample passed nor every
+    one failed)."""
 
     p: float
     statistic: int
@@ -40,15 +43,16 @@ class HistoryTest:
 
 
 def score_weight(failed: int, scored: int) -> int:
-    """The integer weight of one failure in B for a case with ``failed`` of ``scored`` samples failed in all runs
-    (B included): about 1 / (f (1 - f)), the score test's weight for a drop in pass rate, halved-count shrunk."""
+    """The integer weight of one failure in B for a case with ``failed`` of ``scored`` samples
+    failed in all runs (B included): about 1 / (f (1 - f)), the score test's weight for a drop in
+    pass rate, halved-count shrunk."""
     f = (failed + 0.5) / (scored + 1)
     return max(1, round(2 / (f * (1 - f))))
 
 
 def hypergeometric(failed: int, scored: int, drawn: int) -> tuple[int, list[float]]:
-    """P(X = x) for x from the returned lowest value up: ``drawn`` of ``scored`` samples, ``failed`` of them
-    failures, drawn without replacement. Computed from exact integers (``math.comb``)."""
+    """P(X = x) for x from the returned lowest value up: ``drawn`` of ``scored`` samples, ``failed``
+    of them failures, drawn without replacement. Computed from exact integers (``math.comb``)."""
     low, high = max(0, drawn - (scored - failed)), min(drawn, failed)
     total = math.comb(scored, drawn)
     return low, [
@@ -60,12 +64,13 @@ def hypergeometric(failed: int, scored: int, drawn: int) -> tuple[int, list[floa
 def history_test(
     cases: Sequence[CaseMargins], weight_of: Callable[[int, int], int] = score_weight
 ) -> HistoryTest:
-    """The exact conditional test of B against its history (module docstring); a case without a scored sample
-    on either side does not enter. ``weight_of(failed, scored)`` (over all runs) is any function of the margins:
-    the score weight by default (benchmarks/history_test_choice.py compares others). P(T >= observed) is
-    summed from the convolved distribution (float rounding only, relative ~1e-15)."""
-    # Plain Python floats, not numpy: pytest's in-process runs (pytester) unload and reload the modules a test
-    # imported, and numpy's C extension cannot be loaded twice in one process.
+    """The exact conditional test of B against its history (module docstring); a case without a
+    scored sample on either side does not enter. ``weight_of(failed, scored)`` (over all runs) is
+    any function of the margins: the score weight by default (benchmarks/history_test_choice.py
+    compares others). P(T >= observed) is summed from the convolved distribution (float rounding
+    only, relative ~1e-15)."""
+    # Plain Python floats, not numpy: pytest's in-process runs (pytester) unload and reload the
+    # modules a test imported, and numpy's C extension cannot be loaded twice in one process.
     distribution = [1.0]
     observed, expected, informative = 0, 0.0, 0
     for case in cases:

@@ -1,16 +1,19 @@
-"""Deterministic JSON text, exactly as ``json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False,
-allow_nan=False)`` writes it, about 50x faster.
+"""Deterministic JSON text, exactly as
+``json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)`` writes it,
+about 50x faster.
 
-With ``indent`` set, Python's json module switches to its pure-Python encoder (~3 ms for one model's results.json).
-orjson writes the same text (strings, escapes, key order, indentation and integers byte for byte, checked by
-tests/test_json_text.py) except in three cases, handled here:
-- a float Python writes with an exponent (``1e-05``, ``2.7755575615628914e-15``, ``1e+16``): orjson writes the
-  same digits differently (``0.00001``, ``2.7755575615628914e-15``, ``1e16``); each such number is rewritten to
-  Python's ``repr`` in the text (where a number stands in indented JSON: after a space, before ``,`` or a line end);
-- NaN and infinities: orjson writes ``null``, so they are looked for first and refused as Python refuses them;
-- what orjson does not take (an integer beyond 64 bits, a key that is not a str, a lone surrogate) goes to Python's
-  encoder; a lone surrogate (valid JSON as ``"\\udc80"``, which a model may send) is then written as that escape,
-  so the text is UTF-8 and reads back to the same string.
+With ``indent`` set, Python's json module switches to its pure-Python encoder (~3 ms for one model's
+results.json). orjson writes the same text (strings, escapes, key order, indentation and integers
+byte for byte, checked by tests/test_json_text.py) except in three cases, handled here:
+- a float Python writes with an exponent (``1e-05``, ``2.7755575615628914e-15``, ``1e+16``): orjson
+  writes the same digits differently (``0.00001``, ``2.7755575615628914e-15``, ``1e16``); each such
+  number is rewritten to Python's ``repr`` in the text (where a number stands in indented JSON:
+  after a space, before ``,`` or a line end);
+- NaN and infinities: orjson writes ``null``, so they are looked for first and refused as Python
+  refuses them;
+- what orjson does not take (an integer beyond 64 bits, a key that is not a str, a lone surrogate)
+  goes to Python's encoder; a lone surrogate (valid JSON as ``"\\udc80"``, which a model may send)
+  is then written as that escape, so the text is UTF-8 and reads back to the same string.
 """
 
 from __future__ import annotations
@@ -34,13 +37,15 @@ def _python(value: Any) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        # Only inside a string can a lone surrogate stand, and "backslashreplace" writes it as JSON's \uXXXX.
+        # Only inside a string can a lone surrogate stand, and "backslashreplace" writes it as
+        # JSON's \uXXXX.
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
 
 
 def _exponent_floats(value: Any) -> set[float]:
-    """Every float in ``value`` whose repr has an exponent; ValueError for NaN or an infinity (iterative)."""
+    """Every float in ``value`` whose repr has an exponent; ValueError for NaN or an
+    infinity (iterative)."""
     found: set[float] = set()
     level = [value]
     while level:  # one nesting level at a time, strings (most of the nodes) passed over first
@@ -62,8 +67,8 @@ def _exponent_floats(value: Any) -> set[float]:
 
 
 def dumps_indented(value: Any) -> str:
-    """``value`` as JSON text: sorted keys, two-space indent, UTF-8 characters as they are, floats by repr, no NaN
-    (ValueError), no trailing newline."""
+    """``value`` as JSON text: sorted keys, two-space indent, UTF-8 characters as they are, floats
+    by repr, no NaN (ValueError), no trailing newline."""
     if not isinstance(value, dict | list | tuple):
         return _python(value)  # a bare scalar: nothing to save
     exponents = _exponent_floats(value)
@@ -76,8 +81,9 @@ def dumps_indented(value: Any) -> str:
     for number in exponents:
         theirs, ours = orjson.dumps(number).decode("ascii"), float.__repr__(number)
         if theirs != ours:
-            # Indented, a number stands alone after a space and ends its line; inside a string it could not be
-            # followed by a line end (JSON escapes those), and a longer number does not start with a space.
+            # Indented, a number stands alone after a space and ends its line; inside a string it
+            # could not be followed by a line end (JSON escapes those), and a longer number does not
+            # start with a space.
             text = text.replace(f" {theirs},\n", f" {ours},\n").replace(
                 f" {theirs}\n", f" {ours}\n"
             )
@@ -85,7 +91,8 @@ def dumps_indented(value: Any) -> str:
 
 
 def loads_text(text: str) -> Any:
-    """Parse JSON text this module wrote (orjson; Python's parser for what orjson refuses, a big integer)."""
+    """Parse JSON text this module wrote (orjson; Python's parser for what orjson refuses, a
+    big integer)."""
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:

@@ -1,7 +1,7 @@
 """JSON equality and short renderings of JSON values, as the contract defines them.
 
-JSON equality: numbers compare by value (``1 == 1.0``), booleans are not numbers (``true != 1``), objects compare
-without key order, arrays in order.
+JSON equality: numbers compare by value (``1 == 1.0``), booleans are not numbers (``true != 1``),
+objects compare without key order, arrays in order.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ def json_equal(a: Any, b: Any) -> bool:
 
 
 def json_copy(value: Any) -> Any:
-    """A deep copy of a parsed JSON value (objects and arrays copied, everything else shared: it is immutable);
-    ``copy.deepcopy`` does the same several times slower, minding cycles and types JSON cannot hold."""
+    """A deep copy of a parsed JSON value (objects and arrays copied, everything else shared: it is
+    immutable); ``copy.deepcopy`` does the same several times slower, minding cycles and types
+    JSON cannot hold."""
     if isinstance(value, dict):
         return {key: json_copy(item) for key, item in value.items()}
     if isinstance(value, list):

@@ -1,8 +1,9 @@
 """Judging one step, exactly as the method page says.
 
-No call expected: passes when the response has no tool calls. Calls expected: passes when the names called
-equal the names expected as a multiset, every call's arguments parse as a JSON object, and the calls can be
-matched one to one with the expected calls so that every argument check holds (a real bipartite matching).
+No call expected: passes when the response has no tool calls. Calls expected: passes when the names
+called equal the names expected as a multiset, every call's arguments parse as a JSON object, and
+the calls can be matched one to one with the expected calls so that every argument check holds (a
+real bipartite matching).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ class CallVerdict:
 
 @dataclass(frozen=True)
 class StepVerdict:
-    """A step's result: ``names_match`` feeds Right tool; ``assignment[i]`` is the expected call index matched to
-    the model's call ``i`` (None when unmatched)."""
+    """A step's result: ``names_match`` feeds Right tool; ``assignment[i]`` is the expected call
+    index matched to the model's call ``i`` (None when unmatched)."""
 
     passed: bool
     reason: str | None
@@ -45,8 +46,9 @@ def _names(names: list[str]) -> str:
 
 
 def _sent_name(response: ModelResponse, index: int) -> str:
-    """Call ``index``'s name as sent, readable even when it is not a plain name: an empty name reads ``""``, a
-    missing one ``(no name)``, any other JSON value as JSON, so a nameless call never looks like no call."""
+    """Call ``index``'s name as sent, readable even when it is not a plain name: an empty name reads
+    ``""``, a missing one ``(no name)``, any other JSON value as JSON, so a nameless call never
+    looks like no call."""
     name = response.tool_calls[index].name
     if name:
         return name
@@ -62,7 +64,8 @@ def _sent_name(response: ModelResponse, index: int) -> str:
 
 
 def call_failures(expected: ExpectedCall, arguments: dict[str, object]) -> list[str]:
-    """Every failed check of ``expected`` against one parsed arguments object, as ``name.arg: ...`` reasons."""
+    """Every failed check of ``expected`` against one parsed arguments object, as
+    ``name.arg: ...`` reasons."""
     failures = []
     for arg, checks in expected.args:
         for check in checks:
@@ -121,7 +124,10 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
         if (
             looks_like
         ):  # the verdict stands (no call was made); the reason says where the call may have gone
-            reason += f" (the text looks like a call to {looks_like}: the server's tool parser may be off)"
+            reason += (
+                f" (the text looks like a call to {looks_like}: the server's tool parser "
+                "may be off)"
+            )
         return StepVerdict(False, reason, False, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:
@@ -145,7 +151,8 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
 
 
 def _not_an_object(call: ToolCall, args: ParsedArguments, response: ModelResponse) -> str:
-    """``name.arguments: not a JSON object``, with why when known (a NaN, too deep, an answer cut off)."""
+    """``name.arguments: not a JSON object``, with why when known (a NaN, too deep, an answer
+    cut off)."""
     why = [args.why] if args.why else []
     if response.finish_reason == "length":
         why.append("the answer was cut off: finish_reason is length")
@@ -153,7 +160,8 @@ def _not_an_object(call: ToolCall, args: ParsedArguments, response: ModelRespons
 
 
 def _matching_reason(step: Step, calls, parsed, assignment) -> str:  # type: ignore[no-untyped-def]
-    """Why no one-to-one matching exists: the first unmatched expected call against its closest same-name call."""
+    """Why no one-to-one matching exists: the first unmatched expected call against its closest
+    same-name call."""
     matched = {partner for partner in assignment if partner is not None}
     for j, expected in enumerate(step.calls):
         if j in matched:
@@ -166,5 +174,8 @@ def _matching_reason(step: Step, calls, parsed, assignment) -> str:  # type: ign
         )
         if failures:
             return "; ".join(failures)
-        return f"{expected.name}: each matching call is already needed for another expected {expected.name} call"
+        return (
+            f"{expected.name}: each matching call is already needed for another expected "
+            f"{expected.name} call"
+        )
     return "no one-to-one matching of calls"

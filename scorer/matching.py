@@ -1,4 +1,5 @@
-"""Maximum bipartite matching (augmenting paths): which actual call stands for which expected call."""
+"""Maximum bipartite matching (augmenting paths): which actual call stands for which
+expected call."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from collections.abc import Sequence
 
 
 def max_matching(edges: Sequence[Sequence[int]], right_size: int) -> list[int | None]:
-    """``edges[i]`` lists the right nodes left node ``i`` may take; returns each left node's partner or None.
+    """``edges[i]`` lists the right nodes left node ``i`` may take; returns each left node's partner
+    or None.
 
     Kuhn's augmenting-path algorithm: exact (unlike greedy), and O(V * E) is nothing for four calls.
     """

@@ -16,8 +16,9 @@ SCORED: tuple[Status, ...] = ("passed", "failed")
 @dataclass(frozen=True)
 class Attempt:
     """One HTTP attempt. ``outcome`` is ``ok``, ``http_<status>``, ``timeout``, ``network_error`` or
-    ``malformed``; ``cost_usd`` is the price's text as sent (the cost header's, else the 2xx body's ``usage.cost``:
-    ``cost_source`` is then ``"body"``; None when neither is there) and ``dropped_params`` the raw header text."""
+    ``malformed``; ``cost_usd`` is the price's text as sent (the cost header's, else the 2xx
+    body's ``usage.cost``: ``cost_source`` is then ``"body"``; None when neither is there) and
+    ``dropped_params`` the raw header text."""
 
     step: int
     attempt: int
@@ -36,7 +37,8 @@ class Attempt:
 
 @dataclass(frozen=True)
 class StepRecord:
-    """A reached step: the response (None when it got none) and the judge's verdict (None when not judged)."""
+    """A reached step: the response (None when it got none) and the judge's verdict (None when
+    not judged)."""
 
     index: int
     response: ModelResponse | None
@@ -45,7 +47,8 @@ class StepRecord:
 
 @dataclass(frozen=True)
 class CaseOutcome:
-    """The case's status, the reason it is not passed (None when passed), its steps and its attempts."""
+    """The case's status, the reason it is not passed (None when passed), its steps and
+    its attempts."""
 
     case: Case
     status: Status

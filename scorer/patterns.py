@@ -1,9 +1,10 @@
 """Patterns of the suite (schema ``pattern``, check ``regex``) run by a linear-time engine (RE2).
 
-Python's ``re`` backtracks: the suite's own email pattern took ~20 s on one 40,000-character answer. RE2 runs in
-time linear in the text for every pattern it accepts, so judging any answer takes bounded time. The price is
-that RE2 refuses what only a backtracking engine can run (back-references, lookaround, ``\\Z``): such a pattern is
-a suite error, refused by ``suite check`` and every command that reads the suite (METHOD.md#patterns-run-by-re2).
+Python's ``re`` backtracks: the suite's own email pattern took ~20 s on one 40,000-character answer.
+RE2 runs in time linear in the text for every pattern it accepts, so judging any answer takes
+bounded time. The price is that RE2 refuses what only a backtracking engine can run
+(back-references, lookaround, ``\\Z``): such a pattern is a suite error, refused by ``suite check``
+and every command that reads the suite (METHOD.md#patterns-run-by-re2).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ def _options(ignore_case: bool) -> Any:
 
 @lru_cache(maxsize=4096)
 def compile_pattern(pattern: str, ignore_case: bool = False) -> Any:
-    """The compiled pattern; PatternError with RE2's reason when RE2 cannot run it. Cached: the same patterns
-    judge every model."""
+    """The compiled pattern; PatternError with RE2's reason when RE2 cannot run it. Cached: the same
+    patterns judge every model."""
     try:
         return re2.compile(_text(pattern), _options(ignore_case))
     except re2.error as exc:
@@ -43,11 +44,12 @@ def compile_pattern(pattern: str, ignore_case: bool = False) -> Any:
 
 
 def _text(value: str) -> str:
-    """``value`` as RE2 can take it: UTF-8 has no lone surrogates, so each becomes U+FFFD (it matches what a lone
-    surrogate could: ``.`` and negated classes)."""
+    """``value`` as RE2 can take it: UTF-8 has no lone surrogates, so each becomes U+FFFD (it
+    matches what a lone surrogate could: ``.`` and negated classes)."""
     return utf8(value)
 
 
 def pattern_search(pattern: str, value: str, ignore_case: bool = False) -> bool:
-    """True when ``pattern`` matches somewhere in ``value`` (``re.search`` semantics), in linear time."""
+    """True when ``pattern`` matches somewhere in ``value`` (``re.search`` semantics), in
+    linear time."""
     return compile_pattern(pattern, ignore_case).search(_text(value)) is not None

@@ -1,8 +1,8 @@
 """The results.json document of a run with K > 1 repeats per case (docs/FORMATS.md, "Repeats").
 
-Each case entry is the case over its repeats, with every repeat under ``runs``. As for a K = 1 run, the summary
-fields (figures over every scored case-run, plus the repeat fields) are added by ``replay.scored.summarized``
-from the document's own rows.
+Each case entry is the case over its repeats, with every repeat under ``runs``. As for a K = 1 run,
+the summary fields (figures over every scored case-run, plus the repeat fields) are added by
+``replay.scored.summarized`` from the document's own rows.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ SCORED = ("passed", "failed")
 
 
 def repeated_case_document(repeats: Sequence[CaseOutcome]) -> dict[str, Any]:
-    """One entry of ``results``: the case over its repeats, the representative repeat's steps and attempts, and
-    every repeat under ``runs``."""
+    """One entry of ``results``: the case over its repeats, the representative repeat's steps and
+    attempts, and every repeat under ``runs``."""
     runs = [case_document(o) for o in repeats]
     statuses = [o.status for o in repeats]
     shown = runs[representative(statuses)]
@@ -51,7 +51,8 @@ def repeated_results_document(
     runs: Sequence[Sequence[CaseOutcome]],
     recorded_suite: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """A repeated run's results.json without its summary fields; ``runs[i]`` holds every outcome of one case."""
+    """A repeated run's results.json without its summary fields; ``runs[i]`` holds every outcome
+    of one case."""
     runs = in_suite_order(suite, runs, lambda r: r[0].case.id)
     flat = [o for repeats_of_case in runs for o in repeats_of_case]
     fields = run_fields(suite, model, model_slug, recorded_suite, flat)

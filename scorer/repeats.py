@@ -1,12 +1,15 @@
-"""What K repeats of a case say together: its aggregate status, pass^k, pass@k and whether it is flaky.
+"""What K repeats of a case say together: its aggregate status, pass^k, pass@k and whether it
+is flaky.
 
-Everything here works on per-case counts: ``passed`` of ``scored`` repeats (errored and unrecorded repeats are
-left out, as in every rate). The estimators are exact fractions, turned into floats once.
+Everything here works on per-case counts: ``passed`` of ``scored`` repeats (errored and unrecorded
+repeats are left out, as in every rate). The estimators are exact fractions, turned into
+floats once.
 
-- pass^k (every one of k repeats passes; tau-bench): per case C(passed, k) / C(scored, k), the chance that k
-  repeats drawn without replacement from the recorded ones all passed. pass@k (at least one of k passes; Chen
-  et al. 2021): 1 - C(scored - passed, k) / C(scored, k). A case with fewer scored repeats than k uses all of
-  them (k' = min(k, scored)), so at k = K the curves equal the counts of ``pass_all_k`` and ``pass_any_k``.
+- pass^k (every one of k repeats passes; tau-bench): per case C(passed, k) / C(scored, k), the
+  chance that k repeats drawn without replacement from the recorded ones all passed. pass@k (at
+  least one of k passes; Chen et al. 2021): 1 - C(scored - passed, k) / C(scored, k). A case with
+  fewer scored repeats than k uses all of them (k' = min(k, scored)), so at k = K the curves equal
+  the counts of ``pass_all_k`` and ``pass_any_k``.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
 
 
 def aggregate_status(statuses: Sequence[str]) -> str:
-    """A case's status over its repeats: ``passed`` when every scored repeat passed, ``failed`` when one failed;
-    with no scored repeat, ``errored`` when one errored, else ``unrecorded``."""
+    """A case's status over its repeats: ``passed`` when every scored repeat passed, ``failed`` when
+    one failed; with no scored repeat, ``errored`` when one errored, else ``unrecorded``."""
     scored = [s for s in statuses if s in ("passed", "failed")]
     if scored:
         return "failed" if "failed" in scored else "passed"
@@ -32,7 +35,8 @@ def aggregate_status(statuses: Sequence[str]) -> str:
 
 
 def representative(statuses: Sequence[str]) -> int:
-    """The index of the repeat that stands for the case: the first whose status is the aggregate one."""
+    """The index of the repeat that stands for the case: the first whose status is the
+    aggregate one."""
     return statuses.index(aggregate_status(statuses))
 
 
@@ -53,7 +57,8 @@ def _mean_percent(values: Sequence[Fraction]) -> float | None:
 
 
 def pass_k_curve(cases: Sequence[CaseCounts], repeats: int) -> tuple[CurvePoint, ...]:
-    """pass^k and pass@k in percent for k = 1..``repeats``, averaged over cases with a scored repeat."""
+    """pass^k and pass@k in percent for k = 1..``repeats``, averaged over cases with a
+    scored repeat."""
     scored = [(p, n) for p, n in cases if n > 0]
     return tuple(
         CurvePoint(
@@ -72,9 +77,9 @@ def share(count: int, of: int) -> Rate:
 
 
 def repeat_metrics(cases: Sequence[CaseCounts]) -> dict[str, Rate]:
-    """Each repeat metric of the registry (``pass_all_k``, ``pass_any_k`` over cases with a scored repeat,
-    ``flaky``: 0 < passed < scored over cases with at least two scored repeats): one value per case, Wilson
-    intervals."""
+    """Each repeat metric of the registry (``pass_all_k``, ``pass_any_k`` over cases with a scored
+    repeat, ``flaky``: 0 < passed < scored over cases with at least two scored repeats): one
+    value per case, Wilson intervals."""
     found = {}
     for name in REPEAT_METRICS:
         values = [REGISTRY[name].compute(p, n) for p, n in cases]

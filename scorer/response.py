@@ -1,8 +1,9 @@
 """The model's answer to one request, read from an OpenAI-style chat-completion body.
 
-Real providers bend the shape (docs/METHOD.md, Decisions): an error object inside a 200, ``content`` as a list of
-parts, a legacy ``function_call``, tool calls that are not objects. Everything with a ``choices[0].message`` object
-is read and judged; what is malformed about its calls is listed in ``problems`` and fails the step.
+Real providers bend the shape (docs/METHOD.md, Decisions): an error object inside a 200, ``content``
+as a list of parts, a legacy ``function_call``, tool calls that are not objects. Everything with a
+``choices[0].message`` object is read and judged; what is malformed about its calls is listed in
+``problems`` and fails the step.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ class MalformedResponse(ValueError):
 
 @dataclass(frozen=True)
 class BodyError:
-    """An error object in the body of a 2xx answer (OpenRouter's errors mid-generation): the provider's words."""
+    """An error object in the body of a 2xx answer (OpenRouter's errors mid-generation): the
+    provider's words."""
 
     code: int | None
     code_text: str | None
@@ -30,7 +32,8 @@ class BodyError:
 
     @property
     def transport(self) -> bool:
-        """An in-body 429, 502, 503 or 504 is a transport error: retried by the method's rule, recorded again."""
+        """An in-body 429, 502, 503 or 504 is a transport error: retried by the method's rule,
+        recorded again."""
         return self.code in TRANSPORT_CODES
 
     @property
@@ -53,9 +56,10 @@ def _short(value: Any, limit: int = 200) -> str:
 
 
 def body_error(body: Any) -> BodyError | None:
-    """The error object of a parsed 2xx body, or None when it has none: a top-level non-null ``error``, else
-    (decision ``METHOD.md#an-error-inside-a-200-s-choice``) a first choice with a non-null ``error`` or
-    ``finish_reason: "error"`` (OpenRouter's upstream failure, with no usable message)."""
+    """The error object of a parsed 2xx body, or None when it has none: a top-level non-null
+    ``error``, else (decision ``METHOD.md#an-error-inside-a-200-s-choice``) a first choice with a
+    non-null ``error`` or ``finish_reason: "error"`` (OpenRouter's upstream failure, with no
+    usable message)."""
     if not isinstance(body, dict):
         return None
     if body.get("error") is not None:
@@ -87,7 +91,8 @@ def _error_object(error: Any, in_choice: bool) -> BodyError:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One call as the model sent it; ``arguments`` is exactly what was sent (usually a JSON string)."""
+    """One call as the model sent it; ``arguments`` is exactly what was sent (usually a
+    JSON string)."""
 
     id: str | None
     name: str
@@ -96,10 +101,12 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class ModelResponse:
-    """The assistant message: its text, its tool calls, and the ``message`` dict as sent (for chains).
+    """The assistant message: its text, its tool calls, and the ``message`` dict as sent
+    (for chains).
 
-    ``problems`` lists what is malformed about the calls (each fails the step); ``legacy`` is True when the call
-    came as a legacy ``function_call``; ``finish_reason`` is the choice's, when it is a string.
+    ``problems`` lists what is malformed about the calls (each fails the step); ``legacy`` is True
+    when the call came as a legacy ``function_call``; ``finish_reason`` is the choice's, when it is
+    a string.
     """
 
     content: str | None
@@ -125,8 +132,8 @@ def _kind(value: Any) -> str:
 
 
 def content_text(content: Any) -> str | None:
-    """The answer's text: a string as is; from a list of parts, the ``text`` of each text part joined (thinking
-    parts are not the answer); None otherwise."""
+    """The answer's text: a string as is; from a list of parts, the ``text`` of each text part
+    joined (thinking parts are not the answer); None otherwise."""
     if isinstance(content, str) or content is None:
         return content
     if not isinstance(content, list):
@@ -142,7 +149,8 @@ def content_text(content: Any) -> str | None:
 
 
 def _call(entry: Any, where: str, problems: list[str]) -> ToolCall:
-    """One entry of ``tool_calls``: every entry is a call; what cannot be read is a problem and a nameless call."""
+    """One entry of ``tool_calls``: every entry is a call; what cannot be read is a problem and a
+    nameless call."""
     if not isinstance(entry, dict):
         problems.append(f"{where} is {_kind(entry)}, not an object")
         return ToolCall(None, "", None)
@@ -180,7 +188,8 @@ def _calls(message: dict[str, Any], problems: list[str]) -> tuple[tuple[ToolCall
 
 
 def parse_completion(body: Any) -> ModelResponse:
-    """Read a chat-completion body; raises MalformedResponse when it has no ``choices[0].message`` object."""
+    """Read a chat-completion body; raises MalformedResponse when it has no
+    ``choices[0].message`` object."""
     if not isinstance(body, dict):
         raise MalformedResponse("malformed response: the body is not a JSON object")
     choices = body.get("choices")

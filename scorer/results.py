@@ -16,7 +16,8 @@ FORMAT_VERSION = 1
 
 
 def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool:
-    """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped ``temperature``."""
+    """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped
+    ``temperature``."""
     return any(
         "temperature" in dropped_params(a.dropped_params) for o in outcomes for a in o.attempts
     )
@@ -87,8 +88,9 @@ def results_document(
     outcomes: Sequence[CaseOutcome],
     recorded_suite: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The results.json document of one model without its summary fields: the run's facts and one entry per
-    case. ``replay.scored.summarized`` adds the summary, computed from the document's own rows."""
+    """The results.json document of one model without its summary fields: the run's facts and one
+    entry per case. ``replay.scored.summarized`` adds the summary, computed from the document's
+    own rows."""
     outcomes = in_suite_order(suite, outcomes, lambda o: o.case.id)
     return {
         **run_fields(suite, model, model_slug, recorded_suite, outcomes),
@@ -109,8 +111,8 @@ def run_fields(
     recorded_suite: dict[str, str] | None,
     outcomes: Sequence[CaseOutcome],
 ) -> dict[str, Any]:
-    """The fields every results.json has about the run as a whole that its rows do not compute: what was scored
-    with what, and whether the gateway dropped the temperature (each row carries it)."""
+    """The fields every results.json has about the run as a whole that its rows do not compute: what
+    was scored with what, and whether the gateway dropped the temperature (each row carries it)."""
     return {
         "format_version": FORMAT_VERSION,
         "suite": suite_ref(suite),
@@ -122,5 +124,6 @@ def run_fields(
 
 
 def dumps(document: Any) -> str:
-    """Deterministic JSON text: sorted keys, two-space indent, UTF-8 text, floats by repr (``json.dumps``'s text)."""
+    """Deterministic JSON text: sorted keys, two-space indent, UTF-8 text, floats by repr
+    (``json.dumps``'s text)."""
     return dumps_indented(document) + "\n"

@@ -1,9 +1,11 @@
-"""A run of a history: its date and what identifies the model behind the name, from the answers as recorded.
+"""A run of a history: its date and what identifies the model behind the name, from the answers
+as recorded.
 
-Pure: the recorded answers come in (``replay.run_document`` reads them from the cassettes), the ``run`` object of
-results.json goes out (docs/FORMATS.md, "Histories"). Identity is every distinct value, sorted, of the 2xx answers'
-``model`` and ``system_fingerprint`` fields and of the gateway's routing headers, so a change of snapshot, of
-quantization or of the host behind a router shows as a changed list between two runs.
+Pure: the recorded answers come in (``replay.run_document`` reads them from the cassettes), the
+``run`` object of results.json goes out (docs/FORMATS.md, "Histories"). Identity is every distinct
+value, sorted, of the 2xx answers' ``model`` and ``system_fingerprint`` fields and of the gateway's
+routing headers, so a change of snapshot, of quantization or of the host behind a router shows as a
+changed list between two runs.
 """
 
 from __future__ import annotations
@@ -16,20 +18,23 @@ from typing import Any
 
 from scorer.openai_chat import ROUTING_HEADERS
 
-# OpenRouter names the provider that served the answer in the body, not a header; kept under this key.
+# OpenRouter names the provider that served the answer in the body, not a header; kept under
+# this key.
 BODY_PROVIDER = "provider"
 
 
 @dataclass(frozen=True)
 class RecordedAnswer:
-    """One recorded 2xx answer: its headers (name -> values, as the cassette keeps them) and its parsed body."""
+    """One recorded 2xx answer: its headers (name -> values, as the cassette keeps them) and its
+    parsed body."""
 
     headers: Mapping[str, list[str]]
     body: Any
 
 
 def identity(answers: Iterable[RecordedAnswer]) -> dict[str, Any]:
-    """``{"model": [...], "system_fingerprint": [...], "routing": {name: [...]}}``: sorted distinct values."""
+    """``{"model": [...], "system_fingerprint": [...], "routing": {name: [...]}}``: sorted
+    distinct values."""
     models: set[str] = set()
     prints: set[str] = set()
     routing: dict[str, set[str]] = {}
@@ -63,9 +68,9 @@ def header_date(value: str) -> str | None:
 
 
 def run_date(recorded_at: str | None, answers: Iterable[RecordedAnswer]) -> str | None:
-    """The run's date: the UTC date of ``recorded_at`` (the recorder's clock when the run started), else the
-    earliest ``Date`` header of its answers (the gateway's clock: a recording moved into a history by hand has no
-    ``recorded_at``), else None."""
+    """The run's date: the UTC date of ``recorded_at`` (the recorder's clock when the run started),
+    else the earliest ``Date`` header of its answers (the gateway's clock: a recording moved into
+    a history by hand has no ``recorded_at``), else None."""
     if recorded_at is not None:
         try:
             when = datetime.fromisoformat(recorded_at)

@@ -1,19 +1,23 @@
-"""What a model or a gateway wrote, made safe for each output that cannot hold it as it is (issue 28).
+"""What a model or a gateway wrote, made safe for each output that cannot hold it as it is
+(issue 28).
 
 One function per output kind, each the only place that kind is made safe:
 
-- ``utf8``: formats that must be UTF-8 (parquet rows, RE2's input) get U+FFFD for each lone surrogate (valid JSON
-  as ``"\\udc80"``, not UTF-8). JSON files keep the surrogate exactly, as its escape (scorer/json_text.py).
-- ``for_terminal``: text printed on a terminal shows every control character (C0, DEL, C1) and every bidi
-  control escaped (``\\x1b``, ``\\u202e``), so nothing the model wrote is interpreted: no colour, no retitled
-  window, no line rewritten, no text reordered.
-- ``for_xml``: XML 1.0 cannot hold NUL, most C0 controls, lone surrogates or U+FFFE/U+FFFF at all, even escaped,
-  and discourages DEL and C1; each is written as its ``\\xNN``/``\\uXXXX`` text, as are the bidi controls (a CI
-  page or terminal showing the message must not reorder it), so a JUnit report is always well-formed and still
-  says what was there. (``<``, ``&`` and quotes are the XML writer's to escape.)
-- ``without_mentions``: markdown a person reads on GitHub (the pull-request comment, the step summary,
-  leaderboard.md) gets a zero-width space after each ``@`` that would start a mention (``@user``, ``@org/team``),
-  written ``&#8203;`` as Renovate does: the text reads the same and nobody a model named is notified.
+- ``utf8``: formats that must be UTF-8 (parquet rows, RE2's input) get U+FFFD for each lone
+  surrogate (valid JSON as ``"\\udc80"``, not UTF-8). JSON files keep the surrogate exactly, as its
+  escape (scorer/json_text.py).
+- ``for_terminal``: text printed on a terminal shows every control character (C0, DEL, C1) and every
+  bidi control escaped (``\\x1b``, ``\\u202e``), so nothing the model wrote is interpreted: no
+  colour, no retitled window, no line rewritten, no text reordered.
+- ``for_xml``: XML 1.0 cannot hold NUL, most C0 controls, lone surrogates or U+FFFE/U+FFFF at all,
+  even escaped, and discourages DEL and C1; each is written as its ``\\xNN``/``\\uXXXX`` text, as
+  are the bidi controls (a CI page or terminal showing the message must not reorder it), so a JUnit
+  report is always well-formed and still says what was there. (``<``, ``&`` and quotes are the XML
+  writer's to escape.)
+- ``without_mentions``: markdown a person reads on GitHub (the pull-request comment, the step
+  summary, leaderboard.md) gets a zero-width space after each ``@`` that would start a mention
+  (``@user``, ``@org/team``), written ``&#8203;`` as Renovate does: the text reads the same and
+  nobody a model named is notified.
 """
 
 from __future__ import annotations
@@ -21,15 +25,16 @@ from __future__ import annotations
 import re
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# C0 but tab and line breaks, DEL, C1, and the bidi controls (embeddings, overrides, isolates, marks).
+# C0 but tab and line breaks, DEL, C1, and the bidi controls (embeddings, overrides,
+# isolates, marks).
 _TERMINAL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
 _TERMINAL_LINE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
-# Not a Char of XML 1.0 (https://www.w3.org/TR/xml/#charsets), discouraged there (DEL, C1), a bidi control or
-# a carriage return (it rewrites the line on a terminal showing the message).
+# Not a Char of XML 1.0 (https://www.w3.org/TR/xml/#charsets), discouraged there (DEL, C1), a bidi
+# control or a carriage return (it rewrites the line on a terminal showing the message).
 _NOT_XML = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
 )
@@ -52,7 +57,8 @@ def utf8(text: str) -> str:
 
 
 def for_terminal(text: str, one_line: bool = False) -> str:
-    """``text`` with every control and bidi character escaped (tabs and line breaks kept unless ``one_line``)."""
+    """``text`` with every control and bidi character escaped (tabs and line breaks kept unless
+    ``one_line``)."""
     return (_TERMINAL_LINE if one_line else _TERMINAL).sub(_escape, text)
 
 
@@ -61,10 +67,12 @@ def for_xml(text: str) -> str:
     return _NOT_XML.sub(_escape, text)
 
 
-# An @ GitHub would read as a mention: not inside a word (an e-mail address is not one), before a user or org name.
+# An @ GitHub would read as a mention: not inside a word (an e-mail address is not one), before a
+# user or org name.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.@`/-])@(?=[A-Za-z0-9])")
 
 
 def without_mentions(text: str) -> str:
-    """Markdown ``text`` with each would-be ``@mention`` broken by a zero-width space (``@&#8203;user``)."""
+    """Markdown ``text`` with each would-be ``@mention`` broken by a zero-width space
+    (``@&#8203;user``)."""
     return _MENTION.sub("@&#8203;", text) if "@" in text else text

@@ -1,4 +1,5 @@
-"""The JSON Schema subset the method page allows, and validation with ``jsonschema`` (Draft 2020-12)."""
+"""The JSON Schema subset the method page allows, and validation with ``jsonschema``
+(Draft 2020-12)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ ALLOWED_KEYWORDS = VALIDATION_KEYWORDS | ANNOTATION_KEYWORDS
 
 
 def schema_problems(schema: Any, path: str) -> list[str]:
-    """Every problem of ``schema`` (nested schemas too): unsupported keywords and malformed schemas."""
+    """Every problem of ``schema`` (nested schemas too): unsupported keywords and
+    malformed schemas."""
     problems = _keyword_problems(schema, path)
     if not problems and isinstance(schema, dict):
         # Once, at the root: the metaschema walks every nested schema itself.
@@ -70,8 +72,9 @@ def _keyword_problems(schema: Any, path: str) -> list[str]:
 
 _COUNT = {"type": "integer", "minimum": 0}
 _JSON_TYPES = ["array", "boolean", "integer", "null", "number", "object", "string"]
-# The Draft 2020-12 rules for just the allowed keywords. Checking against this instead of the full 2020-12
-# metaschema gives the same verdicts for these keywords at a fraction of the cost (no $dynamicRef to resolve).
+# The Draft 2020-12 rules for just the allowed keywords. Checking against this instead of the full
+# 2020-12 metaschema gives the same verdicts for these keywords at a fraction of the cost (no
+# $dynamicRef to resolve).
 SUBSET_METASCHEMA: dict[str, Any] = {
     "type": ["object", "boolean"],
     "properties": {
@@ -122,7 +125,8 @@ def _metaschema_problems(schema: dict[str, Any], path: str) -> list[str]:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
-    """jsonschema's ``pattern`` keyword with the same message, run by RE2 (scorer/patterns.py): linear time."""
+    """jsonschema's ``pattern`` keyword with the same message, run by RE2 (scorer/patterns.py):
+    linear time."""
     from jsonschema.exceptions import ValidationError
 
     if validator.is_type(instance, "string") and not pattern_search(pattern, instance):
@@ -138,7 +142,8 @@ def _validator_class() -> Any:
 
 
 def make_validator(schema: dict[str, Any]) -> Any:
-    """A Draft 2020-12 validator for a schema already checked by ``schema_problems``; ``pattern`` runs by RE2."""
+    """A Draft 2020-12 validator for a schema already checked by ``schema_problems``; ``pattern``
+    runs by RE2."""
     return _validator_class()(schema)
 
 

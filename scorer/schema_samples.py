@@ -1,9 +1,10 @@
 """Values a tool schema accepts, made from the schema alone, for ``suite new``'s reference calls.
 
-An enum's second member (both neighbours exist, and it is rarely the default), a number inside the bounds, a
-string of the allowed length that matches the pattern (a few likely forms are tried), ``minItems`` items, an
-object of its required fields; an optional argument's value avoids its stated default, so leaving the argument
-out is a different answer. ``UNDECIDED`` when the schema does not let one be made: the author picks it.
+An enum's second member (both neighbours exist, and it is rarely the default), a number inside the
+bounds, a string of the allowed length that matches the pattern (a few likely forms are tried),
+``minItems`` items, an object of its required fields; an optional argument's value avoids its stated
+default, so leaving the argument out is a different answer. ``UNDECIDED`` when the schema does not
+let one be made: the author picks it.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def sample(schema: Any, name: str, avoid_default: bool = False) -> Any:
     default = _stated_default(schema)
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
-        # The second member when there is one: both neighbours exist, and it is not the usual default.
+        # The second member when there is one: both neighbours exist, and it is not the
+        # usual default.
         choices = [v for v in enum if not (avoid_default and v == default)] or enum
         return choices[1] if len(choices) > 1 else choices[0]
     if "const" in schema:

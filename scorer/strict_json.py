@@ -1,11 +1,12 @@
-"""Strict JSON for what models send and for the files lobstack-eval reads: no NaN, no Infinity, no number too
-large for a double, bounded nesting.
+"""Strict JSON for what models send and for the files lobstack-eval reads: no NaN, no Infinity, no
+number too large for a double, bounded nesting.
 
-Python's ``json`` accepts ``NaN`` and ``Infinity`` and turns ``1e400`` into ``inf``; none of them is JSON, and a
-non-finite float makes every output file unwritable. Answers are read strictly; when an answer holds such a number
-it is read again with each one kept as a ``NonFinite`` marker (a ``str`` holding the literal), so the rest of the
-answer is still judged and the marker can only ever be written out as a string. A file (``loads_file``) is refused
-whole instead, naming the field that holds the bad number.
+Python's ``json`` accepts ``NaN`` and ``Infinity`` and turns ``1e400`` into ``inf``; none of them is
+JSON, and a non-finite float makes every output file unwritable. Answers are read strictly; when an
+answer holds such a number it is read again with each one kept as a ``NonFinite`` marker (a ``str``
+holding the literal), so the rest of the answer is still judged and the marker can only ever be
+written out as a string. A file (``loads_file``) is refused whole instead, naming the field that
+holds the bad number.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ MAX_DEPTH = (
 
 
 class NonFinite(str):
-    """A number strict JSON cannot hold (``NaN``, ``Infinity``, ``1e400``), kept as the text that was sent."""
+    """A number strict JSON cannot hold (``NaN``, ``Infinity``, ``1e400``), kept as the text that
+    was sent."""
 
     __slots__ = ()
 
 
 class NotStrictJson(ValueError):
-    """The text is JSON only to Python's lenient parser: it holds NaN, Infinity or a number beyond a double."""
+    """The text is JSON only to Python's lenient parser: it holds NaN, Infinity or a number
+    beyond a double."""
 
     def __init__(self, literal: str) -> None:
         super().__init__(problem_text(literal))
@@ -35,8 +38,9 @@ class NotStrictJson(ValueError):
 
 
 def problem_text(literal: str) -> str:
-    """Why ``literal`` cannot be used as a number: ``NaN is not JSON``, or, for an integer of more than 4300 digits
-    (valid JSON that Python's ``int`` refuses to parse), ``a number with more than 4300 digits``."""
+    """Why ``literal`` cannot be used as a number: ``NaN is not JSON``, or, for an integer of more
+    than 4300 digits (valid JSON that Python's ``int`` refuses to parse),
+    ``a number with more than 4300 digits``."""
     if len(literal.lstrip("-")) > MAX_INT_DIGITS and literal.lstrip("-").isdigit():
         return f"a number with more than {MAX_INT_DIGITS} digits"
     return f"{literal} is not JSON"
@@ -78,8 +82,8 @@ _MARKING = json.JSONDecoder(parse_constant=NonFinite, parse_float=_mark_float, p
 
 
 def loads(text: str | bytes) -> Any:
-    """Parse strict JSON; ``NotStrictJson`` for NaN and friends, ``ValueError`` for anything else that is not JSON,
-    ``RecursionError`` when it nests beyond what Python can parse."""
+    """Parse strict JSON; ``NotStrictJson`` for NaN and friends, ``ValueError`` for anything else
+    that is not JSON, ``RecursionError`` when it nests beyond what Python can parse."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     return STRICT.decode(text)
@@ -93,14 +97,15 @@ def loads_marking(text: str | bytes) -> Any:
 
 
 def position_text(exc: json.JSONDecodeError, column: bool = False) -> str:
-    """``Expecting value at line 3`` (``... column 7``): the decoder's message and where. Some messages already end
-    in "at" (``Unterminated string starting at``), which is not said twice."""
+    """``Expecting value at line 3`` (``... column 7``): the decoder's message and where. Some
+    messages already end in "at" (``Unterminated string starting at``), which is not said twice."""
     where = f"line {exc.lineno}" + (f" column {exc.colno}" if column else "")
     return f"{exc.msg.removesuffix(' at')} at {where}"
 
 
 def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative: no recursion)."""
+    """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative:
+    no recursion)."""
     level, depth = [value], 0
     while (
         level
@@ -134,9 +139,10 @@ def first_non_finite(value: Any) -> NonFinite | None:
     return None
 
 
-# --- files: suite, run.json, cassettes, results.json ----------------------------------------------------------
-# A file lobstack-eval reads is refused whole when it is not strict JSON, with the path of the first bad field. It
-# may nest deeper than an answer, because results.json holds answers (up to MAX_DEPTH) about ten levels down.
+# --- files: suite, run.json, cassettes, results.json ----------------------------------------------
+# A file lobstack-eval reads is refused whole when it is not strict JSON, with the path of the first
+# bad field. It may nest deeper than an answer, because results.json holds answers (up to MAX_DEPTH)
+# about ten levels down.
 FILE_MAX_DEPTH = 2 * MAX_DEPTH
 
 
@@ -146,15 +152,16 @@ class NotStrictFile(ValueError):
 
 
 class _Bad:
-    """Where the file had NaN, Infinity, -Infinity or a number beyond a double, so the walk can name the field."""
+    """Where the file had NaN, Infinity, -Infinity or a number beyond a double, so the walk can
+    name the field."""
 
     def __init__(self, problem: str) -> None:
         self.problem = problem
 
 
 def _document_decoder(bad: list[_Bad]) -> json.JSONDecoder:
-    """A decoder that keeps NaN, Infinity and out-of-range numbers as ``_Bad`` markers, each one also listed in
-    ``bad`` (so a clean file, the usual case, needs no walk to prove it clean)."""
+    """A decoder that keeps NaN, Infinity and out-of-range numbers as ``_Bad`` markers, each one
+    also listed in ``bad`` (so a clean file, the usual case, needs no walk to prove it clean)."""
 
     def constant(literal: str) -> _Bad:
         bad.append(_Bad(f"{literal} is not JSON"))
@@ -184,8 +191,9 @@ def _path(parts: tuple[Any, ...]) -> str:
 
 
 def file_problem(value: Any, limit: int = FILE_MAX_DEPTH) -> str | None:
-    """Why a decoded file is not strict JSON (a NaN/Infinity/out-of-range number, or nesting beyond ``limit``),
-    or None; the first problem in document order, with its field path. Iterative: safe at any depth."""
+    """Why a decoded file is not strict JSON (a NaN/Infinity/out-of-range number, or nesting beyond
+    ``limit``), or None; the first problem in document order, with its field path. Iterative:
+    safe at any depth."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         node, parts = stack.pop()
@@ -200,9 +208,10 @@ def file_problem(value: Any, limit: int = FILE_MAX_DEPTH) -> str | None:
 
 
 def loads_file(text: str | bytes) -> Any:
-    """Parse a file's text as strict JSON; ``NotStrictFile`` (a ValueError) for a NaN/Infinity/out-of-range number
-    or nesting beyond ``FILE_MAX_DEPTH``. Syntax errors stay ``json.JSONDecodeError`` (line and column), bytes
-    that are not UTF-8 raise ``UnicodeDecodeError``."""
+    """Parse a file's text as strict JSON; ``NotStrictFile`` (a ValueError) for a
+    NaN/Infinity/out-of-range number or nesting beyond ``FILE_MAX_DEPTH``. Syntax errors stay
+    ``json.JSONDecodeError`` (line and column), bytes that are not UTF-8 raise
+    ``UnicodeDecodeError``."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     bad: list[_Bad] = []
@@ -210,8 +219,8 @@ def loads_file(text: str | bytes) -> Any:
         value = _document_decoder(bad).decode(text)
     except RecursionError:
         raise NotStrictFile(f"nested more than {FILE_MAX_DEPTH} levels deep") from None
-    # A file nests at most as deep as it has opening brackets (some may be inside strings): with fewer than the
-    # limit, and no bad number met while parsing, nothing needs walking.
+    # A file nests at most as deep as it has opening brackets (some may be inside strings): with
+    # fewer than the limit, and no bad number met while parsing, nothing needs walking.
     deep = text.count("{") + text.count("[") > FILE_MAX_DEPTH and deeper_than(value, FILE_MAX_DEPTH)
     if bad or deep:
         raise NotStrictFile(file_problem(value) or f"nested more than {FILE_MAX_DEPTH} levels deep")
@@ -219,9 +228,10 @@ def loads_file(text: str | bytes) -> Any:
 
 
 def loads_file_or_error(raw: bytes, lead: str, error: type[Exception]) -> Any:
-    """``loads_file`` for a file the tool reads (cassette, run.json, results.json): every way it is not strict
-    JSON becomes one ``error`` line, ``f"{lead} not UTF-8 text"`` or ``f"{lead} not valid JSON (where: what)"``
-    (``lead`` names the file, e.g. ``"runs/x.json: the results file is"``)."""
+    """``loads_file`` for a file the tool reads (cassette, run.json, results.json): every way it is
+    not strict JSON becomes one ``error`` line, ``f"{lead} not UTF-8 text"`` or
+    ``f"{lead} not valid JSON (where: what)"`` (``lead`` names the file, e.g.
+    ``"runs/x.json: the results file is"``)."""
     try:
         return loads_file(raw)
     except UnicodeDecodeError:

@@ -1,4 +1,5 @@
-"""Reading a call's ``audit_accept`` markers: wrong answers the suite lets through on purpose, with the reason."""
+"""Reading a call's ``audit_accept`` markers: wrong answers the suite lets through on purpose,
+with the reason."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from scorer.suite_model import AuditAccept
 
 
 def parse_accepts(raw: Any, at: str) -> tuple[tuple[AuditAccept, ...], list[str]]:
-    """The markers of ``raw`` (a call's ``audit_accept``), and one problem line per malformed marker."""
+    """The markers of ``raw`` (a call's ``audit_accept``), and one problem line per
+    malformed marker."""
     if raw is None:
         return (), []
     if not isinstance(raw, list):

@@ -1,4 +1,5 @@
-"""The suite builder: a decoded suite document -> the frozen ``Suite``, every problem with its case and field."""
+"""The suite builder: a decoded suite document -> the frozen ``Suite``, every problem with its
+case and field."""
 
 from __future__ import annotations
 
@@ -8,19 +9,15 @@ from typing import Any
 
 from scorer import suite_rules
 from scorer.checks import operand_problem
-from scorer.schema import make_validator, schema_problems
 from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
 from scorer.suite_origin import origin_problems
+from scorer.suite_tools import TOOL_NAME_RE, TOOL_NAME_RULE, build_tools, shown_name
 
 # Used with fullmatch only: re.match's `$` also matches before a final newline ("1.1.0\n" passed).
 VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ROLES = ("user", "assistant", "tool", "system")
-# What OpenAI-compatible gateways accept as a function name (OpenAI's rule): any other is refused with a 400 at
-# record, for every case that offers it (decision docs/commands/suite-check.md#tool-names-gateways-accept).
-TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-TOOL_NAME_RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
 
 
 class SuiteBuilder:
@@ -29,7 +26,8 @@ class SuiteBuilder:
     def __init__(self, source: str) -> None:
         self.source = source
         self.problems: list[str] = []
-        # The Lobstack suite keeps the method page's group rules; another suite names its own groups and ids.
+        # The Lobstack suite keeps the method page's group rules; another suite names its own groups
+        # and ids.
         self.lobstack = False
         self.refused_names: set[str] = set()
 
@@ -75,42 +73,10 @@ class SuiteBuilder:
         )
 
     def tools(self, raw: Any) -> dict[str, Tool]:
-        if not isinstance(raw, dict) or not raw:
-            self.problem("tools", "missing or not a non-empty object of tool name -> tool")
-            return {}
-        tools: dict[str, Tool] = {}
-        for name in sorted(raw):
-            if not TOOL_NAME_RE.fullmatch(name):
-                self.refused_names.add(name)
-                self.problem(
-                    f"tools[{_shown(name)}]", f"not a tool name gateways accept: {TOOL_NAME_RULE}"
-                )
-                continue
-            where = f"tools.{name}"
-            spec = raw[name]
-            function = spec.get("function") if isinstance(spec, dict) else None
-            if (
-                not isinstance(spec, dict)
-                or spec.get("type") != "function"
-                or not isinstance(function, dict)
-            ):
-                self.problem(where, 'must be {"type": "function", "function": {...}}')
-                continue
-            if function.get("name") != name:
-                self.problem(
-                    f"{where}.function.name",
-                    f"{function.get('name')!r} differs from the key {name!r}",
-                )
-            parameters = function.get("parameters")
-            if not isinstance(parameters, dict) or parameters.get("type") != "object":
-                self.problem(
-                    f"{where}.function.parameters", 'must be a schema with "type": "object"'
-                )
-                continue
-            found = schema_problems(parameters, f"{where}.function.parameters")
-            self.problems.extend(found)
-            if not found:
-                tools[name] = Tool(name=name, spec=spec, validator=make_validator(parameters))
+        """The suite's tool catalogue; a refused name is remembered for the cases that offer it."""
+        tools, refused, problems = build_tools(raw)
+        self.refused_names |= refused
+        self.problems.extend(problems)
         return tools
 
     def case(self, raw: Any, index: int, tools: dict[str, Tool], seen: set[str]) -> Case | None:
@@ -134,9 +100,9 @@ class SuiteBuilder:
         draft = raw.get("draft")
         if "draft" in raw and (not isinstance(draft, str) or not draft):
             self.problem(f"{where}.draft", "must be a non-empty string (what to edit)")
-        # The rules that read raw fields run on every case, so one run lists every problem; they are kept
-        # apart so they do not stop the case building (the shape rule needs it built).
-        # A Lobstack suite's <group>-NN rule is narrower than every suite's file-name rule.
+        # The rules that read raw fields run on every case, so one run lists every problem; they are
+        # kept apart so they do not stop the case building (the shape rule needs it built). A
+        # Lobstack suite's <group>-NN rule is narrower than every suite's file-name rule.
         rules = (
             suite_rules.id_problems(case_id, group)
             if self.lobstack and group in GROUPS
@@ -153,7 +119,7 @@ class SuiteBuilder:
             if name in self.refused_names or not TOOL_NAME_RE.fullmatch(name):
                 self.problem(
                     f"{where}.tools",
-                    f"{_shown(name)} is not a tool name gateways accept: {TOOL_NAME_RULE}",
+                    f"{shown_name(name)} is not a tool name gateways accept: {TOOL_NAME_RULE}",
                 )
             elif name not in tools:
                 self.problem(
@@ -292,9 +258,3 @@ class SuiteBuilder:
                 checks.append(Check(op, operand))
             out.append((arg, tuple(checks)))
         return tuple(out)
-
-
-def _shown(name: str) -> str:
-    """A refused tool name as an error line shows it: quoted with its escapes, at most 80 characters."""
-    text = repr(name)
-    return text if len(text) <= 80 else text[:77] + "...'"

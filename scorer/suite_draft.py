@@ -1,13 +1,15 @@
-"""``suite new``: a starting suite from a list of tools, every case a draft (docs/commands/suite-new.md#suite-new).
+"""``suite new``: a starting suite from a list of tools, every case a draft
+(docs/commands/suite-new.md#suite-new).
 
-For each tool, a selection case (the request gives the required arguments; the reference call has them, each
-checked ``eq``) and an arguments case (the request also gives every optional argument a value other than its
-default, each checked ``eq``); then two no-call cases (small talk, a request no tool can do). The values come from
-the schema: an enum's member, a number inside the bounds, a string of the allowed length that matches the
-pattern, an array of at least ``minItems`` items, an object of its required fields; each value is written into the
-request, so the audit's wrong values (another enum member, a number one off, a part dropped) each meet a check. A
-value the schema does not let it make is named in the case's ``draft`` note and left for the author. Every case
-carries ``draft``: the request is a template to rewrite in the user's words.
+For each tool, a selection case (the request gives the required arguments; the reference call has
+them, each checked ``eq``) and an arguments case (the request also gives every optional argument a
+value other than its default, each checked ``eq``); then two no-call cases (small talk, a request no
+tool can do). The values come from the schema: an enum's member, a number inside the bounds, a
+string of the allowed length that matches the pattern, an array of at least ``minItems`` items, an
+object of its required fields; each value is written into the request, so the audit's wrong values
+(another enum member, a number one off, a part dropped) each meet a check. A value the schema does
+not let it make is named in the case's ``draft`` note and left for the author. Every case carries
+``draft``: the request is a template to rewrite in the user's words.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ class ListedTool:
 
 
 def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
-    """The suite's OpenAI-style entry for ``tool`` (its schema within the subset) and the schema notes."""
+    """The suite's OpenAI-style entry for ``tool`` (its schema within the subset) and the
+    schema notes."""
     parameters, notes = subset_schema(tool.input_schema, f"{tool.name}.parameters")
     function: dict[str, Any] = {"name": tool.name, "description": tool.description or tool.name}
     function["parameters"] = parameters
@@ -45,7 +48,8 @@ def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
 
 @dataclass(frozen=True)
 class TakenResult:
-    """A tool called once on the live server when the suite was built: its arguments and the result's text."""
+    """A tool called once on the live server when the suite was built: its arguments and the
+    result's text."""
 
     tool: str
     arguments: dict[str, Any]
@@ -59,8 +63,8 @@ def draft_suite(
     origin: dict[str, Any],
     taken: Sequence[TakenResult] = (),
 ) -> dict[str, Any]:
-    """The suite document for ``tools`` (in listed order), with a two-step chain per ``taken`` result;
-    ``origin`` gets its ``schema_notes``."""
+    """The suite document for ``tools`` (in listed order), with a two-step chain per ``taken``
+    result; ``origin`` gets its ``schema_notes``."""
     catalogue: dict[str, Any] = {}
     notes: list[str] = []
     for tool in tools:
@@ -111,8 +115,8 @@ def draft_suite(
 
 
 def required_reference(tool: ListedTool) -> dict[str, Any]:
-    """The selection case's reference for ``tool``: its required arguments, values made from its schema
-    (one that cannot be made is left out, and the suite check names it)."""
+    """The selection case's reference for ``tool``: its required arguments, values made from its
+    schema (one that cannot be made is left out, and the suite check names it)."""
     parameters = catalogue_entry(tool)[0]["function"]["parameters"]
     return _call_case("selection", tool, parameters, [], optional=False)["steps"][0]["calls"][0][
         "reference"
@@ -138,8 +142,8 @@ def _chain_case(
     case["id"] = case_id("chain", tool.name)
     case["messages"][0]["content"] += " Then tell me what it says."
     case["draft"] = (
-        "the result was taken from the server once, when this suite was built (no later command calls "
-        "it); " + case["draft"]
+        "the result was taken from the server once, when this suite was built (no later command "
+        "calls it); " + case["draft"]
     )
     case["steps"][0]["calls"][0]["result"] = taken.result
     case["steps"].append({"expect": "none"})

@@ -1,4 +1,5 @@
-"""A suite file's bytes -> a validated ``Suite``, with every problem a suite file can have (``suite check``)."""
+"""A suite file's bytes -> a validated ``Suite``, with every problem a suite file can have
+(``suite check``)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ def is_yaml(source: str) -> bool:
 
 
 def decode_suite(raw: bytes, source: str) -> tuple[Any, Lines | None]:
-    """The suite document of a file's bytes (JSON, or YAML by its name) and, for YAML, the lines of its
-    values; SuiteError naming the file, and for YAML the line, when the bytes hold no document."""
+    """The suite document of a file's bytes (JSON, or YAML by its name) and, for YAML, the lines of
+    its values; SuiteError naming the file, and for YAML the line, when the bytes hold
+    no document."""
     if not is_yaml(source):
         return _decode(raw, source), None
     try:
@@ -60,7 +62,8 @@ def _decode(raw: bytes, source: str) -> Any:
 
 
 def check_suite(raw: bytes, source: str) -> SuiteCheck:
-    """Validate a suite file's bytes; never raises for content problems (only for undecodable JSON)."""
+    """Validate a suite file's bytes; never raises for content problems (only for
+    undecodable JSON)."""
     data, lines = decode_suite(raw, source)
     builder = SuiteBuilder(source)
     suite = builder.suite(data, hashlib.sha256(raw).hexdigest())
@@ -85,12 +88,14 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
 
 
 def located(problems: list[str], data: Any, lines: Lines | None) -> list[str]:
-    """``problems`` as they are for JSON (``lines`` None), each with its YAML line when one is found."""
+    """``problems`` as they are for JSON (``lines`` None), each with its YAML line when one
+    is found."""
     return problems if lines is None else [_with_line(p, data, lines) for p in problems]
 
 
 def _with_line(problem: str, data: Any, lines: Lines) -> str:
-    """``line 12: <problem>`` for a YAML suite, the line of the deepest part of the problem's place found."""
+    """``line 12: <problem>`` for a YAML suite, the line of the deepest part of the problem's
+    place found."""
     from scorer.suite_yaml import where_path
 
     where = problem.split(": ", 1)[0]
@@ -107,7 +112,8 @@ def parse_suite(raw: bytes, source: str) -> Suite:
 
 
 def suite_error(source: str, problems: list[str] | tuple[str, ...]) -> SuiteError:
-    """The one-line error for a suite with ``problems``: the first, and how many more ``suite check`` lists."""
+    """The one-line error for a suite with ``problems``: the first, and how many more
+    ``suite check`` lists."""
     more = (
         f" (and {len(problems) - 1} more; run `lobstack-eval suite check {source}`)"
         if len(problems) > 1

@@ -1,9 +1,11 @@
-"""The keys a suite file may hold, object by object; any other key is a problem (METHOD.md, decision 98).
+"""The keys a suite file may hold, object by object; any other key is a problem (METHOD.md,
+decision 98).
 
-A misspelt key is not an extra note: ``"argz"`` instead of ``"args"`` drops every check of the call, so the suite
-would still load and score more leniently. Each unknown key is one line worded like the builder's
-(``case <id>.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)``). The walk reads the raw document and
-skips whatever is not an object or list where one is expected: the builder reports those shapes.
+A misspelt key is not an extra note: ``"argz"`` instead of ``"args"`` drops every check of the call,
+so the suite would still load and score more leniently. Each unknown key is one line worded like the
+builder's (``case <id>.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)``). The walk
+reads the raw document and skips whatever is not an object or list where one is expected: the
+builder reports those shapes.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Iterable
 from typing import Any
 
 TOP = ("name", "version", "released", "system_prompt", "tools", "cases", "origin")
-# ``origin.tools`` is the server's list as listed: its objects are the server's, not the suite's, to shape.
+# ``origin.tools`` is the server's list as listed: its objects are the server's, not the suite's,
+# to shape.
 ORIGIN = ("kind", "server", "tools", "schema_notes")
 SERVER = ("name", "version")
 TOOL = ("type", "function")

@@ -1,4 +1,5 @@
-"""The suite model (docs/FORMATS.md, "Suite file") as frozen objects: tools, cases, steps, expected calls and checks."""
+"""The suite model (docs/FORMATS.md, "Suite file") as frozen objects: tools, cases, steps,
+expected calls and checks."""
 
 from __future__ import annotations
 
@@ -30,9 +31,10 @@ class Check:
 
 @dataclass(frozen=True)
 class AuditAccept:
-    """A wrong answer ``suite audit`` generates that this call's checks let through on purpose (METHOD.md,
-    audit-accept): the argument (a dotted path for a nested field), the generator's kind, optionally the exact
-    generated value, and why the method accepts it. It changes no verdict; the audit reports it as accepted."""
+    """A wrong answer ``suite audit`` generates that this call's checks let through on purpose
+    (METHOD.md, audit-accept): the argument (a dotted path for a nested field), the generator's
+    kind, optionally the exact generated value, and why the method accepts it. It changes no
+    verdict; the audit reports it as accepted."""
 
     arg: str
     kind: str
@@ -43,8 +45,8 @@ class AuditAccept:
 
 @dataclass(frozen=True)
 class ExpectedCall:
-    """An expected call: its tool, the checks per top-level argument, a passing reference, the scripted result,
-    and the audit's accepted survivors (no effect on judging)."""
+    """An expected call: its tool, the checks per top-level argument, a passing reference, the
+    scripted result, and the audit's accepted survivors (no effect on judging)."""
 
     name: str
     args: tuple[tuple[str, tuple[Check, ...]], ...]
@@ -63,8 +65,9 @@ class Step:
 
 @dataclass(frozen=True)
 class Case:
-    """One case: the tools it offers (in request order), its messages after the system message, its steps;
-    ``draft`` says what the author still has to edit (``suite new`` writes it; it changes no verdict)."""
+    """One case: the tools it offers (in request order), its messages after the system message, its
+    steps; ``draft`` says what the author still has to edit (``suite new`` writes it; it changes
+    no verdict)."""
 
     id: str
     group: str
@@ -81,7 +84,8 @@ class Tool:
     name: str
     spec: dict[str, Any]
     validator: Any = field(compare=False, repr=False)
-    # Verdicts by the exact argument text: many models send the same arguments, and validation is pure.
+    # Verdicts by the exact argument text: many models send the same arguments, and validation
+    # is pure.
     _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def errors(self, arguments: Any) -> list[str]:
@@ -89,8 +93,8 @@ class Tool:
         return schema_errors(self.validator, arguments)
 
     def is_valid(self, arguments: Any, text: str | None = None) -> bool:
-        """True when ``arguments`` validate (jsonschema's ``is_valid``: stops at the first error, no messages).
-        ``text``, the JSON the arguments were parsed from, keys a memo of verdicts."""
+        """True when ``arguments`` validate (jsonschema's ``is_valid``: stops at the first error, no
+        messages). ``text``, the JSON the arguments were parsed from, keys a memo of verdicts."""
         if text is None:
             return bool(self.validator.is_valid(arguments))
         verdict = self._verdicts.get(text)
@@ -124,8 +128,8 @@ class Suite:
         return cache
 
     def group_counts(self) -> dict[str, int]:
-        """Number of cases per group: the Lobstack suite's six in the method page's order, another suite's in
-        the order they first appear (``scorer.suite_rules.group_order``)."""
+        """Number of cases per group: the Lobstack suite's six in the method page's order, another
+        suite's in the order they first appear (``scorer.suite_rules.group_order``)."""
         from scorer.suite_rules import group_order
 
         return group_order(self.name, Counter(case.group for case in self.cases))

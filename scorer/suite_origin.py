@@ -1,9 +1,10 @@
 """A suite's ``origin``: where ``suite new`` took its tools from (docs/FORMATS.md, "Suite file").
 
-``{"kind": "mcp", "server": {"name", "version"}, "tools": [...], "schema_notes": [...]}`` for a live MCP server
-(its ``tools/list`` answer as listed, so a run can be replayed and re-scored against the very list it was
-recorded with), ``"kind": "tools_file"`` (no ``server``) for an OpenAI-style tools file. ``schema_notes`` names
-each schema feature beyond the validator's subset and what the catalogue holds instead. It changes no verdict.
+``{"kind": "mcp", "server": {"name", "version"}, "tools": [...], "schema_notes": [...]}`` for a live
+MCP server (its ``tools/list`` answer as listed, so a run can be replayed and re-scored against the
+very list it was recorded with), ``"kind": "tools_file"`` (no ``server``) for an OpenAI-style tools
+file. ``schema_notes`` names each schema feature beyond the validator's subset and what the
+catalogue holds instead. It changes no verdict.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ KINDS = ("mcp", "tools_file")
 
 
 def origin_problems(raw: Any) -> list[str]:
-    """Every problem of the ``origin`` object, worded like the builder's (``origin.server.name: ...``)."""
+    """Every problem of the ``origin`` object, worded like the builder's
+    (``origin.server.name: ...``)."""
     if not isinstance(raw, dict):
         return ["origin: must be an object"]
     found: list[str] = []

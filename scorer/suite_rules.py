@@ -1,14 +1,15 @@
-"""The rules a suite's cases follow: the Lobstack suite's group rules (each group's shape, ``<group>-NN`` case ids,
-the method page's group counts) and, for every suite, case ids that are file names and message contents.
+"""The rules a suite's cases follow: the Lobstack suite's group rules (each group's shape,
+``<group>-NN`` case ids, the method page's group counts) and, for every suite, case ids that are
+file names and message contents.
 
-Every metric is defined by the shape of a case's steps (one call, no call, two or more calls, two or more steps:
-``scorer.case_shape``), never by a group's name, so a suite of one's own names its own groups and ids. A
-Lobstack suite, one whose ``name`` starts with ``lobstack-`` (docs/commands/suite-check.md#own-suites), also
-keeps the method page's six groups, each of its shape, so its group names still say what its metrics cover.
-Each rule returns one line per break, worded like the builder's
-(``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them with the rest. The id and message rules
-read a case's raw fields, so the builder runs them on every case, built or not (one run lists every problem);
-the shape rule reads built steps.
+Every metric is defined by the shape of a case's steps (one call, no call, two or more calls, two or
+more steps: ``scorer.case_shape``), never by a group's name, so a suite of one's own names its own
+groups and ids. A Lobstack suite, one whose ``name`` starts with ``lobstack-``
+(docs/commands/suite-check.md#own-suites), also keeps the method page's six groups, each of its
+shape, so its group names still say what its metrics cover. Each rule returns one line per break,
+worded like the builder's (``case <id>.<field>: <what is wrong>``), so ``suite check`` lists them
+with the rest. The id and message rules read a case's raw fields, so the builder runs them on every
+case, built or not (one run lists every problem); the shape rule reads built steps.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 
 ONE_CALL_GROUPS = ("selection", "arguments", "near_misses")
 PUBLISHED_NAME = "lobstack-tool-calling"
-# The method page's group table, for every published version (the shape has not changed since 1.0.0).
+# The method page's group table, for every published version (the shape has not changed
+# since 1.0.0).
 _SHAPE = {
     "selection": 14,
     "arguments": 16,
@@ -43,25 +45,29 @@ LOBSTACK_PREFIX = "lobstack-"
 
 def is_lobstack(name: object) -> bool:
     """True for a Lobstack suite, one whose name starts with ``lobstack-`` (the published
-    ``lobstack-tool-calling`` and the project's own test suites): the method page's group rules apply to it. The
-    group counts apply to the published name and versions only (``count_problems``)."""
+    ``lobstack-tool-calling`` and the project's own test suites): the method page's group rules
+    apply to it. The group counts apply to the published name and versions only
+    (``count_problems``)."""
     return isinstance(name, str) and name.startswith(LOBSTACK_PREFIX)
 
 
 def group_order(name: object, counts: Mapping[str, int]) -> dict[str, int]:
-    """Cases per group as ``suite check`` and the reports list them: the Lobstack suite's six groups in the
-    method page's order (an empty one too), another suite's groups in the order they first appear."""
+    """Cases per group as ``suite check`` and the reports list them: the Lobstack suite's six groups
+    in the method page's order (an empty one too), another suite's groups in the order they
+    first appear."""
     if is_lobstack(name):
         return {group: counts.get(group, 0) for group in _SHAPE}
     return dict(counts)
 
 
 def file_id_problems(case_id: str) -> list[str]:
-    """Every suite's id rule: a case id is a file name (letters, digits, ``_.-``, at most 100, not a dot first)."""
+    """Every suite's id rule: a case id is a file name (letters, digits, ``_.-``, at most 100,
+    not a dot first)."""
     if _FILE_ID.fullmatch(case_id) and case_id not in (".", ".."):
         return []
     return [
-        f"case {case_id}.id: must be 1 to 100 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        f"case {case_id}.id: must be 1 to 100 letters, digits, '_', '.' or '-', starting with a "
+        "letter or digit"
     ]
 
 
@@ -79,16 +85,17 @@ def problems(suite: Suite) -> list[str]:
 
 
 def count_problems(name: object, version: object, counts: dict[str, int]) -> list[str]:
-    """For a published suite (name and version), each group whose case count differs from the method page's table.
-    Counted from the file's raw cases, so the problem shows even when a case fails to build."""
+    """For a published suite (name and version), each group whose case count differs from the method
+    page's table. Counted from the file's raw cases, so the problem shows even when a case fails
+    to build."""
     want = (
         PUBLISHED_COUNTS.get((name, version))
         if isinstance(name, str) and isinstance(version, str)
         else None
     )
     return [
-        f"cases: group {group!r} has {counts.get(group, 0)} cases; the method page's table for {name} {version} "
-        f"says {count}"
+        f"cases: group {group!r} has {counts.get(group, 0)} cases; the method page's table for "
+        f"{name} {version} says {count}"
         for group, count in (want or {}).items()
         if counts.get(group, 0) != count
     ]
@@ -99,14 +106,17 @@ def id_problems(case_id: str, group: str) -> list[str]:
     if re.fullmatch(f"{re.escape(group)}-{_NUMBER}", case_id):
         return []
     return [
-        f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to {group}-99"
+        f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to "
+        f"{group}-99"
     ]
 
 
 def message_problems(case_id: str, messages: Sequence[object]) -> list[str]:
-    """Each message whose content is not a string (a message that is not an object is the builder's problem)."""
+    """Each message whose content is not a string (a message that is not an object is the
+    builder's problem)."""
     return [
-        f"case {case_id}.messages[{index}].content: must be a string, got {_json_type(message.get('content'))}"
+        f"case {case_id}.messages[{index}].content: must be a string, got "
+        f"{_json_type(message.get('content'))}"
         for index, message in enumerate(messages)
         if isinstance(message, dict) and not isinstance(message.get("content"), str)
     ]
@@ -119,19 +129,22 @@ def shape_problems(case: Case) -> list[str]:
     if case.group in ONE_CALL_GROUPS:
         if len(steps) != 1 or steps[0].expect != "call" or len(steps[0].calls) != 1:
             return [
-                f"{where}: a {case.group} case has one step expecting one call; this one has {shape}"
+                f"{where}: a {case.group} case has one step expecting one call; this one has "
+                f"{shape}"
             ]
     elif case.group == "parallel":
         if len(steps) != 1 or steps[0].expect != "call" or not 2 <= len(steps[0].calls) <= 3:
             return [
-                f"{where}: a parallel case has one step expecting two or three calls; this one has {shape}"
+                f"{where}: a parallel case has one step expecting two or three calls; this one has "
+                f"{shape}"
             ]
     elif case.group == "chains":
         if not 2 <= len(steps) <= 4 or any(
             step.expect == "call" and len(step.calls) != 1 for step in steps
         ):
             return [
-                f"{where}: a chain has 2 to 4 steps, each call step expecting one call; this one has {shape}"
+                f"{where}: a chain has 2 to 4 steps, each call step expecting one call; this one "
+                f"has {shape}"
             ]
     elif case.group == "no_call" and steps[0].expect != "none":
         return [f"{where}[0].expect: a no_call case expects no call first; this one has {shape}"]

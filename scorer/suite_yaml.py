@@ -1,12 +1,14 @@
-"""A suite written in YAML: the same document as its JSON form, with each value's line kept for errors.
+"""A suite written in YAML: the same document as its JSON form, with each value's line kept
+for errors.
 
-YAML reads more than JSON can hold, and some of it silently (docs/commands/suite-check.md#suite-yaml):
-``no`` read as false, a date read as a date, ``010`` read as 8, a duplicated key where the last one wins, an
-alias that repeats a subtree. This loader refuses or disarms each: plain scalars resolve as JSON would read them
-(``true``/``false``, ``null``, ``~`` or nothing, JSON numbers), every other plain scalar is a string (``no``,
-``2026-10-21``, ``010``); a duplicate key, an alias, a non-string key, a tag other than the standard ones, and a
-number too large for a double are errors naming their line. The result is the same ``dict``/``list``/scalar tree
-the JSON reader gives, so the one builder checks both.
+YAML reads more than JSON can hold, and some of it silently
+(docs/commands/suite-check.md#suite-yaml): ``no`` read as false, a date read as a date, ``010`` read
+as 8, a duplicated key where the last one wins, an alias that repeats a subtree. This loader refuses
+or disarms each: plain scalars resolve as JSON would read them (``true``/``false``, ``null``, ``~``
+or nothing, JSON numbers), every other plain scalar is a string (``no``, ``2026-10-21``, ``010``); a
+duplicate key, an alias, a non-string key, a tag other than the standard ones, and a number too
+large for a double are errors naming their line. The result is the same ``dict``/``list``/scalar
+tree the JSON reader gives, so the one builder checks both.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ class YamlSuiteError(ValueError):
 
 
 class _Loader(yaml.SafeLoader):
-    """Composes nodes only (the tree is built by ``_value``), with JSON's plain-scalar resolution."""
+    """Composes nodes only (the tree is built by ``_value``), with JSON's
+    plain-scalar resolution."""
 
     yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, re.Pattern[str]]]]] = {}
 
@@ -60,7 +63,8 @@ _Loader.add_implicit_resolver(
 
 @dataclass
 class Lines:
-    """The line (1-based) of each key of each mapping and each item of each list, by the container's ``id``."""
+    """The line (1-based) of each key of each mapping and each item of each list, by the
+    container's ``id``."""
 
     keys: dict[int, dict[str, int]] = field(default_factory=dict)
     items: dict[int, list[int]] = field(default_factory=dict)
@@ -83,7 +87,8 @@ class Lines:
 
 
 def loads_yaml(text: str) -> tuple[Any, Lines]:
-    """The suite document of a YAML text and the lines of its values; ``YamlSuiteError`` when it has none."""
+    """The suite document of a YAML text and the lines of its values; ``YamlSuiteError`` when it
+    has none."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -168,8 +173,9 @@ _PATH_PART = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
 
 
 def where_path(where: str, data: Any) -> list[str | int]:
-    """The document path of a problem's place (``case sel-01.steps[0].calls[1].args.x``, ``tools.t.function``,
-    ``cases[3].id``): a ``case <id>`` prefix is the case with that id, in suite order."""
+    """The document path of a problem's place (``case sel-01.steps[0].calls[1].args.x``,
+    ``tools.t.function``, ``cases[3].id``): a ``case <id>`` prefix is the case with that id, in
+    suite order."""
     path: list[str | int] = []
     rest = where
     if where.startswith("case ") and isinstance(data, dict) and isinstance(data.get("cases"), list):
@@ -192,8 +198,8 @@ def where_path(where: str, data: Any) -> list[str | int]:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Quotes every string that YAML 1.1 or this loader would read as something else (``no``, ``1e5``), and
-    writes a value used twice out twice (the loader refuses aliases)."""
+    """Quotes every string that YAML 1.1 or this loader would read as something else (``no``,
+    ``1e5``), and writes a value used twice out twice (the loader refuses aliases)."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
@@ -222,7 +228,8 @@ _Dumper.add_representer(str, _text)
 
 
 def dumps_yaml(document: Any) -> str:
-    """A suite document as YAML that ``loads_yaml`` reads back as the same document (keys in their order)."""
+    """A suite document as YAML that ``loads_yaml`` reads back as the same document (keys in
+    their order)."""
     return yaml.dump(
         document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2
     )

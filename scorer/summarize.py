@@ -1,12 +1,15 @@
-"""The one computation of every figure: case-run rows (reports/cases.parquet) -> one ``ModelSummary`` per model.
+"""The one computation of every figure: case-run rows (reports/cases.parquet) -> one
+``ModelSummary`` per model.
 
-The input is a polars frame of ``cases`` rows (docs/FORMATS.md, "Rows"): one row per model x case x repeat, each
-metric column the case-run's contribution (a boolean, null where the metric does not apply or the case-run is not
-scored; a count and its ``_of`` for a per-call metric). Two lazy ``group_by``s read it: one per (model, case) for
-the per-case sums every rate and interval is built from, one per model for what pools case-runs (latency, cost,
-flags). Every rate is over scored case-runs with its interval clustered by case (``scorer.clustered``): at K = 1
-a case-level metric has one item per case, so its interval is plain Wilson; a per-call metric is clustered by
-case at every K (METHOD.md#clustered-interval-rule). pass^k, pass@k and flaky come from the same per-case sums.
+The input is a polars frame of ``cases`` rows (docs/FORMATS.md, "Rows"): one row per model x case x
+repeat, each metric column the case-run's contribution (a boolean, null where the metric does not
+apply or the case-run is not scored; a count and its ``_of`` for a per-call metric). Two lazy
+``group_by``s read it: one per (model, case) for the per-case sums every rate and interval is built
+from, one per model for what pools case-runs (latency, cost, flags). Every rate is over scored
+case-runs with its interval clustered by case (``scorer.clustered``): at K = 1 a case-level metric
+has one item per case, so its interval is plain Wilson; a per-call metric is clustered by case at
+every K (METHOD.md#clustered-interval-rule). pass^k, pass@k and flaky come from the same
+per-case sums.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ def _per_model(cases: Any, engine: str) -> list[dict[str, Any]]:
             (pl.col("cost_usd_text").is_null() & pl.col("attempts").is_not_null())
             .any()
             .alias("unpriced"),
-            # A price with more decimals than cost_usd holds: that model's total is summed from the exact texts.
+            # A price with more decimals than cost_usd holds: that model's total is summed from the
+            # exact texts.
             (pl.col("cost_usd_text").is_not_null() & pl.col("cost_usd").is_null())
             .any()
             .alias("inexact"),
@@ -87,7 +91,8 @@ def _routed(cases: Any, engine: str) -> dict[str, dict[str, int]]:
 
 
 def _exact_totals(cases: Any, slugs: list[str], engine: str) -> dict[str, Decimal]:
-    """The exact sum of ``cost_usd_text`` per model slug (for models with prices finer than 10^-18 USD)."""
+    """The exact sum of ``cost_usd_text`` per model slug (for models with prices finer than
+    10^-18 USD)."""
     import polars as pl
 
     texts = (
@@ -118,8 +123,9 @@ def _clusters(rows: Sequence[dict[str, Any]], name: str) -> list[tuple[int, int]
 
 
 def _group_names(rows: Sequence[dict[str, Any]]) -> tuple[str, ...]:
-    """The groups a summary lists: the Lobstack suite's six in the method page's order (an empty one too, so
-    every Lobstack results.json has the same keys), or a suite of one's own groups in suite order."""
+    """The groups a summary lists: the Lobstack suite's six in the method page's order (an empty one
+    too, so every Lobstack results.json has the same keys), or a suite of one's own groups in
+    suite order."""
     names = tuple(dict.fromkeys(str(r["group"]) for r in rows))
     return GROUPS if all(name in GROUPS for name in names) else names
 
@@ -130,8 +136,8 @@ def summary_of(
     routed: dict[str, int],
     groups: Sequence[str] | None = None,
 ) -> ModelSummary:
-    """One model's summary from its per-model row and its per-case rows (in suite order); ``groups``, the
-    suite's groups when known (else those of the rows: ``_group_names``)."""
+    """One model's summary from its per-model row and its per-case rows (in suite order);
+    ``groups``, the suite's groups when known (else those of the rows: ``_group_names``)."""
     total = (
         None
         if model["unpriced"]
@@ -172,8 +178,9 @@ def summary_of(
 def summarize(
     cases: Any, engine: str = "auto", routed: bool = True, groups: Sequence[str] | None = None
 ) -> dict[str, ModelSummary]:
-    """The summary of every model of ``cases`` (a polars LazyFrame or DataFrame of case-run rows), keyed by
-    model slug in slug order; ``routed`` False leaves ``routed_models`` empty (one query less)."""
+    """The summary of every model of ``cases`` (a polars LazyFrame or DataFrame of case-run rows),
+    keyed by model slug in slug order; ``routed`` False leaves ``routed_models`` empty (one
+    query less)."""
     cases = cases.lazy()
     models = _per_model(cases, engine)
     inexact = [m["model_slug"] for m in models if m["inexact"] and not m["unpriced"]]
@@ -194,7 +201,8 @@ def summarize(
 
 
 def empty(model: str, model_slug: str, groups: Sequence[str] = GROUPS) -> ModelSummary:
-    """The summary of a model with no rows (a shard that owns none of its cases); ``groups``, the suite's."""
+    """The summary of a model with no rows (a shard that owns none of its cases); ``groups``,
+    the suite's."""
     row = {"model": model, "model_slug": model_slug, "repeats": 1, "temperature_ignored": False}
     row.update(unpriced=False, cost_total=None, latency_p50_ms=None)
     return summary_of(row, [], {}, groups)

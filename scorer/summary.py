@@ -1,9 +1,11 @@
-"""The typed summary of one model's run: every figure results.json, the leaderboard and the reports show.
+"""The typed summary of one model's run: every figure results.json, the leaderboard and the
+reports show.
 
-``scorer.summarize`` computes it from case-run rows (one computation for every view); this module only holds
-the types and their results.json form. A run of one sample per case (K = 1) has the same summary as a repeated
-one; its results.json leaves out the repeat fields (``repeats``, ``case_runs``, ``pass_k_curve``, ``pass_all_k``,
-``pass_any_k``, ``flaky``), as docs/FORMATS.md has it.
+``scorer.summarize`` computes it from case-run rows (one computation for every view); this module
+only holds the types and their results.json form. A run of one sample per case (K = 1) has the same
+summary as a repeated one; its results.json leaves out the repeat fields (``repeats``,
+``case_runs``, ``pass_k_curve``, ``pass_all_k``, ``pass_any_k``, ``flaky``), as docs/FORMATS.md
+has it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# The metric names come from the registry; re-exported here for the modules that read them with the summary.
+# The metric names come from the registry; re-exported here for the modules that read them with
+# the summary.
 from scorer.metrics import CALL_METRICS as CALL_METRICS
 from scorer.metrics import CASE_METRICS as CASE_METRICS
 from scorer.metrics import METRICS as METRICS
@@ -59,7 +62,8 @@ class Counts:
 
 @dataclass(frozen=True)
 class CurvePoint:
-    """pass^k and pass@k in percent at one k, over the cases with a scored repeat (None when there is none)."""
+    """pass^k and pass@k in percent at one k, over the cases with a scored repeat (None when
+    there is none)."""
 
     k: int
     pass_all: float | None
@@ -77,8 +81,9 @@ class CaseTally:
 
 @dataclass(frozen=True)
 class ModelSummary:
-    """Every figure of one model's run. ``cases`` counts cases by their status over the repeats, ``case_runs``
-    counts case-runs (the same at K = 1); rates are over scored case-runs, intervals clustered by case."""
+    """Every figure of one model's run. ``cases`` counts cases by their status over the repeats,
+    ``case_runs`` counts case-runs (the same at K = 1); rates are over scored case-runs,
+    intervals clustered by case."""
 
     model: str
     model_slug: str
@@ -97,11 +102,13 @@ class ModelSummary:
 
     @property
     def nothing_scored(self) -> bool:
-        """The run has cases but not one case-run of them was scored (docs/commands/rescore.md#no-scored-case-fails)."""
+        """The run has cases but not one case-run of them was scored
+        (docs/commands/rescore.md#no-scored-case-fails)."""
         return self.case_runs.total > 0 and self.case_runs.scored == 0
 
     def document(self) -> dict[str, Any]:
-        """The summary fields of results.json (docs/FORMATS.md); a run with K > 1 adds the repeat fields."""
+        """The summary fields of results.json (docs/FORMATS.md); a run with K > 1 adds the
+        repeat fields."""
         repeated = self.repeats > 1
         names = [*METRICS, *REPEAT_METRICS] if repeated else METRICS
         found: dict[str, Any] = {

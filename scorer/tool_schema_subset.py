@@ -1,11 +1,12 @@
-"""A tool's input schema brought into the validator's subset (docs/commands/suite-new.md#suite-new), every change named.
+"""A tool's input schema brought into the validator's subset (docs/commands/suite-new.md#suite-new),
+every change named.
 
-An MCP server or a tools file may use JSON Schema beyond the 14 keywords the suite allows. What has an exact
-equivalent in the subset is rewritten (``anyOf`` of plain types -> a ``type`` list, a local ``$ref`` -> the schema
-it points to, ``exclusiveMinimum`` on an integer -> ``minimum`` + 1, ``default`` -> "(default X)" in the
-description, which is where the audit reads defaults); what has none is left out of the catalogue and named in a
-note, so the suite's validator is looser there than the server, and says so. The tool as listed stays whole in
-the suite's ``origin.tools``.
+An MCP server or a tools file may use JSON Schema beyond the 14 keywords the suite allows. What has
+an exact equivalent in the subset is rewritten (``anyOf`` of plain types -> a ``type`` list, a local
+``$ref`` -> the schema it points to, ``exclusiveMinimum`` on an integer -> ``minimum`` + 1,
+``default`` -> "(default X)" in the description, which is where the audit reads defaults); what has
+none is left out of the catalogue and named in a note, so the suite's validator is looser there than
+the server, and says so. The tool as listed stays whole in the suite's ``origin.tools``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ _SCHEMA_KEYS = ("items", "additionalProperties")
 
 def subset_schema(schema: Any, where: str) -> tuple[Any, list[str]]:
     """``schema`` within the subset and one note per change (``where`` names the place, e.g.
-    ``git_log.parameters``). A missing or non-object root becomes an object schema with no properties."""
+    ``git_log.parameters``). A missing or non-object root becomes an object schema with
+    no properties."""
     notes: list[str] = []
     root = schema if isinstance(schema, dict) else {}
     if not isinstance(schema, dict):

@@ -1,20 +1,23 @@
-"""Re-record the committed histories: dated runs of ``ref/drifting`` and ``ref/flaky`` in cassettes/history/.
+"""Re-record the committed histories: dated runs of ``ref/drifting`` and ``ref/flaky`` in
+cassettes/history/.
 
     uv run python scripts/record_history.py
 
-Each run N (1..RUNS) is recorded through the real pipeline (``recorder.record``) against a fresh stand-in gateway
-on 127.0.0.1 serving run N (``GatewayConfig.run``: ref/drifting changes from run DRIFT_FROM on, ref/flaky draws
-afresh per run, the ``Date`` header is day N), into ``cassettes/history/<date>/<model-slug>/``, the layout
-``record --history`` writes. Run N is dated N-1 days after 2026-10-21 (run 20: 2026-11-09): its id is that date
-(``record --history``'s default id) and its ``recorded_at`` that day at 06:00 UTC, as if a daily job had recorded
-it (the recorder's clock would date every run today). Recording again changes nothing but timings (``wall_ms``).
+Each run N (1..RUNS) is recorded through the real pipeline (``recorder.record``) against a fresh
+stand-in gateway on 127.0.0.1 serving run N (``GatewayConfig.run``: ref/drifting changes from run
+DRIFT_FROM on, ref/flaky draws afresh per run, the ``Date`` header is day N), into
+``cassettes/history/<date>/<model-slug>/``, the layout ``record --history`` writes. Run N is dated
+N-1 days after 2026-10-21 (run 20: 2026-11-09): its id is that date (``record --history``'s default
+id) and its ``recorded_at`` that day at 06:00 UTC, as if a daily job had recorded it (the recorder's
+clock would date every run today). Recording again changes nothing but timings (``wall_ms``).
 
-Why 20 runs, changed from run 16: ``drift`` learns each case's rate from the first 10 runs and tests from the
-11th; with 15 runs before the change it finds ref/drifting's 6 broken cases at the third changed run (run 18),
-within the delay target of issue 31 (tests/test_drift_e2e.py). About 1.9 MB a run on disk (both models).
+Why 20 runs, changed from run 16: ``drift`` learns each case's rate from the first 10 runs and tests
+from the 11th; with 15 runs before the change it finds ref/drifting's 6 broken cases at the third
+changed run (run 18), within the delay target of issue 31 (tests/test_drift_e2e.py). About 1.9 MB a
+run on disk (both models).
 
-``rescore cassettes/`` does not read history/ (docs/FORMATS.md, "Histories"): the committed reports stay as they
-are. Score a run with ``lobstack-eval rescore cassettes/history/2026-11-01``.
+``rescore cassettes/`` does not read history/ (docs/FORMATS.md, "Histories"): the committed reports
+stay as they are. Score a run with ``lobstack-eval rescore cassettes/history/2026-11-01``.
 """
 
 from __future__ import annotations

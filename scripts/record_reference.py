@@ -1,17 +1,19 @@
-"""Re-record the committed cassettes of the stand-in's reference models, then rescore them into reports/.
+"""Re-record the committed cassettes of the stand-in's reference models, then rescore into reports/.
 
-    uv run python scripts/record_reference.py            # every case of every reference model, from scratch
-    uv run python scripts/record_reference.py --changed  # only what the suite now asks differently
+    # every case of every reference model, from scratch
+    uv run python scripts/record_reference.py
+    # only what the suite now asks differently
+    uv run python scripts/record_reference.py --changed
 
-Runs the stand-in gateway in this process on 127.0.0.1, records every reference model into cassettes/ and writes
-reports/ with rescore. The golden test (tests/test_golden.py) then requires rescore of cassettes/ to reproduce
-reports/ byte for byte.
+Runs the stand-in gateway in this process on 127.0.0.1, records every reference model into
+cassettes/ and writes reports/ with rescore. The golden test (tests/test_golden.py) then requires
+rescore of cassettes/ to reproduce reports/ byte for byte.
 
-The gateway takes a free port: cassettes and run.json keep no loopback port, so recording again changes nothing
-but timings (``wall_ms``, and the latencies in reports/). Without ``--changed`` each model's cassettes are
-replaced. With ``--changed`` (after a suite change) each model records only what ``lobstack-eval record`` would
-resume: the cases whose replay under the current suite is unrecorded (a new case, a changed message, tool or
-scripted result); every other cassette is kept.
+The gateway takes a free port: cassettes and run.json keep no loopback port, so recording again
+changes nothing but timings (``wall_ms``, and the latencies in reports/). Without ``--changed`` each
+model's cassettes are replaced. With ``--changed`` (after a suite change) each model records only
+what ``lobstack-eval record`` would resume: the cases whose replay under the current suite is
+unrecorded (a new case, a changed message, tool or scripted result); every other cassette is kept.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ MODELS = (
     "ref/noisy",
     "ref/no-temperature",
     "auto",
-    # provider-style models: they answer as reasoning providers, Gemini, Mistral, OpenRouter's errors and broken
-    # tool calls do, and as OpenRouter prices (docs/GATEWAYS.md)
+    # provider-style models: they answer as reasoning providers, Gemini, Mistral, OpenRouter's
+    # errors and broken tool calls do, and as OpenRouter prices (docs/GATEWAYS.md)
     "ref/reasoning",
     "ref/gemini-style",
     "ref/content-parts",

@@ -1,5 +1,5 @@
-"""Every name the stand-in serves, and ``auto``, the router: a seeded hash of (seed, request digest) picks
-ref/oracle, ref/noisy or ref/abstain."""
+"""Every name the stand-in serves, and ``auto``, the router: a seeded hash of (seed, request digest)
+picks ref/oracle, ref/noisy or ref/abstain."""
 
 from __future__ import annotations
 

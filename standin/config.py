@@ -12,14 +12,15 @@ from standin.faults import FaultSpec
 class GatewayConfig:
     """Suite to answer from, fixed answer latency, probabilistic faults and their seed.
 
-    ``seed`` drives ``ref/noisy``, ``ref/flaky``, ``auto``'s routing and the fault draws. ``timeout_sleep_s`` is
-    how long a ``timeout`` fault stalls before it closes the connection without answering. ``cost_header`` names the
-    price header (another gateway's, e.g. LiteLLM's ``x-litellm-response-cost``, to try ``record --cost-header``).
-    ``upstream_prefix`` (e.g. ``llm_provider-``) makes the stand-in answer as a gateway in front of it would: every
-    header but ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers.
-    ``run`` (1, 2, ...: the provider's day N; None: no day) is which run the gateway serves: ``ref/drifting`` changes
-    from run ``drift_from`` on, ``ref/flaky`` draws afresh per run, and the ``Date`` header is day N (2026-10-21 for
-    run 1 and for None).
+    ``seed`` drives ``ref/noisy``, ``ref/flaky``, ``auto``'s routing and the fault draws.
+    ``timeout_sleep_s`` is how long a ``timeout`` fault stalls before it closes the connection
+    without answering. ``cost_header`` names the price header (another gateway's, e.g. LiteLLM's
+    ``x-litellm-response-cost``, to try ``record --cost-header``). ``upstream_prefix`` (e.g.
+    ``llm_provider-``) makes the stand-in answer as a gateway in front of it would: every header but
+    ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers.
+    ``run`` (1, 2, ...: the provider's day N; None: no day) is which run the gateway serves:
+    ``ref/drifting`` changes from run ``drift_from`` on, ``ref/flaky`` draws afresh per run, and the
+    ``Date`` header is day N (2026-10-21 for run 1 and for None).
     """
 
     suite_path: Path

@@ -1,19 +1,22 @@
-"""From one HTTP request to what the stand-in gateway does with it: answer (after a delay) or hang up.
+"""From one HTTP request to what the stand-in gateway does with it: answer (after a delay) or
+hang up.
 
-Order of decisions for ``POST /v1/chat/completions``: the body must be a JSON object with a ``model``
-string and a non-empty ``messages`` list, and must not ask for ``stream`` (else 400), the model must be served
-(else 404 ``model_not_found``); only then do faults apply, counted per (model as sent, body digest). So bad
-requests are never faulted and their attempts are not counted. Every outcome waits ``latency_ms`` first;
-a ``slow`` fault adds 1 s. Every answer, errors included, carries ``x-lobstack-cost-usd`` (``0.0`` unless
-a model answered), except those of a model priced in the body (``ref/openrouter-style``, OpenRouter's way: no
-price header on any of its answers, errors and faults included, and ``usage.cost`` in its completions).
-``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the request had ``temperature`` and
-the model drops it. With ``upstream_prefix`` set, both headers are renamed with
-it. Nothing from the request headers is echoed, but by the ``echo*`` faults. A conversation
-whose ``tool`` messages do not answer the calls before them, or (for the provider-style models) whose earlier
-answers did not come back as they must, is refused with a 400 before the model answers. The dispatcher also
-counts each model's answers per body digest (faulted and refused attempts are not answers): ``ref/flaky`` draws
-from that count, so the n-th answer to a body is the same on every gateway with the seed.
+Order of decisions for ``POST /v1/chat/completions``: the body must be a JSON object with a
+``model`` string and a non-empty ``messages`` list, and must not ask for ``stream`` (else 400), the
+model must be served (else 404 ``model_not_found``); only then do faults apply, counted per (model
+as sent, body digest). So bad requests are never faulted and their attempts are not counted. Every
+outcome waits ``latency_ms`` first; a ``slow`` fault adds 1 s. Every answer, errors included,
+carries ``x-lobstack-cost-usd`` (``0.0`` unless a model answered), except those of a model priced in
+the body (``ref/openrouter-style``, OpenRouter's way: no price header on any of its answers, errors
+and faults included, and ``usage.cost`` in its completions).
+``x-lobstack-dropped-params: temperature`` is sent on a model's answer when the request had
+``temperature`` and the model drops it. With ``upstream_prefix`` set, both headers are renamed with
+it. Nothing from the request headers is echoed, but by the ``echo*`` faults. A conversation whose
+``tool`` messages do not answer the calls before them, or (for the provider-style models) whose
+earlier answers did not come back as they must, is refused with a 400 before the model answers. The
+dispatcher also counts each model's answers per body digest (faulted and refused attempts are not
+answers): ``ref/flaky`` draws from that count, so the n-th answer to a body is the same on every
+gateway with the seed.
 """
 
 from __future__ import annotations
@@ -89,8 +92,15 @@ class Dispatcher:
             404, f"Unknown request URL: {method} {route_path or '/'}", code="unknown_url"
         )
 
-    def _answer(self, status: int, value: Any, cost: float = 0.0, extra_s: float = 0.0, raw: bytes | None = None,
-                extra_headers: tuple[tuple[str, str], ...] = ()) -> Answer:  # fmt: skip
+    def _answer(
+        self,
+        status: int,
+        value: Any,
+        cost: float = 0.0,
+        extra_s: float = 0.0,
+        raw: bytes | None = None,
+        extra_headers: tuple[tuple[str, str], ...] = (),
+    ) -> Answer:
         prefix = self._config.upstream_prefix
         own = (
             (prefix + name, value)

@@ -1,13 +1,15 @@
-"""``ref/drifting``: a model that changes under its name at a known run, for history and drift tests.
+"""``ref/drifting``: a model that changes under its name at a known run, for history and
+drift tests.
 
-The stand-in serves one "run" at a time (``GatewayConfig.run``, ``gateway --run N``: the provider's day N).
-Before ``drift_from`` (``gateway --drift-from N``, default 6) the model is version 1: the oracle on every case but
-the wobbly ones (a tenth of the cases, by id alone), each of which passes or fails by a draw of (seed, run, case,
-step), so daily runs differ by a case or two as real ones do. From run ``drift_from`` on it is version 2: the same,
-but the broken cases (a tenth of the other cases, chosen by the seed) always fail. The identity changes with it:
-the answer's ``model`` (``ref/drifting-v1`` -> ``ref/drifting-v2``), its ``system_fingerprint``, and the routing
-header ``x-lobstack-provider`` (``standin-east`` -> ``standin-west``). Without a run (``run`` None) it is run 0:
-version 1, the default gateway's answers every time.
+The stand-in serves one "run" at a time (``GatewayConfig.run``, ``gateway --run N``: the provider's
+day N). Before ``drift_from`` (``gateway --drift-from N``, default 6) the model is version 1: the
+oracle on every case but the wobbly ones (a tenth of the cases, by id alone), each of which passes
+or fails by a draw of (seed, run, case, step), so daily runs differ by a case or two as real ones
+do. From run ``drift_from`` on it is version 2: the same, but the broken cases (a tenth of the other
+cases, chosen by the seed) always fail. The identity changes with it: the answer's ``model``
+(``ref/drifting-v1`` -> ``ref/drifting-v2``), its ``system_fingerprint``, and the routing header
+``x-lobstack-provider`` (``standin-east`` -> ``standin-west``). Without a run (``run`` None) it is
+run 0: version 1, the default gateway's answers every time.
 """
 
 from __future__ import annotations

@@ -2,21 +2,22 @@
 
 Two sources, never mixed for one model name:
 
-- Probabilistic faults from ``--faults "429:0.2,503:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1"``.
-  Each token is ``kind:probability``; the kinds are checked in the order written against one seeded
-  draw ``unit(seed, body digest, attempt)``, so their probabilities add up (the sum must be at most 1).
-  ``attempt`` counts how often this same model + body was seen before, which lets a retried identical
-  request get a different outcome while a whole run stays reproducible for a given seed.
+- Probabilistic faults from
+  ``--faults "429:0.2,503:0.1,timeout:0.05,drop:0.05,garbage:0.02,slow:0.1"``. Each token is
+  ``kind:probability``; the kinds are checked in the order written against one seeded draw
+  ``unit(seed, body digest, attempt)``, so their probabilities add up (the sum must be at most 1).
+  ``attempt`` counts how often this same model + body was seen before, which lets a retried
+  identical request get a different outcome while a whole run stays reproducible for a given seed.
 - Scripted faults by model suffix: ``ref/oracle~429,200`` answers 429 to the first attempt of every
-  distinct body and normally to the second; after the list, answers are normal. A model with a suffix
-  gets no probabilistic faults, so tests see exactly their script.
+  distinct body and normally to the second; after the list, answers are normal. A model with a
+  suffix gets no probabilistic faults, so tests see exactly their script.
 
 Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 whose body is
-``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s`` and close
-without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON body), ``empty``
-(200 with ``{}``), ``slow`` (answer normally 1 s later), the hostile kinds of ``standin.hostile`` (a status
-600-999 among them) and, in scripts only, ``200`` (answer normally), the hostile-text kinds and ``#label`` tokens of
-standin/hostile_text.py.
+``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s``
+and close without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON
+body), ``empty`` (200 with ``{}``), ``slow`` (answer normally 1 s later), the hostile kinds of
+``standin.hostile`` (a status 600-999 among them) and, in scripts only, ``200`` (answer normally),
+the hostile-text kinds and ``#label`` tokens of standin/hostile_text.py.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ class FaultSpec:
     rules: tuple[FaultRule, ...] = ()
 
     def decide(self, seed: int, body_digest: str, attempt: int) -> str | None:
-        """The fault kind for this attempt (1-based) of this body, or ``None`` for a normal answer."""
+        """The fault kind for this attempt (1-based) of this body, or ``None`` for a
+        normal answer."""
         if not self.rules:
             return None
         draw = unit("fault", seed, body_digest, attempt)
@@ -69,7 +71,8 @@ IN_CHOICE = "inchoice"  # OpenRouter's upstream failure: the error inside choice
 
 
 def is_fault_kind(token: str) -> bool:
-    """True for a status 400-999 written as digits (400-599 after ``inbody``) or one of the named kinds."""
+    """True for a status 400-999 written as digits (400-599 after ``inbody``) or one of the
+    named kinds."""
     if token in NAMED_KINDS or token in TEXT_KINDS:
         return True
     status = token.removeprefix(IN_BODY).removeprefix(IN_CHOICE)
@@ -80,7 +83,8 @@ def is_fault_kind(token: str) -> bool:
 
 
 def parse_faults(spec: str) -> FaultSpec:
-    """Parse a ``--faults`` value; raises ``UsageError`` naming the bad token. An empty string means none."""
+    """Parse a ``--faults`` value; raises ``UsageError`` naming the bad token. An empty string
+    means none."""
     rules: list[FaultRule] = []
     seen: set[str] = set()
     for raw in spec.split(","):
@@ -91,8 +95,9 @@ def parse_faults(spec: str) -> FaultSpec:
         kind = kind.strip()
         if not sep or not is_fault_kind(kind):
             raise UsageError(
-                f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP status 400-999, "
-                f"inbody<status>, inchoice<status> or one of {', '.join(NAMED_KINDS)}; {SCRIPT_HINT}"
+                f"--faults: bad token {token!r}: expected kind:probability with kind an HTTP "
+                "status 400-999, inbody<status>, inchoice<status> or one of "
+                f"{', '.join(NAMED_KINDS)}; {SCRIPT_HINT}"
             )
         try:
             probability = float(prob_text)
@@ -113,7 +118,8 @@ def parse_faults(spec: str) -> FaultSpec:
 
 
 def split_model_suffix(model: str) -> tuple[str, tuple[str, ...]] | None:
-    """Split ``base~k1,k2`` into ``(base, (k1, k2))``; ``None`` when a scripted token is not a fault kind."""
+    """Split ``base~k1,k2`` into ``(base, (k1, k2))``; ``None`` when a scripted token is not a
+    fault kind."""
     base, sep, script_text = model.partition("~")
     if not sep:
         return base, ()
@@ -124,7 +130,8 @@ def split_model_suffix(model: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 def scripted_fault(script: tuple[str, ...], attempt: int) -> str | None:
-    """The scripted kind for attempt ``attempt`` (1-based), ``None`` once the script is used up or says 200."""
+    """The scripted kind for attempt ``attempt`` (1-based), ``None`` once the script is used up
+    or says 200."""
     if attempt > len(script) or script[attempt - 1] == NORMAL:
         return None
     return script[attempt - 1]

@@ -1,13 +1,15 @@
-"""``ref/flaky``: right or wrong by a seeded draw per answer, so repeated identical requests get different
-answers. It imitates a real model's non-determinism at temperature 0 (for ``record --repeats``).
+"""``ref/flaky``: right or wrong by a seeded draw per answer, so repeated identical requests get
+different answers. It imitates a real model's non-determinism at temperature 0 (for
+``record --repeats``).
 
-Each case has a pass probability fixed by its id alone (``flaky_probability``: some cases always pass, some never,
-the rest 1/4, 1/2 or 3/4). Each step of a case of s steps is answered right with probability p^(1/s), so the case
-passes with probability p. The draw hashes (seed, case id, step, and how many times the gateway has answered this
-exact body: ``Ask.occurrence``, and the gateway's run when it serves one), so a fresh gateway with the same seed
-gives the same sequence of answers to the same sequence of requests, while repeats of one request differ. A wrong
-step gets one of the mistakes that always fail a step (a schema-invalid argument or a wrong unchecked value may
-still pass one), picked by the same draw.
+Each case has a pass probability fixed by its id alone (``flaky_probability``: some cases always
+pass, some never, the rest 1/4, 1/2 or 3/4). Each step of a case of s steps is answered right with
+probability p^(1/s), so the case passes with probability p. The draw hashes (seed, case id, step,
+and how many times the gateway has answered this exact body: ``Ask.occurrence``, and the gateway's
+run when it serves one), so a fresh gateway with the same seed gives the same sequence of answers to
+the same sequence of requests, while repeats of one request differ. A wrong step gets one of the
+mistakes that always fail a step (a schema-invalid argument or a wrong unchecked value may still
+pass one), picked by the same draw.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ FLAKY_PROBABILITIES = (1.0, 0.0, 0.25, 0.5, 0.75)
 
 
 def flaky_probability(case_id: str) -> float:
-    """The chance that ``ref/flaky`` passes case ``case_id`` (by the id alone, whatever the seed)."""
+    """The chance that ``ref/flaky`` passes case ``case_id`` (by the id alone, whatever
+    the seed)."""
     return FLAKY_PROBABILITIES[pick(len(FLAKY_PROBABILITIES), "flaky-p", case_id)]
 
 

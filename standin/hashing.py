@@ -1,7 +1,8 @@
-"""Seeded, stable hashes: every "random" choice of the stand-in gateway comes from here, so runs reproduce.
+"""Seeded, stable hashes: every "random" choice of the stand-in gateway comes from here, so
+runs reproduce.
 
-Python's ``hash()`` is salted per process, so everything goes through SHA-256 of the parts joined by a
-separator that cannot appear in a decimal seed or a hex digest.
+Python's ``hash()`` is salted per process, so everything goes through SHA-256 of the parts joined by
+a separator that cannot appear in a decimal seed or a hex digest.
 """
 
 from __future__ import annotations
@@ -29,5 +30,6 @@ def unit(*parts: object) -> float:
 
 
 def canonical_json(value: Any) -> str:
-    """The JSON text hashed for a request: sorted keys, no spaces, so client key order does not matter."""
+    """The JSON text hashed for a request: sorted keys, no spaces, so client key order does
+    not matter."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -6,8 +6,9 @@ from typing import Any
 
 
 def tool_message_problem(messages: list[Any]) -> str | None:
-    """A 400's message when a ``tool`` message does not answer a call of the assistant message before it: its
-    ``tool_call_id`` must be a non-empty string, one of that message's call ids, and answered once."""
+    """A 400's message when a ``tool`` message does not answer a call of the assistant message
+    before it: its ``tool_call_id`` must be a non-empty string, one of that message's call ids,
+    and answered once."""
     ids: list[Any] = []
     answered: set[str] = set()
     for index, message in enumerate(messages):
@@ -28,8 +29,8 @@ def tool_message_problem(messages: list[Any]) -> str | None:
                 )
             if call_id not in ids or call_id in answered:
                 return (
-                    f"Invalid parameter: messages[{index}] with role 'tool' must answer a tool call of the assistant "
-                    f"message before it (tool_call_id {call_id!r})"
+                    f"Invalid parameter: messages[{index}] with role 'tool' must answer a tool "
+                    f"call of the assistant message before it (tool_call_id {call_id!r})"
                 )
             answered.add(call_id)
     return None

@@ -1,24 +1,34 @@
-"""Hostile answers: what proxies, load balancers and odd gateways send, for ``--faults`` kinds and model suffixes.
+"""Hostile answers: what proxies, load balancers and odd gateways send, for ``--faults`` kinds and
+model suffixes.
 
 - ``latin1``: a 500 whose body is a Latin-1 HTML page (not UTF-8), as a proxy's error page is.
 - ``gzipbomb``: a 200 whose gzip body expands to ``BOMB_BYTES`` (a few kB on the wire).
-- ``hugebomb``: a 200 whose gzip body expands to ``HUGE_BOMB_BYTES`` of spaces (about 1.5 MB on the wire): more
-  than a test's address-space limit, so only a decoder that stops at the cap survives it.
-- ``redirect``: a 307 to the same URL with a ``/`` added (the stand-in serves both, so following loops forever).
+- ``hugebomb``: a 200 whose gzip body expands to ``HUGE_BOMB_BYTES`` of spaces (about 1.5 MB on the
+  wire): more than a test's address-space limit, so only a decoder that stops at the cap
+  survives it.
+- ``redirect``: a 307 to the same URL with a ``/`` added (the stand-in serves both, so following
+  loops forever).
 - ``bigheader``: a 200 with 200 headers of 1 kB each (more lines than HTTP clients accept).
-- ``twolengths``: a 200 with two Content-Length headers that disagree (a broken proxy; HTTP clients refuse it).
-- ``badgzip``: a 200 that says ``Content-Encoding: gzip`` over a body that is not gzip (a misconfigured proxy).
-- ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode`` writes it.
-- ``echoencoded`` / ``echohtml``: a 401 that echoes the ``Authorization`` header in the encodings a server may
-  apply (``echo_forms``: base64 of it and of the whole header line, standard and URL-safe, padded or not; HTML
-  character references; URL and JSON escapes; and their combinations), in a JSON error message or an HTML page.
-- ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``) appended to the
-  first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid JSON, not encodable as UTF-8).
-- ``earlyhints``: the model's answer after a ``103 Early Hints`` informational answer (RFC 8297; a client skips it).
-- ``upgrade``: the model's answer after an unsolicited ``101 Switching Protocols`` (no request asks for one).
+- ``twolengths``: a 200 with two Content-Length headers that disagree (a broken proxy; HTTP clients
+  refuse it).
+- ``badgzip``: a 200 that says ``Content-Encoding: gzip`` over a body that is not gzip (a
+  misconfigured proxy).
+- ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode``
+  writes it.
+- ``echoencoded`` / ``echohtml``: a 401 that echoes the ``Authorization`` header in the encodings a
+  server may apply (``echo_forms``: base64 of it and of the whole header line, standard and
+  URL-safe, padded or not; HTML character references; URL and JSON escapes; and their combinations),
+  in a JSON error message or an HTML page.
+- ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``)
+  appended to the first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid
+  JSON, not encodable as UTF-8).
+- ``earlyhints``: the model's answer after a ``103 Early Hints`` informational answer (RFC 8297; a
+  client skips it).
+- ``upgrade``: the model's answer after an unsolicited ``101 Switching Protocols`` (no request asks
+  for one).
 - ``bom``: the model's answer with a UTF-8 byte order mark before the JSON.
-- ``hugeint``: the model's answer with a 5000-digit integer in an unused field (valid JSON, beyond Python's
-  4300-digit ``int`` limit).
+- ``hugeint``: the model's answer with a 5000-digit integer in an unused field (valid JSON, beyond
+  Python's 4300-digit ``int`` limit).
 - A status 600-999 (``600``, ``999``) is an error answer with that status, like any 4xx or 5xx kind.
 """
 
@@ -83,8 +93,8 @@ def bomb(size: int = BOMB_BYTES) -> bytes:
 def huge_bomb(size: int = HUGE_BOMB_BYTES) -> bytes:
     """``size`` spaces (a multiple of 1 MiB), gzipped as one member, built in well under a second.
 
-    After a full flush deflate forgets what came before, so every 1 MiB block compresses to the same bytes:
-    the block is compressed once and repeated (compressing 1.5 GB would take 10 s)."""
+    After a full flush deflate forgets what came before, so every 1 MiB block compresses to the same
+    bytes: the block is compressed once and repeated (compressing 1.5 GB would take 10 s)."""
     block = b" " * _BLOCK
     count = size // _BLOCK
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
@@ -106,12 +116,14 @@ def _b64(text: str) -> list[str]:
 
 
 def _entities(text: str) -> str:
-    """Escaped as an HTML page may: ``+`` as ``&#43;``, ``/`` as ``&#x2F;``, ``=`` as ``&equals;``."""
+    """Escaped as an HTML page may: ``+`` as ``&#43;``, ``/`` as ``&#x2F;``, ``=`` as
+    ``&equals;``."""
     return text.replace("+", "&#43;").replace("/", "&#x2F;").replace("=", "&equals;")
 
 
 def echo_forms(value: str) -> list[str]:
-    """``value`` (an ``Authorization`` header) as echoing servers write it, one form per encoding."""
+    """``value`` (an ``Authorization`` header) as echoing servers write it, one form
+    per encoding."""
     line = f"Authorization: {value}"
     encoded = _b64(value) + _b64(line)
     return [
@@ -132,7 +144,8 @@ def echo_forms(value: str) -> list[str]:
 def hostile(
     kind: str, path: str, headers: dict[str, str]
 ) -> tuple[int, tuple[tuple[str, str], ...], bytes]:
-    """``(status, headers, body)`` of a hostile answer that replaces the model's (not the model-output kinds)."""
+    """``(status, headers, body)`` of a hostile answer that replaces the model's (not the
+    model-output kinds)."""
     if kind == "latin1":
         return 500, (("Content-Type", "text/html; charset=iso-8859-1"),), LATIN1_PAGE
     if kind == "gzipbomb":
@@ -173,7 +186,8 @@ def hostile(
 
 
 def bend(kind: str, value: dict[str, Any]) -> bytes:
-    """A completion body with a lone surrogate put into the model's output (written with JSON escapes)."""
+    """A completion body with a lone surrogate put into the model's output (written with
+    JSON escapes)."""
     if kind == "bom":
         return b"\xef\xbb\xbf" + json.dumps(value).encode("ascii")
     if kind == "hugeint":

@@ -1,8 +1,9 @@
 """``ref/malformed``: answers whose tool calls break the shape the way real providers' sometimes do.
 
-Per (seed, case, step) a seeded hash picks one shape for a call step; a no-call step is answered with text.
-Every shape is a readable answer, so the method judges it (the step fails with a reason) instead of erroring the
-case; ``legacy_function_call`` is a right call in the legacy shape and passes; ``correct`` is the oracle's.
+Per (seed, case, step) a seeded hash picks one shape for a call step; a no-call step is answered
+with text. Every shape is a readable answer, so the method judges it (the step fails with a reason)
+instead of erroring the case; ``legacy_function_call`` is a right call in the legacy shape and
+passes; ``correct`` is the oracle's.
 """
 
 from __future__ import annotations

@@ -1,23 +1,24 @@
 """The deterministic reference models of the stand-in gateway that answer in OpenAI's own shape.
 
 Every model is a pure function from an ``Ask`` (where the request is in the suite, the offered tool
-names, the request digest and the seed) to a ``Reply``. None of them looks at wall time or global state,
-so the same request always gets the same answer.
+names, the request digest and the seed) to a ``Reply``. None of them looks at wall time or global
+state, so the same request always gets the same answer.
 
 - ``ref/oracle``: at a call step, one call per expected call in the suite's order with
   ``arguments = json.dumps(reference)``; at a ``none`` step (or past the last step) text.
 - ``ref/abstain``: always text.
-- ``ref/first-tool``: calls the first offered tool with ``"{}"``; text when nothing is offered. It needs
-  no suite, so it answers unknown conversations the same way.
+- ``ref/first-tool``: calls the first offered tool with ``"{}"``; text when nothing is offered. It
+  needs no suite, so it answers unknown conversations the same way.
 - ``ref/noisy``: per (seed, case id, step) a seeded hash picks the correct answer (half the time) or
   one mistake; see ``noisy_behaviour``.
 
-``flaky`` has ``ref/flaky``, the one model that answers the same request differently (a draw per answer).
+``flaky`` has ``ref/flaky``, the one model that answers the same request differently (a draw
+per answer).
 - ``ref/no-temperature``: the oracle, served by a model that drops ``temperature``.
 - ``ref/xss``: the oracle with hostile text and string arguments, for HTML report tests.
 
-``styles`` has the models that answer as other providers do, ``malformed`` the one that breaks the shape, and
-``catalog`` the list of served names and ``auto``, the router.
+``styles`` has the models that answer as other providers do, ``malformed`` the one that breaks the
+shape, and ``catalog`` the list of served names and ``auto``, the router.
 
 Any suite model on a conversation the suite does not have answers ``UNKNOWN_TEXT``.
 Tool-call ids are ``call_`` + 12 hex digits of a hash of (case id, step, index).
@@ -96,7 +97,8 @@ def first_tool(ask: Ask) -> Reply:
 
 
 def noisy_behaviour(seed: int, case_id: str, step_index: int, expect: str) -> str:
-    """``"correct"`` about half the time, else one mistake from ``CALL_MISTAKES`` (or ``NONE_MISTAKE``)."""
+    """``"correct"`` about half the time, else one mistake from ``CALL_MISTAKES`` (or
+    ``NONE_MISTAKE``)."""
     if pick(2, "noisy", seed, case_id, step_index) == 0:
         return "correct"
     if expect != "call":
@@ -120,7 +122,8 @@ def noisy(ask: Ask) -> Reply:
 
 
 def mistaken(ask: Ask, behaviour: str) -> Reply:
-    """The reference answer with one mistake (``behaviour``: one of ``CALL_MISTAKES``, or ``NONE_MISTAKE``)."""
+    """The reference answer with one mistake (``behaviour``: one of ``CALL_MISTAKES``, or
+    ``NONE_MISTAKE``)."""
     pos = ask.position
     assert pos is not None
     step = pos.step
@@ -156,7 +159,8 @@ def mistaken(ask: Ask, behaviour: str) -> Reply:
 
 
 def _with_wrong_value(reference: dict[str, Any], checked: tuple[str, ...]) -> dict[str, Any]:
-    """The reference with its first checked (else first) argument changed so that its check fails."""
+    """The reference with its first checked (else first) argument changed so that its
+    check fails."""
     keys = [k for k in checked if k in reference] or list(reference)
     if not keys:
         return {EXTRA_ARGUMENT: WRONG_STRING}

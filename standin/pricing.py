@@ -3,10 +3,11 @@
 Tokens are estimated from sizes (4 characters a token, at least 1): the prompt from the request's
 canonical JSON, the completion from the answer message's canonical JSON. Prices are USD per million
 tokens. The ``x-lobstack-cost-usd`` header is written in fixed-point with at most 10 decimals and no
-trailing zeros (``"0.000123"``, ``"0.0"`` for error answers): Python's repr would switch to ``1.23e-05``
-below 1e-4, which is harder to read and compare by eye, and ``float()`` reads both. A model priced in the body
-(OpenRouter's way) sends ``usage.cost`` as a JSON number instead, with its prompt and completion parts: each is
-an exact decimal of at most 15 significant digits, so the number's text is that decimal and the parts add up.
+trailing zeros (``"0.000123"``, ``"0.0"`` for error answers): Python's repr would switch to
+``1.23e-05`` below 1e-4, which is harder to read and compare by eye, and ``float()`` reads both. A
+model priced in the body (OpenRouter's way) sends ``usage.cost`` as a JSON number instead, with its
+prompt and completion parts: each is an exact decimal of at most 15 significant digits, so the
+number's text is that decimal and the parts add up.
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ def cost_usd(model: str, usage: Usage) -> float:
 
 
 def usage_with_cost(model: str, usage: Usage) -> dict[str, Any]:
-    """OpenRouter's ``usage`` object: the token counts, ``cost`` in USD and its breakdown, ``is_byok``."""
+    """OpenRouter's ``usage`` object: the token counts, ``cost`` in USD and its
+    breakdown, ``is_byok``."""
     price = PRICES.get(model, Price(0.0, 0.0))
     prompt = Decimal(usage.prompt_tokens) * Decimal(repr(price.prompt_per_mtok)) / 1_000_000
     completion = (

@@ -22,9 +22,9 @@ class ToolCall:
 class Reply:
     """An assistant message: text, calls, or both.
 
-    Provider-style models shape the wire themselves: ``message`` replaces the OpenAI-shaped message whole,
-    ``finish_reason`` the usual one, and ``body_error`` turns the answer into an error object inside a 200
-    (with ``choices`` beside it when ``mid_generation``).
+    Provider-style models shape the wire themselves: ``message`` replaces the OpenAI-shaped message
+    whole, ``finish_reason`` the usual one, and ``body_error`` turns the answer into an error object
+    inside a 200 (with ``choices`` beside it when ``mid_generation``).
     """
 
     content: str | None
@@ -33,18 +33,20 @@ class Reply:
     finish_reason: str | None = None
     body_error: dict[str, Any] | None = None
     mid_generation: bool = False
-    # The answering model's identity when it is not the name asked for (a snapshot behind the name): the body's
-    # ``model`` (and ``system_fingerprint``, derived from it) and extra response headers (routing headers).
+    # The answering model's identity when it is not the name asked for (a snapshot behind the name):
+    # the body's ``model`` (and ``system_fingerprint``, derived from it) and extra response headers
+    # (routing headers).
     model: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Ask:
-    """What a model sees of a request: where it is in the suite, the offered tools, the request digest, the seed,
-    the tool schemas, which attempt of this same request it is (1-based), the request's messages, which answer
-    of the model to this same body it is (``occurrence``, 1-based; faulted attempts are not answers), and the
-    gateway's run and ``ref/drifting``'s change point."""
+    """What a model sees of a request: where it is in the suite, the offered tools, the request
+    digest, the seed, the tool schemas, which attempt of this same request it is (1-based), the
+    request's messages, which answer of the model to this same body it is (``occurrence``,
+    1-based; faulted attempts are not answers), and the gateway's run and ``ref/drifting``'s
+    change point."""
 
     position: Position | None
     offered: tuple[str, ...]
@@ -62,9 +64,10 @@ class Ask:
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A hosted model: how it answers, whether it drops ``temperature``, what it requires of the conversation
-    (``check`` returns the message of a 400 when an earlier answer did not come back as it must), and whether it is
-    priced as OpenRouter prices (``price_in_body``: no price header on any answer, ``usage.cost`` in the body)."""
+    """A hosted model: how it answers, whether it drops ``temperature``, what it requires of the
+    conversation (``check`` returns the message of a 400 when an earlier answer did not come back
+    as it must), and whether it is priced as OpenRouter prices (``price_in_body``: no price
+    header on any answer, ``usage.cost`` in the body)."""
 
     answer: Callable[[Ask], Reply]
     drops_temperature: bool = False

@@ -1,11 +1,12 @@
-"""The HTTP side of the stand-in gateway: a ``ThreadingHTTPServer`` on 127.0.0.1 in a background thread.
+"""The HTTP side of the stand-in gateway: a ``ThreadingHTTPServer`` on 127.0.0.1 in a
+background thread.
 
-Each request gets its own daemon handler thread, so fixed latencies overlap across concurrent clients.
-Every answer is sent with ``Connection: close`` (one request per connection): a stopped server then has
-no idle keep-alive threads to wait for, and a dropped connection is always a fresh one. Delays wait on a
-stop event, so ``stop()`` returns promptly even while a ``timeout`` fault is stalling. The ``Date``
-header is fixed to the answers' ``created`` time so recorded headers do not depend on the wall clock (day N of a
-history when the gateway serves run N).
+Each request gets its own daemon handler thread, so fixed latencies overlap across concurrent
+clients. Every answer is sent with ``Connection: close`` (one request per connection): a stopped
+server then has no idle keep-alive threads to wait for, and a dropped connection is always a fresh
+one. Delays wait on a stop event, so ``stop()`` returns promptly even while a ``timeout`` fault is
+stalling. The ``Date`` header is fixed to the answers' ``created`` time so recorded headers do not
+depend on the wall clock (day N of a history when the gateway serves run N).
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.gateway._handle(method, self.path, body, self, dict(self.headers.items()))
 
     def send(self, answer: Answer) -> None:
-        """Write a whole answer (a client that hangs up first, as one refusing ``bigheader`` does, is no error)."""
+        """Write a whole answer (a client that hangs up first, as one refusing ``bigheader``
+        does, is no error)."""
         try:
             for informational in answer.informational:
                 self.wfile.write(informational)
@@ -99,7 +101,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class StandInGateway:
-    """A running (after ``start()`` or ``with``) stand-in gateway; ``url`` is the API root ending in ``/v1``."""
+    """A running (after ``start()`` or ``with``) stand-in gateway; ``url`` is the API root ending
+    in ``/v1``."""
 
     def __init__(self, config: GatewayConfig, port: int = 0) -> None:
         self.config = config
@@ -128,8 +131,9 @@ class StandInGateway:
             return list(self._seen)
 
     def hold(self) -> None:
-        """Keep every request from now on waiting, unanswered, until ``release()`` (or ``stop()``, which hangs up):
-        a test freezes a client in the middle of a request, instead of hoping it is still there."""
+        """Keep every request from now on waiting, unanswered, until ``release()`` (or ``stop()``,
+        which hangs up): a test freezes a client in the middle of a request, instead of hoping it
+        is still there."""
         self._open.clear()
 
     def release(self) -> None:
@@ -143,7 +147,8 @@ class StandInGateway:
             return self._held
 
     def start(self) -> StandInGateway:
-        """Bind 127.0.0.1 and serve in a background thread; raises ``GatewayError`` if the port is taken."""
+        """Bind 127.0.0.1 and serve in a background thread; raises ``GatewayError`` if the port
+        is taken."""
         if self._server is not None:
             return self
         try:
@@ -184,9 +189,10 @@ class StandInGateway:
     def wait(self) -> None:
         """Block until the server stops (for the CLI; Ctrl-C or SIGTERM interrupts it).
 
-        A wait with a timeout, in a loop: a signal's Python handler runs at the latest when the timeout
-        ends, even where the signal does not interrupt the wait itself. An event, not ``Thread.join``:
-        Python 3.11's join, interrupted by KeyboardInterrupt, marks a running thread as stopped.
+        A wait with a timeout, in a loop: a signal's Python handler runs at the latest when the
+        timeout ends, even where the signal does not interrupt the wait itself. An event, not
+        ``Thread.join``: Python 3.11's join, interrupted by KeyboardInterrupt, marks a running
+        thread as stopped.
         """
         while self._thread is not None and not self._served.wait(0.5):
             pass
@@ -240,9 +246,11 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def serve_forever(config: GatewayConfig, port: int = DEFAULT_PORT, announce: Any = print) -> None:
-    """Serve on 127.0.0.1:``port`` until Ctrl-C (or SIGTERM), after announcing the URL and models; returns cleanly."""
+    """Serve on 127.0.0.1:``port`` until Ctrl-C (or SIGTERM), after announcing the URL and
+    models; returns cleanly."""
     gateway = StandInGateway(config, port).start()
-    # SIGTERM (docker stop, kill) ends the server like Ctrl-C; signals can only be set from the main thread
+    # SIGTERM (docker stop, kill) ends the server like Ctrl-C; signals can only be set from the
+    # main thread
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if in_main else None
     try:

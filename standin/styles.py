@@ -1,22 +1,25 @@
-"""Reference models that answer the way real providers do, each right on every step (the oracle's calls), so a
-runner that handles the shape scores 100% and one that does not is caught (docs/GATEWAYS.md has the real shapes).
+"""Reference models that answer the way real providers do, each right on every step (the oracle's
+calls), so a runner that handles the shape scores 100% and one that does not is caught
+(docs/GATEWAYS.md has the real shapes).
 
-- ``ref/reasoning``: a thinking model (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details`` with a
-  signature). A follow-up whose earlier assistant messages with tool calls lack either, or changed it, is refused
-  with a 400, as DeepSeek's thinking mode does.
-- ``ref/gemini-style``: Gemini's OpenAI-compatible API: tool-call ids are ``""``, no ``content`` beside calls, and
-  the first call of each answer carries ``extra_content.google.thought_signature``. A follow-up whose calls lost
-  their signature is refused with a 400, as Gemini 3 does; empty ``tool_call_id`` s are refused by every model.
-- ``ref/content-parts``: Mistral's reasoning models: ``content`` is a list of parts (a ``thinking`` part, then the
-  ``text`` part), calls have no ``type`` but an ``index``, ids are 9 letters and digits.
-- ``ref/error-in-200``: OpenRouter's errors inside a 200. Per (seed, case, step): a quarter of the steps answer
-  ``{"error": {"code": 502, ...}}`` to the first attempt, an eighth answer a 503 mid-generation (the error beside
-  ``choices`` with ``finish_reason: "error"``) to the first attempt, an eighth always answer an in-body 400; the
-  rest answer normally.
-- ``ref/openrouter-style``: OpenRouter routing to Claude: no price header on any answer, the price in the body
-  (``usage.cost`` with ``cost_details``, ``is_byok`` and token details, priced in ``standin.pricing``), a
-  ``gen-...`` id, ``provider``, ``native_finish_reason``, ``content: ""`` beside calls with an ``index`` and
-  ``reasoning: null``.
+- ``ref/reasoning``: a thinking model (DeepSeek's ``reasoning_content``, OpenRouter's
+  ``reasoning_details`` with a signature). A follow-up whose earlier assistant messages with tool
+  calls lack either, or changed it, is refused with a 400, as DeepSeek's thinking mode does.
+- ``ref/gemini-style``: Gemini's OpenAI-compatible API: tool-call ids are ``""``, no ``content``
+  beside calls, and the first call of each answer carries
+  ``extra_content.google.thought_signature``. A follow-up whose calls lost their signature is
+  refused with a 400, as Gemini 3 does; empty ``tool_call_id`` s are refused by every model.
+- ``ref/content-parts``: Mistral's reasoning models: ``content`` is a list of parts (a ``thinking``
+  part, then the ``text`` part), calls have no ``type`` but an ``index``, ids are 9 letters
+  and digits.
+- ``ref/error-in-200``: OpenRouter's errors inside a 200. Per (seed, case, step): a quarter of the
+  steps answer ``{"error": {"code": 502, ...}}`` to the first attempt, an eighth answer a 503
+  mid-generation (the error beside ``choices`` with ``finish_reason: "error"``) to the first
+  attempt, an eighth always answer an in-body 400; the rest answer normally.
+- ``ref/openrouter-style``: OpenRouter routing to Claude: no price header on any answer, the price
+  in the body (``usage.cost`` with ``cost_details``, ``is_byok`` and token details, priced in
+  ``standin.pricing``), a ``gen-...`` id, ``provider``, ``native_finish_reason``, ``content: ""``
+  beside calls with an ``index`` and ``reasoning: null``.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ ERROR_400 = "Provider returned error"
 def reasoning_text(case_id: str, step: int, calls: tuple[ToolCall, ...]) -> str:
     """The thinking a reference model shows for a step (deterministic)."""
     names = ", ".join(c.name for c in calls) or "no tool"
-    return f"Step {step + 1} of {case_id}: the request needs {names}. Checking the arguments against the schema."
+    return (
+        f"Step {step + 1} of {case_id}: the request needs {names}. Checking the arguments "
+        "against the schema."
+    )
 
 
 def signature(kind: str, case_id: str, step: int) -> str:
@@ -53,7 +59,8 @@ def _call_json(call: ToolCall) -> dict[str, Any]:
 
 
 def _history(ask: Ask) -> list[tuple[int, int, dict[str, Any]]]:
-    """(message index, step, message) of every assistant message after the case's opening messages."""
+    """(message index, step, message) of every assistant message after the case's
+    opening messages."""
     if ask.position is None:
         return []
     start = 1 + len(ask.position.case.messages)
@@ -65,7 +72,7 @@ def _history(ask: Ask) -> list[tuple[int, int, dict[str, Any]]]:
     return found
 
 
-# --- ref/reasoning -------------------------------------------------------------------------------------------
+# --- ref/reasoning --------------------------------------------------------------------------------
 
 
 def _details(case_id: str, step: int, text: str) -> list[dict[str, Any]]:
@@ -101,7 +108,8 @@ def reasoning(ask: Ask) -> Reply:
 
 
 def reasoning_check(ask: Ask) -> str | None:
-    """A 400's message when an earlier assistant message with tool calls came back without its reasoning."""
+    """A 400's message when an earlier assistant message with tool calls came back without
+    its reasoning."""
     for index, step, message in _history(ask):
         if not message.get("tool_calls"):
             continue
@@ -109,14 +117,21 @@ def reasoning_check(ask: Ask) -> str | None:
         expected = reasoning(_at(ask, step))
         if "reasoning_content" not in message:
             return (
-                f"Missing `reasoning_content` field in the assistant message at message index {index}: in thinking "
-                "mode, send back the reasoning_content of every assistant message with tool calls"
+                "Missing `reasoning_content` field in the assistant message at message index "
+                f"{index}: in thinking mode, send back the reasoning_content of every assistant "
+                "message with tool calls"
             )
         assert expected.message is not None
         if message["reasoning_content"] != expected.message["reasoning_content"]:
-            return f"The reasoning_content of the assistant message at index {index} was changed ({case_id})"
+            return (
+                f"The reasoning_content of the assistant message at index {index} was changed "
+                f"({case_id})"
+            )
         if message.get("reasoning_details") != expected.message["reasoning_details"]:
-            return f"The reasoning_details of the assistant message at index {index} must come back unchanged"
+            return (
+                f"The reasoning_details of the assistant message at index {index} must come "
+                "back unchanged"
+            )
     return None
 
 
@@ -129,7 +144,7 @@ def _at(ask: Ask, step: int) -> Ask:
     return replace(ask, position=Position(ask.position.case, step), messages=())  # type: ignore[union-attr]
 
 
-# --- ref/gemini-style ----------------------------------------------------------------------------------------
+# --- ref/gemini-style -----------------------------------------------------------------------------
 
 
 def gemini_style(ask: Ask) -> Reply:
@@ -160,13 +175,14 @@ def gemini_check(ask: Ask) -> str | None:
         if got != want:
             name = (calls[0].get("function") or {}).get("name", "?")
             return (
-                f"Function call `{name}` in the {index}. content block is missing a `thought_signature` "
-                "(or it was changed): send back every function call with the signature it came with"
+                f"Function call `{name}` in the {index}. content block is missing a "
+                "`thought_signature` (or it was changed): send back every function call with the "
+                "signature it came with"
             )
     return None
 
 
-# --- ref/content-parts ---------------------------------------------------------------------------------------
+# --- ref/content-parts ----------------------------------------------------------------------------
 
 
 def content_parts(ask: Ask) -> Reply:
@@ -186,14 +202,17 @@ def content_parts(ask: Ask) -> Reply:
     message: dict[str, Any] = {"role": "assistant", "content": parts}
     if reply.tool_calls:
         message["tool_calls"] = [
-            {"id": digest("mistral", case_id, step, i)[:9], "function": {"name": c.name, "arguments": c.arguments},
-             "index": i}
+            {
+                "id": digest("mistral", case_id, step, i)[:9],
+                "function": {"name": c.name, "arguments": c.arguments},
+                "index": i,
+            }
             for i, c in enumerate(reply.tool_calls)
-        ]  # fmt: skip
+        ]
     return Reply(reply.content, reply.tool_calls, message=message)
 
 
-# --- ref/error-in-200 ----------------------------------------------------------------------------------------
+# --- ref/error-in-200 -----------------------------------------------------------------------------
 
 
 def error_fate(seed: int, case_id: str, step: int) -> str:
@@ -224,11 +243,12 @@ def error_in_200(ask: Ask) -> Reply:
     return reply
 
 
-# --- ref/openrouter-style ------------------------------------------------------------------------------------
+# --- ref/openrouter-style -------------------------------------------------------------------------
 
 
 def openrouter_style(ask: Ask) -> Reply:
-    """The oracle's answer as OpenRouter sends Claude's (the body around it is ``standin.wire.openrouter_json``)."""
+    """The oracle's answer as OpenRouter sends Claude's (the body around it is
+    ``standin.wire.openrouter_json``)."""
     reply = oracle(ask)
     if ask.position is None:
         return reply

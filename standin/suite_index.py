@@ -1,12 +1,11 @@
 """The stand-in gateway's view of a suite: just enough to tell which case and step a request is at.
 
-It reads the suite file (docs/FORMATS.md, "Suite file"; JSON, or YAML by its name) directly (the full
-validation is ``suite check``'s job) and keeps each case's offered tools, opening messages and steps. A request
-is at case C, step S when its first
-message is the system message with the suite's ``system_prompt``, the messages after it start with C's
-``messages`` (compared by role and content), and S assistant messages follow them. When several cases
-match, the one whose tools equal the request's offered tool names wins, then the longest opening, then
-suite order.
+It reads the suite file (docs/FORMATS.md, "Suite file"; JSON, or YAML by its name) directly (the
+full validation is ``suite check``'s job) and keeps each case's offered tools, opening messages and
+steps. A request is at case C, step S when its first message is the system message with the suite's
+``system_prompt``, the messages after it start with C's ``messages`` (compared by role and content),
+and S assistant messages follow them. When several cases match, the one whose tools equal the
+request's offered tool names wins, then the longest opening, then suite order.
 """
 
 from __future__ import annotations
@@ -100,8 +99,8 @@ def _role_content(message: Any) -> tuple[str, str]:
 
 
 def load_suite_index(path: Path) -> SuiteIndex:
-    """Read a suite file (JSON, or YAML by its name); raises ``SuiteError`` naming the file and the first thing
-    missing."""
+    """Read a suite file (JSON, or YAML by its name); raises ``SuiteError`` naming the file and the
+    first thing missing."""
     try:
         if is_yaml(str(path)):
             data = decode_suite(path.read_bytes(), str(path))[0]

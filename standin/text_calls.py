@@ -1,6 +1,7 @@
-"""``ref/text-calls``: a self-hosted server with its tool parser off. At a call step it sends the reference calls
-as text and no ``tool_calls``: a Hermes ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` tag per call,
-or, for about half the cases (a seeded hash of the case id), the bare JSON object. Text steps answer as the oracle.
+"""``ref/text-calls``: a self-hosted server with its tool parser off. At a call step it sends the
+reference calls as text and no ``tool_calls``: a Hermes
+``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` tag per call, or, for about half the
+cases (a seeded hash of the case id), the bare JSON object. Text steps answer as the oracle.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
-"""The bytes the stand-in gateway sends: OpenAI chat-completion and error bodies, and Lobstack headers.
+"""The bytes the stand-in gateway sends: OpenAI chat-completion and error bodies, and
+Lobstack headers.
 
 Bodies are ``json.dumps(..., ensure_ascii=False)`` in OpenAI's key order, UTF-8, with a fixed
 ``created`` so equal requests give byte-identical answers. They carry what real clients read:
-``system_fingerprint``, each choice's ``index`` and ``logprobs``, the message's ``refusal``. Provider-style models
-send their own message (``Reply.message``), and ``Reply.body_error`` an error object inside a 200.
+``system_fingerprint``, each choice's ``index`` and ``logprobs``, the message's ``refusal``.
+Provider-style models send their own message (``Reply.message``), and ``Reply.body_error`` an error
+object inside a 200.
 """
 
 from __future__ import annotations
@@ -24,8 +26,13 @@ _ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: 
                 404: "invalid_request_error", 429: "rate_limit_error"}  # fmt: skip
 # Claude's finish reasons, which OpenRouter passes on beside OpenAI's
 _NATIVE_FINISH = {"tool_calls": "tool_use", "stop": "end_turn", "length": "max_tokens"}
-_ERROR_CODES = {429: "rate_limit_exceeded", 500: "server_error", 502: "bad_gateway", 503: "service_unavailable",
-                504: "gateway_timeout"}  # fmt: skip
+_ERROR_CODES = {
+    429: "rate_limit_exceeded",
+    500: "server_error",
+    502: "bad_gateway",
+    503: "service_unavailable",
+    504: "gateway_timeout",
+}
 
 
 def encode(value: Any) -> bytes:
@@ -34,7 +41,8 @@ def encode(value: Any) -> bytes:
 
 
 def message_json(reply: Reply) -> dict[str, Any]:
-    """The ``choices[0].message`` object; ``tool_calls`` only when there are calls, as OpenAI does."""
+    """The ``choices[0].message`` object; ``tool_calls`` only when there are calls, as
+    OpenAI does."""
     if reply.message is not None:
         return reply.message
     message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
@@ -47,7 +55,8 @@ def message_json(reply: Reply) -> dict[str, Any]:
 
 
 def completion_json(completion_id: str, model: str, reply: Reply, usage: Usage) -> dict[str, Any]:
-    """A whole ``chat.completion`` body (or, for ``reply.body_error``, OpenRouter's error inside a 200)."""
+    """A whole ``chat.completion`` body (or, for ``reply.body_error``, OpenRouter's error inside
+    a 200)."""
     if reply.body_error is not None:
         return body_error_json(completion_id, model, reply)
     finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
@@ -67,8 +76,9 @@ def completion_json(completion_id: str, model: str, reply: Reply, usage: Usage) 
 def openrouter_json(
     completion_id: str, model: str, reply: Reply, usage: dict[str, Any]
 ) -> dict[str, Any]:
-    """A completion as OpenRouter sends one routed to Claude: a ``gen-`` id, ``provider``, Claude's own finish
-    reason beside OpenAI's, and ``usage`` with the price in it (``standin.pricing.usage_with_cost``)."""
+    """A completion as OpenRouter sends one routed to Claude: a ``gen-`` id, ``provider``, Claude's
+    own finish reason beside OpenAI's, and ``usage`` with the price in it
+    (``standin.pricing.usage_with_cost``)."""
     finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
     return {
         "id": f"gen-{CREATED}-{completion_id.removeprefix('chatcmpl-')[:20]}",
@@ -77,11 +87,16 @@ def openrouter_json(
         "object": "chat.completion",
         "created": CREATED,
         "choices": [
-            {"logprobs": None, "finish_reason": finish, "native_finish_reason": _NATIVE_FINISH.get(finish, finish),
-             "index": 0, "message": message_json(reply)}
+            {
+                "logprobs": None,
+                "finish_reason": finish,
+                "native_finish_reason": _NATIVE_FINISH.get(finish, finish),
+                "index": 0,
+                "message": message_json(reply),
+            }
         ],
         "usage": usage,
-    }  # fmt: skip
+    }
 
 
 def fingerprint(model: str) -> str:
@@ -90,7 +105,8 @@ def fingerprint(model: str) -> str:
 
 
 def body_error_json(completion_id: str, model: str, reply: Reply) -> dict[str, Any]:
-    """``{"error": {"code", "message"}}`` with status 200; mid-generation, beside an empty choice ending in error."""
+    """``{"error": {"code", "message"}}`` with status 200; mid-generation, beside an empty choice
+    ending in error."""
     if not reply.mid_generation:
         return {"error": reply.body_error, "user_id": "user_stand_in"}
     return {
@@ -107,12 +123,15 @@ def body_error_json(completion_id: str, model: str, reply: Reply) -> dict[str, A
     }  # fmt: skip
 
 
-CHOICE_ERROR = "Provider returned error: the model is temporarily unavailable due to high demand; retry shortly"
+CHOICE_ERROR = (
+    "Provider returned error: the model is temporarily unavailable due to high demand; "
+    "retry shortly"
+)
 
 
 def choice_error_json(model: str, code: int) -> dict[str, Any]:
-    """OpenRouter's upstream failure inside a 200 (a real body's shape): no top-level ``error``, the first
-    choice ending in ``"error"`` with the provider's error object and an empty message."""
+    """OpenRouter's upstream failure inside a 200 (a real body's shape): no top-level ``error``, the
+    first choice ending in ``"error"`` with the provider's error object and an empty message."""
     return {
         "id": "gen-" + digest("choice-error", model, str(code))[:20],
         "provider": "stand-in",
@@ -120,12 +139,17 @@ def choice_error_json(model: str, code: int) -> dict[str, Any]:
         "object": "chat.completion",
         "created": CREATED,
         "choices": [
-            {"logprobs": None, "finish_reason": "error", "native_finish_reason": "error", "index": 0,
-             "message": {"role": "assistant", "content": "", "refusal": None, "reasoning": None},
-             "error": {"code": code, "message": CHOICE_ERROR}}
+            {
+                "logprobs": None,
+                "finish_reason": "error",
+                "native_finish_reason": "error",
+                "index": 0,
+                "message": {"role": "assistant", "content": "", "refusal": None, "reasoning": None},
+                "error": {"code": code, "message": CHOICE_ERROR},
+            }
         ],
         "usage": {"prompt_tokens": 120, "completion_tokens": 0, "total_tokens": 120},
-    }  # fmt: skip
+    }
 
 
 def error_json(

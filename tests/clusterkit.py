@@ -1,6 +1,7 @@
-"""A reference for rates clustered by case, computed with statsmodels (not with ``scorer``): the cluster-robust
-(CR1) variance of the mean of the items is the variance of an OLS intercept with ``cov_type="cluster"``, and the
-interval is statsmodels' Wilson interval at the effective number of trials (METHOD.md#clustered-interval-rule)."""
+"""A reference for rates clustered by case, computed with statsmodels (not with ``scorer``): the
+cluster-robust (CR1) variance of the mean of the items is the variance of an OLS intercept with
+``cov_type="cluster"``, and the interval is statsmodels' Wilson interval at the effective number
+of trials (METHOD.md#clustered-interval-rule)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 
 def cr1_variance(clusters: Sequence[tuple[int, int]]) -> float:
-    """The CR1 variance of sum(y) / sum(m): one item per row (1 for a success), its case the cluster."""
+    """The CR1 variance of sum(y) / sum(m): one item per row (1 for a success), its case
+    the cluster."""
     items, groups = [], []
     for case, (y, m) in enumerate(clusters):
         items += [1.0] * y + [0.0] * (m - y)
@@ -21,7 +23,8 @@ def cr1_variance(clusters: Sequence[tuple[int, int]]) -> float:
 
 
 def reference_interval(clusters: Sequence[tuple[int, int]]) -> list[float] | None:
-    """The 95% interval in percent of sum(y) / sum(m) over the cases with an item, as the rule says."""
+    """The 95% interval in percent of sum(y) / sum(m) over the cases with an item, as the
+    rule says."""
     used = [(y, m) for y, m in clusters if m > 0]
     n, total = len(used), sum(m for _, m in used)
     if total == 0:

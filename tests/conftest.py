@@ -1,4 +1,5 @@
-"""Shared fixtures: the mini suite, a stand-in gateway on 127.0.0.1 port 0 (always stopped), a recording helper."""
+"""Shared fixtures: the mini suite, a stand-in gateway on 127.0.0.1 port 0 (always stopped), a
+recording helper."""
 
 from __future__ import annotations
 
@@ -20,14 +21,15 @@ pytest_plugins = ["pytester"]  # the pytest plugin's tests run pytest in a proje
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_SUITE = FIXTURES / "mini_suite.json"
 ROOT = Path(__file__).parent.parent
-# Suite 1.2.0 changed checks only (METHOD.md, Versions): the committed cassettes keep the 1.1.0 they were recorded
-# with, and rescore says so in one line (one per model in the pytest plugin). Tests about other warnings set it aside.
+# Suite 1.2.0 changed checks only (METHOD.md, Versions): the committed cassettes keep the 1.1.0 they
+# were recorded with, and rescore says so in one line (one per model in the pytest plugin). Tests
+# about other warnings set it aside.
 OLDER_SUITE_NOTE = " recorded with "
 
 
 def clone_files() -> list[str]:
-    """The files a fresh clone has: tracked, or new and not ignored, and present in the working tree (a tracked file
-    deleted there is not in a clone made of it either)."""
+    """The files a fresh clone has: tracked, or new and not ignored, and present in the working tree
+    (a tracked file deleted there is not in a clone made of it either)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
@@ -38,12 +40,14 @@ def clone_files() -> list[str]:
 
 
 def other_lines(err: str) -> list[str]:
-    """The lines of ``err`` but the note that a committed model was recorded with the older suite version."""
+    """The lines of ``err`` but the note that a committed model was recorded with the older
+    suite version."""
     return [line for line in err.splitlines() if OLDER_SUITE_NOTE not in line]
 
 
-# The report's plot and template cache (replay/html/_cache.py): a fresh one for this session, so the tests draw every
-# plot at least once and never touch the developer's ~/.cache. Set before any test module imports replay.html.
+# The report's plot and template cache (replay/html/_cache.py): a fresh one for this session, so the
+# tests draw every plot at least once and never touch the developer's ~/.cache. Set before any test
+# module imports replay.html.
 CACHE_DIR = tempfile.mkdtemp(prefix="lobstack-test-cache-")
 os.environ["LOBSTACK_CACHE_DIR"] = CACHE_DIR
 
@@ -52,10 +56,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(CACHE_DIR, ignore_errors=True)
 
 
-# The fast loop (`uv run pytest -m "not slow"`, README) leaves out the tests that start processes, servers or whole
-# runs; they are marked here, not in each file, so a new test is marked by what it uses. A module is slow when most
-# of its tests start processes (pytest in a subprocess, the CLI as a subprocess, a wheel install, a browser, uv);
-# a test elsewhere is slow when it asks for a fixture that starts or records through a gateway or runs pytest.
+# The fast loop (`uv run pytest -m "not slow"`, README) leaves out the tests that start processes,
+# servers or whole runs; they are marked here, not in each file, so a new test is marked by what it
+# uses. A module is slow when most of its tests start processes (pytest in a subprocess, the CLI as
+# a subprocess, a wheel install, a browser, uv); a test elsewhere is slow when it asks for a fixture
+# that starts or records through a gateway or runs pytest.
 SLOW_MODULES = frozenset(
     {
         "test_browser",
@@ -80,8 +85,8 @@ SLOW_MODULES = frozenset(
     }
 )
 SLOW_FIXTURES = frozenset({"pytester", "start_gateway", "gateway", "repeat_cassettes"})
-# Single tests of seconds each in otherwise fast modules (whole rescores, shards, property tests with many examples),
-# by function name: the longest of the fast loop as measured with --durations.
+# Single tests of seconds each in otherwise fast modules (whole rescores, shards, property tests
+# with many examples), by function name: the longest of the fast loop as measured with --durations.
 SLOW_TESTS = frozenset(
     {
         "test_two_recordings_of_a_flaky_model_pass_the_gate",
@@ -104,11 +109,13 @@ SLOW_TESTS = frozenset(
 )
 
 
-# Every test has a time limit: pyproject's `timeout` (120 s), or more where a test legitimately needs it, always
-# above the limits the test puts on its own subprocesses, so their message (not a killed worker) says what hung.
-# By module (its module fixtures count towards its first test) or by test name, in seconds.
+# Every test has a time limit: pyproject's `timeout` (120 s), or more where a test legitimately
+# needs it, always above the limits the test puts on its own subprocesses, so their message (not a
+# killed worker) says what hung. By module (its module fixtures count towards its first test) or by
+# test name, in seconds.
 LONG_MODULES = {
-    "test_lowest_direct": 1500,  # uv installs every direct dependency at its lower bound (uv steps: 1200 s each)
+    # uv installs every direct dependency at its lower bound (uv steps: 1200 s each)
+    "test_lowest_direct": 1500,
     "test_readme": 1500,  # every README command in a fresh copy, uv sync included (600 s a step)
     "test_wheel": 900,  # builds the wheel and installs it in a new venv (600 s a step)
     "test_ci_recipes": 900,  # the CI recipes' steps through uv (600 s a step)
@@ -120,7 +127,8 @@ LONG_MODULES = {
     "test_pytest_plugin_repeats": 600,
     "test_pytest_plugin_broken": 600,
     "test_one_verdict": 600,
-    "test_record_faults": 360,  # record as a process group: several waits of up to 60 s each under load
+    # record as a process group: several waits of up to 60 s each under load
+    "test_record_faults": 360,
     "test_interrupts": 360,
     "test_repeat_gate": 360,
     "test_gating_example": 360,
@@ -142,8 +150,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Marks the slow tests, and runs slow modules first: under ``--dist loadfile`` (scripts/test.sh) a long module
-    handed out last would leave the other workers idle at the end."""
+    """Marks the slow tests, and runs slow modules first: under ``--dist loadfile``
+    (scripts/test.sh) a long module handed out last would leave the other workers idle at
+    the end."""
     slow = pytest.mark.slow
     for item in items:
         name = getattr(item, "originalname", item.name)
@@ -160,7 +169,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: order.get(_module(item), len(order)))
 
 
-# The longest modules, longest first (measured with --durations under -n 2; list order is the schedule's).
+# The longest modules, longest first (measured with --durations under -n 2; list order is
+# the schedule's).
 SLOW_FIRST = (
     "test_pytest_plugin",
     "test_wheel",
@@ -217,7 +227,8 @@ def request_json(interaction: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """ref/oracle x3, ref/flaky x5 and ref/first-tool x1 of the mini suite, recorded once (read-only: copy to edit)."""
+    """ref/oracle x3, ref/flaky x5 and ref/first-tool x1 of the mini suite, recorded once
+    (read-only: copy to edit)."""
     from recorder.record import record
     from recorder.repeats import CaseRun
     from scorer.suite_file import parse_suite

@@ -1,5 +1,6 @@
-"""Small dated histories for the drift tests: results.json documents carrying the ``run`` object that rescore
-writes (id, recorded date, recorded identity; docs/FORMATS.md), drawn case by case with seeded pass rates."""
+"""Small dated histories for the drift tests: results.json documents carrying the ``run`` object
+that rescore writes (id, recorded date, recorded identity; docs/FORMATS.md), drawn case by case
+with seeded pass rates."""
 
 from __future__ import annotations
 
@@ -74,8 +75,9 @@ def write_history(
     model: str = "acme/model",
     k: int = 1,
 ) -> list[Path]:
-    """``runs`` daily runs from 2026-01-01 as root/run-NNN/results.json; from run ``change`` (1-based) on the
-    cases draw from ``after`` and the recorded fingerprint changes. Returns the run dirs in date order."""
+    """``runs`` daily runs from 2026-01-01 as root/run-NNN/results.json; from run ``change``
+    (1-based) on the cases draw from ``after`` and the recorded fingerprint changes. Returns the
+    run dirs in date order."""
     rng = random.Random(seed)
     dirs = []
     for n in range(1, runs + 1):

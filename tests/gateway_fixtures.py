@@ -1,4 +1,5 @@
-"""Helpers for the stand-in gateway tests: build requests the way the runner does, send them, judge answers."""
+"""Helpers for the stand-in gateway tests: build requests the way the runner does, send them,
+judge answers."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ CLIENT_TIMEOUT_S = 10.0
 def chat_body(
     case_id: str, model: str, history: list[dict[str, Any]] | None = None, **extra: Any
 ) -> dict[str, Any]:
-    """The runner's request for a case: system prompt, the case's messages, then ``history``; temperature 0."""
+    """The runner's request for a case: system prompt, the case's messages, then ``history``;
+    temperature 0."""
     case = CASES[case_id]
     messages = [
         {"role": "system", "content": SUITE_JSON["system_prompt"]},

@@ -1,4 +1,5 @@
-"""Helpers for recording under faults: the CLI as a real process in its own group, polling, loopback servers."""
+"""Helpers for recording under faults: the CLI as a real process in its own group, polling,
+loopback servers."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ DEADLINE_S = (
 
 
 def wait_until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE_S) -> Any:
-    """Poll ``condition`` until it is truthy (returned); AssertionError naming ``what`` after ``timeout``."""
+    """Poll ``condition`` until it is truthy (returned); AssertionError naming ``what``
+    after ``timeout``."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -36,7 +38,8 @@ def wait_until(condition: Callable[[], Any], what: str, timeout: float = DEADLIN
 
 
 def live_members(pgid: int) -> list[int]:
-    """Pids of the processes of group ``pgid`` that are still alive (zombies awaiting a reaper do not count)."""
+    """Pids of the processes of group ``pgid`` that are still alive (zombies awaiting a reaper do
+    not count)."""
     alive = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -68,7 +71,8 @@ class Cli:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
     def wait(self, timeout: float = DEADLINE_S) -> int:
-        """The exit code; fails (after killing the group) if the run does not end within ``timeout``."""
+        """The exit code; fails (after killing the group) if the run does not end
+        within ``timeout``."""
         try:
             return self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -85,7 +89,8 @@ class Cli:
         self.process.wait(timeout=DEADLINE_S)
 
     def assert_group_gone(self) -> None:
-        """No process of the run is left (polled: the kernel needs a moment to deliver parent-death signals)."""
+        """No process of the run is left (polled: the kernel needs a moment to deliver
+        parent-death signals)."""
         wait_until(
             lambda: not live_members(self.pgid), f"every process of group {self.pgid} to end"
         )
@@ -153,7 +158,8 @@ class _QuietHandler(BaseHTTPRequestHandler):
 
 
 class LoopbackServer(ThreadingHTTPServer):
-    """A test server on 127.0.0.1:0; ``answer(handler, request_number, body)`` writes each answer."""
+    """A test server on 127.0.0.1:0; ``answer(handler, request_number, body)`` writes
+    each answer."""
 
     daemon_threads = True
 
@@ -182,7 +188,8 @@ class LoopbackServer(ThreadingHTTPServer):
 
 
 def trickle(handler: BaseHTTPRequestHandler, stop: threading.Event, head: bool = False) -> None:
-    """Answer one byte every 20 ms until the client gives up or the server stops: the headers too when ``head``."""
+    """Answer one byte every 20 ms until the client gives up or the server stops: the headers too
+    when ``head``."""
     text = (
         b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
         + b" " * 100000
@@ -201,7 +208,8 @@ def trickle(handler: BaseHTTPRequestHandler, stop: threading.Event, head: bool =
 
 
 def stop_group(process: subprocess.Popen[Any]) -> None:
-    """Stop a process a test started and its children (the group it leads): SIGTERM, then SIGKILL after 20 s."""
+    """Stop a process a test started and its children (the group it leads): SIGTERM, then SIGKILL
+    after 20 s."""
     with suppress(ProcessLookupError):  # it may have ended by itself
         os.killpg(process.pid, signal.SIGTERM)
     try:

@@ -78,8 +78,8 @@ TOOLS: dict[str, Any] = {
 
 
 def suite_dict(cases: list[dict[str, Any]], tools: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A suite document around ``cases``: a Lobstack suite (its name starts with ``lobstack-``, so the group
-    rules apply) that is not the published one (so the group counts do not)."""
+    """A suite document around ``cases``: a Lobstack suite (its name starts with ``lobstack-``, so
+    the group rules apply) that is not the published one (so the group counts do not)."""
     return {
         "name": "lobstack-test-suite",
         "version": "0.1.0",
@@ -112,8 +112,9 @@ def case(
 
 
 def single_step_case(step: dict[str, Any], tools: list[str] | None = None) -> dict:
-    """A case around one step, in the group whose shape that step has (a no-call step is No call needed, a step
-    of two or three calls Parallel, any other Selection), so the suite's group rules hold."""
+    """A case around one step, in the group whose shape that step has (a no-call step is No call
+    needed, a step of two or three calls Parallel, any other Selection), so the suite's group
+    rules hold."""
     calls = len(step.get("calls", []))
     group = (
         "no_call"

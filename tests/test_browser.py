@@ -1,4 +1,5 @@
-"""The HTML report in a real browser: Debian's headless Chromium driven by selenium (``.ci/browser-setup.sh``).
+"""The HTML report in a real browser: Debian's headless Chromium driven by selenium
+(``.ci/browser-setup.sh``).
 
 A missing browser fails these tests (never skips them): CI must run them.
 """
@@ -45,15 +46,19 @@ FLAGS = (
     "--disable-dev-shm-usage",
     "--window-size=1400,1000",
 )
-# Runs before any script of every page: anything that would pop a dialog is recorded instead, and so is every
-# error event (script errors, failed resource loads, CSP violations).
+# Runs before any script of every page: anything that would pop a dialog is recorded instead, and so
+# is every error event (script errors, failed resource loads, CSP violations).
 TRAP = """
 window.__xss = [];
 ["alert", "confirm", "prompt", "print"].forEach(function (name) {
-  window[name] = function () { window.__xss.push(name + ":" + Array.prototype.join.call(arguments, ",")); };
+  window[name] = function () {
+    window.__xss.push(name + ":" + Array.prototype.join.call(arguments, ","));
+  };
 });
 window.__errors = [];
-window.addEventListener("error", function (e) { window.__errors.push(String(e.message || e.type)); }, true);
+window.addEventListener("error", function (e) {
+  window.__errors.push(String(e.message || e.type));
+}, true);
 document.addEventListener("securitypolicyviolation", function (e) {
   window.__errors.push("csp:" + e.violatedDirective);
 });
@@ -116,19 +121,21 @@ def _open_cell(d: WebDriver, model_index: int, case_index: int) -> str:
 
 
 def _focused(d: WebDriver) -> tuple[str | None, str | None, str | None, str | None]:
-    """The focused grid cell as (model row data-m, cell index, aria-label, text), or Nones when focus is elsewhere."""
+    """The focused grid cell as (model row data-m, cell index, aria-label, text), or Nones when
+    focus is elsewhere."""
     return tuple(
         d.execute_script(
-            "var td = document.activeElement;"
-            "if (!td || td.tagName !== 'TD' || !td.closest('#grid')) return [null, null, null, null];"
-            "return [td.parentNode.getAttribute('data-m'), String(td.cellIndex), td.getAttribute('aria-label'),"
-            " td.textContent];"
+            "var td = document.activeElement;if (!td || td.tagName !== 'TD' || "
+            "!td.closest('#grid')) return [null, null, null, null];return "
+            "[td.parentNode.getAttribute('data-m'), String(td.cellIndex), "
+            "td.getAttribute('aria-label'), td.textContent];"
         )
     )  # type: ignore[return-value]
 
 
 def _wait_for_focus(d: WebDriver, cell: tuple[str, str]) -> None:
-    """Wait until the focus is on grid cell (row, index): the dialog's close event comes after the close itself."""
+    """Wait until the focus is on grid cell (row, index): the dialog's close event comes after
+    the close itself."""
     WebDriverWait(d, 10).until(lambda _d: _focused(d)[:2] == cell)
 
 
@@ -150,7 +157,8 @@ def _assert_quiet(d: WebDriver) -> None:
 
 
 def _screenshot(d: WebDriver, default: Path) -> Path:
-    """A PNG of the page top; to ``LOBSTACK_SCREENSHOT`` when set (the README's picture), else ``default``."""
+    """A PNG of the page top; to ``LOBSTACK_SCREENSHOT`` when set (the README's picture),
+    else ``default``."""
     target = Path(os.environ.get("LOBSTACK_SCREENSHOT") or default)
     target.parent.mkdir(parents=True, exist_ok=True)
     d.set_window_size(1400, 1500)
@@ -194,8 +202,9 @@ class TestSampleReport:
         _assert_quiet(driver)
 
     def test_grid_by_keyboard(self, driver: WebDriver, sample_page: Path) -> None:
-        """Tab reaches the grid (one stop), the arrows and Home/End move, Enter opens the focused case, Esc closes
-        it and gives the focus back; each focused cell is labelled case · model · status for screen readers."""
+        """Tab reaches the grid (one stop), the arrows and Home/End move, Enter opens the focused
+        case, Esc closes it and gives the focus back; each focused cell is labelled case · model
+        · status for screen readers."""
         _open(driver, sample_page)
         driver.execute_script("document.activeElement.blur()")  # Tab from the top of the page
         steps = _tab_to_grid(driver)
@@ -231,7 +240,8 @@ class TestSampleReport:
         assert driver.find_element(By.ID, "case").text.startswith("selection-01 · gamma/evil")
         ActionChains(driver).send_keys(Keys.ESCAPE).perform()
         _wait_for_focus(driver, ("2", "1"))
-        # Leaving and coming back by Tab lands on the same cell: the grid is one tab stop that remembers.
+        # Leaving and coming back by Tab lands on the same cell: the grid is one tab stop
+        # that remembers.
         ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
         assert _focused(driver)[0] is None
         ActionChains(driver).send_keys(Keys.TAB).perform()
@@ -262,9 +272,10 @@ class TestSampleReport:
                 assert needle in text, (case_index, needle)
             driver.find_element(By.ID, "case-close").click()
         counts: dict[str, Any] = driver.execute_script(
-            "return {img: document.querySelectorAll('img').length, scripts: document.scripts.length,"
-            " js_links: document.querySelectorAll('[href^=\"javascript:\"]').length,"
-            " bold: document.querySelectorAll('b').length}"
+            "return {img: document.querySelectorAll('img').length, scripts: "
+            "document.scripts.length, js_links: "
+            "document.querySelectorAll('[href^=\"javascript:\"]').length, bold: "
+            "document.querySelectorAll('b').length}"
         )
         assert counts == {"img": 0, "scripts": 2, "js_links": 0, "bold": 0}
         _assert_quiet(driver)
@@ -285,7 +296,8 @@ class TestSampleReport:
             SAMPLE / "suite.json",
         )
         _open(driver, out)
-        # One flip of four at one sample per case: the gate calls it noise (orange), as diff runs does.
+        # One flip of four at one sample per case: the gate calls it noise (orange), as diff
+        # runs does.
         noise = driver.find_element(
             By.CSS_SELECTOR, "tr.changed[data-case='selection-01'][data-verdict='noise']"
         )
@@ -300,7 +312,8 @@ class TestSampleReport:
 
 
 class TestRecordedHostileModel:
-    """The whole pipeline: the stand-in's ``ref/xss`` recorded and rescored, its report opened in Chromium."""
+    """The whole pipeline: the stand-in's ``ref/xss`` recorded and rescored, its report opened
+    in Chromium."""
 
     def test_hostile_model_recorded_then_rendered_runs_nothing(
         self, driver: WebDriver, start_gateway: Callable[..., Any], tmp_path: Path
@@ -373,7 +386,8 @@ class TestRepoReport:
         _assert_quiet(driver)
 
 
-# Collected only once the lead has committed the real report (rescore writes it); the sample runs always.
+# Collected only once the lead has committed the real report (rescore writes it); the sample
+# runs always.
 if not (REPO_REPORTS / "index.html").exists():
     del TestRepoReport
 

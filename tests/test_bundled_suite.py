@@ -1,9 +1,10 @@
-"""Without ``--suite``, every command uses ``evals/suite.json`` where it runs, else the suite bundled with
-lobstack-eval, and says so once on stderr; a ``--suite`` that does not exist is an error, never a fallback.
-``suite export`` writes the bundled suite for a project to commit.
+"""Without ``--suite``, every command uses ``evals/suite.json`` where it runs, else the suite
+bundled with lobstack-eval, and says so once on stderr; a ``--suite`` that does not exist is an
+error, never a fallback. ``suite export`` writes the bundled suite for a project to commit.
 
-These run in this checkout's environment, whose bundled suite is the checkout's ``evals/suite.json`` (an editable
-install has no packaged copy); tests/test_wheel.py runs the same commands from the built wheel."""
+These run in this checkout's environment, whose bundled suite is the checkout's ``evals/suite.json``
+(an editable install has no packaged copy); tests/test_wheel.py runs the same commands from the
+built wheel."""
 
 from __future__ import annotations
 
@@ -21,15 +22,16 @@ from tests.conftest import MINI_SUITE, ROOT
 SUITE = ROOT / "evals" / "suite.json"
 _DOC = json.loads(SUITE.read_text(encoding="utf-8"))
 NOTICE = (
-    f"using the suite bundled with lobstack-eval {version('lobstack-eval')}: {_DOC['name']} {_DOC['version']} "
-    "(no evals/suite.json here; lobstack-eval suite export writes it)"
+    f"using the suite bundled with lobstack-eval {version('lobstack-eval')}: {_DOC['name']} "
+    f"{_DOC['version']} (no evals/suite.json here; lobstack-eval suite export writes it)"
 )
 MODELS = ("ref_noisy", "ref_oracle")
 
 
 @pytest.fixture
 def empty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty project dir (no evals/) as the working dir, holding only two models' committed cassettes."""
+    """An empty project dir (no evals/) as the working dir, holding only two models'
+    committed cassettes."""
     for model in MODELS:
         shutil.copytree(ROOT / "cassettes" / model, tmp_path / "cassettes" / model)
     monkeypatch.chdir(tmp_path)
@@ -42,7 +44,8 @@ def said_once(err: str) -> None:
 
 
 def test_no_second_copy_of_the_suite_is_committed() -> None:
-    """evals/suite.json is the one copy: the wheel takes it from there (pyproject.toml's force-include)."""
+    """evals/suite.json is the one copy: the wheel takes it from there (pyproject.toml's
+    force-include)."""
     listed = subprocess.run(
         ["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
@@ -55,7 +58,10 @@ def test_no_second_copy_of_the_suite_is_committed() -> None:
     assert "recorder/bundled_suite.json" not in listed
 
 
-def test_rescore_with_the_bundled_suite_gives_the_committed_results(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rescore_with_the_bundled_suite_gives_the_committed_results(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     assert main(["rescore", "--out", "reports", "--no-html", "-q"]) == 0
     said_once(capsys.readouterr().err)
     for model in MODELS:
@@ -63,14 +69,20 @@ def test_rescore_with_the_bundled_suite_gives_the_committed_results(empty: Path,
         assert written == (ROOT / "reports" / model / "results.json").read_bytes(), model
 
 
-def test_suite_check_checks_the_bundled_suite(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_suite_check_checks_the_bundled_suite(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     assert main(["suite", "check"]) == 0
     out, err = capsys.readouterr()
     said_once(err)
     assert f"is valid: {len(_DOC['cases'])} cases" in out
 
 
-def test_a_project_suite_wins_and_nothing_is_said(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_project_suite_wins_and_nothing_is_said(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     (empty / "evals").mkdir()
     shutil.copy(MINI_SUITE, empty / "evals" / "suite.json")
     assert main(["suite", "check"]) == 0
@@ -78,7 +90,10 @@ def test_a_project_suite_wins_and_nothing_is_said(empty: Path, capsys) -> None: 
     assert out.startswith("evals/suite.json: ") and "bundled" not in out + err
 
 
-def test_a_broken_project_suite_is_not_replaced_by_the_bundled_one(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_broken_project_suite_is_not_replaced_by_the_bundled_one(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     (empty / "evals").mkdir()
     (empty / "evals" / "suite.json").symlink_to(
         empty / "gone.json"
@@ -95,14 +110,28 @@ LOOPBACK = "http://127.0.0.1:9/v1"  # never asked: nothing is recorded in these 
     ("command", "said"),
     [
         (["rescore", "--suite", "evals/suite.json"], NO_SUCH),
-        (["record", "--model", "ref/oracle", "--base-url", LOOPBACK, "--suite", "evals/suite.json"], NO_SUCH),
+        (
+            [
+                "record",
+                "--model",
+                "ref/oracle",
+                "--base-url",
+                LOOPBACK,
+                "--suite",
+                "evals/suite.json",
+            ],
+            NO_SUCH,
+        ),
         (["report", "reports", "--suite", "evals/suite.json"], NO_SUCH),
         (["merge", "cassettes", "--out", "merged", "--suite", "evals/suite.json"], NO_SUCH),
         (["suite", "check", "evals/suite.json"], NO_SUCH),
-        (["gateway", "--port", "0", "--suite", "evals/suite.json"], "error: evals/suite.json: suite file not found"),
+        (
+            ["gateway", "--port", "0", "--suite", "evals/suite.json"],
+            "error: evals/suite.json: suite file not found",
+        ),
     ],
     ids=["rescore", "record", "report", "merge", "suite check", "gateway"],
-)  # fmt: skip
+)
 def test_a_named_suite_that_does_not_exist_is_an_error_not_a_fallback(  # type: ignore[no-untyped-def]
     empty: Path, command: list[str], said: str, capsys
 ) -> None:
@@ -114,7 +143,10 @@ def test_a_named_suite_that_does_not_exist_is_an_error_not_a_fallback(  # type: 
     assert not (empty / "merged").exists() and not (empty / "reports" / "index.html").exists()
 
 
-def test_report_draws_the_cases_of_the_bundled_suite(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_report_draws_the_cases_of_the_bundled_suite(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     shutil.copytree(ROOT / "reports" / "ref_oracle", empty / "reports" / "ref_oracle")
     assert main(["report"]) == 0
     said_once(capsys.readouterr().err)
@@ -122,7 +154,10 @@ def test_report_draws_the_cases_of_the_bundled_suite(empty: Path, capsys) -> Non
     assert _DOC["cases"][-1]["messages"][0]["content"][:40] in page
 
 
-def test_merge_says_so_only_when_it_reads_the_suite(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_merge_says_so_only_when_it_reads_the_suite(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     for index in (1, 2):
         assert main(["rescore", "--out", f"r{index}", "--shard", f"{index}/2", "--no-html"]) == 0
     capsys.readouterr()
@@ -142,16 +177,24 @@ def test_merge_says_so_only_when_it_reads_the_suite(empty: Path, capsys) -> None
     said_once(capsys.readouterr().err)
 
 
-def test_record_plans_with_the_bundled_suite(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """Every case of the bundled suite is recorded already: nothing to record, no key, no network."""
+def test_record_plans_with_the_bundled_suite(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
+    """Every case of the bundled suite is recorded already: nothing to record, no key,
+    no network."""
     assert main(["record", "--model", "ref/oracle", "--base-url", LOOPBACK]) == 0
     err = capsys.readouterr().err
     said_once(err)
     assert f"Nothing to record: all {len(_DOC['cases'])} case(s) of ref/oracle are recorded" in err
 
 
-def test_rescore_hints_leave_the_bundled_suite_out(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """The record command rescore suggests finds the bundled suite by itself: no install path in it."""
+def test_rescore_hints_leave_the_bundled_suite_out(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
+    """The record command rescore suggests finds the bundled suite by itself: no install path
+    in it."""
     run_json = empty / "cassettes" / "ref_oracle" / "run.json"
     manifest = json.loads(run_json.read_text(encoding="utf-8"))
     del manifest["cases"]["arguments-03"]
@@ -166,7 +209,10 @@ def test_rescore_hints_leave_the_bundled_suite_out(empty: Path, capsys) -> None:
     assert "--suite" not in err
 
 
-def test_export_writes_the_bundled_suite_byte_for_byte(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_export_writes_the_bundled_suite_byte_for_byte(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     assert main(["suite", "export"]) == 0
     title = f"{_DOC['name']} {_DOC['version']}"
     wheel = f"the suite bundled with lobstack-eval {version('lobstack-eval')}"
@@ -180,15 +226,19 @@ def test_export_writes_the_bundled_suite_byte_for_byte(empty: Path, capsys) -> N
     assert (empty / "elsewhere" / "mine.json").read_bytes() == SUITE.read_bytes()
 
 
-def test_export_keeps_a_different_file_unless_forced(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_export_keeps_a_different_file_unless_forced(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     (empty / "evals").mkdir()
     shutil.copy(ROOT / "evals" / "suite-1.0.0.json", empty / "evals" / "suite.json")
     old = json.loads((ROOT / "evals" / "suite-1.0.0.json").read_text(encoding="utf-8"))
     assert main(["suite", "export"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err == (
-        f"error: evals/suite.json: exists and differs from the bundled suite ({old['name']} {old['version']} there, "
-        f"{_DOC['name']} {_DOC['version']} bundled); --force overwrites it\n"
+        f"error: evals/suite.json: exists and differs from the bundled suite ({old['name']} "
+        f"{old['version']} there, {_DOC['name']} {_DOC['version']} bundled); --force overwrites "
+        "it\n"
     )
     assert (empty / "evals" / "suite.json").read_bytes() == (
         ROOT / "evals" / "suite-1.0.0.json"
@@ -198,10 +248,14 @@ def test_export_keeps_a_different_file_unless_forced(empty: Path, capsys) -> Non
     assert (empty / "evals" / "suite.json").read_bytes() == SUITE.read_bytes()
 
 
-def test_export_to_a_directory_is_one_line(empty: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_export_to_a_directory_is_one_line(  # type: ignore[no-untyped-def]
+    empty: Path,
+    capsys,
+) -> None:
     assert main(["suite", "export", "cassettes"]) == 1
     assert capsys.readouterr().err == (
-        "error: cassettes: is a directory; name the suite file to write, e.g. cassettes/suite.json\n"
+        "error: cassettes: is a directory; name the suite file to write, e.g. "
+        "cassettes/suite.json\n"
     )
     (empty / "afile").write_text("x", encoding="utf-8")
     assert (

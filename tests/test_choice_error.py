@@ -1,8 +1,10 @@
-"""An error inside a 200's first choice (OpenRouter's upstream failure) is an error answer, never judged.
+"""An error inside a 200's first choice (OpenRouter's upstream failure) is an error answer,
+never judged.
 
-The stand-in's ``~inchoice<status>`` sends the real body's shape: no top-level ``error``, ``choices[0]`` ending
-in ``finish_reason: "error"`` with ``error: {"code", "message"}`` and an empty message. Each row records a call
-case and a no-call case through it, then rescores the cassettes: the same statuses, reasons and attempts.
+The stand-in's ``~inchoice<status>`` sends the real body's shape: no top-level ``error``,
+``choices[0]`` ending in ``finish_reason: "error"`` with ``error: {"code", "message"}`` and an empty
+message. Each row records a call case and a no-call case through it, then rescores the cassettes:
+the same statuses, reasons and attempts.
 """
 
 from __future__ import annotations
@@ -76,12 +78,16 @@ NULL_ERROR["choices"][0].update(error=None, finish_reason="stop")
     ("body", "describe", "transport"),
     [
         (BODY, "error 502 in a 200 answer's choice: " + CHOICE_ERROR, True),
-        (NO_OBJECT, """an error in a 200 answer's choice: finish_reason "error" and no error object""", False),
+        (
+            NO_OBJECT,
+            """an error in a 200 answer's choice: finish_reason "error" and no error object""",
+            False,
+        ),
         (NULL_ERROR, None, None),
         ({"error": {"code": 503, "message": "x"}, **BODY}, "error 503 in a 200 answer: x", True),
     ],
     ids=["openrouter-body", "finish-reason-only", "null-error-is-an-answer", "top-level-first"],
-)  # fmt: skip
+)
 def test_the_body_error_of_a_choice(
     body: dict, describe: str | None, transport: bool | None
 ) -> None:

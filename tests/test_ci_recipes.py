@@ -1,13 +1,15 @@
-"""docs/ci.md's workflows work: their YAML parses, the pull-request job needs no secret, and every ``run:`` command
-of both jobs runs in a project holding a copy of the committed recordings, against the stand-in gateway.
+"""docs/ci.md's workflows work: their YAML parses, the pull-request job needs no secret, and every
+``run:`` command of both jobs runs in a project holding a copy of the committed recordings, against
+the stand-in gateway.
 
-The project is set up as the doc's ``sh`` block says: its ``uv add`` (a placeholder address) is the install and is
-not run, its ``lobstack-eval suite export`` writes the project's evals/suite.json.
+The project is set up as the doc's ``sh`` block says: its ``uv add`` (a placeholder address) is the
+install and is not run, its ``lobstack-eval suite export`` writes the project's evals/suite.json.
 
-What is substituted, and only this: ``LOBSTACK_BASE_URL`` points at the stand-in (port 0); the workflow's
-``${{ ... }}`` expressions get the values of a manual run for ``ref/oracle``; ``uv run`` runs in this checkout's
-environment (``VIRTUAL_ENV``), which stands for the install step ``uv sync --locked``; steps that use an action
-(checkout, setup-uv, comment, create-pull-request) are GitHub's and are not run.
+What is substituted, and only this: ``LOBSTACK_BASE_URL`` points at the stand-in (port 0); the
+workflow's ``${{ ... }}`` expressions get the values of a manual run for ``ref/oracle``; ``uv run``
+runs in this checkout's environment (``VIRTUAL_ENV``), which stands for the install step
+``uv sync --locked``; steps that use an action (checkout, setup-uv, comment, create-pull-request)
+are GitHub's and are not run.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from tests.conftest import ROOT
 CI_DOC = ROOT / "docs" / "ci.md"
 INSTALL = "uv sync --locked"
 ADD = 'uv add --dev "lobstack-eval @ git+https://github.com/<org>/lobstack-eval" pytest'
-# The values of a manual run that records ref/oracle; the key is empty because a loopback URL needs none.
+# The values of a manual run that records ref/oracle; the key is empty because a loopback URL
+# needs none.
 EXPRESSIONS = {
     "inputs.model || 'openai/gpt-4o'": "ref/oracle",
     "inputs.rerecord && '--rerecord' || ''": "",
@@ -53,7 +56,8 @@ def workflows() -> list[dict[str, Any]]:
 
 
 def setup_commands() -> list[str]:
-    """The command lines of the doc's one ```sh block (how a project sets up), without trailing comments."""
+    """The command lines of the doc's one
+    ```sh block (how a project sets up), without trailing comments."""
     (block,) = re.findall(r"```sh\n(.*?)```", CI_DOC.read_text(encoding="utf-8"), re.DOTALL)
     return [
         re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
@@ -63,7 +67,8 @@ def setup_commands() -> list[str]:
 
 
 def checkout_env() -> dict[str, str]:
-    """This checkout's uv environment (standing for the installed lobstack-eval), nothing of this pytest or a key."""
+    """This checkout's uv environment (standing for the installed lobstack-eval), nothing of this
+    pytest or a key."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
     bin_dir = str(Path(sys.executable).parent)
     return env | {"VIRTUAL_ENV": sys.prefix, "PATH": bin_dir + os.pathsep + env.get("PATH", "")}
@@ -90,7 +95,8 @@ def substitute(value: str) -> str:
 
 
 def run_job(job: dict[str, Any], project: Path, env: dict[str, str]) -> list[str]:
-    """Run the job's commands in ``project`` as Actions would (bash -eo pipefail); returns the skipped steps."""
+    """Run the job's commands in ``project`` as Actions would (bash -eo pipefail); returns the
+    skipped steps."""
     skipped = []
     job_env = {k: substitute(str(v)) for k, v in (job.get("env") or {}).items()}
     for step in job["steps"]:
@@ -118,8 +124,8 @@ def run_job(job: dict[str, Any], project: Path, env: dict[str, str]) -> list[str
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A repository as the workflows expect it: the suite (written by the doc's setup commands), ref/noisy's
-    recordings and their reports."""
+    """A repository as the workflows expect it: the suite (written by the doc's setup commands),
+    ref/noisy's recordings and their reports."""
     project = tmp_path / "repo"
     project.mkdir()
     install, *commands = setup_commands()
@@ -153,7 +159,8 @@ def stand_in(start_gateway: Callable[..., StandInGateway]) -> StandInGateway:
 
 @pytest.fixture
 def ci_env(tmp_path: Path, stand_in: StandInGateway) -> dict[str, str]:
-    """The environment of a CI step: this checkout's uv environment, the stand-in, a job summary file."""
+    """The environment of a CI step: this checkout's uv environment, the stand-in, a job
+    summary file."""
     return checkout_env() | {
         "LOBSTACK_BASE_URL": stand_in.url,
         "GITHUB_STEP_SUMMARY": str(tmp_path / "step-summary.md"),

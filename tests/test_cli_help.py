@@ -1,5 +1,6 @@
-"""Every command's ``--help`` (issue 25): whole sentences in the command lists, values named like their option
-(``--out OUT``, ``rescore [CASSETTES]``) instead of Python types (``<list[str]>``) or braces (``{rows}``)."""
+"""Every command's ``--help`` (issue 25): whole sentences in the command lists, values named like
+their option (``--out OUT``, ``rescore [CASSETTES]``) instead of Python types (``<list[str]>``)
+or braces (``{rows}``)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ def help_of(
 
 
 def same_name(out: str) -> str:
-    """The program name as the usage line shows it depends on how Python was started (under python -m pytest,
-    typer 0.27 says "python -m pytest.lobstack-eval"): compared from the command's name on."""
+    """The program name as the usage line shows it depends on how Python was started (under python
+    -m pytest, typer 0.27 says "python -m pytest.lobstack-eval"): compared from the command's
+    name on."""
     return re.sub(r"^Usage: \S*(?: -m \S*)?lobstack-eval", "Usage: lobstack-eval", out)
 
 
@@ -50,7 +52,11 @@ def test_each_command_is_listed_with_its_whole_first_sentence(
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
-def test_no_python_types_or_braces_in_any_help(capsys, monkeypatch, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_no_python_types_or_braces_in_any_help(  # type: ignore[no-untyped-def]
+    capsys,
+    monkeypatch,
+    args: list[str],
+) -> None:
     text = help_of(capsys, args, monkeypatch)
     usage = text.splitlines()[0]
     assert usage.startswith(f"Usage: lobstack-eval {' '.join(args)} ")
@@ -62,7 +68,10 @@ def test_no_python_types_or_braces_in_any_help(capsys, monkeypatch, args: list[s
     assert not re.search(r"<(str|path|list\[|int|float)", text), text
 
 
-def test_rescore_usage_and_options_name_their_values(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_rescore_usage_and_options_name_their_values(  # type: ignore[no-untyped-def]
+    capsys,
+    monkeypatch,
+) -> None:
     text = help_of(capsys, ["rescore"], monkeypatch)
     assert text.splitlines()[0] == "Usage: lobstack-eval rescore [OPTIONS] [CASSETTES]"
     assert "\n  CASSETTES  Cassette directory" in text

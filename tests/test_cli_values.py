@@ -1,5 +1,5 @@
-"""Option values read without pydantic (lobstack_eval/cli_values.py) are exactly what typer's own coercion gives, for
-every parameter of every command; and a command run imports no pydantic."""
+"""Option values read without pydantic (lobstack_eval/cli_values.py) are exactly what typer's own
+coercion gives, for every parameter of every command; and a command run imports no pydantic."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def _outcome(process: Any, ctx: Any, value: Any) -> tuple[str, Any]:
 
 
 def _values(annotation: Any, tmp: Path) -> list[Any]:
-    """What the parser can hand a parameter: not given, text, paths that exist or not, lists of them."""
+    """What the parser can hand a parameter: not given, text, paths that exist or not, lists
+    of them."""
     unreadable = tmp / "unreadable"
     unreadable.write_text("x")
     unreadable.chmod(0)
@@ -68,8 +69,9 @@ def test_every_parameter_reads_as_typer_reads_it(name: str, command: Any, tmp_pa
 
 
 def test_a_command_with_options_imports_no_pydantic() -> None:
-    """typer builds a pydantic TypeAdapter for every value it coerces, even --help's None: ~0.1 s a run. Any
-    command shows it (every one reads its values the same way); ``suite check FILE`` is the quickest."""
+    """typer builds a pydantic TypeAdapter for every value it coerces, even --help's None: ~0.1 s a
+    run. Any command shows it (every one reads its values the same way); ``suite check FILE`` is
+    the quickest."""
     script = (
         "import sys\n"
         "from lobstack_eval.main import main\n"

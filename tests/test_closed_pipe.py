@@ -1,6 +1,7 @@
-"""A reader that stops early (`lobstack-eval rescore cassettes/ | head -1`) ends the output quietly: no error line,
-exit 1 (rich's and Python's convention: the output was cut short), and the work already done is kept. Both kinds
-of printing are tried: rich's tables (rescore) and plain lines (diff runs)."""
+"""A reader that stops early (`lobstack-eval rescore cassettes/ | head -1`) ends the output quietly:
+no error line, exit 1 (rich's and Python's convention: the output was cut short), and the work
+already done is kept. Both kinds of printing are tried: rich's tables (rescore) and plain lines
+(diff runs)."""
 
 from __future__ import annotations
 

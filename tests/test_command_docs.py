@@ -1,6 +1,8 @@
-"""Each docs/commands page shows its command's ``--help`` byte for byte (as simonw/llm checks its help docs).
+"""Each docs/commands page shows its command's ``--help`` byte for byte (as simonw/llm checks its
+help docs).
 
-``LOBSTACK_UPDATE_DOCS=1 uv run pytest tests/test_command_docs.py`` rewrites the blocks from the real output.
+``LOBSTACK_UPDATE_DOCS=1 uv run pytest tests/test_command_docs.py`` rewrites the blocks from the
+real output.
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def plugin_help() -> str:
 
 
 def check_block(page: Path, help_text: str) -> None:
-    """Compare the page's first ```text block with help_text, or rewrite it under LOBSTACK_UPDATE_DOCS=1."""
+    """Compare the page's first
+    ```text block with help_text, or rewrite it under LOBSTACK_UPDATE_DOCS=1."""
     text = page.read_text(encoding="utf-8")
     before, rest = text.split(FENCE, 1)
     block, after = rest.split("```\n", 1)
@@ -80,7 +83,11 @@ def check_block(page: Path, help_text: str) -> None:
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))
-def test_page_shows_the_help_verbatim(page: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_page_shows_the_help_verbatim(  # type: ignore[no-untyped-def]
+    page: str,
+    capsys,
+    monkeypatch,
+) -> None:
     check_block(DOCS / f"{page}.md", cli_help(PAGES[page], capsys, monkeypatch))
 
 

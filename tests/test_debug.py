@@ -1,5 +1,6 @@
-"""``--debug`` / ``LOBSTACK_DEBUG=1`` (issue 26): the traceback behind a ``cannot be scored (KeyError: ...)`` line
-and the CLI's other one-line internal errors; without it, the line alone."""
+"""``--debug`` / ``LOBSTACK_DEBUG=1`` (issue 26): the traceback behind a
+``cannot be scored (KeyError: ...)`` line and the CLI's other one-line internal errors; without
+it, the line alone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ LINE = "cannot be scored (KeyError: 'status')"
 
 @pytest.fixture
 def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """One model dir whose scoring raises a KeyError (a bug inside the scorer); the rescore command's arguments."""
+    """One model dir whose scoring raises a KeyError (a bug inside the scorer); the rescore
+    command's arguments."""
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cassettes" / "ref_oracle")
 
     def score_model(*args, **kwargs):  # type: ignore[no-untyped-def]

@@ -41,7 +41,7 @@ def results(
     }
 
 
-# --- loading ---------------------------------------------------------------------------------------
+# --- loading --------------------------------------------------------------------------------------
 
 
 def test_load_results_file_model_dir_and_reports_dir() -> None:
@@ -123,11 +123,12 @@ def test_same_model_twice_in_a_reports_dir(tmp_path: Path) -> None:
         load_run(tmp_path)
 
 
-# --- comparing --------------------------------------------------------------------------------------
+# --- comparing ------------------------------------------------------------------------------------
 
 
 def test_compare_fixture_runs() -> None:
-    """The hand-made runs: which cases flipped, which are unpaired, and the counts behind McNemar."""
+    """The hand-made runs: which cases flipped, which are unpaired, and the counts
+    behind McNemar."""
     diff = compare(load_run(BASE), load_run(CAND))
     assert [m.model for m in diff.models] == ["ref/noisy", "ref/oracle"]
     assert diff.only_a == ()
@@ -204,47 +205,85 @@ def test_reason_falls_back_to_first_failing_step() -> None:
     assert compare({"m": a}, {"m": b}).models[0].to_failed[0].reason_b == "step 2: x: expected eq 1"
 
 
-# --- deciding ---------------------------------------------------------------------------------------
+# --- deciding -------------------------------------------------------------------------------------
 
-NOT_WORSE = "paired test: B is not worse at --alpha 0.05 (ref/noisy: one-sided p = 0.5; ref/oracle: one-sided p = 1)"
+NOT_WORSE = (
+    "paired test: B is not worse at --alpha 0.05 (ref/noisy: one-sided p = 0.5; "
+    "ref/oracle: one-sided p = 1)"
+)
 FLIPS = "2 cases flipped to failed (ref/noisy: parallel-02, chains-03)"
-LOST = "3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; ref/oracle: no_call-01)"
+LOST = (
+    "3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; "
+    "ref/oracle: no_call-01)"
+)
 ALLOWED = "3 cases errored or vanished in B, within --allow-errored 2"
 LOST_RULE = "errored or vanished"
 DECISIONS = [
-    pytest.param(None, False, 0, (LOST_RULE,), f"regression: {LOST}", id="flips-are-noise-but-lost-cases-fail"),
-    pytest.param(None, False, 2, (), f"no regression: {NOT_WORSE}; {ALLOWED}", id="two-flips-are-noise"),
-    pytest.param(None, True, 0, ("--strict", LOST_RULE), f"regression: {FLIPS}; {LOST}", id="strict-flips-and-lost"),
+    pytest.param(
+        None,
+        False,
+        0,
+        (LOST_RULE,),
+        f"regression: {LOST}",
+        id="flips-are-noise-but-lost-cases-fail",
+    ),
+    pytest.param(
+        None, False, 2, (), f"no regression: {NOT_WORSE}; {ALLOWED}", id="two-flips-are-noise"
+    ),
+    pytest.param(
+        None,
+        True,
+        0,
+        ("--strict", LOST_RULE),
+        f"regression: {FLIPS}; {LOST}",
+        id="strict-flips-and-lost",
+    ),
     pytest.param(None, True, 2, ("--strict",), f"regression: {FLIPS}", id="strict-flips"),
-    pytest.param(None, True, 1, ("--strict", LOST_RULE), f"regression: {FLIPS}; 2 cases scored in A errored or "
-                 "vanished in B (ref/noisy: arguments-02, no_call-01, more than --allow-errored 1)",
-                 id="allowance-per-model"),
-    pytest.param(20.0, False, 2, (), f"no regression: {NOT_WORSE}; Overall within --max-drop 20; {ALLOWED}",
-                 id="drop-within"),
+    pytest.param(
+        None,
+        True,
+        1,
+        ("--strict", LOST_RULE),
+        f"regression: {FLIPS}; 2 cases scored in A errored or "
+        "vanished in B (ref/noisy: arguments-02, no_call-01, more than --allow-errored 1)",
+        id="allowance-per-model",
+    ),
+    pytest.param(
+        20.0,
+        False,
+        2,
+        (),
+        f"no regression: {NOT_WORSE}; Overall within --max-drop 20; {ALLOWED}",
+        id="drop-within",
+    ),
     pytest.param(20.0, False, 0, (LOST_RULE,), f"regression: {LOST}", id="drop-within-but-lost"),
     pytest.param(
-        16.0, False, 2, ("--max-drop",),
-        "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)", id="drop-over",
+        16.0,
+        False,
+        2,
+        ("--max-drop",),
+        "regression: Overall dropped more than --max-drop 16 (ref/noisy: 66.67 -> 50.00)",
+        id="drop-over",
     ),
     pytest.param(20.0, True, 2, ("--strict",), f"regression: {FLIPS}", id="strict-and-drop-within"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("max_drop", "strict", "allow", "rules", "line"), DECISIONS)
 def test_decide_on_fixture_runs(
     max_drop: float | None, strict: bool, allow: int, rules: tuple[str, ...], line: str
 ) -> None:
-    """Two flips against one are noise to the paired test (p = 1); --strict fails on them; the Overall gate on
-    both sides of the 16.67-point drop; and, whatever else was asked, the lost-case gate with its per-model
-    allowance (ref/noisy lost 2 cases, ref/oracle 1)."""
+    """Two flips against one are noise to the paired test (p = 1); --strict fails on them; the
+    Overall gate on both sides of the 16.67-point drop; and, whatever else was asked, the
+    lost-case gate with its per-model allowance (ref/noisy lost 2 cases, ref/oracle 1)."""
     decision = decide(compare(load_run(BASE), load_run(CAND)), max_drop, allow, strict=strict)
     assert (decision.regression, decision.line) == (bool(rules), line)
     assert decision.rules == rules
 
 
 def test_decide_without_flips_and_with_lost_overall() -> None:
-    """No flips is ``no regression``; a B whose only case errored has lost it and has no score at all, and under
-    --max-drop it has lost its Overall rate too."""
+    """No flips is ``no regression``; a B whose only case errored has lost it and has no score at
+    all, and under --max-drop it has lost its Overall rate too."""
     same = compare({"m": results("m", {"a": "passed"})}, {"m": results("m", {"a": "passed"})})
     assert decide(same) == decide(same, None)
     assert (
@@ -268,40 +307,79 @@ def test_single_flip_is_singular() -> None:
     assert decide(diff, strict=True).line == "regression: 1 case flipped to failed (m: a)"
 
 
-# --- the gate never passes a broken run ---------------------------------------------------------------
+# --- the gate never passes a broken run -----------------------------------------------------------
 
 EIGHT = {f"c{i}": "passed" if i % 2 else "failed" for i in range(8)}
 BROKEN = [
     # id, B's statuses, --allow-errored, verdict line
-    pytest.param(dict.fromkeys(EIGHT, "errored"), 0,
-                 "regression: 8 cases scored in A errored or vanished in B (m: c0, c1, c2, c3, c4, c5, c6, c7); "
-                 "no scored case in B (m)", id="all-errored"),
-    pytest.param(dict.fromkeys(EIGHT, "errored"), 100, "regression: no scored case in B (m)",
-                 id="all-errored-allowance-cannot-pass-it"),
-    pytest.param(dict.fromkeys(EIGHT, "unrecorded"), 100, "regression: no scored case in B (m)", id="all-unrecorded"),
-    pytest.param({}, 0, "regression: 8 cases scored in A errored or vanished in B (m: c0, c1, c2, c3, c4, c5, c6, "
-                 "c7); no scored case in B (m)", id="results-empty"),
+    pytest.param(
+        dict.fromkeys(EIGHT, "errored"),
+        0,
+        "regression: 8 cases scored in A errored or vanished in B (m: c0, c1, c2, c3, c4, c5, c6, "
+        "c7); no scored case in B (m)",
+        id="all-errored",
+    ),
+    pytest.param(
+        dict.fromkeys(EIGHT, "errored"),
+        100,
+        "regression: no scored case in B (m)",
+        id="all-errored-allowance-cannot-pass-it",
+    ),
+    pytest.param(
+        dict.fromkeys(EIGHT, "unrecorded"),
+        100,
+        "regression: no scored case in B (m)",
+        id="all-unrecorded",
+    ),
+    pytest.param(
+        {},
+        0,
+        "regression: 8 cases scored in A errored or vanished in B (m: c0, c1, c2, c3, c4, c5, c6, "
+        "c7); no scored case in B (m)",
+        id="results-empty",
+    ),
     pytest.param({}, 8, "regression: no scored case in B (m)", id="results-empty-allowed"),
-    pytest.param({**EIGHT, "c3": "errored"}, 0,
-                 "regression: 1 case scored in A errored or vanished in B (m: c3)", id="one-errored"),
-    pytest.param({**EIGHT, "c3": "errored"}, 1,
-                 "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1); 1 case errored "
-                 "or vanished in B, within --allow-errored 1", id="one-errored-allowed"),
-    pytest.param({k: v for k, v in EIGHT.items() if k != "c5"}, 0,
-                 "regression: 1 case scored in A errored or vanished in B (m: c5)", id="one-vanished"),
-    pytest.param({**EIGHT, "c0": "errored", "c1": "unrecorded"}, 1,
-                 "regression: 2 cases scored in A errored or vanished in B (m: c0, c1, more than --allow-errored 1)",
-                 id="over-the-allowance"),
-    pytest.param(EIGHT, 0, "no regression: paired test: B is not worse at --alpha 0.05 "
-                 "(m: one-sided p = 1)", id="same"),
-]  # fmt: skip
+    pytest.param(
+        {**EIGHT, "c3": "errored"},
+        0,
+        "regression: 1 case scored in A errored or vanished in B (m: c3)",
+        id="one-errored",
+    ),
+    pytest.param(
+        {**EIGHT, "c3": "errored"},
+        1,
+        "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1); 1 case "
+        "errored or vanished in B, within --allow-errored 1",
+        id="one-errored-allowed",
+    ),
+    pytest.param(
+        {k: v for k, v in EIGHT.items() if k != "c5"},
+        0,
+        "regression: 1 case scored in A errored or vanished in B (m: c5)",
+        id="one-vanished",
+    ),
+    pytest.param(
+        {**EIGHT, "c0": "errored", "c1": "unrecorded"},
+        1,
+        "regression: 2 cases scored in A errored or vanished in B (m: c0, c1, more than "
+        "--allow-errored 1)",
+        id="over-the-allowance",
+    ),
+    pytest.param(
+        EIGHT,
+        0,
+        "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1)",
+        id="same",
+    ),
+]
 
 
 @pytest.mark.parametrize(("b_statuses", "allow", "line"), BROKEN)
 def test_gate_never_green_on_a_broken_run(
     b_statuses: dict[str, str], allow: int, line: str
 ) -> None:
-    """A B that errored, went unrecorded or lost cases is a regression unless allowed; no score at all always is."""
+    """A B that errored, went unrecorded or lost cases is a regression unless allowed; no score
+    at all always is."""
     diff = compare({"m": results("m", EIGHT)}, {"m": results("m", b_statuses)})
     decision = decide(diff, None, allow)
     assert decision.line == line
@@ -312,7 +390,8 @@ def test_gate_never_green_on_a_broken_run(
 
 
 def test_a_model_missing_from_b_is_a_regression() -> None:
-    """A model of A that B lacks (its rescore failed, its dir was dropped) fails the gate; one only in B does not."""
+    """A model of A that B lacks (its rescore failed, its dir was dropped) fails the gate; one
+    only in B does not."""
     a = {"x": results("x", {"a": "passed"}), "y": results("y", {"a": "passed"})}
     b = {"y": results("y", {"a": "passed"}), "z": results("z", {"a": "passed"})}
     decision = decide(compare(a, b))
@@ -321,30 +400,35 @@ def test_a_model_missing_from_b_is_a_regression() -> None:
     assert decide(compare(b | {"x": a["x"]}, b | {"x": a["x"]})).regression is False
 
 
-# --- text -------------------------------------------------------------------------------------------
+# --- text -----------------------------------------------------------------------------------------
 
 
 def test_format_text_lines() -> None:
-    """The lines a user reads: the verdict first, the summary, then per model Overall with the paired difference and
-    each case that is not unchanged once, with its verdict and reason."""
+    """The lines a user reads: the verdict first, the summary, then per model Overall with the
+    paired difference and each case that is not unchanged once, with its verdict and reason."""
     diff = compare(load_run(BASE), load_run(CAND))
     text = format_text(diff, decide(diff))
     assert text.splitlines() == [
-        "regression: 3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; ref/oracle: "
-        "no_call-01)",
-        "note: ref/noisy: 2 cases flipped to failed, but with one sample per case the paired test cannot tell them "
-        "from noise (p = 1); record both runs with --repeats 5 to tell noise from regression",
-        "summary: 2 models, 11 cases: 0 regressions, 3 lost, 2 noise, 1 fix, 1 known failure, 4 unchanged",
-        "model ref/noisy (suite lobstack-tool-calling 1.0.0): Overall 66.67 -> 50.00; paired difference B - A -25.00 "
-        "points [-100.00, +100.00] (95%, 4 paired cases); McNemar exact p = 1",
+        "regression: 3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, "
+        "no_call-01; ref/oracle: no_call-01)",
+        "note: ref/noisy: 2 cases flipped to failed, but with one sample per case the paired test "
+        "cannot tell them from noise (p = 1); record both runs with --repeats 5 to tell noise from "
+        "regression",
+        "summary: 2 models, 11 cases: 0 regressions, 3 lost, 2 noise, 1 fix, 1 known failure, 4 "
+        "unchanged",
+        "model ref/noisy (suite lobstack-tool-calling 1.0.0): Overall 66.67 -> 50.00; paired "
+        "difference B - A -25.00 points [-100.00, +100.00] (95%, 4 paired cases); McNemar exact p "
+        "= 1",
         "  arguments-02 [lost]: passed in A, errored in B: http_500 on step 1",
         "  no_call-01 [lost]: passed in A, absent from B",
-        "  parallel-02 [noise]: passed in A, failed in B: step 1: expected 2 calls in one response, got 1",
-        '  chains-03 [noise]: passed in A, failed in B: step 2: run_tests.path: expected eq "tests/", got "test/"',
+        "  parallel-02 [noise]: passed in A, failed in B: step 1: expected 2 calls in one "
+        "response, got 1",
+        "  chains-03 [noise]: passed in A, failed in B: step 2: run_tests.path: expected eq "
+        '"tests/", got "test/"',
         "  selection-01 [fix]: failed in A, passed in B",
         "  (1 known failure not listed; --verbose lists every case)",
-        "model ref/oracle (suite lobstack-tool-calling 1.0.0): Overall 100.00 -> 100.00; paired difference B - A "
-        "+0.00 points [+0.00, +0.00] (95%, 2 paired cases); McNemar exact p = 1",
+        "model ref/oracle (suite lobstack-tool-calling 1.0.0): Overall 100.00 -> 100.00; paired "
+        "difference B - A +0.00 points [+0.00, +0.00] (95%, 2 paired cases); McNemar exact p = 1",
         "  no_call-01 [lost]: passed in A, unrecorded in B: no recorded answer for step 1",
         "models only in B: ref/abstain",
     ]
@@ -352,8 +436,9 @@ def test_format_text_lines() -> None:
 
 
 def test_format_text_verbose_and_quiet() -> None:
-    """--verbose adds every case (known failures and unchanged ones), the metric table and the power line; --quiet
-    keeps the verdict, the summary and one line per model. Each case is listed once at every level."""
+    """--verbose adds every case (known failures and unchanged ones), the metric table and the power
+    line; --quiet keeps the verdict, the summary and one line per model. Each case is listed once
+    at every level."""
     diff = compare(load_run(BASE), load_run(CAND))
     verbose = format_text(diff, decide(diff), detail="verbose").splitlines()
     overall = next(line for line in verbose if line.startswith("  overall") and "66.67" in line)
@@ -369,7 +454,10 @@ def test_format_text_verbose_and_quiet() -> None:
     ]
     chains = [line.split() for line in verbose if line.startswith("  chains")]
     assert ["chains", "-", "-", "-"] in chains  # ref/oracle has no chains
-    known = "  near_misses-01 [known failure]: failed in A, failed in B: step 1: expected send_email, got post_slack"
+    known = (
+        "  near_misses-01 [known failure]: failed in A, failed in B: step 1: expected "
+        "send_email, got post_slack"
+    )
     assert known in verbose
     assert "  no_call-02 [unchanged]: absent in A, passed in B" in verbose
     assert any(line.startswith("  power: detects an Overall drop of") for line in verbose)
@@ -382,11 +470,15 @@ def test_format_text_verbose_and_quiet() -> None:
                 named.append((model, line.split()[0]))
         assert len(named) == len(set(named))  # never the same case twice in a model's block
     quiet = format_text(diff, decide(diff), detail="quiet").splitlines()
-    assert quiet == [*verbose[:3], verbose[3], *(line for line in verbose if line.startswith("model ref/oracle")),
-                     "models only in B: ref/abstain"]  # fmt: skip
+    assert quiet == [
+        *verbose[:3],
+        verbose[3],
+        *(line for line in verbose if line.startswith("model ref/oracle")),
+        "models only in B: ref/abstain",
+    ]
 
 
-# --- JUnit ------------------------------------------------------------------------------------------
+# --- JUnit ----------------------------------------------------------------------------------------
 
 
 def _junit(diff: RunDiff, decision: Decision) -> ET.Element:
@@ -394,8 +486,9 @@ def _junit(diff: RunDiff, decision: Decision) -> ET.Element:
 
 
 def test_junit_xml_parsed_back() -> None:
-    """One testsuite per model, one testcase per case of A or B: regressions are failures (flips, under --strict)
-    and errors (lost scores), a case failing in both runs is a known failure (skipped, with B's reason)."""
+    """One testsuite per model, one testcase per case of A or B: regressions are failures (flips,
+    under --strict) and errors (lost scores), a case failing in both runs is a known failure
+    (skipped, with B's reason)."""
     diff = compare(load_run(BASE), load_run(CAND))
     data = to_junit(diff, decide(diff, strict=True))
     assert data.startswith(b"<?xml version='1.0' encoding='utf-8'?>")
@@ -418,9 +511,15 @@ def test_junit_xml_parsed_back() -> None:
     ]
     cases = {c.get("name"): c for c in noisy.findall("testcase")}
     assert list(cases) == [
-        "selection-01", "selection-02", "arguments-02", "near_misses-01", "no_call-02", "parallel-02", "chains-03",
+        "selection-01",
+        "selection-02",
+        "arguments-02",
+        "near_misses-01",
+        "no_call-02",
+        "parallel-02",
+        "chains-03",
         "no_call-01",
-    ]  # fmt: skip
+    ]
     assert all(c.get("classname") == "ref/noisy" for c in cases.values())
     failure = cases["chains-03"].find("failure")
     assert failure is not None
@@ -455,8 +554,8 @@ def test_junit_xml_parsed_back() -> None:
 
 
 def test_junit_flips_the_paired_test_calls_noise() -> None:
-    """Without --strict the same two flips are noise to the paired test (p = 1): skipped, saying why and how to
-    count them; the lost cases are still errors."""
+    """Without --strict the same two flips are noise to the paired test (p = 1): skipped, saying why
+    and how to count them; the lost cases are still errors."""
     diff = compare(load_run(BASE), load_run(CAND))
     root = _junit(diff, decide(diff))
     assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
@@ -478,14 +577,15 @@ def test_junit_flips_the_paired_test_calls_noise() -> None:
         "skipped"
     )
     assert flip is not None and flip.get("message", "").startswith(
-        "passed in A, failed in B; not a regression by itself: the paired test cannot tell it from noise (p = 1); "
-        "--strict counts every flip: step 1:"
+        "passed in A, failed in B; not a regression by itself: the paired test cannot tell it from "
+        "noise (p = 1); --strict counts every flip: step 1:"
     )
 
 
 def test_junit_of_a_paired_test_regression() -> None:
-    """Six cases flipped to failed and none back (McNemar p = 0.03125): one (whole run) failure for the statistical
-    verdict, each flipped case skipped as counted in it; --strict makes each flip a failure of its own as well."""
+    """Six cases flipped to failed and none back (McNemar p = 0.03125): one (whole run) failure for
+    the statistical verdict, each flipped case skipped as counted in it; --strict makes each flip
+    a failure of its own as well."""
     ids = [f"c{i}" for i in range(10)]
     a = {"m": results("m", dict.fromkeys(ids, "passed"))}
     b = {"m": results("m", dict.fromkeys(ids, "passed") | dict.fromkeys(ids[:6], "failed"))}
@@ -503,8 +603,8 @@ def test_junit_of_a_paired_test_regression() -> None:
     whole = cases["(whole run)"].find("failure")
     assert whole is not None and (whole.get("type"), whole.get("message")) == (
         "paired_test",
-        "paired test: B is worse than A (McNemar exact one-sided p = 0.01562 < 0.05, mean change -60.00 points); "
-        "6 cases got worse: c0, c1, c2, c3, c4, c5",
+        "paired test: B is worse than A (McNemar exact one-sided p = 0.01562 < 0.05, mean change "
+        "-60.00 points); 6 cases got worse: c0, c1, c2, c3, c4, c5",
     )
     counted = cases["c0"].find("skipped")
     assert counted is not None
@@ -519,8 +619,8 @@ def test_junit_of_a_paired_test_regression() -> None:
 
 
 def test_junit_under_max_drop_and_allowance() -> None:
-    """With --max-drop the one regression is the model's Overall (a whole-run failure); its flips are skipped with
-    why, and so are lost cases within --allow-errored."""
+    """With --max-drop the one regression is the model's Overall (a whole-run failure); its flips
+    are skipped with why, and so are lost cases within --allow-errored."""
     diff = compare(load_run(BASE), load_run(CAND))
     root = _junit(diff, decide(diff, 16.0, 2))
     assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == [
@@ -559,30 +659,86 @@ def test_junit_for_a_model_missing_from_b() -> None:
 
 SIX_WORSE = {f"c{i}": "failed" if i < 6 else "passed" for i in range(10)}
 JUNIT_SCENARIOS = [
-    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", {**EIGHT, "c1": "failed", "c3": "errored"})}, None, 0,
-                 (0, 1), id="flip-is-noise-and-errored"),
-    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", {**EIGHT, "c1": "failed", "c3": "errored"})}, None, 0,
-                 (1, 1), id="strict-flip-and-errored"),
-    pytest.param({"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))}, {"m": results("m", SIX_WORSE)}, None, 0,
-                 (1, 0), id="paired-test"),
-    pytest.param({"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))}, {"m": results("m", SIX_WORSE)}, None, 0,
-                 (7, 0), id="strict-paired-test"),
-    pytest.param({"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))},
-                 {"m": results("m", {**SIX_WORSE, "c9": "errored"})}, None, 0, (1, 1), id="paired-test-and-lost"),
-    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", dict.fromkeys(EIGHT, "errored"))}, None, 0, (0, 9),
-                 id="all-errored"),
-    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", dict.fromkeys(EIGHT, "errored"))}, None, 8, (0, 1),
-                 id="all-errored-allowed"),
-    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", {})}, None, 0, (0, 9), id="results-empty"),
-    pytest.param({"m": results("m", {})}, {"m": results("m", {})}, None, 0, (0, 1), id="both-empty"),
-    pytest.param({"m": results("m", EIGHT)}, {"m": results("m", EIGHT)}, None, 0, (0, 0), id="identical"),
-    pytest.param({"m": results("m", EIGHT, overall=60.0)},
-                 {"m": results("m", {**EIGHT, "c1": "failed"}, overall=40.0)}, 10.0, 0, (1, 0), id="dropped"),
+    pytest.param(
+        {"m": results("m", EIGHT)},
+        {"m": results("m", {**EIGHT, "c1": "failed", "c3": "errored"})},
+        None,
+        0,
+        (0, 1),
+        id="flip-is-noise-and-errored",
+    ),
+    pytest.param(
+        {"m": results("m", EIGHT)},
+        {"m": results("m", {**EIGHT, "c1": "failed", "c3": "errored"})},
+        None,
+        0,
+        (1, 1),
+        id="strict-flip-and-errored",
+    ),
+    pytest.param(
+        {"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))},
+        {"m": results("m", SIX_WORSE)},
+        None,
+        0,
+        (1, 0),
+        id="paired-test",
+    ),
+    pytest.param(
+        {"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))},
+        {"m": results("m", SIX_WORSE)},
+        None,
+        0,
+        (7, 0),
+        id="strict-paired-test",
+    ),
+    pytest.param(
+        {"m": results("m", dict.fromkeys(SIX_WORSE, "passed"))},
+        {"m": results("m", {**SIX_WORSE, "c9": "errored"})},
+        None,
+        0,
+        (1, 1),
+        id="paired-test-and-lost",
+    ),
+    pytest.param(
+        {"m": results("m", EIGHT)},
+        {"m": results("m", dict.fromkeys(EIGHT, "errored"))},
+        None,
+        0,
+        (0, 9),
+        id="all-errored",
+    ),
+    pytest.param(
+        {"m": results("m", EIGHT)},
+        {"m": results("m", dict.fromkeys(EIGHT, "errored"))},
+        None,
+        8,
+        (0, 1),
+        id="all-errored-allowed",
+    ),
+    pytest.param(
+        {"m": results("m", EIGHT)}, {"m": results("m", {})}, None, 0, (0, 9), id="results-empty"
+    ),
+    pytest.param(
+        {"m": results("m", {})}, {"m": results("m", {})}, None, 0, (0, 1), id="both-empty"
+    ),
+    pytest.param(
+        {"m": results("m", EIGHT)}, {"m": results("m", EIGHT)}, None, 0, (0, 0), id="identical"
+    ),
+    pytest.param(
+        {"m": results("m", EIGHT, overall=60.0)},
+        {"m": results("m", {**EIGHT, "c1": "failed"}, overall=40.0)},
+        10.0,
+        0,
+        (1, 0),
+        id="dropped",
+    ),
     pytest.param(load_run(BASE), load_run(CAND), None, 0, (0, 3), id="fixture-runs"),
     pytest.param(load_run(BASE), load_run(CAND), None, 0, (2, 3), id="strict-fixture-runs"),
     pytest.param(load_run(BASE), load_run(CAND), 16.0, 0, (1, 3), id="fixture-runs-max-drop"),
-    pytest.param(load_run(BASE), load_run(RUNS / "edited"), None, 0, (0, 1), id="fixture-model-vanished"),
-]  # fmt: skip
+    pytest.param(
+        load_run(BASE), load_run(RUNS / "edited"), None, 0, (0, 1), id="fixture-model-vanished"
+    ),
+]
 
 
 @pytest.mark.parametrize(("a", "b", "max_drop", "allow", "counts"), JUNIT_SCENARIOS)
@@ -594,7 +750,8 @@ def test_junit_failures_and_errors_are_the_gates_regressions(
     allow: int,
     counts: tuple[int, int],
 ) -> None:
-    """JUnit's failures and errors are exactly the gate's regressions: as many, and green exactly when it is."""
+    """JUnit's failures and errors are exactly the gate's regressions: as many, and green exactly
+    when it is."""
     diff = compare(a, b)
     decision = decide(diff, max_drop, allow, strict=request.node.callspec.id.startswith("strict-"))
     root = _junit(diff, decision)
@@ -605,19 +762,40 @@ def test_junit_failures_and_errors_are_the_gates_regressions(
     assert failures == len(root.findall(".//failure")) and errors == len(root.findall(".//error"))
 
 
-# --- CLI end to end ---------------------------------------------------------------------------------
+# --- CLI end to end -------------------------------------------------------------------------------
 
 N = str(BASE / "ref_noisy" / "results.json")
 CLI = [
-    pytest.param([str(BASE), str(CAND), "--strict", "--fail-on-regression"], 1, "regression: 2 cases flipped",
-                 id="report-strict"),
-    pytest.param([str(BASE), str(CAND), "--fail-on-regression", "--allow-errored", "2"], 0,
-                 "no regression: paired test", id="flips-noise"),
-    pytest.param([str(BASE), str(CAND), "--fail-on-regression"], 1, "regression: 3 cases scored in A errored",
-                 id="flips-noise-lost-cases-fail"),
-    pytest.param([str(BASE), str(CAND), "--fail-on-regression", "--strict"], 1, "regression: 2 cases", id="strict"),
-    pytest.param([N, str(CAND / "ref_noisy"), "--allow-errored", "2"], 0, "no regression: paired test",
-                 id="file-vs-dir"),
+    pytest.param(
+        [str(BASE), str(CAND), "--strict", "--fail-on-regression"],
+        1,
+        "regression: 2 cases flipped",
+        id="report-strict",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--fail-on-regression", "--allow-errored", "2"],
+        0,
+        "no regression: paired test",
+        id="flips-noise",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--fail-on-regression"],
+        1,
+        "regression: 3 cases scored in A errored",
+        id="flips-noise-lost-cases-fail",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--fail-on-regression", "--strict"],
+        1,
+        "regression: 2 cases",
+        id="strict",
+    ),
+    pytest.param(
+        [N, str(CAND / "ref_noisy"), "--allow-errored", "2"],
+        0,
+        "no regression: paired test",
+        id="file-vs-dir",
+    ),
     pytest.param([str(BASE), str(BASE), "--fail-on-regression"], 0, "no regression", id="same-run"),
     pytest.param(
         [str(CAND), str(BASE), "--fail-on-regression", "--strict"],
@@ -626,30 +804,66 @@ CLI = [
         id="reversed",
     ),
     pytest.param(
-        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20", "--allow-errored", "2"], 0,
-        "no regression: paired test", id="max-drop-within",
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20", "--allow-errored", "2"],
+        0,
+        "no regression: paired test",
+        id="max-drop-within",
     ),
     pytest.param(
-        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"], 1, "regression: 3 cases scored in A",
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "20"],
+        1,
+        "regression: 3 cases scored in A",
         id="max-drop-within-but-lost",
     ),
     pytest.param(
-        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "10"], 1, "regression: Overall dropped",
+        [str(BASE), str(CAND), "--fail-on-regression", "--max-drop", "10"],
+        1,
+        "regression: Overall dropped",
         id="max-drop-over",
     ),
     pytest.param(
-        [str(BASE), str(RUNS / "v110"), "--allow-suite-mismatch", "--fail-on-regression", "--strict"], 1,
-        "regression: 2 cases", id="mismatch-allowed",
+        [
+            str(BASE),
+            str(RUNS / "v110"),
+            "--allow-suite-mismatch",
+            "--fail-on-regression",
+            "--strict",
+        ],
+        1,
+        "regression: 2 cases",
+        id="mismatch-allowed",
     ),
-    pytest.param([str(BASE / "ref_noisy"), str(RUNS / "edited")], 0, "no regression", id="sha-only"),
-    pytest.param([str(BASE), str(RUNS / "edited"), "--fail-on-regression"], 1,
-                 "regression: models in A missing from B (ref/oracle)", id="model-missing-from-b"),
-    pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"], 1,
-                 "regression: 1 case scored in A errored or vanished in B (ref/oracle: no_call-01)", id="one-model"),
-    pytest.param([str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression", "--allow-errored", "1"], 0,
-                 "no regression: paired test: B is not worse at --alpha 0.05 (ref/oracle: one-sided p = 1); "
-                 "1 case errored or vanished in B, within --allow-errored 1", id="one-model-allowed"),
-]  # fmt: skip
+    pytest.param(
+        [str(BASE / "ref_noisy"), str(RUNS / "edited")], 0, "no regression", id="sha-only"
+    ),
+    pytest.param(
+        [str(BASE), str(RUNS / "edited"), "--fail-on-regression"],
+        1,
+        "regression: models in A missing from B (ref/oracle)",
+        id="model-missing-from-b",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--model", "ref/oracle", "--fail-on-regression"],
+        1,
+        "regression: 1 case scored in A errored or vanished in B (ref/oracle: no_call-01)",
+        id="one-model",
+    ),
+    pytest.param(
+        [
+            str(BASE),
+            str(CAND),
+            "--model",
+            "ref/oracle",
+            "--fail-on-regression",
+            "--allow-errored",
+            "1",
+        ],
+        0,
+        "no regression: paired test: B is not worse at --alpha 0.05 (ref/oracle: one-sided p = 1); "
+        "1 case errored or vanished in B, within --allow-errored 1",
+        id="one-model-allowed",
+    ),
+]
 
 
 @pytest.mark.parametrize(("args", "code", "last"), CLI)
@@ -675,44 +889,113 @@ def test_cli_text_mentions_warnings(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 CLI_ERRORS = [
-    pytest.param([str(BASE), str(RUNS / "v110")], 1, "suite lobstack-tool-calling 1.0.0, B with", id="suite-mismatch"),
+    pytest.param(
+        [str(BASE), str(RUNS / "v110")],
+        1,
+        "suite lobstack-tool-calling 1.0.0, B with",
+        id="suite-mismatch",
+    ),
     pytest.param([str(BASE), str(RUNS / "nope")], 1, "no such file or directory", id="missing"),
-    pytest.param([str(BASE), str(CAND), "--max-drop", "-1", "--fail-on-regression"], 2, "got '-1'", id="negative"),
-    pytest.param([str(BASE), str(CAND), "--max-drop", "5"], 2, "only applies with --fail-on-regression",
-                 id="max-drop-alone"),
-    pytest.param([str(BASE), str(CAND), "--max-drop", "lots"], 2, "got 'lots'", id="max-drop-not-a-number"),
-    pytest.param([str(BASE), str(CAND), "--model", "ref/none"], 1, "model 'ref/none' is not in both", id="no-model"),
-    pytest.param([str(BASE), str(CAND / "ref_abstain")], 1, "no model appears in both", id="disjoint"),
-    pytest.param([str(BASE), str(CAND), "--html", "x.html"], 2, "--html needs one model", id="html-many-models"),
-    pytest.param([str(BASE), str(CAND), "--alpha", "1.5"], 2, "--alpha: expected a number between 0 and 1, got '1.5'",
-                 id="alpha-too-big"),
+    pytest.param(
+        [str(BASE), str(CAND), "--max-drop", "-1", "--fail-on-regression"],
+        2,
+        "got '-1'",
+        id="negative",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--max-drop", "5"],
+        2,
+        "only applies with --fail-on-regression",
+        id="max-drop-alone",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--max-drop", "lots"], 2, "got 'lots'", id="max-drop-not-a-number"
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--model", "ref/none"],
+        1,
+        "model 'ref/none' is not in both",
+        id="no-model",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND / "ref_abstain")], 1, "no model appears in both", id="disjoint"
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--html", "x.html"],
+        2,
+        "--html needs one model",
+        id="html-many-models",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--alpha", "1.5"],
+        2,
+        "--alpha: expected a number between 0 and 1, got '1.5'",
+        id="alpha-too-big",
+    ),
     pytest.param([str(BASE), str(CAND), "--alpha", "no"], 2, "got 'no'", id="alpha-not-a-number"),
-    pytest.param([str(BASE), str(CAND), "--detect", "0"], 2, "--detect: expected points between 0 and 100",
-                 id="detect-zero"),
-    pytest.param([str(BASE), str(CAND), "--strict"], 2, "--strict only applies with --fail-on-regression",
-                 id="strict-alone"),
-    pytest.param([str(BASE), str(CAND), "--allow-errored", "-1"], 2, "error: --allow-errored -1: must be at least 0\n",
-                 id="allow-negative"),
-    pytest.param([str(BASE), str(CAND), "--allow-errored", "two"], 2,
-                 "error: --allow-errored: expected a whole number >= 0, got 'two'\n", id="allow-text"),
-    pytest.param([str(BASE), str(CAND), "--max-drop", "inf", "--fail-on-regression"], 2,
-                 "--max-drop: expected a finite number of points >= 0, got 'inf'", id="max-drop-inf"),
-    pytest.param([str(BASE), str(CAND), "--max-drop", "nan", "--fail-on-regression"], 2, "got 'nan'",
-                 id="max-drop-nan"),
-    pytest.param([str(BASE), str(CAND), "--junit", str(RUNS)], 2, f"--junit {RUNS}: is a directory, not a file",
-                 id="junit-is-a-dir"),
-    pytest.param([str(BASE), str(CAND), "--junit", str(RUNS / "no" / "j.xml")], 2,
-                 f"--junit {RUNS / 'no' / 'j.xml'}: no such directory {RUNS / 'no'}", id="junit-no-dir"),
-    pytest.param([str(BASE), str(CAND), "--html", "/proc/x.html"], 2, "--html /proc/x.html: cannot write there",
-                 id="html-unwritable"),
-]  # fmt: skip
+    pytest.param(
+        [str(BASE), str(CAND), "--detect", "0"],
+        2,
+        "--detect: expected points between 0 and 100",
+        id="detect-zero",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--strict"],
+        2,
+        "--strict only applies with --fail-on-regression",
+        id="strict-alone",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--allow-errored", "-1"],
+        2,
+        "error: --allow-errored -1: must be at least 0\n",
+        id="allow-negative",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--allow-errored", "two"],
+        2,
+        "error: --allow-errored: expected a whole number >= 0, got 'two'\n",
+        id="allow-text",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--max-drop", "inf", "--fail-on-regression"],
+        2,
+        "--max-drop: expected a finite number of points >= 0, got 'inf'",
+        id="max-drop-inf",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--max-drop", "nan", "--fail-on-regression"],
+        2,
+        "got 'nan'",
+        id="max-drop-nan",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--junit", str(RUNS)],
+        2,
+        f"--junit {RUNS}: is a directory, not a file",
+        id="junit-is-a-dir",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--junit", str(RUNS / "no" / "j.xml")],
+        2,
+        f"--junit {RUNS / 'no' / 'j.xml'}: no such directory {RUNS / 'no'}",
+        id="junit-no-dir",
+    ),
+    pytest.param(
+        [str(BASE), str(CAND), "--html", "/proc/x.html"],
+        2,
+        "--html /proc/x.html: cannot write there",
+        id="html-unwritable",
+    ),
+]
 
 
 @pytest.mark.parametrize(("args", "code", "message"), CLI_ERRORS)
 def test_cli_errors(
     capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str
 ) -> None:
-    """User errors are one ``error:`` line on stderr with exit 1 (or 2 for usage), never a traceback."""
+    """User errors are one ``error:`` line on stderr with exit 1 (or 2 for usage), never
+    a traceback."""
     assert main(["diff", "runs", *args]) == code
     err = capsys.readouterr().err
     assert err.startswith("error: ")
@@ -731,9 +1014,9 @@ def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_cli_names_every_bad_results_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Several unreadable results files, in A and in B: one ``error:`` line each, in order (A's, then B's), nothing
-    compared, and the exit code of one bad file (1); the last is the CLI handler's own line, so one bad file
-    reads as before."""
+    """Several unreadable results files, in A and in B: one ``error:`` line each, in order (A's,
+    then B's), nothing compared, and the exit code of one bad file (1); the last is the CLI
+    handler's own line, so one bad file reads as before."""
     import shutil
 
     a, b = tmp_path / "a", tmp_path / "b"
@@ -746,8 +1029,8 @@ def test_cli_names_every_bad_results_file(
         assert main(["diff", "runs", str(a), str(b), *gate]) == 1
         captured = capsys.readouterr()
         assert captured.err.splitlines() == [
-            f"error: {bad_a}: the results file is not valid JSON (Expecting property name enclosed in double quotes "
-            "at line 1)",
+            f"error: {bad_a}: the results file is not valid JSON (Expecting property name enclosed "
+            "in double quotes at line 1)",
             f"error: {bad_b1}: not a results object",
             f"error: {bad_b2}: missing list field 'results'",
         ]
@@ -785,7 +1068,8 @@ def test_cli_writes_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_cli_html_written_by_renderer(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """With a renderer, --html passes it the two results dicts of the one model and writes what it returns."""
+    """With a renderer, --html passes it the two results dicts of the one model and writes what
+    it returns."""
     seen: list[tuple[str, str, object]] = []
     fake = types.ModuleType("replay.html")
 
@@ -847,7 +1131,8 @@ def test_overall_rise_never_trips_max_drop() -> None:
         {"m": results("m", {"a": "passed"}, overall=50.0)},
     )
     assert decide(diff, 0.0).line == (
-        "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1); Overall within --max-drop 0"
+        "no regression: paired test: B is not worse at --alpha 0.05 (m: one-sided p = 1); Overall "
+        "within --max-drop 0"
     )
 
 
@@ -859,22 +1144,23 @@ def test_verdict_lists_at_most_ten_ids_per_model() -> None:
         {"m": results("m", dict.fromkeys(ids, "failed"))},
     )
     assert decide(diff, strict=True).line == (
-        "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, +2 more); "
-        "paired test: B is worse than A at --alpha 0.05 (m: McNemar exact one-sided p = 0.0002441 < 0.05, "
-        "mean change -100.00 points)"
+        "regression: 12 cases flipped to failed (m: c00, c01, c02, c03, c04, c05, c06, c07, c08, "
+        "c09, +2 more); paired test: B is worse than A at --alpha 0.05 (m: McNemar exact one-sided "
+        "p = 0.0002441 < 0.05, mean change -100.00 points)"
     )
 
 
 def test_alpha_decides_the_paired_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Six cases flipped to failed and none back: one-sided McNemar p = 1/64, a regression at 0.05, not at 0.01."""
+    """Six cases flipped to failed and none back: one-sided McNemar p = 1/64, a regression at
+    0.05, not at 0.01."""
     ids = [f"c{i}" for i in range(10)]
     a = _write(tmp_path / "a.json", json.dumps(results("m", dict.fromkeys(ids, "passed"))))
     b_statuses = dict.fromkeys(ids, "passed") | dict.fromkeys(ids[:6], "failed")
     b = _write(tmp_path / "b.json", json.dumps(results("m", b_statuses)))
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression"]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (
-        "regression: paired test: B is worse than A at --alpha 0.05 (m: McNemar exact one-sided p = 0.01562 < 0.05, "
-        "mean change -60.00 points)"
+        "regression: paired test: B is worse than A at --alpha 0.05 (m: McNemar exact one-sided p "
+        "= 0.01562 < 0.05, mean change -60.00 points)"
     )
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression", "--alpha", "0.01"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -889,7 +1175,8 @@ def test_alpha_decides_the_paired_test(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_cli_html_for_a_model_change(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``diff runs reports/ref_oracle reports/ref_noisy --html X``: two different models, one page naming both."""
+    """``diff runs reports/ref_oracle reports/ref_noisy --html X``: two different models, one
+    page naming both."""
     reports = Path(__file__).resolve().parents[1] / "reports"
     out = tmp_path / "diff.html"
     assert (

@@ -1,4 +1,5 @@
-"""diff runs writes --junit, --markdown and --html whole or not at all: a write that fails leaves the old file."""
+"""diff runs writes --junit, --markdown and --html whole or not at all: a write that fails leaves
+the old file."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ BASE, CAND = RUNS / "base", RUNS / "cand"
 OLD = b"the previous run's file\n"
 LIMIT = 64  # bytes a process may write into one file: every output below is larger, OLD is smaller
 
-# The child runs diff runs with files capped at LIMIT bytes (RLIMIT_FSIZE, SIGXFSZ ignored so a write past it
-# fails with EFBIG instead of killing the process): a disk filling up half way through the write.
+# The child runs diff runs with files capped at LIMIT bytes (RLIMIT_FSIZE, SIGXFSZ ignored so a
+# write past it fails with EFBIG instead of killing the process): a disk filling up half way through
+# the write.
 CHILD = """
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

@@ -1,5 +1,5 @@
-"""``diff runs --markdown``: the pull-request comment (verdict, deltas with intervals, capped flips, size bound)
-and the same summary appended to ``$GITHUB_STEP_SUMMARY``."""
+"""``diff runs --markdown``: the pull-request comment (verdict, deltas with intervals, capped flips,
+size bound) and the same summary appended to ``$GITHUB_STEP_SUMMARY``."""
 
 from __future__ import annotations
 
@@ -41,33 +41,40 @@ def test_the_comment_has_the_verdict_the_deltas_with_intervals_and_the_flips(
     verdict = capsys.readouterr().out.splitlines()[0]
     text = comment.read_text(encoding="utf-8")
     assert verdict == (
-        "regression: 3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, no_call-01; ref/oracle: "
-        "no_call-01)"
+        "regression: 3 cases scored in A errored or vanished in B (ref/noisy: arguments-02, "
+        "no_call-01; ref/oracle: no_call-01)"
     )
     assert text.startswith("### lobstack-eval: regression\n")
     # The comment escapes markdown: the ids' underscores are written as "\\_".
     assert f"**Verdict:** {verdict.replace('_', chr(92) + '_')}\n" in text
     assert "**Decided by:** errored or vanished\n" in text
-    # The flips are noise to the paired test: the gate failed on the lost cases alone, and the comment says so.
+    # The flips are noise to the paired test: the gate failed on the lost cases alone, and the
+    # comment says so.
     assert (
         "> note: ref/noisy: 2 cases flipped to failed, but with one sample per case the paired test"
         in text
     )
-    # tests/fixtures/runs/*/ref_noisy/results.json: Overall 4/6 [30.0, 90.32] in A, 3/6 [18.76, 81.24] in B.
+    # tests/fixtures/runs/*/ref_noisy/results.json: Overall 4/6 [30.0, 90.32] in A, 3/6 [18.76,
+    # 81.24] in B.
     assert "| Overall | 66.67 [30.00, 90.32] | 50.00 [18.76, 81.24] | -16.67 |" in text
-    # Each case once, under its verdict: the lost cases are the regressions; the flips are noise (folded).
+    # Each case once, under its verdict: the lost cases are the regressions; the flips are
+    # noise (folded).
     assert (
-        "**Regressions (2)**\n\n| Case | Verdict |\n|---|---|\n| arguments-02 | passed in A, errored in B: "
-        in text
+        "**Regressions (2)**\n\n| Case | Verdict |\n|---|---|\n| arguments-02 | passed in A, "
+        "errored in B: " in text
     )
     assert "<details><summary>Worse, not a regression on its own (2)</summary>" in text
-    row = '| chains-03 | noise: passed in A, failed in B: step 2: run\\_tests.path: expected eq "tests/", got "test/" |'
+    row = (
+        "| chains-03 | noise: passed in A, failed in B: step 2: run\\_tests.path: expected eq "
+        '"tests/", got "test/" |'
+    )
     assert row in text
     assert "1 known failure (failed in A and in B), not listed." in text
-    # The paired difference of Overall with its 95% interval (4 paired cases: -1, -1, +1, 0 -> mean -25 points).
+    # The paired difference of Overall with its 95% interval (4 paired cases: -1, -1, +1, 0 -> mean
+    # -25 points).
     assert (
-        "Overall: paired difference B - A -25.00 points \\[-100.00, +100.00\\] (95%, 4 paired cases)."
-        in text
+        "Overall: paired difference B - A -25.00 points \\[-100.00, +100.00\\] (95%, 4 paired "
+        "cases)." in text
     )
     assert "McNemar exact p = 1 on 3 discordant pairs" in text
     assert text.endswith("Models only in B: ref/abstain.\n")
@@ -154,7 +161,8 @@ def test_github_step_summary_gets_the_same_summary_appended(
 def test_an_unwritable_step_summary_is_one_warning_and_the_verdict_still_decides(  # type: ignore[no-untyped-def]
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
-    # The job summary is the runner's copy, not an output asked for: a warning, then the verdict and its exit code.
+    # The job summary is the runner's copy, not an output asked for: a warning, then the verdict and
+    # its exit code.
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "no" / "such" / "dir" / "summary.md"))
     assert main(["diff", "runs", str(BASE), str(CAND)]) == 0
     captured = capsys.readouterr()

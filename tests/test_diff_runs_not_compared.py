@@ -1,6 +1,7 @@
-"""``diff runs`` when the runs cannot be compared (an unreadable results file, no model in both, suites that differ)
-still writes ``--junit``, ``--markdown`` and ``$GITHUB_STEP_SUMMARY``, saying so (METHOD decision 111), so a CI step
-that uploads them shows why; the error lines and the exit code are what they were (decision 93)."""
+"""``diff runs`` when the runs cannot be compared (an unreadable results file, no model in both,
+suites that differ) still writes ``--junit``, ``--markdown`` and ``$GITHUB_STEP_SUMMARY``, saying
+so (METHOD decision 111), so a CI step that uploads them shows why; the error lines and the exit
+code are what they were (decision 93)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ def runs(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def errors_of(junit: Path) -> list[tuple[str, str, str, str]]:
-    """(classname, name, type, message) of every testcase, after checking every one is an ``<error>`` and the
-    counts add up."""
+    """(classname, name, type, message) of every testcase, after checking every one is an
+    ``<error>`` and the counts add up."""
     root = ET.parse(junit).getroot()
     cases = root.findall("./testsuite/testcase")
     found = []
@@ -51,8 +52,9 @@ def errors_of(junit: Path) -> list[tuple[str, str, str, str]]:
 def test_a_corrupt_results_file_in_b_still_writes_junit_and_the_comment(  # type: ignore[no-untyped-def]
     runs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    """The issue's repro: B/ref_oracle/results.json is ``{"trunc``; the gate exits 1 with the error line and, now, a
-    junit.xml with that line as one ``<error>`` testcase and a comment saying the runs could not be compared."""
+    """The issue's repro: B/ref_oracle/results.json is ``{"trunc``; the gate exits 1 with the error
+    line and, now, a junit.xml with that line as one ``<error>`` testcase and a comment saying
+    the runs could not be compared."""
     a, b = runs
     bad = b / "ref_oracle" / "results.json"
     bad.write_text('{"trunc', encoding="utf-8")
@@ -99,7 +101,8 @@ def test_every_bad_file_of_both_runs_is_one_error_testcase_in_order(
     )
     lines = [line.removeprefix("error: ") for line in capsys.readouterr().err.splitlines()]
     assert lines == [
-        f"{bad_a}: the results file is not valid JSON (Expecting property name enclosed in double quotes at line 1)",
+        f"{bad_a}: the results file is not valid JSON (Expecting property name enclosed in double "
+        "quotes at line 1)",
         f"{bad_b}: not a results object",
     ]
     assert errors_of(junit) == [
@@ -143,8 +146,13 @@ def test_runs_with_no_model_in_both_or_of_other_suites_write_why(
     assert "could not be compared (2 errors)" in comment.read_text(encoding="utf-8")
 
 
-def test_bad_usage_still_writes_nothing(runs: tuple[Path, Path], tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A bad option is the command's own mistake (exit 2), before any run is read: no file claims a verdict."""
+def test_bad_usage_still_writes_nothing(  # type: ignore[no-untyped-def]
+    runs: tuple[Path, Path],
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """A bad option is the command's own mistake (exit 2), before any run is read: no file claims
+    a verdict."""
     a, b = runs
     junit = tmp_path / "junit.xml"
     assert main(["diff", "runs", str(a), str(b), "--junit", str(junit), "--alpha", "2"]) == 2

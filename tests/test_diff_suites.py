@@ -1,4 +1,5 @@
-"""``diff suites``: case classification, tool changes, the required bump against the bump made, the CLI."""
+"""``diff suites``: case classification, tool changes, the required bump against the bump made,
+the CLI."""
 
 from __future__ import annotations
 
@@ -68,60 +69,210 @@ READ_FILE_CASES = {
     cid: "request_changed" for cid in ["selection-01", "arguments-01", "no_call-01", "chains-01"]
 }
 
-# id, mutation of a copy of v1.0.0, {case: kind} for every case not unchanged, what (for the first listed
-# case, or None to skip), required bump, actual bump
+# id, mutation of a copy of v1.0.0, {case: kind} for every case not unchanged, what (for the first
+# listed case, or None to skip), required bump, actual bump
 TABLE = [
     ("released-only", lambda s: s.__setitem__("released", "2026-12-01"), {}, None, "none", "none"),
-    ("key-order-only", lambda s: s["cases"].__setitem__(0, dict(reversed(list(s["cases"][0].items())))),
-     {}, None, "none", "none"),
-    ("args", _chain(_set(lambda s: call(s, "arguments-01")["args"], "end_line", {"eq": 21}), _version("1.1.0")),
-     {"arguments-01": "check_changed"}, ("steps[0].calls[0].args.end_line.eq",), "minor", "minor"),
-    ("check-op-swapped", _chain(_set(lambda s: call(s, "arguments-01")["args"], "end_line", {"range": {"min": 20}}),
-                                _version("1.1.0")),
-     {"arguments-01": "check_changed"}, ("steps[0].calls[0].args.end_line",), "minor", "minor"),
-    ("int-vs-float", _set(lambda s: call(s, "arguments-01")["args"], "end_line", {"eq": 20.0}),
-     {"arguments-01": "check_changed"}, None, "minor", "none"),
-    ("reference", _set(lambda s: call(s, "chains-01"), "reference", {"query": "parse_config("}),
-     {"chains-01": "check_changed"}, ("steps[0].calls[0].reference.query",), "minor", "none"),
-    ("expected-name-last-step", _set(lambda s: call(s, "selection-01"), "name", "search_code"),
-     {"selection-01": "check_changed"}, ("steps[0].calls[0].name",), "minor", "none"),
-    ("expect-call-to-none", _set(lambda s: case(s, "selection-01"), "steps", [{"expect": "none"}]),
-     {"selection-01": "check_changed"}, None, "minor", "none"),
-    ("last-step-result", _set(lambda s: call(s, "parallel-01", 0, 1), "result", "Bergen: 8 C"),
-     {"parallel-01": "check_changed"}, ("steps[0].calls[1].result",), "minor", "none"),
-    ("group", _set(lambda s: case(s, "parallel-01"), "group", "selection"),
-     {"parallel-01": "check_changed"}, ("group",), "minor", "none"),
-    ("fewer-steps", lambda s: case(s, "chains-01")["steps"].pop(),
-     {"chains-01": "check_changed"}, ("steps",), "minor", "none"),
-    ("chain-result-step-1", _set(lambda s: call(s, "chains-01"), "result", "src/cfg.py:1: def parse_config():"),
-     {"chains-01": "request_changed"}, ("steps[0] result",), "minor", "none"),
-    ("chain-result-step-2", _set(lambda s: call(s, "chains-01", 1), "result", "1: import yaml"),
-     {"chains-01": "request_changed"}, ("steps[1] result",), "minor", "none"),
-    ("more-steps", lambda s: case(s, "selection-01")["steps"].append({"expect": "none"}),
-     {"selection-01": "request_changed"}, ("steps: 1 -> 2",), "minor", "none"),
-    ("messages", _set(lambda s: case(s, "selection-01")["messages"][0], "content", "Show me README.rst"),
-     {"selection-01": "request_changed"}, ("messages",), "minor", "none"),
-    ("offered-tools-order", _set(lambda s: case(s, "selection-01"), "tools", ["search_code", "read_file"]),
-     {"selection-01": "request_changed"}, ("offered tools",), "minor", "none"),
-    ("tool-schema", _chain(_set(lambda s: s["tools"]["read_file"]["function"], "description", "Read a file."),
-                           _version("1.1.0")),
-     READ_FILE_CASES, ("tool read_file",), "minor", "minor"),
-    ("system-prompt", _chain(lambda s: s.__setitem__("system_prompt", "Be brief."), _version("2.0.0")),
-     ALL_REQUEST, ("system prompt",), "minor", "major"),
-    ("unused-tool-changed", _chain(_set(lambda s: s["tools"]["send_email"]["function"], "description", "Mail."),
-                                   _version("1.0.1")),
-     {}, None, "patch", "patch"),
-    ("unused-tool-added", lambda s: s["tools"].__setitem__("noop", {"type": "function", "function": {"name": "noop"}}),
-     {}, None, "patch", "none"),
-    ("suite-renamed", _chain(lambda s: s.__setitem__("name", "other"), _version("1.0.1")), {}, None, "patch", "patch"),
-    ("case-added", _chain(lambda s: s["cases"].append(copy.deepcopy(NEW_CASE)), _version("1.0.1")),
-     {"selection-02": "added"}, None, "minor", "patch"),
-    ("case-removed-minor", _chain(lambda s: s["cases"].pop(2), _version("1.1.0")),
-     {"no_call-01": "removed"}, None, "major", "minor"),
-    ("case-removed-major", _chain(lambda s: s["cases"].pop(2), _version("2.0.0")),
-     {"no_call-01": "removed"}, None, "major", "major"),
+    (
+        "key-order-only",
+        lambda s: s["cases"].__setitem__(0, dict(reversed(list(s["cases"][0].items())))),
+        {},
+        None,
+        "none",
+        "none",
+    ),
+    (
+        "args",
+        _chain(
+            _set(lambda s: call(s, "arguments-01")["args"], "end_line", {"eq": 21}),
+            _version("1.1.0"),
+        ),
+        {"arguments-01": "check_changed"},
+        ("steps[0].calls[0].args.end_line.eq",),
+        "minor",
+        "minor",
+    ),
+    (
+        "check-op-swapped",
+        _chain(
+            _set(lambda s: call(s, "arguments-01")["args"], "end_line", {"range": {"min": 20}}),
+            _version("1.1.0"),
+        ),
+        {"arguments-01": "check_changed"},
+        ("steps[0].calls[0].args.end_line",),
+        "minor",
+        "minor",
+    ),
+    (
+        "int-vs-float",
+        _set(lambda s: call(s, "arguments-01")["args"], "end_line", {"eq": 20.0}),
+        {"arguments-01": "check_changed"},
+        None,
+        "minor",
+        "none",
+    ),
+    (
+        "reference",
+        _set(lambda s: call(s, "chains-01"), "reference", {"query": "parse_config("}),
+        {"chains-01": "check_changed"},
+        ("steps[0].calls[0].reference.query",),
+        "minor",
+        "none",
+    ),
+    (
+        "expected-name-last-step",
+        _set(lambda s: call(s, "selection-01"), "name", "search_code"),
+        {"selection-01": "check_changed"},
+        ("steps[0].calls[0].name",),
+        "minor",
+        "none",
+    ),
+    (
+        "expect-call-to-none",
+        _set(lambda s: case(s, "selection-01"), "steps", [{"expect": "none"}]),
+        {"selection-01": "check_changed"},
+        None,
+        "minor",
+        "none",
+    ),
+    (
+        "last-step-result",
+        _set(lambda s: call(s, "parallel-01", 0, 1), "result", "Bergen: 8 C"),
+        {"parallel-01": "check_changed"},
+        ("steps[0].calls[1].result",),
+        "minor",
+        "none",
+    ),
+    (
+        "group",
+        _set(lambda s: case(s, "parallel-01"), "group", "selection"),
+        {"parallel-01": "check_changed"},
+        ("group",),
+        "minor",
+        "none",
+    ),
+    (
+        "fewer-steps",
+        lambda s: case(s, "chains-01")["steps"].pop(),
+        {"chains-01": "check_changed"},
+        ("steps",),
+        "minor",
+        "none",
+    ),
+    (
+        "chain-result-step-1",
+        _set(lambda s: call(s, "chains-01"), "result", "src/cfg.py:1: def parse_config():"),
+        {"chains-01": "request_changed"},
+        ("steps[0] result",),
+        "minor",
+        "none",
+    ),
+    (
+        "chain-result-step-2",
+        _set(lambda s: call(s, "chains-01", 1), "result", "1: import yaml"),
+        {"chains-01": "request_changed"},
+        ("steps[1] result",),
+        "minor",
+        "none",
+    ),
+    (
+        "more-steps",
+        lambda s: case(s, "selection-01")["steps"].append({"expect": "none"}),
+        {"selection-01": "request_changed"},
+        ("steps: 1 -> 2",),
+        "minor",
+        "none",
+    ),
+    (
+        "messages",
+        _set(lambda s: case(s, "selection-01")["messages"][0], "content", "Show me README.rst"),
+        {"selection-01": "request_changed"},
+        ("messages",),
+        "minor",
+        "none",
+    ),
+    (
+        "offered-tools-order",
+        _set(lambda s: case(s, "selection-01"), "tools", ["search_code", "read_file"]),
+        {"selection-01": "request_changed"},
+        ("offered tools",),
+        "minor",
+        "none",
+    ),
+    (
+        "tool-schema",
+        _chain(
+            _set(lambda s: s["tools"]["read_file"]["function"], "description", "Read a file."),
+            _version("1.1.0"),
+        ),
+        READ_FILE_CASES,
+        ("tool read_file",),
+        "minor",
+        "minor",
+    ),
+    (
+        "system-prompt",
+        _chain(lambda s: s.__setitem__("system_prompt", "Be brief."), _version("2.0.0")),
+        ALL_REQUEST,
+        ("system prompt",),
+        "minor",
+        "major",
+    ),
+    (
+        "unused-tool-changed",
+        _chain(
+            _set(lambda s: s["tools"]["send_email"]["function"], "description", "Mail."),
+            _version("1.0.1"),
+        ),
+        {},
+        None,
+        "patch",
+        "patch",
+    ),
+    (
+        "unused-tool-added",
+        lambda s: s["tools"].__setitem__(
+            "noop", {"type": "function", "function": {"name": "noop"}}
+        ),
+        {},
+        None,
+        "patch",
+        "none",
+    ),
+    (
+        "suite-renamed",
+        _chain(lambda s: s.__setitem__("name", "other"), _version("1.0.1")),
+        {},
+        None,
+        "patch",
+        "patch",
+    ),
+    (
+        "case-added",
+        _chain(lambda s: s["cases"].append(copy.deepcopy(NEW_CASE)), _version("1.0.1")),
+        {"selection-02": "added"},
+        None,
+        "minor",
+        "patch",
+    ),
+    (
+        "case-removed-minor",
+        _chain(lambda s: s["cases"].pop(2), _version("1.1.0")),
+        {"no_call-01": "removed"},
+        None,
+        "major",
+        "minor",
+    ),
+    (
+        "case-removed-major",
+        _chain(lambda s: s["cases"].pop(2), _version("2.0.0")),
+        {"no_call-01": "removed"},
+        None,
+        "major",
+        "major",
+    ),
     ("lower", _version("0.9.0"), {}, None, "none", "lower"),
-]  # fmt: skip
+]
 OK = {"none": 1, "patch": 2, "minor": 3, "major": 4, "lower": 0}
 
 
@@ -242,11 +393,12 @@ def test_unreadable_suites(tmp_path: Path, content: str, message: str) -> None:
     assert info.value.message.startswith(f"{path}: ")
 
 
-# --- CLI end to end ---------------------------------------------------------------------------------
+# --- CLI end to end -------------------------------------------------------------------------------
 
 
 def test_cli_minor_bump_ok(capsys: pytest.CaptureFixture[str]) -> None:
-    """The committed v1.1.0 adds one case, changes one check and one chain result: minor, as made."""
+    """The committed v1.1.0 adds one case, changes one check and one chain result: minor,
+    as made."""
     assert main(["diff", "suites", str(V100), str(V110)]) == 0
     lines = capsys.readouterr().out.splitlines()
     for expected in [
@@ -302,8 +454,8 @@ def test_cli_version_verdicts(
 def test_cli_different_suites(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str
 ) -> None:
-    """Two suites with different names are different suites whatever their versions: exit 1, said so, and
-    --cassettes does not rescore across them."""
+    """Two suites with different names are different suites whatever their versions: exit 1, said
+    so, and --cassettes does not rescore across them."""
     other = json.loads(V110.read_text())
     other.update(name="someone-elses-suite", version=version)
     path = tmp_path / "other.json"
@@ -313,8 +465,8 @@ def test_cli_different_suites(
     assert lines[1] == f"suite diff-fixture 1.0.0 -> someone-elses-suite {version}"
     assert f"metrics not rescored from {tmp_path}: OLD and NEW are different suites" in lines
     assert lines[0] == (
-        "different suites: OLD is 'diff-fixture', NEW is 'someone-elses-suite'; a version bump only orders "
-        "versions of one suite, and their scores are not comparable"
+        "different suites: OLD is 'diff-fixture', NEW is 'someone-elses-suite'; a version bump "
+        "only orders versions of one suite, and their scores are not comparable"
     )
     assert not any(line.startswith(("version bump", "required bump")) for line in lines)
 
@@ -342,17 +494,27 @@ def test_cli_bad_files(capsys: pytest.CaptureFixture[str], args: list[str], mess
     assert err.startswith("error: ") and message in err and "Traceback" not in err
 
 
-# --- --cassettes (against replay.rescore.score_model's and rescore_model's signatures) -----------------
+# --- --cassettes (against replay.rescore.score_model's and rescore_model's signatures) ------------
 
 
 def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
-    """A stand-in replay.rescore whose results depend on the model dir and the suite version it is given."""
+    """A stand-in replay.rescore whose results depend on the model dir and the suite version it
+    is given."""
 
     def rescore_model(model_dir: Path, suite: Any) -> dict[str, Any]:
         calls.append((model_dir.name, suite.version))
         rate = {"1.0.0": 80.0, "1.1.0": 62.5}[suite.version]
-        metrics = {name: {"rate": rate} for name in
-                   ("overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel")}  # fmt: skip
+        metrics = {
+            name: {"rate": rate}
+            for name in (
+                "overall",
+                "right_tool",
+                "valid_arguments",
+                "made_up_tool",
+                "chains",
+                "parallel",
+            )
+        }
         metrics["no_call_needed"] = {"rate": None}
         results = [{"id": c.id, "status": "passed", "reason": None} for c in suite.cases]
         for result in results if suite.version == "1.1.0" else ():
@@ -380,8 +542,9 @@ def _fake_rescore(calls: list[tuple[str, str]]) -> types.ModuleType:
 def test_cli_cassettes_side_by_side(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Every model dir (with run.json) is rescored under both versions; rates, flips and needed recordings shown.
-    A folder without run.json is said out loud (exit 1), and the model dirs beside it are still compared."""
+    """Every model dir (with run.json) is rescored under both versions; rates, flips and needed
+    recordings shown. A folder without run.json is said out loud (exit 1), and the model dirs
+    beside it are still compared."""
     for slug in ("ref_oracle", "ref_noisy"):
         (tmp_path / slug).mkdir()
         (tmp_path / slug / "run.json").write_text("{}")
@@ -402,7 +565,8 @@ def test_cli_cassettes_side_by_side(
     lines = captured.out.splitlines()
     assert f"metrics rescored from {tmp_path}:" in lines
     assert "model ref/noisy" in lines
-    # The same cases are scored under both (selection-02 is new in 1.1.0 and unrecorded): no warning.
+    # The same cases are scored under both (selection-02 is new in 1.1.0 and unrecorded):
+    # no warning.
     assert lines[lines.index("model ref/noisy") + 2].split() == ["cases", "scored", "5", "5", "+0"]
     assert lines[lines.index("model ref/noisy") + 3].split() == [
         "overall",
@@ -432,16 +596,18 @@ def test_cli_cassettes_without_model_dirs(
     monkeypatch.setitem(sys.modules, "replay.rescore", _fake_rescore([]))
     assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(tmp_path)]) == 1
     assert capsys.readouterr().err == (
-        f"error: {tmp_path}: no model dirs (folders with a run.json); record one with `lobstack-eval record`\n"
+        f"error: {tmp_path}: no model dirs (folders with a run.json); record one with "
+        "`lobstack-eval record`\n"
     )
 
 
 def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Record v1.0.0 from the stand-in gateway, then rescore the same cassettes under v1.0.0 and v1.1.0.
+    """Record v1.0.0 from the stand-in gateway, then rescore the same cassettes under v1.0.0
+    and v1.1.0.
 
     ref/oracle passes everything it was asked; under v1.1.0 the added case and the chain whose first
-    result changed have no recording (so chains has no rate), while the re-checked arguments-01 still
-    passes. ref/abstain stops the chain at step 1, so only the added case is missing for it.
+    result changed have no recording (so chains has no rate), while the re-checked arguments-01
+    still passes. ref/abstain stops the chain at step 1, so only the added case is missing for it.
     """
     from recorder.record import record
     from standin.config import GatewayConfig
@@ -477,11 +643,11 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_cli_cassettes_recorded_under_new(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Cassettes recorded under v1.1.0 and diffed against v1.0.0: each side's scored count is shown, the cases
-    OLD cannot score are listed, and when the scored sets differ a warning gives the rates over the cases scored
-    under both. ref/abstain fails selection-02 (new in 1.1.0): 1 of 6 passes under 1.1.0 against 1 of 5 under
-    1.0.0, a drop that is not there over the same five cases. ref/oracle's chains-01 asks 1.0.0's step-1 result,
-    which was never recorded."""
+    """Cassettes recorded under v1.1.0 and diffed against v1.0.0: each side's scored count is shown,
+    the cases OLD cannot score are listed, and when the scored sets differ a warning gives the
+    rates over the cases scored under both. ref/abstain fails selection-02 (new in 1.1.0): 1 of 6
+    passes under 1.1.0 against 1 of 5 under 1.0.0, a drop that is not there over the same five
+    cases. ref/oracle's chains-01 asks 1.0.0's step-1 result, which was never recorded."""
     from recorder.record import record
     from standin.config import GatewayConfig
     from standin.server import StandInGateway
@@ -519,8 +685,9 @@ def test_cli_cassettes_recorded_under_new(
     assert ["chains", "-", "100.00", "-"] in [line.split() for line in oracle]
     assert "  unrecorded under 1.0.0 (1): chains-01" in oracle
     assert "  needs recording under 1.1.0 (0): -" in oracle
-    # By default the verdict comes first, the comparable table (over the cases scored under both) alone, and a
-    # list of cases already named above is not repeated per model; --quiet is one line per model.
+    # By default the verdict comes first, the comparable table (over the cases scored under both)
+    # alone, and a list of cases already named above is not repeated per model; --quiet is one line
+    # per model.
     assert main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "version bump ok"
@@ -537,8 +704,10 @@ def test_cli_cassettes_recorded_under_new(
     quiet = capsys.readouterr().out.splitlines()
     assert quiet[0] == "version bump ok"
     assert [line for line in quiet if line.startswith("model ")] == [
-        "model ref/abstain: overall 20.00 under 1.0.0, 16.67 under 1.1.0 (-3.33); 0 flip(s); 0 need recording",
-        "model ref/oracle: overall 100.00 under 1.0.0, 100.00 under 1.1.0 (+0.00); 0 flip(s); 0 need recording",
+        "model ref/abstain: overall 20.00 under 1.0.0, 16.67 under 1.1.0 (-3.33); 0 flip(s); 0 "
+        "need recording",
+        "model ref/oracle: overall 100.00 under 1.0.0, 100.00 under 1.1.0 (+0.00); 0 flip(s); 0 "
+        "need recording",
     ]
     assert not any(line.startswith("    ") for line in quiet)  # no case listed
 

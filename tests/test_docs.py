@@ -1,5 +1,5 @@
-"""The docs match the behaviour: README's commands, the leaderboard docs/reports.md shows, the pytest guide's
-commands, and every command's --help."""
+"""The docs match the behaviour: README's commands, the leaderboard docs/reports.md shows, the
+pytest guide's commands, and every command's --help."""
 
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ def _commands(path: Path) -> list[str]:
 
 
 def test_readme_opens_with_the_main_job_and_the_ci_test_command() -> None:
-    """The first block: the main job, then the one test command, which is exactly what CI runs; that command
-    installs uv when missing and the browser, then runs the locked pytest."""
+    """The first block: the main job, then the one test command, which is exactly what CI runs; that
+    command installs uv when missing and the browser, then runs the locked pytest."""
     block = README.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
     assert block[0].startswith("uv run lobstack-eval rescore cassettes/")
     test_command = block[1].split("#")[0].strip()
@@ -93,7 +93,8 @@ def _pytest_section() -> list[str]:
 
 
 def _uv_env() -> dict[str, str]:
-    """A child pytest's environment: this checkout's uv environment, nothing of this pytest or of the user's key."""
+    """A child pytest's environment: this checkout's uv environment, nothing of this pytest or of
+    the user's key."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
     return env | {
         "VIRTUAL_ENV": sys.prefix,
@@ -102,8 +103,9 @@ def _uv_env() -> dict[str, str]:
 
 
 def test_readme_pytest_section_commands_collect_only_the_recordings_here() -> None:
-    """Run in this repository, which has a test suite of its own, each command of docs/guide-pytest.md
-    collects the recordings' tests and nothing else: one per committed model and case, none of tests/."""
+    """Run in this repository, which has a test suite of its own, each command of
+    docs/guide-pytest.md collects the recordings' tests and nothing else: one per committed model
+    and case, none of tests/."""
     cassettes = sorted(p.parent.name for p in (ROOT / "cassettes").glob("*/run.json"))
     expected = {f"cassettes/{model}::{case['id']}" for model in cassettes for case in json.loads(
         (ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))["cases"]}  # fmt: skip
@@ -133,8 +135,8 @@ def test_readme_pytest_section_commands_collect_only_the_recordings_here() -> No
 def test_readme_pytest_section_commands_run_in_a_project_with_only_recordings(
     tmp_path: Path,
 ) -> None:
-    """Every command of docs/guide-pytest.md, in a project with only cassettes/, the suite and reports/
-    (``uv run`` runs in this checkout's environment)."""
+    """Every command of docs/guide-pytest.md, in a project with only cassettes/, the suite and
+    reports/ (``uv run`` runs in this checkout's environment)."""
     commands = _pytest_section()
     for name in ("cassettes", "reports", "evals"):
         shutil.copytree(ROOT / name, tmp_path / name)
@@ -189,8 +191,8 @@ def _repo_texts() -> list[Path]:
 
 
 def test_every_cited_method_and_command_anchor_exists() -> None:
-    """A METHOD.md, docs/commands/<page>.md or docs/decisions/<page>.md anchor cited anywhere in the repo finds
-    its anchor, and every relative link between the docs pages finds its file."""
+    """A METHOD.md, docs/commands/<page>.md or docs/decisions/<page>.md anchor cited anywhere in the
+    repo finds its anchor, and every relative link between the docs pages finds its file."""
     broken = []
     for path in _repo_texts():
         text = path.read_text(encoding="utf-8")
@@ -213,16 +215,16 @@ def test_every_cited_method_and_command_anchor_exists() -> None:
 
 
 def test_every_numbered_decision_keeps_its_anchor() -> None:
-    """Decisions 1-120 are found by number forever (commits cite "decision 92"): each has #decision-N in
-    METHOD.md, in place or in the table of where it went."""
+    """Decisions 1-120 are found by number forever (commits cite "decision 92"): each has
+    #decision-N in METHOD.md, in place or in the table of where it went."""
     anchors = _anchors(ROOT / "docs" / "METHOD.md")
     assert [n for n in range(1, 121) if f"decision-{n}" not in anchors] == []
 
 
 def test_method_page_reads_in_one_sitting() -> None:
-    """METHOD.md is the method and a short statement of each decision, read in one sitting (at most 6,000 words as
-    read: anchors and link targets are not read). The decisions' full texts (docs/decisions/) and command behaviour
-    (docs/commands/) have no cap."""
+    """METHOD.md is the method and a short statement of each decision, read in one sitting (at most
+    6,000 words as read: anchors and link targets are not read). The decisions' full texts
+    (docs/decisions/) and command behaviour (docs/commands/) have no cap."""
     text = (ROOT / "docs" / "METHOD.md").read_text(encoding="utf-8")
     read = re.sub(r"\]\([^)]*\)", "]", ANCHOR.sub("", text))
     assert len(read.split()) <= 6000

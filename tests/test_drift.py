@@ -1,11 +1,12 @@
-"""The drift test (scorer/drift.py) holds what docs/decisions/drift.md says, checked against references and by
-seeded simulation of the real case structure (benchmarks/drift.py's profiles and histories, the very code the
-benchmark runs):
+"""The drift test (scorer/drift.py) holds what docs/decisions/drift.md says, checked against
+references and by seeded simulation of the real case structure (benchmarks/drift.py's profiles and
+histories, the very code the benchmark runs):
 
-- each run's score is centred exactly under "no change" (brute force over every arrangement of a case's runs)
-  with the hypergeometric variance (scipy's), and the CUSUM and its first alarm are the textbook recursion;
-- P(any false alarm in 180 daily runs) <= 5% (+ 3 simulation errors) at K = 1 on the noisy, near-deterministic
-  and worst calibration profiles, and at K = 3 on the noisy one;
+- each run's score is centred exactly under "no change" (brute force over every arrangement of a
+  case's runs) with the hypergeometric variance (scipy's), and the CUSUM and its first alarm are the
+  textbook recursion;
+- P(any false alarm in 180 daily runs) <= 5% (+ 3 simulation errors) at K = 1 on the noisy,
+  near-deterministic and worst calibration profiles, and at K = 3 on the noisy one;
 - the median delay meets issue 31's targets at K = 1 (a diffuse 10-point drop <= 3 runs noisy, <= 2
   near-deterministic; 5 points <= 10 and <= 3), and K = 3 is no slower.
 """
@@ -54,9 +55,10 @@ def test_share_variance_is_the_hypergeometric_one(pooled: int, passed: int, draw
 
 
 def test_the_last_run_is_centred_exactly_given_the_pooled_counts() -> None:
-    """Two cases, 5 runs, K = 1: over every arrangement of each case's passes (all equally likely under "no
-    change", whatever the pass rate), the numerator of run 5's score averages 0 and its variance is the sum of
-    the weighted hypergeometric variances: the score's mean and scale do not depend on the profile."""
+    """Two cases, 5 runs, K = 1: over every arrangement of each case's passes (all equally likely
+    under "no change", whatever the pass rate), the numerator of run 5's score averages 0 and its
+    variance is the sum of the weighted hypergeometric variances: the score's mean and scale do
+    not depend on the profile."""
     settings = DriftSettings(baseline_runs=4, prior=0.0)  # the exact variance, no shrinkage
     case_runs = [(1, 1, 1, 0, 1), (0, 1, 0, 1, 1)]  # any counts: 4 of 5 and 3 of 5 passed
     arrangements = [sorted(set(itertools.permutations(runs))) for runs in case_runs]
@@ -134,7 +136,8 @@ def test_median_delay_meets_the_targets_and_repeats_do_not_slow_it(name: str, po
 
 
 def _naive_scores(passes: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
-    """The rejected self-starting score (K = 1): level and weight both from the earlier runs alone."""
+    """The rejected self-starting score (K = 1): level and weight both from the earlier
+    runs alone."""
     out = np.full(passes.shape[:-1], np.nan)
     for t in range(settings.baseline_runs, passes.shape[-2]):
         level = passes[..., :t, :].mean(-2)
@@ -146,9 +149,9 @@ def _naive_scores(passes: np.ndarray, settings: DriftSettings = DEFAULT) -> np.n
 
 
 def test_pooling_the_current_run_keeps_the_score_centred_where_a_self_starting_one_is_not() -> None:
-    """Every case at 0.9: a case that happened to pass every earlier run gets a high weight and a level above
-    0.9, so the self-starting score leans negative (a CUSUM for drops then alarms too often); the score that
-    pools the current run is centred (mean within 3 standard errors of 0)."""
+    """Every case at 0.9: a case that happened to pass every earlier run gets a high weight and a
+    level above 0.9, so the self-starting score leans negative (a CUSUM for drops then alarms too
+    often); the score that pools the current run is centred (mean within 3 standard errors of 0)."""
     rng = np.random.default_rng(8)
     passes = rng.binomial(1, np.full((200, 60, 80), 0.9))
     shipped = scores(passes, np.ones_like(passes))[:, DEFAULT.baseline_runs :]

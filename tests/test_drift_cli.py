@@ -1,6 +1,7 @@
-"""``lobstack-eval drift`` end to end on small dated histories (tests/drifthistory.py): a known change point is
-found (exit 1) with the cases that broke and the fingerprint that changed; a stable noisy history raises no alarm
-(exit 0); too few runs say so; mixed, undated or unreadable histories are one ``error:`` line each (exit 2)."""
+"""``lobstack-eval drift`` end to end on small dated histories (tests/drifthistory.py): a known
+change point is found (exit 1) with the cases that broke and the fingerprint that changed; a
+stable noisy history raises no alarm (exit 0); too few runs say so; mixed, undated or unreadable
+histories are one ``error:`` line each (exit 2)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ BROKEN = [c for c, p in zip(CASES, NOISY, strict=True) if p == 1.0][:8]  # 10 po
 
 @pytest.fixture(scope="module")
 def changed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """40 runs of the noisy profile; from run 26 on, 8 cases that always passed fail and the fingerprint
-    changes."""
+    """40 runs of the noisy profile; from run 26 on, 8 cases that always passed fail and the
+    fingerprint changes."""
     root = tmp_path_factory.mktemp("changed")
     write_history(root, NOISY, concentrated(NOISY, 10), 40, 26, seed=1)
     return root
@@ -32,7 +33,8 @@ def test_a_known_change_point_is_found_with_the_cases_that_broke(changed: Path, 
     out = capsys.readouterr().out
     verdict = out.splitlines()[0]
     assert verdict.startswith("drift: changed between run run-0")
-    # the change is at run 26; the estimate may sit a run or two early (noise), never after the alarm
+    # the change is at run 26; the estimate may sit a run or two early (noise), never after
+    # the alarm
     before = int(verdict.split("between run run-")[1][:3])
     detected = int(verdict.split("detected at run run-")[1][:3])
     assert 23 <= before <= 25 and 26 <= detected <= 26 + 3
@@ -177,8 +179,8 @@ def test_a_model_with_no_run_is_one_error_line(changed: Path, capsys) -> None:
 def test_a_run_dir_with_no_results_is_named_not_skipped(
     changed: Path, tmp_path: Path, capsys
 ) -> None:
-    """A parent of runs with one run never scored (an empty reports/history/<run>): one error naming it, where
-    drift used to test the other runs as if that one had never been."""
+    """A parent of runs with one run never scored (an empty reports/history/<run>): one error naming
+    it, where drift used to test the other runs as if that one had never been."""
     shutil.copytree(changed, tmp_path / "h")
     (tmp_path / "h" / "run-099").mkdir()
     assert main(["drift", str(tmp_path / "h")]) == 2

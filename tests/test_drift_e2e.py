@@ -1,8 +1,9 @@
-"""``drift`` end to end on the committed histories (issue 31, "Done when"): every run under cassettes/history/ is
-rescored (report dirs and one rows root, as the watch recipe keeps them), then ``drift`` names ref/drifting's
-change at run 16 (scripts/record_history.py's DRIFT_FROM) within the delay target (<= 3 runs), the cases that
-broke and the identity change (exit 1), and raises no alarm on ref/flaky's 20 runs (exit 0). The rows root and the
-report dirs give the same verdict, and the HTML timeline marks the very runs drift names."""
+"""``drift`` end to end on the committed histories (issue 31, "Done when"): every run under
+cassettes/history/ is rescored (report dirs and one rows root, as the watch recipe keeps them),
+then ``drift`` names ref/drifting's change at run 16 (scripts/record_history.py's DRIFT_FROM)
+within the delay target (<= 3 runs), the cases that broke and the identity change (exit 1), and
+raises no alarm on ref/flaky's 20 runs (exit 0). The rows root and the report dirs give the same
+verdict, and the HTML timeline marks the very runs drift names."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ HISTORY = ROOT / "cassettes" / "history"
 SUITE = ROOT / "evals" / "suite.json"
 DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]  # runs 1..20
 CHANGED_FROM = 16  # scripts/record_history.py: ref/drifting is version 2 from run 16 on
-# ref/drifting's broken cases under seed 0 (tests/test_history.py, checked by hand against standin/drifting.py)
+# ref/drifting's broken cases under seed 0 (tests/test_history.py, checked by hand against
+# standin/drifting.py)
 BROKEN = {"selection-02", "selection-08", "arguments-06", "parallel-01", "parallel-10", "chains-06"}
 VERDICT = re.compile(
     r"drift: changed between run (\S+) \(\S+\) and run (\S+) \(\S+\); detected at run (\S+) \("
@@ -31,7 +33,8 @@ VERDICT = re.compile(
 
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Every committed run rescored: report dirs reports/<run-id>/<model-slug>/ and one rows root."""
+    """Every committed run rescored: report dirs reports/<run-id>/<model-slug>/ and one
+    rows root."""
     base = tmp_path_factory.mktemp("e2e")
     reports, rows = base / "reports", base / "rows"
     for day in DAYS:

@@ -1,6 +1,6 @@
-"""A history's bookkeeping (scorer/drift_history.py, replay/drift_load.py): runs ordered by recorded date then
-id, errored cases left out of their run, the moved-case rule, identity changes, and real results.json files
-(rescore's output, with the ``run`` object added) read as runs."""
+"""A history's bookkeeping (scorer/drift_history.py, replay/drift_load.py): runs ordered by recorded
+date then id, errored cases left out of their run, the moved-case rule, identity changes, and
+real results.json files (rescore's output, with the ``run`` object added) read as runs."""
 
 from __future__ import annotations
 
@@ -55,8 +55,9 @@ def test_identity_changes_between_consecutive_runs_only() -> None:
 
 
 def test_cases_moved_by_half_or_from_never_failing() -> None:
-    """20 stable runs, then: case s (always passed) fails once in 3, case h (passed 10 of 20) fails all 3, case
-    f (passed 16 of 20) passes 2 of 3: s and h moved, f did not; every other case breaks to raise the alarm."""
+    """20 stable runs, then: case s (always passed) fails once in 3, case h (passed 10 of 20) fails
+    all 3, case f (passed 16 of 20) passes 2 of 3: s and h moved, f did not; every other case
+    breaks to raise the alarm."""
     runs = []
     for n in range(23):
         after = n >= 20
@@ -84,7 +85,8 @@ def test_repeats_count_passed_and_scored_trials() -> None:
 
 
 def test_real_results_files_with_a_run_object_are_runs(tmp_path: Path, capsys) -> None:
-    """rescore's own results.json (ref/noisy, with answers, attempts and metrics), 12 copies dated a day apart."""
+    """rescore's own results.json (ref/noisy, with answers, attempts and metrics), 12 copies
+    dated a day apart."""
     source = json.loads(
         (ROOT / "reports" / "ref_noisy" / "results.json").read_text(encoding="utf-8")
     )

@@ -1,5 +1,6 @@
-"""``ref/drifting`` (issue 31): stable before its change point, chosen cases broken from it on, deterministic by seed
-and run, and another identity (model, fingerprint, routing header) from the change on; ``gateway --run``."""
+"""``ref/drifting`` (issue 31): stable before its change point, chosen cases broken from it on,
+deterministic by seed and run, and another identity (model, fingerprint, routing header) from the
+change on; ``gateway --run``."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ FULL = [c["id"] for c in json.loads((ROOT / "evals" / "suite.json").read_text("u
 
 
 def answers(run: int | None, seed: int, case_id: str) -> list[tuple[bool, str, str, str]]:
-    """(passes, model, fingerprint, provider header) of two answers to a case's first request on a fresh gateway
-    serving ``run``."""
+    """(passes, model, fingerprint, provider header) of two answers to a case's first request on a
+    fresh gateway serving ``run``."""
     config = GatewayConfig(suite_path=MINI_SUITE, seed=seed, run=run, drift_from=6)
     with StandInGateway(config) as gateway:
         found = []

@@ -1,4 +1,5 @@
-"""``ref/flaky``: repeated identical requests get different answers, reproducibly from the gateway's seed."""
+"""``ref/flaky``: repeated identical requests get different answers, reproducibly from the
+gateway's seed."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ TIMES = 24
 
 
 def verdicts(seed: int, case_id: str, times: int = TIMES) -> list[bool]:
-    """Whether each of ``times`` answers to the same step-1 request of ``case_id`` passes, on a fresh gateway."""
+    """Whether each of ``times`` answers to the same step-1 request of ``case_id`` passes, on a
+    fresh gateway."""
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE, seed=seed)) as gateway:
         body = chat_body(case_id, "ref/flaky")
         return [step_passes(case_id, 0, post(gateway, body)) for _ in range(times)]
@@ -53,7 +55,8 @@ def test_faulted_attempts_do_not_use_up_draws() -> None:
 
 
 def test_ref_noisy_answers_a_repeated_request_the_same_and_the_readme_says_so() -> None:
-    """Issue 25: ``ref/noisy`` gives identical repeats; the docs name ``ref/flaky`` as the model that varies."""
+    """Issue 25: ``ref/noisy`` gives identical repeats; the docs name ``ref/flaky`` as the model
+    that varies."""
     from tests.conftest import ROOT
 
     case_id = next(c for c in CASES if len(CASES[c]["steps"]) == 1)

@@ -1,10 +1,12 @@
-"""The gate holds its false-alarm rate (a seeded simulation through the real gate) and the paired difference's
-interval is the paired t interval (checked against tabulated Student t quantiles and a hand computation).
+"""The gate holds its false-alarm rate (a seeded simulation through the real gate) and the paired
+difference's interval is the paired t interval (checked against tabulated Student t quantiles and a
+hand computation).
 
-Same-model pairs: both runs draw every case's K repeats from the same per-case pass probabilities (ref/flaky's,
-fixed by the case id: a fifth of the cases always pass, a fifth never, the rest 1/4, 1/2 or 3/4). Each pair goes
-through ``compare`` and ``decide`` as ``diff runs --fail-on-regression`` runs them. The old "consistent failures"
-rule failed 35% of such pairs at K = 3; the gate must stay within alpha plus three simulation standard errors.
+Same-model pairs: both runs draw every case's K repeats from the same per-case pass probabilities
+(ref/flaky's, fixed by the case id: a fifth of the cases always pass, a fifth never, the rest 1/4,
+1/2 or 3/4). Each pair goes through ``compare`` and ``decide`` as ``diff runs --fail-on-regression``
+runs them. The old "consistent failures" rule failed 35% of such pairs at K = 3; the gate must stay
+within alpha plus three simulation standard errors.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from benchmarks.gate_power import BASE, CASES, run
 from replay.diff_runs import compare, decide
 from scorer.case_test import broke_p, paired_difference, t_quantile
 
-# One simulation of a run (each case's repeats drawn with ref/flaky's pass probability), shared with the
-# benchmark that prints the gate's power: what the test holds and what the benchmark reports are the same runs.
+# One simulation of a run (each case's repeats drawn with ref/flaky's pass probability), shared with
+# the benchmark that prints the gate's power: what the test holds and what the benchmark reports are
+# the same runs.
 PROBABILITIES = BASE
 PAIRS = {
     1: 300,
@@ -50,8 +53,8 @@ def test_same_model_pairs_pass_the_gate_at_most_alpha_of_the_time(k: int) -> Non
 
 
 def test_a_concentrated_drop_is_caught_case_by_case_with_enough_repeats() -> None:
-    """Four cases that always passed break outright at K = 10: the paired test may miss it (4 of 80), the
-    per-case exact test (Holm over 80) names exactly those four."""
+    """Four cases that always passed break outright at K = 10: the paired test may miss it (4 of
+    80), the per-case exact test (Holm over 80) names exactly those four."""
     rng = random.Random(7)
     broken = [i for i, p in enumerate(PROBABILITIES) if p == 1.0][:4]
     worse = [0.0 if i in broken else p for i, p in enumerate(PROBABILITIES)]
@@ -81,8 +84,9 @@ def test_t_quantile_matches_the_tables(df: int, quantile: float) -> None:
 
 
 def test_the_paired_difference_is_the_paired_t_interval_over_cases() -> None:
-    """Per-case differences B - A of pass rates (repeats enter through each case's rate): mean +- t * sd / sqrt(n),
-    computed here with the statistics module and the tabulated t(0.975, 7) = 2.365."""
+    """Per-case differences B - A of pass rates (repeats enter through each case's rate): mean +-
+    t * sd / sqrt(n), computed here with the statistics module and the tabulated t(0.975, 7)
+    = 2.365."""
     a = [
         Fraction(3, 3),
         Fraction(2, 3),
@@ -117,8 +121,8 @@ def test_the_paired_difference_is_the_paired_t_interval_over_cases() -> None:
 
 
 def test_the_paired_difference_covers_the_true_change_95_percent_of_the_time() -> None:
-    """Coverage by simulation: two runs of 80 cases at K = 3 whose true per-case pass rates differ by a known
-    mean; the interval covers that mean in 95% +- 3 standard errors of 300 pairs."""
+    """Coverage by simulation: two runs of 80 cases at K = 3 whose true per-case pass rates differ
+    by a known mean; the interval covers that mean in 95% +- 3 standard errors of 300 pairs."""
     rng = random.Random(11)
     worse = [max(0.0, p - 0.1) for p in PROBABILITIES]
     truth = 100 * statistics.fmean(w - p for w, p in zip(worse, PROBABILITIES, strict=True))

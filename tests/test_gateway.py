@@ -50,11 +50,12 @@ def step_body(case_id: str, step: int, model: str) -> dict[str, Any]:
     return chat_body(case_id, model, reference_history(case_id, step))
 
 
-# --- the fixture suite -------------------------------------------------------------------------------------
+# --- the fixture suite ----------------------------------------------------------------------------
 
 
 def test_mini_suite_is_valid_and_covers_what_the_tests_need() -> None:
-    """The scorer's own suite check finds no problem; every group, a 3-step chain ending `none`, 2-call parallel."""
+    """The scorer's own suite check finds no problem; every group, a 3-step chain ending `none`,
+    2-call parallel."""
     report = check_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE))
     assert report.problems == ()
     assert all(count >= 1 for count in report.group_counts.values())
@@ -65,11 +66,12 @@ def test_mini_suite_is_valid_and_covers_what_the_tests_need() -> None:
     assert len(schemas) >= 6 and all(s["additionalProperties"] is False for s in schemas)
 
 
-# --- shape, determinism, headers ---------------------------------------------------------------------------
+# --- shape, determinism, headers ------------------------------------------------------------------
 
 
 def test_answer_has_the_openai_shape_and_never_echoes_the_key() -> None:
-    """id, object, created, model, choices[0].message.tool_calls, finish_reason, usage; no Authorization back."""
+    """id, object, created, model, choices[0].message.tool_calls, finish_reason, usage; no
+    Authorization back."""
     with gateway_with() as gw:
         response = post(
             gw,
@@ -117,7 +119,8 @@ def test_same_request_gives_the_same_bytes_on_two_servers() -> None:
 
 
 def test_usage_and_cost_follow_the_sizes_and_the_price_table() -> None:
-    """prompt tokens = len(canonical request JSON)//4; ref/oracle costs $2.5 / $10 per million tokens."""
+    """prompt tokens = len(canonical request JSON)//4; ref/oracle costs $2.5 / $10 per
+    million tokens."""
     body = chat_body("selection-01", "ref/oracle")
     with gateway_with() as gw:
         response = post(gw, body)
@@ -129,7 +132,9 @@ def test_usage_and_cost_follow_the_sizes_and_the_price_table() -> None:
     assert "e" not in header and float(header) == pytest.approx(expected, abs=1e-10)
 
 
-def test_cost_header_is_on_every_answer_including_errors(start_gateway) -> None:  # type: ignore[no-untyped-def]
+def test_cost_header_is_on_every_answer_including_errors(  # type: ignore[no-untyped-def]
+    start_gateway,
+) -> None:
     """200s carry a positive cost; every error and fault answer carries 0.0."""
     gw = start_gateway()
     ok = post(gw, chat_body("no_call-01", "ref/abstain"))
@@ -148,8 +153,11 @@ def test_cost_header_is_on_every_answer_including_errors(start_gateway) -> None:
     assert requests.get(gw.url + "/models", timeout=10).headers[COST_HEADER] == "0.0"
 
 
-def test_dropped_params_header_only_for_the_model_that_drops_temperature(gateway) -> None:  # type: ignore[no-untyped-def]
-    """ref/no-temperature says it dropped temperature (when sent) and otherwise answers like the oracle."""
+def test_dropped_params_header_only_for_the_model_that_drops_temperature(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
+    """ref/no-temperature says it dropped temperature (when sent) and otherwise answers like
+    the oracle."""
     dropped = post(gateway, chat_body("arguments-01", "ref/no-temperature"))
     assert dropped.headers[DROPPED_HEADER] == "temperature"
     assert dropped.json()["model"] == "ref/no-temperature"
@@ -160,7 +168,9 @@ def test_dropped_params_header_only_for_the_model_that_drops_temperature(gateway
     assert DROPPED_HEADER not in post(gateway, chat_body("arguments-01", "ref/oracle")).headers
 
 
-def test_models_route_lists_every_reference_model_and_auto(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_models_route_lists_every_reference_model_and_auto(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     body = requests.get(gateway.url + "/models", timeout=10).json()
     names = [m["id"] for m in body["data"]]
     expected = [
@@ -183,11 +193,12 @@ def test_models_route_lists_every_reference_model_and_auto(gateway) -> None:  # 
     assert body["object"] == "list" and sorted(names) == sorted(expected)
 
 
-# --- request errors ----------------------------------------------------------------------------------------
+# --- request errors -------------------------------------------------------------------------------
 
 
 def test_bad_requests_get_openai_error_bodies(gateway) -> None:  # type: ignore[no-untyped-def]
-    """400 bad JSON / missing model / missing messages, 404 unknown model (model_not_found) and unknown route."""
+    """400 bad JSON / missing model / missing messages, 404 unknown model (model_not_found) and
+    unknown route."""
     no_messages = chat_body("no_call-01", "ref/oracle")
     del no_messages["messages"]
     cases = [
@@ -235,11 +246,14 @@ def test_requests_seen_counts_every_request(gateway) -> None:  # type: ignore[no
     assert gateway.requests_seen[1] == b"junk" and len(gateway.requests_seen) == 2
 
 
-# --- reference models --------------------------------------------------------------------------------------
+# --- reference models -----------------------------------------------------------------------------
 
 
-def test_oracle_passes_every_step_of_the_chain_as_a_runner_sends_it(gateway) -> None:  # type: ignore[no-untyped-def]
-    """The runner appends the model's own calls and the scripted results; every step passes the judge."""
+def test_oracle_passes_every_step_of_the_chain_as_a_runner_sends_it(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
+    """The runner appends the model's own calls and the scripted results; every step passes
+    the judge."""
     case = CASES["chains-01"]
     history: list[dict[str, Any]] = []
     for index, step in enumerate(case["steps"]):
@@ -256,7 +270,9 @@ def test_oracle_passes_every_step_of_the_chain_as_a_runner_sends_it(gateway) -> 
             assert message["content"] and "tool_calls" not in message
 
 
-def test_oracle_passes_every_step_and_answers_parallel_calls_in_one_response(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_oracle_passes_every_step_and_answers_parallel_calls_in_one_response(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     results = {
         key: step_passes(*key, post(gateway, step_body(key[0], key[1], "ref/oracle")))
         for key in every_step()
@@ -276,7 +292,9 @@ def test_abstain_passes_only_the_no_call_steps(gateway) -> None:  # type: ignore
         )
 
 
-def test_first_tool_calls_the_first_offered_tool_with_empty_arguments(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_first_tool_calls_the_first_offered_tool_with_empty_arguments(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     calls = answer(post(gateway, chat_body("near_misses-01", "ref/first-tool"))).tool_calls
     assert [(c.name, c.arguments) for c in calls] == [("send_email", "{}")]
     no_tools = chat_body("near_misses-01", "ref/first-tool")
@@ -298,10 +316,12 @@ def test_noisy_is_deterministic_across_servers_and_seeded() -> None:
 
 
 def test_noisy_makes_the_mistakes_the_scorer_must_catch() -> None:
-    """Over seeds 0-4: made-up tools and non-JSON arguments appear, and the judge sees each mistake as meant.
+    """Over seeds 0-4: made-up tools and non-JSON arguments appear, and the judge sees each mistake
+    as meant.
 
-    Schema-invalid arguments are the one mistake a step can pass with (the step judge checks names and
-    argument checks; schema validity is the Valid-arguments metric), so for them the call is schema-invalid.
+    Schema-invalid arguments are the one mistake a step can pass with (the step judge checks names
+    and argument checks; schema validity is the Valid-arguments metric), so for them the call is
+    schema-invalid.
     """
     offered = {c["id"]: set(c["tools"]) for c in SUITE_JSON["cases"]}
     made_up = non_json = schema_invalid = passed = failed = 0
@@ -333,8 +353,11 @@ def test_noisy_makes_the_mistakes_the_scorer_must_catch() -> None:
     assert made_up >= 1 and non_json >= 1 and schema_invalid >= 1 and passed >= 1 and failed >= 1
 
 
-def test_auto_routes_by_request_and_names_the_picked_model(gateway) -> None:  # type: ignore[no-untyped-def]
-    """Each answer's model is the pick; the answer equals that model's own; the same request picks the same."""
+def test_auto_routes_by_request_and_names_the_picked_model(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
+    """Each answer's model is the pick; the answer equals that model's own; the same request
+    picks the same."""
     picks: Counter[str] = Counter()
     for case_id, index in every_step():
         body = step_body(case_id, index, "auto")
@@ -347,7 +370,9 @@ def test_auto_routes_by_request_and_names_the_picked_model(gateway) -> None:  # 
     assert set(picks) <= {"ref/oracle", "ref/noisy", "ref/abstain"} and len(picks) >= 2
 
 
-def test_xss_answers_hostile_text_and_string_arguments(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_xss_answers_hostile_text_and_string_arguments(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     text = answer(post(gateway, chat_body("no_call-01", "ref/xss")))
     assert text.content == "<script>alert(1)</script>"
     [call] = answer(post(gateway, chat_body("near_misses-01", "ref/xss"))).tool_calls
@@ -356,7 +381,7 @@ def test_xss_answers_hostile_text_and_string_arguments(gateway) -> None:  # type
     assert set(json.loads(call.arguments).values()) == hostile
 
 
-# --- faults ------------------------------------------------------------------------------------------------
+# --- faults ---------------------------------------------------------------------------------------
 
 
 def test_scripted_429_then_200_per_distinct_body(gateway) -> None:  # type: ignore[no-untyped-def]
@@ -376,14 +401,18 @@ def test_scripted_statuses_in_order(gateway) -> None:  # type: ignore[no-untyped
     assert [post(gateway, body).status_code for _ in range(2)] == [400, 200]
 
 
-def test_scripted_drop_closes_without_answer_then_answers(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_scripted_drop_closes_without_answer_then_answers(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     body = chat_body("selection-01", "ref/oracle~drop,200")
     with pytest.raises(requests.ConnectionError):
         post(gateway, body)
     assert post(gateway, body).status_code == 200
 
 
-def test_scripted_timeout_stalls_past_the_client_timeout_then_answers(start_gateway) -> None:  # type: ignore[no-untyped-def]
+def test_scripted_timeout_stalls_past_the_client_timeout_then_answers(  # type: ignore[no-untyped-def]
+    start_gateway,
+) -> None:
     gw = start_gateway(timeout_sleep_s=2.0)
     body = chat_body("selection-01", "ref/oracle~timeout,200")
     with pytest.raises(requests.Timeout):
@@ -391,7 +420,9 @@ def test_scripted_timeout_stalls_past_the_client_timeout_then_answers(start_gate
     assert post(gw, body).status_code == 200
 
 
-def test_scripted_garbage_and_empty_are_200_without_a_completion(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_scripted_garbage_and_empty_are_200_without_a_completion(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     garbage = post(gateway, chat_body("selection-01", "ref/oracle~garbage"))
     assert garbage.status_code == 200
     with pytest.raises(json.JSONDecodeError):
@@ -472,16 +503,26 @@ def test_parse_faults_reads_kinds_and_probabilities() -> None:
         ("429:0.6,503:0.6", "more than 1"),
         ("inbody200:0.1", "'inbody200:0.1'"),
     ],
-    ids=["unknown-kind", "no-probability", "not-a-number", "above-1", "nan", "status-399", "status-1000",
-         "duplicate", "sum-above-1", "inbody-200"],
-)  # fmt: skip
+    ids=[
+        "unknown-kind",
+        "no-probability",
+        "not-a-number",
+        "above-1",
+        "nan",
+        "status-399",
+        "status-1000",
+        "duplicate",
+        "sum-above-1",
+        "inbody-200",
+    ],
+)
 def test_parse_faults_rejects_bad_specs_naming_the_token(spec: str, named: str) -> None:
     with pytest.raises(UsageError) as raised:
         parse_faults(spec)
     assert named in raised.value.message and "\n" not in raised.value.message
 
 
-# --- suite loading and the CLI -----------------------------------------------------------------------------
+# --- suite loading and the CLI --------------------------------------------------------------------
 
 
 def test_missing_or_invalid_suite_is_an_error_naming_the_file(tmp_path: Path) -> None:
@@ -500,7 +541,9 @@ def test_cli_bad_faults_exit_2_with_one_line(capsys) -> None:  # type: ignore[no
     assert err.startswith("error: ") and "bogus:1" in err and err.count("\n") == 1
 
 
-def test_cli_scripted_faults_in_faults_say_where_scripts_go(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_cli_scripted_faults_in_faults_say_where_scripts_go(  # type: ignore[no-untyped-def]
+    capsys,
+) -> None:
     """A script given to --faults (a new user's first try) is refused with where a script goes."""
     assert main(["gateway", "--faults", "ref/oracle~429,200"]) == 2
     err = capsys.readouterr().err
@@ -510,7 +553,9 @@ def test_cli_scripted_faults_in_faults_say_where_scripts_go(capsys) -> None:  # 
     )
 
 
-def test_cli_help_says_where_scripts_go_and_that_they_play_once(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_cli_help_says_where_scripts_go_and_that_they_play_once(  # type: ignore[no-untyped-def]
+    capsys,
+) -> None:
     assert main(["gateway", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())  # rich wraps the help text
     assert 'Scripted faults go in the model name: record --model "ref/oracle~429,200"' in out
@@ -518,8 +563,12 @@ def test_cli_help_says_where_scripts_go_and_that_they_play_once(capsys) -> None:
     assert "restart the gateway to replay it" in out
 
 
-def test_cli_a_yaml_suite_with_a_typo_points_to_suite_check(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A typo'd key in an own YAML suite: the gateway's one line says what names the case and line."""
+def test_cli_a_yaml_suite_with_a_typo_points_to_suite_check(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """A typo'd key in an own YAML suite: the gateway's one line says what names the case
+    and line."""
     suite = tmp_path / "notes.yaml"
     text = (FIXTURES / "own_tools" / "suite.yaml").read_text(encoding="utf-8")
     assert "expect: none" in text
@@ -539,12 +588,16 @@ def test_cli_missing_suite_exit_1(tmp_path: Path, capsys) -> None:  # type: igno
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_cli_serves_until_ctrl_c_and_exits_0(capsys, signum: int) -> None:  # type: ignore[no-untyped-def]
+def test_cli_serves_until_ctrl_c_and_exits_0(  # type: ignore[no-untyped-def]
+    capsys,
+    signum: int,
+) -> None:
     """The URL line is printed, the server answers, and a real Ctrl-C (or SIGTERM) ends it cleanly.
 
-    The signal is a real one sent to the main thread (``_thread.interrupt_main`` only simulates one, and does
-    nothing where SIGINT is ignored). A job started in the background by a non-interactive shell inherits SIGINT
-    ignored, which Python keeps: the test installs Python's own handler, as an interactive terminal has.
+    The signal is a real one sent to the main thread (``_thread.interrupt_main`` only simulates one,
+    and does nothing where SIGINT is ignored). A job started in the background by a non-interactive
+    shell inherits SIGINT ignored, which Python keeps: the test installs Python's own handler, as an
+    interactive terminal has.
     """
     seen: dict[str, Any] = {}
     printed = threading.Event()
@@ -554,7 +607,8 @@ def test_cli_serves_until_ctrl_c_and_exits_0(capsys, signum: int) -> None:  # ty
     def client() -> None:
         try:
             deadline = time.monotonic() + 20
-            # the CLI prints through capsys' buffer: read it until the URL line is there (with a deadline)
+            # the CLI prints through capsys' buffer: read it until the URL line is there (with
+            # a deadline)
             while not printed.wait(0.02) and time.monotonic() < deadline:
                 out = capsys.readouterr().out
                 if "http://" in out:

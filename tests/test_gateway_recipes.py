@@ -1,5 +1,6 @@
-"""docs/GATEWAYS.md's recipes, run against the stand-in: a LiteLLM proxy's renamed price header, and a self-hosted
-server whose tool parser is off (its calls arrive as text; the reason says so, the verdict stays a fail)."""
+"""docs/GATEWAYS.md's recipes, run against the stand-in: a LiteLLM proxy's renamed price header, and
+a self-hosted server whose tool parser is off (its calls arrive as text; the reason says so, the
+verdict stays a fail)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ OFFERED = ("read_file", "web_search")
 
 
 def record_and_rescore(gateway_url: str, model: str, tmp_path: Path, *extra: str) -> dict[str, Any]:
-    """Record ``model`` on the mini suite through the real recorder, rescore from the cassettes, read results.json."""
+    """Record ``model`` on the mini suite through the real recorder, rescore from the cassettes,
+    read results.json."""
     cassettes, out = tmp_path / "cassettes", tmp_path / "reports"
     record = [
         "record",
@@ -50,7 +52,8 @@ def record_and_rescore(gateway_url: str, model: str, tmp_path: Path, *extra: str
 
 
 def header_prices(model_dir: Path, header: str) -> list[Decimal]:
-    """Every recorded response's price header ``header``, read from the cassettes with nothing of lobstack-eval."""
+    """Every recorded response's price header ``header``, read from the cassettes with nothing of
+    lobstack-eval."""
     prices = []
     for cassette in sorted(model_dir.glob("*.json")):
         if cassette.name == "run.json":
@@ -62,10 +65,12 @@ def header_prices(model_dir: Path, header: str) -> list[Decimal]:
     return prices
 
 
-# --- LiteLLM: the upstream's price arrives renamed ---------------------------------------------------------
+# --- LiteLLM: the upstream's price arrives renamed ------------------------------------------------
 
 
-def test_behind_a_prefixing_proxy_every_stand_in_header_is_renamed(start_gateway) -> None:  # type: ignore[no-untyped-def]
+def test_behind_a_prefixing_proxy_every_stand_in_header_is_renamed(  # type: ignore[no-untyped-def]
+    start_gateway,
+) -> None:
     gateway = start_gateway(upstream_prefix="llm_provider-")
     answer = post(gateway, chat_body("arguments-01", "ref/no-temperature"))
     assert answer.status_code == 200 and answer.headers["Content-Type"] == "application/json"
@@ -76,7 +81,10 @@ def test_behind_a_prefixing_proxy_every_stand_in_header_is_renamed(start_gateway
     }
 
 
-def test_litellm_recipe_reads_the_renamed_price(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_litellm_recipe_reads_the_renamed_price(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
     gateway = start_gateway(upstream_prefix="llm_provider-")
     results = record_and_rescore(
         gateway.url, "ref/no-temperature", tmp_path, "--cost-header", LITELLM_PRICE
@@ -92,9 +100,12 @@ def test_litellm_recipe_reads_the_renamed_price(start_gateway, tmp_path: Path) -
     assert results["temperature_ignored"] is False
 
 
-def test_litellm_price_header_absent_leaves_the_run_unpriced(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """LiteLLM sends no x-litellm-response-cost for a model it has no price for: the Cost is a dash, all else is
-    scored."""
+def test_litellm_price_header_absent_leaves_the_run_unpriced(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
+    """LiteLLM sends no x-litellm-response-cost for a model it has no price for: the Cost is a dash,
+    all else is scored."""
     gateway = start_gateway(upstream_prefix="llm_provider-")
     results = record_and_rescore(
         gateway.url, "ref/oracle", tmp_path, "--cost-header", "x-litellm-response-cost"
@@ -103,9 +114,12 @@ def test_litellm_price_header_absent_leaves_the_run_unpriced(start_gateway, tmp_
     assert results["metrics"]["overall"]["rate"] == 100.0
 
 
-def test_reasoning_details_moved_as_litellm_does_are_refused(gateway) -> None:  # type: ignore[no-untyped-def]
-    """LiteLLM's ``openai/`` route moves ``reasoning_details`` into ``provider_specific_fields`` and sends the
-    follow-up without them (issue 26's measurement): the reasoning model answers 400, so the chain is errored."""
+def test_reasoning_details_moved_as_litellm_does_are_refused(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
+    """LiteLLM's ``openai/`` route moves ``reasoning_details`` into ``provider_specific_fields`` and
+    sends the follow-up without them (issue 26's measurement): the reasoning model answers 400,
+    so the chain is errored."""
     from tests.test_provider_models import reference_step
 
     _, history = reference_step(gateway, "chains-01", "ref/reasoning")
@@ -116,7 +130,7 @@ def test_reasoning_details_moved_as_litellm_does_are_refused(gateway) -> None:  
     assert post(gateway, chat_body("chains-01", "ref/reasoning", history)).status_code == 200
 
 
-# --- a tool parser off: calls as text ----------------------------------------------------------------------
+# --- a tool parser off: calls as text -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -133,7 +147,8 @@ def test_reasoning_details_moved_as_litellm_does_are_refused(gateway) -> None:  
         ("<tool_call>garbage</tool_call>", "a tool"),
         ('{"name": "web_search", "arguments": {"query": "x"}}', "web_search"),
         (
-            'I will call it: {"type": "function", "function": {"name": "read_file", "arguments": "{}"}}',
+            'I will call it: {"type": "function", "function": {"name": "read_file", "arguments": '
+            '"{}"}}',
             "read_file",
         ),
         ('{"name": "not_offered", "arguments": {}}', None),
@@ -158,7 +173,9 @@ def test_text_call_name_reads_a_bounded_prefix() -> None:
     assert text_call_name("{} " * (MAX_OBJECTS - 1) + call, OFFERED) == "read_file"
 
 
-def test_text_calls_model_answers_in_text_and_fails(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_text_calls_model_answers_in_text_and_fails(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     styles = set()
     for case_id in ("selection-01", "arguments-01", "parallel-01", "chains-01"):
         answer = post(gateway, chat_body(case_id, "ref/text-calls"))
@@ -170,7 +187,10 @@ def test_text_calls_model_answers_in_text_and_fails(gateway) -> None:  # type: i
     assert styles == {True, False}  # both the Hermes tag and the bare object
 
 
-def test_text_calls_reason_end_to_end(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_text_calls_reason_end_to_end(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
     results = record_and_rescore(start_gateway().url, "ref/text-calls", tmp_path)
     steps = {(r["id"], s["index"]): s for r in results["results"] for s in r.get("steps", [])}
     failed = {key: s["reason"] for key, s in steps.items() if not s["passed"]}

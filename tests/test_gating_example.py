@@ -1,10 +1,12 @@
-"""How to gate a prompt, suite or model change in your own CI with committed cassettes (an example to copy).
+"""How to gate a prompt, suite or model change in your own CI with committed cassettes (an example
+to copy).
 
-The pattern: keep the cassettes and the reports they produce in the repository. In CI, re-score the cassettes
-with the code and suite of the change (no API call, no key), then compare with the committed reports with
-``diff runs --fail-on-regression``. The build fails when a case's same recorded answers now get another verdict
-(a scoring change), when the paired test over cases finds the candidate worse, or (with ``--max-drop``) when
-Overall fell too far; ``--strict`` also fails on any single flip. ``--junit`` shows each case in the CI's test view.
+The pattern: keep the cassettes and the reports they produce in the repository. In CI, re-score the
+cassettes with the code and suite of the change (no API call, no key), then compare with the
+committed reports with ``diff runs --fail-on-regression``. The build fails when a case's same
+recorded answers now get another verdict (a scoring change), when the paired test over cases finds
+the candidate worse, or (with ``--max-drop``) when Overall fell too far; ``--strict`` also fails on
+any single flip. ``--junit`` shows each case in the CI's test view.
 """
 
 from __future__ import annotations
@@ -52,7 +54,10 @@ def test_scoring_change_does_not_regress_the_committed_baseline(tmp_path: Path) 
     assert sum(1 for _ in suites) == len(list((ROOT / "cassettes").glob("*/run.json")))
 
 
-def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_model_change_that_loses_cases_fails_the_gate(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
     baseline = ROOT / "reports" / "ref_oracle" / "results.json"  # the model in production
     candidate = (
         ROOT / "reports" / "ref_noisy" / "results.json"
@@ -64,7 +69,8 @@ def test_a_model_change_that_loses_cases_fails_the_gate(tmp_path: Path, capsys) 
     assert out.splitlines()[0].startswith(
         "regression: paired test: B is worse than A at --alpha 0.05"
     )
-    # --max-drop adds a rule on Overall; it does not replace the paired test, so a tolerance alone cannot pass it.
+    # --max-drop adds a rule on Overall; it does not replace the paired test, so a tolerance alone
+    # cannot pass it.
     assert (
         main(
             [
@@ -101,7 +107,8 @@ def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ig
     assert main(["diff", "runs", str(baseline), str(candidate), "--fail-on-regression"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(
-        "no regression: paired test: B is not worse at --alpha 0.05 (auto -> ref/noisy: one-sided p = "
+        "no regression: paired test: B is not worse at --alpha 0.05 (auto -> ref/noisy: one-sided "
+        "p = "
     )
     assert "record both runs with --repeats 5" in lines[1]
     # Zero tolerance: any case flipped to failed fails the build, noise or not.
@@ -119,8 +126,9 @@ def test_a_change_within_noise_passes_unless_strict(capsys) -> None:  # type: ig
 def test_a_run_whose_every_case_errored_fails_the_gate(
     start_gateway, tmp_path: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """End to end: the stand-in answers garbage to every request, so the candidate run errors on every case. The
-    gate fails (exit 1) and its JUnit is red with one error per lost case, not green with 'skipped'."""
+    """End to end: the stand-in answers garbage to every request, so the candidate run errors on
+    every case. The gate fails (exit 1) and its JUnit is red with one error per lost case, not
+    green with 'skipped'."""
     from recorder.files import read_suite
     from recorder.record import record
     from tests.conftest import MINI_SUITE

@@ -1,4 +1,5 @@
-"""The project's own regression test of the scorer: rescoring the committed cassettes reproduces reports/."""
+"""The project's own regression test of the scorer: rescoring the committed cassettes
+reproduces reports/."""
 
 from __future__ import annotations
 

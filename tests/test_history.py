@@ -1,7 +1,8 @@
-"""Runs as history (issue 31): ``record --history`` keeps dated runs side by side, rescore dates them and names the
-model behind the name from the recording itself, one rows root holds a model's whole history, and the committed
-histories (cassettes/history/, scripts/record_history.py) show ref/drifting's change at run 16 and none for
-ref/flaky. End to end on the stand-in (127.0.0.1, port 0) and on the committed cassettes."""
+"""Runs as history (issue 31): ``record --history`` keeps dated runs side by side, rescore dates
+them and names the model behind the name from the recording itself, one rows root holds a model's
+whole history, and the committed histories (cassettes/history/, scripts/record_history.py) show
+ref/drifting's change at run 16 and none for ref/flaky. End to end on the stand-in (127.0.0.1,
+port 0) and on the committed cassettes."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from tests.conftest import MINI_SUITE, ROOT
 HISTORY = ROOT / "cassettes" / "history"
 SUITE = ROOT / "evals" / "suite.json"
 DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]  # runs 1..20
-# ref/drifting's broken cases under seed 0, read off the committed runs 16-20 and checked by hand against
-# standin/drifting.py's rule (a tenth of the non-wobbly cases): they pass in every run before the change.
+# ref/drifting's broken cases under seed 0, read off the committed runs 16-20 and checked by hand
+# against standin/drifting.py's rule (a tenth of the non-wobbly cases): they pass in every run
+# before the change.
 BROKEN = {"selection-02", "selection-08", "arguments-06", "parallel-01", "parallel-10", "chains-06"}
 
 
@@ -113,7 +115,8 @@ def test_one_rows_root_holds_both_models_whole_histories(
         for slug in ("ref_drifting", "ref_flaky")
         for day in DAYS
     )
-    # The folders' keys as strings, as docs/guide-rows.md reads them (run_id=2026-10-21 reads as a date else).
+    # The folders' keys as strings, as docs/guide-rows.md reads them (run_id=2026-10-21 reads as a
+    # date else).
     keys = {"suite_version": pl.String, "model_slug": pl.String, "run_id": pl.String}
     cases = pl.scan_parquet(str(rows / "cases" / "**" / "*.parquet"), hive_schema=keys)
     by_run = (
@@ -140,8 +143,8 @@ def test_one_rows_root_holds_both_models_whole_histories(
 def test_duckdb_reads_a_history_root_per_run_as_guide_rows_says(
     scored_history: tuple[Path, Path],
 ) -> None:
-    """guide-rows.md's DuckDB form with run_id as VARCHAR: Overall per run is each run's results.json; and
-    polars' form without run_id in hive_schema fails, as the guide warns."""
+    """guide-rows.md's DuckDB form with run_id as VARCHAR: Overall per run is each run's
+    results.json; and polars' form without run_id in hive_schema fails, as the guide warns."""
     import duckdb
 
     reports, rows = scored_history
@@ -187,8 +190,8 @@ def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
 
 
 def test_rescore_of_cassettes_does_not_read_the_history(tmp_path: Path) -> None:
-    """The committed reports stay as they are (test_golden); here: history/ is no model dir, and a cassettes dir
-    holding only a history says where its runs are."""
+    """The committed reports stay as they are (test_golden); here: history/ is no model dir, and a
+    cassettes dir holding only a history says where its runs are."""
     only = tmp_path / "cas"
     shutil.copytree(HISTORY / DAYS[0], only / "history" / DAYS[0])
     code = main(["rescore", str(only), "--out", str(tmp_path / "out"), "-q"])
@@ -205,7 +208,8 @@ def test_rescore_of_cassettes_does_not_read_the_history(tmp_path: Path) -> None:
 def test_rescore_of_the_history_dir_says_to_score_one_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``rescore cassettes/history`` (a new user's first guess) said 'record one with lobstack-eval record'."""
+    """``rescore cassettes/history`` (a new user's first guess) said 'record one with
+    lobstack-eval record'."""
     history = tmp_path / "cas" / "history"
     for day in DAYS[:2]:
         shutil.copytree(HISTORY / day, history / day)
@@ -242,8 +246,23 @@ def test_record_history_cli_keeps_runs_side_by_side_and_dates_them(
     out = tmp_path / "out"
     rows = tmp_path / "rows"
     for day in ("day-1", "day-2"):
-        assert main(["rescore", str(cassettes / "history" / day), "--suite", str(MINI_SUITE),
-                     "--out", str(out / day), "--rows", str(rows), "-q", "--no-html"]) == 0  # fmt: skip
+        assert (
+            main(
+                [
+                    "rescore",
+                    str(cassettes / "history" / day),
+                    "--suite",
+                    str(MINI_SUITE),
+                    "--out",
+                    str(out / day),
+                    "--rows",
+                    str(rows),
+                    "-q",
+                    "--no-html",
+                ]
+            )
+            == 0
+        )
     one, two = (results(out / day, "ref_drifting")["run"] for day in ("day-1", "day-2"))
     assert one["identity"]["model"] == ["ref/drifting-v1"]
     assert two["identity"]["model"] == ["ref/drifting-v2"]
@@ -318,8 +337,21 @@ def test_rows_of_runs_and_plain_rows_never_share_a_root(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = tmp_path / "rows"
-    assert main(["rescore", str(HISTORY / DAYS[0]), "--out", str(tmp_path / "a"), "--rows", str(rows),
-                 "-q", "--no-html"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "rescore",
+                str(HISTORY / DAYS[0]),
+                "--out",
+                str(tmp_path / "a"),
+                "--rows",
+                str(rows),
+                "-q",
+                "--no-html",
+            ]
+        )
+        == 0
+    )
     plain = tmp_path / "plain"
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", plain / "ref_oracle")
     code = main(["rescore", str(plain), "--out", str(tmp_path / "b"), "--rows", str(rows), "-q",

@@ -1,6 +1,7 @@
-"""A history as side A (issue 31 items 2 and 7): the history test's exact null distribution (brute force and
-scipy), the one-sided paired tests, how alpha is spent, the gate's false alarms and power on simulated histories
-(the benchmark's own run simulation), and ``diff runs --history``'s rules and errors.
+"""A history as side A (issue 31 items 2 and 7): the history test's exact null distribution (brute
+force and scipy), the one-sided paired tests, how alpha is spent, the gate's false alarms and power
+on simulated histories (the benchmark's own run simulation), and ``diff runs --history``'s rules
+and errors.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ from tests.test_diff_runs import results
 ALPHA = 0.05
 
 
-# --- the exact null distribution ------------------------------------------------------------------------
+# --- the exact null distribution ------------------------------------------------------------------
 
 
 def _brute_force_p(cases: list[CaseMargins]) -> float:
-    """P(T >= observed) by enumerating, for every case, every set of positions B's samples could take among
-    the case's N samples (each equally likely under exchangeability), with exact fractions."""
+    """P(T >= observed) by enumerating, for every case, every set of positions B's samples could
+    take among the case's N samples (each equally likely under exchangeability), with
+    exact fractions."""
     per_case = []
     observed = 0
     for c in cases:
@@ -66,8 +68,8 @@ def test_the_history_test_is_the_brute_force_permutation_distribution(seed: int)
 
 
 def test_a_stable_case_that_fails_once_weighs_more_than_a_flaky_one() -> None:
-    """20 of 20 passed, now failed: p = 1/21 on its own (the rank of the new run among 21); a case that failed
-    10 of 20 weighs less, so the same failure there moves the statistic less."""
+    """20 of 20 passed, now failed: p = 1/21 on its own (the rank of the new run among 21); a case
+    that failed 10 of 20 weighs less, so the same failure there moves the statistic less."""
     one = history_test([CaseMargins(0, 20, 1, 1)])
     assert one.p == pytest.approx(1 / 21)
     assert score_weight(1, 21) > score_weight(11, 21)
@@ -117,13 +119,13 @@ def test_one_sided_sign_flip_is_the_enumerated_lower_tail(seed: int) -> None:
     assert sign_flip(differences, lower=True).p == pytest.approx(lower / len(patterns), abs=1e-12)
 
 
-# --- how alpha is spent ----------------------------------------------------------------------------------
+# --- how alpha is spent ---------------------------------------------------------------------------
 
 
 def test_the_per_case_rule_gets_alpha_only_when_it_can_fire() -> None:
-    """At K = 1 (one run a side) and K = 5 no case of 80 can reach Holm's first step at alpha / 2: the whole-run
-    test gets all of alpha. At K = 10 (1 / C(20, 10) * 80 = 4e-4) the rule can fire: half each. A history of 20
-    runs at K = 3 (1 / C(63, 3) * 80 = 0.002) can fire too."""
+    """At K = 1 (one run a side) and K = 5 no case of 80 can reach Holm's first step at alpha / 2:
+    the whole-run test gets all of alpha. At K = 10 (1 / C(20, 10) * 80 = 4e-4) the rule can
+    fire: half each. A history of 20 runs at K = 3 (1 / C(63, 3) * 80 = 0.002) can fire too."""
     rng = random.Random(3)
     for k, expected in ((1, (0.05, 0.0)), (5, (0.05, 0.0)), (10, (0.025, 0.025))):
         diff = compare({"m": run(BASE, k, rng)}, {"m": run(BASE, k, rng)})
@@ -134,7 +136,7 @@ def test_the_per_case_rule_gets_alpha_only_when_it_can_fire() -> None:
     assert levels(diff, GateOptions()) == {"m": (0.05, 0.0)}
 
 
-# --- false alarms and power, through the real compare and decide --------------------------------------------
+# --- false alarms and power, through the real compare and decide ----------------------------------
 
 
 def _rate(base: list[float], b: list[float], runs: int, k: int, pairs: int, seed: int) -> float:
@@ -172,7 +174,8 @@ def test_same_model_histories_pass_the_gate_at_most_alpha_of_the_time(
 @pytest.mark.parametrize("k", [1, 3, 5])
 @pytest.mark.parametrize("runs", [0, 5, 10, 20])
 def test_every_cell_of_the_history_table_holds_alpha(profile: str, k: int, runs: int) -> None:
-    """The benchmark's table (benchmarks/gate_power.py --history): false alarms <= alpha + 3 simulation errors."""
+    """The benchmark's table (benchmarks/gate_power.py --history): false alarms <= alpha + 3
+    simulation errors."""
     pairs = 200
     base = NEAR if profile == "near" else BASE
     rate = _rate(base, base, runs, k, pairs, 1000 + 10 * k + runs)
@@ -182,8 +185,8 @@ def test_every_cell_of_the_history_table_holds_alpha(profile: str, k: int, runs:
 
 
 def test_at_one_run_a_history_of_20_catches_four_stable_cases_breaking() -> None:
-    """Issue 31's goal at K = 1 with 20 earlier runs of a near-deterministic model: 4 stable cases breaking and
-    a diffuse 10-point drop caught >= 80% of the time (the plain gate: about 7%)."""
+    """Issue 31's goal at K = 1 with 20 earlier runs of a near-deterministic model: 4 stable cases
+    breaking and a diffuse 10-point drop caught >= 80% of the time (the plain gate: about 7%)."""
     assert _rate(NEAR, concentrated(5, NEAR), 20, 1, 60, 5) >= 0.8
     assert _rate(NEAR, diffuse(10, NEAR), 20, 1, 60, 6) >= 0.8
 
@@ -204,7 +207,7 @@ def test_the_verdict_counts_the_stable_cases_and_calls_the_flaky_ones_noise() ->
     assert all(c.kind == "noise" for c in judged.cases if c.case.change == "worse" and c.case.flaky)
 
 
-# --- merging a history, and its errors -------------------------------------------------------------------
+# --- merging a history, and its errors ------------------------------------------------------------
 
 
 def test_a_case_missing_from_some_runs_is_judged_on_the_runs_that_scored_it() -> None:
@@ -267,9 +270,9 @@ def _history(tmp_path: Path, count: int) -> list[Path]:
 def test_cli_history_catches_two_stable_cases_the_plain_gate_lets_through(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Two cases that passed in all 10 earlier runs fail now: the plain gate (McNemar, one-sided p = 0.25)
-    lets it through; against the history each failure has null probability 1/11 (the new run's rank among 11),
-    so both: p = 1/121."""
+    """Two cases that passed in all 10 earlier runs fail now: the plain gate (McNemar, one-sided p =
+    0.25) lets it through; against the history each failure has null probability 1/11 (the new
+    run's rank among 11), so both: p = 1/121."""
     runs = _history(tmp_path, 10)
     b = _write(
         tmp_path / "b.json",
@@ -287,8 +290,8 @@ def test_cli_history_catches_two_stable_cases_the_plain_gate_lets_through(
     assert float(properties["history_p"] or "nan") == pytest.approx(1 / 121)
     assert "sign_flip_p" not in properties
     assert line.startswith(
-        "regression: paired test: B is worse than A at --alpha 0.05 (m: history exact (10 runs) one-sided "
-        f"p = {1 / 121:.4g} < 0.05"
+        "regression: paired test: B is worse than A at --alpha 0.05 (m: history exact (10 runs) "
+        f"one-sided p = {1 / 121:.4g} < 0.05"
     ), line
 
 
@@ -300,12 +303,24 @@ def test_cli_history_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         tmp_path / "old" / "results.json", results("m", dict.fromkeys(IDS, "passed"), "0.9.0")
     )
     cases = [
-        (["--history", str(tmp_path / "nothing-*")], 2, f"error: --history {tmp_path / 'nothing-*'}: matches nothing"),
-        (["--history", str(other)], 1, f"error: {other}: holds 'n', none of B's models ('m'): a history is earlier "
-         "runs of the same model"),
-        (["--history", str(old)], 1, f"error: {old}: scored with suite s 0.9.0, but {runs[0]} with s 1.0.0"),
+        (
+            ["--history", str(tmp_path / "nothing-*")],
+            2,
+            f"error: --history {tmp_path / 'nothing-*'}: matches nothing",
+        ),
+        (
+            ["--history", str(other)],
+            1,
+            f"error: {other}: holds 'n', none of B's models ('m'): a history is earlier "
+            "runs of the same model",
+        ),
+        (
+            ["--history", str(old)],
+            1,
+            f"error: {old}: scored with suite s 0.9.0, but {runs[0]} with s 1.0.0",
+        ),
         (["--family", "all"], 2, "error: --family: expected model or run, got 'all'"),
-    ]  # fmt: skip
+    ]
     for extra, code, message in cases:
         assert main(["diff", "runs", str(runs[0]), str(b), *extra]) == code, extra
         err = capsys.readouterr().err
@@ -322,7 +337,7 @@ def test_the_same_run_given_twice_counts_once(
     assert "history exact" not in capsys.readouterr().out  # one run: the plain gate
 
 
-# --- the plugin ----------------------------------------------------------------------------------------
+# --- the plugin -----------------------------------------------------------------------------------
 
 
 def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
@@ -346,10 +361,18 @@ def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", pytester.path / "cassettes" / "ref_oracle")
     shutil.copytree(ROOT / "reports" / "ref_oracle", pytester.path / "reports" / "ref_oracle")
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite",
-        str(ROOT / "evals" / "suite.json"), "--lobstack-baseline", "reports", "--lobstack-history", "runs/*",
+        "-p",
+        "no:cacheprovider",
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-suite",
+        str(ROOT / "evals" / "suite.json"),
+        "--lobstack-baseline",
+        "reports",
+        "--lobstack-history",
+        "runs/*",
         timeout=120,
-    )  # fmt: skip
+    )
     assert result.ret != 0
     assert (
         f"error: --lobstack-history {pytester.path / 'runs/*'}: matches nothing"
@@ -359,8 +382,9 @@ def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
 
 
 def test_family_run_holds_alpha_over_the_models_and_model_holds_it_per_model() -> None:
-    """Five of ten cases flipped in one model (one-sided McNemar p = 1/32), none in another: per model it fails
-    (1/32 < 0.05); with --family run Holm doubles it over the two models (1/16) and it passes."""
+    """Five of ten cases flipped in one model (one-sided McNemar p = 1/32), none in another: per
+    model it fails (1/32 < 0.05); with --family run Holm doubles it over the two models (1/16)
+    and it passes."""
     ids = [f"c{i}" for i in range(10)]
     a = {m: results(m, dict.fromkeys(ids, "passed")) for m in ("m", "n")}
     b = {

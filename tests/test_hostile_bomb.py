@@ -1,8 +1,9 @@
-"""A gzip bomb larger than the recorder's whole address space: decoded under the cap, one clear reason.
+"""A gzip bomb larger than the recorder's whole address space: decoded under the cap, one
+clear reason.
 
-The recorder runs in a subprocess whose ``RLIMIT_AS`` is smaller than the bomb decoded, so a decoder that
-inflates the body whole (urllib3 under vcrpy's stub did) dies with ``MemoryError``; one that stops at the cap
-records the case as errored with the cap's reason.
+The recorder runs in a subprocess whose ``RLIMIT_AS`` is smaller than the bomb decoded, so a decoder
+that inflates the body whole (urllib3 under vcrpy's stub did) dies with ``MemoryError``; one that
+stops at the cap records the case as errored with the cap's reason.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from recorder.endpoint import Endpoint
 from recorder.manifest_read import read_manifest
 from recorder.record import record
-summary = record(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]), Endpoint(sys.argv[5], None), [sys.argv[6]],
-                 concurrency=1, backoff_scale=0.0, max_answer_mb=1)
+summary = record(
+    Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]), Endpoint(sys.argv[5], None), [sys.argv[6]],
+    concurrency=1, backoff_scale=0.0, max_answer_mb=1,
+)
 entry = read_manifest(summary.model_dir).cases[sys.argv[6]]
 print(json.dumps([entry.status, entry.reason]))
 """

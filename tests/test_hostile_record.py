@@ -1,7 +1,9 @@
-"""record against a hostile stand-in gateway, then rescore: no traceback, every case kept, the method's verdict.
+"""record against a hostile stand-in gateway, then rescore: no traceback, every case kept, the
+method's verdict.
 
-One row per fault of issue 28's recording side (a model suffix of the stand-in, ``standin.hostile``); each row
-records three cases, checks the statuses and reasons record gives, and that rescore of the cassettes gives the same.
+One row per fault of issue 28's recording side (a model suffix of the stand-in,
+``standin.hostile``); each row records three cases, checks the statuses and reasons record gives,
+and that rescore of the cassettes gives the same.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from tests.conftest import MINI_SUITE, interactions
 
 SUITE = read_suite(MINI_SUITE)
 CASES = ["selection-01", "no_call-01", "chains-01"]
-# A base64-style key with "/" and "+": a gateway writing "/" as "\/" used to leave 29 of its 38 characters.
+# A base64-style key with "/" and "+": a gateway writing "/" as "\/" used to leave 29 of its
+# 38 characters.
 KEY = "Zm9v/YmFyYmF6+cXV4/MTIzNDU2Nzg5MDEyMzQ"
 REDIRECT = "HTTP 307: the gateway redirected to http://127.0.0.1/v1: use it as --base-url"
 TOO_LARGE = "the answer is larger than 1 MiB once decoded; raise --max-answer-mb to keep it"
@@ -45,17 +48,21 @@ ROWS = {
         ("errored", "Content-Length contained multiple unmatching values"),
     ),
     "bad-gzip": (FOUR("badgzip"), ("errored", "content-encoding: gzip, but failed to decode it")),
-    # Three identical refusals: record stops as futile (an error line), the refusals kept as recorded.
+    # Three identical refusals: record stops as futile (an error line), the refusals kept
+    # as recorded.
     "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
     "surrogate-reasoning": ("surrogatereasoning", ("passed-or-no-call", None)),
-    # A 103 Early Hints before the 200: skipped (RFC 9110 section 15.2), the 200 recorded and judged.
+    # A 103 Early Hints before the 200: skipped (RFC 9110 section 15.2), the 200 recorded
+    # and judged.
     "early-hints": ("earlyhints", ("passed-or-no-call", None)),
     # An unsolicited 101 Switching Protocols: no HTTP answer follows, so a network error, retried.
     "unsolicited-101": (FOUR("upgrade"), ("errored", "101 Switching Protocols, which no request")),
     "unsolicited-101-once": ("upgrade", ("passed-or-no-call", None)),
-    # A UTF-8 byte order mark before the JSON: ignored when parsing (RFC 8259 section 8.1), the bytes kept.
+    # A UTF-8 byte order mark before the JSON: ignored when parsing (RFC 8259 section 8.1), the
+    # bytes kept.
     "bom": ("bom", ("passed-or-no-call", None)),
-    # A 5000-digit integer in a field nobody reads: valid JSON, parsed (kept as its text, like 1e400).
+    # A 5000-digit integer in a field nobody reads: valid JSON, parsed (kept as its text,
+    # like 1e400).
     "huge-integer": ("hugeint", ("passed-or-no-call", None)),
 }
 
@@ -158,7 +165,7 @@ def test_a_basic_prefix_in_model_output_is_not_scrubbed(start_gateway, tmp_path:
     assert rescore_model(summary.model_dir, read_suite(suite))["results"][1]["status"] == "passed"
 
 
-# --- What the command line says ---------------------------------------------------------------------------------
+# --- What the command line says -------------------------------------------------------------------
 
 
 def _record_cli(gateway_url: str, cassettes: Path, *extra: str) -> int:
@@ -190,7 +197,11 @@ def test_a_wrong_model_stops_after_three_identical_refusals(
     )  # the refusals are kept as recorded
 
 
-def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_run_without_any_price_says_so(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+    capsys,
+) -> None:
     gateway = start_gateway()
     cases = ["--case", "selection-01", "--case", "no_call-01"]
     assert (
@@ -210,7 +221,8 @@ def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) 
     assert "--cost-header" in err and "docs/GATEWAYS.md" in err
     assert _record_cli(gateway.url, tmp_path / "b", "--model", "ref/oracle", *cases) == 0
     assert "price header" not in capsys.readouterr().err
-    # A header that is there but holds no price (two values, a negative one, NaN) is said too, never silently "-".
+    # A header that is there but holds no price (two values, a negative one, NaN) is said too, never
+    # silently "-".
     assert (
         _record_cli(
             gateway.url,
@@ -225,12 +237,14 @@ def test_a_run_without_any_price_says_so(start_gateway, tmp_path: Path, capsys) 
     )
     err = capsys.readouterr().err
     assert (
-        "no answer of this run carried a readable price: the header content-type held 'application/json'"
-        in err
+        "no answer of this run carried a readable price: the header content-type held "
+        "'application/json'" in err
     )
 
 
-def test_a_key_in_the_base_urls_query_is_never_shown(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_key_in_the_base_urls_query_is_never_shown(  # type: ignore[no-untyped-def]
+    capsys,
+) -> None:
     from lobstack_eval.main import main
 
     for query in (
@@ -308,13 +322,14 @@ def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(
             concurrency=3,
             backoff_scale=0.0,
         )
-    # Three in flight at once; a freed worker may start one more before the third refusal is counted.
+    # Three in flight at once; a freed worker may start one more before the third refusal
+    # is counted.
     asked = len(gateway.requests_seen)
     assert 3 <= asked <= 3 + 2 < len(everything)
     assert len(read_manifest(tmp_path / "no-such-model").cases) == asked  # every refusal kept
 
 
-# --- Huge integers and a byte order mark in what a model sends ------------------------------------------------
+# --- Huge integers and a byte order mark in what a model sends ------------------------------------
 
 HUGE = "9" * 5000
 
@@ -335,8 +350,8 @@ def test_a_huge_integer_in_arguments_sent_as_an_object_says_why() -> None:
     from scorer.arguments import parse_arguments
 
     body = (
-        '\ufeff{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",'
-        f' "function": {{"name": "f", "arguments": {{"n": {HUGE}}}}}}}]}}}}]}}'
+        '\ufeff{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", '
+        f'"type": "function", "function": {{"name": "f", "arguments": {{"n": {HUGE}}}}}}}]}}}}]}}'
     ).encode()
     response = read_answer(body)  # the byte order mark is ignored
     parsed = parse_arguments(response.tool_calls[0].arguments)

@@ -1,5 +1,6 @@
-"""Hostile recordings and files on the replay side (issue 28): what a model, a gateway or an edited file holds never
-crashes, stalls or escapes a rescore; the other models are still scored and written."""
+"""Hostile recordings and files on the replay side (issue 28): what a model, a gateway or an edited
+file holds never crashes, stalls or escapes a rescore; the other models are still scored
+and written."""
 
 from __future__ import annotations
 
@@ -54,14 +55,16 @@ HOSTILE_MODELS = ("ref/oracle~hostiletext", "ref/oracle~hostile400", LONG, WIDE)
 
 @pytest.fixture(scope="module")
 def hostile_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """ref/oracle and the hostile stand-in models of the mini suite, recorded once (read-only: copy to edit)."""
+    """ref/oracle and the hostile stand-in models of the mini suite, recorded once (read-only:
+    copy to edit)."""
     from recorder.record import record
     from recorder.repeats import CaseRun
     from scorer.suite_file import parse_suite
     from standin.config import GatewayConfig
     from standin.server import StandInGateway
 
-    # No chains: a chain sends the answer back, and a lone surrogate in a request is the record side's (item 11).
+    # No chains: a chain sends the answer back, and a lone surrogate in a request is the record
+    # side's (item 11).
     cases = parse_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE)).cases
     case_ids = [case.id for case in cases if case.group != "chains"]
     cassettes = tmp_path_factory.mktemp("hostile") / "cassettes"
@@ -86,8 +89,8 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
-    # Every answer of ref/oracle~hostile400 is an error, so that model scores no case: one error line and exit 1
-    # (docs/commands/rescore.md#no-scored-case-fails); every model is still written.
+    # Every answer of ref/oracle~hostile400 is an error, so that model scores no case: one error
+    # line and exit 1 (docs/commands/rescore.md#no-scored-case-fails); every model is still written.
     assert _rescore(hostile_cassettes, out) == 1
     [line] = _errors(capsys.readouterr().err)  # the chains are unrecorded: a hint each, no error
     assert "no case of model ref/oracle~hostile400 could be scored" in line
@@ -112,7 +115,8 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     assert (out / "index.html").is_file()
 
 
-# What a model or a gateway can write; each must round-trip through JSON and be shown harmless everywhere else.
+# What a model or a gateway can write; each must round-trip through JSON and be shown harmless
+# everywhere else.
 HOSTILE_STRINGS = {
     "lone-surrogate": "a\udc80b\ud800",
     "nul": "a\x00b",
@@ -141,7 +145,8 @@ def test_hostile_text_through_every_output(text: str, tmp_path: Path) -> None:
     from scorer.json_text import dumps_indented, loads_text
     from scorer.safe_text import for_terminal, utf8
 
-    # JSON files (results.json, run.json, cassettes read back): exactly the same string, and the file is UTF-8.
+    # JSON files (results.json, run.json, cassettes read back): exactly the same string, and the
+    # file is UTF-8.
     written = dumps_indented({"reason": text})
     assert json.loads(written.encode("utf-8")) == {"reason": text} == loads_text(written)
     # Rows: UTF-8, each lone surrogate one U+FFFD, nothing else changed.
@@ -164,8 +169,8 @@ def test_hostile_text_through_every_output(text: str, tmp_path: Path) -> None:
 
 
 def for_xml_expected(text: str) -> str:
-    """What a reader of the JUnit file sees: characters XML 1.0 cannot hold or discourages (and bidi controls) as
-    their escape text."""
+    """What a reader of the JUnit file sees: characters XML 1.0 cannot hold or discourages (and bidi
+    controls) as their escape text."""
     return "".join(
         (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
         if (ord(c) < 0x20 and c not in "\t\n\r") or ACTED_ON.fullmatch(c) or c in "\ufffe\uffff"
@@ -177,8 +182,9 @@ def for_xml_expected(text: str) -> str:
 def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-untyped-def]
     hostile_cassettes: Path, tmp_path: Path, capsys
 ) -> None:
-    """hostile400: every case errored with HOSTILE_TEXT in its reason; diff runs against a passing baseline of the
-    same model lists them in the terminal, --junit and --markdown, each well-formed and harmless."""
+    """hostile400: every case errored with HOSTILE_TEXT in its reason; diff runs against a passing
+    baseline of the same model lists them in the terminal, --junit and --markdown, each
+    well-formed and harmless."""
     import xml.etree.ElementTree as ET
 
     from standin.hostile_text import HOSTILE_TEXT
@@ -198,8 +204,19 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     (tmp_path / "a" / "x").mkdir(parents=True)
     (tmp_path / "a" / "x" / "results.json").write_text(json.dumps(base), encoding="utf-8")
     junit, markdown = tmp_path / "junit.xml", tmp_path / "summary.md"
-    code = main(["diff", "runs", str(tmp_path / "a"), str(out / "ref_oracle_hostile400"), "--junit", str(junit),
-                 "--markdown", str(markdown), "--fail-on-regression"])  # fmt: skip
+    code = main(
+        [
+            "diff",
+            "runs",
+            str(tmp_path / "a"),
+            str(out / "ref_oracle_hostile400"),
+            "--junit",
+            str(junit),
+            "--markdown",
+            str(markdown),
+            "--fail-on-regression",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 1 and "Traceback" not in captured.err
     assert "regression" in captured.out.lower()
@@ -264,7 +281,8 @@ def test_rescore_never_deletes_or_writes_through_a_link(
 def test_one_writer_per_output_dir(
     command: str, hostile_cassettes: Path, tmp_path: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """A second rescore, merge or report into a dir another run is writing says who holds it and writes nothing."""
+    """A second rescore, merge or report into a dir another run is writing says who holds it and
+    writes nothing."""
     import subprocess
     import sys
 
@@ -274,10 +292,16 @@ def test_one_writer_per_output_dir(
     assert _rescore(cassettes, out, "--no-html") == 0
     target = {"rescore": out, "merge": tmp_path / "merged", "report": out}[command]
     holder = subprocess.Popen(  # another process holds the lock, as a second CI job would
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
-         f"with out_dir_lock(Path({str(target)!r}), 'rescore'):\n    print('held', flush=True); time.sleep(60)"],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from replay.out_lock import "
+            f"out_dir_lock\nwith out_dir_lock(Path({str(target)!r}), 'rescore'):\n    "
+            "print('held', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
@@ -300,7 +324,8 @@ def test_one_writer_per_output_dir(
         [line] = _errors(capsys.readouterr().err)
         assert line == (
             f"error: {target} is being written by another run (rescore: pid {holder.pid} on "
-            f"{__import__('socket').gethostname()}); wait for it to finish, then run {command} again"
+            f"{__import__('socket').gethostname()}); wait for it to finish, then run {command} "
+            "again"
         )
         assert {
             p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"
@@ -339,9 +364,15 @@ def test_the_plugin_shows_a_gateways_control_characters_escaped(  # type: ignore
         pytester.path / "cassettes" / "ref_oracle_hostile400",
     )
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite", str(MINI_SUITE), "-rE",
+        "-p",
+        "no:cacheprovider",
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-suite",
+        str(MINI_SUITE),
+        "-rE",
         timeout=120,
-    )  # fmt: skip
+    )
     text = result.stdout.str() + result.stderr.str()
     assert "Traceback" not in text and "errors" in result.stdout.lines[-1]
     assert "\\x1b]0;pwned\\x07" in text  # the reason, shown escaped
@@ -362,8 +393,9 @@ def test_suite_check_refuses_a_pattern_only_a_backtracking_engine_can_run(
     out = capsys.readouterr()
     assert "Traceback" not in out.err
     assert (
-        f"{suite}: tools.send_email.function.parameters.properties.to.items.pattern: '^([^@ ]+)@\\\\1$' does not "
-        "compile: the linear-time engine (RE2) cannot run it: invalid escape sequence: \\1"
+        f"{suite}: tools.send_email.function.parameters.properties.to.items.pattern: '^([^@ "
+        "]+)@\\\\1$' does not compile: the linear-time engine (RE2) cannot run it: invalid escape "
+        "sequence: \\1"
     ) in out.out + out.err
 
 
@@ -371,7 +403,8 @@ def test_suite_check_refuses_a_pattern_only_a_backtracking_engine_can_run(
 def test_one_writer_per_rows_dir(
     command: str, hostile_cassettes: Path, tmp_path: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """A rescore or merge appending to a --rows dir another run is writing says who holds it; no row is written."""
+    """A rescore or merge appending to a --rows dir another run is writing says who holds it; no
+    row is written."""
     import socket
     import subprocess
     import sys
@@ -381,10 +414,16 @@ def test_one_writer_per_rows_dir(
     reports, rows = tmp_path / "reports", tmp_path / "rows"
     assert _rescore(cassettes, reports, "--no-html") == 0
     holder = subprocess.Popen(  # another process appends to the rows, as a second CI job would
-        [sys.executable, "-c", "import time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
-         f"with out_dir_lock(Path({str(rows)!r}), 'rescore --rows'):\n    print('held', flush=True); time.sleep(60)"],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
+            f"with out_dir_lock(Path({str(rows)!r}), 'rescore --rows'):\n    print('held', "
+            "flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         capsys.readouterr()

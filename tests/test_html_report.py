@@ -1,4 +1,5 @@
-"""The HTML report and run-diff page, read as HTML (the browser test drives the same pages in Chromium)."""
+"""The HTML report and run-diff page, read as HTML (the browser test drives the same pages
+in Chromium)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def html() -> str:
 
 
 class _Rows(HTMLParser):
-    """The rows of ``<table id=...>``'s tbody: each row's attributes and its cells' (attrs, text chunks)."""
+    """The rows of ``<table id=...>``'s tbody: each row's attributes and its cells' (attrs,
+    text chunks)."""
 
     def __init__(self, table_id: str) -> None:
         super().__init__()
@@ -109,8 +111,8 @@ class TestLeaderboard:
         ]
 
     def test_cells_show_rate_interval_dash_latency_cost(self, html: str) -> None:
-        """beta/mixed: Overall 50% [15.0, 85.0] over 4 of its 6 cases (partial: marked 4/6), no chains (dash),
-        800 ms, $0.05, 4 scored, 1 errored."""
+        """beta/mixed: Overall 50% [15.0, 85.0] over 4 of its 6 cases (partial: marked 4/6), no
+        chains (dash), 800 ms, $0.05, 4 scored, 1 errored."""
         cells = [texts for _, texts in _rows(html, "board")[1][1]]
         assert cells == [
             ["beta/mixed"],
@@ -130,7 +132,8 @@ class TestLeaderboard:
         ]
 
     def test_sort_values_and_missing_values_empty(self, html: str) -> None:
-        """data-v holds the unrounded rate (the sort key); a missing rate or cost is empty, sorted last."""
+        """data-v holds the unrounded rate (the sort key); a missing rate or cost is empty,
+        sorted last."""
         gamma = _rows(html, "board")[2][1]
         assert gamma[1][0]["data-v"] == repr(100 * 2 / 6)
         assert gamma[9][0]["data-v"] == ""  # unpriced
@@ -142,7 +145,8 @@ class TestLeaderboard:
         assert "lobstack-sample" in head and "0.1.0" in head
         assert "0f3c1d4e5b6a79881726354433221100ffeeddccbbaa99887766554433221100" in head
         assert "temperature 0" in head and "Nex" in head
-        # Nex is said to be what the model auto is, and what it does (issue 25: "Nex" was unexplained)
+        # Nex is said to be what the model auto is, and what it does (issue 25: "Nex"
+        # was unexplained)
         assert "The model auto is Nex, Lobstack&#39;s router: for each request it picks" in head
 
     def test_model_with_every_case_errored_has_dashes_and_comes_last(self) -> None:
@@ -190,8 +194,9 @@ class TestGridAndDetails:
         assert beta == ["f", "p", "f", "p", "e", "u"]
 
     def test_grid_reads_without_colour_and_has_one_tab_stop(self, html: str) -> None:
-        """Each cell carries its status as a mark (not colour alone), the legend names every mark, the first cell
-        is the grid's one tab stop, and a header row names every case (its id, visible over the column)."""
+        """Each cell carries its status as a mark (not colour alone), the legend names every mark,
+        the first cell is the grid's one tab stop, and a header row names every case (its id,
+        visible over the column)."""
         rows = _rows(html, "grid")
         assert [texts for _, texts in rows[1][1][1:]] == [["✗"], ["✓"], ["✗"], ["✓"], ["!"], ["?"]]
         tab_stops = [
@@ -202,7 +207,8 @@ class TestGridAndDetails:
         ]
         assert tab_stops == [(0, 1)]
         assert re.search(
-            r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" aria-describedby="grid-help">',
+            r'<table id="grid" class="grid" role="grid" aria-label="[^"]+" '
+            r'aria-describedby="grid-help">',
             html,
         )
         ids = re.findall(r'<th scope="col"><span class="cid">([^<]+)</span></th>', html)
@@ -364,13 +370,11 @@ class TestDeterminism:
     def test_same_bytes_in_another_process(self, html: str, tmp_path: Path) -> None:
         """A fresh interpreter with another hash seed renders the very same page."""
         code = (
-            "import json, sys\n"
-            "from pathlib import Path\n"
-            "from replay.html import render_report\n"
-            f"d = Path({str(SAMPLE)!r})\n"
-            "slugs = ('gamma_evil', 'alpha_oracle', 'beta_mixed')\n"
-            "r = [json.loads((d / s / 'results.json').read_text()) for s in slugs]\n"
-            "sys.stdout.buffer.write(render_report(r, json.loads((d / 'suite.json').read_text())).encode())\n"
+            "import json, sys\nfrom pathlib import Path\nfrom replay.html import render_report\nd "
+            f"= Path({str(SAMPLE)!r})\nslugs = ('gamma_evil', 'alpha_oracle', 'beta_mixed')\nr = "
+            "[json.loads((d / s / 'results.json').read_text()) for s in slugs]\n"
+            "sys.stdout.buffer.write(render_report(r, json.loads((d / "
+            "'suite.json').read_text())).encode())\n"
         )
         env = {**os.environ, "PYTHONHASHSEED": "12345"}
         out = subprocess.run(
@@ -379,7 +383,8 @@ class TestDeterminism:
         assert out == html.encode()
 
     def test_write_report_matches_the_golden_file(self, tmp_path: Path) -> None:
-        """The committed golden page; regenerate with LOBSTACK_UPDATE_GOLDEN=1 after a deliberate change."""
+        """The committed golden page; regenerate with LOBSTACK_UPDATE_GOLDEN=1 after a
+        deliberate change."""
         reports = tmp_path / "reports"
         shutil.copytree(SAMPLE, reports, ignore=shutil.ignore_patterns("*.html"))
         out = write_report(reports, reports / "suite.json")
@@ -398,7 +403,8 @@ class TestWriteReportErrors:
         return reports
 
     def test_folders_that_are_not_models_are_ignored(self, reports: Path) -> None:
-        """A folder without results.json (a model's results removed, plots, notes) is not a model: no error."""
+        """A folder without results.json (a model's results removed, plots, notes) is not a
+        model: no error."""
         (reports / "beta_mixed" / "results.json").unlink()
         (reports / "plots").mkdir()
         (reports / "notes.txt").write_text("not a model")
@@ -449,7 +455,8 @@ class TestWriteReportErrors:
         assert main(["report", str(reports), "--suite", str(reports / "suite.json")]) == 1
         err = capsys.readouterr().err
         assert err.startswith(
-            f"error: {reports / 'alpha_oracle' / 'results.json'}: the results file is not valid JSON"
+            f"error: {reports / 'alpha_oracle' / 'results.json'}: the results file is not valid "
+            "JSON"
         )
         assert err.count("\n") == 1
 
@@ -465,8 +472,9 @@ def diff() -> str:
 
 class TestRunDiff:
     def test_cases_show_the_gates_verdict(self, diff: str) -> None:
-        """The page renders the gate's verdict: one flip at one sample per case is noise, not a regression (the
-        gate passes these runs), and cases not scored in A have nothing to regress from."""
+        """The page renders the gate's verdict: one flip at one sample per case is noise, not a
+        regression (the gate passes these runs), and cases not scored in A have nothing to
+        regress from."""
         rows = {r[0]["data-case"]: r[0]["data-verdict"] for r in _rows(diff, "case-table")}
         assert rows == {
             "selection-01": "known_failure",

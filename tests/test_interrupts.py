@@ -1,5 +1,5 @@
-"""How the recorder reads Ctrl-C: one press drains, a second stops; the same press delivered twice (a launcher
-forwarding the group's SIGINT) is still one press; SIGTERM always stops at once."""
+"""How the recorder reads Ctrl-C: one press drains, a second stops; the same press delivered twice
+(a launcher forwarding the group's SIGINT) is still one press; SIGTERM always stops at once."""
 
 from __future__ import annotations
 

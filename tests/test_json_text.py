@@ -1,5 +1,6 @@
-"""scorer.json_text writes exactly the text of json.dumps(indent=2, sort_keys=True, ensure_ascii=False,
-allow_nan=False): for every committed results file and for the values where orjson and Python differ."""
+"""scorer.json_text writes exactly the text of json.dumps(indent=2, sort_keys=True,
+ensure_ascii=False, allow_nan=False): for every committed results file and for the values where
+orjson and Python differ."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ TRICKY: list[Any] = [
     [0.0, -0.0, 100.0, 64.1025641025641, 0.1, 1 / 3, 2.5, -2.5],
     # the same exponent float as a number and inside strings (only the number is rewritten)
     {"n": 1e-05, "s": "1e-05", "t": "x 1e-05,", "u": " 0.00001", "k": [1e-05], "1e-05": 1e-05},
-    # strings: escapes, control characters, non-ASCII, line and paragraph separators, astral characters
+    # strings: escapes, control characters, non-ASCII, line and paragraph separators,
+    # astral characters
     [
         '"quoted" \\ back',
         "\n\r\t\b\f",

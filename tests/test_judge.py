@@ -125,7 +125,8 @@ def _sent(*functions: dict[str, Any]) -> ModelResponse:
 def test_nameless_calls_are_reported_as_sent(
     functions: tuple[dict[str, Any], ...], step: Any, reason: str
 ) -> None:
-    """A call with an empty, missing or non-string name is named as sent, never as ``[]`` (which means no call)."""
+    """A call with an empty, missing or non-string name is named as sent, never as ``[]`` (which
+    means no call)."""
     suite = make_suite([single_step_case(step)])
     c = suite.cases[0]
     verdict = judge_step(c.steps[0], _sent(*functions), c, suite)

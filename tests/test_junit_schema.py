@@ -1,7 +1,7 @@
-"""The JUnit XML of `diff runs --junit` is valid against a published schema: Jenkins' junit-10.xsd (the xUnit
-plugin's, tests/fixtures/junit-10.xsd with its source and licence), for a diff with failures, errors and skips,
-a diff of identical runs, and runs that could not be compared. The root used to carry ``skipped``, which the
-schema does not allow there."""
+"""The JUnit XML of `diff runs --junit` is valid against a published schema: Jenkins' junit-10.xsd
+(the xUnit plugin's, tests/fixtures/junit-10.xsd with its source and licence), for a diff with
+failures, errors and skips, a diff of identical runs, and runs that could not be compared. The
+root used to carry ``skipped``, which the schema does not allow there."""
 
 from __future__ import annotations
 

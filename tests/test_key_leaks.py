@@ -1,11 +1,12 @@
 """The key never leaves the process, whatever encoding an echoing gateway applies to it.
 
-The stand-in's ``~echoencoded`` (a JSON 401 whose message quotes the header) and ``~echohtml`` (an HTML 401 page)
-echo ``Authorization: Bearer KEY`` in the encodings of ``ENCODINGS`` below (computed here, independently of the
-stand-in and of the scrubber). Each row records through the command line, rescores with the HTML report, and
-greps every output (cassettes, run.json, results.json, index.html, the leaderboard files, the terminal) for
-the key in every encoding; the raw answer is checked to hold every one of them first, so a stand-in that stopped
-echoing could not make the test pass.
+The stand-in's ``~echoencoded`` (a JSON 401 whose message quotes the header) and ``~echohtml`` (an
+HTML 401 page) echo ``Authorization: Bearer KEY`` in the encodings of ``ENCODINGS`` below (computed
+here, independently of the stand-in and of the scrubber). Each row records through the command line,
+rescores with the HTML report, and greps every output (cassettes, run.json, results.json,
+index.html, the leaderboard files, the terminal) for the key in every encoding; the raw answer is
+checked to hold every one of them first, so a stand-in that stopped echoing could not make the
+test pass.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ ENCODINGS: dict[str, Callable[[str], str]] = {
     "html-twice": lambda t: _hex_entities(t).replace("&", "&amp;"),
     "html-then-url": lambda t: quote(_hex_entities(t), safe=""),
 }
-# The forms the stand-in sends: every encoding but raw of the header value, and base64 of the whole header line.
+# The forms the stand-in sends: every encoding but raw of the header value, and base64 of the whole
+# header line.
 SENT = [
     ENCODINGS[name](text)
     for name in list(ENCODINGS)[1:]  # raw: the ``echo`` kind's, tested in test_hostile_record.py

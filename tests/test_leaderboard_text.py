@@ -1,5 +1,6 @@
-"""The terminal leaderboard fits the width it is given: no line over it, every model shown, the columns left out
-named with where to see them, no trailing space; a pipe gets every column; partial models carry scored/total."""
+"""The terminal leaderboard fits the width it is given: no line over it, every model shown, the
+columns left out named with where to see them, no trailing space; a pipe gets every column;
+partial models carry scored/total."""
 
 from __future__ import annotations
 
@@ -107,7 +108,8 @@ def test_the_cli_at_80_columns(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The acceptance of issue 25: ``COLUMNS=80 lobstack-eval rescore cassettes/``, every model, no line over 80."""
+    """The acceptance of issue 25: ``COLUMNS=80 lobstack-eval rescore cassettes/``, every model,
+    no line over 80."""
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.chdir(tmp_path)
     out = Path("out")
@@ -124,7 +126,8 @@ def test_the_cli_at_80_columns(
 def test_leaderboard_without_out_prints_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """README's ``leaderboard reports/`` left an untracked ``leaderboard/`` folder where it ran (issue 25)."""
+    """README's ``leaderboard reports/`` left an untracked ``leaderboard/`` folder where it ran
+    (issue 25)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("COLUMNS", raising=False)
     assert main(["leaderboard", str(REPORTS)]) == 0

@@ -1,10 +1,11 @@
-"""The declared lower bounds are true (issue 26): a fresh environment with every direct dependency at the lowest
-version pyproject.toml allows (``uv pip install --resolution lowest-direct``, from the package registry into an
-empty uv cache of its own) runs a handful of core tests of this checkout: the judge, the checks, the metrics,
-rescore through the CLI, the rows, every command's help. Marked slow (tests/conftest.py): it downloads and installs.
+"""The declared lower bounds are true (issue 26): a fresh environment with every direct dependency
+at the lowest version pyproject.toml allows (``uv pip install --resolution lowest-direct``, from the
+package registry into an empty uv cache of its own) runs a handful of core tests of this checkout:
+the judge, the checks, the metrics, rescore through the CLI, the rows, every command's help. Marked
+slow (tests/conftest.py): it downloads and installs.
 
-Not the golden files: parquet files carry the writing polars' version, so they are byte-identical only with the
-locked one."""
+Not the golden files: parquet files carry the writing polars' version, so they are byte-identical
+only with the locked one."""
 
 from __future__ import annotations
 
@@ -58,16 +59,28 @@ def test_core_tests_pass_with_every_direct_dependency_at_its_lower_bound(tmp_pat
     python = venv / "bin" / "python"
     try:
         _uv(cache, "venv", "--quiet", "--python", sys.executable, str(venv))
-        _uv(cache, "pip", "install", "--quiet", "--python", str(python), "--resolution", "lowest-direct",
-            "-r", "pyproject.toml", "--group", "dev")  # fmt: skip
+        _uv(
+            cache,
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(python),
+            "--resolution",
+            "lowest-direct",
+            "-r",
+            "pyproject.toml",
+            "--group",
+            "dev",
+        )
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     versions = _uv(cache, "pip", "list", "--python", str(python), "--format", "freeze", "--offline")
     assert "typer==0.27.2" in versions.split(), (
         versions
     )  # really the lowest: pyproject's bound for typer
-    # This checkout's packages (python -m puts the cwd first), the environment's dependencies; no xdist, no plugin of
-    # an installed lobstack-eval (there is none in that environment).
+    # This checkout's packages (python -m puts the cwd first), the environment's dependencies; no
+    # xdist, no plugin of an installed lobstack-eval (there is none in that environment).
     done = subprocess.run(
         [
             str(python),

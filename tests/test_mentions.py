@@ -1,8 +1,10 @@
-"""No ``@mention`` reaches a pull-request comment: GitHub would notify whoever a model's answer named.
+"""No ``@mention`` reaches a pull-request comment: GitHub would notify whoever a model's
+answer named.
 
-End to end: `diff runs --markdown` (and the step summary it appends to) over runs whose case reasons quote a model
-that wrote ``@octocat`` and ``(@acme/security)``; every would-be mention comes out broken by a zero-width space
-(``@&#8203;``), what it said still readable, and an e-mail address left alone."""
+End to end: `diff runs --markdown` (and the step summary it appends to) over runs whose case reasons
+quote a model that wrote ``@octocat`` and ``(@acme/security)``; every would-be mention comes out
+broken by a zero-width space (``@&#8203;``), what it said still readable, and an e-mail address
+left alone."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from scorer.safe_text import without_mentions
 from tests.conftest import ROOT
 
 RUNS = ROOT / "tests" / "fixtures" / "runs"
-# GitHub's mention: an @ not preceded by a word character, then a user or org name (1-39 of [A-Za-z0-9-]).
+# GitHub's mention: an @ not preceded by a word character, then a user or org name (1-39 of
+# [A-Za-z0-9-]).
 MENTION = re.compile(r"(?:^|[^A-Za-z0-9_])@[A-Za-z0-9][A-Za-z0-9-]*")
 SAID = "I asked @octocat and (@acme/security) to review; mail ops@example.com"
 

@@ -1,5 +1,6 @@
-"""``lobstack-eval merge`` refuses what would not be one run: overlapping shards, shards of different runs or
-suites, an incomplete set, a mix of kinds, an --out that is not new; each is one clear error naming the dirs."""
+"""``lobstack-eval merge`` refuses what would not be one run: overlapping shards, shards of
+different runs or suites, an incomplete set, a mix of kinds, an --out that is not new; each is
+one clear error naming the dirs."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ IDS = [case.id for case in read_suite(MINI_SUITE).cases]
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Record shards 1/2 and 2/2 of two models (cassettes), and rescore shards 1/3..3/3 of them (reports)."""
+    """Record shards 1/2 and 2/2 of two models (cassettes), and rescore shards 1/3..3/3 of
+    them (reports)."""
     from replay.shard import Shard
     from standin import GatewayConfig, StandInGateway
 
@@ -70,7 +72,10 @@ def merge(*args: object) -> int:
     return main(["merge", *map(str, args)])
 
 
-def test_the_same_record_shard_twice_overlaps(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_record_shard_twice_overlaps(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     shutil.copytree(work / "c1", work / "c1-again")
     assert merge(work / "c1", work / "c1-again", "--out", work / "o") == 1
     err = one_error(capsys)
@@ -80,7 +85,10 @@ def test_the_same_record_shard_twice_overlaps(work: Path, capsys) -> None:  # ty
     assert not (work / "o").exists()  # nothing is written before every check passed
 
 
-def test_record_shards_of_different_runs_are_inconsistent(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_record_shards_of_different_runs_are_inconsistent(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     manifest = work / "c2" / "ref_noisy" / "run.json"
     data = json.loads(manifest.read_text())
     data["base_url"] = (
@@ -94,14 +102,18 @@ def test_record_shards_of_different_runs_are_inconsistent(work: Path, capsys) ->
     assert merge(work / "c1", work / "c2", "--out", work / "o") == 1
     err = one_error(capsys)
     assert (
-        f"inconsistent shards: {work / 'c1' / 'ref_noisy'}/run.json and {manifest} disagree on base_url"
-        in err
+        f"inconsistent shards: {work / 'c1' / 'ref_noisy'}/run.json and {manifest} disagree on "
+        "base_url" in err
     )
 
 
-def test_a_missing_record_shard_is_warned_of(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A cassette shard does not know its I/N, so one of two shards still merges (rescore fills the gap later),
-    but each model short of the suite's cases is named, with how many are missing; all shards: no warning."""
+def test_a_missing_record_shard_is_warned_of(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
+    """A cassette shard does not know its I/N, so one of two shards still merges (rescore fills the
+    gap later), but each model short of the suite's cases is named, with how many are missing;
+    all shards: no warning."""
     from replay.shard import Shard
 
     assert merge(work / "c1", "--out", work / "o", "--suite", MINI_SUITE) == 0
@@ -112,16 +124,20 @@ def test_a_missing_record_shard_is_warned_of(work: Path, capsys) -> None:  # typ
     for slug in ("ref_noisy", "ref_oracle"):
         missing = Shard(2, 2).select(slug, IDS)
         expected.append(
-            f"warning: {work / 'o' / slug}: {len(IDS) - len(missing)} of the {len(IDS)} cases of {suite.name} "
-            f"{suite.version}, {len(missing)} missing (first {missing[0]}): a shard may be missing; rescore lists "
-            "the unrecorded cases and the record command that fills them"
+            f"warning: {work / 'o' / slug}: {len(IDS) - len(missing)} of the {len(IDS)} cases of "
+            f"{suite.name} {suite.version}, {len(missing)} missing (first {missing[0]}): a shard "
+            "may be missing; rescore lists the unrecorded cases and the record command that fills "
+            "them"
         )
     assert warnings == expected
     assert merge(work / "c1", work / "c2", "--out", work / "o2", "--suite", MINI_SUITE) == 0
     assert "warning" not in capsys.readouterr().err
 
 
-def test_record_shards_of_different_suites_are_inconsistent(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_record_shards_of_different_suites_are_inconsistent(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     manifest = work / "c2" / "ref_oracle" / "run.json"
     data = json.loads(manifest.read_text())
     data["suite"]["sha256"] = "0" * 64
@@ -144,7 +160,10 @@ def test_report_shards_incomplete(work: Path, capsys) -> None:  # type: ignore[n
     assert "incomplete shards: 2/3 missing (given: 1, 3)" in one_error(capsys)
 
 
-def test_report_shards_of_different_counts(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_report_shards_of_different_counts(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     args = [
         "rescore",
         str(work / "cassettes"),
@@ -159,7 +178,10 @@ def test_report_shards_of_different_counts(work: Path, capsys) -> None:  # type:
     assert "cut the work into different numbers of shards" in one_error(capsys)
 
 
-def test_a_shard_and_a_whole_report_dir_do_not_mix(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_shard_and_a_whole_report_dir_do_not_mix(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     args = [
         "rescore",
         str(work / "cassettes"),
@@ -174,7 +196,10 @@ def test_a_shard_and_a_whole_report_dir_do_not_mix(work: Path, capsys) -> None: 
     assert "mix a shard and a whole reports dir" in one_error(capsys)
 
 
-def test_whole_report_dirs_of_the_same_model_overlap(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_whole_report_dirs_of_the_same_model_overlap(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     for name in ("a", "b"):
         args = [
             "rescore",
@@ -192,7 +217,8 @@ def test_whole_report_dirs_of_the_same_model_overlap(work: Path, capsys) -> None
 
 
 def test_whole_report_dirs_of_different_models_merge(work: Path) -> None:
-    """The CI matrix by model: one rescore per model, then one reports dir, as if rescored together."""
+    """The CI matrix by model: one rescore per model, then one reports dir, as if
+    rescored together."""
     for model in ("ref_oracle", "ref_noisy"):
         (work / f"only-{model}").mkdir()
         shutil.copytree(work / "cassettes" / model, work / f"only-{model}" / model)
@@ -220,13 +246,19 @@ def test_whole_report_dirs_of_different_models_merge(work: Path) -> None:
         assert (work / "o" / name).read_bytes() == (work / "both" / name).read_bytes(), name
 
 
-def test_a_foreign_cases_file_in_a_report_shard(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_foreign_cases_file_in_a_report_shard(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     pl.DataFrame({"x": [1]}).write_parquet(work / "r2" / "cases.parquet")
     assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--no-html") == 1
     assert f"{work / 'r2' / 'cases.parquet'}: expected the cases table" in one_error(capsys)
 
 
-def test_html_needs_the_suite_the_shards_were_scored_with(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_html_needs_the_suite_the_shards_were_scored_with(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     assert (
         merge(work / "r1", work / "r2", work / "r3", "--out", work / "o") == 1
     )  # default evals/suite.json
@@ -248,7 +280,12 @@ def test_html_needs_the_suite_the_shards_were_scored_with(work: Path, capsys) ->
         ("rows", "cassettes have no rows"),
     ],
 )
-def test_bad_usage(work: Path, capsys, setup: str, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_usage(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+    setup: str,
+    message: str,
+) -> None:
     args: list[object] = [work / "c1", work / "c2", "--out", work / "o"]
     if setup == "kinds":
         args = [work / "c1", work / "r1", "--out", work / "o"]
@@ -266,7 +303,10 @@ def test_bad_usage(work: Path, capsys, setup: str, message: str) -> None:  # typ
     assert message in one_error(capsys)
 
 
-def test_merged_report_shards_append_their_rows(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_merged_report_shards_append_their_rows(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     shards = [work / "r1", work / "r2", work / "r3"]
     assert merge(*shards, "--out", work / "o", "--no-html", "--rows", work / "rows") == 0
     assert main(["leaderboard", str(work / "rows"), "--out", str(work / "lb"), "-q"]) == 0
@@ -275,7 +315,10 @@ def test_merged_report_shards_append_their_rows(work: Path, capsys) -> None:  # 
     ).read_bytes()
 
 
-def test_report_shards_of_repeated_runs_are_refused(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_report_shards_of_repeated_runs_are_refused(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     path = work / "r2" / "ref_noisy" / "results.json"
     path.write_text(json.dumps({**json.loads(path.read_text()), "repeats": 3}))
     assert merge(work / "r1", work / "r2", work / "r3", "--out", work / "o", "--no-html") == 1
@@ -285,9 +328,9 @@ def test_report_shards_of_repeated_runs_are_refused(work: Path, capsys) -> None:
 
 
 def test_record_shards_of_repeated_runs_merge_with_every_repeat(tmp_path: Path) -> None:
-    """``record --repeats 3 --shard I/2``: a shard owns a case with all its repeats, so the merged dir has every
-    case-run once (repeat-2/ and repeat-3/ too), run.json's ``repeats`` and ``repeat_cases``, and scores each case
-    exactly as the shard that recorded it does."""
+    """``record --repeats 3 --shard I/2``: a shard owns a case with all its repeats, so the merged
+    dir has every case-run once (repeat-2/ and repeat-3/ too), run.json's ``repeats`` and
+    ``repeat_cases``, and scores each case exactly as the shard that recorded it does."""
     from recorder.manifest_read import read_manifest
     from replay.rescore import rescore_model
     from standin import GatewayConfig, StandInGateway
@@ -351,8 +394,13 @@ UNKNOWN = (
 
 
 @pytest.mark.parametrize("name", ["ref_noisy/results.json", "shard.json"])
-def test_a_report_shard_file_of_another_format_version(work: Path, name: str, capsys) -> None:  # type: ignore[no-untyped-def]
-    """results.json and shard.json refuse a format_version they do not know, as run.json does (decision 118)."""
+def test_a_report_shard_file_of_another_format_version(  # type: ignore[no-untyped-def]
+    work: Path,
+    name: str,
+    capsys,
+) -> None:
+    """results.json and shard.json refuse a format_version they do not know, as run.json does
+    (decision 118)."""
     path = work / "r2" / name
     data = json.loads(path.read_text(encoding="utf-8"))
     path.write_text(json.dumps({**data, "format_version": 99}), encoding="utf-8")
@@ -365,7 +413,8 @@ def test_a_report_shard_file_of_another_format_version(work: Path, name: str, ca
 def test_a_merge_that_fails_half_way_leaves_out_empty(
     work: Path, capsys, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:  # type: ignore[no-untyped-def]
-    """A full disk after the first files: --out holds nothing (no half model dir), no staging dir is left."""
+    """A full disk after the first files: --out holds nothing (no half model dir), no staging dir
+    is left."""
     import errno
 
     import fileio.atomic
@@ -392,7 +441,10 @@ def test_a_merge_that_fails_half_way_leaves_out_empty(
     assert [p.name for p in work.iterdir() if p.name.startswith(".o.")] == []
 
 
-def test_a_merge_names_the_files_where_they_end_up(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_merge_names_the_files_where_they_end_up(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     out = work / "o"
     assert merge(work / "c1", work / "c2", "--out", out) == 0
     assert f"into {out}/" in capsys.readouterr().err
@@ -400,7 +452,10 @@ def test_a_merge_names_the_files_where_they_end_up(work: Path, capsys) -> None: 
     assert [p.name for p in work.iterdir() if p.name.startswith(".o.")] == []
 
 
-def test_a_cassette_whose_name_is_not_utf8_is_named_and_not_copied(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_cassette_whose_name_is_not_utf8_is_named_and_not_copied(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     import os
 
     model = work / "c1" / "ref_oracle"
@@ -413,8 +468,8 @@ def test_a_cassette_whose_name_is_not_utf8_is_named_and_not_copied(work: Path, c
     assert merge(work / "c1", work / "c2", "--out", out) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "not UTF-8" in line]
     assert warnings == [
-        f"warning: {model}/caf\\xe9-01.json: the file name is not UTF-8, so it is no case's cassette; "
-        "not copied"
+        f"warning: {model}/caf\\xe9-01.json: the file name is not UTF-8, so it is no case's "
+        "cassette; not copied"
     ]
     assert not [n for n in os.listdir(os.fsencode(out / "ref_oracle")) if b"\xe9" in n]
     assert len(list((out / "ref_oracle").glob("*.json"))) == len(IDS) + 1  # every case and run.json

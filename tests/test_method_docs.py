@@ -1,11 +1,12 @@
 """The method page and the decision pages say what the code does (issue 34, "the method whole").
 
-- Every formula written in docs/METHOD.md or docs/decisions/ (a code span that reads like one) is registered in
-  FORMULAS with a check that evaluates the formula as written, on seeded inputs, against the function that
-  implements it; where the implementing module's docstring states the formula, it states the same text. A formula
-  added to the docs without a check, or a check whose formula left the docs, fails.
-- No sentence ends mid-way: every paragraph and list item ends with terminal punctuation (a ':' only before a
-  list, table or code block), with balanced backticks, parentheses and brackets.
+- Every formula written in docs/METHOD.md or docs/decisions/ (a code span that reads like one) is
+  registered in FORMULAS with a check that evaluates the formula as written, on seeded inputs,
+  against the function that implements it; where the implementing module's docstring states the
+  formula, it states the same text. A formula added to the docs without a check, or a check whose
+  formula left the docs, fails.
+- No sentence ends mid-way: every paragraph and list item ends with terminal punctuation (a ':' only
+  before a list, table or code block), with balanced backticks, parentheses and brackets.
 - Every decision METHOD.md lists links to its full text, which keeps the same anchors.
 """
 
@@ -47,14 +48,16 @@ def _code_spans(text: str) -> list[str]:
     return re.findall(r"`([^`\n]+)`", _without_fences(text))
 
 
-# A code span reads like a formula when it has an operator between terms, a power, or a named function of one.
+# A code span reads like a formula when it has an operator between terms, a power, or a named
+# function of one.
 LOOKS_LIKE_A_FORMULA = re.compile(
     r"\s(?:[-+*/~]|[=<>!]=?|>=|<=|\+-)\s|\^|\bsqrt\(|\bsum\b|\bprod\b|\bC\(|\bmod\b"
 )
 
 # Code spans that read like formulas and are not one, each with what it is.
 NOT_FORMULAS = {
-    "sum": "the name of a candidate weight in docs/decisions/history-gate.md (every failure counts 1)",
+    "sum": "the name of a candidate weight in docs/decisions/history-gate.md (every failure counts "
+    "1)",
     "1 == 1.0": "an example of JSON equality (the eq check)",
     "true != 1": "an example of JSON equality (the eq check)",
     '"a@" + "." * 40000 + "@"': "the hostile answer of benchmarks/patterns.py",
@@ -99,8 +102,9 @@ def _n_eff_as_written(clusters: list[tuple[int, int]]) -> float:
 
 
 def check_clustered() -> None:
-    """V = n / (n - 1) * sum((y_c - R * m_c)^2) / (sum m_c)^2 and n_eff = R (1 - R) / V, at most sum(m_c): the
-    interval is Wilson's at n_eff (scipy's Wilson interval at that many trials, as a share)."""
+    """V = n / (n - 1) * sum((y_c - R * m_c)^2) / (sum m_c)^2 and n_eff = R (1 - R) / V, at most
+    sum(m_c): the interval is Wilson's at n_eff (scipy's Wilson interval at that many trials, as
+    a share)."""
     rng = _rng(1)
     for _ in range(200):
         clusters = _clusters(rng)
@@ -119,8 +123,8 @@ def check_clustered() -> None:
 
 
 def check_no_lower_bound() -> None:
-    """The earlier rule `n_eff >= n` is gone: one case holding most items leaves fewer effective trials than cases
-    (one case of 20/20 and 79 of 0/1, the decision's example)."""
+    """The earlier rule `n_eff >= n` is gone: one case holding most items leaves fewer effective
+    trials than cases (one case of 20/20 and 79 of 0/1, the decision's example)."""
     clusters = [(20, 20)] + [(0, 1)] * 79
     assert clustered.effective_trials(clusters) < len(clusters)
     interval = clustered.clustered_rate(clusters).ci
@@ -144,7 +148,8 @@ def check_pass_any() -> None:
 
 
 def check_fewer_repeats() -> None:
-    """k' = min(k, n): a case with n < k scored repeats uses all of them, so its pass^k and pass@k are at k = n."""
+    """k' = min(k, n): a case with n < k scored repeats uses all of them, so its pass^k and
+    pass@k are at k = n."""
     for n in range(1, 7):
         for c, k in product(range(n + 1), range(n + 1, n + 4)):
             assert repeats.pass_all(c, n, k) == repeats.pass_all(c, n, min(k, n))
@@ -210,8 +215,9 @@ def check_z() -> None:
 
 
 def check_power() -> None:
-    """n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / K_B): the smallest
-    detectable delta meets it with equality, and the repeats needed are the fewest K (both sides) that meet it."""
+    """n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / K_B):
+    the smallest detectable delta meets it with equality, and the repeats needed are the fewest K
+    (both sides) that meet it."""
     rng = _rng(4)
     Z = sps.norm.ppf(0.975) + sps.norm.ppf(0.80)
     for _ in range(200):
@@ -244,7 +250,8 @@ def check_power() -> None:
 
 
 def check_within_variance() -> None:
-    """sigma^2: the mean over cases with two or more scored repeats of x_c (1 - x_c) K_c / (K_c - 1)."""
+    """sigma^2: the mean over cases with two or more scored repeats of x_c (1 - x_c) K_c / (K_c -
+    1)."""
     rng = _rng(5)
     for _ in range(100):
         cases = [
@@ -266,8 +273,8 @@ def check_mcnemar() -> None:
 
 
 def _sign_flip_as_written(differences: list[Fraction]) -> float:
-    """The share of the 2^m sign patterns of the m non-zero d_c whose sum is at least as far from 0 as the
-    observed one, read off the polynomial prod (1 + x^{s_c}): a pattern's sum is 2 S - T."""
+    """The share of the 2^m sign patterns of the m non-zero d_c whose sum is at least as far from 0
+    as the observed one, read off the polynomial prod (1 + x^{s_c}): a pattern's sum is 2 S - T."""
     values = [d for d in differences if d]
     scale = math.lcm(*(v.denominator for v in values))
     s = [abs(int(v * scale)) for v in values]
@@ -283,8 +290,8 @@ def _sign_flip_as_written(differences: list[Fraction]) -> float:
 
 
 def check_sign_flip() -> None:
-    """prod (1 + x^{s_c}), 2 S - T and the integer count modulo 2^(m + 2) - 1: exact on every small design, and
-    the float path past 4 Mbit agrees."""
+    """prod (1 + x^{s_c}), 2 S - T and the integer count modulo 2^(m + 2) - 1: exact on every small
+    design, and the float path past 4 Mbit agrees."""
     rng = _rng(6)
     for _ in range(150):
         n = rng.randint(1, 14)
@@ -297,7 +304,8 @@ def check_sign_flip() -> None:
 
 
 def check_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> None:
-    """(hits + 1) / (draws + 1) past the exact designs: the p is a whole number of hits over the draws."""
+    """(hits + 1) / (draws + 1) past the exact designs: the p is a whole number of hits over
+    the draws."""
     monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
     monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 0)
     monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 999)
@@ -308,7 +316,8 @@ def check_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def check_exact_rate() -> None:
-    """A rate is 100 * count / of in one division, never k / n * 100 (which misses the exact rate's double)."""
+    """A rate is 100 * count / of in one division, never k / n * 100 (which misses the exact
+    rate's double)."""
     misses = 0
     for of in range(1, 101):
         for count in range(of + 1):
@@ -318,7 +327,8 @@ def check_exact_rate() -> None:
 
 
 def check_tool_order() -> None:
-    """Case NN offers its right tool at position ((NN - 1) mod m) + 1, m the fewest tools of the group's cases."""
+    """Case NN offers its right tool at position ((NN - 1) mod m) + 1, m the fewest tools of the
+    group's cases."""
     import json
 
     suite = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))
@@ -339,8 +349,8 @@ def check_tool_order() -> None:
 
 
 def check_half_alpha() -> None:
-    """--alpha / 2: the per-case rule's level, when its repeats let it fire, is half of --alpha (quoted from
-    the rule's code)."""
+    """--alpha / 2: the per-case rule's level, when its repeats let it fire, is half of --alpha
+    (quoted from the rule's code)."""
     from replay.diff_runs import alpha
 
     assert "half = options.alpha / 2" in inspect.getsource(alpha)
@@ -349,8 +359,9 @@ def check_half_alpha() -> None:
 def _drift_scores_as_written(
     passes: list[list[int]], trials: list[list[int]]
 ) -> list[float | None]:
-    """docs/decisions/drift.md's score, run by run, from its formulas alone: the term x / k - m / N, its
-    variance p(1-p)(N-k) / (k(N-1)) at p = (m + 0.25) / (N + 0.5), the weight 1 / (p(1-p) + 0.1)."""
+    """docs/decisions/drift.md's score, run by run, from its formulas alone: the term x / k - m / N,
+    its variance p(1-p)(N-k) / (k(N-1)) at p = (m + 0.25) / (N + 0.5), the weight 1 / (p(1-p) +
+    0.1)."""
     out: list[float | None] = []
     for t in range(len(passes)):
         if t < 10:
@@ -372,8 +383,8 @@ def _drift_scores_as_written(
 
 
 def check_drift() -> None:
-    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift on seeded
-    histories (K = 1 and K = 3, some cases unscored in some runs)."""
+    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift on
+    seeded histories (K = 1 and K = 3, some cases unscored in some runs)."""
     from scorer import drift
 
     rng = np.random.default_rng(7)
@@ -400,8 +411,8 @@ def check_drift() -> None:
 
 @dataclass(frozen=True)
 class Formula:
-    """A formula as the docs write it, the module whose docstring states the same text (None when none does), and
-    the check that evaluates it against the code."""
+    """A formula as the docs write it, the module whose docstring states the same text (None when
+    none does), and the check that evaluates it against the code."""
 
     source: object | None
     check: Callable[..., None]
@@ -420,9 +431,8 @@ FORMULAS: dict[str, Formula] = {
     "m (m - 1) / 2": Formula(None, check_tier_pairs),
     "mean +- t(0.975, n - 1) * sd / sqrt(n)": Formula(case_test, check_paired_interval),
     "Z = z(0.975) + z(0.80)": Formula(power, check_z),
-    "n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / K_B)": Formula(
-        power, check_power
-    ),
+    "n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / "
+    "K_B)": Formula(power, check_power),
     "x_c (1 - x_c) K_c / (K_c - 1)": Formula(None, check_within_variance),
     "min(1, 2 * P[X <= min(b, c)])": Formula(paired, check_mcnemar),
     "X ~ Bin(b + c, 1/2)": Formula(paired, check_mcnemar),
@@ -462,8 +472,8 @@ def test_the_suite_pattern_quoted_is_the_suite_s() -> None:
 def test_formula_is_written_as_the_code_computes_it(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The formula is in the docs, word for word in its module's docstring when it has one, and its check
-    holds."""
+    """The formula is in the docs, word for word in its module's docstring when it has one, and its
+    check holds."""
     spans = {span for p in _method_pages() for span in _code_spans(p.read_text(encoding="utf-8"))}
     assert text in spans
     formula = FORMULAS[text]
@@ -477,8 +487,9 @@ def test_formula_is_written_as_the_code_computes_it(
 
 
 def test_constants_and_figures_the_docs_quote() -> None:
-    """Numbers the decisions quote from the code: the Wilson z, the per-case test's p at 3/3 -> 0/3 and
-    10/10 -> 0/10, the sign-flip p of 4 cases breaking at K = 2, and the K = 1 power figure at 100%."""
+    """Numbers the decisions quote from the code: the Wilson z, the per-case test's p at 3/3 -> 0/3
+    and 10/10 -> 0/10, the sign-flip p of 4 cases breaking at K = 2, and the K = 1 power figure
+    at 100%."""
     text = "\n".join(p.read_text(encoding="utf-8") for p in _method_pages())
     assert f"z = {Z95!r}" in text
     assert case_test.broke_p(3, 3, 0, 3) == pytest.approx(0.05)
@@ -491,7 +502,7 @@ def test_constants_and_figures_the_docs_quote() -> None:
     assert "9.7 points for a\ndeterministic model at 100%" in text
 
 
-# --- No sentence ends mid-way ----------------------------------------------------------------------------------
+# --- No sentence ends mid-way ---------------------------------------------------------------------
 
 ITEM_START = re.compile(r"^\s*(?:[-*]|\d+\.)\s")
 ANCHORS = re.compile(r'<a id="[^"]+"></a>')
@@ -499,8 +510,8 @@ ENDS = re.compile(r"""[.!?](?:[)"'*_`\]]*)$""")
 
 
 def _blocks(text: str) -> list[tuple[str, str]]:
-    """(paragraph or list item, the next non-blank line after it) for every block of prose: fenced code, tables,
-    headings and lines holding only anchors are not prose."""
+    """(paragraph or list item, the next non-blank line after it) for every block of prose: fenced
+    code, tables, headings and lines holding only anchors are not prose."""
     lines = _without_fences(text).split("\n")
     out: list[tuple[str, str]] = []
     current: list[str] = []
@@ -561,7 +572,7 @@ def test_the_check_finds_what_the_word_cap_cut() -> None:
     assert not _broken("**A rule.** It holds (`x`, [a](b)).", "")
 
 
-# --- Every decision in METHOD.md links to its full text ----------------------------------------------------------
+# --- Every decision in METHOD.md links to its full text -------------------------------------------
 
 
 def test_every_listed_decision_links_to_its_full_text_with_the_same_anchors() -> None:

@@ -1,4 +1,5 @@
-"""The seven rates, latency and cost, over hand-built outcomes whose right answers are counted by hand."""
+"""The seven rates, latency and cost, over hand-built outcomes whose right answers are counted
+by hand."""
 
 from __future__ import annotations
 
@@ -120,7 +121,8 @@ def test_made_up_tool_is_not_in_valid_arguments_denominator() -> None:
             outcome("no_call-01", [[OSLO]]),
         ]
     )
-    # Calls made: weather_lookup (made up), Oslo, bad JSON, Oslo (in a no-call case): 4 calls, 3 offered.
+    # Calls made: weather_lookup (made up), Oslo, bad JSON, Oslo (in a no-call case): 4 calls,
+    # 3 offered.
     assert (metrics["made_up_tool"]["count"], metrics["made_up_tool"]["of"]) == (1, 4)
     assert (metrics["valid_arguments"]["count"], metrics["valid_arguments"]["of"]) == (2, 3)
     assert (metrics["right_tool"]["count"], metrics["right_tool"]["of"]) == (1, 2)
@@ -196,8 +198,8 @@ def test_wilson_known_values() -> None:
 
 @pytest.mark.parametrize("of", [*range(1, 200), 12345, 10**6])
 def test_wilson_bounds_at_the_edges_are_exact(of: int) -> None:
-    """All passed: the upper bound is 100 itself; none passed: the lower bound is 0 itself (METHOD decision 92).
-    The other bound, and both bounds of any count in between, stay strictly inside."""
+    """All passed: the upper bound is 100 itself; none passed: the lower bound is 0 itself (METHOD
+    decision 92). The other bound, and both bounds of any count in between, stay strictly inside."""
     assert wilson(of, of)[1] == 100.0 and 0 < wilson(of, of)[0] < 100  # type: ignore[index]
     assert wilson(0, of)[0] == 0.0 and 0 < wilson(0, of)[1] < 100  # type: ignore[index]
     if of > 1:
@@ -206,8 +208,9 @@ def test_wilson_bounds_at_the_edges_are_exact(of: int) -> None:
 
 
 def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:
-    """End to end: in the leaderboard.csv and results.json rescore writes, a rate of k of k has the upper bound
-    ``100.0`` and one of 0 of n the lower bound ``0.0`` (not 99.99999999999999 or 3.469446951953614e-16)."""
+    """End to end: in the leaderboard.csv and results.json rescore writes, a rate of k of k has the
+    upper bound ``100.0`` and one of 0 of n the lower bound ``0.0`` (not 99.99999999999999 or
+    3.469446951953614e-16)."""
     from lobstack_eval.main import main
     from tests.conftest import ROOT
 
@@ -287,8 +290,9 @@ def test_many_models_at_once_equal_one_at_a_time() -> None:
 
 
 def test_per_call_intervals_are_clustered_by_case_with_one_sample_per_case() -> None:
-    """A case's calls share its difficulty, so Valid arguments and Made-up tool are clustered by case at K = 1 too
-    (METHOD.md#clustered-interval-rule): the statsmodels CR1 reference, not Wilson over the calls."""
+    """A case's calls share its difficulty, so Valid arguments and Made-up tool are clustered by
+    case at K = 1 too (METHOD.md#clustered-interval-rule): the statsmodels CR1 reference, not
+    Wilson over the calls."""
     from tests.clusterkit import reference_interval
 
     bad = {"name": "get_weather", "arguments": "{bad"}

@@ -1,11 +1,13 @@
-"""One verdict everywhere: on the same two runs, ``diff runs --fail-on-regression`` (exit code, JUnit, markdown, HTML)
-and the pytest plugin's baseline mode (``--lobstack-baseline``, in a subprocess) fail exactly the same cases.
+"""One verdict everywhere: on the same two runs, ``diff runs --fail-on-regression`` (exit code,
+JUnit, markdown, HTML) and the pytest plugin's baseline mode (``--lobstack-baseline``, in a
+subprocess) fail exactly the same cases.
 
-The pairs: the same model (ref/flaky, stand-in seeds 1 and 2) at K = 1 and at K = 3; a real drop (ref/oracle's
-committed results as the baseline of ref/first-tool); a scoring change (the same recorded answers under a suite
-whose check of one case changed); a lost case (one cassette deleted). So docs/ci.md's two steps can never disagree.
-Each K = 1 pair again with a history as A (``--history`` / ``--lobstack-history``: seeds 3 and 4 of ref/flaky, or
-two more copies of the oracle baseline), so the history test's verdict is one verdict too.
+The pairs: the same model (ref/flaky, stand-in seeds 1 and 2) at K = 1 and at K = 3; a real drop
+(ref/oracle's committed results as the baseline of ref/first-tool); a scoring change (the same
+recorded answers under a suite whose check of one case changed); a lost case (one cassette deleted).
+So docs/ci.md's two steps can never disagree. Each K = 1 pair again with a history as A
+(``--history`` / ``--lobstack-history``: seeds 3 and 4 of ref/flaky, or two more copies of the
+oracle baseline), so the history test's verdict is one verdict too.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ def _record(root: Path, seed: int, model: str, repeats: int) -> Path:
 
 @pytest.fixture(scope="module")
 def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path, Path, Path]]:
-    """name -> (A's reports, B's reports, B's cassettes, B's suite); ``history-*`` names have the earlier runs
-    in ``HISTORIES``."""
+    """name -> (A's reports, B's reports, B's cassettes, B's suite); ``history-*`` names have the
+    earlier runs in ``HISTORIES``."""
     root = tmp_path_factory.mktemp("verdict")
     runs = {
         f"k{k}-s{seed}": _record(root / f"k{k}-s{seed}", seed, "ref/flaky", k)
@@ -57,7 +59,8 @@ def pairs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
     (root / "drop-a" / "ref_first-tool" / "results.json").write_text(
         json.dumps({**oracle, "model": "ref/first-tool"})
     )
-    # The scoring change: seed 1's answers at K = 1 under a suite with one check changed (same version).
+    # The scoring change: seed 1's answers at K = 1 under a suite with one check changed
+    # (same version).
     baseline = json.loads((runs["k1-s1"] / "reports" / "ref_flaky" / "results.json").read_text())
     doc = json.loads(SUITE_PATH.read_text())
     plain = {
@@ -189,10 +192,18 @@ def test_diff_runs_and_the_plugin_fail_the_same_cases(
     shutil.copytree(b_cassettes, pytester.path / "cassettes")
     plugin_junit = tmp_path / "plugin.xml"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", "--lobstack-suite", str(suite),
-        "--lobstack-baseline", str(a), f"--junitxml={plugin_junit}",
-        *[arg for p in earlier for arg in ("--lobstack-history", p)], timeout=300,
-    )  # fmt: skip
+        "-p",
+        "no:cacheprovider",
+        "--lobstack-cassettes",
+        "cassettes",
+        "--lobstack-suite",
+        str(suite),
+        "--lobstack-baseline",
+        str(a),
+        f"--junitxml={plugin_junit}",
+        *[arg for p in earlier for arg in ("--lobstack-history", p)],
+        timeout=300,
+    )
     assert (result.ret == 1) is bool(code), result.stdout.str()[-3000:]
     assert _failing(plugin_junit) == gate_failing
     if name == "same-model-k3":

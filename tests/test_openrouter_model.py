@@ -1,6 +1,6 @@
-"""ref/openrouter-style, the stand-in's imitation of OpenRouter's pricing: no price header on any answer, the price
-in the body as ``usage.cost``. Recorded through the real recorder, its run is priced from the cassettes alone
-(docs/METHOD.md, Decisions 95-97)."""
+"""ref/openrouter-style, the stand-in's imitation of OpenRouter's pricing: no price header on any
+answer, the price in the body as ``usage.cost``. Recorded through the real recorder, its run is
+priced from the cassettes alone (docs/METHOD.md, Decisions 95-97)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def exact(text: str | bytes) -> Any:
 
 
 def recorded_prices(model_dir: Path) -> list[Decimal]:
-    """Every recorded response's ``usage.cost``, read from the cassettes with nothing of lobstack-eval; no response
-    carries a price header."""
+    """Every recorded response's ``usage.cost``, read from the cassettes with nothing of
+    lobstack-eval; no response carries a price header."""
     prices = []
     for cassette in sorted(model_dir.glob("*.json")):
         if cassette.name == "run.json":
@@ -38,7 +38,9 @@ def recorded_prices(model_dir: Path) -> list[Decimal]:
     return prices
 
 
-def test_answers_carry_the_price_in_the_body_and_no_price_header(start_gateway) -> None:  # type: ignore[no-untyped-def]
+def test_answers_carry_the_price_in_the_body_and_no_price_header(  # type: ignore[no-untyped-def]
+    start_gateway,
+) -> None:
     for gateway in (start_gateway(), start_gateway(cost_header="x-litellm-response-cost")):
         first = post(gateway, chat_body("chains-01", MODEL))
         assert first.status_code == 200 and not set(first.headers) & set(HEADERS)
@@ -79,7 +81,10 @@ def test_answers_carry_the_price_in_the_body_and_no_price_header(start_gateway) 
         assert set(oracle.headers) & set(HEADERS) and "cost" not in oracle.json()["usage"]
 
 
-def test_a_recorded_run_is_priced_from_the_cassettes_alone(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_recorded_run_is_priced_from_the_cassettes_alone(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
     gateway = start_gateway()
     cassettes, out = tmp_path / "cassettes", tmp_path / "reports"
     record = ["record", "--model", MODEL, "--suite", str(MINI_SUITE), "--cassettes", str(cassettes)]
@@ -111,7 +116,8 @@ def test_a_recorded_run_is_priced_from_the_cassettes_alone(start_gateway, tmp_pa
         if line.startswith(f"| {MODEL} ")
     )
     assert f"| {results['cost_per_100_cases_usd']:.4f} |" in row
-    # The price came from the bodies and nothing else: without one body's usage.cost the run is unpriced.
+    # The price came from the bodies and nothing else: without one body's usage.cost the run
+    # is unpriced.
     cassette = cassettes / SLUG / "no_call-01.json"
     data = json.loads(cassette.read_text(encoding="utf-8"))
     response = data["interactions"][0]["response"]
@@ -126,7 +132,8 @@ def test_a_recorded_run_is_priced_from_the_cassettes_alone(start_gateway, tmp_pa
 
 
 def test_the_committed_recording_is_priced_from_its_bodies(tmp_path: Path) -> None:
-    """cassettes/ref_openrouter-style (recorded from the stand-in, no price header anywhere) rescored alone."""
+    """cassettes/ref_openrouter-style (recorded from the stand-in, no price header anywhere)
+    rescored alone."""
     model_dir = ROOT / "cassettes" / SLUG
     prices = recorded_prices(model_dir)
     assert len(prices) >= 80 and all(p > 0 for p in prices)

@@ -1,5 +1,6 @@
-"""A new user's own suite (tests/fixtures/own_tools/suite.yaml: three tools, five cases, one of each shape, own
-groups and ids) through every command; and docs/guide-own-tools.md's commands, run as written."""
+"""A new user's own suite (tests/fixtures/own_tools/suite.yaml: three tools, five cases, one of each
+shape, own groups and ids) through every command; and docs/guide-own-tools.md's commands, run
+as written."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ TIMEOUT_S = 600
 
 
 def _env() -> dict[str, str]:
-    """A child's environment: this checkout's virtualenv first, nothing of this pytest or the user's key."""
+    """A child's environment: this checkout's virtualenv first, nothing of this pytest or the
+    user's key."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
     return env | {
         "VIRTUAL_ENV": sys.prefix,
@@ -39,7 +41,8 @@ def results(reports: Path, slug: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The suite, and ref/oracle and ref/noisy recorded against the stand-in with the `record` command."""
+    """The suite, and ref/oracle and ref/noisy recorded against the stand-in with the
+    `record` command."""
     root = tmp_path_factory.mktemp("own")
     (root / "evals").mkdir()
     suite = root / "evals" / "suite.yaml"
@@ -67,12 +70,18 @@ def test_rescore_counts_each_metric_by_the_shape_of_the_steps(project: Path) -> 
     reports = project / "reports"
     oracle, noisy = results(reports, "ref_oracle"), results(reports, "ref_noisy")
     metrics = oracle["metrics"]
-    # Right tool: 4 cases with a call step; Chains: the one two-step case; Parallel: the one step of two
-    # calls; No call needed: the one case whose first step expects none. No group is named so.
-    assert {k: (metrics[k]["count"], metrics[k]["of"]) for k in
-            ("overall", "right_tool", "chains", "parallel", "no_call_needed")} == {
-        "overall": (5, 5), "right_tool": (4, 4), "chains": (1, 1), "parallel": (1, 1),
-        "no_call_needed": (1, 1)}  # fmt: skip
+    # Right tool: 4 cases with a call step; Chains: the one two-step case; Parallel: the one step of
+    # two calls; No call needed: the one case whose first step expects none. No group is named so.
+    assert {
+        k: (metrics[k]["count"], metrics[k]["of"])
+        for k in ("overall", "right_tool", "chains", "parallel", "no_call_needed")
+    } == {
+        "overall": (5, 5),
+        "right_tool": (4, 4),
+        "chains": (1, 1),
+        "parallel": (1, 1),
+        "no_call_needed": (1, 1),
+    }
     assert sorted(oracle["groups"]) == sorted(GROUPS)  # results.json writes keys sorted
     assert noisy["metrics"]["overall"]["rate"] < 100.0
     html = (reports / "index.html").read_text(encoding="utf-8")
@@ -115,10 +124,27 @@ def test_the_plugin_runs_the_own_suite(project: Path, tmp_path: Path) -> None:
     for name in ("evals", "cassettes"):
         shutil.copytree(project / name, tmp_path / name)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
-         "cassettes/", "--lobstack-cassettes", "cassettes/", "--lobstack-suite", "evals/suite.yaml"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=TIMEOUT_S,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "-q",
+            "cassettes/",
+            "--lobstack-cassettes",
+            "cassettes/",
+            "--lobstack-suite",
+            "evals/suite.yaml",
+        ],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
     noisy = results(project / "reports", "ref_noisy")["results"]
     passed = 5 + sum(r["status"] == "passed" for r in noisy)  # ref/oracle passes all 5
     summary = done.stdout.splitlines()[-1]
@@ -136,10 +162,12 @@ def test_the_guide_shows_the_tested_yaml_suite() -> None:
 
 @pytest.mark.slow
 def test_the_guides_commands_run_as_written(tmp_path: Path) -> None:
-    """Each command of the guide's first block, in an empty project, with the stand-in as the gateway (started
-    on the suite the first command writes, as the guide says) and a real MCP server over stdio."""
+    """Each command of the guide's first block, in an empty project, with the stand-in as the
+    gateway (started on the suite the first command writes, as the guide says) and a real MCP
+    server over stdio."""
     commands = [line.split("  #")[0].strip() for line in _guide_blocks("sh")[0].splitlines()]
-    # This checkout's environment is on PATH: `uv run` would look for a project above the temporary folder.
+    # This checkout's environment is on PATH: `uv run` would look for a project above the
+    # temporary folder.
     assert len(commands) == 7 and commands[0].startswith("uv run lobstack-eval suite new")
     env = _env()
     gateway: StandInGateway | None = None
@@ -153,9 +181,13 @@ def test_the_guides_commands_run_as_written(tmp_path: Path) -> None:
                 gateway.start()
                 env["LOBSTACK_BASE_URL"] = gateway.url
             done = subprocess.run(
-                ["bash", "-c", command.removeprefix("uv run ")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                ["bash", "-c", command.removeprefix("uv run ")],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
                 timeout=TIMEOUT_S,
-            )  # fmt: skip
+            )
             assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     finally:
         if gateway is not None:
@@ -166,7 +198,8 @@ def test_the_guides_commands_run_as_written(tmp_path: Path) -> None:
 
 
 def test_every_shard_lists_the_suites_groups(project: Path, tmp_path: Path) -> None:
-    """A shard holds some cases (or none) but lists every group of the suite, as the whole run does."""
+    """A shard holds some cases (or none) but lists every group of the suite, as the whole
+    run does."""
     suite = project / "evals" / "suite.yaml"
     for index in (1, 8):
         out = tmp_path / f"shard{index}"
@@ -180,9 +213,9 @@ def test_every_shard_lists_the_suites_groups(project: Path, tmp_path: Path) -> N
 def test_a_yaml_suite_recorded_as_a_history_is_scored_by_the_hint_record_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """record --run-id of an own YAML suite prints the rescore command with its --suite (without it rescore read
-    the bundled suite and refused the run); that command, run as printed, scores each run, and drift, the rows
-    root's leaderboard and the timeline read the history."""
+    """record --run-id of an own YAML suite prints the rescore command with its --suite (without it
+    rescore read the bundled suite and refused the run); that command, run as printed, scores
+    each run, and drift, the rows root's leaderboard and the timeline read the history."""
     import shlex
 
     suite = tmp_path / "notes.yaml"

@@ -71,7 +71,7 @@ def test_more_lopsided_is_not_less_significant(b: int, c: int) -> None:
     assert mcnemar_exact(small - 1, large + 1) <= mcnemar_exact(small, large)
 
 
-# --- the sign-flip test: exact at every design the tool meets ------------------------------------------------
+# --- the sign-flip test: exact at every design the tool meets -------------------------------------
 
 import itertools  # noqa: E402
 import math  # noqa: E402
@@ -97,7 +97,8 @@ def _brute_force(differences: list[Fraction]) -> Fraction:
 
 
 def _float_distribution(differences: list[Fraction]) -> float:
-    """A second algorithm: the null distribution of the scaled sum as float probabilities, convolved case by case."""
+    """A second algorithm: the null distribution of the scaled sum as float probabilities,
+    convolved case by case."""
     values = [d for d in differences if d]
     scale = math.lcm(*(v.denominator for v in values))
     steps = [abs(int(v * scale)) for v in values]
@@ -122,7 +123,8 @@ def _random_differences(rng: random.Random, n: int, repeats: tuple[int, ...]) ->
 
 
 def test_sign_flip_equals_brute_force_on_many_seeded_inputs() -> None:
-    """400 seeded designs of up to 10 cases, mixed repeat counts: the same float as counting every pattern."""
+    """400 seeded designs of up to 10 cases, mixed repeat counts: the same float as counting
+    every pattern."""
     rng = random.Random(7)
     for _ in range(400):
         differences = _random_differences(
@@ -132,7 +134,8 @@ def test_sign_flip_equals_brute_force_on_many_seeded_inputs() -> None:
 
 
 def test_sign_flip_matches_scipy_permutation_test() -> None:
-    """scipy's exact paired permutation test (swapping the two runs' rates within a case) on 200 seeded designs."""
+    """scipy's exact paired permutation test (swapping the two runs' rates within a case) on 200
+    seeded designs."""
     rng = random.Random(11)
     for _ in range(200):
         n = rng.randint(2, 10)
@@ -166,8 +169,9 @@ def test_sign_flip_on_one_sample_is_scipy_binomtest(worse: int, better: int) -> 
 
 
 def test_sign_flip_is_exact_where_a_normal_approximation_was_used() -> None:
-    """31 cases broke and 18 were fixed outright, plus two cases that moved by 1/56 and 4/45 (a common denominator
-    of 2520): the old code switched to a normal approximation here (p 0.0619); the exact p is 0.0649."""
+    """31 cases broke and 18 were fixed outright, plus two cases that moved by 1/56 and 4/45 (a
+    common denominator of 2520): the old code switched to a normal approximation here (p 0.0619);
+    the exact p is 0.0649."""
     differences = (
         [Fraction(-1)] * 31
         + [Fraction(1)] * 18
@@ -180,8 +184,8 @@ def test_sign_flip_is_exact_where_a_normal_approximation_was_used() -> None:
 
 
 def test_sign_flip_exact_on_large_seeded_designs() -> None:
-    """80-200 cases with repeat counts from 5 to 10 on each side (common denominators up to 2520): counted
-    exactly, agreeing with the float convolution."""
+    """80-200 cases with repeat counts from 5 to 10 on each side (common denominators up to 2520):
+    counted exactly, agreeing with the float convolution."""
     rng = random.Random(13)
     for n in (80, 120, 200):
         differences = _random_differences(rng, n, (5, 7, 8, 9, 10))
@@ -191,8 +195,8 @@ def test_sign_flip_exact_on_large_seeded_designs() -> None:
 
 
 def test_sign_flip_monte_carlo_beyond_the_exact_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Beyond the exact limit the p is a seeded estimate, said so (draws > 0), deterministic and within four
-    standard errors of the exact value."""
+    """Beyond the exact limit the p is a seeded estimate, said so (draws > 0), deterministic and
+    within four standard errors of the exact value."""
     rng = random.Random(17)
     differences = _random_differences(rng, 40, (3, 4, 5))
     differences[:6] = [Fraction(-1)] * 6
@@ -209,8 +213,8 @@ def test_sign_flip_monte_carlo_beyond_the_exact_limit(monkeypatch: pytest.Monkey
 def test_sign_flip_float_count_agrees_with_the_integer_count(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The float probabilities used for large designs give the integer count's p to rounding, on 200 seeded
-    designs (forced onto the float path)."""
+    """The float probabilities used for large designs give the integer count's p to rounding, on 200
+    seeded designs (forced onto the float path)."""
     rng = random.Random(19)
     designs = [_random_differences(rng, rng.randint(1, 60), (1, 2, 3, 5, 7)) for _ in range(200)]
     exact = [sign_flip(d) for d in designs]

@@ -1,6 +1,7 @@
-"""Partial models (rates over fewer scored cases than they have) say so next to Overall wherever models are ranked
-or plotted, and are never on the Pareto front (docs/METHOD.md#partial-models-marked). Read from the committed
-reports: ref/error-in-200 has 8 of 80 cases errored."""
+"""Partial models (rates over fewer scored cases than they have) say so next to Overall wherever
+models are ranked or plotted, and are never on the Pareto front
+(docs/METHOD.md#partial-models-marked). Read from the committed reports: ref/error-in-200 has 8
+of 80 cases errored."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The cassettes under plain vcrpy (and so pytest-recording, which passes its ``vcr_config`` to vcrpy): a
-cassette recorded from a loopback gateway stores its URI without the port, so a client that calls the gateway at
-its port (``http://127.0.0.1:8080/v1``) matches only when ``port`` is left out of ``match_on``, as
-docs/FORMATS.md#plain-vcrpy-and-pytest-recording says."""
+"""The cassettes under plain vcrpy (and so pytest-recording, which passes its ``vcr_config`` to
+vcrpy): a cassette recorded from a loopback gateway stores its URI without the port, so a client
+that calls the gateway at its port (``http://127.0.0.1:8080/v1``) matches only when ``port`` is
+left out of ``match_on``, as docs/FORMATS.md#plain-vcrpy-and-pytest-recording says."""
 
 from __future__ import annotations
 

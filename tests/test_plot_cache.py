@@ -1,5 +1,6 @@
-"""The report's plot cache (replay/html/_cache.py): the page is the same bytes drawn, cached or uncached, a run
-that changes no plotted figure imports no matplotlib, and a broken or unwritable cache only costs time."""
+"""The report's plot cache (replay/html/_cache.py): the page is the same bytes drawn, cached or
+uncached, a run that changes no plotted figure imports no matplotlib, and a broken or unwritable
+cache only costs time."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def test_a_changed_figure_is_drawn_again(tmp_path: Path, monkeypatch: pytest.Mon
     docs[0]["latency_p50_ms"] = 123456.0
     second = render_report(docs, SUITE)
     assert second != first
-    # Every plot is keyed on all the models' plotted figures (never a stale plot): all four are drawn again.
+    # Every plot is keyed on all the models' plotted figures (never a stale plot): all four are
+    # drawn again.
     assert len(list((tmp_path / "plots").glob("*.svg"))) == 8
     assert render_report(docs, SUITE) == second
 
@@ -75,11 +77,9 @@ def test_the_cache_keeps_at_most_max_plots(tmp_path: Path, monkeypatch: pytest.M
 
 def test_a_rerun_with_the_same_figures_imports_no_matplotlib(tmp_path: Path) -> None:
     script = (
-        "import sys\n"
-        "from lobstack_eval.main import main\n"
-        f"code = main(['rescore', {str(ROOT / 'cassettes')!r}, '--out', {str(tmp_path / 'out')!r}, '-q',"
-        " '--workers', '1'])\n"
-        "print(code, 'matplotlib' in sys.modules)\n"
+        "import sys\nfrom lobstack_eval.main import main\ncode = main(['rescore', "
+        f"{str(ROOT / 'cassettes')!r}, '--out', {str(tmp_path / 'out')!r}, '-q', '--workers', "
+        "'1'])\nprint(code, 'matplotlib' in sys.modules)\n"
     )
     env = {**os.environ, "LOBSTACK_CACHE_DIR": str(tmp_path / "cache")}
 
@@ -99,8 +99,8 @@ def test_a_rerun_with_the_same_figures_imports_no_matplotlib(tmp_path: Path) -> 
 def test_a_plot_evicted_by_another_process_meanwhile_is_no_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two reports sharing the cache: the other one deletes an old plot between this one's listing and its
-    look at the plot's age. The page is still drawn and the cache still trimmed."""
+    """Two reports sharing the cache: the other one deletes an old plot between this one's listing
+    and its look at the plot's age. The page is still drawn and the cache still trimmed."""
     monkeypatch.setenv("LOBSTACK_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(_cache, "MAX_PLOTS", 2)
     for i in range(2):

@@ -1,5 +1,6 @@
-"""The committed report's plots read (issue 25): the labels of the seven models at 100% do not overlap, and the
-heat map's numbers are 9 px, white on the dark cells and black on the light ones."""
+"""The committed report's plots read (issue 25): the labels of the seven models at 100% do not
+overlap, and the heat map's numbers are 9 px, white on the dark cells and black on the
+light ones."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from tests.conftest import ROOT
 
 PAGE = (ROOT / "reports" / "index.html").read_text(encoding="utf-8")
 
-# The cost plot's points as the committed runs have them (ln of cost per 100 cases, Overall): seven at 100%.
+# The cost plot's points as the committed runs have them (ln of cost per 100 cases, Overall): seven
+# at 100%.
 POINTS = [
     (-0.965, 100.0, "ref/content-parts"),
     (-1.88, 100.0, "ref/error-in-200 (72/80)"),
@@ -25,7 +27,8 @@ POINTS = [
     (-3.957, 17.5, "ref/abstain"),
     (-2.731, 0.0, "ref/first-tool"),
 ]
-# The 6 x 4.2 in plot in axes fractions: a 7 pt character's width, a line's height, one point of height.
+# The 6 x 4.2 in plot in axes fractions: a 7 pt character's width, a line's height, one point
+# of height.
 CHAR_W, LINE_H, POINT_H = 0.0105, 0.04, 0.0037
 
 

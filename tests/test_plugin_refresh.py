@@ -1,5 +1,6 @@
-"""The plugin's baseline-refresh hint, followed as written, never removes another model's baseline (issue 25: on a
-baseline of several models and cassettes of one, ``rescore --out BASELINE`` deleted the others)."""
+"""The plugin's baseline-refresh hint, followed as written, never removes another model's baseline
+(issue 25: on a baseline of several models and cassettes of one, ``rescore --out BASELINE``
+deleted the others)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ def test_a_baseline_of_the_same_models_is_rescored_in_place(tmp_path: Path) -> N
     )
 
 
-def test_the_hint_followed_keeps_the_other_models(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_hint_followed_keeps_the_other_models(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    monkeypatch,
+) -> None:
     _cassettes, baseline = _setup(tmp_path)
     monkeypatch.chdir(tmp_path)
     hint = refresh_hint(
@@ -37,8 +41,8 @@ def test_the_hint_followed_keeps_the_other_models(tmp_path: Path, monkeypatch) -
     )
     assert hint == (
         "refresh it with: lobstack-eval rescore cassettes --out reports.new, then copy "
-        "reports.new/ref_oracle/results.json into the same folders of reports (--out reports itself would remove "
-        "its 1 model(s) not in cassettes: ref_noisy)"
+        "reports.new/ref_oracle/results.json into the same folders of reports (--out reports "
+        "itself would remove its 1 model(s) not in cassettes: ref_noisy)"
     )
     command = re.match(
         r"refresh it with: (.*?), then copy (.*?) into the same folders of (\S+) ", hint
@@ -53,6 +57,7 @@ def test_the_hint_followed_keeps_the_other_models(tmp_path: Path, monkeypatch) -
     assert (baseline / "ref_oracle" / "results.json").read_bytes() == (
         ROOT / "reports" / "ref_oracle" / "results.json"
     ).read_bytes()
-    # What the old hint said, for the record: rescore --out the baseline itself removes the other model.
+    # What the old hint said, for the record: rescore --out the baseline itself removes the
+    # other model.
     assert main(["rescore", "cassettes", "--out", "reports", "--no-html", "-q"]) == 0
     assert not (baseline / "ref_noisy").exists()

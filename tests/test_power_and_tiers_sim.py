@@ -1,5 +1,6 @@
-"""Seeded simulations of the exact tests behind the power figures and the leaderboard tiers: an "at most" drop is
-seen at least 80% of the time, an "about" figure is near 80%, identical models rarely split into tiers."""
+"""Seeded simulations of the exact tests behind the power figures and the leaderboard tiers: an "at
+most" drop is seen at least 80% of the time, an "about" figure is near 80%, identical models
+rarely split into tiers."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from scorer.summary import CaseTally, ModelSummary
 
 
 def _detects(rng: random.Random, before: list[float], after: list[float], repeats: int) -> bool:
-    """One simulated comparison: the exact paired test says B is worse (two-sided p < 0.05, the drop's way)."""
+    """One simulated comparison: the exact paired test says B is worse (two-sided p < 0.05, the
+    drop's way)."""
     differences = []
     for a, b in zip(before, after, strict=True):
         passed_a = sum(rng.random() < a for _ in range(repeats))
@@ -56,8 +58,9 @@ def test_exact_mcnemar_power_matches_simulation() -> None:
     ],
 )
 def test_at_most_figures_are_upper_bounds(before: list[float]) -> None:
-    """K = 1: the printed "at most" drop (the exact test at the worst noise for the run's rate) is seen at least
-    80% of the time when the drop is spread over every case, whatever the per-case rates behind that rate."""
+    """K = 1: the printed "at most" drop (the exact test at the worst noise for the run's rate) is
+    seen at least 80% of the time when the drop is spread over every case, whatever the per-case
+    rates behind that rate."""
     rate = sum(before) / len(before)
     drop = mcnemar_detectable(len(before), rate)
     power = _power(before, drop, 1, 1000, seed=2)
@@ -65,8 +68,9 @@ def test_at_most_figures_are_upper_bounds(before: list[float]) -> None:
 
 
 def test_the_deterministic_model_gets_the_exact_tests_figure() -> None:
-    """The audit's case: 80 cases all passed, one sample each. The normal approximation printed 8.9; the exact
-    McNemar test needs 6 discordant cases, P[Bin(80, delta) >= 6] = 0.8 at delta = 9.7 points."""
+    """The audit's case: 80 cases all passed, one sample each. The normal approximation printed 8.9;
+    the exact McNemar test needs 6 discordant cases, P[Bin(80, delta) >= 6] = 0.8 at delta =
+    9.7 points."""
     power = rerun_power([(1, 1)] * 80, 1, 5.0)
     assert power.bound == "at most"
     assert power.detectable == pytest.approx(9.70, abs=0.01)
@@ -82,13 +86,15 @@ def test_the_deterministic_model_gets_the_exact_tests_figure() -> None:
     ],
 )
 def test_about_figures_are_near_80_percent(before: list[float], repeats: int) -> None:
-    """With repeats the figure is the normal approximation ("about"): the exact sign-flip test sees it 70-95% of
-    the time (measured with the noise of the true rates, as an average run would measure it)."""
+    """With repeats the figure is the normal approximation ("about"): the exact sign-flip test sees
+    it 70-95% of the time (measured with the noise of the true rates, as an average run would
+    measure it)."""
     counts = [
         (round(q * repeats), repeats) if q in (0.0, 1.0) else (repeats // 2, repeats)
         for q in before
     ]
-    # a coin's measured within-case variance: take the expected one (repeats // 2 of repeats is close to it)
+    # a coin's measured within-case variance: take the expected one (repeats // 2 of repeats is
+    # close to it)
     power_figure = rerun_power(counts, repeats, 5.0)
     assert power_figure.bound == "exact"
     power = _power(before, power_figure.detectable / 100, repeats, 400, seed=3)
@@ -96,8 +102,8 @@ def test_about_figures_are_near_80_percent(before: list[float], repeats: int) ->
 
 
 def test_repeats_needed_is_about_right() -> None:
-    """A deterministic model: "5 points needs about 2 repeats"; at K = 2 the exact test sees a diffuse 5-point
-    drop about 80% of the time."""
+    """A deterministic model: "5 points needs about 2 repeats"; at K = 2 the exact test sees a
+    diffuse 5-point drop about 80% of the time."""
     figure = rerun_power([(1, 1)] * 80, 1, 5.0)
     assert figure.repeats_needed == 2
     power = _power([1.0] * 80, 0.05, 2, 400, seed=4)
@@ -105,11 +111,12 @@ def test_repeats_needed_is_about_right() -> None:
 
 
 def test_a_concentrated_drop_is_not_what_the_figures_promise() -> None:
-    """4 cases break outright at K = 2: the sign-flip p is never below 2 / 2^4 = 0.125, whatever K says."""
+    """4 cases break outright at K = 2: the sign-flip p is never below 2 / 2^4 = 0.125, whatever
+    K says."""
     assert sign_flip_exact([Fraction(-1)] * 4 + [Fraction(0)] * 76) == 0.125
 
 
-# --- tiers ---------------------------------------------------------------------------------------------------
+# --- tiers ----------------------------------------------------------------------------------------
 
 
 def _model(name: str, rates: list[float], repeats: int, rng: random.Random) -> ModelSummary:
@@ -121,7 +128,8 @@ def _model(name: str, rates: list[float], repeats: int, rng: random.Random) -> M
 
 
 def _boards(shifts: list[float], repeats: int, boards: int, seed: int) -> list[dict[str, str]]:
-    """Letters of seeded boards of len(shifts) models: case c passes with base_c + shift (clipped to [0, 1])."""
+    """Letters of seeded boards of len(shifts) models: case c passes with base_c + shift (clipped
+    to [0, 1])."""
     rng = random.Random(seed)
     base = [rng.random() for _ in range(80)]
     out = []
@@ -137,16 +145,17 @@ def _boards(shifts: list[float], repeats: int, boards: int, seed: int) -> list[d
 
 @pytest.mark.parametrize("repeats", [1, 3])
 def test_identical_models_rarely_split(repeats: int) -> None:
-    """Five copies of one model (per-case pass rates spread over 0-1): the share of boards that put any two in
-    different tiers stays within alpha = 0.05 plus three simulation errors."""
+    """Five copies of one model (per-case pass rates spread over 0-1): the share of boards that put
+    any two in different tiers stays within alpha = 0.05 plus three simulation errors."""
     boards = _boards([0.0] * 5, repeats, 200, seed=5 + repeats)
     split = sum(len({letters for letters in board.values()}) > 1 for board in boards) / len(boards)
     assert split <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / len(boards)), split
 
 
 def test_power_on_ten_point_gaps() -> None:
-    """Five models 10 points apart at K = 1 (per-case rates shifted): the 40-point gap between the first and the
-    last is always found; adjacent pairs share a letter most of the time (figures in METHOD.md)."""
+    """Five models 10 points apart at K = 1 (per-case rates shifted): the 40-point gap between the
+    first and the last is always found; adjacent pairs share a letter most of the time (figures
+    in METHOD.md)."""
     boards = _boards([0.2, 0.1, 0.0, -0.1, -0.2], 1, 100, seed=9)
     ends = sum(not set(b["m0"]) & set(b["m4"]) for b in boards) / len(boards)
     assert ends >= 0.95

@@ -1,5 +1,6 @@
-"""Where an attempt's price comes from (scorer/prices.py): the cost header when present, else a 2xx body's numeric
-``usage.cost`` as its JSON literal. The verdicts on whole answers are rows of tests/tables/shapes.json."""
+"""Where an attempt's price comes from (scorer/prices.py): the cost header when present, else a 2xx
+body's numeric ``usage.cost`` as its JSON literal. The verdicts on whole answers are rows of
+tests/tables/shapes.json."""
 
 from __future__ import annotations
 
@@ -46,9 +47,18 @@ def test_body_price_text_is_the_literal_of_a_numeric_usage_cost(
 
 @pytest.mark.parametrize(
     ("text", "priced"),
-    [("0.000156", True), ("1.2E-5", True), ("0", True), ("12", True), ("-0.5", False), ("-0", False),
-     ("NaN", False), ("-Infinity", False), ("1e400", False)],
-)  # fmt: skip
+    [
+        ("0.000156", True),
+        ("1.2E-5", True),
+        ("0", True),
+        ("12", True),
+        ("-0.5", False),
+        ("-0", False),
+        ("NaN", False),
+        ("-Infinity", False),
+        ("1e400", False),
+    ],
+)
 def test_a_body_literal_is_a_price_by_the_header_rules(text: str, priced: bool) -> None:
     body = b'{"usage": {"cost": ' + text.encode() + b"}}"
     assert (price(body_price_text(body)) is not None) is priced

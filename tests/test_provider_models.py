@@ -1,5 +1,6 @@
-"""The stand-in's provider-style models end to end: record through the real recorder, rescore byte-identically,
-and the verdict the method requires for each shape; the stand-in refuses what real providers refuse."""
+"""The stand-in's provider-style models end to end: record through the real recorder, rescore
+byte-identically, and the verdict the method requires for each shape; the stand-in refuses what
+real providers refuse."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def test_reasoning_and_gemini_style_chains_pass_12_of_12_and_rescore_byte_identi
         chains = results["metrics"]["chains"]
         assert (chains["count"], chains["of"]) == (12, 12), slug
         assert results["cases"]["errored"] == 0
-    # Every follow-up carried the model's own reasoning / signatures back (else the stand-in would have said 400).
+    # Every follow-up carried the model's own reasoning / signatures back (else the stand-in would
+    # have said 400).
     longest = max(SUITE.cases, key=lambda c: len(c.steps) if c.group == "chains" else 0)
     recorded = json.loads((cassettes / "ref_gemini-style" / f"{longest.id}.json").read_text())[
         "interactions"
@@ -81,8 +83,13 @@ def test_reasoning_and_gemini_style_chains_pass_12_of_12_and_rescore_byte_identi
     assert ids and set(ids) == {""}  # results keep what the model sent
 
 
-def reference_step(gateway, case_id: str, model: str) -> tuple[dict, list[dict]]:  # type: ignore[no-untyped-def]
-    """The model's first answer to ``case_id`` and the runner's way of sending it back (as the recorder does)."""
+def reference_step(  # type: ignore[no-untyped-def]
+    gateway,
+    case_id: str,
+    model: str,
+) -> tuple[dict, list[dict]]:
+    """The model's first answer to ``case_id`` and the runner's way of sending it back (as the
+    recorder does)."""
     from recorder.runner import follow_up
     from scorer import judge_step, parse_completion
 
@@ -94,7 +101,9 @@ def reference_step(gateway, case_id: str, model: str) -> tuple[dict, list[dict]]
     return first["choices"][0]["message"], follow_up(case.steps[0], response, verdict, case_id, 0)
 
 
-def test_reasoning_model_refuses_a_follow_up_without_its_reasoning(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_reasoning_model_refuses_a_follow_up_without_its_reasoning(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     message, history = reference_step(gateway, "chains-01", "ref/reasoning")
     assert message["reasoning_content"] and message["reasoning_details"][0]["signature"]
     assert post(gateway, chat_body("chains-01", "ref/reasoning", history)).status_code == 200
@@ -110,7 +119,9 @@ def test_reasoning_model_refuses_a_follow_up_without_its_reasoning(gateway) -> N
     )
 
 
-def test_gemini_style_refuses_lost_signatures_and_empty_ids(gateway) -> None:  # type: ignore[no-untyped-def]
+def test_gemini_style_refuses_lost_signatures_and_empty_ids(  # type: ignore[no-untyped-def]
+    gateway,
+) -> None:
     message, history = reference_step(gateway, "chains-01", "ref/gemini-style")
     assert [c["id"] for c in message["tool_calls"]] == [""] and "content" not in message
     assert post(gateway, chat_body("chains-01", "ref/gemini-style", history)).status_code == 200
@@ -144,7 +155,10 @@ def test_answers_carry_what_real_clients_read(gateway) -> None:  # type: ignore[
     )
 
 
-def test_content_parts_keep_their_text_in_results(gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_content_parts_keep_their_text_in_results(  # type: ignore[no-untyped-def]
+    gateway,
+    tmp_path: Path,
+) -> None:
     raw = answer(post(gateway, chat_body("no_call-01", "ref/content-parts")))
     assert isinstance(raw.message["content"], list) and raw.content
     record_models(gateway, tmp_path, ["ref/content-parts"], MINI_SUITE, MINI_IDS)
@@ -197,12 +211,16 @@ def test_in_body_transport_error_is_recorded_again_by_the_next_record(
     assert [a.outcome for a in entry.attempts] == ["in_body_503"] * 4 and entry.errored_by_transport
     assert (
         entry.reason
-        == "step 1: error 503 in a 200 answer: Injected fault: error 503 in a 200 (after 4 attempt(s))"
+        == "step 1: error 503 in a 200 answer: Injected fault: error 503 in a 200 (after 4 "
+        "attempt(s))"
     )
     assert cases_to_record(tmp_path, model, MINI, MINI_IDS[:1]) == MINI_IDS[:1]
 
 
-def test_malformed_answers_are_judged_never_errored(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_answers_are_judged_never_errored(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
     gateway = start_gateway(suite=SUITE_PATH)
     record_models(gateway, tmp_path, ["ref/malformed"], SUITE_PATH, [c.id for c in SUITE.cases])
     results = rescore_model(tmp_path / "ref_malformed", SUITE)
@@ -210,11 +228,13 @@ def test_malformed_answers_are_judged_never_errored(start_gateway, tmp_path: Pat
     expected_prefix = {
         "tool_calls_object": "malformed tool calls: tool_calls is an object, not a list",
         "null_entry": "malformed tool calls: tool_calls[1] is null, not an object",
-        "function_string": "malformed tool calls: tool_calls[0].function is a string, not an object",
+        "function_string": "malformed tool calls: tool_calls[0].function is a string, not an "
+        "object",
         "missing_arguments": ".arguments: not a JSON object",
         "nan_arguments_object": ".arguments: not a JSON object (NaN is not JSON)",
         "nan_arguments_string": ".arguments: not a JSON object (NaN is not JSON)",
-        "truncated_length": ".arguments: not a JSON object (the answer was cut off: finish_reason is length)",
+        "truncated_length": ".arguments: not a JSON object (the answer was cut off: finish_reason "
+        "is length)",
         "deep_arguments": ".arguments: not a JSON object (nested deeper than 100 levels)",
     }
     seen = set()
@@ -280,7 +300,8 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
     }
     assert (noisy["chains-01"]["status"], noisy["chains-01"]["reason"]) == (
         "unrecorded",
-        "ref_noisy/chains-01.json: corrupt cassette: not valid JSON (nested more than 200 levels deep)",
+        "ref_noisy/chains-01.json: corrupt cassette: not valid JSON (nested more than 200 levels "
+        "deep)",
     )
     assert sum(r["status"] in ("passed", "failed") for r in noisy.values()) == len(MINI_IDS) - 1
     for path in out.rglob("*.json"):  # strict JSON everywhere
@@ -291,7 +312,8 @@ def test_one_poisoned_answer_among_many_models_leaves_every_other_model_scored(
 def test_cost_header_names_another_gateways_price_header(
     start_gateway, tmp_path: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """A gateway that renames the price header (LiteLLM's proxy) is priced with --cost-header, kept in run.json."""
+    """A gateway that renames the price header (LiteLLM's proxy) is priced with --cost-header,
+    kept in run.json."""
     litellm = start_gateway(cost_header="x-litellm-response-cost")
     plain = start_gateway()
 

@@ -1,7 +1,9 @@
-"""What real providers send, run through the real runner and judge: one table row per shape (tests/tables/shapes.json).
+"""What real providers send, run through the real runner and judge: one table row per shape
+(tests/tables/shapes.json).
 
-Each row scripts the HTTP answers of one case (a body as JSON, or raw text for what JSON cannot hold) and states the
-verdict the method requires; every row's results document must also be writable as strict JSON.
+Each row scripts the HTTP answers of one case (a body as JSON, or raw text for what JSON cannot
+hold) and states the verdict the method requires; every row's results document must also be writable
+as strict JSON.
 """
 
 from __future__ import annotations
@@ -120,7 +122,8 @@ def run(row: dict[str, Any]) -> tuple[Any, ScriptedTransport, list[float]]:
 
 
 def with_ids(value: Any, case: str) -> Any:
-    """The row's ``GENERATED-<n>`` placeholders replaced by the runner's stable id for step 1, position n."""
+    """The row's ``GENERATED-<n>`` placeholders replaced by the runner's stable id for step 1,
+    position n."""
     case_id = CASES[case][0]
     text = json.dumps(value)
     for n in range(4):
@@ -178,8 +181,14 @@ def test_a_repeated_id_gets_a_generated_one_in_the_call_and_its_tool_message() -
     from recorder.runner import follow_up
     from scorer import judge_step, parse_completion
 
-    calls = [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": json.dumps(a)}}
-             for a in ({"city": "Oslo"}, {"city": "Lima"})]  # fmt: skip
+    calls = [
+        {
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": json.dumps(a)},
+        }
+        for a in ({"city": "Oslo"}, {"city": "Lima"})
+    ]
     body = {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}
     case = SUITE.case("parallel-01")
     response = parse_completion(body)
@@ -217,8 +226,17 @@ DEEP = 100_000
     ids=["100000-brackets", "150-levels", "100000-objects", "100000-open-braces"],
 )
 def test_deeply_nested_arguments_string_fails_the_step(arguments: str, reason: str) -> None:
-    message = {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}]}  # fmt: skip
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": arguments},
+            }
+        ],
+    }
     outcome, _, _ = run({"case": "c-call", "answers": [{"message": message}]})
     assert (outcome.status, outcome.reason) == (
         "failed",
@@ -229,7 +247,10 @@ def test_deeply_nested_arguments_string_fails_the_step(arguments: str, reason: s
 
 def test_deeply_nested_body_is_errored_with_a_clear_reason() -> None:
     deep = "[" * DEEP + "]" * DEEP
-    text = '{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", '
+    text = (
+        '{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": '
+        '"function", '
+    )
     text += f'"function": {{"name": "get_weather", "arguments": {deep}}}}}]}}}}]}}'
     outcome, _, _ = run({"case": "c-call", "answers": [{"text": text}]})
     assert (outcome.status, outcome.reason) == (

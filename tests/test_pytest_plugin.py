@@ -1,5 +1,6 @@
-"""The pytest plugin, end to end: an empty project with only cassettes, a suite and reports, and a real pytest
-run in a subprocess (the installed ``pytest11`` entry point, no conftest), judged against results.json."""
+"""The pytest plugin, end to end: an empty project with only cassettes, a suite and reports, and a
+real pytest run in a subprocess (the installed ``pytest11`` entry point, no conftest), judged
+against results.json."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from recorder.record import record
 from standin import GatewayConfig, StandInGateway, parse_faults
 from tests.conftest import ROOT
 
-ERRORING = "ref/oracle~400"  # the stand-in answers 400 to the first attempt of every request: the case errors
+# the stand-in answers 400 to the first attempt of every request: the case errors
+ERRORING = "ref/oracle~400"
 ERRORING_CASES = [
     "selection-01",
     "chains-01",
@@ -28,8 +30,8 @@ TIMEOUT_S = 300
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project: evals/suite.json, cassettes of ref/noisy (committed) and of a model whose cases error, and the
-    reports ``lobstack-eval rescore`` makes of them."""
+    """A project: evals/suite.json, cassettes of ref/noisy (committed) and of a model whose cases
+    error, and the reports ``lobstack-eval rescore`` makes of them."""
     project = tmp_path_factory.mktemp("project")
     (project / "evals").mkdir()
     shutil.copy(ROOT / "evals" / "suite.json", project / "evals" / "suite.json")
@@ -49,8 +51,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def rescore(project: Path, out: Path) -> None:
-    """Every report written; exit 1 because ref/oracle~400 scored no case (2 errored, 78 unrecorded), which fails
-    rescore (docs/commands/rescore.md#no-scored-case-fails)."""
+    """Every report written; exit 1 because ref/oracle~400 scored no case (2 errored, 78
+    unrecorded), which fails rescore (docs/commands/rescore.md#no-scored-case-fails)."""
     cassettes, suite = project / "cassettes", project / "evals" / "suite.json"
     assert (
         main(
@@ -64,7 +66,8 @@ def rescore(project: Path, out: Path) -> None:
 
 
 def copy_project(template: Path, pytester: pytest.Pytester) -> Path:
-    """A fresh copy of the template as the directory pytest runs in (nothing else there: no conftest, no ini)."""
+    """A fresh copy of the template as the directory pytest runs in (nothing else there: no
+    conftest, no ini)."""
     for name in ("evals", "cassettes", "reports"):
         shutil.copytree(template / name, pytester.path / name)
     return pytester.path
@@ -88,7 +91,8 @@ def results_of(reports: Path) -> dict[str, dict[str, Any]]:
 
 
 def junit_outcomes(path: Path) -> dict[tuple[str, str], str]:
-    """(model slug, case id) -> passed / failed / error / skipped / xfailed, from pytest's JUnit XML."""
+    """(model slug, case id) -> passed / failed / error / skipped / xfailed, from pytest's
+    JUnit XML."""
     found = {}
     for case in ET.parse(path).getroot().iter("testcase"):
         slug = case.get("classname", "").rsplit(".", 1)[-1]
@@ -106,7 +110,8 @@ def junit_outcomes(path: Path) -> dict[tuple[str, str], str]:
 
 
 def edit_answer(cassette: Path, tool_name: str) -> None:
-    """The model's first answer now calls ``tool_name`` instead (a regression in the recorded answer)."""
+    """The model's first answer now calls ``tool_name`` instead (a regression in the
+    recorded answer)."""
     data = json.loads(cassette.read_text(encoding="utf-8"))
     body = data["interactions"][0]["response"]["body"]
     answer = json.loads(body["string"])
@@ -135,13 +140,14 @@ def test_one_item_per_model_and_case_with_the_outcomes_rescore_wrote(
         errors=counts["error"],
         skipped=counts["skipped"],
     )
-    # Checked by hand in the committed reports: ref/noisy passes 41 of 80 cases; the other model errors twice.
+    # Checked by hand in the committed reports: ref/noisy passes 41 of 80 cases; the other model
+    # errors twice.
     assert counts == {"passed": 41, "failed": 39, "error": 2, "skipped": 78}
     assert result.ret == 1
     out = result.stdout.str()
     assert (
-        "FAILED cassettes/ref_noisy::selection-01 - step 1: names differ: expected [read_file], got []"
-        in out
+        "FAILED cassettes/ref_noisy::selection-01 - step 1: names differ: expected [read_file], "
+        "got []" in out
     )
     errored = results_of(project / "reports")["ref_oracle_400"]["results"][0]
     assert f"ERROR cassettes/ref_oracle_400::selection-01 - {errored['reason']}" in out
@@ -155,9 +161,10 @@ def test_one_item_per_model_and_case_with_the_outcomes_rescore_wrote(
 def test_with_the_baseline_known_failures_are_xfails_and_a_model_with_no_score_fails(
     project: Path, pytester
 ) -> None:  # type: ignore[no-untyped-def]
-    """The baseline is what rescore made of the same cassettes: ref/noisy's failures are known failures (xfail) and
-    its (whole run) test passes; ref/oracle~400 scored no case, which the gate always fails (as ``diff runs``
-    does): its (whole run) test fails, its errored cases are xfails, its unrecorded ones skips."""
+    """The baseline is what rescore made of the same cassettes: ref/noisy's failures are known
+    failures (xfail) and its (whole run) test passes; ref/oracle~400 scored no case, which the
+    gate always fails (as ``diff runs`` does): its (whole run) test fails, its errored cases are
+    xfails, its unrecorded ones skips."""
     result = run(
         pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-rfx"
     )
@@ -170,7 +177,8 @@ def test_with_the_baseline_known_failures_are_xfails_and_a_model_with_no_score_f
     assert "B has no scored case (every case errored or is missing)" in result.stdout.lines
     result.stdout.fnmatch_lines(
         [
-            "XFAIL*cassettes/ref_noisy::selection-01 - known failure (failed in A and in B): step 1: names differ: *"
+            "XFAIL*cassettes/ref_noisy::selection-01 - known failure (failed in A and in B): step "
+            "1: names differ: *"
         ]
     )
 
@@ -178,9 +186,10 @@ def test_with_the_baseline_known_failures_are_xfails_and_a_model_with_no_score_f
 def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(
     project: Path, pytester
 ) -> None:  # type: ignore[no-untyped-def]
-    """A copy where one case that passed in the baseline fails now: at one sample per case the paired test cannot
-    tell one flip from noise, so ``diff runs --fail-on-regression`` passes, and so does the plugin (an xfail saying
-    why); a scoring change or a lost case would fail both (tests/test_one_verdict.py)."""
+    """A copy where one case that passed in the baseline fails now: at one sample per case the
+    paired test cannot tell one flip from noise, so ``diff runs --fail-on-regression`` passes,
+    and so does the plugin (an xfail saying why); a scoring change or a lost case would fail both
+    (tests/test_one_verdict.py)."""
     edit_answer(project / "cassettes" / "ref_noisy" / "arguments-03.json", "delete_everything")
     rescore(project, project / "candidate")  # what rescore says of the edited copy
     candidate = results_of(project / "candidate")["ref_noisy"]["results"]
@@ -202,11 +211,21 @@ def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(
     result.assert_outcomes(passed=40 + 1, xfailed=40)
     assert result.ret == 0
     result.stdout.fnmatch_lines(
-        ["XFAIL*cassettes/ref_noisy::arguments-03 - passed in A, failed in B; not a regression by itself: the paired "
-         "test cannot tell it from noise (p = 1); --lobstack-strict counts every flip: " + reason.replace("[", "[[]")]
-    )  # fmt: skip
-    gate = main(["diff", "runs", str(project / "reports" / "ref_noisy"), str(project / "candidate" / "ref_noisy"),
-                 "--fail-on-regression"])  # fmt: skip
+        [
+            "XFAIL*cassettes/ref_noisy::arguments-03 - passed in A, failed in B; not a regression "
+            "by itself: the paired test cannot tell it from noise (p = 1); --lobstack-strict "
+            "counts every flip: " + reason.replace("[", "[[]")
+        ]
+    )
+    gate = main(
+        [
+            "diff",
+            "runs",
+            str(project / "reports" / "ref_noisy"),
+            str(project / "candidate" / "ref_noisy"),
+            "--fail-on-regression",
+        ]
+    )
     assert gate == 0
 
     # --lobstack-strict is diff runs --strict: the one flip fails both
@@ -217,14 +236,26 @@ def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(
         "FAILED cassettes/ref_noisy::arguments-03 - step 1: names differ: expected [cr..."
     ]  # pytest cuts the line at the terminal's width; the whole reason is the failure's text
     assert reason in strict.stdout.lines
-    gate = main(["diff", "runs", str(project / "reports" / "ref_noisy"), str(project / "candidate" / "ref_noisy"),
-                 "--fail-on-regression", "--strict"])  # fmt: skip
+    gate = main(
+        [
+            "diff",
+            "runs",
+            str(project / "reports" / "ref_noisy"),
+            str(project / "candidate" / "ref_noisy"),
+            "--fail-on-regression",
+            "--strict",
+        ]
+    )
     assert gate == 1
 
 
-def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(project: Path, pytester) -> None:  # type: ignore[no-untyped-def]
-    """A case that failed in the baseline (with other answers) and passes now passes (a fix), and the summary says
-    how to refresh the baseline. The same answers with another verdict would be a scoring change, which fails."""
+def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(  # type: ignore[no-untyped-def]
+    project: Path,
+    pytester,
+) -> None:
+    """A case that failed in the baseline (with other answers) and passes now passes (a fix), and
+    the summary says how to refresh the baseline. The same answers with another verdict would be
+    a scoring change, which fails."""
     baseline = project / "reports" / "ref_noisy" / "results.json"
     data = json.loads(baseline.read_text(encoding="utf-8"))
     next(r for r in data["results"] if r["id"] == "arguments-03").update(
@@ -254,9 +285,10 @@ def test_a_case_that_now_passes_says_how_to_refresh_the_baseline(project: Path, 
 def test_a_model_in_the_baseline_but_not_in_the_cassettes_fails_as_diff_runs_says(
     project: Path, pytester: pytest.Pytester
 ) -> None:
-    """The baseline has ref/noisy and ref/oracle~400; the cassettes now lack ref/noisy (deleted, or never
-    recorded in this checkout). ``diff runs --fail-on-regression`` fails on it ("in A, not in B"), so the plugin
-    fails too, with one (whole run) test naming the model; ``-k`` that leaves it out leaves it out."""
+    """The baseline has ref/noisy and ref/oracle~400; the cassettes now lack ref/noisy (deleted, or
+    never recorded in this checkout). ``diff runs --fail-on-regression`` fails on it ("in A, not
+    in B"), so the plugin fails too, with one (whole run) test naming the model; ``-k`` that
+    leaves it out leaves it out."""
     shutil.rmtree(project / "cassettes" / "ref_noisy")
     # what the CI's other step sees: no ref_noisy either (exit 1: ref/oracle~400 scored no case)
     assert (
@@ -294,9 +326,9 @@ def test_a_model_in_the_baseline_but_not_in_the_cassettes_fails_as_diff_runs_say
         "FAILED cassettes/ref_oracle_400::(whole run)",  # no scored case, as before
     ]
     assert (
-        "in A, not in B: the baseline has ref/noisy, and cassettes/ref_noisy holds no recordings; record "
-        "them (lobstack-eval record --model ref/noisy --cassettes cassettes), or take the model out of the "
-        "baseline"
+        "in A, not in B: the baseline has ref/noisy, and cassettes/ref_noisy holds no recordings; "
+        "record them (lobstack-eval record --model ref/noisy --cassettes cassettes), or take the "
+        "model out of the baseline"
     ) in result.stdout.lines
     other = run(
         pytester,
@@ -314,8 +346,8 @@ def test_a_model_in_the_baseline_but_not_in_the_cassettes_fails_as_diff_runs_say
 def test_models_recorded_with_an_older_suite_are_one_line_as_rescore_says(
     pytester: pytest.Pytester,
 ) -> None:
-    """Every committed model was recorded with an older suite version than evals/suite.json: one line for them
-    all, the line rescore prints, not one per model."""
+    """Every committed model was recorded with an older suite version than evals/suite.json: one
+    line for them all, the line rescore prints, not one per model."""
     shutil.copytree(ROOT / "cassettes", pytester.path / "cassettes")
     shutil.copytree(ROOT / "evals", pytester.path / "evals")
     recorded = [json.loads(p.read_text(encoding="utf-8"))["suite"]["version"]
@@ -355,14 +387,23 @@ def test_metric_floors_fail_the_run_with_one_line_per_miss(
         "-k",
         "ref_noisy",
     ]
-    missed = run(pytester, *base, "--lobstack-min", "overall=60", "--lobstack-min", "chains=10", "--lobstack-max",
-                 "made_up_tool=5")  # fmt: skip
+    missed = run(
+        pytester,
+        *base,
+        "--lobstack-min",
+        "overall=60",
+        "--lobstack-min",
+        "chains=10",
+        "--lobstack-max",
+        "made_up_tool=5",
+    )
     assert missed.ret == 1
     missed.assert_outcomes(
         passed=41 + 1, xfailed=39
     )  # with the baseline: one (whole run) test per model
-    # ref/noisy's committed results.json (Wilson intervals checked by hand): overall 41/80, chains 2/12 (16.7%),
-    # made-up tool 8 of 90 calls (8.9%; its interval clustered by case, METHOD.md#clustered-interval-rule).
+    # ref/noisy's committed results.json (Wilson intervals checked by hand): overall 41/80, chains
+    # 2/12 (16.7%), made-up tool 8 of 90 calls (8.9%; its interval clustered by case,
+    # METHOD.md#clustered-interval-rule).
     lines = [line for line in missed.stdout.lines if line.startswith("ref/noisy:")]
     assert lines == [
         "ref/noisy: overall 51.25% [40.49, 61.89] is below the floor of 60%",
@@ -425,7 +466,8 @@ def test_the_fixture_gives_a_test_the_scored_run(project: Path, pytester: pytest
     assert "During handling" not in result.stdout.str()
     result.stdout.fnmatch_lines(
         [
-            "error: no model 'openai/gpt-4o' in */cassettes (models collected: ref/noisy, ref/oracle~400)"
+            "error: no model 'openai/gpt-4o' in */cassettes (models collected: ref/noisy, "
+            "ref/oracle~400)"
         ]
     )
 
@@ -457,13 +499,13 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
         ),
         (
             ["--lobstack-cassettes", "c", "--lobstack-min", "overall=0.5"],
-            "argument --lobstack-min: 'overall=0.5': bounds are in percent and 0.5 looks like a share: "
-            "write overall=50 for 50%, or overall=0.5% for 0.5%",
+            "argument --lobstack-min: 'overall=0.5': bounds are in percent and 0.5 looks like a "
+            "share: write overall=50 for 50%, or overall=0.5% for 0.5%",
         ),
         (
             ["--lobstack-cassettes", "c", "--lobstack-max", "made_up_tool=1"],
-            "argument --lobstack-max: 'made_up_tool=1': bounds are in percent and 1 looks like a share: "
-            "write made_up_tool=100 for 100%, or made_up_tool=1% for 1%",
+            "argument --lobstack-max: 'made_up_tool=1': bounds are in percent and 1 looks like a "
+            "share: write made_up_tool=100 for 100%, or made_up_tool=1% for 1%",
         ),
         (
             ["--lobstack-cassettes", "c", "--lobstack-strict"],
@@ -505,7 +547,9 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
         "bad-mode",
         "bad-url",
     ],
-)  # the missing key is asked for once the plan holds something to record: test_pytest_plugin_record.py
+    # the missing key is asked for once the plan holds something to record:
+    # test_pytest_plugin_record.py
+)
 def test_bad_usage_stops_before_collecting(
     pytester: pytest.Pytester, args: list[str], message: str
 ) -> None:
@@ -535,7 +579,8 @@ def test_a_bad_model_dir_errors_alone(project: Path, pytester: pytest.Pytester) 
         "-rE",
         "-vv",
     )
-    # ref/oracle~400 is judged alone: its (whole run) test fails (no scored case), as diff runs says.
+    # ref/oracle~400 is judged alone: its (whole run) test fails (no scored case), as diff
+    # runs says.
     result.assert_outcomes(errors=1, xfailed=2, skipped=78, failed=1)
     assert result.ret == 1
     result.stdout.fnmatch_lines(
@@ -548,7 +593,8 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
 ) -> None:  # type: ignore[no-untyped-def]
     suite_path = project / "evals" / "suite.json"
     suite = json.loads(suite_path.read_text(encoding="utf-8"))
-    # The version the cassettes were recorded with (run.json), which a check-only bump leaves behind the suite's.
+    # The version the cassettes were recorded with (run.json), which a check-only bump leaves behind
+    # the suite's.
     recorded = json.loads(
         (project / "cassettes" / "ref_noisy" / "run.json").read_text(encoding="utf-8")
     )["suite"]["version"]
@@ -561,8 +607,8 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
     plain = run(pytester, "--lobstack-cassettes", "cassettes", "-k", "ref_noisy")
     plain.assert_outcomes(passed=41, failed=39)
     assert (
-        f"warning: ref_noisy was recorded with lobstack-tool-calling {recorded}, re-scored with {newer}; "
-        "results carry both versions"
+        f"warning: ref_noisy was recorded with lobstack-tool-calling {recorded}, re-scored with "
+        f"{newer}; results carry both versions"
     ) in plain.stdout.lines
     with_baseline = run(
         pytester, "--lobstack-cassettes", "cassettes", "--lobstack-baseline", "reports", "-vv"
@@ -572,9 +618,10 @@ def test_a_newer_suite_version_warns_and_a_baseline_of_the_older_one_is_an_error
     )  # one per model: neither can be judged against that baseline
     with_baseline.stdout.fnmatch_lines(
         [
-            "ERROR cassettes/ref_noisy::run.json - error: the baseline of ref/noisy was scored with suite "
-            f"lobstack-tool-calling {scored}, but the suite is lobstack-tool-calling {newer}; refresh it with: "
-            "lobstack-eval rescore cassettes --suite evals/suite.json --out reports"
+            "ERROR cassettes/ref_noisy::run.json - error: the baseline of ref/noisy was scored "
+            f"with suite lobstack-tool-calling {scored}, but the suite is lobstack-tool-calling "
+            f"{newer}; refresh it with: lobstack-eval rescore cassettes --suite evals/suite.json "
+            "--out reports"
         ]
     )
 
@@ -589,9 +636,9 @@ def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "ERROR cassettes/openai_gpt-4o::run.json - error: */cassettes/openai_gpt-4o: no recordings of "
-            "openai/gpt-4o; record them with `lobstack-eval record --model openai/gpt-4o --cassettes cassettes` "
-            "or --lobstack-record-mode once"
+            "ERROR cassettes/openai_gpt-4o::run.json - error: */cassettes/openai_gpt-4o: no "
+            "recordings of openai/gpt-4o; record them with `lobstack-eval record --model "
+            "openai/gpt-4o --cassettes cassettes` or --lobstack-record-mode once"
         ]
     )
 
@@ -599,8 +646,8 @@ def test_a_model_asked_for_but_never_recorded_is_an_error_not_a_green_run(
 def test_a_baseline_of_another_format_version_is_refused(
     project: Path, pytester: pytest.Pytester
 ) -> None:
-    """A baseline results.json with ``"format_version": 99`` is named with its field, as run.json is (METHOD
-    decision 118), instead of being read as if this lobstack-eval wrote it."""
+    """A baseline results.json with ``"format_version": 99`` is named with its field, as run.json is
+    (METHOD decision 118), instead of being read as if this lobstack-eval wrote it."""
     baseline = project / "reports" / "ref_noisy" / "results.json"
     baseline.write_text(
         json.dumps({**results_of(project / "reports")["ref_noisy"], "format_version": 99})
@@ -618,7 +665,7 @@ def test_a_baseline_of_another_format_version_is_refused(
         result.ret == pytest.ExitCode.INTERRUPTED
     )  # the baseline is read first: nothing is judged without it
     assert (
-        f"error: {baseline}: format_version: 99 is not one this lobstack-eval reads (1); a newer lobstack-eval "
-        "wrote it, or it is corrupt"
+        f"error: {baseline}: format_version: 99 is not one this lobstack-eval reads (1); a newer "
+        "lobstack-eval wrote it, or it is corrupt"
     ) in result.stdout.lines
     assert "Traceback" not in result.stdout.str()

@@ -1,6 +1,6 @@
-"""The pytest plugin on broken recordings: a cassette that cannot be used errors its own case only (never a skip,
-never a baseline's expected failure), every other case of the model is judged, and each model is scored once per
-session, a model-wide failure included."""
+"""The pytest plugin on broken recordings: a cassette that cannot be used errors its own case only
+(never a skip, never a baseline's expected failure), every other case of the model is judged, and
+each model is scored once per session, a model-wide failure included."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from pytest_lobstack.state import LobstackRun
 from recorder.slug import model_slug
 from scorer.errors import CassetteError, LobstackError
 from tests.conftest import MINI_SUITE
-from tests.test_pytest_plugin import copy_project, run, template  # noqa: F401  (the shared project fixture)
+
+# (the shared project fixture)
+from tests.test_pytest_plugin import copy_project, run, template  # noqa: F401
 
 
 @pytest.fixture
@@ -28,8 +30,9 @@ def project(template: Path, pytester: pytest.Pytester) -> Path:  # noqa: F811
 def test_one_truncated_cassette_errors_its_case_and_the_others_are_judged(
     project: Path, pytester
 ) -> None:  # type: ignore[no-untyped-def]
-    """The new user's trial: ref_noisy/arguments-01.json cut to 300 bytes. arguments-01 failed in the baseline, so
-    a CaseErrored would have been an expected failure; a broken file is not, and errors."""
+    """The new user's trial: ref_noisy/arguments-01.json cut to 300 bytes. arguments-01 failed in
+    the baseline, so a CaseErrored would have been an expected failure; a broken file is not,
+    and errors."""
     broken = project / "cassettes" / "ref_noisy" / "arguments-01.json"
     broken.write_bytes(broken.read_bytes()[:300])
     baseline = json.loads(
@@ -42,8 +45,9 @@ def test_one_truncated_cassette_errors_its_case_and_the_others_are_judged(
     passed = sum(1 for s in statuses.values() if s == "passed")
     plain.assert_outcomes(passed=passed, failed=80 - passed - 1, errors=1)
     line = (
-        "error: cassettes/ref_noisy/arguments-01.json: corrupt cassette: not valid JSON (*); record it again: "
-        "lobstack-eval record --model ref/noisy --cassettes cassettes --case arguments-01"
+        "error: cassettes/ref_noisy/arguments-01.json: corrupt cassette: not valid JSON (*); "
+        "record it again: lobstack-eval record --model ref/noisy --cassettes cassettes --case "
+        "arguments-01"
     )
     plain.stdout.fnmatch_lines(["*ERROR at setup of ref/noisy arguments-01*", line])
     assert "Traceback" not in plain.stdout.str()
@@ -64,7 +68,8 @@ def test_one_truncated_cassette_errors_its_case_and_the_others_are_judged(
 
 
 def test_a_broken_repeat_errors_its_case(repeat_cassettes: Path, pytester: pytest.Pytester) -> None:
-    """With repeats the case errors when any of its case-runs' cassettes cannot be used, whatever the others say."""
+    """With repeats the case errors when any of its case-runs' cassettes cannot be used, whatever
+    the others say."""
     (pytester.path / "evals").mkdir()
     shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
     shutil.copytree(repeat_cassettes / "ref_oracle", pytester.path / "cassettes" / "ref_oracle")
@@ -78,8 +83,8 @@ def test_a_broken_repeat_errors_its_case(repeat_cassettes: Path, pytester: pytes
     result.stdout.fnmatch_lines(
         [
             f"*ERROR at setup of ref/oracle {case_id}*",
-            f"error: cassettes/ref_oracle/repeat-2/{case_id}.json: corrupt "
-            "cassette: not valid JSON (*); record it again: lobstack-eval record --model ref/oracle --cassettes "
+            f"error: cassettes/ref_oracle/repeat-2/{case_id}.json: corrupt cassette: not valid "
+            "JSON (*); record it again: lobstack-eval record --model ref/oracle --cassettes "
             f"cassettes --repeats 3 --case {case_id}",
         ]
     )
@@ -93,9 +98,10 @@ def _session(cassettes: Path) -> LobstackRun:
 def test_each_model_is_scored_once_per_session_and_a_failure_is_kept(
     repeat_cassettes: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """80 tests of a model score it once; when the whole model fails, every test gets the same error without
-    scoring again, and each raise has a fresh traceback (re-raising one exception object piles up the
-    tracebacks of every earlier test, which pytest renders for each: 23 s for 80 tests before)."""
+    """80 tests of a model score it once; when the whole model fails, every test gets the same error
+    without scoring again, and each raise has a fresh traceback (re-raising one exception object
+    piles up the tracebacks of every earlier test, which pytest renders for each: 23 s for 80
+    tests before)."""
     cassettes = tmp_path / "cassettes"
     for slug in ("ref_oracle", "ref_first-tool"):
         shutil.copytree(repeat_cassettes / slug, cassettes / slug)

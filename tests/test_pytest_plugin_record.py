@@ -1,6 +1,7 @@
-"""The pytest plugin's record modes against the stand-in gateway (port 0): pytest-recording's names and meaning at
-the grain of a case. ``none`` never touches the network; ``once`` records cases with no cassette; ``new_episodes``
-also what the suite now asks differently; ``all`` re-records the selected cases."""
+"""The pytest plugin's record modes against the stand-in gateway (port 0): pytest-recording's names
+and meaning at the grain of a case. ``none`` never touches the network; ``once`` records cases
+with no cassette; ``new_episodes`` also what the suite now asks differently; ``all`` re-records
+the selected cases."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def project(pytester: pytest.Pytester, gateway: StandInGateway) -> Path:
     (pytester.path / "evals").mkdir()
     shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
     cases = [arg for case in CASES if case != MISSING for arg in ("--case", case)]
-    # The CLI in a subprocess: pytester restores sys.modules after each test, which in-process recording trips on.
+    # The CLI in a subprocess: pytester restores sys.modules after each test, which in-process
+    # recording trips on.
     command = [
         sys.executable,
         "-m",
@@ -67,12 +69,18 @@ def test_none_never_touches_the_network_and_skips_with_the_record_command(
     assert result.ret == 0
     assert requests_for(gateway, before) == 0
     result.stdout.fnmatch_lines(
-        [f"SKIPPED [1] cassettes/ref_oracle/{MISSING}.json:1: not recorded yet; record it: lobstack-eval record "
-         f"--model ref/oracle --cassettes cassettes --case {MISSING}"]
-    )  # fmt: skip
+        [
+            f"SKIPPED [1] cassettes/ref_oracle/{MISSING}.json:1: not recorded yet; record it: "
+            f"lobstack-eval record --model ref/oracle --cassettes cassettes --case {MISSING}"
+        ]
+    )
 
 
-def test_once_records_the_missing_case_then_judges_it(project: Path, pytester, gateway) -> None:  # type: ignore[no-untyped-def]
+def test_once_records_the_missing_case_then_judges_it(  # type: ignore[no-untyped-def]
+    project: Path,
+    pytester,
+    gateway,
+) -> None:
     before = len(gateway.requests_seen)
     result = run(pytester, gateway, "once")
     result.assert_outcomes(passed=len(CASES))
@@ -110,7 +118,11 @@ def test_once_keeps_a_cassette_the_suite_now_asks_differently_new_episodes_recor
     assert requests_for(gateway, before) == 2
 
 
-def test_all_rerecords_only_the_selected_cases(project: Path, pytester, gateway) -> None:  # type: ignore[no-untyped-def]
+def test_all_rerecords_only_the_selected_cases(  # type: ignore[no-untyped-def]
+    project: Path,
+    pytester,
+    gateway,
+) -> None:
     other = project / "cassettes" / "ref_oracle" / "selection-01.json"
     kept = other.read_bytes()
     before = len(gateway.requests_seen)
@@ -133,7 +145,8 @@ def test_a_new_model_is_recorded_from_nothing(
     ]
 
 
-REMOTE = "https://gateway.invalid/v1"  # never reached: with nothing to record, or no key, no request is sent
+# never reached: with nothing to record, or no key, no request is sent
+REMOTE = "https://gateway.invalid/v1"
 NO_KEY = f"LOBSTACK_API_KEY is not set; it is needed for {REMOTE} (a loopback URL needs no key)"
 
 
@@ -155,8 +168,9 @@ def run_remote(pytester: pytest.Pytester, mode: str, *args: str) -> pytest.RunRe
 def test_a_record_mode_with_nothing_to_record_needs_no_key(
     project: Path, pytester, mode: str
 ) -> None:  # type: ignore[no-untyped-def]
-    """As `record` (METHOD decision 91): every selected case is recorded, so nothing is sent and no key is asked for
-    (LOBSTACK_API_KEY is unset in every test); the cases are judged from their cassettes."""
+    """As `record` (METHOD decision 91): every selected case is recorded, so nothing is sent and no
+    key is asked for (LOBSTACK_API_KEY is unset in every test); the cases are judged from
+    their cassettes."""
     result = run_remote(pytester, mode, "-k", f"not {MISSING}")
     result.assert_outcomes(passed=len(CASES) - 1)
     assert result.ret == 0
@@ -167,8 +181,9 @@ def test_a_record_mode_with_nothing_to_record_needs_no_key(
 def test_a_record_mode_with_something_to_record_needs_the_key_before_any_test(
     project: Path, pytester, mode: str
 ) -> None:  # type: ignore[no-untyped-def]
-    """Something to record and no key for a remote URL: the same line as before, and as `record`'s, once the plan
-    is known and before any test runs or any request is sent (a usage error, exit 4, as it was)."""
+    """Something to record and no key for a remote URL: the same line as before, and as `record`'s,
+    once the plan is known and before any test runs or any request is sent (a usage error, exit
+    4, as it was)."""
     selected = ["-k", MISSING] if mode != "all" else ["-k", "selection-01"]
     result = run_remote(pytester, mode, *selected)
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -1,6 +1,7 @@
-"""The pytest plugin on models recorded with repeats: still one item per case, judged over its repeats (a case
-that passed every scored repeat passes, one that failed every one fails, a flaky case is an xfail), and a record
-mode records the missing case-runs of every repeat the model dir has."""
+"""The pytest plugin on models recorded with repeats: still one item per case, judged over its
+repeats (a case that passed every scored repeat passes, one that failed every one fails, a flaky
+case is an xfail), and a record mode records the missing case-runs of every repeat the model
+dir has."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from tests.test_pytest_plugin import copy_project, run
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory, repeat_cassettes: Path) -> Path:
-    """The mini suite as evals/suite.json and the repeat recordings (ref/oracle x3, ref/flaky x5, ref/first-tool
-    x1), rescored into reports/ (once, outside pytester: it restores sys.modules after each test)."""
+    """The mini suite as evals/suite.json and the repeat recordings (ref/oracle x3, ref/flaky x5,
+    ref/first-tool x1), rescored into reports/ (once, outside pytester: it restores sys.modules
+    after each test)."""
     root = tmp_path_factory.mktemp("project")
     (root / "evals").mkdir()
     shutil.copy(MINI_SUITE, root / "evals" / "suite.json")
@@ -90,8 +92,8 @@ def test_each_case_is_judged_over_its_repeats(project: Path, pytester: pytest.Py
     doc = documents["ref_flaky"]
     shaky = next(r for r in doc["results"] if 0 < r["passed_repeats"] < r["scored_repeats"])
     assert (
-        f"XFAIL cassettes/ref_flaky::{shaky['id']} - flaky: passed {shaky['passed_repeats']} of 5 scored repeats "
-        f"(noise, not a regression); {shaky['reason']}"
+        f"XFAIL cassettes/ref_flaky::{shaky['id']} - flaky: passed {shaky['passed_repeats']} of 5 "
+        f"scored repeats (noise, not a regression); {shaky['reason']}"
     ) in out
     broken = next(r for r in doc["results"] if r["passed_repeats"] == 0)
     assert (

@@ -1,6 +1,7 @@
-"""The plugin in a project that has packages of its own named like lobstack-eval's (``scorer``, ``recorder``,
-``replay``): pytest loads the plugin in every run, so it must import none of them until one of its options is used,
-and then say in one line which package shadows which (docs/commands/README.md#installed-names-stay-out-of-the-way)."""
+"""The plugin in a project that has packages of its own named like lobstack-eval's (``scorer``,
+``recorder``, ``replay``): pytest loads the plugin in every run, so it must import none of them
+until one of its options is used, and then say in one line which package shadows which
+(docs/commands/README.md#installed-names-stay-out-of-the-way)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ OWN = ("scorer", "fileio", "recorder", "replay", "standin", "lobstack_eval")
 
 
 def own_scorer_project(pytester: pytest.Pytester) -> Path:
-    """A project with a ``scorer`` package of its own (no ``metrics`` module in it) and a test that uses it."""
+    """A project with a ``scorer`` package of its own (no ``metrics`` module in it) and a test
+    that uses it."""
     package = pytester.path / "scorer"
     package.mkdir()
     (package / "__init__.py").write_text("VALUE = 42\n", encoding="utf-8")
@@ -30,12 +32,16 @@ def own_scorer_project(pytester: pytest.Pytester) -> Path:
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    # runpytest_subprocess runs ``python -m pytest`` in the project: its own dir comes first on sys.path.
+    # runpytest_subprocess runs ``python -m pytest`` in the project: its own dir comes first
+    # on sys.path.
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
 
 
 def test_loading_the_plugin_imports_none_of_lobstack_evals_packages() -> None:
-    code = f"import sys, pytest_lobstack.plugin\nprint(sorted(m for m in sys.modules if m.split('.')[0] in {OWN!r}))"
+    code = (
+        "import sys, pytest_lobstack.plugin\nprint(sorted(m for m in sys.modules if "
+        f"m.split('.')[0] in {OWN!r}))"
+    )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT_S, cwd=ROOT
     )
@@ -70,6 +76,7 @@ def test_with_a_plugin_option_the_shadowing_package_is_one_line(
     assert "Traceback" not in err + result.stdout.str()
     lines = [line for line in result.stderr.lines if "shadows" in line]
     assert lines == [
-        f"ERROR: this project's scorer package ({package}) shadows lobstack-eval's ({ROOT / 'scorer'}): the "
-        "lobstack plugin cannot run here; rename the project's package, or run pytest where it is not importable"
+        f"ERROR: this project's scorer package ({package}) shadows lobstack-eval's "
+        f"({ROOT / 'scorer'}): the lobstack plugin cannot run here; rename the project's package, "
+        "or run pytest where it is not importable"
     ], err

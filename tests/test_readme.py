@@ -1,12 +1,13 @@
-"""The README and the guides in docs/ work as written: every command of their ``sh`` blocks runs in a fresh copy of
-the repository (the files git tracks, nothing else: no .venv, no outputs), in order (the README, then each page of
-``PAGES``), through the real ``uv run``; or it is listed in ``NOT_RUN`` with the reason it cannot run here. A
-command written on several pages runs once, where it first appears. Nothing is skipped silently: the test fails on
-a command that is neither run nor listed, and on a listed command no page has any more.
+"""The README and the guides in docs/ work as written: every command of their ``sh`` blocks runs in
+a fresh copy of the repository (the files git tracks, nothing else: no .venv, no outputs), in order
+(the README, then each page of ``PAGES``), through the real ``uv run``; or it is listed in
+``NOT_RUN`` with the reason it cannot run here. A command written on several pages runs once, where
+it first appears. Nothing is skipped silently: the test fails on a command that is neither run nor
+listed, and on a listed command no page has any more.
 
-Two substitutions, and only these, because tests never use a fixed port or a shared directory: the stand-in
-gateway's ``--port 8099`` becomes ``--port 0`` (its URL in later commands becomes the port it announced), and
-``/tmp/`` becomes this test's own temporary directory.
+Two substitutions, and only these, because tests never use a fixed port or a shared directory: the
+stand-in gateway's ``--port 8099`` becomes ``--port 0`` (its URL in later commands becomes the port
+it announced), and ``/tmp/`` becomes this test's own temporary directory.
 """
 
 from __future__ import annotations
@@ -40,19 +41,21 @@ DOCS = "\n".join([README, *((ROOT / "docs" / page).read_text(encoding="utf-8") f
 NOT_RUN = {
     "./scripts/test.sh": "the test suite itself, this test included; CI runs it through .ci/run",
     "export LOBSTACK_API_KEY=...": "needs a real Lobstack API key, which no test has or may print",
-    "uv run lobstack-eval record --model openai/gpt-4o": "records from the real Lobstack gateway (network, key)",
-    'uv add --dev "lobstack-eval @ git+https://github.com/<org>/lobstack-eval"': "installs from a placeholder "
-    "address (the host is the reader's) into another project; tests/test_wheel.py installs the built wheel instead",
-    "uv run lobstack-eval record --model openai/gpt-4o --repeats 5": "records from the real Lobstack gateway (network, "
-    "key)",
+    "uv run lobstack-eval record --model "
+    "openai/gpt-4o": "records from the real Lobstack gateway (network, key)",
+    'uv add --dev "lobstack-eval @ '
+    'git+https://github.com/<org>/lobstack-eval"': "installs from a placeholder address (the host "
+    "is the reader's) into another project; tests/test_wheel.py installs the built wheel instead",
+    "uv run lobstack-eval record --model openai/gpt-4o --repeats "
+    "5": "records from the real Lobstack gateway (network, key)",
 }
 ANNOUNCE = re.compile(r"Stand-in gateway on (http://127\.0\.0\.1:\d+/v1)")
 STEP_TIMEOUT_S = 600
 
 
 def readme_commands(text: str = DOCS) -> list[str]:
-    """Every command line of the ``sh`` blocks of ``text`` (the README and its pages), in order, once each (where it
-    first appears), without its trailing ``# comment``."""
+    """Every command line of the ``sh`` blocks of ``text`` (the README and its pages), in order,
+    once each (where it first appears), without its trailing ``# comment``."""
     commands = []
     for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M):
         for line in block.splitlines():
@@ -62,8 +65,9 @@ def readme_commands(text: str = DOCS) -> list[str]:
     return commands
 
 
-# The pytest guide's commands name cassettes/ as pytest's path, so here too they run the recordings' tests only;
-# tests/test_docs.py proves it (it collects them here) and runs each in a project with only recordings.
+# The pytest guide's commands name cassettes/ as pytest's path, so here too they run the recordings'
+# tests only; tests/test_docs.py proves it (it collects them here) and runs each in a project with
+# only recordings.
 PYTEST_SECTION = (
     "run in full by tests/test_docs.py in a project with only recordings, and collected here by it"
 )
@@ -78,7 +82,8 @@ NOT_RUN.update(
 
 
 def fresh_copy(target: Path) -> Path:
-    """The repository as a fresh clone has it: the files git knows (tracked, or new and not ignored), copied."""
+    """The repository as a fresh clone has it: the files git knows (tracked, or new and not
+    ignored), copied."""
     for name in clone_files():
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, target / name)
@@ -100,7 +105,8 @@ def _environment() -> dict[str, str]:
 def _start_background(
     command: str, cwd: Path, env: dict[str, str]
 ) -> tuple[subprocess.Popen[str], str]:
-    """Start ``command`` (the gateway) in its own process group; return it and the URL it announced."""
+    """Start ``command`` (the gateway) in its own process group; return it and the URL
+    it announced."""
     process = subprocess.Popen(
         ["bash", "-c", command],
         cwd=cwd,
@@ -130,7 +136,8 @@ def _start_background(
 
 
 def test_every_listed_exception_is_still_a_readme_command() -> None:
-    """NOT_RUN names only commands the README or its pages have (a stale excuse would hide a new command)."""
+    """NOT_RUN names only commands the README or its pages have (a stale excuse would hide a
+    new command)."""
     assert set(NOT_RUN) <= set(readme_commands())
 
 

@@ -1,8 +1,9 @@
 """record under real faults: kill -9, SIGSTOP, Ctrl-C once and twice, SIGTERM, two runs at once.
 
-Each test runs the CLI as a real process in its own process group against the stand-in on 127.0.0.1, then
-checks that no process is left, that every case it reported finished is whole and kept, and that the next
-`record` ends with exactly what an uninterrupted run gives without paying for any kept answer again.
+Each test runs the CLI as a real process in its own process group against the stand-in on 127.0.0.1,
+then checks that no process is left, that every case it reported finished is whole and kept, and
+that the next `record` ends with exactly what an uninterrupted run gives without paying for any kept
+answer again.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def uninterrupted(start_gateway, tmp_path: Path, model: str):  # type: ignore[no
 
 
 def assert_whole(model_dir: Path) -> None:
-    """Every case in run.json has its cassette, with one interaction per answered attempt; nothing pending."""
+    """Every case in run.json has its cassette, with one interaction per answered attempt;
+    nothing pending."""
     manifest = read_manifest(model_dir)
     for case_id, entry in manifest.cases.items():
         assert len(interactions(model_dir / f"{case_id}.json")) == sum(
@@ -73,7 +75,8 @@ def test_sigkill_of_the_parent_kills_its_workers_and_the_next_run_adopts_what_th
                 - set(manifest_cases(model_dir))
             )
 
-        # Freeze only while a worker has a case in flight (on a loaded machine the parent may be between cases).
+        # Freeze only while a worker has a case in flight (on a loaded machine the parent may be
+        # between cases).
         wait_until(in_flight, "a case in flight")
         os.kill(
             run.process.pid, signal.SIGSTOP
@@ -91,7 +94,8 @@ def test_sigkill_of_the_parent_kills_its_workers_and_the_next_run_adopts_what_th
         assert run.wait() == -signal.SIGKILL
         run.assert_group_gone()  # the workers died with their parent
     kept_before = set(manifest_cases(model_dir))
-    # Finished by a worker, never taken by the frozen parent (a case in both was taken but not yet cleaned up).
+    # Finished by a worker, never taken by the frozen parent (a case in both was taken but not yet
+    # cleaned up).
     stranded = {p.name.removesuffix(".json.entry") for p in pending.glob("*/*.entry")} - kept_before
     assert stranded
     paid = requests_per_case(gateway.requests_seen, SUITE)
@@ -109,8 +113,9 @@ def test_sigkill_of_the_parent_kills_its_workers_and_the_next_run_adopts_what_th
     assert resumed == statuses
     after = requests_per_case(gateway.requests_seen, SUITE) - paid
     assert not set(after) & (kept_before | stranded), "a kept or adopted answer was paid for again"
-    # Every other case is asked exactly as a whole run asks it (a case handed to a worker just before the freeze
-    # may have sent its request before the kill: that answer never reached the recorder, so it is asked again).
+    # Every other case is asked exactly as a whole run asks it (a case handed to a worker just
+    # before the freeze may have sent its request before the kill: that answer never reached the
+    # recorder, so it is asked again).
     assert after == Counter(
         {c: n for c, n in whole_requests.items() if c not in kept_before | stranded}
     )
@@ -151,7 +156,8 @@ def test_ctrl_c_once_starts_no_new_case_and_finishes_the_running_ones(
     assert not set(requests_per_case(gateway.requests_seen, SUITE) - paid) & started
 
 
-FAULTS = "timeout:0.3"  # with seed 0, some first answers of ref/oracle never come (within the test), others do
+# with seed 0, some first answers of ref/oracle never come (within the test), others do
+FAULTS = "timeout:0.3"
 
 
 def _stalls(body: bytes, occurrence: int) -> bool:
@@ -173,8 +179,14 @@ def _both_workers_stuck(gateway: StandInGateway, model_dir: Path) -> bool:
     return len(running) == 2 and all(last[case_id] for case_id in running)
 
 
-def _resume_matches(start_gateway, tmp_path: Path, cassettes: Path, kept: set[str]) -> None:  # type: ignore[no-untyped-def]
-    """Resume on a fault-free stand-in on another port: nothing kept is asked again; the result is a whole run's."""
+def _resume_matches(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+    cassettes: Path,
+    kept: set[str],
+) -> None:
+    """Resume on a fault-free stand-in on another port: nothing kept is asked again; the result
+    is a whole run's."""
     clean = start_gateway()
     with cli(record_args("ref/oracle", cassettes, clean.url), tmp_path / "resume.log") as resume:
         assert resume.wait() == 0, resume.output()
@@ -238,7 +250,8 @@ def test_a_second_run_on_the_same_model_dir_is_refused_naming_the_first(
     start_gateway, tmp_path: Path
 ) -> None:
     gateway = start_gateway()
-    gateway.hold()  # the first run stays inside its first requests, holding the lock, until released below
+    # the first run stays inside its first requests, holding the lock, until released below
+    gateway.hold()
     cassettes, model_dir = tmp_path / "cas", tmp_path / "cas" / "ref_oracle"
     args = record_args("ref/oracle", cassettes, gateway.url, "--concurrency", "2")
     with cli(args, tmp_path / "first") as first:
@@ -252,8 +265,8 @@ def test_a_second_run_on_the_same_model_dir_is_refused_naming_the_first(
         )  # refused while the first was held
         gateway.release()
         assert second.output().strip().splitlines()[-1] == (
-            f"error: {model_dir} is being recorded by another run (pid {first.process.pid} on {os.uname().nodename}); "
-            "wait for it to finish, or stop it, then run record again"
+            f"error: {model_dir} is being recorded by another run (pid {first.process.pid} on "
+            f"{os.uname().nodename}); wait for it to finish, or stop it, then run record again"
         )
         assert first.wait() == 0, first.output()
         first.assert_group_gone()
@@ -266,7 +279,8 @@ def test_a_second_run_on_the_same_model_dir_is_refused_naming_the_first(
 
 
 def test_a_worker_whose_parent_dies_exits_by_the_parents_pipe_without_prctl(tmp_path: Path) -> None:
-    """The portable path (no Linux parent-death signal): the worker notices the parent's pipe closing."""
+    """The portable path (no Linux parent-death signal): the worker notices the parent's
+    pipe closing."""
     import subprocess
     import sys
 
@@ -301,7 +315,8 @@ def test_a_worker_whose_parent_dies_exits_by_the_parents_pipe_without_prctl(tmp_
 
 
 def _done_runs(model_dir: Path) -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
-    """(case-runs in run.json, case-runs finished by a worker and waiting in .partial/), as (case id, repeat)."""
+    """(case-runs in run.json, case-runs finished by a worker and waiting in .partial/), as (case
+    id, repeat)."""
     try:
         data = json.loads((model_dir / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -324,8 +339,9 @@ def _done_runs(model_dir: Path) -> tuple[set[tuple[str, int]], set[tuple[str, in
 def test_sigkill_during_repeats_keeps_whole_case_runs_and_the_next_run_adopts_repeat_n(
     start_gateway, tmp_path: Path
 ) -> None:
-    """``--repeats 2`` through the worker pool: kill -9 in the middle of repeat 2 leaves whole case-runs only, and
-    the next run adopts the repeat-2 cassettes the workers finished (from .partial/<run>/repeat-2/) unpaid."""
+    """``--repeats 2`` through the worker pool: kill -9 in the middle of repeat 2 leaves whole
+    case-runs only, and the next run adopts the repeat-2 cassettes the workers finished (from
+    .partial/<run>/repeat-2/) unpaid."""
     gateway = start_gateway(latency_ms=150)
     cassettes, model_dir = tmp_path / "cas", tmp_path / "cas" / "ref_oracle"
     steps = {

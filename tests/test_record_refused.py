@@ -1,5 +1,6 @@
-"""A gateway that refuses the request (HTTP 401, 403, 404: the key, the access, the model name) has not given the
-model's answer: `record` says so in one error line, exits 1, and the next `record` asks again."""
+"""A gateway that refuses the request (HTTP 401, 403, 404: the key, the access, the model name) has
+not given the model's answer: `record` says so in one error line, exits 1, and the next `record`
+asks again."""
 
 from __future__ import annotations
 
@@ -13,8 +14,21 @@ from tests.conftest import MINI_SUITE, ROOT
 
 
 def _record(url: str, model: str, cassettes: Path) -> int:
-    return main(["record", "--model", model, "--suite", str(MINI_SUITE), "--cassettes", str(cassettes),
-                 "--base-url", url, "--concurrency", "1"])  # fmt: skip
+    return main(
+        [
+            "record",
+            "--model",
+            model,
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(cassettes),
+            "--base-url",
+            url,
+            "--concurrency",
+            "1",
+        ]
+    )
 
 
 def test_an_unknown_model_is_one_error_and_is_asked_again(
@@ -25,12 +39,14 @@ def test_an_unknown_model_is_one_error_and_is_asked_again(
     err = capsys.readouterr().err
     last = err.strip().splitlines()[-1]
     cases = len(json.loads(MINI_SUITE.read_text())["cases"])
-    # The first three answers were the same refusal: the other cases are not asked (METHOD.md#stop-when-futile).
+    # The first three answers were the same refusal: the other cases are not asked
+    # (METHOD.md#stop-when-futile).
     assert last.startswith(
         "error: the gateway refused the first 3 case-runs for ref/orcale the same way (step 1: "
     )
-    assert "HTTP 404" in last and last.endswith("(the refusals are kept as recorded; the same command records "
-                                                "them again)")  # fmt: skip
+    assert "HTTP 404" in last and last.endswith(
+        "(the refusals are kept as recorded; the same command records them again)"
+    )
     asked = len(gateway.requests_seen)
     assert asked == 3 < cases
     assert (
@@ -42,7 +58,8 @@ def test_an_unknown_model_is_one_error_and_is_asked_again(
 def test_a_400_is_the_models_answer_and_is_kept(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Only refusals are asked again: another error status is the model's result (the method page), kept."""
+    """Only refusals are asked again: another error status is the model's result (the method
+    page), kept."""
     cassettes = tmp_path / "cas"
     assert _record(gateway.url, "ref/oracle~400", cassettes) == 0
     asked = len(gateway.requests_seen)
@@ -71,8 +88,8 @@ def _rescore(cassettes: Path, out: Path, *extra: str) -> int:
 def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What `record --model <typo>` leaves (the first 3 cases an HTTP 404, then record stops) scores no case:
-    rescore and merge of report shards each end with one error line and exit 1
+    """What `record --model <typo>` leaves (the first 3 cases an HTTP 404, then record stops) scores
+    no case: rescore and merge of report shards each end with one error line and exit 1
     (docs/commands/rescore.md#no-scored-case-fails), as docs/errors.md says."""
     cassettes = tmp_path / "cas"
     assert _record(gateway.url, "ref/orcale", cassettes) == 1
@@ -80,8 +97,10 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     capsys.readouterr()
     assert _rescore(cassettes, tmp_path / "reports") == 1
     err = capsys.readouterr().err.strip().splitlines()
-    command = (f"lobstack-eval record --model ref/orcale --cassettes {cassettes} --suite {MINI_SUITE} "
-               "--base-url 'http://127.0.0.1:<port>/v1'")  # fmt: skip
+    command = (
+        f"lobstack-eval record --model ref/orcale --cassettes {cassettes} --suite {MINI_SUITE} "
+        "--base-url 'http://127.0.0.1:<port>/v1'"
+    )
     counts = f"3 errored, {cases - 3} unrecorded"  # record stopped after 3 identical refusals
     line = (
         f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"
@@ -90,8 +109,8 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     # docs/errors.md gives this line word for word (with 80 cases, the placeholders filled in).
     readme = " ".join((ROOT / "docs" / "errors.md").read_text(encoding="utf-8").split())
     said = (
-        "`error: <model dir>: no case of model X could be scored (3 errored, 77 unrecorded); record it: "
-        "lobstack-eval record ...`"
+        "`error: <model dir>: no case of model X could be scored (3 errored, 77 unrecorded); "
+        "record it: lobstack-eval record ...`"
     )
     assert said in readme
     filled = (
@@ -120,7 +139,8 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
 def test_a_model_whose_every_answer_is_an_error_fails_rescore_without_a_record_command(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """An HTTP 400 is the model's answer, kept (record would not ask again), so the line offers no command."""
+    """An HTTP 400 is the model's answer, kept (record would not ask again), so the line offers
+    no command."""
     cassettes = tmp_path / "cas"
     assert _record(gateway.url, "ref/oracle~400", cassettes) == 0
     capsys.readouterr()
@@ -128,5 +148,6 @@ def test_a_model_whose_every_answer_is_an_error_fails_rescore_without_a_record_c
     err = capsys.readouterr().err.strip().splitlines()
     cases = len(json.loads(MINI_SUITE.read_text())["cases"])
     assert [e for e in err if e.startswith("error:")] == [
-        f"error: {cassettes / 'ref_oracle_400'}: no case of model ref/oracle~400 could be scored ({cases} errored)"
+        f"error: {cassettes / 'ref_oracle_400'}: no case of model ref/oracle~400 could be scored "
+        f"({cases} errored)"
     ]

@@ -1,5 +1,5 @@
-"""record's edges: a wall-clock limit per attempt, no key in any file or output, no port in any URI, no file
-outside its dir, corrupt cassettes recorded again."""
+"""record's edges: a wall-clock limit per attempt, no key in any file or output, no port in any URI,
+no file outside its dir, corrupt cassettes recorded again."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def no_sleep(_seconds: float) -> None:
     pass
 
 
-# --- A wall-clock limit per attempt -------------------------------------------------------------------------
+# --- A wall-clock limit per attempt ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("head", [False, True], ids=["body", "headers"])
@@ -56,7 +56,8 @@ def test_a_trickling_answer_times_out_and_is_retried_by_the_method(
 def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(
     gateway, tmp_path: Path
 ) -> None:
-    """The first attempt of each case trickles; the retry is forwarded to the stand-in and answered."""
+    """The first attempt of each case trickles; the retry is forwarded to the stand-in
+    and answered."""
     import requests
 
     def answer(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped-def]
@@ -95,7 +96,11 @@ def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "inf", "nan", "-inf"])
-def test_timeout_must_be_a_finite_positive_number(tmp_path: Path, capsys, value: str) -> None:  # type: ignore[no-untyped-def]
+def test_timeout_must_be_a_finite_positive_number(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+    value: str,
+) -> None:
     code = main(
         [
             "record",
@@ -117,14 +122,16 @@ def test_timeout_must_be_a_finite_positive_number(tmp_path: Path, capsys, value:
     assert not any(tmp_path.iterdir())
 
 
-# --- Keys ----------------------------------------------------------------------------------------------------
+# --- Keys -----------------------------------------------------------------------------------------
 
-KEY = "hunter2-not-shaped-like-a-key-42"  # no sk- prefix, no "Bearer": only the known-value scrub can catch it
+# no sk- prefix, no "Bearer": only the known-value scrub can catch it
+KEY = "hunter2-not-shaped-like-a-key-42"
 USER, PASSWORD = "alice-the-user", "pw-in-the-url-7781"
 
 
 def _echo(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped-def]
-    """A gateway that repeats the credentials it got in its error, its headers, and a 200 answer's text."""
+    """A gateway that repeats the credentials it got in its error, its headers, and a 200
+    answer's text."""
     auth = handler.headers.get("Authorization", "")
     said = f"Invalid API key: {auth} (key {KEY}, password {PASSWORD}, user {USER})"
     if json.loads(body)["messages"][1]["content"] == SUITE.case(ALL[1]).messages[0]["content"]:
@@ -133,7 +140,8 @@ def _echo(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped
             json.dumps({"choices": [{"message": {"role": "assistant", "content": said}}]}),
         )
     else:
-        # 400, not 401: a refusal (401/403/404) is asked again by the next record (METHOD decision 85).
+        # 400, not 401: a refusal (401/403/404) is asked again by the next record (METHOD
+        # decision 85).
         status, text = 400, json.dumps({"error": {"message": said}})
     data = text.encode()
     handler.send_response(status)
@@ -164,7 +172,8 @@ def test_no_key_or_userinfo_in_any_file_or_output_and_replay_still_matches(
         assert main(args) == 0
         assert main(args) == 0  # replays what was recorded: nothing is asked again
         assert len(server.seen) == 2
-        # The userinfo was sent, as Basic auth (it replaces the Bearer key); the URL itself never held it.
+        # The userinfo was sent, as Basic auth (it replaces the Bearer key); the URL itself never
+        # held it.
         assert {h["Authorization"] for h, _ in server.seen} == {f"Basic {secrets[3]}"}
     assert (
         main(
@@ -197,7 +206,9 @@ def test_no_key_or_userinfo_in_any_file_or_output_and_replay_still_matches(
     )  # replayed, not "unrecorded"
 
 
-def test_a_bad_base_url_is_refused_without_repeating_its_credentials(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_base_url_is_refused_without_repeating_its_credentials(  # type: ignore[no-untyped-def]
+    capsys,
+) -> None:
     assert main(["record", "--model", "m", "--base-url", f"ftp://{USER}:{PASSWORD}@host/v1"]) == 2
     err = capsys.readouterr().err
     assert (
@@ -230,7 +241,7 @@ def test_stored_uris_keep_no_userinfo_no_default_port_and_no_loopback_port(
     assert stored_uri(uri) == stored
 
 
-# --- Ports ---------------------------------------------------------------------------------------------------
+# --- Ports ----------------------------------------------------------------------------------------
 
 
 def _without_timings(path: Path) -> object:
@@ -263,8 +274,22 @@ def test_recording_from_another_port_changes_nothing_but_timings(
             assert (a / name).read_bytes() == (b / name).read_bytes(), name
     # Resuming on yet another port is the same endpoint: nothing is recorded again.
     third = start_gateway()
-    assert main(["record", "--model", "ref/noisy", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path / "a"),
-                 "--base-url", third.url]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "record",
+                "--model",
+                "ref/noisy",
+                "--suite",
+                str(MINI_SUITE),
+                "--cassettes",
+                str(tmp_path / "a"),
+                "--base-url",
+                third.url,
+            ]
+        )
+        == 0
+    )
     assert third.requests_seen == []
 
 
@@ -280,14 +305,28 @@ def test_old_recordings_with_a_port_in_their_uris_still_replay(gateway, tmp_path
     assert port_url in (model_dir / "run.json").read_text(encoding="utf-8")
     assert rescore_model(model_dir, SUITE) == expected
     paid = len(gateway.requests_seen)
-    assert main(["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path),
-                 "--base-url", gateway.url]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "record",
+                "--model",
+                "ref/oracle",
+                "--suite",
+                str(MINI_SUITE),
+                "--cassettes",
+                str(tmp_path),
+                "--base-url",
+                gateway.url,
+            ]
+        )
+        == 0
+    )
     assert (
         len(gateway.requests_seen) == paid
     )  # every old answer still matches: nothing is paid again
 
 
-# --- Paths ---------------------------------------------------------------------------------------------------
+# --- Paths ----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("model", ["", ".", ".."])
@@ -296,8 +335,19 @@ def test_a_model_name_that_is_not_a_folder_is_refused(
 ) -> None:  # type: ignore[no-untyped-def]
     cassettes = tmp_path / "a" / "cas"
     cassettes.mkdir(parents=True)
-    code = main(["record", "--model", model, "--suite", str(MINI_SUITE), "--cassettes", str(cassettes),
-                 "--base-url", gateway.url])  # fmt: skip
+    code = main(
+        [
+            "record",
+            "--model",
+            model,
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(cassettes),
+            "--base-url",
+            gateway.url,
+        ]
+    )
     assert code == 2
     assert capsys.readouterr().err.startswith(f"error: --model {model!r}: not a model name")
     assert [p for p in tmp_path.rglob("*")] == [tmp_path / "a", cassettes]
@@ -329,7 +379,10 @@ def test_a_case_id_that_is_not_a_file_name_fails_suite_check_and_record(
     assert gateway.requests_seen == []
 
 
-def test_case_ids_differing_only_in_letter_case_are_duplicates(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_case_ids_differing_only_in_letter_case_are_duplicates(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
     data = json.loads(MINI_SUITE.read_text(encoding="utf-8"))
     data["cases"][1]["id"] = data["cases"][0]["id"].upper()
     (tmp_path / "s.json").write_text(json.dumps(data), encoding="utf-8")
@@ -337,13 +390,28 @@ def test_case_ids_differing_only_in_letter_case_are_duplicates(tmp_path: Path, c
     assert "case SELECTION-01.id: " in capsys.readouterr().err
 
 
-def test_no_file_is_written_through_a_link_out_of_its_dir(gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_no_file_is_written_through_a_link_out_of_its_dir(  # type: ignore[no-untyped-def]
+    gateway,
+    tmp_path: Path,
+    capsys,
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (tmp_path / "cas").mkdir()
     (tmp_path / "cas" / "m").symlink_to(outside)
-    code = main(["record", "--model", "m", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path / "cas"),
-                 "--base-url", gateway.url])  # fmt: skip
+    code = main(
+        [
+            "record",
+            "--model",
+            "m",
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(tmp_path / "cas"),
+            "--base-url",
+            gateway.url,
+        ]
+    )
     assert code == 2
     assert (
         capsys.readouterr()
@@ -372,7 +440,7 @@ def test_no_file_is_written_through_a_link_out_of_its_dir(gateway, tmp_path: Pat
     assert list(outside.iterdir()) == []
 
 
-# --- Corrupt cassettes ---------------------------------------------------------------------------------------
+# --- Corrupt cassettes ----------------------------------------------------------------------------
 
 
 def _break(path: Path, how: str) -> None:
@@ -405,8 +473,17 @@ def _break(path: Path, how: str) -> None:
 def test_a_corrupt_cassette_is_recorded_again_not_a_traceback(
     gateway, tmp_path: Path, capsys, how: str
 ) -> None:  # type: ignore[no-untyped-def]
-    args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE), "--cassettes", str(tmp_path),
-            "--base-url", gateway.url]  # fmt: skip
+    args = [
+        "record",
+        "--model",
+        "ref/oracle",
+        "--suite",
+        str(MINI_SUITE),
+        "--cassettes",
+        str(tmp_path),
+        "--base-url",
+        gateway.url,
+    ]
     assert main(args) == 0
     paid = requests_per_case(gateway.requests_seen, SUITE)
     _break(tmp_path / "ref_oracle" / f"{ONE}.json", how)
@@ -417,7 +494,11 @@ def test_a_corrupt_cassette_is_recorded_again_not_a_traceback(
     assert rescore_model(tmp_path / "ref_oracle", SUITE)["cases"]["unrecorded"] == 0
 
 
-def test_rescore_names_a_corrupt_cassette_in_one_line(gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rescore_names_a_corrupt_cassette_in_one_line(  # type: ignore[no-untyped-def]
+    gateway,
+    tmp_path: Path,
+    capsys,
+) -> None:
     record(MINI_SUITE, "ref/oracle", tmp_path / "cas", gateway.url, ALL, concurrency=1)
     _break(tmp_path / "cas" / "ref_oracle" / f"{ONE}.json", "status a string")
     summary = rescore(tmp_path / "cas", MINI_SUITE, tmp_path / "rep", html=False)

@@ -1,4 +1,5 @@
-"""Recording against the stand-in gateway: requests, retries, errors, secrets, atomicity, concurrency."""
+"""Recording against the stand-in gateway: requests, retries, errors, secrets,
+atomicity, concurrency."""
 
 from __future__ import annotations
 
@@ -23,7 +24,13 @@ ALL = [case.id for case in SUITE.cases]
 CHAIN = next(c for c in SUITE.cases if len(c.steps) >= 3)
 
 
-def run(gateway, tmp_path: Path, model: str, cases=None, **options) -> Path:  # type: ignore[no-untyped-def]
+def run(  # type: ignore[no-untyped-def]
+    gateway,
+    tmp_path: Path,
+    model: str,
+    cases=None,
+    **options,
+) -> Path:
     options.setdefault("concurrency", 1)
     options.setdefault("sleep", lambda _s: None)
     summary = record(MINI_SUITE, model, tmp_path / "cas", gateway.url, cases or ALL, **options)
@@ -152,7 +159,10 @@ def test_concurrent_cassettes_hold_only_their_own_case(gateway, tmp_path: Path) 
             assert messages[1 : 1 + len(case.messages)] == list(case.messages), case.id
 
 
-def test_remote_url_without_key_fails_before_any_request(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_remote_url_without_key_fails_before_any_request(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
     code = main(
         [
             "record",
@@ -168,13 +178,15 @@ def test_remote_url_without_key_fails_before_any_request(tmp_path: Path, capsys)
     )
     assert code == 1
     assert capsys.readouterr().err.strip() == (
-        "error: LOBSTACK_API_KEY is not set; it is needed for https://gateway.invalid/v1 (a loopback URL needs no key)"
+        "error: LOBSTACK_API_KEY is not set; it is needed for https://gateway.invalid/v1 (a "
+        "loopback URL needs no key)"
     )
     assert not any(tmp_path.iterdir())
 
 
 def _committed_oracle(tmp_path: Path) -> tuple[Path, list[str]]:
-    """A copy of the committed ref/oracle recordings and the record command on them (default gateway, no key)."""
+    """A copy of the committed ref/oracle recordings and the record command on them (default
+    gateway, no key)."""
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cas" / "ref_oracle")
     suite = ROOT / "evals" / "suite.json"
     return tmp_path / "cas", [
@@ -194,14 +206,19 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
-def test_nothing_to_record_needs_no_key(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """Every case recorded: record plans first, says so and exits 0 without asking for LOBSTACK_API_KEY."""
+def test_nothing_to_record_needs_no_key(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """Every case recorded: record plans first, says so and exits 0 without asking for
+    LOBSTACK_API_KEY."""
     cassettes, args = _committed_oracle(tmp_path)
     before = _tree(cassettes)
     assert main(args) == 0
     model_dir = cassettes / "ref_oracle"
     assert capsys.readouterr().err.splitlines() == [
-        f"Nothing to record: all 80 case(s) of ref/oracle are recorded in {model_dir}; --rerecord records them again.",
+        f"Nothing to record: all 80 case(s) of ref/oracle are recorded in {model_dir}; --rerecord "
+        "records them again.",
         f"Next: lobstack-eval rescore {cassettes} --suite {ROOT / 'evals' / 'suite.json'}",
     ]
     assert main([*args, "--case", "selection-01", "--case", "chains-01", "--repeats", "1"]) == 0
@@ -209,14 +226,18 @@ def test_nothing_to_record_needs_no_key(tmp_path: Path, capsys) -> None:  # type
     assert _tree(cassettes) == before  # nothing written, no lock file left
 
 
-def test_something_to_record_still_needs_the_key(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A missing cassette, or --rerecord, is something to record: the key error as before, nothing touched."""
+def test_something_to_record_still_needs_the_key(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """A missing cassette, or --rerecord, is something to record: the key error as before,
+    nothing touched."""
     cassettes, args = _committed_oracle(tmp_path)
     (cassettes / "ref_oracle" / "selection-01.json").unlink()
     before = _tree(cassettes)
     key_line = (
-        "error: LOBSTACK_API_KEY is not set; it is needed for https://www.lobstack.ai/api/gateway/v1 "
-        "(a loopback URL needs no key)"
+        "error: LOBSTACK_API_KEY is not set; it is needed for "
+        "https://www.lobstack.ai/api/gateway/v1 (a loopback URL needs no key)"
     )
     for extra in ([], ["--case", "chains-01", "--rerecord"]):
         assert main([*args, *extra]) == 1
@@ -224,7 +245,11 @@ def test_something_to_record_still_needs_the_key(tmp_path: Path, capsys) -> None
     assert _tree(cassettes) == before
 
 
-def test_resume_records_only_what_is_missing(gateway, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_resume_records_only_what_is_missing(  # type: ignore[no-untyped-def]
+    gateway,
+    tmp_path: Path,
+    capsys,
+) -> None:
     args = [
         "record",
         "--model",

@@ -1,5 +1,6 @@
-"""The noise-aware gate on real recordings of the whole suite: two recordings of ref/flaky x5 pass it, a worse
-model fails it, and a scoring change on the same answers fails it (with repeats and without)."""
+"""The noise-aware gate on real recordings of the whole suite: two recordings of ref/flaky x5 pass
+it, a worse model fails it, and a scoring change on the same answers fails it (with repeats
+and without)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ ALL = [case.id for case in SUITE.cases]
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two separate recordings of ref/flaky x5 (one gateway: the second gets the next draws) and ref/first-tool,
-    each rescored into ``<root>/<name>/reports``."""
+    """Two separate recordings of ref/flaky x5 (one gateway: the second gets the next draws) and
+    ref/first-tool, each rescored into ``<root>/<name>/reports``."""
     from standin import GatewayConfig, StandInGateway
 
     root = tmp_path_factory.mktemp("gate")
@@ -84,8 +85,8 @@ def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[
     assert verdict.startswith(
         "regression: paired test: B is worse than A at --alpha 0.05 (ref/flaky -> ref/first-tool"
     )
-    # A case that went 5 of 5 -> 0 of 3 is not a regression on its own (Fisher p = 1/56 before Holm over 80 cases):
-    # the paired test over the cases decides, and counts them.
+    # A case that went 5 of 5 -> 0 of 3 is not a regression on its own (Fisher p = 1/56 before Holm
+    # over 80 cases): the paired test over the cases decides, and counts them.
     assert "broken cases" not in verdict
     assert any(
         " [counted in the paired test]: 5 of 5 scored repeats passed in A, 0 of 3" in line
@@ -94,8 +95,8 @@ def test_a_worse_model_fails_the_gate(runs: Path, capsys: pytest.CaptureFixture[
 
 
 def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: Path) -> None:
-    """JUnit of the same comparison: one (whole run) failure for the paired test, every case that got worse skipped
-    as counted in the paired test; failures + errors = the gate's regressions."""
+    """JUnit of the same comparison: one (whole run) failure for the paired test, every case that
+    got worse skipped as counted in the paired test; failures + errors = the gate's regressions."""
     import xml.etree.ElementTree as ET
 
     from replay.diff_runs import compare, decide, load_run
@@ -132,7 +133,8 @@ def test_the_junit_of_a_worse_model_is_the_gates_decision(runs: Path, tmp_path: 
 
 
 def _plain_string_arg(doc: dict, case: dict) -> str | None:
-    """A checked argument of the case's first call whose schema takes any string (so "changed" stays valid)."""
+    """A checked argument of the case's first call whose schema takes any string (so "changed"
+    stays valid)."""
     call = case["steps"][0].get("calls", [{}])[0]
     properties = (
         doc["tools"]
@@ -154,7 +156,8 @@ def _plain_string_arg(doc: dict, case: dict) -> str | None:
 
 
 def _changed_check(tmp_path: Path, case_id: str) -> Path:
-    """The suite with one check of ``case_id`` changed (same version): the recorded answers stay valid requests."""
+    """The suite with one check of ``case_id`` changed (same version): the recorded answers stay
+    valid requests."""
     doc = json.loads(SUITE_PATH.read_text())
     case = next(c for c in doc["cases"] if c["id"] == case_id)
     call, name = case["steps"][0]["calls"][0], _plain_string_arg(doc, case)
@@ -184,7 +187,8 @@ def test_a_scoring_change_on_the_same_answers_fails_the_gate(
     code, lines = diff(capsys, str(runs / "a" / "reports"), str(tmp_path / "new"))
     assert code == 1
     assert lines[0].startswith(
-        f"regression: scoring change: 1 case got another verdict on the same model answers (ref/flaky: {target})"
+        "regression: scoring change: 1 case got another verdict on the same model answers "
+        f"(ref/flaky: {target})"
     )
     assert [line for line in lines if line.startswith(f"  {target} ")] == [
         f"  {target} [regression]: scoring change: the same answers got another verdict "
@@ -218,17 +222,22 @@ def test_a_scoring_change_fails_the_gate_with_one_sample_per_case(
     )
     assert code == 1
     assert lines[0].startswith(
-        f"regression: scoring change: 1 case got another verdict on the same model answers (ref/oracle: {target})"
+        "regression: scoring change: 1 case got another verdict on the same model answers "
+        f"(ref/oracle: {target})"
     )
-    listed = f"  {target} [regression]: scoring change: the same answers got another verdict (passed in A, failed in B)"
+    listed = (
+        f"  {target} [regression]: scoring change: the same answers got another verdict "
+        "(passed in A, failed in B)"
+    )
     assert listed in lines
 
 
-# --- the gate's broken-run rules hold with repeats (unit, on hand-made results) ------------------------------
+# --- the gate's broken-run rules hold with repeats (unit, on hand-made results) -------------------
 
 
 def repeated(model: str, statuses: dict[str, list[str]]) -> dict:
-    """A minimal repeated results document: per case its repeats' statuses (``runs``) and their aggregate."""
+    """A minimal repeated results document: per case its repeats' statuses (``runs``) and
+    their aggregate."""
     from scorer.repeats import aggregate_status
     from scorer.summary import METRICS
 
@@ -256,7 +265,11 @@ def repeated(model: str, statuses: dict[str, list[str]]) -> dict:
 TEN = [f"c{i}" for i in range(10)]
 
 
-def _gate(a: dict[str, list[str]], b: dict[str, list[str]], **options):  # type: ignore[no-untyped-def]
+def _gate(  # type: ignore[no-untyped-def]
+    a: dict[str, list[str]],
+    b: dict[str, list[str]],
+    **options,
+):
     import xml.etree.ElementTree as ET
 
     from replay.diff_runs import compare, decide
@@ -302,13 +315,14 @@ def test_a_repeated_b_with_no_score_fails_and_broken_cases_count_per_case() -> N
     a = dict.fromkeys(TEN, ["passed"] * 3)
     decision, _, counts = _gate(a, dict.fromkeys(TEN, ["errored"] * 3), allow=10)
     assert decision.line == "regression: no scored case in B (m)" and counts == (0, 1)
-    # Two cases broke in every repeat at K = 3 and one case vanished: 3/3 -> 0/3 is p = 0.05 before any correction,
-    # so the broken cases are not regressions by themselves (the paired test cannot see 2 of 9 either); the lost case
-    # is.
+    # Two cases broke in every repeat at K = 3 and one case vanished: 3/3 -> 0/3 is p = 0.05 before
+    # any correction, so the broken cases are not regressions by themselves (the paired test cannot
+    # see 2 of 9 either); the lost case is.
     b = {**{c: a[c] for c in TEN[1:]}, "c1": ["failed"] * 3, "c2": ["failed"] * 3}
     decision, root, counts = _gate(a, b)
     assert decision.rules == ("errored or vanished",) and counts == (0, 1)
-    # At K = 10 the same two cases are: 10/10 -> 0/10 has p = 1/184756, far below 0.025 after Holm over 9 cases.
+    # At K = 10 the same two cases are: 10/10 -> 0/10 has p = 1/184756, far below 0.025 after Holm
+    # over 9 cases.
     a10 = dict.fromkeys(TEN, ["passed"] * 10)
     b10 = {**{c: a10[c] for c in TEN[1:]}, "c1": ["failed"] * 10, "c2": ["failed"] * 10}
     decision, root, counts = _gate(a10, b10)
@@ -317,6 +331,6 @@ def test_a_repeated_b_with_no_score_fails_and_broken_cases_count_per_case() -> N
     failure = next(c for c in root.iter("testcase") if c.get("name") == "c1").find("failure")
     assert failure is not None and failure.get("type") == "broke"
     assert failure.get("message") == (
-        "broke (10 of 10 scored repeats passed in A, 0 of 10 scored repeats passed in B; Fisher exact, Holm-adjusted "
-        "p = 4.87e-05): c1 failed"
+        "broke (10 of 10 scored repeats passed in A, 0 of 10 scored repeats passed in B; Fisher "
+        "exact, Holm-adjusted p = 4.87e-05): c1 failed"
     )

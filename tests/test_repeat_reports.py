@@ -1,5 +1,6 @@
-"""What the reports show with repeats: K, pass^k and flaky in every leaderboard, the tiers, each case's repeats in
-the HTML grid and drill-down, power behind rescore's --power; and nothing of the repeats for K = 1."""
+"""What the reports show with repeats: K, pass^k and flaky in every leaderboard, the tiers, each
+case's repeats in the HTML grid and drill-down, power behind rescore's --power; and nothing of
+the repeats for K = 1."""
 
 from __future__ import annotations
 
@@ -103,12 +104,14 @@ def test_tiers_compare_every_pair_with_holm() -> None:
     twin = _doc("twin", ["passed"] * 20)
     low = _doc("low", ["passed"] * 6 + ["failed"] * 14)
     board = tiers([top, twin, low])
-    # top-low and twin-low: 14 discordant pairs all one way, McNemar p = 2 / 2^14, times 3 (Holm over 3 pairs).
+    # top-low and twin-low: 14 discordant pairs all one way, McNemar p = 2 / 2^14, times 3 (Holm
+    # over 3 pairs).
     assert board.tests == 3
     assert board.separated == {("top", "low"), ("twin", "low")}
     assert board.letters == {"top": "a", "twin": "a", "low": "b"}
     assert board.groups == (("a", ("top", "twin")), ("b", ("low",)))
-    # With repeats the sign-flip test on pass rates: 4 cases a little worse (p = 2 / 2^4) is not enough.
+    # With repeats the sign-flip test on pass rates: 4 cases a little worse (p = 2 / 2^4) is
+    # not enough.
     steady = _doc("steady", ["passed"] * 20, [(5, 5)] * 20)
     wobbly = _doc("wobbly", ["passed"] * 16 + ["failed"] * 4, [(5, 5)] * 16 + [(4, 5)] * 4)
     assert tiers([steady, wobbly]).letters == {"steady": "a", "wobbly": "a"}
@@ -125,8 +128,8 @@ def test_a_model_with_no_scores_is_left_out_of_the_tiers() -> None:
 
 
 def test_tiers_are_a_compact_letter_display_of_non_adjacent_pairs() -> None:
-    """A beats C but neither is told apart from B: A 'a', B 'ab', C 'b' (the adjacent-pair chain said A ≈ B ≈ C).
-    Two models share a letter exactly when they are not separated."""
+    """A beats C but neither is told apart from B: A 'a', B 'ab', C 'b' (the adjacent-pair chain
+    said A ≈ B ≈ C). Two models share a letter exactly when they are not separated."""
     assert letter_groups(["A", "B", "C"], {("A", "C")}) == [["A", "B"], ["B", "C"]]
     names = ["m1", "m2", "m3", "m4", "m5"]
     separated = {("m1", "m3"), ("m1", "m4"), ("m1", "m5"), ("m2", "m5"), ("m3", "m5")}
@@ -231,17 +234,18 @@ def test_html_shows_tiers_only_with_two_models(documents: dict[str, dict[str, An
 def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(
     documents: dict[str, dict[str, Any]],
 ) -> None:
-    """With repeats the intervals are not plain Wilson intervals: the header says what they are (decision 120),
-    and nothing claims plain Wilson for the pooled rates. K = 1 boards keep their words (the committed reports)."""
+    """With repeats the intervals are not plain Wilson intervals: the header says what they are
+    (decision 120), and nothing claims plain Wilson for the pooled rates. K = 1 boards keep their
+    words (the committed reports)."""
     clustered = (
-        "Rates in % with 95% intervals clustered by case (Wilson's at the effective number of trials; plain Wilson "
-        "for pass^k and Flaky, one value per case); `-` where nothing applies."
+        "Rates in % with 95% intervals clustered by case (Wilson's at the effective number of "
+        "trials; plain Wilson for pass^k and Flaky, one value per case); `-` where nothing applies."
     )
     lines = leaderboard_md(_typed(documents), SUITE).splitlines()
     assert lines[2] == f"Suite sha256 `{SUITE.sha256}`. {clustered}"
     assert lines[4] == (  # after "Made-up tool: lower is better. ..."
-        "With repeats, rates are over every scored case-run; pass^k: cases that passed every repeat; Flaky: cases "
-        "whose repeats disagree."
+        "With repeats, rates are over every scored case-run; pass^k: cases that passed every "
+        "repeat; Flaky: cases whose repeats disagree."
     )
     html = render_report(list(documents.values()), json.loads(MINI_SUITE.read_text()))
     assert (
@@ -251,10 +255,10 @@ def test_the_repeated_boards_say_their_intervals_are_clustered_by_case(
     assert "Wilson 95% interval;" not in html
     single = (ROOT / "reports" / "leaderboard.md").read_text().splitlines()[2]
     assert single.endswith(
-        ". Rates in % with 95% Wilson intervals (Valid args and Made-up tool: clustered by case, Wilson's at the "
-        "effective number of trials); `-` where nothing applies."
+        ". Rates in % with 95% Wilson intervals (Valid args and Made-up tool: clustered by case, "
+        "Wilson's at the effective number of trials); `-` where nothing applies."
     )  # calls cluster by case at every K (METHOD.md#clustered-interval-rule)
     assert (
-        "with their Wilson 95% interval (for calls clustered by case: Wilson's at the effective number of "
-        "trials); a dash" in (ROOT / "reports" / "index.html").read_text()
+        "with their Wilson 95% interval (for calls clustered by case: Wilson's at the effective "
+        "number of trials); a dash" in (ROOT / "reports" / "index.html").read_text()
     )

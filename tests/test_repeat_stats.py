@@ -1,5 +1,6 @@
-"""The statistics of repeats, checked against hand computations and brute force: pass^k/pass@k, the case's
-aggregate status, clustered intervals, the sign-flip test, Holm, power, and answer identity."""
+"""The statistics of repeats, checked against hand computations and brute force: pass^k/pass@k, the
+case's aggregate status, clustered intervals, the sign-flip test, Holm, power, and
+answer identity."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from scorer.stats import wilson
 from scorer.summary import CurvePoint, Rate
 from tests.clusterkit import cr1_variance, reference_interval
 
-# --- pass^k and pass@k -------------------------------------------------------------------------------
+# --- pass^k and pass@k ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -56,7 +57,8 @@ def test_unbiased_estimators(
 
 
 def test_estimators_are_the_chance_over_every_draw_of_k_repeats() -> None:
-    """Averaging over every k-subset of the repeats gives the same fractions (the estimators are unbiased)."""
+    """Averaging over every k-subset of the repeats gives the same fractions (the estimators
+    are unbiased)."""
     outcomes = [True, False, True, True, False, True]
     for k in range(1, len(outcomes) + 1):
         subsets = list(itertools.combinations(outcomes, k))
@@ -91,11 +93,12 @@ def test_aggregate_status(statuses: list[str], aggregate: str, shown: int) -> No
     assert representative(statuses) == shown
 
 
-# --- clustered intervals -----------------------------------------------------------------------------
+# --- clustered intervals --------------------------------------------------------------------------
 
 
 def test_one_sample_per_case_is_the_plain_wilson_interval() -> None:
-    """Clusters all of size 1 are no clustering: Wilson at n, not at CR1's n - 1 (METHOD.md#clustered-interval-rule)."""
+    """Clusters all of size 1 are no clustering: Wilson at n, not at CR1's n - 1
+    (METHOD.md#clustered-interval-rule)."""
     clusters = [(1, 1)] * 30 + [(0, 1)] * 50 + [(0, 0)] * 3
     assert effective_trials(clusters) == 80
     assert clustered_rate(clusters).ci == tuple(wilson(30, 80) or ())
@@ -105,7 +108,8 @@ def test_one_sample_per_case_is_the_plain_wilson_interval() -> None:
 
 
 def test_identical_repeats_count_as_one_trial_per_case_less_the_cr1_factor() -> None:
-    """Five repeats that always agree carry no more information than one: n_eff = R(1-R)/V_CR1 = n - 1."""
+    """Five repeats that always agree carry no more information than one: n_eff = R(1-R)/V_CR1 =
+    n - 1."""
     clusters = [(5, 5)] * 30 + [(0, 5)] * 50
     rate = clustered_rate(clusters)
     assert (rate.count, rate.of, rate.rate) == (150, 400, 37.5)
@@ -124,13 +128,14 @@ def test_effective_trials_by_hand() -> None:
     assert effective_trials([(0, 3), (0, 1)]) == effective_trials([(3, 3), (1, 1)]) == 2
     assert effective_trials([(1, 4)]) == 1
     assert clustered_rate([]) == Rate(0, 0, None, None)
-    # Wilson at p = 1/2, n = 3: centre 1/2, half-width z sqrt(1/12 + z^2/36) / (1 + z^2/3) = 0.37466.
+    # Wilson at p = 1/2, n = 3: centre 1/2, half-width z sqrt(1/12 + z^2/36) / (1 + z^2/3)
+    # = 0.37466.
     assert wilson_at(0.5, 3) == pytest.approx([12.5334, 87.4666], abs=1e-3)
 
 
 def test_one_big_case_is_no_longer_narrowed_to_one_trial_per_case() -> None:
-    """The issue's example: one case with 20 of 20, 79 with 0 of 1. The old lower bound n_eff >= n gave
-    [12.9, 30.3]; CR1 (statsmodels) gives about 6 effective trials and [4.2, 59.3]."""
+    """The issue's example: one case with 20 of 20, 79 with 0 of 1. The old lower bound n_eff >= n
+    gave [12.9, 30.3]; CR1 (statsmodels) gives about 6 effective trials and [4.2, 59.3]."""
     clusters = [(20, 20)] + [(0, 1)] * 79
     assert effective_trials(clusters) == pytest.approx(20 / 99 * 79 / 99 / cr1_variance(clusters))
     assert list(clustered_rate(clusters).ci or ()) == pytest.approx(
@@ -141,8 +146,9 @@ def test_one_big_case_is_no_longer_narrowed_to_one_trial_per_case() -> None:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_clustered_interval_equals_the_statsmodels_reference(seed: int) -> None:
-    """Random clusters of unequal sizes (calls per case, repeats with some errored): the interval is Wilson's at
-    R(1-R)/V with V the CR1 variance statsmodels gives for an intercept clustered by case."""
+    """Random clusters of unequal sizes (calls per case, repeats with some errored): the interval is
+    Wilson's at R(1-R)/V with V the CR1 variance statsmodels gives for an intercept clustered
+    by case."""
     rng = random.Random(seed)
     clusters = []
     for _ in range(rng.choice([2, 5, 30, 80])):
@@ -157,8 +163,8 @@ def test_clustered_interval_equals_the_statsmodels_reference(seed: int) -> None:
 
 
 def _coverage(rng: random.Random, draw_case: Any, truth: float, runs: int) -> tuple[float, float]:
-    """Shares of ``runs`` simulated 80-case samples whose interval holds ``truth``: (clustered, Wilson over
-    items)."""
+    """Shares of ``runs`` simulated 80-case samples whose interval holds ``truth``: (clustered,
+    Wilson over items)."""
     held = [0, 0]
     for _ in range(runs):
         clusters = [draw_case(rng) for _ in range(80)]
@@ -169,7 +175,8 @@ def _coverage(rng: random.Random, draw_case: Any, truth: float, runs: int) -> tu
 
 
 def _case(mean: float, spread: float, sizes: Any) -> Any:
-    """A case: its own success chance from Beta(mean, spread), then ``sizes(rng)`` items at that chance."""
+    """A case: its own success chance from Beta(mean, spread), then ``sizes(rng)`` items at
+    that chance."""
     a, b = mean * spread, (1 - mean) * spread
 
     def draw(rng: random.Random) -> tuple[int, int]:
@@ -180,8 +187,9 @@ def _case(mean: float, spread: float, sizes: Any) -> Any:
 
 
 def test_per_call_intervals_clustered_by_case_hold_their_coverage() -> None:
-    """Calls of one case share its difficulty. Seeded simulation, 1,000 samples of 80 cases of 1-4 calls, valid
-    with a case-level chance (mean 0.9): Wilson over calls covers well under 0.95, the clustered interval ~0.95."""
+    """Calls of one case share its difficulty. Seeded simulation, 1,000 samples of 80 cases of 1-4
+    calls, valid with a case-level chance (mean 0.9): Wilson over calls covers well under 0.95,
+    the clustered interval ~0.95."""
     clustered, plain = _coverage(
         random.Random(1), _case(0.9, 2.0, lambda r: r.randint(1, 4)), 0.9, 1000
     )
@@ -189,8 +197,9 @@ def test_per_call_intervals_clustered_by_case_hold_their_coverage() -> None:
 
 
 def test_dropping_the_lower_bound_raises_coverage_with_unequal_cases() -> None:
-    """A few cases holding many items (5% of cases with 20 calls): the interval without n_eff >= n covers far more
-    often than the old rule did (measured here against it); neither reaches 0.95 with so few big clusters."""
+    """A few cases holding many items (5% of cases with 20 calls): the interval without n_eff >= n
+    covers far more often than the old rule did (measured here against it); neither reaches 0.95
+    with so few big clusters."""
     draw = _case(0.5, 1.0, lambda r: 20 if r.random() < 0.05 else 1)
     rng, held, old = random.Random(2), 0, 0
     for _ in range(1000):
@@ -206,7 +215,7 @@ def test_dropping_the_lower_bound_raises_coverage_with_unequal_cases() -> None:
     assert held / 1000 >= old / 1000 + 0.08 and held / 1000 >= 0.85
 
 
-# --- paired tests ------------------------------------------------------------------------------------
+# --- paired tests ---------------------------------------------------------------------------------
 
 
 def _brute_force(differences: list[Fraction]) -> Fraction:
@@ -254,7 +263,7 @@ def test_holm_by_hand() -> None:
     assert holm([]) == []
 
 
-# --- power -------------------------------------------------------------------------------------------
+# --- power ----------------------------------------------------------------------------------------
 
 
 def test_detectable_drop_of_two_deterministic_runs() -> None:
@@ -295,7 +304,7 @@ def test_rerun_power_measures_noise_with_repeats_and_bounds_it_without() -> None
     assert 20 <= single.detectable <= 30
 
 
-# --- answers -----------------------------------------------------------------------------------------
+# --- answers --------------------------------------------------------------------------------------
 
 
 def _step(arguments: str, passed: bool, flags: bool = True) -> dict:

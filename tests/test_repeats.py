@@ -1,5 +1,6 @@
-"""``record --repeats K`` and what rescore makes of it: the layout, resume per repeat, kill -9, plain vcrpy, the
-results of repeated runs (counted here independently from ``repeat_statuses``), byte-identical rescoring."""
+"""``record --repeats K`` and what rescore makes of it: the layout, resume per repeat, kill -9,
+plain vcrpy, the results of repeated runs (counted here independently from ``repeat_statuses``),
+byte-identical rescoring."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def recorded(repeat_cassettes: Path) -> Path:
     return repeat_cassettes
 
 
-# --- recording ---------------------------------------------------------------------------------------
+# --- recording ------------------------------------------------------------------------------------
 
 
 def test_layout_one_cassette_per_case_and_repeat(recorded: Path) -> None:
@@ -104,8 +105,8 @@ def test_resume_across_k_records_only_the_new_repeats(
     assert read_manifest(cassettes / "ref_oracle").repeat_count == 5
     assert record_cli(gateway.url, cassettes, "ref/oracle", 5) == 0
     assert (
-        f"Nothing to record: all {len(ALL)} case(s) of ref/oracle are recorded in {cassettes / 'ref_oracle'}, each 5 "
-        "times; --rerecord records them again."
+        f"Nothing to record: all {len(ALL)} case(s) of ref/oracle are recorded in "
+        f"{cassettes / 'ref_oracle'}, each 5 times; --rerecord records them again."
     ) in capsys.readouterr().err
     # A repeat lost in between (a deleted cassette) is planned again, alone.
     (cassettes / "ref_oracle" / "repeat-4" / f"{ALL[2]}.json").unlink()
@@ -134,7 +135,10 @@ def test_bad_repeats_is_a_usage_error(
     assert err.startswith("error: ") and "--repeats" in err and "Traceback" not in err
 
 
-def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_kill_9_keeps_whole_case_runs_and_resume_completes(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
     import os
     import signal
     import subprocess
@@ -142,9 +146,24 @@ def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_pa
 
     gateway = start_gateway(latency_ms=150)
     cassettes = tmp_path / "killed"
-    command = [sys.executable, "-m", "lobstack_eval", "record", "--model", "ref/oracle", "--suite", str(MINI_SUITE),
-               "--cassettes", str(cassettes), "--base-url", gateway.url, "--concurrency", "2",
-               "--repeats", "3"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "lobstack_eval",
+        "record",
+        "--model",
+        "ref/oracle",
+        "--suite",
+        str(MINI_SUITE),
+        "--cassettes",
+        str(cassettes),
+        "--base-url",
+        gateway.url,
+        "--concurrency",
+        "2",
+        "--repeats",
+        "3",
+    ]
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
@@ -181,7 +200,7 @@ def test_kill_9_keeps_whole_case_runs_and_resume_completes(start_gateway, tmp_pa
     assert not (cassettes / "ref_oracle" / ".partial").exists()
 
 
-# --- scoring -----------------------------------------------------------------------------------------
+# --- scoring --------------------------------------------------------------------------------------
 
 
 def test_oracle_x3_is_never_flaky_and_passes_every_repeat(recorded: Path) -> None:
@@ -257,7 +276,11 @@ def test_rescore_of_repeats_is_byte_identical_run_to_run(recorded: Path, tmp_pat
     ]  # fmt: skip
 
 
-def test_unrecorded_repeats_are_counted_and_named(recorded: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_unrecorded_repeats_are_counted_and_named(  # type: ignore[no-untyped-def]
+    recorded: Path,
+    tmp_path: Path,
+    capsys,
+) -> None:
     cassettes = tmp_path / "cas"
     shutil.copytree(recorded, cassettes)
     shutil.rmtree(cassettes / "ref_flaky" / "repeat-5")
@@ -287,6 +310,6 @@ def test_unrecorded_repeats_are_counted_and_named(recorded: Path, tmp_path: Path
     )
     err = capsys.readouterr().err
     assert (
-        f"{len(ALL)} case-run(s) of ref/flaky need recording: lobstack-eval record --model ref/flaky --repeats 5"
-        in err
+        f"{len(ALL)} case-run(s) of ref/flaky need recording: lobstack-eval record --model "
+        "ref/flaky --repeats 5" in err
     )

@@ -1,4 +1,5 @@
-"""rescore: offline, byte-identical, unrecorded detection and refill, corrupt input named, plain-vcrpy cassettes."""
+"""rescore: offline, byte-identical, unrecorded detection and refill, corrupt input named,
+plain-vcrpy cassettes."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ MODELS = ("ref/oracle", "ref/noisy", "ref/abstain")
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The mini suite recorded once for three reference models (module-wide: recording is the slow part)."""
+    """The mini suite recorded once for three reference models (module-wide: recording is the
+    slow part)."""
     from standin import GatewayConfig, StandInGateway
 
     cassettes = tmp_path_factory.mktemp("recorded") / "cassettes"
@@ -91,8 +93,9 @@ def test_cli_prints_the_leaderboard(
 def test_rescore_of_the_committed_models_is_short(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 25: the 12 committed models print the leaderboard, the tier legend and one line saying where the
-    files are (36 lines at most, in an 80-column terminal); the power table only with --power, one row per model."""
+    """Issue 25: the 12 committed models print the leaderboard, the tier legend and one line saying
+    where the files are (36 lines at most, in an 80-column terminal); the power table only with
+    --power, one row per model."""
     monkeypatch.setenv(
         "COLUMNS", "80"
     )  # the acceptance's width; a narrower terminal wraps notes onto more lines
@@ -104,7 +107,8 @@ def test_rescore_of_the_committed_models_is_short(
     captured = capsys.readouterr()
     lines = (captured.out + captured.err).splitlines()
     assert len(lines) <= 36, len(lines)
-    # Suite 1.2.0 changed checks only: the 12 models recorded with 1.1.0 are said in one line, not twelve.
+    # Suite 1.2.0 changed checks only: the 12 models recorded with 1.1.0 are said in one line,
+    # not twelve.
     older = [line for line in lines if "recorded with" in line]
     assert older == ["warning: 12 models were recorded with suite 1.1.0, re-scored with 1.2.0"]
     assert (
@@ -126,9 +130,10 @@ def test_rescore_of_the_committed_models_is_short(
 def rescore_with_one_bad_cassette(  # type: ignore[no-untyped-def]
     recorded: Path, cassettes: Path, target: Path, out: Path, capsys
 ) -> tuple[list[str], dict]:
-    """Rescore where one cassette of ref_oracle cannot be used: exit 1 with its error lines, ref_oracle written with
-    that case unrecorded (the reason names the file from the cassettes dir) and every other case exactly as the
-    untouched recording scores it, every model on the leaderboard. Returns the error lines and the bad case."""
+    """Rescore where one cassette of ref_oracle cannot be used: exit 1 with its error lines,
+    ref_oracle written with that case unrecorded (the reason names the file from the cassettes
+    dir) and every other case exactly as the untouched recording scores it, every model on the
+    leaderboard. Returns the error lines and the bad case."""
     (out / "ref_oracle").mkdir(parents=True)
     (out / "ref_oracle" / "results.json").write_text("{}")  # the old results: replaced, not removed
     assert main(["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
@@ -153,8 +158,12 @@ def rescore_with_one_bad_cassette(  # type: ignore[no-untyped-def]
         "errored": 0,
         "unrecorded": 1,
     }
-    assert written["metrics"]["overall"] == {**clean["metrics"]["overall"], "count": len(ALL) - 1, "of": len(ALL) - 1,
-                                             "ci": written["metrics"]["overall"]["ci"]}  # fmt: skip
+    assert written["metrics"]["overall"] == {
+        **clean["metrics"]["overall"],
+        "count": len(ALL) - 1,
+        "of": len(ALL) - 1,
+        "ci": written["metrics"]["overall"]["ci"],
+    }
     assert "1 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle" in err
     board = (out / "leaderboard.md").read_text()
     assert "ref/noisy" in board and "ref/abstain" in board and "ref/oracle" in board
@@ -176,7 +185,12 @@ def test_a_corrupt_cassette_leaves_its_case_unrecorded_and_the_model_scored(  # 
     )
 
 
-def test_wrong_schema_cassette(recorded: Path, cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_schema_cassette(  # type: ignore[no-untyped-def]
+    recorded: Path,
+    cassettes: Path,
+    tmp_path: Path,
+    capsys,
+) -> None:
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text(json.dumps({"version": 1, "entries": []}))
     errors, _bad = rescore_with_one_bad_cassette(
@@ -187,7 +201,12 @@ def test_wrong_schema_cassette(recorded: Path, cassettes: Path, tmp_path: Path, 
     )
 
 
-def test_deeply_nested_cassette(recorded: Path, cassettes: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_deeply_nested_cassette(  # type: ignore[no-untyped-def]
+    recorded: Path,
+    cassettes: Path,
+    tmp_path: Path,
+    capsys,
+) -> None:
     target = cassettes / "ref_oracle" / f"{ALL[0]}.json"
     target.write_text("[" * 100_000 + "]" * 100_000)
     errors, _bad = rescore_with_one_bad_cassette(
@@ -202,7 +221,8 @@ def test_deeply_nested_cassette(recorded: Path, cassettes: Path, tmp_path: Path,
 def test_interactions_not_matching_run_json(  # type: ignore[no-untyped-def]
     recorded: Path, cassettes: Path, tmp_path: Path, capsys, change: str
 ) -> None:
-    """One interaction fewer (a chain's last) or one more (the first, twice) than run.json's answered attempts."""
+    """One interaction fewer (a chain's last) or one more (the first, twice) than run.json's
+    answered attempts."""
     chain = next(c for c in SUITE.cases if len(c.steps) >= 3)
     target = cassettes / "ref_oracle" / f"{chain.id}.json"
     data = json.loads(target.read_text())
@@ -217,15 +237,16 @@ def test_interactions_not_matching_run_json(  # type: ignore[no-untyped-def]
     )
     found = recorded_count + (1 if change == "extra" else -1)
     assert errors == [
-        f"error: {target}: {found} interaction(s) recorded, but run.json lists {recorded_count} answered attempt(s): "
-        "an interaction is missing or extra"
+        f"error: {target}: {found} interaction(s) recorded, but run.json lists {recorded_count} "
+        "answered attempt(s): an interaction is missing or extra"
     ]
 
 
 def test_every_cassette_of_a_model_broken_is_still_one_line_each(
     cassettes: Path, tmp_path: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """Nothing usable at all: the model is written with every case unrecorded (no rate), one line per file."""
+    """Nothing usable at all: the model is written with every case unrecorded (no rate), one line
+    per file."""
     for case_id in ALL:
         (cassettes / "ref_oracle" / f"{case_id}.json").write_text("{")
     out = tmp_path / "o"
@@ -238,9 +259,9 @@ def test_every_cassette_of_a_model_broken_is_still_one_line_each(
         "(Expecting property name enclosed in double quotes at line 1)"
         for case_id in ALL
     ] + [  # and the model as a whole (decision 116)
-        f"error: {cassettes}/ref_oracle: no case of model ref/oracle could be scored ({len(ALL)} unrecorded); "
-        f"record it: lobstack-eval record --model ref/oracle --cassettes {cassettes} --suite {MINI_SUITE} "
-        "--base-url 'http://127.0.0.1:<port>/v1'"
+        f"error: {cassettes}/ref_oracle: no case of model ref/oracle could be scored ({len(ALL)} "
+        f"unrecorded); record it: lobstack-eval record --model ref/oracle --cassettes {cassettes} "
+        f"--suite {MINI_SUITE} --base-url 'http://127.0.0.1:<port>/v1'"
     ]
     written = json.loads((out / "ref_oracle" / "results.json").read_text())
     assert written["cases"] == {
@@ -290,9 +311,12 @@ def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyp
     assert not (tmp_path / "o").exists()  # nothing to score: no empty --out dir left behind
 
 
-def test_missing_cassettes_leave_no_out_dir(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A watch job whose record failed rescored a missing run dir: an empty reports dir was left, which
-    drift then passed over as if the run had never been."""
+def test_missing_cassettes_leave_no_out_dir(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """A watch job whose record failed rescored a missing run dir: an empty reports dir was left,
+    which drift then passed over as if the run had never been."""
     missing, out = tmp_path / "history" / "r05", tmp_path / "reports" / "r05"
     assert main(["rescore", str(missing), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
     assert capsys.readouterr().err == f"error: {missing}: no such cassettes directory\n"
@@ -327,10 +351,11 @@ def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
     assert main(["rescore", str(cassettes), "--suite", str(suite_path), "--out", str(out)]) == 0
     err = capsys.readouterr().err
     assert "warning: 3 models were recorded with suite 0.1.0, re-scored with 0.2.0\n" in err
-    # The hint records into the same dir, with the same suite, at the same (loopback: port-less) gateway.
+    # The hint records into the same dir, with the same suite, at the same (loopback:
+    # port-less) gateway.
     assert (
-        f"2 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --cassettes {cassettes} "
-        f"--suite {suite_path} --base-url 'http://127.0.0.1:<port>/v1'\n"
+        "2 case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle "
+        f"--cassettes {cassettes} --suite {suite_path} --base-url 'http://127.0.0.1:<port>/v1'\n"
     ) in err
     results = json.loads((out / "ref_oracle" / "results.json").read_text())
     assert (
@@ -381,7 +406,8 @@ def test_new_suite_version_marks_unrecorded_and_record_fills_exactly_those(
 
 
 def test_check_change_rescored_offline(cassettes: Path, tmp_path: Path) -> None:
-    """A changed check re-scores from the same cassettes: the oracle's answer now fails that check."""
+    """A changed check re-scores from the same cassettes: the oracle's answer now fails
+    that check."""
     doc = json.loads(MINI_SUITE.read_text())
     doc["version"] = "0.2.0"
 

@@ -1,5 +1,6 @@
-"""One-field mutations of a results.json through ``diff runs``, ``report`` and the plugin's baseline: each is
-judged (compared, rendered) or refused with ``error:`` lines naming the file, never a traceback (issue 28)."""
+"""One-field mutations of a results.json through ``diff runs``, ``report`` and the plugin's
+baseline: each is judged (compared, rendered) or refused with ``error:`` lines naming the file,
+never a traceback (issue 28)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ from scorer.errors import LobstackError
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "reports" / "ref_noisy" / "results.json"
-# A wrong type for every kind of field: a hashable-only use (a set, a dict key) dies on a list or an object.
+# A wrong type for every kind of field: a hashable-only use (a set, a dict key) dies on a list or
+# an object.
 WRONG = [None, "x", ["x"], {"x": 1}, -1]
 
 
 def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """Every field of the document, but of each list and of the metrics and groups objects only the first
-    member: the others have the same shape, and every mutation that changes a figure redraws a plot."""
+    """Every field of the document, but of each list and of the metrics and groups objects only the
+    first member: the others have the same shape, and every mutation that changes a figure
+    redraws a plot."""
     if path:
         yield path
     if isinstance(node, dict):

@@ -1,7 +1,7 @@
-"""Every reader of results.json refuses a ``format_version`` it does not know, with run.json's line (METHOD
-decision 118): ``diff runs`` (each bad file named, decision 93), ``report``; ``merge`` and the pytest plugin's
-baseline are in test_merge.py and test_pytest_plugin.py. And ``leaderboard`` takes a cases.parquet file for its
-reports dir (decision 119)."""
+"""Every reader of results.json refuses a ``format_version`` it does not know, with run.json's line
+(METHOD decision 118): ``diff runs`` (each bad file named, decision 93), ``report``; ``merge``
+and the pytest plugin's baseline are in test_merge.py and test_pytest_plugin.py. And
+``leaderboard`` takes a cases.parquet file for its reports dir (decision 119)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ from lobstack_eval.main import main
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"
-UNKNOWN = "format_version: 99 is not one this lobstack-eval reads (1); a newer lobstack-eval wrote it, or it is corrupt"
+UNKNOWN = (
+    "format_version: 99 is not one this lobstack-eval reads (1); a newer lobstack-eval "
+    "wrote it, or it is corrupt"
+)
 
 
 @pytest.fixture
@@ -37,8 +40,12 @@ def set_version(path: Path, value: Any) -> None:
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
 
 
-def test_diff_runs_refuses_an_unknown_results_version(runs: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
-    """The trial's repro: B/auto/results.json says 99; the gate stops with the file and the field, exit 1."""
+def test_diff_runs_refuses_an_unknown_results_version(  # type: ignore[no-untyped-def]
+    runs: tuple[Path, Path],
+    capsys,
+) -> None:
+    """The trial's repro: B/auto/results.json says 99; the gate stops with the file and the
+    field, exit 1."""
     a, b = runs
     bad = b / "auto" / "results.json"
     set_version(bad, 99)
@@ -48,7 +55,10 @@ def test_diff_runs_refuses_an_unknown_results_version(runs: tuple[Path, Path], c
     assert captured.out == ""
 
 
-def test_diff_runs_names_every_file_of_another_version(runs: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
+def test_diff_runs_names_every_file_of_another_version(  # type: ignore[no-untyped-def]
+    runs: tuple[Path, Path],
+    capsys,
+) -> None:
     a, b = runs
     set_version(a / "ref_abstain" / "results.json", 2)
     set_version(
@@ -63,8 +73,12 @@ def test_diff_runs_names_every_file_of_another_version(runs: tuple[Path, Path], 
     ]
 
 
-def test_a_results_file_without_format_version_reads_as_1(runs: tuple[Path, Path], capsys) -> None:  # type: ignore[no-untyped-def]
-    """As run.json: a missing format_version is version 1, so the comparison runs and finds nothing changed."""
+def test_a_results_file_without_format_version_reads_as_1(  # type: ignore[no-untyped-def]
+    runs: tuple[Path, Path],
+    capsys,
+) -> None:
+    """As run.json: a missing format_version is version 1, so the comparison runs and finds
+    nothing changed."""
     a, b = runs
     set_version(b / "auto" / "results.json", None)
     assert main(["diff", "runs", str(a), str(b), "--fail-on-regression"]) == 0
@@ -85,9 +99,12 @@ def test_report_refuses_an_unknown_results_version_and_shows_the_rest(
     assert "ref/abstain" in page and '"model": "auto"' not in page
 
 
-def test_leaderboard_takes_a_cases_parquet_file_for_its_reports_dir(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """The trial's repro: ``leaderboard reports/cases.parquet`` said ``no such rows directory``; it is the board of
-    that reports dir, byte for byte the one ``leaderboard reports`` writes."""
+def test_leaderboard_takes_a_cases_parquet_file_for_its_reports_dir(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """The trial's repro: ``leaderboard reports/cases.parquet`` said ``no such rows directory``; it
+    is the board of that reports dir, byte for byte the one ``leaderboard reports`` writes."""
     by_file, by_dir = tmp_path / "file", tmp_path / "dir"
     assert (
         main(["leaderboard", str(ROOT / "reports" / "cases.parquet"), "--out", str(by_file), "-q"])
@@ -103,9 +120,13 @@ def test_leaderboard_takes_a_cases_parquet_file_for_its_reports_dir(tmp_path: Pa
     capsys.readouterr()
 
 
-def test_leaderboard_on_another_file_says_what_it_takes(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_leaderboard_on_another_file_says_what_it_takes(  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys,
+) -> None:
     other = ROOT / "reports" / "calls.parquet"
     assert main(["leaderboard", str(other), "--out", str(tmp_path), "-q"]) == 2
     assert capsys.readouterr().err == (
-        f"error: {other}: not a rows dataset dir or a reports dir; pass a dir (or its cases.parquet)\n"
+        f"error: {other}: not a rows dataset dir or a reports dir; pass a dir (or its "
+        "cases.parquet)\n"
     )

@@ -1,6 +1,6 @@
-"""Rows (reports/cases.parquet, calls.parquet): they agree with results.json for every committed model, every
-leaderboard figure can be recomputed from them alone, and the edge cases (errored mid-chain, unrecorded,
-unpriced, repeats) land in the columns docs/FORMATS.md describes."""
+"""Rows (reports/cases.parquet, calls.parquet): they agree with results.json for every committed
+model, every leaderboard figure can be recomputed from them alone, and the edge cases (errored
+mid-chain, unrecorded, unpriced, repeats) land in the columns docs/FORMATS.md describes."""
 
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ def test_every_committed_model_has_its_rows_and_they_match_its_results_json() ->
 
 
 def _first_call_names() -> dict[str, tuple[int, list[str]]]:
-    """Per case of the suite file: its first call step (1-based) and the names it expects, sorted."""
+    """Per case of the suite file: its first call step (1-based) and the names it
+    expects, sorted."""
     raw = json.loads((ROOT / "evals" / "suite.json").read_text())
     found = {}
     for case in raw["cases"]:
@@ -84,8 +85,9 @@ def _first_call_names() -> dict[str, tuple[int, list[str]]]:
 
 
 def _figures(cases: pl.DataFrame, calls: pl.DataFrame) -> dict[str, tuple[int, int]]:
-    """Every (count, of) of the leaderboard recomputed with plain polars from the two files, from the method's
-    definitions (not from the metric columns, except where only the rows can say it)."""
+    """Every (count, of) of the leaderboard recomputed with plain polars from the two files, from
+    the method's definitions (not from the metric columns, except where only the rows can
+    say it)."""
     raw = {c["id"]: c for c in json.loads((ROOT / "evals" / "suite.json").read_text())["cases"]}
     scored = cases.filter(pl.col("status").is_in(SCORED))
     ids = scored["case_id"].to_list()
@@ -131,7 +133,8 @@ def _figures(cases: pl.DataFrame, calls: pl.DataFrame) -> dict[str, tuple[int, i
 
 
 def _call_clusters(calls: pl.DataFrame, name: str) -> list[tuple[int, int]]:
-    """Per scored case with a call: (successes, calls) of a per-call metric, from the calls table alone."""
+    """Per scored case with a call: (successes, calls) of a per-call metric, from the calls
+    table alone."""
     scored = calls.filter(pl.col("status").is_in(SCORED))
     if name == "valid_arguments":
         scored = scored.filter(pl.col("offered"))
@@ -248,7 +251,8 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(
     cassettes = tmp_path / "cassettes"
     shutil.copytree(mini_cassettes, cassettes)
     oracle = cassettes / "ref_oracle"
-    # The chain's second answer becomes a 500: errored at step 2, after one judged step with one call.
+    # The chain's second answer becomes a 500: errored at step 2, after one judged step with
+    # one call.
     chain = json.loads((oracle / "chains-01.json").read_text())
     chain["interactions"][1]["response"]["status"] = {
         "code": 500,
@@ -264,7 +268,8 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(
     data = json.loads(noisy.read_text())
     del data["interactions"][0]["response"]["headers"]["x-lobstack-cost-usd"]
     noisy.write_text(json.dumps(data))
-    # One price of ref/oracle written as a float (as LiteLLM does), finer than decimal(38, 18) holds.
+    # One price of ref/oracle written as a float (as LiteLLM does), finer than decimal(38, 18)
+    # holds.
     priced = oracle / "selection-01.json"
     data = json.loads(priced.read_text())
     data["interactions"][0]["response"]["headers"]["x-lobstack-cost-usd"] = [
@@ -308,8 +313,16 @@ def test_errored_mid_chain_unrecorded_and_unpriced_cases(
     fine = by["ref_oracle", "selection-01"]
     assert (fine["cost_usd_text"], fine["cost_usd"]) == ("0.000031415926535897933", None)
     results = json.loads((out / "ref_oracle" / "results.json").read_text())
-    assert Decimal(str(results["cost_usd"])) == Decimal(str(float(sum(Decimal(t) for t in cases.filter(
-        pl.col("model_slug") == "ref_oracle")["cost_usd_text"]))))  # fmt: skip
+    assert Decimal(str(results["cost_usd"])) == Decimal(
+        str(
+            float(
+                sum(
+                    Decimal(t)
+                    for t in cases.filter(pl.col("model_slug") == "ref_oracle")["cost_usd_text"]
+                )
+            )
+        )
+    )
     board = {r["model"]: r for r in csv.DictReader((out / "leaderboard.csv").open())}
     assert board["ref/noisy"]["cost_per_100_cases_usd"] == ""
     assert (board["ref/oracle"]["errored"], board["ref/oracle"]["unrecorded"]) == ("1", "1")
@@ -337,8 +350,9 @@ def test_formats_md_lists_every_column() -> None:
 
 
 def _repeated_document() -> dict:
-    """A K = 3 document in the repeats format (issue 17): per case ``runs``, one case document per repeat; here
-    ref/noisy's answers, ref/oracle's, then ref/noisy's again. Its counts are the three runs' pooled counts."""
+    """A K = 3 document in the repeats format (issue 17): per case ``runs``, one case document per
+    repeat; here ref/noisy's answers, ref/oracle's, then ref/noisy's again. Its counts are the
+    three runs' pooled counts."""
     noisy, oracle = DOCUMENTS["ref_noisy"], DOCUMENTS["ref_oracle"]
     document = json.loads(json.dumps(noisy))
     document["repeats"] = 3
@@ -385,14 +399,17 @@ def test_repeated_runs_give_full_rows_per_repeat_and_their_counts_are_pooled() -
     assert (
         [summary.metrics[m].count for m in ("overall", "chains")]
         == [document["metrics"][m]["count"] for m in ("overall", "chains")]
-    )  # the pooled counts; its intervals are clustered by case, which the hand-made document does not say
+        # the pooled counts; its intervals are clustered by case, which the hand-made document does
+        # not say
+    )
 
 
 def test_rows_reproduce_every_figure_of_a_repeated_results_file(
     repeat_cassettes: Path, tmp_path: Path
 ) -> None:
-    """A K = 5 results.json as rescore writes it (clustered intervals, case and case-run counts, pass^k, pass@k,
-    flaky, the curve): the rows of its entries, through parquet, give back every summary field."""
+    """A K = 5 results.json as rescore writes it (clustered intervals, case and case-run counts,
+    pass^k, pass@k, flaky, the curve): the rows of its entries, through parquet, give back every
+    summary field."""
     from replay.rescore import rescore_model
     from replay.rows.store import read_table, write_table
 

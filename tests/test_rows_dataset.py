@@ -1,6 +1,6 @@
-"""The rows dataset (``rescore --rows DIR``) and ``lobstack-eval leaderboard`` on slices of it: hive layout read by
-polars, partitions replaced not doubled, suite versions kept apart, and every corrupt or foreign partition one
-clear error naming it."""
+"""The rows dataset (``rescore --rows DIR``) and ``lobstack-eval leaderboard`` on slices of it: hive
+layout read by polars, partitions replaced not doubled, suite versions kept apart, and every
+corrupt or foreign partition one clear error naming it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ MODELS = ("ref/oracle", "ref/noisy", "ref/abstain")
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Mini-suite recordings of three models, rescored under 0.1.0 and a 0.2.0 into one rows dataset."""
+    """Mini-suite recordings of three models, rescored under 0.1.0 and a 0.2.0 into one
+    rows dataset."""
     from standin import GatewayConfig, StandInGateway
 
     root = tmp_path_factory.mktemp("dataset")
@@ -71,8 +72,12 @@ def test_hive_layout_read_lazily_by_polars(built: Path) -> None:
     folders = sorted(
         p.relative_to(built / "rows").as_posix() for p in (built / "rows").glob("*/*/*")
     )
-    assert folders == [f"{t}/suite_version={v}/model_slug={s}" for t in ("calls", "cases") for v in ("0.1.0", "0.2.0")
-                       for s in ("ref_abstain", "ref_noisy", "ref_oracle")]  # fmt: skip
+    assert folders == [
+        f"{t}/suite_version={v}/model_slug={s}"
+        for t in ("calls", "cases")
+        for v in ("0.1.0", "0.2.0")
+        for s in ("ref_abstain", "ref_noisy", "ref_oracle")
+    ]
     frame = pl.scan_parquet(
         str(built / "rows" / "cases" / "**" / "*.parquet"), hive_partitioning=True
     )
@@ -101,7 +106,11 @@ def test_rescoring_again_replaces_its_partitions(built: Path, tmp_path: Path) ->
     ).collect().item() == 3 * (2 * len(IDS) + 1)
 
 
-def test_several_suite_versions_need_one_chosen(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_several_suite_versions_need_one_chosen(  # type: ignore[no-untyped-def]
+    rows: Path,
+    tmp_path: Path,
+    capsys,
+) -> None:
     assert main(["leaderboard", str(rows), "--out", str(tmp_path / "lb"), "-q"]) == 2
     assert "holds suite versions 0.1.0, 0.2.0" in one_error(capsys)
     assert (
@@ -219,7 +228,11 @@ def test_a_corrupt_or_foreign_partition_is_one_clear_error(
         assert str(_partition(rows)) in err
 
 
-def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_bad_slices_are_usage_errors(  # type: ignore[no-untyped-def]
+    rows: Path,
+    tmp_path: Path,
+    capsys,
+) -> None:
     out = ["--out", str(tmp_path), "-q"]
     # A suite names its own groups: one the slice does not hold is named with those it does.
     assert (
@@ -250,8 +263,9 @@ def test_bad_slices_are_usage_errors(rows: Path, tmp_path: Path, capsys) -> None
 def test_a_slice_value_that_matches_nothing_names_the_values_there_are(  # type: ignore[no-untyped-def]
     built: Path, tmp_path: Path, engine: str, capsys
 ) -> None:
-    """Each of --suite-version, --model (every unknown one, even beside known ones) and --group: one line naming
-    the value and the values there are, exit 1; not "no rows in this slice", and no leaderboard written."""
+    """Each of --suite-version, --model (every unknown one, even beside known ones) and --group: one
+    line naming the value and the values there are, exit 1; not "no rows in this slice", and no
+    leaderboard written."""
     if engine == "reports":
         source, where, versions, models = (
             built / "r1",
@@ -269,20 +283,43 @@ def test_a_slice_value_that_matches_nothing_names_the_values_there_are(  # type:
     out = tmp_path / "lb"
     base = ["leaderboard", str(source), "--out", str(out), "-q"]
     slices = [
-        (["--suite-version", "1.1.0"], f"no suite version '1.1.0' in {where}; suite versions: {versions}"),
-        (["--suite-version", "0.1.0", "--model", "gpt-5"], f"no model 'gpt-5' in {where} (suite version 0.1.0); "
-         f"models: {models}"),
-        (["--suite-version", "0.1.0", "--model", "ref/noisy", "--model", "x/y", "--model", "ref_zz", "--model", "x_y"],
-         f"no models 'x/y', 'ref_zz' in {where} (suite version 0.1.0); models: {models}"),
-    ]  # fmt: skip
+        (
+            ["--suite-version", "1.1.0"],
+            f"no suite version '1.1.0' in {where}; suite versions: {versions}",
+        ),
+        (
+            ["--suite-version", "0.1.0", "--model", "gpt-5"],
+            f"no model 'gpt-5' in {where} (suite version 0.1.0); models: {models}",
+        ),
+        (
+            [
+                "--suite-version",
+                "0.1.0",
+                "--model",
+                "ref/noisy",
+                "--model",
+                "x/y",
+                "--model",
+                "ref_zz",
+                "--model",
+                "x_y",
+            ],
+            f"no models 'x/y', 'ref_zz' in {where} (suite version 0.1.0); models: {models}",
+        ),
+    ]
     for args, line in slices:
         assert main([*base, *args]) == 1
         assert one_error(capsys) == f"error: {line}\n"
     assert not out.exists()
 
 
-def test_a_group_no_case_of_the_slice_has_is_named(built: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """A valid group that the slice has no rows of (here: a model recorded without its parallel cases)."""
+def test_a_group_no_case_of_the_slice_has_is_named(  # type: ignore[no-untyped-def]
+    built: Path,
+    tmp_path: Path,
+    capsys,
+) -> None:
+    """A valid group that the slice has no rows of (here: a model recorded without its
+    parallel cases)."""
     from replay.rows.dataset import append
 
     dropped = (pl.col("model") == "ref/noisy") & (pl.col("group") == "parallel")
@@ -310,7 +347,8 @@ def test_a_group_no_case_of_the_slice_has_is_named(built: Path, tmp_path: Path, 
 def test_the_readme_polars_query_runs_on_a_rows_dataset(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """docs/guide-rows.md's example, on the committed rows made into two Claude models of a suite 1.1.0."""
+    """docs/guide-rows.md's example, on the committed rows made into two Claude models of a
+    suite 1.1.0."""
     from replay.rows.dataset import append
     from tests.conftest import ROOT
 
@@ -348,7 +386,8 @@ def test_the_readme_polars_query_runs_on_a_rows_dataset(
 def test_the_readme_duckdb_query_runs_on_a_rows_dataset(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """docs/guide-rows.md's SQL, run by DuckDB on a rows dataset of three committed models made a suite 1.1.0."""
+    """docs/guide-rows.md's SQL, run by DuckDB on a rows dataset of three committed models made a
+    suite 1.1.0."""
     import duckdb
 
     from replay.rows.dataset import append

@@ -1,7 +1,8 @@
-"""The rows dataset in its ecosystem's layout (issue 25): one table per root (``DIR/cases``, ``DIR/calls``), each a
-hive dataset of one schema that polars, DuckDB and pyarrow read as docs/guide-rows.md and docs/scale.md show; the
-partition columns are in the folder names only (issue 33: in the files too, they clashed with pyarrow's readers);
-the old layout is refused with one line saying how to convert it."""
+"""The rows dataset in its ecosystem's layout (issue 25): one table per root (``DIR/cases``,
+``DIR/calls``), each a hive dataset of one schema that polars, DuckDB and pyarrow read as
+docs/guide-rows.md and docs/scale.md show; the partition columns are in the folder names only
+(issue 33: in the files too, they clashed with pyarrow's readers); the old layout is refused with
+one line saying how to convert it."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ KEYS = {"suite_version": pl.String, "model_slug": pl.String}  # as docs/scale.md
 HIVE_TYPES = "hive_types = {'suite_version': VARCHAR, 'model_slug': VARCHAR}"
 
 REPORTS = ROOT / "reports"
-# Every column a case-run that never got a verdict leaves null (the key columns, status and reason stay).
+# Every column a case-run that never got a verdict leaves null (the key columns, status and
+# reason stay).
 KEPT = (
     "model",
     "model_slug",
@@ -40,8 +42,8 @@ ERRORED_NULL = [c for c in schema("cases") if c not in (*KEPT, "repeat", "status
 
 
 def _tables() -> tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]:
-    """Three committed models (ref_abstain makes no call), one more all errored with no calls (every nullable
-    column null), and one whose suite version and slug look like numbers."""
+    """Three committed models (ref_abstain makes no call), one more all errored with no calls (every
+    nullable column null), and one whose suite version and slug look like numbers."""
     cases = pl.read_parquet(REPORTS / "cases.parquet").filter(
         pl.col("model_slug").is_in(["ref_oracle", "ref_noisy", "ref_abstain"])
     )
@@ -87,14 +89,14 @@ def test_one_table_per_root_one_file_per_partition(rows: Path) -> None:
 
 
 def test_every_partition_of_a_table_has_the_same_parquet_schema(rows: Path) -> None:
-    """Physical and logical types, file by file, including a model with no calls and one whose every nullable
-    column is null (DuckDB's parquet_schema reads each file's own footer)."""
+    """Physical and logical types, file by file, including a model with no calls and one whose every
+    nullable column is null (DuckDB's parquet_schema reads each file's own footer)."""
     for table in ("cases", "calls"):
         files = sorted((rows / table).rglob("*.parquet"))
         schemas = {
             str(f): duckdb.execute(
-                "SELECT name, type, type_length, repetition_type, converted_type, scale, precision, logical_type "
-                "FROM parquet_schema(?)",
+                "SELECT name, type, type_length, repetition_type, converted_type, scale, "
+                "precision, logical_type FROM parquet_schema(?)",
                 [str(f)],
             ).fetchall()
             for f in files
@@ -103,8 +105,9 @@ def test_every_partition_of_a_table_has_the_same_parquet_schema(rows: Path) -> N
 
 
 def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
-    """docs/guide-rows.md's polars form; the partition columns come from the folders as the strings ``hive_schema``
-    says, so a version "2" and a slug "123" stay strings, and the table has every column of its schema."""
+    """docs/guide-rows.md's polars form; the partition columns come from the folders as the strings
+    ``hive_schema`` says, so a version "2" and a slug "123" stay strings, and the table has every
+    column of its schema."""
     for table in ("cases", "calls"):
         frame = pl.scan_parquet(str(rows / table / "**" / "*.parquet"), hive_schema=KEYS)
         assert dict(frame.collect_schema()) == {**file_schema(table), **KEYS}
@@ -140,8 +143,8 @@ def test_polars_reads_each_table_with_its_partition_columns(rows: Path) -> None:
 def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
     """docs/guide-rows.md's DuckDB form (hive_types over the table's root)."""
     got = duckdb.execute(
-        "SELECT suite_version, model_slug, count(*), count(overall), typeof(suite_version), typeof(model_slug) "
-        f"FROM read_parquet(?, {HIVE_TYPES}) GROUP BY ALL ORDER BY model_slug",
+        "SELECT suite_version, model_slug, count(*), count(overall), typeof(suite_version), "
+        f"typeof(model_slug) FROM read_parquet(?, {HIVE_TYPES}) GROUP BY ALL ORDER BY model_slug",
         [str(rows / "cases" / "**" / "*.parquet")],
     ).fetchall()
     assert got == [("2", "123", 80, 80, "VARCHAR", "VARCHAR")] + [
@@ -162,8 +165,9 @@ def test_duckdb_reads_each_table_with_its_partition_columns(rows: Path) -> None:
 
 
 def test_pyarrow_reads_each_table_with_its_partition_columns(rows: Path) -> None:
-    """pyarrow's hive readers as a user calls them (issue 33: both failed on large_string vs string): the plain
-    ``partitioning="hive"`` dataset, ``pq.read_table`` of the folder, and docs/scale.md's string partitioning."""
+    """pyarrow's hive readers as a user calls them (issue 33: both failed on large_string vs
+    string): the plain ``partitioning="hive"`` dataset, ``pq.read_table`` of the folder, and
+    docs/scale.md's string partitioning."""
     strings = ds.partitioning(
         pa.schema([("suite_version", pa.string()), ("model_slug", pa.string())]), flavor="hive"
     )
@@ -188,8 +192,9 @@ def test_pyarrow_reads_each_table_with_its_partition_columns(rows: Path) -> None
 def test_a_folder_value_other_than_the_files_is_the_folders_for_hive_readers(
     rows: Path, tmp_path: Path
 ) -> None:
-    """What a clash would do: a file whose partition column disagrees with its folder (moved by hand) reads with
-    the folder's value in both readers, and lobstack-eval refuses it by its footer."""
+    """What a clash would do: a file whose partition column disagrees with its folder (moved by
+    hand) reads with the folder's value in both readers, and lobstack-eval refuses it by
+    its footer."""
     moved = tmp_path / "rows"
     shutil.copytree(rows, moved)
     target = moved / "cases" / "suite_version=1.2.0" / "model_slug=ref_noisy" / "part-0.parquet"

@@ -1,6 +1,7 @@
-"""One suite version, one suite file (METHOD decision 110): rows scored with two suite files of the same name and
-version (a check edited without a version bump) are never ranked together by ``lobstack-eval leaderboard``, never
-stored together in a rows dataset (``rescore --rows``, ``merge --rows``) and never merged into one reports dir."""
+"""One suite version, one suite file (METHOD decision 110): rows scored with two suite files of the
+same name and version (a check edited without a version bump) are never ranked together by
+``lobstack-eval leaderboard``, never stored together in a rows dataset (``rescore --rows``,
+``merge --rows``) and never merged into one reports dir."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ REAL = hashlib.sha256(MINI_SUITE.read_bytes()).hexdigest()
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Mini-suite recordings of three models, one model dir per folder (``one-<slug>/<slug>``), and a copy of the
-    mini suite with one check dropped from selection-01, same name and version."""
+    """Mini-suite recordings of three models, one model dir per folder (``one-<slug>/<slug>``), and
+    a copy of the mini suite with one check dropped from selection-01, same name and version."""
     from standin import GatewayConfig, StandInGateway
 
     root = tmp_path_factory.mktemp("one-suite")
@@ -78,9 +79,13 @@ def one_error(capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-def test_the_leaderboard_refuses_a_version_scored_with_two_suite_files(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """The issue's repro: one model rescored with an edited copy of the suite (same name, same version), the others
-    with the real one; their partitions end up in one rows dir (two CI jobs' artifacts downloaded together)."""
+def test_the_leaderboard_refuses_a_version_scored_with_two_suite_files(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
+    """The issue's repro: one model rescored with an edited copy of the suite (same name, same
+    version), the others with the real one; their partitions end up in one rows dir (two CI jobs'
+    artifacts downloaded together)."""
     assert (
         rescore(
             work,
@@ -101,9 +106,9 @@ def test_the_leaderboard_refuses_a_version_scored_with_two_suite_files(work: Pat
     out = ["--out", str(work / "lb"), "-q"]
     assert main(["leaderboard", str(work / "rows"), *out]) == 1
     assert one_error(capsys) == (
-        f"error: {work / 'rows'}: suite version 0.1.0 was scored with 2 different suite files, whose scores do not "
-        f"compare: {_pairs(work)}; rescore them with one suite file (a changed suite needs a new version), or pick "
-        "the models of one with --model"
+        f"error: {work / 'rows'}: suite version 0.1.0 was scored with 2 different suite files, "
+        f"whose scores do not compare: {_pairs(work)}; rescore them with one suite file (a changed "
+        "suite needs a new version), or pick the models of one with --model"
     )
     assert not (work / "lb").exists()
     assert (
@@ -133,7 +138,10 @@ def _pairs(work: Path) -> str:
     return "; ".join(f"sha256 {sha[:12]} ({models})" for sha, models in pairs)
 
 
-def test_the_leaderboard_of_a_reports_dir_refuses_two_suite_files(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_leaderboard_of_a_reports_dir_refuses_two_suite_files(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     """A cases.parquet made by hand from two reports dirs scored with different suite files."""
     from replay.rows.store import write_table
 
@@ -148,14 +156,18 @@ def test_the_leaderboard_of_a_reports_dir_refuses_two_suite_files(work: Path, ca
     capsys.readouterr()
     assert main(["leaderboard", str(work / "mixed"), "--out", str(work / "lb"), "-q"]) == 1
     assert one_error(capsys).startswith(
-        f"error: {work / 'mixed' / 'cases.parquet'}: suite version 0.1.0 was scored with 2 different suite files, "
-        f"whose scores do not compare: {_pairs(work)};"
+        f"error: {work / 'mixed' / 'cases.parquet'}: suite version 0.1.0 was scored with 2 "
+        f"different suite files, whose scores do not compare: {_pairs(work)};"
     )
 
 
-def test_a_rows_dataset_refuses_a_partition_of_another_suite_file(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """``rescore --rows`` into a dataset whose version was scored with another suite file is refused before
-    anything is scored or written; replacing a model's own partition, or every partition of the version, is not."""
+def test_a_rows_dataset_refuses_a_partition_of_another_suite_file(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
+    """``rescore --rows`` into a dataset whose version was scored with another suite file is refused
+    before anything is scored or written; replacing a model's own partition, or every partition
+    of the version, is not."""
     rows = work / "rows"
     for slug in ("ref_noisy", "ref_abstain"):
         assert rescore(work, slug, MINI_SUITE, f"r-{slug}", "--rows", str(rows)) == 0
@@ -163,17 +175,20 @@ def test_a_rows_dataset_refuses_a_partition_of_another_suite_file(work: Path, ca
     capsys.readouterr()
     assert rescore(work, "ref_oracle", work / "edited.json", "r-edited", "--rows", str(rows)) == 1
     assert one_error(capsys) == (
-        f"error: --rows {rows}: its suite version 0.1.0 was scored with another suite file, sha256 {REAL[:12]} "
-        f"(ref_abstain, ref_noisy), than this run's, sha256 {edited_sha(work)[:12]}; scores of one version compare "
-        "only under one suite file: give the changed suite a new version, rescore with the suite file those were "
-        "scored with, or write to another --rows dir"
+        f"error: --rows {rows}: its suite version 0.1.0 was scored with another suite file, sha256 "
+        f"{REAL[:12]} (ref_abstain, ref_noisy), than this run's, sha256 {edited_sha(work)[:12]}; "
+        "scores of one version compare only under one suite file: give the changed suite a new "
+        "version, rescore with the suite file those were scored with, or write to another --rows "
+        "dir"
     )
     assert sorted(p.relative_to(rows) for p in rows.rglob("*.parquet")) == before
     assert list((work / "r-edited").iterdir()) == []  # refused before scoring: no reports either
-    # Re-scoring ref/noisy alone with the edited suite would still leave ref/abstain under the real one.
+    # Re-scoring ref/noisy alone with the edited suite would still leave ref/abstain under the
+    # real one.
     assert rescore(work, "ref_noisy", work / "edited.json", "r-x", "--rows", str(rows)) == 1
     assert "(ref_abstain)" in one_error(capsys)
-    # Both models at once under the edited suite: every partition of 0.1.0 is replaced, the version is one file.
+    # Both models at once under the edited suite: every partition of 0.1.0 is replaced, the version
+    # is one file.
     shutil.copytree(
         work / "one-ref_abstain" / "ref_abstain", work / "one-ref_noisy" / "ref_abstain"
     )
@@ -200,8 +215,8 @@ def test_rescoring_a_model_with_another_suite_file_replaces_its_own_partition(wo
 def test_a_partition_written_before_its_footer_named_the_suite_file_is_read_by_its_rows(
     work: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """Partitions written by an older lobstack-eval have no lobstack_eval.suite_sha256 in their footer; their
-    ``suite_sha256`` column says which suite file scored them."""
+    """Partitions written by an older lobstack-eval have no lobstack_eval.suite_sha256 in their
+    footer; their ``suite_sha256`` column says which suite file scored them."""
     rows = work / "rows"
     assert rescore(work, "ref_noisy", MINI_SUITE, "r1", "--rows", str(rows)) == 0
     partition = rows / "cases" / "suite_version=0.1.0" / "model_slug=ref_noisy" / "part-0.parquet"
@@ -213,7 +228,10 @@ def test_a_partition_written_before_its_footer_named_the_suite_file_is_read_by_i
     assert f"another suite file, sha256 {REAL[:12]} (ref_noisy)" in one_error(capsys)
 
 
-def test_merge_refuses_reports_of_two_suite_files_and_rows_of_another(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_merge_refuses_reports_of_two_suite_files_and_rows_of_another(  # type: ignore[no-untyped-def]
+    work: Path,
+    capsys,
+) -> None:
     assert rescore(work, "ref_oracle", work / "edited.json", "r-edited") == 0
     assert rescore(work, "ref_noisy", MINI_SUITE, "r-real") == 0
     capsys.readouterr()
@@ -227,12 +245,13 @@ def test_merge_refuses_reports_of_two_suite_files_and_rows_of_another(work: Path
     ]
     assert main(args) == 1
     assert one_error(capsys) == (
-        f"error: inconsistent shards: {work / 'r-edited'} and {work / 'r-real'} were scored with different suite "
-        f"files (lobstack-tool-calling-mini 0.1.0 sha256 {edited_sha(work)[:12]} and lobstack-tool-calling-mini "
-        f"0.1.0 sha256 {REAL[:12]}); merge the shards of one run"
+        f"error: inconsistent shards: {work / 'r-edited'} and {work / 'r-real'} were scored with "
+        f"different suite files (lobstack-tool-calling-mini 0.1.0 sha256 {edited_sha(work)[:12]} "
+        f"and lobstack-tool-calling-mini 0.1.0 sha256 {REAL[:12]}); merge the shards of one run"
     )
     assert not (work / "o").exists()
-    # A rows dir of the real suite file refuses the merged run of the edited one, before anything is written.
+    # A rows dir of the real suite file refuses the merged run of the edited one, before anything
+    # is written.
     assert rescore(work, "ref_abstain", MINI_SUITE, "r-abstain", "--rows", str(work / "rows")) == 0
     capsys.readouterr()
     args = [

@@ -1,5 +1,5 @@
-"""A run's date and the model's identity from the recorded answers (scorer/run_identity.py), on hand-made answers:
-the expected values are written out here, not computed by the code under test."""
+"""A run's date and the model's identity from the recorded answers (scorer/run_identity.py), on
+hand-made answers: the expected values are written out here, not computed by the code under test."""
 
 from __future__ import annotations
 
@@ -12,14 +12,23 @@ def answer(headers: dict[str, list[str]] | None = None, **body: object) -> Recor
 
 def test_identity_is_the_sorted_distinct_values_of_the_answers() -> None:
     answers = [
-        answer({"X-Lobstack-Provider": ["b-host"], "Date": ["Wed, 21 Oct 2026 00:00:00 GMT"]},
-               model="gpt-4o-2024-08-06", system_fingerprint="fp_2"),
-        answer({"x-lobstack-provider": ["a-host"], "x-litellm-model-id": ["m1"]},
-               model="gpt-4o-2024-08-06", system_fingerprint="fp_1"),
-        answer({"llm_provider-x-lobstack-model": ["up"], "x-other": ["ignored"]}, model="gpt-4o-mini"),
-        answer(provider="Together", model=""),  # OpenRouter's provider field; an empty model is no name
+        answer(
+            {"X-Lobstack-Provider": ["b-host"], "Date": ["Wed, 21 Oct 2026 00:00:00 GMT"]},
+            model="gpt-4o-2024-08-06",
+            system_fingerprint="fp_2",
+        ),
+        answer(
+            {"x-lobstack-provider": ["a-host"], "x-litellm-model-id": ["m1"]},
+            model="gpt-4o-2024-08-06",
+            system_fingerprint="fp_1",
+        ),
+        answer(
+            {"llm_provider-x-lobstack-model": ["up"], "x-other": ["ignored"]}, model="gpt-4o-mini"
+        ),
+        # OpenRouter's provider field; an empty model is no name
+        answer(provider="Together", model=""),
         RecordedAnswer({}, "not an object"),
-    ]  # fmt: skip
+    ]
     assert identity(answers) == {
         "model": ["gpt-4o-2024-08-06", "gpt-4o-mini"],
         "system_fingerprint": ["fp_1", "fp_2"],

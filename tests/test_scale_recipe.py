@@ -1,11 +1,13 @@
-"""docs/scale.md's GitHub Actions matrix works: every ``run:`` command of its record jobs (one per shard) and of its
-score job runs against the stand-in, with the artifacts passed between them as Actions would lay them out.
+"""docs/scale.md's GitHub Actions matrix works: every ``run:`` command of its record jobs (one per
+shard) and of its score job runs against the stand-in, with the artifacts passed between them as
+Actions would lay them out.
 
-What is substituted, and only this: the matrix's models become ``ref/noisy`` (a model the stand-in serves; the
-shards stay the doc's); ``LOBSTACK_BASE_URL`` points at the stand-in (port 0) and the key is empty (a loopback URL
-needs none); ``uv run`` runs in this checkout's environment; checkout and setup-uv are GitHub's and are not run;
-upload-artifact copies ``path`` to ``artifacts/<name>/`` and download-artifact copies each artifact matching
-``pattern`` into ``<path>/<name>/`` (its layout without ``merge-multiple``).
+What is substituted, and only this: the matrix's models become ``ref/noisy`` (a model the stand-in
+serves; the shards stay the doc's); ``LOBSTACK_BASE_URL`` points at the stand-in (port 0) and the
+key is empty (a loopback URL needs none); ``uv run`` runs in this checkout's environment; checkout
+and setup-uv are GitHub's and are not run; upload-artifact copies ``path`` to ``artifacts/<name>/``
+and download-artifact copies each artifact matching ``pattern`` into ``<path>/<name>/`` (its layout
+without ``merge-multiple``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def workflow() -> dict[str, Any]:
 def run_job(
     job: dict[str, Any], values: dict[str, str], workdir: Path, artifacts: Path, env: dict[str, str]
 ) -> None:
-    """Run one job's steps in ``workdir`` as Actions would (bash -eo pipefail), ``values`` for its expressions."""
+    """Run one job's steps in ``workdir`` as Actions would (bash -eo pipefail), ``values`` for
+    its expressions."""
     outputs: dict[str, str] = {}
 
     def substitute(text: str) -> str:

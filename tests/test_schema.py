@@ -60,14 +60,14 @@ def test_allowed_schema_has_no_problems_and_validates() -> None:
     assert schema_errors(validator, {"n": True}) != []
 
 
-# Patterns run by RE2 (METHOD.md#patterns-run-by-re2): linear time, and a pattern only a backtracking engine can
-# run is refused with the engine's reason.
+# Patterns run by RE2 (METHOD.md#patterns-run-by-re2): linear time, and a pattern only a
+# backtracking engine can run is refused with the engine's reason.
 @pytest.mark.parametrize("pattern", [r"^(a)\1$", r"^(?=a)a$", r"^(?!b)a$", r"a\Z"])
 def test_a_pattern_re2_cannot_run_is_a_schema_problem(pattern: str) -> None:
     problems = schema_problems({"type": "string", "pattern": pattern}, "tools.t.properties.x")
     assert problems == [
-        f"tools.t.properties.x.pattern: {pattern!r} does not compile: the linear-time engine (RE2) cannot run it: "
-        + problems[0].split("cannot run it: ", 1)[1]
+        f"tools.t.properties.x.pattern: {pattern!r} does not compile: the linear-time engine (RE2) "
+        "cannot run it: " + problems[0].split("cannot run it: ", 1)[1]
     ]
 
 

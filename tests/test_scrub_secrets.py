@@ -1,4 +1,5 @@
-"""The key scrubber removes the known key in every form a body may carry it, and changes nothing else."""
+"""The key scrubber removes the known key in every form a body may carry it, and changes
+nothing else."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Everything the repository's files cite is in the repository (issue 26): no file points at the contracts page
-that lived in a shared folder beside the checkout (by its relative path or its name); docs/FORMATS.md holds what it
-said."""
+"""Everything the repository's files cite is in the repository (issue 26): no file points at the
+contracts page that lived in a shared folder beside the checkout (by its relative path or its
+name); docs/FORMATS.md holds what it said."""
 
 from __future__ import annotations
 

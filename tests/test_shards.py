@@ -1,5 +1,6 @@
-"""Shards: ``--shard I/N`` takes a stable 1/N of the (model dir, case) pairs; rescore shards merged are byte for
-byte one unsharded rescore; record shards merged score exactly the verdicts of one unsharded recording."""
+"""Shards: ``--shard I/N`` takes a stable 1/N of the (model dir, case) pairs; rescore shards merged
+are byte for byte one unsharded rescore; record shards merged score exactly the verdicts of one
+unsharded recording."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def tree(root: Path) -> dict[str, bytes]:
     }
 
 
-# Checked by hand with sha256sum: sha256("m/<id>") orders a..e as b, c, e, d, a; then they are dealt out in turn.
+# Checked by hand with sha256sum: sha256("m/<id>") orders a..e as b, c, e, d, a; then they are dealt
+# out in turn.
 @pytest.mark.parametrize(
     ("count", "expected"),
     [
@@ -57,7 +59,10 @@ def test_a_selection_keeps_only_the_shards_cases() -> None:
 
 
 def test_shards_are_the_same_in_another_process_and_hash_seed() -> None:
-    code = "from replay.shard import Shard; print(Shard(2, 3).select('auto', [f'c{i}' for i in range(50)]))"
+    code = (
+        "from replay.shard import Shard; print(Shard(2, 3).select('auto', [f'c{i}' for i in "
+        "range(50)]))"
+    )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     other = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
@@ -148,7 +153,8 @@ def test_record_shards_merged_score_the_unsharded_verdicts(
         record(tmp_path / f"shard-{index}", "--shard", f"{index}/2")
     err = capsys.readouterr().err
     assert "(shard 2/2)" in err
-    # A shard's dir holds part of the cases: the hint merges first, never "rescore shard-2" alone (issue 25).
+    # A shard's dir holds part of the cases: the hint merges first, never "rescore shard-2" alone
+    # (issue 25).
     assert f"the scores come from: lobstack-eval rescore {tmp_path / 'shard-2'}." not in err
     assert (
         "once all 2 shards are recorded, lobstack-eval merge SHARD_DIRS... --out merged/ then "

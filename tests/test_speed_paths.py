@@ -1,5 +1,5 @@
-"""What the speed work relies on (benchmarks/run.py measures the speed itself): the lighter paths give what the
-standard ones give, and each command imports only what it uses."""
+"""What the speed work relies on (benchmarks/run.py measures the speed itself): the lighter paths
+give what the standard ones give, and each command imports only what it uses."""
 
 from __future__ import annotations
 
@@ -72,8 +72,9 @@ def test_version_and_help_import_no_heavy_library() -> None:
 
 
 def test_rescore_without_html_imports_neither_vcrpy_nor_an_http_client(tmp_path: Path) -> None:
-    # Scoring needs polars (metrics) and jsonschema (argument checks); reading cassettes needs no HTTP library.
-    # One model dir: scored in this process (many go to a pool, and then this process does not even need polars).
+    # Scoring needs polars (metrics) and jsonschema (argument checks); reading cassettes needs no
+    # HTTP library. One model dir: scored in this process (many go to a pool, and then this process
+    # does not even need polars).
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cassettes" / "ref_oracle")
     args = [
         "rescore",
@@ -147,7 +148,8 @@ def test_the_cheap_body_check_never_matches_what_the_matcher_would_not(
 
 
 def test_the_fast_cassette_parse_gives_what_the_strict_parse_gives() -> None:
-    # Exactly the same value, types included (1 and 1.0 differ in sorted JSON text), for every committed cassette.
+    # Exactly the same value, types included (1 and 1.0 differ in sorted JSON text), for every
+    # committed cassette.
     from replay.cassette_transport import _parsed_fast, _parsed_strict
 
     for path in COMMITTED:
@@ -172,7 +174,8 @@ def _cassette(status: Any = 200, **extra: Any) -> bytes:
 @pytest.mark.parametrize(
     ("raw", "error"),
     [
-        # An integer beyond 64 bits: orjson would read a float, the strict parse an int; the error keeps the int.
+        # An integer beyond 64 bits: orjson would read a float, the strict parse an int; the error
+        # keeps the int.
         (_cassette(2**70), f"status.code: expected an integer HTTP status (100-999), got {2**70}"),
         # Deeper than a file may nest, but within orjson's own limit, in a field replay never reads.
         (
@@ -183,7 +186,8 @@ def _cassette(status: Any = 200, **extra: Any) -> bytes:
             b"\xef\xbb\xbf" + _cassette(),
             "not valid JSON (Expecting value at line 1)",
         ),  # a byte order mark
-        # A lone surrogate: only the strict parse reads it, and it is no text a request could have sent.
+        # A lone surrogate: only the strict parse reads it, and it is no text a request could
+        # have sent.
         (
             _cassette().replace(b'"{}"', b'"\\ud800"', 1),
             "interactions[0].request.body: not UTF-8 text",

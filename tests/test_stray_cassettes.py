@@ -1,4 +1,5 @@
-"""rescore says out loud, once per model dir, which cassette files run.json does not list (replay never reads them)."""
+"""rescore says out loud, once per model dir, which cassette files run.json does not list (replay
+never reads them)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,10 @@ def test_a_stray_cassette_is_named_once_per_model_dir(
     assert main(args) == 0
     warnings = _warnings(capsys.readouterr().err)
     assert warnings == [
-        f"warning: {abstain}: 'a.json', 'b.json' are not listed in run.json, so no case reads them (ignored)",
-        f"warning: {oracle}: 'selection-05 (copy).json' is not listed in run.json, so no case reads it (ignored)",
+        f"warning: {abstain}: 'a.json', 'b.json' are not listed in run.json, so no case reads them "
+        "(ignored)",
+        f"warning: {oracle}: 'selection-05 (copy).json' is not listed in run.json, so no case "
+        "reads it (ignored)",
     ]
     # The strays change nothing: the results are the committed ones.
     for slug in ("ref_oracle", "ref_abstain"):

@@ -1,4 +1,5 @@
-"""strict_json.loads_file: a clean file is parsed without a walk, and every bad one is still refused with its field."""
+"""strict_json.loads_file: a clean file is parsed without a walk, and every bad one is still
+refused with its field."""
 
 from __future__ import annotations
 

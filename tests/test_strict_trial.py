@@ -1,5 +1,5 @@
-"""A second new user's trial (METHOD.md, decisions 99-102): a cassette's format version, an --out inside the
-cassettes, a blank API key, run.json fields of the wrong type."""
+"""A second new user's trial (METHOD.md, decisions 99-102): a cassette's format version, an --out
+inside the cassettes, a blank API key, run.json fields of the wrong type."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ def _with_version(tmp_path: Path, version: object) -> Path:
 def test_cassette_version_other_than_1_is_refused_and_a_missing_one_reads_as_1(
     tmp_path: Path,
 ) -> None:
-    """vcrpy's loader reads neither: it loads version 99 and a missing version alike. We keep its missing-is-fine
-    and refuse any other number, a format the shape check cannot vouch for."""
+    """vcrpy's loader reads neither: it loads version 99 and a missing version alike. We keep its
+    missing-is-fine and refuse any other number, a format the shape check cannot vouch for."""
     from vcr.serialize import deserialize
     from vcr.serializers import jsonserializer
 
@@ -69,7 +69,8 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_rescore_refuses_to_write_inside_the_cassettes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, where: str
 ) -> None:
-    """As merge does: reports in the cassettes dir would be read back as (broken) model dirs by every rescore."""
+    """As merge does: reports in the cassettes dir would be read back as (broken) model dirs by
+    every rescore."""
     cassettes = tmp_path / "cassettes"
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
     before = _tree(cassettes)
@@ -133,8 +134,8 @@ def _answer_text(handler, number: int, body: bytes) -> None:  # type: ignore[no-
 def test_the_key_is_sent_without_surrounding_whitespace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A pasted key with a space or newline around it is the key (no key has whitespace; an HTTP header value may
-    not start with one)."""
+    """A pasted key with a space or newline around it is the key (no key has whitespace; an HTTP
+    header value may not start with one)."""
     from tests.record_helpers import LoopbackServer
 
     monkeypatch.setenv("LOBSTACK_API_KEY", "  key-123\n")
@@ -164,13 +165,15 @@ def test_a_key_with_a_line_break_inside_is_refused_without_showing_it(
     )
     captured = capsys.readouterr()
     assert captured.err == (
-        "error: LOBSTACK_API_KEY holds a line break or another control character; a key is one line\n"
+        "error: LOBSTACK_API_KEY holds a line break or another control character; a key is one "
+        "line\n"
     )
     assert "def-secret" not in captured.out and not cassettes.exists()
 
 
 def test_a_file_size_limit_names_the_file(tmp_path: Path) -> None:
-    """Under ``ulimit -f`` a write fails with EFBIG, which names no file: the error line names the one written."""
+    """Under ``ulimit -f`` a write fails with EFBIG, which names no file: the error line names
+    the one written."""
     import resource
     import subprocess
     import sys

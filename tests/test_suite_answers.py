@@ -1,8 +1,10 @@
-"""The suite's own regression test: plausible right and near-miss wrong answers for every case, run through the judge.
+"""The suite's own regression test: plausible right and near-miss wrong answers for every case, run
+through the judge.
 
-``tests/tables/suite_answers.json`` has one row per answer: the case, the step it answers, whether the judge must
-pass it, why it is right or wrong, and the calls (or the text) of the answer. A suite change that makes a check
-narrower than its request fails a right row; one that makes it looser than the request passes a wrong row.
+``tests/tables/suite_answers.json`` has one row per answer: the case, the step it answers, whether
+the judge must pass it, why it is right or wrong, and the calls (or the text) of the answer. A suite
+change that makes a check narrower than its request fails a right row; one that makes it looser than
+the request passes a wrong row.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ROWS: list[dict[str, Any]] = json.loads(
     (ROOT / "tests" / "tables" / "suite_answers.json").read_text(encoding="utf-8")
 )
-# Checks that leave no other wording: the value is fixed, or (subset) what may be added is not wording.
+# Checks that leave no other wording: the value is fixed, or (subset) what may be added is
+# not wording.
 FIXED = {"eq", "absent", "subset"}
 
 

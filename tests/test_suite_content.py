@@ -1,7 +1,9 @@
-"""The published suite 1.2.0 (evals/suite.json): its shape, its tool order, one consistent world, and that its
-checks pass and fail what they should (the answers per case are in tests/test_suite_answers.py).
+"""The published suite 1.2.0 (evals/suite.json): its shape, its tool order, one consistent world,
+and that its checks pass and fail what they should (the answers per case are in
+tests/test_suite_answers.py).
 
-Everything goes through the scorer (``parse_suite``, ``judge_step``); nothing here re-implements a check.
+Everything goes through the scorer (``parse_suite``, ``judge_step``); nothing here re-implements
+a check.
 """
 
 from __future__ import annotations
@@ -26,11 +28,26 @@ PAGE_COUNTS = {
     "parallel": 12,
     "chains": 12,
 }
-# The method page's validation keywords, plus the two annotations docs/FORMATS.md ("Suite file") allows.
+# The method page's validation keywords, plus the two annotations docs/FORMATS.md ("Suite
+# file") allows.
 KEYWORDS = {
-    "type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-    "minimum", "maximum", "minLength", "maxLength", "pattern", "description", "title",
-}  # fmt: skip
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "description",
+    "title",
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +61,8 @@ def raw() -> dict[str, Any]:
 
 
 def answer(*calls: tuple[str, Any], content: str | None = None) -> ModelResponse:
-    """A model response with these (name, arguments) calls; dict arguments are sent as JSON strings."""
+    """A model response with these (name, arguments) calls; dict arguments are sent as
+    JSON strings."""
     tool_calls = tuple(
         ToolCall(f"call_{i}", name, json.dumps(args) if isinstance(args, dict) else args)
         for i, (name, args) in enumerate(calls)
@@ -64,7 +82,8 @@ def schema_keywords(schema: Any, where: str) -> list[str]:
 
 
 def open_objects(schema: Any, where: str) -> list[str]:
-    """Every object schema, nested ones included, that does not set ``additionalProperties: false``."""
+    """Every object schema, nested ones included, that does not set
+    ``additionalProperties: false``."""
     found = (
         [where]
         if schema.get("type") == "object" and schema.get("additionalProperties") is not False
@@ -107,7 +126,8 @@ def test_tool_schemas_use_only_the_page_keywords(raw: dict[str, Any]) -> None:
 
 
 def test_every_object_in_a_tool_schema_rejects_unknown_keys(raw: dict[str, Any]) -> None:
-    # The method page: an invented argument name makes a call schema-invalid, at any depth (the CRM's where/values).
+    # The method page: an invented argument name makes a call schema-invalid, at any depth (the
+    # CRM's where/values).
     assert [
         o
         for name, tool in raw["tools"].items()
@@ -149,7 +169,8 @@ def test_every_reference_passes_its_checks_and_schema(suite: Suite) -> None:
 
 
 def run_case(case: Case, suite: Suite, respond) -> bool:  # type: ignore[no-untyped-def]
-    """Judge every step of a case with ``respond(step)``; stop at the first failing step like the runner."""
+    """Judge every step of a case with ``respond(step)``; stop at the first failing step like
+    the runner."""
     return all(judge_step(step, respond(step), case, suite).passed for step in case.steps)
 
 
@@ -210,13 +231,15 @@ def test_parallel_cases_fail_when_a_call_is_missing(suite: Suite) -> None:
 
 
 def right_tool(case: Case) -> str:
-    """The tool of the first expected call of the case's first step (the first call listed, for Parallel)."""
+    """The tool of the first expected call of the case's first step (the first call listed,
+    for Parallel)."""
     return case.steps[0].calls[0].name
 
 
 def test_the_right_tools_position_follows_the_case_number(suite: Suite) -> None:
-    # The method page's tool-order rule: case NN offers its right tool at position ((NN - 1) mod m) + 1, where m is
-    # the fewest tools any case of its group offers, so across each group the right tool is first, second, ... in turn.
+    # The method page's tool-order rule: case NN offers its right tool at position ((NN - 1) mod
+    # m) + 1, where m is the fewest tools any case of its group offers, so across each group the
+    # right tool is first, second, ... in turn.
     fewest: dict[str, int] = {}
     for case in suite.cases:
         fewest[case.group] = min(fewest.get(case.group, len(case.tools)), len(case.tools))
@@ -231,8 +254,9 @@ def test_the_right_tools_position_follows_the_case_number(suite: Suite) -> None:
 
 
 def test_no_position_holds_the_right_tool_beyond_chance(suite: Suite) -> None:
-    # A model that always calls the tool at one position p gets Right tool on the single-call cases whose right
-    # tool is there; per group that is never more than one case above the group's count divided by its tool count.
+    # A model that always calls the tool at one position p gets Right tool on the single-call cases
+    # whose right tool is there; per group that is never more than one case above the group's count
+    # divided by its tool count.
     for group in ("selection", "arguments", "near_misses", "parallel", "chains"):
         cases = [c for c in suite.cases if c.group == group]
         for position in range(max(len(c.tools) for c in cases)):
@@ -251,7 +275,8 @@ def test_near_miss_look_alike_sits_after_in_odd_cases_and_before_in_even_ones(
     assert offset == (1 if int(case_id[-2:]) % 2 else -1)
 
 
-# Arguments that name a file, directory, test, URL or Slack channel: exact spellings, never a case-insensitive match.
+# Arguments that name a file, directory, test, URL or Slack channel: exact spellings, never a
+# case-insensitive match.
 EXACT_ARGUMENTS = {
     "path",
     "paths",
@@ -293,7 +318,8 @@ def test_urls_are_accepted_with_and_without_a_trailing_slash(suite: Suite) -> No
 
 
 def test_the_same_call_gets_the_same_answer_in_every_case(suite: Suite) -> None:
-    # One made-up world: a request two cases make alike (same tool, same reference arguments) has one result.
+    # One made-up world: a request two cases make alike (same tool, same reference arguments) has
+    # one result.
     answers: dict[tuple[str, str], set[str]] = {}
     for case in suite.cases:
         for step in case.steps:

@@ -1,4 +1,5 @@
-"""Unknown keys in a suite file: listed by ``suite check``, refused by every command that reads a suite."""
+"""Unknown keys in a suite file: listed by ``suite check``, refused by every command that reads
+a suite."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ ONE_CASE = [
 
 
 def renamed_args(path: Path) -> tuple[Path, int]:
-    """The published suite with "args" misspelt "argz" in every expected call, and how many calls that is."""
+    """The published suite with "args" misspelt "argz" in every expected call, and how many calls
+    that is."""
     doc = json.loads(PUBLISHED.read_text(encoding="utf-8"))
     count = 0
     for raw_case in doc["cases"]:
@@ -93,7 +95,8 @@ def test_rescore_refuses_the_misspelt_suite_in_one_line(
     )
     err = capsys.readouterr().err
     assert err == (
-        f'error: {typo}: case selection-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?) '
+        f'error: {typo}: case selection-01.steps[0].calls[0]: unknown key "argz" (did you mean '
+        '"args"?) '
         f"(and {count - 1} more; run `lobstack-eval suite check {typo}`)\n"
     )
     assert not list(out.rglob("results.json"))
@@ -116,7 +119,8 @@ def test_rescore_refuses_the_misspelt_suite_in_one_line(
         ),
         (
             lambda d: d["cases"][0].update(notes="x"),
-            'case chains-01: unknown key "notes" (known keys: "draft", "group", "id", "messages", "steps", "tools")',
+            'case chains-01: unknown key "notes" (known keys: "draft", "group", "id", "messages", '
+            '"steps", "tools")',
         ),
         (
             lambda d: d.update(sytem_prompt="x"),
@@ -141,7 +145,10 @@ def test_rescore_refuses_the_misspelt_suite_in_one_line(
         ),
     ],
 )
-def test_unknown_key_names_its_path_and_the_closest_known_key(mutate, expected: str) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_key_names_its_path_and_the_closest_known_key(  # type: ignore[no-untyped-def]
+    mutate,
+    expected: str,
+) -> None:
     doc = suite_dict(copy.deepcopy(ONE_CASE), copy.deepcopy(TOOLS))
     mutate(doc)
     report = check_suite(json.dumps(doc).encode(), "s.json")
@@ -224,13 +231,14 @@ def test_record_refuses_a_misspelt_key_before_any_request(
     typo = tmp_path / "typo.json"
     typo.write_text(json.dumps(doc), encoding="utf-8")
     cassettes = tmp_path / "cassettes"
-    # Port 9 (discard) on loopback: a request would fail as a network error, not as this suite error.
+    # Port 9 (discard) on loopback: a request would fail as a network error, not as this
+    # suite error.
     args = ["record", "--model", "ref/oracle", "--suite", str(typo), "--cassettes", str(cassettes)]
     assert main([*args, "--base-url", "http://127.0.0.1:9/v1"]) == 1
     err = capsys.readouterr().err
     assert (
-        err
-        == f'error: {typo}: case chains-01.steps[0].calls[0]: unknown key "argz" (did you mean "args"?)\n'
+        err == f'error: {typo}: case chains-01.steps[0].calls[0]: unknown key "argz" (did you mean '
+        '"args"?)\n'
     )
     assert not cassettes.exists()
 

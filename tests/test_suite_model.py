@@ -75,13 +75,15 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             lambda d: d["tools"]["read_file"]["function"]["parameters"]["properties"][
                 "path"
             ].update(format="uri"),
-            "tools.read_file.function.parameters.properties.path: keyword 'format' is not supported",
+            "tools.read_file.function.parameters.properties.path: keyword 'format' is not "
+            "supported",
         ),
         (
             lambda d: d["tools"]["send_email"]["function"]["parameters"]["properties"]["to"][
                 "items"
             ].update({"$ref": "#/x"}),
-            "tools.send_email.function.parameters.properties.to.items: keyword '$ref' is not supported",
+            "tools.send_email.function.parameters.properties.to.items: keyword '$ref' is not "
+            "supported",
         ),
         (
             lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(path={"equals": "a"}),
@@ -91,7 +93,8 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(
                 path={"regex": "(", "eq": "a"}
             ),
-            "case chains-01.steps[0].calls[0].args.path: a check is an object with exactly one operator key",
+            "case chains-01.steps[0].calls[0].args.path: a check is an object with exactly one "
+            "operator key",
         ),
         (
             lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(path={"regex": "(["}),
@@ -105,11 +108,13 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
         ),
         (
             lambda d: d["cases"][0]["steps"][0]["calls"][0]["args"].update(path={"eq": "b.txt"}),
-            'case chains-01.steps[0].calls[0].reference.path: fails its own check: expected eq "b.txt"',
+            "case chains-01.steps[0].calls[0].reference.path: fails its own check: expected eq "
+            '"b.txt"',
         ),
         (
             lambda d: d["cases"][0]["steps"][0]["calls"][0]["reference"].update(start_line=0),
-            "case chains-01.steps[0].calls[0].reference: does not validate against read_file's schema",
+            "case chains-01.steps[0].calls[0].reference: does not validate against read_file's "
+            "schema",
         ),
         (
             lambda d: d["cases"][0]["steps"].reverse(),
@@ -117,7 +122,8 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
         ),
         (
             lambda d: d["cases"][0]["steps"][0]["calls"][0].pop("result"),
-            "case chains-01.steps[0].calls[0].result: a call in a non-final step needs a scripted result",
+            "case chains-01.steps[0].calls[0].result: a call in a non-final step needs a scripted "
+            "result",
         ),
         (
             lambda d: d["cases"][0]["steps"].pop(),
@@ -128,13 +134,17 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
             "case chains-01.steps[0].calls[0].args.line: read_file has no argument 'line'",
         ),
         (lambda d: d.update(version="1.0"), "version: '1.0' is not MAJOR.MINOR.PATCH"),
-        # The whole text must match (fullmatch): `$` in re.match also matches before a final newline.
+        # The whole text must match (fullmatch): `$` in re.match also matches before a
+        # final newline.
         (lambda d: d.update(version="1.1.0\n"), "version: '1.1.0\\n' is not MAJOR.MINOR.PATCH"),
         (lambda d: d.update(version="1.١.0"), "version: '1.١.0' is not MAJOR.MINOR.PATCH"),
         (lambda d: d.update(released="2026-01-01\n"), "released"),
     ],
 )
-def test_each_problem_names_case_and_field(mutate, expected: str) -> None:  # type: ignore[no-untyped-def]
+def test_each_problem_names_case_and_field(  # type: ignore[no-untyped-def]
+    mutate,
+    expected: str,
+) -> None:
     problems = broken(mutate)
     assert any(p.startswith(expected) for p in problems), problems
 

@@ -1,5 +1,6 @@
-"""``suite new``: a starting suite from a tools file or a live MCP server (real servers from the package registry,
-over stdio), checked, audited, recorded against the stand-in, rescored and run by the plugin."""
+"""``suite new``: a starting suite from a tools file or a live MCP server (real servers from the
+package registry, over stdio), checked, audited, recorded against the stand-in, rescored and run
+by the plugin."""
 
 from __future__ import annotations
 
@@ -217,8 +218,8 @@ def run_plugin(project: Path, suite: Path) -> subprocess.CompletedProcess[str]:
 def test_a_live_mcp_server_to_a_scored_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], server: str, suffix: str
 ) -> None:
-    """suite new --mcp (a real server over stdio) -> check -> audit -> record ref/oracle and ref/noisy against
-    the stand-in -> rescore -> the plugin."""
+    """suite new --mcp (a real server over stdio) -> check -> audit -> record ref/oracle and
+    ref/noisy against the stand-in -> rescore -> the plugin."""
     suite = tmp_path / "evals" / f"suite.{suffix}"
     chain: list[str] = []
     if server == "mcp-server-git":  # a chain whose scripted result is the server's own answer
@@ -278,8 +279,10 @@ def test_a_live_mcp_server_to_a_scored_run(
         )
         second = json.loads(cassette["interactions"][1]["request"]["body"])
         assert second["messages"][-1] == {
-            "role": "tool", "tool_call_id": second["messages"][-2]["tool_calls"][0]["id"], "content": taken
-        }  # fmt: skip
+            "role": "tool",
+            "tool_call_id": second["messages"][-2]["tool_calls"][0]["id"],
+            "content": taken,
+        }
     done = run_plugin(tmp_path, suite)
     assert done.returncode == 1, done.stdout[-2000:]  # ref/noisy fails some cases
     passed = sum(
@@ -325,15 +328,16 @@ def test_own_groups_ids_and_origin_are_checked_like_the_rest() -> None:
     data["name"] = "lobstack-notes"
     problems = check_suite(json.dumps(data).encode(), "s.json").problems
     assert problems[0] == (
-        "case find-budget.group: 'lookup' is not one of selection, arguments, near_misses, no_call, "
-        "parallel, chains"
+        "case find-budget.group: 'lookup' is not one of selection, arguments, near_misses, "
+        "no_call, parallel, chains"
     )
     assert len(problems) == 5
 
 
 @pytest.mark.slow
 def test_a_server_over_streamable_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``--mcp http://...``: an SDK-built server on 127.0.0.1 (its port picked by the OS), stopped after."""
+    """``--mcp http://...``: an SDK-built server on 127.0.0.1 (its port picked by the OS),
+    stopped after."""
     script = ROOT / "tests" / "fixtures" / "mcp_http" / "server.py"
     process = subprocess.Popen(
         [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True

@@ -1,4 +1,5 @@
-"""The group rules of ``suite check`` (scorer/suite_rules.py): a test per rule, on built suites and via the CLI."""
+"""The group rules of ``suite check`` (scorer/suite_rules.py): a test per rule, on built suites
+and via the CLI."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def good() -> Suite:
 
 
 def with_case(suite: Suite, case_id: str, **changes: Any) -> Suite:
-    """The suite with one built case changed (bypassing the builder, so only the group rules judge it)."""
+    """The suite with one built case changed (bypassing the builder, so only the group rules
+    judge it)."""
     cases = tuple(dataclasses.replace(c, **changes) if c.id == case_id else c for c in suite.cases)
     return dataclasses.replace(suite, cases=cases)
 
@@ -75,7 +77,8 @@ def test_one_call_groups_have_one_step_expecting_one_call(
 ) -> None:
     broken = with_case(good, f"{group}-01", steps=steps_of(good, *shape))
     assert suite_rules.problems(broken) == [
-        f"case {group}-01.steps: a {group} case has one step expecting one call; this one has {described}"
+        f"case {group}-01.steps: a {group} case has one step expecting one call; this one has "
+        f"{described}"
     ]
 
 
@@ -92,7 +95,8 @@ def test_parallel_has_one_step_expecting_two_or_three_calls(
 ) -> None:
     broken = with_case(good, "parallel-01", steps=steps_of(good, *shape))
     assert suite_rules.problems(broken) == [
-        f"case parallel-01.steps: a parallel case has one step expecting two or three calls; this one has {described}"
+        "case parallel-01.steps: a parallel case has one step expecting two or three calls; this "
+        f"one has {described}"
     ]
     assert suite_rules.problems(with_case(good, "parallel-01", steps=steps_of(good, "three"))) == []
 
@@ -110,7 +114,8 @@ def test_chains_have_two_to_four_steps_of_one_call(
 ) -> None:
     broken = with_case(good, "chains-01", steps=steps_of(good, *shape))
     assert suite_rules.problems(broken) == [
-        f"case chains-01.steps: a chain has 2 to 4 steps, each call step expecting one call; this one has {described}"
+        "case chains-01.steps: a chain has 2 to 4 steps, each call step expecting one call; this "
+        f"one has {described}"
     ]
     for fine in (("one", "one"), ("one", "one", "one", "one"), ("one", "none")):
         assert (
@@ -121,19 +126,28 @@ def test_chains_have_two_to_four_steps_of_one_call(
 def test_no_call_expects_no_call_first(good: Suite) -> None:
     broken = with_case(good, "no_call-01", steps=steps_of(good, "one", "none"))
     assert suite_rules.problems(broken) == [
-        "case no_call-01.steps[0].expect: a no_call case expects no call first; this one has 2 steps (1 call, none)"
+        "case no_call-01.steps[0].expect: a no_call case expects no call first; this one has 2 "
+        "steps (1 call, none)"
     ]
 
 
 @pytest.mark.parametrize(
     ("case_id", "group"),
-    [("selection-1", "selection"), ("selection-00", "selection"), ("chains-01", "selection"), ("sel-01", "selection"),
-     ("selection-100", "selection"), ("near-misses-01", "near_misses"), ("selection-01 ", "selection")],
-)  # fmt: skip
+    [
+        ("selection-1", "selection"),
+        ("selection-00", "selection"),
+        ("chains-01", "selection"),
+        ("sel-01", "selection"),
+        ("selection-100", "selection"),
+        ("near-misses-01", "near_misses"),
+        ("selection-01 ", "selection"),
+    ],
+)
 def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) -> None:
     broken = with_case(good, "selection-01", id=case_id, group=group)
     assert suite_rules.problems(broken) == [
-        f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to {group}-99"
+        f"case {case_id}.id: must be <group>-NN with NN from 01 to 99, here {group}-01 to "
+        f"{group}-99"
     ]
     assert suite_rules.problems(with_case(good, "selection-01", id="selection-99")) == []
 
@@ -164,7 +178,8 @@ def test_published_1_1_0_must_match_the_method_table(good: Suite) -> None:
     found = suite_rules.count_problems("lobstack-tool-calling", "1.1.0", counts)
     assert len(found) == 6
     assert found[0] == (
-        "cases: group 'selection' has 1 cases; the method page's table for lobstack-tool-calling 1.1.0 says 14"
+        "cases: group 'selection' has 1 cases; the method page's table for lobstack-tool-calling "
+        "1.1.0 says 14"
     )
     assert suite_rules.count_problems("lobstack-tool-calling", "1.0.0", counts) == [
         line.replace("1.1.0", "1.0.0") for line in found
@@ -203,8 +218,8 @@ def test_suite_check_lists_group_rule_problems(
     assert main(["suite", "check", str(path)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert err[:2] == [
-        f"{path}: case selection-01.steps: a selection case has one step expecting one call; this one has 1 step "
-        "(2 calls)",
+        f"{path}: case selection-01.steps: a selection case has one step expecting one call; this "
+        "one has 1 step (2 calls)",
         f"{path}: case no_call-01.messages[0].content: must be a string, got an array",
     ]
     assert err[2].startswith(f"error: {path}: 2 problem(s)")
@@ -213,7 +228,8 @@ def test_suite_check_lists_group_rule_problems(
 def test_suite_check_lists_rule_problems_even_when_the_suite_does_not_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A duplicate id stops the suite building; the id and message rules still judge every case, once each.
+    # A duplicate id stops the suite building; the id and message rules still judge every case,
+    # once each.
     doc = suite_dict(copy.deepcopy(GOOD))
     doc["cases"].append(copy.deepcopy(doc["cases"][0]))
     doc["cases"][1]["id"] = "bad/id"
@@ -224,15 +240,17 @@ def test_suite_check_lists_rule_problems_even_when_the_suite_does_not_build(
     assert main(["suite", "check", str(path)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert err[:-1] == [
-        f"{path}: case bad/id.id: must be <group>-NN with NN from 01 to 99, here arguments-01 to arguments-99",
-        f"{path}: case near_misses-01.tools: 'fly' is not in the tools catalogue (or its schema is invalid)",
+        f"{path}: case bad/id.id: must be <group>-NN with NN from 01 to 99, here arguments-01 to "
+        "arguments-99",
+        f"{path}: case near_misses-01.tools: 'fly' is not in the tools catalogue (or its schema is "
+        "invalid)",
         f"{path}: case near_misses-01.messages[0].content: must be a string, got null",
         f"{path}: case selection-01.id: duplicate case id",
     ]
     assert err[-1].startswith(f"error: {path}: 4 problem(s)")
 
 
-# --- Tool names gateways accept ----------------------------------------------------------------------------------
+# --- Tool names gateways accept -------------------------------------------------------------------
 
 RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
 

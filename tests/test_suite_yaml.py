@@ -1,5 +1,6 @@
-"""A suite in YAML: the same document and checks as its JSON form, YAML's surprises refused or disarmed, and
-every ``suite check`` problem with its line (docs/commands/suite-check.md#suite-yaml)."""
+"""A suite in YAML: the same document and checks as its JSON form, YAML's surprises refused or
+disarmed, and every ``suite check`` problem with its line
+(docs/commands/suite-check.md#suite-yaml)."""
 
 from __future__ import annotations
 

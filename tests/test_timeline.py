@@ -1,7 +1,7 @@
-"""The HTML report's timeline (issue 31): for a model with a history, Overall with its interval per run, a ring
-where the recorded identity changed, and drift's verdict on those runs with its change point marked (the same
-test: tests/test_drift_e2e.py checks the marked runs are the ones ``drift`` names). Built from the committed
-history (cassettes/history/), rescored here."""
+"""The HTML report's timeline (issue 31): for a model with a history, Overall with its interval per
+run, a ring where the recorded identity changed, and drift's verdict on those runs with its
+change point marked (the same test: tests/test_drift_e2e.py checks the marked runs are the ones
+``drift`` names). Built from the committed history (cassettes/history/), rescored here."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The committed runs' report dirs, as the watch recipe writes them: <run-id>/<model-slug>/results.json."""
+    """The committed runs' report dirs, as the watch recipe writes them:
+    <run-id>/<model-slug>/results.json."""
     reports = tmp_path_factory.mktemp("timeline") / "history"
     for day in DAYS:
         rescore(ROOT / "cassettes" / "history" / day, SUITE, reports / day, html=False)

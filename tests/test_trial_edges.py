@@ -1,5 +1,6 @@
-"""What a new-user trial found, end to end: credentials hand-edited into run.json, absurd --workers, a model
-none of whose cases could be scored, and model names whose folders would be hidden (decisions 114-117)."""
+"""What a new-user trial found, end to end: credentials hand-edited into run.json, absurd --workers,
+a model none of whose cases could be scored, and model names whose folders would be hidden
+(decisions 114-117)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def test_credentials_hand_edited_into_run_json_or_a_cassette_are_never_printed_o
     texts |= {str(p): p.read_text(errors="replace") for p in out.rglob("*") if p.is_file()}
     assert set(texts) >= {"stdout", "stderr", str(out / "index.html"), str(out / "leaderboard.md")}
     assert [where for where, text in texts.items() if SECRET in text or "user:" in text] == []
-    # What is shown instead is the stored URL, so the hint and the reasons still say where it was recorded.
+    # What is shown instead is the stored URL, so the hint and the reasons still say where it
+    # was recorded.
     assert "--base-url https://host/v1" in output.err
     reasons = [
         r["reason"]
@@ -75,7 +77,10 @@ def test_a_base_url_that_is_no_api_root_fails_its_model_without_repeating_creden
     _edit_manifest(cassettes / "ref_oracle", base_url=f"ftp://user:{SECRET}@host/v1")
     assert main(_rescore(cassettes, tmp_path / "reports")) == 1
     output = capsys.readouterr()
-    expected = f"error: {cassettes / 'ref_oracle' / 'run.json'}: base_url: 'ftp://host/v1' is not an http(s) URL"
+    expected = (
+        f"error: {cassettes / 'ref_oracle' / 'run.json'}: base_url: 'ftp://host/v1' is not "
+        "an http(s) URL"
+    )
     assert expected in output.err.splitlines()
     assert SECRET not in output.out + output.err
     assert (tmp_path / "reports" / "ref_noisy" / "results.json").is_file()
@@ -109,10 +114,13 @@ def test_a_model_with_no_scored_case_is_written_but_fails_rescore(
     out = tmp_path / "reports"
     assert main(_rescore(cassettes, out)) == 1
     err = capsys.readouterr().err.splitlines()
-    command = f"lobstack-eval record --model ref/other --cassettes {cassettes} --base-url 'http://127.0.0.1:<port>/v1'"
+    command = (
+        f"lobstack-eval record --model ref/other --cassettes {cassettes} --base-url "
+        "'http://127.0.0.1:<port>/v1'"
+    )
     assert err[-1] == (
-        f"error: {cassettes / 'ref_oracle'}: no case of model ref/other could be scored (80 unrecorded); "
-        f"record it: {command}"
+        f"error: {cassettes / 'ref_oracle'}: no case of model ref/other could be scored (80 "
+        f"unrecorded); record it: {command}"
     )
     assert not [
         line for line in err if "need recording" in line
@@ -159,7 +167,8 @@ def test_merged_report_shards_fail_the_same_way(
     err = capsys.readouterr().err.splitlines()
     assert (
         err[-1]
-        == f"error: {merged / 'ref_oracle'}: no case of model ref/other could be scored (80 unrecorded)"
+        == f"error: {merged / 'ref_oracle'}: no case of model ref/other could be scored (80 "
+        "unrecorded)"
     )
     assert (merged / "ref_oracle" / "results.json").is_file() and (merged / "index.html").is_file()
 
@@ -169,8 +178,19 @@ def test_a_model_whose_folder_would_be_hidden_is_refused_before_any_request(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str, slug: str
 ) -> None:  # type: ignore[no-untyped-def]
     cassettes = tmp_path / "cas"
-    code = main(["record", "--model", model, "--suite", str(MINI_SUITE), "--cassettes", str(cassettes),
-                 "--base-url", gateway.url])  # fmt: skip
+    code = main(
+        [
+            "record",
+            "--model",
+            model,
+            "--suite",
+            str(MINI_SUITE),
+            "--cassettes",
+            str(cassettes),
+            "--base-url",
+            gateway.url,
+        ]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith(
@@ -188,7 +208,10 @@ def test_rescore_says_it_skipped_a_hidden_folder_holding_a_run_json(
     (cassettes / ".git").mkdir()  # a hidden folder without run.json is nobody's business
     assert main(_rescore(cassettes, tmp_path / "reports", "--no-html", "-q")) == 0
     err = capsys.readouterr().err.splitlines()
-    warning = f"warning: {cassettes / '.hidden'}: a hidden folder holding run.json is not a model dir, so it was "
+    warning = (
+        f"warning: {cassettes / '.hidden'}: a hidden folder holding run.json is not a model "
+        "dir, so it was "
+    )
     warning += "skipped"
     assert [
         line for line in err if line.startswith("warning:") and OLDER_SUITE_NOTE not in line

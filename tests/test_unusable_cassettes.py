@@ -1,6 +1,7 @@
-"""A cassette that cannot be used stops its own case-run only: with repeats, that repeat of that case is
-unrecorded and the case is judged over its other repeats; `record` records exactly that case-run again; and a
-broken cassette never makes the gate green (a case that scored in A and is unrecorded in B is a lost score)."""
+"""A cassette that cannot be used stops its own case-run only: with repeats, that repeat of that
+case is unrecorded and the case is judged over its other repeats; `record` records exactly that
+case-run again; and a broken cassette never makes the gate green (a case that scored in A and is
+unrecorded in B is a lost score)."""
 
 from __future__ import annotations
 
@@ -161,8 +162,9 @@ def two_models(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untyped-def]
     two_models: tuple[Path, Path], tmp_path: Path, capsys, slug: str, status_a: str
 ) -> None:
-    """Whether the case passed or failed in A, its broken cassette in B is a lost score: the gate fails, the JUnit
-    file has that case as an error naming the file, and the pull-request comment says so."""
+    """Whether the case passed or failed in A, its broken cassette in B is a lost score: the gate
+    fails, the JUnit file has that case as an error naming the file, and the pull-request comment
+    says so."""
     cassettes, baseline = two_models
     case_id = "arguments-01"
     assert (
@@ -215,8 +217,8 @@ def _model(slug: str) -> str:
 def test_only_the_shard_that_owns_the_case_reports_it(
     two_models: tuple[Path, Path], tmp_path: Path, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    """Sharded rescore: the one shard holding the broken case exits 1 with its line; merged, the reports are the
-    unsharded rescore's."""
+    """Sharded rescore: the one shard holding the broken case exits 1 with its line; merged, the
+    reports are the unsharded rescore's."""
     cassettes, _baseline = two_models
     broken = cassettes / "ref_noisy" / "arguments-01.json"
     broken.write_bytes(broken.read_bytes()[:300])
@@ -290,8 +292,9 @@ def test_diff_suites_says_it_once_and_compares_the_rest(
 def test_a_deleted_cassette_run_json_lists_is_said_not_taken_for_never_recorded(  # type: ignore[no-untyped-def]
     tmp_path: Path, capsys
 ) -> None:
-    # record writes a cassette for every case-run it lists, even one with no answer (an empty one): a listed case
-    # without its file lost its recording. Unrecorded like any unusable cassette, said, exit 1; not "not recorded yet".
+    # record writes a cassette for every case-run it lists, even one with no answer (an empty one):
+    # a listed case without its file lost its recording. Unrecorded like any unusable cassette,
+    # said, exit 1; not "not recorded yet".
     cassettes = tmp_path / "cassettes"
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
     gone = cassettes / "ref_oracle" / "chains-01.json"

@@ -1,4 +1,5 @@
-"""``lobstack-eval --version``: the installed version, printed without importing the heavy libraries."""
+"""``lobstack-eval --version``: the installed version, printed without importing the
+heavy libraries."""
 
 from __future__ import annotations
 

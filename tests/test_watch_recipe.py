@@ -1,20 +1,23 @@
-"""docs/guide-watch.md's workflow works: its YAML parses, it runs daily and only its record step has the key, and
-its ``run:`` steps, run in order as Actions would, record one dated run a day into the history against the
-stand-in (port 0), score it into its report dir, append its rows and draw the timelines.
+"""docs/guide-watch.md's workflow works: its YAML parses, it runs daily and only its record step has
+the key, and its ``run:`` steps, run in order as Actions would, record one dated run a day into the
+history against the stand-in (port 0), score it into its report dir, append its rows and draw
+the timelines.
 
-What is substituted, and only this: ``LOBSTACK_BASE_URL`` points at the stand-in serving day N (``run=N``: the
-provider's day, when ``ref/drifting`` may have changed); ``date`` is a shim that prints day N (the clock of the day
-the job runs); the ``${{ ... }}`` expressions get the values of a run watching ``ref/drifting``; ``$GITHUB_ENV``
-is carried from step to step as Actions does; steps that use an action are GitHub's and are not run, nor is the
-install (``uv sync --locked``: this checkout's environment stands for it).
+What is substituted, and only this: ``LOBSTACK_BASE_URL`` points at the stand-in serving day N
+(``run=N``: the provider's day, when ``ref/drifting`` may have changed); ``date`` is a shim that
+prints day N (the clock of the day the job runs); the ``${{ ... }}`` expressions get the values of a
+run watching ``ref/drifting``; ``$GITHUB_ENV`` is carried from step to step as Actions does; steps
+that use an action are GitHub's and are not run, nor is the install (``uv sync --locked``: this
+checkout's environment stands for it).
 
-The history is seeded with the first 14 committed runs of ``ref/drifting`` (cassettes/history/, recorded with
-the same stand-in, changed from run 16), each scored into its report dir and the rows as the job would have
-done; the job then runs days 15-18. The drift step's exit code is what that history implies: 0 on days 15-17
-(no change, then a change not yet certain), 1 on day 18 (the alarm, naming the change between runs 15 and 16);
-every other step passes every day. A step that fails stops the steps after it that are not ``if: always()``,
-as in Actions. The job's runs are dated by the recorder's clock (today: after every seeded run, as in a real
-watch), so the verdict names them by run id and date.
+The history is seeded with the first 14 committed runs of ``ref/drifting`` (cassettes/history/,
+recorded with the same stand-in, changed from run 16), each scored into its report dir and the rows
+as the job would have done; the job then runs days 15-18. The drift step's exit code is what that
+history implies: 0 on days 15-17 (no change, then a change not yet certain), 1 on day 18 (the alarm,
+naming the change between runs 15 and 16); every other step passes every day. A step that fails
+stops the steps after it that are not ``if: always()``, as in Actions. The job's runs are dated by
+the recorder's clock (today: after every seeded run, as in a real watch), so the verdict names them
+by run id and date.
 """
 
 from __future__ import annotations
@@ -72,9 +75,9 @@ def substitute(value: str) -> str:
 def run_day(
     job: dict[str, Any], project: Path, env: dict[str, str]
 ) -> tuple[list[str], subprocess.CompletedProcess[str] | None]:
-    """Run the job's steps in ``project`` (bash -eo pipefail, ``$GITHUB_ENV`` carried); returns the steps not run
-    and the drift step's outcome. Every other step must pass; after a failed step only ``if: always()`` steps
-    run, as in Actions."""
+    """Run the job's steps in ``project`` (bash -eo pipefail, ``$GITHUB_ENV`` carried); returns the
+    steps not run and the drift step's outcome. Every other step must pass; after a failed step
+    only ``if: always()`` steps run, as in Actions."""
     github_env = project / "github-env"
     github_env.write_text("", encoding="utf-8")
     carried: dict[str, str] = {}
@@ -136,7 +139,8 @@ def test_the_watch_runs_daily_and_only_its_record_step_has_the_key() -> None:
 
 
 def seed(project: Path) -> None:
-    """Runs 1..SEEDED of ref/drifting from the committed history, scored as the job would have scored them."""
+    """Runs 1..SEEDED of ref/drifting from the committed history, scored as the job would have
+    scored them."""
     suite = project / "evals" / "suite.json"
     for day in DAYS[:SEEDED]:
         run_dir = project / "cassettes" / "history" / day

@@ -1,11 +1,12 @@
-"""A new user's install: the wheel ``uv build`` makes ships the current suite (byte-identical to evals/suite.json),
-and lobstack-eval installed from it into a fresh environment works in an empty project: it uses the bundled suite,
-says so, re-scores the committed recordings into the committed results, records from the stand-in, and exports
-the suite.
+"""A new user's install: the wheel ``uv build`` makes ships the current suite (byte-identical to
+evals/suite.json), and lobstack-eval installed from it into a fresh environment works in an empty
+project: it uses the bundled suite, says so, re-scores the committed recordings into the committed
+results, records from the stand-in, and exports the suite.
 
-Installed the way a user would, from the package registry: hatchling for the build and the locked versions of the
-dependencies (``uv export``) are downloaded into a uv cache of this module's own, empty at the start, so the test
-never depends on what the machine's cache happens to hold (package registries are the one network a test may use)."""
+Installed the way a user would, from the package registry: hatchling for the build and the locked
+versions of the dependencies (``uv export``) are downloaded into a uv cache of this module's own,
+empty at the start, so the test never depends on what the machine's cache happens to hold
+(package registries are the one network a test may use)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,9 @@ TIMEOUT_S = 600
 
 @pytest.fixture(scope="module")
 def uv_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """An empty uv cache for this module: whatever the build and the install need comes from the registry. Removed
-    at the end (the environment holds copies, UV_LINK_MODE=copy): a few hundred MB per run would pile up."""
+    """An empty uv cache for this module: whatever the build and the install need comes from the
+    registry. Removed at the end (the environment holds copies, UV_LINK_MODE=copy): a few hundred
+    MB per run would pile up."""
     cache = tmp_path_factory.mktemp("uv-cache")
     yield cache
     shutil.rmtree(cache, ignore_errors=True)
@@ -44,7 +46,8 @@ def uv_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def _uv(cache: Path, *args: str, cwd: Path = ROOT) -> str:
     if shutil.which("uv") is None:
         pytest.fail("uv is not on PATH: run the tests with ./scripts/test.sh (it installs uv)")
-    # Nothing of the caller's uv settings that would bend the install: no offline mode, no other cache or venv.
+    # Nothing of the caller's uv settings that would bend the install: no offline mode, no other
+    # cache or venv.
     dropped = ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "UV_OFFLINE", "UV_NO_CACHE", "UV_CACHE_DIR")
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     done = subprocess.run(
@@ -71,7 +74,8 @@ def wheel(uv_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def installed(wheel: Path, uv_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh environment holding the wheel and the locked versions of its dependencies; returns its bin dir."""
+    """A fresh environment holding the wheel and the locked versions of its dependencies; returns
+    its bin dir."""
     root = tmp_path_factory.mktemp("venv")
     requirements = root / "requirements.txt"
     requirements.write_text(
@@ -112,7 +116,8 @@ def test_the_wheel_ships_the_suite_byte_identical(wheel: Path) -> None:
 
 
 def _env(bin_dir: Path) -> dict[str, str]:
-    """The installed environment only: nothing of this checkout's (no VIRTUAL_ENV, no PYTHONPATH), no key."""
+    """The installed environment only: nothing of this checkout's (no VIRTUAL_ENV, no
+    PYTHONPATH), no key."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -186,8 +191,8 @@ def test_export_writes_the_suite_a_project_commits(installed: Path, tmp_path: Pa
 
 @pytest.fixture
 def gateway(installed: Path, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """``lobstack-eval gateway --port 0`` of the installed wheel in an empty dir: its URL and the line it printed
-    before the announcement. Stopped (its process group, by id) at the end."""
+    """``lobstack-eval gateway --port 0`` of the installed wheel in an empty dir: its URL and the
+    line it printed before the announcement. Stopped (its process group, by id) at the end."""
     where = tmp_path / "gateway"
     where.mkdir()
     process = subprocess.Popen(
@@ -254,7 +259,7 @@ def test_record_and_rescore_against_the_stand_in_from_the_wheel(  # type: ignore
     missing = len(_DOC["cases"]) - 1
     # The suggested command needs no --suite: run there, it finds the bundled suite again.
     assert (
-        f"{missing} case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle --base-url "
-        in (scored.stderr)
+        f"{missing} case(s) of ref/oracle need recording: lobstack-eval record --model ref/oracle "
+        "--base-url " in (scored.stderr)
     )
     assert "--suite" not in scored.stderr

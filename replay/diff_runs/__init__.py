@@ -1,9 +1,10 @@
 """Compare two runs (results.json files or report dirs) model by model, case by case.
 
-``load`` is the I/O edge; ``compare`` pairs cases by id (a pair needs a scored status, passed or failed, in both
-runs; anything else is listed as unpaired), ``gate`` decides whether B regressed, ``verdict`` says what that
-decision means for each case (the one verdict every output renders), ``render`` prints the report,
-``markdown`` writes the pull-request comment. ``model`` holds the records they share.
+``load`` is the I/O edge; ``compare`` pairs cases by id (a pair needs a scored status, passed or
+failed, in both runs; anything else is listed as unpaired), ``gate`` decides whether B regressed,
+``verdict`` says what that decision means for each case (the one verdict every output renders),
+``render`` prints the report, ``markdown`` writes the pull-request comment. ``model`` holds the
+records they share.
 """
 
 from replay.diff_runs.compare import compare, compare_model

@@ -10,10 +10,11 @@ from scorer.paired import holm
 
 
 def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
-    """A case that passed less often in B than in A beyond chance: the one-sided Fisher exact test on its scored
-    repeats, Holm-adjusted over the paired cases of its family (its model, or every model with ``--family
-    run``), below the level ``levels`` gives it: alpha / 2 when the rule can fire at these numbers of repeats,
-    else it is not run and the whole-run test has all of alpha (METHOD.md#calibrated-gate)."""
+    """A case that passed less often in B than in A beyond chance: the one-sided Fisher exact test
+    on its scored repeats, Holm-adjusted over the paired cases of its family (its model, or every
+    model with ``--family run``), below the level ``levels`` gives it: alpha / 2 when the rule
+    can fire at these numbers of repeats, else it is not run and the whole-run test has all of
+    alpha (METHOD.md#calibrated-gate)."""
     spent = levels(diff, options)
     hits: list[tuple[ModelDiff, CaseOutcome, float]] = []
     tested_count, level = 0, 0.0
@@ -44,10 +45,15 @@ def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         f"({family_text})"
     )
     regressions = tuple(
-        Regression(m.model, c.case_id, "broke", f"broke ({case_history(c)}; Fisher exact, Holm-adjusted p = "
-                   f"{p:.3g}): {c.reason_b or ''}")
+        Regression(
+            m.model,
+            c.case_id,
+            "broke",
+            f"broke ({case_history(c)}; Fisher exact, Holm-adjusted p = "
+            f"{p:.3g}): {c.reason_b or ''}",
+        )
         for m, c, p in hits
-    )  # fmt: skip
+    )
     return RuleResult("broken cases", True, f"{text} ({listing(found)})", regressions)
 
 

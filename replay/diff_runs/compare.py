@@ -1,9 +1,10 @@
-"""Pairing two runs model by model and case by case (pure): flips, unpaired cases, metric deltas, paired tests.
+"""Pairing two runs model by model and case by case (pure): flips, unpaired cases, metric deltas,
+paired tests.
 
-Each case is compared by its pass rate over its scored repeats. The paired test over cases is the exact McNemar
-test when both runs have one sample per case, else the exact sign-flip test on the per-case differences (which
-is McNemar's when every rate is 0 or 1). A case whose same model answers got another verdict is a scoring
-change (see ``scorer.answers``).
+Each case is compared by its pass rate over its scored repeats. The paired test over cases is the
+exact McNemar test when both runs have one sample per case, else the exact sign-flip test on the
+per-case differences (which is McNemar's when every rate is 0 or 1). A case whose same model answers
+got another verdict is a scoring change (see ``scorer.answers``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ def compare(
 ) -> RunDiff:
     """Compare two runs (model -> results dict, as from ``load_run``), matching models by name.
 
-    Two runs of one model each, under different names, are compared with each other: that is how a model change
-    (the same suite, another model) is gated. ``detect`` (points) is the drop the power estimate aims at.
+    Two runs of one model each, under different names, are compared with each other: that is how a
+    model change (the same suite, another model) is gated. ``detect`` (points) is the drop the power
+    estimate aims at.
     """
     if len(a) == 1 and len(b) == 1 and set(a) != set(b):
         return RunDiff(
@@ -108,8 +110,9 @@ def history_runs(results: dict[str, Any]) -> int:
 
 
 def _worse_p(paired: list[CaseOutcome], single: bool, runs_a: int) -> float:
-    """The one-sided p-value that B is worse: the history test when A is a history, else the one-sided side
-    of the paired test (exact McNemar with one sample a side, exact sign-flip with repeats)."""
+    """The one-sided p-value that B is worse: the history test when A is a history, else the
+    one-sided side of the paired test (exact McNemar with one sample a side, exact sign-flip
+    with repeats)."""
     if runs_a > 1:
         margins = []
         for c in paired:
@@ -184,7 +187,8 @@ def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None)
 
 
 def _reason(result: dict[str, Any] | None) -> str | None:
-    """The result's ``reason``; for contract-minimal files without it, the first failing step's reason."""
+    """The result's ``reason``; for contract-minimal files without it, the first failing
+    step's reason."""
     if result is None or result["status"] == "passed":
         return None
     reason = result.get("reason")

@@ -1,29 +1,36 @@
-"""The regression verdict of a run comparison (pure): a list of rules, each saying whether it fired, why, and the
-regressions it found. One decision, shown alike by the terminal, JUnit and the markdown comment.
+"""The regression verdict of a run comparison (pure): a list of rules, each saying whether it fired,
+why, and the regressions it found. One decision, shown alike by the terminal, JUnit and the
+markdown comment.
 
 Rules on scores (``diff runs --fail-on-regression``): B fails when
 
-- ``scoring change``: a case's same model answers got another verdict (a scorer or suite change, never noise);
-- ``--strict`` (only when given): any paired case whose pass rate fell (one sample per case: any flip to failed);
-- ``paired test``: the whole-run test finds B worse than A (one-sided exact McNemar with one sample a side,
-  one-sided exact sign-flip with repeats; against a history of earlier runs, the history test of
-  ``scorer.history_test``);
+- ``scoring change``: a case's same model answers got another verdict (a scorer or suite change,
+  never noise);
+- ``--strict`` (only when given): any paired case whose pass rate fell (one sample per case: any
+  flip to failed);
+- ``paired test``: the whole-run test finds B worse than A (one-sided exact McNemar with one sample
+  a side, one-sided exact sign-flip with repeats; against a history of earlier runs, the history
+  test of ``scorer.history_test``);
 - ``--max-drop`` (only when given): Overall fell by more than PCT points;
-- ``broken cases``: a case passed less often in B than in A beyond chance (one-sided Fisher exact test on its
-  repeats, Holm over the paired cases of its family): a concentrated drop the whole-run test can miss. It
-  replaced "consistent failures" (3/3 -> 0/3), which fired on 11 of 15 same-model pairs at K = 3.
+- ``broken cases``: a case passed less often in B than in A beyond chance (one-sided Fisher exact
+  test on its repeats, Holm over the paired cases of its family): a concentrated drop the whole-run
+  test can miss. It replaced "consistent failures" (3/3 -> 0/3), which fired on 11 of 15 same-model
+  pairs at K = 3.
 
-Alpha is spent per model by default (``--family run``: over every model of the run, Holm over the models):
-the per-case rule gets ``alpha / 2`` only when its numbers of repeats let it fire at all, else the whole-run
-test gets all of ``alpha`` (``levels``). So a same-model re-run raises a false alarm with probability at most
-``alpha`` per model (docs/decisions/history-gate.md; measured in tests/test_gate_calibration.py).
+Alpha is spent per model by default (``--family run``: over every model of the run, Holm over the
+models): the per-case rule gets ``alpha / 2`` only when its numbers of repeats let it fire at all,
+else the whole-run test gets all of ``alpha`` (``levels``). So a same-model re-run raises a false
+alarm with probability at most ``alpha`` per model (docs/decisions/history-gate.md; measured in
+tests/test_gate_calibration.py).
 
-Rules on whether B scored at all (``replay.diff_runs.unscored``), which always apply, with or without repeats or
-``--strict``: a case scored in A that errored, went unrecorded or vanished in B (beyond ``--allow-errored N`` such
-cases per model); a model of B with no scored case; a model of A missing from B.
+Rules on whether B scored at all (``replay.diff_runs.unscored``), which always apply, with or
+without repeats or ``--strict``: a case scored in A that errored, went unrecorded or vanished in B
+(beyond ``--allow-errored N`` such cases per model); a model of B with no scored case; a model of A
+missing from B.
 
-Flips in cases that are flaky on either side are noise: they fail no rule but ``--strict``. More rules go into
-``RULES``; each is a function of the diff and the options that returns None when it does not apply.
+Flips in cases that are flaky on either side are noise: they fail no rule but ``--strict``. More
+rules go into ``RULES``; each is a function of the diff and the options that returns None when it
+does not apply.
 """
 
 from __future__ import annotations
@@ -52,16 +59,21 @@ def scoring_change(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         return None
     count = sum(len(cases) for _, cases in found)
     regressions = tuple(
-        Regression(m.model, c.case_id, "scoring_change", f"scoring change: the same answers got another verdict "
-                   f"({case_history(c)})")
+        Regression(
+            m.model,
+            c.case_id,
+            "scoring_change",
+            f"scoring change: the same answers got another verdict ({case_history(c)})",
+        )
         for m, cases in found
         for c in cases
-    )  # fmt: skip
+    )
     return RuleResult(
         "scoring change",
         True,
-        f"scoring change: {cases_text(count)} got another verdict on the same model answers ({listing(found)}); "
-        "a scorer or suite change, not the model: if intended, make B the new baseline",
+        f"scoring change: {cases_text(count)} got another verdict on the same model answers "
+        f"({listing(found)}); a scorer or suite change, not the model: if intended, make B the new "
+        "baseline",
         regressions,
     )
 
@@ -109,7 +121,8 @@ def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         text = f"paired test: B is worse than A at --alpha {alpha} ({shown})"
         return RuleResult("paired test", True, text, regressions)
     shown = "; ".join(
-        f"{m.model}: {m.paired_test + ' ' if m.history_runs > 1 else ''}one-sided p = {m.worse_p:.4g}"
+        f"{m.model}: {m.paired_test + ' ' if m.history_runs > 1 else ''}one-sided p = "
+        f"{m.worse_p:.4g}"
         for m in diff.models[:10]
     )
     more = f"; +{len(diff.models) - 10} more" if len(diff.models) > 10 else ""
@@ -186,10 +199,11 @@ def decide(
 
 
 def decide_with(diff: RunDiff, options: GateOptions, rules: tuple[Rule, ...] = RULES) -> Decision:
-    """Run every rule; B regressed when any fired. The line names the rules that fired, or what each checked.
+    """Run every rule; B regressed when any fired. The line names the rules that fired, or what
+    each checked.
 
-    A case named by several rules is one regression (the first rule's kind, every rule's message), so JUnit's
-    failures + errors always equal ``len(regressions)``."""
+    A case named by several rules is one regression (the first rule's kind, every rule's message),
+    so JUnit's failures + errors always equal ``len(regressions)``."""
     results = [result for rule in rules if (result := rule(diff, options)) is not None]
     fired = [r for r in results if r.fired]
     if fired:
@@ -207,7 +221,8 @@ def decide_with(diff: RunDiff, options: GateOptions, rules: tuple[Rule, ...] = R
 
 
 def _one_per_case(found: list[Regression]) -> tuple[Regression, ...]:
-    """Merge the regressions that name the same case of the same model (whole-run ones stay apart)."""
+    """Merge the regressions that name the same case of the same model (whole-run ones
+    stay apart)."""
     merged: dict[tuple[str, str], Regression] = {}
     out: list[Regression | tuple[str, str]] = []
     for regression in found:
@@ -230,8 +245,8 @@ def _one_per_case(found: list[Regression]) -> tuple[Regression, ...]:
 
 
 def _noise_notes(diff: RunDiff, counted: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """What the gate let through as noise (in models whose flips no rule ``counted``), and how to tell (repeats)
-    when one sample per case cannot."""
+    """What the gate let through as noise (in models whose flips no rule ``counted``), and how to
+    tell (repeats) when one sample per case cannot."""
     notes = []
     for m in diff.models:
         worse = m.with_change("worse")
@@ -239,13 +254,15 @@ def _noise_notes(diff: RunDiff, counted: set[str] | frozenset[str] = frozenset()
             continue
         if m.single_sample:
             notes.append(
-                f"note: {m.model}: {cases_text(len(worse))} flipped to failed, but with one sample per case the "
-                f"paired test cannot tell {'it' if len(worse) == 1 else 'them'} from noise (p = {m.paired_p:.4g}); "
-                "record both runs with --repeats 5 to tell noise from regression"
+                f"note: {m.model}: {cases_text(len(worse))} flipped to failed, but with one sample "
+                f"per case the paired test cannot tell {'it' if len(worse) == 1 else 'them'} from "
+                f"noise (p = {m.paired_p:.4g}); record both runs with --repeats 5 to tell noise "
+                "from regression"
             )
         elif noisy := [c for c in worse if c.flaky]:
             notes.append(
-                f"note: {m.model}: {cases_text(len(noisy))} got worse in flaky cases: noise ({ids(noisy)})"
+                f"note: {m.model}: {cases_text(len(noisy))} got worse in flaky cases: noise "
+                f"({ids(noisy)})"
             )
     return notes
 

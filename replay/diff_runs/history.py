@@ -1,12 +1,14 @@
-"""A model's history as side A (pure): several earlier runs of the same model merged into one results document.
+"""A model's history as side A (pure): several earlier runs of the same model merged into one
+results document.
 
-Each case's repeats are every scored or unscored sample the runs hold (each run's repeats, in the order given),
-so the gate sees a case that passed 20 of 20 earlier runs apart from one that flipped 6 times in 20. The merged
-document is the first run's (its metrics, its suite, its case order, then the cases only later runs have) with
-``results[].runs`` holding every sample, ``repeats`` the total, and ``history`` naming the runs. Rules
-(docs/decisions/history-gate.md): every run must be of the same model and the same suite name and version as B
-(another model or suite version is an error, not a comparison); a case missing or unscored in some runs is judged
-on the runs that scored it (under "same model" the rest stay exchangeable).
+Each case's repeats are every scored or unscored sample the runs hold (each run's repeats, in the
+order given), so the gate sees a case that passed 20 of 20 earlier runs apart from one that flipped
+6 times in 20. The merged document is the first run's (its metrics, its suite, its case order, then
+the cases only later runs have) with ``results[].runs`` holding every sample, ``repeats`` the total,
+and ``history`` naming the runs. Rules (docs/decisions/history-gate.md): every run must be of the
+same model and the same suite name and version as B (another model or suite version is an error, not
+a comparison); a case missing or unscored in some runs is judged on the runs that scored it (under
+"same model" the rest stay exchangeable).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from scorer.repeats import aggregate_status
 
 
 def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    """One document for ``model`` from its earlier runs (source name, results document), first run first.
+    """One document for ``model`` from its earlier runs (source name, results document), first
+    run first.
 
-    A run of another model, or of another suite name or version than the first, is a ResultsError naming its
-    source. One run is returned as it is."""
+    A run of another model, or of another suite name or version than the first, is a ResultsError
+    naming its source. One run is returned as it is."""
     if not runs:
         raise ResultsError(f"the history of {model!r} holds no run")
     first_source, first = runs[0]
@@ -31,13 +34,14 @@ def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dic
     for source, doc in runs:
         if doc["model"] != model:
             raise ResultsError(
-                f"{source}: holds model {doc['model']!r}, not {model!r}: a history is earlier runs of the "
-                "same model (compare two models with two runs, not a history)"
+                f"{source}: holds model {doc['model']!r}, not {model!r}: a history is earlier runs "
+                "of the same model (compare two models with two runs, not a history)"
             )
         if _suite(doc) != suite:
             raise ResultsError(
                 f"{source}: scored with suite {_name(_suite(doc))}, but {first_source} with "
-                f"{_name(suite)}: a history is runs of one suite version (rescore them with one suite)"
+                f"{_name(suite)}: a history is runs of one suite version (rescore them with one "
+                "suite)"
             )
     if len(runs) == 1:
         return first

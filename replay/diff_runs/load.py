@@ -1,5 +1,5 @@
-"""Reading a run (the I/O edge of ``diff runs``): a results.json file, a model report dir or a reports dir; and
-a history of earlier runs as side A."""
+"""Reading a run (the I/O edge of ``diff runs``): a results.json file, a model report dir or a
+reports dir; and a history of earlier runs as side A."""
 
 from __future__ import annotations
 
@@ -20,11 +20,13 @@ def _raise(exc: ResultsError, _path: Path) -> None:
 def load_run(
     path: Path, on_error: Callable[[ResultsError, Path], None] = _raise
 ) -> dict[str, dict[str, Any]]:
-    """Read a run: a results.json file, a model report dir holding one, or a reports dir of model dirs.
+    """Read a run: a results.json file, a model report dir holding one, or a reports dir of
+    model dirs.
 
-    Returns model name -> results dict. Anything unreadable is a ResultsError naming the file, raised at once;
-    with ``on_error`` each one goes there instead, with the path it is about (the file, or ``path`` when there is
-    none), and every other file is still read, so a caller can name every bad file of a run, not only the first.
+    Returns model name -> results dict. Anything unreadable is a ResultsError naming the file,
+    raised at once; with ``on_error`` each one goes there instead, with the path it is about (the
+    file, or ``path`` when there is none), and every other file is still read, so a caller can name
+    every bad file of a run, not only the first.
     """
     if path.is_file():
         files = [path]
@@ -58,9 +60,9 @@ GLOB_CHARS = frozenset("*?[")
 
 
 def history_paths(patterns: Sequence[str], option: str = "--history") -> list[Path]:
-    """The paths of ``--history`` options: a pattern with ``*``, ``?`` or ``[`` is expanded (sorted), so a CI step
-    can pass ``'runs/*/reports'`` quoted; one that matches nothing is a UsageError (an empty history is a mistake,
-    not a comparison against nothing)."""
+    """The paths of ``--history`` options: a pattern with ``*``, ``?`` or ``[`` is expanded
+    (sorted), so a CI step can pass ``'runs/*/reports'`` quoted; one that matches nothing is a
+    UsageError (an empty history is a mistake, not a comparison against nothing)."""
     paths: list[Path] = []
     for pattern in patterns:
         if GLOB_CHARS & set(pattern):
@@ -78,9 +80,10 @@ def load_history(
     b_models: Sequence[str],
     on_error: Callable[[ResultsError, Path], None] = _raise,
 ) -> dict[str, dict[str, Any]]:
-    """Side A as a history: the runs at ``paths`` (the first is A; the same path twice counts once), each model's
-    runs merged by ``merge_history``. A run holding none of B's models (``b_models``) is an error: a history is
-    earlier runs of the same model. Errors go to ``on_error`` like ``load_run``'s."""
+    """Side A as a history: the runs at ``paths`` (the first is A; the same path twice counts once),
+    each model's runs merged by ``merge_history``. A run holding none of B's models
+    (``b_models``) is an error: a history is earlier runs of the same model. Errors go to
+    ``on_error`` like ``load_run``'s."""
     seen: set[Path] = set()
     runs: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for path in paths:
@@ -92,8 +95,8 @@ def load_history(
         if run and not set(run) & set(b_models):
             on_error(
                 ResultsError(
-                    f"{path}: holds {_names(run)}, none of B's models ({_names(b_models)}): a history is "
-                    "earlier runs of the same model"
+                    f"{path}: holds {_names(run)}, none of B's models ({_names(b_models)}): a "
+                    "history is earlier runs of the same model"
                 ),
                 path,
             )

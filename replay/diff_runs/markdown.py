@@ -1,13 +1,14 @@
-"""The pull-request comment of a run comparison (rendering only): GitHub-flavoured markdown, never over 65,000
-characters whatever the input (GitHub refuses comments over 65,536).
+"""The pull-request comment of a run comparison (rendering only): GitHub-flavoured markdown, never
+over 65,000 characters whatever the input (GitHub refuses comments over 65,536).
 
-The verdict is the Decision's own line (and its notes), so the comment says exactly what the gate decided. Per
-model: the paired difference of Overall with its 95% interval, the metric deltas with their intervals, the paired
-counts and McNemar's p (with repeats, the cases better and worse by pass rate and the sign-flip test's p), then
-each case once under its verdict (``replay.diff_runs.verdict``): regressions, cases that got worse without being
-one (noise, or counted in the paired test), fixes, other unpaired cases; known failures are counted, not listed.
-Each list is capped with a count of the rest. When the whole does not fit, fewer cases are listed, then fewer
-models, and the comment says what it left out.
+The verdict is the Decision's own line (and its notes), so the comment says exactly what the gate
+decided. Per model: the paired difference of Overall with its 95% interval, the metric deltas with
+their intervals, the paired counts and McNemar's p (with repeats, the cases better and worse by pass
+rate and the sign-flip test's p), then each case once under its verdict
+(``replay.diff_runs.verdict``): regressions, cases that got worse without being one (noise, or
+counted in the paired test), fixes, other unpaired cases; known failures are counted, not listed.
+Each list is capped with a count of the rest. When the whole does not fit, fewer cases are listed,
+then fewer models, and the comment says what it left out.
 """
 
 from __future__ import annotations
@@ -49,23 +50,25 @@ def to_markdown(diff: RunDiff, decision: Decision, a: str, b: str, limit: int = 
     return _cut(_join([*blocks, foot]), limit)
 
 
-LISTED = 50  # error lines listed in a comment on runs that could not be compared; the rest are in the job log
+# error lines listed in a comment on runs that could not be compared; the rest are in the job log
+LISTED = 50
 ERROR_CHARS = 1_000
 
 
 def not_compared_markdown(
     problems: Sequence[NotCompared], a: str, b: str, limit: int = MAX_CHARS
 ) -> str:
-    """The comment when runs ``a`` and ``b`` could not be compared (METHOD decision 111): it says so, that this is
-    no verdict on the change, and lists the error lines (the first 50; each at most 1,000 characters)."""
+    """The comment when runs ``a`` and ``b`` could not be compared (METHOD decision 111): it says
+    so, that this is no verdict on the change, and lists the error lines (the first 50; each at
+    most 1,000 characters)."""
     count = f"{len(problems)} error{'' if len(problems) == 1 else 's'}"
     lines = [
         "### lobstack-eval: runs not compared",
         "",
         f"A (baseline): {_text(a, NAME_CHARS)} · B (candidate): {_text(b, NAME_CHARS)}",
         "",
-        f"**Verdict:** the runs could not be compared ({count}); nothing was compared, so this says nothing about "
-        "the change. Fix what is listed and run again.",
+        f"**Verdict:** the runs could not be compared ({count}); nothing was compared, so this "
+        "says nothing about the change. Fix what is listed and run again.",
         "",
         *(f"- {_text(p.message, ERROR_CHARS)}" for p in problems[:LISTED]),
     ]
@@ -100,14 +103,14 @@ def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
     discordant = len(m.to_failed) + len(m.to_passed)
     paired = (
         f"{m.pairs} paired cases: {m.both_passed} passed in both, {m.both_failed} failed in both, "
-        f"{len(m.to_failed)} passed → failed, {len(m.to_passed)} failed → passed (McNemar exact p = "
-        f"{m.mcnemar_p:.4g} on {discordant} discordant pairs)."
+        f"{len(m.to_failed)} passed → failed, {len(m.to_passed)} failed → passed (McNemar exact p "
+        f"= {m.mcnemar_p:.4g} on {discordant} discordant pairs)."
     )
     if not m.single_sample:  # repeats: cases compared by pass rate, with the sign-flip test
         worse, better = len(m.with_change("worse")), len(m.with_change("better"))
         paired = (
-            f"Repeats: A {m.repeats_a}, B {m.repeats_b}. {m.pairs} paired cases by pass rate: {worse} worse, "
-            f"{better} better (sign-flip exact p = {m.paired_p:.4g})."
+            f"Repeats: A {m.repeats_a}, B {m.repeats_b}. {m.pairs} paired cases by pass rate: "
+            f"{worse} worse, {better} better (sign-flip exact p = {m.paired_p:.4g})."
         )
     if m.history_runs > 1:  # a history: its runs' repeats together, and the history test
         paired = paired.replace(
@@ -124,7 +127,8 @@ def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
     for d in m.metrics:
         title = TITLES.get(d.name, d.name)
         lines.append(
-            f"| {title} | {rate_ci(d.a_rate, d.a_ci)} | {rate_ci(d.b_rate, d.b_ci)} | {delta_text(d.delta)} |"
+            f"| {title} | {rate_ci(d.a_rate, d.a_ci)} | {rate_ci(d.b_rate, d.b_ci)} | "
+            f"{delta_text(d.delta)} |"
         )
     for regression in verdict.whole_run:
         lines += ["", f"**Whole run:** {_text(regression.message, VERDICT_CHARS)}"]
@@ -175,8 +179,8 @@ def _case_table(cases: Sequence[CaseVerdict], cap: int) -> list[str]:
 
 
 def _why(c: CaseVerdict) -> str:
-    """The verdict's message; for a case that got worse or better, what it did and B's reason (the model's
-    paired test is said once, above)."""
+    """The verdict's message; for a case that got worse or better, what it did and B's reason (the
+    model's paired test is said once, above)."""
     if c.kind in ("counted", "noise", "fix"):
         label = {"counted": "counted in the paired test", "noise": "noise", "fix": "better"}[c.kind]
         reason = c.case.reason_b if c.case.status_b == "failed" else None
@@ -194,7 +198,10 @@ def _foot(diff: RunDiff) -> str:
 
 
 def _omitted(count: int) -> str:
-    return f"… and {count} more model(s), left out to stay under GitHub's comment size (see the job log)."
+    return (
+        f"… and {count} more model(s), left out to stay under GitHub's comment size (see the "
+        "job log)."
+    )
 
 
 def _join(parts: Sequence[str]) -> str:
@@ -211,8 +218,8 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _text(value: str, limit: int) -> str:
-    """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML escaped, no
-    ``@mention`` (GitHub would notify whoever a model named)."""
+    """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML
+    escaped, no ``@mention`` (GitHub would notify whoever a model named)."""
     flat = for_terminal(
         " ".join(value.split()), one_line=True
     )  # controls and bidi shown, never acted on

@@ -1,7 +1,8 @@
-"""The records of a run comparison: cases paired by id, metric deltas, the per-model and whole-run diffs.
+"""The records of a run comparison: cases paired by id, metric deltas, the per-model and
+whole-run diffs.
 
-A case is compared by its pass rate over its scored repeats (one sample per case is a rate of 0 or 1), so one
-set of records serves single runs and repeated runs alike.
+A case is compared by its pass rate over its scored repeats (one sample per case is a rate of 0 or
+1), so one set of records serves single runs and repeated runs alike.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ SCORED = frozenset({"passed", "failed"})
 
 @dataclass(frozen=True)
 class Sample:
-    """One repeat of a case in one run: its status and the digests of the model's answers (None: unknown)."""
+    """One repeat of a case in one run: its status and the digests of the model's answers
+    (None: unknown)."""
 
     status: str
     answers: tuple[str, ...] | None = None
@@ -39,9 +41,9 @@ class SuiteRef:
 
 @dataclass(frozen=True)
 class NotCompared:
-    """One reason two runs could not be compared at all (METHOD decisions 93 and 111): what it is about (a results
-    file's path, a model, or ``(whole run)``), its kind (``unreadable``, ``suite_mismatch``, ``no_common_model``)
-    and the error line's text."""
+    """One reason two runs could not be compared at all (METHOD decisions 93 and 111): what it is
+    about (a results file's path, a model, or ``(whole run)``), its kind (``unreadable``,
+    ``suite_mismatch``, ``no_common_model``) and the error line's text."""
 
     name: str
     kind: str
@@ -50,7 +52,8 @@ class NotCompared:
 
 @dataclass(frozen=True)
 class CaseOutcome:
-    """One case id seen in A and/or B; a status of ``None`` means the case is absent from that run."""
+    """One case id seen in A and/or B; a status of ``None`` means the case is absent from
+    that run."""
 
     case_id: str
     group: str | None
@@ -68,7 +71,8 @@ class CaseOutcome:
         return self.status_a in SCORED and self.status_b in SCORED
 
     def samples(self, side: str) -> tuple[Sample, ...]:
-        """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its one sample)."""
+        """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its
+        one sample)."""
         given, status = (
             (self.samples_a, self.status_a) if side == "a" else (self.samples_b, self.status_b)
         )
@@ -191,7 +195,8 @@ class ModelDiff:
 
     @property
     def lost(self) -> tuple[CaseOutcome, ...]:
-        """Cases scored in A (passed or failed) that did not score in B: errored, unrecorded or absent."""
+        """Cases scored in A (passed or failed) that did not score in B: errored, unrecorded
+        or absent."""
         return tuple(c for c in self.cases if c.status_a in SCORED and c.status_b not in SCORED)
 
     @property
@@ -201,7 +206,8 @@ class ModelDiff:
 
     @property
     def suite_mismatch(self) -> bool:
-        """A and B were scored with different suites (name or version): scores are not comparable."""
+        """A and B were scored with different suites (name or version): scores are
+        not comparable."""
         return (self.suite_a.name, self.suite_a.version) != (
             self.suite_b.name,
             self.suite_b.version,
@@ -234,14 +240,16 @@ ERROR_KINDS = frozenset(
 
 @dataclass(frozen=True)
 class Regression:
-    """One thing that makes B a regression of A; ``case_id`` is None when it is about a model's whole run.
+    """One thing that makes B a regression of A; ``case_id`` is None when it is about a model's
+    whole run.
 
-    ``kind`` names the rule: ``scoring_change`` (the same answers got another verdict), ``flipped`` (``--strict``:
-    the case's pass rate fell; with one sample, passed -> failed), ``paired_test`` (B worse than A over the
-    cases), ``dropped`` (Overall beyond ``--max-drop``), ``broke`` (the case passed less often in B beyond
-    chance: Fisher exact, Holm over the cases), ``lost`` (scored in A, errored/unrecorded/absent in B),
-    ``no_scores`` (B scored no case) or ``vanished`` (a model of A missing from B). JUnit shows the
-    ``ERROR_KINDS`` as errors, the others as failures."""
+    ``kind`` names the rule: ``scoring_change`` (the same answers got another verdict), ``flipped``
+    (``--strict``: the case's pass rate fell; with one sample, passed -> failed), ``paired_test``
+    (B worse than A over the cases), ``dropped`` (Overall beyond ``--max-drop``), ``broke`` (the
+    case passed less often in B beyond chance: Fisher exact, Holm over the cases), ``lost``
+    (scored in A, errored/unrecorded/absent in B), ``no_scores`` (B scored no case) or
+    ``vanished`` (a model of A missing from B). JUnit shows the ``ERROR_KINDS`` as errors, the
+    others as failures."""
 
     model: str
     case_id: str | None
@@ -256,8 +264,9 @@ class Regression:
 
 @dataclass(frozen=True)
 class Decision:
-    """The regression verdict, the one line that explains it, and every regression behind it; ``rules`` names
-    the rules that decided (none when no rule fired) and ``notes`` are advice printed before the verdict."""
+    """The regression verdict, the one line that explains it, and every regression behind it;
+    ``rules`` names the rules that decided (none when no rule fired) and ``notes`` are advice
+    printed before the verdict."""
 
     regression: bool
     line: str

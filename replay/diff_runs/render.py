@@ -1,9 +1,9 @@
-"""The terminal report of a run comparison (rendering only): the verdict first, then a short summary, then each
-model's cases, each case once with its verdict (``replay.diff_runs.verdict``).
+"""The terminal report of a run comparison (rendering only): the verdict first, then a short
+summary, then each model's cases, each case once with its verdict (``replay.diff_runs.verdict``).
 
-``detail`` is ``quiet`` (the verdict, its notes, the summary and one line per model), ``normal`` (also every case
-whose verdict is not ``unchanged`` or ``known_failure``) or ``verbose`` (every case, the metric table and the power
-line).
+``detail`` is ``quiet`` (the verdict, its notes, the summary and one line per model), ``normal``
+(also every case whose verdict is not ``unchanged`` or ``known_failure``) or ``verbose`` (every
+case, the metric table and the power line).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def format_text(
     judged: Sequence[ModelVerdict] | None = None,
     detail: str = "normal",
 ) -> str:
-    """The terminal report: the verdict line and its notes, the summary, then one block per model."""
+    """The terminal report: the verdict line and its notes, the summary, then one block
+    per model."""
     judged = tuple(judged) if judged is not None else verdicts(diff, decision)
     lines = [decision.line, *decision.notes, summary_line(diff, judged)]
     for m, v in zip(diff.models, judged, strict=False):
@@ -52,7 +53,8 @@ def format_text(
 
 
 def summary_line(diff: RunDiff, judged: Sequence[ModelVerdict]) -> str:
-    """``summary: 1 model, 80 cases: 0 regressions, 3 noise, ...`` (zero counts left out but regressions)."""
+    """``summary: 1 model, 80 cases: 0 regressions, 3 noise, ...`` (zero counts left out but
+    regressions)."""
     cases = sum(len(v.cases) for v in judged)
     whole = sum(len(v.whole_run) for v in judged)
     models = f"{len(diff.models)} model{'' if len(diff.models) == 1 else 's'}"
@@ -85,7 +87,8 @@ def _model_block(m: ModelDiff, v: ModelVerdict, detail: str) -> list[str]:
     if any(c.kind == "known_failure" for c in hidden):
         count = sum(1 for c in hidden if c.kind == "known_failure")
         lines.append(
-            f"  ({count} known failure{'' if count == 1 else 's'} not listed; --verbose lists every case)"
+            f"  ({count} known failure{'' if count == 1 else 's'} not listed; --verbose lists "
+            "every case)"
         )
     if detail == "verbose":
         lines.append("  metric            A                        B                        B - A")
@@ -98,7 +101,8 @@ def _model_block(m: ModelDiff, v: ModelVerdict, detail: str) -> list[str]:
 
 
 def _case_text(c: CaseVerdict) -> str:
-    """What the case did and B's reason; a rule's or a lost case's own message says more, so it is shown whole."""
+    """What the case did and B's reason; a rule's or a lost case's own message says more, so it
+    is shown whole."""
     if c.kind in ("counted", "noise", "fix", "known_failure", "unchanged"):
         reason = c.case.reason_b if c.case.status_b == "failed" else None
         return c.history + (f": {reason}" if reason else "")
@@ -112,13 +116,14 @@ def _model_line(m: ModelDiff) -> str:
     repeats = "" if m.single_sample else f", repeats A {m.repeats_a}, B {m.repeats_b}"
     return (
         f"model {m.model} (suite {suites}{repeats}): Overall {rate_ci(overall.a_rate, None)} -> "
-        f"{rate_ci(overall.b_rate, None)}; {difference_text(m.difference)}; {m.paired_test} p = {m.paired_p:.4g}"
+        f"{rate_ci(overall.b_rate, None)}; {difference_text(m.difference)}; {m.paired_test} p = "
+        f"{m.paired_p:.4g}"
     )
 
 
 def difference_text(difference: PairedDifference | None) -> str:
-    """``paired difference B - A -2.50 points [-7.10, +2.10] (95%, 80 cases)``, as the terminal and the
-    pull-request comment print it."""
+    """``paired difference B - A -2.50 points [-7.10, +2.10] (95%, 80 cases)``, as the terminal and
+    the pull-request comment print it."""
     if difference is None:
         return "paired difference: no paired case"
     interval = (
@@ -131,8 +136,8 @@ def difference_text(difference: PairedDifference | None) -> str:
 
 
 def power_line(power: Power) -> str:
-    """What the comparison can see: the smallest Overall drop (80% power, alpha 0.05) and the repeats it takes
-    to see ``--detect`` points."""
+    """What the comparison can see: the smallest Overall drop (80% power, alpha 0.05) and the
+    repeats it takes to see ``--detect`` points."""
     text = f"  power: detects an Overall drop of {power.detectable:.1f} points or more"
     text += f" (80% power, alpha 0.05, {power.cases} paired cases); "
     target = f"{power.target:g} points"
@@ -143,7 +148,8 @@ def power_line(power: Power) -> str:
 
 
 def rate_ci(rate: float | None, ci: tuple[float, float] | None) -> str:
-    """A rate with its interval, as both the terminal report and the pull-request comment print it."""
+    """A rate with its interval, as both the terminal report and the pull-request comment
+    print it."""
     if rate is None:
         return "-"
     return f"{rate:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else f"{rate:.2f}"

@@ -1,4 +1,5 @@
-"""What every gate rule shares: its options, its result, and the texts that name cases in a verdict (pure)."""
+"""What every gate rule shares: its options, its result, and the texts that name cases in a
+verdict (pure)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ class GateOptions:
 
 @dataclass(frozen=True)
 class RuleResult:
-    """One rule's finding: ``rule`` names it, ``text`` says what it saw (shown whether it fired or not), and
-    ``regressions`` are what it counts when it fired (at least one)."""
+    """One rule's finding: ``rule`` names it, ``text`` says what it saw (shown whether it fired or
+    not), and ``regressions`` are what it counts when it fired (at least one)."""
 
     rule: str
     fired: bool
@@ -41,8 +42,8 @@ def cases_text(count: int) -> str:
 
 
 def ids(cases: Sequence[CaseOutcome], limit: int = 10) -> str:
-    """The first ``limit`` case ids, then how many more: the full list is printed above the verdict; the verdict
-    line stays readable in a CI log."""
+    """The first ``limit`` case ids, then how many more: the full list is printed above the verdict;
+    the verdict line stays readable in a CI log."""
     shown = ", ".join(c.case_id for c in cases[:limit])
     return shown + (f", +{len(cases) - limit} more" if len(cases) > limit else "")
 
@@ -53,7 +54,8 @@ def listing(found: Sequence[tuple[ModelDiff, Sequence[CaseOutcome]]]) -> str:
 
 
 def case_history(case: CaseOutcome) -> str:
-    """What a case did in A and in B: its status (one sample per side), or how many scored repeats passed."""
+    """What a case did in A and in B: its status (one sample per side), or how many scored
+    repeats passed."""
     if len(case.samples("a")) <= 1 and len(case.samples("b")) <= 1:
         return f"{case.status_a or 'absent'} in A, {case.status_b or 'absent'} in B"
     return f"{_side(case, 'a')} in A, {_side(case, 'b')} in B"

@@ -1,8 +1,9 @@
-"""The gate's rules on whether B scored at all (pure); they apply whatever else was asked (repeats, ``--strict``,
-``--max-drop``), because a gate must never pass a broken run.
+"""The gate's rules on whether B scored at all (pure); they apply whatever else was asked (repeats,
+``--strict``, ``--max-drop``), because a gate must never pass a broken run.
 
-- ``errored or vanished``: a case scored in A (with repeats: some repeat scored) that did not score in B (no
-  repeat scored: errored, unrecorded or absent) is a regression, beyond ``--allow-errored N`` such cases per model;
+- ``errored or vanished``: a case scored in A (with repeats: some repeat scored) that did not score
+  in B (no repeat scored: errored, unrecorded or absent) is a regression, beyond
+  ``--allow-errored N`` such cases per model;
 - ``no scores``: a model of B with no scored case is always one, whatever the allowance;
 - ``missing model``: a model of A missing from B is one.
 """
@@ -14,8 +15,8 @@ from replay.diff_runs.rules import GateOptions, RuleResult, case_history, cases_
 
 
 def lost_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
-    """Cases scored in A that did not score in B, beyond ``--allow-errored`` per model; when every lost case is
-    within the allowance, a result that did not fire but says so."""
+    """Cases scored in A that did not score in B, beyond ``--allow-errored`` per model; when every
+    lost case is within the allowance, a result that did not fire but says so."""
     allow = options.allow_errored
     over = [m for m in diff.models if len(m.lost) > allow]
     if over:
@@ -38,7 +39,8 @@ def lost_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
 
 
 def no_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
-    """A model of B with no scored case: nothing to judge it by, so never green (no allowance covers it)."""
+    """A model of B with no scored case: nothing to judge it by, so never green (no allowance
+    covers it)."""
     blank = [m for m in diff.models if not any(c.status_b in SCORED for c in m.cases)]
     if not blank:
         return None

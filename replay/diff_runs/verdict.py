@@ -1,15 +1,18 @@
-"""The one regression verdict, case by case (pure): what the gate's Decision means for each case of each model.
+"""The one regression verdict, case by case (pure): what the gate's Decision means for each case of
+each model.
 
-Every view renders this and nothing else: the terminal report, the pull-request comment (``--markdown`` and
-``$GITHUB_STEP_SUMMARY``), JUnit (``outcome`` is the testcase's element), the HTML diff and the pytest plugin's
-baseline mode (``failure`` fails the test, ``error`` errors it, ``skipped`` is an expected failure with the
-message, ``passed`` passes). So a case is a regression in one view exactly when it is in all of them.
+Every view renders this and nothing else: the terminal report, the pull-request comment
+(``--markdown`` and ``$GITHUB_STEP_SUMMARY``), JUnit (``outcome`` is the testcase's element), the
+HTML diff and the pytest plugin's baseline mode (``failure`` fails the test, ``error`` errors it,
+``skipped`` is an expected failure with the message, ``passed`` passes). So a case is a regression
+in one view exactly when it is in all of them.
 
-Kinds: ``regression`` (a rule counted the case: scoring change, ``--strict`` flip, broken case), ``lost`` (scored
-in A, not in B, beyond ``--allow-errored``), ``counted`` (got worse, and the paired test counted it in the model's
-whole-run failure; against a history, only a case that never flipped there), ``noise`` (got worse, and no
-rule can tell it from chance), ``fix`` (got better), ``known_failure`` (failed in A and in B), ``allowed_loss``
-(lost, within ``--allow-errored``), ``not_scored`` (not scored in A: nothing to regress from) and ``unchanged``.
+Kinds: ``regression`` (a rule counted the case: scoring change, ``--strict`` flip, broken case),
+``lost`` (scored in A, not in B, beyond ``--allow-errored``), ``counted`` (got worse, and the paired
+test counted it in the model's whole-run failure; against a history, only a case that never flipped
+there), ``noise`` (got worse, and no rule can tell it from chance), ``fix`` (got better),
+``known_failure`` (failed in A and in B), ``allowed_loss`` (lost, within ``--allow-errored``),
+``not_scored`` (not scored in A: nothing to regress from) and ``unchanged``.
 """
 
 from __future__ import annotations
@@ -36,9 +39,9 @@ OUTCOMES = {
 
 @dataclass(frozen=True)
 class CaseVerdict:
-    """One case's verdict: its ``kind``, the ``outcome`` every view shows (``failure``, ``error``, ``skipped``,
-    ``passed``), why (``message``; empty for an unchanged case) and what it did (``history``, e.g. ``3 of 3 scored
-    repeats passed in A, 0 of 3 scored repeats passed in B``)."""
+    """One case's verdict: its ``kind``, the ``outcome`` every view shows (``failure``, ``error``,
+    ``skipped``, ``passed``), why (``message``; empty for an unchanged case) and what it did
+    (``history``, e.g. ``3 of 3 scored repeats passed in A, 0 of 3 scored repeats passed in B``)."""
 
     model: str
     case_id: str
@@ -52,7 +55,8 @@ class CaseVerdict:
 
 @dataclass(frozen=True)
 class ModelVerdict:
-    """One model's case verdicts (its cases in the diff's order) and the regressions about its whole run."""
+    """One model's case verdicts (its cases in the diff's order) and the regressions about its
+    whole run."""
 
     model: str
     cases: tuple[CaseVerdict, ...]
@@ -75,8 +79,9 @@ class ModelVerdict:
 def verdicts(
     diff: RunDiff, decision: Decision, strict_option: str = "--strict"
 ) -> tuple[ModelVerdict, ...]:
-    """Each compared model's verdict (diff order), then one per model of A missing from B (whole run only).
-    ``strict_option`` is how the caller spells the strict choice (the pytest plugin: ``--lobstack-strict``)."""
+    """Each compared model's verdict (diff order), then one per model of A missing from B (whole run
+    only). ``strict_option`` is how the caller spells the strict choice (the pytest plugin:
+    ``--lobstack-strict``)."""
     by_model: dict[str, list[Regression]] = {}
     for regression in decision.regressions:
         by_model.setdefault(regression.model, []).append(regression)

@@ -1,6 +1,7 @@
-"""What changed between two suite versions, which version bump that requires, and (with cassettes) each model's
-metrics under both. ``read`` is the I/O edge, ``compare`` classifies every case and the bump (its docstring states
-the rule), ``rescore_both`` scores the same cassettes under both versions, ``render`` prints.
+"""What changed between two suite versions, which version bump that requires, and (with cassettes)
+each model's metrics under both. ``read`` is the I/O edge, ``compare`` classifies every case and the
+bump (its docstring states the rule), ``rescore_both`` scores the same cassettes under both
+versions, ``render`` prints.
 """
 
 from replay.diff_suites.compare import bump_between, diff_suites

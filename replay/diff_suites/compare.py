@@ -2,16 +2,18 @@
 
 A case is classified by what a recording of it depends on. The requests of a case with n steps are
 ``request_k = (system prompt, messages, offered tool specs, scripted results of steps 0..k-1)`` for
-k < n. A case is **request-changed** (needs recording) when NEW's requests are not a prefix of OLD's:
-the system prompt, its messages, its offered tool list or any offered tool's spec changed, the scripted
-``result`` of a step that is followed by another step changed (it is sent in the next request), or NEW
-has more steps. Anything else that differs (``args``, ``expect``, ``reference``, expected call names, the
-last step's ``result``, ``group``, fewer steps) is **check-changed**: re-scorable from the old cassettes.
+k < n. A case is **request-changed** (needs recording) when NEW's requests are not a prefix of
+OLD's: the system prompt, its messages, its offered tool list or any offered tool's spec changed,
+the scripted ``result`` of a step that is followed by another step changed (it is sent in the next
+request), or NEW has more steps. Anything else that differs (``args``, ``expect``, ``reference``,
+expected call names, the last step's ``result``, ``group``, fewer steps) is **check-changed**:
+re-scorable from the old cassettes.
 
-Required bump, after the method page: major when a case was removed; minor when a case was added or a
-check or request changed; patch when only something no case uses changed (an unoffered tool, the suite
-name); none otherwise (``version`` and ``released`` are ignored). A change to the method page's rules
-also needs a major bump, but the rules are not in the suite file, so this module cannot see it.
+Required bump, after the method page: major when a case was removed; minor when a case was added or
+a check or request changed; patch when only something no case uses changed (an unoffered tool, the
+suite name); none otherwise (``version`` and ``released`` are ignored). A change to the method
+page's rules also needs a major bump, but the rules are not in the suite file, so this module cannot
+see it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ _COMPARED = frozenset({"system_prompt", "tools", "cases"})
 
 
 def bump_between(old: str, new: str) -> str:
-    """``major``, ``minor``, ``patch``, ``none`` (equal) or ``lower`` for two MAJOR.MINOR.PATCH versions."""
+    """``major``, ``minor``, ``patch``, ``none`` (equal) or ``lower`` for two
+    MAJOR.MINOR.PATCH versions."""
     a, b = _semver(old), _semver(new)
     if b < a:
         return "lower"
@@ -185,5 +188,6 @@ def _diff_paths(a: Any, b: Any, path: str) -> list[str]:
 
 
 def _canon(value: Any) -> str:
-    # sort_keys so key order never counts as a change; 1 and 1.0 stay distinct on purpose (a suite edit).
+    # sort_keys so key order never counts as a change; 1 and 1.0 stay distinct on purpose (a
+    # suite edit).
     return json.dumps(value, sort_keys=True, ensure_ascii=False)

@@ -1,4 +1,5 @@
-"""The records of a suite comparison: each case's change, the whole diff and the bump it requires."""
+"""The records of a suite comparison: each case's change, the whole diff and the bump
+it requires."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ class CaseChange:
 
 @dataclass(frozen=True)
 class SuiteDiff:
-    """Everything that differs between OLD and NEW, and the bump it requires against the bump made."""
+    """Everything that differs between OLD and NEW, and the bump it requires against the
+    bump made."""
 
     name_old: str
     name_new: str
@@ -47,7 +49,8 @@ class SuiteDiff:
 
     @property
     def same_suite(self) -> bool:
-        """OLD and NEW are versions of one suite (the same ``name``); otherwise no bump can be right."""
+        """OLD and NEW are versions of one suite (the same ``name``); otherwise no bump can
+        be right."""
         return self.name_old == self.name_new
 
     @property

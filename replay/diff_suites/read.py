@@ -1,4 +1,5 @@
-"""Reading a suite file for diffing (the I/O edge): its bytes and its parsed object, or one clear error."""
+"""Reading a suite file for diffing (the I/O edge): its bytes and its parsed object, or one
+clear error."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from scorer.suite_keys import unknown_key_problems
 
 
 def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:
-    """The raw bytes and the parsed object of a suite file; SuiteError naming the file when unusable."""
+    """The raw bytes and the parsed object of a suite file; SuiteError naming the file
+    when unusable."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -40,7 +42,8 @@ def _json(raw: bytes, path: Path) -> Any:
 
 
 def _shape_problem(data: Any) -> str | None:
-    """The first reason ``data`` cannot be diffed (the full validation is ``suite check``), or None."""
+    """The first reason ``data`` cannot be diffed (the full validation is ``suite check``),
+    or None."""
     if not isinstance(data, dict):
         return "not a JSON object"
     if not isinstance(data.get("version"), str) or not VERSION_RE.fullmatch(data["version"]):

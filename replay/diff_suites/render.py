@@ -8,8 +8,9 @@ from scorer.summary import METRICS
 
 
 def format_text(diff: SuiteDiff, detail: str = "normal") -> str:
-    """The change listing (without the bump verdict, which ``verdict_lines`` gives); ``quiet`` stops at the counts.
-    Each case is listed once, here; the per-model rescores refer to this list rather than repeating it."""
+    """The change listing (without the bump verdict, which ``verdict_lines`` gives); ``quiet`` stops
+    at the counts. Each case is listed once, here; the per-model rescores refer to this list
+    rather than repeating it."""
     if diff.name_old == diff.name_new:
         lines = [f"suite {diff.name_new}: {diff.version_old} -> {diff.version_new}"]
     else:
@@ -48,11 +49,12 @@ def _short(what: tuple[str, ...], limit: int = 4) -> str:
 
 
 def verdict_lines(diff: SuiteDiff) -> list[str]:
-    """The required bump, the bump made and, last, whether it is enough (or that the suites are not one suite)."""
+    """The required bump, the bump made and, last, whether it is enough (or that the suites are
+    not one suite)."""
     if not diff.same_suite:
         return [
-            f"different suites: OLD is {diff.name_old!r}, NEW is {diff.name_new!r}; a version bump only orders "
-            "versions of one suite, and their scores are not comparable"
+            f"different suites: OLD is {diff.name_old!r}, NEW is {diff.name_new!r}; a version bump "
+            "only orders versions of one suite, and their scores are not comparable"
         ]
     lines = [
         f"required bump: {diff.required} ({diff.required_because})",
@@ -78,12 +80,14 @@ def format_rescores(
     detail: str = "verbose",
     listed: frozenset[str] = frozenset(),
 ) -> str:
-    """Each model's seven rates under OLD and NEW side by side with the number of cases each scored; when those
-    cases differ, a warning and the rates over the cases scored under both; then the flips and the unrecorded.
+    """Each model's seven rates under OLD and NEW side by side with the number of cases each scored;
+    when those cases differ, a warning and the rates over the cases scored under both; then the
+    flips and the unrecorded.
 
-    ``quiet``: one line per model (Overall under both, flips, how many need recording). ``normal``: as
-    ``verbose``, but a list of cases that are all in ``listed`` (the change listing above, which names each case
-    once) is given as a count, so the same 62 ids are not repeated for every model."""
+    ``quiet``: one line per model (Overall under both, flips, how many need recording). ``normal``:
+    as ``verbose``, but a list of cases that are all in ``listed`` (the change listing above,
+    which names each case once) is given as a count, so the same 62 ids are not repeated for
+    every model."""
     lines: list[str] = []
     for row in rows:
         if detail == "quiet":
@@ -92,10 +96,11 @@ def format_rescores(
         lines.append(f"model {row.model}")
         compact = detail == "normal" and row.common is not None and row.common.count > 0
         if compact and row.common is not None:
-            # The comparable figures only: the rates over the cases scored under both (--verbose adds each side's).
+            # The comparable figures only: the rates over the cases scored under both (--verbose
+            # adds each side's).
             lines.append(
-                f"  cases scored: {row.scored_old} under {version_old}, {row.scored_new} under {version_new}; "
-                f"over the {row.common.count} scored under both:"
+                f"  cases scored: {row.scored_old} under {version_old}, {row.scored_new} under "
+                f"{version_new}; over the {row.common.count} scored under both:"
             )
             table = _table(
                 row.common.rates_old, row.common.rates_new, version_old, version_new, (0, 0)
@@ -113,7 +118,8 @@ def format_rescores(
             pass  # the comparable table is the one above
         elif row.common is not None and row.common.count:
             lines.append(
-                f"  warning: the columns are over different cases; over the {row.common.count} scored under both:"
+                f"  warning: the columns are over different cases; over the {row.common.count} "
+                "scored under both:"
             )
             counts = (row.common.count, row.common.count)
             lines += _table(
@@ -128,7 +134,8 @@ def format_rescores(
             if not flips and detail == "normal":
                 continue
             lines.append(
-                f"  {old} under {version_old}, {new} under {version_new} ({len(flips)}){':' if flips else ''}"
+                f"  {old} under {version_old}, {new} under {version_new} "
+                f"({len(flips)}){':' if flips else ''}"
             )
             lines.extend(f"    {f.case_id}" + (f": {f.reason}" if f.reason else "") for f in flips)
         short = detail != "verbose"
@@ -137,7 +144,8 @@ def format_rescores(
             lines.append(f"  unrecorded under {version_old} ({len(row.unrecorded_old)}): {shown}")
         needs = row.needs_recording
         lines.append(
-            f"  needs recording under {version_new} ({len(needs)}): {_ids(needs, listed if short else frozenset())}"
+            f"  needs recording under {version_new} ({len(needs)}): "
+            f"{_ids(needs, listed if short else frozenset())}"
         )
     return "\n".join(lines) + "\n" if lines else ""
 
@@ -156,8 +164,9 @@ def _model_line(row: ModelRescore, version_old: str, version_new: str) -> str:
         "-" if overall_old is None or overall_new is None else f"{overall_new - overall_old:+.2f}"
     )
     return (
-        f"model {row.model}: overall {_pct(overall_old)} under {version_old}, {_pct(overall_new)} under "
-        f"{version_new} ({change}); {len(row.flips)} flip(s); {len(row.needs_recording)} need recording"
+        f"model {row.model}: overall {_pct(overall_old)} under {version_old}, {_pct(overall_new)} "
+        f"under {version_new} ({change}); {len(row.flips)} flip(s); {len(row.needs_recording)} "
+        "need recording"
     )
 
 

@@ -1,4 +1,5 @@
-"""Each model's metrics under both suite versions, from the same cassettes (``diff suites --cassettes``)."""
+"""Each model's metrics under both suite versions, from the same cassettes
+(``diff suites --cassettes``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from scorer.summary import METRICS
 
 @dataclass(frozen=True)
 class Flip:
-    """A case scored under both versions whose verdict changed; ``reason`` is the failing side's reason."""
+    """A case scored under both versions whose verdict changed; ``reason`` is the failing
+    side's reason."""
 
     case_id: str
     old: str  # passed | failed
@@ -31,10 +33,12 @@ class Common:
 
 @dataclass(frozen=True)
 class ModelRescore:
-    """One model's seven rates rescored under OLD and under NEW, its flips, and what each side left unrecorded.
+    """One model's seven rates rescored under OLD and under NEW, its flips, and what each side
+    left unrecorded.
 
-    When the cases scored under OLD and under NEW differ, the two columns are over different cases; ``common``
-    then holds the seven rates of each side over only the cases scored under both (None when the sets agree).
+    When the cases scored under OLD and under NEW differ, the two columns are over different cases;
+    ``common`` then holds the seven rates of each side over only the cases scored under both (None
+    when the sets agree).
     """
 
     model: str
@@ -82,11 +86,12 @@ def _flips(old: dict[str, Any], new: dict[str, Any]) -> tuple[Flip, ...]:
 def rescore_both(
     cassettes: Path, old: tuple[bytes, str], new: tuple[bytes, str]
 ) -> tuple[tuple[ModelRescore, ...], tuple[str, ...]]:
-    """Rescore every model dir of ``cassettes`` under OLD and NEW (each given as raw bytes and source name).
+    """Rescore every model dir of ``cassettes`` under OLD and NEW (each given as raw bytes and
+    source name).
 
-    Reads cassettes only (no network). Returns the rows and, for every model dir that could not be scored (or a
-    folder that is not a model dir) and every cassette that could not be used, one error line naming the file; the
-    other models (and a model's other cases) are still compared.
+    Reads cassettes only (no network). Returns the rows and, for every model dir that could not be
+    scored (or a folder that is not a model dir) and every cassette that could not be used, one
+    error line naming the file; the other models (and a model's other cases) are still compared.
     """
     from replay.rescore import find_model_dirs, score_model  # only --cassettes needs replay
     from scorer import parse_suite
@@ -105,7 +110,8 @@ def rescore_both(
             scored_old, scored_new = _scored(ro), _scored(rn)
             common = None
             if set(scored_old) != set(scored_new):
-                # Each side's summary over the rows of the cases scored under both: rates over one set of cases.
+                # Each side's summary over the rows of the cases scored under both: rates over one
+                # set of cases.
                 both = set(scored_old) & set(scored_new)
                 rates = (_common_rates(suite_old, ro, both), _common_rates(suite_new, rn, both))
                 common = (

@@ -1,4 +1,5 @@
-"""The HTML report (``reports/index.html``) and the run-diff page: self-contained files, no network to open."""
+"""The HTML report (``reports/index.html``) and the run-diff page: self-contained files, no
+network to open."""
 
 from replay.html._diff import render_run_diff, write_run_diff
 from replay.html._report import render_report, write_report

@@ -1,13 +1,15 @@
 """The report's plots and compiled templates, cached by content on disk.
 
-The plots are deterministic (a fixed SVG hash salt, no date), so the same plot inputs drawn by the same plotting
-code and the same matplotlib give the same SVG text. A rescore that changes no plotted figure reuses the SVG it drew
-last time and does not import matplotlib at all (the import alone costs about as much as rescoring a model).
-jinja2's own bytecode cache keeps the compiled templates beside them.
+The plots are deterministic (a fixed SVG hash salt, no date), so the same plot inputs drawn by the
+same plotting code and the same matplotlib give the same SVG text. A rescore that changes no plotted
+figure reuses the SVG it drew last time and does not import matplotlib at all (the import alone
+costs about as much as rescoring a model). jinja2's own bytecode cache keeps the compiled templates
+beside them.
 
-Where: ``$LOBSTACK_CACHE_DIR``, else ``$XDG_CACHE_HOME/lobstack-eval``, else ``~/.cache/lobstack-eval``; an empty
-``LOBSTACK_CACHE_DIR`` turns the cache off. A cache that cannot be read or written is skipped without a word:
-it only ever saves time, and the page is the same bytes with it or without it.
+Where: ``$LOBSTACK_CACHE_DIR``, else ``$XDG_CACHE_HOME/lobstack-eval``, else
+``~/.cache/lobstack-eval``; an empty ``LOBSTACK_CACHE_DIR`` turns the cache off. A cache that cannot
+be read or written is skipped without a word: it only ever saves time, and the page is the same
+bytes with it or without it.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ def cache_dir() -> Path | None:
 
 
 def _matplotlib_identity() -> str:
-    """What says which matplotlib would draw (its version file and where it lives), without importing it, and the
-    user's matplotlib settings that could change a drawing."""
+    """What says which matplotlib would draw (its version file and where it lives), without
+    importing it, and the user's matplotlib settings that could change a drawing."""
     spec = importlib.util.find_spec("matplotlib")
     if spec is None or not spec.submodule_search_locations:
         return "no matplotlib"
@@ -79,8 +81,8 @@ def _fingerprint() -> str:
 
 
 def cached_svg(kind: str, inputs: Any, draw: Callable[[], str]) -> str:
-    """The SVG ``draw()`` gives for ``inputs`` (whose repr must say everything the plot shows), from the cache
-    when an earlier run drew the same; else drawn now and kept."""
+    """The SVG ``draw()`` gives for ``inputs`` (whose repr must say everything the plot shows), from
+    the cache when an earlier run drew the same; else drawn now and kept."""
     root = cache_dir()
     if root is None:
         return draw()
@@ -122,8 +124,9 @@ def template_cache() -> Any:
         return None
     import jinja2
 
-    # jinja2 keys compiled templates by their source only, not by the environment's options: a new folder name
-    # whenever those change (v2: the finalize of scorer/safe_text.py), so an old compiled page is never used.
+    # jinja2 keys compiled templates by their source only, not by the environment's options: a new
+    # folder name whenever those change (v2: the finalize of scorer/safe_text.py), so an old
+    # compiled page is never used.
     folder = root / "templates-v2"
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
-"""The run-diff page: one model's two results.json side by side, each case with the gate's verdict (the one
-``diff runs`` prints, ``replay.diff_runs.verdict``), never a rule of its own."""
+"""The run-diff page: one model's two results.json side by side, each case with the gate's verdict
+(the one ``diff runs`` prints, ``replay.diff_runs.verdict``), never a rule of its own."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from replay.html._load import load_results, load_suite
 
 @dataclass(frozen=True)
 class MetricLine:
-    """One metric in A and B: rates with intervals, the change in points and whether it is better or worse."""
+    """One metric in A and B: rates with intervals, the change in points and whether it is better
+    or worse."""
 
     label: str
     a: str
@@ -32,8 +33,9 @@ class MetricLine:
 
 @dataclass(frozen=True)
 class CaseLine:
-    """One case in A and B as the gate judged it: ``change`` is its verdict kind (``replay.diff_runs.verdict``),
-    ``a`` and ``b`` its status, or with repeats how many scored repeats passed (``2/3``)."""
+    """One case in A and B as the gate judged it: ``change`` is its verdict kind
+    (``replay.diff_runs.verdict``), ``a`` and ``b`` its status, or with repeats how many scored
+    repeats passed (``2/3``)."""
 
     case_id: str
     group: str
@@ -57,7 +59,8 @@ _CHANGE_TEXT = {
     "known_failure": "known failure",
     "unchanged": "",
 }
-# The report's row styles (report.css): red for what the gate counts, orange for what got worse without counting.
+# The report's row styles (report.css): red for what the gate counts, orange for what got worse
+# without counting.
 _ROW_CLASS = {
     "regression": "regression",
     "lost": "regression",
@@ -138,7 +141,8 @@ def _case_lines(judged: ModelVerdict, suite: dict[str, Any] | None) -> list[Case
 
 
 def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[ModelDiff, ModelVerdict]:
-    """The gate's verdict on one model's two results documents with ``diff runs``' default options."""
+    """The gate's verdict on one model's two results documents with ``diff runs``'
+    default options."""
     diff = compare({str(a.get("model", "?")): a}, {str(b.get("model", "?")): b})
     return diff.models[0], verdicts(diff, decide(diff))[0]
 
@@ -156,10 +160,10 @@ def render_run_diff(
 ) -> str:
     """The diff page for two results.json dicts of one model (A the baseline, B the new run). Pure.
 
-    ``judged`` is the gate's verdict on the model (``diff runs`` passes the one it printed, with its options);
-    without it the gate is run with its defaults. Every case is shown with its verdict and, with repeats, how many
-    scored repeats passed on each side. ``suite`` (optional) orders the cases as the suite does and shows each
-    changed case's request.
+    ``judged`` is the gate's verdict on the model (``diff runs`` passes the one it printed, with its
+    options); without it the gate is run with its defaults. Every case is shown with its verdict
+    and, with repeats, how many scored repeats passed on each side. ``suite`` (optional) orders the
+    cases as the suite does and shows each changed case's request.
     """
     model, verdict = judged if judged is not None else judge(a, b)
     cases = _case_lines(verdict, suite)
@@ -189,7 +193,8 @@ def render_run_diff(
 def write_run_diff(a_path: Path, b_path: Path, out: Path, suite_path: Path | None = None) -> Path:
     """Render the diff of two results.json files into ``out`` (written whole); returns ``out``.
 
-    Raises ``ResultsError`` naming the file for a missing or corrupt results file, ``SuiteError`` for the suite.
+    Raises ``ResultsError`` naming the file for a missing or corrupt results file, ``SuiteError``
+    for the suite.
     """
     a, b = load_results(a_path), load_results(b_path)
     suite = load_suite(suite_path) if suite_path is not None else None

@@ -1,4 +1,5 @@
-"""The jinja2 environment (autoescape always on), the inlined static files and the page's JSON data block."""
+"""The jinja2 environment (autoescape always on), the inlined static files and the page's JSON
+data block."""
 
 from __future__ import annotations
 
@@ -17,16 +18,17 @@ from scorer.safe_text import for_terminal
 
 
 def _shown(value: Any) -> Any:
-    """Every text put in the page (before HTML escaping) with its control, bidi and lone surrogate characters
-    shown escaped (scorer/safe_text.py): a bidi override must not reorder what the reader sees, and a lone
-    surrogate cannot be written in a UTF-8 page. What we marked safe is passed as it is."""
+    """Every text put in the page (before HTML escaping) with its control, bidi and lone surrogate
+    characters shown escaped (scorer/safe_text.py): a bidi override must not reorder what the
+    reader sees, and a lone surrogate cannot be written in a UTF-8 page. What we marked safe is
+    passed as it is."""
     return (
         for_terminal(value) if isinstance(value, str) and not isinstance(value, Markup) else value
     )
 
 
-# Every string from a model or a cassette is untrusted: templates escape by default, and only our own CSS, JS,
-# matplotlib's SVG (which escapes its text) and the JSON block below are marked safe.
+# Every string from a model or a cassette is untrusted: templates escape by default, and only our
+# own CSS, JS, matplotlib's SVG (which escapes its text) and the JSON block below are marked safe.
 _ENV = jinja2.Environment(
     finalize=_shown,
     loader=jinja2.PackageLoader("replay.html", "templates"),
@@ -46,10 +48,11 @@ def static_text(name: str) -> str:
 
 
 def json_block(data: Any) -> Markup:
-    """``data`` as JSON safe inside ``<script type="application/json">``: ``<``, ``>`` and ``&`` escaped.
+    """``data`` as JSON safe inside ``<script type="application/json">``: ``<``, ``>`` and
+    ``&`` escaped.
 
-    Escaping every ``<`` (not only ``</``) also rules out ``<!--`` and ``<script`` changing how the HTML
-    parser reads the block; ``JSON.parse`` turns the escapes back into the same characters.
+    Escaping every ``<`` (not only ``</``) also rules out ``<!--`` and ``<script`` changing how the
+    HTML parser reads the block; ``JSON.parse`` turns the escapes back into the same characters.
     """
     text = json.dumps(
         data, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
@@ -62,7 +65,8 @@ def json_block(data: Any) -> Markup:
 
 
 def csp(scripts: list[str]) -> str:
-    """A Content-Security-Policy allowing only these exact inline scripts: no network, no injected code."""
+    """A Content-Security-Policy allowing only these exact inline scripts: no network, no
+    injected code."""
     hashes = " ".join(
         "'sha256-"
         + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode("ascii")

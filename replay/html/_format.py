@@ -27,7 +27,8 @@ def latency(ms: Any) -> str:
 
 
 def cost(usd: Any) -> str:
-    """US dollars with three significant digits below $1 (``$0.0133``), cents above; a dash when unpriced."""
+    """US dollars with three significant digits below $1 (``$0.0133``), cents above; a dash
+    when unpriced."""
     if not _is_number(usd):
         return DASH
     if usd >= 100:
@@ -38,7 +39,8 @@ def cost(usd: Any) -> str:
 
 
 def delta(a: Any, b: Any) -> str:
-    """``b - a`` in percentage points with its sign (``+2.5 pp``), a dash when either side is missing."""
+    """``b - a`` in percentage points with its sign (``+2.5 pp``), a dash when either side
+    is missing."""
     if not (_is_number(a) and _is_number(b)):
         return DASH
     d = b - a
@@ -46,7 +48,8 @@ def delta(a: Any, b: Any) -> str:
 
 
 def sort_value(value: Any) -> str:
-    """The ``data-v`` attribute the table sorts by: the float's repr, or empty (sorted last) for none."""
+    """The ``data-v`` attribute the table sorts by: the float's repr, or empty (sorted last)
+    for none."""
     if isinstance(value, bool):
         return "1" if value else "0"
     return repr(float(value)) if _is_number(value) else ""

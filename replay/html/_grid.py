@@ -17,8 +17,8 @@ _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"
 
 @dataclass(frozen=True)
 class GridRow:
-    """One model's line of the per-case grid: a status class letter per grid case, and with repeats each case's
-    repeats as a strip of letters (empty strings for a model without repeats)."""
+    """One model's line of the per-case grid: a status class letter per grid case, and with repeats
+    each case's repeats as a strip of letters (empty strings for a model without repeats)."""
 
     model: str
     statuses: tuple[str, ...]
@@ -28,7 +28,8 @@ class GridRow:
 def grid_case_ids(
     models: Sequence[Sequence[CaseResult]], suite: dict[str, Any]
 ) -> list[tuple[str, str]]:
-    """(case id, group) in suite order, then any case only the results know (an older suite), by id."""
+    """(case id, group) in suite order, then any case only the results know (an older suite),
+    by id."""
     ids: list[tuple[str, str]] = [
         (str(c["id"]), str(c.get("group", ""))) for c in suite.get("cases", [])
     ]
@@ -42,7 +43,8 @@ def grid_case_ids(
 
 
 def group_spans(case_ids: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
-    """Consecutive runs of one group along the grid, as (label, number of cases) for the header row."""
+    """Consecutive runs of one group along the grid, as (label, number of cases) for the
+    header row."""
     spans: list[tuple[str, int]] = []
     for _, group in case_ids:
         label = GROUP_LABELS.get(group, group)
@@ -102,7 +104,8 @@ def _suite_case(case: dict[str, Any] | None, cid: str, group: str) -> dict[str, 
 def details(
     results: Sequence[dict[str, Any]], suite: dict[str, Any], case_ids: Sequence[tuple[str, str]]
 ) -> dict[str, Any]:
-    """The one JSON blob the page reads when a grid cell is opened: suite cases once, a result per cell."""
+    """The one JSON blob the page reads when a grid cell is opened: suite cases once, a result
+    per cell."""
     suite_cases = {str(c.get("id")): c for c in suite.get("cases", [])}
     cells = []
     for result in results:

@@ -27,8 +27,9 @@ GROUP_LABELS: dict[str, str] = {
 
 STATUSES = ("passed", "failed", "errored", "unrecorded")
 
-# Each grid cell shows its status as a mark as well as a colour, so the grid reads without colour vision; the
-# class letter is the cell's CSS class. Distinct shapes: a tick, a cross, a bang, a question mark.
+# Each grid cell shows its status as a mark as well as a colour, so the grid reads without colour
+# vision; the class letter is the cell's CSS class. Distinct shapes: a tick, a cross, a bang, a
+# question mark.
 STATUS_MARKS: dict[str, tuple[str, str]] = {
     "p": ("passed", "✓"),
     "f": ("failed", "✗"),
@@ -38,11 +39,12 @@ STATUS_MARKS: dict[str, tuple[str, str]] = {
 
 # The method page's "What the scores do not say", shown above every leaderboard.
 CAVEATS = (
-    "At temperature 0 most models are close to deterministic, not exactly: two runs of the same suite can "
-    "differ by a case or two.",
-    "The model auto is Nex, Lobstack's router: for each request it picks one of Lobstack's models to answer (the "
+    "At temperature 0 most models are close to deterministic, not exactly: two runs of the same "
+    "suite can differ by a case or two.",
+    "The model auto is Nex, Lobstack's router: for each request it picks one of Lobstack's models "
+    "to answer (the "
     'leaderboard lists them under auto as "routed to"), so its score is the score of its choices.',
-    "The scores measure tool calling through the Lobstack API with this prompt and these tools; a different "
-    "prompt or tool set can score differently.",
+    "The scores measure tool calling through the Lobstack API with this prompt and these tools; a "
+    "different prompt or tool set can score differently.",
     "Errored and unrecorded cases are counted and shown, and left out of every rate.",
 )

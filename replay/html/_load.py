@@ -1,4 +1,5 @@
-"""Reading the report's inputs from disk: every problem becomes one ``LobstackError`` line naming the file."""
+"""Reading the report's inputs from disk: every problem becomes one ``LobstackError`` line naming
+the file."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from scorer.suite_keys import unknown_key_problems
 
 
 def load_results(path: Path) -> dict[str, Any]:
-    """Load one ``results.json`` (``ResultsError`` naming the file when it is missing, corrupt or misshapen)."""
+    """Load one ``results.json`` (``ResultsError`` naming the file when it is missing, corrupt
+    or misshapen)."""
     return read_results(path)
 
 
 def load_suite(path: Path) -> dict[str, Any]:
-    """Load a suite file (JSON, or YAML by its name) as plain data; the report only needs its ``cases`` list
-    (and name/version to show)."""
+    """Load a suite file (JSON, or YAML by its name) as plain data; the report only needs its
+    ``cases`` list (and name/version to show)."""
     data = read_suite_document(path)
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise SuiteError(f"suite file {path}: field 'cases' is missing or not a list")
@@ -32,10 +34,11 @@ def load_suite(path: Path) -> dict[str, Any]:
 
 
 def results_paths(reports_dir: Path) -> list[Path]:
-    """``<dir>/results.json`` for every model directory of ``reports_dir``, sorted by directory name.
+    """``<dir>/results.json`` for every model directory of ``reports_dir``, sorted by
+    directory name.
 
-    A model directory is a folder holding a results.json; any other folder (plots, notes, an editor's cache) is
-    not a model's results and is ignored."""
+    A model directory is a folder holding a results.json; any other folder (plots, notes, an
+    editor's cache) is not a model's results and is ignored."""
     if not reports_dir.is_dir():
         raise ResultsError(f"reports directory not found: {reports_dir}")
     paths = sorted(

@@ -1,4 +1,5 @@
-"""What the plots are drawn from (pure): each model's rates, the Pareto front, where point labels go."""
+"""What the plots are drawn from (pure): each model's rates, the Pareto front, where point
+labels go."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from scorer.safe_text import for_terminal
 
 @dataclass(frozen=True)
 class Interval:
-    """A rate in percent with its 95% interval (either bound may be missing in a hand-edited file)."""
+    """A rate in percent with its 95% interval (either bound may be missing in a
+    hand-edited file)."""
 
     rate: float
     lo: float | None
@@ -39,8 +41,8 @@ LABEL_COLUMNS = (
 
 
 def short_label(label: str, columns: int = LABEL_COLUMNS) -> str:
-    """``label`` cut to ``columns`` terminal columns (a wide East Asian glyph takes two) with an ellipsis; control
-    and bidi characters shown escaped. The page's tables keep the full name."""
+    """``label`` cut to ``columns`` terminal columns (a wide East Asian glyph takes two) with an
+    ellipsis; control and bidi characters shown escaped. The page's tables keep the full name."""
     label = for_terminal(label, one_line=True)
     used = 0
     for i, char in enumerate(label):
@@ -51,15 +53,15 @@ def short_label(label: str, columns: int = LABEL_COLUMNS) -> str:
 
 
 def plain_text(label: str) -> str:
-    """A model name as matplotlib text, at most ``LABEL_COLUMNS`` wide; a ``$`` would otherwise start mathtext
-    (and can fail to parse)."""
+    """A model name as matplotlib text, at most ``LABEL_COLUMNS`` wide; a ``$`` would otherwise
+    start mathtext (and can fail to parse)."""
     return short_label(label).replace("\\", "\\\\").replace("$", r"\$")
 
 
 def pareto_front(points: Sequence[tuple[float, float]], partial: Sequence[bool] = ()) -> list[int]:
-    """Indices of the points no other point beats (x lower or equal and y higher or equal, one strictly), by x.
-    A ``partial`` point (a model scored on fewer cases than it has) is never on the front and beats no point
-    (docs/METHOD.md#partial-models-marked)."""
+    """Indices of the points no other point beats (x lower or equal and y higher or equal, one
+    strictly), by x. A ``partial`` point (a model scored on fewer cases than it has) is never on
+    the front and beats no point (docs/METHOD.md#partial-models-marked)."""
     complete = [i for i in range(len(points)) if not (i < len(partial) and partial[i])]
     order = sorted(complete, key=lambda i: (points[i][0], -points[i][1], i))
     front: list[int] = []
@@ -71,11 +73,13 @@ def pareto_front(points: Sequence[tuple[float, float]], partial: Sequence[bool] 
     return front
 
 
-# Rough label box in axes fractions for 7 pt text on the 6 x 4.2 in plot: per character, and one line high.
+# Rough label box in axes fractions for 7 pt text on the 6 x 4.2 in plot: per character, and one
+# line high.
 _CHAR_W = 0.0105
 _LINE_H = 0.04
-# Vertical offsets to try, in points (one point is about 0.0037 of y); beyond the first four a label hangs below
-# its point on a leader line, so a row of models at the same rate (seven at 100%) gets a readable stack.
+# Vertical offsets to try, in points (one point is about 0.0037 of y); beyond the first four a label
+# hangs below its point on a leader line, so a row of models at the same rate (seven at 100%) gets a
+# readable stack.
 _OFFSETS = (4.0, -11.0, 14.0, -21.0, *(-21.0 - 10.0 * k for k in range(1, 12)))
 LEADER_BEYOND = 21.0  # |offset| in points above which the plot draws a leader line to the point
 
@@ -83,11 +87,12 @@ LEADER_BEYOND = 21.0  # |offset| in points above which the plot draws a leader l
 def place_labels(
     points: Sequence[tuple[float, float, str]],
 ) -> dict[int, tuple[float, float, str, str]]:
-    """Where to write each point's label: ``{index: (dx_pt, dy_pt, ha, text)}``, greedy, best y first.
+    """Where to write each point's label: ``{index: (dx_pt, dy_pt, ha, text)}``, greedy, best
+    y first.
 
-    ``points`` are (x on the axis scale, y in 0..100, name). Points at the same place share one label; a label
-    on the right half of the plot goes to the left of its point so that it stays inside the figure; a label
-    that would overlap one already placed moves below or above it.
+    ``points`` are (x on the axis scale, y in 0..100, name). Points at the same place share one
+    label; a label on the right half of the plot goes to the left of its point so that it stays
+    inside the figure; a label that would overlap one already placed moves below or above it.
     """
     xs = [p[0] for p in points]
     lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)

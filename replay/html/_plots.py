@@ -1,4 +1,5 @@
-"""The report's plots: every rate with its interval, Overall against cost and latency, the group heat map."""
+"""The report's plots: every rate with its interval, Overall against cost and latency, the group
+heat map."""
 
 from __future__ import annotations
 
@@ -40,10 +41,11 @@ _GAP = 22.0  # blank space between two panels
 
 
 def rates_svg(models: Sequence[PlotModel]) -> str:
-    """One panel per metric: each model's rate as a dot with its 95% interval as a bar; a dash when no rate.
+    """One panel per metric: each model's rate as a dot with its 95% interval as a bar; a dash when
+    no rate.
 
-    The seven panels are blocks of one axes (offset along x), not seven axes: every axes costs matplotlib
-    a tick machinery, and with 100 models that was most of the report's render time.
+    The seven panels are blocks of one axes (offset along x), not seven axes: every axes costs
+    matplotlib a tick machinery, and with 100 models that was most of the report's render time.
     """
     if not models:
         return empty_svg("plot-rates")
@@ -104,7 +106,8 @@ def rates_svg(models: Sequence[PlotModel]) -> str:
 
 
 def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
-    """Overall against ``axis`` (``"cost"`` or ``"latency"``), the Pareto front joined and labelled."""
+    """Overall against ``axis`` (``"cost"`` or ``"latency"``), the Pareto front joined
+    and labelled."""
     if axis == "cost":
         xs = [m.cost_per_100 for m in models]
         xlabel, plot_id = "cost per 100 cases, USD", "plot-cost"
@@ -183,7 +186,8 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
                 arrowprops=leader,
             )
         if log:
-            # Plain numbers on a log axis; minor ticks unlabelled (their labels collide within a decade).
+            # Plain numbers on a log axis; minor ticks unlabelled (their labels collide within
+            # a decade).
             ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
             ax.xaxis.set_minor_formatter(NullFormatter())
@@ -204,13 +208,14 @@ def tradeoff_svg(models: Sequence[PlotModel], axis: str) -> str:
     return to_svg(fig, plot_id)
 
 
-# Above this many models the cells are drawn without their numbers: each number is a text matplotlib must lay
-# out, and 600 of them cost more time than the whole rest of the report.
+# Above this many models the cells are drawn without their numbers: each number is a text matplotlib
+# must lay out, and 600 of them cost more time than the whole rest of the report.
 HEATMAP_NUMBERS_MAX_MODELS = 40
 
 
 def heatmap_svg(models: Sequence[PlotModel]) -> str:
-    """Model x group heat map of each group's Overall rate (value in the cell up to 40 models); grey when none."""
+    """Model x group heat map of each group's Overall rate (value in the cell up to 40 models);
+    grey when none."""
     if not models:
         return empty_svg("plot-groups")
     n = len(models)
@@ -234,7 +239,8 @@ def heatmap_svg(models: Sequence[PlotModel]) -> str:
     if numbers:
         for y, row in enumerate(values):
             for x, v in enumerate(row):
-                # 9 pt, and white on the dark ends of the colour map, so the number reads on every cell.
+                # 9 pt, and white on the dark ends of the colour map, so the number reads on
+                # every cell.
                 r, g, b, _ = cmap(math.nan if v is None else v / 100)
                 ink = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
                 text = "–" if v is None else f"{v:.0f}"

@@ -23,16 +23,21 @@ from scorer.errors import LobstackError, ResultsError
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
-    """A warning when the suite file shown for the cases is not the one the results were scored against."""
+    """A warning when the suite file shown for the cases is not the one the results were
+    scored against."""
     named = {(str(s.name), str(s.version)) for s in _view.suite_lines(results)}
     mine = (str(suite.get("name", "?")), str(suite.get("version", "?")))
     if not named or named == {mine}:
         return ""
-    return f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were scored against."
+    return (
+        f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were "
+        "scored against."
+    )
 
 
 def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]]:
-    """Each plot of the page, drawn only when called (matplotlib is imported then, and only then)."""
+    """Each plot of the page, drawn only when called (matplotlib is imported then, and
+    only then)."""
 
     def plots() -> Any:
         from replay.html import _plots
@@ -50,13 +55,16 @@ def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]
 def render_report(
     results: list[dict[str, Any]], suite: dict[str, Any], history: Sequence[Timeline] = ()
 ) -> str:
-    """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite file's dict).
+    """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite
+    file's dict).
 
-    Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by name. When some
-    model has repeats the page also shows K, pass^k and flaky, each case's repeats as a strip in the grid (every
-    repeat in its drill-down, by ``repeats.js``). Under the leaderboard: the tiers (models the cases cannot tell
-    apart) and each model's re-run power (``replay.power_text``, for a 5-point drop). With ``history`` (models'
-    timelines, ``replay.timeline``), a Timeline section after the plots: Overall per run, the change point marked.
+    Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by
+    name. When some model has repeats the page also shows K, pass^k and flaky, each case's repeats
+    as a strip in the grid (every repeat in its drill-down, by ``repeats.js``). Under the
+    leaderboard: the tiers (models the cases cannot tell apart) and each model's re-run power
+    (``replay.power_text``, for a 5-point drop). With ``history`` (models' timelines,
+    ``replay.timeline``), a Timeline section after the plots: Overall per run, the change
+    point marked.
     """
     typed = [summary_of_results(r) for r in results]  # every leaderboard figure, read once
     order = _view.leaderboard_order(typed)
@@ -137,12 +145,14 @@ def write_report(
     on_error: Callable[[LobstackError], None] | None = None,
     history: Path | None = None,
 ) -> Path:
-    """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into ``reports_dir/index.html``.
+    """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into
+    ``reports_dir/index.html``.
 
-    Raises ``ResultsError`` naming the file for a corrupt results.json, ``SuiteError`` for the suite. With
-    ``on_error``, a corrupt results.json is handed to it instead and the page shows the other models (it still
-    raises when none is readable). ``history`` (report dirs of a history's runs, ``<run-id>/<model-slug>/``) adds
-    each model's timeline, with the change point the drift test finds in its runs marked.
+    Raises ``ResultsError`` naming the file for a corrupt results.json, ``SuiteError`` for the
+    suite. With ``on_error``, a corrupt results.json is handed to it instead and the page shows the
+    other models (it still raises when none is readable). ``history`` (report dirs of a history's
+    runs, ``<run-id>/<model-slug>/``) adds each model's timeline, with the change point the drift
+    test finds in its runs marked.
     """
     suite = load_suite(suite_path)
     results = []

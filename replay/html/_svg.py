@@ -1,8 +1,9 @@
 """matplotlib figures with fixed margins, serialised to SVG text that the page can inline.
 
-matplotlib rather than a JS charting library: its SVG is static (nothing runs in the page, so nothing can log
-a console error or fetch a script), it escapes every text it writes, and with a fixed ``svg.hashsalt`` and no
-date in the metadata the same input gives the same bytes in every process.
+matplotlib rather than a JS charting library: its SVG is static (nothing runs in the page, so
+nothing can log a console error or fetch a script), it escapes every text it writes, and with a
+fixed ``svg.hashsalt`` and no date in the metadata the same input gives the same bytes in
+every process.
 """
 
 from __future__ import annotations
@@ -21,20 +22,23 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import text_to_path
 
 _XML_PROLOG = re.compile(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", re.S)
-# matplotlib's comments repeat every label; its own escaping keeps "-->" out of them, so a lazy match is exact.
+# matplotlib's comments repeat every label; its own escaping keeps "-->" out of them, so a lazy
+# match is exact.
 _COMMENT = re.compile(r"<!--.*?-->\s*", re.S)
 # The RDF block only names the format and the creator (with a URL); the page has no use for it.
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
-# matplotlib names every group (``figure_1``, ``axes_1``, ``text_12``...): nothing refers to these, and two plots
-# on one page would repeat them. Its referenced ids (clip paths, markers) are salted hashes without ``_``.
+# matplotlib names every group (``figure_1``, ``axes_1``, ``text_12``...): nothing refers to these,
+# and two plots on one page would repeat them. Its referenced ids (clip paths, markers) are salted
+# hashes without ``_``.
 _GROUP_ID = re.compile(r'\sid="[A-Za-z][A-Za-z0-9.]*_\d+"')
 
 
 @contextmanager
 def _no_glyph_warnings() -> Iterator[None]:
-    """matplotlib warns on stderr of every glyph its font lacks (a CJK or emoji model name). Text is written as
-    text (``svg.fonttype: none``) and drawn by the browser's fonts, so the warning is noise; the width measured
-    for layout falls back to matplotlib's box for the glyph, which is close enough."""
+    """matplotlib warns on stderr of every glyph its font lacks (a CJK or emoji model name). Text is
+    written as text (``svg.fonttype: none``) and drawn by the browser's fonts, so the warning is
+    noise; the width measured for layout falls back to matplotlib's box for the glyph, which is
+    close enough."""
     with warnings.catch_warnings():
         warnings.filterwarnings(
             "ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning
@@ -43,10 +47,12 @@ def _no_glyph_warnings() -> Iterator[None]:
 
 
 def to_svg(fig: Figure, plot_id: str) -> str:
-    """Serialise ``fig`` as an SVG element for inlining: no XML prolog, no comments, ids unique to ``plot_id``."""
+    """Serialise ``fig`` as an SVG element for inlining: no XML prolog, no comments, ids unique
+    to ``plot_id``."""
     buf = io.StringIO()
     params = {
-        # A salt per plot keeps the generated clip-path and marker ids distinct between plots on one page.
+        # A salt per plot keeps the generated clip-path and marker ids distinct between plots on
+        # one page.
         "svg.hashsalt": f"lobstack-{plot_id}",
         "svg.id": plot_id,
         # Text stays text: smaller, selectable, and readable by the tests.
@@ -60,7 +66,8 @@ def to_svg(fig: Figure, plot_id: str) -> str:
 
 
 def label_width_pt(labels: Sequence[str], size: float) -> float:
-    """The widest of ``labels`` in points at font ``size``, measured with matplotlib's own font metrics."""
+    """The widest of ``labels`` in points at font ``size``, measured with matplotlib's own
+    font metrics."""
     prop = FontProperties(size=size)
     # The longest strings by character count are the only candidates worth measuring exactly.
     longest = sorted(set(labels), key=lambda s: (-len(s), s))[:12]
@@ -79,7 +86,8 @@ def figure(
     bottom_pt: float,
     right_pt: float = 14,
 ) -> Figure:
-    """A figure with fixed margins in points (cheaper than constrained layout, which re-measures every text)."""
+    """A figure with fixed margins in points (cheaper than constrained layout, which re-measures
+    every text)."""
     fig = Figure(figsize=(width, height), dpi=72)
     fig.patch.set_alpha(0.0)
     w, h = width * 72, height * 72
@@ -97,7 +105,8 @@ def figure(
 
 
 def row_labels(ax: Axes, ys: Sequence[float], names: Sequence[str]) -> None:
-    """Model names left of the rows as plain texts: a matplotlib tick is five artists, a text one (2x faster)."""
+    """Model names left of the rows as plain texts: a matplotlib tick is five artists, a text one
+    (2x faster)."""
     ax.set_yticks([])
     where = ax.get_yaxis_transform()  # x in axes fractions, y in data
     for y, name in zip(ys, names, strict=True):

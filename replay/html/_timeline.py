@@ -1,5 +1,5 @@
-"""The report's timeline section: per model with a history, Overall and its 95% interval per run, the change
-point marked (from ``replay.timeline``, which computes everything drawn here)."""
+"""The report's timeline section: per model with a history, Overall and its 95% interval per run,
+the change point marked (from ``replay.timeline``, which computes everything drawn here)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ class TimelineView:
 
 
 def timeline_svg(timeline: Timeline, plot_id: str) -> str:
-    """Overall per run (x: runs in order, labelled by date or id) with its interval as a bar; a dashed line
-    between the two runs of the change point; a hollow ring on a run whose recorded identity changed."""
+    """Overall per run (x: runs in order, labelled by date or id) with its interval as a bar; a
+    dashed line between the two runs of the change point; a hollow ring on a run whose recorded
+    identity changed."""
     points = timeline.points
     fig = figure(max(6.0, 1.2 + 0.55 * len(points)), 2.6, 40, 22, 46)
     ax = fig.subplots()
@@ -75,7 +76,8 @@ def _rate(value: float | None) -> str:
 
 
 def timeline_view(timeline: Timeline, index: int) -> TimelineView:
-    """The drawing and the table of one model's timeline (``index`` keeps plot ids apart on one page)."""
+    """The drawing and the table of one model's timeline (``index`` keeps plot ids apart on
+    one page)."""
     if timeline.drift is not None:
         said = f"drift: {verdict(timeline.drift)}"  # the very line `lobstack-eval drift` prints
     else:

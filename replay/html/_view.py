@@ -40,7 +40,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class Row:
-    """One model's leaderboard row; ``routed`` lists the answering models when they are not just this one."""
+    """One model's leaderboard row; ``routed`` lists the answering models when they are not just
+    this one."""
 
     model: str
     routed: tuple[tuple[str, int], ...]
@@ -124,15 +125,16 @@ def leaderboard_row(summary: ModelSummary, repeated: bool = False) -> Row:
 
 
 def plot_model(summary: ModelSummary, group_order: Sequence[str] = ()) -> PlotModel:
-    """What the plots need of one model's summary; a suite of one's own lists its groups in ``group_order``
-    (the suite's), since results.json writes them in key order."""
+    """What the plots need of one model's summary; a suite of one's own lists its groups in
+    ``group_order`` (the suite's), since results.json writes them in key order."""
     metrics: dict[str, Interval | None] = {}
     for key in METRIC_LABELS:
         m = summary.metrics.get(key)
         low, high = (None, None) if m is None or m.ci is None else m.ci
         metrics[key] = None if m is None or m.rate is None else Interval(m.rate, low, high)
     groups_in = summary.groups
-    # The Lobstack suite's six groups in the method page's order; a suite of one's own, its groups as listed.
+    # The Lobstack suite's six groups in the method page's order; a suite of one's own, its groups
+    # as listed.
     keys: Sequence[str] = list(GROUP_LABELS)
     if not all(k in GROUP_LABELS for k in groups_in):
         keys = [k for k in group_order if k in groups_in] + sorted(
@@ -151,7 +153,8 @@ def plot_model(summary: ModelSummary, group_order: Sequence[str] = ()) -> PlotMo
 
 
 def suite_lines(results: Sequence[dict[str, Any]]) -> list[SuiteLine]:
-    """The distinct suites the results were scored against, sorted (more than one is worth a warning)."""
+    """The distinct suites the results were scored against, sorted (more than one is worth
+    a warning)."""
     seen = set()
     for result in results:
         s = result.get("suite") if isinstance(result.get("suite"), dict) else {}

@@ -1,17 +1,19 @@
 """JUnit XML for a run diff: the gate's verdict, case by case, in a CI system's test view.
 
-One verdict, shown the same way everywhere: a ``<failure>`` is a regression of this change, an ``<error>`` is a
-case or run that scored in A and did not in B (errored, unrecorded, vanished, or no score at all), and everything
-else the gate does not count is ``<skipped>`` with a message saying why. So failures + errors is exactly the
-number of regressions the gate found (``Decision.regressions``).
+One verdict, shown the same way everywhere: a ``<failure>`` is a regression of this change, an
+``<error>`` is a case or run that scored in A and did not in B (errored, unrecorded, vanished, or no
+score at all), and everything else the gate does not count is ``<skipped>`` with a message saying
+why. So failures + errors is exactly the number of regressions the gate found
+(``Decision.regressions``).
 
-Each testcase renders the case's verdict (``replay.diff_runs.verdict``: the one verdict every view shows).
-A regression about one case (a scoring change, a flip under ``--strict``, a broken case, a lost case) is
-that case's ``<failure>`` or ``<error>``. A regression about a model's whole run (the paired test found B worse,
-Overall beyond ``--max-drop``, no score, a missing model) is a ``(whole run)`` testcase of its own; when the paired
-test decided, each case that got worse is ``<skipped>`` with "counted in the paired test", so the cases behind the
-statistical verdict are listed without being counted twice. Cases that got worse but that no rule counted are
-``<skipped>`` saying why (noise in a flaky case, or a flip the paired test cannot tell from noise).
+Each testcase renders the case's verdict (``replay.diff_runs.verdict``: the one verdict every view
+shows). A regression about one case (a scoring change, a flip under ``--strict``, a broken case, a
+lost case) is that case's ``<failure>`` or ``<error>``. A regression about a model's whole run (the
+paired test found B worse, Overall beyond ``--max-drop``, no score, a missing model) is a
+``(whole run)`` testcase of its own; when the paired test decided, each case that got worse is
+``<skipped>`` with "counted in the paired test", so the cases behind the statistical verdict are
+listed without being counted twice. Cases that got worse but that no rule counted are ``<skipped>``
+saying why (noise in a flaky case, or a flip the paired test cannot tell from noise).
 """
 
 from __future__ import annotations
@@ -24,14 +26,15 @@ from replay.diff_runs.verdict import WHOLE_RUN, CaseVerdict, ModelVerdict, verdi
 from scorer.safe_text import for_xml
 
 _COUNTS = ("tests", "failures", "errors", "skipped")
-# Jenkins' junit-10.xsd allows no ``skipped`` on the root <testsuites> (each <testsuite> keeps its own).
+# Jenkins' junit-10.xsd allows no ``skipped`` on the root <testsuites> (each <testsuite> keeps
+# its own).
 _ROOT_COUNTS = ("tests", "failures", "errors")
 
 
 def to_junit(diff: RunDiff, decision: Decision) -> bytes:
-    """JUnit XML bytes: one ``<testsuite>`` per model (compared, or only in A), one ``<testcase>`` per case of A
-    or B, plus a ``(whole run)`` testcase for each regression about a whole run. No timestamps or durations, so
-    the same diff always gives the same bytes."""
+    """JUnit XML bytes: one ``<testsuite>`` per model (compared, or only in A), one ``<testcase>``
+    per case of A or B, plus a ``(whole run)`` testcase for each regression about a whole run. No
+    timestamps or durations, so the same diff always gives the same bytes."""
     judged = verdicts(diff, decision)
     suites = [_testsuite(m, v) for m, v in zip(diff.models, judged, strict=False)]
     suites += [_vanished(v) for v in judged[len(diff.models) :]]
@@ -42,9 +45,9 @@ NOT_COMPARED = "(not compared)"  # the testsuite of runs that could not be compa
 
 
 def not_compared_junit(problems: Sequence[NotCompared]) -> bytes:
-    """JUnit XML for runs that could not be compared (METHOD decision 111): one ``(not compared)`` testsuite with
-    an ``<error>`` testcase per problem (named by the file or model it is about; the message is the error line's
-    text), so a CI system shows why instead of finding no file."""
+    """JUnit XML for runs that could not be compared (METHOD decision 111): one ``(not compared)``
+    testsuite with an ``<error>`` testcase per problem (named by the file or model it is about;
+    the message is the error line's text), so a CI system shows why instead of finding no file."""
     cases = []
     for problem in problems:
         element = ET.Element("testcase", {"classname": NOT_COMPARED, "name": problem.name})
@@ -54,7 +57,8 @@ def not_compared_junit(problems: Sequence[NotCompared]) -> bytes:
 
 
 def _document(suites: list[ET.Element]) -> bytes:
-    """The ``<testsuites>`` document of ``suites`` (in this order), with their counts summed on the root."""
+    """The ``<testsuites>`` document of ``suites`` (in this order), with their counts summed on
+    the root."""
     root = ET.Element("testsuites", {"name": "lobstack-eval diff runs"})
     totals = dict.fromkeys(_COUNTS, 0)
     for suite in suites:

@@ -1,9 +1,11 @@
-"""``lobstack-eval merge``: union shard dirs (of ``record --shard`` or ``rescore --shard``) into one dir that is
-equivalent to one run on one machine, refusing overlapping or inconsistent shards before writing anything.
+"""``lobstack-eval merge``: union shard dirs (of ``record --shard`` or ``rescore --shard``) into one
+dir that is equivalent to one run on one machine, refusing overlapping or inconsistent shards before
+writing anything.
 
-The merge is written whole: into a hidden staging dir beside ``--out`` (``.<out>.merging-*``, same file system),
-whose entries are renamed into ``--out`` only once every file is written. A full disk or any failure on the way
-leaves ``--out`` as it was (empty) and removes the staging dir; a reader never sees a model dir half copied."""
+The merge is written whole: into a hidden staging dir beside ``--out`` (``.<out>.merging-*``, same
+file system), whose entries are renamed into ``--out`` only once every file is written. A full
+disk or any failure on the way leaves ``--out`` as it was (empty) and removes the staging dir; a
+reader never sees a model dir half copied."""
 
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ def merge(
 
 
 def _moved(merged: Merged, staging: Path, out: Path) -> Merged:
-    """``merged`` as it names its files and dirs once they are in ``out`` (rows files stay where they are)."""
+    """``merged`` as it names its files and dirs once they are in ``out`` (rows files stay where
+    they are)."""
     files = tuple(
         out / f.relative_to(staging) if f.is_relative_to(staging) else f for f in merged.files
     )

@@ -1,14 +1,16 @@
-"""Merging cassette dirs (``record --shard`` outputs): every case exactly once, one consistent run.json per model.
+"""Merging cassette dirs (``record --shard`` outputs): every case exactly once, one consistent
+run.json per model.
 
-Shards of one model must agree on everything run.json says about the run (model, base URL, recorder version,
-suite); their cases must not overlap. Every cassette (``*.json``) of a model dir but run.json, in any subfolder
-but dot-folders (partial recordings), is copied byte for byte, so whatever per-case files a layout has (repeats
-too) travel with their case; two shards holding the same file name overlap. run.json is written whole, sorted.
+Shards of one model must agree on everything run.json says about the run (model, base URL, recorder
+version, suite); their cases must not overlap. Every cassette (``*.json``) of a model dir but
+run.json, in any subfolder but dot-folders (partial recordings), is copied byte for byte, so
+whatever per-case files a layout has (repeats too) travel with their case; two shards holding the
+same file name overlap. run.json is written whole, sorted.
 
-Repeated runs (``record --repeats K --shard I/N``): a shard owns a case with all its repeats (``replay.shard``),
-so a case's entries under ``cases`` and under every ``repeat_cases.<n>`` come from the one shard that holds it,
-its ``repeat-<n>/`` cassettes travel as files, and the merged ``repeats`` is the largest K of the shards (one of
-them may have recorded no case of a repeat).
+Repeated runs (``record --repeats K --shard I/N``): a shard owns a case with all its repeats
+(``replay.shard``), so a case's entries under ``cases`` and under every ``repeat_cases.<n>`` come
+from the one shard that holds it, its ``repeat-<n>/`` cassettes travel as files, and the merged
+``repeats`` is the largest K of the shards (one of them may have recorded no case of a repeat).
 """
 
 from __future__ import annotations
@@ -61,21 +63,23 @@ def _check_alike(parts: Sequence[tuple[Path, Manifest]]) -> None:
         for name, a, b in pairs:
             if a != b:
                 raise CassetteError(
-                    f"inconsistent shards: {first_dir}/run.json and {folder}/run.json disagree on {name} "
-                    f"({a!r} vs {b!r}); merge shards of one run"
+                    f"inconsistent shards: {first_dir}/run.json and {folder}/run.json disagree on "
+                    f"{name} ({a!r} vs {b!r}); merge shards of one run"
                 )
 
 
 def _overlap(a: Path, b: Path, what: str, model: str) -> CassetteError:
     return CassetteError(
-        f"overlapping shards: {a} and {b} both hold {what} of {model}; each case must be in exactly one shard"
+        f"overlapping shards: {a} and {b} both hold {what} of {model}; each case must be in "
+        "exactly one shard"
     )
 
 
 def _files(model_dir: Path) -> tuple[list[Path], list[Path]]:
-    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and dot-folders; and those
-    whose name is not UTF-8 (no case id is such a name, so no case's cassette: not copied, warned of). A symbolic
-    link among them (or the model dir itself) is refused: merge copies only the shard's own regular files."""
+    """The files to copy (relative): every ``*.json`` but run.json, outside dot-files and
+    dot-folders; and those whose name is not UTF-8 (no case id is such a name, so no case's
+    cassette: not copied, warned of). A symbolic link among them (or the model dir itself) is
+    refused: merge copies only the shard's own regular files."""
     unlinked(
         model_dir.parent, model_dir.name, MANIFEST, what="merge copies only a shard's own files"
     )
@@ -101,7 +105,8 @@ def shown_path(path: Path) -> str:
 
 
 def _case_ids(manifest: Manifest) -> list[str]:
-    """Every case with an entry in any repeat (a case may lack repeat 1, e.g. when only later repeats were kept)."""
+    """Every case with an entry in any repeat (a case may lack repeat 1, e.g. when only later
+    repeats were kept)."""
     ids = set(manifest.cases).union(*(set(cases) for cases in manifest.repeat_cases.values()))
     return sorted(ids)
 
@@ -129,10 +134,12 @@ def _owners(
 
 
 def _missing(target: Path, merged: Manifest, suite: Suite | None) -> str | None:
-    """A warning when the merged model lacks cases of the suite it recorded (None when the suite is not at hand).
+    """A warning when the merged model lacks cases of the suite it recorded (None when the suite is
+    not at hand).
 
-    A cassette shard does not record which I/N it is, so a missing shard cannot be refused (a lost job is filled
-    later: rescore lists its cases as unrecorded); this warning keeps the gap from being silent."""
+    A cassette shard does not record which I/N it is, so a missing shard cannot be refused (a lost
+    job is filled later: rescore lists its cases as unrecorded); this warning keeps the gap from
+    being silent."""
     if suite is None or suite.sha256 != merged.suite["sha256"]:
         return None
     held = set(_case_ids(merged))  # a case counts when any of its repeats was recorded
@@ -140,16 +147,17 @@ def _missing(target: Path, merged: Manifest, suite: Suite | None) -> str | None:
     if not missing:
         return None
     return (
-        f"warning: {target}: {len(suite.cases) - len(missing)} of the {len(suite.cases)} cases of {suite.name} "
-        f"{suite.version}, {len(missing)} missing (first {missing[0]}): a shard may be missing; rescore lists "
-        "the unrecorded cases and the record command that fills them"
+        f"warning: {target}: {len(suite.cases) - len(missing)} of the {len(suite.cases)} cases of "
+        f"{suite.name} {suite.version}, {len(missing)} missing (first {missing[0]}): a shard may "
+        "be missing; rescore lists the unrecorded cases and the record command that fills them"
     )
 
 
 def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None = None) -> Merged:
-    """Union the model dirs of ``inputs`` into ``out`` after checking every shard (nothing is written before).
-    With ``suite_path``, warns for each model that lacks cases of that suite (a suite that cannot be read is an
-    error: a misspelt ``--suite`` would otherwise silence the warning)."""
+    """Union the model dirs of ``inputs`` into ``out`` after checking every shard (nothing is
+    written before). With ``suite_path``, warns for each model that lacks cases of that suite (a
+    suite that cannot be read is an error: a misspelt ``--suite`` would otherwise silence
+    the warning)."""
     suite = read_suite(suite_path) if suite_path is not None else None
     by_slug: dict[str, list[tuple[Path, Manifest]]] = {}
     for root in inputs:
@@ -164,8 +172,8 @@ def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None =
     cases = 0
     for slug, parts, owner, copies, skipped in plans:
         warnings += [
-            f"warning: {shown_path(path)}: the file name is not UTF-8, so it is no case's cassette; "
-            "not copied"
+            f"warning: {shown_path(path)}: the file name is not UTF-8, so it is no case's "
+            "cassette; not copied"
             for path in skipped
         ]
         first = parts[0][1]

@@ -14,7 +14,8 @@ CASSETTES, REPORTS = "cassettes", "reports"
 
 
 def kind_of(folder: Path) -> str:
-    """``cassettes`` (model dirs holding run.json) or ``reports`` (model dirs holding results.json, or rows)."""
+    """``cassettes`` (model dirs holding run.json) or ``reports`` (model dirs holding
+    results.json, or rows)."""
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such directory")
     subdirs = [p for p in folder.iterdir() if p.is_dir()]
@@ -43,7 +44,8 @@ def common_kind(inputs: Sequence[Path]) -> str:
     for folder, kind in kinds.items():
         if kind != kinds[first]:
             raise UsageError(
-                f"{first} is a {kinds[first]} dir but {folder} is a {kind} dir; merge one kind at a time"
+                f"{first} is a {kinds[first]} dir but {folder} is a {kind} dir; merge one kind at "
+                "a time"
             )
     seen: dict[Path, Path] = {}
     for folder in inputs:
@@ -55,7 +57,8 @@ def common_kind(inputs: Sequence[Path]) -> str:
 
 
 def check_out(out: Path, inputs: Sequence[Path]) -> None:
-    """``--out`` must be a new or empty dir, and neither an input nor inside one (nothing is merged in place)."""
+    """``--out`` must be a new or empty dir, and neither an input nor inside one (nothing is
+    merged in place)."""
     if out.exists() and (
         not out.is_dir() or any(p.name != LOCK for p in out.iterdir())
     ):  # our lock only

@@ -1,9 +1,10 @@
-"""Merging report dirs (``rescore --shard`` outputs, or whole reports of different models) into one reports dir
-that is byte for byte what one unsharded rescore writes.
+"""Merging report dirs (``rescore --shard`` outputs, or whole reports of different models) into one
+reports dir that is byte for byte what one unsharded rescore writes.
 
-Each model's results.json is the union of its shards' case entries (in suite order) with every summary figure
-recomputed from the union of the shards' rows; the leaderboard comes from the rows too. Shards must be one
-complete set (1/n .. n/n, each once), scored with one suite, seeing the same model dirs, without a case twice.
+Each model's results.json is the union of its shards' case entries (in suite order) with every
+summary figure recomputed from the union of the shards' rows; the leaderboard comes from the rows
+too. Shards must be one complete set (1/n .. n/n, each once), scored with one suite, seeing the same
+model dirs, without a case twice.
 """
 
 from __future__ import annotations
@@ -30,11 +31,21 @@ from scorer.format_version import format_version_problem
 from scorer.results import dumps
 from scorer.summarize import empty, summarize
 
-# The fields of results.json that merge recomputes from the rows; every other top-level field must be alike.
+# The fields of results.json that merge recomputes from the rows; every other top-level field must
+# be alike.
 DERIVED = frozenset(
-    {"temperature_ignored", "routed_models", "cases", "metrics", "groups", "latency_p50_ms",
-     "cost_per_100_cases_usd", "cost_usd", "results"}
-)  # fmt: skip
+    {
+        "temperature_ignored",
+        "routed_models",
+        "cases",
+        "metrics",
+        "groups",
+        "latency_p50_ms",
+        "cost_per_100_cases_usd",
+        "cost_usd",
+        "results",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -76,7 +87,8 @@ def _shard(
 
 
 def read_input(folder: Path) -> ReportInput:
-    """Load one reports dir: results.json of every model dir, cases/calls.parquet (checked), shard.json if any."""
+    """Load one reports dir: results.json of every model dir, cases/calls.parquet (checked),
+    shard.json if any."""
     shard, models, suite = _shard(folder)
     documents = {}
     for path in sorted(folder.glob("*/results.json")):
@@ -141,7 +153,8 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
         missing = [f"{i}/{count}" for i in range(1, count + 1) if i not in seen]
         if missing:
             raise ResultsError(
-                f"incomplete shards: {', '.join(missing)} missing (given: {', '.join(map(str, seen))})"
+                f"incomplete shards: {', '.join(missing)} missing (given: "
+                f"{', '.join(map(str, seen))})"
             )
     owner: dict[tuple[str, str], ReportInput] = {}
     for item in inputs:
@@ -150,8 +163,8 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
                 key = (slug, entry["id"])
                 if key in owner:
                     raise ResultsError(
-                        f"overlapping shards: {owner[key].label} and {item.label} both hold case {entry['id']!r} "
-                        f"of {document['model']}"
+                        f"overlapping shards: {owner[key].label} and {item.label} both hold case "
+                        f"{entry['id']!r} of {document['model']}"
                     )
                 owner[key] = item
 
@@ -161,7 +174,8 @@ def _suite_text(suite: dict[str, Any]) -> str:
 
 
 def _carried(slug: str, inputs: Sequence[ReportInput]) -> dict[str, Any]:
-    """The fields of a model's results.json that are not recomputed; they must be alike in every input."""
+    """The fields of a model's results.json that are not recomputed; they must be alike in
+    every input."""
     holders = [i for i in inputs if slug in i.documents]
     kept = {k: v for k, v in holders[0].documents[slug].items() if k not in DERIVED}
     for other in holders[1:]:
@@ -173,8 +187,8 @@ def _carried(slug: str, inputs: Sequence[ReportInput]) -> dict[str, Any]:
 
 
 def merged_tables(inputs: Sequence[ReportInput]) -> dict[str, Any]:
-    """The union of the inputs' rows in canonical order; the run-level ``temperature_ignored`` of each model is
-    the "any" over its shards, as one run would have seen it."""
+    """The union of the inputs' rows in canonical order; the run-level ``temperature_ignored`` of
+    each model is the "any" over its shards, as one run would have seen it."""
     import polars as pl
 
     tables = {
@@ -199,8 +213,8 @@ def merge_reports(
         for slug, document in item.documents.items():
             if repeated(document):
                 raise ResultsError(
-                    f"{item.folder / slug / 'results.json'}: merging reports of repeated runs (K > 1) is not "
-                    "supported yet; merge the cassette shards and rescore them instead"
+                    f"{item.folder / slug / 'results.json'}: merging reports of repeated runs (K > "
+                    "1) is not supported yet; merge the cassette shards and rescore them instead"
                 )
     slugs = sorted({slug for i in inputs for slug in i.documents})
     first = next((d["suite"] for i in inputs for d in i.documents.values()), None)
@@ -230,7 +244,8 @@ def merge_reports(
 
         write_atomic(out / "index.html", render_report(documents, suite_json))
         files.append(out / "index.html")
-    # As rescore says it (decision 116): a model none of whose cases was scored fails the merge once written.
+    # As rescore says it (decision 116): a model none of whose cases was scored fails the merge
+    # once written.
     errors = tuple(
         nothing_scored_line(s, out / s.model_slug) for s in summaries if s.nothing_scored
     )
@@ -245,7 +260,8 @@ def merge_reports(
 
 
 def _suite_for_html(documents: Sequence[dict[str, Any]], suite_path: Path | None) -> dict[str, Any]:
-    """The suite file's JSON for the HTML report; it must be the suite the shards were scored with."""
+    """The suite file's JSON for the HTML report; it must be the suite the shards were
+    scored with."""
     if suite_path is None:
         raise ResultsError("the HTML report needs the suite file: pass --suite, or --no-html")
     suite = read_suite(suite_path)

@@ -1,7 +1,9 @@
-"""``rescore``: every metric recomputed from cassettes alone, with the current suite and scorer. No network.
+"""``rescore``: every metric recomputed from cassettes alone, with the current suite and scorer.
+No network.
 
-Each model dir is replayed through the same runner that recorded it (cassette-backed transport), judged by
-``scorer``, summarized from its rows (``replay.scored``), and written as ``<out>/<slug>/results.json``, etc."""
+Each model dir is replayed through the same runner that recorded it (cassette-backed transport),
+judged by ``scorer``, summarized from its rows (``replay.scored``), and written as
+``<out>/<slug>/results.json``, etc."""
 
 from __future__ import annotations
 
@@ -73,13 +75,15 @@ def rescore(
     shard: Shard | None = None,
     rows: Path | None = None,
 ) -> RescoreSummary:
-    """Rescore every model dir under ``cassettes`` and write results, the rows (cases/calls.parquet), the
-    leaderboard from the rows, and (unless ``html`` is False) the HTML report; ``rows`` also appends the run's
-    partitions to a rows dataset. A ``shard`` scores only its cases and writes no leaderboard or HTML. A case-run
-    whose cassette cannot be used is unrecorded and listed in its ``ModelReport.unusable``; the model's other cases
-    are scored and written. A model that cannot be scored at all (run.json missing or corrupt, another suite, or a
-    folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why, every other model
-    is written. ``out`` then holds exactly this run's models: any other (stale) results.json there is removed."""
+    """Rescore every model dir under ``cassettes`` and write results, the rows
+    (cases/calls.parquet), the leaderboard from the rows, and (unless ``html`` is False) the HTML
+    report; ``rows`` also appends the run's partitions to a rows dataset. A ``shard`` scores only
+    its cases and writes no leaderboard or HTML. A case-run whose cassette cannot be used is
+    unrecorded and listed in its ``ModelReport.unusable``; the model's other cases are scored and
+    written. A model that cannot be scored at all (run.json missing or corrupt, another suite, or
+    a folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why,
+    every other model is written. ``out`` then holds exactly this run's models: any other (stale)
+    results.json there is removed."""
     from replay.out_dir import remove_stale_results
     from replay.report_tables import suite_ref, write_tables
     from replay.results_summary import summary_of_results
@@ -145,8 +149,9 @@ def rescore(
 
 
 def _prepare(html: bool) -> None:
-    """What this process needs after the pool, imported while the pool works: polars for the rows (the workers
-    are forked by then), and for the page jinja2 (matplotlib only if a plot must be drawn: replay/html/_cache.py)."""
+    """What this process needs after the pool, imported while the pool works: polars for the rows
+    (the workers are forked by then), and for the page jinja2 (matplotlib only if a plot must be
+    drawn: replay/html/_cache.py)."""
     import replay.report_tables
     import replay.rows.build
 

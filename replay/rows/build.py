@@ -1,13 +1,15 @@
-"""Results documents -> rows: one ``cases`` row per model x case x repeat, one ``calls`` row per tool call.
+"""Results documents -> rows: one ``cases`` row per model x case x repeat, one ``calls`` row per
+tool call.
 
-Each metric column is the case-run's contribution to that metric (docs/METHOD.md, "The metrics"): a boolean for
-a case-level metric (null when it does not apply or the case is not scored), a count and its ``_of`` for a
-call-level metric (0 and 0 when the case is not scored). ``scorer.summarize`` computes every figure from them.
+Each metric column is the case-run's contribution to that metric (docs/METHOD.md, "The metrics"): a
+boolean for a case-level metric (null when it does not apply or the case is not scored), a count and
+its ``_of`` for a call-level metric (0 and 0 when the case is not scored). ``scorer.summarize``
+computes every figure from them.
 
-Repeats: a case entry with ``runs`` (one case document per repeat, each with its own steps and attempts) gives
-one full row per repeat. An entry with only ``repeat_statuses`` gives one row per repeat too, with the entry's
-steps and attempts as repeat 1 and status and ``overall`` only for repeats 2..K (their other columns are null).
-An entry with neither is repeat 1 of 1.
+Repeats: a case entry with ``runs`` (one case document per repeat, each with its own steps and
+attempts) gives one full row per repeat. An entry with only ``repeat_statuses`` gives one row per
+repeat too, with the entry's steps and attempts as repeat 1 and status and ``overall`` only for
+repeats 2..K (their other columns are null). An entry with neither is repeat 1 of 1.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
 
 
 def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
-    """The exact sum of the answered attempts' prices (read as ``scorer.headers.price`` reads them) as text, and
-    as a decimal(38, 18) when that holds it exactly (else None); (None, None) when any answer is unpriced."""
+    """The exact sum of the answered attempts' prices (read as ``scorer.headers.price`` reads them)
+    as text, and as a decimal(38, 18) when that holds it exactly (else None); (None, None) when
+    any answer is unpriced."""
     total = Decimal(0)
     for attempt in attempts:
         if attempt.get("status") is None:
@@ -140,7 +143,8 @@ def document_rows(
         "suite_sha256": document["suite"]["sha256"],
     }
     run = document.get("run")
-    # A run of a history: its rows carry the run (the columns come last: frames_of_rows orders them by schema).
+    # A run of a history: its rows carry the run (the columns come last: frames_of_rows orders them
+    # by schema).
     extra = {}
     if isinstance(run, dict):
         identity = json.dumps(run.get("identity"), sort_keys=True, ensure_ascii=False)
@@ -182,8 +186,8 @@ def document_rows(
 
 
 def _series(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
-    """One column; a text that is not UTF-8 (a lone surrogate a model wrote) is stored with U+FFFD for it, since
-    parquet strings are UTF-8 (results.json keeps it exactly)."""
+    """One column; a text that is not UTF-8 (a lone surrogate a model wrote) is stored with U+FFFD
+    for it, since parquet strings are UTF-8 (results.json keeps it exactly)."""
     try:
         return _column(pl, column, values, dtype)
     except (UnicodeEncodeError, TypeError):  # orjson's JSONEncodeError is a TypeError
@@ -199,10 +203,11 @@ def _utf8(value: Any) -> Any:
 
 
 def _column(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
-    """One column. A decimal one is built from each value's text: from Decimal objects polars goes through numpy,
-    whose import costs more than all of a model's rows (~80 ms); the values are the same. A list one is built
-    from each list's JSON text: from Python lists polars builds a Series per row (~10x slower); the JSON of
-    strings and floats (orjson writes the shortest repr) reads back bit for bit."""
+    """One column. A decimal one is built from each value's text: from Decimal objects polars goes
+    through numpy, whose import costs more than all of a model's rows (~80 ms); the values are
+    the same. A list one is built from each list's JSON text: from Python lists polars builds a
+    Series per row (~10x slower); the JSON of strings and floats (orjson writes the shortest
+    repr) reads back bit for bit."""
     if isinstance(dtype, pl.Decimal):
         text = [None if value is None else format(value, "f") for value in values]
         return pl.Series(column, text, pl.String).cast(dtype)
@@ -215,7 +220,8 @@ def _column(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
 
 
 def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The ``cases`` and ``calls`` DataFrames of many results documents, in their canonical row order."""
+    """The ``cases`` and ``calls`` DataFrames of many results documents, in their canonical
+    row order."""
     tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
     for document in documents:
         add_rows(tables, suite, document)
@@ -225,21 +231,24 @@ def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def add_rows(
     tables: dict[str, list[dict[str, Any]]], suite: Suite, document: dict[str, Any]
 ) -> None:
-    """Add one results document's rows to ``tables`` (``{"cases": [...], "calls": [...]}``), for ``frames_of_rows``."""
+    """Add one results document's rows to ``tables`` (``{"cases": [...], "calls": [...]}``), for
+    ``frames_of_rows``."""
     case_rows, call_rows = document_rows(suite, document)
     tables["cases"].extend(case_rows)
     tables["calls"].extend(call_rows)
 
 
 def frames_of_rows(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The ``cases`` and ``calls`` DataFrames of rows gathered by ``add_rows`` (in any order: they are sorted).
-    When any row is of a run of a history, both tables have the run columns (null for the other models' rows)."""
+    """The ``cases`` and ``calls`` DataFrames of rows gathered by ``add_rows`` (in any order: they
+    are sorted). When any row is of a run of a history, both tables have the run columns (null
+    for the other models' rows)."""
     import polars as pl
 
     runs = any("run_id" in row for row in tables["cases"])
     built = {}
     for name, rows in tables.items():
-        # Column by column: polars builds list and decimal columns from Python lists much faster than from dicts.
+        # Column by column: polars builds list and decimal columns from Python lists much faster
+        # than from dicts.
         columns = [
             _series(pl, column, [row.get(column) for row in rows], dtype)
             for column, dtype in schema(name, runs).items()

@@ -1,29 +1,31 @@
-"""The rows dataset: one table per root, one hive partition per (suite version, model), appended by ``rescore
---rows DIR`` and ``merge --rows DIR``.
+"""The rows dataset: one table per root, one hive partition per (suite version, model), appended by
+``rescore --rows DIR`` and ``merge --rows DIR``.
 
     DIR/cases/suite_version=1.1.0/model_slug=openai_gpt-4o/part-0.parquet
     DIR/calls/suite_version=1.1.0/model_slug=openai_gpt-4o/part-0.parquet
 
-Each of ``DIR/cases`` and ``DIR/calls`` is a hive dataset of one schema, as Spark, DuckDB, polars and pyarrow
-read one (docs/scale.md). A file holds its table's columns but the partition keys, which are in its folder names
-and its footer (``lobstack_eval.suite_version``, ``lobstack_eval.model_slug``): in the files too, they clashed with
-pyarrow's hive readers (docs/commands/report.md#rows-partition-columns-out-of-the-files). lobstack-eval's readers
-add them back from the footer (``replay.rows.store.with_keys``).
+Each of ``DIR/cases`` and ``DIR/calls`` is a hive dataset of one schema, as Spark, DuckDB, polars
+and pyarrow read one (docs/scale.md). A file holds its table's columns but the partition keys, which
+are in its folder names and its footer (``lobstack_eval.suite_version``,
+``lobstack_eval.model_slug``): in the files too, they clashed with pyarrow's hive readers
+(docs/commands/report.md#rows-partition-columns-out-of-the-files). lobstack-eval's readers add them
+back from the footer (``replay.rows.store.with_keys``).
 
-The layout before it (``DIR/suite_version=V/model_slug=S/cases.parquet`` beside ``calls.parquet``) is refused with
-one line saying how to convert it: moving the files is the whole conversion (the files did not change).
+The layout before it (``DIR/suite_version=V/model_slug=S/cases.parquet`` beside ``calls.parquet``)
+is refused with one line saying how to convert it: moving the files is the whole conversion (the
+files did not change).
 
-The partition key is ``model_slug`` because the folder holds the slug; ``model`` is the model's name as given
-(``openai/gpt-4o``), and a ``model=`` folder would have disagreed with it.
+The partition key is ``model_slug`` because the folder holds the slug; ``model`` is the model's name
+as given (``openai/gpt-4o``), and a ``model=`` folder would have disagreed with it.
 
-Rows of runs of a history (results.json with ``run``) have one partition per run, a third level, so one root holds
-a model's whole history and appending a run keeps the earlier ones:
+Rows of runs of a history (results.json with ``run``) have one partition per run, a third level, so
+one root holds a model's whole history and appending a run keeps the earlier ones:
 
     DIR/cases/suite_version=1.1.0/model_slug=openai_gpt-4o/run_id=2026-10-21/part-0.parquet
 
-A root holds either runs or plain recordings, never both: their files have different columns (``run_id``,
-``run_date`` and ``run_identity`` last), which hive readers cannot read as one table, so ``--rows`` refuses to mix
-them.
+A root holds either runs or plain recordings, never both: their files have different columns
+(``run_id``, ``run_date`` and ``run_identity`` last), which hive readers cannot read as one table,
+so ``--rows`` refuses to mix them.
 """
 
 from __future__ import annotations
@@ -75,21 +77,22 @@ __all__ = [
 
 
 def check_layout(root: Path) -> None:
-    """Refuse (ResultsError, one line saying how to convert) a rows dir in the layout before one table per root:
-    ``suite_version=V`` folders right under ``root``."""
+    """Refuse (ResultsError, one line saying how to convert) a rows dir in the layout before one
+    table per root: ``suite_version=V`` folders right under ``root``."""
     if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in subfolders(root)):
         raise ResultsError(
-            f"{root}: rows in the old layout ({VERSION_KEY}=V/{MODEL_KEY}=S/cases.parquet beside calls.parquet), "
-            f"which hive readers cannot read as one table; convert it by moving each such cases.parquet to "
-            f"{root}/cases/{VERSION_KEY}=V/{MODEL_KEY}=S/{PART} and each calls.parquet to "
-            f"{root}/calls/{VERSION_KEY}=V/{MODEL_KEY}=S/{PART} (docs/FORMATS.md), or rescore into a new --rows dir"
+            f"{root}: rows in the old layout ({VERSION_KEY}=V/{MODEL_KEY}=S/cases.parquet beside "
+            "calls.parquet), which hive readers cannot read as one table; convert it by moving "
+            f"each such cases.parquet to {root}/cases/{VERSION_KEY}=V/{MODEL_KEY}=S/{PART} and "
+            f"each calls.parquet to {root}/calls/{VERSION_KEY}=V/{MODEL_KEY}=S/{PART} "
+            "(docs/FORMATS.md), or rescore into a new --rows dir"
         )
 
 
 def append(root: Path, tables: dict[str, Any]) -> list[Path]:
-    """Write one partition per (suite version, model) of ``tables``; a partition written before is replaced. Refused
-    (ResultsError, before any file is written) when another partition of the same version was scored with another
-    suite file (METHOD decision 110)."""
+    """Write one partition per (suite version, model) of ``tables``; a partition written before is
+    replaced. Refused (ResultsError, before any file is written) when another partition of the
+    same version was scored with another suite file (METHOD decision 110)."""
     runs = RUN_KEY in tables["cases"].columns
     by = (VERSION_KEY, MODEL_KEY, RUN_KEY) if runs else (VERSION_KEY, MODEL_KEY)
     found_keys = tables["cases"].select(*by, "suite_sha256").unique(maintain_order=True).rows()
@@ -113,7 +116,8 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             {slug for version, slug, _sha, _run in keys if version == suite_version},
             {(slug, run) for version, slug, _sha, run in keys if version == suite_version},
         )
-    # One pass splits each table by partition (a filter per partition would read the whole table each time).
+    # One pass splits each table by partition (a filter per partition would read the whole table
+    # each time).
     split = {t: tables[t].partition_by(*by, as_dict=True, maintain_order=True) for t in TABLES}
     for (
         suite_version,
@@ -146,16 +150,16 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
 
 
 def _check_kind(root: Path, runs: bool, keys: Sequence[tuple[Any, ...]]) -> None:
-    """Refuse (ResultsError) rows of runs into a root of plain recordings, or the other way round: their files
-    have different columns, which a hive reader cannot read as one table."""
+    """Refuse (ResultsError) rows of runs into a root of plain recordings, or the other way round:
+    their files have different columns, which a hive reader cannot read as one table."""
     if not (root / "cases").is_dir():
         return
     if runs and any(
         r is None for *_k, r in keys
     ):  # a run dir whose other models are plain recordings
         raise ResultsError(
-            f"--rows {root}: this rescore mixes runs of a history with plain recordings; rescore the run dir "
-            "alone (cassettes/history/<run-id>)"
+            f"--rows {root}: this rescore mixes runs of a history with plain recordings; rescore "
+            "the run dir alone (cassettes/history/<run-id>)"
         )
     existing = {p.run_id is not None for p in listed_partitions(root)}
     if existing and existing != {runs}:
@@ -165,8 +169,10 @@ def _check_kind(root: Path, runs: bool, keys: Sequence[tuple[Any, ...]]) -> None
             else ("runs of a history", "plain recordings")
         )
         raise ResultsError(
-            f"--rows {root}: it holds rows of {held}, and these are rows of {given}, whose files have other "
-            'columns (run_id, run_date); write them to another --rows dir (docs/FORMATS.md, "Histories")'
+            f"--rows {root}: it holds rows of {held}, and these are rows of {given}, whose files "
+            "have other "
+            "columns (run_id, run_date); write them to another --rows dir (docs/FORMATS.md, "
+            '"Histories")'
         )
 
 
@@ -177,10 +183,11 @@ def check_suite(
     replacing: Collection[str] = (),
     replacing_runs: Collection[tuple[str, str | None]] | None = None,
 ) -> None:
-    """Refuse (ResultsError) to write partitions of ``suite_version`` scored with the suite file of ``sha256`` into
-    ``root`` when a partition of that version, other than those of the ``replacing`` model slugs, was scored with
-    another suite file. Reads only the footers of that version's partitions; a new root or version passes. With
-    ``replacing_runs`` ((slug, run id) pairs), only those runs are being rewritten: a model's earlier runs count."""
+    """Refuse (ResultsError) to write partitions of ``suite_version`` scored with the suite file of
+    ``sha256`` into ``root`` when a partition of that version, other than those of the
+    ``replacing`` model slugs, was scored with another suite file. Reads only the footers of that
+    version's partitions; a new root or version passes. With ``replacing_runs`` ((slug, run id)
+    pairs), only those runs are being rewritten: a model's earlier runs count."""
     check_layout(root)
     folder = root / "cases" / f"{VERSION_KEY}={quote(suite_version, safe='')}"
     if not folder.is_dir():
@@ -195,9 +202,9 @@ def check_suite(
 
 
 def partitions(root: Path) -> list[Partition]:
-    """Every partition of ``root``'s cases table (folder names only: no file is opened). A folder under
-    ``root/cases`` that is not ``suite_version=V/model_slug=S`` is a ResultsError naming it, and so is the old
-    layout."""
+    """Every partition of ``root``'s cases table (folder names only: no file is opened). A folder
+    under ``root/cases`` that is not ``suite_version=V/model_slug=S`` is a ResultsError naming
+    it, and so is the old layout."""
     if not root.is_dir():
         raise ResultsError(f"{root}: no such rows directory")
     check_layout(root)
@@ -218,14 +225,14 @@ class Slice:
 
 
 def select(root: Path, suite_version: str | None, models: Sequence[str] = ()) -> Slice:
-    """The partitions of one suite version (and of ``models``, names or slugs, when given), each file's footer
-    metadata checked. Columns are checked when a query fails (polars refuses a used column of another type; reading
-    every file's schema up front would cost a third of the query), so a file missing only columns the query
-    does not read is still read. A suite version or model with no partition is a ResultsError naming it and the
-    ones there are (METHOD decision 94).
+    """The partitions of one suite version (and of ``models``, names or slugs, when given), each
+    file's footer metadata checked. Columns are checked when a query fails (polars refuses a used
+    column of another type; reading every file's schema up front would cost a third of the query),
+    so a file missing only columns the query does not read is still read. A suite version or model
+    with no partition is a ResultsError naming it and the ones there are (METHOD decision 94).
 
-    Pruning happens here, by folder name, before any file is opened: a one-model slice opens one file
-    however many partitions the dataset holds."""
+    Pruning happens here, by folder name, before any file is opened: a one-model slice opens one
+    file however many partitions the dataset holds."""
     every = partitions(root)
     if suite_version is not None:
         if suite_version not in {p.suite_version for p in every}:
@@ -240,12 +247,14 @@ def select(root: Path, suite_version: str | None, models: Sequence[str] = ()) ->
     versions = sorted({p.suite_version for p in chosen})
     if len(versions) > 1:
         raise UsageError(
-            f"{root} holds suite versions {', '.join(versions)}; scores compare only within one: pass --suite-version"
+            f"{root} holds suite versions {', '.join(versions)}; scores compare only within one: "
+            "pass --suite-version"
         )
     latest: dict[str, tuple[tuple[str, str], Partition]] = {}
     for partition in chosen:
         footer = check_file(partition.file("cases"), "cases", partition.metadata, columns=False)
-        # A model's history ranks by its latest run (by date, then id): one run per model, as a leaderboard has.
+        # A model's history ranks by its latest run (by date, then id): one run per model, as a
+        # leaderboard has.
         when = (footer.get(META_RUN_DATE, ""), partition.run_id or "")
         if partition.model_slug not in latest or latest[partition.model_slug][0] < when:
             latest[partition.model_slug] = (when, partition)

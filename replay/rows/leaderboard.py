@@ -1,4 +1,5 @@
-"""The leaderboard of any slice of rows (a suite version, a group, some models), by the streaming engine.
+"""The leaderboard of any slice of rows (a suite version, a group, some models), by the
+streaming engine.
 
 The typed summaries it computes are what ``replay.leaderboard`` renders (the same renderers as
 rescore's), so a slice's leaderboard.md/.csv has exactly rescore's format.
@@ -30,24 +31,28 @@ class SuiteRef(NamedTuple):
 
 @dataclass(frozen=True)
 class SliceBoard:
-    """A slice's leaderboard: its title's suite reference, one summary per model (slug order), the rows it read."""
+    """A slice's leaderboard: its title's suite reference, one summary per model (slug order),
+    the rows it read."""
 
     suite: SuiteRef
     summaries: tuple[ModelSummary, ...]
     rows: int
-    # a root of runs (a history): (model slug, the run ranked, how many runs the model has), slug order
+    # a root of runs (a history): (model slug, the run ranked, how many runs the model has),
+    # slug order
     latest_runs: tuple[tuple[str, str, int], ...] = ()
 
 
 def _holds_partitions(table_root: Path) -> bool:
-    """True for a dataset's ``cases`` folder: partitions of models, or of runs of a history (a level deeper)."""
+    """True for a dataset's ``cases`` folder: partitions of models, or of runs of a history (a
+    level deeper)."""
     return any(next(table_root.glob(pattern), None) for pattern in (f"*/*/{PART}", f"*/*/*/{PART}"))
 
 
 def _rows_dir(rows: Path) -> Path:
-    """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a reports dir,
-    as errors name that file as the rows' source (METHOD decision 119); a rows dataset's ``cases`` table folder
-    stands for the dataset, and one partition's file of it is read alone."""
+    """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a
+    reports dir, as errors name that file as the rows' source (METHOD decision 119); a rows
+    dataset's ``cases`` table folder stands for the dataset, and one partition's file of it is
+    read alone."""
     if rows.is_dir() and rows.name == "cases" and _holds_partitions(rows):
         return rows.parent
     if not rows.is_file():
@@ -64,8 +69,8 @@ def _rows_dir(rows: Path) -> Path:
 def _scan(
     rows: Path, suite_version: str | None, models: tuple[str, ...]
 ) -> tuple[Any, tuple[Path, ...], Path]:
-    """A LazyFrame over the slice's cases files (a reports dir's cases.parquet or a rows dataset), the files, and
-    what an error names as the rows' source."""
+    """A LazyFrame over the slice's cases files (a reports dir's cases.parquet or a rows dataset),
+    the files, and what an error names as the rows' source."""
     import polars as pl
 
     single = rows if rows.is_file() else rows / "cases.parquet"
@@ -84,7 +89,8 @@ def _scan(
 
 
 def _collect(files: tuple[Path, ...], run: Any) -> Any:
-    """Run a query; when polars fails on a file (other columns, corrupt data pages), find that file and name it."""
+    """Run a query; when polars fails on a file (other columns, corrupt data pages), find that
+    file and name it."""
     try:
         return run()
     except polars_errors() as exc:
@@ -114,11 +120,12 @@ def slice_leaderboard(
     group: str | None = None,
     models: tuple[str, ...] = (),
 ) -> SliceBoard:
-    """The leaderboard of the rows of one suite version, optionally one group and some models (names or slugs),
-    by one streaming query over the slice's files."""
+    """The leaderboard of the rows of one suite version, optionally one group and some models (names
+    or slugs), by one streaming query over the slice's files."""
     import polars as pl
 
-    # Any suite's group names: one the slice does not hold is named with those it does (``unmatched``).
+    # Any suite's group names: one the slice does not hold is named with those it does
+    # (``unmatched``).
     if group is not None and not group:
         raise UsageError("--group: must be a group name")
     rows = _rows_dir(rows)
@@ -139,7 +146,8 @@ def slice_leaderboard(
         )
     if len(suites["suite_version"]) > 1:
         raise UsageError(
-            f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass --suite-version"
+            f"{rows} holds suite versions {', '.join(suites['suite_version'])}: pass "
+            "--suite-version"
         )
     if (
         len(suites["suite_sha256"]) > 1
@@ -154,7 +162,8 @@ def slice_leaderboard(
 
 
 def _latest_runs(rows: Path, files: tuple[Path, ...]) -> tuple[tuple[str, str, int], ...]:
-    """For a root of runs, each ranked model's run (the latest: ``select``) and its number of runs there."""
+    """For a root of runs, each ranked model's run (the latest: ``select``) and its number of
+    runs there."""
     if not (rows / "cases").is_dir():
         return ()
     every = [p for p in partitions(rows) if p.run_id is not None]

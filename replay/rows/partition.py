@@ -1,6 +1,6 @@
-"""Rows dataset partitions on disk: their folders (``suite_version=V/model_slug=S``, and ``/run_id=R`` for a run of a
-history) and the listing of a root's partitions by folder names alone (``replay.rows.dataset`` reads and writes
-them)."""
+"""Rows dataset partitions on disk: their folders (``suite_version=V/model_slug=S``, and
+``/run_id=R`` for a run of a history) and the listing of a root's partitions by folder names
+alone (``replay.rows.dataset`` reads and writes them)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ def listed_partitions(root: Path) -> list[Partition]:
 
 
 def model_partitions(root: Path, version_dir: Path) -> list[Partition]:
-    """The partitions of one ``suite_version=V`` folder: one per model, or one per run of a model's history."""
+    """The partitions of one ``suite_version=V`` folder: one per model, or one per run of a
+    model's history."""
     version = folder_value(version_dir, VERSION_KEY)
     table_root = root / "cases"
     found = []

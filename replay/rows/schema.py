@@ -1,6 +1,7 @@
 """The two row tables, ``cases`` and ``calls``: their columns and types (docs/FORMATS.md, "Rows").
 
-The column order here is the order in every parquet file; readers check a file's schema against it exactly.
+The column order here is the order in every parquet file; readers check a file's schema against
+it exactly.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ TABLES = ("cases", "calls")
 # Key-value metadata in every file: which table it is and which format version wrote it.
 META_TABLE = "lobstack_eval.table"
 META_FORMAT = "lobstack_eval.format_version"
-# Partition files also say which partition they belong to, so a file moved into the wrong folder is caught.
+# Partition files also say which partition they belong to, so a file moved into the wrong folder
+# is caught.
 META_SUITE_VERSION = "lobstack_eval.suite_version"
 META_MODEL_SLUG = "lobstack_eval.model_slug"
-# And which suite file scored them (METHOD decision 110), so a rows dataset tells one version's suite files apart
-# from footers alone.
+# And which suite file scored them (METHOD decision 110), so a rows dataset tells one version's
+# suite files apart from footers alone.
 META_SUITE_SHA256 = "lobstack_eval.suite_sha256"
-# A run of a history (results.json ``run``): its partition (a third folder level) and footer say which run.
+# A run of a history (results.json ``run``): its partition (a third folder level) and footer say
+# which run.
 META_RUN_ID = "lobstack_eval.run_id"
 META_RUN_DATE = "lobstack_eval.run_date"
 COST_SCALE = 18  # decimal places of cost_usd: exact for every price with at most 18 (1e-18 USD)
@@ -49,8 +52,8 @@ def _schemas() -> dict[str, dict[str, Any]]:
         "steps_total": pl.Int32,
         "steps_reached": pl.Int32,
         "first_failing_step": pl.Int32,
-        # The metric columns (scorer.metrics): a boolean per case metric, then the calls, then a count and
-        # its base per call metric.
+        # The metric columns (scorer.metrics): a boolean per case metric, then the calls, then a
+        # count and its base per call metric.
         **dict.fromkeys(CASE_METRICS, pl.Boolean),
         "calls": pl.Int32,
         **{f"{m}{end}": pl.Int32 for m in CALL_METRICS for end in ("", "_of")},
@@ -74,9 +77,10 @@ def _schemas() -> dict[str, dict[str, Any]]:
         "arguments_form": pl.String,
         "arguments": pl.String,
     }
-    # Rows of runs of a history end with the run's id, date and the model's recorded identity (results.json's
-    # run.identity as sorted JSON text; docs/FORMATS.md, "Histories"); rows of plain recordings have none of these
-    # columns, so every file written before histories is what it always was.
+    # Rows of runs of a history end with the run's id, date and the model's recorded identity
+    # (results.json's run.identity as sorted JSON text; docs/FORMATS.md, "Histories"); rows of plain
+    # recordings have none of these columns, so every file written before histories is what it
+    # always was.
     run = {"run_id": pl.String, "run_date": pl.Date, "run_identity": pl.String}
     return {
         "cases": cases,
@@ -91,8 +95,9 @@ RUN_COLUMNS = ("run_id", "run_date", "run_identity")
 
 
 def schema(table: str, runs: bool = False) -> dict[str, Any]:
-    """The ordered column -> polars dtype mapping of ``table`` (``cases`` or ``calls``); with ``runs``, the form
-    of rows of runs of a history (``run_id``, ``run_date`` and ``run_identity`` last)."""
+    """The ordered column -> polars dtype mapping of ``table`` (``cases`` or ``calls``); with
+    ``runs``, the form of rows of runs of a history (``run_id``, ``run_date`` and
+    ``run_identity`` last)."""
     if not _CACHE:
         _CACHE.update(_schemas())
     return _CACHE[f"{table}+run" if runs else table]
@@ -104,7 +109,8 @@ def schemas(table: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def sort_columns(table: str, runs: bool = False) -> list[str]:
-    """The row order of a table: model (and run), case in suite order, repeat (and for calls, step and call)."""
+    """The row order of a table: model (and run), case in suite order, repeat (and for calls,
+    step and call)."""
     run = ["run_date", "run_id"] if runs else []
     return ["model_slug", *run, "case_index", "repeat"] + (
         ["step", "call"] if table == "calls" else []

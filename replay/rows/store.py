@@ -1,9 +1,11 @@
-"""Row tables on disk: deterministic parquet files, written whole or not at all, and read back checked.
+"""Row tables on disk: deterministic parquet files, written whole or not at all, and read
+back checked.
 
-polars' parquet writer is byte-stable for the same frame and the same polars version (no timestamps; zstd and
-statistics are deterministic; checked across processes and thread counts). The footer names the writer's polars
-version, so the bytes change only when uv.lock moves polars. Every file carries its table name and format
-version as key-value metadata; a file without them, or with other columns, is "not a lobstack-eval file".
+polars' parquet writer is byte-stable for the same frame and the same polars version (no timestamps;
+zstd and statistics are deterministic; checked across processes and thread counts). The footer names
+the writer's polars version, so the bytes change only when uv.lock moves polars. Every file carries
+its table name and format version as key-value metadata; a file without them, or with other columns,
+is "not a lobstack-eval file".
 """
 
 from __future__ import annotations
@@ -33,14 +35,16 @@ def polars_errors() -> tuple[type[BaseException], ...]:
 
 
 # A rows partition's keys: in its folder names and footer, not in its file (decision
-# docs/commands/report.md#rows-partition-columns-out-of-the-files), so pyarrow's hive readers agree with polars'.
-# Rows of runs of a history have a third level, run_id=R, kept out of the files the same way.
+# docs/commands/report.md#rows-partition-columns-out-of-the-files), so pyarrow's hive readers agree
+# with polars'. Rows of runs of a history have a third level, run_id=R, kept out of the files the
+# same way.
 PARTITION_KEYS = {"suite_version": META_SUITE_VERSION, "model_slug": META_MODEL_SLUG}
 RUN_PARTITION_KEYS = {**PARTITION_KEYS, "run_id": META_RUN_ID}
 
 
 def partition_keys(runs: bool) -> dict[str, str]:
-    """The partition key columns (-> their footer metadata key) of rows of runs or of plain recordings."""
+    """The partition key columns (-> their footer metadata key) of rows of runs or of
+    plain recordings."""
     return RUN_PARTITION_KEYS if runs else PARTITION_KEYS
 
 
@@ -53,8 +57,8 @@ def file_schema(table: str, runs: bool = False) -> dict[str, Any]:
 def table_bytes(
     frame: Any, table: str, extra: dict[str, str] | None = None, partition: bool = False
 ) -> bytes:
-    """The parquet bytes of one table (a rows ``partition`` file: without its keys): zstd, statistics on, one
-    chunk, our metadata in the footer."""
+    """The parquet bytes of one table (a rows ``partition`` file: without its keys): zstd,
+    statistics on, one chunk, our metadata in the footer."""
     runs = "run_id" in frame.columns
     if partition:
         frame = frame.drop(*partition_keys(runs))
@@ -75,7 +79,8 @@ def table_bytes(
 def write_table(
     path: Path, frame: Any, table: str, extra: dict[str, str] | None = None, partition: bool = False
 ) -> Path:
-    """Write one table to ``path`` (atomically; a rows ``partition`` file without its keys) and return the path."""
+    """Write one table to ``path`` (atomically; a rows ``partition`` file without its keys) and
+    return the path."""
     write_bytes_atomic(path, table_bytes(frame, table, extra, partition))
     return path
 
@@ -83,9 +88,9 @@ def write_table(
 def check_file(
     path: Path, table: str, expected: dict[str, str] | None = None, columns: bool = True
 ) -> dict[str, str]:
-    """Check a file's footer only: readable parquet, our table and format, any ``expected`` metadata values and
-    (unless ``columns`` is False, the cheaper check) the exact columns; returns the footer's key-value metadata.
-    ResultsError naming the file otherwise."""
+    """Check a file's footer only: readable parquet, our table and format, any ``expected`` metadata
+    values and (unless ``columns`` is False, the cheaper check) the exact columns; returns the
+    footer's key-value metadata. ResultsError naming the file otherwise."""
     import polars as pl
 
     try:
@@ -105,7 +110,8 @@ def check_file(
         raise ResultsError(f"{path}: expected the {table} table, found {what}")
     if metadata.get(META_FORMAT) != FORMAT_VERSION:
         raise ResultsError(
-            f"{path}: rows format {metadata.get(META_FORMAT)!r}, this lobstack-eval reads {FORMAT_VERSION!r}"
+            f"{path}: rows format {metadata.get(META_FORMAT)!r}, this lobstack-eval reads "
+            f"{FORMAT_VERSION!r}"
         )
     for key, value in (expected or {}).items():
         if metadata.get(key) != value:
@@ -138,8 +144,9 @@ def _keys(metadata: dict[str, str]) -> dict[str, str] | None:
 
 
 def with_keys(frame: Any, metadata: dict[str, str], table: str) -> Any:
-    """``frame`` (lazy or not) of one file with a rows partition's keys added back from its footer, in the
-    table's column order; unchanged when the file holds them (a file written before they left the files)."""
+    """``frame`` (lazy or not) of one file with a rows partition's keys added back from its footer,
+    in the table's column order; unchanged when the file holds them (a file written before they
+    left the files)."""
     import polars as pl
 
     names = frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) else frame.columns
@@ -161,8 +168,8 @@ def scan_tables(files: tuple[Path, ...] | list[Path], table: str) -> Any:
 
 
 def read_table(path: Path, table: str) -> Any:
-    """Read one whole table file after checking it (a rows partition file with its keys added back); a corrupt
-    body is a ResultsError naming the file."""
+    """Read one whole table file after checking it (a rows partition file with its keys added back);
+    a corrupt body is a ResultsError naming the file."""
     import polars as pl
 
     metadata = check_file(path, table)

@@ -1,10 +1,11 @@
-"""The error for a slice value that matches no rows, naming the values there are (METHOD decision 94):
+"""The error for a slice value that matches no rows, naming the values there are (METHOD
+decision 94):
 
     no model 'gpt-5' in reports/cases.parquet; models: auto, ref/abstain, ref/oracle
 
-``lobstack-eval leaderboard`` slices rows by suite version, models (names or slugs) and group; the values are
-checked in that order, each within the ones before it. This is asked only once a slice came back empty or without
-a model asked for, so a good slice costs nothing more.
+``lobstack-eval leaderboard`` slices rows by suite version, models (names or slugs) and group; the
+values are checked in that order, each within the ones before it. This is asked only once a slice
+came back empty or without a model asked for, so a good slice costs nothing more.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ def listing(values: Iterable[str]) -> str:
 def no_value(
     kind: str, given: Sequence[str], source: Path, present: Iterable[str], scope: str = ""
 ) -> ResultsError:
-    """``no model 'x' in SOURCE (scope); models: a, b``: ``kind`` is what was asked for, ``given`` the values that
-    matched nothing (all of them), ``present`` the values there are."""
+    """``no model 'x' in SOURCE (scope); models: a, b``: ``kind`` is what was asked for, ``given``
+    the values that matched nothing (all of them), ``present`` the values there are."""
     plural = f"{kind}s"
     what = f"{kind if len(given) == 1 else plural} {', '.join(repr(value) for value in given)}"
     within = f" ({scope})" if scope else ""
@@ -40,7 +41,8 @@ def no_value(
 
 
 def unknown_models(models: Sequence[str], slugs: Iterable[str]) -> list[str]:
-    """The values of ``models`` (names or slugs, as given; one per slug) whose slug is not among ``slugs``."""
+    """The values of ``models`` (names or slugs, as given; one per slug) whose slug is not
+    among ``slugs``."""
     present, seen, unknown = set(slugs), set(), []
     for model in models:
         slug = model_slug(model)
@@ -57,8 +59,9 @@ def _values(frame: Any, *columns: str) -> list[tuple[Any, ...]]:
 def explain_empty(
     source: Path, frame: Any, suite_version: str | None, models: Sequence[str], group: str | None
 ) -> ResultsError:
-    """Why the slice of ``frame`` (every row of the files read, unfiltered) lacks what was asked: the first value
-    that matches nothing, with the values there are; else the plain "no rows in this slice"."""
+    """Why the slice of ``frame`` (every row of the files read, unfiltered) lacks what was asked:
+    the first value that matches nothing, with the values there are; else the plain "no rows in
+    this slice"."""
     import polars as pl
 
     if suite_version is not None:

@@ -1,6 +1,8 @@
-"""The kinds of answer ``suite audit`` generates: wrong ones (mutants) and right ones, each with a short meaning.
+"""The kinds of answer ``suite audit`` generates: wrong ones (mutants) and right ones, each with a
+short meaning.
 
-A kind names a generator; an ``audit_accept`` marker in the suite names one of the argument-level wrong kinds.
+A kind names a generator; an ``audit_accept`` marker in the suite names one of the argument-level
+wrong kinds.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ ARG_WRONG = {
     "off_by_one": "an integer one more or one less (within the schema's bounds)",
     "flipped": "a boolean flipped",
     "enum_neighbour": "the neighbouring value of the schema's enum",
-    "other_offered": "another path, channel, address or URL offered in the request or an earlier result",
+    "other_offered": "another path, channel, address or URL offered in the request or an earlier "
+    "result",
     "item_dropped": "an array missing one item",
-    "part_dropped": "a string with one specific part the request names (a number, name, path, id) dropped",
+    "part_dropped": "a string with one specific part the request names (a number, name, path, id) "
+    "dropped",
     "generic_text": "a text argument replaced by a message that says nothing",
     "result_ignored": "a string without the part the previous step's result gave",
     "required_left_out": "a required argument left out",

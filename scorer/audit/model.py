@@ -1,4 +1,5 @@
-"""What the audit generates and finds: answers to one step, the findings, per-case and suite totals."""
+"""What the audit generates and finds: answers to one step, the findings, per-case and
+suite totals."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Answer:
-    """One generated answer to step ``step`` of a case: its calls as sent (name, arguments object) or a text.
+    """One generated answer to step ``step`` of a case: its calls as sent (name, arguments object)
+    or a text.
 
-    ``wrong`` marks a mutant (the judge must fail it) against a right answer (the judge must pass it). ``call`` is
-    the expected call it changes and ``arg`` the argument (dotted for a nested field), when it changes one;
-    ``value`` is the generated value (``has_value`` False when the argument was left out).
+    ``wrong`` marks a mutant (the judge must fail it) against a right answer (the judge must pass
+    it). ``call`` is the expected call it changes and ``arg`` the argument (dotted for a nested
+    field), when it changes one; ``value`` is the generated value (``has_value`` False when the
+    argument was left out).
     """
 
     step: int
@@ -28,9 +31,10 @@ class Answer:
 
 @dataclass(frozen=True)
 class Finding:
-    """A surviving mutant or a rejected right answer: the answer, the tool of the call it changes, and the check
-    that let it through or refused it (as the suite writes it, or the judge's reason); ``accepted`` is the
-    suite's ``audit_accept`` reason when the method accepts this survivor."""
+    """A surviving mutant or a rejected right answer: the answer, the tool of the call it changes,
+    and the check that let it through or refused it (as the suite writes it, or the judge's
+    reason); ``accepted`` is the suite's ``audit_accept`` reason when the method accepts
+    this survivor."""
 
     case_id: str
     answer: Answer
@@ -41,8 +45,8 @@ class Finding:
 
 @dataclass(frozen=True)
 class CaseAudit:
-    """One case's audit: counts, survivors (accepted ones too), rejected right answers, and markers that
-    matched no survivor (stale: the check was tightened or the generator changed)."""
+    """One case's audit: counts, survivors (accepted ones too), rejected right answers, and markers
+    that matched no survivor (stale: the check was tightened or the generator changed)."""
 
     case_id: str
     mutants_tried: int
@@ -55,7 +59,8 @@ class CaseAudit:
 
     @property
     def failed(self) -> bool:
-        """True when a mutant survives without a marker, a right answer is refused, or a marker is stale."""
+        """True when a mutant survives without a marker, a right answer is refused, or a marker
+        is stale."""
         return bool(
             self.rejected or self.stale_accepts or any(f.accepted is None for f in self.survivors)
         )

@@ -1,4 +1,5 @@
-"""Right answers to one step: the reference, and the variants of it that the method says are as right."""
+"""Right answers to one step: the reference, and the variants of it that the method says are
+as right."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def _call_variants(
     listed = {arg: [c.operand for c in arg_checks if c.op == "oneOf"] for arg, arg_checks in checks}
     for arg, value in args.items():
         toggled = value[:-1] if isinstance(value, str) and value.endswith("\n") else f"{value}\n"
-        # A text of several lines, or one whose case lists it with and without the newline (decision 35).
+        # A text of several lines, or one whose case lists it with and without the newline
+        # (decision 35).
         if isinstance(value, str) and (
             "\n" in value.rstrip("\n") or any(toggled in o for o in listed.get(arg, []))
         ):

@@ -1,5 +1,6 @@
-"""Audit a case: generate its wrong and right answers, judge each with the real judge, and sort out survivors
-(matched against the suite's ``audit_accept`` markers), refused right answers and stale markers."""
+"""Audit a case: generate its wrong and right answers, judge each with the real judge, and sort out
+survivors (matched against the suite's ``audit_accept`` markers), refused right answers and
+stale markers."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from scorer.suite_model import AuditAccept, Case, ExpectedCall, Suite
 
 
 def sources(case: Case, suite: Suite, step: int) -> Sources:
-    """The request's texts (messages, then the system prompt) and the results of the steps before ``step``."""
+    """The request's texts (messages, then the system prompt) and the results of the steps
+    before ``step``."""
     texts = [m["content"] for m in case.messages if isinstance(m.get("content"), str)]
     results = [
         call.result for earlier in case.steps[:step] for call in earlier.calls if call.result
@@ -22,7 +24,8 @@ def sources(case: Case, suite: Suite, step: int) -> Sources:
 
 
 def answers(case: Case, suite: Suite) -> list[Answer]:
-    """Every generated answer to every step of ``case``: per step, its mutants then its right answers."""
+    """Every generated answer to every step of ``case``: per step, its mutants then its
+    right answers."""
     out: list[Answer] = []
     for step in range(len(case.steps)):
         out += step_wrong(case, suite, step, sources(case, suite, step))
@@ -31,8 +34,8 @@ def answers(case: Case, suite: Suite) -> list[Answer]:
 
 
 def check_text(expected: ExpectedCall, arg: str | None) -> str:
-    """The checks on ``arg``'s top-level argument as the suite writes them (``contains "x"``), or a note that
-    the argument has none."""
+    """The checks on ``arg``'s top-level argument as the suite writes them (``contains "x"``), or a
+    note that the argument has none."""
     if arg is None:
         return "the call's checks"
     top = arg.split(".")[0]
@@ -90,7 +93,8 @@ def audit_case(case: Case, suite: Suite) -> CaseAudit:
             else:
                 rejected.append(Finding(case.id, answer, tool, verdict.reason or "failed"))
     stale = tuple(
-        f"steps[{s}].calls[{j}].audit_accept[{k}]: {m.arg} {m.kind} matches no surviving wrong answer"
+        f"steps[{s}].calls[{j}].audit_accept[{k}]: {m.arg} {m.kind} matches no surviving wrong "
+        "answer"
         for s, step in enumerate(case.steps)
         for j, call in enumerate(step.calls)
         for k, m in enumerate(call.audit_accept)

@@ -1,7 +1,8 @@
-"""What a tool's schema says about its arguments: properties, required ones, and defaults its descriptions give.
+"""What a tool's schema says about its arguments: properties, required ones, and defaults its
+descriptions give.
 
-The schema subset has no ``default`` keyword (decision 6), so the catalogue states defaults in the description,
-``"(default false)"``; that wording is read here.
+The schema subset has no ``default`` keyword (decision 6), so the catalogue states defaults in the
+description, ``"(default false)"``; that wording is read here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ _DEFAULT = re.compile(r"\(default ([^):;,]+)")
 
 
 def parameters(suite: Suite, tool: str) -> dict[str, Any]:
-    """The tool's parameters schema (an empty object schema for a tool the suite does not define)."""
+    """The tool's parameters schema (an empty object schema for a tool the suite does
+    not define)."""
     spec = suite.tools.get(tool)
     schema = spec.spec.get("function", {}).get("parameters") if spec else None
     return schema if isinstance(schema, dict) else {}

@@ -1,9 +1,10 @@
-"""Plausible wrong values for one argument, from its reference value, its schema and the texts of the case.
+"""Plausible wrong values for one argument, from its reference value, its schema and the texts of
+the case.
 
-Nothing here reads the argument's checks: the checks are what the audit tests, so a check loosened to
-``present`` still faces the same wrong values. What the request "fixes" is read from the reference, and which
-parts of a text the request names, from the request's messages (and, for a chain's later step, the results
-the earlier steps sent back).
+Nothing here reads the argument's checks: the checks are what the audit tests, so a check loosened
+to ``present`` still faces the same wrong values. What the request "fixes" is read from the
+reference, and which parts of a text the request names, from the request's messages (and, for a
+chain's later step, the results the earlier steps sent back).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ _WORD_EDGE = ".,;:!?()[]{}\"'`“”‘’«»<>*"
 
 @dataclass(frozen=True)
 class Sources:
-    """The texts the reference's values come from: the request (its messages, then the system prompt), the
-    messages alone (the user's own words), and earlier steps' results."""
+    """The texts the reference's values come from: the request (its messages, then the system
+    prompt), the messages alone (the user's own words), and earlier steps' results."""
 
     request: str
     results: str
@@ -36,7 +37,8 @@ class Sources:
 def wrong_values(
     value: Any, schema: Any, sources: Sources, path: str
 ) -> list[tuple[str, str, Any]]:
-    """``(kind, path, wrong value)`` for ``value`` at ``path``; a nested object's fields get their own paths."""
+    """``(kind, path, wrong value)`` for ``value`` at ``path``; a nested object's fields get
+    their own paths."""
     schema = schema if isinstance(schema, dict) else {}
     if isinstance(value, bool):
         return [("flipped", path, not value)]
@@ -65,8 +67,9 @@ def wrong_values(
 
 
 def _request_numbers(value: float, sources: Sources) -> list[int]:
-    """When ``value`` came from an earlier step's result (not the request), the request's own numbers: what a
-    step that ignores the result would send instead (the issue's number for the pull request's)."""
+    """When ``value`` came from an earlier step's result (not the request), the request's own
+    numbers: what a step that ignores the result would send instead (the issue's number for the
+    pull request's)."""
     if not isinstance(value, int):
         return []
     alone = re.compile(rf"(?<!\d){re.escape(str(value))}(?!\d)")
@@ -130,7 +133,8 @@ def _norm(text: str) -> str:
 
 
 def _offered_alike(value: str, sources: Sources) -> list[str]:
-    """Other handles of the same shape that the request or an earlier result offers, in order of appearance."""
+    """Other handles of the same shape that the request or an earlier result offers, in order
+    of appearance."""
     shape = _shape(value)
     if shape is None:
         return []
@@ -145,10 +149,11 @@ def _offered_alike(value: str, sources: Sources) -> list[str]:
 
 
 def _named_parts(value: str, sources: Sources) -> list[tuple[str, str]]:
-    """Tokens of ``value`` that the request (``part_dropped``) or only an earlier result (``result_ignored``)
-    names, when they are specific: a number, an identifier, a path, a version, a handle (a digit or a symbol in
-    them). Plain words are left alone: a text says the same in other words, and the audit cannot tell which
-    word carries the fact (METHOD.md, suite-audit); ``generic_text`` stands for the text that says nothing."""
+    """Tokens of ``value`` that the request (``part_dropped``) or only an earlier result
+    (``result_ignored``) names, when they are specific: a number, an identifier, a path, a
+    version, a handle (a digit or a symbol in them). Plain words are left alone: a text says the
+    same in other words, and the audit cannot tell which word carries the fact (METHOD.md,
+    suite-audit); ``generic_text`` stands for the text that says nothing."""
     request, results = sources.request.casefold(), sources.results.casefold()
     seen: set[str] = set()
     parts: list[tuple[int, int, str, str]] = []

@@ -1,4 +1,5 @@
-"""Wrong answers (mutants) to one step, each built from the step's reference calls with one thing wrong."""
+"""Wrong answers (mutants) to one step, each built from the step's reference calls with one
+thing wrong."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def _with(
     value: Any,
     has: bool,
 ) -> Answer:
-    """The reference calls with call ``j``'s argument at ``path`` set to ``value`` (left out when not ``has``)."""
+    """The reference calls with call ``j``'s argument at ``path`` set to ``value`` (left out when
+    not ``has``)."""
     name, args = refs[j]
     changed = json_copy(args)
     *parents, last = path.split(".")

@@ -1,0 +1,68 @@
+"""A suite's tool catalogue: each tool's name, shape and parameter schema checked."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scorer.schema import make_validator, schema_problems
+from scorer.suite_model import Tool
+
+# What OpenAI-compatible gateways accept as a function name (OpenAI's rule): any other is refused
+# with a 400 at record, for every case that offers it (decision
+# docs/commands/suite-check.md#tool-names-gateways-accept).
+TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+TOOL_NAME_RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
+
+
+def build_tools(raw: Any) -> tuple[dict[str, Tool], set[str], list[str]]:
+    """The tools of a suite's ``tools`` object, the names refused, and every problem as
+    ``where: message``."""
+    problems: list[str] = []
+    refused: set[str] = set()
+
+    def problem(where: str, message: str) -> None:
+        problems.append(f"{where}: {message}")
+
+    if not isinstance(raw, dict) or not raw:
+        problem("tools", "missing or not a non-empty object of tool name -> tool")
+        return {}, refused, problems
+    tools: dict[str, Tool] = {}
+    for name in sorted(raw):
+        if not TOOL_NAME_RE.fullmatch(name):
+            refused.add(name)
+            problem(
+                f"tools[{shown_name(name)}]", f"not a tool name gateways accept: {TOOL_NAME_RULE}"
+            )
+            continue
+        where = f"tools.{name}"
+        spec = raw[name]
+        function = spec.get("function") if isinstance(spec, dict) else None
+        if (
+            not isinstance(spec, dict)
+            or spec.get("type") != "function"
+            or not isinstance(function, dict)
+        ):
+            problem(where, 'must be {"type": "function", "function": {...}}')
+            continue
+        if function.get("name") != name:
+            problem(
+                f"{where}.function.name",
+                f"{function.get('name')!r} differs from the key {name!r}",
+            )
+        parameters = function.get("parameters")
+        if not isinstance(parameters, dict) or parameters.get("type") != "object":
+            problem(f"{where}.function.parameters", 'must be a schema with "type": "object"')
+            continue
+        found = schema_problems(parameters, f"{where}.function.parameters")
+        problems.extend(found)
+        if not found:
+            tools[name] = Tool(name=name, spec=spec, validator=make_validator(parameters))
+    return tools, refused, problems
+
+
+def shown_name(name: str) -> str:
+    """A refused tool name as an error line shows it: quoted with its escapes, at most
+    80 characters."""
+    text = repr(name)
+    return text if len(text) <= 80 else text[:77] + "...'"
