@@ -11,9 +11,12 @@ from typing import Any
 
 import typer
 
+DEFAULT_OUT = Path("evals/suite.json")
 _OUT = typer.Argument(
-    Path("evals/suite.json"),
-    help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml.",
+    None,
+    help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml; its folder "
+    "must exist [default: evals/suite.json, evals/ made when missing].",
+    show_default=False,
 )
 _TOOLS = typer.Option(
     None,
@@ -56,7 +59,7 @@ _FORCE = typer.Option(False, "--force", help="Overwrite a file already at OUT.")
 
 
 def new(
-    out: Path = _OUT,
+    out: Path | None = _OUT,
     tools: Path = _TOOLS,
     mcp: str = _MCP,
     name: str = _NAME,
@@ -71,11 +74,12 @@ def new(
     rewrite in your users' words. A live MCP server is asked for its tool list once, now; its
     name, version and list are stored in the suite."""
     from recorder.tool_lists import list_mcp_tools, read_tools_file
-    from scorer.errors import UsageError
-    from scorer.suite_draft import draft_suite
+    from scorer.errors import SuiteError, UsageError
+    from scorer.suite_draft import catalogue_problems, draft_suite
     from scorer.suite_rules import is_lobstack
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
+    out = out or DEFAULT_OUT
     if mcp is not None:  # starting a server can take seconds: say what is happening
         typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
     listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout, chains)
@@ -86,6 +90,9 @@ def new(
             f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
         )
     document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
+    problems = catalogue_problems(document["tools"])
+    if problems:  # the tools' own fault: name where they came from, and write nothing
+        raise SuiteError(f"{tools if tools is not None else mcp}: " + "; ".join(problems))
     _write(out, document)
     typer.echo(
         f"wrote {out}: {suite_name} 0.1.0, {len(listing.tools)} tools, {len(document['cases'])} "
@@ -98,7 +105,7 @@ def new(
 
 
 def _checked(
-    out: Path,
+    out: Path | None,
     tools: Path | None,
     mcp: str | None,
     released: str | None,
@@ -106,13 +113,17 @@ def _checked(
     force: bool,
 ) -> tuple[str, tuple[tuple[str, dict[str, Any] | None], ...]]:
     """The options checked together: the release date (today, UTC, by default) and the
-    --chain calls."""
+    --chain calls. A given OUT's folder must exist (a typo is refused, as report's is); the
+    default's ``evals/`` is made when missing."""
+    from replay.out_dir import check_writable_file
     from scorer.errors import UsageError
 
     if (tools is None) == (mcp is None):
         raise UsageError("suite new: give exactly one of --tools FILE or --mcp SERVER")
-    if out.exists() and not force:
-        raise UsageError(f"{out}: already exists; pass --force to overwrite it")
+    if (out or DEFAULT_OUT).exists() and not force:
+        raise UsageError(f"{out or DEFAULT_OUT}: already exists; pass --force to overwrite it")
+    if out is not None:
+        check_writable_file(out, "OUT")
     if released is not None and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", released):
         raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date")
     when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
@@ -132,7 +143,7 @@ def _write(out: Path, document: dict[str, Any]) -> None:
         if is_yaml(str(out))
         else json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(exist_ok=True)  # the default's evals/ only: a given OUT's folder exists
     write_atomic(out, text)
 
 

@@ -16,6 +16,11 @@ CELL_CHARS = 160
 _SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
 
 
+def runs(count: int) -> str:
+    """``1 run``, ``2 runs``: a count of runs as the text and the markdown say it."""
+    return f"{count} run" if count == 1 else f"{count} runs"
+
+
 def _run(report: DriftReport, index: int) -> str:
     run = report.runs[index]
     return f"run {run.run_id} ({run.date})"
@@ -34,10 +39,10 @@ def verdict(report: DriftReport) -> str:
     if report.status == "baseline":
         need = report.settings.baseline_runs + 1
         return (
-            f"not tested yet: {len(report.runs)} runs since {first}; the test needs {need} runs "
+            f"not tested yet: {runs(len(report.runs))} since {first}; the test needs {runs(need)} "
             f"(the first {report.settings.baseline_runs} only learn each case's pass rate)"
         )
-    return f"no change in {len(report.runs)} runs since {first}"
+    return f"no change in {runs(len(report.runs))} since {first}"
 
 
 def _percent(value: float | None) -> str:
@@ -60,8 +65,9 @@ def overall_line(report: DriftReport) -> str:
         return f"Overall: {_percent(report.mean_overall(0, len(report.runs)))} a run on average"
     first, end = _change_span(report)
     return (
-        f"Overall: {_percent(report.mean_overall(0, first))} a run on average before ({first} "
-        f"runs) -> {_percent(report.mean_overall(first, end))} since ({end - first} runs)"
+        f"Overall: {_percent(report.mean_overall(0, first))} a run on average before "
+        f"({runs(first)}) -> {_percent(report.mean_overall(first, end))} since "
+        f"({runs(end - first)})"
     )
 
 
@@ -91,7 +97,7 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
     identity changes."""
     lines = [
         f"drift: {verdict(report)}",
-        f"model {report.model} ({report.suite}): {len(report.runs)} runs, "
+        f"model {report.model} ({report.suite}): {runs(len(report.runs))}, "
         f"{report.runs[0].date} to {report.runs[-1].date}",
         overall_line(report),
     ]
@@ -136,7 +142,7 @@ def to_markdown(report: DriftReport) -> str:
     parts = [
         f"### lobstack-eval drift: {cell(report.model)}: {head}",
         f"**{cell(verdict(report), 600)}**",
-        f"{cell(report.suite)}; {len(report.runs)} runs, {report.runs[0].date} to "
+        f"{cell(report.suite)}; {runs(len(report.runs))}, {report.runs[0].date} to "
         # numbers and dates only: nothing to escape
         f"{report.runs[-1].date}. {overall_line(report)}",
     ]
@@ -169,7 +175,7 @@ def to_markdown(report: DriftReport) -> str:
         for r in report.runs[-RUNS_LISTED:]
     ]
     header = f"| run | date | Overall | z | CUSUM (alarm above {report.settings.threshold:.2f}) |"
-    parts.append(_table(f"Last {len(recent)} runs", header, recent, cap=RUNS_LISTED))
+    parts.append(_table(f"Last {runs(len(recent))}", header, recent, cap=RUNS_LISTED))
     return "\n\n".join(parts) + "\n"
 
 

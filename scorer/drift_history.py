@@ -2,14 +2,15 @@
 no I/O).
 
 The runs come in as ``RunRecord`` (read by ``replay.drift_load``); ``analyse`` orders them by
-recorded date, then id, checks they are one model on one suite version, runs the test of
-``scorer.drift`` and returns a ``DriftReport``: the verdict, the estimated change point, the cases
-that moved and the changes of the recorded identity (the answers' ``model`` field,
-``system_fingerprint``, the gateway's routing headers).
+recorded date, then id (digit runs as numbers), checks they are one model on one suite version,
+runs the test of ``scorer.drift`` and returns a ``DriftReport``: the verdict, the estimated change
+point, the cases that moved and the changes of the recorded identity (the answers' ``model``
+field, ``system_fingerprint``, the gateway's routing headers).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -23,6 +24,7 @@ from scorer.errors import HistoryError
 # A case moved when its pass rate fell by at least this much, or by anything after never
 # failing before.
 MOVED_DROP = 0.5
+_DIGITS = re.compile(r"([0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,18 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
                 f"run id {run.run_id!r} appears twice: {seen[run.run_id]} and {run.source}"
             )
         seen[run.run_id] = run.source
-    return tuple(sorted(runs, key=lambda r: (r.date, r.run_id)))
+    return tuple(sorted(runs, key=lambda r: (r.date, natural_key(r.run_id))))
+
+
+def natural_key(run_id: str) -> tuple[tuple[int, int, str], ...]:
+    """A run id's sort key with its digit runs compared as numbers (``r9`` before ``r10``); the
+    whole id breaks ties (``r01`` before ``r1``) so the order is total."""
+    parts = tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in _DIGITS.split(run_id)
+        if part
+    )
+    return (*parts, (2, 0, run_id))
 
 
 def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> DriftReport:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.schema_samples import UNDECIDED, sample
+from scorer.suite_tools import build_tools
 from scorer.tool_schema_subset import subset_schema
 
 SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"
@@ -99,8 +100,11 @@ def draft_suite(
     server = (
         origin.get("server", {}).get("name") if isinstance(origin.get("server"), dict) else None
     )
+    # A tools file's name is a file stem ("tools"), not a product: only a server's own name is
+    # worth saying ("the tools of tools" read badly).
+    tools_of = f"the tools of {server}" if server else "the tools you are offered"
     system_prompt = (
-        f"You are an assistant that acts through the tools of {server or name}. "
+        f"You are an assistant that acts through {tools_of}. "
         "Answer in text when no tool is needed, and make independent calls in the same response."
     )
     return {
@@ -112,6 +116,18 @@ def draft_suite(
         "cases": cases,
         "origin": {**origin, "schema_notes": notes},
     }
+
+
+def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
+    """Each problem of the drafted catalogue's schemas, as ``tool 'NAME': parameters...: message``
+    (the caller names the tools file or server they came from)."""
+    problems = []
+    for line in build_tools(catalogue)[2]:
+        where, _, message = line.partition(": ")
+        head, _, field = where.partition(".function.")
+        name = head.removeprefix("tools.")
+        problems.append(f"tool {name!r}: {field or 'schema'}: {message}")
+    return problems
 
 
 def required_reference(tool: ListedTool) -> dict[str, Any]:

@@ -6,6 +6,7 @@ histories are one ``error:`` line each (exit 2)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -192,3 +193,29 @@ def test_a_run_dir_with_no_results_is_named_not_skipped(
 def test_an_unwritable_markdown_file_is_bad_usage_before_reading(changed: Path, capsys) -> None:
     assert main(["drift", str(changed), "--markdown", str(changed / "missing" / "c.md")]) == 2
     assert "--markdown" in _one_error(capsys)
+
+
+def test_runs_of_one_date_are_ordered_by_id_with_numbers_as_numbers(tmp_path: Path, capsys) -> None:
+    """r10 comes after r9 (text order put it before r2), and a lone run is "1 run"."""
+    ids = ["r10", "r2", "r1", "r9", "r11"]  # written in no order: the order is drift's
+    for run_id in ids:
+        doc = results_doc("acme/model", run_id, "2026-01-01", {"c1": ["passed"]})
+        (tmp_path / run_id).mkdir()
+        (tmp_path / run_id / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["drift", str(tmp_path), "--verbose"]) == 0
+    out = capsys.readouterr().out
+    listed = [line.split()[0] for line in out.split("runs: id")[1].splitlines()[1:]]
+    assert listed == ["r1", "r2", "r9", "r10", "r11"]
+    for run_id in ids[1:]:
+        shutil.rmtree(tmp_path / run_id)
+    comment = tmp_path.parent / "one.md"
+    assert main(["drift", str(tmp_path), "--markdown", str(comment)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == [
+        "drift: not tested yet: 1 run since 2026-01-01; the test needs 11 runs (the first 10 "
+        "only learn each case's pass rate)",
+        "model acme/model (lobstack-tool-calling 1.2.0): 1 run, 2026-01-01 to 2026-01-01",
+    ]
+    text = comment.read_text(encoding="utf-8")
+    assert "; 1 run, 2026-01-01 to 2026-01-01." in text and "\n\n**Last 1 run**\n\n" in text
+    assert not re.search(r"\b1 runs", out + text)

@@ -74,14 +74,13 @@ def audit_summary(
 
 
 def test_a_tools_file_gives_a_checked_audited_draft_suite(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # no OUT: the default evals/suite.json, evals/ made
     tools = tmp_path / "home-tools.json"
     tools.write_text(json.dumps(TOOLS), encoding="utf-8")
-    out = tmp_path / "evals" / "suite.json"
-    code, said, _ = new(
-        tmp_path, capsys, str(out), "--tools", str(tools), "--released", "2026-12-05"
-    )
+    out = Path("evals/suite.json")
+    code, said, _ = new(tmp_path, capsys, "--tools", str(tools), "--released", "2026-12-05")
     assert code == 0
     assert said.splitlines()[0] == (
         f"wrote {out}: home-tools 0.1.0, 2 tools, 6 cases, every case a draft"
@@ -221,6 +220,7 @@ def test_a_live_mcp_server_to_a_scored_run(
     """suite new --mcp (a real server over stdio) -> check -> audit -> record ref/oracle and
     ref/noisy against the stand-in -> rescore -> the plugin."""
     suite = tmp_path / "evals" / f"suite.{suffix}"
+    suite.parent.mkdir()  # a given OUT's folder must exist
     chain: list[str] = []
     if server == "mcp-server-git":  # a chain whose scripted result is the server's own answer
         repo = tmp_path / "repo"
