@@ -4,16 +4,14 @@ reads the same in both."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from scorer.drift_history import DriftReport, IdentityChange, MovedCase
-from scorer.safe_text import for_terminal
+from scorer.safe_text import for_terminal, markdown_text
 
 LISTED = 25  # cases that moved and identity changes listed; the rest are counted
 RUNS_LISTED = 30  # the last runs shown in --verbose text and in the markdown's run table
 CELL_CHARS = 160
-_SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
 
 
 def runs(count: int) -> str:
@@ -123,13 +121,8 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
 
 
 def cell(value: str, limit: int = CELL_CHARS) -> str:
-    """Plain text for one markdown line or table cell: one line, shortened, markdown and HTML
-    escaped, and no @mention (a zero-width joiner after every '@', so a model or header name
-    never pings anyone)."""
-    flat = for_terminal(" ".join(value.split()), one_line=True)
-    if len(flat) > limit:
-        flat = flat[: limit - 1] + "…"
-    return _SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;")).replace("@", "@\u200d")
+    """One markdown line or table cell, as ``diff runs`` writes them (``markdown_text``)."""
+    return markdown_text(value, limit)
 
 
 def to_markdown(report: DriftReport) -> str:

@@ -76,3 +76,18 @@ def without_mentions(text: str) -> str:
     """Markdown ``text`` with each would-be ``@mention`` broken by a zero-width space
     (``@&#8203;user``)."""
     return _MENTION.sub("@&#8203;", text) if "@" in text else text
+
+
+# What markdown (and GitHub's HTML) would act on in a table cell or a line of a comment.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
+
+
+def markdown_text(value: str, limit: int) -> str:
+    """Plain text for one markdown line or table cell, as every comment this tool writes shows a
+    model's or gateway's words: whitespace collapsed, controls and bidi shown (never acted on),
+    cut to ``limit`` characters, markdown and HTML escaped, and no ``@mention`` (GitHub would
+    notify whoever a model named)."""
+    flat = for_terminal(" ".join(value.split()), one_line=True)
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return without_mentions(_MARKDOWN_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;")))

@@ -165,7 +165,7 @@ def test_the_markdown_mentions_nobody(tmp_path: Path, capsys, monkeypatch) -> No
     assert (tmp_path / "summary.md").read_text(
         encoding="utf-8"
     ) == text + "\n"  # the same, appended
-    assert "@\u200deveryone" in text and "@\u200dacme/model" in text
+    assert "@&#8203;everyone" in text and "@&#8203;acme/model" in text
     assert "@everyone" not in text and "@acme" not in text
     assert "header:x-lobstack-provider: acme -> @everyone" in capsys.readouterr().out
 

@@ -13,21 +13,19 @@ then fewer models, and the comment says what it left out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from replay.diff_runs.model import Decision, ModelDiff, NotCompared, RunDiff
 from replay.diff_runs.render import delta_text, difference_text, rate_ci
 from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
 from replay.leaderboard import TITLES
-from scorer.safe_text import for_terminal, without_mentions
+from scorer.safe_text import markdown_text
 
 MAX_CHARS = 65_000
 CAPS = (25, 5, 0)  # cases listed per model and direction, tried in turn until the comment fits
 REASON_CHARS = 240
 NAME_CHARS = 160
 VERDICT_CHARS = 4_000
-_SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
 
 
 def to_markdown(diff: RunDiff, decision: Decision, a: str, b: str, limit: int = MAX_CHARS) -> str:
@@ -218,11 +216,5 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _text(value: str, limit: int) -> str:
-    """Plain text for one line or table cell: whitespace collapsed, shortened, markdown and HTML
-    escaped, no ``@mention`` (GitHub would notify whoever a model named)."""
-    flat = for_terminal(
-        " ".join(value.split()), one_line=True
-    )  # controls and bidi shown, never acted on
-    if len(flat) > limit:
-        flat = flat[: limit - 1] + "…"
-    return without_mentions(_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;")))
+    """Plain text for one line or table cell (``markdown_text``)."""
+    return markdown_text(value, limit)
