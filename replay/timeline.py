@@ -17,7 +17,7 @@ from typing import Any
 
 from replay.drift_load import run_record
 from replay.results_file import read_results
-from scorer.drift_history import DriftReport, analyse
+from scorer.drift_history import DriftReport, analyse, natural_key
 from scorer.errors import LobstackError, ResultsError
 
 
@@ -49,7 +49,7 @@ class RunPoint:
     ci: tuple[float, float] | None
     scored: int
     answered_as: tuple[str, ...]
-    identity_changed: bool  # the recorded identity differs from the previous run's
+    identity_changed: bool  # drift names an identity change at this run
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Timeline:
     drift_error: str | None = None
 
 
-def _point(document: dict[str, Any], previous: dict[str, Any] | None) -> RunPoint:
+def _point(document: dict[str, Any], changed: frozenset[str]) -> RunPoint:
     run = document["run"]
     overall = document["metrics"]["overall"]
     ci = overall.get("ci")
@@ -77,7 +77,7 @@ def _point(document: dict[str, Any], previous: dict[str, Any] | None) -> RunPoin
         ci=(float(ci[0]), float(ci[1])) if isinstance(ci, list) and len(ci) == 2 else None,
         scored=int(overall.get("of") or 0),
         answered_as=tuple(str(m) for m in identity.get("model") or ()),
-        identity_changed=previous is not None and identity != (previous.get("identity") or {}),
+        identity_changed=str(run["id"]) in changed,
     )
 
 
@@ -93,9 +93,14 @@ def timelines(documents: Iterable[dict[str, Any]]) -> list[Timeline]:
     for slug, runs in by_model.items():
         if len(runs) < 2:
             continue
-        runs.sort(key=lambda d: (d["run"].get("date") or "", str(d["run"]["id"])))
-        points = tuple(_point(d, runs[i - 1]["run"] if i else None) for i, d in enumerate(runs))
+        # drift's own order (date, then id with its numbers compared as numbers) and its identity
+        # changes: the chart and the verdict never disagree
+        runs.sort(key=lambda d: (d["run"].get("date") or "", natural_key(str(d["run"]["id"]))))
         report, error = drift_of(runs)
+        changed = frozenset(
+            () if report is None else (c.after_run for c in report.identity_changes)
+        )
+        points = tuple(_point(d, changed) for d in runs)
         change = None if report is None else ChangePoint.of(report)
         found.append(Timeline(str(runs[-1]["model"]), slug, points, change, report, error))
     return sorted(found, key=lambda t: (t.model, t.model_slug))
