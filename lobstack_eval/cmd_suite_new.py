@@ -143,8 +143,7 @@ def _write(out: Path, document: dict[str, Any]) -> None:
         if is_yaml(str(out))
         else json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     )
-    out.parent.mkdir(exist_ok=True)  # the default's evals/ only: a given OUT's folder exists
-    write_atomic(out, text)
+    write_atomic(out, text)  # creates the default's evals/; a given OUT's folder was checked
 
 
 def _check_written(out: Path) -> None:

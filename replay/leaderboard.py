@@ -36,10 +36,15 @@ TITLES = {name: REGISTRY[name].short for name in METRICS}
 DASH = "-"
 
 
+def rank_of(summary: ModelSummary) -> tuple[bool, float, str]:
+    """A model's sort key on every leaderboard (``scorer.metrics.rank_key``): Overall rate
+    descending, models without scores last, ties by model name."""
+    return rank_key(summary.metrics[RANK_METRIC].rate, summary.model)
+
+
 def ordered(summaries: Sequence[ModelSummary]) -> list[ModelSummary]:
-    """The leaderboard order (``scorer.metrics.rank_key``): Overall rate descending, models without
-    scores last, ties by model name."""
-    return sorted(summaries, key=lambda s: rank_key(s.metrics[RANK_METRIC].rate, s.model))
+    """The summaries in leaderboard order (``rank_of``)."""
+    return sorted(summaries, key=rank_of)
 
 
 def _and(names: Sequence[str]) -> str:

@@ -29,7 +29,6 @@ class SuiteBuilder:
         # The Lobstack suite keeps the method page's group rules; another suite names its own groups
         # and ids.
         self.lobstack = False
-        self.refused_names: set[str] = set()
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
@@ -73,9 +72,8 @@ class SuiteBuilder:
         )
 
     def tools(self, raw: Any) -> dict[str, Tool]:
-        """The suite's tool catalogue; a refused name is remembered for the cases that offer it."""
-        tools, refused, problems = build_tools(raw)
-        self.refused_names |= refused
+        """The suite's tool catalogue (a case offering a refused name is told so in ``case``)."""
+        tools, problems = build_tools(raw)
         self.problems.extend(problems)
         return tools
 
@@ -116,7 +114,7 @@ class SuiteBuilder:
             if count > 1:
                 self.problem(f"{where}.tools", f"{name!r} is offered {count} times")
         for name in offered:
-            if name in self.refused_names or not TOOL_NAME_RE.fullmatch(name):
+            if not TOOL_NAME_RE.fullmatch(name):
                 self.problem(
                     f"{where}.tools",
                     f"{shown_name(name)} is not a tool name gateways accept: {TOOL_NAME_RULE}",

@@ -122,7 +122,7 @@ def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
     """Each problem of the drafted catalogue's schemas, as ``tool 'NAME': parameters...: message``
     (the caller names the tools file or server they came from)."""
     problems = []
-    for line in build_tools(catalogue)[2]:
+    for line in build_tools(catalogue)[1]:
         where, _, message = line.partition(": ")
         head, _, field = where.partition(".function.")
         name = head.removeprefix("tools.")

@@ -15,22 +15,20 @@ TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 TOOL_NAME_RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
 
 
-def build_tools(raw: Any) -> tuple[dict[str, Tool], set[str], list[str]]:
-    """The tools of a suite's ``tools`` object, the names refused, and every problem as
-    ``where: message``."""
+def build_tools(raw: Any) -> tuple[dict[str, Tool], list[str]]:
+    """The tools of a suite's ``tools`` object and every problem as ``where: message`` (a name
+    gateways refuse is one problem here, and one for each case that offers it)."""
     problems: list[str] = []
-    refused: set[str] = set()
 
     def problem(where: str, message: str) -> None:
         problems.append(f"{where}: {message}")
 
     if not isinstance(raw, dict) or not raw:
         problem("tools", "missing or not a non-empty object of tool name -> tool")
-        return {}, refused, problems
+        return {}, problems
     tools: dict[str, Tool] = {}
     for name in sorted(raw):
         if not TOOL_NAME_RE.fullmatch(name):
-            refused.add(name)
             problem(
                 f"tools[{shown_name(name)}]", f"not a tool name gateways accept: {TOOL_NAME_RULE}"
             )
@@ -58,7 +56,7 @@ def build_tools(raw: Any) -> tuple[dict[str, Tool], set[str], list[str]]:
         problems.extend(found)
         if not found:
             tools[name] = Tool(name=name, spec=spec, validator=make_validator(parameters))
-    return tools, refused, problems
+    return tools, problems
 
 
 def shown_name(name: str) -> str:

@@ -10,9 +10,9 @@ from typing import Any, Literal
 from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
-from replay.leaderboard import repeat_rate
+from replay.leaderboard import rank_of, repeat_rate
 from replay.partial import partial
-from scorer.metrics import RANK_METRIC, REGISTRY, REPEAT_SHOWN, rank_key
+from scorer.metrics import REGISTRY, REPEAT_SHOWN
 from scorer.summary import ModelSummary, Rate
 
 _STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
@@ -81,10 +81,7 @@ COLUMNS: tuple[Column, ...] = (
 def leaderboard_order(summaries: Sequence[ModelSummary]) -> list[int]:
     """The positions of ``summaries`` in the leaderboards' order (``scorer.metrics.rank_key``, as
     leaderboard.md), so a caller can order what goes with them."""
-    return sorted(
-        range(len(summaries)),
-        key=lambda i: rank_key(summaries[i].metrics[RANK_METRIC].rate, summaries[i].model),
-    )
+    return sorted(range(len(summaries)), key=lambda i: rank_of(summaries[i]))
 
 
 def _routed(summary: ModelSummary) -> tuple[tuple[str, int], ...]:
