@@ -119,13 +119,8 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     # One pass splits each table by partition (a filter per partition would read the whole table
     # each time).
     split = {t: tables[t].partition_by(*by, as_dict=True, maintain_order=True) for t in TABLES}
-    for (
-        suite_version,
-        model_slug,
-        _sha256,
-        run_id,
-    ) in keys:  # before any write: a linked partition folder refuses the run
-        partition = make_partition(root, suite_version, model_slug, run_id)
+    made = [(make_partition(root, v, slug, run), sha, run) for v, slug, sha, run in keys]
+    for partition, _sha256, _run in made:  # before any write: a linked partition folder refuses it
         for table in TABLES:
             path = partition.file(table)
             unlinked(
@@ -134,9 +129,9 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
                 what="--rows writes only inside its own folders",
             )
     written = []
-    for suite_version, model_slug, sha256, run_id in keys:
-        partition = make_partition(root, suite_version, model_slug, run_id)
+    for partition, sha256, run_id in made:
         metadata = {**partition.metadata, META_SUITE_SHA256: sha256}
+        suite_version, model_slug = partition.suite_version, partition.model_slug
         key = (suite_version, model_slug) if run_id is None else (suite_version, model_slug, run_id)
         if run_id is not None:
             dates = split["cases"][key]["run_date"].drop_nulls()
