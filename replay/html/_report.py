@@ -20,6 +20,7 @@ from replay.results_summary import summary_of_results
 from replay.ties import has_repeats, tiers
 from replay.timeline import Timeline, read_history, timelines
 from scorer.errors import LobstackError, ResultsError
+from scorer.summary import ModelSummary
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -53,7 +54,10 @@ def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]
 
 
 def render_report(
-    results: list[dict[str, Any]], suite: dict[str, Any], history: Sequence[Timeline] = ()
+    results: list[dict[str, Any]],
+    suite: dict[str, Any],
+    history: Sequence[Timeline] = (),
+    summaries: Sequence[ModelSummary] | None = None,
 ) -> str:
     """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite
     file's dict).
@@ -64,9 +68,11 @@ def render_report(
     leaderboard: the tiers (models the cases cannot tell apart) and each model's re-run power
     (``replay.power_text``, for a 5-point drop). With ``history`` (models' timelines,
     ``replay.timeline``), a Timeline section after the plots: Overall per run, the change
-    point marked.
+    point marked. ``summaries``, when the caller has them, are ``results``' typed summaries in the
+    same order (rescore and ``write_report`` read each document once).
     """
-    typed = [summary_of_results(r) for r in results]  # every leaderboard figure, read once
+    # every leaderboard figure, read once
+    typed = list(summaries) if summaries is not None else [summary_of_results(r) for r in results]
     order = _view.leaderboard_order(typed)
     ordered, board_models = [results[i] for i in order], [typed[i] for i in order]
     cases = [case_results(r) for r in ordered]
@@ -128,15 +134,15 @@ def _timeline_views(history: Sequence[Timeline]) -> list[Any]:
     return [replace(v, svg=_env.safe(v.svg)) for v in views]
 
 
-def _strict(path: Path, document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` once its summary and case entries are read into the typed objects the page
-    renders; a field of the wrong type is a ``ResultsError`` naming the file."""
+def _strict(path: Path, document: dict[str, Any]) -> ModelSummary:
+    """``document``'s summary, once its summary and case entries are read into the typed objects
+    the page renders; a field of the wrong type is a ``ResultsError`` naming the file."""
     try:
-        summary_of_results(document)
+        summary = summary_of_results(document)
         case_results(document)
     except ResultsError as exc:
         raise ResultsError(f"{path}: {exc.message}") from None
-    return document
+    return summary
 
 
 def write_report(
@@ -155,10 +161,12 @@ def write_report(
     test finds in its runs marked.
     """
     suite = load_suite(suite_path)
-    results = []
+    results, summaries = [], []
     for path in results_paths(reports_dir):
         try:
-            results.append(_strict(path, load_results(path)))
+            document = load_results(path)
+            summaries.append(_strict(path, document))
+            results.append(document)
         except ResultsError as exc:
             if on_error is None:
                 raise
@@ -167,5 +175,5 @@ def write_report(
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
     lines = timelines(read_history(history)) if history is not None else []
     out = reports_dir / "index.html"
-    write_atomic(out, render_report(results, suite, lines))
+    write_atomic(out, render_report(results, suite, lines, summaries))
     return out

@@ -142,7 +142,7 @@ def rescore(
     summaries = [summary_of_results(d) for d in documents]  # the typed read every board renders
     files += write_tables(out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows)
     if html:
-        write_atomic(inside(out, "index.html"), _html(documents, suite_path))
+        write_atomic(inside(out, "index.html"), _html(documents, suite_path, summaries))
         files.append(out / "index.html")
     removed += remove_stale_results(out, {r.slug for r in reports})
     return RescoreSummary(suite, reports, out, files, sorted(removed), summaries)
@@ -160,8 +160,8 @@ def _prepare(html: bool) -> None:
         import replay.html
 
 
-def _html(documents: list[dict[str, Any]], suite_path: Path) -> str:
+def _html(documents: list[dict[str, Any]], suite_path: Path, summaries: list[ModelSummary]) -> str:
     from recorder.files import read_suite_document
     from replay.html import render_report
 
-    return render_report(documents, read_suite_document(suite_path))
+    return render_report(documents, read_suite_document(suite_path), summaries=summaries)
