@@ -9,17 +9,14 @@ decision 93).
 from __future__ import annotations
 
 import datetime
-import glob
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from recorder.slug import model_slug
-from replay.results_file import read_results
+from replay.results_file import expand_pattern, read_results
 from scorer.drift_history import CaseTally, Identity, RunRecord
 from scorer.errors import HistoryError, ResultsError
-
-_GLOB = frozenset("*?[")
 
 
 def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list[Path]:
@@ -28,8 +25,8 @@ def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list
     glob of any of these."""
     files: list[Path] = []
     for path in paths:
-        if not path.exists() and _GLOB & set(str(path)):
-            matches = sorted(Path(m) for m in glob.glob(str(path)))
+        matches = None if path.exists() else expand_pattern(str(path))
+        if matches is not None:
             if not matches:
                 problem(f"{path}: the pattern matches nothing")
             files.extend(f for m in matches for f in _files(m, problem))

@@ -3,6 +3,7 @@ check of their format version and shape, one error style."""
 
 from __future__ import annotations
 
+import glob
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,15 @@ def read_results(path: Path) -> dict[str, Any]:
     if problem:
         raise ResultsError(f"{path}: {problem}")
     return data
+
+
+GLOB_CHARS = frozenset("*?[")
+
+
+def expand_pattern(text: str) -> list[Path] | None:
+    """The paths a quoted glob of runs matches, sorted (a CI step passes ``'runs/*/reports'``);
+    None when ``text`` has no ``*``, ``?`` or ``[`` (a plain path). An empty list is for the
+    caller to refuse: ``diff runs --history`` and ``drift`` each say it in their own words."""
+    if not GLOB_CHARS & set(text):
+        return None
+    return sorted(Path(found) for found in glob.glob(text))

@@ -3,13 +3,12 @@ reports dir; and a history of earlier runs as side A."""
 
 from __future__ import annotations
 
-import glob
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from replay.diff_runs.history import merge_history
-from replay.results_file import read_results
+from replay.results_file import expand_pattern, read_results
 from scorer.errors import ResultsError, UsageError
 
 
@@ -56,22 +55,19 @@ def load_run(
     return dict(sorted(run.items()))
 
 
-GLOB_CHARS = frozenset("*?[")
-
-
 def history_paths(patterns: Sequence[str], option: str = "--history") -> list[Path]:
     """The paths of ``--history`` options: a pattern with ``*``, ``?`` or ``[`` is expanded
     (sorted), so a CI step can pass ``'runs/*/reports'`` quoted; one that matches nothing is a
     UsageError (an empty history is a mistake, not a comparison against nothing)."""
     paths: list[Path] = []
     for pattern in patterns:
-        if GLOB_CHARS & set(pattern):
-            found = sorted(Path(p) for p in glob.glob(pattern))
-            if not found:
-                raise UsageError(f"{option} {pattern}: matches nothing")
-            paths += found
-        else:
+        found = expand_pattern(pattern)
+        if found is None:
             paths.append(Path(pattern))
+        elif not found:
+            raise UsageError(f"{option} {pattern}: matches nothing")
+        else:
+            paths += found
     return paths
 
 
