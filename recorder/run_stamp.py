@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.errors import CassetteError, UsageError
+from scorer.run_identity import parse_recorded_at
 
 HISTORY = (
     "history"  # the folder of a cassettes dir that holds its dated runs (never a model dir itself)
@@ -67,15 +68,6 @@ def check_run_id(run_id: str) -> str:
 def run_dir(cassettes: Path, run_id: str) -> Path:
     """``<cassettes>/history/<run-id>``: the cassettes dir of one run."""
     return cassettes / HISTORY / run_id
-
-
-def parse_recorded_at(text: str) -> datetime | None:
-    """An ISO 8601 date-time with a time zone, in UTC; None when ``text`` is not one."""
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return when.astimezone(UTC) if when.tzinfo is not None else None
 
 
 def parse_run(raw: Any, path: Path) -> RunStamp | None:

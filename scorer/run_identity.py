@@ -67,17 +67,22 @@ def header_date(value: str) -> str | None:
     return when.astimezone(UTC).strftime("%Y-%m-%d")
 
 
+def parse_recorded_at(text: str) -> datetime | None:
+    """An ISO 8601 date-time with a time zone, in UTC; None when ``text`` is not one."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when.astimezone(UTC) if when.tzinfo is not None else None
+
+
 def run_date(recorded_at: str | None, answers: Iterable[RecordedAnswer]) -> str | None:
     """The run's date: the UTC date of ``recorded_at`` (the recorder's clock when the run started),
     else the earliest ``Date`` header of its answers (the gateway's clock: a recording moved into
     a history by hand has no ``recorded_at``), else None."""
-    if recorded_at is not None:
-        try:
-            when = datetime.fromisoformat(recorded_at)
-        except ValueError:
-            when = None
-        if when is not None and when.tzinfo is not None:
-            return when.astimezone(UTC).strftime("%Y-%m-%d")
+    when = None if recorded_at is None else parse_recorded_at(recorded_at)
+    if when is not None:
+        return when.strftime("%Y-%m-%d")
     dates = [
         day
         for answer in answers
