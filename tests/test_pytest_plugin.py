@@ -74,7 +74,10 @@ def copy_project(template: Path, pytester: pytest.Pytester) -> Path:
 
 
 @pytest.fixture
-def project(template: Path, pytester: pytest.Pytester) -> Path:
+def project(template: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # pytest cuts a summary line at the terminal's width except on CI (when $CI is set): the
+    # inner runs see CI set everywhere, so their lines are whole here and on the CI machine.
+    monkeypatch.setenv("CI", "true")
     return copy_project(template, pytester)
 
 
@@ -233,8 +236,9 @@ def test_one_flip_at_one_sample_per_case_is_noise_as_diff_runs_says(
     strict.assert_outcomes(passed=40 + 1, xfailed=39, failed=1)
     assert strict.ret == 1
     assert [line for line in strict.stdout.lines if line.startswith("FAILED ")] == [
-        "FAILED cassettes/ref_noisy::arguments-03 - step 1: names differ: expected [cr..."
-    ]  # pytest cuts the line at the terminal's width; the whole reason is the failure's text
+        "FAILED cassettes/ref_noisy::arguments-03 - step 1: names differ: expected "
+        "[create_issue], got [delete_everything]"
+    ]
     assert reason in strict.stdout.lines
     gate = main(
         [
