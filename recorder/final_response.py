@@ -17,18 +17,52 @@ from __future__ import annotations
 import contextvars
 import http.client
 import io
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from recorder.answer_body import decode_capped
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB, AnswerTooLarge, ProtocolSwitch
 
 _CHUNK = 64 * 1024
-_DECODED_HERE = frozenset({"gzip", "x-gzip", "deflate"})
+# zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send
+# as deflate)
+_WBITS = {"gzip": (31,), "x-gzip": (31,), "deflate": (15, -15)}
 _limit: contextvars.ContextVar[int] = contextvars.ContextVar(
     "answer_limit", default=DEFAULT_MAX_ANSWER_MB * MIB
 )
+
+
+def _inflate(raw: bytes, wbits: int, limit: int) -> bytes:
+    inflater = zlib.decompressobj(wbits)
+    out: list[bytes] = []
+    size = 0
+    data = raw
+    while data:
+        chunk = inflater.decompress(data, _CHUNK)
+        size += len(chunk)
+        if size > limit:
+            raise AnswerTooLarge(limit)
+        out.append(chunk)
+        data = inflater.unconsumed_tail
+        if inflater.eof:
+            break
+    tail = inflater.flush()
+    if size + len(tail) > limit:
+        raise AnswerTooLarge(limit)
+    return b"".join(out) + tail
+
+
+def decode_capped(raw: bytes, encoding: str, limit: int) -> bytes | None:
+    """``raw`` decoded from ``encoding`` (gzip or deflate), or None for an encoding this does not
+    know or a body that does not decode (kept as received); AnswerTooLarge as soon as the output
+    passes ``limit`` bytes."""
+    for wbits in _WBITS.get(encoding.strip().lower(), ()):
+        try:
+            return _inflate(raw, wbits, limit)
+        except zlib.error:
+            continue
+    return None
 
 
 @contextmanager
@@ -67,7 +101,7 @@ def install() -> None:
         def begin(self) -> None:
             super().begin()
             encoding = (self.getheader("Content-Encoding") or "").strip().lower()
-            if encoding in _DECODED_HERE:
+            if encoding in _WBITS:
                 self._decode_body(encoding, _limit.get())
 
         def _decode_body(self, encoding: str, limit: int) -> None:
