@@ -16,7 +16,7 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
-from recorder.transport import AnswerTooLarge
+from recorder.transport import read_capped
 
 BYTES_KEY = "bytes_base64"
 
@@ -32,8 +32,7 @@ def capped_response(
         raw = raw.encode("utf-8", "backslashreplace")
     if not isinstance(raw, bytes):
         return response
-    if len(raw) > limit:  # vcrpy's stub read a plain body whole: this is its cap while recording
-        raise AnswerTooLarge(limit)
+    read_capped((raw,), limit)  # vcrpy's stub read a plain body whole: its cap while recording
     response["headers"] = dict(response.get("headers") or {})
     raw = scrub(raw)
     try:

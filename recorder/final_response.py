@@ -22,9 +22,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB, AnswerTooLarge, ProtocolSwitch
+from recorder.transport import (
+    CHUNK,
+    DEFAULT_MAX_ANSWER_MB,
+    MIB,
+    AnswerTooLarge,
+    ProtocolSwitch,
+    read_capped,
+)
 
-_CHUNK = 64 * 1024
 # zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send
 # as deflate)
 _WBITS = {"gzip": (31,), "x-gzip": (31,), "deflate": (15, -15)}
@@ -33,24 +39,16 @@ _limit: contextvars.ContextVar[int] = contextvars.ContextVar(
 )
 
 
-def _inflate(raw: bytes, wbits: int, limit: int) -> bytes:
+def _inflated(raw: bytes, wbits: int) -> Iterator[bytes]:
+    """``raw`` inflated a chunk at a time: nothing is inflated beyond what is asked for."""
     inflater = zlib.decompressobj(wbits)
-    out: list[bytes] = []
-    size = 0
     data = raw
     while data:
-        chunk = inflater.decompress(data, _CHUNK)
-        size += len(chunk)
-        if size > limit:
-            raise AnswerTooLarge(limit)
-        out.append(chunk)
+        yield inflater.decompress(data, CHUNK)
         data = inflater.unconsumed_tail
         if inflater.eof:
             break
-    tail = inflater.flush()
-    if size + len(tail) > limit:
-        raise AnswerTooLarge(limit)
-    return b"".join(out) + tail
+    yield inflater.flush()
 
 
 def decode_capped(raw: bytes, encoding: str, limit: int) -> bytes | None:
@@ -59,7 +57,7 @@ def decode_capped(raw: bytes, encoding: str, limit: int) -> bytes | None:
     passes ``limit`` bytes."""
     for wbits in _WBITS.get(encoding.strip().lower(), ()):
         try:
-            return _inflate(raw, wbits, limit)
+            return read_capped(_inflated(raw, wbits), limit)
         except zlib.error:
             continue
     return None
@@ -109,14 +107,11 @@ def install() -> None:
             bytes): urllib3 then reads the decoded body, with no ``Content-Encoding`` left to
             apply. A body that does not decode is served as received, so urllib3 says what it
             says of a bad gzip body."""
-            chunks, size = [], 0
-            while chunk := self.read(_CHUNK):
-                size += len(chunk)
-                if size > limit:
-                    self.close()
-                    raise AnswerTooLarge(limit)
-                chunks.append(chunk)
-            body = b"".join(chunks)
+            try:
+                body = read_capped(iter(lambda: self.read(CHUNK), b""), limit)
+            except AnswerTooLarge:
+                self.close()
+                raise
             decoded = decode_capped(body, encoding, limit)
             if decoded is not None:
                 body = decoded
