@@ -52,8 +52,7 @@ def read_body(body: bytes) -> BodyReading:
         decoded = _decoded(body)
     except MalformedResponse as exc:
         return BodyReading(problem=str(exc))
-    # A body after a byte order mark was never searched for an error object.
-    if b'"error"' in body and not body.startswith(BOM):
+    if b'"error"' in body:
         try:
             error = DIALECT.body_error(decoded)
         except (ValueError, RecursionError):  # a code Python cannot read, an error too deep to show

@@ -37,8 +37,13 @@ def _json(value: object) -> bytes:
             "in_body_error",
             'an error in a 200 answer\'s choice: finish_reason "error" and no error object',
         ),
+        (  # the byte order mark is ignored here too, as when the answer is judged
+            b"\xef\xbb\xbf" + _json({"error": {"code": 503, "message": "busy"}}),
+            "in_body_503",
+            "error 503 in a 200 answer: busy",
+        ),
     ],
-    ids=["top-level", "in-choice", "finish-reason"],
+    ids=["top-level", "in-choice", "finish-reason", "after-a-byte-order-mark"],
 )
 def test_an_error_object_is_the_reading(body: bytes, outcome: str, described: str) -> None:
     reading = read_body(body)
