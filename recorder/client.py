@@ -16,11 +16,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from recorder.answer_read import read_body
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
 from scorer.dialect import DEFAULT as DIALECT
 from scorer.outcome import Attempt
 from scorer.prices import attempt_price
-from scorer.response import BodyError
+from scorer.response import BodyError, ModelResponse
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 BACKOFF_S = (1.0, 2.0, 4.0)
@@ -36,24 +37,14 @@ def header_name(text: str) -> str | None:
 
 @dataclass(frozen=True)
 class CallResult:
-    """The final answer (None when the request never completed) and every attempt made."""
+    """The final answer (None when the request never completed), every attempt made, and either
+    ``response``, the model's answer to judge, or ``failure``, why there is none (a transport
+    failure, an error answer, or a 2xx body that is no chat completion)."""
 
     answer: HttpAnswer | None
     attempts: tuple[Attempt, ...]
     failure: str | None
-
-
-def _in_body_error(answer: HttpAnswer) -> BodyError | None:
-    """The error object of a 2xx answer's body, if it has one (a cheap byte test first: most
-    bodies have none)."""
-    if not 200 <= answer.status < 300 or b'"error"' not in answer.body:
-        return None
-    from scorer.strict_json import loads_marking
-
-    try:
-        return DIALECT.body_error(loads_marking(answer.body))
-    except (ValueError, RecursionError):
-        return None  # not JSON: the runner says so
+    response: ModelResponse | None = None
 
 
 def _attempt(
@@ -92,17 +83,17 @@ def call_with_retries(
             last: str = f"{failure.kind} after {number} attempt(s): {failure.detail}"
             answer = None
         else:
-            error = _in_body_error(answer)
+            reading = read_body(answer.body) if 200 <= answer.status < 300 else None
+            error = reading.error if reading is not None else None
             attempts.append(_attempt(step, number, answer, error, cost_header))
             if error is not None and error.transport:
                 last = f"{error.describe()} (after {number} attempt(s))"
             elif error is not None:
                 return CallResult(answer, tuple(attempts), error.describe())
+            elif reading is not None:
+                return CallResult(answer, tuple(attempts), reading.problem, reading.response)
             elif answer.status not in RETRY_STATUSES:
-                failure_text = (
-                    None if 200 <= answer.status < 300 else failure_line(answer, request.url)
-                )
-                return CallResult(answer, tuple(attempts), failure_text)
+                return CallResult(answer, tuple(attempts), failure_line(answer, request.url))
             else:
                 last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"
         if number <= len(BACKOFF_S):

@@ -17,18 +17,50 @@ from __future__ import annotations
 import contextvars
 import http.client
 import io
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from recorder.answer_body import decode_capped
-from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB, AnswerTooLarge, ProtocolSwitch
+from recorder.transport import (
+    CHUNK,
+    DEFAULT_MAX_ANSWER_MB,
+    MIB,
+    AnswerTooLarge,
+    ProtocolSwitch,
+    read_capped,
+)
 
-_CHUNK = 64 * 1024
-_DECODED_HERE = frozenset({"gzip", "x-gzip", "deflate"})
+# zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send
+# as deflate)
+_WBITS = {"gzip": (31,), "x-gzip": (31,), "deflate": (15, -15)}
 _limit: contextvars.ContextVar[int] = contextvars.ContextVar(
     "answer_limit", default=DEFAULT_MAX_ANSWER_MB * MIB
 )
+
+
+def _inflated(raw: bytes, wbits: int) -> Iterator[bytes]:
+    """``raw`` inflated a chunk at a time: nothing is inflated beyond what is asked for."""
+    inflater = zlib.decompressobj(wbits)
+    data = raw
+    while data:
+        yield inflater.decompress(data, CHUNK)
+        data = inflater.unconsumed_tail
+        if inflater.eof:
+            break
+    yield inflater.flush()
+
+
+def decode_capped(raw: bytes, encoding: str, limit: int) -> bytes | None:
+    """``raw`` decoded from ``encoding`` (gzip or deflate), or None for an encoding this does not
+    know or a body that does not decode (kept as received); AnswerTooLarge as soon as the output
+    passes ``limit`` bytes."""
+    for wbits in _WBITS.get(encoding.strip().lower(), ()):
+        try:
+            return read_capped(_inflated(raw, wbits), limit)
+        except zlib.error:
+            continue
+    return None
 
 
 @contextmanager
@@ -67,7 +99,7 @@ def install() -> None:
         def begin(self) -> None:
             super().begin()
             encoding = (self.getheader("Content-Encoding") or "").strip().lower()
-            if encoding in _DECODED_HERE:
+            if encoding in _WBITS:
                 self._decode_body(encoding, _limit.get())
 
         def _decode_body(self, encoding: str, limit: int) -> None:
@@ -75,14 +107,11 @@ def install() -> None:
             bytes): urllib3 then reads the decoded body, with no ``Content-Encoding`` left to
             apply. A body that does not decode is served as received, so urllib3 says what it
             says of a bad gzip body."""
-            chunks, size = [], 0
-            while chunk := self.read(_CHUNK):
-                size += len(chunk)
-                if size > limit:
-                    self.close()
-                    raise AnswerTooLarge(limit)
-                chunks.append(chunk)
-            body = b"".join(chunks)
+            try:
+                body = read_capped(iter(lambda: self.read(CHUNK), b""), limit)
+            except AnswerTooLarge:
+                self.close()
+                raise
             decoded = decode_capped(body, encoding, limit)
             if decoded is not None:
                 body = decoded

@@ -16,20 +16,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from recorder.answer_read import TOO_DEEP
 from recorder.client import COST_HEADER, call_with_retries
 from recorder.transport import HttpRequest, Transport, Unrecorded
 from scorer.dialect import DEFAULT as DIALECT
 from scorer.jsonvalue import json_copy
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.response import MalformedResponse, ModelResponse
-from scorer.strict_json import NotStrictJson, loads, loads_marking
+from scorer.response import ModelResponse
 from scorer.suite_model import Case, Step, Suite
 
 NO_SCRIPTED_RESULT = (
     "error: this call does not match any expected call, so the suite has no result for it"
 )
-TOO_DEEP = "malformed response: the body nests too deeply to read"
 
 
 def request_body(
@@ -81,23 +80,6 @@ def follow_up(
     return [assistant, *results]
 
 
-def read_answer(body: bytes) -> ModelResponse:
-    """Parse a 2xx body strictly; a non-finite number (or an integer of more than 4300 digits) is
-    kept as a marker so the rest is still judged. A leading UTF-8 byte order mark is ignored (RFC
-    8259 section 8.1)."""
-    body = body.removeprefix(b"\xef\xbb\xbf")
-    try:
-        try:
-            decoded = loads(body)
-        except NotStrictJson:
-            decoded = loads_marking(body)
-    except RecursionError:
-        raise MalformedResponse(TOO_DEEP) from None
-    except ValueError:  # UnicodeDecodeError included
-        raise MalformedResponse("malformed response: the body is not JSON") from None
-    return DIALECT.parse_answer(decoded)
-
-
 def run_case(
     suite: Suite,
     case: Case,
@@ -128,13 +110,11 @@ def run_case(
         ):  # an echoed message too deep to send: the answer before it was too deep to use
             return finish("errored", f"step {index}: {TOO_DEEP}")
         attempts.extend(result.attempts)
-        if result.failure is not None or result.answer is None:
+        response = result.response  # the client read the body once: error answer or not
+        if result.failure is not None or response is None:
             return finish("errored", f"step {index + 1}: {result.failure}")
         try:
-            response = read_answer(result.answer.body)
             verdict = judge_step(step, response, case, suite)
-        except MalformedResponse as exc:
-            return finish("errored", f"step {index + 1}: {exc}")
         except RecursionError:
             return finish("errored", f"step {index + 1}: {TOO_DEEP}")
         steps.append(StepRecord(index, response, verdict))

@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_ANSWER_MB = 32
 MIB = 1024 * 1024
-_CHUNK = 64 * 1024
+CHUNK = 64 * 1024  # how much of a body is read (or inflated) at a time
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,19 @@ class ProtocolSwitch(Exception):
             "the gateway answered 101 Switching Protocols, which no request asks for: no HTTP "
             "answer"
         )
+
+
+def read_capped(chunks: Iterable[bytes], limit: int) -> bytes:
+    """The body ``chunks`` make up (a whole body is one chunk), read at most ``limit`` bytes:
+    AnswerTooLarge as soon as it passes ``limit``, before the next chunk is asked for."""
+    out: list[bytes] = []
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > limit:
+            raise AnswerTooLarge(limit)
+        out.append(chunk)
+    return b"".join(out)
 
 
 def too_large_text(limit: int) -> str:
@@ -145,9 +159,8 @@ class RequestsTransport:
                     stream=True,
                 )
                 try:
-                    body = self._read_capped(
-                        response
-                    )  # read whole: the connection goes back to the pool
+                    # read whole: the connection goes back to the pool
+                    body = read_capped(response.iter_content(CHUNK), self.max_bytes)
                 except BaseException:
                     response.close()
                     raise
@@ -175,17 +188,6 @@ class RequestsTransport:
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = {name.lower(): value for name, value in response.headers.items()}
         return HttpAnswer(response.status_code, headers, body, _ms(started))
-
-    def _read_capped(self, response: Any) -> bytes:
-        """The decoded body, read a chunk at a time: AnswerTooLarge as soon as it passes
-        ``max_bytes``."""
-        chunks, size = [], 0
-        for chunk in response.iter_content(_CHUNK):
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise AnswerTooLarge(self.max_bytes)
-            chunks.append(chunk)
-        return b"".join(chunks)
 
     def _fresh_session(self) -> None:
         auth = self._session.auth

@@ -346,13 +346,14 @@ def test_a_huge_integer_argument_is_judged_with_a_reason_that_says_why() -> None
 
 
 def test_a_huge_integer_in_arguments_sent_as_an_object_says_why() -> None:
-    from recorder.runner import read_answer
+    from recorder.answer_read import read_body
     from scorer.arguments import parse_arguments
 
     body = (
         '\ufeff{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", '
         f'"type": "function", "function": {{"name": "f", "arguments": {{"n": {HUGE}}}}}}}]}}}}]}}'
     ).encode()
-    response = read_answer(body)  # the byte order mark is ignored
+    response = read_body(body).response  # the byte order mark is ignored
+    assert response is not None
     parsed = parse_arguments(response.tool_calls[0].arguments)
     assert parsed.value is None and parsed.why == "a number with more than 4300 digits"

@@ -1,0 +1,77 @@
+"""A 2xx body is read once (``recorder.answer_read.read_body``): its error object, else the
+model's answer, else why it is no chat completion. The client decides retries from the reading and
+the runner judges the answer it holds (tests/test_choice_error.py and tests/test_openrouter_model.py
+run both on the stand-in)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from recorder.answer_read import BodyReading, read_body
+
+MESSAGE = {"role": "assistant", "content": "hi"}
+ANSWER = {"choices": [{"message": MESSAGE, "finish_reason": "stop"}]}
+
+
+def _json(value: object) -> bytes:
+    return json.dumps(value).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "outcome", "described"),
+    [
+        (
+            _json({"error": {"code": 502, "message": "Network connection lost."}}),
+            "in_body_502",
+            "error 502 in a 200 answer: Network connection lost.",
+        ),
+        (
+            _json({"choices": [{"message": MESSAGE, "error": {"code": "400", "message": "bad"}}]}),
+            "in_body_400",
+            "error 400 in a 200 answer's choice: bad",
+        ),
+        (
+            _json({"choices": [{"message": MESSAGE, "finish_reason": "error"}]}),
+            "in_body_error",
+            'an error in a 200 answer\'s choice: finish_reason "error" and no error object',
+        ),
+        (  # the byte order mark is ignored here too, as when the answer is judged
+            b"\xef\xbb\xbf" + _json({"error": {"code": 503, "message": "busy"}}),
+            "in_body_503",
+            "error 503 in a 200 answer: busy",
+        ),
+    ],
+    ids=["top-level", "in-choice", "finish-reason", "after-a-byte-order-mark"],
+)
+def test_an_error_object_is_the_reading(body: bytes, outcome: str, described: str) -> None:
+    reading = read_body(body)
+    assert reading.response is None and reading.problem is None and reading.error is not None
+    assert reading.error.outcome == outcome and reading.error.describe() == described
+
+
+@pytest.mark.parametrize(
+    "body",
+    [_json(ANSWER), _json({**ANSWER, "error": None}), b"\xef\xbb\xbf" + _json(ANSWER)],
+    ids=["plain", "null-error", "byte-order-mark"],
+)
+def test_an_answer_without_an_error_object_is_the_models(body: bytes) -> None:
+    reading = read_body(body)
+    assert reading.error is None and reading.problem is None and reading.response is not None
+    assert reading.response.content == "hi" and reading.response.finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b"<html>502</html>", "malformed response: the body is not JSON"),
+        (b"\xff{}", "malformed response: the body is not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "malformed response: the body nests too deeply to read"),
+        (b'{"error": "x"', "malformed response: the body is not JSON"),  # cut off: not an error
+        (_json({"choices": []}), "malformed response: no choices[0]"),
+    ],
+    ids=["html", "not-utf8", "too-deep", "cut-off-error", "no-choices"],
+)
+def test_a_body_that_is_no_chat_completion_says_why(body: bytes, problem: str) -> None:
+    assert read_body(body) == BodyReading(problem=problem)
