@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from replay.rows.partition import has_versions
 from scorer.drift_history import CaseTally, RunRecord
 from scorer.errors import ResultsError
 
@@ -35,13 +36,7 @@ def is_rows_root(path: Path) -> bool:
     """True for a rows root (``cases/suite_version=V/...`` under it) or its ``cases``
     folder itself."""
     return path.is_dir() and (
-        _has_versions(path / "cases") or (path.name == "cases" and _has_versions(path))
-    )
-
-
-def _has_versions(folder: Path) -> bool:
-    return folder.is_dir() and any(
-        p.is_dir() and p.name.startswith("suite_version=") for p in folder.iterdir()
+        has_versions(path / "cases") or (path.name == "cases" and has_versions(path))
     )
 
 
