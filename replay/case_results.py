@@ -24,6 +24,11 @@ class CaseResult:
     status: str
     repeat_statuses: tuple[str, ...] = ()  # in repeat order; empty for one sample per case
 
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Each repeat's status, or the one status of one sample per case."""
+        return self.repeat_statuses or (self.status,)
+
 
 def case_results(document: Mapping[str, Any]) -> tuple[CaseResult, ...]:
     """The case entries of a results document in its order; ``ResultsError`` for one that is not a

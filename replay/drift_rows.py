@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.rows.partition import has_versions
-from scorer.drift_history import CaseTally, RunRecord
+from scorer.drift_history import RunRecord, tally_cases
 from scorer.errors import ResultsError
 
 COLUMNS = (
@@ -93,11 +93,6 @@ def _record(file: Path, frame: Any) -> RunRecord:
         identity = None
     if len(identities) != 1 or not (identity is None or isinstance(identity, dict)):
         raise ResultsError(f"{file}: column 'run_identity' must hold the run's one identity (JSON)")
-    tallies: dict[str, list[int]] = {}
-    for case_id, status in rows.select("case_id", "status").iter_rows():
-        tally = tallies.setdefault(case_id, [0, 0])
-        tally[0] += status == "passed"
-        tally[1] += status in ("passed", "failed")
     return RunRecord(
         source=str(file),
         run_id=run_id,
@@ -105,6 +100,6 @@ def _record(file: Path, frame: Any) -> RunRecord:
         model=model,
         suite=f"{suite_name or '?'} {suite_version}",
         identity=identity_of(file, identity),
-        cases=tuple(CaseTally(c, p, s) for c, (p, s) in tallies.items()),
+        cases=tally_cases(rows.select("case_id", "status").iter_rows()),
         suite_sha256=sha256,
     )
