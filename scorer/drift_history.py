@@ -188,7 +188,12 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
                 f"run id {run.run_id!r} appears twice: {seen[run.run_id]} and {run.source}"
             )
         seen[run.run_id] = run.source
-    return tuple(sorted(runs, key=lambda r: (r.date, natural_key(r.run_id))))
+    return tuple(sorted(runs, key=lambda r: run_order(r.date, r.run_id)))
+
+
+def run_order(date: str, run_id: str) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    """A run's place in a history: by recorded date, then id (``natural_key``)."""
+    return date, natural_key(run_id)
 
 
 def natural_key(run_id: str) -> tuple[tuple[int, int, str], ...]:
