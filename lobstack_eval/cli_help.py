@@ -56,8 +56,13 @@ def _argument(parameter: Any) -> str:
     return name if parameter.required else f"[{name}]"
 
 
-class HelpCommand(TyperCommand):
-    """A typer command whose help names values and whose short help is a whole sentence."""
+class _NamedValues:
+    """What commands and groups share: their values named and read without pydantic, and a short
+    help that is a whole sentence (mixed in before the typer class it extends)."""
+
+    callback: Any
+    short_help: str | None
+    help: str | None
 
     def get_params(self, ctx: Any) -> list[Any]:
         hints = annotations(
@@ -65,11 +70,15 @@ class HelpCommand(TyperCommand):
         )  # values read without pydantic: lobstack_eval/cli_values.py
         return [
             read_without_pydantic(_named(parameter), hints.get(parameter.name))
-            for parameter in super().get_params(ctx)
+            for parameter in super().get_params(ctx)  # type: ignore[misc]
         ]
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return self.short_help or first_sentence(self.help)
+
+
+class HelpCommand(_NamedValues, TyperCommand):
+    """A typer command whose help names values and whose short help is a whole sentence."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         arguments = [_argument(p) for p in self.get_params(ctx) if p.param_type_name == "argument"]
@@ -91,18 +100,6 @@ class HelpCommand(TyperCommand):
                     formatter.write_dl(rows)
 
 
-class HelpGroup(TyperGroup):
+class HelpGroup(_NamedValues, TyperGroup):
     """A typer group whose commands' short help are whole sentences (``HelpCommand``'s, and
     its own)."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        hints = annotations(
-            self.callback
-        )  # values read without pydantic: lobstack_eval/cli_values.py
-        return [
-            read_without_pydantic(_named(parameter), hints.get(parameter.name))
-            for parameter in super().get_params(ctx)
-        ]
-
-    def get_short_help_str(self, limit: int = 45) -> str:
-        return self.short_help or first_sentence(self.help)

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
+from scorer.openai_chat import COST_HEADER
 
 _PORT = typer.Option(
     "8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."
@@ -46,7 +47,7 @@ _TIMEOUT_SLEEP_S = typer.Option(
     help="How long a timeout fault stalls before closing.",
 )
 _COST_HEADER = typer.Option(
-    "x-lobstack-cost-usd",
+    COST_HEADER,
     "--cost-header",
     help="Name of the price header (another gateway's, to try recipes).",
 )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
+from scorer.openai_chat import COST_HEADER
 
 if TYPE_CHECKING:
     from lobstack_eval.record_session import Limits
@@ -51,7 +52,7 @@ _TIMEOUT = typer.Option(
     help="Seconds one attempt may take, whole answer included, before it is retried.",
 )
 _COST_HEADER = typer.Option(
-    "x-lobstack-cost-usd",
+    COST_HEADER,
     "--cost-header",
     help="Response header holding each call's price in USD (LiteLLM's proxy: "
     "x-litellm-response-cost).",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from recorder.repeats import CaseRun
     from recorder.run_stamp import RunStamp
     from replay.shard import Shard
+    from scorer.suite_model import Suite
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def record_model(job: RecordJob) -> int:
             with model_dir_lock(
                 inside(job.cassettes, job.slug)
             ):  # held from planning to the last case
-                return _record_locked(job, case, say)
+                return _record_locked(job, loaded, case, say)
     except RecordInterrupted as stopped:
         say(
             f"Kept {stopped.kept} finished {what} of this run; run the same command again to "
@@ -97,15 +98,16 @@ def record_model(job: RecordJob) -> int:
         raise
 
 
-def _record_locked(job: RecordJob, case: list[str], say: Callable[[str], None]) -> int:
+def _record_locked(
+    job: RecordJob, loaded: Suite, case: list[str], say: Callable[[str], None]
+) -> int:
+    """Adopt, plan and record ``job``'s cases of ``loaded`` (the suite ``record_model`` read)."""
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import require_key
-    from recorder.files import read_suite
     from recorder.record import prepare_model_dir, record
     from replay.plan import runs_to_record
 
     model, cassettes, repeats = job.model, job.cassettes, job.limits.repeats
-    loaded = read_suite(job.suite)
     model_dir, adopted = prepare_model_dir(
         cassettes, model, loaded, job.endpoint, job.limits.cost_header
     )

@@ -92,14 +92,14 @@ def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) 
         ) as exc:  # an ExceptionGroup from the SDK's task groups, or a plain error
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
-            own = _own_error(exc)
-            if own is not None:
-                raise own from None
+            leaf = _first_leaf(exc)
+            if isinstance(leaf, SuiteError):  # raised inside the session: a chain's unknown tool
+                raise leaf from None
             errlog.seek(0)
             tail = [line for line in errlog.read().splitlines() if line.strip()][-1:]
             said = f" (the server said: {tail[0][:300]})" if tail else ""
             raise SuiteError(
-                f"--mcp {target}: cannot list its tools: {_reason(exc)}{said}"
+                f"--mcp {target}: cannot list its tools: {_reason(leaf)}{said}"
             ) from None
     tools = []
     for index, entry in enumerate(listed):
@@ -119,18 +119,15 @@ def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) 
     return ToolList(tuple(listed), tuple(tools), origin, tuple(taken))
 
 
-def _own_error(exc: BaseException) -> SuiteError | None:
-    """A SuiteError raised inside the session (a chain's unknown tool), unwrapped from the
-    task groups."""
+def _first_leaf(exc: BaseException) -> BaseException:
+    """The first leaf error of an exception (group): what the SDK's task groups wrap."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    return exc if isinstance(exc, SuiteError) else None
+    return exc
 
 
 def _reason(exc: BaseException) -> str:
-    """The first leaf error of an exception (group), as one line."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    """A leaf error (``_first_leaf``) as one line."""
     if isinstance(exc, TimeoutError):
         return "no answer in time"
     text = str(exc).strip().splitlines()

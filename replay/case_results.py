@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.results_file import results_problem
-from scorer.errors import ResultsError
+from replay.results_file import check_results
 
 
 @dataclass(frozen=True)
@@ -25,13 +24,21 @@ class CaseResult:
     status: str
     repeat_statuses: tuple[str, ...] = ()  # in repeat order; empty for one sample per case
 
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Each repeat's status, or the one status of one sample per case."""
+        return self.repeat_statuses or (self.status,)
+
 
 def case_results(document: Mapping[str, Any]) -> tuple[CaseResult, ...]:
     """The case entries of a results document in its order; ``ResultsError`` for one that is not a
     results document."""
-    problem = results_problem(document)
-    if problem:
-        raise ResultsError(problem)
+    check_results(document)
+    return case_entries(document)
+
+
+def case_entries(document: Mapping[str, Any]) -> tuple[CaseResult, ...]:
+    """The case entries of a document ``results_problem`` passed, in its order."""
     return tuple(
         CaseResult(
             case_id=entry["id"],

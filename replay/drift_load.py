@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from recorder.slug import model_slug
+from replay.case_results import case_entries
 from replay.results_file import expand_pattern, read_results
-from scorer.drift_history import CaseTally, Identity, RunRecord
+from scorer.drift_history import Identity, RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 
 
@@ -124,7 +125,7 @@ def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
         model=data["model"],
         suite=f"{suite.get('name', '?')} {suite['version']}",
         identity=identity_of(file, run.get("identity")),
-        cases=tuple(_tally(result) for result in data["results"]),
+        cases=tally_cases((c.case_id, s) for c in case_entries(data) for s in c.statuses),
         suite_sha256=suite["sha256"] if isinstance(suite.get("sha256"), str) else None,
     )
 
@@ -161,15 +162,4 @@ def identity_of(file: Path, value: Any) -> Identity | None:
             (name, _strings(file, f"run.identity.routing.{name}", values))
             for name, values in sorted(routing.items())
         ),
-    )
-
-
-def _tally(result: dict[str, Any]) -> CaseTally:
-    """A case's passed and scored repeats in one run (errored and unrecorded repeats are
-    not scored)."""
-    statuses = [r["status"] for r in result["runs"]] if result.get("runs") else [result["status"]]
-    return CaseTally(
-        result["id"],
-        sum(s == "passed" for s in statuses),
-        sum(s in ("passed", "failed") for s in statuses),
     )

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scorer.drift_history import CaseTally, RunRecord
+from replay.rows.partition import has_versions
+from scorer.drift_history import RunRecord, tally_cases
 from scorer.errors import ResultsError
 
 COLUMNS = (
@@ -35,13 +36,7 @@ def is_rows_root(path: Path) -> bool:
     """True for a rows root (``cases/suite_version=V/...`` under it) or its ``cases``
     folder itself."""
     return path.is_dir() and (
-        _has_versions(path / "cases") or (path.name == "cases" and _has_versions(path))
-    )
-
-
-def _has_versions(folder: Path) -> bool:
-    return folder.is_dir() and any(
-        p.is_dir() and p.name.startswith("suite_version=") for p in folder.iterdir()
+        has_versions(path / "cases") or (path.name == "cases" and has_versions(path))
     )
 
 
@@ -98,11 +93,6 @@ def _record(file: Path, frame: Any) -> RunRecord:
         identity = None
     if len(identities) != 1 or not (identity is None or isinstance(identity, dict)):
         raise ResultsError(f"{file}: column 'run_identity' must hold the run's one identity (JSON)")
-    tallies: dict[str, list[int]] = {}
-    for case_id, status in rows.select("case_id", "status").iter_rows():
-        tally = tallies.setdefault(case_id, [0, 0])
-        tally[0] += status == "passed"
-        tally[1] += status in ("passed", "failed")
     return RunRecord(
         source=str(file),
         run_id=run_id,
@@ -110,6 +100,6 @@ def _record(file: Path, frame: Any) -> RunRecord:
         model=model,
         suite=f"{suite_name or '?'} {suite_version}",
         identity=identity_of(file, identity),
-        cases=tuple(CaseTally(c, p, s) for c, (p, s) in tallies.items()),
+        cases=tally_cases(rows.select("case_id", "status").iter_rows()),
         suite_sha256=sha256,
     )

@@ -76,12 +76,18 @@ def results_problem(data: Any) -> str | None:
     return None
 
 
+def check_results(data: Any, where: str = "") -> None:
+    """Raise ResultsError (``where`` first, when given) for ``data`` that ``results_problem``
+    refuses."""
+    problem = results_problem(data)
+    if problem:
+        raise ResultsError(f"{where}: {problem}" if where else problem)
+
+
 def read_results(path: Path) -> dict[str, Any]:
     """Load one results.json; a missing, corrupt or misshapen file is a ResultsError naming it."""
     data = read_json(path, "results file", ResultsError)
-    problem = results_problem(data)
-    if problem:
-        raise ResultsError(f"{path}: {problem}")
+    check_results(data, str(path))
     return data
 
 

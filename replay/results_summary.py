@@ -1,11 +1,12 @@
 """A results document's summary fields read once into the typed ``ModelSummary`` the boards read.
 
-results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem``; this reads its
-summary fields strictly: a field of the wrong type is a ``ResultsError`` naming it, never a guess.
-The per-case tallies (what the tiers and the power figures pair on) come from the case entries:
-``passed_repeats`` of ``scored_repeats`` with repeats, else the one status. A run of one sample per
-case has no repeat metrics, ``case_runs`` or pass^k curve in its file, so its summary has none
-(``case_runs`` is ``cases``).
+results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem`` (once:
+``replay.typed_results`` reads a document's summary and case entries after one check); this
+reads its summary fields strictly: a field of the wrong type is a ``ResultsError`` naming it,
+never a guess. The per-case tallies (what the tiers and the power figures pair on) come from the
+case entries: ``passed_repeats`` of ``scored_repeats`` with repeats, else the one status. A run of
+one sample per case has no repeat metrics, ``case_runs`` or pass^k curve in its file, so its
+summary has none (``case_runs`` is ``cases``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.results_file import results_problem
+from replay.results_file import check_results
 from scorer.errors import ResultsError
 from scorer.metrics import METRICS, REPEAT_METRICS
 from scorer.summary import CaseTally, Counts, CurvePoint, ModelSummary, Rate
@@ -100,9 +101,13 @@ def _curve(value: Any) -> tuple[CurvePoint, ...]:
 def summary_of_results(document: Mapping[str, Any]) -> ModelSummary:
     """The ``ModelSummary`` a results document states (not recomputed): ``ResultsError`` for a
     document that is not a results file or a summary field of the wrong type."""
-    problem = results_problem(document)
-    if problem:
-        raise ResultsError(problem)
+    check_results(document)
+    return summary_fields(document)
+
+
+def summary_fields(document: Mapping[str, Any]) -> ModelSummary:
+    """The ``ModelSummary`` of a document ``results_problem`` passed: ``ResultsError`` for a
+    summary field of the wrong type."""
     repeats = int(document.get("repeats", 1))
     metrics_in = document["metrics"]
     names = [*METRICS, *(n for n in REPEAT_METRICS if n in metrics_in)]

@@ -10,14 +10,14 @@ are drift's)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from replay.drift_load import run_record
 from replay.results_file import read_results
-from scorer.drift_history import DriftReport, analyse, natural_key
+from scorer.drift_history import DriftReport, analyse, run_order
 from scorer.errors import LobstackError, ResultsError
 
 
@@ -81,22 +81,24 @@ def _point(document: dict[str, Any], changed: frozenset[str]) -> RunPoint:
     )
 
 
-def timelines(documents: Iterable[dict[str, Any]]) -> list[Timeline]:
-    """The timeline of every model (by slug) with at least two runs among ``documents``, sorted by
-    model name, each with the drift test over its runs and the change point it found. Documents
-    without ``run`` (plain recordings) are not runs and are left out."""
-    by_model: dict[str, list[dict[str, Any]]] = {}
-    for document in documents:
+def timelines(documents: Mapping[Path, dict[str, Any]]) -> list[Timeline]:
+    """The timeline of every model (by slug) with at least two runs among ``documents`` (each
+    results document by the file it was read from, ``read_history``), sorted by model name, each
+    with the drift test over its runs and the change point it found. Documents without ``run``
+    (plain recordings) are not runs and are left out."""
+    by_model: dict[str, dict[Path, dict[str, Any]]] = {}
+    for path, document in documents.items():
         if isinstance(document.get("run"), dict):
-            by_model.setdefault(str(document["model_slug"]), []).append(document)
+            by_model.setdefault(str(document["model_slug"]), {})[path] = document
     found = []
-    for slug, runs in by_model.items():
-        if len(runs) < 2:
+    for slug, model_runs in by_model.items():
+        if len(model_runs) < 2:
             continue
         # drift's own order (date, then id with its numbers compared as numbers) and its identity
         # changes: the chart and the verdict never disagree
-        runs.sort(key=lambda d: (d["run"].get("date") or "", natural_key(str(d["run"]["id"]))))
-        report, error = drift_of(runs)
+        ordered = dict(sorted(model_runs.items(), key=lambda item: _run_order(item[1])))
+        runs = list(ordered.values())
+        report, error = drift_of(ordered)
         changed = frozenset(
             () if report is None else (c.after_run for c in report.identity_changes)
         )
@@ -106,23 +108,25 @@ def timelines(documents: Iterable[dict[str, Any]]) -> list[Timeline]:
     return sorted(found, key=lambda t: (t.model, t.model_slug))
 
 
-def drift_of(runs: Sequence[dict[str, Any]]) -> tuple[DriftReport | None, str | None]:
-    """``drift``'s verdict over one model's run documents, or why they cannot be tested (an undated
-    run, two suite files...: the message ``drift`` would print)."""
+def _run_order(document: dict[str, Any]) -> tuple[str, Any]:
+    run = document["run"]
+    return run_order(run.get("date") or "", str(run["id"]))
+
+
+def drift_of(runs: Mapping[Path, dict[str, Any]]) -> tuple[DriftReport | None, str | None]:
+    """``drift``'s verdict over one model's run documents (by the file each was read from), or why
+    they cannot be tested (an undated run, two suite files...: the message ``drift`` would print,
+    naming the files)."""
     try:
-        records = [
-            run_record(Path(str(d["run"]["id"]), str(d["model_slug"]), "results.json"), d)
-            for d in runs
-        ]
-        return analyse(records), None
+        return analyse([run_record(path, document) for path, document in runs.items()]), None
     except LobstackError as exc:
         return None, exc.message
 
 
-def read_history(history_dir: Path) -> list[dict[str, Any]]:
+def read_history(history_dir: Path) -> dict[Path, dict[str, Any]]:
     """Every ``<history_dir>/<run-id>/<model-slug>/results.json`` (the report dirs of a history's
-    runs, as the watch recipe writes them), read and checked; a ResultsError names the first that
-    is not usable."""
+    runs, as the watch recipe writes them), read and checked, by path in path order; a ResultsError
+    names the first that is not usable."""
     if not history_dir.is_dir():
         raise ResultsError(f"{history_dir}: no such history directory of report dirs")
     found = sorted(history_dir.glob("*/*/results.json"))
@@ -131,4 +135,4 @@ def read_history(history_dir: Path) -> list[dict[str, Any]]:
             f"{history_dir}: no runs (expected <run-id>/<model-slug>/results.json, rescore's "
             "report dir of each run)"
         )
-    return [read_results(path) for path in found]
+    return {path: read_results(path) for path in found}

@@ -11,7 +11,7 @@ field, ``system_fingerprint``, the gateway's routing headers).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
@@ -20,6 +20,7 @@ import numpy as np
 
 from scorer.drift import DEFAULT, DriftSettings, drift_path
 from scorer.errors import HistoryError
+from scorer.outcome import SCORED
 
 # A case moved when its pass rate fell by at least this much, or by anything after never
 # failing before.
@@ -51,6 +52,18 @@ class CaseTally:
     case_id: str
     passed: int
     scored: int
+
+
+def tally_cases(statuses: Iterable[tuple[str, str]]) -> tuple[CaseTally, ...]:
+    """Each case's tally in one run from its repeats' (case id, status) pairs, cases in the order
+    first seen (errored and unrecorded repeats are not scored): the one tally of a run's cases,
+    whether read from results.json or from rows."""
+    found: dict[str, list[int]] = {}
+    for case_id, status in statuses:
+        tally = found.setdefault(case_id, [0, 0])
+        tally[0] += status == "passed"
+        tally[1] += status in SCORED
+    return tuple(CaseTally(case_id, passed, scored) for case_id, (passed, scored) in found.items())
 
 
 @dataclass(frozen=True)
@@ -175,7 +188,12 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
                 f"run id {run.run_id!r} appears twice: {seen[run.run_id]} and {run.source}"
             )
         seen[run.run_id] = run.source
-    return tuple(sorted(runs, key=lambda r: (r.date, natural_key(r.run_id))))
+    return tuple(sorted(runs, key=lambda r: run_order(r.date, r.run_id)))
+
+
+def run_order(date: str, run_id: str) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    """A run's place in a history: by recorded date, then id (``natural_key``)."""
+    return date, natural_key(run_id)
 
 
 def natural_key(run_id: str) -> tuple[tuple[int, int, str], ...]:

@@ -12,7 +12,14 @@ import pytest
 
 from lobstack_eval.main import main
 from replay.drift_load import run_record
-from scorer.drift_history import CaseTally, Identity, RunRecord, analyse, identity_changes
+from scorer.drift_history import (
+    CaseTally,
+    Identity,
+    RunRecord,
+    analyse,
+    identity_changes,
+    tally_cases,
+)
 from scorer.errors import HistoryError
 from tests.conftest import ROOT
 from tests.drifthistory import results_doc
@@ -34,6 +41,15 @@ def test_runs_are_ordered_by_date_then_id_and_errored_cases_are_left_out() -> No
     report = analyse(runs)
     assert [(r.run_id, r.overall) for r in report.runs] == [("z", 100.0), ("a", 50.0), ("b", 100.0)]
     assert report.status == "baseline"
+
+
+def test_a_runs_cases_are_tallied_in_first_seen_order_counting_only_scored_repeats() -> None:
+    repeats = [("y", "failed"), ("x", "passed"), ("y", "errored"), ("x", "failed"), ("y", "passed")]
+    assert tally_cases([*repeats, ("z", "unrecorded")]) == (
+        CaseTally("y", 1, 2),
+        CaseTally("x", 1, 2),
+        CaseTally("z", 0, 0),
+    )
 
 
 def test_a_run_id_twice_is_an_error() -> None:

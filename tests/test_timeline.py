@@ -55,10 +55,12 @@ def test_a_timeline_per_model_with_its_runs_in_order(history: Path) -> None:
 
 
 def test_plain_results_and_single_runs_have_no_timeline(history: Path) -> None:
-    one_run = [json.loads(p.read_text("utf-8")) for p in (history / DAYS[0]).glob("*/results.json")]
+    one_run = {
+        p: json.loads(p.read_text("utf-8")) for p in (history / DAYS[0]).glob("*/results.json")
+    }
     assert timelines(one_run) == []
     plain = json.loads((ROOT / "reports" / "ref_oracle" / "results.json").read_text("utf-8"))
-    assert timelines([plain, plain]) == []
+    assert timelines({Path("a.json"): plain, Path("b.json"): plain}) == []
     page = render_report([plain], suite_dict())
     assert 'id="timeline"' not in page
 
@@ -71,7 +73,7 @@ def _section(page: str) -> str:
 
 def test_the_page_draws_each_timeline_with_drifts_verdict(history: Path) -> None:
     documents = read_history(history)
-    latest = [d for d in documents if d["run"]["id"] == DAYS[-1]]
+    latest = [d for d in documents.values() if d["run"]["id"] == DAYS[-1]]
     section = _section(render_report(latest, suite_dict(), timelines(documents)))
     assert section.count("<svg") == 2
     assert (
@@ -91,21 +93,25 @@ def test_the_page_draws_each_timeline_with_drifts_verdict(history: Path) -> None
 
 def test_a_short_or_untestable_history_marks_nothing_and_says_why(history: Path) -> None:
     documents = read_history(history)
-    short = [d for d in documents if d["run"]["id"] in DAYS[:5]]
-    latest = [d for d in short if d["run"]["id"] == DAYS[4]]
+    short = {p: d for p, d in documents.items() if d["run"]["id"] in DAYS[:5]}
+    latest = [d for d in short.values() if d["run"]["id"] == DAYS[4]]
     section = _section(render_report(latest, suite_dict(), timelines(short)))
     assert (
         "ref/flaky: drift: not tested yet: 5 runs since 2026-10-21; the test needs 11 runs"
         in section
     )
     assert ">change<" not in section
-    bumped = [
-        d | {"suite": d["suite"] | {"version": "9.9.9"}} if d["run"]["id"] == DAYS[-1] else d
-        for d in documents
-    ]
+    bumped = {
+        p: d | {"suite": d["suite"] | {"version": "9.9.9"}} if d["run"]["id"] == DAYS[-1] else d
+        for p, d in documents.items()
+    }
     drifting = timelines(bumped)[0]
     assert drifting.change is None and drifting.drift is None
     assert drifting.drift_error and "2 suite versions" in drifting.drift_error
+    # the runs are named by the files read, under the history dir given
+    assert f"9.9.9' ({history / DAYS[-1] / 'ref_drifting' / 'results.json'})" in (
+        drifting.drift_error
+    )
     section = _section(render_report(latest, suite_dict(), [drifting]))
     assert "ref/drifting: drift: not tested: a history holds one model on one suite file" in section
 

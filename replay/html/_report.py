@@ -8,19 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_atomic
-from replay.case_results import case_results
 from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
-from replay.html._load import load_results, load_suite, results_paths
+from replay.html._load import load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
-from replay.results_summary import summary_of_results
 from replay.ties import has_repeats, tiers
 from replay.timeline import Timeline, read_history, timelines
+from replay.typed_results import TypedResults, read_typed_results, typed_results
 from scorer.errors import LobstackError, ResultsError
-from scorer.summary import ModelSummary
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -54,13 +52,12 @@ def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]
 
 
 def render_report(
-    results: list[dict[str, Any]],
+    results: Sequence[dict[str, Any] | TypedResults],
     suite: dict[str, Any],
     history: Sequence[Timeline] = (),
-    summaries: Sequence[ModelSummary] | None = None,
 ) -> str:
-    """The report page for ``results`` (results.json dicts, any order) and ``suite`` (the suite
-    file's dict).
+    """The report page for ``results`` (results.json dicts, or the ``TypedResults`` of a caller
+    that has read them; any order) and ``suite`` (the suite file's dict).
 
     Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by
     name. When some model has repeats the page also shows K, pass^k and flaky, each case's repeats
@@ -68,14 +65,14 @@ def render_report(
     leaderboard: the tiers (models the cases cannot tell apart) and each model's re-run power
     (``replay.power_text``, for a 5-point drop). With ``history`` (models' timelines,
     ``replay.timeline``), a Timeline section after the plots: Overall per run, the change
-    point marked. ``summaries``, when the caller has them, are ``results``' typed summaries in the
-    same order (rescore and ``write_report`` read each document once).
+    point marked. Each document is checked and typed once (``replay.typed_results``): rescore,
+    merge and ``write_report`` pass theirs typed.
     """
-    # every leaderboard figure, read once
-    typed = list(summaries) if summaries is not None else [summary_of_results(r) for r in results]
-    order = _view.leaderboard_order(typed)
-    ordered, board_models = [results[i] for i in order], [typed[i] for i in order]
-    cases = [case_results(r) for r in ordered]
+    # every leaderboard figure and grid cell, read once
+    typed = [r if isinstance(r, TypedResults) else typed_results(r) for r in results]
+    reads = [typed[i] for i in _view.leaderboard_order([t.summary for t in typed])]
+    ordered, board_models = [r.document for r in reads], [r.summary for r in reads]
+    cases = [r.cases for r in reads]
     repeated = has_repeats(board_models)
     case_ids = _grid.grid_case_ids(cases, suite)
     group_order = list(dict.fromkeys(group for _, group in case_ids))
@@ -134,17 +131,6 @@ def _timeline_views(history: Sequence[Timeline]) -> list[Any]:
     return [replace(v, svg=_env.safe(v.svg)) for v in views]
 
 
-def _strict(path: Path, document: dict[str, Any]) -> ModelSummary:
-    """``document``'s summary, once its summary and case entries are read into the typed objects
-    the page renders; a field of the wrong type is a ``ResultsError`` naming the file."""
-    try:
-        summary = summary_of_results(document)
-        case_results(document)
-    except ResultsError as exc:
-        raise ResultsError(f"{path}: {exc.message}") from None
-    return summary
-
-
 def write_report(
     reports_dir: Path,
     suite_path: Path,
@@ -161,12 +147,10 @@ def write_report(
     test finds in its runs marked.
     """
     suite = load_suite(suite_path)
-    results, summaries = [], []
+    results = []
     for path in results_paths(reports_dir):
         try:
-            document = load_results(path)
-            summaries.append(_strict(path, document))
-            results.append(document)
+            results.append(read_typed_results(path))
         except ResultsError as exc:
             if on_error is None:
                 raise
@@ -175,5 +159,5 @@ def write_report(
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
     lines = timelines(read_history(history)) if history is not None else []
     out = reports_dir / "index.html"
-    write_atomic(out, render_report(results, suite, lines, summaries))
+    write_atomic(out, render_report(results, suite, lines))
     return out

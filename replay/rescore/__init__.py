@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fileio.atomic import write_atomic
 from fileio.safe_paths import inside, link_in
@@ -34,6 +34,9 @@ from replay.version_note import version_lines
 from scorer.errors import UsageError
 from scorer.suite_model import Suite
 from scorer.summary import ModelSummary
+
+if TYPE_CHECKING:
+    from replay.typed_results import TypedResults
 
 __all__ = [
     "UNFORESEEN",
@@ -86,8 +89,8 @@ def rescore(
     results.json there is removed."""
     from replay.out_dir import remove_stale_results
     from replay.report_tables import suite_ref, write_tables
-    from replay.results_summary import summary_of_results
     from replay.rows.build import add_rows, frames_of_rows
+    from replay.typed_results import typed_results
 
     if shard is not None and rows is not None:
         raise UsageError(
@@ -138,11 +141,12 @@ def rescore(
             removed.append(path)
         elif not report.error:
             files.append(written[report.slug])
-    documents = [r.results for r in reports if not r.error]
-    summaries = [summary_of_results(d) for d in documents]  # the typed read every board renders
+    # each document checked and typed once: every board and the page render these
+    typed = [typed_results(r.results) for r in reports if not r.error]
+    summaries = [t.summary for t in typed]
     files += write_tables(out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows)
     if html:
-        write_atomic(inside(out, "index.html"), _html(documents, suite_path, summaries))
+        write_atomic(inside(out, "index.html"), _html(typed, suite_path))
         files.append(out / "index.html")
     removed += remove_stale_results(out, {r.slug for r in reports})
     return RescoreSummary(suite, reports, out, files, sorted(removed), summaries)
@@ -160,8 +164,8 @@ def _prepare(html: bool) -> None:
         import replay.html
 
 
-def _html(documents: list[dict[str, Any]], suite_path: Path, summaries: list[ModelSummary]) -> str:
+def _html(typed: list[TypedResults], suite_path: Path) -> str:
     from recorder.files import read_suite_document
     from replay.html import render_report
 
-    return render_report(documents, read_suite_document(suite_path), summaries=summaries)
+    return render_report(typed, read_suite_document(suite_path))

@@ -34,7 +34,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from fileio.safe_paths import unlinked
 from recorder.slug import model_slug as slug_of
@@ -45,11 +44,13 @@ from replay.rows.partition import (
     RUN_KEY,
     VERSION_KEY,
     Partition,
+    has_versions,
     listed_partitions,
     make_partition,
     model_partitions,
+    partition_keys,
     partition_path,
-    subfolders,
+    version_folder,
 )
 from replay.rows.schema import (
     META_RUN_DATE,
@@ -79,7 +80,7 @@ __all__ = [
 def check_layout(root: Path) -> None:
     """Refuse (ResultsError, one line saying how to convert) a rows dir in the layout before one
     table per root: ``suite_version=V`` folders right under ``root``."""
-    if root.is_dir() and any(p.name.startswith(f"{VERSION_KEY}=") for p in subfolders(root)):
+    if has_versions(root):
         raise ResultsError(
             f"{root}: rows in the old layout ({VERSION_KEY}=V/{MODEL_KEY}=S/cases.parquet beside "
             "calls.parquet), which hive readers cannot read as one table; convert it by moving "
@@ -94,7 +95,7 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
     replaced. Refused (ResultsError, before any file is written) when another partition of the
     same version was scored with another suite file (METHOD decision 110)."""
     runs = RUN_KEY in tables["cases"].columns
-    by = (VERSION_KEY, MODEL_KEY, RUN_KEY) if runs else (VERSION_KEY, MODEL_KEY)
+    by = tuple(partition_keys(runs))
     found_keys = tables["cases"].select(*by, "suite_sha256").unique(maintain_order=True).rows()
     # (version, slug, sha256, run id or None)
     keys = [(k[0], k[1], k[-1], k[2] if runs else None) for k in found_keys]
@@ -184,7 +185,7 @@ def check_suite(
     version's partitions; a new root or version passes. With ``replacing_runs`` ((slug, run id)
     pairs), only those runs are being rewritten: a model's earlier runs count."""
     check_layout(root)
-    folder = root / "cases" / f"{VERSION_KEY}={quote(suite_version, safe='')}"
+    folder = version_folder(root / "cases", suite_version)
     if not folder.is_dir():
         return
     partitions = model_partitions(root, folder)

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from recorder.slug import model_slug
 from replay.rows.dataset import PART, partitions, select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
+from replay.rows.partition import holds_partitions
 from replay.rows.store import check_file, polars_errors, read_table, scan_tables
 from replay.rows.unmatched import explain_empty, unknown_models
 from scorer.errors import ResultsError, UsageError
@@ -42,18 +43,12 @@ class SliceBoard:
     latest_runs: tuple[tuple[str, str, int], ...] = ()
 
 
-def _holds_partitions(table_root: Path) -> bool:
-    """True for a dataset's ``cases`` folder: partitions of models, or of runs of a history (a
-    level deeper)."""
-    return any(next(table_root.glob(pattern), None) for pattern in (f"*/*/{PART}", f"*/*/*/{PART}"))
-
-
 def _rows_dir(rows: Path) -> Path:
     """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a
     reports dir, as errors name that file as the rows' source (METHOD decision 119); a rows
     dataset's ``cases`` table folder stands for the dataset, and one partition's file of it is
     read alone."""
-    if rows.is_dir() and rows.name == "cases" and _holds_partitions(rows):
+    if rows.is_dir() and rows.name == "cases" and holds_partitions(rows):
         return rows.parent
     if not rows.is_file():
         return rows  # a missing path is the dataset reader's error

@@ -1,6 +1,8 @@
-"""Rows dataset partitions on disk: their folders (``suite_version=V/model_slug=S``, and
-``/run_id=R`` for a run of a history) and the listing of a root's partitions by folder names
-alone (``replay.rows.dataset`` reads and writes them)."""
+"""Rows dataset partitions: their keys (the folder names' columns and the footer metadata that
+repeats them), their folders on disk (``suite_version=V/model_slug=S``, and ``/run_id=R`` for a
+run of a history) and the listing of a root's partitions by folder names alone
+(``replay.rows.dataset`` reads and writes them; ``replay.rows.store`` keeps the keys out of the
+files)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,19 @@ from scorer.errors import ResultsError
 
 VERSION_KEY, MODEL_KEY, RUN_KEY = "suite_version", "model_slug", "run_id"
 PART = "part-0.parquet"  # the one file of a partition (hive readers take any *.parquet name)
+
+# A rows partition's keys: in its folder names and footer, not in its file (decision
+# docs/commands/report.md#rows-partition-columns-out-of-the-files), so pyarrow's hive readers agree
+# with polars'. Rows of runs of a history have a third level, run_id=R, kept out of the files the
+# same way. Each key column -> its footer metadata key, in folder order.
+PARTITION_KEYS = {VERSION_KEY: META_SUITE_VERSION, MODEL_KEY: META_MODEL_SLUG}
+RUN_PARTITION_KEYS = {**PARTITION_KEYS, RUN_KEY: META_RUN_ID}
+
+
+def partition_keys(runs: bool) -> dict[str, str]:
+    """The partition key columns (-> their footer metadata key) of rows of runs or of
+    plain recordings."""
+    return RUN_PARTITION_KEYS if runs else PARTITION_KEYS
 
 
 @dataclass(frozen=True)
@@ -31,8 +46,10 @@ class Partition:
 
     @property
     def metadata(self) -> dict[str, str]:
-        found = {META_SUITE_VERSION: self.suite_version, META_MODEL_SLUG: self.model_slug}
-        return found if self.run_id is None else {**found, META_RUN_ID: self.run_id}
+        """The footer metadata naming this partition (what its files must say they belong to)."""
+        values = {VERSION_KEY: self.suite_version, MODEL_KEY: self.model_slug, RUN_KEY: self.run_id}
+        keys = partition_keys(self.run_id is not None)
+        return {meta: str(values[column]) for column, meta in keys.items()}
 
 
 def partition_path(
@@ -40,9 +57,35 @@ def partition_path(
 ) -> Path:
     """``table_root/suite_version=V/model_slug=S`` (and ``/run_id=R`` for a run of a history; values
     percent-encoded, as hive readers decode them)."""
-    folder = table_root / f"{VERSION_KEY}={quote(suite_version, safe='')}"
-    folder = folder / f"{MODEL_KEY}={quote(model_slug, safe='')}"
-    return folder if run_id is None else folder / f"{RUN_KEY}={quote(run_id, safe='')}"
+    folder = version_folder(table_root, suite_version) / _level(MODEL_KEY, model_slug)
+    return folder if run_id is None else folder / _level(RUN_KEY, run_id)
+
+
+def version_folder(table_root: Path, suite_version: str) -> Path:
+    """``table_root/suite_version=V``: the folder of one suite version's partitions."""
+    return table_root / _level(VERSION_KEY, suite_version)
+
+
+def holds_partitions(table_root: Path) -> bool:
+    """True for a dataset's table folder (``cases``) holding partition files: of models, or of runs
+    of a history (a level deeper)."""
+    patterns = ("/".join(["*"] * len(partition_keys(runs)) + [PART]) for runs in (False, True))
+    return any(next(table_root.glob(pattern), None) for pattern in patterns)
+
+
+def _level(key: str, value: str) -> str:
+    return f"{key}={quote(value, safe='')}"
+
+
+def is_level(folder: Path, key: str) -> bool:
+    """True when ``folder`` is named as a partition level of ``key`` (``key=VALUE``)."""
+    return folder.name.startswith(f"{key}=")
+
+
+def has_versions(folder: Path) -> bool:
+    """True for a folder holding ``suite_version=V`` folders: a table root (or the old layout's
+    root)."""
+    return folder.is_dir() and any(is_level(p, VERSION_KEY) for p in subfolders(folder))
 
 
 def make_partition(
@@ -53,10 +96,9 @@ def make_partition(
 
 
 def folder_value(folder: Path, key: str) -> str:
-    name = folder.name
-    if not name.startswith(f"{key}="):
+    if not is_level(folder, key):
         raise ResultsError(f"{folder}: not a rows partition folder (expected {key}=VALUE)")
-    return unquote(name[len(key) + 1 :])
+    return unquote(folder.name[len(key) + 1 :])
 
 
 def subfolders(folder: Path) -> list[Path]:
@@ -80,7 +122,7 @@ def model_partitions(root: Path, version_dir: Path) -> list[Partition]:
     found = []
     for model_dir in subfolders(version_dir):
         slug = folder_value(model_dir, MODEL_KEY)
-        runs = [d for d in subfolders(model_dir) if d.name.startswith(f"{RUN_KEY}=")]
+        runs = [d for d in subfolders(model_dir) if is_level(d, RUN_KEY)]
         if not runs:
             found.append(Partition(version, slug, root, model_dir.relative_to(table_root)))
         for run_dir in runs:

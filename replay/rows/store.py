@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_bytes_atomic
+from replay.rows.partition import RUN_KEY, partition_keys
 from replay.rows.schema import (
     FORMAT_VERSION,
     META_FORMAT,
-    META_MODEL_SLUG,
     META_RUN_ID,
-    META_SUITE_VERSION,
     META_TABLE,
     schema,
     schemas,
@@ -34,20 +33,6 @@ def polars_errors() -> tuple[type[BaseException], ...]:
     return (pl.exceptions.PolarsError, OSError, ValueError)
 
 
-# A rows partition's keys: in its folder names and footer, not in its file (decision
-# docs/commands/report.md#rows-partition-columns-out-of-the-files), so pyarrow's hive readers agree
-# with polars'. Rows of runs of a history have a third level, run_id=R, kept out of the files the
-# same way.
-PARTITION_KEYS = {"suite_version": META_SUITE_VERSION, "model_slug": META_MODEL_SLUG}
-RUN_PARTITION_KEYS = {**PARTITION_KEYS, "run_id": META_RUN_ID}
-
-
-def partition_keys(runs: bool) -> dict[str, str]:
-    """The partition key columns (-> their footer metadata key) of rows of runs or of
-    plain recordings."""
-    return RUN_PARTITION_KEYS if runs else PARTITION_KEYS
-
-
 def file_schema(table: str, runs: bool = False) -> dict[str, Any]:
     """The columns of a rows partition file of ``table``: the table's but the partition keys."""
     keys = partition_keys(runs)
@@ -59,7 +44,7 @@ def table_bytes(
 ) -> bytes:
     """The parquet bytes of one table (a rows ``partition`` file: without its keys): zstd,
     statistics on, one chunk, our metadata in the footer."""
-    runs = "run_id" in frame.columns
+    runs = RUN_KEY in frame.columns
     if partition:
         frame = frame.drop(*partition_keys(runs))
     if (
@@ -119,7 +104,7 @@ def check_file(
                 f"{path}: belongs to {key.split('.')[-1]} {metadata.get(key)!r}, not {value!r}"
             )
     # Rows of runs: a partition file names its run in its footer; a whole table has the run columns.
-    runs = META_RUN_ID in metadata or (found is not None and "run_id" in found)
+    runs = META_RUN_ID in metadata or (found is not None and RUN_KEY in found)
     want = schema(table, runs)
     keys = partition_keys(runs)
     if found is not None and _keys(metadata) and not any(k in found for k in keys):
