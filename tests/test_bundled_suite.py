@@ -23,7 +23,8 @@ SUITE = ROOT / "evals" / "suite.json"
 _DOC = json.loads(SUITE.read_text(encoding="utf-8"))
 NOTICE = (
     f"using the suite bundled with lobstack-eval {version('lobstack-eval')}: {_DOC['name']} "
-    f"{_DOC['version']} (no evals/suite.json here; lobstack-eval suite export writes it)"
+    f"{_DOC['version']} (no evals/suite.json, .yaml or .yml here; lobstack-eval suite export "
+    "writes evals/suite.json)"
 )
 MODELS = ("ref_noisy", "ref_oracle")
 
