@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-DEFAULT_OUT = Path("evals/suite.json")
+DEFAULT_OUT = Path("evals/suite.json")  # recorder.bundled_suite.DEFAULT_SUITE
 _OUT = typer.Argument(
     None,
     help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml; its folder "
@@ -115,11 +115,13 @@ def _checked(
     """The options checked together: the release date (today, UTC, by default) and the
     --chain calls. A given OUT's folder must exist (a typo is refused, as report's is); the
     default's ``evals/`` is made when missing."""
+    from recorder.bundled_suite import check_no_second_default
     from replay.out_dir import check_writable_file
     from scorer.errors import UsageError
 
     if (tools is None) == (mcp is None):
         raise UsageError("suite new: give exactly one of --tools FILE or --mcp SERVER")
+    check_no_second_default(out or DEFAULT_OUT)
     if (out or DEFAULT_OUT).exists() and not force:
         raise UsageError(f"{out or DEFAULT_OUT}: already exists; pass --force to overwrite it")
     if out is not None:

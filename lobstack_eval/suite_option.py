@@ -1,5 +1,6 @@
-"""The ``--suite`` default every command shares: ``evals/suite.json`` here, else the suite bundled
-with lobstack-eval (``recorder.bundled_suite``), said once on stderr when it is the bundled one."""
+"""The ``--suite`` default every command shares (the rule is ``recorder.bundled_suite``'s): the one
+of ``evals/suite.json``, ``.yaml`` or ``.yml`` here, else the suite bundled with lobstack-eval, said
+once on stderr when it is the bundled one."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ from pathlib import Path
 
 import typer
 
-SUITE_DEFAULT_HELP = "[default: evals/suite.json, else the suite bundled with lobstack-eval]"
+from recorder.bundled_suite import DEFAULT_NAMES
+
+SUITE_DEFAULT_HELP = (
+    f"[default: {DEFAULT_NAMES} (the one that exists), else the suite bundled with lobstack-eval]"
+)
 
 
 def chosen_suite(given: Path | None, say: bool = True) -> tuple[Path, str | None]:

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_lobstack.options import DEFAULT_SUITE
 from pytest_lobstack.state import LobstackRun, ModelRef
 
 if TYPE_CHECKING:
@@ -225,6 +224,8 @@ class CaseItem(pytest.Item):
 
     def _record_command(self, results: dict[str, Any]) -> str:
         """``lobstack-eval record ...`` for this case (every repeat of it the model dir has)."""
+        from recorder.bundled_suite import is_default
+
         settings = self.run.settings
         command = [
             "lobstack-eval",
@@ -236,7 +237,7 @@ class CaseItem(pytest.Item):
         ]
         # Left out when the same command run there picks the same suite by itself (the bundled
         # one included).
-        if settings.suite_note is None and settings.suite != settings.start / DEFAULT_SUITE:
+        if settings.suite_note is None and not is_default(settings.suite, settings.start):
             command += ["--suite", settings.show(settings.suite)]
         if "repeats" in results:
             command += ["--repeats", str(results["repeats"])]

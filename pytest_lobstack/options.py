@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 # pytest-recording's names and meaning, at the grain of a case (one cassette per case).
 RECORD_MODES = ("none", "once", "new_episodes", "all")
-DEFAULT_SUITE = Path("evals/suite.json")
+# recorder.bundled_suite.DEFAULT_NAMES, written out (recorder is not imported at load time).
+DEFAULT_SUITES = "evals/suite.json, .yaml or .yml"
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,9 @@ class Settings:
     bounds: tuple[Bound, ...]
     start: Path  # where pytest was run
     strict: bool = False  # --lobstack-strict: the gate counts every flip, as ``diff runs --strict``
-    # The bundled-suite notice when no --lobstack-suite was given and there is no evals/suite.json
-    # where pytest was run (the plugin then uses the suite bundled with lobstack-eval); None when
-    # the suite is the project's.
+    # The bundled-suite notice when no --lobstack-suite was given and there is no default suite
+    # (evals/suite.json, .yaml or .yml) where pytest was run (the plugin then uses the suite
+    # bundled with lobstack-eval); None when the suite is the project's.
     suite_note: str | None = None
     # --lobstack-history: earlier runs of the baseline's models (patterns expanded when read)
     histories: tuple[str, ...] = ()
@@ -81,7 +82,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(
         "--lobstack-suite",
         metavar="FILE",
-        help=f"Suite file [default: {DEFAULT_SUITE}, else the suite bundled with lobstack-eval].",
+        help=f"Suite file [default: {DEFAULT_SUITES} (the one that exists) where pytest was run, "
+        "else the suite bundled with lobstack-eval].",
     )
     group.addoption(
         "--lobstack-model",
@@ -218,9 +220,9 @@ def read_settings(config: pytest.Config) -> Settings | None:
 
 
 def _suite(start: Path, given: str | None) -> tuple[Path, str | None]:
-    """The suite file (``--lobstack-suite``, else evals/suite.json where pytest was run, else the
-    bundled suite) and the bundled-suite notice; a suite that cannot be found at all is a usage
-    error before collection."""
+    """The suite file (``--lobstack-suite``, else the default suite where pytest was run, else the
+    bundled suite: ``choose_suite``) and the bundled-suite notice; a suite that cannot be found
+    at all, or two default suites, is a usage error before collection."""
     from recorder.bundled_suite import choose_suite, notice
     from scorer.errors import LobstackError
 
@@ -228,7 +230,7 @@ def _suite(start: Path, given: str | None) -> tuple[Path, str | None]:
         choice = choose_suite(start / given if given else None, start)
         return choice.path, notice(choice) if choice.bundled else None
     except LobstackError as exc:
-        raise pytest.UsageError(exc.message) from None
+        raise pytest.UsageError(exc.message.replace("--suite", "--lobstack-suite")) from None
 
 
 def _recording_url(option: str | None) -> str:

@@ -26,7 +26,7 @@ def record_command(summary: ModelSummary, model_dir: Path, suite: Path) -> str:
         command += f" --repeats {summary.repeats}"
     if model_dir.parent != DEFAULT_CASSETTES:
         command += f" --cassettes {shlex.quote(str(model_dir.parent))}"
-    if not is_default(suite):  # evals/suite.json here, or the bundled suite where there is none
+    if not is_default(suite):  # the default suite here (JSON or YAML), else the bundled one
         command += f" --suite {shlex.quote(str(suite))}"
     try:
         base_url = read_manifest(model_dir).base_url

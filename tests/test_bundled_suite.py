@@ -1,5 +1,6 @@
-"""Without ``--suite``, every command uses ``evals/suite.json`` where it runs, else the suite
-bundled with lobstack-eval, and says so once on stderr; a ``--suite`` that does not exist is an
+"""Without ``--suite``, every command uses ``evals/suite.json`` where it runs (or a YAML one:
+tests/test_suite_yaml_default.py), else the suite bundled with lobstack-eval, and says so once on
+stderr; a ``--suite`` that does not exist is an
 error, never a fallback. ``suite export`` writes the bundled suite for a project to commit.
 
 These run in this checkout's environment, whose bundled suite is the checkout's ``evals/suite.json``
@@ -23,7 +24,8 @@ SUITE = ROOT / "evals" / "suite.json"
 _DOC = json.loads(SUITE.read_text(encoding="utf-8"))
 NOTICE = (
     f"using the suite bundled with lobstack-eval {version('lobstack-eval')}: {_DOC['name']} "
-    f"{_DOC['version']} (no evals/suite.json here; lobstack-eval suite export writes it)"
+    f"{_DOC['version']} (no evals/suite.json, .yaml or .yml here; lobstack-eval suite export "
+    "writes evals/suite.json)"
 )
 MODELS = ("ref_noisy", "ref_oracle")
 

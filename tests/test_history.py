@@ -269,8 +269,12 @@ def test_record_history_cli_keeps_runs_side_by_side_and_dates_them(
     assert one["date"] == datetime.fromisoformat(one["recorded_at"]).strftime("%Y-%m-%d")
     # without --run-id, the run is named by the UTC date the recording started
     gateway = start_gateway(run=3)
+    # the clock read around this record itself: a midnight UTC between the runs above and this one
+    # changes the day
+    before = datetime.now(UTC)
     assert main([*args[:5], "--base-url", gateway.url, "--cassettes", str(cassettes),
                  "--history"]) == 0  # fmt: skip
+    after = datetime.now(UTC)
     today = [p.name for p in (cassettes / "history").iterdir() if p.name.startswith("20")]
     assert len(today) == 1 and today[0] in (before.strftime("%Y-%m-%d"), after.strftime("%Y-%m-%d"))
 

@@ -4,8 +4,10 @@ history against the stand-in (port 0), score it into its report dir, append its 
 the timelines.
 
 What is substituted, and only this: ``LOBSTACK_BASE_URL`` points at the stand-in serving day N
-(``run=N``: the provider's day, when ``ref/drifting`` may have changed); ``date`` is a shim that
-prints day N (the clock of the day the job runs); the ``${{ ... }}`` expressions get the values of a
+(``run=N``: the provider's day, when ``ref/drifting`` may have changed, its ``Date`` header day N);
+the clock of the day the job runs is day N, 06:00 UTC, both for the shell (``date`` is a shim that
+prints day N) and for the recorder (tests/fixtures/job_clock: ``record`` reads that time as its
+clock); the ``${{ ... }}`` expressions get the values of a
 run watching ``ref/drifting``; ``$GITHUB_ENV`` is carried from step to step as Actions does; steps
 that use an action are GitHub's and are not run, nor is the install (``uv sync --locked``: this
 checkout's environment stands for it).
@@ -16,13 +18,14 @@ as the job would have done; the job then runs days 15-18. The drift step's exit 
 history implies: 0 on days 15-17 (no change, then a change not yet certain), 1 on day 18 (the alarm,
 naming the change between runs 15 and 16); every other step passes every day. A step that fails
 stops the steps after it that are not ``if: always()``, as in Actions. The job's runs are dated by
-the recorder's clock (today: after every seeded run, as in a real watch), so the verdict names them
-by run id and date.
+the recording (run.json's ``recorded_at``, the recorder's clock when it started: day N), as in a
+real watch, so the verdict names them by run id and date whatever day the test runs on.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -54,6 +57,7 @@ ACTIONS = {
 DRIFT = "lobstack-eval drift"
 HISTORY = ROOT / "cassettes" / "history"
 DAYS = tuple(sorted(p.name for p in HISTORY.iterdir()))[:18]  # runs 1..18, dated 2026-10-21 on
+JOB_CLOCK = ROOT / "tests" / "fixtures" / "job_clock"  # the recorder's clock on the job's day
 SEEDED = 14  # runs 1..14 come from the committed history; the job records 15..18
 CHANGED_FROM, DETECTED = 16, 18  # ref/drifting's change (scripts/record_history.py), drift's alarm
 
@@ -171,6 +175,8 @@ def test_the_watch_keeps_dated_runs_and_its_drift_step_fails_on_the_change(
             "LOBSTACK_BASE_URL": gateway.url,
             "GITHUB_STEP_SUMMARY": str(summary),
             "PATH": f"{shim}:{base['PATH']}",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(JOB_CLOCK), base.get("PYTHONPATH")])),
+            "JOB_CLOCK": f"{day}T06:00:00+00:00",
         }
         skipped, drift = run_day(job, project, env)
         gateway.stop()
@@ -187,10 +193,12 @@ def test_the_watch_keeps_dated_runs_and_its_drift_step_fails_on_the_change(
             assert comments[-1].startswith("ref/drifting: no change\n")
         else:
             assert drift.returncode == 1, drift.stdout + drift.stderr
-            assert verdict.startswith("drift: changed between run ")
-            assert f"between run {DAYS[CHANGED_FROM - 2]} (" in verdict
-            assert f"and run {DAYS[CHANGED_FROM - 1]} (" in verdict
-            assert f"detected at run {day} (" in verdict
+            # each run named by its id and its recorded date, here the same day
+            before, after = DAYS[CHANGED_FROM - 2], DAYS[CHANGED_FROM - 1]
+            assert verdict == (
+                f"drift: changed between run {before} ({before}) and run {after} ({after}); "
+                f"detected at run {day} ({day})"
+            )
             assert "cases that moved (6):" in drift.stdout
             assert "model: ref/drifting-v1 -> ref/drifting-v2" in drift.stdout
             assert comments[-1].startswith("ref/drifting: changed\n")
@@ -202,13 +210,14 @@ def test_the_watch_keeps_dated_runs_and_its_drift_step_fails_on_the_change(
     runs = {}
     for day in DAYS:
         manifest = json.loads((history / day / "ref_drifting" / "run.json").read_text("utf-8"))
-        assert manifest["run"]["id"] == day and len(manifest["cases"]) == 80
+        assert manifest["run"] == {"id": day, "recorded_at": f"{day}T06:00:00+00:00"}
+        assert len(manifest["cases"]) == 80
         results = json.loads(
             (project / "reports" / "history" / day / "ref_drifting" / "results.json").read_text(
                 "utf-8"
             )
         )
-        assert results["run"]["id"] == day
+        assert (results["run"]["id"], results["run"]["date"]) == (day, day)
         runs[day] = results
     # from run 16 the stand-in serves ref/drifting's version 2: another model behind the name
     assert [runs[d]["run"]["identity"]["model"] for d in DAYS] == [

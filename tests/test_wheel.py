@@ -141,7 +141,8 @@ def _notice(bin_dir: Path) -> str:
     version = _run(bin_dir, ROOT, "--version").stdout.split()[-1]
     return (
         f"using the suite bundled with lobstack-eval {version}: {TITLE} "
-        "(no evals/suite.json here; lobstack-eval suite export writes it)"
+        "(no evals/suite.json, .yaml or .yml here; lobstack-eval suite export writes "
+        "evals/suite.json)"
     )
 
 
