@@ -26,10 +26,8 @@ from replay.diff_runs.rules import GateOptions
 from scorer.errors import ResultsError
 from scorer.history_test import CaseMargins, history_test, hypergeometric, score_weight
 from scorer.paired import mcnemar_worse, sign_flip
+from tests.history_simulation import ALPHA, false_alarm_rate
 from tests.test_diff_runs import results
-
-ALPHA = 0.05
-
 
 # --- the exact null distribution ------------------------------------------------------------------
 
@@ -139,15 +137,6 @@ def test_the_per_case_rule_gets_alpha_only_when_it_can_fire() -> None:
 # --- false alarms and power, through the real compare and decide ----------------------------------
 
 
-def _rate(base: list[float], b: list[float], runs: int, k: int, pairs: int, seed: int) -> float:
-    rng = random.Random(seed)
-    fired = 0
-    for _ in range(pairs):
-        diff = compare({"m": history_side(base, runs, k, rng)}, {"m": run(b, k, rng)})
-        fired += decide(diff, alpha=ALPHA).regression
-    return fired / pairs
-
-
 FAST_CELLS = [("near", 1, 20), ("noisy", 1, 20), ("near", 1, 5), ("noisy", 3, 10)]
 
 
@@ -156,7 +145,7 @@ def test_same_model_histories_pass_the_gate_at_most_alpha_of_the_time(
     profile: str, k: int, runs: int
 ) -> None:
     pairs = 150
-    rate = _rate(
+    rate = false_alarm_rate(
         NEAR if profile == "near" else BASE,
         NEAR if profile == "near" else BASE,
         runs,
@@ -169,26 +158,11 @@ def test_same_model_histories_pass_the_gate_at_most_alpha_of_the_time(
     )
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("profile", ["noisy", "near"])
-@pytest.mark.parametrize("k", [1, 3, 5])
-@pytest.mark.parametrize("runs", [0, 5, 10, 20])
-def test_every_cell_of_the_history_table_holds_alpha(profile: str, k: int, runs: int) -> None:
-    """The benchmark's table (benchmarks/gate_power.py --history): false alarms <= alpha + 3
-    simulation errors."""
-    pairs = 200
-    base = NEAR if profile == "near" else BASE
-    rate = _rate(base, base, runs, k, pairs, 1000 + 10 * k + runs)
-    assert rate <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / pairs), (
-        f"{profile} K={k} H={runs}: {rate}"
-    )
-
-
 def test_at_one_run_a_history_of_20_catches_four_stable_cases_breaking() -> None:
     """Issue 31's goal at K = 1 with 20 earlier runs of a near-deterministic model: 4 stable cases
     breaking and a diffuse 10-point drop caught >= 80% of the time (the plain gate: about 7%)."""
-    assert _rate(NEAR, concentrated(5, NEAR), 20, 1, 60, 5) >= 0.8
-    assert _rate(NEAR, diffuse(10, NEAR), 20, 1, 60, 6) >= 0.8
+    assert false_alarm_rate(NEAR, concentrated(5, NEAR), 20, 1, 60, 5) >= 0.8
+    assert false_alarm_rate(NEAR, diffuse(10, NEAR), 20, 1, 60, 6) >= 0.8
 
 
 def test_the_verdict_counts_the_stable_cases_and_calls_the_flaky_ones_noise() -> None:
