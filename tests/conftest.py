@@ -173,8 +173,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # the schedule's).
 SLOW_FIRST = (
     "test_pytest_plugin",
+    "test_history_alpha_noisy",
+    "test_history_alpha_near",
     "test_wheel",
     "test_readme",
+    "test_watch_recipe",
+    "test_lowest_direct",
     "test_pytest_plugin_record",
     "test_browser",
 )
