@@ -157,10 +157,11 @@ def _say_recorded(
 ) -> None:
     """The line of what was recorded and what to run next; the refused calls as a GatewayError."""
     from scorer.errors import GatewayError
+    from scorer.status import STATUSES
 
     what = "case(s)" if job.limits.repeats == 1 else "case-run(s)"
     statuses = list(summary.statuses.values())
-    counts = {s: statuses.count(s) for s in ("passed", "failed", "errored", "unrecorded")}
+    counts = {s: statuses.count(s) for s in STATUSES}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))
     missing = len(todo) - len(statuses)
     say(
