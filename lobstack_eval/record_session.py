@@ -142,6 +142,7 @@ def _record_locked(
             cost_header=job.limits.cost_header,
             max_answer_mb=job.limits.max_answer_mb,
             run=job.run,
+            adopted=adopted,  # prepared once, above, under the lock still held
         )
     _say_recorded(job, summary, todo, progress, model_dir, say)
     return 0
