@@ -142,6 +142,7 @@ def _record_locked(
             cost_header=job.limits.cost_header,
             max_answer_mb=job.limits.max_answer_mb,
             run=job.run,
+            adopted=adopted,  # prepared once, above, under the lock still held
         )
     _say_recorded(job, summary, todo, progress, model_dir, say)
     return 0
@@ -157,10 +158,11 @@ def _say_recorded(
 ) -> None:
     """The line of what was recorded and what to run next; the refused calls as a GatewayError."""
     from scorer.errors import GatewayError
+    from scorer.status import STATUSES
 
     what = "case(s)" if job.limits.repeats == 1 else "case-run(s)"
     statuses = list(summary.statuses.values())
-    counts = {s: statuses.count(s) for s in ("passed", "failed", "errored", "unrecorded")}
+    counts = {s: statuses.count(s) for s in STATUSES}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))
     missing = len(todo) - len(statuses)
     say(

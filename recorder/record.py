@@ -159,6 +159,7 @@ def record(
     cost_header: str = COST_HEADER,
     max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
     run: RunStamp | None = None,
+    adopted: Sequence[CaseRun] | None = None,
 ) -> RecordSummary:
     """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1
     records in this process.
@@ -168,7 +169,9 @@ def record(
     the user (already scrubbed). ``cost_header`` names the header that carries each call's price
     (kept in run.json, so rescore reads it); ``max_answer_mb`` caps each answer's decoded body (a
     larger one is a transport error of its attempt); ``run`` stamps the recording as a run of a
-    history (``cassettes`` is then that run's dir)."""
+    history (``cassettes`` is then that run's dir); ``adopted``, what the caller's own
+    ``prepare_model_dir`` adopted (the caller holds the model dir's lock from then on), else None:
+    the dir is prepared here."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -179,7 +182,8 @@ def record(
     started = time.perf_counter()
     model_dir = inside(cassettes, checked_model_slug(model))
     with model_dir_lock(model_dir):
-        model_dir, adopted = prepare_model_dir(cassettes, model, suite, endpoint, cost_header)
+        if adopted is None:
+            model_dir, adopted = prepare_model_dir(cassettes, model, suite, endpoint, cost_header)
         manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, run)
         manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
         manifest.write(model_dir)

@@ -11,15 +11,13 @@ from fileio.reading import read_json
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import FORMAT_VERSION
+from scorer.status import STATUSES
 from scorer.suite_file import VERSION_RE
 from scorer.summary import METRICS
 
-STATUSES = frozenset({"passed", "failed", "errored", "unrecorded"})
-
 
 def _is_status(value: Any) -> bool:
-    # Type first: a list or an object is unhashable, and `in` a set would raise instead
-    # of answering.
+    # Type first: only a string is a status (STATUSES holds strings).
     return isinstance(value, str) and value in STATUSES
 
 

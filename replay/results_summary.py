@@ -17,6 +17,7 @@ from typing import Any
 from replay.results_file import check_results
 from scorer.errors import ResultsError
 from scorer.metrics import METRICS, REPEAT_METRICS
+from scorer.status import is_scored
 from scorer.summary import CaseTally, Counts, CurvePoint, ModelSummary, Rate
 
 
@@ -74,7 +75,7 @@ def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
             scored = _int(entry["scored_repeats"], f"results.{entry['id']}.scored_repeats")
         else:
             status = entry["status"]
-            passed, scored = int(status == "passed"), int(status in ("passed", "failed"))
+            passed, scored = int(status == "passed"), int(is_scored(status))
         found.append(CaseTally(entry["id"], passed, scored))
     return tuple(found)
 

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from scorer import case_shape
+from scorer.status import is_scored
 
 if TYPE_CHECKING:
     from scorer.suite_model import Case
 
 Level = Literal["case", "call", "repeat"]
-SCORED = ("passed", "failed")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class CaseRun:
     @property
     def scored(self) -> bool:
         """Passed or failed: only scored case-runs count towards a rate."""
-        return self.status in SCORED
+        return is_scored(self.status)
 
     def passed(self, index: int) -> bool:
         """Step ``index`` was reached and passed."""

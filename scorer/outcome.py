@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from scorer.judge import StepVerdict
 from scorer.response import ModelResponse
+from scorer.status import Status, is_scored
 from scorer.suite_model import Case
-
-Status = Literal["passed", "failed", "errored", "unrecorded"]
-SCORED: tuple[Status, ...] = ("passed", "failed")
 
 
 @dataclass(frozen=True)
@@ -58,4 +55,4 @@ class CaseOutcome:
 
     @property
     def scored(self) -> bool:
-        return self.status in SCORED
+        return is_scored(self.status)

@@ -14,9 +14,8 @@ from scorer.answers import answer_digests
 from scorer.outcome import CaseOutcome
 from scorer.repeats import aggregate_status, representative
 from scorer.results import case_document, in_suite_order, run_fields
+from scorer.status import is_scored
 from scorer.suite_model import Suite
-
-SCORED = ("passed", "failed")
 
 
 def repeated_case_document(repeats: Sequence[CaseOutcome]) -> dict[str, Any]:
@@ -39,7 +38,7 @@ def repeated_case_document(repeats: Sequence[CaseOutcome]) -> dict[str, Any]:
         else f"repeat {shown['repeat']}: {shown['reason']}",
         "repeat_statuses": statuses,
         "passed_repeats": statuses.count("passed"),
-        "scored_repeats": sum(1 for s in statuses if s in SCORED),
+        "scored_repeats": sum(1 for s in statuses if is_scored(s)),
         "runs": runs,
     }
 

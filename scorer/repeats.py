@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from scorer.metrics import REGISTRY, REPEAT_METRICS
 from scorer.stats import wilson
+from scorer.status import is_scored
 from scorer.summary import CurvePoint, Rate
 
 CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
@@ -28,7 +29,7 @@ CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
 def aggregate_status(statuses: Sequence[str]) -> str:
     """A case's status over its repeats: ``passed`` when every scored repeat passed, ``failed`` when
     one failed; with no scored repeat, ``errored`` when one errored, else ``unrecorded``."""
-    scored = [s for s in statuses if s in ("passed", "failed")]
+    scored = [s for s in statuses if is_scored(s)]
     if scored:
         return "failed" if "failed" in scored else "passed"
     return "errored" if "errored" in statuses else "unrecorded"

@@ -21,18 +21,17 @@ from typing import Any
 from scorer.clustered import clustered_rate
 from scorer.headers import finite
 from scorer.metrics import CALL_METRICS, CASE_METRICS, METRICS
-from scorer.repeats import pass_k_curve, repeat_metrics
+from scorer.repeats import aggregate_status, pass_k_curve, repeat_metrics
+from scorer.status import SCORED, STATUSES, is_scored
 from scorer.suite_model import GROUPS
 from scorer.summary import CaseTally, Counts, ModelSummary, Rate
-
-_STATUSES = ("passed", "failed", "errored", "unrecorded")
 
 
 def _per_case(cases: Any, engine: str) -> list[dict[str, Any]]:
     """One row per (model, case): status counts and metric sums, in model then suite order."""
     import polars as pl
 
-    aggregations = [(pl.col("status") == s).sum().alias(s) for s in _STATUSES]
+    aggregations = [(pl.col("status") == s).sum().alias(s) for s in STATUSES]
     for name in CASE_METRICS:
         aggregations += [pl.col(name).sum().alias(name), pl.col(name).count().alias(f"{name}_of")]
     for name in CALL_METRICS:
@@ -106,15 +105,13 @@ def _exact_totals(cases: Any, slugs: list[str], engine: str) -> dict[str, Decima
     return totals
 
 
-def _status(counts: dict[str, Any]) -> str:
-    """A case's status over its repeats (``scorer.repeats.aggregate_status``, from its counts)."""
-    if counts["passed"] + counts["failed"]:
-        return "failed" if counts["failed"] else "passed"
-    return "errored" if counts["errored"] else "unrecorded"
+def _statuses(counts: dict[str, Any]) -> list[str]:
+    """A case's repeats' statuses from its per-status counts (in ``STATUSES`` order)."""
+    return [s for s in STATUSES for _ in range(int(counts[s]))]
 
 
 def _counts(statuses: Sequence[str], total: int) -> Counts:
-    scored = statuses.count("passed") + statuses.count("failed")
+    scored = sum(1 for s in statuses if is_scored(s))
     return Counts(total, scored, statuses.count("errored"), statuses.count("unrecorded"))
 
 
@@ -144,10 +141,10 @@ def summary_of(
         else (model["cost_total"] if model["cost_total"] is not None else Decimal(0))
     )
     total = None if total is None or finite(total) is None else total  # beyond a double: unpriced
-    runs = [s for r in rows for s in _STATUSES for _ in range(int(r[s]))]
+    runs = [s for r in rows for s in _statuses(r)]
     case_runs = _counts(runs, len(runs))
     tallies = tuple(
-        CaseTally(r["case_id"], int(r["passed"]), int(r["passed"] + r["failed"])) for r in rows
+        CaseTally(r["case_id"], int(r["passed"]), sum(int(r[s]) for s in SCORED)) for r in rows
     )
     metrics: dict[str, Rate] = {name: clustered_rate(_clusters(rows, name)) for name in METRICS}
     metrics.update(repeat_metrics([(t.passed, t.scored) for t in tallies]))
@@ -158,7 +155,7 @@ def summary_of(
         repeats=repeats,
         temperature_ignored=bool(model["temperature_ignored"]),
         routed_models=routed,
-        cases=_counts([_status(r) for r in rows], len(rows)),
+        cases=_counts([aggregate_status(_statuses(r)) for r in rows], len(rows)),
         case_runs=case_runs,
         metrics=metrics,
         groups={

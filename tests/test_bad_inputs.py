@@ -495,6 +495,16 @@ USAGE_ROWS = [
         "--repeats 101: must be at most 100",
     ),
     (
+        "record-repeats-zero",
+        ["record", "--model", "m", "--repeats", "0"],
+        "--repeats 0: must be at least 1",
+    ),
+    (
+        "record-repeats-word",
+        ["record", "--model", "m", "--repeats", "x"],
+        "--repeats: expected a whole number from 1 to 100, got 'x'",
+    ),
+    (
         "gateway-latency-inf",
         ["gateway", "--latency-ms", "inf"],
         "--latency-ms: expected a finite number of milliseconds >= 0, got 'inf'",

@@ -366,6 +366,25 @@ def test_rows_of_runs_and_plain_rows_never_share_a_root(
     assert not list((rows / "cases").rglob("model_slug=ref_oracle"))
 
 
+def test_the_leaderboard_of_one_runs_partition_file(tmp_path: Path) -> None:
+    """METHOD decision 119 for a history's rows: one run's cases file (a level deeper than a plain
+    partition's) is read alone, as that run's leaderboard; its calls file stays bad usage."""
+    rows = tmp_path / "rows"
+    args = ["rescore", str(HISTORY / DAYS[0]), "--out", str(tmp_path / "a"), "--rows", str(rows)]
+    assert main([*args, "-q", "--no-html"]) == 0
+    folder = Path("suite_version=1.2.0", "model_slug=ref_drifting", f"run_id={DAYS[0]}")
+    part = rows / "cases" / folder / "part-0.parquet"
+    assert part.is_file()
+    assert main(["leaderboard", str(part), "--out", str(tmp_path / "one"), "-q"]) == 0
+    whole = ["leaderboard", str(rows), "--model", "ref/drifting", "--out", str(tmp_path / "m")]
+    assert main([*whole, "-q"]) == 0
+    for name in ("leaderboard.csv", "leaderboard.md"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "m" / name).read_bytes()
+    calls = rows / "calls" / folder / "part-0.parquet"
+    assert calls.is_file()
+    assert main(["leaderboard", str(calls), "--out", str(tmp_path / "c"), "-q"]) == 2
+
+
 def test_the_stand_in_serves_a_day_per_run(
     start_gateway: Callable[..., StandInGateway],
 ) -> None:

@@ -7,6 +7,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,6 +28,29 @@ def _rescore(cassettes: Path, out: Path, *more: str) -> int:
 def _errors(err: str) -> list[str]:
     assert "Traceback" not in err
     return [line for line in err.splitlines() if line.startswith("error:")]
+
+
+@contextmanager
+def _lock_held(target: Path, command: str) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding ``target``'s writer lock as ``command``, as a second CI job would;
+    killed (its lock dies with it) on the way out."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
+            f"with out_dir_lock(Path({str(target)!r}), {command!r}):\n    print('held', "
+            "flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 @pytest.mark.parametrize("repeats", [101, 10000, 10**30])
@@ -283,27 +310,12 @@ def test_one_writer_per_output_dir(
 ) -> None:  # type: ignore[no-untyped-def]
     """A second rescore, merge or report into a dir another run is writing says who holds it and
     writes nothing."""
-    import subprocess
-    import sys
-
     cassettes = tmp_path / "cassettes"
     shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
     out = tmp_path / "out"
     assert _rescore(cassettes, out, "--no-html") == 0
     target = {"rescore": out, "merge": tmp_path / "merged", "report": out}[command]
-    holder = subprocess.Popen(  # another process holds the lock, as a second CI job would
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; from pathlib import Path; from replay.out_lock import "
-            f"out_dir_lock\nwith out_dir_lock(Path({str(target)!r}), 'rescore'):\n    "
-            "print('held', flush=True); time.sleep(60)",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with _lock_held(target, "rescore") as holder:
         before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
         capsys.readouterr()
         args = {
@@ -330,9 +342,6 @@ def test_one_writer_per_output_dir(
         assert {
             p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"
         } == before
-    finally:
-        holder.kill()
-        holder.wait()
     assert main(args) == 0  # the lock died with its holder
     assert not (target / ".lock").exists()
 
@@ -406,26 +415,12 @@ def test_one_writer_per_rows_dir(
     """A rescore or merge appending to a --rows dir another run is writing says who holds it; no
     row is written."""
     import socket
-    import subprocess
-    import sys
 
     cassettes = tmp_path / "cassettes"
     shutil.copytree(hostile_cassettes / "ref_oracle", cassettes / "ref_oracle")
     reports, rows = tmp_path / "reports", tmp_path / "rows"
     assert _rescore(cassettes, reports, "--no-html") == 0
-    holder = subprocess.Popen(  # another process appends to the rows, as a second CI job would
-        [
-            sys.executable,
-            "-c",
-            "import time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
-            f"with out_dir_lock(Path({str(rows)!r}), 'rescore --rows'):\n    print('held', "
-            "flush=True); time.sleep(60)",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with _lock_held(rows, "rescore --rows") as holder:  # another process appends to the rows
         capsys.readouterr()
         args = {
             "rescore": ["rescore", str(cassettes), "--suite", str(MINI_SUITE), "--out",
@@ -440,6 +435,3 @@ def test_one_writer_per_rows_dir(
             f"{socket.gethostname()}); wait for it to finish, then run {command} --rows again"
         )
         assert [p.name for p in rows.iterdir()] == [".lock"]  # the holder's lock only: no partition
-    finally:
-        holder.kill()
-        holder.wait()

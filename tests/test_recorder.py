@@ -369,3 +369,32 @@ def _missing(cassettes: Path) -> list[str]:
     from replay.plan import cases_to_record
 
     return cases_to_record(cassettes, "ref/noisy", SUITE)
+
+
+def test_record_prepares_the_model_dir_once_and_passes_on_what_it_adopted(  # type: ignore[no-untyped-def]
+    gateway, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    import recorder.record as recording
+
+    prepared: list[list[object]] = []
+    summaries = []
+    prepare, record_cases = recording.prepare_model_dir, recording.record
+
+    def counting_prepare(*args, **kwargs):  # type: ignore[no-untyped-def]
+        model_dir, adopted = prepare(*args, **kwargs)
+        prepared.append(adopted)
+        return model_dir, adopted
+
+    def keeping_record(*args, **kwargs):  # type: ignore[no-untyped-def]
+        summaries.append(record_cases(*args, **kwargs))
+        return summaries[-1]
+
+    monkeypatch.setattr(recording, "prepare_model_dir", counting_prepare)
+    monkeypatch.setattr(recording, "record", keeping_record)
+    args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE)]
+    args += ["--cassettes", str(tmp_path / "cas"), "--base-url", gateway.url, "--case", ALL[0]]
+    assert main([*args, "--concurrency", "1"]) == 0
+    assert "Recording 1 case(s)" in capsys.readouterr().err
+    assert prepared == [[]]  # once per record, by the CLI (before planning), not again inside
+    assert [s.recorded for s in summaries] == [(ALL[0],)]
+    assert summaries[0].adopted == ()

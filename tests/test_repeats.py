@@ -117,24 +117,6 @@ def test_resume_across_k_records_only_the_new_repeats(
     ]
 
 
-@pytest.mark.parametrize(("value", "code"), [("0", 2), ("101", 2), ("x", 2)])
-def test_bad_repeats_is_a_usage_error(
-    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, code: int
-) -> None:  # type: ignore[no-untyped-def]
-    args = [
-        "record",
-        "--model",
-        "ref/oracle",
-        "--suite",
-        str(MINI_SUITE),
-        "--cassettes",
-        str(tmp_path),
-    ]
-    assert main([*args, "--base-url", gateway.url, "--repeats", value]) == code
-    err = capsys.readouterr().err
-    assert err.startswith("error: ") and "--repeats" in err and "Traceback" not in err
-
-
 def test_kill_9_keeps_whole_case_runs_and_resume_completes(  # type: ignore[no-untyped-def]
     start_gateway,
     tmp_path: Path,

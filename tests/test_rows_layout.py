@@ -18,6 +18,7 @@ import pytest
 
 from lobstack_eval.main import main
 from replay.rows.dataset import append
+from replay.rows.partition import Partition, partition_of_file
 from replay.rows.schema import schema
 from replay.rows.store import file_schema
 from tests.conftest import ROOT
@@ -295,6 +296,38 @@ def test_rescore_rows_into_the_old_layout_is_refused_before_anything_is_written(
     err = capsys.readouterr().err
     assert err.startswith(f"error: {old}: rows in the old layout") and err.count("\n") == 1, err
     assert sorted(old.rglob("*")) == before and not any((tmp_path / "o").glob("*/results.json"))
+
+
+PLAIN = Path("suite_version=1.2.0", "model_slug=ref_noisy")
+RUN = Path("suite_version=1.2.0", "model_slug=ref%2Fx", "run_id=2026-10-21")  # a slug's "/" quoted
+
+
+@pytest.mark.parametrize(
+    "expected",
+    [
+        Partition("1.2.0", "ref_noisy", Path("r"), PLAIN),
+        Partition("1.2.0", "ref/x", Path("r"), RUN, "2026-10-21"),
+    ],
+    ids=["plain", "run"],
+)
+def test_a_partition_file_names_its_root_and_keys_by_its_folders(expected: Partition) -> None:
+    for table in ("cases", "calls"):
+        path = Path("r") / table / expected.folder / "part-0.parquet"
+        assert partition_of_file(path) == expected
+        assert expected.file(table) == path
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "r/cases/suite_version=1.2.0/model_slug=ref_noisy/other.parquet",  # not a partition's file
+        "r/cases/1.2.0/ref_noisy/part-0.parquet",  # folders not named as levels
+        "r/cases/model_slug=ref_noisy/suite_version=1.2.0/part-0.parquet",  # levels out of order
+        "suite_version=1.2.0/model_slug=ref_noisy/part-0.parquet",  # no table folder above
+    ],
+)
+def test_any_other_path_is_no_partition_file(path: str) -> None:
+    assert partition_of_file(Path(path)) is None
 
 
 def test_the_leaderboard_of_one_partition_file(rows: Path, tmp_path: Path) -> None:

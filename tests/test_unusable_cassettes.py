@@ -24,6 +24,12 @@ def _errors(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("error:")]
 
 
+def _rescore(cassettes: Path, suite: Path, out: Path) -> int:
+    return main(
+        ["rescore", str(cassettes), "--suite", str(suite), "--out", str(out), "-q", "--no-html"]
+    )
+
+
 def _results(out: Path, slug: str) -> dict:
     return json.loads((out / slug / "results.json").read_text(encoding="utf-8"))
 
@@ -34,21 +40,7 @@ def test_a_broken_repeat_is_unrecorded_and_its_case_judged_over_the_others(  # t
     cassettes = tmp_path / "cassettes"
     shutil.copytree(repeat_cassettes / "ref_flaky", cassettes / "ref_flaky")
     clean = tmp_path / "clean"
-    assert (
-        main(
-            [
-                "rescore",
-                str(cassettes),
-                "--suite",
-                str(MINI_SUITE),
-                "--out",
-                str(clean),
-                "-q",
-                "--no-html",
-            ]
-        )
-        == 0
-    )
+    assert _rescore(cassettes, MINI_SUITE, clean) == 0
     before = {r["id"]: r for r in _results(clean, "ref_flaky")["results"]}
     case_id = next(iter(before))
     broken = cassettes / "ref_flaky" / "repeat-2" / f"{case_id}.json"
@@ -56,21 +48,7 @@ def test_a_broken_repeat_is_unrecorded_and_its_case_judged_over_the_others(  # t
     capsys.readouterr()
 
     out = tmp_path / "out"
-    assert (
-        main(
-            [
-                "rescore",
-                str(cassettes),
-                "--suite",
-                str(MINI_SUITE),
-                "--out",
-                str(out),
-                "-q",
-                "--no-html",
-            ]
-        )
-        == 1
-    )
+    assert _rescore(cassettes, MINI_SUITE, out) == 1
     [line] = _errors(capsys.readouterr().err)
     assert line.startswith(f"error: {broken}: corrupt cassette: not valid JSON (")
     results = _results(out, "ref_flaky")
@@ -124,21 +102,7 @@ def test_record_records_only_the_broken_case_run_again(
     assert "Recording 1 case-run(s)" in capsys.readouterr().err
     assert requests_per_case(gateway.requests_seen, _suite()) == {case_id: 1}
     out = tmp_path / "out"
-    assert (
-        main(
-            [
-                "rescore",
-                str(cassettes),
-                "--suite",
-                str(MINI_SUITE),
-                "--out",
-                str(out),
-                "-q",
-                "--no-html",
-            ]
-        )
-        == 0
-    )
+    assert _rescore(cassettes, MINI_SUITE, out) == 0
     assert _results(out, "ref_oracle")["case_runs"]["unrecorded"] == 0
 
 
@@ -174,21 +138,7 @@ def test_a_broken_cassette_never_makes_the_gate_green(  # type: ignore[no-untype
     broken = cassettes / slug / f"{case_id}.json"
     broken.write_bytes(broken.read_bytes()[:300])
     candidate = tmp_path / "candidate"
-    assert (
-        main(
-            [
-                "rescore",
-                str(cassettes),
-                "--suite",
-                str(SUITE),
-                "--out",
-                str(candidate),
-                "-q",
-                "--no-html",
-            ]
-        )
-        == 1
-    )
+    assert _rescore(cassettes, SUITE, candidate) == 1
     [line] = _errors(capsys.readouterr().err)
     reason = line.removeprefix(f"error: {cassettes}/")
     assert reason.startswith(f"{slug}/{case_id}.json: corrupt cassette: not valid JSON (")
@@ -223,21 +173,7 @@ def test_only_the_shard_that_owns_the_case_reports_it(
     broken = cassettes / "ref_noisy" / "arguments-01.json"
     broken.write_bytes(broken.read_bytes()[:300])
     whole = tmp_path / "whole"
-    assert (
-        main(
-            [
-                "rescore",
-                str(cassettes),
-                "--suite",
-                str(SUITE),
-                "--out",
-                str(whole),
-                "-q",
-                "--no-html",
-            ]
-        )
-        == 1
-    )
+    assert _rescore(cassettes, SUITE, whole) == 1
     [line] = _errors(capsys.readouterr().err)
     codes, lines = [], []
     for index in (1, 2, 3):

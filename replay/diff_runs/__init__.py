@@ -12,7 +12,6 @@ from replay.diff_runs.gate import decide
 from replay.diff_runs.load import load_run
 from replay.diff_runs.markdown import to_markdown
 from replay.diff_runs.model import (
-    SCORED,
     CaseOutcome,
     Decision,
     MetricDelta,
@@ -28,7 +27,6 @@ from scorer.summary import METRICS
 
 __all__ = [
     "METRICS",
-    "SCORED",
     "CaseOutcome",
     "CaseVerdict",
     "Decision",

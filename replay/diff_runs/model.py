@@ -13,8 +13,7 @@ from functools import cached_property
 
 from scorer.case_test import PairedDifference
 from scorer.power import Power
-
-SCORED = frozenset({"passed", "failed"})
+from scorer.status import is_scored
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ class Sample:
 
     @property
     def scored(self) -> bool:
-        return self.status in SCORED
+        return is_scored(self.status)
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ class CaseOutcome:
     @property
     def paired(self) -> bool:
         """Both runs scored the case (passed or failed), so it counts in the paired test."""
-        return self.status_a in SCORED and self.status_b in SCORED
+        return is_scored(self.status_a) and is_scored(self.status_b)
 
     def samples(self, side: str) -> tuple[Sample, ...]:
         """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its
@@ -197,7 +196,7 @@ class ModelDiff:
     def lost(self) -> tuple[CaseOutcome, ...]:
         """Cases scored in A (passed or failed) that did not score in B: errored, unrecorded
         or absent."""
-        return tuple(c for c in self.cases if c.status_a in SCORED and c.status_b not in SCORED)
+        return tuple(c for c in self.cases if is_scored(c.status_a) and not is_scored(c.status_b))
 
     @property
     def pairs(self) -> int:

@@ -10,8 +10,9 @@
 
 from __future__ import annotations
 
-from replay.diff_runs.model import SCORED, CaseOutcome, Regression, RunDiff
+from replay.diff_runs.model import CaseOutcome, Regression, RunDiff
 from replay.diff_runs.rules import GateOptions, RuleResult, case_history, cases_text, ids
+from scorer.status import is_scored
 
 
 def lost_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
@@ -41,7 +42,7 @@ def lost_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
 def no_scores(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     """A model of B with no scored case: nothing to judge it by, so never green (no allowance
     covers it)."""
-    blank = [m for m in diff.models if not any(c.status_b in SCORED for c in m.cases)]
+    blank = [m for m in diff.models if not any(is_scored(c.status_b) for c in m.cases)]
     if not blank:
         return None
     message = "B has no scored case (every case errored or is missing)"

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from replay.diff_runs.model import SCORED, CaseOutcome, Decision, ModelDiff, Regression, RunDiff
+from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import case_history
+from scorer.status import is_scored
 
 WHOLE_RUN = "(whole run)"  # the name of a regression about a model's run rather than one case
 OUTCOMES = {
@@ -183,7 +184,7 @@ def _not_counted(case: CaseOutcome) -> tuple[str, str]:
         single = len(case.samples("a")) <= 1 and len(case.samples("b")) <= 1
         what = "failed in A and in B" if single else case_history(case)
         return "known_failure", f"known failure ({what}){reason}"
-    if a in SCORED:
+    if is_scored(a):
         return "allowed_loss", f"{b or 'absent'} in B, within --allow-errored{reason}"
     if b == "failed":
         return "not_scored", f"failed in B, not scored in A (nothing to regress from){reason}"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.errors import LobstackError
+from scorer.status import is_scored
 from scorer.summary import METRICS
 
 
@@ -53,7 +54,7 @@ class ModelRescore:
 
 
 def _scored(document: dict[str, Any]) -> list[str]:
-    return [r["id"] for r in document["results"] if r["status"] in ("passed", "failed")]
+    return [r["id"] for r in document["results"] if is_scored(r["status"])]
 
 
 def _rates(document: dict[str, Any]) -> tuple[float | None, ...]:
@@ -76,7 +77,10 @@ def _flips(old: dict[str, Any], new: dict[str, Any]) -> tuple[Flip, ...]:
     flips = []
     for result in new["results"]:
         prior = before.get(result["id"])
-        if prior is None or {prior["status"], result["status"]} != {"passed", "failed"}:
+        # A flip: scored under both suites, with another verdict.
+        if prior is None or not (is_scored(prior["status"]) and is_scored(result["status"])):
+            continue
+        if prior["status"] == result["status"]:
             continue
         failing = result if result["status"] == "failed" else prior
         flips.append(Flip(result["id"], prior["status"], result["status"], failing.get("reason")))

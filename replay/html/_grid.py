@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.case_results import CaseResult
-from replay.html._labels import GROUP_LABELS
+from replay.html._labels import GROUP_LABELS, STATUS_CLASS
 from scorer.summary import ModelSummary
-
-_STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
 
 
 @dataclass(frozen=True)
@@ -60,7 +58,7 @@ def _by_id(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _strip(case: CaseResult | None) -> str:
-    return "" if case is None else "".join(_STATUS_CLASS[s] for s in case.repeat_statuses)
+    return "" if case is None else "".join(STATUS_CLASS[s] for s in case.repeat_statuses)
 
 
 def grid_rows(
@@ -74,7 +72,7 @@ def grid_rows(
     for summary, cases in zip(summaries, models, strict=True):
         by_id = {case.case_id: case for case in cases}
         statuses = tuple(
-            _STATUS_CLASS[by_id[cid].status] if cid in by_id else "u" for cid, _ in case_ids
+            STATUS_CLASS[by_id[cid].status] if cid in by_id else "u" for cid, _ in case_ids
         )
         strips = tuple(_strip(by_id.get(cid)) for cid, _ in case_ids) if summary.repeats > 1 else ()
         rows.append(GridRow(summary.model, statuses, strips))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scorer.metrics import LOWER_IS_BETTER, METRICS, REGISTRY
+from scorer.status import STATUSES
 
 __all__ = [
     "CAVEATS",
@@ -10,6 +11,7 @@ __all__ = [
     "LOWER_IS_BETTER",
     "METRIC_LABELS",
     "STATUSES",
+    "STATUS_CLASS",
     "STATUS_MARKS",
 ]
 
@@ -25,8 +27,6 @@ GROUP_LABELS: dict[str, str] = {
     "chains": "Chains",
 }
 
-STATUSES = ("passed", "failed", "errored", "unrecorded")
-
 # Each grid cell shows its status as a mark as well as a colour, so the grid reads without colour
 # vision; the class letter is the cell's CSS class. Distinct shapes: a tick, a cross, a bang, a
 # question mark.
@@ -36,6 +36,8 @@ STATUS_MARKS: dict[str, tuple[str, str]] = {
     "e": ("errored", "!"),
     "u": ("unrecorded", "?"),
 }
+# A status's cell class, from the marks.
+STATUS_CLASS: dict[str, str] = {status: letter for letter, (status, _) in STATUS_MARKS.items()}
 
 # The method page's "What the scores do not say", shown above every leaderboard.
 CAVEATS = (

@@ -15,8 +15,6 @@ from replay.partial import partial
 from scorer.metrics import REGISTRY, REPEAT_SHOWN
 from scorer.summary import ModelSummary, Rate
 
-_STATUS_CLASS = {"passed": "p", "failed": "f", "errored": "e", "unrecorded": "u"}
-
 
 @dataclass(frozen=True)
 class Column:

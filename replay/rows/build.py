@@ -21,11 +21,12 @@ from typing import Any
 
 import orjson
 
-from replay.rows.schema import COST_SCALE, SCORED, schema, sort_columns
+from replay.rows.schema import COST_SCALE, schema, sort_columns
 from scorer.errors import ResultsError
 from scorer.headers import price
 from scorer.metrics import CallRun, CaseRun, StepRun, of_level
 from scorer.safe_text import utf8
+from scorer.status import is_scored
 from scorer.suite_model import Case, Suite
 
 _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
@@ -180,7 +181,7 @@ def document_rows(
                 row, calls = _detail(case, detail, status, key)
                 call_rows.extend(calls)
             else:
-                row = {**key, "overall": status == "passed" if status in SCORED else None}
+                row = {**key, "overall": status == "passed" if is_scored(status) else None}
             case_rows.append({**row, **common})
     return case_rows, call_rows
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from recorder.slug import model_slug
-from replay.rows.dataset import PART, partitions, select
+from replay.rows.dataset import partitions, select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
-from replay.rows.partition import holds_partitions
+from replay.rows.partition import holds_partitions, partition_of_file
 from replay.rows.store import check_file, polars_errors, read_table, scan_tables
 from replay.rows.unmatched import explain_empty, unknown_models
 from scorer.errors import ResultsError, UsageError
@@ -46,13 +46,14 @@ class SliceBoard:
 def _rows_dir(rows: Path) -> Path:
     """The folder a leaderboard reads: a ``cases.parquet`` file stands for the folder holding it (a
     reports dir, as errors name that file as the rows' source (METHOD decision 119); a rows
-    dataset's ``cases`` table folder stands for the dataset, and one partition's file of it is
-    read alone."""
+    dataset's ``cases`` table folder stands for the dataset, and one partition's file of it (a
+    model's, or one run's of a history) is read alone."""
     if rows.is_dir() and rows.name == "cases" and holds_partitions(rows):
         return rows.parent
     if not rows.is_file():
         return rows  # a missing path is the dataset reader's error
-    if rows.name == PART and rows.parent.parent.parent.name == "cases":
+    partition = partition_of_file(rows)
+    if partition is not None and partition.file("cases") == rows:
         return rows
     if rows.name != "cases.parquet":
         raise UsageError(

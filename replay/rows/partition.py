@@ -95,6 +95,25 @@ def make_partition(
     return Partition(suite_version, model_slug, root, folder, run_id)
 
 
+def partition_of_file(path: Path) -> Partition | None:
+    """The partition whose file ``path`` is, by its folders alone: ``ROOT/TABLE/suite_version=V/
+    model_slug=S/part-0.parquet`` or, for a run of a history, ``.../run_id=R/part-0.parquet`` (its
+    ``root`` is then ROOT; ``file(TABLE)`` is ``path``). None for any other path."""
+    if path.name != PART:
+        return None
+    for runs in (True, False):  # a run's file first: it is a level deeper
+        keys = list(partition_keys(runs))
+        levels = path.parents[: len(keys)][::-1]  # outermost first: in keys' order
+        if len(path.parents) <= len(keys) + 1 or not all(map(is_level, levels, keys)):
+            continue
+        values = [folder_value(level, key) for level, key in zip(levels, keys, strict=True)]
+        table_root = path.parents[len(keys)]
+        folder = path.parent.relative_to(table_root)  # as named on disk
+        run_id = values[2] if runs else None
+        return Partition(values[0], values[1], table_root.parent, folder, run_id)
+    return None
+
+
 def folder_value(folder: Path, key: str) -> str:
     if not is_level(folder, key):
         raise ResultsError(f"{folder}: not a rows partition folder (expected {key}=VALUE)")

@@ -27,7 +27,6 @@ META_SUITE_SHA256 = "lobstack_eval.suite_sha256"
 META_RUN_ID = "lobstack_eval.run_id"
 META_RUN_DATE = "lobstack_eval.run_date"
 COST_SCALE = 18  # decimal places of cost_usd: exact for every price with at most 18 (1e-18 USD)
-SCORED = ("passed", "failed")
 
 
 def _schemas() -> dict[str, dict[str, Any]]:
