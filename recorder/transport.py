@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from scorer.headers import recorded_headers
+
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_ANSWER_MB = 32
 MIB = 1024 * 1024
@@ -198,7 +200,7 @@ class RequestsTransport:
             # raises urllib3's own errors.
             self._fresh_session()
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
-        headers = {name.lower(): value for name, value in response.headers.items()}
+        headers = recorded_headers(response.headers)  # as replay reads the cassette's
         return HttpAnswer(response.status_code, headers, body, _ms(started))
 
     def _fresh_session(self) -> None:
