@@ -46,19 +46,16 @@ def _decoded(body: bytes) -> object:
 
 
 def read_body(body: bytes) -> BodyReading:
-    """Read a 2xx answer's body once: its error object if it has one (a cheap byte test first:
-    most bodies have none), else the model's answer, else the problem."""
+    """Read a 2xx answer's body once: its error object if it has one (looked for in the parsed
+    body, so an escaped key such as ``"\\u0065rror"`` is the same key), else the model's answer,
+    else the problem."""
     try:
         decoded = _decoded(body)
     except MalformedResponse as exc:
         return BodyReading(problem=str(exc))
-    if b'"error"' in body:
-        try:
-            error = DIALECT.body_error(decoded)
-        except (ValueError, RecursionError):  # a code Python cannot read, an error too deep to show
-            error = None
-        if error is not None:
-            return BodyReading(error=error)
+    error = DIALECT.body_error(decoded)
+    if error is not None:
+        return BodyReading(error=error)
     try:
         return BodyReading(response=DIALECT.parse_answer(decoded))
     except MalformedResponse as exc:

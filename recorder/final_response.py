@@ -6,10 +6,13 @@ before ``requests``, vcrpy or urllib3's decoders see it.
 - An unsolicited ``101 Switching Protocols`` is a network error
   (``docs/commands/record.md#an-unsolicited-101-is-a-network-error``): the request asked for no
   upgrade, and what follows a 101 is no longer HTTP, so there is no answer to judge.
-- A gzip or deflate body is decoded here, a chunk at a time, under the answer cap (decision
-  ``METHOD.md#answer-size-cap``): vcrpy's stub reads the body with ``preload_content``, so urllib3
-  would inflate it whole in one call (1.5 MB of gzip can be 1.5 GB) before ``--max-answer-mb`` got
-  a chance.
+- A body with any ``Content-Encoding`` (one coding or a list, in one header or several) is decoded
+  here, a chunk at a time, under the answer cap (decision ``METHOD.md#answer-size-cap``,
+  ``recorder.content_coding``): vcrpy's stub reads the body with ``preload_content``, so urllib3
+  would inflate it whole in one call (1.5 MB of gzip can be 1.5 GB, two gzip layers far more)
+  before ``--max-answer-mb`` got a chance. urllib3 and the cassette get the decoded body with no
+  ``Content-Encoding`` left; a coding it does not know, or a body that does not decode, is the
+  attempt's network error.
 """
 
 from __future__ import annotations
@@ -17,50 +20,22 @@ from __future__ import annotations
 import contextvars
 import http.client
 import io
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from recorder.content_coding import decode_capped
 from recorder.transport import (
     CHUNK,
     DEFAULT_MAX_ANSWER_MB,
     MIB,
-    AnswerTooLarge,
     ProtocolSwitch,
     read_capped,
 )
 
-# zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send
-# as deflate)
-_WBITS = {"gzip": (31,), "x-gzip": (31,), "deflate": (15, -15)}
 _limit: contextvars.ContextVar[int] = contextvars.ContextVar(
     "answer_limit", default=DEFAULT_MAX_ANSWER_MB * MIB
 )
-
-
-def _inflated(raw: bytes, wbits: int) -> Iterator[bytes]:
-    """``raw`` inflated a chunk at a time: nothing is inflated beyond what is asked for."""
-    inflater = zlib.decompressobj(wbits)
-    data = raw
-    while data:
-        yield inflater.decompress(data, CHUNK)
-        data = inflater.unconsumed_tail
-        if inflater.eof:
-            break
-    yield inflater.flush()
-
-
-def decode_capped(raw: bytes, encoding: str, limit: int) -> bytes | None:
-    """``raw`` decoded from ``encoding`` (gzip or deflate), or None for an encoding this does not
-    know or a body that does not decode (kept as received); AnswerTooLarge as soon as the output
-    passes ``limit`` bytes."""
-    for wbits in _WBITS.get(encoding.strip().lower(), ()):
-        try:
-            return read_capped(_inflated(raw, wbits), limit)
-        except zlib.error:
-            continue
-    return None
 
 
 @contextmanager
@@ -98,29 +73,27 @@ def install() -> None:
 
         def begin(self) -> None:
             super().begin()
-            encoding = (self.getheader("Content-Encoding") or "").strip().lower()
-            if encoding in _WBITS:
-                self._decode_body(encoding, _limit.get())
+            # several Content-Encoding headers are one list (RFC 9110 section 5.3), as urllib3
+            # reads them
+            codings = self.msg.get_all("Content-Encoding")
+            if codings:
+                self._decode_body(", ".join(codings), _limit.get())
 
-        def _decode_body(self, encoding: str, limit: int) -> None:
-            """Read the whole body (at most ``limit`` bytes) and decode it (at most ``limit``
-            bytes): urllib3 then reads the decoded body, with no ``Content-Encoding`` left to
-            apply. A body that does not decode is served as received, so urllib3 says what it
-            says of a bad gzip body."""
+        def _decode_body(self, header: str, limit: int) -> None:
+            """Read the whole body (at most ``limit`` bytes) and undo the codings ``header``
+            lists (at most ``limit`` bytes each): urllib3 then reads the decoded body, with no
+            ``Content-Encoding`` left to apply."""
             try:
-                body = read_capped(iter(lambda: self.read(CHUNK), b""), limit)
-            except AnswerTooLarge:
+                raw = read_capped(iter(lambda: self.read(CHUNK), b""), limit)
+                body = decode_capped(raw, header, limit)
+            except BaseException:
                 self.close()
                 raise
-            decoded = decode_capped(body, encoding, limit)
-            if decoded is not None:
-                body = decoded
-                del self.msg["Content-Encoding"]
-                del self.msg["Content-Length"]
-                self.msg["Content-Length"] = str(len(body))
-            self.fp = io.BytesIO(
-                body
-            )  # read to the end by urllib3, then closed as a socket's file is
+            del self.msg["Content-Encoding"]
+            del self.msg["Content-Length"]
+            self.msg["Content-Length"] = str(len(body))
+            # read to the end by urllib3, then closed as a socket's file is
+            self.fp = io.BytesIO(body)
             self.length = len(body)
             self.chunked = False
 

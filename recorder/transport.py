@@ -13,10 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from scorer.headers import recorded_headers
+
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_ANSWER_MB = 32
 MIB = 1024 * 1024
 CHUNK = 64 * 1024  # how much of a body is read (or inflated) at a time
+ACCEPT_ENCODING = "gzip, deflate"
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,11 @@ class AnswerTooLarge(Exception):
     def __init__(self, limit: int) -> None:
         super().__init__(too_large_text(limit))
         self.limit = limit
+
+
+class UndecodableAnswer(Exception):
+    """An answer's ``Content-Encoding`` names a coding the recorder does not decode, or its body
+    does not decode as the coding says (``recorder.content_coding``)."""
 
 
 class ProtocolSwitch(Exception):
@@ -134,7 +142,13 @@ class RequestsTransport:
         self._requests = requests
         self._session = requests.Session()
         self._session.auth = auth
-        self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        # The codings recorder.content_coding decodes under the cap, said outright: requests
+        # would also offer br or zstd when their packages happen to be installed.
+        self._headers = {
+            "Accept-Encoding": ACCEPT_ENCODING,
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        }
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
         self.timeout_s = timeout_s
@@ -164,7 +178,7 @@ class RequestsTransport:
                 except BaseException:
                     response.close()
                     raise
-        except (AnswerTooLarge, ProtocolSwitch) as exc:
+        except (AnswerTooLarge, ProtocolSwitch, UndecodableAnswer) as exc:
             self._fresh_session()  # the connection holds an unread body, or no longer speaks HTTP
             raise TransportFailure("network_error", str(exc), _ms(started)) from None
         except DeadlineExpired:
@@ -186,7 +200,7 @@ class RequestsTransport:
             # raises urllib3's own errors.
             self._fresh_session()
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
-        headers = {name.lower(): value for name, value in response.headers.items()}
+        headers = recorded_headers(response.headers)  # as replay reads the cassette's
         return HttpAnswer(response.status_code, headers, body, _ms(started))
 
     def _fresh_session(self) -> None:

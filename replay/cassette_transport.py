@@ -26,6 +26,7 @@ from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unreco
 from replay.cassette_shape import cassette_problem
 from scorer import strict_json
 from scorer.errors import CassetteError
+from scorer.headers import recorded_headers
 
 
 @dataclass(frozen=True)
@@ -136,13 +137,6 @@ def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:
         return False
 
 
-def _headers(raw: dict[str, Any]) -> dict[str, str]:
-    return {
-        name.lower(): ", ".join(value) if isinstance(value, list) else str(value)
-        for name, value in raw.items()
-    }
-
-
 class CassetteTransport:
     """A Transport that answers from one case's recording."""
 
@@ -209,7 +203,7 @@ class CassetteTransport:
         )  # load_interactions checked it is text (and base64 if not UTF-8)
         return HttpAnswer(
             status=int(response["status"]["code"]),
-            headers=_headers(response.get("headers", {})),
+            headers=recorded_headers(response.get("headers", {})),
             body=body,
             wall_ms=attempt.wall_ms if attempt.wall_ms is not None else 0.0,
         )

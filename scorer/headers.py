@@ -1,4 +1,5 @@
-"""Reading the gateway's headers: the price of a call and the parameters it dropped.
+"""Reading the gateway's headers: a recorded answer's header map, the price of a call and the
+parameters it dropped.
 
 A price is a finite, non-negative decimal written the way JSON writes numbers (``0.000123``,
 ``1.2e-05``): ASCII digits only, no ``_``, no ``NaN``/``Infinity``, and small enough for a double
@@ -11,9 +12,23 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 _PRICE = re.compile(r"\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", re.ASCII)
+
+
+def recorded_headers(raw: Mapping[Any, Any]) -> dict[str, str]:
+    """A recorded answer's headers (a cassette's ``{name: [values]}``) as every reader takes them:
+    names lower-cased; the values of a field sent more than once (several values, or the same name
+    in another case) joined with ``", "`` in recorded order (RFC 9110 section 5.3), as ``requests``
+    joins them when the answer arrives."""
+    joined: dict[str, list[str]] = {}
+    for name, value in raw.items():
+        values = value if isinstance(value, list) else [value]
+        joined.setdefault(str(name).lower(), []).extend(str(v) for v in values)
+    return {name: ", ".join(values) for name, values in joined.items()}
 
 
 def price(text: str | None) -> Decimal | None:

@@ -50,7 +50,10 @@ class BodyError:
 
 
 def _short(value: Any, limit: int = 200) -> str:
-    text = value if isinstance(value, str) else repr(value)
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except RecursionError:  # nested past what repr can walk: said, never a crash nor no error
+        text = f"a {type(value).__name__} nested too deeply to show"
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -75,15 +78,23 @@ def body_error(body: Any) -> BodyError | None:
     return None
 
 
+def _status_code(raw: Any) -> int | None:
+    """An error object's ``code`` as an HTTP status (100-599: a number or a string of ASCII
+    digits), else None. A code of any length is read: the digits are compared as text, never
+    given to ``int`` past three (a JSON number beyond 4300 digits arrives as its text)."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw if 100 <= raw <= 599 else None
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit():
+        digits = raw.lstrip("0")
+        return int(digits) if len(digits) == 3 and 100 <= int(digits) <= 599 else None
+    return None
+
+
 def _error_object(error: Any, in_choice: bool) -> BodyError:
     if not isinstance(error, dict):
         return BodyError(None, None, _short(error), in_choice)
     raw = error.get("code")
-    code: int | None = None
-    if isinstance(raw, int) and not isinstance(raw, bool) and 100 <= raw <= 599:
-        code = raw
-    elif isinstance(raw, str) and raw.isascii() and raw.isdigit() and 100 <= int(raw) <= 599:
-        code = int(raw)
+    code = _status_code(raw)
     code_text = None if raw is None or code is not None else _short(raw, 60)
     message = error.get("message")
     return BodyError(code, code_text, _short(message) if message is not None else "", in_choice)

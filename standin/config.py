@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from standin.faults import FaultSpec
+from standin.wire import COST_HEADER
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,9 @@ class GatewayConfig:
     faults: FaultSpec = field(default_factory=FaultSpec)
     seed: int = 0
     timeout_sleep_s: float = 5.0
-    cost_header: str = "x-lobstack-cost-usd"
+    # the stand-in's own copy of the name (standin.wire), not the client's: it imitates a
+    # separate program (scorer/openai_chat.py says why)
+    cost_header: str = COST_HEADER
     upstream_prefix: str = ""
     run: int | None = None
     drift_from: int = 6

@@ -29,6 +29,7 @@ from typing import Any
 
 from standin import wire
 from standin.catalog import MODELS, model_names, offered_names, route
+from standin.codings import CODED_KINDS, coded
 from standin.config import GatewayConfig
 from standin.faults import IN_BODY, IN_CHOICE, SLOW_EXTRA_S, scripted_fault, split_model_suffix
 from standin.hashing import canonical_json, digest
@@ -184,6 +185,10 @@ class Dispatcher:
             return replace(
                 answer, body=bend(fault, json.loads(answer.body)), informational=informational
             )
+        if fault in CODED_KINDS:
+            answer = self._complete(request, base, body_digest, extra_s, attempt)
+            extra, body = coded(fault, answer.body)
+            return replace(answer, headers=(*answer.headers, *extra), body=body)
         if fault in TEXT_KINDS:
             normal = self._complete(request, base, body_digest, extra_s, attempt)
             status, body = hostile_body(fault, normal.body)

@@ -16,8 +16,9 @@ Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 
 ``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s``
 and close without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON
 body), ``empty`` (200 with ``{}``), ``slow`` (answer normally 1 s later), the hostile kinds of
-``standin.hostile`` (a status 600-999 among them) and, in scripts only, ``200`` (answer normally),
-the hostile-text kinds and ``#label`` tokens of standin/hostile_text.py.
+``standin.hostile`` (a status 600-999 among them), the coded kinds of ``standin.codings`` and, in
+scripts only, ``200`` (answer normally), the hostile-text kinds and ``#label`` tokens of
+standin/hostile_text.py.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.errors import UsageError
+from standin.codings import CODED_KINDS
 from standin.hashing import unit
 from standin.hostile import HOSTILE_KINDS
 from standin.hostile_text import TEXT_KINDS, is_label
 
-NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow", *HOSTILE_KINDS)
+NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow", *HOSTILE_KINDS, *CODED_KINDS)
 # Users reach for --faults to script a sequence; the error says where a script goes.
 SCRIPT_HINT = (
     'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'

@@ -6,6 +6,8 @@ model suffixes.
 - ``hugebomb``: a 200 whose gzip body expands to ``HUGE_BOMB_BYTES`` of spaces (about 1.5 MB on the
   wire): more than a test's address-space limit, so only a decoder that stops at the cap
   survives it.
+- ``hugebomb2``: the same 1.5 GiB sent as two gzip layers (``Content-Encoding: gzip, gzip``, a few
+  kB on the wire): the outer layer is small, so only a decoder that caps every layer survives it.
 - ``redirect``: a 307 to the same URL with a ``/`` added (the stand-in serves both, so following
   loops forever).
 - ``bigheader``: a 200 with 200 headers of 1 kB each (more lines than HTTP clients accept).
@@ -47,6 +49,7 @@ HOSTILE_KINDS = (
     "latin1",
     "gzipbomb",
     "hugebomb",
+    "hugebomb2",
     "redirect",
     "bigheader",
     "twolengths",
@@ -109,6 +112,12 @@ def huge_bomb(size: int = HUGE_BOMB_BYTES) -> bytes:
     return header + repeated * count + end + trailer
 
 
+@functools.lru_cache(maxsize=1)
+def double_bomb() -> bytes:
+    """``huge_bomb()`` gzipped once more: its 1.5 MB of repeated blocks take a few kB."""
+    return gzip.compress(huge_bomb(), compresslevel=9, mtime=0)
+
+
 def _b64(text: str) -> list[str]:
     raw = text.encode("utf-8")
     forms = [base64.b64encode(raw).decode("ascii"), base64.urlsafe_b64encode(raw).decode("ascii")]
@@ -156,6 +165,9 @@ def hostile(
             (("Content-Type", "application/json"), ("Content-Encoding", "gzip")),
             huge_bomb(),
         )
+    if kind == "hugebomb2":
+        stacked = ("Content-Encoding", "gzip, gzip")
+        return 200, (("Content-Type", "application/json"), stacked), double_bomb()
     if kind == "redirect":
         return 307, (("Location", path + "/"), ("Content-Type", "text/plain")), b"moved"
     if kind == "bigheader":

@@ -1,12 +1,12 @@
 """The answer size cap (decision ``METHOD.md#answer-size-cap``): one capped read
-(``recorder.transport.read_capped``) on every path, and the one decoder of a gzip or deflate answer
-(``recorder.final_response.decode_capped``).
+(``recorder.transport.read_capped``) on every path, and the one decoder of an answer's
+``Content-Encoding`` list (``recorder.content_coding.decode_capped``).
 
-Under vcrpy every gzip or deflate answer is decoded by ``final_response`` before urllib3 or the
-cassette hook see it; the stand-in's gzip kinds cover that wire (tests/test_hostile_record.py,
-tests/test_hostile_bomb.py), the codings it does not send are decoded here. A plain answer is capped
-by the cassette hook while recording (vcrpy's stub has read it whole) and by the transport's own
-read without vcrpy.
+Under vcrpy every encoded answer is decoded by ``final_response`` before urllib3 or the cassette
+hook see it; the stand-in's coding kinds cover that wire (tests/test_hostile_record.py,
+tests/test_hostile_bomb.py), the codings and shapes it does not send are decoded here. A plain
+answer is capped by the cassette hook while recording (vcrpy's stub has read it whole) and by the
+transport's own read without vcrpy.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from recorder.final_response import decode_capped
+from recorder.content_coding import decode_capped
 from recorder.manifest_read import read_manifest
 from recorder.record import record
 from recorder.transport import (
@@ -27,6 +27,7 @@ from recorder.transport import (
     HttpRequest,
     RequestsTransport,
     TransportFailure,
+    UndecodableAnswer,
     read_capped,
 )
 from tests.conftest import MINI_SUITE, interactions
@@ -54,13 +55,70 @@ def test_each_coding_decodes_to_the_body(encoding: str, wire: bytes) -> None:
     assert decode_capped(wire, encoding, len(BODY)) == BODY  # exactly at the cap is kept
 
 
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
 @pytest.mark.parametrize(
     ("encoding", "wire"),
-    [("br", b"\x0b\x02\x80hi\x03"), ("identity", BODY), ("gzip", BODY), ("deflate", BODY)],
-    ids=["unknown-coding", "identity", "not-gzip", "not-deflate"],
+    [
+        ("gzip, gzip", _gzip(_gzip(BODY))),
+        ("gzip, deflate", zlib.compress(_gzip(BODY))),  # deflate applied last: undone first
+        ("deflate, x-gzip", _gzip(zlib.compress(BODY))),
+        ("identity, gzip, identity", _gzip(BODY)),
+        ("gzip,, deflate ,", zlib.compress(_gzip(BODY))),  # empty list elements
+        ("identity", BODY),
+        ("", BODY),  # a Content-Encoding header with no coding
+        ("gzip", _gzip(BODY[:9]) + _gzip(BODY[9:30]) + _gzip(BODY[30:])),  # three members
+        ("gzip", _gzip(BODY) + b"\0\0\0 trailing"),  # bytes after the last member: ignored
+        ("gzip", _gzip(b"") * 1000 + _gzip(BODY)),  # many empty members
+    ],
+    ids=[
+        "gzip-gzip",
+        "gzip-deflate",
+        "deflate-gzip",
+        "identity-around",
+        "empty-elements",
+        "identity",
+        "empty",
+        "multi-member",
+        "trailing-bytes",
+        "empty-members",
+    ],
 )
-def test_what_does_not_decode_is_left_as_received(encoding: str, wire: bytes) -> None:
-    assert decode_capped(wire, encoding, 1024) is None
+def test_every_listed_coding_is_undone_last_applied_first(encoding: str, wire: bytes) -> None:
+    assert decode_capped(wire, encoding, 1024) == BODY
+
+
+@pytest.mark.parametrize(
+    ("encoding", "wire", "reason"),
+    [
+        ("br", b"\x0b\x02\x80hi\x03", "content-encoding: br, which the recorder does not decode"),
+        ("gzip, zstd", _gzip(BODY), "content-encoding: gzip, zstd, which the recorder does not"),
+        ("gzip", BODY, "content-encoding: gzip, but failed to decode it (gzip did not decode)"),
+        ("deflate", BODY, "content-encoding: deflate, but failed to decode it (deflate did not"),
+        ("gzip, gzip", _gzip(BODY), "content-encoding: gzip, gzip, but failed to decode it"),
+        ("gzip\x1b[31m", BODY, "content-encoding: 'gzip\\x1b[31m', which the recorder"),
+    ],
+    ids=["unknown", "unknown-in-list", "not-gzip", "not-deflate", "one-layer-short", "escape"],
+)
+def test_a_coding_that_cannot_be_undone_is_one_line(
+    encoding: str, wire: bytes, reason: str
+) -> None:
+    with pytest.raises(UndecodableAnswer) as raised:
+        decode_capped(wire, encoding, 1024)
+    assert reason in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_every_layer_is_capped() -> None:
+    decoded = b" " * (2 * 1024 * 1024)
+    inner = _gzip(decoded)  # a few kB: the outer layer alone is far under the cap
+    assert len(inner) < 10_000
+    assert decode_capped(_gzip(inner), "gzip, gzip", len(decoded)) == decoded
+    with pytest.raises(AnswerTooLarge):
+        decode_capped(_gzip(inner), "gzip, gzip", len(decoded) - 1)
+    with pytest.raises(AnswerTooLarge):  # members count together
+        decode_capped(inner + inner, "gzip", len(decoded) + 1)
 
 
 @pytest.mark.parametrize("encoding", ["gzip", "deflate"])

@@ -42,8 +42,49 @@ def _json(value: object) -> bytes:
             "in_body_503",
             "error 503 in a 200 answer: busy",
         ),
+        (  # the key written with a JSON escape is the same key
+            b'{"\\u0065rror": {"code": 502, "message": "lost"}}',
+            "in_body_502",
+            "error 502 in a 200 answer: lost",
+        ),
+        (
+            b'{"choices": [{"message": {"role": "assistant"}, "\\u0065rror": {"code": 503}}]}',
+            "in_body_503",
+            "error 503 in a 200 answer's choice",
+        ),
+        (
+            b'{"choices": [{"message": {"role": "assistant"}, "finish_reason": "\\u0065rror"}]}',
+            "in_body_error",
+            'an error in a 200 answer\'s choice: finish_reason "error" and no error object',
+        ),
+        (  # a code past Python's 4300-digit int limit: an error, its code cut to 60 characters
+            b'{"error": {"code": ' + b"9" * 5000 + b', "message": "huge"}}',
+            "in_body_error",
+            "error " + "9" * 59 + "… in a 200 answer: huge",
+        ),
+        (
+            b'{"error": {"code": "' + b"5" * 5000 + b'", "message": "huge"}}',
+            "in_body_error",
+            "error " + "5" * 59 + "… in a 200 answer: huge",
+        ),
+        (  # leading zeros are still the status
+            _json({"error": {"code": "000502", "message": "lost"}}),
+            "in_body_502",
+            "error 502 in a 200 answer: lost",
+        ),
     ],
-    ids=["top-level", "in-choice", "finish-reason", "after-a-byte-order-mark"],
+    ids=[
+        "top-level",
+        "in-choice",
+        "finish-reason",
+        "after-a-byte-order-mark",
+        "escaped-key",
+        "escaped-key-in-choice",
+        "escaped-finish-reason",
+        "huge-number-code",
+        "huge-string-code",
+        "zero-padded-code",
+    ],
 )
 def test_an_error_object_is_the_reading(body: bytes, outcome: str, described: str) -> None:
     reading = read_body(body)
@@ -75,3 +116,14 @@ def test_an_answer_without_an_error_object_is_the_models(body: bytes) -> None:
 )
 def test_a_body_that_is_no_chat_completion_says_why(body: bytes, problem: str) -> None:
     assert read_body(body) == BodyReading(problem=problem)
+
+
+def test_an_error_nested_too_deeply_to_show_is_still_an_error() -> None:
+    from scorer.response import body_error
+
+    deep: list[object] = []
+    for _ in range(100_000):  # built as data: deeper than any repr can walk
+        deep = [deep]
+    error = body_error({"error": deep})
+    assert error is not None and error.outcome == "in_body_error"
+    assert error.describe() == "an error in a 200 answer: a list nested too deeply to show"

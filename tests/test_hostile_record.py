@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,15 @@ ROWS = {
         ("errored", "Content-Length contained multiple unmatching values"),
     ),
     "bad-gzip": (FOUR("badgzip"), ("errored", "content-encoding: gzip, but failed to decode it")),
+    # Stacked codings, in two headers (gzip then deflate), and a gzip body of two members: decoded
+    # whole, the answer judged.
+    "gzip-then-deflate": ("gzip2", ("passed-or-no-call", None)),
+    "two-gzip-members": ("multigzip", ("passed-or-no-call", None)),
+    # A coding the request did not offer: a network error naming it, never a body left encoded.
+    "unknown-coding": (
+        FOUR("brcoding"),
+        ("errored", "content-encoding: br, which the recorder does not decode"),
+    ),
     # Three identical refusals: record stops as futile (an error line), the refusals kept
     # as recorded.
     "echoed-key": ("echo", ("errored", "step 1: HTTP 401: invalid key")),
@@ -101,7 +111,14 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
             assert got_status == status and reason in (got_reason or ""), (case, got_reason)
     rescored = _statuses(model_dir)
     assert {c: s for c, (s, _r) in rescored.items()} == {c: s for c, (s, _r) in recorded.items()}
-    transport = ("gzip-bomb", "big-header", "two-lengths", "bad-gzip", "unsolicited-101")
+    transport = (
+        "gzip-bomb",
+        "big-header",
+        "two-lengths",
+        "bad-gzip",
+        "unsolicited-101",
+        "unknown-coding",
+    )
     if not row.startswith(transport):  # transport errors replay as "replayed from the recording"
         assert rescored == recorded
     files = b"".join(p.read_bytes() for p in (tmp_path / "cas").rglob("*") if p.is_file())
@@ -123,6 +140,28 @@ def test_a_latin1_error_page_is_stored_byte_for_byte_and_flagged(
     assert base64.b64decode(response["body"]["bytes_base64"]) == LATIN1_PAGE
     assert response["body"]["string"] == LATIN1_PAGE.decode("utf-8", "replace")
     assert response["status"]["code"] == 500
+
+
+@pytest.mark.parametrize("kind", ["gzip2", "multigzip"])
+def test_a_decoded_answer_is_stored_as_the_plain_one(
+    start_gateway, tmp_path: Path, kind: str
+) -> None:
+    gateway = start_gateway()
+    summary = record(MINI_SUITE, f"ref/oracle~{kind}", tmp_path, gateway.url, CASES[:1])
+    stored = interactions(summary.model_dir / f"{CASES[0]}.json")[0]
+    # The script codes the first attempt only: the same request again gets the plain answer.
+    again = urllib.request.Request(
+        f"{gateway.url}/chat/completions",
+        stored["request"]["body"].encode(),
+        {"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(again, timeout=30) as answer:
+        assert answer.headers.get("Content-Encoding") is None
+        plain = answer.read()
+    response = stored["response"]
+    assert response["body"] == {"string": plain.decode("utf-8")}
+    assert not any(name.lower() == "content-encoding" for name in response["headers"])
+    assert response["headers"]["Content-Length"] == [str(len(plain))]
 
 
 def test_a_redirect_is_asked_once_not_followed(start_gateway, tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.headers import price
+from scorer.headers import price, recorded_headers
 from scorer.prices import attempt_price, body_price_text
 
 DEEP = 100_000
@@ -90,3 +90,30 @@ def test_attempt_price_takes_the_header_else_the_2xx_body(
     header: str | None, status: int, body: bytes, expected: tuple[str | None, str | None]
 ) -> None:
     assert attempt_price(header, status, body) == expected
+
+
+@pytest.mark.parametrize(
+    ("recorded", "read"),
+    [
+        ({"X-Lobstack-Cost-USD": ["0.01"]}, {"x-lobstack-cost-usd": "0.01"}),
+        ({"x-lobstack-cost-usd": ["0.01", "500"]}, {"x-lobstack-cost-usd": "0.01, 500"}),
+        # the same field in two cases is one field, its values in recorded order (RFC 9110 5.3)
+        ({"X-Cost": ["1"], "Server": ["s"], "x-cost": ["2"]}, {"x-cost": "1, 2", "server": "s"}),
+        ({"Server": "s"}, {"server": "s"}),  # a bare value, as a hand-edited cassette may hold
+        ({"Server": []}, {"server": ""}),
+    ],
+    ids=["lower-cased", "two-values", "two-cases", "bare-value", "no-value"],
+)
+def test_a_recorded_answers_headers_are_read_one_way(
+    recorded: dict[str, object], read: dict[str, str]
+) -> None:
+    assert recorded_headers(recorded) == read
+
+
+def test_record_and_replay_read_an_answers_headers_alike() -> None:
+    from requests.structures import CaseInsensitiveDict
+
+    live = CaseInsensitiveDict({"X-Cost": "1, 2", "Content-Type": "application/json"})
+    assert recorded_headers(live) == recorded_headers(
+        {"x-cost": ["1", "2"], "content-type": ["application/json"]}
+    )
