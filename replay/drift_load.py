@@ -74,7 +74,7 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     seen: set[str] = set()
     slug = None if model is None else model_slug(model)
     for path in (p for p in paths if is_rows_root(p)):
-        for run in rows_runs(path, slug, problems.append):
+        for run in rows_runs(path, slug, problems.append, seen):
             seen.add(run.model)
             if model is None or model in (run.model, model_slug(run.model)):
                 runs.append(run)
