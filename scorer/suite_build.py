@@ -38,7 +38,11 @@ class SuiteBuilder:
             self.problem("(top level)", "a suite must be a JSON object")
             return None
         for key in ("name", "version", "released", "system_prompt"):
-            if not isinstance(data.get(key), str) or not data.get(key):
+            value = data.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                # YAML reads `version: 0.1` or `name: 2026` as a number: say so, not "missing"
+                self.problem(key, f'{value!r} is a number, not a string: quote it ("{value!r}")')
+            elif not isinstance(value, str) or not value:
                 self.problem(key, "missing or not a non-empty string")
         if isinstance(data.get("version"), str) and not VERSION_RE.fullmatch(data["version"]):
             self.problem("version", f"{data['version']!r} is not MAJOR.MINOR.PATCH")
