@@ -118,6 +118,7 @@ def _checked(
     from recorder.bundled_suite import check_no_second_default
     from replay.out_dir import check_writable_file
     from scorer.errors import UsageError
+    from scorer.iso_date import is_iso_date
 
     if (tools is None) == (mcp is None):
         raise UsageError("suite new: give exactly one of --tools FILE or --mcp SERVER")
@@ -126,8 +127,8 @@ def _checked(
         raise UsageError(f"{out or DEFAULT_OUT}: already exists; pass --force to overwrite it")
     if out is not None:
         check_writable_file(out, "OUT")
-    if released is not None and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", released):
-        raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date")
+    if released is not None and not is_iso_date(released):
+        raise UsageError(f"--released {released!r}: must be a YYYY-MM-DD date (a real day)")
     when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
     if chain and mcp is None:
         raise UsageError("--chain: needs --mcp (the result is taken from the live server)")

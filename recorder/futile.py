@@ -53,8 +53,9 @@ class FutileWatch:
         ):
             self.verdict = (
                 f"the gateway refused the first {self.after} case-runs for {self.model} the same "
-                f"way ({first}); stopped before sending the rest. Check the key and --model (the "
-                "refusals are kept as recorded; the same command records them again)"
+                f"way ({first}); stopped before sending the rest. Check the key, --model and "
+                "--base-url (an OpenAI-style one usually ends in /v1) (the refusals are kept as "
+                "recorded; the same command records them again)"
             )
 
 

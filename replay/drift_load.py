@@ -8,7 +8,6 @@ decision 93).
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from replay.case_results import case_entries
 from replay.results_file import expand_pattern, read_results
 from scorer.drift_history import Identity, RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
+from scorer.iso_date import is_iso_date
 
 
 def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list[Path]:
@@ -74,7 +74,7 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     seen: set[str] = set()
     slug = None if model is None else model_slug(model)
     for path in (p for p in paths if is_rows_root(p)):
-        for run in rows_runs(path, slug, problems.append):
+        for run in rows_runs(path, slug, problems.append, seen):
             seen.add(run.model)
             if model is None or model in (run.model, model_slug(run.model)):
                 runs.append(run)
@@ -115,7 +115,7 @@ def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
     run_id, date = run.get("id"), run.get("date")
     if not isinstance(run_id, str) or not run_id.strip():
         raise ResultsError(f"{file}: field 'run.id' must be a non-empty string")
-    if not isinstance(date, str) or not _is_date(date):
+    if not isinstance(date, str) or not is_iso_date(date):
         raise ResultsError(f"{file}: field 'run.date' must be a date YYYY-MM-DD, got {date!r}")
     suite = data["suite"]
     return RunRecord(
@@ -128,13 +128,6 @@ def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
         cases=tally_cases((c.case_id, s) for c in case_entries(data) for s in c.statuses),
         suite_sha256=suite["sha256"] if isinstance(suite.get("sha256"), str) else None,
     )
-
-
-def _is_date(text: str) -> bool:
-    try:
-        return len(text) == 10 and datetime.date.fromisoformat(text).isoformat() == text
-    except ValueError:
-        return False
 
 
 def _strings(file: Path, field: str, value: Any) -> tuple[str, ...]:

@@ -41,10 +41,15 @@ def is_rows_root(path: Path) -> bool:
 
 
 def rows_runs(
-    path: Path, model_slug: str | None, problem: Callable[[str], None]
+    path: Path,
+    model_slug: str | None,
+    problem: Callable[[str], None],
+    others: set[str] | None = None,
 ) -> list[RunRecord]:
     """Every run partition of the rows root ``path`` (only model slug ``model_slug``'s when given),
-    one RunRecord each; each unreadable partition is handed to ``problem`` and left out."""
+    one RunRecord each; each unreadable partition is handed to ``problem`` and left out. The slugs
+    of the models left out go into ``others`` (folder names: no file opened), so a mistyped
+    ``--model`` can be told which models are there."""
     from replay.rows.dataset import partitions
     from replay.rows.store import read_table
 
@@ -57,6 +62,8 @@ def rows_runs(
     runs = []
     for partition in found:
         if model_slug is not None and partition.model_slug != model_slug:
+            if others is not None:
+                others.add(partition.model_slug)
             continue
         file = partition.file("cases")
         if partition.run_id is None:

@@ -57,6 +57,11 @@ def find_model_dirs(cassettes: Path) -> tuple[list[Path], list[tuple[Path, str]]
                 f"rescore one run at a time, e.g. `lobstack-eval rescore {cassettes / dated[-1]}` "
                 f"(runs: {', '.join(dated[:10])}{', ...' if len(dated) > 10 else ''})"
             )
+        if (cassettes / MANIFEST).is_file():  # a model dir given for the dir of model dirs
+            raise CassetteError(
+                f"{cassettes}: one model's recordings (it holds a {MANIFEST}), not a cassettes dir "
+                f"of model dirs: name the dir it is in, {cassettes.parent}"
+            )
         raise CassetteError(
             f"{cassettes}: no model dirs (folders with a {MANIFEST}); record one with "
             "`lobstack-eval record`" + runs

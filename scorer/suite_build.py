@@ -9,6 +9,7 @@ from typing import Any
 
 from scorer import suite_rules
 from scorer.checks import operand_problem
+from scorer.iso_date import is_iso_date
 from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
 from scorer.suite_origin import origin_problems
@@ -16,7 +17,6 @@ from scorer.suite_tools import TOOL_NAME_RE, TOOL_NAME_RULE, build_tools, shown_
 
 # Used with fullmatch only: re.match's `$` also matches before a final newline ("1.1.0\n" passed).
 VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ROLES = ("user", "assistant", "tool", "system")
 
 
@@ -38,12 +38,16 @@ class SuiteBuilder:
             self.problem("(top level)", "a suite must be a JSON object")
             return None
         for key in ("name", "version", "released", "system_prompt"):
-            if not isinstance(data.get(key), str) or not data.get(key):
+            value = data.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                # YAML reads `version: 0.1` or `name: 2026` as a number: say so, not "missing"
+                self.problem(key, f'{value!r} is a number, not a string: quote it ("{value!r}")')
+            elif not isinstance(value, str) or not value:
                 self.problem(key, "missing or not a non-empty string")
         if isinstance(data.get("version"), str) and not VERSION_RE.fullmatch(data["version"]):
             self.problem("version", f"{data['version']!r} is not MAJOR.MINOR.PATCH")
-        if isinstance(data.get("released"), str) and not _DATE.fullmatch(data["released"]):
-            self.problem("released", f"{data['released']!r} is not a YYYY-MM-DD date")
+        if isinstance(data.get("released"), str) and not is_iso_date(data["released"]):
+            self.problem("released", f"{data['released']!r} is not a YYYY-MM-DD date (a real day)")
         self.lobstack = suite_rules.is_lobstack(data.get("name"))
         if "origin" in data:
             self.problems.extend(origin_problems(data["origin"]))

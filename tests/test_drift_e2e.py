@@ -98,6 +98,23 @@ def test_the_rows_root_and_the_report_dirs_give_one_verdict(
     assert from_rows == from_cases == from_reports
 
 
+def test_a_mistyped_model_names_the_models_there(
+    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in --model: one error line listing the models there, from a rows root (by slug, its
+    folder names) as from the report dirs (by name), where the rows root used to list none."""
+    reports, rows = scored
+    assert main(["drift", str(rows), "--model", "ref/drifitng"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: no run of model 'ref/drifitng' in {rows}; models there: ref_drifting, ref_flaky\n"
+    )
+    assert main(["drift", str(reports), "--model", "ref/drifitng"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: no run of model 'ref/drifitng' in {reports}; models there: ref/drifting, "
+        "ref/flaky\n"
+    )
+
+
 def test_the_timeline_marks_the_runs_drift_names(
     scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -441,6 +441,19 @@ class TestWriteReportErrors:
         ):
             write_report(tmp_path, SAMPLE / "suite.json")
 
+    def test_one_models_dir_names_the_dir_it_is_in(
+        self, reports: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`report reports/alpha_oracle` (a model dir): the line names the reports dir to give,
+        where it said there were no model directories."""
+        model_dir = reports / "alpha_oracle"
+        assert main(["report", str(model_dir), "--suite", str(reports / "suite.json")]) == 1
+        assert capsys.readouterr().err == (
+            f"error: {model_dir}: one model's results (it holds a results.json), not a reports "
+            f"dir of model dirs: name the dir it is in, {reports}\n"
+        )
+        assert not (model_dir / "index.html").exists()
+
     def test_missing_suite(self, reports: Path) -> None:
         with pytest.raises(SuiteError, match=r"nope\.json: no such suite file"):
             write_report(reports, reports / "nope.json")

@@ -55,6 +55,20 @@ def test_an_unknown_model_is_one_error_and_is_asked_again(
     assert len(gateway.requests_seen) == 2 * asked
 
 
+def test_a_base_url_without_v1_is_one_error_naming_it(
+    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--base-url http://127.0.0.1:PORT` (no /v1): every request is a 404 on an unknown URL; the
+    line that stops the run names --base-url, where it used to say only the key and --model."""
+    assert gateway.url.endswith("/v1")
+    assert _record(gateway.url.removesuffix("/v1"), "ref/oracle", tmp_path / "cas") == 1
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("error: the gateway refused the first 3 case-runs for ref/oracle")
+    assert "HTTP 404" in last
+    assert "Check the key, --model and --base-url (an OpenAI-style one usually ends in /v1)" in last
+    assert len(gateway.requests_seen) == 3
+
+
 def test_a_400_is_the_models_answer_and_is_kept(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -311,6 +311,21 @@ def test_no_model_dirs(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyp
     assert not (tmp_path / "o").exists()  # nothing to score: no empty --out dir left behind
 
 
+def test_one_models_dir_names_the_dir_it_is_in(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys
+) -> None:
+    """`rescore cassettes/ref_oracle` (a model dir, not the dir of model dirs) used to say 'no model
+    dirs ...; record one', though the model was recorded: it now names the dir to give."""
+    model_dir = ROOT / "cassettes" / "ref_oracle"
+    out = tmp_path / "o"
+    assert main(["rescore", str(model_dir), "--suite", str(MINI_SUITE), "--out", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {model_dir}: one model's recordings (it holds a run.json), not a cassettes dir of "
+        f"model dirs: name the dir it is in, {ROOT / 'cassettes'}\n"
+    )
+    assert not out.exists()
+
+
 def test_missing_cassettes_leave_no_out_dir(  # type: ignore[no-untyped-def]
     tmp_path: Path,
     capsys,

@@ -139,6 +139,20 @@ def broken(mutate) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
         (lambda d: d.update(version="1.1.0\n"), "version: '1.1.0\\n' is not MAJOR.MINOR.PATCH"),
         (lambda d: d.update(version="1.١.0"), "version: '1.١.0' is not MAJOR.MINOR.PATCH"),
         (lambda d: d.update(released="2026-01-01\n"), "released"),
+        # A YAML `version: 0.1` arrives as a number: named as one, not as missing.
+        (lambda d: d.update(version=0.1), "version: 0.1 is a number, not a string: quote it"),
+        (lambda d: d.update(name=2026), 'name: 2026 is a number, not a string: quote it ("2026")'),
+        (lambda d: d.update(name=True), "name: missing or not a non-empty string"),
+        # Shaped like a date is not enough: a month 13 or a 30 February is no day.
+        (
+            lambda d: d.update(released="2026-13-01"),
+            "released: '2026-13-01' is not a YYYY-MM-DD date (a real day)",
+        ),
+        (
+            lambda d: d.update(released="2026-02-30"),
+            "released: '2026-02-30' is not a YYYY-MM-DD date (a real day)",
+        ),
+        (lambda d: d.update(released="20260101"), "released: '20260101' is not a YYYY-MM-DD"),
     ],
 )
 def test_each_problem_names_case_and_field(  # type: ignore[no-untyped-def]

@@ -173,6 +173,8 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
         (["--tools", "tools.json", "--chain", "lights"], "--chain: needs --mcp"),
         (["--mcp", "no-such-command-h9", "--chain", "t={oops"], "the arguments are not JSON"),
         (["--tools", "tools.json", "--released", "5 Dec"], "must be a YYYY-MM-DD date"),
+        (["--tools", "tools.json", "--released", "2026-13-01"], "must be a YYYY-MM-DD date"),
+        (["--tools", "tools.json", "--released", "2026-02-30"], "must be a YYYY-MM-DD date"),
         (["--mcp", "no-such-command-h9"], "--mcp no-such-command-h9: cannot list its tools: "),
         (["--mcp", f"{sys.executable} -c 'import sys; sys.exit(3)'"], "cannot list its tools: "),
     ],

@@ -44,6 +44,11 @@ def results_paths(reports_dir: Path) -> list[Path]:
     paths = sorted(
         p / "results.json" for p in reports_dir.iterdir() if (p / "results.json").is_file()
     )
+    if not paths and (reports_dir / "results.json").is_file():  # a model dir, not its parent
+        raise ResultsError(
+            f"{reports_dir}: one model's results (it holds a results.json), not a reports dir of "
+            f"model dirs: name the dir it is in, {reports_dir.parent}"
+        )
     if not paths:
         raise ResultsError(f"no model directories (folders with a results.json) in {reports_dir}")
     return paths
