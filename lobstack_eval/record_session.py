@@ -100,11 +100,7 @@ def record_model(job: RecordJob) -> int:
 
 
 def _record_locked(
-    job: RecordJob,
-    loaded: Suite,
-    case: list[str],
-    say: Callable[[str], None],
-    made: Path | None = None,
+    job: RecordJob, loaded: Suite, case: list[str], say: Callable[[str], None], made: Path | None
 ) -> int:
     """Adopt, plan and record ``job``'s cases of ``loaded`` (the suite ``record_model`` read);
     ``made``, the outermost folder this run made for the model dir (None: it was there)."""
