@@ -41,18 +41,31 @@ class FutileWatch:
 
     @property
     def settled(self) -> bool:
-        """True once the first ``after`` case-runs are counted (the run is futile or it is not)."""
-        return len(self.kinds) >= self.after
+        """True once the run is futile or cannot be: the first ``after`` case-runs are counted, or
+        one counted so far already differs from the first (an answer, another refusal)."""
+        return len(self.kinds) >= self.after or not self._alike()
 
     @property
     def awaiting(self) -> int:
         """How many case-runs are still to be counted before the run is settled."""
-        return max(0, self.after - len(self.kinds))
+        return 0 if self.settled else self.after - len(self.kinds)
+
+    def _alike(self) -> bool:
+        """True while every case-run counted is futile the same way: the same refusal, or no
+        connection (whatever the cause)."""
+        if not self.kinds:
+            return True
+        first = self.kinds[0]
+        if first is None:
+            return False
+        if first[0] == "refused":
+            return all(k == first for k in self.kinds)
+        return all(k is not None and k[0] == first[0] for k in self.kinds)
 
     def observe(self, entry: RecordedCase, unreachable: str | None = None) -> None:
-        """Count one finished case-run of this run (only the first ``after`` count);
-        ``unreachable`` is why none of its attempts could connect, when none could."""
-        if len(self.kinds) >= self.after:
+        """Count one finished case-run of this run (only until settled); ``unreachable`` is why
+        none of its attempts could connect, when none could."""
+        if self.settled:
             return
         if entry.refused_by_gateway:
             self.kinds.append(("refused", entry.reason or "refused"))
@@ -60,16 +73,17 @@ class FutileWatch:
             self.kinds.append(("unreachable", unreachable))
         else:
             self.kinds.append(None)
-        if len(self.kinds) < self.after or self.kinds[0] is None:
+        counted = self.kinds[0]
+        if len(self.kinds) < self.after or counted is None or not self._alike():
             return
-        kind, first = self.kinds[0]
-        if kind == "refused" and all(k == self.kinds[0] for k in self.kinds):
+        kind, first = counted
+        if kind == "refused":
             self.verdict = (
                 f"the gateway refused the first {self.after} case-runs for {self.model} the same "
                 f"way ({first}); stopped before sending the rest. Check the key, --model and "
                 "--base-url (an OpenAI-style one usually ends in /v1)"
             )
-        elif kind == "unreachable" and all(k and k[0] == kind for k in self.kinds):
+        else:
             self.unreachable = True
             self.verdict = (
                 f"no gateway answered at {self.base_url}: the first {self.after} case-runs for "

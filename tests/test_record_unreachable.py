@@ -245,3 +245,12 @@ def test_only_three_unreachable_case_runs_in_a_row_make_the_run_futile() -> None
         assert watch.settled and watch.verdict is None
         watch.observe(unreachable, "connection refused")  # only the first three count
         assert watch.verdict is None
+    # settled as soon as one differs: freed workers need not wait for the first three
+    watch = FutileWatch("m", "http://127.0.0.1:9/v1")
+    watch.observe(unreachable, "connection refused")
+    assert not watch.settled and watch.awaiting == 2
+    watch.observe(answered)
+    assert watch.settled and watch.awaiting == 0 and watch.verdict is None
+    watch = FutileWatch("m", "http://127.0.0.1:9/v1")
+    watch.observe(answered)
+    assert watch.settled and watch.verdict is None
