@@ -56,6 +56,7 @@ def record_model(job: RecordJob) -> int:
     """Record what is missing of ``job``'s model, under its model dir's lock; the exit code. Every
     line said goes through the endpoint's scrubber, so no key is ever printed."""
     from fileio.safe_paths import inside
+    from recorder.discard import first_missing
     from recorder.endpoint import require_key
     from recorder.files import read_suite
     from recorder.interrupts import RecordInterrupted, terminate_as_interrupt
@@ -83,10 +84,10 @@ def record_model(job: RecordJob) -> int:
                 require_key(job.endpoint)
             # inside(): a model dir that links out of the cassettes dir is refused before its lock
             # is created there
-            with model_dir_lock(
-                inside(job.cassettes, job.slug)
-            ):  # held from planning to the last case
-                return _record_locked(job, loaded, case, say)
+            model_dir = inside(job.cassettes, job.slug)
+            made = first_missing(model_dir)  # a futile run removes what it made
+            with model_dir_lock(model_dir):  # held from planning to the last case
+                return _record_locked(job, loaded, case, say, made)
     except RecordInterrupted as stopped:
         say(
             f"Kept {stopped.kept} finished {what} of this run; run the same command again to "
@@ -99,9 +100,10 @@ def record_model(job: RecordJob) -> int:
 
 
 def _record_locked(
-    job: RecordJob, loaded: Suite, case: list[str], say: Callable[[str], None]
+    job: RecordJob, loaded: Suite, case: list[str], say: Callable[[str], None], made: Path | None
 ) -> int:
-    """Adopt, plan and record ``job``'s cases of ``loaded`` (the suite ``record_model`` read)."""
+    """Adopt, plan and record ``job``'s cases of ``loaded`` (the suite ``record_model`` read);
+    ``made``, the outermost folder this run made for the model dir (None: it was there)."""
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import require_key
     from recorder.record import prepare_model_dir, record
@@ -143,6 +145,7 @@ def _record_locked(
             max_answer_mb=job.limits.max_answer_mb,
             run=job.run,
             adopted=adopted,  # prepared once, above, under the lock still held
+            made=made,
         )
     _say_recorded(job, summary, todo, progress, model_dir, say)
     return 0
@@ -186,6 +189,14 @@ def _say_recorded(
             f"the gateway refused {len(progress.refused)} {what} before any model answered (first: "
             f"{first[0]}: {first[1]}); check the key and --model, then run the same command again: "
             "it records them again"
+        )
+    if statuses and transport == len(statuses):
+        # Nothing of this run can be scored: a success exit would let a CI job go on with
+        # nothing new (decision recording.md#a-run-with-only-transport-errors-fails).
+        raise GatewayError(
+            f"nothing of this run can be scored: all {len(statuses)} {what} errored by transport "
+            f"errors at {job.endpoint.url} (no answer in time, no connection, or 429/502/503/504 "
+            "after every retry); run the same command again to retry them"
         )
 
 

@@ -3,7 +3,9 @@ is priced.
 
 - The same refusal (HTTP 401, 403 or 404, same reason) for each of the first ``FUTILE_AFTER``
   case-runs of a run means a wrong key or model name: the run starts no other case-run (decision
-  ``METHOD.md#stop-when-futile``).
+  ``METHOD.md#stop-when-futile``). So does a connection that could not be opened for each of
+  them, every retry included (refused, no such host, no route: ``recorder.unreachable``): no
+  gateway is there (decision ``recording.md#stop-when-unreachable``).
 - After a run in which no 2xx answer carried a price (the cost header, or OpenRouter's
   ``usage.cost``), the user is told, naming the header: otherwise they learn it from a ``-`` in
   the leaderboard.
@@ -27,36 +29,87 @@ FUTILE_AFTER = 3
 
 class FutileWatch:
     """Watches the case-runs of one run as they finish; ``verdict`` is the line to stop with,
-    once futile."""
+    once futile (``stop_line`` adds what became of the case-runs)."""
 
-    def __init__(self, model: str, after: int = FUTILE_AFTER) -> None:
+    def __init__(self, model: str, base_url: str = "", after: int = FUTILE_AFTER) -> None:
         self.model = model
+        self.base_url = base_url  # as shown: no credentials (``Endpoint.url``)
         self.after = after
-        self.reasons: list[str | None] = []
+        self.kinds: list[tuple[str, str] | None] = []
         self.verdict: str | None = None
+        self.unreachable = False  # the verdict is that no gateway answered at the base URL
 
     @property
     def settled(self) -> bool:
-        """True once the first ``after`` case-runs are counted (the run is futile or it is not)."""
-        return len(self.reasons) >= self.after
+        """True once the run is futile or cannot be: the first ``after`` case-runs are counted, or
+        one counted so far already differs from the first (an answer, another refusal)."""
+        return len(self.kinds) >= self.after or not self._alike()
 
-    def observe(self, entry: RecordedCase) -> None:
-        """Count one finished case-run of this run (only the first ``after`` count)."""
-        if len(self.reasons) >= self.after:
+    @property
+    def awaiting(self) -> int:
+        """How many case-runs are still to be counted before the run is settled."""
+        return 0 if self.settled else self.after - len(self.kinds)
+
+    def _alike(self) -> bool:
+        """True while every case-run counted is futile the same way: the same refusal, or no
+        connection (whatever the cause)."""
+        if not self.kinds:
+            return True
+        first = self.kinds[0]
+        if first is None:
+            return False
+        if first[0] == "refused":
+            return all(k == first for k in self.kinds)
+        return all(k is not None and k[0] == first[0] for k in self.kinds)
+
+    def observe(self, entry: RecordedCase, unreachable: str | None = None) -> None:
+        """Count one finished case-run of this run (only until settled); ``unreachable`` is why
+        none of its attempts could connect, when none could."""
+        if self.settled:
             return
-        self.reasons.append(entry.reason if entry.refused_by_gateway else None)
-        first = self.reasons[0]
-        if (
-            len(self.reasons) == self.after
-            and first is not None
-            and all(r == first for r in self.reasons)
-        ):
+        if entry.refused_by_gateway:
+            self.kinds.append(("refused", entry.reason or "refused"))
+        elif unreachable is not None and entry.errored_by_transport:
+            self.kinds.append(("unreachable", unreachable))
+        else:
+            self.kinds.append(None)
+        counted = self.kinds[0]
+        if len(self.kinds) < self.after or counted is None or not self._alike():
+            return
+        kind, first = counted
+        if kind == "refused":
             self.verdict = (
                 f"the gateway refused the first {self.after} case-runs for {self.model} the same "
                 f"way ({first}); stopped before sending the rest. Check the key, --model and "
-                "--base-url (an OpenAI-style one usually ends in /v1) (the refusals are kept as "
-                "recorded; the same command records them again)"
+                "--base-url (an OpenAI-style one usually ends in /v1)"
             )
+        else:
+            self.unreachable = True
+            self.verdict = (
+                f"no gateway answered at {self.base_url}: the first {self.after} case-runs for "
+                f"{self.model} could not connect, each after its retries ({first}); stopped "
+                "before sending the rest. Is the gateway running? For the local stand-in, start "
+                "it with `lobstack-eval gateway`; else check --base-url"
+            )
+
+    def stop_line(self, removed: Path | None) -> str:
+        """The verdict and what became of the futile case-runs: kept (the same command asks them
+        again), or ``removed``, the model dir this run made and that holds no answer."""
+        what = "transport errors" if self.unreachable else "refusals"
+        if removed is not None:
+            return (
+                f"{self.verdict} ({removed} was made by this run and held only these {what}, so "
+                "it is removed)"
+            )
+        if self.unreachable:
+            return (
+                f"{self.verdict} (the case-runs are kept as transport errors; the same command "
+                "records them again)"
+            )
+        return (
+            f"{self.verdict} (the refusals are kept as recorded; the same command records them "
+            "again)"
+        )
 
 
 def _priced(cassette: Path, cost_header: str) -> bool | str | None:

@@ -62,6 +62,7 @@ class Interrupts:
         self.watching = (
             True  # until the first answers are in, a freed worker waits for them to be counted
         )
+        self.awaiting = 3  # how many first answers are still to be counted (``recorder.futile``)
         self.interruptible = False
         self._announced = False
 

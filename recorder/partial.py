@@ -52,17 +52,25 @@ def entry_path(cassette: Path) -> Path:
 
 
 def write_entry(
-    cassette: Path, model: str, base_url: str, run: CaseRun, case: RecordedCase
+    cassette: Path,
+    model: str,
+    base_url: str,
+    run: CaseRun,
+    case: RecordedCase,
+    unreachable: str | None = None,
 ) -> None:
     """Mark ``cassette`` finished: its manifest entry, written after it (so an entry means a
-    whole cassette)."""
-    document = {
+    whole cassette). ``unreachable``: why no attempt of the case-run could connect, when none
+    could (``recorder.unreachable``); only the recording run reads it."""
+    document: dict[str, Any] = {
         "model": model,
         "base_url": base_url,
         "case_id": run.case_id,
         "repeat": run.repeat,
         "case": case_json(case),
     }
+    if unreachable is not None:
+        document["unreachable"] = unreachable
     write_atomic(
         entry_path(cassette), json.dumps(document, sort_keys=True) + "\n"
     )  # ASCII: surrogates escaped
@@ -87,6 +95,15 @@ def read_run(entry: Path) -> CaseRun | None:
     ):
         return None
     return CaseRun(case_id, repeat)
+
+
+def read_unreachable(entry: Path) -> str | None:
+    """Why no attempt of the entry's case-run could connect (``write_entry``), else None."""
+    try:
+        cause = json.loads(entry.read_text(encoding="utf-8")).get("unreachable")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return cause if isinstance(cause, str) else None
 
 
 def _interactions(cassette: Path) -> list[Any] | None:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from fileio.safe_paths import inside
 from recorder.client import COST_HEADER
+from recorder.discard import discard_new_dir
 from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
 from recorder.files import read_suite
 from recorder.futile import FutileWatch, unpriced
@@ -37,6 +38,7 @@ from recorder.partial import (
     entry_path,
     pending_cassette,
     read_run,
+    read_unreachable,
     run_dir,
     take,
 )
@@ -160,6 +162,7 @@ def record(
     max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
     run: RunStamp | None = None,
     adopted: Sequence[CaseRun] | None = None,
+    made: Path | None = None,
 ) -> RecordSummary:
     """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1
     records in this process.
@@ -171,7 +174,9 @@ def record(
     larger one is a transport error of its attempt); ``run`` stamps the recording as a run of a
     history (``cassettes`` is then that run's dir); ``adopted``, what the caller's own
     ``prepare_model_dir`` adopted (the caller holds the model dir's lock from then on), else None:
-    the dir is prepared here."""
+    the dir is prepared here; ``made``, the outermost folder the caller made for this run on the
+    way to the model dir (``recorder.discard.first_missing`` before taking the lock), else None:
+    a run stopped as futile then removes the dir when it holds no answer."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -205,7 +210,7 @@ def record(
             for run in runs
         ]
         kept: list[CaseRun] = []
-        watch = FutileWatch(model)
+        watch = FutileWatch(model, endpoint.url)
 
         def done(run: CaseRun) -> None:
             # Only this process moves cassettes into place, then updates run.json.
@@ -216,14 +221,17 @@ def record(
                 )
             manifest.write(model_dir)
             # last: a run killed before this point leaves the entry for the next run to adopt
+            unreachable = read_unreachable(entry)
             entry.unlink()
             kept.append(run)
-            watch.observe(manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
+            watch.observe(manifest.entry(run.case_id, run.repeat), unreachable)  # type: ignore[arg-type]
             interrupts.futile, interrupts.watching = watch.verdict is not None, not watch.settled
+            interrupts.awaiting = watch.awaiting
             if on_case:
                 on_case(run, manifest.entry(run.case_id, run.repeat))  # type: ignore[arg-type]
 
         interrupts = Interrupts(lambda text: notify(endpoint.scrub(text)))
+        interrupts.awaiting = watch.awaiting
         with interrupts.installed():
             try:
                 if concurrency == 1 or len(tasks) <= 1:
@@ -248,7 +256,8 @@ def record(
         if interrupts.draining or interrupts.stop_now:
             raise RecordInterrupted(len(kept))
         if watch.verdict is not None:
-            raise GatewayError(watch.verdict)
+            gone = made is not None and discard_new_dir(model_dir, manifest, made)
+            raise GatewayError(watch.stop_line(model_dir if gone else None))
     statuses = {
         str(run): manifest.entry(run.case_id, run.repeat).status for run in runs if run in kept
     }  # type: ignore[union-attr]

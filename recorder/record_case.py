@@ -50,21 +50,28 @@ class CaseTask:
 class _RecordingTransport:
     """Remembers the sha256 of every request sent, in attempt order, for the manifest; and keeps the
     cassette to the answered attempts: an answer that completed in the very instant its attempt's
-    time ran out counts as a timeout, so vcrpy's copy of it is dropped."""
+    time ran out counts as a timeout, so vcrpy's copy of it is dropped. ``unreachable`` is why the
+    last attempt could not connect, None once any attempt connected."""
 
     def __init__(self, inner: RequestsTransport, cassette: Any) -> None:
         self.inner = inner
         self.cassette = cassette
         self.digests: list[str] = []
+        self.unreachable: str | None = None
+        self._connected = False
 
     def send(self, request: HttpRequest) -> HttpAnswer:
         self.digests.append(request.digest())
         before = len(self.cassette.data)
         try:
-            return self.inner.send(request)
-        except TransportFailure:
+            answer = self.inner.send(request)
+        except TransportFailure as failure:
             del self.cassette.data[before:]
+            self._connected |= failure.unreachable is None
+            self.unreachable = None if self._connected else failure.unreachable
             raise
+        self._connected, self.unreachable = True, None
+        return answer
 
 
 _SUITES: dict[tuple[str, str], Suite] = {}
@@ -117,5 +124,5 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
     if entry.reason is not None:  # a gateway may echo the key in an error message
         entry = dataclasses.replace(entry, reason=endpoint.scrub(entry.reason))
     run = CaseRun(task.case_id, task.repeat)
-    write_entry(Path(task.cassette), task.model, endpoint.stored, run, entry)
+    write_entry(Path(task.cassette), task.model, endpoint.stored, run, entry, transport.unreachable)
     return run

@@ -70,7 +70,15 @@ def record_in_processes(
             if queue and not interrupts.stop_starting:
                 pool.submit(queue.popleft())
         while not interrupts.stop_now:
-            while queue and pool.idle() and not interrupts.stop_starting and failure is None:
+            # While the first answers are being counted, only as many case-runs run as are still
+            # needed to count: an unreachable gateway costs each extra one its whole retries.
+            while (
+                queue
+                and pool.idle()
+                and not interrupts.stop_starting
+                and failure is None
+                and (not interrupts.watching or pool.running < interrupts.awaiting)
+            ):
                 pool.submit(queue.popleft())
             if not pool.running:
                 break

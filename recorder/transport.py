@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from recorder.unreachable import no_connection_cause, no_connection_text
 from scorer.headers import recorded_headers
 
 DEFAULT_TIMEOUT_S = 120.0
@@ -52,15 +53,22 @@ class HttpAnswer:
 
 
 class TransportFailure(Exception):
-    """The request did not complete: no answer in time, or the connection failed."""
+    """The request did not complete: no answer in time, or the connection failed.
+    ``unreachable`` is why no connection could be opened at all (refused, a name that does not
+    resolve, no route: ``recorder.unreachable``), else None."""
 
     def __init__(
-        self, kind: Literal["timeout", "network_error"], detail: str, wall_ms: float
+        self,
+        kind: Literal["timeout", "network_error"],
+        detail: str,
+        wall_ms: float,
+        unreachable: str | None = None,
     ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
         self.wall_ms = wall_ms
+        self.unreachable = unreachable
 
 
 class AnswerTooLarge(Exception):
@@ -189,6 +197,10 @@ class RequestsTransport:
         except requests.Timeout as exc:
             raise TransportFailure("timeout", _short(exc), _ms(started)) from None
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+            cause = no_connection_cause(exc)
+            if cause is not None:  # said plainly: urllib3's text cut at 200 characters hid it
+                detail = no_connection_text(request.url, cause)
+                raise TransportFailure("network_error", detail, _ms(started), cause) from None
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         except (
             requests.exceptions.InvalidHeader,

@@ -90,6 +90,9 @@ SLOW_FIXTURES = frozenset({"pytester", "start_gateway", "gateway", "repeat_casse
 SLOW_TESTS = frozenset(
     {
         "test_two_recordings_of_a_flaky_model_pass_the_gate",
+        # the method's backoff (1 + 2 + 4 s) for each case-run against a port with no gateway
+        "test_no_gateway_at_the_base_url_stops_after_three_case_runs_and_leaves_nothing",
+        "test_a_gateway_that_never_answers_is_not_unreachable_and_a_run_of_timeouts_exits_1",
         "test_readme_pytest_section_commands_run_in_a_project_with_only_recordings",
         "test_readme_pytest_section_commands_collect_only_the_recordings_here",
         "test_rescore_shards_merged_equal_the_unsharded_rescore_byte_for_byte",

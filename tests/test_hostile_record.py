@@ -231,9 +231,10 @@ def test_a_wrong_model_stops_after_three_identical_refusals(
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "HTTP 404: The model `no-such-model` does not exist" in errors[0]
     assert len(gateway.requests_seen) == 3  # of 8 cases
-    assert (
-        len(read_manifest(tmp_path / "no-such-model").cases) == 3
-    )  # the refusals are kept as recorded
+    # the model dir was made by this run and holds only the refusals: removed
+    # (docs/decisions/recording.md#a-futile-run-leaves-no-new-dir)
+    assert errors[0].endswith("held only these refusals, so it is removed)")
+    assert not (tmp_path / "no-such-model").exists()
 
 
 def test_a_run_without_any_price_says_so(  # type: ignore[no-untyped-def]

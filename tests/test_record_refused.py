@@ -34,7 +34,9 @@ def _record(url: str, model: str, cassettes: Path) -> int:
 def test_an_unknown_model_is_one_error_and_is_asked_again(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The model dir was there before the run (even empty): the refusals are kept in it."""
     cassettes = tmp_path / "cas"
+    (cassettes / "ref_orcale").mkdir(parents=True)
     assert _record(gateway.url, "ref/orcale", cassettes) == 1
     err = capsys.readouterr().err
     last = err.strip().splitlines()[-1]
@@ -49,10 +51,48 @@ def test_an_unknown_model_is_one_error_and_is_asked_again(
     )
     asked = len(gateway.requests_seen)
     assert asked == 3 < cases
+    manifest = json.loads((cassettes / "ref_orcale" / "run.json").read_text())
+    assert len(manifest["cases"]) == 3
     assert (
         _record(gateway.url, "ref/orcale", cassettes) == 1
     )  # recorded again, not "nothing to record"
     assert len(gateway.requests_seen) == 2 * asked
+
+
+def test_a_mistyped_model_leaves_no_dir_behind(
+    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model dir the futile run made itself, holding only its refusals, is removed
+    (docs/decisions/recording.md#a-futile-run-leaves-no-new-dir): the next rescore of the
+    cassettes dir does not fail on it. Another model's dir and the cassettes dir stay."""
+    cassettes = tmp_path / "cas"
+    other = cassettes / "other_model"
+    other.mkdir(parents=True)
+    (other / "notes.txt").write_text("kept\n", encoding="utf-8")
+    assert _record(gateway.url, "ref/orcale", cassettes) == 1
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("error: the gateway refused the first 3 case-runs for ref/orcale")
+    assert last.endswith(
+        f"({cassettes / 'ref_orcale'} was made by this run and held only these refusals, so it "
+        "is removed)"
+    )
+    assert len(gateway.requests_seen) == 3
+    assert sorted(p.name for p in cassettes.iterdir()) == ["other_model"]
+    assert (other / "notes.txt").read_text(encoding="utf-8") == "kept\n"
+    # the same typo again: asked again from scratch, removed again
+    assert _record(gateway.url, "ref/orcale", cassettes) == 1
+    assert len(gateway.requests_seen) == 6
+    assert sorted(p.name for p in cassettes.iterdir()) == ["other_model"]
+
+
+def test_a_futile_run_removes_the_folders_it_made_and_never_a_foreign_file(
+    gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--cassettes new/deeper: both folders were made by the run and are removed; a folder that
+    was there before (tmp_path) stays."""
+    assert _record(gateway.url, "ref/orcale", tmp_path / "new" / "deeper") == 1
+    assert "so it is removed" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_base_url_without_v1_is_one_error_naming_it(
@@ -102,10 +142,12 @@ def _rescore(cassettes: Path, out: Path, *extra: str) -> int:
 def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What `record --model <typo>` leaves (the first 3 cases an HTTP 404, then record stops) scores
-    no case: rescore and merge of report shards each end with one error line and exit 1
-    (docs/commands/rescore.md#no-scored-case-fails), as docs/errors.md says."""
+    """What `record --model <typo>` leaves in a model dir that was there before (the first 3 cases
+    an HTTP 404, then record stops) scores no case: rescore and merge of report shards each end
+    with one error line and exit 1 (docs/commands/rescore.md#no-scored-case-fails), as
+    docs/errors.md says."""
     cassettes = tmp_path / "cas"
+    (cassettes / "ref_orcale").mkdir(parents=True)  # there before: the refusals are kept in it
     assert _record(gateway.url, "ref/orcale", cassettes) == 1
     cases = len(json.loads(MINI_SUITE.read_text())["cases"])
     capsys.readouterr()
