@@ -35,7 +35,10 @@ _RUN = typer.Option(
     help="Serve run N of a history (day N: ref/drifting's version, ref/flaky's draws, Date).",
 )
 _DRIFT_FROM = typer.Option(
-    "6", "--drift-from", metavar="N", help="The first run ref/drifting answers changed."
+    "16",  # standin.reply.DEFAULT_DRIFT_FROM (not imported: the CLI starts without the stand-in)
+    "--drift-from",
+    metavar="N",
+    help="The first run ref/drifting answers changed.",
 )
 _SUITE = typer.Option(
     None, "--suite", help=f"Suite the reference models answer from {SUITE_DEFAULT_HELP}."

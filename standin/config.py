@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from standin.faults import FaultSpec
+from standin.reply import DEFAULT_DRIFT_FROM
 from standin.wire import COST_HEADER
 
 
@@ -34,4 +35,4 @@ class GatewayConfig:
     cost_header: str = COST_HEADER
     upstream_prefix: str = ""
     run: int | None = None
-    drift_from: int = 6
+    drift_from: int = DEFAULT_DRIFT_FROM

@@ -2,7 +2,7 @@
 drift tests.
 
 The stand-in serves one "run" at a time (``GatewayConfig.run``, ``gateway --run N``: the provider's
-day N). Before ``drift_from`` (``gateway --drift-from N``, default 6) the model is version 1: the
+day N). Before ``drift_from`` (``gateway --drift-from N``, default 16) the model is version 1: the
 oracle on every case but the wobbly ones (a tenth of the cases, by id alone), each of which passes
 or fails by a draw of (seed, run, case, step), so daily runs differ by a case or two as real ones
 do. From run ``drift_from`` on it is version 2: the same, but the broken cases (a tenth of the other
@@ -20,7 +20,6 @@ from standin.models import NONE_MISTAKE, UNKNOWN_TEXT, mistaken, oracle
 from standin.reply import Ask, Reply
 
 NAME = "ref/drifting"
-DEFAULT_DRIFT_FROM = 6
 PROVIDER_HEADER = "x-lobstack-provider"
 PROVIDERS = {1: "standin-east", 2: "standin-west"}
 WOBBLY_SHARE = 0.1  # of the cases, by id: pass or fail by a draw per run

@@ -5,8 +5,15 @@ histories, the very code the benchmark runs):
 - each run's score is centred exactly under "no change" (brute force over every arrangement of a
   case's runs) with the hypergeometric variance (scipy's), and the CUSUM and its first alarm are the
   textbook recursion;
-- P(any false alarm in 180 daily runs) <= 5% (+ 3 simulation errors) at K = 1 on the noisy,
-  near-deterministic and worst calibration profiles, and at K = 3 on the noisy one;
+- P(any false alarm in 180 daily runs) <= 5% at the shipped threshold with 95% confidence (the
+  Clopper-Pearson upper bound of the simulated rate, statsmodels', under 5%): on the two profiles
+  that sit highest (every case at 0.99 at K = 1, at 0.995 at K = 3; about 3.9%, 20,000 histories,
+  docs/decisions/drift.md) with 6,000 histories each, and on the issue's two profiles. 6,000 is
+  enough to tell 3.9% from 5%: the bound holds only if at most 271 of 6,000 alarm, which a true
+  rate of 5% (the old threshold 5.0's) passes with probability 4.4%, and a true 3.9% fails with
+  probability 0.7% (binomial);
+- the benchmark's calibration rule (``calibrated_threshold``) picks the smallest threshold meeting
+  that bound;
 - the median delay meets issue 31's targets at K = 1 (a diffuse 10-point drop <= 3 runs noisy, <= 2
   near-deterministic; 5 points <= 10 and <= 3), and K = 3 is no slower.
 """
@@ -20,12 +27,14 @@ import random
 import numpy as np
 import pytest
 from scipy.stats import hypergeom
+from statsmodels.stats.proportion import proportion_confint
 
 from benchmarks.drift import (
     CALIBRATION,
     DAYS,
     NEAR,
     NOISY,
+    calibrated_threshold,
     delays,
     diffuse,
     peak_statistics,
@@ -40,7 +49,8 @@ from scorer.drift import (
     share_variance,
 )
 
-ALPHA = 0.05
+ALPHA = 0.05  # the promised false-alarm rate over 180 daily runs
+CONFIDENCE = 0.95  # ... held with this confidence (one-sided)
 
 
 @pytest.mark.parametrize(
@@ -108,18 +118,33 @@ def test_no_score_before_the_baseline_and_the_change_point_is_the_last_zero() ->
     assert path.last_stable == 24
 
 
+def _upper_bound(alarms: int, count: int) -> float:
+    """The one-sided 95% upper bound of a rate (Clopper-Pearson: the two-sided 90% interval's)."""
+    return float(proportion_confint(alarms, count, alpha=2 * (1 - CONFIDENCE), method="beta")[1])
+
+
 @pytest.mark.parametrize(
     ("profile", "k", "count", "seed"),
-    [("noisy", 1, 600, 11), ("near-deterministic", 1, 600, 12), ("all 0.97", 1, 600, 13),
-     ("all 0.99", 1, 600, 14), ("noisy", 3, 300, 15)],
+    [("all 0.99", 1, 6000, 13), ("all 0.995", 3, 6000, 14), ("noisy", 1, 600, 11),
+     ("near-deterministic", 1, 600, 12), ("noisy", 3, 300, 15)],
 )  # fmt: skip
-def test_false_alarms_over_180_daily_runs_stay_under_5_percent(
+def test_false_alarms_over_180_daily_runs_stay_under_5_percent_at_95_percent_confidence(
     profile: str, k: int, count: int, seed: int
 ) -> None:
     peaks = peak_statistics(CALIBRATION[profile], k, count, np.random.default_rng(seed))
-    rate = float(np.mean(peaks > DEFAULT.threshold))
-    error = math.sqrt(ALPHA * (1 - ALPHA) / count)
-    assert rate <= ALPHA + 3 * error, f"{profile} K = {k}: {rate:.1%} of {count} x {DAYS} runs"
+    alarms = int((peaks > DEFAULT.threshold).sum())
+    bound = _upper_bound(alarms, count)
+    assert bound <= ALPHA, (
+        f"{profile} K = {k}: {alarms} of {count} x {DAYS} runs, bound {bound:.2%}"
+    )
+
+
+def test_the_calibration_rule_picks_the_smallest_threshold_whose_bound_holds() -> None:
+    peaks = np.random.default_rng(16).gamma(4.0, 1.0, 3000)
+    threshold = calibrated_threshold(peaks)
+    assert _upper_bound(int((peaks > threshold).sum()), len(peaks)) <= ALPHA
+    below = peaks[peaks < threshold].max()  # the next smaller candidate lets one more alarm in
+    assert _upper_bound(int((peaks > below).sum()), len(peaks)) > ALPHA
 
 
 TARGETS = {("noisy", 10): 3, ("noisy", 5): 10, ("near", 10): 2, ("near", 5): 3}

@@ -4,13 +4,18 @@ change on; ``gateway --run``."""
 
 from __future__ import annotations
 
+import inspect
 import json
 
+import numpy as np
 import pytest
 
+from lobstack_eval.cmd_gateway import gateway
 from lobstack_eval.main import main
+from scorer.drift import cusum, first_alarm, scores
 from standin import GatewayConfig, StandInGateway
 from standin.drifting import is_broken, is_wobbly
+from standin.reply import DEFAULT_DRIFT_FROM
 from tests.conftest import ROOT
 from tests.gateway_fixtures import CASES, MINI_SUITE, chat_body, post, step_passes
 
@@ -77,3 +82,31 @@ def test_gateway_run_flags_are_checked(
 ) -> None:
     assert main(["gateway", "--port", "0", flag, value]) == 2
     assert f"error: {flag}" in capsys.readouterr().err
+
+
+def test_with_the_default_change_point_drift_sees_the_change_and_with_6_it_never_does() -> None:
+    """A history recorded with the defaults (``gateway --run N``, no --drift-from) shows a change
+    drift finds: drift learns from the first 10 runs, and a change among them is part of that
+    baseline. Simulated with ref/drifting's cases (seed 0: its broken cases fail from the change on,
+    its wobbly ones pass about half the time), 200 histories each of the default change + 9 runs:
+    at the default every history alarms, at a median of <= 3 changed runs (the delay target); at
+    the old default, run 6, not one does. The CLI's default is the stand-in's."""
+    wobbly = np.array([is_wobbly(c) for c in FULL])
+    broken = np.array([is_broken(c, 0) for c in FULL])
+    rng = np.random.default_rng(6)
+    runs = DEFAULT_DRIFT_FROM + 9
+
+    def alarm_runs(drift_from: int) -> np.ndarray:
+        """The 1-based run of each history's first alarm (0: none)."""
+        probability = np.tile(np.where(wobbly, 0.5, 1.0), (200, runs, 1))
+        probability[:, drift_from - 1 :, broken] = 0.0
+        passes = rng.binomial(1, probability)
+        return first_alarm(cusum(scores(passes, np.ones_like(passes)))) + 1
+
+    seen = alarm_runs(DEFAULT_DRIFT_FROM)
+    assert (seen >= DEFAULT_DRIFT_FROM).all()
+    assert np.median(seen - DEFAULT_DRIFT_FROM + 1) <= 3
+    assert (alarm_runs(6) == 0).all()
+    assert GatewayConfig(MINI_SUITE).drift_from == DEFAULT_DRIFT_FROM
+    option = inspect.signature(gateway).parameters["drift_from"].default
+    assert int(option.default) == DEFAULT_DRIFT_FROM

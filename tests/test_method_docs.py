@@ -402,11 +402,11 @@ def check_drift() -> None:
             level = level if z_t is None else max(0.0, level - z_t - 0.75)
             written.append(level)
         assert drift.cusum(got).tolist() == pytest.approx(written, rel=1e-12)
-    assert drift.DEFAULT.threshold == 5.0  # S_t > 5.0
+    assert drift.DEFAULT.threshold == 5.2  # S_t > 5.2
     assert (
         drift.DEFAULT.kappa == 0.75 and drift.DEFAULT.prior == 0.25 and drift.DEFAULT.ridge == 0.1
     )
-    assert drift.first_alarm(np.array([[4.0, 5.0, 5.0001]])).tolist() == [2]  # strictly over 5.0
+    assert drift.first_alarm(np.array([[4.0, 5.2, 5.2001]])).tolist() == [2]  # strictly over 5.2
 
 
 @dataclass(frozen=True)
@@ -449,7 +449,7 @@ FORMULAS: dict[str, Formula] = {
     "(m + 0.25) / (N + 0.5)": Formula(None, check_drift),
     "1 / (p(1-p) + 0.1)": Formula(None, check_drift),
     "S_t = max(0, S_{t-1} - z_t - 0.75)": Formula(None, check_drift),
-    "S_t > 5.0": Formula(None, check_drift),
+    "S_t > 5.2": Formula(None, check_drift),
 }
 
 
