@@ -24,10 +24,9 @@ def check(
     for problem in report.problems:
         typer.echo(f"{suite}: {problem}", err=True)
     if report.problems:
-        typer.echo(
-            f"error: {suite}: {len(report.problems)} problem(s); cases per group: {counts}",
-            err=True,
-        )
+        # no case with a group, no counts: an empty "cases per group: " looks like a lost line
+        per_group = f"; cases per group: {counts}" if counts else ""
+        typer.echo(f"error: {suite}: {len(report.problems)} problem(s){per_group}", err=True)
         return 1
     assert report.suite is not None
     s = report.suite
