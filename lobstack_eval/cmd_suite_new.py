@@ -132,7 +132,12 @@ def _checked(
     when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
     if chain and mcp is None:
         raise UsageError("--chain: needs --mcp (the result is taken from the live server)")
-    return when, tuple(_chain(text) for text in chain)
+    chains = tuple(_chain(text) for text in chain)
+    if mcp is not None:  # a program not found is said before "asking ... for its tools"
+        from recorder.tool_lists import check_server_command
+
+        check_server_command(mcp)
+    return when, chains
 
 
 def _write(out: Path, document: dict[str, Any]) -> None:
