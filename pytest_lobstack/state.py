@@ -81,8 +81,10 @@ class LobstackRun(RecordMode):
         ``--lobstack-history``, each model's baseline and earlier runs merged into its history."""
         if self._baseline is None:
             merged: dict[str, dict[str, Any]] = {}
+            show = self.settings.show
             for path in self.settings.baselines:
-                for model, results in load_run(path).items():
+                given = f"--lobstack-baseline {show(path)}"
+                for model, results in load_run(path, given=given).items():
                     if model in merged:
                         raise ResultsError(
                             f"{path}: model {model!r} is in more than one --lobstack-baseline"
@@ -93,7 +95,13 @@ class LobstackRun(RecordMode):
                 from replay.diff_runs.load import history_paths, load_history
 
                 earlier = history_paths(self.settings.histories, "--lobstack-history")
-                merged = load_history([*self.settings.baselines, *earlier], list(merged))
+                given = [
+                    *(f"--lobstack-baseline {show(p)}" for p in self.settings.baselines),
+                    *(f"--lobstack-history {show(p)}" for p in earlier),
+                ]
+                merged = load_history(
+                    [*self.settings.baselines, *earlier], list(merged), given=given
+                )
             self._baseline = merged
         return self._baseline
 

@@ -347,6 +347,17 @@ def test_a_model_in_the_baseline_but_not_in_the_cassettes_fails_as_diff_runs_say
     other.assert_outcomes(xfailed=2, skipped=78, failed=1)
 
 
+def test_a_missing_baseline_names_its_option(project: Path, pytester: pytest.Pytester) -> None:
+    """`nosuch: no such file or directory` would not say it is the baseline (or an earlier run)."""
+    base = ["--lobstack-cassettes", "cassettes", "--lobstack-baseline"]
+    result = run(pytester, *base, "nosuch/", "-q")
+    assert "error: --lobstack-baseline nosuch: no such file or directory" in result.stdout.lines
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result = run(pytester, *base, "reports", "--lobstack-history", "old", "-q")
+    assert "error: --lobstack-history old: no such file or directory" in result.stdout.lines
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+
+
 def test_models_recorded_with_an_older_suite_are_one_line_as_rescore_says(
     pytester: pytest.Pytester,
 ) -> None:
