@@ -27,7 +27,10 @@ def diff_suites(
     quiet: Annotated[
         bool,
         typer.Option(
-            "--quiet", "-q", help="Print the verdict, the counts and one line per model only."
+            "--quiet",
+            "-q",
+            help="Print the verdict, the case counts and (with --cassettes) one line per model "
+            "only.",
         ),
     ] = False,
     verbose: Annotated[

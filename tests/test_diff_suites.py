@@ -419,6 +419,18 @@ def test_cli_minor_bump_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0] == "version bump ok"
 
 
+def test_cli_quiet_is_the_verdict_and_the_case_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """--quiet keeps what its help says (docs/commands/diff-suites.md): no suite, prompt or tools
+    lines, no case listing."""
+    assert main(["diff", "suites", str(V100), str(V110), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "version bump ok",
+        "required bump: minor (1 case added, 1 case request-changed, 1 case check-changed)",
+        "actual bump: minor (1.0.0 -> 1.1.0)",
+        "cases: 1 added, 0 removed, 1 request-changed, 1 check-changed, 3 unchanged",
+    ]
+
+
 def test_cli_removed_case_needs_major(capsys: pytest.CaptureFixture[str]) -> None:
     """A case removed under a minor bump exits 1 and says why on the last line."""
     assert main(["diff", "suites", str(V100), str(REMOVED)]) == 1
