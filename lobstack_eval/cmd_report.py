@@ -47,7 +47,11 @@ def report(
     try:
         with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
             out = write_report(
-                reports, suite, on_error=lambda exc: errors.append(exc.message), history=history
+                reports,
+                suite,
+                on_error=lambda exc: errors.append(exc.message),
+                history=history,
+                warn=lambda line: typer.echo(for_terminal(line), err=True),
             )
     except LobstackError:  # no page: each unreadable file's own line first, then why
         for message in errors:

@@ -152,7 +152,7 @@ def test_diff_suites_names_the_line_of_a_misspelt_key_as_suite_check_does(
     assert main(["diff", "suites", str(OWN), str(bad)]) == 1
     assert capsys.readouterr().err == (
         f'error: {bad}: line {line}: case small-talk.steps[0]: unknown key "expct" '
-        '(did you mean "expect"?)\n'
+        f'(did you mean "expect"?) (and 1 more; run `lobstack-eval suite check {bad}`)\n'
     )
 
 
