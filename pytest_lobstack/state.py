@@ -65,8 +65,11 @@ class LobstackRun(RecordMode):
     @property
     def warnings(self) -> list[str]:
         """The models recorded with an older suite version, one line per version as rescore
-        says it."""
-        recorded = self._recorded_versions
+        says it: only models this run judged (a test selected after ``-k``/``-m``, or scored for
+        the ``lobstack_results`` fixture), so ``-k ref_oracle`` does not count the eleven others."""
+        used = {ref.slug for name, ref in self.models.items() if name in self.selected}
+        used |= {ref.slug for name, ref in self.models.items() if name in self._results}
+        recorded = [(slug, version) for slug, version in self._recorded_versions if slug in used]
         return older_suite_lines(self.suite, recorded) if recorded else []
 
     @property
