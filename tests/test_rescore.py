@@ -111,6 +111,10 @@ def test_rescore_of_the_committed_models_is_short(
     # not twelve.
     older = [line for line in lines if "recorded with" in line]
     assert older == ["warning: 12 models were recorded with suite 1.1.0, re-scored with 1.2.0"]
+    # It is the first line, and the README, where this command is, says it is expected.
+    assert captured.err.splitlines()[0] == older[0]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"The first command's first line, `{older[0]}`, is expected" in readme
     assert (
         captured.err.splitlines()[-1]
         == f"Wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
