@@ -12,7 +12,9 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 def report(
     reports: Path = typer.Argument(
-        Path("reports"), help="Reports directory (one <model-slug>/results.json each)."
+        Path("reports"),
+        metavar="REPORTS",
+        help="Reports directory (one <model-slug>/results.json each).",
     ),
     suite: Path = typer.Option(
         None,

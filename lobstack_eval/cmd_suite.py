@@ -11,7 +11,9 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def check(
-    suite: Path = typer.Argument(None, help=f"Suite file to validate {SUITE_DEFAULT_HELP}."),
+    suite: Path = typer.Argument(
+        None, metavar="SUITE", help=f"Suite file to validate {SUITE_DEFAULT_HELP}."
+    ),
 ) -> int:
     """Validate a suite file: every problem is listed with its case id and field; exit 1 on any."""
     from lobstack_eval.suite_option import chosen_suite
@@ -47,7 +49,9 @@ def check(
 
 
 def export(
-    path: Path = typer.Argument(Path("evals/suite.json"), help="Where to write the suite file."),
+    path: Path = typer.Argument(
+        Path("evals/suite.json"), metavar="PATH", help="Where to write the suite file."
+    ),
     force: bool = typer.Option(
         False, "--force", help="Overwrite a different file already at PATH."
     ),
@@ -69,7 +73,9 @@ def export(
 
 
 def audit(
-    suite: Path = typer.Argument(None, help=f"Suite file to audit {SUITE_DEFAULT_HELP}."),
+    suite: Path = typer.Argument(
+        None, metavar="SUITE", help=f"Suite file to audit {SUITE_DEFAULT_HELP}."
+    ),
     json_out: Path = typer.Option(
         None, "--json", help="Also write the audit as JSON to this file."
     ),

@@ -14,6 +14,7 @@ import typer
 DEFAULT_OUT = Path("evals/suite.json")  # recorder.bundled_suite.DEFAULT_SUITE
 _OUT = typer.Argument(
     None,
+    metavar="OUT",
     help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml; its folder "
     "must exist [default: evals/suite.json, evals/ made when missing].",
     show_default=False,
