@@ -18,18 +18,18 @@ _CASSETTES = typer.Option(
     help="Rescore every model dir of DIR under OLD and NEW (no API call) and show both side by "
     "side.",
 )
+_QUIET = typer.Option(
+    "--quiet",
+    "-q",
+    help="Print the verdict, the case counts and (with --cassettes) one line per model only.",
+)
 
 
 def diff_suites(
     old: Annotated[Path, typer.Argument(metavar="OLD", help="The older suite file.")],
     new: Annotated[Path, typer.Argument(metavar="NEW", help="The newer suite file.")],
     cassettes: Annotated[Path | None, _CASSETTES] = None,
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet", "-q", help="Print the verdict, the counts and one line per model only."
-        ),
-    ] = False,
+    quiet: Annotated[bool, _QUIET] = False,
     verbose: Annotated[
         bool,
         typer.Option("--verbose", "-v", help="Also name every model's cases that need recording."),

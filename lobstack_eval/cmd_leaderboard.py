@@ -12,7 +12,9 @@ import typer
 
 def leaderboard(
     rows: Path = typer.Argument(
-        ..., help="A rows dataset dir (rescore --rows), or a reports dir or its cases.parquet."
+        ...,
+        metavar="ROWS",
+        help="A rows dataset dir (rescore --rows), or a reports dir or its cases.parquet.",
     ),
     suite_version: str = typer.Option(
         None, "--suite-version", help="Suite version [default: the only one]."

@@ -12,7 +12,7 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 def merge(
     shard_dirs: list[Path] = typer.Argument(
-        ..., help="Cassette dirs, or report dirs, of the shards (one kind)."
+        ..., metavar="SHARD_DIRS", help="Cassette dirs, or report dirs, of the shards (one kind)."
     ),
     out: Path = typer.Option(
         ..., "--out", help="New or empty dir to write the merged cassettes or reports into."

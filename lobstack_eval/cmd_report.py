@@ -9,11 +9,15 @@ import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
+_REPORTS = typer.Argument(
+    Path("reports"),
+    metavar="REPORTS",
+    help="Reports directory (one <model-slug>/results.json each).",
+)
+
 
 def report(
-    reports: Path = typer.Argument(
-        Path("reports"), help="Reports directory (one <model-slug>/results.json each)."
-    ),
+    reports: Path = _REPORTS,
     suite: Path = typer.Option(
         None,
         "--suite",
@@ -33,21 +37,24 @@ def report(
     from lobstack_eval.suite_option import chosen_suite
     from replay.html import write_report
     from replay.out_dir import check_writable_file
+    from replay.out_lock import out_dir_lock
     from scorer.errors import LobstackError
     from scorer.safe_text import for_terminal
 
-    if (
-        reports.is_dir()
-    ):  # a missing dir is the reader's error below; an unwritable one is bad usage, said first
+    # a missing dir is the reader's error below; an unwritable one is bad usage, said first
+    if reports.is_dir():
         check_writable_file(reports / "index.html", "REPORTS")
     suite = chosen_suite(suite)[0]
     errors: list[str] = []
-    from replay.out_lock import out_dir_lock
 
     try:
         with out_dir_lock(reports, "report") if reports.is_dir() else contextlib.nullcontext():
             out = write_report(
-                reports, suite, on_error=lambda exc: errors.append(exc.message), history=history
+                reports,
+                suite,
+                on_error=lambda exc: errors.append(exc.message),
+                history=history,
+                warn=lambda line: typer.echo(for_terminal(line), err=True),
             )
     except LobstackError:  # no page: each unreadable file's own line first, then why
         for message in errors:

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from scorer.summary import ModelSummary
 
 
-_CASSETTES = typer.Argument(Path("cassettes"), help="Cassette directory (one folder per model).")
+_CASSETTES = typer.Argument(
+    Path("cassettes"), metavar="CASSETTES", help="Cassette directory (one folder per model)."
+)
 _SUITE = typer.Option(None, "--suite", help=f"Suite file to score with {SUITE_DEFAULT_HELP}.")
 _OUT = typer.Option(
     None,
@@ -114,7 +116,7 @@ def _wrote(
             f"removed {path}: that model was not scored from {cassettes} this time", err=True
         )
     where = f" (open {out / 'index.html'} in a browser)" if html else ""
-    typer.echo(f"Wrote {len(summary.files)} files to {out}/{where}", err=True)
+    typer.echo(f"wrote {len(summary.files)} files to {out}/{where}", err=True)
     if rows is not None:
         typer.echo(
             f"Appended {partitions} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})",

@@ -11,7 +11,9 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 
 def check(
-    suite: Path = typer.Argument(None, help=f"Suite file to validate {SUITE_DEFAULT_HELP}."),
+    suite: Path = typer.Argument(
+        None, metavar="SUITE", help=f"Suite file to validate {SUITE_DEFAULT_HELP}."
+    ),
 ) -> int:
     """Validate a suite file: every problem is listed with its case id and field; exit 1 on any."""
     from lobstack_eval.suite_option import chosen_suite
@@ -24,10 +26,9 @@ def check(
     for problem in report.problems:
         typer.echo(f"{suite}: {problem}", err=True)
     if report.problems:
-        typer.echo(
-            f"error: {suite}: {len(report.problems)} problem(s); cases per group: {counts}",
-            err=True,
-        )
+        # no case with a group, no counts: an empty "cases per group: " looks like a lost line
+        per_group = f"; cases per group: {counts}" if counts else ""
+        typer.echo(f"error: {suite}: {len(report.problems)} problem(s){per_group}", err=True)
         return 1
     assert report.suite is not None
     s = report.suite
@@ -48,7 +49,9 @@ def check(
 
 
 def export(
-    path: Path = typer.Argument(Path("evals/suite.json"), help="Where to write the suite file."),
+    path: Path = typer.Argument(
+        Path("evals/suite.json"), metavar="PATH", help="Where to write the suite file."
+    ),
     force: bool = typer.Option(
         False, "--force", help="Overwrite a different file already at PATH."
     ),
@@ -70,7 +73,9 @@ def export(
 
 
 def audit(
-    suite: Path = typer.Argument(None, help=f"Suite file to audit {SUITE_DEFAULT_HELP}."),
+    suite: Path = typer.Argument(
+        None, metavar="SUITE", help=f"Suite file to audit {SUITE_DEFAULT_HELP}."
+    ),
     json_out: Path = typer.Option(
         None, "--json", help="Also write the audit as JSON to this file."
     ),

@@ -14,6 +14,7 @@ import typer
 DEFAULT_OUT = Path("evals/suite.json")  # recorder.bundled_suite.DEFAULT_SUITE
 _OUT = typer.Argument(
     None,
+    metavar="OUT",
     help="Where to write the suite: JSON, or YAML when the name ends in .yaml or .yml; its folder "
     "must exist [default: evals/suite.json, evals/ made when missing].",
     show_default=False,
@@ -132,7 +133,12 @@ def _checked(
     when = released or datetime.datetime.now(datetime.UTC).date().isoformat()
     if chain and mcp is None:
         raise UsageError("--chain: needs --mcp (the result is taken from the live server)")
-    return when, tuple(_chain(text) for text in chain)
+    chains = tuple(_chain(text) for text in chain)
+    if mcp is not None:  # a program not found is said before "asking ... for its tools"
+        from recorder.tool_lists import check_server_command
+
+        check_server_command(mcp)
+    return when, chains
 
 
 def _write(out: Path, document: dict[str, Any]) -> None:

@@ -101,11 +101,14 @@ def _load(
     def bad_file(exc: ResultsError, path: Path) -> None:
         unreadable.append(NotCompared(str(path), "unreadable", exc.message))
 
+    # A missing run is named by its side: "nosuch: no such file or directory" does not say which
+    given_a, given_b = f"run A (the baseline) {job.a}", f"run B (the candidate) {job.b}"
     if job.earlier:  # B first: a history is checked against B's models
-        run_b = load_run(job.b, on_error=bad_file)
-        run_a = load_history([job.a, *job.earlier], list(run_b), on_error=bad_file)
+        run_b = load_run(job.b, bad_file, given_b)
+        given = [given_a, *(f"--history {path}" for path in job.earlier)]
+        run_a = load_history([job.a, *job.earlier], list(run_b), bad_file, given)
     else:
-        run_a, run_b = (load_run(path, on_error=bad_file) for path in (job.a, job.b))
+        run_a, run_b = load_run(job.a, bad_file, given_a), load_run(job.b, bad_file, given_b)
     if unreadable:
         raise reports.not_compared(unreadable)
     return run_a, run_b

@@ -65,8 +65,11 @@ class LobstackRun(RecordMode):
     @property
     def warnings(self) -> list[str]:
         """The models recorded with an older suite version, one line per version as rescore
-        says it."""
-        recorded = self._recorded_versions
+        says it: only models this run judged (a test selected after ``-k``/``-m``, or scored for
+        the ``lobstack_results`` fixture), so ``-k ref_oracle`` does not count the eleven others."""
+        used = {ref.slug for name, ref in self.models.items() if name in self.selected}
+        used |= {ref.slug for name, ref in self.models.items() if name in self._results}
+        recorded = [(slug, version) for slug, version in self._recorded_versions if slug in used]
         return older_suite_lines(self.suite, recorded) if recorded else []
 
     @property
@@ -81,8 +84,10 @@ class LobstackRun(RecordMode):
         ``--lobstack-history``, each model's baseline and earlier runs merged into its history."""
         if self._baseline is None:
             merged: dict[str, dict[str, Any]] = {}
+            show = self.settings.show
             for path in self.settings.baselines:
-                for model, results in load_run(path).items():
+                given = f"--lobstack-baseline {show(path)}"
+                for model, results in load_run(path, given=given).items():
                     if model in merged:
                         raise ResultsError(
                             f"{path}: model {model!r} is in more than one --lobstack-baseline"
@@ -93,7 +98,13 @@ class LobstackRun(RecordMode):
                 from replay.diff_runs.load import history_paths, load_history
 
                 earlier = history_paths(self.settings.histories, "--lobstack-history")
-                merged = load_history([*self.settings.baselines, *earlier], list(merged))
+                given = [
+                    *(f"--lobstack-baseline {show(p)}" for p in self.settings.baselines),
+                    *(f"--lobstack-history {show(p)}" for p in earlier),
+                ]
+                merged = load_history(
+                    [*self.settings.baselines, *earlier], list(merged), given=given
+                )
             self._baseline = merged
         return self._baseline
 

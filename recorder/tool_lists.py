@@ -9,7 +9,9 @@ the suite, and nothing at record or rescore time calls it again.
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +78,34 @@ def _unique(tools: list[ListedTool], source: str) -> None:
 Chain = tuple[str, dict[str, Any] | None]
 
 
+def _is_url(target: str) -> bool:
+    return target.startswith(("http://", "https://"))
+
+
+def check_server_command(target: str) -> None:
+    """SuiteError naming the program when ``--mcp``'s command line (not a URL) cannot start: not
+    a command line, or a program that is not on PATH (or, as a path, not an executable file).
+    Said before anything is started, where the SDK would only say FileNotFoundError."""
+    if _is_url(target):
+        return
+    try:
+        argv = shlex.split(target)
+    except ValueError as exc:  # an unclosed quote
+        raise SuiteError(f"--mcp {target}: not a command line: {exc}") from None
+    if not argv:
+        raise SuiteError("--mcp: an empty command")
+    program = argv[0]
+    if shutil.which(program) is not None:
+        return
+    if os.sep in program or (os.altsep is not None and os.altsep in program):
+        if os.path.exists(program):
+            raise SuiteError(
+                f"--mcp {target}: the server command {program!r} is not an executable file"
+            )
+        raise SuiteError(f"--mcp {target}: the server command {program!r} was not found")
+    raise SuiteError(f"--mcp {target}: the server command {program!r} was not found on PATH")
+
+
 def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) -> ToolList:
     """The tools of the MCP server at ``target``: a URL (``http://``, ``https://``: streamable HTTP)
     or a command line (stdio, started and stopped here); and for each of ``chains`` (a tool, its
@@ -84,6 +114,7 @@ def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) 
     ``timeout`` seconds."""
     import anyio
 
+    check_server_command(target)
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
             server, listed, taken = anyio.run(_list, target, timeout, errlog, chains)
@@ -191,13 +222,11 @@ async def _take(
 
 
 def _transport(target: str, errlog: Any) -> Any:
-    if target.startswith(("http://", "https://")):
+    if _is_url(target):
         from mcp.client.streamable_http import streamable_http_client
 
         return streamable_http_client(target)
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    argv = shlex.split(target)
-    if not argv:
-        raise SuiteError("--mcp: an empty command")
+    argv = shlex.split(target)  # check_server_command has read it
     return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=errlog)

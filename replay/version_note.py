@@ -45,6 +45,42 @@ def older_suite_lines(suite: Suite, recorded: Iterable[tuple[str, str]]) -> list
     return lines
 
 
+def scored_with_other_suite(
+    documents: Iterable[dict[str, Any]], name: str, version: str
+) -> list[tuple[str, str, str]]:
+    """(model slug, suite name, suite version) of each results document scored with another suite
+    than ``name`` ``version``: the page of ``report`` shows that suite's cases, not theirs (the
+    page's note and the command's warning both come from here)."""
+    other = []
+    for document in documents:
+        s = document.get("suite") if isinstance(document.get("suite"), dict) else {}
+        scored = (str(s.get("name", "?")), str(s.get("version", "?")))
+        if scored != (name, version):
+            other.append((str(document.get("model_slug", "?")), *scored))
+    return other
+
+
+def shown_suite_lines(
+    documents: Iterable[dict[str, Any]], name: str, version: str, source: str
+) -> list[str]:
+    """The warnings of ``report`` when the suite file it shows (``source``: ``name`` ``version``)
+    is not the one the results were scored with: one line per suite they were scored with, as
+    rescore says an older recording's version (``older_suite_lines``)."""
+    by_suite: dict[tuple[str, str], list[str]] = {}
+    for slug, other_name, other_version in scored_with_other_suite(documents, name, version):
+        by_suite.setdefault((other_name, other_version), []).append(slug)
+    shown = version if all(n == name for n, _ in by_suite) else f"{name} {version}"
+    lines = []
+    for (other_name, other_version), slugs in sorted(by_suite.items()):
+        scored = other_version if other_name == name else f"{other_name} {other_version}"
+        who = slugs[0] if len(slugs) == 1 else f"{len(slugs)} models"
+        lines.append(
+            f"warning: {who} {'was' if len(slugs) == 1 else 'were'} scored with suite {scored}; "
+            f"the page shows the cases of {shown} ({source})"
+        )
+    return lines
+
+
 def check_manifest_suite(manifest: Manifest, suite: Suite, model_dir: Path) -> str | None:
     """CassetteError when recorded with another suite; a warning text when only the
     version differs."""

@@ -35,7 +35,8 @@ class SuiteBuilder:
 
     def suite(self, data: Any, sha256: str) -> Suite | None:
         if not isinstance(data, dict):
-            self.problem("(top level)", "a suite must be a JSON object")
+            # check_suite refuses such a document first, in its format's words
+            self.problem("(top level)", "a suite must be an object")
             return None
         for key in ("name", "version", "released", "system_prompt"):
             value = data.get(key)

@@ -62,9 +62,11 @@ def _decode(raw: bytes, source: str) -> Any:
 
 
 def check_suite(raw: bytes, source: str) -> SuiteCheck:
-    """Validate a suite file's bytes; never raises for content problems (only for
-    undecodable JSON)."""
+    """Validate a suite file's bytes; never raises for content problems, only when the bytes hold
+    no suite document (undecodable, or a top level that is no object: nothing else to check)."""
     data, lines = decode_suite(raw, source)
+    if not isinstance(data, dict):
+        raise SuiteError(f"{source}: (top level): {_not_an_object(data, is_yaml(source))}")
     builder = SuiteBuilder(source)
     suite = builder.suite(data, hashlib.sha256(raw).hexdigest())
     raw_cases = data.get("cases") if isinstance(data, dict) else None
@@ -85,6 +87,17 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
         problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
     problems = located(problems, data, lines)
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
+
+
+def _not_an_object(data: Any, yaml: bool) -> str:
+    """Why a decoded document is no suite, in its own format's words (a YAML author never wrote
+    a "JSON object")."""
+    if yaml:
+        kinds = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+        kind = kinds.get(type(data), "a number")
+        return f"a suite must be a YAML mapping (name: ..., cases: ...), not {kind}"
+    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return f"a suite must be a JSON object, not {kinds.get(type(data), 'a number')}"
 
 
 def located(problems: list[str], data: Any, lines: Lines | None) -> list[str]:

@@ -107,3 +107,47 @@ def test_a_group_without_a_command_prints_its_help_and_exits_2(
     out, err = capsys.readouterr()
     usage = f"Usage: lobstack-eval {' '.join(args)}".rstrip() + " [OPTIONS] COMMAND"
     assert same_name(out).startswith(usage) and err == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "missing"),
+    [
+        (["merge"], "SHARD_DIRS"),
+        (["leaderboard"], "ROWS"),
+        (["drift"], "RUN"),
+        (["diff", "suites"], "OLD"),
+        (["diff", "suites", "old.json"], "NEW"),
+        (["diff", "runs"], "A"),
+    ],
+)
+def test_a_missing_argument_is_named_as_the_usage_line_names_it(
+    capsys: pytest.CaptureFixture[str], args: list[str], missing: str
+) -> None:
+    """`Missing argument 'rows'` beside `Missing argument 'OLD'`: every argument is named by its
+    upper-case metavar, the name its usage line shows."""
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"error: Missing argument '{missing}'.\n"
+
+
+def test_every_argument_has_its_upper_case_metavar() -> None:
+    """Typer names an argument without a metavar by its Python name in errors (`'shard_dirs'`)."""
+    import typer
+
+    from lobstack_eval.main import app
+
+    command = typer.main.get_command(app)
+    ctx = command.make_context("lobstack-eval", [], resilient_parsing=True)
+    seen = 0
+    for path in COMMANDS:
+        target = command
+        for name in path:
+            target = target.get_command(ctx, name)  # type: ignore[attr-defined]
+        for param in target.params:
+            if param.param_type_name == "argument":
+                seen += 1
+                assert param.metavar is not None and param.metavar == param.metavar.upper(), (
+                    path,
+                    param.name,
+                )
+    assert seen >= 12

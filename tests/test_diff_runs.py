@@ -1003,6 +1003,24 @@ def test_cli_errors(
     assert "Traceback" not in err
 
 
+def test_cli_a_missing_run_is_named_by_its_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`nosuch: no such file or directory` does not say which run is missing: the side says it,
+    and a missing --history run names the option."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "runs", "nosuch", str(CAND)]) == 1
+    assert (
+        capsys.readouterr().err == "error: run A (the baseline) nosuch: no such file or directory\n"
+    )
+    assert main(["diff", "runs", str(BASE), "nosuch"]) == 1
+    assert capsys.readouterr().err == (
+        "error: run B (the candidate) nosuch: no such file or directory\n"
+    )
+    assert main(["diff", "runs", str(BASE), str(CAND), "--history", "old"]) == 1
+    assert capsys.readouterr().err == "error: --history old: no such file or directory\n"
+
+
 def test_cli_bad_json_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A corrupt results file is an error naming it."""
     bad = _write(tmp_path / "results.json", "{")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 import sys
 import types
 from collections.abc import Callable
@@ -349,35 +348,49 @@ def test_bump_between(old: str, new: str, bump: str) -> None:
     assert bump_between(old, new) == bump
 
 
+CASE = BASE["cases"][0]  # selection-01
+REST = BASE["cases"][1:]
+# Each suite's first problem as `suite check` lists it: diff suites stops on it, as every command
+# that reads a suite does.
 BAD_SUITES = [
     pytest.param("{", "not valid JSON", id="bad-json"),
-    pytest.param("[]", "not a JSON object", id="not-object"),
+    pytest.param("[]", "(top level): a suite must be a JSON object, not an array", id="not-object"),
     pytest.param(
         json.dumps({**BASE, "version": "1.0"}),
-        "version: expected MAJOR.MINOR.PATCH",
+        "version: '1.0' is not MAJOR.MINOR.PATCH",
         id="bad-version",
     ),
-    pytest.param(json.dumps({**BASE, "version": "01.0.0"}), "version", id="leading-zero"),
-    pytest.param(json.dumps({**BASE, "cases": {}}), "cases: expected a list", id="cases-not-list"),
     pytest.param(
-        json.dumps({**BASE, "tools": []}), "tools: expected an object", id="tools-not-object"
+        json.dumps({**BASE, "version": "01.0.0"}),
+        "version: '01.0.0' is not MAJOR.MINOR.PATCH",
+        id="leading-zero",
     ),
     pytest.param(
-        json.dumps({**BASE, "cases": [BASE["cases"][0]] * 2}), "duplicate case id", id="dup-id"
+        json.dumps({**BASE, "cases": {}}), "cases: missing or not a non-empty list", id="cases-obj"
     ),
     pytest.param(
-        json.dumps({**BASE, "cases": [{"group": "x"}]}),
-        "cases[0]: missing string field 'id'",
+        json.dumps({**BASE, "tools": []}),
+        "tools: missing or not a non-empty object of tool name -> tool (and ",
+        id="tools-not-object",
+    ),
+    pytest.param(
+        json.dumps({**BASE, "cases": [CASE, CASE, *REST]}),
+        "case selection-01.id: duplicate case id",
+        id="dup-id",
+    ),
+    pytest.param(
+        json.dumps({**BASE, "cases": [{k: v for k, v in CASE.items() if k != "id"}, *REST]}),
+        "cases[0].id: missing or not a non-empty string",
         id="no-id",
     ),
     pytest.param(
-        json.dumps({**BASE, "cases": [{"id": "a", "tools": [["x"]]}]}),
-        "case a: tools",
+        json.dumps({**BASE, "cases": [{**CASE, "tools": [["x"]]}, *REST]}),
+        "case selection-01.tools: must be a list of tool names (and ",
         id="tool-not-name",
     ),
     pytest.param(
-        json.dumps({**BASE, "cases": [{"id": "a", "steps": {}}]}),
-        "case a: steps",
+        json.dumps({**BASE, "cases": [{**CASE, "steps": {}}, *REST]}),
+        "case selection-01.steps: missing or not a non-empty list",
         id="steps-not-list",
     ),
 ]
@@ -385,12 +398,28 @@ BAD_SUITES = [
 
 @pytest.mark.parametrize(("content", "message"), BAD_SUITES)
 def test_unreadable_suites(tmp_path: Path, content: str, message: str) -> None:
-    """A suite that cannot be diffed is a SuiteError naming the file."""
+    """A suite that does not load is a SuiteError naming the file and its first problem."""
     path = tmp_path / "suite.json"
     path.write_text(content)
-    with pytest.raises(SuiteError, match=re.escape(message)) as info:
+    with pytest.raises(SuiteError) as info:
         read_suite_json(path)
-    assert info.value.message.startswith(f"{path}: ")
+    assert info.value.message.startswith(f"{path}: {message}"), info.value.message
+
+
+def test_cli_an_invalid_suite_is_the_error_suite_check_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not compared as if it were a suite: the first problem suite check lists, with the file."""
+    bad = tmp_path / "bad.json"
+    broken = copy.deepcopy(json.loads(V110.read_text()))
+    case(broken, "arguments-01")["steps"][0]["expect"] = "maybe"
+    bad.write_text(json.dumps(broken))
+    assert main(["suite", "check", str(bad)]) == 1
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first == (f'{bad}: case arguments-01.steps[0].expect: must be "call" or "none"')
+    assert main(["diff", "suites", str(V100), str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"error: {first}\n")
 
 
 # --- CLI end to end -------------------------------------------------------------------------------
@@ -417,6 +446,18 @@ def test_cli_minor_bump_ok(capsys: pytest.CaptureFixture[str]) -> None:
     ]:
         assert expected in lines
     assert lines[0] == "version bump ok"
+
+
+def test_cli_quiet_is_the_verdict_and_the_case_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """--quiet keeps what its help says (docs/commands/diff-suites.md): no suite, prompt or tools
+    lines, no case listing."""
+    assert main(["diff", "suites", str(V100), str(V110), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "version bump ok",
+        "required bump: minor (1 case added, 1 case request-changed, 1 case check-changed)",
+        "actual bump: minor (1.0.0 -> 1.1.0)",
+        "cases: 1 added, 0 removed, 1 request-changed, 1 check-changed, 3 unchanged",
+    ]
 
 
 def test_cli_removed_case_needs_major(capsys: pytest.CaptureFixture[str]) -> None:
@@ -483,7 +524,7 @@ def test_cli_same_file_is_ok(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["missing.json", str(V100)], "missing.json: cannot read"),
+        (["missing.json", str(V100)], "missing.json: no such suite file"),
         ([str(V100), str(Path(__file__))], "not valid JSON"),
     ],
 )

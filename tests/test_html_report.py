@@ -463,6 +463,66 @@ class TestWriteReportErrors:
         assert capsys.readouterr().out.strip() == f"wrote {reports / 'index.html'}"
         assert (reports / "index.html").read_bytes() == GOLDEN.read_bytes()
 
+    @pytest.mark.parametrize(
+        ("name", "edit", "problem"),
+        [
+            (
+                "suite.yaml",
+                None,
+                "(top level): a suite must be a YAML mapping (name: ..., cases: ...), not a list",
+            ),
+            ("suite.json", "maybe", 'steps[0].expect: must be "call" or "none"'),
+        ],
+    )
+    def test_cli_an_invalid_suite_is_suite_checks_error_and_no_page(
+        self,
+        reports: Path,
+        capsys: pytest.CaptureFixture[str],
+        name: str,
+        edit: str | None,
+        problem: str,
+    ) -> None:
+        """Not a page built from a broken suite: the first problem suite check lists."""
+        bad = reports.parent / name
+        if edit is None:
+            bad.write_text("- name: a\n- name: b\n", encoding="utf-8")
+        else:
+            data = json.loads((SAMPLE / "suite.json").read_text(encoding="utf-8"))
+            data["cases"][0]["steps"][0]["expect"] = edit
+            bad.write_text(json.dumps(data), encoding="utf-8")
+            problem = f"case {data['cases'][0]['id']}.{problem}"
+        assert main(["suite", "check", str(bad)]) == 1
+        assert capsys.readouterr().err.splitlines()[0].endswith(problem)
+        assert main(["report", str(reports), "--suite", str(bad)]) == 1
+        assert capsys.readouterr() == ("", f"error: {bad}: {problem}\n")
+        assert not (reports / "index.html").exists()
+
+    def test_cli_another_suite_than_the_results_is_a_warning(
+        self, reports: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The page shows the suite file's cases; results scored with another suite say so on the
+        terminal too, one line per suite, as rescore says an older recording."""
+        other = reports.parent / "other.json"
+        data = json.loads((SAMPLE / "suite.json").read_text(encoding="utf-8"))
+        other.write_text(json.dumps({**data, "version": "0.2.0"}), encoding="utf-8")
+        assert main(["report", str(reports), "--suite", str(other)]) == 0
+        out, err = capsys.readouterr()
+        assert out == f"wrote {reports / 'index.html'}\n"
+        assert err == (
+            f"warning: 3 models were scored with suite 0.1.0; the page shows the cases of 0.2.0 "
+            f"({other})\n"
+        )
+        page = (reports / "index.html").read_text(encoding="utf-8")
+        assert "The case texts come from suite lobstack-sample 0.2.0" in page
+        shutil.rmtree(reports / "beta_mixed")
+        shutil.rmtree(reports / "gamma_evil")
+        other.write_text(json.dumps({**data, "name": "mine"}), encoding="utf-8")
+        assert main(["report", str(reports), "--suite", str(other)]) == 0
+        assert capsys.readouterr().err == (
+            "warning: alpha_oracle was scored with suite lobstack-sample 0.1.0; the page shows the "
+            f"cases of mine 0.1.0 ({other})\n"
+        )
+
     def test_cli_error_is_one_line(self, reports: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (reports / "alpha_oracle" / "results.json").write_text("nope")
         assert main(["report", str(reports), "--suite", str(reports / "suite.json")]) == 1

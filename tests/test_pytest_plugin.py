@@ -347,6 +347,17 @@ def test_a_model_in_the_baseline_but_not_in_the_cassettes_fails_as_diff_runs_say
     other.assert_outcomes(xfailed=2, skipped=78, failed=1)
 
 
+def test_a_missing_baseline_names_its_option(project: Path, pytester: pytest.Pytester) -> None:
+    """`nosuch: no such file or directory` would not say it is the baseline (or an earlier run)."""
+    base = ["--lobstack-cassettes", "cassettes", "--lobstack-baseline"]
+    result = run(pytester, *base, "nosuch/", "-q")
+    assert "error: --lobstack-baseline nosuch: no such file or directory" in result.stdout.lines
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result = run(pytester, *base, "reports", "--lobstack-history", "old", "-q")
+    assert "error: --lobstack-history old: no such file or directory" in result.stdout.lines
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+
+
 def test_models_recorded_with_an_older_suite_are_one_line_as_rescore_says(
     pytester: pytest.Pytester,
 ) -> None:
@@ -363,6 +374,13 @@ def test_models_recorded_with_an_older_suite_are_one_line_as_rescore_says(
     assert warnings == [
         f"warning: {len(recorded)} models were recorded with suite 1.1.0, re-scored with 1.2.0"
     ]  # replay.version_note.version_lines, rescore's: tests/test_rescore.py
+    # -k counts only the models it selected: one here, said as rescore says one model
+    one = run(pytester, "--lobstack-cassettes", "cassettes", "-q", "-k", "ref_oracle")
+    assert [line for line in one.stdout.lines if " recorded with " in line] == [
+        "warning: ref_oracle was recorded with lobstack-tool-calling 1.1.0, re-scored with 1.2.0; "
+        "results carry both versions"
+    ]
+    one.assert_outcomes(passed=80, deselected=len(recorded) * 80 - 80)
 
 
 def test_k_selects_a_case_or_a_model(project: Path, pytester: pytest.Pytester) -> None:

@@ -87,7 +87,7 @@ def test_cli_prints_the_leaderboard(
     lines = (tmp_path / "out" / "leaderboard.md").read_text().splitlines()
     rows = [line for line in lines if line.startswith("| ref/")]
     assert [row.split("|")[1].strip() for row in rows] == ["ref/oracle", "ref/noisy", "ref/abstain"]
-    assert "Wrote" in captured.err
+    assert "wrote " in captured.err
 
 
 def test_rescore_of_the_committed_models_is_short(
@@ -111,9 +111,16 @@ def test_rescore_of_the_committed_models_is_short(
     # not twelve.
     older = [line for line in lines if "recorded with" in line]
     assert older == ["warning: 12 models were recorded with suite 1.1.0, re-scored with 1.2.0"]
+    # It is the first line (after the bundled-suite notice, which the README's command, run where
+    # evals/suite.json is, does not print), and the README, where that command is, says it is
+    # expected.
+    said = [line for line in captured.err.splitlines() if not line.startswith("using the suite ")]
+    assert said[0] == older[0]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"The first command's first line, `{older[0]}`, is expected" in readme
     assert (
         captured.err.splitlines()[-1]
-        == f"Wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
+        == f"wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
     )
     assert not any("power" in line.lower() or "drop" in line.lower() for line in lines)
     assert max(len(line) for line in captured.out.splitlines()) <= 130  # no 408-character paragraph

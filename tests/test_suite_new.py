@@ -175,7 +175,7 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
         (["--tools", "tools.json", "--released", "5 Dec"], "must be a YYYY-MM-DD date"),
         (["--tools", "tools.json", "--released", "2026-13-01"], "must be a YYYY-MM-DD date"),
         (["--tools", "tools.json", "--released", "2026-02-30"], "must be a YYYY-MM-DD date"),
-        (["--mcp", "no-such-command-h9"], "--mcp no-such-command-h9: cannot list its tools: "),
+        (["--mcp", "no-such-command-h9"], "the server command 'no-such-command-h9' was not found"),
         (["--mcp", f"{sys.executable} -c 'import sys; sys.exit(3)'"], "cannot list its tools: "),
     ],
 )
@@ -189,6 +189,31 @@ def test_bad_input_is_one_error_line(
     assert code in (1, 2)
     assert err.count("error: ") == 1 and message in err, err
     assert "Traceback" not in err
+    assert not (tmp_path / "suite.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("server", "line"),
+    [
+        ("nosuchcmd-xyz", "the server command 'nosuchcmd-xyz' was not found on PATH"),
+        ("./no/such/server --stdio", "the server command './no/such/server' was not found"),
+        ("tools.json", None),  # a file, not a program: set below
+        ("srv 'unclosed", "not a command line: No closing quotation"),
+    ],
+)
+def test_a_server_command_that_cannot_start_is_named_before_asking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    server: str, line: str | None,
+) -> None:  # fmt: skip
+    """No FileNotFoundError: one line naming the program, and no "asking ... for its tools"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools.json").write_text(json.dumps(TOOLS), encoding="utf-8")
+    if server == "tools.json":
+        server = str(tmp_path / "tools.json")
+        line = f"the server command {server!r} is not an executable file"
+    code, out, err = new(tmp_path, capsys, "suite.json", "--mcp", server)
+    assert (code, out) == (1, "")
+    assert err == f"error: --mcp {server}: {line}\n"
     assert not (tmp_path / "suite.json").exists()
 
 

@@ -104,6 +104,44 @@ def test_suite_check_names_the_line_case_and_field_of_every_problem(
     assert err[2].startswith(f"error: {bad}: 2 problem(s); cases per group: lookup 1,")
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        (
+            "list.yaml",
+            "- name: a\n- name: b\n",
+            "a suite must be a YAML mapping (name: ..., cases: ...), not a list",
+        ),
+        (
+            "word.yml",
+            "hello\n",
+            "a suite must be a YAML mapping (name: ..., cases: ...), not a string",
+        ),
+        ("list.json", "[1, 2]\n", "a suite must be a JSON object, not an array"),
+        ("null.json", "null\n", "a suite must be a JSON object, not null"),
+    ],
+)
+def test_a_top_level_that_is_no_object_is_one_line_in_its_format_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, line: str
+) -> None:
+    """Nothing else of such a file can be checked: one error line, no empty group counts."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert main(["suite", "check", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"error: {path}: (top level): {line}\n"
+    assert captured.out == ""
+
+
+def test_no_group_counts_no_empty_counts_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.yaml"
+    path.write_text("name: x\n", encoding="utf-8")
+    assert main(["suite", "check", str(path)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == f"error: {path}: 5 problem(s)"
+
+
 def test_diff_suites_names_the_line_of_a_misspelt_key_as_suite_check_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -114,7 +152,7 @@ def test_diff_suites_names_the_line_of_a_misspelt_key_as_suite_check_does(
     assert main(["diff", "suites", str(OWN), str(bad)]) == 1
     assert capsys.readouterr().err == (
         f'error: {bad}: line {line}: case small-talk.steps[0]: unknown key "expct" '
-        '(did you mean "expect"?)\n'
+        f'(did you mean "expect"?) (and 1 more; run `lobstack-eval suite check {bad}`)\n'
     )
 
 

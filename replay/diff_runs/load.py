@@ -17,7 +17,9 @@ def _raise(exc: ResultsError, _path: Path) -> None:
 
 
 def load_run(
-    path: Path, on_error: Callable[[ResultsError, Path], None] = _raise
+    path: Path,
+    on_error: Callable[[ResultsError, Path], None] = _raise,
+    given: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Read a run: a results.json file, a model report dir holding one, or a reports dir of
     model dirs.
@@ -25,8 +27,11 @@ def load_run(
     Returns model name -> results dict. Anything unreadable is a ResultsError naming the file,
     raised at once; with ``on_error`` each one goes there instead, with the path it is about (the
     file, or ``path`` when there is none), and every other file is still read, so a caller can name
-    every bad file of a run, not only the first.
+    every bad file of a run, not only the first. ``given`` says where ``path`` came from (``run A
+    (the baseline) old``, ``--lobstack-baseline old``): a path with nothing in it is named so, as
+    a bare path does not say which of two runs is missing.
     """
+    named = given or str(path)
     if path.is_file():
         files = [path]
     elif path.is_dir():
@@ -34,12 +39,14 @@ def load_run(
         files = [direct] if direct.is_file() else sorted(path.glob("*/results.json"))
         if not files:
             on_error(
-                ResultsError(f"{path}: no results.json in this directory or its model directories"),
+                ResultsError(
+                    f"{named}: no results.json in this directory or its model directories"
+                ),
                 path,
             )
     else:
         files = []
-        on_error(ResultsError(f"{path}: no such file or directory"), path)
+        on_error(ResultsError(f"{named}: no such file or directory"), path)
     run: dict[str, dict[str, Any]] = {}
     for file in files:
         try:
@@ -75,19 +82,21 @@ def load_history(
     paths: Sequence[Path],
     b_models: Sequence[str],
     on_error: Callable[[ResultsError, Path], None] = _raise,
+    given: Sequence[str] = (),
 ) -> dict[str, dict[str, Any]]:
     """Side A as a history: the runs at ``paths`` (the first is A; the same path twice counts once),
     each model's runs merged by ``merge_history``. A run holding none of B's models
     (``b_models``) is an error: a history is earlier runs of the same model. Errors go to
-    ``on_error`` like ``load_run``'s."""
+    ``on_error`` like ``load_run``'s; ``given`` (one per path) says where each came from, as
+    ``load_run``'s does."""
     seen: set[Path] = set()
     runs: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for path in paths:
+    for index, path in enumerate(paths):
         key = path.resolve()
         if key in seen:
             continue
         seen.add(key)
-        run = load_run(path, on_error)
+        run = load_run(path, on_error, given[index] if index < len(given) else None)
         if run and not set(run) & set(b_models):
             on_error(
                 ResultsError(

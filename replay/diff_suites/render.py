@@ -8,9 +8,13 @@ from scorer.summary import METRICS
 
 
 def format_text(diff: SuiteDiff, detail: str = "normal") -> str:
-    """The change listing (without the bump verdict, which ``verdict_lines`` gives); ``quiet`` stops
-    at the counts. Each case is listed once, here; the per-model rescores refer to this list
-    rather than repeating it."""
+    """The change listing (without the bump verdict, which ``verdict_lines`` gives). ``quiet`` is
+    the case counts line alone: the verdict already names both versions and what the bump rests
+    on, and the suite, prompt and tools lines are the listing --quiet leaves out. Each case is
+    listed once, here; the per-model rescores refer to this list rather than repeating it."""
+    counts = ", ".join(f"{len(diff.of_kind(k))} {text}" for k, text in KIND_TEXT.items())
+    if detail == "quiet":
+        return f"cases: {counts}\n"
     if diff.name_old == diff.name_new:
         lines = [f"suite {diff.name_new}: {diff.version_old} -> {diff.version_new}"]
     else:
@@ -24,10 +28,7 @@ def format_text(diff: SuiteDiff, detail: str = "normal") -> str:
         lines.append(f"{title}: {', '.join(names) if names else '-'}")
     if diff.other_changes:
         lines.append(f"other fields changed: {', '.join(diff.other_changes)}")
-    counts = ", ".join(f"{len(diff.of_kind(k))} {text}" for k, text in KIND_TEXT.items())
     lines.append(f"cases: {counts}")
-    if detail == "quiet":
-        return "\n".join(lines) + "\n"
     for kind, title in (
         ("added", "added (needs recording)"),
         ("removed", "removed"),

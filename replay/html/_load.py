@@ -6,11 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from recorder.files import read_suite_document
+from recorder.files import read_suite, read_suite_document
 from replay.results_file import read_results
 from scorer.errors import ResultsError, SuiteError
-from scorer.suite_file import suite_error
-from scorer.suite_keys import unknown_key_problems
 
 
 def load_results(path: Path) -> dict[str, Any]:
@@ -20,16 +18,13 @@ def load_results(path: Path) -> dict[str, Any]:
 
 
 def load_suite(path: Path) -> dict[str, Any]:
-    """Load a suite file (JSON, or YAML by its name) as plain data; the report only needs its
-    ``cases`` list (and name/version to show)."""
+    """Load a suite file (JSON, or YAML by its name) as plain data, the page's view of its cases.
+    An invalid suite is the error ``suite check`` gives (its first problem, with the case, field
+    and YAML line): a page would show a broken case, or a misspelt field as if it were absent."""
+    read_suite(path)
     data = read_suite_document(path)
-    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
-        raise SuiteError(f"suite file {path}: field 'cases' is missing or not a list")
-    unknown = unknown_key_problems(
-        data
-    )  # the page would show a misspelt field as if it were absent
-    if unknown:
-        raise suite_error(str(path), unknown)
+    if not isinstance(data, dict):  # read_suite refused it; the file changed since
+        raise SuiteError(f"{path}: the suite file changed while it was read")
     return data
 
 

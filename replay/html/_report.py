@@ -18,15 +18,15 @@ from replay.power_text import power_cells
 from replay.ties import has_repeats, tiers
 from replay.timeline import Timeline, read_history, timelines
 from replay.typed_results import TypedResults, read_typed_results, typed_results
+from replay.version_note import scored_with_other_suite, shown_suite_lines
 from scorer.errors import LobstackError, ResultsError
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     """A warning when the suite file shown for the cases is not the one the results were
     scored against."""
-    named = {(str(s.name), str(s.version)) for s in _view.suite_lines(results)}
     mine = (str(suite.get("name", "?")), str(suite.get("version", "?")))
-    if not named or named == {mine}:
+    if not scored_with_other_suite(results, *mine):
         return ""
     return (
         f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were "
@@ -136,6 +136,7 @@ def write_report(
     suite_path: Path,
     on_error: Callable[[LobstackError], None] | None = None,
     history: Path | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Path:
     """Render every ``reports_dir/<model-slug>/results.json`` with ``suite_path`` into
     ``reports_dir/index.html``.
@@ -144,7 +145,8 @@ def write_report(
     suite. With ``on_error``, a corrupt results.json is handed to it instead and the page shows the
     other models (it still raises when none is readable). ``history`` (report dirs of a history's
     runs, ``<run-id>/<model-slug>/``) adds each model's timeline, with the change point the drift
-    test finds in its runs marked.
+    test finds in its runs marked. ``warn`` is given each ``warning:`` line: results scored with
+    another suite than ``suite_path``'s (the page notes it too).
     """
     suite = load_suite(suite_path)
     results = []
@@ -157,6 +159,11 @@ def write_report(
             on_error(exc)
     if not results:
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
+    if warn is not None:
+        shown = (str(suite.get("name", "?")), str(suite.get("version", "?")))
+        documents = (r.document for r in results)
+        for line in shown_suite_lines(documents, *shown, str(suite_path)):
+            warn(line)
     lines = timelines(read_history(history)) if history is not None else []
     out = reports_dir / "index.html"
     write_atomic(out, render_report(results, suite, lines))
