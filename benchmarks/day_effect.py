@@ -43,3 +43,30 @@ def overall_sd(probability: np.ndarray, k: int, day_sd: float) -> tuple[float, f
     means = day.mean(-1)
     between = (weights * means**2).sum() - (weights * means).sum() ** 2
     return 100 * float(independent), 100 * float(np.sqrt(within + between))
+
+
+def dispersion(passes: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """Overall's run-to-run variance over the part the cases' own run-to-run variances explain:
+    var_t(sum_c y_tc) / sum_c var_t(y_tc), y_tc case c's pass share in run t, for counts of shape
+    (..., runs, cases). If the runs are exchangeable and the cases independent, the covariances
+    between cases are 0 in expectation and the ratio is about 1 (its exact null is
+    ``dispersion_p``'s); a day effect moves the cases together and raises it to about (sd with S /
+    sd independent)^2 of ``overall_sd``. A case that never varies adds 0 to both."""
+    share = np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float)
+    total = share.sum(-1).var(-1, ddof=1)
+    cases = share.var(-2, ddof=1).sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return total / cases
+
+
+def dispersion_p(
+    passes: np.ndarray, trials: np.ndarray, rng: np.random.Generator, permutations: int = 200
+) -> float:
+    """One history's (counts of shape (runs, cases)) one-sided permutation p-value for "its runs
+    are exchangeable" against a day effect: each case's runs shuffled on their own keep every
+    case's counts (and so the denominator of ``dispersion``) and break only what runs share."""
+    share = np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float)
+    observed = share.sum(-1).var(ddof=1)
+    shuffled = rng.permuted(np.broadcast_to(share, (permutations, *share.shape)), axis=1)
+    null = shuffled.sum(-1).var(-1, ddof=1)
+    return float((1 + (null >= observed - 1e-12).sum()) / (1 + permutations))

@@ -29,10 +29,11 @@ Usage: ``uv run python benchmarks/drift.py [--histories N] [--seed S] [--calibra
 pass probabilities shifted together by d ~ N(0, S^2) on the logit scale, benchmarks/day_effect.py;
 0, the default, draws nothing more). ``--day-effect`` prints instead the false alarms at K = 1 on
 the noisy, near-deterministic and worst (every case at 0.99) profiles for S = 0, 0.1, 0.25, 0.5,
-with the sd of a run's Overall each S gives. ``--calibrate`` prints, per profile and K, the
-smallest threshold that meets that rule (the (1 - x/n) quantile of the peak CUSUM, x the most
-alarms out of n whose upper bound is <= 5%) and their maximum: the threshold to ship, rounded up to
-0.1 and then checked on another seed.
+with the sd of a run's Overall each S gives; ``--dispersion`` the proposed check for a day effect
+in a history (benchmarks/day_effect.py ``dispersion``) on 20- and 60-run histories.
+``--calibrate`` prints, per profile and K, the smallest threshold that meets that rule (the
+(1 - x/n) quantile of the peak CUSUM, x the most alarms out of n whose upper bound is <= 5%) and
+their maximum: the threshold to ship, rounded up to 0.1 and then checked on another seed.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from scipy.stats import beta
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.day_effect import overall_sd, shifted  # noqa: E402
+from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted  # noqa: E402
 from benchmarks.gate_power import BASE, CASES  # noqa: E402
 from scorer.drift import DEFAULT, DriftSettings, cusum, first_alarm, scores  # noqa: E402
 from standin.hashing import pick  # noqa: E402
@@ -197,6 +198,32 @@ def day_effect_table(count: int, rng: np.random.Generator, settings: DriftSettin
             )
 
 
+DISPERSION_RUNS = (20, 60)  # history lengths --dispersion checks
+
+
+def dispersion_table(count: int, rng: np.random.Generator) -> None:
+    """The proposed history check (benchmarks/day_effect.py ``dispersion``): per profile, S and
+    history length, the mean ratio of Overall's run-to-run variance to what the cases' own
+    variances explain, and the share of same-model histories whose permutation p-value is < 0.05."""
+    print(f"dispersion check, K = 1, {count} histories a cell, 200 permutations, flag at p < 0.05")
+    print("  profile S: per history length, mean ratio, share flagged (SE)")
+    for name in DAY_PROFILES:
+        probability = CALIBRATION[name]
+        for day_sd in DAY_SDS:
+            cells = []
+            for runs in DISPERSION_RUNS:
+                passes, trials = histories(
+                    probability, probability, None, runs, 1, count, rng, day_sd
+                )
+                ratio = float(np.nanmean(dispersion(passes, trials)))
+                flagged = np.mean(
+                    [dispersion_p(passes[i], trials[i], rng) < 0.05 for i in range(count)]
+                )
+                se = np.sqrt(flagged * (1 - flagged) / count)
+                cells.append(f"{runs} runs {ratio:4.2f} {flagged:6.1%} ({se:4.1%})")
+            print(f"  {name:<19} S={day_sd:<4}  " + "  ".join(cells), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--histories", type=int, default=2000)
@@ -211,12 +238,18 @@ def main() -> int:
     parser.add_argument(
         "--day-effect", action="store_true", help="the day-effect table (K = 1, three profiles)"
     )
+    parser.add_argument(
+        "--dispersion", action="store_true", help="the proposed day-effect check's table"
+    )
     args = parser.parse_args()
     settings = DriftSettings(threshold=args.threshold, kappa=args.kappa, ridge=args.ridge)
     rng = np.random.default_rng(args.seed)
     n = args.histories
     if args.day_effect:
         day_effect_table(n, rng, settings)
+        return 0
+    if args.dispersion:
+        dispersion_table(n, rng)
         return 0
     print(
         f"{len(CASES)} cases, {n} histories a cell, {DAYS} runs; change at run {CHANGE}; "
