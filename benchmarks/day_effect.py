@@ -45,16 +45,25 @@ def overall_sd(probability: np.ndarray, k: int, day_sd: float) -> tuple[float, f
     return 100 * float(independent), 100 * float(np.sqrt(within + between))
 
 
+def successive_variance(values: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Half the mean squared difference of successive values: the variance for values drawn
+    independently from one law, but a step in the level (a real change) adds one difference only,
+    where it would add to every value's deviation from the mean."""
+    steps = np.diff(np.asarray(values, dtype=float), axis=axis)
+    return (steps * steps).mean(axis) / 2
+
+
 def dispersion(passes: np.ndarray, trials: np.ndarray) -> np.ndarray:
     """Overall's run-to-run variance over the part the cases' own run-to-run variances explain:
-    var_t(sum_c y_tc) / sum_c var_t(y_tc), y_tc case c's pass share in run t, for counts of shape
-    (..., runs, cases). If the runs are exchangeable and the cases independent, the covariances
-    between cases are 0 in expectation and the ratio is about 1 (its exact null is
+    v(sum_c y_tc) / sum_c v(y_tc), y_tc case c's pass share in run t (runs in date order), v the
+    ``successive_variance`` over runs, for counts of shape (..., runs, cases). If the runs are
+    exchangeable and the cases independent, the ratio is about 1 (its exact null is
     ``dispersion_p``'s); a day effect moves the cases together and raises it to about (sd with S /
-    sd independent)^2 of ``overall_sd``. A case that never varies adds 0 to both."""
+    sd independent)^2 of ``overall_sd``. Successive differences keep a real change (a level that
+    steps once) from looking like a day effect. A case that never varies adds 0 to both."""
     share = np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float)
-    total = share.sum(-1).var(-1, ddof=1)
-    cases = share.var(-2, ddof=1).sum(-1)
+    total = successive_variance(share.sum(-1))
+    cases = successive_variance(share, axis=-2).sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return total / cases
 
@@ -63,10 +72,11 @@ def dispersion_p(
     passes: np.ndarray, trials: np.ndarray, rng: np.random.Generator, permutations: int = 200
 ) -> float:
     """One history's (counts of shape (runs, cases)) one-sided permutation p-value for "its runs
-    are exchangeable" against a day effect: each case's runs shuffled on their own keep every
-    case's counts (and so the denominator of ``dispersion``) and break only what runs share."""
+    are exchangeable" against a day effect: each case's runs shuffled on their own keep what the
+    case did and break only what runs share. Exact (given every case's outcomes) when the runs are
+    exchangeable."""
     share = np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float)
-    observed = share.sum(-1).var(ddof=1)
+    observed = dispersion(share, np.ones_like(share))
     shuffled = rng.permuted(np.broadcast_to(share, (permutations, *share.shape)), axis=1)
-    null = shuffled.sum(-1).var(-1, ddof=1)
+    null = dispersion(shuffled, np.ones_like(shuffled))
     return float((1 + (null >= observed - 1e-12).sum()) / (1 + permutations))
