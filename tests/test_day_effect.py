@@ -93,7 +93,7 @@ def test_the_dispersion_check_holds_its_level_and_sees_a_large_day_effect() -> N
             [dispersion_p(passes[i], trials[i], rng) < 0.05 for i in range(count)]
         )
     assert flagged[0.0] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / count)
-    assert flagged[0.5] >= 0.9  # docs: about 98% of 20-run noisy histories at S = 0.5
+    assert flagged[0.5] >= 0.9  # docs: 91% of 20-run, every 60-run history
 
 
 def test_a_real_change_does_not_look_like_a_day_effect() -> None:
