@@ -24,8 +24,14 @@ the calibration rule is that this bound, not only the estimate, is <= 5% on ever
 and K = 3, so that "at most 5% over 180 runs" is a claim at 95% confidence, not a coin flip on the
 worst profile.
 
-Usage: ``uv run python benchmarks/drift.py [--histories N] [--seed S] [--calibrate]`` (~4 min at
-2,000). ``--calibrate`` prints, per profile and K, the smallest threshold that meets that rule (the
+Usage: ``uv run python benchmarks/drift.py [--histories N] [--seed S] [--calibrate] [--day-sd S]
+[--day-effect]`` (~4 min at 2,000). ``--day-sd S`` gives every history a day effect (each run's
+pass probabilities shifted together by d ~ N(0, S^2) on the logit scale, benchmarks/day_effect.py;
+0, the default, draws nothing more). ``--day-effect`` prints instead the false alarms at K = 1 on
+the noisy, near-deterministic and worst (every case at 0.99) profiles for S = 0, 0.1, 0.25, 0.5,
+with the sd of a run's Overall each S gives; ``--dispersion`` the proposed check for a day effect
+in a history (benchmarks/day_effect.py ``dispersion``) on 20- and 60-run histories.
+``--calibrate`` prints, per profile and K, the smallest threshold that meets that rule (the
 (1 - x/n) quantile of the peak CUSUM, x the most alarms out of n whose upper bound is <= 5%) and
 their maximum: the threshold to ship, rounded up to 0.1 and then checked on another seed.
 """
@@ -43,6 +49,7 @@ from scipy.stats import beta
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted  # noqa: E402
 from benchmarks.gate_power import BASE, CASES  # noqa: E402
 from scorer.drift import DEFAULT, DriftSettings, cusum, first_alarm, scores  # noqa: E402
 from standin.hashing import pick  # noqa: E402
@@ -90,11 +97,16 @@ def histories(
     k: int,
     count: int,
     rng: np.random.Generator,
+    day_sd: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count`` histories of ``runs`` runs: (passes, trials), each of shape (count, runs, cases).
-    Runs from ``change`` on (1-based) draw from ``after``; ``change`` None: never."""
+    Runs from ``change`` on (1-based) draw from ``after``; ``change`` None: never. ``day_sd`` > 0:
+    each run's probabilities move together by its own logit shift (benchmarks/day_effect.py); 0
+    draws nothing more, so the histories are those without the option."""
     first = runs if change is None else change - 1
     probability = np.stack([before if t < first else after for t in range(runs)])
+    if day_sd > 0:
+        probability = shifted(probability, rng.normal(0.0, day_sd, size=(count, runs, 1)))
     passes = rng.binomial(k, probability, size=(count, runs, len(before)))
     return passes, np.full_like(passes, k)
 
@@ -105,13 +117,14 @@ def peak_statistics(
     count: int,
     rng: np.random.Generator,
     settings: DriftSettings = DEFAULT,
+    day_sd: float = 0.0,
 ) -> np.ndarray:
     """The largest CUSUM of each of ``count`` same-model histories of 180 runs: P(false alarm) =
-    P(peak > h)."""
+    P(peak > h). ``day_sd``: the day effect's sd on the logit scale (0: none)."""
     peaks = []
     for start in range(0, count, CHUNK):
         passes, trials = histories(
-            probability, probability, None, DAYS, k, min(CHUNK, count - start), rng
+            probability, probability, None, DAYS, k, min(CHUNK, count - start), rng, day_sd
         )
         peaks.append(cusum(scores(passes, trials, settings), settings).max(-1))
     return np.concatenate(peaks)
@@ -144,18 +157,71 @@ def delays(
     rng: np.random.Generator,
     settings: DriftSettings = DEFAULT,
     horizon: int = 120,
+    day_sd: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     """(the delay of each history that alarmed on or after the change, how many alarmed before it);
     a history with no alarm within ``horizon`` runs of the change counts as ``horizon + 1``."""
     out, early = [], 0
     for start in range(0, count, CHUNK):
         n = min(CHUNK, count - start)
-        passes, trials = histories(before, after, CHANGE, CHANGE - 1 + horizon, k, n, rng)
+        passes, trials = histories(before, after, CHANGE, CHANGE - 1 + horizon, k, n, rng, day_sd)
         alarm = first_alarm(cusum(scores(passes, trials, settings), settings), settings) + 1
         early += int(((alarm > 0) & (alarm < CHANGE)).sum())
         late = alarm[(alarm == 0) | (alarm >= CHANGE)]
         out.append(np.where(late == 0, horizon + 1, late - CHANGE + 1))
     return np.concatenate(out), early
+
+
+DAY_SDS = (0.0, 0.1, 0.25, 0.5)  # the day effect's sd on the logit scale, --day-effect's columns
+DAY_PROFILES = ("noisy", "near-deterministic", "all 0.99")  # all 0.99: the worst at K = 1
+
+
+def day_effect_table(count: int, rng: np.random.Generator, settings: DriftSettings) -> None:
+    """P(any false alarm in 180 runs) at K = 1 when same-model runs share a day effect of sd S
+    (logit scale), with what S does to the sd of a run's Overall (points: independent -> with S)."""
+    print(
+        f"P(any false alarm in 180 runs), same model, K = 1, {count} histories a cell, day effect"
+    )
+    print("  S (logit sd): Overall sd independent -> with S; rate (SE) [95% upper bound]")
+    for name in DAY_PROFILES:
+        probability = CALIBRATION[name]
+        for day_sd in DAY_SDS:
+            peaks = peak_statistics(probability, 1, count, rng, settings, day_sd)
+            alarms = int((peaks > settings.threshold).sum())
+            rate = alarms / count
+            independent, total = overall_sd(probability, 1, day_sd)
+            print(
+                f"  {name:<19} S={day_sd:<4}  sd {independent:4.2f} -> {total:4.2f}  "
+                f"{rate:6.2%} ({np.sqrt(rate * (1 - rate) / count):5.2%}) "
+                f"[{upper_bound(alarms, count):5.2%}]",
+                flush=True,
+            )
+
+
+DISPERSION_RUNS = (20, 60)  # history lengths --dispersion checks
+
+
+def dispersion_table(count: int, rng: np.random.Generator) -> None:
+    """The proposed history check (benchmarks/day_effect.py ``dispersion``): per profile, S and
+    history length, the mean ratio of Overall's run-to-run variance to what the cases' own
+    variances explain, and the share of same-model histories whose permutation p-value is < 0.05."""
+    print(f"dispersion check, K = 1, {count} histories a cell, 200 permutations, flag at p < 0.05")
+    print("  profile S: per history length, mean ratio, share flagged (SE)")
+    for name in DAY_PROFILES:
+        probability = CALIBRATION[name]
+        for day_sd in DAY_SDS:
+            cells = []
+            for runs in DISPERSION_RUNS:
+                passes, trials = histories(
+                    probability, probability, None, runs, 1, count, rng, day_sd
+                )
+                ratio = float(np.nanmean(dispersion(passes, trials)))
+                flagged = np.mean(
+                    [dispersion_p(passes[i], trials[i], rng) < 0.05 for i in range(count)]
+                )
+                se = np.sqrt(flagged * (1 - flagged) / count)
+                cells.append(f"{runs} runs {ratio:4.2f} {flagged:6.1%} ({se:4.1%})")
+            print(f"  {name:<19} S={day_sd:<4}  " + "  ".join(cells), flush=True)
 
 
 def main() -> int:
@@ -166,14 +232,30 @@ def main() -> int:
     parser.add_argument("--threshold", type=float, default=DEFAULT.threshold)
     parser.add_argument("--kappa", type=float, default=DEFAULT.kappa)
     parser.add_argument("--ridge", type=float, default=DEFAULT.ridge)
+    parser.add_argument(
+        "--day-sd", type=float, default=0.0, help="day effect's sd (logit scale) in every history"
+    )
+    parser.add_argument(
+        "--day-effect", action="store_true", help="the day-effect table (K = 1, three profiles)"
+    )
+    parser.add_argument(
+        "--dispersion", action="store_true", help="the proposed day-effect check's table"
+    )
     args = parser.parse_args()
     settings = DriftSettings(threshold=args.threshold, kappa=args.kappa, ridge=args.ridge)
     rng = np.random.default_rng(args.seed)
     n = args.histories
+    if args.day_effect:
+        day_effect_table(n, rng, settings)
+        return 0
+    if args.dispersion:
+        dispersion_table(n, rng)
+        return 0
     print(
         f"{len(CASES)} cases, {n} histories a cell, {DAYS} runs; change at run {CHANGE}; "
         f"baseline {settings.baseline_runs} runs, kappa {settings.kappa}, threshold "
         f"{settings.threshold}, ridge {settings.ridge}"
+        + (f", day effect sd {args.day_sd} (logit)" if args.day_sd else "")
     )
     print("P(any false alarm in 180 runs), same model:")
     print(f"  rate (one-sided {CONFIDENCE:.0%} upper bound) [--calibrate: threshold meeting it]")
@@ -182,7 +264,7 @@ def main() -> int:
         sd = 100 * np.sqrt((probability * (1 - probability)).sum()) / len(probability)
         cells = []
         for k in (1, 3):
-            peaks = peak_statistics(probability, k, n, rng, settings)
+            peaks = peak_statistics(probability, k, n, rng, settings, args.day_sd)
             alarms = int((peaks > settings.threshold).sum())
             cell = f"K={k} {alarms / n:5.1%} ({upper_bound(alarms, n):5.1%})"
             if args.calibrate:
@@ -205,7 +287,9 @@ def main() -> int:
             for points in (5, 10):
                 cells = []
                 for k in (1, 3):
-                    late, early = delays(base, drop(base, points), k, n, rng, settings)
+                    late, early = delays(
+                        base, drop(base, points), k, n, rng, settings, day_sd=args.day_sd
+                    )
                     cells.append(
                         f"K={k} {np.median(late):3.0f} / {np.percentile(late, 90):3.0f} "
                         f"(early {early / n:4.1%})"

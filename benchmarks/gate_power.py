@@ -24,20 +24,30 @@ With ``--families`` it prints the family table (issue 31 item 7): 12 models in o
 ``--family run``: the share of runs with any false alarm among the 11, the mean false-alarm rate of
 one unchanged model, and the changed model's power.
 
-Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history | --families]``
-(~2 min at 200 pairs on a quiet core; ``--history`` ~10 min, ``--families`` ~3 min).
+With ``--day-effect`` it prints the day-effect table: the history gate's false alarms at K = 1 with
+20 earlier runs when every run (B's too) draws its own shift d ~ N(0, S^2) of every case's logit
+pass probability (benchmarks/day_effect.py; cases at 0 or 1 stay put), S = 0, 0.1, 0.25, 0.5, on
+the noisy, near and every-case-at-0.99 profiles, with the sd of a run's Overall each S gives.
+
+Usage: ``uv run python benchmarks/gate_power.py [--pairs N] [--seed S] [--history | --families |
+--day-effect]`` (~2 min at 200 pairs on a quiet core; ``--history`` ~10 min, ``--families`` ~3
+min, ``--day-effect`` ~1 min per 100 pairs).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.day_effect import overall_sd, shifted  # noqa: E402
 from recorder.files import read_suite  # noqa: E402
 from replay.diff_runs import compare, decide  # noqa: E402
 from replay.diff_runs.history import merge_history  # noqa: E402
@@ -56,8 +66,12 @@ HISTORY = (0, 5, 10, 20)
 HISTORY_REPEATS = (1, 3, 5)
 
 
-def run(probabilities: list[float], k: int, rng: random.Random) -> dict:
-    """One run's results document: each case's K repeats drawn with its pass probability."""
+def run(probabilities: list[float], k: int, rng: random.Random, day_sd: float = 0.0) -> dict:
+    """One run's results document: each case's K repeats drawn with its pass probability.
+    ``day_sd`` > 0: the run's probabilities first move together by one logit shift d ~ N(0,
+    day_sd^2) (benchmarks/day_effect.py); 0 draws nothing more, so the run is the one without it."""
+    if day_sd > 0:
+        probabilities = shifted(np.array(probabilities), rng.gauss(0.0, day_sd)).tolist()
     metric = {"count": 1, "of": 2, "rate": 50.0, "ci": [10.0, 90.0]}
     results = []
     for case_id, p in zip(CASES, probabilities, strict=True):
@@ -92,21 +106,31 @@ def concentrated(points: float, base: list[float] = BASE) -> list[float]:
     return [0.0 if i in broken else p for i, p in enumerate(base)]
 
 
-def history_side(base: list[float], runs: int, k: int, rng: random.Random) -> dict:
+def history_side(
+    base: list[float], runs: int, k: int, rng: random.Random, day_sd: float = 0.0
+) -> dict:
     """Side A: one run (``runs`` 0, the plain gate) or ``runs`` earlier runs merged into
-    a history."""
+    a history; ``day_sd``: each run's day effect (0: none)."""
     if runs == 0:
-        return run(base, k, rng)
-    return merge_history("m", [(f"run{i}", run(base, k, rng)) for i in range(runs)])
+        return run(base, k, rng, day_sd)
+    return merge_history("m", [(f"run{i}", run(base, k, rng, day_sd)) for i in range(runs)])
 
 
 def history_rate(
-    base: list[float], b: list[float], runs: int, k: int, pairs: int, rng: random.Random
+    base: list[float],
+    b: list[float],
+    runs: int,
+    k: int,
+    pairs: int,
+    rng: random.Random,
+    day_sd: float = 0.0,
 ) -> float:
-    """The share of (history, new run) pairs the gate fails (default options, alpha 0.05)."""
+    """The share of (history, new run) pairs the gate fails (default options, alpha 0.05); every
+    run, B's too, with its own day effect of sd ``day_sd`` (0: none)."""
     fired = 0
     for _ in range(pairs):
-        diff = compare({"m": history_side(base, runs, k, rng)}, {"m": run(b, k, rng)})
+        side_a = history_side(base, runs, k, rng, day_sd)
+        diff = compare({"m": side_a}, {"m": run(b, k, rng, day_sd)})
         fired += decide(diff).regression
     return fired / pairs
 
@@ -127,6 +151,28 @@ def history_table(pairs: int, rng: random.Random) -> None:
                     f"{p:>{w}.1%}" for p, w in zip(cells, (11, 9, 10, 13), strict=True)
                 )
                 print(f"{name:>7}  {k:>2}  {runs:>7}  {shown}", flush=True)
+
+
+DAY_SDS = (0.0, 0.1, 0.25, 0.5)  # the day effect's sd on the logit scale, --day-effect's columns
+DAY_RUNS = 20  # earlier runs in --day-effect's histories
+# all 0.99: drift's worst profile at K = 1 (benchmarks/drift.py), for the same three as drift's
+DAY_PROFILES = {"noisy": BASE, "near": NEAR, "all 0.99": [0.99] * len(CASES)}
+
+
+def day_effect_table(pairs: int, rng: random.Random) -> None:
+    """The history gate's false alarms at K = 1 with 20 earlier runs when every run (B's too) has a
+    day effect of sd S (logit scale), with what S does to the sd of a run's Overall (points)."""
+    print(f"history gate, K = 1, {DAY_RUNS} earlier runs, same model, {pairs} pairs a cell")
+    print("  S (logit sd): Overall sd independent -> with S; false alarms (SE)")
+    for name, base in DAY_PROFILES.items():
+        for day_sd in DAY_SDS:
+            rate = history_rate(base, base, DAY_RUNS, 1, pairs, rng, day_sd)
+            independent, total = overall_sd(np.array(base), 1, day_sd)
+            print(
+                f"  {name:<8} S={day_sd:<4}  sd {independent:4.2f} -> {total:4.2f}  {rate:6.1%} "
+                f"({math.sqrt(rate * (1 - rate) / pairs):4.1%})",
+                flush=True,
+            )
 
 
 def rates(b: list[float], k: int, pairs: int, rng: random.Random) -> tuple[float, float]:
@@ -185,8 +231,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--history", action="store_true", help="the history table (issue 31)")
     parser.add_argument("--families", action="store_true", help="the family table (issue 31)")
+    parser.add_argument(
+        "--day-effect", action="store_true", help="history false alarms with a day effect"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.day_effect:
+        day_effect_table(args.pairs, rng)
+        return 0
     if args.history:
         history_table(args.pairs, rng)
         return 0
