@@ -109,6 +109,7 @@ SLOW_TESTS = frozenset(
         "test_a_model_with_no_scored_case_is_written_but_fails_rescore",
         "test_every_suite_in_the_repo_has_only_known_keys",
         "test_credentials_hand_edited_into_run_json_or_a_cassette_are_never_printed_or_written",
+        "test_the_plugin_runs_the_own_suite",  # runs pytest in a subprocess (~6 s)
     }
 )
 
