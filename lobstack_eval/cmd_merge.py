@@ -53,7 +53,7 @@ def merge(
     for warning in merged.warnings:
         typer.echo(warning, err=True)
     if merged.kind == "cassettes":
-        typer.echo(f"Next: lobstack-eval rescore {out}", err=True)
+        typer.echo(f"next: lobstack-eval rescore {out}", err=True)
     for line in merged.errors:
         typer.echo(f"error: {line}", err=True)
     return 1 if merged.errors else 0

@@ -178,7 +178,7 @@ def _leaderboard(
 
 def _unrecorded(summary: RescoreSummary, cassettes: Path, suite: Path) -> list[str]:
     """Say which models need recording; the error line of each model that scored nothing at all."""
-    from replay.hints import needs_recording, nothing_scored_line, record_command
+    from replay.hints import needs_recording, nothing_scored_line, only_refused, record_command
 
     errors = []
     typed = {s.model_slug: s for s in summary.summaries}
@@ -193,7 +193,8 @@ def _unrecorded(summary: RescoreSummary, cassettes: Path, suite: Path) -> list[s
             else None
         )
         if model.nothing_scored:  # written, but a run that scored none of its cases must not pass
-            errors.append(nothing_scored_line(model, cassettes / report.slug, command))
+            refused = only_refused(report.results)  # the dir of a typo: deleting it is a fix
+            errors.append(nothing_scored_line(model, cassettes / report.slug, command, refused))
         elif missing:
             what = "case-run(s)" if model.repeats > 1 else "case(s)"
             typer.echo(f"{missing} {what} of {model.model} need recording: {command}", err=True)

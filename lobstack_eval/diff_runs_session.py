@@ -150,12 +150,18 @@ def _write_html(
     model: ModelDiff,
     judged: ModelVerdict,
 ) -> None:
-    """The HTML diff of the one compared model; ``suite`` gives case order and requests."""
+    """The HTML diff of the one compared model; ``suite`` gives case order and requests, with a
+    warning when the runs were scored with another suite (as ``report --suite`` says it)."""
     from replay.diff_suites import read_suite_json
     from replay.html import render_run_diff
+    from replay.version_note import shown_suite_lines
 
     suite_data = read_suite_json(suite)[1] if suite is not None else None
     doc_a, doc_b = _documents(*runs, model.model)
+    if suite_data is not None:
+        shown = (str(suite_data.get("name", "?")), str(suite_data.get("version", "?")))
+        for line in shown_suite_lines((doc_a, doc_b), *shown, str(suite)):
+            typer.echo(line, err=True)
     write_output(html, render_run_diff(doc_a, doc_b, suite_data, (model, judged)).encode("utf-8"))
 
 

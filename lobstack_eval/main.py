@@ -4,6 +4,7 @@ per verb)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -109,11 +110,20 @@ _command(app, "drift", "cmd_drift", "drift")
 INTERRUPTED = "error: interrupted (everything finished before the interrupt is kept)"
 
 
+@functools.cache
+def _cli() -> Any:
+    """The click command typer builds from ``app``, built once per process: ``app(...)`` builds it
+    again on every call (~7 ms), which a process calling ``main`` many times (the tests) pays
+    each time. Calling it is what ``app(...)`` does but for typer's pretty tracebacks, which
+    ``pretty_exceptions_enable=False`` turns off."""
+    return typer.main.get_command(app)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code; user errors become one ``error: ...`` line, never
     a traceback."""
     try:
-        result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
+        result = _cli()(args=list(argv) if argv is not None else None, standalone_mode=False)
     except LobstackError as exc:
         from scorer.safe_text import for_terminal
 

@@ -123,7 +123,7 @@ def _record_locked(
     if not todo:
         cases = len(dict.fromkeys(case)) or len(loaded.cases)
         say(_nothing_to_record(model, model_dir, cases, bool(case), repeats))
-        say(f"Next: {_scoring(cassettes, job.part, job.suite_flag)}")
+        say(f"next: {_scoring(cassettes, job.part, job.suite_flag)}")
         return 0
     require_key(job.endpoint)
     what = "case(s)" if repeats == 1 else "case-run(s)"

@@ -52,20 +52,38 @@ def refused(doc: dict[str, Any]) -> bool:
     )
 
 
+def only_refused(doc: dict[str, Any]) -> bool:
+    """True when the document's every recorded attempt was refused by the gateway (HTTP 401, 403,
+    404) and none answered: what ``record --model <typo>`` leaves (an older version kept the
+    dir), so deleting the dir is as likely the fix as recording it again."""
+    entries = [run for entry in doc["results"] for run in entry.get("runs") or [entry]]
+    outcomes = [attempt.get("outcome") for run in entries for attempt in run.get("attempts") or []]
+    return bool(outcomes) and all(outcome in REFUSED_OUTCOMES for outcome in outcomes)
+
+
 def needs_recording(doc: dict[str, Any]) -> bool:
     """True when ``record`` would record some case-run of the document again: one is unrecorded
     or refused."""
     return bool(doc.get("case_runs", doc["cases"])["unrecorded"]) or refused(doc)
 
 
-def nothing_scored_line(summary: ModelSummary, where: Path, command: str | None = None) -> str:
+def nothing_scored_line(
+    summary: ModelSummary, where: Path, command: str | None = None, refused_only: bool = False
+) -> str:
     """The error line of a model none of whose case-runs could be scored, naming its dir, how many
     errored and were unrecorded (each when not 0), and what would record it (when recording would
-    change anything)."""
+    change anything). ``refused_only`` (``only_refused``): the model name may be a typo, so the
+    line also says the dir can be deleted."""
     runs = summary.case_runs
     what = "case-run" if summary.repeats > 1 else "case"
     counts = ", ".join(
         f"{n} {k}" for k, n in (("errored", runs.errored), ("unrecorded", runs.unrecorded)) if n
     )
     line = f"{where}: no {what} of model {summary.model} could be scored ({counts})"
+    if refused_only:
+        line += (
+            "; the gateway refused every attempt (HTTP 401/403/404), none was answered: if "
+            f"{summary.model} is a typo, delete {where}"
+        )
+        return f"{line}, else record it: {command}" if command else line
     return f"{line}; record it: {command}" if command else line

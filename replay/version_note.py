@@ -63,12 +63,16 @@ def scored_with_other_suite(
 def shown_suite_lines(
     documents: Iterable[dict[str, Any]], name: str, version: str, source: str
 ) -> list[str]:
-    """The warnings of ``report`` when the suite file it shows (``source``: ``name`` ``version``)
-    is not the one the results were scored with: one line per suite they were scored with, as
-    rescore says an older recording's version (``older_suite_lines``)."""
+    """The warnings of ``report`` and ``diff runs --html`` when the suite file a page shows
+    (``source``: ``name`` ``version``) is not the one the results were scored with: one line per
+    suite they were scored with, as rescore says an older recording's version
+    (``older_suite_lines``). A model is named once per suite (diff runs' A and B may be one
+    model's two runs)."""
     by_suite: dict[tuple[str, str], list[str]] = {}
     for slug, other_name, other_version in scored_with_other_suite(documents, name, version):
-        by_suite.setdefault((other_name, other_version), []).append(slug)
+        slugs = by_suite.setdefault((other_name, other_version), [])
+        if slug not in slugs:
+            slugs.append(slug)
     shown = version if all(n == name for n, _ in by_suite) else f"{name} {version}"
     lines = []
     for (other_name, other_version), slugs in sorted(by_suite.items()):

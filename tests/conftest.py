@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,7 @@ SLOW_TESTS = frozenset(
         "test_a_model_with_no_scored_case_is_written_but_fails_rescore",
         "test_every_suite_in_the_repo_has_only_known_keys",
         "test_credentials_hand_edited_into_run_json_or_a_cassette_are_never_printed_or_written",
+        "test_the_plugin_runs_the_own_suite",  # runs pytest in a subprocess (~6 s)
     }
 )
 
@@ -198,6 +200,26 @@ def _no_user_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def mini_suite() -> Path:
     return MINI_SUITE
+
+
+# The committed history (cassettes/history/<day>/, 20 dated runs of two models), as the watch
+# recipe keeps it rescored: read by test_history, test_timeline and test_drift_e2e.
+HISTORY = ROOT / "cassettes" / "history"
+HISTORY_DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]
+
+
+@pytest.fixture(scope="session")
+def scored_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Every committed run rescored with evals/suite.json, once a session (per xdist worker):
+    report dirs <reports>/<run-id>/<model-slug>/ and one rows root. Read only: a test that writes
+    beside them copies what it needs into its own tmp_path."""
+    from replay.rescore import rescore
+
+    base = tmp_path_factory.mktemp("history")
+    reports, rows = base / "reports", base / "rows"
+    for day in HISTORY_DAYS:
+        rescore(HISTORY / day, ROOT / "evals" / "suite.json", reports / day, html=False, rows=rows)
+    return reports, rows
 
 
 @pytest.fixture

@@ -84,7 +84,7 @@ def test_an_os_error_line_gets_its_traceback_too(
     def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise OSError(28, "No space left on device", str(tmp_path / "x"))
 
-    monkeypatch.setattr(cli, "app", failing)
+    monkeypatch.setattr(cli, "_cli", lambda: failing)  # the command main runs
     monkeypatch.setenv("LOBSTACK_DEBUG", "1")
     assert cli.main(["rescore"]) == 1
     err = capsys.readouterr().err.splitlines()

@@ -1110,7 +1110,9 @@ def test_cli_html_written_by_renderer(
 def test_cli_html_passes_suite(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """--suite hands the suite object to the renderer (for case order and requests)."""
+    """--suite hands the suite object to the renderer (for case order and requests); a suite
+    other than the one the runs were scored with is a warning, as report --suite says it (the
+    one model of A and B named once)."""
     seen: list[object] = []
     fake = types.ModuleType("replay.html")
     fake.render_run_diff = lambda a, b, suite, judged: seen.append(suite) or "x"  # type: ignore[attr-defined]
@@ -1119,7 +1121,26 @@ def test_cli_html_passes_suite(
     out = tmp_path / "diff.html"
     assert main(["diff", "runs", N, N, "--html", str(out), "--suite", str(suite)]) == 0
     assert seen == [json.loads(suite.read_text())]
-    capsys.readouterr()
+    assert capsys.readouterr().err == (
+        "warning: ref_noisy was scored with suite lobstack-tool-calling 1.0.0; the page shows the "
+        f"cases of diff-fixture 1.0.0 ({suite})\n"
+    )
+    # A run scored with the suite file's name and version: no warning; an older version: named.
+    run = json.loads(Path(N).read_text(encoding="utf-8"))
+    scored = tmp_path / "results.json"
+    for version, err in (
+        ("1.0.0", ""),
+        (
+            "0.9.0",
+            "warning: ref_noisy was scored with suite 0.9.0; the page shows the cases of 1.0.0 "
+            f"({suite})\n",
+        ),
+    ):
+        document = {**run, "suite": {**run["suite"], "name": "diff-fixture", "version": version}}
+        scored.write_text(json.dumps(document), encoding="utf-8")
+        args = ["diff", "runs", str(scored), str(scored), "--html", str(out), "--suite", str(suite)]
+        assert main(args) == 0
+        assert capsys.readouterr().err == err
 
 
 def test_cli_html_real_renderer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

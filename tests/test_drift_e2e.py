@@ -31,17 +31,6 @@ VERDICT = re.compile(
 )
 
 
-@pytest.fixture(scope="module")
-def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Every committed run rescored: report dirs reports/<run-id>/<model-slug>/ and one
-    rows root."""
-    base = tmp_path_factory.mktemp("e2e")
-    reports, rows = base / "reports", base / "rows"
-    for day in DAYS:
-        rescore(HISTORY / day, SUITE, reports / day, html=False, rows=rows)
-    return reports, rows
-
-
 def _drift(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     code = main(["drift", *args])
     return code, capsys.readouterr().out
@@ -54,9 +43,9 @@ def test_the_committed_histories_are_twenty_runs_each() -> None:
 
 
 def test_drift_names_ref_driftings_change_its_cases_and_its_identity(
-    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _reports, rows = scored
+    _reports, rows = scored_history
     code, out = _drift(capsys, str(rows), "--model", "ref/drifting")
     assert code == 1
     match = VERDICT.match(out.splitlines()[0])
@@ -78,9 +67,9 @@ def test_drift_names_ref_driftings_change_its_cases_and_its_identity(
 
 
 def test_drift_raises_no_alarm_on_ref_flaky(
-    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _reports, rows = scored
+    _reports, rows = scored_history
     code, out = _drift(capsys, str(rows), "--model", "ref/flaky")
     assert code == 0
     assert out.splitlines()[0] == f"drift: no change in 20 runs since {DAYS[0]}"
@@ -89,9 +78,9 @@ def test_drift_raises_no_alarm_on_ref_flaky(
 
 @pytest.mark.parametrize("model", ["ref/drifting", "ref/flaky"])
 def test_the_rows_root_and_the_report_dirs_give_one_verdict(
-    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str
+    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str
 ) -> None:
-    reports, rows = scored
+    reports, rows = scored_history
     from_rows = _drift(capsys, str(rows), "--model", model, "-v")
     from_cases = _drift(capsys, str(rows / "cases"), "--model", model, "-v")
     from_reports = _drift(capsys, str(reports), "--model", model, "-v")
@@ -99,11 +88,11 @@ def test_the_rows_root_and_the_report_dirs_give_one_verdict(
 
 
 def test_a_mistyped_model_names_the_models_there(
-    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A typo in --model: one error line listing the models there, from a rows root (by slug, its
     folder names) as from the report dirs (by name), where the rows root used to list none."""
-    reports, rows = scored
+    reports, rows = scored_history
     assert main(["drift", str(rows), "--model", "ref/drifitng"]) == 2
     assert capsys.readouterr().err == (
         f"error: no run of model 'ref/drifitng' in {rows}; models there: ref_drifting, ref_flaky\n"
@@ -116,9 +105,9 @@ def test_a_mistyped_model_names_the_models_there(
 
 
 def test_the_timeline_marks_the_runs_drift_names(
-    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    scored_history: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reports, _rows = scored
+    reports, _rows = scored_history
     _code, out = _drift(capsys, str(reports), "--model", "ref/drifting")
     verdict = out.splitlines()[0]
     match = VERDICT.match(verdict)
@@ -126,7 +115,8 @@ def test_the_timeline_marks_the_runs_drift_names(
     drifting, flaky = timelines(read_history(reports))
     assert drifting.change == ChangePoint(match.group(1), match.group(2))
     assert flaky.change is None
-    latest = reports / DAYS[-1]
+    latest = tmp_path / DAYS[-1]  # a copy: report writes index.html beside the results
+    shutil.copytree(reports / DAYS[-1], latest)
     assert main(["report", str(latest), "--suite", str(SUITE), "--history", str(reports)]) == 0
     page = (latest / "index.html").read_text(encoding="utf-8")
     section = page.split('<section id="timeline">')[1].split("</section>")[0]
@@ -145,9 +135,9 @@ def test_a_history_of_recordings_says_to_rescore_it_first(
 
 
 def test_drift_appends_its_markdown_to_the_job_summary(
-    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+    scored_history: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    _reports, rows = scored
+    _reports, rows = scored_history
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n", encoding="utf-8")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))

@@ -34,16 +34,6 @@ def results(out: Path, slug: str) -> dict[str, Any]:
     return json.loads((out / slug / "results.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
-def scored_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Every committed run rescored into reports/<run-id>/ and one rows root."""
-    base = tmp_path_factory.mktemp("history")
-    reports, rows = base / "reports", base / "rows"
-    for day in DAYS:
-        rescore(HISTORY / day, SUITE, reports / day, html=False, rows=rows)
-    return reports, rows
-
-
 def test_the_committed_history_is_twenty_dated_runs_of_two_models() -> None:
     assert sorted(p.name for p in HISTORY.iterdir()) == DAYS
     for day in DAYS:
@@ -166,10 +156,10 @@ def test_duckdb_reads_a_history_root_per_run_as_guide_rows_says(
 
 
 def test_the_leaderboard_of_a_history_root_ranks_each_models_latest_run(
-    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    scored_history: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     reports, rows = scored_history
-    board, last = rows.parent / "board", rows.parent / "last"
+    board, last = tmp_path / "board", tmp_path / "last"
     assert (
         main(["leaderboard", str(rows / "cases"), "--out", str(board)]) == 0
     )  # the cases folder: the root

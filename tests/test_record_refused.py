@@ -161,22 +161,28 @@ def test_a_model_dir_of_refusals_fails_rescore_and_merge(
     line = (
         f"error: {cassettes / 'ref_orcale'}: no case of model ref/orcale could be scored ({counts})"
     )
-    assert [e for e in err if e.startswith("error:")] == [f"{line}; record it: {command}"]
+    # Every attempt refused, none answered: the name may be a typo, so deleting the dir is a fix.
+    typo = (
+        "; the gateway refused every attempt (HTTP 401/403/404), none was answered: if ref/orcale "
+        f"is a typo, delete {cassettes / 'ref_orcale'}, else record it: {command}"
+    )
+    assert [e for e in err if e.startswith("error:")] == [f"{line}{typo}"]
     # docs/errors.md gives this line word for word (with 80 cases, the placeholders filled in).
     readme = " ".join((ROOT / "docs" / "errors.md").read_text(encoding="utf-8").split())
     said = (
         "`error: <model dir>: no case of model X could be scored (3 errored, 77 unrecorded); "
-        "record it: lobstack-eval record ...`"
+        "the gateway refused every attempt (HTTP 401/403/404), none was answered: if X is a typo, "
+        "delete <model dir>, else record it: lobstack-eval record ...`"
     )
     assert said in readme
     filled = (
         said.strip("`")
         .replace("<model dir>", str(cassettes / "ref_orcale"))
-        .replace("model X", "model ref/orcale")
+        .replace("X", "ref/orcale")
     )
-    assert f"{line}; record it: {command}" == filled.replace(
-        "(3 errored, 77 unrecorded)", f"({counts})"
-    ).replace("record ...", command.removeprefix("lobstack-eval "))
+    assert f"{line}{typo}" == filled.replace("(3 errored, 77 unrecorded)", f"({counts})").replace(
+        "record ...", command.removeprefix("lobstack-eval ")
+    )
     for n in (1, 2):
         assert _rescore(cassettes, tmp_path / f"s{n}", "--shard", f"{n}/2") == 0
     merged = tmp_path / "merged"
@@ -207,3 +213,19 @@ def test_a_model_whose_every_answer_is_an_error_fails_rescore_without_a_record_c
         f"error: {cassettes / 'ref_oracle_400'}: no case of model ref/oracle~400 could be scored "
         f"({cases} errored)"
     ]
+
+
+def test_only_a_dir_of_refusals_alone_is_called_a_possible_typo() -> None:
+    """The typo hint needs every attempt refused and none answered: one answer (a 200, a 400) or
+    a transport error among the refusals, or no attempt at all, is no typo's dir."""
+    from replay.hints import only_refused
+
+    def doc(*outcomes: str) -> dict[str, object]:
+        attempts = [{"outcome": outcome} for outcome in outcomes]
+        return {"results": [{"status": "errored", "attempts": attempts}]}
+
+    assert only_refused(doc("http_404", "http_401", "http_403"))
+    for outcomes in (("http_404", "ok"), ("http_404", "http_400"), ("http_404", "timeout"), ()):
+        assert not only_refused(doc(*outcomes)), outcomes
+    repeated = {"results": [{"runs": [{"attempts": [{"outcome": "http_404"}]}, {"attempts": []}]}]}
+    assert only_refused(repeated)  # an unrecorded repeat holds no attempt, so no answer

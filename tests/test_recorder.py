@@ -219,7 +219,7 @@ def test_nothing_to_record_needs_no_key(  # type: ignore[no-untyped-def]
     assert capsys.readouterr().err.splitlines() == [
         f"Nothing to record: all 80 case(s) of ref/oracle are recorded in {model_dir}; --rerecord "
         "records them again.",
-        f"Next: lobstack-eval rescore {cassettes} --suite {ROOT / 'evals' / 'suite.json'}",
+        f"next: lobstack-eval rescore {cassettes} --suite {ROOT / 'evals' / 'suite.json'}",
     ]
     assert main([*args, "--case", "selection-01", "--case", "chains-01", "--repeats", "1"]) == 0
     assert "all 2 selected case(s) of ref/oracle are recorded" in capsys.readouterr().err

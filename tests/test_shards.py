@@ -162,7 +162,9 @@ def test_record_shards_merged_score_the_unsharded_verdicts(
     )
     shard_dirs = [str(tmp_path / "shard-1"), str(tmp_path / "shard-2")]
     assert main(["merge", *shard_dirs, "--out", str(tmp_path / "merged")]) == 0
-    assert "Next: lobstack-eval rescore" in capsys.readouterr().err
+    assert (
+        f"next: lobstack-eval rescore {tmp_path / 'merged'}" in capsys.readouterr().err.splitlines()
+    )
     ids = [case.id for case in read_suite(MINI_SUITE).cases]
     for slug in ("ref_noisy", "ref_first-tool"):
         held = [

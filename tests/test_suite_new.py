@@ -85,6 +85,11 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
     assert said.splitlines()[0] == (
         f"wrote {out}: home-tools 0.1.0, 2 tools, 6 cases, every case a draft"
     )
+    # The closing hint in the lower-case style of every command's status lines (record, merge).
+    assert said.splitlines()[-1] == (
+        f"next: rewrite the drafts' requests, then `lobstack-eval suite check {out}` and "
+        f"`lobstack-eval suite audit {out}`"
+    )
     # Every feature beyond the subset is named, with what the catalogue holds instead.
     notes = [
         line.removeprefix("schema note: ") for line in said.splitlines() if "schema note" in line

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,6 @@ import pytest
 
 from lobstack_eval.main import main
 from replay.html import render_report
-from replay.rescore import rescore
 from replay.timeline import ChangePoint, read_history, timelines
 from tests.conftest import ROOT
 
@@ -23,14 +23,11 @@ SUITE = ROOT / "evals" / "suite.json"
 DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in range(20)]
 
 
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture
+def history(scored_history: tuple[Path, Path]) -> Path:
     """The committed runs' report dirs, as the watch recipe writes them:
-    <run-id>/<model-slug>/results.json."""
-    reports = tmp_path_factory.mktemp("timeline") / "history"
-    for day in DAYS:
-        rescore(ROOT / "cassettes" / "history" / day, SUITE, reports / day, html=False)
-    return reports
+    <run-id>/<model-slug>/results.json (rescored once a session, conftest.py)."""
+    return scored_history[0]
 
 
 def suite_dict() -> dict[str, Any]:
@@ -116,8 +113,11 @@ def test_a_short_or_untestable_history_marks_nothing_and_says_why(history: Path)
     assert "ref/drifting: drift: not tested: a history holds one model on one suite file" in section
 
 
-def test_report_history_option(history: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    latest = history / DAYS[-1]
+def test_report_history_option(
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    latest = tmp_path / DAYS[-1]  # a copy: report writes index.html beside the results
+    shutil.copytree(history / DAYS[-1], latest)
     assert main(["report", str(latest), "--suite", str(SUITE), "--history", str(history)]) == 0
     page = (latest / "index.html").read_text(encoding="utf-8")
     assert _section(page).count("<svg") == 2
