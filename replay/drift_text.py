@@ -69,6 +69,22 @@ def overall_line(report: DriftReport) -> str:
     )
 
 
+DAY_EFFECT_DOC = "docs/decisions/drift.md#day-effect"
+
+
+def dispersion_note(report: DriftReport) -> str | None:
+    """The note when the runs vary together beyond chance (p < 0.01): the false-alarm rate's
+    calibration assumes independent runs. None otherwise, so most histories read as before."""
+    check = report.dispersion
+    if check is None or not check.noted:
+        return None
+    return (
+        f"note: runs vary together more than independent runs would (dispersion "
+        f"{check.ratio:.2f}, p = {check.p:.3f}): the false-alarm rate is not calibrated for this "
+        f"history ({DAY_EFFECT_DOC})"
+    )
+
+
 def _identity(change: IdentityChange) -> str:
     old = ", ".join(change.old) or "(none)"
     new = ", ".join(change.new) or "(none)"
@@ -99,6 +115,8 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
         f"{report.runs[0].date} to {report.runs[-1].date}",
         overall_line(report),
     ]
+    if (note := dispersion_note(report)) is not None:
+        lines.append(note)
     if report.at_change():
         fields = ", ".join(sorted({c.field for c in report.at_change()}))
         lines.append(f"the recorded identity changed at the change: {fields}")
@@ -139,6 +157,8 @@ def to_markdown(report: DriftReport) -> str:
         # numbers and dates only: nothing to escape
         f"{report.runs[-1].date}. {overall_line(report)}",
     ]
+    if (note := dispersion_note(report)) is not None:
+        parts.append(f"**Note:** {note.removeprefix('note: ')}.")
     if report.at_change():
         fields = ", ".join(sorted({c.field for c in report.at_change()}))
         parts.append(f"The recorded identity changed at the change: {cell(fields, 600)}.")

@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 
 from scorer.drift import DEFAULT, DriftSettings, drift_path
+from scorer.drift_dispersion import Dispersion, dispersion
 from scorer.errors import HistoryError
 from scorer.status import is_scored
 
@@ -129,7 +130,8 @@ class DriftReport:
     ``status``: ``baseline`` (too few runs to test: the first ``settings.baseline_runs`` runs only
     set the levels), ``stable`` (no alarm) or ``changed``. With ``changed``: the change came between
     run ``last_stable`` and run ``last_stable + 1`` (indexes into ``runs``) and was detected at
-    run ``alarm``.
+    run ``alarm``. ``dispersion``: do the runs vary together beyond chance, against the calibration
+    (``scorer.drift_dispersion``; None: the history was not tested or nothing varied)?
     """
 
     model: str
@@ -141,6 +143,7 @@ class DriftReport:
     alarm: int | None
     moved: tuple[MovedCase, ...]
     identity_changes: tuple[IdentityChange, ...]
+    dispersion: Dispersion | None = None
 
     def at_change(self) -> tuple[IdentityChange, ...]:
         """The identity changes into a run between the estimated change and the alarm (the
@@ -244,6 +247,8 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
         alarm=path.alarm,
         moved=moved,
         identity_changes=identity_changes(ordered),
+        # the very runs and counts the test read; a baseline history is not tested
+        dispersion=None if status == "baseline" else dispersion(passes, trials),
     )
 
 

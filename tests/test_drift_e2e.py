@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
+from replay.drift_load import load_history
 from replay.rescore import rescore
 from replay.timeline import ChangePoint, read_history, timelines
+from scorer.drift_history import analyse
 from tests.conftest import ROOT
 
 HISTORY = ROOT / "cassettes" / "history"
@@ -74,6 +76,21 @@ def test_drift_raises_no_alarm_on_ref_flaky(
     assert code == 0
     assert out.splitlines()[0] == f"drift: no change in 20 runs since {DAYS[0]}"
     assert "identity changes" not in out
+
+
+@pytest.mark.parametrize(("model", "ratio"), [("ref/drifting", 1.21), ("ref/flaky", 0.90)])
+def test_the_committed_histories_get_no_day_effect_note(
+    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str, ratio: float
+) -> None:
+    """A real change (ref/drifting's 6 cases breaking at run 16) is no day effect: successive
+    differences count its step once. The ratios are docs/decisions/drift.md's, measured with
+    benchmarks/day_effect.py's reference ``dispersion``."""
+    _reports, rows = scored
+    _code, out = _drift(capsys, str(rows), "--model", model, "-v")
+    assert "note:" not in out
+    check = analyse(load_history([rows], model)).dispersion
+    assert check is not None and round(check.ratio, 2) == ratio
+    assert check.p >= 0.1 and check.runs == len(DAYS)
 
 
 @pytest.mark.parametrize("model", ["ref/drifting", "ref/flaky"])

@@ -1,0 +1,91 @@
+"""Do a history's runs vary together more than independent runs would? The check behind drift's
+day-effect note (docs/decisions/drift.md, "What the calibration does not cover: a day effect").
+
+drift's threshold is calibrated for exchangeable runs: each run's cases independent draws at their
+fixed rates. A day effect (every case's pass probability moving together for a run, with no change
+of model) breaks that calibration. Its trace: the run-to-run variance of a run's passes exceeds the
+sum of the cases' own run-to-run variances (their covariances are 0 when runs are independent).
+The *dispersion* is that ratio, each variance half the mean squared difference of successive runs
+(date order), so a real change (a level that steps once) adds one difference, not a day effect.
+
+Its p-value is a permutation test: each case's runs shuffled on their own keep what the case did
+and break only what the runs share (exact given the cases' outcomes when the runs are exchangeable).
+The draws come from a fixed seed, so one history always gets one p. The reference implementation
+is benchmarks/day_effect.py's ``dispersion`` / ``dispersion_p``; tests/test_drift_dispersion.py
+checks this one against it.
+
+Pure: counts in, a frozen dataclass out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+PERMUTATIONS = 999  # p = (1 + count) / (1 + 999): 0.001 at the least, so p < 0.01 is resolvable
+NOTE_BELOW = 0.01  # drift notes the history when p is below this (docs/decisions/drift.md)
+SEED = 0  # the permutations' seed: the same history always gives the same p
+CHUNK_CELLS = 1 << 21  # permuted values held at once (16 MiB of floats), whatever the suite's size
+MIN_RUNS = 3  # two successive differences at the least
+
+
+@dataclass(frozen=True)
+class Dispersion:
+    """The check over one history: the ratio (about 1 for independent runs), its one-sided
+    permutation p-value, and the runs and cases it used (cases scored in every run that scored
+    anything; cases that never varied add nothing and are left out)."""
+
+    ratio: float
+    p: float
+    runs: int
+    cases: int
+
+    @property
+    def noted(self) -> bool:
+        """Whether drift notes it: the runs vary together beyond chance at p < NOTE_BELOW."""
+        return self.p < NOTE_BELOW
+
+
+def successive_variance(values: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Half the mean squared difference of successive values along ``axis``."""
+    steps = np.diff(values, axis=axis)
+    return (steps * steps).mean(axis) / 2
+
+
+def ratio(share: np.ndarray) -> np.ndarray:
+    """The dispersion of pass shares of shape (..., runs, cases): the successive variance of each
+    run's summed shares over the sum of the cases' successive variances (NaN when none varies)."""
+    total = successive_variance(share.sum(-1))
+    cases = successive_variance(share, axis=-2).sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return total / cases
+
+
+def dispersion(
+    passes: np.ndarray, trials: np.ndarray, permutations: int = PERMUTATIONS
+) -> Dispersion | None:
+    """The check over one history's counts, shape (runs, cases), runs in drift's order. None when
+    there is nothing to check: fewer than MIN_RUNS runs that scored anything, or no case scored in
+    all of them that varied. A run that scored nothing is left out (it says nothing of the cases);
+    so is a case not scored in every other run (a gap would need its own null)."""
+    passes = np.asarray(passes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    scored_runs = trials.sum(-1) > 0
+    passes, trials = passes[scored_runs], trials[scored_runs]
+    if len(trials) < MIN_RUNS:
+        return None
+    every_run = (trials > 0).all(0)
+    share = passes[:, every_run] / trials[:, every_run]
+    share = share[:, (share != share[:1]).any(0)]  # a case that never varies adds 0 to both
+    if share.shape[1] == 0:
+        return None
+    observed = float(ratio(share))
+    rng = np.random.default_rng(SEED)
+    at_least = 0
+    per_chunk = max(1, CHUNK_CELLS // share.size)
+    for start in range(0, permutations, per_chunk):
+        count = min(per_chunk, permutations - start)
+        shuffled = rng.permuted(np.broadcast_to(share, (count, *share.shape)), axis=1)
+        at_least += int((ratio(shuffled) >= observed - 1e-12).sum())
+    return Dispersion(observed, (1 + at_least) / (1 + permutations), len(share), share.shape[1])

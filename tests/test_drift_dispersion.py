@@ -1,0 +1,135 @@
+"""drift's day-effect note (scorer/drift_dispersion.py): the dispersion and its permutation p-value
+agree with the reference implementation (benchmarks/day_effect.py); a seeded history with a strong
+day effect (noisy profile, S = 0.5, 60 runs) gets the note end to end through the CLI, text and
+markdown, with the rest of the output and the exit code as without it; an independent-run history
+does not. (A real change, ref/drifting's committed history, does not: tests/test_drift_e2e.py.)"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.day_effect import dispersion as reference_ratio
+from benchmarks.day_effect import dispersion_p as reference_p
+from benchmarks.day_effect import shifted
+from benchmarks.drift import NOISY, histories
+from lobstack_eval.main import main
+from replay.drift_load import load_history
+from replay.drift_text import format_text
+from scorer.drift_dispersion import PERMUTATIONS, SEED, dispersion
+from scorer.drift_history import analyse
+from tests.drifthistory import START, draw, identity, results_doc, write_history
+
+NOTE = "note: runs vary together more than independent runs would (dispersion "
+NOTE_END = (
+    "): the false-alarm rate is not calibrated for this history "
+    "(docs/decisions/drift.md#day-effect)"
+)
+
+
+@pytest.mark.parametrize("day_sd", [0.0, 0.25, 0.5])
+def test_the_check_is_the_reference_ratio_and_permutation_p(day_sd: float) -> None:
+    passes, trials = histories(NOISY, NOISY, None, 60, 1, 4, np.random.default_rng(31), day_sd)
+    for i in range(len(passes)):
+        check = dispersion(passes[i], trials[i])
+        assert check is not None
+        assert check.ratio == pytest.approx(float(reference_ratio(passes[i], trials[i])), rel=1e-12)
+        # the same permutation scheme and seed over the cases that vary (a case that never varies
+        # adds 0 to both variances, and shuffling it changes nothing, so the check leaves it out)
+        varies = (passes[i] != passes[i][:1]).any(0)
+        rng = np.random.default_rng(SEED)
+        expected = reference_p(passes[i][:, varies], trials[i][:, varies], rng, PERMUTATIONS)
+        assert check.p == expected
+        assert (check.runs, check.cases) == (60, int(varies.sum()))
+
+
+def test_the_same_history_always_gets_the_same_p() -> None:
+    passes, trials = histories(NOISY, NOISY, None, 30, 1, 1, np.random.default_rng(32), 0.25)
+    assert dispersion(passes[0], trials[0]) == dispersion(passes[0].copy(), trials[0].copy())
+
+
+def test_a_strong_day_effect_reaches_p_below_001_and_independent_runs_rarely_do() -> None:
+    rng = np.random.default_rng(33)
+    strong = histories(NOISY, NOISY, None, 60, 1, 20, rng, 0.5)
+    independent = histories(NOISY, NOISY, None, 60, 1, 60, rng, 0.0)
+    assert all(dispersion(p, t).noted for p, t in zip(*strong, strict=True))
+    # at most about 1% by construction: 60 histories, so 0 to 3 is within chance
+    assert sum(dispersion(p, t).noted for p, t in zip(*independent, strict=True)) <= 3
+
+
+def test_gaps_runs_that_scored_nothing_and_constant_histories() -> None:
+    rng = np.random.default_rng(34)
+    passes, trials = histories(NOISY, NOISY, None, 30, 1, 1, rng, 0.0)
+    passes, trials = passes[0].copy(), trials[0].copy()
+    full = dispersion(passes, trials)
+    # a run in which every case errored says nothing: left out
+    blank_passes = np.insert(passes, 5, 0, axis=0)
+    blank_trials = np.insert(trials, 5, 0, axis=0)
+    assert dispersion(blank_passes, blank_trials) == full
+    # a case missing from one run is left out of the whole check
+    varying = int(np.flatnonzero((passes != passes[:1]).any(0))[0])
+    trials[7, varying] = passes[7, varying] = 0
+    gapped = dispersion(passes, trials)
+    assert gapped is not None and gapped.cases == full.cases - 1
+    keep = [c for c in range(passes.shape[1]) if c != varying]
+    assert gapped.ratio == pytest.approx(float(reference_ratio(passes[:, keep], trials[:, keep])))
+    # nothing varies, or too few runs: nothing to check
+    assert dispersion(np.ones((20, 5)), np.ones((20, 5))) is None
+    assert dispersion(passes[:2], trials[:2]) is None
+
+
+def _day_effect_history(root: Path, runs: int, day_sd: float, seed: int) -> None:
+    """``runs`` daily results.json of the noisy profile, each run's pass probabilities shifted
+    together by its own logit shift d ~ N(0, day_sd^2) (benchmarks/day_effect.py), one
+    fingerprint."""
+    rng = random.Random(seed)
+    for n in range(1, runs + 1):
+        probabilities = shifted(NOISY, rng.gauss(0.0, day_sd))
+        doc = results_doc(
+            "acme/model",
+            f"run-{n:03d}",
+            (START + datetime.timedelta(days=n - 1)).isoformat(),
+            draw(list(probabilities), 1, rng),
+            identity("fp_old"),
+        )
+        (root / f"run-{n:03d}").mkdir(parents=True)
+        (root / f"run-{n:03d}" / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+
+
+def test_a_strong_day_effect_gets_the_note_and_nothing_else_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    history = tmp_path / "history"
+    _day_effect_history(history, 60, 0.5, seed=7)
+    comment = tmp_path / "comment.md"
+    code = main(["drift", str(history), "--markdown", str(comment)])
+    out = capsys.readouterr().out
+    notes = [line for line in out.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1, out
+    assert notes[0].startswith(NOTE) and notes[0].endswith(NOTE_END)
+    ratio, p = notes[0].removeprefix(NOTE).removesuffix(NOTE_END).split(", p = ")
+    assert float(ratio) > 2 and float(p) < 0.01
+    assert out.splitlines()[3] == notes[0]  # after the verdict, the model and Overall
+    # the verdict, every other line and the exit code are those of the report without the check
+    report = analyse(load_history([history], None))
+    unchecked = dataclasses.replace(report, dispersion=None)
+    assert out.replace(notes[0] + "\n", "") == format_text(unchecked)
+    assert code == (1 if report.status == "changed" else 0)
+    markdown = comment.read_text(encoding="utf-8")
+    assert f"**Note:** {notes[0].removeprefix('note: ')}." in markdown.split("\n\n")
+
+
+def test_independent_runs_get_no_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_history(tmp_path, NOISY, NOISY, 60, None, seed=2)
+    assert main(["drift", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "note:" not in out
+    check = analyse(load_history([tmp_path], None)).dispersion
+    assert check is not None and check.p >= 0.01 and check.runs == 60
