@@ -80,12 +80,12 @@ def test_drift_raises_no_alarm_on_ref_flaky(
 
 @pytest.mark.parametrize(("model", "ratio"), [("ref/drifting", 1.21), ("ref/flaky", 0.90)])
 def test_the_committed_histories_get_no_day_effect_note(
-    scored: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str, ratio: float
+    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str, ratio: float
 ) -> None:
     """A real change (ref/drifting's 6 cases breaking at run 16) is no day effect: successive
     differences count its step once. The ratios are docs/decisions/drift.md's, measured with
     benchmarks/day_effect.py's reference ``dispersion``."""
-    _reports, rows = scored
+    _reports, rows = scored_history
     _code, out = _drift(capsys, str(rows), "--model", model, "-v")
     assert "note:" not in out
     check = analyse(load_history([rows], model)).dispersion
