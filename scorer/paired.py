@@ -107,16 +107,27 @@ def sign_flip(differences: Sequence[Fraction], *, lower: bool = False) -> SignFl
     # |2 S - T| >= observed  <=>  S >= (T + observed) / 2 (upper tail);
     # the lower tail is its mirror image.
     start = (total + observed + 1) // 2
-    width = m + 2
-    if (total + 1) * width <= MAX_INTEGER_BITS:
-        poly = 1
-        for step in steps:
-            poly += poly << (step * width)
-        upper = (poly >> (start * width)) % ((1 << width) - 1)
+    upper = _exact_upper_count(steps, total, start)
+    if upper is not None:
         return SignFlip(float(min(Fraction(1), Fraction(2 * upper, 2**m))), 0)
     if (total + 1) * m > MAX_FLOAT_STEPS:
         return _monte_carlo(steps, observed)
     return SignFlip(min(1.0, 2 * _upper_tail(steps, total, start)), 0)
+
+
+def _exact_upper_count(steps: list[int], total: int, start: int) -> int | None:
+    """How many of the 2^m sign assignments give S >= ``start`` (S the sum of the steps taken
+    with a plus sign), exactly, or None when the count's polynomial would not fit in
+    MAX_INTEGER_BITS. The generating polynomial prod (1 + x^step) is one big integer with a
+    field of m + 2 bits per power (no coefficient reaches 2^m); reducing the shifted integer
+    modulo 2^width - 1 sums the coefficients from x^start up."""
+    width = len(steps) + 2
+    if (total + 1) * width > MAX_INTEGER_BITS:
+        return None
+    poly = 1
+    for step in steps:
+        poly += poly << (step * width)
+    return (poly >> (start * width)) % ((1 << width) - 1)
 
 
 def _lower(values: list[Fraction]) -> SignFlip:
@@ -131,12 +142,8 @@ def _lower(values: list[Fraction]) -> SignFlip:
     start = (total - signed + 1) // 2
     if start <= 0:
         return SignFlip(1.0, 0)
-    width = m + 2
-    if (total + 1) * width <= MAX_INTEGER_BITS:
-        poly = 1
-        for step in steps:
-            poly += poly << (step * width)
-        upper = (poly >> (start * width)) % ((1 << width) - 1)
+    upper = _exact_upper_count(steps, total, start)
+    if upper is not None:
         return SignFlip(float(min(Fraction(1), Fraction(upper, 2**m))), 0)
     if (total + 1) * m > MAX_FLOAT_STEPS:
         rng = random.Random(MONTE_CARLO_SEED)
