@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,14 +80,22 @@ def write_entry(
 def read_run(entry: Path) -> CaseRun | None:
     """The case-run an entry file is for; None when it cannot be read (a half-written or
     foreign file)."""
+    return _run_of(_entry_document(entry))
+
+
+def _entry_document(entry: Path) -> Any:
+    """The entry file's JSON, or None when it cannot be read."""
     try:
-        document = json.loads(entry.read_text(encoding="utf-8"))
-        case_id, repeat = (
-            document["case_id"],
-            document.get("repeat", 1),
-        )  # entries before repeats name no repeat
-    except (OSError, ValueError, KeyError, TypeError):
+        return json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
+
+
+def _run_of(document: Any) -> CaseRun | None:
+    """The case-run an entry document names (entries before repeats name no repeat), or None."""
+    if not isinstance(document, dict) or "case_id" not in document:
+        return None
+    case_id, repeat = document["case_id"], document.get("repeat", 1)
     if (
         not isinstance(case_id, str)
         or isinstance(repeat, bool)
@@ -97,13 +106,13 @@ def read_run(entry: Path) -> CaseRun | None:
     return CaseRun(case_id, repeat)
 
 
-def read_unreachable(entry: Path) -> str | None:
-    """Why no attempt of the entry's case-run could connect (``write_entry``), else None."""
-    try:
-        cause = json.loads(entry.read_text(encoding="utf-8")).get("unreachable")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return cause if isinstance(cause, str) else None
+@dataclass(frozen=True)
+class Taken:
+    """A case-run ``take`` moved into place, and why none of its attempts could connect when none
+    could (``write_entry``'s ``unreachable``; only the recording run reads it)."""
+
+    run: CaseRun
+    unreachable: str | None = None
 
 
 def _interactions(cassette: Path) -> list[Any] | None:
@@ -138,15 +147,15 @@ def is_whole(cassette: Path, case: RecordedCase) -> bool:
     return True
 
 
-def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
-    """Move one finished case-run into place and into ``manifest`` (not written); the case-run, or
-    None when the entry is not for this model and endpoint, or its cassette is not whole."""
+def take(entry: Path, model_dir: Path, manifest: Manifest) -> Taken | None:
+    """Move one finished case-run into place and into ``manifest`` (not written); what was taken,
+    or None when the entry is not for this model and endpoint, or its cassette is not whole."""
     pending = entry.with_name(entry.name.removesuffix(ENTRY_SUFFIX))
     if entry.is_symlink() or pending.is_symlink():
         return None  # not the recorder's own file: never moved into the cassettes
-    run = read_run(entry)
+    document = _entry_document(entry)  # read once: the run, the case and the cause come from it
+    run = _run_of(document)
     try:
-        document = json.loads(entry.read_text(encoding="utf-8"))
         field_name = "cases" if run is None or run.repeat == 1 else f"repeat_cases.{run.repeat}"
         case = parse_case(str(document["case_id"]), document["case"], entry, field_name)
         ours = document["model"] == manifest.model and document["base_url"] == manifest.base_url
@@ -167,7 +176,8 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> CaseRun | None:
     ):  # moved into place just before the parent died
         return None
     manifest.set_entry(run.case_id, run.repeat, case)
-    return run
+    unreachable = document.get("unreachable")
+    return Taken(run, unreachable if isinstance(unreachable, str) else None)
 
 
 def adopt(model_dir: Path, manifest: Manifest) -> list[CaseRun]:
@@ -183,7 +193,7 @@ def adopt(model_dir: Path, manifest: Manifest) -> list[CaseRun]:
         return []
     entries = sorted([*root.glob(f"*/*{ENTRY_SUFFIX}"), *root.glob(f"*/repeat-*/*{ENTRY_SUFFIX}")])
     before = {run: manifest.entry(run.case_id, run.repeat) for e in entries if (run := read_run(e))}
-    taken = [run for e in entries if (run := take(e, model_dir, manifest))]
+    taken = [t.run for e in entries if (t := take(e, model_dir, manifest))]
     # A case-run already in run.json is counted only if its entry is new (the run died before
     # removing its entry).
     adopted = [run for run in taken if before.get(run) != manifest.entry(run.case_id, run.repeat)]

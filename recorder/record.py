@@ -38,7 +38,6 @@ from recorder.partial import (
     entry_path,
     pending_cassette,
     read_run,
-    read_unreachable,
     run_dir,
     take,
 )
@@ -215,16 +214,16 @@ def record(
         def done(run: CaseRun) -> None:
             # Only this process moves cassettes into place, then updates run.json.
             entry = entry_path(pending_cassette(folder, run))
-            if take(entry, model_dir, manifest) != run:
+            taken = take(entry, model_dir, manifest)
+            if taken is None or taken.run != run:
                 raise CassetteError(
                     f"{folder}: the recording of {run} is not whole; run record again"
                 )
             manifest.write(model_dir)
             # last: a run killed before this point leaves the entry for the next run to adopt
-            unreachable = read_unreachable(entry)
             entry.unlink()
             kept.append(run)
-            watch.observe(manifest.entry(run.case_id, run.repeat), unreachable)  # type: ignore[arg-type]
+            watch.observe(manifest.entry(run.case_id, run.repeat), taken.unreachable)  # type: ignore[arg-type]
             interrupts.futile, interrupts.watching = watch.verdict is not None, not watch.settled
             interrupts.awaiting = watch.awaiting
             if on_case:
