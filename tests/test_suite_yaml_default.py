@@ -257,3 +257,13 @@ def _plugin_two(start: Path) -> str:
         f"{start / 'evals/suite.yaml'}: pass --lobstack-suite with the one to use (or remove the "
         "other)"
     )
+
+
+def test_the_plugins_copy_of_the_default_names_is_the_recorders() -> None:
+    """The plugin writes the default suite names out (it imports nothing of lobstack-eval's at
+    load, so a project's own ``scorer`` package is not shadowed): its help says what the rule
+    chooses."""
+    from pytest_lobstack.options import DEFAULT_SUITES
+    from recorder.bundled_suite import DEFAULT_NAMES
+
+    assert DEFAULT_SUITES == DEFAULT_NAMES == "evals/suite.json, .yaml or .yml"
