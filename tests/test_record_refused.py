@@ -11,24 +11,11 @@ import pytest
 
 from lobstack_eval.main import main
 from tests.conftest import MINI_SUITE, ROOT
+from tests.record_helpers import record_args
 
 
 def _record(url: str, model: str, cassettes: Path) -> int:
-    return main(
-        [
-            "record",
-            "--model",
-            model,
-            "--suite",
-            str(MINI_SUITE),
-            "--cassettes",
-            str(cassettes),
-            "--base-url",
-            url,
-            "--concurrency",
-            "1",
-        ]
-    )
+    return main(["record", *record_args(model, cassettes, url, "--concurrency", "1")])
 
 
 def test_an_unknown_model_is_one_error_and_is_asked_again(

@@ -24,6 +24,7 @@ from recorder.manifest import RecordedAttempt, RecordedCase
 from recorder.unreachable import no_connection_cause, no_connection_text
 from replay.rescore import rescore_model
 from tests.conftest import MINI_SUITE
+from tests.record_helpers import record_args
 
 SUITE = read_suite(MINI_SUITE)
 ALL = [case.id for case in SUITE.cases]
@@ -46,22 +47,7 @@ def never_answers() -> Iterator[int]:
 
 
 def _record(url: str, cassettes: Path, *extra: str, model: str = "ref/oracle") -> int:
-    return main(
-        [
-            "record",
-            "--model",
-            model,
-            "--suite",
-            str(MINI_SUITE),
-            "--cassettes",
-            str(cassettes),
-            "--base-url",
-            url,
-            "--concurrency",
-            "3",
-            *extra,
-        ]
-    )
+    return main(["record", *record_args(model, cassettes, url, "--concurrency", "3", *extra)])
 
 
 def _progress(err: str) -> list[str]:
