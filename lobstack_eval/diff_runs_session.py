@@ -159,8 +159,7 @@ def _write_html(
     suite_data = read_suite_json(suite)[1] if suite is not None else None
     doc_a, doc_b = _documents(*runs, model.model)
     if suite_data is not None:
-        shown = (str(suite_data.get("name", "?")), str(suite_data.get("version", "?")))
-        for line in shown_suite_lines((doc_a, doc_b), *shown, str(suite)):
+        for line in shown_suite_lines((doc_a, doc_b), suite_data, str(suite)):
             typer.echo(line, err=True)
     write_output(html, render_run_diff(doc_a, doc_b, suite_data, (model, judged)).encode("utf-8"))
 

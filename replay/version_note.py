@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,31 +45,39 @@ def older_suite_lines(suite: Suite, recorded: Iterable[tuple[str, str]]) -> list
     return lines
 
 
+def suite_name_version(suite: Mapping[str, Any]) -> tuple[str, str]:
+    """(name, version) of a suite file's data or a results document's ``suite`` field, ``?`` for
+    a missing one."""
+    return str(suite.get("name", "?")), str(suite.get("version", "?"))
+
+
 def scored_with_other_suite(
-    documents: Iterable[dict[str, Any]], name: str, version: str
+    documents: Iterable[dict[str, Any]], suite: Mapping[str, Any]
 ) -> list[tuple[str, str, str]]:
     """(model slug, suite name, suite version) of each results document scored with another suite
-    than ``name`` ``version``: the page of ``report`` shows that suite's cases, not theirs (the
-    page's note and the command's warning both come from here)."""
+    than ``suite`` (a suite file's data): the page of ``report`` shows that suite's cases, not
+    theirs (the page's note and the command's warning both come from here)."""
+    shown = suite_name_version(suite)
     other = []
     for document in documents:
         s = document.get("suite") if isinstance(document.get("suite"), dict) else {}
-        scored = (str(s.get("name", "?")), str(s.get("version", "?")))
-        if scored != (name, version):
+        scored = suite_name_version(s)
+        if scored != shown:
             other.append((str(document.get("model_slug", "?")), *scored))
     return other
 
 
 def shown_suite_lines(
-    documents: Iterable[dict[str, Any]], name: str, version: str, source: str
+    documents: Iterable[dict[str, Any]], suite: Mapping[str, Any], source: str
 ) -> list[str]:
     """The warnings of ``report`` and ``diff runs --html`` when the suite file a page shows
-    (``source``: ``name`` ``version``) is not the one the results were scored with: one line per
+    (``source``, holding ``suite``) is not the one the results were scored with: one line per
     suite they were scored with, as rescore says an older recording's version
     (``older_suite_lines``). A model is named once per suite (diff runs' A and B may be one
     model's two runs)."""
+    name, version = suite_name_version(suite)
     by_suite: dict[tuple[str, str], list[str]] = {}
-    for slug, other_name, other_version in scored_with_other_suite(documents, name, version):
+    for slug, other_name, other_version in scored_with_other_suite(documents, suite):
         slugs = by_suite.setdefault((other_name, other_version), [])
         if slug not in slugs:
             slugs.append(slug)

@@ -18,18 +18,18 @@ from replay.power_text import power_cells
 from replay.ties import has_repeats, tiers
 from replay.timeline import Timeline, read_history, timelines
 from replay.typed_results import TypedResults, read_typed_results, typed_results
-from replay.version_note import scored_with_other_suite, shown_suite_lines
+from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from scorer.errors import LobstackError, ResultsError
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
     """A warning when the suite file shown for the cases is not the one the results were
     scored against."""
-    mine = (str(suite.get("name", "?")), str(suite.get("version", "?")))
-    if not scored_with_other_suite(results, *mine):
+    if not scored_with_other_suite(results, suite):
         return ""
+    name, version = suite_name_version(suite)
     return (
-        f"The case texts come from suite {mine[0]} {mine[1]}, not the suite these results were "
+        f"The case texts come from suite {name} {version}, not the suite these results were "
         "scored against."
     )
 
@@ -160,9 +160,8 @@ def write_report(
     if not results:
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
     if warn is not None:
-        shown = (str(suite.get("name", "?")), str(suite.get("version", "?")))
         documents = (r.document for r in results)
-        for line in shown_suite_lines(documents, *shown, str(suite_path)):
+        for line in shown_suite_lines(documents, suite, str(suite_path)):
             warn(line)
     lines = timelines(read_history(history)) if history is not None else []
     out = reports_dir / "index.html"
