@@ -69,7 +69,7 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
         raise SuiteError(f"{source}: (top level): {_not_an_object(data, is_yaml(source))}")
     builder = SuiteBuilder(source)
     suite = builder.suite(data, hashlib.sha256(raw).hexdigest())
-    raw_cases = data.get("cases") if isinstance(data, dict) else None
+    raw_cases = data.get("cases")
     counts = (
         Counter(
             c.get("group")
@@ -79,12 +79,10 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
         if isinstance(raw_cases, list)
         else Counter()
     )
-    name = data.get("name") if isinstance(data, dict) else None
-    group_counts = suite_rules.group_order(name, counts)
+    group_counts = suite_rules.group_order(data.get("name"), counts)
     # Unknown keys first: a misspelt key is often why a field the builder needs is "missing".
     problems = suite_keys.unknown_key_problems(data) + builder.problems
-    if isinstance(data, dict):
-        problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
+    problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)
     problems = located(problems, data, lines)
     return SuiteCheck(tuple(problems), group_counts, suite if not problems else None)
 
@@ -92,12 +90,11 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
 def _not_an_object(data: Any, yaml: bool) -> str:
     """Why a decoded document is no suite, in its own format's words (a YAML author never wrote
     a "JSON object")."""
+    kinds = {list: "a list" if yaml else "an array", str: "a string", bool: "a boolean"}
+    kind = kinds.get(type(data), "null" if data is None else "a number")
     if yaml:
-        kinds = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
-        kind = kinds.get(type(data), "a number")
         return f"a suite must be a YAML mapping (name: ..., cases: ...), not {kind}"
-    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-    return f"a suite must be a JSON object, not {kinds.get(type(data), 'a number')}"
+    return f"a suite must be a JSON object, not {kind}"
 
 
 def located(problems: list[str], data: Any, lines: Lines | None) -> list[str]:
