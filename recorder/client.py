@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from recorder.answer_read import read_body
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
 from scorer.dialect import DEFAULT as DIALECT
+from scorer.headers import gateway_header, speaks_lobstack
 from scorer.outcome import Attempt
 from scorer.prices import attempt_price
 from scorer.response import BodyError, ModelResponse
@@ -51,7 +52,8 @@ def _attempt(
     step: int, number: int, answer: HttpAnswer, error: BodyError | None, cost_header: str
 ) -> Attempt:
     outcome = "ok" if 200 <= answer.status < 300 else f"http_{answer.status}"
-    cost, source = attempt_price(answer.headers.get(cost_header), answer.status, answer.body)
+    cost_text = gateway_header(answer.headers, cost_header)
+    cost, source = attempt_price(cost_text, answer.status, answer.body)
     return Attempt(
         step=step,
         attempt=number,
@@ -59,8 +61,9 @@ def _attempt(
         status=answer.status,
         wall_ms=answer.wall_ms,
         cost_usd=cost,
-        dropped_params=answer.headers.get(DIALECT.dropped_header),
+        dropped_params=gateway_header(answer.headers, DIALECT.dropped_header),
         cost_source=source,
+        lobstack=speaks_lobstack(answer.headers),
     )
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from recorder.answer_body import recorded_bytes
 from recorder.manifest import RecordedCase
 from recorder.repeats import CaseRun, run_cassette_path
-from scorer.headers import price, recorded_headers
+from scorer.headers import gateway_header, price, recorded_headers
 from scorer.prices import attempt_price
 from scorer.safe_text import for_terminal
 
@@ -124,7 +124,7 @@ def _priced(cassette: Path, cost_header: str) -> bool | str | None:
             status = int(response["status"]["code"])
             if not 200 <= status < 300:
                 continue
-            header = recorded_headers(response.get("headers", {})).get(cost_header)
+            header = gateway_header(recorded_headers(response.get("headers", {})), cost_header)
             text = attempt_price(header, status, recorded_bytes(response["body"]))[0]
             if price(text) is not None:
                 return True

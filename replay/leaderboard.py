@@ -89,7 +89,8 @@ def cells(summary: ModelSummary, repeated: bool = False) -> list[str]:
     row.append(
         str(cases.errored) + (f" (+{cases.unrecorded} unrecorded)" if cases.unrecorded else "")
     )
-    row.append("yes" if summary.temperature_ignored else "no")
+    ignored = summary.temperature_ignored  # None: the gateway reports no dropped parameters
+    row.append(DASH if ignored is None else ("yes" if ignored else "no"))
     return row
 
 
@@ -231,7 +232,7 @@ def leaderboard_csv(summaries: Sequence[ModelSummary]) -> str:
             cases.scored,
             cases.errored,
             cases.unrecorded,
-            str(summary.temperature_ignored).lower(),
+            "" if summary.temperature_ignored is None else str(summary.temperature_ignored).lower(),
             marks.letters[summary.model],
             str(partial(summary) is not None).lower(),
         ]

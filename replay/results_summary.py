@@ -118,8 +118,8 @@ def summary_fields(document: Mapping[str, Any]) -> ModelSummary:
     if not isinstance(routed, dict) or not isinstance(groups, dict):
         raise ResultsError("fields 'routed_models' and 'groups' must be objects")
     ignored = document.get("temperature_ignored", False)
-    if not isinstance(ignored, bool):
-        raise ResultsError("field 'temperature_ignored' must be true or false")
+    if ignored is not None and not isinstance(ignored, bool):
+        raise ResultsError("field 'temperature_ignored' must be true, false or null")
     return ModelSummary(
         model=document["model"],
         model_slug=str(document.get("model_slug", "")),

@@ -15,7 +15,8 @@ class Attempt:
     """One HTTP attempt. ``outcome`` is ``ok``, ``http_<status>``, ``timeout``, ``network_error`` or
     ``malformed``; ``cost_usd`` is the price's text as sent (the cost header's, else the 2xx
     body's ``usage.cost``: ``cost_source`` is then ``"body"``; None when neither is there) and
-    ``dropped_params`` the raw header text."""
+    ``dropped_params`` the raw header text; ``lobstack`` says the answer came from a gateway that
+    reports dropped parameters (``scorer.headers.speaks_lobstack``)."""
 
     step: int
     attempt: int
@@ -25,6 +26,7 @@ class Attempt:
     cost_usd: str | None = None
     dropped_params: str | None = None
     cost_source: str | None = None
+    lobstack: bool = False
 
     @property
     def answered(self) -> bool:

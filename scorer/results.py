@@ -15,12 +15,14 @@ T = TypeVar("T")
 FORMAT_VERSION = 1
 
 
-def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool:
+def dropped_temperature(outcomes: Sequence[CaseOutcome]) -> bool | None:
     """True when any answer said (in ``x-lobstack-dropped-params``) that it dropped
-    ``temperature``."""
-    return any(
-        "temperature" in dropped_params(a.dropped_params) for o in outcomes for a in o.attempts
-    )
+    ``temperature``; else False when some answer came from a gateway that would have said so
+    (``Attempt.lobstack``), and None (unknown) when none did (METHOD.md#temperature-unknown)."""
+    attempts = [a for o in outcomes for a in o.attempts]
+    if any("temperature" in dropped_params(a.dropped_params) for a in attempts):
+        return True
+    return False if any(a.lobstack for a in attempts) else None
 
 
 def _step_document(step: StepRecord) -> dict[str, Any]:

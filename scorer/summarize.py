@@ -43,6 +43,16 @@ def _per_case(cases: Any, engine: str) -> list[dict[str, Any]]:
     return query.sort("model_slug", "case_index").collect(engine=engine).to_dicts()
 
 
+def known_any(column: str) -> Any:
+    """A flag over rows whose value may be unknown (null): true when any row's is, else false when
+    any row's is known, else null. Shards of one run: one that saw the gateway report answers
+    for the others (``temperature_ignored``)."""
+    import polars as pl
+
+    col = pl.col(column)
+    return pl.when(col.any()).then(True).when(col.is_not_null().any()).then(False)
+
+
 def _per_model(cases: Any, engine: str) -> list[dict[str, Any]]:
     """One row per model: what pools its case-runs."""
     import polars as pl
@@ -51,7 +61,7 @@ def _per_model(cases: Any, engine: str) -> list[dict[str, Any]]:
         cases.group_by("model_slug", "model")
         .agg(
             pl.col("repeat").max().alias("repeats"),
-            pl.col("temperature_ignored").any().alias("temperature_ignored"),
+            known_any("temperature_ignored").alias("temperature_ignored"),
             # A case-run whose attempts are known but whose price is not: the whole run is unpriced.
             (pl.col("cost_usd_text").is_null() & pl.col("attempts").is_not_null())
             .any()
@@ -153,7 +163,7 @@ def summary_of(
         model=model["model"],
         model_slug=model["model_slug"],
         repeats=repeats,
-        temperature_ignored=bool(model["temperature_ignored"]),
+        temperature_ignored=model["temperature_ignored"],
         routed_models=routed,
         cases=_counts([aggregate_status(_statuses(r)) for r in rows], len(rows)),
         case_runs=case_runs,

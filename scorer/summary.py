@@ -88,7 +88,7 @@ class ModelSummary:
     model: str
     model_slug: str
     repeats: int
-    temperature_ignored: bool
+    temperature_ignored: bool | None
     routed_models: Mapping[str, int]
     cases: Counts
     case_runs: Counts

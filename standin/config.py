@@ -19,7 +19,10 @@ class GatewayConfig:
     without answering. ``cost_header`` names the price header (another gateway's, e.g. LiteLLM's
     ``x-litellm-response-cost``, to try ``record --cost-header``). ``upstream_prefix`` (e.g.
     ``llm_provider-``) makes the stand-in answer as a gateway in front of it would: every header but
-    ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers.
+    ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers,
+    and the stand-in's ``Server`` arrives as ``<prefix>server`` beside the proxy's own
+    (``uvicorn``), as LiteLLM 1.108.7 sends them. ``server`` is the ``Server`` the stand-in names
+    itself with; another value makes it look like a gateway that is not Lobstack's.
     ``run`` (1, 2, ...: the provider's day N; None: no day) is which run the gateway serves:
     ``ref/drifting`` changes from run ``drift_from`` on, ``ref/flaky`` draws afresh per run, and the
     ``Date`` header is day N (2026-10-21 for run 1 and for None).
@@ -34,5 +37,6 @@ class GatewayConfig:
     # separate program (scorer/openai_chat.py says why)
     cost_header: str = COST_HEADER
     upstream_prefix: str = ""
+    server: str = "lobstack-stand-in/1"
     run: int | None = None
     drift_from: int = DEFAULT_DRIFT_FROM

@@ -108,6 +108,8 @@ class Dispatcher:
             for name, value in ((self._config.cost_header, format_usd(cost)), *extra_headers)
         )
         headers = (("Content-Type", "application/json"), *own)
+        if prefix:  # the upstream's Server, forwarded as a LiteLLM proxy forwards it
+            headers = (*headers, (prefix + "server", self._config.server))
         body = raw if raw is not None else wire.encode(value)
         return Answer(status, headers, body, self._latency_s + extra_s)
 

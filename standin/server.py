@@ -86,7 +86,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def version_string(self) -> str:
-        return self.server_version  # no Python version in the Server header
+        # No Python version in the Server header. Behind a proxy (``upstream_prefix``) the proxy
+        # answers, so the Server is its own (LiteLLM's proxy runs on uvicorn) and the stand-in's is
+        # forwarded under the prefix (standin/dispatch.py).
+        config = self.server.gateway.config
+        return "uvicorn" if config.upstream_prefix else config.server
 
     def date_time_string(self, timestamp: float | None = None) -> str:
         run = self.server.gateway.config.run

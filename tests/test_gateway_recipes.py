@@ -96,8 +96,47 @@ def test_litellm_recipe_reads_the_renamed_price(  # type: ignore[no-untyped-def]
     assert (
         results["cost_usd"] == float(sum(prices)) and results["metrics"]["overall"]["rate"] == 100.0
     )
-    # The dropped-params header is renamed too, so it is not read (the doc says so).
-    assert results["temperature_ignored"] is False
+    # The dropped-params header arrives renamed too, and is read under LiteLLM's prefix.
+    assert results["temperature_ignored"] is True
+
+
+def test_through_litellm_the_default_options_read_the_price_and_the_dropped_temperature(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
+    """No --cost-header: the Lobstack headers are found under LiteLLM's ``llm_provider-`` prefix,
+    and the leaderboard says yes, with a price (issue 45)."""
+    gateway = start_gateway(upstream_prefix="llm_provider-")
+    results = record_and_rescore(gateway.url, "ref/no-temperature", tmp_path)
+    prices = header_prices(
+        tmp_path / "cassettes" / "ref_no-temperature", "llm_provider-x-lobstack-cost-usd"
+    )
+    assert len(prices) == 10 and all(p > 0 for p in prices)
+    assert results["cost_usd"] == float(sum(prices))
+    assert results["temperature_ignored"] is True
+    board = (tmp_path / "reports" / "leaderboard.md").read_text(encoding="utf-8")
+    row = next(line for line in board.splitlines() if line.startswith("| ref/no-temperature "))
+    assert row.rstrip().endswith("| 0 | yes | a |")
+
+
+def test_a_gateway_that_reports_no_dropped_parameters_leaves_temperature_unknown(  # type: ignore[no-untyped-def]
+    start_gateway,
+    tmp_path: Path,
+) -> None:
+    """A gateway that is not Lobstack's (a model priced in the body, so no Lobstack header on any
+    answer, and another Server) behind a proxy: whether the temperature was dropped is unknown,
+    a dash, not "no"."""
+    gateway = start_gateway(upstream_prefix="llm_provider-", server="vllm")
+    results = record_and_rescore(gateway.url, "ref/openrouter-style", tmp_path)
+    assert results["temperature_ignored"] is None
+    assert results["metrics"]["overall"]["rate"] == 100.0
+    board = (tmp_path / "reports" / "leaderboard.md").read_text(encoding="utf-8")
+    row = next(line for line in board.splitlines() if line.startswith("| ref/openrouter-style "))
+    assert row.rstrip().endswith("| 0 | - | a |")
+    csv_rows = (tmp_path / "reports" / "leaderboard.csv").read_text(encoding="utf-8").splitlines()
+    header = csv_rows[0].split(",")
+    cells = next(r for r in csv_rows if r.startswith("ref/openrouter-style,")).split(",")
+    assert cells[header.index("temperature_ignored")] == ""
 
 
 def test_litellm_price_header_absent_leaves_the_run_unpriced(  # type: ignore[no-untyped-def]

@@ -115,7 +115,8 @@ def leaderboard_row(summary: ModelSummary, repeated: bool = False) -> Row:
     for n in (summary.cases.scored, summary.cases.errored, summary.cases.unrecorded):
         cells.append(Cell(str(n), fmt.sort_value(n)))
     ignored = summary.temperature_ignored
-    cells.append(Cell("yes" if ignored else "no", fmt.sort_value(ignored)))
+    text = fmt.DASH if ignored is None else ("yes" if ignored else "no")  # None: not reported
+    cells.append(Cell(text, fmt.sort_value(ignored)))
     return Row(summary.model, _routed(summary), tuple(cells))
 
 

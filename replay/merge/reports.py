@@ -29,7 +29,7 @@ from replay.rows.store import read_table
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import dumps
-from scorer.summarize import empty, summarize
+from scorer.summarize import empty, known_any, summarize
 
 # The fields of results.json that merge recomputes from the rows; every other top-level field must
 # be alike.
@@ -197,7 +197,7 @@ def merged_tables(inputs: Sequence[ReportInput]) -> dict[str, Any]:
         )
         for name in ("cases", "calls")
     }
-    flag = pl.col("temperature_ignored").any().over("model_slug")
+    flag = known_any("temperature_ignored").over("model_slug").alias("temperature_ignored")
     tables["cases"] = tables["cases"].with_columns(flag).rechunk()
     tables["calls"] = tables["calls"].rechunk()
     return tables

@@ -165,7 +165,8 @@ def document_rows(
             else entry.get("repeat_statuses") or [entry["status"]]
         )
         common = {"recorded_suite_version": recorded, "steps_total": len(case.steps)}
-        common["temperature_ignored"] = bool(document.get("temperature_ignored"))
+        ignored = document.get("temperature_ignored")
+        common["temperature_ignored"] = None if ignored is None else bool(ignored)
         for repeat, status in enumerate(statuses, 1):
             key = {
                 **base,
