@@ -29,15 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_lobstack.state import LobstackRun, ModelRef
+from pytest_lobstack.failures import CaseFailed, error_text
+from pytest_lobstack.models import ModelRef, missing_models
+from pytest_lobstack.state import LobstackRun
+from pytest_lobstack.whole_run import MissingModelCollector
 
 if TYPE_CHECKING:
     from replay.diff_runs.verdict import CaseVerdict
-from scorer.errors import LobstackError, SuiteError
-
-
-class CaseFailed(Exception):
-    """The case failed; the message is its reason."""
+from scorer.errors import LobstackError
 
 
 class CaseErrored(Exception):
@@ -62,13 +61,6 @@ def _shown(reason: Any) -> Any:
     from scorer.safe_text import for_terminal
 
     return for_terminal(reason) if isinstance(reason, str) else reason
-
-
-def _error_text(exc: LobstackError) -> str:
-    lines = [f"error: {exc.message}"]
-    if isinstance(exc, SuiteError):
-        lines += [f"  {problem}" for problem in exc.problems]
-    return "\n".join(lines)
 
 
 class CassettesCollector(pytest.Collector):
@@ -101,9 +93,7 @@ class CassettesCollector(pytest.Collector):
             )
             node.run = self.run
             yield node
-        from pytest_lobstack.whole_run import MissingModelCollector, missing_models
-
-        for model in missing_models(self.run):
+        for model in missing_models(self.run.settings, self.run.baseline()):
             missing = MissingModelCollector.from_parent(
                 self, name=model.slug, path=model.model_dir, nodeid=f"{self.nodeid}/{model.slug}"
             )
@@ -116,7 +106,7 @@ class CassettesCollector(pytest.Collector):
     ) -> str:
         """One ``error: ...`` line for the project's errors, as the CLI prints them."""
         if isinstance(excinfo.value, LobstackError):
-            return _error_text(excinfo.value)
+            return error_text(excinfo.value)
         return str(super().repr_failure(excinfo))
 
 
@@ -171,7 +161,7 @@ class BrokenModel(pytest.Item):
     ) -> str:
         """One ``error: ...`` line."""
         if isinstance(excinfo.value, LobstackError):
-            return _error_text(excinfo.value)
+            return error_text(excinfo.value)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -272,7 +262,7 @@ class CaseItem(pytest.Item):
         if isinstance(excinfo.value, CaseFailed | CaseErrored | CassetteUnusable):
             return str(excinfo.value)
         if isinstance(excinfo.value, LobstackError):
-            return _error_text(excinfo.value)
+            return error_text(excinfo.value)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -12,7 +12,7 @@ from replay.rescore import UNFORESEEN, unforeseen
 from scorer.errors import LobstackError
 
 if TYPE_CHECKING:
-    from pytest_lobstack.state import ModelRef
+    from pytest_lobstack.models import ModelRef
     from recorder.endpoint import Endpoint
     from recorder.repeats import CaseRun
 

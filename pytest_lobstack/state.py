@@ -11,10 +11,10 @@ cases is recorded first, with ``record``'s own functions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_lobstack.models import ModelRef, missing_models
 from pytest_lobstack.options import Settings
 from pytest_lobstack.recording import RecordMode
 from pytest_lobstack.refresh import refresh_hint
@@ -32,16 +32,6 @@ from scorer.suite_model import Suite
 if TYPE_CHECKING:
     from recorder.repeats import CaseRun
     from replay.diff_runs.verdict import ModelVerdict
-
-
-@dataclass(frozen=True)
-class ModelRef:
-    """A model of the run: its exact name (from run.json, or as asked for when not recorded yet)
-    and its dir."""
-
-    name: str
-    slug: str
-    model_dir: Path
 
 
 class LobstackRun(RecordMode):
@@ -184,9 +174,7 @@ class LobstackRun(RecordMode):
             except LobstackError:
                 continue  # its tests error with the reason
             run_a[name] = self.baseline()[name]
-        from pytest_lobstack.whole_run import missing_models
-
-        for ref in missing_models(self):
+        for ref in missing_models(self.settings, self.baseline()):
             if ref.name in self.selected:  # in A, not in B
                 run_a[ref.name] = self.baseline()[ref.name]
         if not run_a:

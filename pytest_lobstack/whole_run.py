@@ -10,27 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_lobstack.items import CaseFailed, _error_text
-from pytest_lobstack.state import LobstackRun, ModelRef
-from recorder.manifest import MANIFEST
-from recorder.slug import model_slug
+from pytest_lobstack.failures import CaseFailed, error_text
+from pytest_lobstack.models import ModelRef
+from pytest_lobstack.state import LobstackRun
 from scorer.errors import LobstackError
-
-
-def missing_models(run: LobstackRun) -> list[ModelRef]:
-    """The baseline's models with no model dir in the cassettes (none when ``--lobstack-model``
-    chose the models): the gate counts each as a regression, a model of A missing from B, as
-    ``diff runs`` does."""
-    settings = run.settings
-    if settings.models or not settings.baselines:
-        return []
-    found = []
-    for name in sorted(run.baseline()):
-        model_dir = settings.cassettes / model_slug(name)
-        if not (model_dir / MANIFEST).is_file():
-            found.append(ModelRef(name, model_dir.name, model_dir))
-    return found
-
 
 WHOLE_RUN = "(whole run)"  # as diff runs' JUnit names a regression about a model's whole run
 
@@ -60,7 +43,7 @@ class WholeRunItem(pytest.Item):
         if isinstance(excinfo.value, CaseFailed):
             return str(excinfo.value)
         if isinstance(excinfo.value, LobstackError):
-            return _error_text(excinfo.value)
+            return error_text(excinfo.value)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import replay.html._env as _env
+import replay.html._format as fmt
 from fileio.atomic import write_atomic
 from replay.diff_runs import CaseOutcome, ModelDiff, ModelVerdict, compare, decide, verdicts
 from replay.diff_runs.render import difference_text
-from replay.html import _env
-from replay.html import _format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._load import load_results, load_suite
 

@@ -7,8 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import replay.html._env as _env
+import replay.html._grid as _grid
+import replay.html._view as _view
 from fileio.atomic import write_atomic
-from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_suite, results_paths
@@ -39,7 +41,7 @@ def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]
     only then)."""
 
     def plots() -> Any:
-        from replay.html import _plots
+        import replay.html._plots as _plots
 
         return _plots
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from replay.html import _format as fmt
+import replay.html._format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
 from replay.leaderboard import rank_of, repeat_rate
