@@ -77,7 +77,7 @@ def new(
     from recorder.tool_lists import list_mcp_tools, read_tools_file
     from scorer.errors import SuiteError, UsageError
     from scorer.suite_draft import catalogue_problems, draft_suite
-    from scorer.suite_rules import is_lobstack
+    from scorer.suite_kind import is_lobstack
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
     out = out or DEFAULT_OUT

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from scorer import suite_rules
+from scorer import suite_kind, suite_rules
 from scorer.checks import operand_problem
 from scorer.iso_date import is_iso_date
 from scorer.suite_accepts import parse_accepts
@@ -49,7 +49,7 @@ class SuiteBuilder:
             self.problem("version", f"{data['version']!r} is not MAJOR.MINOR.PATCH")
         if isinstance(data.get("released"), str) and not is_iso_date(data["released"]):
             self.problem("released", f"{data['released']!r} is not a YYYY-MM-DD date (a real day)")
-        self.lobstack = suite_rules.is_lobstack(data.get("name"))
+        self.lobstack = suite_kind.is_lobstack(data.get("name"))
         if "origin" in data:
             self.problems.extend(origin_problems(data["origin"]))
         tools = self.tools(data.get("tools"))

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from scorer import strict_json, suite_keys, suite_rules
+from scorer import strict_json, suite_keys, suite_kind, suite_rules
 from scorer.errors import SuiteError
 from scorer.suite_build import VERSION_RE, SuiteBuilder
 from scorer.suite_model import Suite, SuiteCheck
@@ -79,7 +79,7 @@ def check_suite(raw: bytes, source: str) -> SuiteCheck:
         if isinstance(raw_cases, list)
         else Counter()
     )
-    group_counts = suite_rules.group_order(data.get("name"), counts)
+    group_counts = suite_kind.group_order(data.get("name"), counts)
     # Unknown keys first: a misspelt key is often why a field the builder needs is "missing".
     problems = suite_keys.unknown_key_problems(data) + builder.problems
     problems += suite_rules.count_problems(data.get("name"), data.get("version"), group_counts)

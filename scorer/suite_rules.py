@@ -15,49 +15,21 @@ case, built or not (one run lists every problem); the shape rule reads built ste
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from scorer.suite_kind import SHAPE
 
 if TYPE_CHECKING:
     from scorer.suite_model import Case, Step, Suite
 
 ONE_CALL_GROUPS = ("selection", "arguments", "near_misses")
 PUBLISHED_NAME = "lobstack-tool-calling"
-# The method page's group table, for every published version (the shape has not changed
-# since 1.0.0).
-_SHAPE = {
-    "selection": 14,
-    "arguments": 16,
-    "near_misses": 12,
-    "no_call": 14,
-    "parallel": 12,
-    "chains": 12,
-}
-PUBLISHED_COUNTS = {(PUBLISHED_NAME, "1.0.0"): _SHAPE, (PUBLISHED_NAME, "1.1.0"): _SHAPE}
+PUBLISHED_COUNTS = {(PUBLISHED_NAME, "1.0.0"): SHAPE, (PUBLISHED_NAME, "1.1.0"): SHAPE}
 _NUMBER = "(0[1-9]|[1-9][0-9])"
 # A case id names its cassette file (``<model>/<id>.json``) in every suite.
 _FILE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 GROUP_MAX = 64
-
-
-LOBSTACK_PREFIX = "lobstack-"
-
-
-def is_lobstack(name: object) -> bool:
-    """True for a Lobstack suite, one whose name starts with ``lobstack-`` (the published
-    ``lobstack-tool-calling`` and the project's own test suites): the method page's group rules
-    apply to it. The group counts apply to the published name and versions only
-    (``count_problems``)."""
-    return isinstance(name, str) and name.startswith(LOBSTACK_PREFIX)
-
-
-def group_order(name: object, counts: Mapping[str, int]) -> dict[str, int]:
-    """Cases per group as ``suite check`` and the reports list them: the Lobstack suite's six groups
-    in the method page's order (an empty one too), another suite's groups in the order they
-    first appear."""
-    if is_lobstack(name):
-        return {group: counts.get(group, 0) for group in _SHAPE}
-    return dict(counts)
 
 
 def file_id_problems(case_id: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.audit import schema_facts
+import scorer.audit.schema_facts as schema_facts
 from scorer.audit.model import Answer
 from scorer.audit.wrong import reference_calls
 from scorer.checks import CASE_INSENSITIVE  # the checks the method makes case-insensitive

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.audit import schema_facts
+import scorer.audit.schema_facts as schema_facts
 from scorer.audit.model import Answer
 from scorer.audit.values import Sources, wrong_values
 from scorer.jsonvalue import json_copy, json_equal
