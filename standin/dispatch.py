@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from standin import wire
+import standin.wire as wire
 from standin.catalog import MODELS, model_names, offered_names, route
 from standin.codings import CODED_KINDS, coded
 from standin.config import GatewayConfig
