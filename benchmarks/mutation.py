@@ -1,0 +1,298 @@
+"""How many mutants of the scorer and the recorder's decoding and scrubbing the tests kill, and how.
+
+    uv run python benchmarks/mutation.py                      # the default modules (MODULES)
+    uv run python benchmarks/mutation.py scorer/paired.py     # some modules
+    uv run python benchmarks/mutation.py --all                # every scorer module, and MODULES
+    uv run python benchmarks/mutation.py --check              # exit 1 below the goal
+
+mutmut (3.8, run with ``uv run --with``, so not a dependency) makes the mutants of the chosen
+modules in a copy of the repository's tracked files and runs, for each, the tests that reach the mutated function
+(its own coverage map, taken once), stopping at the first failure. A pytest plugin
+(benchmarks/mutation_plugin.py) records how that failure came: an assertion (a test checked a value
+and it was wrong) or a crash (the mutant raised, say, a TypeError, and no test checked anything).
+Only a kill by assertion counts toward the score, as issue 43 asks:
+
+    score = killed by assertion / (mutants - equivalent)
+
+A survivor explained in benchmarks/mutation_survivors.json (``equivalent: why`` or ``accepted:
+why``) is listed with its reason; an equivalent one leaves the denominator, an accepted one stays in
+it. Every other survivor is listed for a test to kill. The goal: >= 95% per scorer module.
+
+The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
+or a product module that imports it, without the slow ones (subprocesses and browsers do not run the mutated copy). Runs take minutes:
+mutmut runs about 3 mutants a second per child on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTMUT = "mutmut==3.8.1"
+GOAL = 95.0
+SURVIVORS = ROOT / "benchmarks" / "mutation_survivors.json"
+# Issue 43's modules: the judge's core, and the recorder's decoding and scrubbing.
+MODULES = (
+    "scorer/checks.py",
+    "scorer/judge.py",
+    "scorer/matching.py",
+    "scorer/schema.py",
+    "scorer/summarize.py",
+    "recorder/secrets.py",
+    "recorder/content_coding.py",
+    "recorder/answer_read.py",
+)
+_NAME = re.compile(r"^(?P<module>.+?)\.x[_ǁ]")
+
+
+@dataclass
+class Tally:
+    """One module's mutants by outcome."""
+
+    mutants: int = 0
+    assertion: int = 0
+    crash: int = 0
+    timeout: int = 0
+    untested: int = 0
+    equivalent: list[str] = field(default_factory=list)
+    accepted: list[str] = field(default_factory=list)
+    survived: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> float | None:
+        """Killed by assertion over the mutants that are not equivalent, in %."""
+        counted = self.mutants - len(self.equivalent)
+        return None if counted == 0 else 100.0 * self.assertion / counted
+
+
+def dotted(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def _imports_of(text: str, name: str) -> bool:
+    package, _, leaf = name.rpartition(".")
+    return bool(
+        re.search(rf"\b{re.escape(name)}\b", text)
+        or re.search(rf"from {re.escape(package)} import [^\n]*\b{leaf}\b", text)
+    )
+
+
+def tests_for(modules: list[str]) -> list[str]:
+    """The test files that import one of ``modules``, or a product module that imports one (the
+    judge's tests reach the checks through the judge)."""
+    names = {dotted(path) for path in modules}
+    product = sorted(
+        p for d in ("scorer", "recorder", "replay", "fileio") for p in (ROOT / d).rglob("*.py")
+    )
+    reach = set(names)
+    for path in product:
+        text = path.read_text(encoding="utf-8")
+        if any(_imports_of(text, name) for name in names):
+            reach.add(dotted(str(path.relative_to(ROOT))).removesuffix(".__init__"))
+    found = []
+    for test in sorted((ROOT / "tests").glob("test_*.py")):
+        text = test.read_text(encoding="utf-8")
+        if any(_imports_of(text, name) for name in reach):
+            found.append(f"tests/{test.name}")
+    return found
+
+
+def copy_tracked(target: Path) -> None:
+    """The repository's tracked files, as a clone has them."""
+    names = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for raw in names:
+        if not raw:
+            continue
+        name = raw.decode()
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+
+
+def configure(work: Path, modules: list[str], tests: list[str]) -> None:
+    """mutmut's settings in the copy's pyproject.toml."""
+    copied = sorted(
+        {
+            p.split("/")[0]
+            for p in subprocess.check_output(["git", "ls-files"], cwd=ROOT, text=True).splitlines()
+            if "/" in p
+        }
+        - {"mutants"}
+    )
+    settings = {
+        "source_paths": modules,
+        "also_copy": [*copied, "pyproject.toml"],
+        "pytest_add_cli_args": [  # mutmut adds -x, -q and -p no:randomly itself
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "benchmarks.mutation_plugin",
+            "-m",
+            "not slow",
+        ],
+        "pytest_add_cli_args_test_selection": tests,
+    }
+    lines = ["", "[tool.mutmut]"]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
+    with (work / "pyproject.toml").open("a", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
+    """Run mutmut in ``work``; every mutant's status."""
+    env = {**os.environ, "LOBSTACK_MUTATION_LOG": str(log), "PYTHONPATH": str(work / "mutants")}
+    env.pop("VIRTUAL_ENV", None)
+    run = ["uv", "run", "--quiet", "--with", MUTMUT, "mutmut"]
+    # Made before mutmut starts: a sys.path entry that does not exist yet is cached as unusable.
+    (work / "mutants").mkdir(exist_ok=True)
+    with (work / "mutmut.log").open("wb") as out:  # its progress bar; the tail on failure
+        done = subprocess.run(
+            [*run, "run", "--max-children", str(children)],
+            cwd=work,
+            env=env,
+            check=False,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    if done.returncode != 0:
+        tail = (work / "mutmut.log").read_bytes()[-3000:].decode(errors="replace")
+        raise SystemExit(f"mutmut failed ({done.returncode}):\n{tail}")
+    listed = subprocess.run(
+        [*run, "results", "--all", "true"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    statuses = {}
+    for line in listed.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and "__mutmut_" in name:
+            statuses[name] = status.strip()
+    return statuses
+
+
+def tally(
+    statuses: dict[str, str], kills: dict[str, str], explained: dict[str, str]
+) -> dict[str, Tally]:
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for name, status in sorted(statuses.items()):
+        match = _NAME.match(name)
+        t = tallies[match.group("module") if match else "?"]
+        t.mutants += 1
+        if status == "killed":
+            if kills.get(name) == "assertion":
+                t.assertion += 1
+            else:
+                t.crash += 1
+        elif status == "timeout":
+            t.timeout += 1
+        elif status == "no tests":
+            t.untested += 1
+            t.survived.append(name)
+        else:
+            reason = explained.get(name, "")
+            if reason.startswith("equivalent"):
+                t.equivalent.append(name)
+            elif reason.startswith("accepted"):
+                t.accepted.append(name)
+            else:
+                t.survived.append(name)
+    return dict(tallies)
+
+
+def render(tallies: dict[str, Tally], explained: dict[str, str]) -> str:
+    rows = [
+        "| module | mutants | killed by assertion | by crash only | timeout | no test | "
+        "equivalent | accepted | survived | score |",
+        "|---|" + "---:|" * 9,
+    ]
+    for module, t in sorted(tallies.items()):
+        score = "-" if t.score is None else f"{t.score:.1f}%"
+        rows.append(
+            f"| {module} | {t.mutants} | {t.assertion} | {t.crash} | {t.timeout} | "
+            f"{t.untested} | {len(t.equivalent)} | {len(t.accepted)} | "
+            f"{len(t.survived)} | {score} |"
+        )
+    lines = ["\n".join(rows), ""]
+    for _module, t in sorted(tallies.items()):
+        for name in t.equivalent + t.accepted:
+            lines.append(f"{name}: {explained[name]}")
+        for name in t.survived:
+            lines.append(f"{name}: survived (no reason given: a test should kill it)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="module paths (default: MODULES)")
+    parser.add_argument("--all", action="store_true", help="every scorer module, and MODULES")
+    parser.add_argument("--children", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--check", action="store_true", help=f"exit 1 when a scorer module is below {GOAL}%%"
+    )
+    parser.add_argument("--json", type=Path, help="also write the tallies as JSON here")
+    parser.add_argument("--keep", type=Path, help="work in this new dir and keep it (mutmut.log)")
+    args = parser.parse_args(argv)
+    modules = list(args.modules) or list(MODULES)
+    if args.all:
+        scorer = sorted(
+            str(p.relative_to(ROOT))
+            for p in (ROOT / "scorer").rglob("*.py")
+            if p.name != "__init__.py"
+        )
+        modules = sorted(set(modules) | set(scorer) | set(MODULES))
+    tests = tests_for(modules)
+    explained = json.loads(SURVIVORS.read_text(encoding="utf-8")) if SURVIVORS.exists() else {}
+    with tempfile.TemporaryDirectory(prefix="lobstack-mutation-") as tmp:
+        work = Path(args.keep or tmp)
+        copy_tracked(work)
+        configure(work, modules, tests)
+        log = work / "kills.jsonl"
+        log.touch()
+        print(
+            f"mutating {len(modules)} module(s) against {len(tests)} test file(s)...",
+            file=sys.stderr,
+        )
+        statuses = run_mutmut(work, args.children, log)
+        kills = {}
+        for line in log.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            kills.setdefault(entry["mutant"], entry["kind"])
+    tallies = tally(statuses, kills, explained)
+    print(render(tallies, explained))
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {m: {**vars(t), "score": t.score} for m, t in tallies.items()},
+                indent=2,
+                sort_keys=True,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+    below = [m for m, t in tallies.items() if m.startswith("scorer.") and (t.score or 0) < GOAL]
+    if args.check and below:
+        print(f"below {GOAL}%: {', '.join(sorted(below))}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
