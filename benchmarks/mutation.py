@@ -6,8 +6,8 @@
     uv run python benchmarks/mutation.py --check              # exit 1 below the goal
 
 mutmut (3.8, run with ``uv run --with``, so not a dependency) makes the mutants of the chosen
-modules in a copy of the repository's tracked files and runs, for each, the tests that reach the mutated function
-(its own coverage map, taken once), stopping at the first failure. A pytest plugin
+modules in a copy of the repository's tracked files and runs, for each, the tests that reach the
+mutated function (its own coverage map, taken once), stopping at the first failure. A pytest plugin
 (benchmarks/mutation_plugin.py) records how that failure came: an assertion (a test checked a value
 and it was wrong) or a crash (the mutant raised, say, a TypeError, and no test checked anything).
 Only a kill by assertion counts toward the score, as issue 43 asks:
@@ -19,8 +19,8 @@ why``) is listed with its reason; an equivalent one leaves the denominator, an a
 it. Every other survivor is listed for a test to kill. The goal: >= 95% per scorer module.
 
 The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
-or a product module that imports it, without the slow ones (subprocesses and browsers do not run the mutated copy). Runs take minutes:
-mutmut runs about 3 mutants a second per child on this machine.
+or a product module that imports it, without the slow ones (subprocesses and browsers do not run
+the mutated copy). Runs take minutes: mutmut runs about 3 mutants a second per child here.
 """
 
 from __future__ import annotations
