@@ -49,7 +49,10 @@ _TIMEOUT = typer.Option(
     "120",
     "--timeout",
     metavar="S",
-    help="Seconds one attempt may take, whole answer included, before it is retried.",
+    help=(
+        "Seconds one attempt may take, whole answer included (headers and body, however slowly "
+        "sent), before it is retried."
+    ),
 )
 _COST_HEADER = typer.Option(
     COST_HEADER,
@@ -70,7 +73,10 @@ _MAX_ANSWER_MB = typer.Option(
     "32",
     "--max-answer-mb",
     metavar="MB",
-    help="Largest answer kept, in MiB once decoded (gzip included).",
+    help=(
+        "Largest answer kept, in MiB on the wire and once decoded (gzip included); a larger "
+        "Content-Length is refused unread."
+    ),
 )
 
 

@@ -22,7 +22,8 @@ class GatewayConfig:
     ``Content-Type`` is renamed with the prefix, as a LiteLLM proxy renames its upstream's headers.
     ``run`` (1, 2, ...: the provider's day N; None: no day) is which run the gateway serves:
     ``ref/drifting`` changes from run ``drift_from`` on, ``ref/flaky`` draws afresh per run, and the
-    ``Date`` header is day N (2026-10-21 for run 1 and for None).
+    ``Date`` header is day N (2026-10-21 for run 1 and for None). ``drip_ms`` is the pause before
+    each byte of a ``drip``/``driphead`` answer (``standin.streamed``).
     """
 
     suite_path: Path
@@ -36,3 +37,4 @@ class GatewayConfig:
     upstream_prefix: str = ""
     run: int | None = None
     drift_from: int = DEFAULT_DRIFT_FROM
+    drip_ms: float = 50.0
