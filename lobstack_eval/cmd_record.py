@@ -114,7 +114,7 @@ def record(
     limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
     slug = checked_model_slug(model)
     run = _run_stamp(run_id) if history or run_id is not None else None
-    cassettes = _history_dir(cassettes, run)
+    root, cassettes = cassettes, _history_dir(cassettes, run)  # no link below root is followed
     part = parse_shard(shard)
     # rescore reads the default suite unless told: the hints name the file this record was given
     suite_flag = "" if suite is None else f" --suite {shlex.quote(str(suite))}"
@@ -122,7 +122,7 @@ def record(
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
     job = RecordJob(
-        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag
+        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag, root
     )
     return record_model(job)
 
