@@ -4,11 +4,11 @@
 
 Every body is already read under the cap, and decoded, when vcrpy hands it here:
 ``recorder.final_response`` reads it as raw bytes under the cap (``recorder.bounded_read``) and
-undoes its ``Content-Encoding`` before urllib3 or vcrpy see it (the header then dropped). A body that is
-not UTF-8 (a proxy's Latin-1 error page) cannot go into vcrpy's JSON cassette as it is: ``string``
-holds it decoded with U+FFFD for each bad byte (what plain vcrpy replays; readable in a review) and
-``bytes_base64`` the exact bytes, which replay serves, so the answer is judged as what it is at
-record and at rescore alike.
+undoes its ``Content-Encoding`` before urllib3 or vcrpy see it (the header then dropped). A body
+that is not UTF-8 (a proxy's Latin-1 error page) cannot go into vcrpy's JSON cassette as it is:
+``string`` holds it decoded with U+FFFD for each bad byte (what plain vcrpy replays; readable in a
+review) and ``bytes_base64`` the exact bytes, which replay serves, so the answer is judged as what
+it is at record and at rescore alike.
 """
 
 from __future__ import annotations

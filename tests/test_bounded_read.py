@@ -1,5 +1,5 @@
-"""Every answer is read as raw bytes under the cap and the attempt's deadline before anything decodes
-or buffers it (``recorder.bounded_read``; decisions ``METHOD.md#answer-size-cap`` and
+"""Every answer is read as raw bytes under the cap and the attempt's deadline before anything
+decodes or buffers it (``recorder.bounded_read``; decisions ``METHOD.md#answer-size-cap`` and
 ``METHOD.md#timeout``), against the stand-in's streamed kinds (``standin.streamed``).
 
 - A plain endless chunked body (no ``Content-Encoding``) used to be read whole by vcrpy's stub
