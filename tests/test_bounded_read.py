@@ -26,7 +26,7 @@ from recorder.record import record
 from recorder.transport import HttpRequest, RequestsTransport, TransportFailure
 from standin.streamed import StreamEnd
 from tests.conftest import MINI_SUITE, interactions
-from tests.record_helpers import wait_until
+from tests.record_helpers import LoopbackServer, wait_until
 
 ADDRESS_SPACE = 1024 * 1024 * 1024  # the recorder's own limit: enough for Python and requests
 TOO_LARGE = "the answer is larger than 1 MiB once decoded; raise --max-answer-mb to keep it"
@@ -122,3 +122,36 @@ def test_a_drip_stops_at_the_timeout_in_any_thread(start_gateway, kind: str) -> 
     assert failure.kind == "timeout" and failure.detail == "no whole answer within 0.5 s"
     end = wait_until(lambda: gateway.stream_ends, "the drip's end")[0]
     assert end.kind == kind and end.hung_up
+
+
+def _chunked_500(handler, number: int, body: bytes) -> None:  # type: ignore[no-untyped-def]
+    handler.send_response(500)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    for piece in (b'{"error": {"mess', b'age": "boom"}}'):
+        handler.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+    handler.wfile.write(b"0\r\n\r\n")
+
+
+def test_a_chunked_answer_is_stored_de_chunked_and_replays_the_same(tmp_path: Path) -> None:
+    from recorder.files import read_suite
+    from replay.rescore import rescore_model
+
+    with LoopbackServer(_chunked_500) as server:
+        summary = record(
+            MINI_SUITE, "m", tmp_path, server.url, [CASE], concurrency=1, backoff_scale=0.0
+        )
+    entry = read_manifest(summary.model_dir).cases[CASE]
+    assert entry.status == "errored" and entry.reason == "step 1: HTTP 500: boom"
+    (stored,) = interactions(summary.model_dir / f"{CASE}.json")
+    body = b'{"error": {"message": "boom"}}'
+    assert stored["response"]["body"] == {"string": body.decode()}
+    headers = {name.lower(): value for name, value in stored["response"]["headers"].items()}
+    assert "transfer-encoding" not in headers and headers["content-length"] == [str(len(body))]
+    (result,) = [
+        r
+        for r in rescore_model(summary.model_dir, read_suite(MINI_SUITE))["results"]
+        if r["id"] == CASE
+    ]
+    assert (result["status"], result["reason"]) == ("errored", entry.reason)

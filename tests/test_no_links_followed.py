@@ -9,6 +9,8 @@ dir was refused).
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,26 @@ def test_rescore_follows_no_link_below_out_or_rows(  # type: ignore[no-untyped-d
     (line,) = _error_lines(err)
     assert line.startswith(f"error: {link}: a symbolic link (to "), line
     _untouched(outside)
+
+
+@pytest.mark.parametrize("level", ["a", "a/b", "a/b/file.json"])
+def test_the_writer_itself_refuses_a_link_at_every_level(tmp_path: Path, level: str) -> None:
+    """No name check before it: the writer's own walk from the root (``O_NOFOLLOW`` at each
+    level) refuses a level swapped for a link after any check."""
+    from fileio.atomic import write_bytes_atomic
+    from fileio.safe_paths import LinkRefused
+
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    outside.mkdir()
+    link = _link(root, level, outside, as_file=level.endswith(".json"))
+    with pytest.raises(LinkRefused) as refused:
+        write_bytes_atomic(root / "a" / "b" / "file.json", b"{}", root)
+    assert str(refused.value).startswith(f"{link}: a symbolic link (to ")
+    _untouched(outside)
+    write_bytes_atomic(root / "c" / "d" / "file.json", b"{}", root)  # real folders: made, written
+    written = root / "c" / "d" / "file.json"
+    assert written.read_bytes() == b"{}"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(written.stat().st_mode) == 0o666 & ~mask  # shared, as before: not 0600
+    assert [p.name for p in written.parent.iterdir()] == ["file.json"]  # no temp file left
