@@ -53,6 +53,8 @@ RECORD_LEVELS = {
     "model": ("m", False, ()),
     "partial": ("m/.partial", False, ()),
     "manifest": ("m/run.json", True, ()),
+    "cassette": ("m/selection-01.json", True, ()),
+    "history-cassette": (f"history/{RUN}/m/selection-01.json", True, ("--run-id", RUN)),
 }
 
 
@@ -71,7 +73,7 @@ def test_record_follows_no_link_below_cassettes(  # type: ignore[no-untyped-def]
     # below the model dir, its own checks name the link (``.partial`` says whose files it holds)
     assert line.startswith(f"error: {link}"), line
     assert "symbolic link" in line or "symlink" in line, line
-    if level.startswith("history"):
+    if level in ("history", "history-run", "history-run-model"):
         target = outside / "file" if as_file else outside
         assert line == (
             f"error: {link}: a symbolic link (to {target}) below {cassettes}; refusing to write "
