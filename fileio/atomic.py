@@ -60,6 +60,10 @@ def open_folder(root: Path, folder: Path) -> int:
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link(part, fd):
                     raise link_refused(current, root) from None
+                if exc.errno == errno.ENOTDIR:  # a file there: said as mkdir says it
+                    raise FileExistsError(
+                        errno.EEXIST, os.strerror(errno.EEXIST), str(current)
+                    ) from None
                 raise OSError(exc.errno, exc.strerror or str(exc), str(current)) from None
             os.close(fd)
             fd = inner
