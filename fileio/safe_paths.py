@@ -41,10 +41,26 @@ def unlinked(root: Path, *parts: str, what: str = "refusing to follow it") -> Pa
 
 def inside(root: Path, *parts: str) -> Path:
     """``root / parts``, after checking that it resolves (symlinks followed) to a path strictly
-    under ``root``: every file the tool writes goes through here, so no name from a suite, a
-    model or a link can escape."""
+    under ``root``, and that no level of it below ``root`` is a symbolic link (even one that stays
+    inside): every path the tool writes is named through here, so no name from a suite, a model or
+    a link can escape; ``fileio.atomic.write_bytes_atomic`` then opens each level without following
+    a link."""
     path = root.joinpath(*parts)
+    link = link_in(root, path)
+    if link is not None:  # named first: the link is what the user must remove
+        raise link_refused(link, root)
     base, resolved = root.resolve(), path.resolve()
     if resolved == base or not resolved.is_relative_to(base):
         raise UsageError(f"{path}: resolves to {resolved}, outside {root}; refusing to write there")
     return path
+
+
+def link_refused(link: Path, root: Path) -> LinkRefused:
+    """The one line of a write refused at ``link``, a symbolic link below ``root``."""
+    try:
+        target = f" (to {link.readlink()})"
+    except OSError:  # swapped again meanwhile
+        target = ""
+    return LinkRefused(
+        f"{link}: a symbolic link{target} below {root}; refusing to write through it"
+    )

@@ -49,7 +49,10 @@ _TIMEOUT = typer.Option(
     "120",
     "--timeout",
     metavar="S",
-    help="Seconds one attempt may take, whole answer included, before it is retried.",
+    help=(
+        "Seconds one attempt may take, whole answer included (headers and body, however slowly "
+        "sent), before it is retried."
+    ),
 )
 _COST_HEADER = typer.Option(
     COST_HEADER,
@@ -70,7 +73,10 @@ _MAX_ANSWER_MB = typer.Option(
     "32",
     "--max-answer-mb",
     metavar="MB",
-    help="Largest answer kept, in MiB once decoded (gzip included).",
+    help=(
+        "Largest answer kept, in MiB on the wire and once decoded (gzip included); a larger "
+        "Content-Length is refused unread."
+    ),
 )
 
 
@@ -108,7 +114,7 @@ def record(
     limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
     slug = checked_model_slug(model)
     run = _run_stamp(run_id) if history or run_id is not None else None
-    cassettes = _history_dir(cassettes, run)
+    root, cassettes = cassettes, _history_dir(cassettes, run)  # no link below root is followed
     part = parse_shard(shard)
     # rescore reads the default suite unless told: the hints name the file this record was given
     suite_flag = "" if suite is None else f" --suite {shlex.quote(str(suite))}"
@@ -116,7 +122,7 @@ def record(
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
     job = RecordJob(
-        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag
+        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag, root
     )
     return record_model(job)
 

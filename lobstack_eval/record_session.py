@@ -50,6 +50,9 @@ class RecordJob:
     limits: Limits
     # `` --suite FILE`` when record was given one: rescore reads the default suite unless told
     suite_flag: str = ""
+    # the --cassettes the user gave (``cassettes`` is its history/<run-id>/ for a run of a
+    # history): no level below it may be a symbolic link; None: ``cassettes`` itself
+    root: Path | None = None
 
 
 def record_model(job: RecordJob) -> int:
@@ -82,9 +85,10 @@ def record_model(job: RecordJob) -> int:
             if not (job.cassettes / job.slug).is_dir():
                 # nothing recorded yet, so all is to record: fail before creating a folder
                 require_key(job.endpoint)
-            # inside(): a model dir that links out of the cassettes dir is refused before its lock
-            # is created there
-            model_dir = inside(job.cassettes, job.slug)
+            # inside(): a model dir, or history/ or history/<run-id>/ above it, that is a link
+            # is refused before the lock is created there
+            root = job.root or job.cassettes
+            model_dir = inside(root, *(job.cassettes / job.slug).relative_to(root).parts)
             made = first_missing(model_dir)  # a futile run removes what it made
             with model_dir_lock(model_dir):  # held from planning to the last case
                 return _record_locked(job, loaded, case, say, made)

@@ -2,12 +2,13 @@
 ``METHOD.md#answer-size-cap``), and kept losslessly when it is not UTF-8 (decision
 ``METHOD.md#non-utf8-answers``).
 
-A gzip or deflate body is already decoded when vcrpy hands it here: ``recorder.final_response``
-decodes it under the cap before urllib3 or vcrpy see it (the header then dropped). A body that is
-not UTF-8 (a proxy's Latin-1 error page) cannot go into vcrpy's JSON cassette as it is: ``string``
-holds it decoded with U+FFFD for each bad byte (what plain vcrpy replays; readable in a review) and
-``bytes_base64`` the exact bytes, which replay serves, so the answer is judged as what it is at
-record and at rescore alike.
+Every body is already read under the cap, and decoded, when vcrpy hands it here:
+``recorder.final_response`` reads it as raw bytes under the cap (``recorder.bounded_read``) and
+undoes its ``Content-Encoding`` before urllib3 or vcrpy see it (the header then dropped). A body
+that is not UTF-8 (a proxy's Latin-1 error page) cannot go into vcrpy's JSON cassette as it is:
+``string`` holds it decoded with U+FFFD for each bad byte (what plain vcrpy replays; readable in a
+review) and ``bytes_base64`` the exact bytes, which replay serves, so the answer is judged as what
+it is at record and at rescore alike.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def capped_response(
         raw = raw.encode("utf-8", "backslashreplace")
     if not isinstance(raw, bytes):
         return response
-    read_capped((raw,), limit)  # vcrpy's stub read a plain body whole: its cap while recording
+    read_capped((raw,), limit)  # already capped as read; kept so the cassette never holds more
     response["headers"] = dict(response.get("headers") or {})
     raw = scrub(raw)
     try:

@@ -99,6 +99,7 @@ def call_with_retries(
                 return CallResult(answer, tuple(attempts), failure_line(answer, request.url))
             else:
                 last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"
+                last += _undecoded(answer)
         if number <= len(BACKOFF_S):
             sleep(BACKOFF_S[number - 1])
     return CallResult(answer, tuple(attempts), last)
@@ -109,7 +110,15 @@ def failure_line(answer: HttpAnswer, url: str) -> str:
     location = answer.headers.get("location")
     if 300 <= answer.status < 400 and location:
         return f"HTTP {answer.status}: {redirect_text(location, url)}"
-    return f"HTTP {answer.status}{_error_text(answer)}"
+    return f"HTTP {answer.status}{_error_text(answer)}{_undecoded(answer)}"
+
+
+def _undecoded(answer: HttpAnswer) -> str:
+    """The note of an error answer whose body the recorder kept undecoded
+    (``recorder.final_response``)."""
+    from recorder.content_coding import UNDECODED_HEADER, undecoded_note
+
+    return undecoded_note(answer.headers.get(UNDECODED_HEADER))
 
 
 def redirect_text(location: str, url: str) -> str:

@@ -27,6 +27,9 @@ _WBITS = {"gzip": (_GZIP,), "x-gzip": (_GZIP,), "deflate": (15, -15), "identity"
 # a slice this small keeps a body of a million tiny gzip members linear, not quadratic.
 _STEP = 4 * 1024
 _SHOWN = 40  # characters of a header value an error quotes
+# Set by the recorder on an error answer whose body it kept as received, not decoded: its value is
+# the Content-Encoding list that did not decode (docs/FORMATS.md, the cassette's response).
+UNDECODED_HEADER = "x-lobstack-undecoded"
 
 
 def codings(header: str) -> list[str]:
@@ -83,6 +86,20 @@ def _shown(header: str) -> str:
     text = " ".join(header.split())
     text = text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
     return text if text.isprintable() else repr(text)
+
+
+def shown_codings(header: str) -> str:
+    """A ``Content-Encoding`` value as an error or a header quotes it: one line of printable ASCII,
+    at most 40 characters."""
+    return _shown(header).encode("ascii", "backslashreplace").decode("ascii")
+
+
+def undecoded_note(value: str | None) -> str:
+    """What an error answer's reason adds when its body was kept undecoded (``value``, its
+    ``x-lobstack-undecoded`` header; None: it was decoded)."""
+    if value is None:
+        return ""
+    return f" (its body did not decode as content-encoding: {value}; kept as received)"
 
 
 def decode_capped(raw: bytes, header: str, limit: int) -> bytes:

@@ -3,8 +3,9 @@
 ``requests``' timeout bounds each socket read, so a server that trickles its answer a byte at a time
 would hold an attempt (and the run) forever. The limit is a ``SIGALRM`` timer, which interrupts any
 blocking call of the main thread, where record runs its cases (its own thread in a single-case run,
-each worker's main thread otherwise). Called from another thread, only ``requests``' per-read
-timeout applies.
+each worker's main thread otherwise). Called from another thread, connecting and sending have only
+``requests``' per-operation timeout, but the headers and the body still stop at the deadline: every
+read of the answer waits at most until then (``recorder.bounded_read``).
 """
 
 from __future__ import annotations

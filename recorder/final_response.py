@@ -6,47 +6,29 @@ before ``requests``, vcrpy or urllib3's decoders see it.
 - An unsolicited ``101 Switching Protocols`` is a network error
   (``docs/commands/record.md#an-unsolicited-101-is-a-network-error``): the request asked for no
   upgrade, and what follows a 101 is no longer HTTP, so there is no answer to judge.
-- A body with any ``Content-Encoding`` (one coding or a list, in one header or several) is decoded
-  here, a chunk at a time, under the answer cap (decision ``METHOD.md#answer-size-cap``,
-  ``recorder.content_coding``): vcrpy's stub reads the body with ``preload_content``, so urllib3
-  would inflate it whole in one call (1.5 MB of gzip can be 1.5 GB, two gzip layers far more)
-  before ``--max-answer-mb`` got a chance. urllib3 and the cassette get the decoded body with no
-  ``Content-Encoding`` left; a coding it does not know, or a body that does not decode, is the
-  attempt's network error.
+- Every body is read here whole, as raw bytes from the socket, under the answer cap and the
+  attempt's deadline (``recorder.bounded_read``): vcrpy's stub reads the body with
+  ``preload_content``, so urllib3 would read a plain endless body, or inflate a coded one (1.5 MB
+  of gzip can be 1.5 GB, two gzip layers far more), whole in one call before ``--max-answer-mb``
+  got a chance. A ``Content-Length`` above the cap is refused unread.
+- Any ``Content-Encoding`` (one coding or a list, in one header or several) is then undone, a
+  chunk at a time, under the cap (``recorder.content_coding``). urllib3 and the cassette get the
+  decoded body with no ``Content-Encoding`` nor ``Transfer-Encoding`` left and its
+  ``Content-Length``. A coding it does not know, or a body that does not decode, is the attempt's
+  network error in a 2xx answer; an error status keeps its status and its body as received, with
+  the ``x-lobstack-undecoded`` header naming the coding
+  (``docs/commands/record.md#an-error-status-whose-body-does-not-decode-keeps-its-status``).
 """
 
 from __future__ import annotations
 
-import contextvars
 import http.client
 import io
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from recorder.content_coding import decode_capped
-from recorder.transport import (
-    CHUNK,
-    DEFAULT_MAX_ANSWER_MB,
-    MIB,
-    ProtocolSwitch,
-    read_capped,
-)
-
-_limit: contextvars.ContextVar[int] = contextvars.ContextVar(
-    "answer_limit", default=DEFAULT_MAX_ANSWER_MB * MIB
-)
-
-
-@contextmanager
-def answer_limit(max_bytes: int) -> Iterator[None]:
-    """Answers read in this block (this thread) are capped at ``max_bytes``, on the wire
-    and decoded."""
-    token = _limit.set(max_bytes)
-    try:
-        yield
-    finally:
-        _limit.reset(token)
+from recorder.bounded_read import current_bounds, deadline_file, read_bounded
+from recorder.content_coding import UNDECODED_HEADER, decode_capped, shown_codings
+from recorder.transport import ProtocolSwitch, UndecodableAnswer
 
 
 def install() -> None:
@@ -71,28 +53,39 @@ def install() -> None:
                 # the 1xx answer's headers
                 http.client._read_headers(self.fp)  # type: ignore[attr-defined]
 
+        def __init__(self, sock: Any, *args: Any, **kwargs: Any) -> None:
+            super().__init__(sock, *args, **kwargs)
+            self.fp = deadline_file(self.fp, sock)  # the headers too wait at most until then
+
         def begin(self) -> None:
             super().begin()
-            # several Content-Encoding headers are one list (RFC 9110 section 5.3), as urllib3
-            # reads them
-            codings = self.msg.get_all("Content-Encoding")
-            if codings:
-                self._decode_body(", ".join(codings), _limit.get())
-
-        def _decode_body(self, header: str, limit: int) -> None:
-            """Read the whole body (at most ``limit`` bytes) and undo the codings ``header``
-            lists (at most ``limit`` bytes each): urllib3 then reads the decoded body, with no
-            ``Content-Encoding`` left to apply."""
             try:
-                raw = read_capped(iter(lambda: self.read(CHUNK), b""), limit)
-                body = decode_capped(raw, header, limit)
+                self._read_whole(current_bounds().max_bytes)
             except BaseException:
                 self.close()
                 raise
-            del self.msg["Content-Encoding"]
-            del self.msg["Content-Length"]
-            self.msg["Content-Length"] = str(len(body))
-            # read to the end by urllib3, then closed as a socket's file is
+
+        def _read_whole(self, limit: int) -> None:
+            """Read the body (at most ``limit`` bytes; a longer ``Content-Length`` unread) and
+            undo the codings its ``Content-Encoding`` lists (at most ``limit`` bytes each):
+            urllib3 then reads the decoded body, with nothing left to apply."""
+            chunked = self.chunked
+            body = read_bounded(self.read, self.length, limit)
+            # several Content-Encoding headers are one list (RFC 9110 section 5.3), as urllib3
+            # reads them
+            codings = ", ".join(self.msg.get_all("Content-Encoding") or ())
+            if codings:
+                try:
+                    body = decode_capped(body, codings, limit)
+                except UndecodableAnswer:
+                    if 200 <= self.status < 300:  # no answer to judge: the attempt's network error
+                        raise
+                    self.msg[UNDECODED_HEADER] = shown_codings(codings)  # kept as received
+            if codings or chunked:  # a plain body with a Content-Length keeps its headers as sent
+                for name in ("Content-Encoding", "Transfer-Encoding", "Content-Length"):
+                    del self.msg[name]
+                self.msg["Content-Length"] = str(len(body))
+            # read to the end by urllib3 (or vcrpy), then closed as a socket's file is
             self.fp = io.BytesIO(body)
             self.length = len(body)
             self.chunked = False

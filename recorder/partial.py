@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_atomic
-from fileio.safe_paths import inside
+from fileio.safe_paths import LinkRefused, inside
 from recorder.manifest import Manifest, RecordedCase, case_json
 from recorder.manifest_read import parse_case
 from recorder.repeats import CaseRun, run_cassette_target
@@ -165,6 +165,8 @@ def take(entry: Path, model_dir: Path, manifest: Manifest) -> Taken | None:
         return None
     try:
         final = run_cassette_target(model_dir, run.case_id, run.repeat)
+    except LinkRefused:
+        raise  # one line naming the link, not "not whole"
     except LobstackError:
         return None
     if pending.is_file() and is_whole(pending, case):

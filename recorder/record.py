@@ -43,7 +43,7 @@ from recorder.partial import (
 )
 from recorder.record_case import CaseTask
 from recorder.record_loop import record_here, record_in_processes
-from recorder.repeats import CaseRun, as_run
+from recorder.repeats import CaseRun, as_run, run_cassette_target
 from recorder.run_stamp import RunStamp
 from recorder.slug import checked_model_slug
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
@@ -191,6 +191,8 @@ def record(
         manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, run)
         manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
         manifest.write(model_dir)
+        for run in runs:  # a cassette that is a link is refused before any request is paid for
+            run_cassette_target(model_dir, run.case_id, run.repeat)
         folder = run_dir(model_dir, uuid.uuid4().hex[:12])
         tasks = [
             CaseTask(

@@ -133,7 +133,8 @@ class RequestsTransport:
     body, and ``timeout_s`` bounds that whole time (not each read). ``auth`` is a base URL's
     userinfo, sent as Basic auth (it then replaces the Bearer key, as ``requests`` does).
     Redirects are not followed (a 3xx is an answer: the runner names where it points); the body
-    is read in chunks and given up past ``max_bytes`` decoded."""
+    is read as raw bytes under ``max_bytes`` and the deadline before anything decodes it
+    (``recorder.bounded_read``), and given up past ``max_bytes`` on the wire or decoded."""
 
     def __init__(
         self,
@@ -165,13 +166,15 @@ class RequestsTransport:
     def send(self, request: HttpRequest) -> HttpAnswer:
         from urllib3.exceptions import HTTPError as Urllib3Error
 
+        from recorder.bounded_read import answer_bounds
         from recorder.deadline import DeadlineExpired, wall_clock_limit
-        from recorder.final_response import answer_limit
 
         requests = self._requests
         started = time.perf_counter()
         try:
-            with wall_clock_limit(self.timeout_s), answer_limit(self.max_bytes):
+            # SIGALRM stops connecting and sending in the main thread; the answer's every read
+            # waits at most until the same deadline, in any thread (recorder.bounded_read)
+            with wall_clock_limit(self.timeout_s), answer_bounds(self.max_bytes, self.timeout_s):
                 response = self._session.post(
                     request.url,
                     data=request.body_bytes(),

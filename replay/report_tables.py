@@ -66,7 +66,7 @@ def write_tables(
         ("leaderboard.csv", leaderboard_csv(summaries)),
     )
     for name, text in boards:
-        write_atomic(out / name, text)
+        write_atomic(out / name, text, out)
         files.append(out / name)
     if rows is not None:
         dataset.append(rows, tables)

@@ -25,7 +25,8 @@ class GatewayConfig:
     itself with; another value makes it look like a gateway that is not Lobstack's.
     ``run`` (1, 2, ...: the provider's day N; None: no day) is which run the gateway serves:
     ``ref/drifting`` changes from run ``drift_from`` on, ``ref/flaky`` draws afresh per run, and the
-    ``Date`` header is day N (2026-10-21 for run 1 and for None).
+    ``Date`` header is day N (2026-10-21 for run 1 and for None). ``drip_ms`` is the pause before
+    each byte of a ``drip``/``driphead`` answer (``standin.streamed``).
     """
 
     suite_path: Path
@@ -40,3 +41,4 @@ class GatewayConfig:
     server: str = "lobstack-stand-in/1"
     run: int | None = None
     drift_from: int = DEFAULT_DRIFT_FROM
+    drip_ms: float = 50.0

@@ -38,6 +38,7 @@ from standin.hostile import HOSTILE_KINDS, INFORMATIONAL, MODEL_OUTPUT_KINDS, be
 from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
+from standin.streamed import STREAMED_KINDS
 from standin.suite_index import SuiteIndex
 
 CHAT_PATH = "/v1/chat/completions"
@@ -55,6 +56,7 @@ class Answer:
     informational: tuple[
         bytes, ...
     ] = ()  # whole 1xx answers (status line and headers) written first
+    stream: str | None = None  # a kind of standin.streamed: written over time, not at once
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,13 @@ class Dispatcher:
             answer = self._complete(request, base, body_digest, extra_s, attempt)
             extra, body = coded(fault, answer.body)
             return replace(answer, headers=(*answer.headers, *extra), body=body)
+        if fault in STREAMED_KINDS:
+            if fault in ("drip", "driphead"):
+                answer = self._complete(request, base, body_digest, extra_s, attempt)
+                return replace(answer, stream=fault)
+            return Answer(
+                200, (("Content-Type", "application/json"),), b"", self._latency_s, (), fault
+            )
         if fault in TEXT_KINDS:
             normal = self._complete(request, base, body_digest, extra_s, attempt)
             status, body = hostile_body(fault, normal.body)

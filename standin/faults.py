@@ -16,7 +16,8 @@ Kinds: an HTTP status 400-599 (an OpenAI error body), ``inbody<status>`` (a 200 
 ``{"error": {"code": <status>, ...}}``, as OpenRouter sends), ``timeout`` (stall ``timeout_sleep_s``
 and close without answering), ``drop`` (close without answering), ``garbage`` (200 with a non-JSON
 body), ``empty`` (200 with ``{}``), ``slow`` (answer normally 1 s later), the hostile kinds of
-``standin.hostile`` (a status 600-999 among them), the coded kinds of ``standin.codings`` and, in
+``standin.hostile`` (a status 600-999 among them), the coded kinds of ``standin.codings``, the
+streamed kinds of ``standin.streamed`` (an endless body, a 1 TiB ``Content-Length``, a drip) and, in
 scripts only, ``200`` (answer normally), the hostile-text kinds and ``#label`` tokens of
 standin/hostile_text.py.
 """
@@ -30,8 +31,18 @@ from standin.codings import CODED_KINDS
 from standin.hashing import unit
 from standin.hostile import HOSTILE_KINDS
 from standin.hostile_text import TEXT_KINDS, is_label
+from standin.streamed import STREAMED_KINDS
 
-NAMED_KINDS = ("timeout", "drop", "garbage", "empty", "slow", *HOSTILE_KINDS, *CODED_KINDS)
+NAMED_KINDS = (
+    "timeout",
+    "drop",
+    "garbage",
+    "empty",
+    "slow",
+    *HOSTILE_KINDS,
+    *CODED_KINDS,
+    *STREAMED_KINDS,
+)
 # Users reach for --faults to script a sequence; the error says where a script goes.
 SCRIPT_HINT = (
     'a scripted sequence goes in the model name instead: record --model "ref/oracle~429,200"'

@@ -15,6 +15,8 @@ model suffixes.
   refuse it).
 - ``badgzip``: a 200 that says ``Content-Encoding: gzip`` over a body that is not gzip (a
   misconfigured proxy).
+- ``badgzip500``: a 500 that says ``Content-Encoding: gzip`` over a broken gzip body (a gzip header,
+  then bytes that are no deflate data).
 - ``echo``: a 401 that echoes the request's headers, ``/`` written ``\\/`` as PHP's ``json_encode``
   writes it.
 - ``echoencoded`` / ``echohtml``: a 401 that echoes the ``Authorization`` header in the encodings a
@@ -54,6 +56,7 @@ HOSTILE_KINDS = (
     "bigheader",
     "twolengths",
     "badgzip",
+    "badgzip500",
     "echo",
     "echoencoded",
     "echohtml",
@@ -79,6 +82,7 @@ LATIN1_PAGE = (
     "<html><head><title>500 Erreur interne</title></head><body><h1>Erreur interne du serveur</h1>"
     "<p>Le serveur a rencontré une erreur. Réessayez plus tard. © Proxy façade</p></body></html>"
 ).encode("latin-1")
+BROKEN_GZIP = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xffnot deflate data"
 BIG_HEADERS = 200
 HUGE_DIGITS = 5000
 EARLY_HINTS = b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n"
@@ -181,6 +185,9 @@ def hostile(
             (("Content-Type", "application/json"), ("Content-Encoding", "gzip")),
             b'{"choices": []}',
         )
+    if kind == "badgzip500":
+        headers = (("Content-Type", "application/json"), ("Content-Encoding", "gzip"))
+        return 500, headers, BROKEN_GZIP
     if kind == "echo":
         text = json.dumps(
             {"error": {"message": "invalid key", "request_headers": headers}}

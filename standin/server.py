@@ -23,6 +23,7 @@ from scorer.errors import GatewayError
 from standin.catalog import model_names
 from standin.config import GatewayConfig
 from standin.dispatch import Answer, Dispatcher, Outcome
+from standin.streamed import StreamEnd, write_streamed
 from standin.suite_index import load_suite_index
 from standin.wire import CREATED
 
@@ -117,6 +118,7 @@ class StandInGateway:
         self._stopping = threading.Event()
         self._served = threading.Event()  # set when the serving thread's loop returns
         self._seen: list[bytes] = []
+        self._stream_ends: list[StreamEnd] = []
         self._lock = threading.Lock()
         self._open = threading.Event()  # cleared by hold(): requests then wait inside the gateway
         self._open.set()
@@ -133,6 +135,12 @@ class StandInGateway:
         """The raw body of every request received so far, in arrival order (``b""`` for a GET)."""
         with self._lock:
             return list(self._seen)
+
+    @property
+    def stream_ends(self) -> list[StreamEnd]:
+        """How each streamed answer (``standin.streamed``) ended so far, in the order they ended."""
+        with self._lock:
+            return list(self._stream_ends)
 
     def hold(self) -> None:
         """Keep every request from now on waiting, unanswered, until ``release()`` (or ``stop()``,
@@ -227,7 +235,15 @@ class StandInGateway:
         outcome: Outcome = self._dispatcher.handle(method, path, body, headers)
         if outcome.delay_s > 0 and self._stopping.wait(outcome.delay_s):
             return  # shutting down: hang up instead of answering
-        if isinstance(outcome, Answer):
+        if isinstance(outcome, Answer) and outcome.stream is not None:
+            timings = (self.config.drip_ms / 1000.0, self.config.timeout_sleep_s)
+            end = write_streamed(
+                outcome.stream, outcome.status, outcome.headers, outcome.body, handler,
+                self._stopping, timings,
+            )  # fmt: skip
+            with self._lock:
+                self._stream_ends.append(end)
+        elif isinstance(outcome, Answer):
             handler.send(outcome)
         # a Hangup writes nothing; the server closes the connection when the handler returns
 

@@ -5,8 +5,8 @@
 Under vcrpy every encoded answer is decoded by ``final_response`` before urllib3 or the cassette
 hook see it; the stand-in's coding kinds cover that wire (tests/test_hostile_record.py,
 tests/test_hostile_bomb.py), the codings and shapes it does not send are decoded here. A plain
-answer is capped by the cassette hook while recording (vcrpy's stub has read it whole) and by the
-transport's own read without vcrpy.
+answer is read under the cap by the same reader, before vcrpy's stub reads it
+(``recorder.bounded_read``; tests/test_bounded_read.py at real size).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from recorder.manifest_read import read_manifest
 from recorder.record import record
 from replay.rescore import rescore_model
 from scorer.errors import GatewayError
-from standin.hostile import LATIN1_PAGE
+from standin.hostile import BROKEN_GZIP, LATIN1_PAGE
 from tests.conftest import MINI_SUITE, interactions
 
 SUITE = read_suite(MINI_SUITE)
@@ -32,6 +32,7 @@ CASES = ["selection-01", "no_call-01", "chains-01"]
 KEY = "Zm9v/YmFyYmF6+cXV4/MTIzNDU2Nzg5MDEyMzQ"
 REDIRECT = "HTTP 307: the gateway redirected to http://127.0.0.1/v1: use it as --base-url"
 TOO_LARGE = "the answer is larger than 1 MiB once decoded; raise --max-answer-mb to keep it"
+UNDECODED = " (its body did not decode as content-encoding: gzip; kept as received)"
 FOUR = lambda kind: ",".join([kind] * 4)  # noqa: E731 - every attempt of every request
 
 # (suffix, {case: (status, reason part)}); None as the case map: every case (status, reason part)
@@ -49,6 +50,9 @@ ROWS = {
         ("errored", "Content-Length contained multiple unmatching values"),
     ),
     "bad-gzip": (FOUR("badgzip"), ("errored", "content-encoding: gzip, but failed to decode it")),
+    # An error status whose gzip body is broken: its status is kept (the model's result, errored),
+    # with a note that the body did not decode.
+    "bad-gzip-500": ("badgzip500", ("errored", f"step 1: HTTP 500{UNDECODED}")),
     # Stacked codings, in two headers (gzip then deflate), and a gzip body of two members: decoded
     # whole, the answer judged.
     "gzip-then-deflate": ("gzip2", ("passed-or-no-call", None)),
@@ -127,6 +131,25 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
         and KEY[:20].encode() not in files
         and KEY[-20:].encode() not in files
     )
+
+
+def test_an_error_status_whose_body_does_not_decode_keeps_its_status(
+    start_gateway, tmp_path: Path
+) -> None:
+    gateway = start_gateway()
+    summary = record(
+        MINI_SUITE, "ref/oracle~badgzip500", tmp_path, gateway.url, CASES[:1], concurrency=1
+    )
+    entry = read_manifest(summary.model_dir).cases[CASES[0]]
+    assert [(a.outcome, a.status) for a in entry.attempts] == [("http_500", 500)]  # not retried
+    assert entry.status == "errored" and entry.reason == f"step 1: HTTP 500{UNDECODED}"
+    assert not entry.errored_by_transport  # the model's result: record does not ask it again
+    (stored,) = interactions(summary.model_dir / f"{CASES[0]}.json")
+    response = stored["response"]
+    assert base64.b64decode(response["body"]["bytes_base64"]) == BROKEN_GZIP  # as received
+    headers = {name.lower(): value for name, value in response["headers"].items()}
+    assert "content-encoding" not in headers and headers["x-lobstack-undecoded"] == ["gzip"]
+    assert headers["content-length"] == [str(len(BROKEN_GZIP))]
 
 
 def test_a_latin1_error_page_is_stored_byte_for_byte_and_flagged(

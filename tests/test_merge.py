@@ -421,15 +421,17 @@ def test_a_merge_that_fails_half_way_leaves_out_empty(
 
     real, written = fileio.atomic.write_bytes_atomic, []
 
-    def full_disk(path: Path, data: bytes) -> None:
+    def full_disk(path: Path, data: bytes, root: Path | None = None) -> None:
         if len(written) == 2:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         written.append(path)
-        real(path, data)
+        real(path, data, root)
 
     monkeypatch.setattr(fileio.atomic, "write_bytes_atomic", full_disk)
     monkeypatch.setattr("replay.merge.cassettes.write_bytes_atomic", full_disk)
-    monkeypatch.setattr("replay.merge.reports.write_atomic", lambda p, t: full_disk(p, t.encode()))
+    monkeypatch.setattr(
+        "replay.merge.reports.write_atomic", lambda p, t, r=None: full_disk(p, t.encode(), r)
+    )
     shards = (
         [work / "c1", work / "c2"] if kind == "cassettes" else [work / f"r{i}" for i in (1, 2, 3)]
     )

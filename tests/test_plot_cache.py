@@ -60,6 +60,13 @@ def test_a_corrupt_or_unwritable_cache_only_costs_time(
     for path in (tmp_path / "plots").glob("*.svg"):
         path.write_text("<svg truncated", encoding="utf-8")
     assert render_report(documents(), SUITE) == committed
+    outside = tmp_path / "outside.svg"
+    outside.write_text("<svg truncated", encoding="utf-8")
+    for path in (tmp_path / "plots").glob("*.svg"):  # a cached plot that is a link: not written
+        path.unlink()
+        path.symlink_to(outside)
+    assert render_report(documents(), SUITE) == committed
+    assert outside.read_text(encoding="utf-8") == "<svg truncated"
     blocked = tmp_path / "file"
     blocked.write_text("not a directory", encoding="utf-8")
     monkeypatch.setenv("LOBSTACK_CACHE_DIR", str(blocked))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_atomic
+from fileio.safe_paths import LinkRefused
 
 MAX_PLOTS = 256  # SVG files kept (the oldest go first): a few MB at most
 _PLOT_CODE = (
@@ -93,7 +94,7 @@ def cached_svg(kind: str, inputs: Any, draw: Callable[[], str]) -> str:
         if kept.startswith("<svg") and kept.endswith("</svg>"):
             return kept
     svg = draw()
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, LinkRefused):  # a cache is best effort: a linked file too
         _keep(path, svg)
     return svg
 

@@ -195,7 +195,7 @@ def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None =
                 if (entry := source.entry(case_id, repeat)) is not None:
                     merged.set_entry(case_id, repeat, entry)
         for relative, folder in sorted(copies.items()):
-            write_bytes_atomic(target / relative, (folder / relative).read_bytes())
+            write_bytes_atomic(target / relative, (folder / relative).read_bytes(), out)
             files.append(target / relative)
         target.mkdir(parents=True, exist_ok=True)
         merged.write(target)

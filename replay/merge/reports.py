@@ -234,7 +234,7 @@ def merge_reports(
     suite_json = _suite_for_html(documents, suite_path) if html else None
     files = []
     for document in documents:
-        write_atomic(out / document["model_slug"] / "results.json", dumps(document))
+        write_atomic(out / document["model_slug"] / "results.json", dumps(document), out)
         files.append(out / document["model_slug"] / "results.json")
     suite = documents[0]["suite"] if documents else {"name": "", "version": "", "sha256": ""}
     ref = SuiteRef(suite["name"], suite["version"], suite["sha256"])

@@ -116,7 +116,7 @@ def rescore(
         # Each model as it comes, while a pool scores the next ones: its results.json and its rows.
         if not report.error:
             written[report.slug] = inside(out, report.slug, "results.json")
-            write_atomic(written[report.slug], report.text)
+            write_atomic(written[report.slug], report.text, out)
             add_rows(tables, suite, report.results)
 
     if workers is not None and (used := worker_count(workers, len(dirs))) < workers:
@@ -146,7 +146,7 @@ def rescore(
     summaries = [t.summary for t in typed]
     files += write_tables(out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows)
     if html:
-        write_atomic(inside(out, "index.html"), _html(typed, suite_path))
+        write_atomic(inside(out, "index.html"), _html(typed, suite_path), out)
         files.append(out / "index.html")
     removed += remove_stale_results(out, {r.slug for r in reports})
     return RescoreSummary(suite, reports, out, files, sorted(removed), summaries)

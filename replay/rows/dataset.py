@@ -139,9 +139,7 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             metadata[META_RUN_DATE] = str(dates[0]) if len(dates) else ""
         for table in TABLES:
             frame = split[table].get(key, tables[table].clear())
-            written.append(
-                write_table(partition.file(table), frame, table, metadata, partition=True)
-            )
+            written.append(write_table(partition.file(table), frame, table, metadata, True, root))
     return written
 
 

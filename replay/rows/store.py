@@ -62,11 +62,16 @@ def table_bytes(
 
 
 def write_table(
-    path: Path, frame: Any, table: str, extra: dict[str, str] | None = None, partition: bool = False
+    path: Path,
+    frame: Any,
+    table: str,
+    extra: dict[str, str] | None = None,
+    partition: bool = False,
+    root: Path | None = None,
 ) -> Path:
-    """Write one table to ``path`` (atomically; a rows ``partition`` file without its keys) and
-    return the path."""
-    write_bytes_atomic(path, table_bytes(frame, table, extra, partition))
+    """Write one table to ``path`` (atomically; a rows ``partition`` file without its keys; no
+    symbolic link followed below ``root``) and return the path."""
+    write_bytes_atomic(path, table_bytes(frame, table, extra, partition), root)
     return path
 
 
