@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 # derandomize: the same examples every run (a fuzz finding is a failing test, not a flake);
 # no deadline: a loaded machine is no bug (the loaders' own bounds and pytest-timeout stop a hang).
 FUZZ = settings(
-    max_examples=120,
+    max_examples=100,
     derandomize=True,
     deadline=None,
     database=None,
@@ -64,7 +64,20 @@ FRAGMENTS = (
 )
 
 # Keys a hostile file may use: digits beyond int(), a digit int() refuses, controls, nothing.
-KEYS = ("9" * 5000, "2" + "0" * 4400, "²", "٣", "\x00", "", "\x85", "\ud800", "a.b[0]", "[99999]")
+KEYS = (
+    "9" * 5000,
+    "2" + "0" * 4400,
+    "²",
+    "٣",
+    "\x00",
+    "",
+    "\x85",
+    "\ud800",
+    "a\nb",
+    "\x1b[2J",
+    "a.b[0]",
+    "[99999]",
+)
 
 
 _SCALARS = (
