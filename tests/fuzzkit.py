@@ -97,7 +97,8 @@ _DEEP = {f"\x00deep-{n}\x00": "[" * n + '"x"' + "]" * n for n in (250, 5000)}
 VALUES = st.recursive(
     _SCALARS,
     lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=8) | st.sampled_from(KEYS), inner, max_size=3)
     ),
     max_leaves=8,
 ) | st.sampled_from(sorted(_DEEP))
