@@ -177,6 +177,7 @@ def _check_written(out: Path) -> None:
 def _chain(text: str) -> tuple[str, dict[str, Any] | None]:
     """``TOOL`` or ``TOOL={"arg": ...}`` -> the tool and its arguments (None: made from
     its schema)."""
+    from scorer import strict_json
     from scorer.errors import UsageError
 
     name, _, raw = text.partition("=")
@@ -185,7 +186,7 @@ def _chain(text: str) -> tuple[str, dict[str, Any] | None]:
     if not raw:
         return name, None
     try:
-        arguments = json.loads(raw)
+        arguments = strict_json.loads_file(raw)  # bounded: no NaN, no RecursionError
     except ValueError as exc:
         raise UsageError(f"--chain {text!r}: the arguments are not JSON ({exc})") from None
     if not isinstance(arguments, dict):

@@ -11,7 +11,6 @@ fallback.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 from fileio.atomic import write_bytes_atomic
 from fileio.reading import read_bytes
 from recorder.version import installed_version
+from scorer import strict_json
 from scorer.errors import SuiteError, UsageError
 
 # What `suite export` and `suite new` write when given no file.
@@ -120,7 +120,7 @@ def suite_title(data: bytes) -> str:
     """``name version`` of a suite file's bytes, or a word on why not (for messages only: the
     reader checks)."""
     try:
-        doc = json.loads(data)
+        doc = strict_json.loads_file(data)
         return f"{doc['name']} {doc['version']}"
     except (ValueError, TypeError, KeyError):
         return "a file that is not a readable suite"

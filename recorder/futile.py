@@ -13,13 +13,13 @@ is priced.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from recorder.answer_body import recorded_bytes
 from recorder.manifest import RecordedCase
 from recorder.repeats import CaseRun, run_cassette_path
+from scorer import strict_json
 from scorer.headers import gateway_header, price, recorded_headers
 from scorer.prices import attempt_price
 from scorer.safe_text import for_terminal
@@ -117,7 +117,7 @@ def _priced(cassette: Path, cost_header: str) -> bool | str | None:
     the cost header (a str: two values, a negative or ``NaN`` one), else False when it has 2xx
     answers; None when it has no 2xx answer (or cannot be read: replay says so)."""
     try:
-        interactions = json.loads(cassette.read_text(encoding="utf-8"))["interactions"]
+        interactions = strict_json.loads_file(cassette.read_bytes())["interactions"]
         seen: bool | str | None = None
         for interaction in interactions:
             response = interaction["response"]

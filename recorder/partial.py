@@ -24,6 +24,7 @@ from recorder.manifest import Manifest, RecordedCase, case_json
 from recorder.manifest_read import parse_case
 from recorder.repeats import CaseRun, run_cassette_target
 from recorder.transport import HttpRequest
+from scorer import strict_json
 from scorer.errors import CassetteError, LobstackError
 
 PARTIAL = ".partial"
@@ -86,7 +87,7 @@ def read_run(entry: Path) -> CaseRun | None:
 def _entry_document(entry: Path) -> Any:
     """The entry file's JSON, or None when it cannot be read."""
     try:
-        return json.loads(entry.read_text(encoding="utf-8"))
+        return strict_json.loads_file(entry.read_bytes())  # bounded: a deep file is refused
     except (OSError, ValueError):
         return None
 
@@ -117,7 +118,7 @@ class Taken:
 
 def _interactions(cassette: Path) -> list[Any] | None:
     try:
-        data = json.loads(cassette.read_text(encoding="utf-8"))
+        data = strict_json.loads_file(cassette.read_bytes())
     except (OSError, ValueError):
         return None
     interactions = data.get("interactions") if isinstance(data, dict) else None
@@ -133,7 +134,7 @@ def is_whole(cassette: Path, case: RecordedCase) -> bool:
         return False
     for interaction, attempt in zip(interactions, answered, strict=True):
         try:
-            body = json.loads(interaction["request"]["body"])
+            body = strict_json.loads_file(interaction["request"]["body"])
             status = interaction["response"]["status"]["code"]
         except (KeyError, TypeError, ValueError):
             return False

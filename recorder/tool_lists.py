@@ -134,7 +134,7 @@ def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) 
             ) from None
     tools = []
     for index, entry in enumerate(listed):
-        name = entry.get("name")
+        name = entry.get("name") if isinstance(entry, dict) else None
         if not isinstance(name, str):
             raise SuiteError(f"--mcp {target}: tools[{index}] has no name")
         description = entry.get("description")

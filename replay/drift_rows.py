@@ -10,12 +10,12 @@ keeps only the rows and ``drift`` reads them as it reads the runs' results.json 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from replay.rows.partition import has_versions
+from scorer import strict_json
 from scorer.drift_history import RunRecord, tally_cases
 from scorer.errors import ResultsError
 
@@ -94,11 +94,13 @@ def _record(file: Path, frame: Any) -> RunRecord:
     if len(dates) != 1:
         raise ResultsError(f"{file}: column 'run_date' must hold the run's one date")
     identities = rows["run_identity"].unique().to_list()
-    try:
-        identity = json.loads(identities[0]) if len(identities) == 1 else None
-    except (TypeError, ValueError):
-        identity = None
-    if len(identities) != 1 or not (identity is None or isinstance(identity, dict)):
+    identity, usable = None, len(identities) == 1
+    if usable and isinstance(identities[0], str):
+        try:  # the one bounded parser: text that is not strict JSON is no identity, and is said
+            identity = strict_json.loads_file(identities[0])
+        except ValueError:
+            usable = False
+    if not usable or not (identity is None or isinstance(identity, dict)):
         raise ResultsError(f"{file}: column 'run_identity' must hold the run's one identity (JSON)")
     return RunRecord(
         source=str(file),

@@ -69,7 +69,7 @@ def terminal_width(stream: TextIO) -> int | None:
     """The width to fit: ``COLUMNS`` when set to a number, else the terminal's; ``None`` (no limit)
     for a pipe or a file, which gets every column."""
     columns = os.environ.get("COLUMNS", "").strip()
-    if columns.isdigit() and int(columns) > 0:
+    if columns.isascii() and columns.isdigit() and len(columns) <= 9 and int(columns) > 0:
         return int(columns)
     try:
         if stream.isatty():

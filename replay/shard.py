@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from scorer.errors import UsageError
 
-_SPEC = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*")
+_SPEC = re.compile(r"\s*([0-9]{1,9})\s*/\s*([0-9]{1,9})\s*")  # int() refuses 4,301 digits
 MAX_SHARDS = 10_000
 
 

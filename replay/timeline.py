@@ -17,8 +17,9 @@ from typing import Any
 
 from replay.drift_load import run_record
 from replay.results_file import read_results
-from scorer.drift_history import DriftReport, analyse, run_order
+from scorer.drift_history import DriftReport, analyse
 from scorer.errors import LobstackError, ResultsError
+from scorer.run_order import run_order
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ field, ``system_fingerprint``, the gateway's routing headers).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -21,12 +20,12 @@ import numpy as np
 from scorer.drift import DEFAULT, DriftSettings, drift_path
 from scorer.drift_dispersion import Dispersion, dispersion
 from scorer.errors import HistoryError
+from scorer.run_order import run_order
 from scorer.status import is_scored
 
 # A case moved when its pass rate fell by at least this much, or by anything after never
 # failing before.
 MOVED_DROP = 0.5
-_DIGITS = re.compile(r"([0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -192,22 +191,6 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
             )
         seen[run.run_id] = run.source
     return tuple(sorted(runs, key=lambda r: run_order(r.date, r.run_id)))
-
-
-def run_order(date: str, run_id: str) -> tuple[str, tuple[tuple[int, int, str], ...]]:
-    """A run's place in a history: by recorded date, then id (``natural_key``)."""
-    return date, natural_key(run_id)
-
-
-def natural_key(run_id: str) -> tuple[tuple[int, int, str], ...]:
-    """A run id's sort key with its digit runs compared as numbers (``r9`` before ``r10``); the
-    whole id breaks ties (``r01`` before ``r1``) so the order is total."""
-    parts = tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part)
-        for part in _DIGITS.split(run_id)
-        if part
-    )
-    return (*parts, (2, 0, run_id))
 
 
 def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> DriftReport:

@@ -9,10 +9,10 @@ let one be made: the author picks it.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from scorer import strict_json
 from scorer.patterns import PatternError, pattern_search
 
 _STRING_TRIES = (
@@ -97,7 +97,7 @@ def _stated_default(schema: dict[str, Any]) -> Any:
         return None
     text = match.group(1).strip()
     try:
-        return json.loads(text)
+        return strict_json.loads_file(text)  # NaN or a deep list is no default: kept as text
     except ValueError:
         return text
 

@@ -20,6 +20,8 @@ from typing import Any, ClassVar
 
 import yaml
 
+from scorer.strict_json import FILE_MAX_DEPTH, MAX_INT_DIGITS, problem_text
+
 _STR, _INT, _FLOAT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 _BOOL, _NULL = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
 _MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
@@ -36,9 +38,10 @@ class YamlSuiteError(ValueError):
 
 class _Loader(yaml.SafeLoader):
     """Composes nodes only (the tree is built by ``_value``), with JSON's
-    plain-scalar resolution."""
+    plain-scalar resolution, nesting bounded as a JSON file's is."""
 
     yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, re.Pattern[str]]]]] = {}
+    depth = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
@@ -46,7 +49,16 @@ class _Loader(yaml.SafeLoader):
             raise YamlSuiteError(
                 mark.line + 1, "an alias (*name) is not allowed in a suite: write the value out"
             )
-        return super().compose_node(parent, index)
+        # The composer recurses (three frames a level): refused by this bound, long before
+        # Python's recursion limit, as a JSON suite is (strict_json.FILE_MAX_DEPTH).
+        if self.depth >= FILE_MAX_DEPTH:
+            mark = self.peek_event().start_mark
+            raise YamlSuiteError(mark.line + 1, f"nested more than {FILE_MAX_DEPTH} levels deep")
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 _Loader.add_implicit_resolver(
@@ -89,7 +101,10 @@ class Lines:
 def loads_yaml(text: str) -> tuple[Any, Lines]:
     """The suite document of a YAML text and the lines of its values; ``YamlSuiteError`` when it
     has none."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # refuses a character YAML does not allow (NUL...) here
+    except yaml.reader.ReaderError as exc:
+        raise YamlSuiteError(text.count("\n", 0, exc.position) + 1, _reader_problem(exc)) from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -105,6 +120,17 @@ def loads_yaml(text: str) -> tuple[Any, Lines]:
         raise YamlSuiteError(None, "the file holds no document")
     lines = Lines()
     return _value(node, lines), lines
+
+
+def _reader_problem(exc: yaml.reader.ReaderError) -> str:
+    """A character YAML refuses in a file (NUL, another control, a lone surrogate), said as its
+    code point and how a suite writes it."""
+    code = exc.character
+    escape = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return (
+        f"the character U+{code:04X} is not allowed in YAML text: write it as the escape "
+        f'"{escape}" in a double-quoted string'
+    )
 
 
 def _value(node: yaml.Node, lines: Lines) -> Any:
@@ -160,6 +186,8 @@ def _scalar(node: yaml.Node, line: int) -> Any:
     if node.tag == _BOOL:
         return text.lower() == "true"
     if node.tag == _INT:
+        if len(text.lstrip("-")) > MAX_INT_DIGITS:  # Python's int() refuses it; JSON's reader too
+            raise YamlSuiteError(line, problem_text(text))
         return int(text)
     if node.tag == _FLOAT:
         number = float(text)
@@ -169,7 +197,8 @@ def _scalar(node: yaml.Node, line: int) -> Any:
     raise YamlSuiteError(line, f"the tag {node.tag!r} is not allowed in a suite")
 
 
-_PATH_PART = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
+# ASCII digits, and few: an index is a list position (int() of 5,000 digits is a ValueError)
+_PATH_PART = re.compile(r"\.?([^.\[\]]+)|\[([0-9]{1,18})\]")
 
 
 def where_path(where: str, data: Any) -> list[str | int]:
@@ -218,9 +247,19 @@ for _tag, _regexp, _first in (
     _Dumper.add_implicit_resolver(_tag, re.compile(_regexp), _first)
 
 
+# Line breaks YAML knows besides "\n": in a plain, single-quoted or block scalar a reader folds
+# or normalises them (NEL, U+0085, came back as a space or "\n"); only a double-quoted
+# scalar's escapes ("\N", "\L", "\P", "\r") keep them.
+_OTHER_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    """A multi-line text as a literal block (``|``), as a person would write it."""
-    style = "|" if "\n" in value and not value.startswith((" ", "\n")) else None
+    """A multi-line text as a literal block (``|``), as a person would write it; a text holding a
+    line break other than ``\n`` double-quoted, so it reads back as it was."""
+    if _OTHER_BREAKS.search(value):
+        style: str | None = '"'
+    else:
+        style = "|" if "\n" in value and not value.startswith((" ", "\n")) else None
     return dumper.represent_scalar(_STR, value, style=style)
 
 

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lobstack_eval.main import main
 from scorer import SuiteError, check_suite, parse_suite
@@ -15,6 +17,17 @@ from scorer.suite_yaml import dumps_yaml, loads_yaml
 from tests.conftest import FIXTURES
 
 OWN = FIXTURES / "own_tools" / "suite.yaml"
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
+
+
+def _containers(inner: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3)
 
 
 def test_a_yaml_suite_is_the_same_suite_as_its_json_form(tmp_path: Path) -> None:
@@ -69,6 +82,16 @@ def test_plain_scalars_read_as_json_would_read_them(text: str, value: object) ->
         ("a: !!int twelve\n", 1, "'twelve' is not a int as JSON writes one"),
         ("a: 1e400\n", 1, "too large for a double"),
         ("a: [1, 2\n", 2, "expected ',' or ']'"),
+        # issue 42: each was a traceback
+        ("a: 1\nb: " + "7" * 4301 + "\n", 2, "a number with more than 4300 digits"),
+        ("a: -" + "7" * 5000 + "\n", 1, "a number with more than 4300 digits"),
+        (
+            "a: 1\nb: x\x00y\n",
+            2,
+            'the character U+0000 is not allowed in YAML text: write it as the escape "\\x00"',
+        ),
+        ("a: 1\nb: " + "[" * 10_000, 2, "nested more than 200 levels deep"),
+        ("- " * 300 + "x\n", 1, "nested more than 200 levels deep"),
     ],
 )
 def test_each_surprise_is_one_error_with_its_line(
@@ -166,6 +189,47 @@ def test_written_yaml_reads_back_as_the_same_document() -> None:
         "flags": [True, False, None],
         "nested": {"k": [{"deep": "value"}]},
     }
+    assert loads_yaml(dumps_yaml(document))[0] == document
+
+
+LINE_BREAKS = ["a\x85b", "\x85", "a\nb\x85c", "a\n\x85", "a\u2028b\n", "x\r\ny", "\u2029", "\r"]
+
+
+@pytest.mark.parametrize("text", LINE_BREAKS)
+def test_every_line_break_survives_the_written_yaml(text: str) -> None:
+    """NEL (U+0085) and the other breaks YAML folds in plain, single-quoted and block scalars
+    came back as a space or a "\\n" (issue 42): written double-quoted, they read back as they
+    were, as values and as keys."""
+    document = {"k": text, text: [text]}
+    assert loads_yaml(dumps_yaml(document))[0] == document
+
+
+def test_suite_new_writes_a_nel_that_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``suite new``'s YAML output, end to end: a tool description holding NEL is the same
+    string in the written suite."""
+    description = "Get the weather.\x85Cities only."
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": description,
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+    tools, out = tmp_path / "tools.json", tmp_path / "new.yaml"
+    tools.write_text(json.dumps([tool]), encoding="utf-8")
+    assert main(["suite", "new", str(out), "--tools", str(tools)]) == 0, capsys.readouterr().err
+    written = loads_yaml(out.read_text(encoding="utf-8"))[0]
+    assert written["tools"]["get_weather"]["function"]["description"] == description
+
+
+@settings(max_examples=150, derandomize=True, deadline=None, database=None)
+@given(st.dictionaries(st.text(), st.recursive(SCALARS, _containers, max_leaves=12), max_size=4))
+def test_any_document_reads_back_from_its_yaml(document: dict[str, object]) -> None:
+    """Any JSON-shaped document, every character included, reads back from ``dumps_yaml`` as
+    the same document."""
     assert loads_yaml(dumps_yaml(document))[0] == document
 
 

@@ -40,11 +40,16 @@ def bump_between(old: str, new: str) -> str:
     return "major" if b[0] > a[0] else "minor" if b[1] > a[1] else "patch"
 
 
-def _semver(version: str) -> tuple[int, int, int]:
+Number = tuple[int, str]
+
+
+def _semver(version: str) -> tuple[Number, Number, Number]:
+    """Each part as (digit count, digits), which orders as the number (no leading zeros) at any
+    length: ``int()`` refuses more than 4,300 digits, and a suite file may hold that many."""
     match = VERSION_RE.fullmatch(version)
     if not match:
         raise SuiteError(f"version {version!r} is not MAJOR.MINOR.PATCH")
-    return int(match[1]), int(match[2]), int(match[3])
+    return (len(match[1]), match[1]), (len(match[2]), match[2]), (len(match[3]), match[3])
 
 
 def diff_suites(old: dict[str, Any], new: dict[str, Any]) -> SuiteDiff:

@@ -48,7 +48,7 @@ def defaults(schema: dict[str, Any]) -> dict[str, Any]:
         value: Any = text
         if prop.get("type") == "boolean" and text in ("true", "false"):
             value = text == "true"
-        elif prop.get("type") == "integer" and text.isdigit():
+        elif prop.get("type") == "integer" and text.isascii() and text.isdigit() and len(text) < 19:
             value = int(text)
         elif prop.get("type") != "string":
             continue
