@@ -13,10 +13,10 @@ makes of a view, nested up to ``MAX_DEPTH`` decodings:
 - ``UTF-16`` / ``UTF-32``: every run of ASCII characters written in UTF-16 or UTF-32 (either byte
   order, at any offset, with or without a byte order mark) read as text.
 
-A view holds a credential when it holds the whole value or a long part of it: ``part_length``
-consecutive characters (16, or the whole value when shorter). Each decoded view keeps only its
-text-like runs at least that long (printable ASCII, or ASCII in UTF-16/32), so decoded noise (a
-wrong base64 offset, binary data) ends the walk at once, and ordinary answers cost a few passes.
+A view holds a credential when it holds the whole value or a long part of it: ``LONG_PART`` (16)
+consecutive characters, or the whole value when shorter. Each decoded view keeps only its runs at
+least that long of printable ASCII and NUL (so ASCII in UTF-16/32 too), so decoded noise (a wrong
+base64 offset, binary data) ends the walk at once, and ordinary answers cost a few passes.
 
 It fails closed: a view still decodable at ``MAX_DEPTH`` decodings, or a walk that would examine
 more than ``BUDGET_FACTOR`` times the input plus ``BUDGET_FLOOR`` bytes, is reported as suspect.
@@ -66,11 +66,6 @@ class _Needle:
     value: bytes
     part: int
     anchors: tuple[tuple[int, bytes], ...]  # (offset in value, bytes): one in every long part
-
-
-def part_length(secret: str) -> int:
-    """How many consecutive characters of ``secret`` count as a leak of it."""
-    return min(len(secret), LONG_PART)
 
 
 def _needle(secret: str) -> _Needle:
