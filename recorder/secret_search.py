@@ -117,6 +117,7 @@ _TEXTUAL = _table(b"\x00\t\n\r" + bytes(range(0x20, 0x7F)))
 # Line breaks inside (MIME wraps its lines at 76), but no spaces: words of prose are short runs.
 _BASE64 = _table(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_\r\n")
 _HEX = _table(b"0123456789abcdefABCDEF\r\n")
+_ASCII = _table(bytes(range(0x80)))
 
 
 def _long_runs(data: bytes, table: bytes, least: int) -> list[bytes]:
@@ -225,8 +226,11 @@ def _wide(unit: int) -> Callable[[bytes, int], bytes]:
             return b""
         low = rb"(?:[\x00-\x7f]%s){%d,}" % (re.escape(zeros), part)
         high = rb"(?:%s[\x00-\x7f]){%d,}" % (re.escape(zeros), part)
-        runs = [m.group(0)[0::unit] for m in re.finditer(low, data)]
-        runs += [m.group(0)[unit - 1 :: unit] for m in re.finditer(high, data)]
+        runs = []
+        # only where ``unit * part`` bytes in a row are ASCII or NUL: never in noise
+        for region in _long_runs(data, _ASCII, unit * part):
+            runs += [m.group(0)[0::unit] for m in re.finditer(low, region)]
+            runs += [m.group(0)[unit - 1 :: unit] for m in re.finditer(high, region)]
         return _SEPARATOR.join(run for run in runs if run.strip(b"\x00"))
 
     return read
