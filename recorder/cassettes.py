@@ -17,6 +17,7 @@ from recorder.secrets import (
     scrub_body,
     scrub_headers,
     scrub_known,
+    scrub_text,
 )
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB
 from scorer.jsonvalue import json_equal
@@ -108,6 +109,9 @@ def make_vcr(secrets: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_ANSWER_
         # Sorted: vcrpy collects response headers through a set, so their order would change from
         # run to run.
         response = capped_response(response, max_bytes, lambda raw: scrub_body(raw, secrets))
+        status = response.get("status")
+        if isinstance(status, dict) and isinstance(status.get("message"), str):
+            status["message"] = scrub_text(status["message"], secrets)  # the server's own words
         response["headers"] = dict(
             sorted(scrub_headers(response.get("headers", {}), secrets).items())
         )

@@ -12,6 +12,10 @@ Two tools, each where it is safe:
 - Credential-bearing headers are dropped, and key *shapes* (``Bearer ...``, ``sk-...``) are blanked,
   but only in header values and URLs: in model output those shapes are ordinary text ("Basic
   overview.md"), and rewriting an answer would flip its verdict at rescore.
+
+Then a last gate that fails closed (``recorder.secret_gate``): a text, header value or body that
+any decoding still shows to hold a credential, or a long part of one, is replaced whole by a
+marker that says why (decision ``METHOD.md#scrub-fails-closed``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ import functools
 import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from recorder.secret_gate import gate_body, gate_text
+from recorder.secret_search import MIN_SECRET_LENGTH, examine
 
 SECRET_HEADERS = frozenset(
     {
@@ -47,9 +54,6 @@ SECRET_QUERY_PARAMETERS = (
     "sig",
 )
 REDACTED = "<redacted>"
-# Known values shorter than this are not searched for: they would match ordinary words of
-# recorded answers.
-MIN_SECRET_LENGTH = 8
 # Bearer and Basic credentials and common key shapes: only for header values and URLs (never for
 # model output).
 _KEY_SHAPES = re.compile(
@@ -203,7 +207,11 @@ def secret_spans(text: str, secrets: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def scrub_text(text: str, secrets: tuple[str, ...] = ()) -> str:
     """``text`` with every known secret value replaced, in any form a body may carry it; nothing
-    else changes."""
+    else changes, unless a decoding still shows a credential: then the marker replaces it whole."""
+    return gate_text(_spans_removed(text, secrets), tuple(secrets))
+
+
+def _spans_removed(text: str, secrets: tuple[str, ...]) -> str:
     spans = secret_spans(text, tuple(secrets))
     if not spans:
         return text
@@ -230,7 +238,7 @@ def scrub_headers(headers: dict[str, Any], secrets: tuple[str, ...]) -> dict[str
     of str)."""
     kept: dict[str, Any] = {}
     for name, value in headers.items():
-        if name.lower() in SECRET_HEADERS:
+        if name.lower() in SECRET_HEADERS or examine(name, secrets):
             continue
         if isinstance(value, list):
             kept[name] = [scrub_shapes(v, secrets) if isinstance(v, str) else v for v in value]
@@ -242,15 +250,21 @@ def scrub_headers(headers: dict[str, Any], secrets: tuple[str, ...]) -> dict[str
 def scrub_body(body: Any, secrets: tuple[str, ...]) -> Any:
     """A body with secrets replaced: text as text, bytes as bytes (bytes that are not UTF-8 are
     searched as Latin-1, which maps each byte to one character and back, so they come back byte
-    for byte but the key)."""
+    for byte but the key); then gated: a body a decoding still shows a credential in loses the
+    strings that hold it, or is replaced whole (``recorder.secret_gate``)."""
+    secrets = tuple(secrets)
     if isinstance(body, str):
-        return scrub_text(body, secrets)
-    if not isinstance(body, bytes) or not _forms(tuple(secrets)):
+        text = _spans_removed(body, secrets)
+        raw = text.encode("utf-8", "surrogatepass")
+        gated = gate_body(raw, secrets)
+        return text if gated is raw else gated.decode("utf-8", "surrogatepass")
+    if not isinstance(body, bytes) or not _forms(secrets):
         return body
     try:
-        return scrub_text(body.decode("utf-8"), secrets).encode("utf-8", "backslashreplace")
+        raw = _spans_removed(body.decode("utf-8"), secrets).encode("utf-8", "backslashreplace")
     except UnicodeDecodeError:
-        return scrub_text(body.decode("latin-1"), secrets).encode("latin-1")
+        raw = _spans_removed(body.decode("latin-1"), secrets).encode("latin-1")
+    return gate_body(raw, secrets)
 
 
 def public_url(url: str, secrets: tuple[str, ...] = ()) -> str:

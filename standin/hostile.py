@@ -23,6 +23,11 @@ model suffixes.
   server may apply (``echo_forms``: base64 of it and of the whole header line, standard and
   URL-safe, padded or not; HTML character references; URL and JSON escapes; and their combinations),
   in a JSON error message or an HTML page.
+- ``echomime``: a 401 whose JSON error dumps the request's headers (``Authorization`` first) in
+  MIME base64 (RFC 2045: a line break every 76 characters), so a key longer than 35 characters is
+  split by a line break.
+- ``echoutf16``: a 401 whose JSON error quotes the ``Authorization`` header, the body in UTF-16
+  (little-endian, with a byte order mark; ``charset=utf-16``).
 - ``surrogatename`` / ``surrogatereasoning``: the model's answer with a lone surrogate (``\\udfff``)
   appended to the first call's name, or a ``"reasoning_content": "\\ud800"`` in its message (valid
   JSON, not encodable as UTF-8).
@@ -60,6 +65,8 @@ HOSTILE_KINDS = (
     "echo",
     "echoencoded",
     "echohtml",
+    "echomime",
+    "echoutf16",
     "surrogatename",
     "surrogatereasoning",
     "earlyhints",
@@ -201,7 +208,25 @@ def hostile(
         items = "".join(f"<li>{form}</li>" for form in echo_forms(headers.get("Authorization", "")))
         page = f"<html><body><h1>401 Unauthorized</h1><ul>{items}</ul></body></html>"
         return 401, (("Content-Type", "text/html"),), page.encode("ascii")
+    if kind in ("echomime", "echoutf16"):
+        return _echo_encoded_body(kind, headers)
     raise ValueError(kind)
+
+
+def _echo_encoded_body(
+    kind: str, headers: dict[str, str]
+) -> tuple[int, tuple[tuple[str, str], ...], bytes]:
+    auth = headers.get("Authorization", "")
+    if kind == "echoutf16":
+        text = json.dumps({"error": {"message": f"invalid key: Authorization: {auth}"}})
+        utf16 = (("Content-Type", "application/json; charset=utf-16"),)
+        return 401, utf16, b"\xff\xfe" + text.encode("utf-16-le")
+    lines = [f"Authorization: {auth}"]
+    lines += [f"{k}: {v}" for k, v in headers.items() if k.lower() != "authorization"]
+    encoded = base64.b64encode("\r\n".join(lines).encode("utf-8")).decode("ascii")
+    mime = "\r\n".join(encoded[i : i + 76] for i in range(0, len(encoded), 76))
+    text = json.dumps({"error": {"message": "invalid key", "request_dump": mime}})
+    return 401, (("Content-Type", "application/json"),), text.encode("ascii")
 
 
 def bend(kind: str, value: dict[str, Any]) -> bytes:

@@ -72,7 +72,8 @@ def _texts() -> list[str]:
 
 
 def test_no_committed_answer_nor_suite_reference_changes_when_scrubbed() -> None:
-    texts = _texts()
+    # each distinct text once (models share requests): a third of the texts, the same coverage
+    texts = sorted(set(_texts()))
     assert len(texts) > 500
     changed = [t[:80] for t in texts + ORDINARY if scrub_text(t, SECRETS) != t]
     assert changed == []
