@@ -121,17 +121,33 @@ def legend(front: Front) -> str:
     )
 
 
-def markdown_note(front: Front) -> list[str]:
-    """The markdown leaderboard's note: the pick, and each placed model's front status."""
-    statuses = "; ".join(
-        f"{r.model} {status_text(r)}" + ("" if r.p_front is None else f" ({100 * r.p_front:.0f}%)")
-        for r in front.rows
-        if r.status != "apart"
+def _names(rows: Sequence[FrontRow], share: bool) -> str:
+    return ", ".join(
+        r.model + (f" ({100 * r.p_front:.0f}%)" if share and r.p_front is not None else "")
+        for r in rows
     )
+
+
+def markdown_note(front: Front) -> list[str]:
+    """The markdown leaderboard's note: the pick, then the models by front status."""
+    parts = []
+    for status, title, share in (
+        ("front", "on the front", True),
+        ("ambiguous", "ambiguous", True),
+        ("dominated", "dominated", False),
+    ):
+        chosen = [r for r in front.rows if r.status == status]
+        if chosen:
+            parts.append(f"{title}: {_names(chosen, share)}")
+    apart = [f"{r.model} ({r.apart})" for r in front.rows if r.status == "apart"]
+    if apart:
+        parts.append(f"apart, never picked: {', '.join(apart)}")
+    what = "cost" if front.axis == "cost" else "latency"
     return [
         "",
         f"**Pick** (the cheapest model not worse than the leader by more than {front.delta:g} "
         f"points, alpha {front.alpha:g}): {pick_sentence(front)}",
-        f"Cost-quality front (share of {front.draws} case-bootstrap draws on it): "
-        f"{statuses or 'no priced complete model'}. `lobstack-eval pick` prints the whole table.",
+        f"Cost-quality front ({what} against Overall; in brackets the share of {front.draws} "
+        f"case-bootstrap draws on it): {'; '.join(parts) or 'no model'}. "
+        "`lobstack-eval pick` prints the whole table (METHOD.md#the-pick).",
     ]
