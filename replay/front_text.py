@@ -73,7 +73,9 @@ def pick_sentence(front: Front) -> str:
     return f"{pick.model}: within {delta} of {pick.leader} ({bound}), {saving}."
 
 
-def _row_cells(front: Front, row: FrontRow) -> list[str]:
+def row_cells(front: Front, row: FrontRow, terminal: bool = True) -> list[str]:
+    """A row's cells: model, Overall [interval], x [interval], front status, P(front), the bound
+    against the best, within delta (``terminal``: the name made safe to print)."""
     overall = "-" if row.overall is None else f"{row.overall:.1f}"
     if row.overall_ci is not None:
         overall += f" [{row.overall_ci[0]:.0f}-{row.overall_ci[1]:.0f}]"
@@ -82,7 +84,7 @@ def _row_cells(front: Front, row: FrontRow) -> list[str]:
         x += " " + _interval(front.axis, row.x_ci)
     p_front = "-" if row.p_front is None else f"{100 * row.p_front:.0f}%"
     within = "yes" if row.within else "no"
-    name = for_terminal(row.model, one_line=True)
+    name = for_terminal(row.model, one_line=True) if terminal else row.model
     return [name, overall, x, status_text(row), p_front, bound_text(row.lower), within]
 
 
@@ -94,7 +96,7 @@ def headers(front: Front) -> list[str]:
 
 def table_lines(front: Front) -> list[str]:
     """The terminal table: one row per model, placed by x, then the ones apart."""
-    rows = [headers(front), *(_row_cells(front, r) for r in front.rows)]
+    rows = [headers(front), *(row_cells(front, r) for r in front.rows)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
 
     def line(cells: Sequence[str]) -> str:
