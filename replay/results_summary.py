@@ -91,11 +91,19 @@ def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:
         for attempt in (run.get("attempts") if isinstance(run, dict) else None) or []:
             if not isinstance(attempt, dict) or attempt.get("status") is None:
                 continue
-            total += price(attempt.get("cost_usd")) or 0
+            total += _price(attempt.get("cost_usd"))
             wall = attempt.get("wall_ms")
             if isinstance(wall, int | float) and not isinstance(wall, bool):
                 walls.append(float(wall))
     return float(total), tuple(walls)
+
+
+def _price(value: Any) -> Decimal:
+    """An attempt's price as results.json holds it (text; a number in a hand-written file), 0 when
+    it is none: the model's ``cost_usd`` says whether the run is priced."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return Decimal(0)
+    return price(str(value)) or Decimal(0)
 
 
 def _curve(value: Any) -> tuple[CurvePoint, ...]:
