@@ -102,3 +102,23 @@ def test_the_cheap_twin_is_picked_and_the_cheap_worse_one_is_not(
     text = capsys.readouterr().out
     assert "Pick: ref/reasoning: within 10 points of ref/content-parts" in text
     assert "ref/mini-worse" in text
+
+
+def test_every_view_reads_the_one_computation(capsys: pytest.CaptureFixture[str]) -> None:
+    """The committed reports: the pick line of leaderboard.md, of index.html and of ``pick``, and
+    front.parquet's picked row, are the same figures."""
+    from replay.rows.store import read_table
+
+    assert main(["pick", str(ROOT / "reports")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Pick: "))
+    sentence = line.removeprefix("Pick: ")
+    board = (ROOT / "reports" / "leaderboard.md").read_text(encoding="utf-8")
+    assert f"alpha 0.05): {sentence}\n" in board
+    page = (ROOT / "reports" / "index.html").read_text(encoding="utf-8")
+    assert f"alpha 0.05): {sentence}</p>" in page
+    assert '<svg xmlns:xlink="http://www.w3.org/1999/xlink"' in page.split('id="pick"', 1)[1]
+    front = read_table(ROOT / "reports" / "front.parquet", "front")
+    picked = front.filter(pl.col("picked")).row(0, named=True)
+    assert picked["model"] == "ref/reasoning" and picked["status"] == "front"
+    assert f"(lower bound {picked['lower_bound']:+.1f})" in sentence
+    assert front["status"].to_list().count("apart") == 1
