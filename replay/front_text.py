@@ -61,6 +61,8 @@ def pick_sentence(front: Front) -> str:
             f"No model is shown within {delta} of {pick.leader}{closest}: a larger --delta, or "
             "more cases or repeats, would tell."
         )
+    if pick.lower is None:
+        return f"{pick.model}: the only complete model, nothing to compare it with."
     bound = f"lower bound {bound_text(pick.lower)}"
     if pick.model == pick.leader:
         return f"{pick.model}: the leader is the cheapest model within {delta} ({bound})."

@@ -268,3 +268,14 @@ def test_the_pick_of_a_model_at_the_margin_stays_below_alpha_with_the_leader_fro
         right += front([*equal, good], delta=20, draws=20).pick.model == "m/cheap"
     assert wrong / sims <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / sims)
     assert right / sims >= 0.6
+
+
+def test_a_board_of_one_model_or_none() -> None:
+    from replay.front_text import pick_sentence
+
+    one = front([board_model("a/one", [1, 0, 1], 0.01)])
+    assert one.pick.model == "a/one" and one.rows[0].status == "front"
+    assert pick_sentence(one) == "a/one: the only complete model, nothing to compare it with."
+    none = front([empty("x/none", "x_none")])
+    assert none.rows[0].apart == "nothing scored" and none.pick.model is None
+    assert pick_sentence(none) == "No model to pick: no complete model has a scored case."
