@@ -88,7 +88,9 @@ def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:
     runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None
     total, walls = Decimal(0), []
     for run in runs or [entry]:
-        for attempt in (run.get("attempts") if isinstance(run, dict) else None) or []:
+        attempts = run.get("attempts") if isinstance(run, dict) else None
+        # A hand-edited file's odd attempts: results_problem judges them; here they cost nothing.
+        for attempt in attempts if isinstance(attempts, list) else []:
             if not isinstance(attempt, dict) or attempt.get("status") is None:
                 continue
             total += _price(attempt.get("cost_usd"))
