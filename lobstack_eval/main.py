@@ -105,6 +105,7 @@ _command(app, "report", "cmd_report", "report")
 _command(app, "merge", "cmd_merge", "merge")
 _command(app, "leaderboard", "cmd_leaderboard", "leaderboard")
 _command(app, "drift", "cmd_drift", "drift")
+_command(app, "pick", "cmd_pick", "pick")
 
 
 INTERRUPTED = "error: interrupted (everything finished before the interrupt is kept)"

@@ -13,8 +13,10 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from replay.front_text import markdown_note
 from replay.partial import partial, partial_line
 from replay.ties import has_repeats, tiers
+from scorer.front import front
 from scorer.metrics import (
     CALL_METRICS,
     LOWER_IS_BETTER,
@@ -160,6 +162,7 @@ def leaderboard_md(summaries: Sequence[ModelSummary], suite: Suite | SuiteRef) -
     for summary in board:
         row = [*cells(summary, repeated), marks.letters[summary.model] or DASH]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+    lines += markdown_note(front(summaries))
     return without_mentions("\n".join(lines) + "\n")  # a model or suite name may read as a mention
 
 

@@ -1,7 +1,7 @@
 """A report dir's rows and leaderboard: ``cases.parquet``, ``calls.parquet``, then
 leaderboard.md/.csv of the results documents' summaries (each computed from that model's rows by
-``scorer.summarize``). A shard writes ``shard.json`` instead of a leaderboard
-(``lobstack-eval merge`` makes it).
+``scorer.summarize``) and ``front.parquet``, the cost-quality front (``scorer.front``). A shard
+writes ``shard.json`` instead of a leaderboard and a front (``lobstack-eval merge`` makes them).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from scorer.summary import ModelSummary
 
 SHARD_FILE = "shard.json"
 SHARD_FORMAT = 1
+FRONT_FILE = "front.parquet"
 
 
 def repeated(document: dict[str, Any]) -> bool:
@@ -53,12 +54,15 @@ def write_tables(
     """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions,
     or (a shard) ``shard.json``. Returns the files written."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
+    from replay.rows.front_table import front_frame
+    from scorer.front import front
 
     files = [
         write_table(out / f"{name}.parquet", tables[name], name) for name in ("cases", "calls")
     ]
     if shard is not None:
         write_atomic(out / SHARD_FILE, dumps(shard_document(shard, suite, summaries)))
+        (out / FRONT_FILE).unlink(missing_ok=True)  # a whole run's, not this shard's
         return [*files, out / SHARD_FILE]
     (out / SHARD_FILE).unlink(missing_ok=True)  # a whole run written over an old shard's dir
     boards = (
@@ -68,6 +72,8 @@ def write_tables(
     for name, text in boards:
         write_atomic(out / name, text, out)
         files.append(out / name)
+    frame = front_frame(front(summaries), suite, summaries)
+    files.append(write_table(out / FRONT_FILE, frame, "front"))
     if rows is not None:
         dataset.append(rows, tables)
     return files

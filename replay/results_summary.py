@@ -12,10 +12,12 @@ summary has none (``case_runs`` is ``cases``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from replay.results_file import check_results
 from scorer.errors import ResultsError
+from scorer.headers import price
 from scorer.metrics import METRICS, REPEAT_METRICS
 from scorer.status import is_scored
 from scorer.summary import CaseTally, Counts, CurvePoint, ModelSummary, Rate
@@ -76,8 +78,34 @@ def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
         else:
             status = entry["status"]
             passed, scored = int(status == "passed"), int(is_scored(status))
-        found.append(CaseTally(entry["id"], passed, scored))
+        found.append(CaseTally(entry["id"], passed, scored, *_spent(entry)))
     return tuple(found)
+
+
+def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:
+    """What a case's answered attempts cost (the prices known, summed exactly as the rows sum them)
+    and their wall times, over its repeats (``runs``; else the entry's own attempts)."""
+    runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None
+    total, walls = Decimal(0), []
+    for run in runs or [entry]:
+        attempts = run.get("attempts") if isinstance(run, dict) else None
+        # A hand-edited file's odd attempts: results_problem judges them; here they cost nothing.
+        for attempt in attempts if isinstance(attempts, list) else []:
+            if not isinstance(attempt, dict) or attempt.get("status") is None:
+                continue
+            total += _price(attempt.get("cost_usd"))
+            wall = attempt.get("wall_ms")
+            if isinstance(wall, int | float) and not isinstance(wall, bool):
+                walls.append(float(wall))
+    return float(total), tuple(walls)
+
+
+def _price(value: Any) -> Decimal:
+    """An attempt's price as results.json holds it (text; a number in a hand-written file), 0 when
+    it is none: the model's ``cost_usd`` says whether the run is priced."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return Decimal(0)
+    return price(str(value)) or Decimal(0)
 
 
 def _curve(value: Any) -> tuple[CurvePoint, ...]:

@@ -39,6 +39,14 @@ def _per_case(cases: Any, engine: str) -> list[dict[str, Any]]:
             pl.col(name).sum().alias(name),
             pl.col(f"{name}_of").sum().alias(f"{name}_of"),
         ]
+    # What the case's case-runs cost and how long their answered attempts took (the front's
+    # resampling unit is the case).
+    aggregations += [
+        pl.col("cost_usd").sum().alias("cost_usd"),
+        pl.col("attempt_wall_ms")
+        .list.explode(keep_nulls=False, empty_as_null=False)
+        .alias("wall_ms"),
+    ]
     query = cases.group_by("model_slug", "case_id", "case_index", "group").agg(aggregations)
     return query.sort("model_slug", "case_index").collect(engine=engine).to_dicts()
 
@@ -154,7 +162,14 @@ def summary_of(
     runs = [s for r in rows for s in _statuses(r)]
     case_runs = _counts(runs, len(runs))
     tallies = tuple(
-        CaseTally(r["case_id"], int(r["passed"]), sum(int(r[s]) for s in SCORED)) for r in rows
+        CaseTally(
+            r["case_id"],
+            int(r["passed"]),
+            sum(int(r[s]) for s in SCORED),
+            float(r.get("cost_usd") or 0),
+            tuple(float(w) for w in r.get("wall_ms") or ()),
+        )
+        for r in rows
     )
     metrics: dict[str, Rate] = {name: clustered_rate(_clusters(rows, name)) for name in METRICS}
     metrics.update(repeat_metrics([(t.passed, t.scored) for t in tallies]))

@@ -72,11 +72,15 @@ class CurvePoint:
 
 @dataclass(frozen=True)
 class CaseTally:
-    """One case over its repeats: passed and scored case-runs."""
+    """One case over its repeats: passed and scored case-runs, and what its case-runs' answered
+    attempts cost (the sum of the prices known; the model's ``cost_usd`` says whether it is
+    priced) and their wall times in ms (the cost-quality front resamples cases with them)."""
 
     case_id: str
     passed: int
     scored: int
+    cost_usd: float = 0.0
+    wall_ms: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)

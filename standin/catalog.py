@@ -10,6 +10,7 @@ from standin.flaky import flaky
 from standin.hashing import pick
 from standin.malformed import malformed
 from standin.models import abstain, first_tool, no_temperature, noisy, oracle, xss
+from standin.priced import mini_worse, oracle_mini
 from standin.reply import Ask, ModelSpec
 from standin.styles import (
     content_parts,
@@ -40,6 +41,8 @@ MODELS: dict[str, ModelSpec] = {
     "ref/malformed": ModelSpec(malformed),
     "ref/openrouter-style": ModelSpec(openrouter_style, price_in_body=True),
     "ref/text-calls": ModelSpec(text_calls),
+    "ref/oracle-mini": ModelSpec(oracle_mini),
+    "ref/mini-worse": ModelSpec(mini_worse),
 }
 
 

@@ -61,6 +61,9 @@ PRICES: dict[str, Price] = {
     "ref/error-in-200": Price(0.8, 3.2),
     "ref/malformed": Price(0.2, 0.6),
     "ref/openrouter-style": Price(3.0, 15.0),
+    # The pick's pair (standin/priced.py): a fifth of ref/oracle's price.
+    "ref/oracle-mini": Price(0.5, 2.0),
+    "ref/mini-worse": Price(0.5, 2.0),
 }
 
 

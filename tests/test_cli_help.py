@@ -12,7 +12,18 @@ from lobstack_eval.cli_help import first_sentence
 from lobstack_eval.main import main
 
 GROUPS = {
-    "": ["record", "rescore", "gateway", "report", "merge", "leaderboard", "drift", "suite", "diff"]
+    "": [
+        "record",
+        "rescore",
+        "gateway",
+        "report",
+        "merge",
+        "leaderboard",
+        "drift",
+        "pick",
+        "suite",
+        "diff",
+    ]
 }
 GROUPS |= {"suite": ["check", "export", "audit", "new"], "diff": ["suites", "runs"]}
 COMMANDS = [f"{group} {name}".split() for group, names in GROUPS.items() for name in names]

@@ -31,6 +31,7 @@ PAGES = {
     "diff-suites": ["diff", "suites"],
     "diff-runs": ["diff", "runs"],
     "drift": ["drift"],
+    "pick": ["pick"],
     "gateway": ["gateway"],
 }
 DOCS = ROOT / "docs" / "commands"

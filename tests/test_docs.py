@@ -31,6 +31,7 @@ COMMANDS = [
     ["merge"],
     ["leaderboard"],
     ["drift"],
+    ["pick"],
 ]
 
 

@@ -189,7 +189,8 @@ def test_models_route_lists_every_reference_model_and_auto(  # type: ignore[no-u
         "ref/error-in-200",
         "ref/malformed",
     ]
-    expected += ["ref/openrouter-style", "ref/text-calls", "auto"]
+    expected += ["ref/openrouter-style", "ref/text-calls", "ref/oracle-mini", "ref/mini-worse"]
+    expected += ["auto"]
     assert body["object"] == "list" and sorted(names) == sorted(expected)
 
 

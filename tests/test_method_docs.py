@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from scorer import case_test, clustered, paired, power, repeats
+from scorer import case_test, clustered, front_stats, paired, power, repeats
 from scorer.stats import Z95
 from tests.conftest import ROOT
 
@@ -131,6 +131,25 @@ def check_no_lower_bound() -> None:
     assert interval is not None
     low, high = interval
     assert (round(low, 1), round(high, 1)) == (4.2, 59.3)
+
+
+def check_agreeing_models() -> None:
+    """Two models that agree on every case: the bound is -t^2 / (n + t^2), where the floor
+    u (1 - u) meets n u^2 = t^2 u (1 - u) (the sample variance is 0)."""
+    for n in (20, 80, 400):
+        t = sps.t.ppf(0.95, n - 1)
+        assert front_stats.lower_bound([0.0] * n, front_stats.critical(0.05, n)) == pytest.approx(
+            -t * t / (n + t * t), rel=1e-3
+        )
+
+
+def check_score_variance() -> None:
+    """Where the sample variance rules, the bound solves n (mean + u)^2 = t^2 (s^2 + (mean + u)^2):
+    mean - t s / sqrt(n - t^2)."""
+    d = [1.0, -1.0, 0.5, -0.5, 0.0, 1.0, -1.0, 0.25] * 10
+    n, mean, sd = len(d), statistics.fmean(d), statistics.stdev(d)
+    t = front_stats.critical(0.05, n)
+    assert front_stats.lower_bound(d, t) == pytest.approx(mean - t * sd / math.sqrt(n - t * t))
 
 
 def check_pass_all() -> None:
@@ -419,6 +438,9 @@ class Formula:
 
 
 FORMULAS: dict[str, Formula] = {
+    "u (1 - u)": Formula(front_stats, check_agreeing_models),
+    "-t^2 / (n + t^2)": Formula(None, check_agreeing_models),
+    "s^2 + (mean(d) + u)^2": Formula(front_stats, check_score_variance),
     "R = sum(y_c) / sum(m_c)": Formula(clustered, check_rate),
     "V = n / (n - 1) * sum((y_c - R * m_c)^2) / (sum m_c)^2": Formula(clustered, check_clustered),
     "n_eff = R (1 - R) / V": Formula(clustered, check_clustered),

@@ -31,7 +31,7 @@ def test_drawn_cached_and_uncached_pages_are_the_committed_page(
     committed = (ROOT / "reports" / "index.html").read_text(encoding="utf-8")
     monkeypatch.setenv("LOBSTACK_CACHE_DIR", str(tmp_path / "cache"))
     assert render_report(documents(), SUITE) == committed  # drawn, then kept
-    assert len(list((tmp_path / "cache" / "plots").glob("*.svg"))) == 4
+    assert len(list((tmp_path / "cache" / "plots").glob("*.svg"))) == 5  # 4 plots and the pick's
     assert render_report(documents(), SUITE) == committed  # from the cache
     monkeypatch.setenv("LOBSTACK_CACHE_DIR", "")
     assert _cache.cache_dir() is None
@@ -45,9 +45,10 @@ def test_a_changed_figure_is_drawn_again(tmp_path: Path, monkeypatch: pytest.Mon
     docs[0]["latency_p50_ms"] = 123456.0
     second = render_report(docs, SUITE)
     assert second != first
-    # Every plot is keyed on all the models' plotted figures (never a stale plot): all four are
-    # drawn again.
-    assert len(list((tmp_path / "plots").glob("*.svg"))) == 8
+    # Every plot is keyed on all the figures it is drawn from (never a stale plot): the four drawn
+    # from every model's figures (latency among them) are drawn again; the pick's cost-quality
+    # plot, drawn from the front's figures (no latency among them), is kept.
+    assert len(list((tmp_path / "plots").glob("*.svg"))) == 9
     assert render_report(docs, SUITE) == second
 
 

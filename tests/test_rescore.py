@@ -120,7 +120,7 @@ def test_rescore_of_the_committed_models_is_short(
     assert f"The first command's first line, `{older[0]}`, is expected" in readme
     assert (
         captured.err.splitlines()[-1]
-        == f"wrote 17 files to {out}/ (open {out / 'index.html'} in a browser)"
+        == f"wrote 18 files to {out}/ (open {out / 'index.html'} in a browser)"
     )
     assert not any("power" in line.lower() or "drop" in line.lower() for line in lines)
     assert max(len(line) for line in captured.out.splitlines()) <= 130  # no 408-character paragraph

@@ -31,6 +31,8 @@ _PLOT_CODE = (
     "_svg.py",
     "_plot_model.py",
     "_labels.py",
+    "_front_plot.py",
+    "_front_view.py",
 )  # every module that shapes a plot's SVG
 _FORMAT = "lobstack-eval plot cache 1"
 

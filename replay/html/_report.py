@@ -12,6 +12,7 @@ import replay.html._grid as _grid
 import replay.html._view as _view
 from fileio.atomic import write_atomic
 from replay.html._cache import cached_svg
+from replay.html._front_view import FrontPlot, front_plot, section
 from replay.html._labels import CAVEATS, STATUS_MARKS
 from replay.html._load import load_suite, results_paths
 from replay.partial import partial_line
@@ -22,6 +23,7 @@ from replay.timeline import Timeline, read_history, timelines
 from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from scorer.errors import LobstackError, ResultsError
+from scorer.front import front
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -36,20 +38,28 @@ def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> st
     )
 
 
-def _drawings(plot_models: list[_view.PlotModel]) -> dict[str, Callable[[], str]]:
-    """Each plot of the page, drawn only when called (matplotlib is imported then, and
-    only then)."""
+def _drawings(
+    plot_models: list[_view.PlotModel], picking: FrontPlot
+) -> dict[str, tuple[Any, Callable[[], str]]]:
+    """Each plot of the page with what it is drawn from, drawn only when called (matplotlib is
+    imported then, and only then)."""
 
     def plots() -> Any:
         import replay.html._plots as _plots
 
         return _plots
 
+    def front_plot() -> Any:
+        from replay.html import _front_plot
+
+        return _front_plot
+
     return {
-        "rates": lambda: plots().rates_svg(plot_models),
-        "cost": lambda: plots().tradeoff_svg(plot_models, "cost"),
-        "latency": lambda: plots().tradeoff_svg(plot_models, "latency"),
-        "groups": lambda: plots().heatmap_svg(plot_models),
+        "rates": (plot_models, lambda: plots().rates_svg(plot_models)),
+        "cost": (plot_models, lambda: plots().tradeoff_svg(plot_models, "cost")),
+        "latency": (plot_models, lambda: plots().tradeoff_svg(plot_models, "latency")),
+        "groups": (plot_models, lambda: plots().heatmap_svg(plot_models)),
+        "pick": (picking, lambda: front_plot().front_svg(picking)),
     }
 
 
@@ -79,9 +89,10 @@ def render_report(
     case_ids = _grid.grid_case_ids(cases, suite)
     group_order = list(dict.fromkeys(group for _, group in case_ids))
     plot_models = [_view.plot_model(s, group_order) for s in board_models]
+    picked = front(board_models)  # the one computation the note, the rows and pick read too
     plots = {
-        name: _env.safe(cached_svg(name, plot_models, draw))
-        for name, draw in _drawings(plot_models).items()
+        name: _env.safe(cached_svg(name, inputs, draw))
+        for name, (inputs, draw) in _drawings(plot_models, front_plot(picked)).items()
     }
     js = _env.static_text("report.js")
     scripts = [js, _env.static_text("repeats.js")] if repeated else [js]
@@ -121,6 +132,7 @@ def render_report(
         marks=STATUS_MARKS,
         data=_env.json_block(_grid.details(ordered, suite, case_ids)),
         timelines=_timeline_views(history),
+        pick=section(picked),
     )
 
 

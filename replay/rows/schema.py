@@ -81,11 +81,16 @@ def _schemas() -> dict[str, dict[str, Any]]:
     # recordings have none of these columns, so every file written before histories is what it
     # always was.
     run = {"run_id": pl.String, "run_date": pl.Date, "run_identity": pl.String}
+    from replay.rows.front_table import front_schema
+
     return {
         "cases": cases,
         "calls": calls,
         "cases+run": {**cases, **run},
         "calls+run": {**calls, **run},
+        # A report dir's third table (not a rows dataset's): the front, one row per model.
+        "front": front_schema(),
+        "front+run": front_schema(),
     }
 
 
