@@ -17,7 +17,10 @@ from functools import lru_cache
 from typing import Any
 
 # RFC 3339 full-time: seconds are required, a leap second (60) is allowed, T and Z in either case.
-_TIME = r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+_TIME = (
+    r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(\.[0-9]+)?"
+    r"([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+)
 _TIME_RE = re.compile(_TIME)
 _DATE_TIME_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]" + _TIME)
 # RFC 3986 URI: a scheme, ":", then characters a URI may hold (percent-escapes well formed).

@@ -129,7 +129,14 @@ def _walk(root: dict[str, Any], path: str) -> None:
                     "value (a cycle that never ends)"
                 )
             if follow and ref not in on_path:  # a recursive type: walked once
-                entry = (f"{where}.$ref", target, True, (*in_place, ref), (*on_path, ref), depth + 1)
+                entry = (
+                    f"{where}.$ref",
+                    target,
+                    True,
+                    (*in_place, ref),
+                    (*on_path, ref),
+                    depth + 1,
+                )
                 stack.append(entry)
         for step, sub, same_value in _children(node):
             kept = in_place if same_value else ()
@@ -148,7 +155,9 @@ def _node_problem(root: dict[str, Any], node: dict[str, Any], where: str) -> Non
         try:
             compile_pattern(node["pattern"])
         except PatternError as exc:
-            raise _Refused(f"{where}.pattern: {node['pattern']!r} does not compile: {exc}") from None
+            raise _Refused(
+                f"{where}.pattern: {node['pattern']!r} does not compile: {exc}"
+            ) from None
 
 
 def _resolve(root: dict[str, Any], ref: str, where: str) -> Any:

@@ -10,9 +10,9 @@ from typing import Any
 from scorer import suite_rules
 from scorer.checks import operand_problem
 from scorer.iso_date import is_iso_date
+from scorer.schema import schema_errors
 from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
-from scorer.schema import schema_errors
 from scorer.suite_origin import origin_problems, origin_validators
 from scorer.suite_tools import TOOL_NAME_RE, TOOL_NAME_RULE, build_tools, shown_name
 

@@ -54,7 +54,9 @@ def test_a_pydantic_servers_tools_are_the_suites_whole_and_check_clean() -> None
     assert suite.tools["list_events"].errors({"day": "2026-10-21", "limit": 0})
     assert suite.tools["cancel_event"].errors({"event_id": "evt_123"})
     assert suite.tools["stock_quote"].errors({"symbol": "acme"})
-    assert suite.tools["find_free_slot"].errors({"day": "2026-10-21", "minutes": 30, "after": "2pm"})
+    assert suite.tools["find_free_slot"].errors(
+        {"day": "2026-10-21", "minutes": 30, "after": "2pm"}
+    )
     audit = audit_suite(suite)
     assert not audit.failed
     assert audit.total("rights_accepted") == audit.total("rights_tried") > 0
@@ -66,9 +68,9 @@ def test_strict_is_kept_and_sent() -> None:
     suite = parse_suite(json.dumps(document).encode(), "s.json")
     case = suite.case("whats-on")
     sent = request_body(suite, case, "m", [])["tools"]
-    assert [t["function"].get("strict") for t in sent if t["function"]["name"] == "list_events"] == [
-        True
-    ]
+    assert [
+        t["function"].get("strict") for t in sent if t["function"]["name"] == "list_events"
+    ] == [True]
     document["tools"]["list_events"]["function"]["strict"] = "yes"
     assert problems_of(document)[0] == "tools.list_events.function.strict: must be true or false"
 
@@ -198,8 +200,9 @@ def test_the_audit_names_what_only_a_looser_schema_lets_through(tmp_path: Path) 
     audit = audit_suite(parse_suite(path.read_bytes(), str(path)))
     found = [f.check for case in audit.cases for f in case.survivors]
     assert any(
-        check.startswith("the suite's schema is looser than the origin's, which refuses "
-                         "create_event: location:")
+        check.startswith(
+            "the suite's schema is looser than the origin's, which refuses create_event: location:"
+        )
         for check in found
     ), found
     assert main(["suite", "audit", str(path)]) == 1
