@@ -86,9 +86,9 @@ def test_a_recording_from_another_suite_is_not_kept(tmp_path: Path) -> None:
     recorded = tmp_path / "recorded.json"
     edit_requests_from(FIXTURE, recorded)
     cassettes = tmp_path / "cassettes"
-    with StandInGateway(GatewayConfig(suite_path=served)) as gateway:
-        with pytest.raises(GatewayError) as caught:
-            record(recorded, "ref/oracle", cassettes, gateway.url, ["whats-on"], 1)
+    gateway = StandInGateway(GatewayConfig(suite_path=served))
+    with gateway, pytest.raises(GatewayError) as caught:
+        record(recorded, "ref/oracle", cassettes, gateway.url, ["whats-on"], 1)
     sha = hashlib.sha256(served.read_bytes()).hexdigest()[:12]
     mine = hashlib.sha256(recorded.read_bytes()).hexdigest()[:12]
     assert str(caught.value) == (
