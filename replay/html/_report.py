@@ -10,7 +10,7 @@ from typing import Any
 from fileio.atomic import write_atomic
 from replay.html import _env, _grid, _view
 from replay.html._cache import cached_svg
-from replay.html._labels import CAVEATS, STATUS_MARKS
+from replay.html._labels import CAVEATS, OWN_CAVEATS, STATUS_MARKS
 from replay.html._load import load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
@@ -20,6 +20,7 @@ from replay.timeline import Timeline, read_history, timelines
 from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from scorer.errors import LobstackError, ResultsError
+from scorer.suite_rules import is_lobstack
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -104,7 +105,7 @@ def render_report(
         power_legend=POWER_LEGEND,
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
-        caveats=CAVEATS,
+        caveats=CAVEATS if any(is_lobstack(s.name) for s in suites) else OWN_CAVEATS,
         models=[s.model for s in board_models],
         case_ids=case_ids,
         columns=_view.columns(repeated),
