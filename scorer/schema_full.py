@@ -73,8 +73,7 @@ def _metaschema_problems(schema: Any, path: str) -> list[str]:
         key=lambda e: (list(map(str, e.absolute_path)), e.message),
     )
     return [
-        f"{path}{''.join(f'.{p}' for p in error.absolute_path)}: {error.message} "
-        "(Draft 2020-12 metaschema)"
+        f"{path}{''.join(f'.{p}' for p in error.absolute_path)}: {error.message}"
         for error in errors
     ]
 

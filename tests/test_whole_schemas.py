@@ -105,7 +105,7 @@ def test_a_lobstack_suite_keeps_the_method_pages_subset() -> None:
             "is not a local reference",
         ),
         ({"type": "object", "properties": {"x": {"$ref": "#/$defs/nope"}}}, "points to nothing"),
-        ({"type": "object", "properties": {"x": {"type": "strnig"}}}, "metaschema"),
+        ({"type": "object", "properties": {"x": {"type": "strnig"}}}, "is not valid under any"),
         ({"type": "object", "properties": {"x": {"pattern": "(a)\\1"}}}, "does not compile"),
     ],
 )
