@@ -61,7 +61,8 @@ def read_tools_file(path: Path) -> ToolList:
             ListedTool(
                 function["name"],
                 description if isinstance(description, str) else "",
-                function.get("parameters", {"type": "object", "properties": {}}),
+                # An MCP tools/list answer saved to a file names the schema inputSchema.
+                function.get("parameters", function.get("inputSchema")),
                 strict,  # kept as given: the suite check names one that is not a boolean
             )
         )

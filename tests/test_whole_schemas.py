@@ -206,3 +206,19 @@ def test_the_audit_names_what_only_a_looser_schema_lets_through(tmp_path: Path) 
         for check in found
     ), found
     assert main(["suite", "audit", str(path)]) == 1
+
+
+def test_suite_new_writes_each_listed_schema_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A saved ``tools/list`` answer (``inputSchema``) as a tools file: every schema in the suite
+    is the listed one, key for key, and no schema note says otherwise. (Whether every drafted
+    value is decided is suite new's drafting, not checked here.)"""
+    out = tmp_path / "suite.json"
+    main(["suite", "new", str(out), "--tools", str(FIXTURE / "tools_list.json")])
+    said = capsys.readouterr()
+    document = json.loads(out.read_text(encoding="utf-8"))
+    for tool in LISTED:
+        parameters = document["tools"][tool["name"]]["function"]["parameters"]
+        assert json.dumps(parameters) == json.dumps(tool["inputSchema"])  # order too
+    assert document["origin"]["schema_notes"] == [] and "schema note" not in said.out
