@@ -18,6 +18,11 @@ from scorer.errors import GatewayError
 SUITE_HEADER = "x-lobstack-suite"
 
 
+class StaleSuite(GatewayError):
+    """An answer made from another suite than the one recorded: the run stops, the case is not
+    kept, and a model dir the run made for nothing is removed."""
+
+
 def served_suite(headers: Mapping[str, str]) -> dict[str, str] | None:
     """The ``name``, ``version`` and ``sha256`` a gateway's answer names, or None when it names
     none (``headers`` keys are lower-case)."""
@@ -34,13 +39,13 @@ def served_suite(headers: Mapping[str, str]) -> dict[str, str] | None:
 def check_served(
     headers: Mapping[str, str], name: str, version: str, sha256: str, case_id: str
 ) -> None:
-    """GatewayError when the answer was made from another suite than ``sha256``."""
+    """StaleSuite when the answer was made from another suite than ``sha256``."""
     served = served_suite(headers)
     if served is None or served.get("sha256") == sha256:
         return
     digest = served.get("sha256", "?")[:12]
     them = f"{served.get('name', '?')} {served.get('version', '?')} (sha256 {digest})"
-    raise GatewayError(
+    raise StaleSuite(
         f"the gateway serves suite {them}, not the recorded {name} {version} "
         f"(sha256 {sha256[:12]}); case {case_id} was not kept: start the gateway with this suite "
         "(the stand-in reads an edited file at its next request) and record again"

@@ -26,13 +26,19 @@ REPORTS = ("index.html", "leaderboard.md", "leaderboard.csv")
 
 
 def oracle_rate(
-    suite: Path, cassettes: Path, out: Path, capsys: pytest.CaptureFixture[str]
+    suite: Path,
+    cassettes: Path,
+    out: Path,
+    capsys: pytest.CaptureFixture[str],
+    html: bool = False,
 ) -> float:
-    assert main(["rescore", str(cassettes), "--suite", str(suite), "--out", str(out)]) == 0
+    args = ["rescore", str(cassettes), "--suite", str(suite), "--out", str(out)]
+    assert main(args + ([] if html else ["--no-html"])) == 0
     said = capsys.readouterr().out
     # A report of one's own suite speaks of no Lobstack router, API or keys (issue 40, part 7).
     # (The tool's own name, lobstack-eval, and CSS's `auto` say nothing of them.)
-    for text in (said, *((out / n).read_text(encoding="utf-8") for n in REPORTS)):
+    names = REPORTS if html else REPORTS[1:]
+    for text in (said, *((out / n).read_text(encoding="utf-8") for n in names)):
         text = re.sub(r"lobstack-eval|: auto\b|\bauto;", "", text)
         found = re.findall(r".{0,40}(?:lobstack|\bnex\b|\bauto\b).{0,40}", text, re.I)
         assert found == [], found
@@ -57,7 +63,7 @@ def test_oracle_scores_all_before_and_after_an_edit_while_the_gateway_runs(
     with StandInGateway(GatewayConfig(suite_path=suite), on_change=said.append) as gateway:
         ids = [json.loads(suite.read_text())["cases"][i]["id"] for i in range(7)]
         record(suite, "ref/oracle", tmp_path / "before", gateway.url, ids, 1)
-        assert oracle_rate(suite, tmp_path / "before", tmp_path / "r1", capsys) == 100.0
+        assert oracle_rate(suite, tmp_path / "before", tmp_path / "r1", capsys, html=True) == 100.0
         edit_requests(suite)
         record(suite, "ref/oracle", tmp_path / "after", gateway.url, ids, 1)
         assert oracle_rate(suite, tmp_path / "after", tmp_path / "r2", capsys) == 100.0
@@ -87,23 +93,41 @@ def edit_requests_from(source: Path, suite: Path) -> None:
     edit_requests(suite)
 
 
-def test_a_recording_from_another_suite_is_not_kept(tmp_path: Path) -> None:
+def test_a_recording_from_another_suite_is_not_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     served = tmp_path / "served.json"
     shutil.copyfile(FIXTURE, served)
     recorded = tmp_path / "recorded.json"
     edit_requests_from(FIXTURE, recorded)
     cassettes = tmp_path / "cassettes"
-    gateway = StandInGateway(GatewayConfig(suite_path=served))
-    with gateway, pytest.raises(GatewayError) as caught:
-        record(recorded, "ref/oracle", cassettes, gateway.url, ["whats-on"], 1)
+    with StandInGateway(GatewayConfig(suite_path=served)) as gateway:
+        args = ["record", "--model", "ref/oracle", "--suite", str(recorded), "--case", "whats-on"]
+        code = main([*args, "--base-url", gateway.url, "--cassettes", str(cassettes)])
     sha = hashlib.sha256(served.read_bytes()).hexdigest()[:12]
     mine = hashlib.sha256(recorded.read_bytes()).hexdigest()[:12]
-    assert str(caught.value) == (
-        f"the gateway serves suite calendar-tools 0.1.0 (sha256 {sha}), not the recorded "
+    assert code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"error: the gateway serves suite calendar-tools 0.1.0 (sha256 {sha}), not the recorded "
         f"calendar-tools 0.1.0 (sha256 {mine}); case whats-on was not kept: start the gateway with "
         "this suite (the stand-in reads an edited file at its next request) and record again"
     )
-    assert not (cassettes / "ref_oracle" / "whats-on.json").exists()
+    assert not (cassettes / "ref_oracle").exists()  # the dir this run made is not left behind
+
+
+def test_a_stale_suite_in_worker_processes_keeps_no_case(tmp_path: Path) -> None:
+    served = tmp_path / "served.json"
+    shutil.copyfile(FIXTURE, served)
+    recorded = tmp_path / "recorded.json"
+    edit_requests_from(FIXTURE, recorded)
+    cassettes = tmp_path / "cassettes"
+    (cassettes / "ref_oracle").mkdir(parents=True)  # made before: kept, with no case in it
+    gateway = StandInGateway(GatewayConfig(suite_path=served))
+    with gateway, pytest.raises(GatewayError, match=r"^the gateway serves suite calendar-tools"):
+        record(recorded, "ref/oracle", cassettes, gateway.url, ["whats-on", "thanks"], 2)
+    manifest = json.loads((cassettes / "ref_oracle" / "run.json").read_text(encoding="utf-8"))
+    assert manifest["cases"] == {}
+    assert sorted(p.name for p in (cassettes / "ref_oracle").iterdir()) == ["run.json"]
 
 
 def test_the_follower_reads_a_file_only_when_it_changed(tmp_path: Path) -> None:
