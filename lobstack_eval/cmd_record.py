@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
 
 _MODEL = typer.Option(
-    ..., "--model", help="Model name as the gateway knows it, e.g. openai/gpt-4o or auto."
+    ...,
+    "--model",
+    help="Model name as the gateway knows it, e.g. openai/gpt-4o or auto; repeat it to record "
+    "several models at once (one process each).",
 )
 _SUITE = typer.Option(None, "--suite", help=f"Suite file {SUITE_DEFAULT_HELP}.")
 _CASSETTES = typer.Option(Path("cassettes"), "--cassettes", help="Cassette directory.")
@@ -81,7 +84,7 @@ _MAX_ANSWER_MB = typer.Option(
 
 
 def record(
-    model: str = _MODEL,
+    model: list[str] = _MODEL,
     suite: Path = _SUITE,
     cassettes: Path = _CASSETTES,
     history: bool = _HISTORY,
@@ -104,7 +107,8 @@ def record(
 
     Ctrl-C once stops starting cases and finishes the running ones; twice (or SIGTERM) stops at
     once. Either way every finished case is kept (exit 130), and the same command records the
-    rest. The plan comes first: with nothing to record it says so and exits 0 (no key needed)."""
+    rest. The plan comes first: with nothing to record it says so and exits 0 (no key needed).
+    Several --model: each model in its own process at once, then one summary."""
     from lobstack_eval.record_session import RecordJob, record_model
     from lobstack_eval.suite_option import chosen_suite
     from recorder.endpoint import locate_endpoint
@@ -112,8 +116,12 @@ def record(
     from replay.shard import parse_shard
 
     limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
-    slug = checked_model_slug(model)
     run = _run_stamp(run_id) if history or run_id is not None else None
+    if len(model) > 1:  # every option checked once, here; a history's run id fixed for all
+        given = (suite, base_url, shard, run and run.id, cassettes, concurrency_text, timeout,
+                 cost_header, repeats_text, max_answer_mb)  # fmt: skip
+        return _several(model, given, case, rerecord)
+    slug = checked_model_slug(model[0])
     root, cassettes = cassettes, _history_dir(cassettes, run)  # no link below root is followed
     part = parse_shard(shard)
     # rescore reads the default suite unless told: the hints name the file this record was given
@@ -122,9 +130,37 @@ def record(
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
     job = RecordJob(
-        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag, root
+        suite,
+        model[0],
+        slug,
+        cassettes,
+        endpoint,
+        case,
+        rerecord,
+        part,
+        run,
+        limits,
+        suite_flag,
+        root,
     )
     return record_model(job)
+
+
+# The options a model's own record process is given, in the order ``record`` passes them.
+_SEVERAL = ("--suite", "--base-url", "--shard", "--run-id", "--cassettes", "--concurrency",
+            "--timeout", "--cost-header", "--repeats", "--max-answer-mb")  # fmt: skip
+
+
+def _several(models: list[str], given: tuple[object, ...], case: list[str], rerecord: bool) -> int:
+    """Record ``models`` at once, each with the ``given`` options (``_SEVERAL``'s; None: not
+    given), the ``--case`` ids and ``--rerecord``; the highest exit code of theirs."""
+    from lobstack_eval.record_models import record_models
+    from replay.shard import parse_shard
+
+    parse_shard(given[2])  # type: ignore[arg-type]  # a bad one: one usage error, here
+    pairs = [*zip(_SEVERAL, given, strict=True), *(("--case", c) for c in case)]
+    arguments = [text for flag, value in pairs if value is not None for text in (flag, str(value))]
+    return record_models(models, arguments + (["--rerecord"] if rerecord else []))
 
 
 def _limits(

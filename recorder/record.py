@@ -46,6 +46,7 @@ from recorder.record_loop import record_here, record_in_processes
 from recorder.repeats import CaseRun, as_run, run_cassette_target
 from recorder.run_stamp import RunStamp
 from recorder.slug import checked_model_slug
+from recorder.suite_served import StaleSuite
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
 from scorer.errors import CassetteError, GatewayError, UsageError
@@ -233,6 +234,7 @@ def record(
 
         interrupts = Interrupts(lambda text: notify(endpoint.scrub(text)))
         interrupts.awaiting = watch.awaiting
+        stale: StaleSuite | None = None
         with interrupts.installed():
             try:
                 if concurrency == 1 or len(tasks) <= 1:
@@ -251,9 +253,15 @@ def record(
                     )
             except StopNow:
                 pass
+            except StaleSuite as exc:  # nothing of the gateway's other suite is kept
+                stale = exc
             finally:
                 interrupts.interruptible = False
                 _keep_finished(folder, kept, done)
+        if stale is not None:
+            if made is not None:
+                discard_new_dir(model_dir, manifest, made)
+            raise stale
         if interrupts.draining or interrupts.stop_now:
             raise RecordInterrupted(len(kept))
         if watch.verdict is not None:

@@ -18,6 +18,7 @@ from recorder.manifest import recorded_case
 from recorder.partial import write_entry
 from recorder.repeats import CaseRun
 from recorder.runner import run_case
+from recorder.suite_served import check_served
 from recorder.transport import MIB, HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
@@ -53,9 +54,11 @@ class _RecordingTransport:
     time ran out counts as a timeout, so vcrpy's copy of it is dropped. ``unreachable`` is why the
     last attempt could not connect, None once any attempt connected."""
 
-    def __init__(self, inner: RequestsTransport, cassette: Any) -> None:
+    def __init__(self, inner: RequestsTransport, cassette: Any, suite: Suite, case_id: str) -> None:
         self.inner = inner
         self.cassette = cassette
+        self.suite = suite
+        self.case_id = case_id
         self.digests: list[str] = []
         self.unreachable: str | None = None
         self._connected = False
@@ -71,6 +74,9 @@ class _RecordingTransport:
             self.unreachable = None if self._connected else failure.unreachable
             raise
         self._connected, self.unreachable = True, None
+        # An answer from another suite is not this case's: nothing of it is kept (no entry).
+        suite = self.suite
+        check_served(answer.headers, suite.name, suite.version, suite.sha256, self.case_id)
         return answer
 
 
@@ -103,7 +109,7 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
         with make_vcr(endpoint.secrets, max_bytes).use_cassette(
             task.cassette, record_mode="all", drop_unused_requests=True
         ) as cassette:
-            transport = _RecordingTransport(inner, cassette)
+            transport = _RecordingTransport(inner, cassette, suite, task.case_id)
             outcome = run_case(
                 suite,
                 suite.case(task.case_id),

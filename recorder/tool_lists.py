@@ -56,11 +56,14 @@ def read_tools_file(path: Path) -> ToolList:
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             raise SuiteError(f"{path}: tools[{index}]: not a function tool with a name")
         description = function.get("description")
+        strict = function.get("strict")
         tools.append(
             ListedTool(
                 function["name"],
                 description if isinstance(description, str) else "",
-                function.get("parameters", {"type": "object", "properties": {}}),
+                # An MCP tools/list answer saved to a file names the schema inputSchema.
+                function.get("parameters", function.get("inputSchema")),
+                strict,  # kept as given: the suite check names one that is not a boolean
             )
         )
     _unique(tools, str(path))

@@ -28,6 +28,7 @@ from scorer.metrics import (
     rank_key,
 )
 from scorer.safe_text import without_mentions
+from scorer.suite_kind import is_lobstack
 from scorer.suite_model import Suite
 from scorer.summary import ModelSummary, Rate
 
@@ -130,6 +131,14 @@ LOWER_LINE = f"{_and([TITLES[m] for m in METRICS if m in LOWER_IS_BETTER])}: low
 TIER_LEGEND = "Tier: a shared letter = not told apart (all pairs paired-tested, Holm, 5%)."
 
 
+def cost_line(suite_name: str) -> str:
+    """What the Cost column is: on Lobstack's keys for a Lobstack suite; another suite's report
+    speaks of no one's keys but the gateway's price (issue 40, part 7)."""
+    if is_lobstack(suite_name):
+        return "Cost is what the calls cost on Lobstack's keys."
+    return "Cost is what the gateway said the calls cost."
+
+
 def leaderboard_md(summaries: Sequence[ModelSummary], suite: Suite | SuiteRef) -> str:
     """The markdown leaderboard (rates in %, 95% intervals in brackets; a dash where nothing
     applies): Wilson intervals, or with repeats case-clustered ones (docs/METHOD.md, "Repeats";
@@ -143,7 +152,7 @@ def leaderboard_md(summaries: Sequence[ModelSummary], suite: Suite | SuiteRef) -
         "",
         f"Suite sha256 `{suite.sha256}`. Rates in % with {INTERVALS[repeated]}; `-` where nothing "
         "applies.",
-        f"{LOWER_LINE} Cost is what the calls cost on Lobstack's keys.",
+        f"{LOWER_LINE} {cost_line(suite.name)}",
         TIER_LEGEND,
         "",
     ]

@@ -121,7 +121,24 @@ def _number(schema: dict[str, Any], default: Any) -> Any:
     return UNDECIDED
 
 
+# A value of each format the validator checks (scorer.schema_formats), inside the method page's
+# workspace date.
+_FORMATS = {
+    "date": "2026-10-21",
+    "date-time": "2026-10-21T09:00:00Z",
+    "time": "09:00:00Z",
+    "email": "user@example.com",
+    "idn-email": "user@example.com",
+    "uri": "https://example.com/",
+    "uuid": "123e4567-e89b-42d3-a456-426614174000",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+}
+
+
 def _string(schema: dict[str, Any], name: str, default: Any) -> Any:
+    if schema.get("format") in _FORMATS and _FORMATS[schema["format"]] != default:
+        return _FORMATS[schema["format"]]
     pattern = schema.get("pattern")
     low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
     high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None

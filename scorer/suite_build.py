@@ -10,9 +10,10 @@ from typing import Any
 from scorer import suite_kind, suite_rules
 from scorer.checks import operand_problem
 from scorer.iso_date import is_iso_date
+from scorer.schema import schema_errors
 from scorer.suite_accepts import parse_accepts
 from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
-from scorer.suite_origin import origin_problems
+from scorer.suite_origin import origin_problems, origin_validators
 from scorer.suite_tools import TOOL_NAME_RE, TOOL_NAME_RULE, build_tools, shown_name
 
 # Used with fullmatch only: re.match's `$` also matches before a final newline ("1.1.0\n" passed).
@@ -29,6 +30,7 @@ class SuiteBuilder:
         # The Lobstack suite keeps the method page's group rules; another suite names its own groups
         # and ids.
         self.lobstack = False
+        self.origin_tools: dict[str, Any] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
@@ -51,7 +53,10 @@ class SuiteBuilder:
             self.problem("released", f"{data['released']!r} is not a YYYY-MM-DD date (a real day)")
         self.lobstack = suite_kind.is_lobstack(data.get("name"))
         if "origin" in data:
-            self.problems.extend(origin_problems(data["origin"]))
+            found = origin_problems(data["origin"])
+            if not found:
+                self.origin_tools, found = origin_validators(data["origin"])
+            self.problems.extend(found)
         tools = self.tools(data.get("tools"))
         raw_cases = data.get("cases")
         cases: list[Case] = []
@@ -74,11 +79,13 @@ class SuiteBuilder:
             cases=tuple(cases),
             sha256=sha256,
             source=self.source,
+            origin_tools=self.origin_tools,
         )
 
     def tools(self, raw: Any) -> dict[str, Tool]:
         """The suite's tool catalogue (a case offering a refused name is told so in ``case``)."""
-        tools, problems = build_tools(raw)
+        # Lobstack's suites keep the method page's subset; another suite's schemas are whole.
+        tools, problems = build_tools(raw, whole=not self.lobstack)
         self.problems.extend(problems)
         return tools
 
@@ -228,6 +235,13 @@ class SuiteBuilder:
                 for error in tool.errors(reference):
                     self.problem(
                         f"{at}.reference", f"does not validate against {name}'s schema: {error}"
+                    )
+            origin = self.origin_tools.get(name)
+            if origin is not None and (tool is None or not tool.errors(reference)):
+                for error in schema_errors(origin, reference):
+                    self.problem(
+                        f"{at}.reference",
+                        f"does not validate against {name}'s schema in the origin: {error}",
                     )
         accepts, trouble = parse_accepts(raw.get("audit_accept"), f"{at}.audit_accept")
         self.problems.extend(trouble)

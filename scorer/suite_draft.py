@@ -22,6 +22,7 @@ from typing import Any
 
 from scorer.schema_samples import UNDECIDED, sample
 from scorer.suite_tools import build_tools
+from scorer.tool_schema_sent import sent_parameters
 from scorer.tool_schema_subset import subset_schema
 
 SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"
@@ -31,19 +32,23 @@ _CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
 
 @dataclass(frozen=True)
 class ListedTool:
-    """One tool as listed: name, description, input schema (as given)."""
+    """One tool as listed: name, description, input schema (as given), and a tools file's
+    ``strict`` (None when it says nothing)."""
 
     name: str
     description: str
     input_schema: Any
+    strict: Any = None
 
 
 def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
-    """The suite's OpenAI-style entry for ``tool`` (its schema within the subset) and the
-    schema notes."""
-    parameters, notes = subset_schema(tool.input_schema, f"{tool.name}.parameters")
+    """The suite's OpenAI-style entry for ``tool`` (its schema whole, ``strict`` kept) and the
+    schema notes (one per difference from the origin)."""
+    parameters, notes = sent_parameters(tool.input_schema, f"{tool.name}.parameters")
     function: dict[str, Any] = {"name": tool.name, "description": tool.description or tool.name}
     function["parameters"] = parameters
+    if tool.strict is not None:
+        function["strict"] = tool.strict
     return {"type": "function", "function": function}, notes
 
 
@@ -75,13 +80,13 @@ def draft_suite(
     offered = [tool.name for tool in tools]
     cases: list[dict[str, Any]] = []
     for tool in tools:
-        parameters = catalogue[tool.name]["function"]["parameters"]
+        parameters = _draft_view(tool)
         cases.append(_call_case("selection", tool, parameters, offered, optional=False))
         if _optional_names(parameters):
             cases.append(_call_case("arguments", tool, parameters, offered, optional=True))
     by_name = {tool.name: tool for tool in tools}
     for one in taken:
-        parameters = catalogue[one.tool]["function"]["parameters"]
+        parameters = _draft_view(by_name[one.tool])
         cases.append(_chain_case(by_name[one.tool], parameters, offered, one))
     cases += [
         _no_call_case(
@@ -122,7 +127,7 @@ def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
     """Each problem of the drafted catalogue's schemas, as ``tool 'NAME': parameters...: message``
     (the caller names the tools file or server they came from)."""
     problems = []
-    for line in build_tools(catalogue)[1]:
+    for line in build_tools(catalogue, whole=True)[1]:
         where, _, message = line.partition(": ")
         head, _, field = where.partition(".function.")
         name = head.removeprefix("tools.")
@@ -133,10 +138,17 @@ def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
 def required_reference(tool: ListedTool) -> dict[str, Any]:
     """The selection case's reference for ``tool``: its required arguments, values made from its
     schema (one that cannot be made is left out, and the suite check names it)."""
-    parameters = catalogue_entry(tool)[0]["function"]["parameters"]
+    parameters = _draft_view(tool)
     return _call_case("selection", tool, parameters, [], optional=False)["steps"][0]["calls"][0][
         "reference"
     ]
+
+
+def _draft_view(tool: ListedTool) -> dict[str, Any]:
+    """The schema the values are drafted from: the tool's, its ``$ref``s written out and plain
+    ``anyOf`` types read as a type list (the notes are not kept: the model is sent the schema
+    whole)."""
+    return subset_schema(tool.input_schema, f"{tool.name}.parameters")[0]
 
 
 def case_id(prefix: str, tool: str) -> str:

@@ -21,7 +21,7 @@ TOP = ("name", "version", "released", "system_prompt", "tools", "cases", "origin
 ORIGIN = ("kind", "server", "tools", "schema_notes")
 SERVER = ("name", "version")
 TOOL = ("type", "function")
-FUNCTION = ("name", "description", "parameters")
+FUNCTION = ("name", "description", "parameters", "strict")
 CASE = ("id", "group", "tools", "messages", "steps", "draft")
 # Messages go to the gateway as written, so they may carry the chat-completions message fields.
 MESSAGE = ("role", "content", "name", "tool_calls", "tool_call_id")

@@ -116,6 +116,9 @@ class Suite:
     cases: tuple[Case, ...]
     sha256: str
     source: str
+    # Validators of the tools as the origin lists them (docs/FORMATS.md, "Tool schemas of own
+    # suites"): suite check and audit compare the suite with them; judging never reads them.
+    origin_tools: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def case(self, case_id: str) -> Case:
         """The case with this id (KeyError when absent)."""

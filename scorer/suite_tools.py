@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from scorer.schema import make_validator, schema_problems
+from scorer.schema_full import full_schema_problems, make_full_validator
 from scorer.suite_model import Tool
 
 # What OpenAI-compatible gateways accept as a function name (OpenAI's rule): any other is refused
@@ -15,9 +16,11 @@ TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 TOOL_NAME_RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
 
 
-def build_tools(raw: Any) -> tuple[dict[str, Tool], list[str]]:
+def build_tools(raw: Any, whole: bool = False) -> tuple[dict[str, Tool], list[str]]:
     """The tools of a suite's ``tools`` object and every problem as ``where: message`` (a name
-    gateways refuse is one problem here, and one for each case that offers it)."""
+    gateways refuse is one problem here, and one for each case that offers it). ``whole``: the
+    schemas are whole Draft 2020-12, formats checked (a suite that is not Lobstack's); else the
+    method page's subset."""
     problems: list[str] = []
 
     def problem(where: str, message: str) -> None:
@@ -52,10 +55,15 @@ def build_tools(raw: Any) -> tuple[dict[str, Tool], list[str]]:
         if not isinstance(parameters, dict) or parameters.get("type") != "object":
             problem(f"{where}.function.parameters", 'must be a schema with "type": "object"')
             continue
-        found = schema_problems(parameters, f"{where}.function.parameters")
+        if "strict" in function and not isinstance(function["strict"], bool):
+            problem(f"{where}.function.strict", "must be true or false")
+            continue
+        at = f"{where}.function.parameters"
+        found = full_schema_problems(parameters, at) if whole else schema_problems(parameters, at)
         problems.extend(found)
         if not found:
-            tools[name] = Tool(name=name, spec=spec, validator=make_validator(parameters))
+            check = make_full_validator if whole else make_validator
+            tools[name] = Tool(name=name, spec=spec, validator=check(parameters))
     return tools, problems
 
 

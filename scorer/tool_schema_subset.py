@@ -1,5 +1,6 @@
 """A tool's input schema brought into the validator's subset (docs/commands/suite-new.md#suite-new),
-every change named.
+every change named: the view ``suite new`` drafts values from (``format`` kept for them). The model
+is sent the schema whole (``scorer.tool_schema_sent``).
 
 An MCP server or a tools file may use JSON Schema beyond the 14 keywords the suite allows. What has
 an exact equivalent in the subset is rewritten (``anyOf`` of plain types -> a ``type`` list, a local
@@ -74,7 +75,7 @@ def _subset(
             }
         elif key in _SCHEMA_KEYS:
             out[key] = _subset(value, f"{where}.{key}", defs, notes, seen)
-        elif key in ALLOWED_KEYWORDS:
+        elif key in ALLOWED_KEYWORDS or key == "format":  # format: the drafter fills it
             out[key] = value
     _rewrite(schema, out, where, notes)
     return out
@@ -115,6 +116,8 @@ def _rewrite(schema: dict[str, Any], out: dict[str, Any], where: str, notes: lis
             notes.append(f"{where}: {key} is not in the subset; left out")
     for key in sorted(schema):
         if key in ALLOWED_KEYWORDS or key in _SILENT or key in ("$defs", "definitions", "$ref"):
+            continue
+        if key == "format":
             continue
         if key in ("anyOf", "oneOf", "default", "exclusiveMinimum", "exclusiveMaximum"):
             continue

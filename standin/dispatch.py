@@ -39,6 +39,7 @@ from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
 from standin.streamed import STREAMED_KINDS
+from standin.suite_follow import SuiteFollower
 from standin.suite_index import SuiteIndex
 
 CHAT_PATH = "/v1/chat/completions"
@@ -72,9 +73,11 @@ Outcome = Answer | Hangup
 class Dispatcher:
     """Decides outcomes; the only state is the attempt counter, guarded by a lock."""
 
-    def __init__(self, config: GatewayConfig, suite: SuiteIndex) -> None:
+    def __init__(self, config: GatewayConfig, suite: SuiteFollower) -> None:
         self._config = config
-        self._suite = suite
+        self._follower = suite
+        # The suite each request is answered from, per handler thread (``handle`` sets it).
+        self._local = threading.local()
         self._latency_s = config.latency_ms / 1000.0
         self._attempts: Counter[tuple[str, str]] = Counter()
         self._answers: Counter[tuple[str, str]] = (
@@ -83,9 +86,16 @@ class Dispatcher:
         self._lock = threading.Lock()
 
     def handle(
-        self, method: str, path: str, body: bytes, headers: dict[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        suite: SuiteIndex | None = None,
     ) -> Outcome:
-        """The outcome of one request (``headers`` are only ever echoed by the ``echo`` fault)."""
+        """The outcome of one request (``headers`` are only ever echoed by the ``echo`` fault),
+        answered from ``suite`` (the follower's current one when None)."""
+        self._local.suite = suite if suite is not None else self._follower.current()
         route_path = path.split("?", 1)[0].rstrip("/")
         if method == "POST" and route_path == CHAT_PATH:
             return self._chat(body, path, headers or {})
@@ -216,8 +226,9 @@ class Dispatcher:
     ) -> Answer:
         offered = offered_names(request.get("tools"))
         messages = request["messages"]
-        position = self._suite.locate(messages, offered)
-        schemas = self._suite.tool_schemas
+        suite: SuiteIndex = self._local.suite
+        position = suite.locate(messages, offered)
+        schemas = suite.tool_schemas
         ask = Ask(
             position, offered, body_digest, self._config.seed, schemas, attempt, tuple(messages),
             run=self._config.run, drift_from=self._config.drift_from,

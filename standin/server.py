@@ -24,7 +24,7 @@ from standin.catalog import model_names
 from standin.config import GatewayConfig
 from standin.dispatch import Answer, Dispatcher, Outcome
 from standin.streamed import StreamEnd, write_streamed
-from standin.suite_index import load_suite_index
+from standin.suite_follow import SUITE_HEADER, SuiteFollower, suite_header, suite_line
 from standin.wire import CREATED
 
 HOST = "127.0.0.1"
@@ -70,14 +70,14 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length > 0 else b""
         self.server.gateway._handle(method, self.path, body, self, dict(self.headers.items()))
 
-    def send(self, answer: Answer) -> None:
+    def send(self, answer: Answer, *extra: tuple[str, str]) -> None:
         """Write a whole answer (a client that hangs up first, as one refusing ``bigheader``
-        does, is no error)."""
+        does, is no error); ``extra`` headers after the answer's own."""
         try:
             for informational in answer.informational:
                 self.wfile.write(informational)
             self.send_response(answer.status)
-            for name, value in answer.headers:
+            for name, value in (*answer.headers, *extra):
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(answer.body)))
             self.send_header("Connection", "close")
@@ -109,9 +109,11 @@ class StandInGateway:
     """A running (after ``start()`` or ``with``) stand-in gateway; ``url`` is the API root ending
     in ``/v1``."""
 
-    def __init__(self, config: GatewayConfig, port: int = 0) -> None:
+    def __init__(self, config: GatewayConfig, port: int = 0, on_change: Any = None) -> None:
         self.config = config
-        self._dispatcher = Dispatcher(config, load_suite_index(Path(config.suite_path)))
+        # Read again when the file changes; on_change is told each new suite (the CLI prints it).
+        self.suite = SuiteFollower(Path(config.suite_path), on_change)
+        self._dispatcher = Dispatcher(config, self.suite)
         self._port = port
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -232,19 +234,22 @@ class StandInGateway:
             self._seen.append(body)
         if not self._open.is_set() and not self._wait_for_release():
             return  # shutting down: hang up instead of answering
-        outcome: Outcome = self._dispatcher.handle(method, path, body, headers)
+        served = self.suite.current()  # the suite this answer is made from, and named by
+        outcome: Outcome = self._dispatcher.handle(method, path, body, headers, served)
         if outcome.delay_s > 0 and self._stopping.wait(outcome.delay_s):
             return  # shutting down: hang up instead of answering
+        # Named as a proxy in front would pass it on (prefixed), like the answer's own headers.
+        named = (self.config.upstream_prefix + SUITE_HEADER, suite_header(served))
         if isinstance(outcome, Answer) and outcome.stream is not None:
             timings = (self.config.drip_ms / 1000.0, self.config.timeout_sleep_s)
             end = write_streamed(
-                outcome.stream, outcome.status, outcome.headers, outcome.body, handler,
+                outcome.stream, outcome.status, (*outcome.headers, named), outcome.body, handler,
                 self._stopping, timings,
             )  # fmt: skip
             with self._lock:
                 self._stream_ends.append(end)
         elif isinstance(outcome, Answer):
-            handler.send(outcome)
+            handler.send(outcome, named)
         # a Hangup writes nothing; the server closes the connection when the handler returns
 
     def _wait_for_release(self) -> bool:
@@ -268,13 +273,17 @@ def _interrupt(signum: int, frame: object) -> None:
 def serve_forever(config: GatewayConfig, port: int = DEFAULT_PORT, announce: Any = print) -> None:
     """Serve on 127.0.0.1:``port`` until Ctrl-C (or SIGTERM), after announcing the URL and
     models; returns cleanly."""
-    gateway = StandInGateway(config, port).start()
+    gateway = StandInGateway(config, port, on_change=announce).start()
     # SIGTERM (docker stop, kill) ends the server like Ctrl-C; signals can only be set from the
     # main thread
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if in_main else None
     try:
         announce(f"Stand-in gateway on {gateway.url} (models: {', '.join(model_names())})")
+        announce(
+            f"serving suite {suite_line(gateway.suite.current())} from {config.suite_path}; "
+            "read again when the file changes"
+        )
         gateway.wait()
     except KeyboardInterrupt:
         pass

@@ -10,8 +10,9 @@ request's offered tool names wins, then the longest opening, then suite order.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +62,15 @@ class Position:
 
 @dataclass(frozen=True)
 class SuiteIndex:
-    """System prompt, tool schemas by name, and cases in suite order."""
+    """System prompt, tool schemas by name, and cases in suite order; the suite's name, version
+    and the sha256 of the file's bytes name the suite served (``standin.suite_follow``)."""
 
     system_prompt: str
     tool_schemas: dict[str, dict[str, Any]]
     cases: tuple[Case, ...]
+    name: str = ""
+    version: str = ""
+    sha256: str = ""
 
     def locate(self, messages: list[Any], offered: tuple[str, ...]) -> Position | None:
         """The case and step of a conversation, or ``None`` when it is not one of the suite's."""
@@ -102,13 +107,22 @@ def load_suite_index(path: Path) -> SuiteIndex:
     """Read a suite file (JSON, or YAML by its name); raises ``SuiteError`` naming the file and the
     first thing missing."""
     try:
-        if is_yaml(str(path)):
-            data = decode_suite(path.read_bytes(), str(path))[0]
-        else:
-            data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise SuiteError(f"{path}: suite file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise SuiteError(f"{path}: cannot read suite file: {exc}") from None
+    return index_of_bytes(raw, path)
+
+
+def index_of_bytes(raw: bytes, path: Path) -> SuiteIndex:
+    """The index of a suite file's bytes ``raw`` (read from ``path``, which names it in errors)."""
+    try:
+        if is_yaml(str(path)):
+            data = decode_suite(raw, str(path))[0]
+        else:
+            data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
         raise SuiteError(f"{path}: cannot read suite file: {exc}") from None
     except json.JSONDecodeError as exc:
         raise SuiteError(
@@ -119,7 +133,7 @@ def load_suite_index(path: Path) -> SuiteIndex:
     # The index reads only what answering needs; suite check names the case, field (and YAML line).
     check = f"; `lobstack-eval suite check {path}` names each problem with its case and field"
     try:
-        return _index(data)
+        index = _index(data)
     except RecursionError:
         raise SuiteError(
             f"{path}: not a suite file the gateway can use: nested too deep{check}"
@@ -128,6 +142,13 @@ def load_suite_index(path: Path) -> SuiteIndex:
         raise SuiteError(
             f"{path}: not a suite file the gateway can use: {_describe(exc)}{check}"
         ) from None
+    name, version = data.get("name"), data.get("version")
+    return replace(
+        index,
+        name=name if isinstance(name, str) else "",
+        version=version if isinstance(version, str) else "",
+        sha256=hashlib.sha256(raw).hexdigest(),
+    )
 
 
 def _describe(exc: Exception) -> str:

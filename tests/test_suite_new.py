@@ -90,17 +90,8 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
         f"next: rewrite the drafts' requests, then `lobstack-eval suite check {out}` and "
         f"`lobstack-eval suite audit {out}`"
     )
-    # Every feature beyond the subset is named, with what the catalogue holds instead.
-    notes = [
-        line.removeprefix("schema note: ") for line in said.splitlines() if "schema note" in line
-    ]
-    assert notes == [
-        "set_thermostat.parameters.celsius: exclusiveMinimum 4 written as minimum 5 (an integer)",
-        'set_thermostat.parameters.mode: default "auto" stated in the description',
-        "set_thermostat.parameters.until: format is not in the subset; left out (not validated)",
-        "set_thermostat.parameters.eco: default false stated in the description",
-        'lights.parameters.level: anyOf of types written as type ["integer", "null"]',
-    ]
+    # The model is sent each schema whole, so nothing differs from the origin: no schema note.
+    assert "schema note" not in said
     suite = parse_suite(out.read_bytes(), str(out))
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["origin"]["kind"] == "tools_file" and document["origin"]["tools"] == TOOLS
@@ -120,13 +111,15 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
         "room": "office",
         "celsius": 6,
         "mode": "cool",
-        "until": "example-until",
+        "until": "2026-10-21T09:00:00Z",
         "eco": True,
     }
-    assert suite.tools["set_thermostat"].spec["function"]["parameters"]["properties"]["room"] == {
-        "type": "string",
-        "enum": ["kitchen", "office", "bedroom"],
-    }
+    for listed, tool in ((TOOLS[0]["function"], "set_thermostat"), (TOOLS[1], "lights")):
+        assert suite.tools[tool].spec["function"]["parameters"] == listed["parameters"]
+    # Valid arguments checks the whole schema: the $ref'd enum, exclusiveMinimum, the format.
+    assert suite.tools["set_thermostat"].errors({**args, "room": "attic"})
+    assert suite.tools["set_thermostat"].errors({**args, "celsius": 4})
+    assert suite.tools["set_thermostat"].errors({**args, "until": "tomorrow"})
     assert main(["suite", "check", str(out)]) == 0
     assert "drafts: 6 of 6 cases still say what to edit" in capsys.readouterr().out
     summary = audit_summary(out, capsys, tmp_path)

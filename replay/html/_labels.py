@@ -10,6 +10,7 @@ __all__ = [
     "GROUP_LABELS",
     "LOWER_IS_BETTER",
     "METRIC_LABELS",
+    "OWN_CAVEATS",
     "STATUSES",
     "STATUS_CLASS",
     "STATUS_MARKS",
@@ -49,4 +50,11 @@ CAVEATS = (
     "The scores measure tool calling through the Lobstack API with this prompt and these tools; a "
     "different prompt or tool set can score differently.",
     "Errored and unrecorded cases are counted and shown, and left out of every rate.",
+)
+# The same for a suite of one's own: nothing of Lobstack's router or API (issue 40, part 7).
+OWN_CAVEATS = (
+    CAVEATS[0],
+    "The scores measure tool calling through the gateway the runs were recorded with, with this "
+    "prompt and these tools; a different prompt or tool set can score differently.",
+    CAVEATS[3],
 )

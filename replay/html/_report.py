@@ -13,7 +13,7 @@ import replay.html._view as _view
 from fileio.atomic import write_atomic
 from replay.html._cache import cached_svg
 from replay.html._front_view import FrontPlot, front_plot, section
-from replay.html._labels import CAVEATS, STATUS_MARKS
+from replay.html._labels import CAVEATS, OWN_CAVEATS, STATUS_MARKS
 from replay.html._load import load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
@@ -24,6 +24,7 @@ from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from scorer.errors import LobstackError, ResultsError
 from scorer.front import front
+from scorer.suite_kind import is_lobstack
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -117,7 +118,7 @@ def render_report(
         power_legend=POWER_LEGEND,
         suites=suites,
         suite_file_note=_suite_file_note(ordered, suite),
-        caveats=CAVEATS,
+        caveats=CAVEATS if any(is_lobstack(s.name) for s in suites) else OWN_CAVEATS,
         models=[s.model for s in board_models],
         case_ids=case_ids,
         columns=_view.columns(repeated),

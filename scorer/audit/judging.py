@@ -10,6 +10,7 @@ from typing import Any
 from scorer.audit.model import Answer
 from scorer.dialect import DEFAULT as DIALECT
 from scorer.judge import StepVerdict, judge_step
+from scorer.schema import schema_errors
 from scorer.suite_model import Case, Suite
 
 
@@ -38,3 +39,16 @@ def judge_answer(answer: Answer, case: Case, suite: Suite) -> StepVerdict:
     return judge_step(
         case.steps[answer.step], DIALECT.parse_answer(completion_body(answer)), case, suite
     )
+
+
+def origin_rejects(answer: Answer, suite: Suite, looser_only: bool = False) -> str | None:
+    """Why the origin's schema rejects a call of ``answer`` (``TOOL: error``), or None: each call
+    to a tool the suite's ``origin`` lists is validated against the tool as listed. ``looser_only``:
+    only a call the suite's own schema of the tool accepts (the suite is looser there)."""
+    for name, arguments in answer.calls:
+        validator = suite.origin_tools.get(name)
+        errors = schema_errors(validator, arguments) if validator is not None else []
+        own = suite.tools.get(name)
+        if errors and not (looser_only and own is not None and own.errors(arguments)):
+            return f"{name}: {errors[0]}"
+    return None

@@ -4,7 +4,7 @@ stale markers."""
 
 from __future__ import annotations
 
-from scorer.audit.judging import judge_answer
+from scorer.audit.judging import judge_answer, origin_rejects
 from scorer.audit.model import Answer, CaseAudit, Finding, SuiteAudit
 from scorer.audit.right import step_right
 from scorer.audit.values import Sources
@@ -83,13 +83,20 @@ def audit_case(case: Case, suite: Suite) -> CaseAudit:
                 j = answer.call if answer.call is not None else 0
                 used.add((answer.step, j, expected.audit_accept.index(marker)))  # type: ignore[union-attr]
             check = check_text(expected, answer.arg) if expected else "the step's checks"
+            looser = origin_rejects(answer, suite, looser_only=True)
+            if looser is not None:  # the suite lets through what the tool itself refuses
+                check = f"the suite's schema is looser than the origin's, which refuses {looser}"
             survivors.append(
                 Finding(case.id, answer, tool, check, marker.reason if marker else None)
             )
         else:
             rights += 1
-            if verdict.passed:
+            refused = origin_rejects(answer, suite) if verdict.passed else None
+            if verdict.passed and refused is None:
                 accepted += 1
+            elif refused is not None:
+                reason = f"the suite accepts it but the origin's schema refuses {refused}"
+                rejected.append(Finding(case.id, answer, tool, reason))
             else:
                 rejected.append(Finding(case.id, answer, tool, verdict.reason or "failed"))
     stale = tuple(
