@@ -90,19 +90,48 @@ def new(
         raise UsageError(
             f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
         )
+    source = tools if tools is not None else mcp
+    _check_listing(listing.tools, str(source))
     document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
     problems = catalogue_problems(document["tools"])
     if problems:  # the tools' own fault: name where they came from, and write nothing
-        raise SuiteError(f"{tools if tools is not None else mcp}: " + "; ".join(problems))
+        raise SuiteError(f"{source}: " + "; ".join(problems))
     _write(out, document)
-    typer.echo(
-        f"wrote {out}: {suite_name} 0.1.0, {len(listing.tools)} tools, {len(document['cases'])} "
-        "cases, every case a draft"
-    )
-    for note in document["origin"]["schema_notes"]:
-        typer.echo(f"schema note: {note}")
+    _say_written(out, suite_name, len(listing.tools), document)
     _check_written(out)
     return 0
+
+
+def _say_written(out: Path, suite_name: str, count: int, document: dict[str, Any]) -> None:
+    """What was written, a warning above a gateway's tool limit, and each schema note."""
+    from scorer.safe_text import for_terminal
+    from scorer.schema_budget import GATEWAY_TOOL_LIMIT
+
+    typer.echo(
+        f"wrote {out}: {suite_name} 0.1.0, {count} tools, {len(document['cases'])} "
+        "cases, every case a draft"
+    )
+    if count > GATEWAY_TOOL_LIMIT:
+        typer.echo(
+            f"warning: {count} tools: more than the {GATEWAY_TOOL_LIMIT} a gateway "
+            f"takes in one request; each case offers its own tool and the ones listed nearest "
+            f"it, {GATEWAY_TOOL_LIMIT} in all",
+            err=True,
+        )
+    for note in document["origin"]["schema_notes"]:
+        typer.echo(f"schema note: {for_terminal(note, one_line=True)}")
+
+
+def _check_listing(tools: Any, source: str) -> None:
+    """SuiteError naming ``source`` when the listed tools may not be drafted from: too many, or a
+    schema that is invalid or breaks a walk's limits (scorer/schema_budget.py); checked before
+    anything walks them."""
+    from scorer.errors import SuiteError
+    from scorer.schema_budget import listing_problems
+
+    problems = listing_problems([(tool.name, tool.input_schema) for tool in tools])
+    if problems:
+        raise SuiteError(f"{source}: " + "; ".join(problems))
 
 
 def _checked(
@@ -162,8 +191,10 @@ def _check_written(out: Path) -> None:
     from scorer.errors import SuiteError
 
     report = check_suite_file(out)
+    from scorer.safe_text import for_terminal
+
     for problem in report.problems:
-        typer.echo(f"to decide: {out}: {problem}", err=True)
+        typer.echo(f"to decide: {out}: {for_terminal(problem, one_line=True)}", err=True)
     if report.problems:
         raise SuiteError(
             f"{out}: {len(report.problems)} thing(s) to decide before it loads (listed above)"

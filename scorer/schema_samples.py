@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.patterns import PatternError, pattern_search
@@ -33,12 +34,18 @@ _STRING_TRIES = (
 )
 
 
-class _Undecided:
-    def __repr__(self) -> str:
-        return "UNDECIDED"
+MAX_ITEMS = 100  # items of a drafted array
+MAX_LENGTH = 10_000  # characters of a drafted string
 
 
-UNDECIDED: Any = _Undecided()
+@dataclass(frozen=True)
+class Undecided:
+    """No value made: why, for the case's draft note."""
+
+    reason: str = "the schema does not let one be made"
+
+
+UNDECIDED: Any = Undecided()
 
 
 def sample(schema: Any, name: str, avoid_default: bool = False) -> Any:
@@ -64,11 +71,16 @@ def sample(schema: Any, name: str, avoid_default: bool = False) -> Any:
         return _number(schema, default if avoid_default else None)
     if kind == "array":
         item = sample(schema.get("items", {}), name)
-        if item is UNDECIDED:
-            return UNDECIDED
+        if isinstance(item, Undecided):
+            return item
         count = max(1, int(schema.get("minItems") or 1))
+        if count > MAX_ITEMS:  # a value of 300,000,000 items is not drafted: the author decides
+            return Undecided(
+                f"minItems {count} is more than the {MAX_ITEMS} items suite new writes"
+            )
         if isinstance(schema.get("maxItems"), int) and schema["maxItems"] < count:
             return UNDECIDED
+
         items = [item] + [_numbered(item, i) for i in range(2, count + 1)]
         return items
     if kind == "object":
@@ -76,8 +88,8 @@ def sample(schema: Any, name: str, avoid_default: bool = False) -> Any:
         out = {}
         for key in schema.get("required") or []:
             value = sample(props.get(key, {}), key)
-            if value is UNDECIDED:
-                return UNDECIDED
+            if isinstance(value, Undecided):
+                return value
             out[key] = value
         return out
     return _string(schema, name, default if avoid_default else None)
@@ -125,6 +137,10 @@ def _string(schema: dict[str, Any], name: str, default: Any) -> Any:
     pattern = schema.get("pattern")
     low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
     high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
+    if low > MAX_LENGTH:  # a string of 1,500,000,000 characters is not drafted
+        return Undecided(
+            f"minLength {low} is more than the {MAX_LENGTH} characters suite new writes"
+        )
     own = f"example-{name}".replace("_", "-")
     for value in (own, *_STRING_TRIES):
         if value == default or len(value) < low or (high is not None and len(value) > high):

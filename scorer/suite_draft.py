@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.schema_samples import UNDECIDED, sample
+from scorer.schema_budget import GATEWAY_TOOL_LIMIT
+from scorer.schema_samples import Undecided, sample
 from scorer.suite_tools import build_tools
 from scorer.tool_schema_subset import subset_schema
 
@@ -72,17 +73,20 @@ def draft_suite(
         entry, found = catalogue_entry(tool)
         catalogue[tool.name] = entry
         notes += found
-    offered = [tool.name for tool in tools]
+    names = [tool.name for tool in tools]
+    offered = offered_near(names, 0)
     cases: list[dict[str, Any]] = []
-    for tool in tools:
+    for index, tool in enumerate(tools):
         parameters = catalogue[tool.name]["function"]["parameters"]
-        cases.append(_call_case("selection", tool, parameters, offered, optional=False))
+        near = offered_near(names, index)
+        cases.append(_call_case("selection", tool, parameters, near, optional=False))
         if _optional_names(parameters):
-            cases.append(_call_case("arguments", tool, parameters, offered, optional=True))
+            cases.append(_call_case("arguments", tool, parameters, near, optional=True))
     by_name = {tool.name: tool for tool in tools}
     for one in taken:
         parameters = catalogue[one.tool]["function"]["parameters"]
-        cases.append(_chain_case(by_name[one.tool], parameters, offered, one))
+        near = offered_near(names, names.index(one.tool))
+        cases.append(_chain_case(by_name[one.tool], parameters, near, one))
     cases += [
         _no_call_case(
             "no-call-small-talk",
@@ -116,6 +120,16 @@ def draft_suite(
         "cases": cases,
         "origin": {**origin, "schema_notes": notes},
     }
+
+
+def offered_near(names: list[str], index: int) -> list[str]:
+    """The tools a case about ``names[index]`` offers: all of them up to a gateway's limit per
+    request (``GATEWAY_TOOL_LIMIT``), else the limit's worth listed nearest it, in listed order (so
+    the suite grows linearly with the tools, not as their square)."""
+    if len(names) <= GATEWAY_TOOL_LIMIT:
+        return names
+    start = min(max(0, index - GATEWAY_TOOL_LIMIT // 2), len(names) - GATEWAY_TOOL_LIMIT)
+    return names[start : start + GATEWAY_TOOL_LIMIT]
 
 
 def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
@@ -183,8 +197,8 @@ def _call_case(
     undecided: list[str] = []
     for arg in [] if given is not None else names:
         value = sample(props.get(arg, {}), arg, avoid_default=optional)
-        if value is UNDECIDED:
-            undecided.append(arg)
+        if isinstance(value, Undecided):
+            undecided.append(f"{arg} ({value.reason})")
             continue
         reference[arg] = value
     args = {arg: {"eq": value} for arg, value in reference.items()}
@@ -198,11 +212,7 @@ def _call_case(
         "reference and its check too"
     )
     if undecided:
-        draft += (
-            "; decide a value for "
-            + ", ".join(undecided)
-            + " (the schema does not let one be made)"
-        )
+        draft += "; decide a value for " + ", ".join(undecided)
     prefix = {"selection": "select", "arguments": "args"}.get(group, group)
     return {
         "id": case_id(prefix, tool.name),
