@@ -57,6 +57,26 @@ _CHAIN = typer.Option(
     "(repeatable).",
 )
 _FORCE = typer.Option(False, "--force", help="Overwrite a file already at OUT.")
+_ENV = typer.Option(
+    [],
+    "--env",
+    metavar="KEY=VALUE",
+    help="With a --mcp command: set this variable for the server, on top of your whole "
+    "environment, which it gets too (repeatable). Never written or printed.",
+)
+_HEADER = typer.Option(
+    [],
+    "--header",
+    metavar="'NAME: VALUE'",
+    help="With an --mcp URL: send this HTTP header on each request, e.g. 'Authorization: Bearer "
+    "...' (repeatable). Never written or printed.",
+)
+_KEEP_ERRORS = typer.Option(
+    False,
+    "--keep-chain-errors",
+    help="Keep a --chain call's error answer as its scripted result (by default an error answer "
+    "stops suite new, with nothing written).",
+)
 
 
 def new(
@@ -68,6 +88,9 @@ def new(
     timeout: float = _TIMEOUT,
     chain: list[str] = _CHAIN,
     force: bool = _FORCE,
+    env: list[str] = _ENV,
+    header: list[str] = _HEADER,
+    keep_chain_errors: bool = _KEEP_ERRORS,
 ) -> int:
     """Write a starting suite from your tools: for each tool a selection case and, when it has
     optional arguments, an arguments case (a reference call, eq checks on the values the request
@@ -80,10 +103,13 @@ def new(
     from scorer.suite_rules import is_lobstack
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
+    variables, headers = _server_options(mcp, env, header)
     out = out or DEFAULT_OUT
     if mcp is not None:  # starting a server can take seconds: say what is happening
         typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
-    listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout, chains)
+        listing = list_mcp_tools(mcp, timeout, chains, variables, headers, keep_chain_errors)
+    else:
+        listing = read_tools_file(tools)
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem
     suite_name = name or _slug(str(default))
     if is_lobstack(suite_name):
@@ -203,6 +229,38 @@ def _check_written(out: Path) -> None:
         f"next: rewrite the drafts' requests, then `lobstack-eval suite check {out}` and "
         f"`lobstack-eval suite audit {out}`"
     )
+
+
+def _server_options(
+    mcp: str | None, env: list[str], header: list[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``--env KEY=VALUE`` (a --mcp command's) and ``--header 'NAME: VALUE'`` (a --mcp URL's) as
+    dicts; UsageError naming the option, never its value (it may be a secret)."""
+    from scorer.errors import UsageError
+
+    is_url = mcp is not None and mcp.startswith(("http://", "https://"))
+    if env and (mcp is None or is_url):
+        raise UsageError("--env: sets a variable for a --mcp command (a server it starts)")
+    if header and not is_url:
+        raise UsageError("--header: is sent to an --mcp http(s):// URL only")
+    variables: dict[str, str] = {}
+    for number, text in enumerate(env, 1):
+        key, sep, value = text.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise UsageError(
+                f"--env number {number}: must be KEY=VALUE with KEY a variable name (not shown: "
+                "it may hold a secret)"
+            )
+        variables[key] = value
+    headers: dict[str, str] = {}
+    for number, text in enumerate(header, 1):
+        name, sep, value = text.partition(":")
+        if not sep or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name) or not value.strip():
+            raise UsageError(
+                f"--header number {number}: must be 'NAME: VALUE' (not shown: it may hold a secret)"
+            )
+        headers[name] = value.strip()
+    return variables, headers
 
 
 def _chain(text: str) -> tuple[str, dict[str, Any] | None]:
