@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scorer.draft_reference import argument_names, draft_reference
 from scorer.schema_budget import GATEWAY_TOOL_LIMIT
-from scorer.schema_samples import Undecided, sample
 from scorer.suite_tools import build_tools
 from scorer.tool_schema_subset import subset_schema
 
@@ -80,7 +80,9 @@ def draft_suite(
         parameters = catalogue[tool.name]["function"]["parameters"]
         near = offered_near(names, index)
         cases.append(_call_case("selection", tool, parameters, near, optional=False))
-        if _optional_names(parameters):
+        if len(argument_names(tool.input_schema, True)) > len(
+            argument_names(tool.input_schema, False)
+        ):
             cases.append(_call_case("arguments", tool, parameters, near, optional=True))
     by_name = {tool.name: tool for tool in tools}
     for one in taken:
@@ -158,12 +160,6 @@ def case_id(prefix: str, tool: str) -> str:
     return f"{prefix}-{_CASE_ID.sub('_', tool)}"[:100]
 
 
-def _optional_names(parameters: dict[str, Any]) -> list[str]:
-    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
-    required = set(parameters.get("required") or [])
-    return [name for name in props if name not in required]
-
-
 def _chain_case(
     tool: ListedTool, parameters: dict[str, Any], offered: list[str], taken: TakenResult
 ) -> dict[str, Any]:
@@ -188,19 +184,11 @@ def _call_case(
     optional: bool,
     given: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
-    required = [n for n in parameters.get("required") or [] if isinstance(n, str)]
-    names = [n for n in props if n in required or optional] + [
-        n for n in required if n not in props
-    ]
     reference: dict[str, Any] = dict(given or {})
     undecided: list[str] = []
-    for arg in [] if given is not None else names:
-        value = sample(props.get(arg, {}), arg, avoid_default=optional)
-        if isinstance(value, Undecided):
-            undecided.append(f"{arg} ({value.reason})")
-            continue
-        reference[arg] = value
+    if given is None:
+        drafted = draft_reference(tool.input_schema, optional)
+        reference, undecided = drafted.reference, list(drafted.undecided)
     args = {arg: {"eq": value} for arg, value in reference.items()}
     said = "; ".join(
         f"{arg} {json.dumps(value, ensure_ascii=False)}" for arg, value in reference.items()

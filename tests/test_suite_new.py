@@ -115,12 +115,13 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
     by_id = {c.id: c for c in suite.cases}
     assert all(c.draft for c in suite.cases)
     args = by_id["args-set_thermostat"].steps[0].calls[0].reference
-    # An enum's second member (the $ref written out), a bound respected, defaults avoided.
+    # An enum's second member (the $ref followed), inside an exclusive bound (> 4), defaults
+    # avoided, a date-time (an end: an hour after the usual start).
     assert args == {
         "room": "office",
-        "celsius": 6,
+        "celsius": 5,
         "mode": "cool",
-        "until": "example-until",
+        "until": "2026-03-14T10:30:00Z",
         "eco": True,
     }
     assert suite.tools["set_thermostat"].spec["function"]["parameters"]["properties"]["room"] == {
@@ -138,7 +139,7 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tools = tmp_path / "tools.json"
-    odd = {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$"}
+    odd = {"type": "string", "minLength": 5, "maxLength": 3}  # no string fits
     tools.write_text(
         json.dumps(
             [
