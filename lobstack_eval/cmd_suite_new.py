@@ -71,6 +71,19 @@ _HEADER = typer.Option(
     help="With an --mcp URL: send this HTTP header on each request, e.g. 'Authorization: Bearer "
     "...' (repeatable). Never written or printed.",
 )
+_INCLUDE = typer.Option(
+    [],
+    "--include",
+    metavar="TOOL",
+    help="Draft from this tool only (a name, or a pattern such as 'git_*'; repeatable) "
+    "[default: every listed tool].",
+)
+_EXCLUDE = typer.Option(
+    [],
+    "--exclude",
+    metavar="TOOL",
+    help="Leave this tool out (a name or a pattern; repeatable).",
+)
 _KEEP_ERRORS = typer.Option(
     False,
     "--keep-chain-errors",
@@ -91,37 +104,39 @@ def new(
     env: list[str] = _ENV,
     header: list[str] = _HEADER,
     keep_chain_errors: bool = _KEEP_ERRORS,
+    include: list[str] = _INCLUDE,
+    exclude: list[str] = _EXCLUDE,
 ) -> int:
     """Write a starting suite from your tools: for each tool a selection case and, when it has
-    optional arguments, an arguments case (a reference call, eq checks on the values the request
-    gives, values taken from the schema), plus two no-call cases. Every case is a draft to
-    rewrite in your users' words. A live MCP server is asked for its tool list once, now; its
-    name, version and list are stored in the suite."""
-    from recorder.tool_lists import list_mcp_tools, read_tools_file
-    from scorer.errors import SuiteError, UsageError
-    from scorer.suite_draft import catalogue_problems, draft_suite
+    optional arguments, an arguments case (a reference call valid against the tool's schema, eq
+    checks on the values the request gives); near misses for tools that look alike, a parallel
+    pair, two-step chains where one tool's output feeds another's id, and no-call cases. Every
+    case is a draft to rewrite in your users' words. A live MCP server is asked for its tool
+    list once, now; its name, version and list are stored in the suite."""
+    from recorder.tool_lists import list_mcp_tools, read_tools_file, select_tools, server_options
+    from scorer.errors import UsageError
+    from scorer.suite_draft import draft_suite
     from scorer.suite_rules import is_lobstack
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
-    variables, headers = _server_options(mcp, env, header)
+    variables, headers = server_options(mcp, env, header)
     out = out or DEFAULT_OUT
     if mcp is not None:  # starting a server can take seconds: say what is happening
         typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
         listing = list_mcp_tools(mcp, timeout, chains, variables, headers, keep_chain_errors)
     else:
         listing = read_tools_file(tools)
+    listing = select_tools(listing, include, exclude)
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem
     suite_name = name or _slug(str(default))
     if is_lobstack(suite_name):
         raise UsageError(
             f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
         )
-    source = tools if tools is not None else mcp
-    _check_listing(listing.tools, str(source))
+    source = str(tools if tools is not None else mcp)
+    _check_listing(listing.tools, source)
     document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
-    problems = catalogue_problems(document["tools"])
-    if problems:  # the tools' own fault: name where they came from, and write nothing
-        raise SuiteError(f"{source}: " + "; ".join(problems))
+    _check_catalogue(document, source)
     _write(out, document)
     _say_written(out, suite_name, len(listing.tools), document)
     _check_written(out)
@@ -146,6 +161,17 @@ def _say_written(out: Path, suite_name: str, count: int, document: dict[str, Any
         )
     for note in document["origin"]["schema_notes"]:
         typer.echo(f"schema note: {for_terminal(note, one_line=True)}")
+
+
+def _check_catalogue(document: dict[str, Any], source: str) -> None:
+    """SuiteError naming ``source`` when the drafted catalogue's schemas have problems (the
+    tools' own fault): nothing is written."""
+    from scorer.errors import SuiteError
+    from scorer.suite_draft import catalogue_problems
+
+    problems = catalogue_problems(document["tools"])
+    if problems:
+        raise SuiteError(f"{source}: " + "; ".join(problems))
 
 
 def _check_listing(tools: Any, source: str) -> None:
@@ -229,38 +255,6 @@ def _check_written(out: Path) -> None:
         f"next: rewrite the drafts' requests, then `lobstack-eval suite check {out}` and "
         f"`lobstack-eval suite audit {out}`"
     )
-
-
-def _server_options(
-    mcp: str | None, env: list[str], header: list[str]
-) -> tuple[dict[str, str], dict[str, str]]:
-    """``--env KEY=VALUE`` (a --mcp command's) and ``--header 'NAME: VALUE'`` (a --mcp URL's) as
-    dicts; UsageError naming the option, never its value (it may be a secret)."""
-    from scorer.errors import UsageError
-
-    is_url = mcp is not None and mcp.startswith(("http://", "https://"))
-    if env and (mcp is None or is_url):
-        raise UsageError("--env: sets a variable for a --mcp command (a server it starts)")
-    if header and not is_url:
-        raise UsageError("--header: is sent to an --mcp http(s):// URL only")
-    variables: dict[str, str] = {}
-    for number, text in enumerate(env, 1):
-        key, sep, value = text.partition("=")
-        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
-            raise UsageError(
-                f"--env number {number}: must be KEY=VALUE with KEY a variable name (not shown: "
-                "it may hold a secret)"
-            )
-        variables[key] = value
-    headers: dict[str, str] = {}
-    for number, text in enumerate(header, 1):
-        name, sep, value = text.partition(":")
-        if not sep or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name) or not value.strip():
-            raise UsageError(
-                f"--header number {number}: must be 'NAME: VALUE' (not shown: it may hold a secret)"
-            )
-        headers[name] = value.strip()
-    return variables, headers
 
 
 def _chain(text: str) -> tuple[str, dict[str, Any] | None]:

@@ -8,8 +8,10 @@ the suite, and nothing at record or rescore time calls it again.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
+import re
 import shlex
 import shutil
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from typing import Any
 
 from fileio.reading import read_bytes
 from scorer import strict_json
-from scorer.errors import SuiteError
+from scorer.errors import SuiteError, UsageError
 from scorer.suite_draft import ListedTool, TakenResult
 
 
@@ -211,3 +213,62 @@ def _reason(exc: BaseException) -> str:
         return "no answer in time"
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+
+
+def server_options(
+    mcp: str | None, env: list[str], header: list[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``--env KEY=VALUE`` (a --mcp command's) and ``--header 'NAME: VALUE'`` (a --mcp URL's) as
+    dicts; UsageError naming the option, never its value (it may be a secret)."""
+    is_url = mcp is not None and mcp.startswith(("http://", "https://"))
+    if env and (mcp is None or is_url):
+        raise UsageError("--env: sets a variable for a --mcp command (a server it starts)")
+    if header and not is_url:
+        raise UsageError("--header: is sent to an --mcp http(s):// URL only")
+    variables: dict[str, str] = {}
+    for number, text in enumerate(env, 1):
+        key, sep, value = text.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise UsageError(
+                f"--env number {number}: must be KEY=VALUE with KEY a variable name (not shown: "
+                "it may hold a secret)"
+            )
+        variables[key] = value
+    headers: dict[str, str] = {}
+    for number, text in enumerate(header, 1):
+        name, sep, value = text.partition(":")
+        if not sep or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name) or not value.strip():
+            raise UsageError(
+                f"--header number {number}: must be 'NAME: VALUE' (not shown: it may hold a secret)"
+            )
+        headers[name] = value.strip()
+    return variables, headers
+
+
+def select_tools(listing: ToolList, include: list[str], exclude: list[str]) -> ToolList:
+    """``listing`` with only the tools ``--include`` names (all when none) and none that
+    ``--exclude`` names (each a name or a shell-style pattern: ``git_*``); UsageError naming a
+    pattern that matches no listed tool. ``origin.tools`` keeps the chosen tools only."""
+    names = [tool.name for tool in listing.tools]
+    for option, patterns in (("--include", include), ("--exclude", exclude)):
+        for pattern in patterns:
+            if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+                shown = ", ".join(repr(n) for n in names[:10]) + (
+                    ", ..." if len(names) > 10 else ""
+                )
+                raise UsageError(f"{option} {pattern!r}: matches no listed tool ({shown})")
+    if not include and not exclude:
+        return listing
+
+    def chosen(name: str) -> bool:
+        wanted = not include or any(fnmatch.fnmatchcase(name, p) for p in include)
+        return wanted and not any(fnmatch.fnmatchcase(name, p) for p in exclude)
+
+    keep = [i for i, tool in enumerate(listing.tools) if chosen(tool.name)]
+    if not keep:
+        raise UsageError("--include/--exclude: no tool is left to draft from")
+    tools = tuple(listing.tools[i] for i in keep)
+    listed = tuple(listing.listed[i] for i in keep)
+    origin = {**listing.origin, "tools": list(listed)}
+    taken = tuple(t for t in listing.taken if chosen(t.tool))
+    return ToolList(listed, tools, origin, taken)

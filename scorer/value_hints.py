@@ -63,20 +63,20 @@ _STRINGS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"first", "given", "firstname"}), "Ana"),
     (frozenset({"last", "surname", "family", "lastname"}), "Silva"),
     (frozenset({"username", "login", "handle", "user", "owner", "author"}), "asilva"),
-    (frozenset({"name", "attendee", "person", "contact", "assignee"}), "Ana Silva"),
     (
         frozenset({"title", "subject", "summary", "heading", "headline"}),
         "Quarterly planning review",
     ),
     (frozenset({"query", "search", "q", "keyword", "keywords", "term", "terms"}), "budget report"),
-    (frozenset({"filename", "file", "path", "filepath"}), "reports/q3-summary.md"),
-    (frozenset({"dir", "directory", "folder"}), "reports"),
-    (frozenset({"repo", "repository"}), "acme/website"),
     (frozenset({"branch", "ref", "revision"}), "main"),
+    (frozenset({"dir", "directory", "folder", "cwd"}), "/home/ana/website"),
+    (frozenset({"filename", "file", "path", "filepath"}), "reports/q3-summary.md"),
+    (frozenset({"repo", "repository"}), "acme/website"),
     (frozenset({"commit", "sha", "hash"}), "3f2b8c1"),
     (frozenset({"color", "colour"}), "blue"),
     (frozenset({"tag", "label", "category", "topic"}), "finance"),
     (frozenset({"status", "state"}), "open"),
+    (frozenset({"name", "attendee", "person", "contact", "assignee"}), "Ana Silva"),
     (frozenset({"id", "identifier", "key", "slug"}), "q3-budget"),
     (frozenset({"time", "hour"}), "09:30"),
     (
@@ -130,6 +130,8 @@ def string_value(name: str, description: str = "") -> str:
     """A string that reads like argument ``name`` (its description helps when the name is
     vague)."""
     named = words(name)
+    if {"repo", "repository"} & set(named) and {"path", "dir", "directory"} & set(named):
+        return "/home/ana/website"  # a local repository's path: a directory
     for source in (named, words(description)[:12]):
         found = set(source)
         for keys, fmt in _FORMAT_WORDS:

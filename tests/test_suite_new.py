@@ -83,7 +83,7 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
     code, said, _ = new(tmp_path, capsys, "--tools", str(tools), "--released", "2026-12-05")
     assert code == 0
     assert said.splitlines()[0] == (
-        f"wrote {out}: home-tools 0.1.0, 2 tools, 6 cases, every case a draft"
+        f"wrote {out}: home-tools 0.1.0, 2 tools, 9 cases, every case a draft"
     )
     # The closing hint in the lower-case style of every command's status lines (record, merge).
     assert said.splitlines()[-1] == (
@@ -109,8 +109,11 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
         "args-set_thermostat",
         "select-lights",
         "args-lights",
+        "parallel-set_thermostat-lights",
         "no-call-small-talk",
         "no-call-cannot",
+        "no-call-hold",
+        "no-call-general",
     ]
     by_id = {c.id: c for c in suite.cases}
     assert all(c.draft for c in suite.cases)
@@ -129,7 +132,7 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
         "enum": ["kitchen", "office", "bedroom"],
     }
     assert main(["suite", "check", str(out)]) == 0
-    assert "drafts: 6 of 6 cases still say what to edit" in capsys.readouterr().out
+    assert "drafts: 9 of 9 cases still say what to edit" in capsys.readouterr().out
     summary = audit_summary(out, capsys, tmp_path)
     assert summary["survivors"] == 0 and summary["rejected"] == 0
     assert summary["mutants_tried"] > 40
@@ -389,7 +392,7 @@ def test_a_server_over_streamable_http(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0, err
     assert (
         said.splitlines()[0]
-        == f"wrote {suite}: notes-http 0.1.0, 2 tools, 5 cases, every case a draft"
+        == f"wrote {suite}: notes-http 0.1.0, 2 tools, 11 cases, every case a draft"
     )
     origin = _listed(suite)["origin"]
     assert origin["server"] == {"name": "notes-http", "version": "1.2.3"}

@@ -104,3 +104,32 @@ def test_the_suite_checks_and_audits_at_100_percent(
     summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
     assert summary["mutants_killed"] / summary["mutants_tried"] >= 0.9
     assert summary["rights_accepted"] == summary["rights_tried"] and summary["rejected"] == 0
+
+
+def test_every_shape_is_drafted(drafted: tuple[Path, dict[str, Any], str, str]) -> None:
+    groups = {case["group"] for case in drafted[1]["cases"]}
+    assert groups == {"selection", "arguments", "near_misses", "parallel", "chains", "no_call"}
+
+
+def test_a_chain_call_the_server_refuses_stops_unless_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = f"{sys.executable} {SERVER}"
+    args = ["suite", "new", "--mcp", command, "--env", "CALENDAR_TOKEN=calendar-secret-42",
+            "--chain", 'get_event={"event_id": "nope"}', "--timeout", "60"]  # fmt: skip
+    out = tmp_path / "a.json"
+    assert main([*args[:2], str(out), *args[2:]]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(
+        f"error: --mcp {command}: --chain get_event: the server answered with an error: "
+    )
+    assert err[-1].endswith(
+        "; nothing written (fix the arguments, or pass --keep-chain-errors to keep the error as "
+        "the result)"
+    )
+    assert not out.exists()
+    kept = tmp_path / "b.json"
+    assert main([*args[:2], str(kept), *args[2:], "--keep-chain-errors"]) in (0, 1)
+    capsys.readouterr()
+    cases = {c["id"]: c for c in json.loads(kept.read_text(encoding="utf-8"))["cases"]}
+    assert "event_id" in cases["chain-get_event"]["steps"][0]["calls"][0]["result"]
