@@ -56,7 +56,7 @@ class Owned:
 
 def kill_group(pgid: int | None, sig: int = signal.SIGKILL) -> None:
     """Signal the server's whole process group; nothing when it is gone."""
-    if pgid is not None:
+    if pgid is not None and hasattr(os, "killpg"):  # POSIX; elsewhere the SDK's own job objects
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, sig)
 

@@ -19,6 +19,7 @@ The walk is iterative: no input can reach Python's recursion limit here.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -86,7 +87,8 @@ def schema_problems(schema: Any, budget: Budget) -> list[tuple[str, str]]:
     walked = _walk(schema, budget)
     if walked:
         return [walked]
-    return _metaschema_problems(schema)
+    # Tool lists repeat schemas (an id alone, a query alone): each distinct one is checked once.
+    return list(_metaschema_problems(json.dumps(schema, sort_keys=True)))
 
 
 def _walk(root: dict[str, Any], budget: Budget) -> tuple[str, str] | None:
@@ -136,19 +138,21 @@ def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _metaschema_problems(schema: dict[str, Any]) -> list[tuple[str, str]]:
-    """The first metaschema error of ``schema`` (Draft 2020-12), where it is and why."""
+@lru_cache(maxsize=4096)
+def _metaschema_problems(text: str) -> tuple[tuple[str, str], ...]:
+    """The first metaschema error of the schema ``text`` (sorted JSON; Draft 2020-12), where and why."""
     from jsonschema.exceptions import best_match
 
+    schema = json.loads(text)
     validator = _meta_validator()
     if validator.is_valid(schema):
-        return []
+        return ()
     error = best_match(validator.iter_errors(schema))
     if error is None:
-        return []
+        return ()
     where = ".".join(str(part) for part in error.absolute_path)
     message = error.message if len(error.message) <= 300 else error.message[:300] + "..."
-    return [(where, message)]
+    return ((where, message),)
 
 
 def listing_problems(named: list[tuple[str, Any]]) -> list[str]:
