@@ -140,7 +140,7 @@ def _join(where: str, key: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _metaschema_problems(text: str) -> tuple[tuple[str, str], ...]:
-    """The first metaschema error of the schema ``text`` (sorted JSON; Draft 2020-12), where and why."""
+    """The first metaschema error (Draft 2020-12) of the schema ``text`` (sorted JSON)."""
     from jsonschema.exceptions import best_match
 
     schema = json.loads(text)
