@@ -91,11 +91,24 @@ def schema_problems(schema: Any, budget: Budget) -> list[tuple[str, str]]:
     return list(_metaschema_problems(json.dumps(schema, sort_keys=True)))
 
 
+# Keywords whose subschemas apply to a part of the value (a property, an item): a $ref loop through
+# one of them ends with the value; a loop through none (A: {"$ref": "#/$defs/A"}, or through allOf)
+# never does, and every validator would recurse forever on it.
+_DESCENDING = frozenset(
+    {"properties", "patternProperties", "additionalProperties", "items", "prefixItems"}
+    | {"contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"}
+)
+_DATA = frozenset({"enum", "const", "default", "examples"})  # values, not schemas
+
+
 def _walk(root: dict[str, Any], budget: Budget) -> tuple[str, str] | None:
-    """The first limit ``root`` breaks, walked with each local ``$ref`` followed, or None."""
-    stack: list[tuple[Any, int, tuple[str, ...], str]] = [(root, 0, (), "")]
+    """The first limit ``root`` breaks, walked with each local ``$ref`` followed, or None. Each
+    entry carries the ``$ref`` on its path (a recursive one is not followed twice) and those
+    followed since the walk last went into a part of the value (one of them again is a loop)."""
+    Entry = tuple[Any, int, tuple[str, ...], tuple[str, ...], str, bool]
+    stack: list[Entry] = [(root, 0, (), (), "", False)]
     while stack:
-        node, depth, refs, where = stack.pop()
+        node, depth, refs, idle, where, data = stack.pop()
         budget.remaining -= 1
         if budget.remaining < 0:
             return where, (
@@ -106,12 +119,13 @@ def _walk(root: dict[str, Any], budget: Budget) -> tuple[str, str] | None:
             return where, f"nests deeper than {MAX_DEPTH} levels with each $ref followed"
         if isinstance(node, list):  # pushed last first: walked in document order
             stack.extend(
-                (node[i], depth + 1, refs, f"{where}[{i}]") for i in reversed(range(len(node)))
+                (node[i], depth + 1, refs, idle, f"{where}[{i}]", data)
+                for i in reversed(range(len(node)))
             )
             continue
         if not isinstance(node, dict):
             continue
-        ref = node.get("$ref")
+        ref = None if data else node.get("$ref")
         if isinstance(ref, str):
             found, target = resolve_pointer(root, ref)
             if not found:
@@ -119,11 +133,26 @@ def _walk(root: dict[str, Any], budget: Budget) -> tuple[str, str] | None:
                     f"{ref[:200]!r} is not a local reference that resolves (only #/... pointers "
                     "into the schema are followed; nothing is fetched)"
                 )
+            if ref in idle:
+                return _join(where, "$ref"), (
+                    f"{ref[:200]!r} loops back to itself without reaching a part of the value "
+                    "(a validator would recurse forever)"
+                )
             if ref not in refs:
-                stack.append((target, depth + 1, (*refs, ref), _join(where, "$ref")))
+                follow = (
+                    target,
+                    depth + 1,
+                    (*refs, ref),
+                    (*idle, ref),
+                    _join(where, "$ref"),
+                    False,
+                )
+                stack.append(follow)
         for key, value in reversed(node.items()):
             if isinstance(value, dict | list):
-                stack.append((value, depth + 1, refs, _join(where, str(key))))
+                inner = data or key in _DATA
+                after = () if key in _DESCENDING and not data else idle
+                stack.append((value, depth + 1, refs, after, _join(where, str(key)), inner))
     return None
 
 

@@ -192,3 +192,24 @@ def test_names_reach_the_terminal_escaped(
     code, said = _run(tmp_path, capsys, [_tool(bad)])
     assert code == 1 and len(said.splitlines()) == 1
     assert "\x1b" not in said and "\\x1b" in said
+
+
+@pytest.mark.parametrize(
+    "defs",
+    [
+        {"A": {"$ref": "#/$defs/A"}},
+        {"A": {"allOf": [{"$ref": "#/$defs/B"}]}, "B": {"anyOf": [{"$ref": "#/$defs/A"}]}},
+    ],
+)
+def test_a_ref_loop_that_never_reaches_a_value_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], defs: dict[str, Any]
+) -> None:
+    """Every validator recurses forever on it (jsonschema: RecursionError, found by the fuzz
+    target); a recursive schema that goes through a property or an item is fine (above)."""
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": defs}
+    code, said = _run(tmp_path, capsys, [_tool(schema)])
+    assert code == 1 and len(said.splitlines()) == 1 and "Traceback" not in said
+    assert said.rstrip().endswith(
+        "loops back to itself without reaching a part of the value (a validator would recurse "
+        "forever)"
+    )
