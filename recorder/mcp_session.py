@@ -17,6 +17,7 @@ from typing import Any
 
 from recorder.mcp_stdio import Owned, owned_stdio
 from scorer.errors import SuiteError
+from scorer.schema_budget import listing_problems
 from scorer.suite_draft import ListedTool, TakenResult, required_reference
 
 Chain = tuple[str, dict[str, Any] | None]
@@ -98,7 +99,11 @@ async def _take(
     if entry is None:
         raise SuiteError(f"--chain {name}: the server lists no tool {name!r}")
     if arguments is None:
-        arguments = required_reference(ListedTool(name, "", entry.get("inputSchema")))
+        schema = entry.get("inputSchema")
+        problems = listing_problems([(name, schema)])  # checked before any value is made
+        if problems:
+            raise SuiteError(f"--chain {name}: " + "; ".join(problems))
+        arguments = required_reference(ListedTool(name, "", schema))
     result = await session.call_tool(name, arguments)
     dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
     parts = []
