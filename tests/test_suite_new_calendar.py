@@ -133,3 +133,25 @@ def test_a_chain_call_the_server_refuses_stops_unless_kept(
     capsys.readouterr()
     cases = {c["id"]: c for c in json.loads(kept.read_text(encoding="utf-8"))["cases"]}
     assert "event_id" in cases["chain-get_event"]["steps"][0]["calls"][0]["result"]
+
+
+def test_ref_oracle_scores_100_percent_through_the_stand_in(
+    drafted: tuple[Path, dict[str, Any], str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every drafted shape (near misses, parallel, chains, no call) is answerable as written."""
+    from recorder.record import record
+    from standin import GatewayConfig, StandInGateway, parse_faults
+
+    suite = drafted[0]
+    ids = [case["id"] for case in drafted[1]["cases"]]
+    with StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(""))) as gateway:
+        record(suite, "ref/oracle", tmp_path / "cassettes", gateway.url, ids, 1)
+    reports = tmp_path / "reports"
+    args = ["rescore", str(tmp_path / "cassettes"), "--suite", str(suite), "--out", str(reports)]
+    assert main([*args, "-q"]) == 0
+    capsys.readouterr()
+    results = json.loads((reports / "ref_oracle" / "results.json").read_text(encoding="utf-8"))
+    assert results["metrics"]["overall"]["rate"] == 100.0
+    assert results["metrics"]["chains"]["count"] == results["metrics"]["chains"]["of"] >= 4
