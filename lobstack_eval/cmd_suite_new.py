@@ -114,25 +114,24 @@ def new(
     case is a draft to rewrite in your users' words. A live MCP server is asked for its tool
     list once, now; its name, version and list are stored in the suite."""
     from recorder.tool_lists import list_mcp_tools, read_tools_file, select_tools, server_options
-    from scorer.errors import UsageError
+    from scorer.safe_text import for_terminal
     from scorer.suite_draft import draft_suite
-    from scorer.suite_rules import is_lobstack
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
     variables, headers = server_options(mcp, env, header)
     out = out or DEFAULT_OUT
     if mcp is not None:  # starting a server can take seconds: say what is happening
-        typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
-        listing = list_mcp_tools(mcp, timeout, chains, variables, headers, keep_chain_errors)
-    else:
-        listing = read_tools_file(tools)
-    listing = select_tools(listing, include, exclude)
+        shown = for_terminal(mcp, one_line=True)
+        typer.echo(f"asking {shown} for its tools (at most {timeout:g} s)...", err=True)
+    listing = select_tools(
+        list_mcp_tools(mcp, timeout, chains, variables, headers, keep_chain_errors)
+        if mcp is not None
+        else read_tools_file(tools),
+        include,
+        exclude,
+    )
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem
-    suite_name = name or _slug(str(default))
-    if is_lobstack(suite_name):
-        raise UsageError(
-            f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
-        )
+    suite_name = _suite_name(name, str(default))
     source = str(tools if tools is not None else mcp)
     _check_listing(listing.tools, source)
     document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
@@ -141,6 +140,19 @@ def new(
     _say_written(out, suite_name, len(listing.tools), document)
     _check_written(out)
     return 0
+
+
+def _suite_name(given: str | None, default: str) -> str:
+    """``--name``, else a slug of the server's or file's name; UsageError for a Lobstack name."""
+    from scorer.errors import UsageError
+    from scorer.suite_rules import is_lobstack
+
+    suite_name = given or _slug(default)
+    if is_lobstack(suite_name):
+        raise UsageError(
+            f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
+        )
+    return suite_name
 
 
 def _say_written(out: Path, suite_name: str, count: int, document: dict[str, Any]) -> None:
