@@ -122,8 +122,8 @@ async def owned_stdio(
 async def _stop(process: Any, pgid: int | None) -> None:
     """Close stdin, give the server ``GRACE_S`` to exit, SIGTERM the group, then SIGKILL it: the
     group is killed even when the leader exited, for the children it left."""
-    with contextlib.suppress(Exception):
-        await process.stdin.aclose()
+    with contextlib.suppress(Exception), anyio.move_on_after(GRACE_S):
+        await process.stdin.aclose()  # bounded: a server that reads nothing must not hold us
     with anyio.move_on_after(GRACE_S):
         await process.wait()
     kill_group(pgid, signal.SIGTERM)
