@@ -57,6 +57,39 @@ _CHAIN = typer.Option(
     "(repeatable).",
 )
 _FORCE = typer.Option(False, "--force", help="Overwrite a file already at OUT.")
+_ENV = typer.Option(
+    [],
+    "--env",
+    metavar="KEY=VALUE",
+    help="With a --mcp command: set this variable for the server, on top of your whole "
+    "environment, which it gets too (repeatable). Never written or printed.",
+)
+_HEADER = typer.Option(
+    [],
+    "--header",
+    metavar="'NAME: VALUE'",
+    help="With an --mcp URL: send this HTTP header on each request, e.g. 'Authorization: Bearer "
+    "...' (repeatable). Never written or printed.",
+)
+_INCLUDE = typer.Option(
+    [],
+    "--include",
+    metavar="TOOL",
+    help="Draft from this tool only (a name, or a pattern such as 'git_*'; repeatable) "
+    "[default: every listed tool].",
+)
+_EXCLUDE = typer.Option(
+    [],
+    "--exclude",
+    metavar="TOOL",
+    help="Leave this tool out (a name or a pattern; repeatable).",
+)
+_KEEP_ERRORS = typer.Option(
+    False,
+    "--keep-chain-errors",
+    help="Keep a --chain call's error answer as its scripted result (by default an error answer "
+    "stops suite new, with nothing written).",
+)
 
 
 def new(
@@ -68,41 +101,101 @@ def new(
     timeout: float = _TIMEOUT,
     chain: list[str] = _CHAIN,
     force: bool = _FORCE,
+    env: list[str] = _ENV,
+    header: list[str] = _HEADER,
+    keep_chain_errors: bool = _KEEP_ERRORS,
+    include: list[str] = _INCLUDE,
+    exclude: list[str] = _EXCLUDE,
 ) -> int:
     """Write a starting suite from your tools: for each tool a selection case and, when it has
-    optional arguments, an arguments case (a reference call, eq checks on the values the request
-    gives, values taken from the schema), plus two no-call cases. Every case is a draft to
-    rewrite in your users' words. A live MCP server is asked for its tool list once, now; its
-    name, version and list are stored in the suite."""
-    from recorder.tool_lists import list_mcp_tools, read_tools_file
-    from scorer.errors import SuiteError, UsageError
-    from scorer.suite_draft import catalogue_problems, draft_suite
-    from scorer.suite_kind import is_lobstack
+    optional arguments, an arguments case (a reference call valid against the tool's schema, eq
+    checks on the values the request gives); near misses for tools that look alike, a parallel
+    pair, two-step chains where one tool's output feeds another's id, and no-call cases. Every
+    case is a draft to rewrite in your users' words. A live MCP server is asked for its tool
+    list once, now; its name, version and list are stored in the suite."""
+    from recorder.tool_lists import list_mcp_tools, read_tools_file, select_tools, server_options
+    from scorer.safe_text import for_terminal
+    from scorer.suite_draft import draft_suite
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
+    variables, headers = server_options(mcp, env, header)
     out = out or DEFAULT_OUT
     if mcp is not None:  # starting a server can take seconds: say what is happening
-        typer.echo(f"asking {mcp} for its tools (at most {timeout:g} s)...", err=True)
-    listing = read_tools_file(tools) if tools is not None else list_mcp_tools(mcp, timeout, chains)
+        shown = for_terminal(mcp, one_line=True)
+        typer.echo(f"asking {shown} for its tools (at most {timeout:g} s)...", err=True)
+    listing = select_tools(
+        list_mcp_tools(mcp, timeout, chains, variables, headers, keep_chain_errors)
+        if mcp is not None
+        else read_tools_file(tools),
+        include,
+        exclude,
+    )
     default = listing.origin.get("server", {}).get("name") if mcp is not None else tools.stem
-    suite_name = name or _slug(str(default))
+    suite_name = _suite_name(name, str(default))
+    source = str(tools if tools is not None else mcp)
+    _check_listing(listing.tools, source)
+    document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
+    _check_catalogue(document, source)
+    _write(out, document)
+    _say_written(out, suite_name, len(listing.tools), document)
+    _check_written(out)
+    return 0
+
+
+def _suite_name(given: str | None, default: str) -> str:
+    """``--name``, else a slug of the server's or file's name; UsageError for a Lobstack name."""
+    from scorer.errors import UsageError
+    from scorer.suite_kind import is_lobstack
+
+    suite_name = given or _slug(default)
     if is_lobstack(suite_name):
         raise UsageError(
             f"--name {suite_name!r}: a name starting with 'lobstack-' is a Lobstack suite"
         )
-    document = draft_suite(listing.tools, suite_name, when, listing.origin, listing.taken)
-    problems = catalogue_problems(document["tools"])
-    if problems:  # the tools' own fault: name where they came from, and write nothing
-        raise SuiteError(f"{tools if tools is not None else mcp}: " + "; ".join(problems))
-    _write(out, document)
+    return suite_name
+
+
+def _say_written(out: Path, suite_name: str, count: int, document: dict[str, Any]) -> None:
+    """What was written, a warning above a gateway's tool limit, and each schema note."""
+    from scorer.safe_text import for_terminal
+    from scorer.schema_budget import GATEWAY_TOOL_LIMIT
+
     typer.echo(
-        f"wrote {out}: {suite_name} 0.1.0, {len(listing.tools)} tools, {len(document['cases'])} "
+        f"wrote {out}: {suite_name} 0.1.0, {count} tools, {len(document['cases'])} "
         "cases, every case a draft"
     )
+    if count > GATEWAY_TOOL_LIMIT:
+        typer.echo(
+            f"warning: {count} tools: more than the {GATEWAY_TOOL_LIMIT} a gateway "
+            f"takes in one request; each case offers its own tool and the ones listed nearest "
+            f"it, {GATEWAY_TOOL_LIMIT} in all",
+            err=True,
+        )
     for note in document["origin"]["schema_notes"]:
-        typer.echo(f"schema note: {note}")
-    _check_written(out)
-    return 0
+        typer.echo(f"schema note: {for_terminal(note, one_line=True)}")
+
+
+def _check_catalogue(document: dict[str, Any], source: str) -> None:
+    """SuiteError naming ``source`` when the drafted catalogue's schemas have problems (the
+    tools' own fault): nothing is written."""
+    from scorer.errors import SuiteError
+    from scorer.suite_draft import catalogue_problems
+
+    problems = catalogue_problems(document["tools"])
+    if problems:
+        raise SuiteError(f"{source}: " + "; ".join(problems))
+
+
+def _check_listing(tools: Any, source: str) -> None:
+    """SuiteError naming ``source`` when the listed tools may not be drafted from: too many, or a
+    schema that is invalid or breaks a walk's limits (scorer/schema_budget.py); checked before
+    anything walks them."""
+    from scorer.errors import SuiteError
+    from scorer.schema_budget import listing_problems
+
+    problems = listing_problems([(tool.name, tool.input_schema) for tool in tools])
+    if problems:
+        raise SuiteError(f"{source}: " + "; ".join(problems))
 
 
 def _checked(
@@ -162,8 +255,10 @@ def _check_written(out: Path) -> None:
     from scorer.errors import SuiteError
 
     report = check_suite_file(out)
+    from scorer.safe_text import for_terminal
+
     for problem in report.problems:
-        typer.echo(f"to decide: {out}: {problem}", err=True)
+        typer.echo(f"to decide: {out}: {for_terminal(problem, one_line=True)}", err=True)
     if report.problems:
         raise SuiteError(
             f"{out}: {len(report.problems)} thing(s) to decide before it loads (listed above)"

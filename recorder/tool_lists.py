@@ -8,19 +8,20 @@ the suite, and nothing at record or rescore time calls it again.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
+import re
 import shlex
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fileio.reading import read_bytes
 from scorer import strict_json
-from scorer.errors import SuiteError
-from scorer.suite_draft import ListedTool, TakenResult, required_reference
+from scorer.errors import SuiteError, UsageError
+from scorer.suite_draft import ListedTool, TakenResult
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def _unique(tools: list[ListedTool], source: str) -> None:
         seen.add(tool.name)
 
 
-Chain = tuple[str, dict[str, Any] | None]
+Chain = tuple[str, dict[str, Any] | None]  # recorder.mcp_session.Chain
 
 
 def _is_url(target: str) -> bool:
@@ -109,32 +110,49 @@ def check_server_command(target: str) -> None:
     raise SuiteError(f"--mcp {target}: the server command {program!r} was not found on PATH")
 
 
-def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) -> ToolList:
-    """The tools of the MCP server at ``target``: a URL (``http://``, ``https://``: streamable HTTP)
-    or a command line (stdio, started and stopped here); and for each of ``chains`` (a tool, its
-    arguments or None for values made from its schema), that tool called once, its result kept.
-    SuiteError naming the server when it cannot be listed (or a chain's tool called) within
-    ``timeout`` seconds."""
+def list_mcp_tools(
+    target: str,
+    timeout: float,
+    chains: tuple[Chain, ...] = (),
+    env: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+    keep_errors: bool = False,
+) -> ToolList:
+    """The tools of the MCP server at ``target``: a URL (``http://``, ``https://``: streamable HTTP,
+    each of ``headers`` sent) or a command line (stdio, started with the user's environment plus
+    ``env``, in a process group of its own, and stopped whole here); and for each of ``chains`` (a
+    tool, its arguments or None for values made from its schema), that tool called once, its result
+    kept. SuiteError naming the server when it cannot be listed (or a chain's tool called) within
+    ``timeout`` seconds. The values of ``env`` and ``headers`` are never in what it returns or says
+    (``hide_secrets``)."""
     import anyio
 
+    from recorder.mcp_session import Server, require_sdk, session_listing
+    from recorder.mcp_stdio import Owned, kill_group
+
     check_server_command(target)
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
-        try:
-            server, listed, taken = anyio.run(_list, target, timeout, errlog, chains)
-        except (
-            BaseException
-        ) as exc:  # an ExceptionGroup from the SDK's task groups, or a plain error
-            if isinstance(exc, KeyboardInterrupt | SystemExit):
-                raise
-            leaf = _first_leaf(exc)
-            if isinstance(leaf, SuiteError):  # raised inside the session: a chain's unknown tool
-                raise leaf from None
-            errlog.seek(0)
-            tail = [line for line in errlog.read().splitlines() if line.strip()][-1:]
-            said = f" (the server said: {tail[0][:300]})" if tail else ""
-            raise SuiteError(
-                f"--mcp {target}: cannot list its tools: {_reason(leaf)}{said}"
-            ) from None
+    require_sdk()
+    secrets = secret_values(env or {}, headers or {})
+    argv = () if _is_url(target) else tuple(shlex.split(target))
+    server = Server(target, argv, {**os.environ, **(env or {})}, dict(headers or {}), keep_errors)
+    owned = Owned()
+    try:
+        named, listed, taken = anyio.run(session_listing, server, timeout, chains, owned)
+    except BaseException as exc:  # an ExceptionGroup from the SDK's task groups, or a plain error
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            raise
+        ours = _our_error(exc)
+        if ours is not None:  # a chain's unknown tool or error answer, junk on stdout
+            raise SuiteError(hide_secrets(f"--mcp {target}: {ours}", secrets)) from None
+        tail = owned.stderr.last_line()
+        said = f" (the server said: {tail})" if tail else ""
+        raise SuiteError(
+            hide_secrets(f"--mcp {target}: cannot list its tools: {_reason(exc)}{said}", secrets)
+        ) from None
+    finally:
+        kill_group(owned.pgid)  # whatever happened above, nothing of the server outlives us
+    listed = hide_secrets(listed, secrets)
+    taken = hide_secrets([[t.tool, t.arguments, t.result] for t in taken], secrets)
     tools = []
     for index, entry in enumerate(listed):
         name = entry.get("name") if isinstance(entry, dict) else None
@@ -149,87 +167,111 @@ def list_mcp_tools(target: str, timeout: float, chains: tuple[Chain, ...] = ()) 
     if not tools:
         raise SuiteError(f"--mcp {target}: the server lists no tools")
     _unique(tools, f"--mcp {target}")
-    origin = {"kind": "mcp", "server": server, "tools": listed}
-    return ToolList(tuple(listed), tuple(tools), origin, tuple(taken))
+    origin = {"kind": "mcp", "server": named, "tools": listed}
+    results = tuple(TakenResult(*one) for one in taken)
+    return ToolList(tuple(listed), tuple(tools), origin, results)
 
 
-def _first_leaf(exc: BaseException) -> BaseException:
-    """The first leaf error of an exception (group): what the SDK's task groups wrap."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
+def secret_values(env: dict[str, str], headers: dict[str, str]) -> list[str]:
+    """What must never be written or printed: each ``--env`` value of 8 characters or more (a
+    ``DEBUG=1`` is no secret, and hiding "1" everywhere would garble the suite) and each
+    ``--header`` value, with its credentials after a scheme (``Bearer X``: X too)."""
+    found = [value for value in env.values() if len(value) >= 8]
+    for value in headers.values():
+        found.append(value)
+        scheme, _, credentials = value.partition(" ")
+        if credentials.strip() and scheme.isalpha():
+            found.append(credentials.strip())
+    return sorted({v for v in found if v}, key=len, reverse=True)
+
+
+def hide_secrets(value: Any, secrets: list[str]) -> Any:
+    """``value`` (text, or JSON data) with each of ``secrets`` replaced by ``[hidden]``."""
+    if not secrets:
+        return value
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    for secret in secrets:
+        form = secret if isinstance(value, str) else json.dumps(secret, ensure_ascii=False)[1:-1]
+        text = text.replace(form, "[hidden]")
+    return text if isinstance(value, str) else json.loads(text)
+
+
+def _our_error(exc: BaseException) -> SuiteError | None:
+    """The first SuiteError (ours: a chain's, junk on stdout) among ``exc``'s leaves."""
+    stack = [exc]
+    while stack:
+        one = stack.pop(0)
+        if isinstance(one, SuiteError):
+            return one
+        if isinstance(one, BaseExceptionGroup):
+            stack.extend(one.exceptions)
+    return None
 
 
 def _reason(exc: BaseException) -> str:
-    """A leaf error (``_first_leaf``) as one line."""
+    """The first leaf error of ``exc`` (what the SDK's task groups wrap) as one line."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
     if isinstance(exc, TimeoutError):
         return "no answer in time"
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
 
 
-async def _list(
-    target: str, timeout: float, errlog: Any, chains: tuple[Chain, ...]
-) -> tuple[dict[str, str], list[dict[str, Any]], list[TakenResult]]:
-    import anyio
-    from mcp import ClientSession
-
-    with anyio.fail_after(timeout):
-        async with (
-            _transport(target, errlog) as streams,
-            ClientSession(streams[0], streams[1]) as session,
-        ):
-            init = await session.initialize()
-            info = init.model_dump(by_alias=True, mode="json", exclude_none=True).get(
-                "serverInfo", {}
+def server_options(
+    mcp: str | None, env: list[str], header: list[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``--env KEY=VALUE`` (a --mcp command's) and ``--header 'NAME: VALUE'`` (a --mcp URL's) as
+    dicts; UsageError naming the option, never its value (it may be a secret)."""
+    is_url = mcp is not None and mcp.startswith(("http://", "https://"))
+    if env and (mcp is None or is_url):
+        raise UsageError("--env: sets a variable for a --mcp command (a server it starts)")
+    if header and not is_url:
+        raise UsageError("--header: is sent to an --mcp http(s):// URL only")
+    variables: dict[str, str] = {}
+    for number, text in enumerate(env, 1):
+        key, sep, value = text.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise UsageError(
+                f"--env number {number}: must be KEY=VALUE with KEY a variable name (not shown: "
+                "it may hold a secret)"
             )
-            listed: list[dict[str, Any]] = []
-            cursor = None
-            while True:
-                params = None
-                if cursor is not None:
-                    from mcp.types import PaginatedRequestParams
-
-                    params = PaginatedRequestParams(cursor=cursor)
-                page = await session.list_tools(params=params)
-                listed += [
-                    t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in page.tools
-                ]
-                cursor = page.next_cursor
-                if cursor is None:
-                    break
-            taken = [await _take(session, listed, name, arguments) for name, arguments in chains]
-    server = {
-        "name": str(info.get("name") or "unnamed"),
-        "version": str(info.get("version") or "unknown"),
-    }
-    return server, listed, taken
+        variables[key] = value
+    headers: dict[str, str] = {}
+    for number, text in enumerate(header, 1):
+        name, sep, value = text.partition(":")
+        if not sep or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name) or not value.strip():
+            raise UsageError(
+                f"--header number {number}: must be 'NAME: VALUE' (not shown: it may hold a secret)"
+            )
+        headers[name] = value.strip()
+    return variables, headers
 
 
-async def _take(
-    session: Any, listed: list[dict[str, Any]], name: str, arguments: dict[str, Any] | None
-) -> TakenResult:
-    """Call tool ``name`` once (the only call any command makes to it) and keep its
-    result's text."""
-    entry = next((t for t in listed if t.get("name") == name), None)
-    if entry is None:
-        raise SuiteError(f"--chain {name}: the server lists no tool {name!r}")
-    if arguments is None:
-        arguments = required_reference(ListedTool(name, "", entry.get("inputSchema")))
-    result = await session.call_tool(name, arguments)
-    parts = []
-    for item in result.model_dump(by_alias=True, mode="json", exclude_none=True).get("content", []):
-        is_text = item.get("type") == "text" and isinstance(item.get("text"), str)
-        parts.append(item["text"] if is_text else json.dumps(item, sort_keys=True))
-    return TakenResult(name, arguments, "\n".join(parts))
+def select_tools(listing: ToolList, include: list[str], exclude: list[str]) -> ToolList:
+    """``listing`` with only the tools ``--include`` names (all when none) and none that
+    ``--exclude`` names (each a name or a shell-style pattern: ``git_*``); UsageError naming a
+    pattern that matches no listed tool. ``origin.tools`` keeps the chosen tools only."""
+    names = [tool.name for tool in listing.tools]
+    for option, patterns in (("--include", include), ("--exclude", exclude)):
+        for pattern in patterns:
+            if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+                shown = ", ".join(repr(n) for n in names[:10]) + (
+                    ", ..." if len(names) > 10 else ""
+                )
+                raise UsageError(f"{option} {pattern!r}: matches no listed tool ({shown})")
+    if not include and not exclude:
+        return listing
 
+    def chosen(name: str) -> bool:
+        wanted = not include or any(fnmatch.fnmatchcase(name, p) for p in include)
+        return wanted and not any(fnmatch.fnmatchcase(name, p) for p in exclude)
 
-def _transport(target: str, errlog: Any) -> Any:
-    if _is_url(target):
-        from mcp.client.streamable_http import streamable_http_client
-
-        return streamable_http_client(target)
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    argv = shlex.split(target)  # check_server_command has read it
-    return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=errlog)
+    keep = [i for i, tool in enumerate(listing.tools) if chosen(tool.name)]
+    if not keep:
+        raise UsageError("--include/--exclude: no tool is left to draft from")
+    tools = tuple(listing.tools[i] for i in keep)
+    listed = tuple(listing.listed[i] for i in keep)
+    origin = {**listing.origin, "tools": list(listed)}
+    taken = tuple(t for t in listing.taken if chosen(t.tool))
+    return ToolList(listed, tools, origin, taken)

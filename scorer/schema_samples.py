@@ -1,93 +1,230 @@
-"""Values a tool schema accepts, made from the schema alone, for ``suite new``'s reference calls.
+"""Values a tool schema accepts, made from the schema as the server gives it, for ``suite new``'s
+reference calls (issue 40, part 3).
 
-An enum's second member (both neighbours exist, and it is rarely the default), a number inside the
-bounds, a string of the allowed length that matches the pattern (a few likely forms are tried),
-``minItems`` items, an object of its required fields; an optional argument's value avoids its stated
-default, so leaving the argument out is a different answer. ``UNDECIDED`` when the schema does not
-let one be made: the author picks it.
+Local ``$ref`` are followed (a recursive one is not taken twice on a path), ``allOf`` merged, the
+first option of ``anyOf``/``oneOf`` that is not ``null`` taken; an enum gives its second member
+(both neighbours exist, and it is rarely the default), a number sits inside its bounds (exclusive
+ones and ``multipleOf`` too), a string satisfies its ``format`` (date, date-time, time, email, uri,
+uuid, ipv4, ...), its ``pattern`` (generated from it, scorer/pattern_sample.py) and its length, an
+array has ``minItems`` items (distinct under ``uniqueItems``), an object its required properties
+(and, when ``full``, its optional ones). Where the schema says little, the name and description
+choose (scorer/value_hints.py). An optional argument avoids its stated default, so leaving it out is
+a different answer. ``Undecided`` (with its reason) when no value can be made: the author picks it.
+The schema was checked and bounded first (scorer/schema_budget.py); values are bounded here too.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from scorer import strict_json
+from scorer.pattern_sample import pattern_example
 from scorer.patterns import PatternError, pattern_search
+from scorer.schema_budget import MAX_DEPTH, resolve_pointer
+from scorer.value_hints import format_value, number_value, string_value
 
-_STRING_TRIES = (
-    "example",
-    "example-1",
-    "main",
-    "a1",
-    "A1",
-    "1",
-    "#general",
-    "user@example.com",
-    "https://example.com/",
-    "/tmp/example",
-    "2026-10-21",
-    "12:00",
-    "abc",
-    "x",
-)
+MAX_ITEMS = 100  # items of a drafted array
+MAX_LENGTH = 10_000  # characters of a drafted string
+MAX_NODES = 10_000  # values in one drafted argument
+MAX_OPTIONAL = 12  # optional properties filled in a nested object
 
 
-class _Undecided:
-    def __repr__(self) -> str:
-        return "UNDECIDED"
+@dataclass(frozen=True)
+class Undecided:
+    """No value made: why, for the case's draft note."""
+
+    reason: str = "the schema does not let one be made"
 
 
-UNDECIDED: Any = _Undecided()
+UNDECIDED: Any = Undecided()
 
 
-def sample(schema: Any, name: str, avoid_default: bool = False) -> Any:
-    """A value ``schema`` accepts, for argument ``name``; ``UNDECIDED`` when none can be made."""
-    if not isinstance(schema, dict):
-        return f"example-{name}"
-    default = _stated_default(schema)
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        # The second member when there is one: both neighbours exist, and it is not the
-        # usual default.
-        choices = [v for v in enum if not (avoid_default and v == default)] or enum
-        return choices[1] if len(choices) > 1 else choices[0]
-    if "const" in schema:
-        return schema["const"]
-    kind = schema.get("type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    kinds = [k for k in kinds if k != "null"] or kinds
-    kind = kinds[0] if kinds else "string"
-    if kind == "boolean":
-        return not default if isinstance(default, bool) else True
-    if kind in ("integer", "number"):
-        return _number(schema, default if avoid_default else None)
-    if kind == "array":
-        item = sample(schema.get("items", {}), name)
-        if item is UNDECIDED:
-            return UNDECIDED
-        count = max(1, int(schema.get("minItems") or 1))
-        if isinstance(schema.get("maxItems"), int) and schema["maxItems"] < count:
-            return UNDECIDED
-        items = [item] + [_numbered(item, i) for i in range(2, count + 1)]
-        return items
-    if kind == "object":
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        out = {}
-        for key in schema.get("required") or []:
-            value = sample(props.get(key, {}), key)
-            if value is UNDECIDED:
-                return UNDECIDED
-            out[key] = value
+class _Stop(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def sample(
+    schema: Any, name: str, avoid_default: bool = False, root: Any = None, full: bool = False
+) -> Any:
+    """A value ``schema`` accepts, for argument ``name`` (``root``: the document its ``$ref``
+    point into); ``Undecided`` when none can be made."""
+    walk = _Walk(root if root is not None else schema)
+    try:
+        return walk.make(schema, name, 0, (), avoid_default, full)
+    except _Stop as stop:
+        return Undecided(stop.reason)
+
+
+class _Walk:
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.nodes = 0
+
+    def resolve(self, schema: dict[str, Any], refs: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
+        """``schema`` with its ``$ref`` and ``allOf`` folded in."""
+        for _ in range(MAX_DEPTH):
+            ref = schema.get("$ref")
+            if isinstance(ref, str):
+                if ref in refs:
+                    raise _Stop(f"a recursive schema ({ref} inside itself)")
+                found, target = resolve_pointer(self.root, ref)
+                if not found or not isinstance(target, dict | bool):
+                    raise _Stop(f"$ref {ref!r} does not resolve")
+                if target is False:
+                    raise _Stop("the schema accepts no value")
+                rest = {k: v for k, v in schema.items() if k != "$ref"}
+                schema, refs = (
+                    {**(target if isinstance(target, dict) else {}), **rest},
+                    (*refs, ref),
+                )
+                continue
+            parts = schema.get("allOf")
+            if isinstance(parts, list) and parts:
+                merged = {k: v for k, v in schema.items() if k != "allOf"}
+                for part in parts:
+                    part, refs = self.resolve(part, refs) if isinstance(part, dict) else ({}, refs)
+                    merged = _merge(merged, part)
+                schema = merged
+                continue
+            return schema, refs
+        raise _Stop("$ref nests too deep")
+
+    def make(
+        self, schema: Any, name: str, depth: int, refs: tuple[str, ...], avoid: bool, full: bool
+    ) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES or depth > MAX_DEPTH:
+            raise _Stop(f"a value of more than {MAX_NODES} parts or {MAX_DEPTH} levels")
+        if schema is True or schema == {}:
+            return string_value(name)
+        if not isinstance(schema, dict):
+            raise _Stop("the schema accepts no value")
+        schema, refs = self.resolve(schema, refs)
+        default = schema["default"] if "default" in schema else _stated_default(schema)
+        if "const" in schema:
+            return schema["const"]
+        enum = schema.get("enum")
+        if isinstance(enum, list) and enum:
+            choices = [v for v in enum if not (avoid and v == default)] or enum
+            return choices[1] if len(choices) > 1 else choices[0]
+        for key in ("anyOf", "oneOf"):
+            options = schema.get(key)
+            if isinstance(options, list) and options:
+                return self.option(schema, key, options, name, depth, refs, avoid, full)
+        kind = _kind(schema)
+        if kind == "null":
+            return None
+        if kind == "boolean":
+            return not default if isinstance(default, bool) else True
+        if kind in ("integer", "number"):
+            return _number(schema, kind, name, default if avoid else None)
+        if kind == "array":
+            return self.array(schema, name, depth, refs, full)
+        if kind == "object":
+            return self.object(schema, depth, refs, full)
+        return _string(schema, name, default if avoid else None)
+
+    def option(
+        self,
+        schema: dict[str, Any],
+        key: str,
+        options: list[Any],
+        name: str,
+        depth: int,
+        refs: tuple[str, ...],
+        avoid: bool,
+        full: bool,
+    ) -> Any:
+        """The first option (``null`` last) that gives a value, with the keywords beside it."""
+        rest = {k: v for k, v in schema.items() if k not in (key, "default")}
+        ranked = sorted(options, key=lambda o: isinstance(o, dict) and o.get("type") == "null")
+        reason = "no option of " + key + " gives a value"
+        for option in ranked:
+            merged = _merge(rest, option) if isinstance(option, dict) else option
+            try:
+                return self.make(merged, name, depth + 1, refs, avoid, full)
+            except _Stop as stop:
+                reason = stop.reason
+        raise _Stop(reason)
+
+    def array(
+        self, schema: dict[str, Any], name: str, depth: int, refs: tuple[str, ...], full: bool
+    ) -> list[Any]:
+        low = schema.get("minItems", 0)
+        count = max(1, low)
+        if count > MAX_ITEMS:  # a value of 300,000,000 items is not drafted: the author decides
+            raise _Stop(f"minItems {count} is more than the {MAX_ITEMS} items suite new writes")
+        high = schema.get("maxItems")
+        if isinstance(high, int) and high < count:
+            if high < low:
+                raise _Stop("maxItems is below minItems")
+            count = high
+        prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+        items = schema.get("items", {})
+        singular = name[:-1] if name.endswith("s") else name
+        out: list[Any] = []
+        for index in range(count):
+            part = prefix[index] if index < len(prefix) else items
+            value = self.make(part, singular, depth + 1, refs, False, full)
+            out.append(_numbered(value, index) if index else value)
+        if schema.get("uniqueItems") and len({json.dumps(v, sort_keys=True) for v in out}) < count:
+            raise _Stop("uniqueItems: distinct items could not be made")
         return out
-    return _string(schema, name, default if avoid_default else None)
+
+    def object(
+        self, schema: dict[str, Any], depth: int, refs: tuple[str, ...], full: bool
+    ) -> dict[str, Any]:
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        required = [n for n in schema.get("required", []) if isinstance(n, str)]
+        names = required + [n for n in props if n not in required][: MAX_OPTIONAL if full else 0]
+        wanted = schema.get("minProperties", 0)
+        if len(names) < wanted:
+            names += [n for n in props if n not in names][: wanted - len(names)]
+        out: dict[str, Any] = {}
+        for key in names:
+            sub = props.get(key, schema.get("additionalProperties", {}))
+            if sub is False:
+                raise _Stop(f"required {key!r} is not allowed")
+            out[key] = self.make(sub if sub is not True else {}, key, depth + 1, refs, False, full)
+        return out
 
 
-def _numbered(item: Any, i: int) -> Any:
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """Two schemas' keywords together (``properties`` and ``required`` joined)."""
+    merged = {**base, **extra}
+    if isinstance(base.get("properties"), dict) and isinstance(extra.get("properties"), dict):
+        merged["properties"] = {**base["properties"], **extra["properties"]}
+    if isinstance(base.get("required"), list) and isinstance(extra.get("required"), list):
+        merged["required"] = list(dict.fromkeys(base["required"] + extra["required"]))
+    return merged
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []
+    plain = [k for k in kinds if k != "null"] or kinds
+    if plain:
+        return plain[0]
+    keys = set(schema)
+    if keys & {"properties", "required", "additionalProperties", "minProperties"}:
+        return "object"
+    if keys & {"items", "prefixItems", "minItems", "maxItems", "uniqueItems"}:
+        return "array"
+    if keys & {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}:
+        return "number"
+    return "string"
+
+
+def _numbered(item: Any, index: int) -> Any:
+    """The ``index``-th item made distinct from the first (a list of ids, of numbers)."""
     if isinstance(item, str):
-        return f"{item}-{i}"
+        return f"{item} {index + 1}" if not re.search(r"\d$", item) else f"{item}{index + 1}"
     if isinstance(item, int) and not isinstance(item, bool):
-        return item + i - 1
+        return item + index
     return item
 
 
@@ -102,57 +239,59 @@ def _stated_default(schema: dict[str, Any]) -> Any:
         return text
 
 
-def _number(schema: dict[str, Any], default: Any) -> Any:
+def _number(schema: dict[str, Any], kind: str, name: str, default: Any) -> Any:
     low, high = schema.get("minimum"), schema.get("maximum")
-    candidates = [5, 7, 2, 1, 0]
-    if isinstance(low, int | float):
-        candidates = [low + 1, low, *candidates]
-    if isinstance(high, int | float):
-        candidates = [*candidates, high - 1, high]
+    above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    step = schema.get("multipleOf")
+    hinted = number_value(name)
+    candidates = [5, 7, 2, 1, 0, 10, 3]
+    if hinted is not None:
+        candidates.insert(0, hinted)
+    for bound, shift in ((low, 1), (above, 1), (high, -1), (below, -1)):
+        if isinstance(bound, int | float):
+            candidates += [bound + shift, bound, bound + 2 * shift]
+    if isinstance(step, int | float) and step > 0:
+        candidates = [c - c % step for c in candidates] + [step, 2 * step]
     for value in candidates:
-        if schema.get("type") == "integer" and not float(value).is_integer():
+        if kind == "integer" and not float(value).is_integer():
             continue
-        if (
+        fits = (
             (not isinstance(low, int | float) or value >= low)
             and (not isinstance(high, int | float) or value <= high)
-            and value != default
-        ):
-            return int(value) if schema.get("type") == "integer" else value
-    return UNDECIDED
+            and (not isinstance(above, int | float) or value > above)
+            and (not isinstance(below, int | float) or value < below)
+        )
+        if fits and value != default:
+            return int(value) if kind == "integer" else value
+    raise _Stop("no number fits its bounds")
 
 
-# A value of each format the validator checks (scorer.schema_formats), inside the method page's
-# workspace date.
-_FORMATS = {
-    "date": "2026-10-21",
-    "date-time": "2026-10-21T09:00:00Z",
-    "time": "09:00:00Z",
-    "email": "user@example.com",
-    "idn-email": "user@example.com",
-    "uri": "https://example.com/",
-    "uuid": "123e4567-e89b-42d3-a456-426614174000",
-    "ipv4": "192.0.2.1",
-    "ipv6": "2001:db8::1",
-}
-
-
-def _string(schema: dict[str, Any], name: str, default: Any) -> Any:
-    if schema.get("format") in _FORMATS and _FORMATS[schema["format"]] != default:
-        return _FORMATS[schema["format"]]
+def _string(schema: dict[str, Any], name: str, default: Any) -> str:
+    low = schema.get("minLength", 0)
+    high = schema.get("maxLength")
+    if low > MAX_LENGTH:  # a string of 1,500,000,000 characters is not drafted
+        raise _Stop(f"minLength {low} is more than the {MAX_LENGTH} characters suite new writes")
     pattern = schema.get("pattern")
-    low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
-    high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
-    own = f"example-{name}".replace("_", "-")
-    for value in (own, *_STRING_TRIES):
-        if value == default or len(value) < low or (high is not None and len(value) > high):
+    fmt = schema.get("format")
+    tries: list[str] = []
+    if isinstance(fmt, str) and (value := format_value(fmt, name)) is not None:
+        tries.append(value)
+    if isinstance(pattern, str):
+        tries += [v for seed in ("", "2", "3") if (v := pattern_example(pattern, name + seed))]
+    tries.append(string_value(name, str(schema.get("description", ""))))
+    for value in tries:
+        if value == default:
             continue
-        if isinstance(pattern, str):
-            try:
-                if not pattern_search(pattern, value):
-                    continue
-            except PatternError:
-                return UNDECIDED
+        if len(value) < low:
+            value = value + "x" * (low - len(value)) if not pattern else value
+        if isinstance(high, int) and len(value) > high and not pattern and not fmt:
+            value = value[:high]
+        if len(value) < low or (isinstance(high, int) and len(value) > high):
+            continue
+        try:
+            if isinstance(pattern, str) and not pattern_search(pattern, value):
+                continue
+        except PatternError:
+            raise _Stop(f"pattern {pattern!r} cannot be run by the validator") from None
         return value
-    if not isinstance(pattern, str) and (high is None or high >= max(low, 1)):
-        return "x" * max(low, 1)
-    return UNDECIDED
+    raise _Stop(f"no string fits its pattern, format and length ({name})")

@@ -1,44 +1,43 @@
 """``suite new``: a starting suite from a list of tools, every case a draft
-(docs/commands/suite-new.md#suite-new).
+(docs/commands/suite-new.md#suite-new, #drafts-worth-keeping).
 
-For each tool, a selection case (the request gives the required arguments; the reference call has
-them, each checked ``eq``) and an arguments case (the request also gives every optional argument a
-value other than its default, each checked ``eq``); then two no-call cases (small talk, a request no
-tool can do). The values come from the schema: an enum's member, a number inside the bounds, a
-string of the allowed length that matches the pattern, an array of at least ``minItems`` items, an
-object of its required fields; each value is written into the request, so the audit's wrong values
-(another enum member, a number one off, a part dropped) each meet a check. A value the schema does
-not let it make is named in the case's ``draft`` note and left for the author. Every case carries
-``draft``: the request is a template to rewrite in the user's words.
+For each tool, a selection case (its required arguments) and, when it has optional ones, an
+arguments case (every argument, optional ones away from their default); a near-miss case for each
+tool with a look-alike; one parallel case (two independent calls in one response); a two-step chain
+wherever one tool's output (a thing it makes, lists or finds) feeds another's id argument; and
+no-call cases: small talk, a request no tool can do, and two near the tools' domain. Requests come
+from templates (scorer/draft_requests.py) that ask for the outcome without naming the tool or
+copying its description; every value of a reference is said in the request and checked ``eq``, so
+the audit's wrong values each meet a check. Every case carries ``draft``: what the author still has
+to do. Nothing is random and no model is asked: the same tools give the same suite.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from scorer.schema_samples import UNDECIDED, sample
+from scorer.draft_cases import (
+    call_case,
+    case_id,
+    chain_case,
+    near_miss_case,
+    no_call_case,
+    parallel_case,
+    required_reference,
+    taken_chain_case,
+)
+from scorer.draft_reference import argument_names, draft_reference
+from scorer.draft_requests import do_not, verb_and_thing
+from scorer.draft_shapes import chain_pairs, domain_thing, look_alikes, parallel_pair
+from scorer.draft_types import ListedTool, TakenResult
+from scorer.schema_budget import GATEWAY_TOOL_LIMIT
 from scorer.suite_tools import build_tools
 from scorer.tool_schema_sent import sent_parameters
-from scorer.tool_schema_subset import subset_schema
 
 SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"
 NO_TOOL_REQUEST = "Please book me a table for two at an Italian restaurant tonight at 8 pm."
-_CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
-
-
-@dataclass(frozen=True)
-class ListedTool:
-    """One tool as listed: name, description, input schema (as given), and a tools file's
-    ``strict`` (None when it says nothing)."""
-
-    name: str
-    description: str
-    input_schema: Any
-    strict: Any = None
+__all__ = ["ListedTool", "TakenResult", "case_id", "draft_suite", "required_reference"]
 
 
 def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
@@ -50,16 +49,6 @@ def catalogue_entry(tool: ListedTool) -> tuple[dict[str, Any], list[str]]:
     if tool.strict is not None:
         function["strict"] = tool.strict
     return {"type": "function", "function": function}, notes
-
-
-@dataclass(frozen=True)
-class TakenResult:
-    """A tool called once on the live server when the suite was built: its arguments and the
-    result's text."""
-
-    tool: str
-    arguments: dict[str, Any]
-    result: str
 
 
 def draft_suite(
@@ -77,31 +66,8 @@ def draft_suite(
         entry, found = catalogue_entry(tool)
         catalogue[tool.name] = entry
         notes += found
-    offered = [tool.name for tool in tools]
-    cases: list[dict[str, Any]] = []
-    for tool in tools:
-        parameters = _draft_view(tool)
-        cases.append(_call_case("selection", tool, parameters, offered, optional=False))
-        if _optional_names(parameters):
-            cases.append(_call_case("arguments", tool, parameters, offered, optional=True))
-    by_name = {tool.name: tool for tool in tools}
-    for one in taken:
-        parameters = _draft_view(by_name[one.tool])
-        cases.append(_chain_case(by_name[one.tool], parameters, offered, one))
-    cases += [
-        _no_call_case(
-            "no-call-small-talk",
-            SMALL_TALK,
-            offered,
-            "small talk: keep it, or write what your users say that needs no tool",
-        ),
-        _no_call_case(
-            "no-call-cannot",
-            NO_TOOL_REQUEST,
-            offered,
-            "make sure none of your tools can do this request; else write one they cannot do",
-        ),
-    ]
+    names = [tool.name for tool in tools]
+    cases = _cases(tools, names, taken)
     server = (
         origin.get("server", {}).get("name") if isinstance(origin.get("server"), dict) else None
     )
@@ -123,6 +89,16 @@ def draft_suite(
     }
 
 
+def offered_near(names: list[str], index: int) -> list[str]:
+    """The tools a case about ``names[index]`` offers: all of them up to a gateway's limit per
+    request (``GATEWAY_TOOL_LIMIT``), else the limit's worth listed nearest it, in listed order (so
+    the suite grows linearly with the tools, not as their square)."""
+    if len(names) <= GATEWAY_TOOL_LIMIT:
+        return names
+    start = min(max(0, index - GATEWAY_TOOL_LIMIT // 2), len(names) - GATEWAY_TOOL_LIMIT)
+    return names[start : start + GATEWAY_TOOL_LIMIT]
+
+
 def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
     """Each problem of the drafted catalogue's schemas, as ``tool 'NAME': parameters...: message``
     (the caller names the tools file or server they came from)."""
@@ -135,105 +111,94 @@ def catalogue_problems(catalogue: dict[str, Any]) -> list[str]:
     return problems
 
 
-def required_reference(tool: ListedTool) -> dict[str, Any]:
-    """The selection case's reference for ``tool``: its required arguments, values made from its
-    schema (one that cannot be made is left out, and the suite check names it)."""
-    parameters = _draft_view(tool)
-    return _call_case("selection", tool, parameters, [], optional=False)["steps"][0]["calls"][0][
-        "reference"
-    ]
-
-
-def _draft_view(tool: ListedTool) -> dict[str, Any]:
-    """The schema the values are drafted from: the tool's, its ``$ref``s written out and plain
-    ``anyOf`` types read as a type list (the notes are not kept: the model is sent the schema
-    whole)."""
-    return subset_schema(tool.input_schema, f"{tool.name}.parameters")[0]
-
-
-def case_id(prefix: str, tool: str) -> str:
-    """A file-safe case id (``select-git_status``)."""
-    return f"{prefix}-{_CASE_ID.sub('_', tool)}"[:100]
-
-
-def _optional_names(parameters: dict[str, Any]) -> list[str]:
-    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
-    required = set(parameters.get("required") or [])
-    return [name for name in props if name not in required]
-
-
-def _chain_case(
-    tool: ListedTool, parameters: dict[str, Any], offered: list[str], taken: TakenResult
-) -> dict[str, Any]:
-    """Two steps: the call, whose scripted result is the server's own answer, then a text answer."""
-    case = _call_case("chains", tool, parameters, offered, optional=False, given=taken.arguments)
-    case["id"] = case_id("chain", tool.name)
-    case["messages"][0]["content"] += " Then tell me what it says."
-    case["draft"] = (
-        "the result was taken from the server once, when this suite was built (no later command "
-        "calls it); " + case["draft"]
-    )
-    case["steps"][0]["calls"][0]["result"] = taken.result
-    case["steps"].append({"expect": "none"})
-    return case
-
-
-def _call_case(
-    group: str,
-    tool: ListedTool,
-    parameters: dict[str, Any],
-    offered: list[str],
-    optional: bool,
-    given: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    props = parameters.get("properties") if isinstance(parameters.get("properties"), dict) else {}
-    required = [n for n in parameters.get("required") or [] if isinstance(n, str)]
-    names = [n for n in props if n in required or optional] + [
-        n for n in required if n not in props
-    ]
-    reference: dict[str, Any] = dict(given or {})
-    undecided: list[str] = []
-    for arg in [] if given is not None else names:
-        value = sample(props.get(arg, {}), arg, avoid_default=optional)
-        if value is UNDECIDED:
-            undecided.append(arg)
-            continue
-        reference[arg] = value
-    args = {arg: {"eq": value} for arg, value in reference.items()}
-    said = "; ".join(
-        f"{arg} {json.dumps(value, ensure_ascii=False)}" for arg, value in reference.items()
-    )
-    ask = (tool.description or tool.name).strip().rstrip(".")
-    text = f"{ask}." + (f" Use {said}." if said else "")
-    draft = (
-        "rewrite the request in your users' words; keep each value it gives or change it in the "
-        "reference and its check too"
-    )
-    if undecided:
-        draft += (
-            "; decide a value for "
-            + ", ".join(undecided)
-            + " (the schema does not let one be made)"
+def _cases(
+    tools: Sequence[ListedTool], names: list[str], taken: Sequence[TakenResult]
+) -> list[dict[str, Any]]:
+    """Every drafted case, in a stable order: per tool its call cases, then near misses, the
+    parallel pair, the chains and the no-call cases."""
+    by_name = {tool.name: tool for tool in tools}
+    index = {name: i for i, name in enumerate(names)}
+    required = {tool.name: draft_reference(tool.input_schema, False) for tool in tools}
+    cases: list[dict[str, Any]] = []
+    for tool in tools:
+        near = offered_near(names, index[tool.name])
+        cases.append(call_case("selection", tool, near, required[tool.name]))
+        if len(argument_names(tool.input_schema, True)) > len(required[tool.name].reference) + len(
+            required[tool.name].undecided
+        ):
+            cases.append(
+                call_case("arguments", tool, near, draft_reference(tool.input_schema, True))
+            )
+    for name, other in look_alikes(names).items():
+        offered = _with(offered_near(names, index[name]), other, name)
+        cases.append(near_miss_case(by_name[name], other, offered, required[name]))
+    pair = parallel_pair([n for n in names if not required[n].undecided])
+    if pair is not None:
+        both = ((by_name[pair[0]], required[pair[0]]), (by_name[pair[1]], required[pair[1]]))
+        cases.append(
+            parallel_case(both, _with(offered_near(names, index[pair[0]]), pair[1], pair[0]))
         )
-    prefix = {"selection": "select", "arguments": "args"}.get(group, group)
-    return {
-        "id": case_id(prefix, tool.name),
-        "group": group,
-        "draft": draft,
-        "tools": offered,
-        "messages": [{"role": "user", "content": text}],
-        "steps": [
-            {"expect": "call", "calls": [{"name": tool.name, "args": args, "reference": reference}]}
-        ],
-    }
+    needs = {n: argument_names(by_name[n].input_schema, False) for n in names}
+    for first, then, argument in chain_pairs(names, needs):
+        offered = _with(offered_near(names, index[then]), first, then)
+        made = chain_case((by_name[first], required[first]), (by_name[then], required[then]),
+                          argument, offered)  # fmt: skip
+        if made is not None:
+            cases.append(made)
+    for one in taken:
+        cases.append(taken_chain_case(by_name[one.tool], offered_near(names, index[one.tool]), one))
+    return cases + _no_call_cases(names)
 
 
-def _no_call_case(cid: str, text: str, offered: list[str], draft: str) -> dict[str, Any]:
-    return {
-        "id": cid,
-        "group": "no_call",
-        "draft": draft,
-        "tools": offered,
-        "messages": [{"role": "user", "content": text}],
-        "steps": [{"expect": "none"}],
-    }
+def _with(offered: list[str], name: str, own: str) -> list[str]:
+    """``offered`` (which holds ``own``) with ``name`` in it too, in place of another tool when
+    at a gateway's limit."""
+    if name in offered:
+        return offered
+    if len(offered) < GATEWAY_TOOL_LIMIT:
+        return [*offered, name]
+    dropped = next(n for n in reversed(offered) if n != own)
+    return [n for n in offered if n != dropped] + [name]
+
+
+def _no_call_cases(names: list[str]) -> list[dict[str, Any]]:
+    """Small talk, a request no tool can do, and two near the tools' domain: one that asks not to
+    act yet, one that asks about the domain in general."""
+    offered = offered_near(names, 0)
+    thing = domain_thing(names)
+    article = "an" if thing[:1] in "aeiou" else "a"
+    acting = next(
+        (n for n in names if verb_and_thing(n)[0] not in ("read", "list", "find")), names[0]
+    )
+    hold = (
+        f"I may need your help with {article} {thing} later today. Don't {do_not(acting)} yet; "
+        "just tell me what you would need from me."
+    )
+    general = f"In general terms, what makes a good {thing}? No need to look anything up."
+    return [
+        no_call_case(
+            "no-call-small-talk",
+            SMALL_TALK,
+            offered,
+            "small talk: keep it, or write what your users say that needs no tool",
+        ),
+        no_call_case(
+            "no-call-cannot",
+            NO_TOOL_REQUEST,
+            offered,
+            "make sure none of your tools can do this request; else write one they cannot do",
+        ),
+        no_call_case(
+            "no-call-hold",
+            hold,
+            offered,
+            "near the tools' domain, but asks not to act yet: keep a request like it",
+        ),
+        no_call_case(
+            "no-call-general",
+            general,
+            offered,
+            "near the tools' domain, answered from general knowledge: rewrite it in "
+            "your users' words",
+        ),
+    ]

@@ -83,7 +83,7 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
     code, said, _ = new(tmp_path, capsys, "--tools", str(tools), "--released", "2026-12-05")
     assert code == 0
     assert said.splitlines()[0] == (
-        f"wrote {out}: home-tools 0.1.0, 2 tools, 6 cases, every case a draft"
+        f"wrote {out}: home-tools 0.1.0, 2 tools, 9 cases, every case a draft"
     )
     # The closing hint in the lower-case style of every command's status lines (record, merge).
     assert said.splitlines()[-1] == (
@@ -100,18 +100,22 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
         "args-set_thermostat",
         "select-lights",
         "args-lights",
+        "parallel-set_thermostat-lights",
         "no-call-small-talk",
         "no-call-cannot",
+        "no-call-hold",
+        "no-call-general",
     ]
     by_id = {c.id: c for c in suite.cases}
     assert all(c.draft for c in suite.cases)
     args = by_id["args-set_thermostat"].steps[0].calls[0].reference
-    # An enum's second member (the $ref written out), a bound respected, defaults avoided.
+    # An enum's second member (the $ref followed), inside an exclusive bound (> 4), defaults
+    # avoided, a date-time (an end: an hour after the usual start).
     assert args == {
         "room": "office",
-        "celsius": 6,
+        "celsius": 5,
         "mode": "cool",
-        "until": "2026-10-21T09:00:00Z",
+        "until": "2026-03-14T10:30:00Z",
         "eco": True,
     }
     for listed, tool in ((TOOLS[0]["function"], "set_thermostat"), (TOOLS[1], "lights")):
@@ -121,7 +125,7 @@ def test_a_tools_file_gives_a_checked_audited_draft_suite(
     assert suite.tools["set_thermostat"].errors({**args, "celsius": 4})
     assert suite.tools["set_thermostat"].errors({**args, "until": "tomorrow"})
     assert main(["suite", "check", str(out)]) == 0
-    assert "drafts: 6 of 6 cases still say what to edit" in capsys.readouterr().out
+    assert "drafts: 9 of 9 cases still say what to edit" in capsys.readouterr().out
     summary = audit_summary(out, capsys, tmp_path)
     assert summary["survivors"] == 0 and summary["rejected"] == 0
     assert summary["mutants_tried"] > 40
@@ -131,7 +135,7 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tools = tmp_path / "tools.json"
-    odd = {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$"}
+    odd = {"type": "string", "minLength": 5, "maxLength": 3}  # no string fits
     tools.write_text(
         json.dumps(
             [
@@ -381,7 +385,7 @@ def test_a_server_over_streamable_http(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0, err
     assert (
         said.splitlines()[0]
-        == f"wrote {suite}: notes-http 0.1.0, 2 tools, 5 cases, every case a draft"
+        == f"wrote {suite}: notes-http 0.1.0, 2 tools, 11 cases, every case a draft"
     )
     origin = _listed(suite)["origin"]
     assert origin["server"] == {"name": "notes-http", "version": "1.2.3"}

@@ -41,7 +41,7 @@ def test_a_tools_files_prompt_reads_naturally(
 ) -> None:
     out = tmp_path / "x.json"
     assert main(["suite", "new", str(out), "--tools", str(_tools(tmp_path))]) == 0
-    assert capsys.readouterr().out.startswith(f"wrote {out}: tools 0.1.0, 1 tools, 4 cases")
+    assert capsys.readouterr().out.startswith(f"wrote {out}: tools 0.1.0, 1 tools, 6 cases")
     prompt = json.loads(out.read_text(encoding="utf-8"))["system_prompt"]
     assert prompt == (
         "You are an assistant that acts through the tools you are offered. Answer in text when "

@@ -1,0 +1,122 @@
+"""A drafted reference call for one tool, made from its input schema as listed and proven against it
+(issue 40, part 3).
+
+Each argument's value comes from scorer/schema_samples.py, with ``$ref`` resolved against the whole
+schema; the call is then validated against that schema with jsonschema's Draft 2020-12 validator and
+its format checker (date, time, email, ipv4, uuid, ... as installed), plus date-time and uri checked
+here, so a reference ``suite new`` writes never breaks the server's own schema: an argument that
+would is left out and named for the author to decide, with the validator's reason.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from scorer.schema_budget import resolve_pointer
+from scorer.schema_samples import Undecided, sample
+
+
+@dataclass(frozen=True)
+class Drafted:
+    """A reference call's arguments, and each argument left to decide with why."""
+
+    reference: dict[str, Any]
+    undecided: tuple[str, ...]
+
+
+def root_object(schema: Any) -> dict[str, Any]:
+    """The object schema a tool's arguments follow (a root ``$ref`` followed once)."""
+    if not isinstance(schema, dict):
+        return {"type": "object", "properties": {}}
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        found, target = resolve_pointer(schema, ref)
+        if found and isinstance(target, dict):
+            return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
+
+
+def argument_names(schema: Any, optional: bool) -> list[str]:
+    """The required arguments, then (when ``optional``) the others, in listed order."""
+    root = root_object(schema)
+    props = root.get("properties") if isinstance(root.get("properties"), dict) else {}
+    required = [n for n in root.get("required") or [] if isinstance(n, str)]
+    ordered = [n for n in props if n in required] + [n for n in required if n not in props]
+    return ordered + ([n for n in props if n not in required] if optional else [])
+
+
+def draft_reference(schema: Any, optional: bool) -> Drafted:
+    """The reference call's arguments for a tool whose input schema is ``schema``: the required
+    ones, and every optional one (each away from its default) when ``optional``."""
+    root = root_object(schema)
+    props = root.get("properties") if isinstance(root.get("properties"), dict) else {}
+    reference: dict[str, Any] = {}
+    undecided: list[str] = []
+    for name in argument_names(schema, optional):
+        value = sample(props.get(name, {}), name, avoid_default=optional, root=schema, full=True)
+        if isinstance(value, Undecided):
+            undecided.append(f"{name} ({value.reason})")
+        else:
+            reference[name] = value
+    for name, reason in schema_errors(schema, reference):
+        if name in reference:
+            del reference[name]
+            undecided.append(f"{name} ({reason})")
+    return Drafted(reference, tuple(undecided))
+
+
+def schema_errors(schema: Any, arguments: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each top-level argument ``arguments`` get wrong under ``schema`` (formats checked), with
+    the validator's message; ``("", message)`` for an error of the call as a whole."""
+    if not isinstance(schema, dict):
+        return []
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(schema, format_checker=format_checker())
+    found = []
+    for error in validator.iter_errors(arguments):
+        path = list(error.absolute_path)
+        found.append((str(path[0]) if path else "", error.message[:200]))
+    return found
+
+
+@lru_cache(maxsize=1)
+def format_checker() -> Any:
+    """Draft 2020-12's format checker, with date-time, time and uri checked here when jsonschema's
+    optional packages for them (rfc3339-validator, rfc3987) are not installed."""
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    checker = FormatChecker(())
+    checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
+    for name, check in (("date-time", _is_date_time), ("time", _is_time), ("uri", _is_uri)):
+        if name not in checker.checkers:
+            checker.checks(name, raises=ValueError)(check)
+    return checker
+
+
+def _is_time(value: object) -> bool:
+    """RFC 3339 full-time, as jsonschema reads it: a date-time on 1970-01-01."""
+    return not isinstance(value, str) or _is_date_time("1970-01-01T" + value)
+
+
+def _is_date_time(value: object) -> bool:
+    """RFC 3339 date-time: a date, ``T``, a time with seconds and an offset (``Z``
+    or ``+hh:mm``)."""
+    if not isinstance(value, str):
+        return True
+    date, sep, time = value.upper().partition("T")
+    if not sep or len(date) != 10 or not (time.endswith("Z") or time[-6:-5] in "+-"):
+        return False
+    datetime.datetime.fromisoformat(value.replace("z", "Z").replace("Z", "+00:00"))
+    return len(time) >= 9
+
+
+def _is_uri(value: object) -> bool:
+    """An absolute URI: a scheme, and no spaces."""
+    if not isinstance(value, str):
+        return True
+    return bool(urlsplit(value).scheme) and " " not in value
