@@ -14,6 +14,7 @@ from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
+from scorer.wire import METHOD_WIRE, Wire
 
 MANIFEST = "run.json"
 FORMAT_VERSION = 1
@@ -103,6 +104,7 @@ class Manifest:
     repeats: int = 1
     repeat_cases: dict[int, dict[str, RecordedCase]] = field(default_factory=dict)
     run: RunStamp | None = None  # a run of a history (record --history); None: a plain recording
+    wire: Wire = METHOD_WIRE  # dialect, streaming and settings; the default writes no field
 
     @property
     def repeat_count(self) -> int:
@@ -138,6 +140,12 @@ class Manifest:
             "temperature_ignored": self.temperature_ignored,
             "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
+        if self.wire.dialect != Wire().dialect:
+            document["dialect"] = self.wire.dialect
+        if self.wire.stream:
+            document["stream"] = True
+        if self.wire.params:
+            document["params"] = self.wire.to_json()["params"]
         if self.run is not None:  # a plain recording's run.json is what it always was
             document["run"] = self.run.to_json()
         if self.repeat_count > 1:
@@ -162,6 +170,16 @@ class Manifest:
                 f"{cost_header}; use the same, or --rerecord into another --cassettes dir"
             )
         self.cost_header = cost_header
+
+    def use_wire(self, wire: Wire, model_dir: Path) -> None:
+        """Record with ``wire`` from now on; a dir holding cases recorded with another dialect,
+        streaming or settings is a CassetteError (one run, one wire: rescore replays with it)."""
+        if self.wire != wire and self.cases:
+            raise CassetteError(
+                f"{model_dir / MANIFEST}: recorded as {self.wire.label()}, not {wire.label()}; "
+                "use the same --dialect, --stream and --param, or another --cassettes dir"
+            )
+        self.wire = wire
 
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -25,10 +25,12 @@ ACCEPT_ENCODING = "gzip, deflate"
 
 @dataclass(frozen=True)
 class HttpRequest:
-    """A POST of a JSON body to ``url``."""
+    """A POST of a JSON body to ``url``; ``headers``, what the run's dialect and settings add
+    (``recorder.gateway``)."""
 
     url: str
     body: dict[str, Any]
+    headers: tuple[tuple[str, str], ...] = ()
 
     def body_bytes(self) -> bytes:
         """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same
@@ -141,6 +143,7 @@ class RequestsTransport:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         auth: tuple[str, str] | None = None,
         max_bytes: int = DEFAULT_MAX_ANSWER_MB * MIB,
+        key_headers: Callable[[str], dict[str, str]] | None = None,
     ) -> None:
         import requests
 
@@ -157,8 +160,10 @@ class RequestsTransport:
             "Content-Type": "application/json",
             "Accept": "application/json",
         }
-        if api_key:
-            self._headers["Authorization"] = f"Bearer {api_key}"
+        if api_key:  # as the dialect takes the key (Anthropic: x-api-key), else Bearer
+            self._headers.update(
+                key_headers(api_key) if key_headers else {"Authorization": f"Bearer {api_key}"}
+            )
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
 
@@ -175,7 +180,7 @@ class RequestsTransport:
                 response = self._session.post(
                     request.url,
                     data=request.body_bytes(),
-                    headers=self._headers,
+                    headers={**self._headers, **dict(request.headers)},
                     timeout=self.timeout_s,
                     allow_redirects=False,
                     stream=True,
