@@ -15,6 +15,7 @@ from scorer.openai_chat import COST_HEADER
 if TYPE_CHECKING:
     from lobstack_eval.record_session import Limits
     from recorder.run_stamp import RunStamp
+    from scorer.wire import Wire
 
 
 _MODEL = typer.Option(
@@ -36,7 +37,8 @@ _RUN_ID = typer.Option(
 _BASE_URL = typer.Option(
     None,
     "--base-url",
-    help="API root ending before /chat/completions [env LOBSTACK_BASE_URL; default: Lobstack].",
+    help="API root ending before /chat/completions (or /responses, /messages) [env "
+    "LOBSTACK_BASE_URL; default: Lobstack].",
 )
 _CONCURRENCY_TEXT = typer.Option(
     "4", "--concurrency", metavar="N", help="Cases recorded at once (worker processes)."
@@ -56,6 +58,20 @@ _COST_HEADER = typer.Option(
     "--cost-header",
     help="Response header holding each call's price in USD (LiteLLM's proxy: "
     "x-litellm-response-cost).",
+)
+_DIALECT = typer.Option(
+    "chat",
+    "--dialect",
+    help="API dialect: chat (/chat/completions), responses (/responses) or messages "
+    "(Anthropic /messages).",
+)
+_STREAM = typer.Option(False, "--stream", help="Ask for streamed (SSE) answers; kept raw.")
+_PARAM = typer.Option(
+    [],
+    "--param",
+    metavar="NAME=VALUE",
+    help="A request setting (repeatable): tool_choice, parallel_tool_calls, max_tokens, "
+    "reasoning_effort, body.FIELD, header.NAME.",
 )
 _SHARD = typer.Option(
     None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."
@@ -89,6 +105,9 @@ def record(
     shard: str = _SHARD,
     repeats_text: str = _REPEATS_TEXT,
     max_answer_mb: str = _MAX_ANSWER_MB,
+    dialect: str = _DIALECT,
+    stream: bool = _STREAM,
+    param: list[str] = _PARAM,
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what
     is missing).
@@ -106,6 +125,7 @@ def record(
     from replay.shard import parse_shard
 
     limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
+    wire = _wire(dialect, stream, param)
     slug = checked_model_slug(model)
     run = _run_stamp(run_id) if history or run_id is not None else None
     cassettes = _history_dir(cassettes, run)
@@ -116,7 +136,7 @@ def record(
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
     job = RecordJob(
-        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag
+        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag, wire
     )
     return record_model(job)
 
@@ -139,6 +159,14 @@ def _limits(
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     return Limits(concurrency, repeats, timeout_s, answer_mb, header)
+
+
+def _wire(dialect: str, stream: bool, params: list[str]) -> Wire:
+    """--dialect, --stream and --param, checked: a bad one is a usage error naming it."""
+    from scorer.dialect import dialect as known_dialect
+    from scorer.wire import Wire, parse_params
+
+    return Wire(known_dialect(dialect).name, stream, parse_params(params))
 
 
 def _history_dir(cassettes: Path, run: RunStamp | None) -> Path:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from scorer.wire import METHOD_WIRE, Wire
+
 if TYPE_CHECKING:
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import Endpoint
@@ -50,6 +52,7 @@ class RecordJob:
     limits: Limits
     # `` --suite FILE`` when record was given one: rescore reads the default suite unless told
     suite_flag: str = ""
+    wire: Wire = METHOD_WIRE  # --dialect, --stream, --param
 
 
 def record_model(job: RecordJob) -> int:
@@ -111,7 +114,7 @@ def _record_locked(
 
     model, cassettes, repeats = job.model, job.cassettes, job.limits.repeats
     model_dir, adopted = prepare_model_dir(
-        cassettes, model, loaded, job.endpoint, job.limits.cost_header
+        cassettes, model, loaded, job.endpoint, job.limits.cost_header, job.wire
     )
     what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
     if adopted:
@@ -146,6 +149,7 @@ def _record_locked(
             run=job.run,
             adopted=adopted,  # prepared once, above, under the lock still held
             made=made,
+            wire=job.wire,
         )
     _say_recorded(job, summary, todo, progress, model_dir, say)
     return 0
