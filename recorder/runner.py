@@ -128,6 +128,8 @@ def run_case(
             return finish("errored", f"step {index + 1}: {TOO_DEEP}")
         steps.append(StepRecord(index, response, verdict))
         if not verdict.passed:
-            return finish("failed", f"step {index + 1}: {verdict.reason}")
+            named = f" (transport anomaly: {'; '.join(response.anomalies)})"
+            reason = f"step {index + 1}: {verdict.reason}" + (named if response.anomalies else "")
+            return finish("failed", reason)
         echoed.extend(follow_up(step, response, verdict, case.id, index, gateway.dialect))
     return finish("passed", None)

@@ -40,7 +40,7 @@ def _step_document(step: StepRecord) -> dict[str, Any]:
                     "schema_valid": facts.schema_valid if facts else None,
                 }
             )
-    return {
+    document = {
         "index": step.index,
         "passed": bool(verdict and verdict.passed),
         "reason": verdict.reason if verdict else None,
@@ -48,6 +48,21 @@ def _step_document(step: StepRecord) -> dict[str, Any]:
         if response is None
         else {"content": response.content, "model": response.model, "tool_calls": calls},
     }
+    if response is not None and response.anomalies:  # streamed answers only: else as always
+        document["transport_anomalies"] = list(response.anomalies)
+    return document
+
+
+def anomaly_counts(document: dict[str, Any]) -> dict[str, Any]:
+    """results.json's ``transport_anomalies``: how many case-runs' answers had one, by kind."""
+    kinds: dict[str, int] = {}
+    cases = 0
+    for entry in document.get("results", []):
+        seen = [a for step in entry.get("steps", []) for a in step.get("transport_anomalies", [])]
+        cases += bool(seen)
+        for kind in seen:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return {"cases": cases, "kinds": dict(sorted(kinds.items()))}
 
 
 def _attempt_document(attempt: Attempt) -> dict[str, Any]:

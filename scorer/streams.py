@@ -97,7 +97,7 @@ def _chat(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str, ...
         anomalies.append(NO_ARGUMENTS)
     if finish == "tool_calls" and not calls:
         anomalies.append(CALLS_WITHOUT_CALL)
-    if not done and finish is None:
+    if not done:  # OpenAI's streams end with [DONE]
         anomalies.append(CUT_OFF)
     choice_out = {"index": 0, "message": message, "finish_reason": finish}
     return {**head, "object": "chat.completion", "choices": [choice_out]}, tuple(anomalies)
