@@ -1,7 +1,9 @@
 """The Anthropic Messages dialect (``POST /messages``): the system prompt as ``system``, calls as
 ``tool_use`` content blocks, a chain's results as ``tool_result`` blocks in one user turn, the key
 in ``x-api-key`` beside ``anthropic-version``, and ``max_tokens``, which this API requires (4096
-unless ``--param max_tokens`` says otherwise).
+unless ``--param max_tokens`` says otherwise). No ``temperature``: the Messages API no longer takes
+one (the official SDK has no such parameter), so a Messages run samples at the provider's default;
+reasoning effort goes in ``output_config.effort``.
 
 Errors come as ``{"type": "error", "error": {"type": ..., "message": ...}}``; an
 ``overloaded_error`` (HTTP 529) is a transport error, retried like a 503.
@@ -38,7 +40,6 @@ ERROR_STATUS = {
     "overloaded_error": 529,
 }
 TRANSIENT = frozenset({"rate_limit_error", "overloaded_error"})  # the method: 429 and 5xx busy
-EFFORT_BUDGET = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 24576}
 
 
 def tools_json(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -112,8 +113,7 @@ def request_body(
         "system": "\n\n".join([system_prompt, *system]),
         "messages": [*turns, *(echoed or ())],
         "tools": tools_json(tools),
-        "temperature": 0,
-    }
+    }  # no temperature: the Messages API no longer takes one (the SDK has no such parameter)
     choice, parallel = wire.setting("tool_choice"), wire.setting("parallel_tool_calls")
     if choice is not None or parallel is not None:
         kinds = {"auto": "auto", "required": "any", "none": "none", None: "auto"}
@@ -123,7 +123,7 @@ def request_body(
         body["tool_choice"] = picked
     effort = wire.setting("reasoning_effort")
     if effort is not None:
-        body["thinking"] = {"type": "enabled", "budget_tokens": EFFORT_BUDGET[effort]}
+        body["output_config"] = {"effort": "low" if effort == "minimal" else effort}
     if wire.stream:
         body["stream"] = True
     body.update(wire.body_fields())

@@ -69,8 +69,7 @@ def test_the_messages_request_body_requires_max_tokens() -> None:
         "system": "Be brief.",
         "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"name": "f", "description": "F.", "input_schema": {"type": "object"}}],
-        "temperature": 0,
-    }
+    }  # no temperature: the Messages API takes none
 
 
 def test_a_suite_opening_with_calls_and_results_in_each_dialect() -> None:
