@@ -117,6 +117,14 @@ def _problem(name: str, value: Any) -> str | None:
     return None
 
 
+def results_wire(results: Any) -> str:
+    """The label of the wire a results document was recorded with (``chat`` when it names
+    none: the method's own request)."""
+    raw = results.get("wire") if isinstance(results, dict) else None
+    wire = wire_from_json(raw) if raw is not None else METHOD_WIRE
+    return (wire or METHOD_WIRE).label()
+
+
 def wire_from_json(value: Any) -> Wire | None:
     """run.json's ``wire`` object as a Wire; None when it is not one (the caller names the file)."""
     if not isinstance(value, dict):

@@ -14,7 +14,7 @@ from lobstack_eval.main import main
 GROUPS = {
     "": ["record", "rescore", "gateway", "report", "merge", "leaderboard", "drift", "suite", "diff"]
 }
-GROUPS |= {"suite": ["check", "export", "audit", "new"], "diff": ["suites", "runs"]}
+GROUPS |= {"suite": ["check", "export", "audit", "new"], "diff": ["suites", "runs", "dialects"]}
 COMMANDS = [f"{group} {name}".split() for group, names in GROUPS.items() for name in names]
 
 
