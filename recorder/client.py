@@ -63,6 +63,7 @@ def _attempt(
         cost_usd=cost,
         dropped_params=answer.headers.get(gateway.dialect.dropped_header),
         cost_source=source,
+        first_byte_ms=answer.first_byte_ms if gateway.wire.stream else None,
     )
 
 

@@ -43,6 +43,7 @@ class RecordedAttempt:
     status: int | None
     wall_ms: float | None
     request_sha256: str | None
+    first_byte_ms: float | None = None  # streamed runs only (docs/FORMATS.md)
 
     @property
     def answered(self) -> bool:
@@ -192,8 +193,17 @@ def case_json(case: RecordedCase) -> dict[str, Any]:
         "status": case.status,
         "reason": case.reason,
         "suite_version": case.suite_version,
-        "attempts": [a.__dict__ for a in case.attempts],
+        "attempts": [_attempt_json(a) for a in case.attempts],
     }
+
+
+def _attempt_json(attempt: RecordedAttempt) -> dict[str, Any]:
+    """An attempt as run.json holds it; ``first_byte_ms`` only when measured (a streamed run),
+    so every other run.json reads as it always did."""
+    document = dict(attempt.__dict__)
+    if document["first_byte_ms"] is None:
+        del document["first_byte_ms"]
+    return document
 
 
 def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) -> RecordedCase:
@@ -201,7 +211,9 @@ def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) 
     of attempt ``i``."""
 
     def keep(a: Attempt, digest: str) -> RecordedAttempt:
-        return RecordedAttempt(a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest)
+        return RecordedAttempt(
+            a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest, a.first_byte_ms
+        )
 
     attempts = tuple(keep(a, d) for a, d in zip(outcome.attempts, digests, strict=True))
     return RecordedCase(outcome.status, outcome.reason, suite_version, attempts)

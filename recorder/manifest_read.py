@@ -82,6 +82,13 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
     digest = raw.get("request_sha256")
     if digest is not None and not isinstance(digest, str):
         raise CassetteError(f"{where}.request_sha256: expected a string or null, got {digest!r}")
+    first = raw.get("first_byte_ms")
+    if first is not None and (
+        isinstance(first, bool) or not isinstance(first, int | float) or first < 0
+    ):
+        raise CassetteError(
+            f"{where}.first_byte_ms: expected a number of milliseconds >= 0, got {first!r}"
+        )
     return RecordedAttempt(
         raw["step"],
         raw["attempt"],
@@ -89,6 +96,7 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
         status,
         None if wall is None else float(wall),
         digest,
+        None if first is None else float(first),
     )
 
 

@@ -52,6 +52,7 @@ class HttpAnswer:
     headers: dict[str, str]
     body: bytes
     wall_ms: float
+    first_byte_ms: float | None = None  # when the body's first bytes came (a stream's first event)
 
 
 class TransportFailure(Exception):
@@ -187,7 +188,9 @@ class RequestsTransport:
                 )
                 try:
                     # read whole: the connection goes back to the pool
-                    body = read_capped(response.iter_content(CHUNK), self.max_bytes)
+                    first: list[float] = []
+                    body = read_capped(_timed(response.iter_content(CHUNK), first, started),
+                                       self.max_bytes)  # fmt: skip
                 except BaseException:
                     response.close()
                     raise
@@ -218,7 +221,8 @@ class RequestsTransport:
             self._fresh_session()
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = recorded_headers(response.headers)  # as replay reads the cassette's
-        return HttpAnswer(response.status_code, headers, body, _ms(started))
+        first_byte = first[0] if first else None
+        return HttpAnswer(response.status_code, headers, body, _ms(started), first_byte)
 
     def _fresh_session(self) -> None:
         auth = self._session.auth
@@ -228,6 +232,14 @@ class RequestsTransport:
 
     def close(self) -> None:
         self._session.close()
+
+
+def _timed(chunks: Iterable[bytes], first: list[float], started: float) -> Iterable[bytes]:
+    """``chunks``, noting in ``first`` when the first non-empty one came."""
+    for chunk in chunks:
+        if chunk and not first:
+            first.append(_ms(started))
+        yield chunk
 
 
 def _ms(started: float) -> float:

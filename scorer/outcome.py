@@ -25,6 +25,7 @@ class Attempt:
     cost_usd: str | None = None
     dropped_params: str | None = None
     cost_source: str | None = None
+    first_byte_ms: float | None = None  # streamed answers: time to the first byte of the body
 
     @property
     def answered(self) -> bool:

@@ -53,6 +53,20 @@ def _step_document(step: StepRecord) -> dict[str, Any]:
     return document
 
 
+def first_byte_p50(document: dict[str, Any]) -> float | None:
+    """The median time to first byte of a streamed run's answered attempts (ms), None without
+    one; latency p50 stays the whole answer's."""
+    import statistics
+
+    values = [
+        a["first_byte_ms"]
+        for entry in document.get("results", [])
+        for a in entry.get("attempts", [])
+        if a.get("first_byte_ms") is not None
+    ]
+    return float(statistics.median(values)) if values else None
+
+
 def anomaly_counts(document: dict[str, Any]) -> dict[str, Any]:
     """results.json's ``transport_anomalies``: how many case-runs' answers had one, by kind."""
     kinds: dict[str, int] = {}
@@ -76,6 +90,8 @@ def _attempt_document(attempt: Attempt) -> dict[str, Any]:
     }
     if attempt.cost_source is not None:  # only then: a header-priced attempt reads as it always did
         document["cost_source"] = attempt.cost_source
+    if attempt.first_byte_ms is not None:  # streamed runs only
+        document["first_byte_ms"] = attempt.first_byte_ms
     return document
 
 

@@ -73,6 +73,9 @@ def test_run_json_keeps_the_wire_and_the_default_writes_none(start_gateway, tmp_
     )
     plain = json.loads((tmp_path / "c/ref_oracle/run.json").read_text())
     assert not {"dialect", "stream", "params"} & set(plain)
+    [streamed] = kept["cases"]["no_call-01"]["attempts"]
+    assert 0 < streamed["first_byte_ms"] <= streamed["wall_ms"]  # time to first byte, beside
+    assert "first_byte_ms" not in plain["cases"]["no_call-01"]["attempts"][0]
     body = json.loads(gateway.requests_seen[0])
     assert body["max_tokens"] == 512 and body["stream"] is True
 
