@@ -19,6 +19,9 @@ CHAT = "chat"
 # ``header.NAME`` are passed through as given.
 NAMED_SETTINGS = ("max_tokens", "parallel_tool_calls", "reasoning_effort", "tool_choice")
 EFFORTS = ("minimal", "low", "medium", "high")
+# Headers that carry a key: refused as --param, which run.json keeps (the key goes in
+# LOBSTACK_API_KEY, sent as the dialect takes it and never written).
+KEY_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key", "cookie")
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ def _problem(name: str, value: Any) -> str | None:
         return f"expected one of {', '.join(EFFORTS)}, got {value!r}"
     if name == "tool_choice" and not (isinstance(value, str) and value):
         return f"expected auto, required, none or a tool name, got {value!r}"
+    if name.startswith("header.") and name[7:].lower() in KEY_HEADERS:
+        return "a key never goes in --param (run.json keeps it): set LOBSTACK_API_KEY"
     if name.startswith("header.") and not isinstance(value, str | int | float):
         return "a header value must be text"
     return None

@@ -123,6 +123,8 @@ def test_a_bad_param_is_a_usage_error_naming_it() -> None:
         parse_params(["max_tokens=lots"])
     with pytest.raises(UsageError, match=r"--param top_k: unknown setting"):
         parse_params(["top_k=3"])
+    with pytest.raises(UsageError, match=r"--param header.X-Api-Key: a key never goes in --param"):
+        parse_params(["header.X-Api-Key=sk-secret"])
 
 
 def test_a_call_is_answered_by_a_tool_message_or_the_legacy_way() -> None:
