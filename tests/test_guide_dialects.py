@@ -12,7 +12,7 @@ from pathlib import Path
 from tests.test_docs import ROOT, _uv_env
 
 GUIDE = ROOT / "docs" / "guide-dialects.md"
-CASES = " --case selection-01 --case chains-01"
+CASES = " --case selection-01 --case chains-01 --concurrency 1"
 
 
 def _blocks() -> list[str]:

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from lobstack_eval.main import main
+from recorder.files import read_suite
 from recorder.record import record
 from replay.diff_runs.history import merge_history
-from replay.rescore import rescore
+from replay.score_models import rescore_model
 from scorer.errors import HistoryError, ResultsError
 from scorer.wire import Wire
 from tests.conftest import ROOT
@@ -30,13 +31,16 @@ def reports(tmp_path_factory) -> dict[str, Path]:  # type: ignore[no-untyped-def
     from standin.server import StandInGateway
 
     root = tmp_path_factory.mktemp("wires")
+    suite = read_suite(SUITE)
     gateway = StandInGateway(GatewayConfig(suite_path=SUITE)).start()
     out = {}
     try:
         for name, wire in (("whole", Wire()), ("streamed", Wire("chat", True))):
             record(SUITE, MODEL, root / name, gateway.url, CASES, concurrency=1, wire=wire)
-            rescore(root / name, SUITE, root / f"reports-{name}", workers=1, html=False)
+            results = rescore_model(root / name / "ref_oracle_stream-dropcall", suite)
             out[name] = root / f"reports-{name}"
+            (out[name] / "m").mkdir(parents=True)
+            (out[name] / "m" / "results.json").write_text(json.dumps(results), encoding="utf-8")
     finally:
         gateway.stop()
     return out
