@@ -147,6 +147,8 @@ class Dispatcher:
                 404, f"The model `{model}` does not exist", param="model", code="model_not_found"
             )
         outcome = self._hosted(request, model, *split, path=path, headers=headers or {})
+        if sse.CUT_ARGS in split[1] and isinstance(outcome, Answer) and outcome.status == 200:
+            outcome = replace(outcome, body=sse.cut_body(outcome.body))
         if isinstance(outcome, Answer) and split[0] in MODELS and MODELS[split[0]].price_in_body:
             priced = self._config.upstream_prefix + self._config.cost_header
             headers = tuple(h for h in outcome.headers if h[0] != priced)

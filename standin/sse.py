@@ -19,7 +19,9 @@ CONTENT_TYPE = "text/event-stream"
 STREAM_KINDS = (
     "stream-doneonly", "stream-index1", "stream-index0", "stream-emptyfrag",
     "stream-splitescape", "stream-dropcall", "stream-noargs", "stream-cut", "stream-error",
+    "cut-args",
 )  # fmt: skip
+CUT_ARGS = "cut-args"  # whole or streamed: the first call's arguments cut as max_tokens cuts them
 ERROR_MESSAGE = "Injected fault: the upstream stream failed"
 
 
@@ -27,6 +29,30 @@ def stream_fault(model: Any) -> str | None:
     """The streaming fault scripted in a model name (``ref/oracle~stream-cut``), if any."""
     script = str(model).partition("~")[2]
     return next((t.strip() for t in script.split(",") if t.strip() in STREAM_KINDS), None)
+
+
+def cut_body(body: bytes) -> bytes:
+    """``cut_arguments`` of a completion's bytes; any other body as it is."""
+    try:
+        value = cut_arguments(json.loads(body))
+    except (ValueError, KeyError, IndexError, TypeError):
+        return body
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def cut_arguments(value: dict[str, Any]) -> dict[str, Any]:
+    """A completion whose first call's arguments stop halfway, ``finish_reason: "length"``: what
+    a ``max_tokens`` too small for the call gives (a real body of each dialect is in
+    tests/fixtures/dialect_bodies/)."""
+    choice = value["choices"][0]
+    calls = choice["message"].get("tool_calls") or []
+    if not calls:
+        return value
+    function = calls[0]["function"]
+    function["arguments"] = function["arguments"][: max(1, len(function["arguments"]) // 2)]
+    choice["message"]["tool_calls"] = calls[:1]
+    choice["finish_reason"] = "length"
+    return value
 
 
 def _frame(data: Any, event: str | None = None) -> str:
@@ -156,6 +182,8 @@ def _messages(body: dict[str, Any], fault: str | None) -> list[str]:
                 event("content_block_start", index=n, content_block={**block, "input": {}})
             )
             text = json.dumps(block["input"], ensure_ascii=False) if block["input"] else ""
+            if set(block["input"]) == {"_unparsed"}:  # arguments that are no JSON: sent as they are
+                text = str(block["input"]["_unparsed"])
             pieces = [""] if fault == "stream-noargs" or not text else fragments(text, fault)
             for piece in pieces:  # Anthropic sends partial_json "" for a call without input
                 frames.append(

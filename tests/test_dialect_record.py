@@ -146,3 +146,28 @@ def test_a_cut_off_stream_is_judged_on_what_came_and_named(  # type: ignore[no-u
         "cases": 1,
         "kinds": {"the stream was cut off before its last event": 1},
     }
+
+
+@pytest.mark.parametrize(
+    ("dialect", "stream", "why"),
+    [
+        ("chat", False, "finish_reason is length"),
+        ("chat", True, "finish_reason is length"),
+        ("responses", True, "status is incomplete (max_output_tokens)"),
+        ("messages", True, "stop_reason is max_tokens"),
+    ],
+)
+def test_arguments_cut_by_max_tokens_fail_and_say_why(  # type: ignore[no-untyped-def]
+    start_gateway, tmp_path: Path, dialect, stream, why
+) -> None:
+    from recorder.files import read_suite
+
+    gateway = start_gateway()
+    model = "ref/oracle~cut-args"
+    record(
+        MINI_SUITE, model, tmp_path, gateway.url, ["selection-01"], 1, wire=Wire(dialect, stream)
+    )
+    results = rescore_model(tmp_path / checked_model_slug(model), read_suite(MINI_SUITE))
+    case = next(r for r in results["results"] if r["id"] == "selection-01")
+    assert case["status"] == "failed"
+    assert case["reason"].endswith(f"not a JSON object (the answer was cut off: {why})")
