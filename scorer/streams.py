@@ -65,7 +65,7 @@ def assemble(dialect: str, body: bytes) -> tuple[Any, tuple[str, ...]]:
 def _chat(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str, ...]]:
     head: dict[str, Any] = {}
     content: list[str] = []
-    reasoning: list[str] = []
+    extra: dict[str, Any] = {}  # reasoning_content, reasoning_details... as the provider sent them
     calls: list[dict[str, Any]] = []
     at: dict[int, dict[str, Any]] = {}  # the call each index now writes to
     finish, done = None, False
@@ -85,14 +85,14 @@ def _chat(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str, ...
         choice = choices[0] if choices and isinstance(choices[0], dict) else {}
         delta = choice.get("delta") or {}
         content += [delta["content"]] if isinstance(delta.get("content"), str) else []
-        rc = delta.get("reasoning_content")
-        reasoning += [rc] if isinstance(rc, str) else []
+        for key, value in delta.items():  # a provider's own fields, kept for the echo
+            if key not in ("role", "content", "tool_calls") and value is not None:
+                joined = isinstance(value, str) and isinstance(extra.get(key), str)
+                extra[key] = extra[key] + value if joined else value
         for entry in delta.get("tool_calls") or []:
             _chat_call(entry, calls, at)
         finish = choice.get("finish_reason") or finish
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
-    if reasoning:
-        message["reasoning_content"] = "".join(reasoning)
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None, **extra}
     anomalies = []
     if calls:
         message["tool_calls"] = calls
@@ -119,6 +119,9 @@ def _chat_call(entry: Any, calls: list[dict[str, Any]], at: dict[int, dict[str, 
         current = {"id": entry.get("id"), "type": "function", "function": {}}
         calls.append(current)
         at[index] = current
+    for key, value in entry.items():  # a call's own fields (Gemini's extra_content)
+        if key not in ("index", "id", "type", "function") and value is not None:
+            current[key] = value
     if isinstance(function.get("name"), str) and function["name"]:
         current["function"]["name"] = function["name"]
     if isinstance(function.get("arguments"), str):

@@ -91,7 +91,10 @@ def _chat(body: dict[str, Any], fault: str | None) -> list[str]:
     def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
         return _frame({**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 
-    frames = [chunk({"role": "assistant", "content": ""})]
+    # A provider's own fields (reasoning_content, reasoning_details...) come whole in the first
+    # delta, a call's (Gemini's extra_content) in its first chunk, as those providers stream them.
+    extra = {k: v for k, v in message.items() if k not in ("role", "content", "tool_calls")}
+    frames = [chunk({"role": "assistant", "content": "", **extra})]
     for piece in fragments(message.get("content") or "", None) if message.get("content") else []:
         frames.append(chunk({"content": piece}))
     if fault == "stream-error":
@@ -104,6 +107,7 @@ def _chat(body: dict[str, Any], fault: str | None) -> list[str]:
         if fault != "stream-noargs":
             start["arguments"] = ""
         first = {"index": index, "id": call["id"], "type": "function", "function": start}
+        first.update({k: v for k, v in call.items() if k not in first and k != "function"})
         frames.append(chunk({"tool_calls": [first]}))
         if fault == "stream-noargs":
             continue

@@ -171,3 +171,15 @@ def test_arguments_cut_by_max_tokens_fail_and_say_why(  # type: ignore[no-untype
     case = next(r for r in results["results"] if r["id"] == "selection-01")
     assert case["status"] == "failed"
     assert case["reason"].endswith(f"not a JSON object (the answer was cut off: {why})")
+
+
+@pytest.mark.parametrize("model", ["ref/reasoning", "ref/gemini-style"])
+def test_a_streamed_chain_echoes_the_providers_own_fields(  # type: ignore[no-untyped-def]
+    start_gateway, tmp_path: Path, model
+) -> None:
+    """reasoning_content/reasoning_details and Gemini's thought signatures come in the stream's
+    deltas; the assembled answer keeps them, so the chain's follow-up is not refused."""
+    gateway = start_gateway()
+    summary = record(MINI_SUITE, model, tmp_path, gateway.url, ["chains-01"], 1,
+                     wire=Wire("chat", True))  # fmt: skip
+    assert summary.statuses == {"chains-01": "passed"}
