@@ -15,6 +15,7 @@ from scorer.openai_chat import COST_HEADER
 if TYPE_CHECKING:
     from lobstack_eval.record_session import Limits
     from recorder.run_stamp import RunStamp
+    from scorer.wire import Wire
 
 
 _MODEL = typer.Option(
@@ -39,7 +40,8 @@ _RUN_ID = typer.Option(
 _BASE_URL = typer.Option(
     None,
     "--base-url",
-    help="API root ending before /chat/completions [env LOBSTACK_BASE_URL; default: Lobstack].",
+    help="API root ending before /chat/completions (or /responses, /messages) [env "
+    "LOBSTACK_BASE_URL; default: Lobstack].",
 )
 _CONCURRENCY_TEXT = typer.Option(
     "4", "--concurrency", metavar="N", help="Cases recorded at once (worker processes)."
@@ -62,6 +64,20 @@ _COST_HEADER = typer.Option(
     "--cost-header",
     help="Response header holding each call's price in USD (LiteLLM's proxy: "
     "x-litellm-response-cost).",
+)
+_DIALECT = typer.Option(
+    "chat",
+    "--dialect",
+    help="API dialect: chat (/chat/completions), responses (/responses) or messages "
+    "(Anthropic /messages).",
+)
+_STREAM = typer.Option(False, "--stream", help="Ask for streamed (SSE) answers; kept raw.")
+_PARAM = typer.Option(
+    [],
+    "--param",
+    metavar="NAME=VALUE",
+    help="A request setting (repeatable): tool_choice, parallel_tool_calls, max_tokens, "
+    "reasoning_effort, body.FIELD, header.NAME.",
 )
 _SHARD = typer.Option(
     None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."
@@ -98,6 +114,9 @@ def record(
     shard: str = _SHARD,
     repeats_text: str = _REPEATS_TEXT,
     max_answer_mb: str = _MAX_ANSWER_MB,
+    dialect: str = _DIALECT,
+    stream: bool = _STREAM,
+    param: list[str] = _PARAM,
 ) -> int:
     """Record the suite for one model into cassettes/<model-slug>/ (resumes: records only what
     is missing).
@@ -116,11 +135,13 @@ def record(
     from replay.shard import parse_shard
 
     limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
+    wire = _wire(dialect, stream, param)
     run = _run_stamp(run_id) if history or run_id is not None else None
     if len(model) > 1:  # every option checked once, here; a history's run id fixed for all
         given = (suite, base_url, shard, run and run.id, cassettes, concurrency_text, timeout,
-                 cost_header, repeats_text, max_answer_mb)  # fmt: skip
-        return _several(model, given, case, rerecord)
+                 cost_header, repeats_text, max_answer_mb, dialect)  # fmt: skip
+        flags = [*(["--stream"] * stream), *(t for p in param for t in ("--param", p))]
+        return _several(model, given, case, [*flags, *(["--rerecord"] * rerecord)])
     slug = checked_model_slug(model[0])
     root, cassettes = cassettes, _history_dir(cassettes, run)  # no link below root is followed
     part = parse_shard(shard)
@@ -142,25 +163,29 @@ def record(
         limits,
         suite_flag,
         root,
+        wire,
     )
     return record_model(job)
 
 
 # The options a model's own record process is given, in the order ``record`` passes them.
 _SEVERAL = ("--suite", "--base-url", "--shard", "--run-id", "--cassettes", "--concurrency",
-            "--timeout", "--cost-header", "--repeats", "--max-answer-mb")  # fmt: skip
+            "--timeout", "--cost-header", "--repeats", "--max-answer-mb", "--dialect")  # fmt: skip
 
 
-def _several(models: list[str], given: tuple[object, ...], case: list[str], rerecord: bool) -> int:
+def _several(
+    models: list[str], given: tuple[object, ...], case: list[str], flags: list[str]
+) -> int:
     """Record ``models`` at once, each with the ``given`` options (``_SEVERAL``'s; None: not
-    given), the ``--case`` ids and ``--rerecord``; the highest exit code of theirs."""
+    given), the ``--case`` ids and the ``flags`` given as they are (``--stream``, each
+    ``--param``, ``--rerecord``); the highest exit code of theirs."""
     from lobstack_eval.record_models import record_models
     from replay.shard import parse_shard
 
     parse_shard(given[2])  # type: ignore[arg-type]  # a bad one: one usage error, here
     pairs = [*zip(_SEVERAL, given, strict=True), *(("--case", c) for c in case)]
     arguments = [text for flag, value in pairs if value is not None for text in (flag, str(value))]
-    return record_models(models, arguments + (["--rerecord"] if rerecord else []))
+    return record_models(models, arguments + flags)
 
 
 def _limits(
@@ -181,6 +206,14 @@ def _limits(
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
     return Limits(concurrency, repeats, timeout_s, answer_mb, header)
+
+
+def _wire(dialect: str, stream: bool, params: list[str]) -> Wire:
+    """--dialect, --stream and --param, checked: a bad one is a usage error naming it."""
+    from scorer.dialect import dialect as known_dialect
+    from scorer.wire import Wire, parse_params
+
+    return Wire(known_dialect(dialect).name, stream, parse_params(params))
 
 
 def _history_dir(cassettes: Path, run: RunStamp | None) -> Path:

@@ -8,9 +8,11 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+from scorer.wire import METHOD_WIRE, Wire
 
 if TYPE_CHECKING:
     from lobstack_eval.progress import CaseProgress
@@ -33,6 +35,15 @@ class Limits:
     max_answer_mb: float
     cost_header: str
 
+    def record_options(self) -> dict[str, Any]:
+        """These limits as ``recorder.record.record``'s keyword options."""
+        return {
+            "concurrency": self.concurrency,
+            "timeout_s": self.timeout_s,
+            "cost_header": self.cost_header,
+            "max_answer_mb": self.max_answer_mb,
+        }
+
 
 @dataclass(frozen=True)
 class RecordJob:
@@ -53,6 +64,7 @@ class RecordJob:
     # the --cassettes the user gave (``cassettes`` is its history/<run-id>/ for a run of a
     # history): no level below it may be a symbolic link; None: ``cassettes`` itself
     root: Path | None = None
+    wire: Wire = METHOD_WIRE  # --dialect, --stream, --param
 
 
 def record_model(job: RecordJob) -> int:
@@ -113,9 +125,9 @@ def _record_locked(
     from recorder.record import prepare_model_dir, record
     from replay.plan import runs_to_record
 
-    model, cassettes, repeats = job.model, job.cassettes, job.limits.repeats
+    model, cassettes, repeats, limits = job.model, job.cassettes, job.limits.repeats, job.limits
     model_dir, adopted = prepare_model_dir(
-        cassettes, model, loaded, job.endpoint, job.limits.cost_header
+        cassettes, model, loaded, job.endpoint, limits.cost_header, job.wire
     )
     what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
     if adopted:
@@ -141,15 +153,13 @@ def _record_locked(
             cassettes,
             job.endpoint,
             todo,
-            concurrency=job.limits.concurrency,
-            timeout_s=job.limits.timeout_s,
             on_case=progress.update,
             notify=progress.note,
-            cost_header=job.limits.cost_header,
-            max_answer_mb=job.limits.max_answer_mb,
             run=job.run,
             adopted=adopted,  # prepared once, above, under the lock still held
             made=made,
+            wire=job.wire,
+            **limits.record_options(),
         )
     _say_recorded(job, summary, todo, progress, model_dir, say)
     return 0

@@ -8,9 +8,9 @@ never read the same bytes two ways.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from scorer.dialect import DEFAULT as DIALECT
+from scorer.dialect import DEFAULT, Dialect
 from scorer.response import BodyError, MalformedResponse, ModelResponse
 from scorer.strict_json import NotStrictJson, loads, loads_marking
 
@@ -45,19 +45,31 @@ def _decoded(body: bytes) -> object:
         raise MalformedResponse(NOT_JSON) from None
 
 
-def read_body(body: bytes) -> BodyReading:
-    """Read a 2xx answer's body once: its error object if it has one (looked for in the parsed
-    body, so an escaped key such as ``"\\u0065rror"`` is the same key), else the model's answer,
-    else the problem."""
+def read_body(body: bytes, dialect: Dialect = DEFAULT, stream: bool = False) -> BodyReading:
+    """Read a 2xx answer's body once, in ``dialect``: its error object if it has one (looked for
+    in the parsed body, so an escaped key such as ``"\\u0065rror"`` is the same key), else the
+    model's answer, else the problem. A streamed answer (``stream``) is its SSE frames as
+    received, assembled here (``scorer.streams``), so a decoder fix re-scores old runs."""
+    anomalies: tuple[str, ...] = ()
     try:
-        decoded = _decoded(body)
+        if stream:
+            from scorer.streams import assemble
+
+            decoded, anomalies = assemble(dialect.name, body)
+        else:
+            decoded = _decoded(body)
     except MalformedResponse as exc:
         return BodyReading(problem=str(exc))
-    error = DIALECT.body_error(decoded)
+    except RecursionError:
+        return BodyReading(problem=TOO_DEEP)
+    error = dialect.body_error(decoded)
     if error is not None:
         return BodyReading(error=error)
     try:
-        return BodyReading(response=DIALECT.parse_answer(decoded))
+        response = dialect.parse_answer(decoded)
+        if anomalies:
+            response = replace(response, anomalies=anomalies)
+        return BodyReading(response=response)
     except MalformedResponse as exc:
         return BodyReading(problem=str(exc))
     except RecursionError:

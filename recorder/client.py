@@ -17,16 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.answer_read import read_body
+from recorder.gateway import Gateway, as_gateway
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
-from scorer.dialect import DEFAULT as DIALECT
+from scorer.dialect import Dialect
 from scorer.headers import gateway_header, speaks_lobstack
+from scorer.openai_chat import COST_HEADER
 from scorer.outcome import Attempt
 from scorer.prices import attempt_price
 from scorer.response import BodyError, ModelResponse
 
-RETRY_STATUSES = frozenset({429, 502, 503, 504})
 BACKOFF_S = (1.0, 2.0, 4.0)
-COST_HEADER = DIALECT.cost_header
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
@@ -49,10 +49,10 @@ class CallResult:
 
 
 def _attempt(
-    step: int, number: int, answer: HttpAnswer, error: BodyError | None, cost_header: str
+    step: int, number: int, answer: HttpAnswer, error: BodyError | None, gateway: Gateway
 ) -> Attempt:
     outcome = "ok" if 200 <= answer.status < 300 else f"http_{answer.status}"
-    cost_text = gateway_header(answer.headers, cost_header)
+    cost_text = gateway_header(answer.headers, gateway.cost_header)
     cost, source = attempt_price(cost_text, answer.status, answer.body)
     return Attempt(
         step=step,
@@ -61,9 +61,10 @@ def _attempt(
         status=answer.status,
         wall_ms=answer.wall_ms,
         cost_usd=cost,
-        dropped_params=gateway_header(answer.headers, DIALECT.dropped_header),
+        dropped_params=gateway_header(answer.headers, gateway.dialect.dropped_header),
         cost_source=source,
         lobstack=speaks_lobstack(answer.headers),
+        first_byte_ms=answer.first_byte_ms if gateway.wire.stream else None,
     )
 
 
@@ -72,11 +73,15 @@ def call_with_retries(
     request: HttpRequest,
     step: int,
     sleep: Callable[[float], None] = time.sleep,
-    cost_header: str = COST_HEADER,
+    gateway: Gateway | str = COST_HEADER,
 ) -> CallResult:
-    """Send ``request``, retrying transport errors as the method says; ``cost_header`` names the
-    price header (an answer without it is priced by its body's ``usage.cost``, as OpenRouter
-    sends it)."""
+    """Send ``request``, retrying transport errors as the method says (and the statuses the
+    gateway's dialect adds); ``gateway`` names the price header (an answer without it is priced by
+    its body's ``usage.cost``, as OpenRouter sends it) and the dialect the answer is read in (a
+    header name alone: the method's Chat Completions)."""
+    if isinstance(gateway, str):
+        gateway = Gateway("", cost_header=gateway)
+    dialect = gateway.dialect
     attempts: list[Attempt] = []
     for number in range(1, len(BACKOFF_S) + 2):
         try:
@@ -86,31 +91,37 @@ def call_with_retries(
             last: str = f"{failure.kind} after {number} attempt(s): {failure.detail}"
             answer = None
         else:
-            reading = read_body(answer.body) if 200 <= answer.status < 300 else None
+            ok = 200 <= answer.status < 300
+            reading = read_body(answer.body, dialect, gateway.wire.stream) if ok else None
             error = reading.error if reading is not None else None
-            attempts.append(_attempt(step, number, answer, error, cost_header))
+            attempts.append(_attempt(step, number, answer, error, gateway))
             if error is not None and error.transport:
                 last = f"{error.describe()} (after {number} attempt(s))"
             elif error is not None:
                 return CallResult(answer, tuple(attempts), error.describe())
             elif reading is not None:
                 return CallResult(answer, tuple(attempts), reading.problem, reading.response)
-            elif answer.status not in RETRY_STATUSES:
-                return CallResult(answer, tuple(attempts), failure_line(answer, request.url))
+            elif answer.status not in dialect.retry_statuses:
+                return CallResult(
+                    answer, tuple(attempts), failure_line(answer, request.url, dialect)
+                )
             else:
-                last = f"HTTP {answer.status} after {number} attempt(s){_error_text(answer)}"
+                last = (
+                    f"HTTP {answer.status} after {number} attempt(s){_error_text(answer, dialect)}"
+                )
                 last += _undecoded(answer)
         if number <= len(BACKOFF_S):
             sleep(BACKOFF_S[number - 1])
     return CallResult(answer, tuple(attempts), last)
 
 
-def failure_line(answer: HttpAnswer, url: str) -> str:
+def failure_line(answer: HttpAnswer, url: str, dialect: Dialect | None = None) -> str:
     """The reason of a non-2xx answer: its status and error message, or where a redirect points."""
+    dialect = dialect or as_gateway("").dialect
     location = answer.headers.get("location")
     if 300 <= answer.status < 400 and location:
-        return f"HTTP {answer.status}: {redirect_text(location, url)}"
-    return f"HTTP {answer.status}{_error_text(answer)}{_undecoded(answer)}"
+        return f"HTTP {answer.status}: {redirect_text(location, url, dialect.path)}"
+    return f"HTTP {answer.status}{_error_text(answer, dialect)}{_undecoded(answer)}"
 
 
 def _undecoded(answer: HttpAnswer) -> str:
@@ -121,7 +132,7 @@ def _undecoded(answer: HttpAnswer) -> str:
     return undecoded_note(answer.headers.get(UNDECODED_HEADER))
 
 
-def redirect_text(location: str, url: str) -> str:
+def redirect_text(location: str, url: str, path: str = "/chat/completions") -> str:
     """``the gateway redirected to URL: use it as --base-url``, the URL as an API root
     (``/chat/completions`` taken off) and shown as URLs are (no credentials, no port for a
     loopback host, query values hidden)."""
@@ -131,16 +142,16 @@ def redirect_text(location: str, url: str) -> str:
     from recorder.secrets import public_url
 
     target = urljoin(url, location.strip()).rstrip("/")
-    target = target.removesuffix("/chat/completions")
+    target = target.removesuffix(path)
     return f"the gateway redirected to {public_url(stored_uri(target))}: use it as --base-url"
 
 
-def _error_text(answer: HttpAnswer) -> str:
-    """The OpenAI-style error message of an error answer, if it has one."""
+def _error_text(answer: HttpAnswer, dialect: Dialect) -> str:
+    """The error message of an error answer, in its dialect's error body, if it has one."""
     import json
 
     try:
-        message = json.loads(answer.body)["error"]["message"]
-    except (ValueError, KeyError, TypeError, RecursionError):
+        message = dialect.error_text(json.loads(answer.body))
+    except (ValueError, RecursionError):
         return ""
-    return f": {str(message)[:160]}" if message else ""
+    return f": {message[:160]}" if message else ""

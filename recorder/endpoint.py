@@ -127,8 +127,9 @@ def parse_base_url(url: str, api_key: str | None = None) -> Endpoint:
             f"--base-url {shown!r}: an API root has no query or fragment (a key goes in "
             f"{API_KEY_ENV}; values hidden here)"
         )
-    if endpoint.url.endswith("/chat/completions"):
-        raise UsageError(f"--base-url {shown!r} must end before /chat/completions (e.g. .../v1)")
+    for path in ("/chat/completions", "/responses", "/messages"):  # every dialect's path
+        if endpoint.url.endswith(path):
+            raise UsageError(f"--base-url {shown!r} must end before {path} (e.g. .../v1)")
     return endpoint
 
 

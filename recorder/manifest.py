@@ -14,6 +14,7 @@ from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
+from scorer.wire import METHOD_WIRE, Wire
 
 MANIFEST = "run.json"
 FORMAT_VERSION = 1
@@ -42,6 +43,7 @@ class RecordedAttempt:
     status: int | None
     wall_ms: float | None
     request_sha256: str | None
+    first_byte_ms: float | None = None  # streamed runs only (docs/FORMATS.md)
 
     @property
     def answered(self) -> bool:
@@ -103,6 +105,7 @@ class Manifest:
     repeats: int = 1
     repeat_cases: dict[int, dict[str, RecordedCase]] = field(default_factory=dict)
     run: RunStamp | None = None  # a run of a history (record --history); None: a plain recording
+    wire: Wire = METHOD_WIRE  # dialect, streaming and settings; the default writes no field
 
     @property
     def repeat_count(self) -> int:
@@ -138,6 +141,12 @@ class Manifest:
             "temperature_ignored": self.temperature_ignored,
             "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
+        if self.wire.dialect != Wire().dialect:
+            document["dialect"] = self.wire.dialect
+        if self.wire.stream:
+            document["stream"] = True
+        if self.wire.params:
+            document["params"] = self.wire.to_json()["params"]
         if self.run is not None:  # a plain recording's run.json is what it always was
             document["run"] = self.run.to_json()
         if self.repeat_count > 1:
@@ -163,6 +172,16 @@ class Manifest:
             )
         self.cost_header = cost_header
 
+    def use_wire(self, wire: Wire, model_dir: Path) -> None:
+        """Record with ``wire`` from now on; a dir holding cases recorded with another dialect,
+        streaming or settings is a CassetteError (one run, one wire: rescore replays with it)."""
+        if self.wire != wire and self.cases:
+            raise CassetteError(
+                f"{model_dir / MANIFEST}: recorded as {self.wire.label()}, not {wire.label()}; "
+                "use the same --dialect, --stream and --param, or another --cassettes dir"
+            )
+        self.wire = wire
+
     def write(self, model_dir: Path) -> None:
         """Write ``run.json`` atomically."""
         write_bytes_atomic(inside(model_dir, MANIFEST), json_utf8(self.to_json()))
@@ -174,8 +193,17 @@ def case_json(case: RecordedCase) -> dict[str, Any]:
         "status": case.status,
         "reason": case.reason,
         "suite_version": case.suite_version,
-        "attempts": [a.__dict__ for a in case.attempts],
+        "attempts": [_attempt_json(a) for a in case.attempts],
     }
+
+
+def _attempt_json(attempt: RecordedAttempt) -> dict[str, Any]:
+    """An attempt as run.json holds it; ``first_byte_ms`` only when measured (a streamed run),
+    so every other run.json reads as it always did."""
+    document = dict(attempt.__dict__)
+    if document["first_byte_ms"] is None:
+        del document["first_byte_ms"]
+    return document
 
 
 def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) -> RecordedCase:
@@ -183,7 +211,9 @@ def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) 
     of attempt ``i``."""
 
     def keep(a: Attempt, digest: str) -> RecordedAttempt:
-        return RecordedAttempt(a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest)
+        return RecordedAttempt(
+            a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest, a.first_byte_ms
+        )
 
     attempts = tuple(keep(a, d) for a, d in zip(outcome.attempts, digests, strict=True))
     return RecordedCase(outcome.status, outcome.reason, suite_version, attempts)

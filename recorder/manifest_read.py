@@ -24,6 +24,7 @@ from recorder.repeats import (
 from recorder.run_stamp import parse_run
 from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
+from scorer.wire import Wire, wire_from_json
 
 
 def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:
@@ -81,6 +82,13 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
     digest = raw.get("request_sha256")
     if digest is not None and not isinstance(digest, str):
         raise CassetteError(f"{where}.request_sha256: expected a string or null, got {digest!r}")
+    first = raw.get("first_byte_ms")
+    if first is not None and (
+        isinstance(first, bool) or not isinstance(first, int | float) or first < 0
+    ):
+        raise CassetteError(
+            f"{where}.first_byte_ms: expected a number of milliseconds >= 0, got {first!r}"
+        )
     return RecordedAttempt(
         raw["step"],
         raw["attempt"],
@@ -88,6 +96,7 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
         status,
         None if wall is None else float(wall),
         digest,
+        None if first is None else float(first),
     )
 
 
@@ -170,7 +179,28 @@ def read_manifest(model_dir: Path) -> Manifest:
         repeat_cases=repeat_cases,
         cost_header=_cost_header(data, path),
         run=parse_run(data.get("run"), path),
+        wire=_wire(data, path),
     )
+
+
+def _wire(data: dict[str, Any], path: Path) -> Wire:
+    """The run's dialect, streaming and settings; absent (every run.json before them): the
+    method's own Chat Completions request."""
+    from scorer.dialect import DIALECTS, dialect
+
+    raw = {
+        "dialect": data.get("dialect", "chat"),
+        "stream": data.get("stream", False),
+        "params": data.get("params", {}),
+    }
+    wire = wire_from_json(raw)
+    if wire is None or wire.dialect not in DIALECTS:
+        raise CassetteError(
+            f"{path}: fields 'dialect', 'stream', 'params': expected one of "
+            f"{', '.join(sorted(DIALECTS))}, true or false, and an object"
+        )
+    dialect(wire.dialect)
+    return wire
 
 
 def _base_url(data: dict[str, Any], path: Path) -> str:

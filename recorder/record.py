@@ -51,6 +51,7 @@ from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
 from recorder.version import installed_version
 from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite_model import Suite
+from scorer.wire import METHOD_WIRE, Wire
 
 
 def recorder_version() -> str:
@@ -92,6 +93,7 @@ def open_manifest(
     base_url: str,
     cost_header: str = COST_HEADER,
     run: RunStamp | None = None,
+    wire: Wire = METHOD_WIRE,
 ) -> Manifest:
     """The model dir's manifest (new, or the existing one after checking it belongs to this model
     and suite); ``base_url`` is the stored form (``Endpoint.stored``). ``run`` stamps a run of a
@@ -102,7 +104,14 @@ def open_manifest(
     if not (model_dir / MANIFEST).exists():
         slug = checked_model_slug(model)
         return Manifest(
-            model, slug, base_url, recorder_version(), current, cost_header=cost_header, run=run
+            model,
+            slug,
+            base_url,
+            recorder_version(),
+            current,
+            cost_header=cost_header,
+            run=run,
+            wire=wire,
         )
     manifest = read_manifest(model_dir)
     if run is not None and manifest.run is None:
@@ -127,6 +136,7 @@ def open_manifest(
             "use the same --base-url, or --rerecord into another --cassettes dir"
         )
     manifest.use_cost_header(cost_header, model_dir)
+    manifest.use_wire(wire, model_dir)
     manifest.suite = current
     manifest.base_url = base_url
     manifest.recorder_version = recorder_version()
@@ -134,7 +144,12 @@ def open_manifest(
 
 
 def prepare_model_dir(
-    cassettes: Path, model: str, suite: Suite, endpoint: Endpoint, cost_header: str = COST_HEADER
+    cassettes: Path,
+    model: str,
+    suite: Suite,
+    endpoint: Endpoint,
+    cost_header: str = COST_HEADER,
+    wire: Wire = METHOD_WIRE,
 ) -> tuple[Path, list[CaseRun]]:
     """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished;
     call it holding the dir's lock (``model_dir_lock``). Returns the dir and the
@@ -142,7 +157,7 @@ def prepare_model_dir(
     model_dir = inside(cassettes, checked_model_slug(model))
     if not (model_dir / PARTIAL).is_dir() and not (model_dir / PARTIAL).is_symlink():
         return model_dir, []
-    manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header)
+    manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, wire=wire)
     return model_dir, adopt(model_dir, manifest)
 
 
@@ -163,6 +178,7 @@ def record(
     run: RunStamp | None = None,
     adopted: Sequence[CaseRun] | None = None,
     made: Path | None = None,
+    wire: Wire = METHOD_WIRE,
 ) -> RecordSummary:
     """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1
     records in this process.
@@ -176,7 +192,8 @@ def record(
     ``prepare_model_dir`` adopted (the caller holds the model dir's lock from then on), else None:
     the dir is prepared here; ``made``, the outermost folder the caller made for this run on the
     way to the model dir (``recorder.discard.first_missing`` before taking the lock), else None:
-    a run stopped as futile then removes the dir when it holds no answer."""
+    a run stopped as futile then removes the dir when it holds no answer. ``wire`` is the run's
+    dialect, streaming and settings (kept in run.json)."""
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
     check_timeout(timeout_s)
@@ -188,8 +205,10 @@ def record(
     model_dir = inside(cassettes, checked_model_slug(model))
     with model_dir_lock(model_dir):
         if adopted is None:
-            model_dir, adopted = prepare_model_dir(cassettes, model, suite, endpoint, cost_header)
-        manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, run)
+            model_dir, adopted = prepare_model_dir(
+                cassettes, model, suite, endpoint, cost_header, wire
+            )
+        manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, run, wire)
         manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
         manifest.write(model_dir)
         for run in runs:  # a cassette that is a link is refused before any request is paid for
@@ -208,6 +227,7 @@ def record(
                 cost_header,
                 run.repeat,
                 max_answer_mb,
+                wire,
             )
             for run in runs
         ]

@@ -14,6 +14,7 @@ from recorder.cassettes import make_vcr
 from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint
 from recorder.files import read_suite
+from recorder.gateway import Gateway
 from recorder.manifest import recorded_case
 from recorder.partial import write_entry
 from recorder.repeats import CaseRun
@@ -22,6 +23,7 @@ from recorder.suite_served import check_served
 from recorder.transport import MIB, HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
+from scorer.wire import METHOD_WIRE, Wire
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class CaseTask:
     max_answer_mb: float = (
         32.0  # an answer larger than this, decoded, is given up (``--max-answer-mb``)
     )
+    wire: Wire = METHOD_WIRE  # the run's dialect, streaming and settings
 
 
 class _RecordingTransport:
@@ -104,7 +107,10 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
     suite = suite_once(task.suite_path, task.suite_sha256)
     endpoint = task.endpoint
     max_bytes = int(task.max_answer_mb * MIB)
-    inner = RequestsTransport(endpoint.api_key, task.timeout_s, endpoint.auth, max_bytes)
+    gateway = Gateway(endpoint.url, task.wire, task.cost_header)
+    inner = RequestsTransport(
+        endpoint.api_key, task.timeout_s, endpoint.auth, max_bytes, gateway.dialect.auth_headers
+    )
     try:
         with make_vcr(endpoint.secrets, max_bytes).use_cassette(
             task.cassette, record_mode="all", drop_unused_requests=True
@@ -114,10 +120,9 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
                 suite,
                 suite.case(task.case_id),
                 task.model,
-                endpoint.url,
+                gateway,
                 transport,
                 lambda seconds: sleep(seconds * task.backoff_scale),
-                task.cost_header,
             )
     finally:
         inner.close()

@@ -1,12 +1,13 @@
 """Run one case as the method says: the case's messages and tools, temperature 0, chains step
 by step.
 
-After a passing step the runner appends the model's assistant message exactly as it was sent (every
-field: ``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``...: reasoning
-providers refuse a follow-up without them) and one ``tool`` message per call with the scripted
-result of the expected call it was matched to, then asks again; a chain stops at the first step that
-fails. A call without a usable id gets a stable generated one, written into both the echoed call and
-its tool message. The same code runs against the network (record) and against cassettes (rescore).
+After a passing step the runner appends the model's answer exactly as it was sent (every field:
+``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``, Responses' reasoning
+items...: reasoning providers refuse a follow-up without them) and each call's scripted result of
+the expected call it was matched to, in the run's dialect (``scorer.dialect``), then asks again; a
+chain stops at the first step that fails. A call without a usable id gets a stable generated one,
+written into both the echoed call and its tool message. The same code runs against the network
+(record) and against cassettes (rescore).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from recorder.answer_read import TOO_DEEP
-from recorder.client import COST_HEADER, call_with_retries
+from recorder.client import call_with_retries
+from recorder.gateway import Gateway, as_gateway
 from recorder.transport import HttpRequest, Transport, Unrecorded
-from scorer.dialect import DEFAULT as DIALECT
-from scorer.jsonvalue import json_copy
+from scorer.dialect import DEFAULT, Dialect
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.response import ModelResponse
@@ -32,11 +33,20 @@ NO_SCRIPTED_RESULT = (
 
 
 def request_body(
-    suite: Suite, case: Case, model: str, messages: list[dict[str, Any]]
+    suite: Suite,
+    case: Case,
+    model: str,
+    echoed: list[dict[str, Any]],
+    gateway: Gateway | None = None,
 ) -> dict[str, Any]:
-    """The request of one step: the case's conversation and tools in the dialect's body."""
+    """The request of one step: the case's messages, what the chain echoed so far, and the tools,
+    in the gateway's dialect (default: the method's Chat Completions request)."""
+    gateway = gateway or Gateway("")
     tools = [suite.tools[name].spec for name in case.tools]
-    return DIALECT.request_body(model, suite.system_prompt, messages, tools)
+    messages = [dict(m) for m in case.messages]
+    return gateway.dialect.request_body(
+        model, suite.system_prompt, messages, tools, echoed, gateway.wire
+    )
 
 
 def generated_id(case_id: str, step: int, position: int) -> str:
@@ -60,39 +70,37 @@ def call_ids(case_id: str, step: int, response: ModelResponse) -> list[str]:
 
 
 def follow_up(
-    step: Step, response: ModelResponse, verdict: StepVerdict, case_id: str = "", index: int = 0
+    step: Step,
+    response: ModelResponse,
+    verdict: StepVerdict,
+    case_id: str = "",
+    index: int = 0,
+    dialect: Dialect = DEFAULT,
 ) -> list[dict[str, Any]]:
-    """The messages appended after a step: the assistant message as sent, then one tool message
-    per call."""
-    assistant = json_copy(response.message)
-    assistant.setdefault("role", "assistant")  # the one field a follow-up cannot do without
+    """What a chain appends after a passing step, in ``dialect``'s words: the answer echoed as
+    sent, then each call's scripted result (of the expected call it was matched to)."""
     ids = call_ids(case_id, index, response)
-    if not response.legacy:
-        for entry, call_id in zip(DIALECT.echoed_calls(assistant), ids, strict=True):
-            if entry.get("id") != call_id:
-                entry["id"] = call_id
     results = []
-    for call, call_id, partner in zip(response.tool_calls, ids, verdict.assignment, strict=True):
+    for partner in verdict.assignment:
         result = step.calls[partner].result if partner is not None else None
-        content = result if result is not None else NO_SCRIPTED_RESULT
-        # a legacy function_call is answered the legacy way
-        results.append(DIALECT.tool_result(call_id, call.name, content, response.legacy))
-    return [assistant, *results]
+        results.append(result if result is not None else NO_SCRIPTED_RESULT)
+    return dialect.follow_up(response, ids, results)
 
 
 def run_case(
     suite: Suite,
     case: Case,
     model: str,
-    base_url: str,
+    gateway: Gateway | str,
     transport: Transport,
     sleep: Callable[[float], None] = time.sleep,
-    cost_header: str = COST_HEADER,
+    cost_header: str | None = None,
 ) -> CaseOutcome:
     """Run every step of ``case`` until one fails; the outcome carries every attempt and
-    reached step."""
-    url = f"{base_url.rstrip('/')}{DIALECT.path}"
-    messages = [dict(m) for m in case.messages]
+    reached step. ``gateway`` is the run's Gateway (an API root alone: the method's request,
+    priced by ``cost_header``)."""
+    gateway = as_gateway(gateway, cost_header)
+    echoed: list[dict[str, Any]] = []
     attempts: list[Attempt] = []
     steps: list[StepRecord] = []
 
@@ -101,8 +109,9 @@ def run_case(
 
     for index, step in enumerate(case.steps):
         try:
-            request = HttpRequest(url, request_body(suite, case, model, messages))
-            result = call_with_retries(transport, request, index, sleep, cost_header)
+            body = request_body(suite, case, model, echoed, gateway)
+            request = HttpRequest(gateway.endpoint, body, gateway.headers())
+            result = call_with_retries(transport, request, index, sleep, gateway)
         except Unrecorded as missing:
             return finish("unrecorded", f"step {index + 1}: {missing}")
         except (
@@ -119,6 +128,8 @@ def run_case(
             return finish("errored", f"step {index + 1}: {TOO_DEEP}")
         steps.append(StepRecord(index, response, verdict))
         if not verdict.passed:
-            return finish("failed", f"step {index + 1}: {verdict.reason}")
-        messages.extend(follow_up(step, response, verdict, case.id, index))
+            named = f" (transport anomaly: {'; '.join(response.anomalies)})"
+            reason = f"step {index + 1}: {verdict.reason}" + (named if response.anomalies else "")
+            return finish("failed", reason)
+        echoed.extend(follow_up(step, response, verdict, case.id, index, gateway.dialect))
     return finish("passed", None)

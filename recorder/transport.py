@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -25,10 +25,12 @@ ACCEPT_ENCODING = "gzip, deflate"
 
 @dataclass(frozen=True)
 class HttpRequest:
-    """A POST of a JSON body to ``url``."""
+    """A POST of a JSON body to ``url``; ``headers``, what the run's dialect and settings add
+    (``recorder.gateway``)."""
 
     url: str
     body: dict[str, Any]
+    headers: tuple[tuple[str, str], ...] = ()
 
     def body_bytes(self) -> bytes:
         """The exact bytes sent (UTF-8 JSON; key order as built, so the same request is the same
@@ -50,6 +52,7 @@ class HttpAnswer:
     headers: dict[str, str]
     body: bytes
     wall_ms: float
+    first_byte_ms: float | None = None  # when the body's first bytes came (a stream's first event)
 
 
 class TransportFailure(Exception):
@@ -142,6 +145,7 @@ class RequestsTransport:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         auth: tuple[str, str] | None = None,
         max_bytes: int = DEFAULT_MAX_ANSWER_MB * MIB,
+        key_headers: Callable[[str], dict[str, str]] | None = None,
     ) -> None:
         import requests
 
@@ -158,8 +162,10 @@ class RequestsTransport:
             "Content-Type": "application/json",
             "Accept": "application/json",
         }
-        if api_key:
-            self._headers["Authorization"] = f"Bearer {api_key}"
+        if api_key:  # as the dialect takes the key (Anthropic: x-api-key), else Bearer
+            self._headers.update(
+                key_headers(api_key) if key_headers else {"Authorization": f"Bearer {api_key}"}
+            )
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
 
@@ -178,14 +184,16 @@ class RequestsTransport:
                 response = self._session.post(
                     request.url,
                     data=request.body_bytes(),
-                    headers=self._headers,
+                    headers={**self._headers, **dict(request.headers)},
                     timeout=self.timeout_s,
                     allow_redirects=False,
                     stream=True,
                 )
                 try:
                     # read whole: the connection goes back to the pool
-                    body = read_capped(response.iter_content(CHUNK), self.max_bytes)
+                    first: list[float] = []
+                    body = read_capped(_timed(response.iter_content(CHUNK), first, started),
+                                       self.max_bytes)  # fmt: skip
                 except BaseException:
                     response.close()
                     raise
@@ -216,7 +224,8 @@ class RequestsTransport:
             self._fresh_session()
             raise TransportFailure("network_error", _short(exc), _ms(started)) from None
         headers = recorded_headers(response.headers)  # as replay reads the cassette's
-        return HttpAnswer(response.status_code, headers, body, _ms(started))
+        first_byte = first[0] if first else None
+        return HttpAnswer(response.status_code, headers, body, _ms(started), first_byte)
 
     def _fresh_session(self) -> None:
         auth = self._session.auth
@@ -226,6 +235,14 @@ class RequestsTransport:
 
     def close(self) -> None:
         self._session.close()
+
+
+def _timed(chunks: Iterable[bytes], first: list[float], started: float) -> Iterable[bytes]:
+    """``chunks``, noting in ``first`` when the first non-empty one came."""
+    for chunk in chunks:
+        if chunk and not first:
+            first.append(_ms(started))
+        yield chunk
 
 
 def _ms(started: float) -> float:

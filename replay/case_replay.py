@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from recorder.gateway import Gateway
 from recorder.manifest import Manifest
 from recorder.repeats import run_cassette_path
 from recorder.runner import run_case
@@ -67,10 +68,9 @@ def replay_case_run(
             suite,
             case,
             manifest.model,
-            manifest.base_url,
+            Gateway(manifest.base_url, manifest.wire, manifest.cost_header),
             transport,
             lambda _seconds: None,
-            manifest.cost_header,
         )
     except (
         CassetteError

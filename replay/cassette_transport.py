@@ -206,6 +206,7 @@ class CassetteTransport:
             headers=recorded_headers(response.get("headers", {})),
             body=body,
             wall_ms=attempt.wall_ms if attempt.wall_ms is not None else 0.0,
+            first_byte_ms=attempt.first_byte_ms,
         )
 
     @staticmethod

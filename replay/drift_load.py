@@ -17,6 +17,7 @@ from replay.results_file import expand_pattern, read_results
 from scorer.drift_history import Identity, RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date
+from scorer.wire import results_wire
 
 
 def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list[Path]:
@@ -84,15 +85,24 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
             if model is None or model in (run.model, model_slug(run.model)):
                 runs.append(run)
     others = [p for p in paths if not is_rows_root(p)]
+    wires: dict[str, str] = {}  # a run's dialect, streaming and --param: never pooled
     for file in results_files(others, problems.append):
         try:
-            run = run_record(file, read_results(file))
+            data = read_results(file)
+            run = run_record(file, data)
         except ResultsError as exc:
             problems.append(exc.message)
             continue
+        wires.setdefault(results_wire(data), str(file))
         seen.add(run.model)
         if model is None or model in (run.model, model_slug(run.model)):
             runs.append(run)
+    if len(wires) > 1:
+        listed = ", ".join(f"{wire!r} ({source})" for wire, source in sorted(wires.items()))
+        problems.append(
+            f"a history holds runs of one dialect, streaming and --param; these runs have "
+            f"{len(wires)}: {listed}"
+        )
     if problems:
         raise HistoryError(problems[-1], tuple(problems[:-1]))
     if not runs:

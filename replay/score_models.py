@@ -22,7 +22,7 @@ from replay.version_note import check_manifest_suite
 from scorer.errors import CassetteError, LobstackError
 from scorer.json_text import loads_text
 from scorer.repeated_results import repeated_results_document
-from scorer.results import dumps, results_document
+from scorer.results import anomaly_counts, dumps, first_byte_p50, results_document
 from scorer.suite_model import Suite
 
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
@@ -125,6 +125,11 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
     run = run_document(model_dir, manifest)
     if run is not None:  # a plain recording's results.json is what it always was
         results["run"] = run
+    if not manifest.wire.is_default:  # so is a run of the method's own request
+        results["wire"] = manifest.wire.to_json()
+    if manifest.wire.stream:
+        results["transport_anomalies"] = anomaly_counts(document)
+        results["first_byte_p50_ms"] = first_byte_p50(document)
     return ScoredModel(results, warning, unusable)
 
 

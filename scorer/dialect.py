@@ -1,20 +1,28 @@
-"""API dialects by name: the one entry point to the wire format (request body, answer
-parsing, headers).
+"""API dialects by name: the one entry point to the wire format (request body, answer decoding,
+the echo a chain sends back, the key's headers, error text, the retried statuses).
 
-A second dialect (say, a messages API) is one new module of plain functions like
-``scorer/openai_chat.py`` plus one entry in ``DIALECTS``; the recorder and the judge read every fact
-of the format from a ``Dialect``.
+A run names its dialect (``record --dialect``; run.json's ``wire``, absent: ``chat``), and the
+recorder, rescore and the stand-in reach every fact of the format through its ``Dialect``. The
+judge reads only the neutral ``ModelResponse`` every decoder returns, never the wire.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from scorer import openai_chat
+from scorer import anthropic_messages, openai_chat, openai_responses
 from scorer.errors import UsageError
 from scorer.response import BodyError, ModelResponse, body_error, parse_completion
+from scorer.wire import Wire
+
+RETRY_STATUSES = frozenset({429, 502, 503, 504})  # the method's transport errors
+
+RequestBody = Callable[
+    [str, str, list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], Wire],
+    dict[str, Any],
+]  # (model, system prompt, the suite's messages, tools, echoed follow-ups, wire) -> JSON body
 
 
 @dataclass(frozen=True)
@@ -23,38 +31,62 @@ class Dialect:
 
     name: str
     path: str  # below the API root (--base-url)
-    request_body: Callable[
-        [str, str, list[dict[str, Any]], list[dict[str, Any]]], dict[str, Any]
-    ]  # (model, system prompt, conversation, tools) -> the JSON body
+    request_body: RequestBody
     parse_answer: Callable[[Any], ModelResponse]  # a decoded 2xx body -> the model's answer
     body_error: Callable[[Any], BodyError | None]  # the error object a 2xx body may carry
-    echoed_calls: Callable[[dict[str, Any]], list[dict[str, Any]]]  # the calls of an echoed message
-    tool_result: Callable[[str, str, str, bool], dict[str, Any]]  # (id, name, content, legacy)
-    cost_header: str
-    dropped_header: str
-    routing_headers: tuple[str, ...]
+    # (answer, each call's id, each call's scripted result) -> the items a chain appends
+    follow_up: Callable[[ModelResponse, list[str], list[str]], list[dict[str, Any]]]
+    auth_headers: Callable[[str], dict[str, str]]  # the API key as this API takes it
+    error_text: Callable[[Any], str | None]  # the message of a decoded error body
+    fixed_headers: dict[str, str] = field(default_factory=dict)  # sent with every request
+    retry_statuses: frozenset[int] = RETRY_STATUSES
+    cost_header: str = openai_chat.COST_HEADER
+    dropped_header: str = openai_chat.DROPPED_HEADER
+    routing_headers: tuple[str, ...] = openai_chat.ROUTING_HEADERS
 
 
-OPENAI_CHAT = Dialect(
-    name="openai-chat",
+CHAT = Dialect(
+    name="chat",
     path=openai_chat.PATH,
     request_body=openai_chat.request_body,
     parse_answer=parse_completion,
     body_error=body_error,
-    echoed_calls=openai_chat.echoed_calls,
-    tool_result=openai_chat.tool_result,
-    cost_header=openai_chat.COST_HEADER,
-    dropped_header=openai_chat.DROPPED_HEADER,
-    routing_headers=openai_chat.ROUTING_HEADERS,
+    follow_up=openai_chat.follow_up,
+    auth_headers=openai_chat.auth_headers,
+    error_text=openai_chat.error_text,
 )
-DIALECTS = {dialect.name: dialect for dialect in (OPENAI_CHAT,)}
-DEFAULT = OPENAI_CHAT
+RESPONSES = Dialect(
+    name="responses",
+    path=openai_responses.PATH,
+    request_body=openai_responses.request_body,
+    parse_answer=openai_responses.parse_answer,
+    body_error=openai_responses.body_error,
+    follow_up=openai_responses.follow_up,
+    auth_headers=openai_chat.auth_headers,
+    error_text=openai_chat.error_text,
+)
+MESSAGES = Dialect(
+    name="messages",
+    path=anthropic_messages.PATH,
+    request_body=anthropic_messages.request_body,
+    parse_answer=anthropic_messages.parse_answer,
+    body_error=anthropic_messages.body_error,
+    follow_up=anthropic_messages.follow_up,
+    auth_headers=anthropic_messages.auth_headers,
+    error_text=anthropic_messages.error_text,
+    fixed_headers=anthropic_messages.FIXED_HEADERS,
+    retry_statuses=RETRY_STATUSES | {529},  # Anthropic's "overloaded"
+)
+DIALECTS = {dialect.name: dialect for dialect in (CHAT, RESPONSES, MESSAGES)}
+ALIASES = {"openai-chat": "chat"}  # the one dialect's name before there were three
+DEFAULT = CHAT
+OPENAI_CHAT = CHAT
 
 
 def dialect(name: str) -> Dialect:
     """The dialect registered as ``name``; a UsageError listing the known ones otherwise."""
     try:
-        return DIALECTS[name]
+        return DIALECTS[ALIASES.get(name, name)]
     except KeyError:
         raise UsageError(
             f"unknown API dialect {name!r}; known: {', '.join(sorted(DIALECTS))}"

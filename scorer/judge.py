@@ -8,7 +8,6 @@ real bipartite matching).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
@@ -46,21 +45,11 @@ def _names(names: list[str]) -> str:
 
 
 def _sent_name(response: ModelResponse, index: int) -> str:
-    """Call ``index``'s name as sent, readable even when it is not a plain name: an empty name reads
-    ``""``, a missing one ``(no name)``, any other JSON value as JSON, so a nameless call never
-    looks like no call."""
-    name = response.tool_calls[index].name
-    if name:
-        return name
-    if response.legacy:
-        function = response.message.get("function_call")
-    else:
-        raw_calls = response.message.get("tool_calls")
-        raw = raw_calls[index] if isinstance(raw_calls, list) and index < len(raw_calls) else None
-        function = raw.get("function") if isinstance(raw, dict) else None
-    if not isinstance(function, dict) or "name" not in function:
-        return "(no name)"
-    return json.dumps(function["name"], ensure_ascii=False)
+    """Call ``index``'s name as sent, as the dialect's decoder read it (``scorer.response``): the
+    judge never reads the wire."""
+    if response.sent_names is not None and index < len(response.sent_names):
+        return response.sent_names[index]
+    return response.tool_calls[index].name or "(no name)"
 
 
 def call_failures(expected: ExpectedCall, arguments: dict[str, object]) -> list[str]:
@@ -154,8 +143,11 @@ def _not_an_object(call: ToolCall, args: ParsedArguments, response: ModelRespons
     """``name.arguments: not a JSON object``, with why when known (a NaN, too deep, an answer
     cut off)."""
     why = [args.why] if args.why else []
-    if response.finish_reason == "length":
-        why.append("the answer was cut off: finish_reason is length")
+    cut_off = response.cut_off or (
+        "finish_reason is length" if response.finish_reason == "length" else None
+    )
+    if cut_off:
+        why.append(f"the answer was cut off: {cut_off}")
     return f"{call.name}.arguments: not a JSON object" + (f" ({'; '.join(why)})" if why else "")
 
 

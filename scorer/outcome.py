@@ -27,6 +27,7 @@ class Attempt:
     dropped_params: str | None = None
     cost_source: str | None = None
     lobstack: bool = False
+    first_byte_ms: float | None = None  # streamed answers: time to the first byte of the body
 
     @property
     def answered(self) -> bool:

@@ -29,12 +29,13 @@ class BodyError:
     in_choice: bool = (
         False  # OpenRouter's upstream failure: in ``choices[0]``, not at the top level
     )
+    transient: bool | None = None  # the dialect's own word on retrying it, when it has one
 
     @property
     def transport(self) -> bool:
         """An in-body 429, 502, 503 or 504 is a transport error: retried by the method's rule,
-        recorded again."""
-        return self.code in TRANSPORT_CODES
+        recorded again (or what the dialect says of its error type)."""
+        return self.code in TRANSPORT_CODES if self.transient is None else self.transient
 
     @property
     def outcome(self) -> str:
@@ -127,6 +128,13 @@ class ModelResponse:
     finish_reason: str | None = None
     problems: tuple[str, ...] = ()
     legacy: bool = False
+    # The neutral reading every dialect's decoder fills in, so the judge never reads the wire:
+    # each call's name as sent, readable (``""``, ``(no name)``, JSON of a non-string); why the
+    # answer was cut off (``finish_reason is length``), None when it was not; the transport
+    # anomalies of a streamed answer (docs/METHOD.md, "Transport anomalies").
+    sent_names: tuple[str, ...] | None = None
+    cut_off: str | None = None
+    anomalies: tuple[str, ...] = ()
 
 
 def _kind(value: Any) -> str:
@@ -221,4 +229,32 @@ def parse_completion(body: Any) -> ModelResponse:
         finish_reason=finish if isinstance(finish, str) else None,
         problems=tuple(problems),
         legacy=legacy,
+        sent_names=tuple(_sent_name(message, calls, i, legacy) for i in range(len(calls))),
+        cut_off="finish_reason is length" if finish == "length" else None,
     )
+
+
+def readable_name(holder: Any) -> str:
+    """A call's name as sent, from the object that holds its ``name``: an empty name reads ``""``,
+    a missing one ``(no name)``, any other JSON value as JSON, so a nameless call never looks like
+    no call."""
+    if not isinstance(holder, dict) or "name" not in holder:
+        return "(no name)"
+    name = holder["name"]
+    if isinstance(name, str) and name:
+        return name
+    import json
+
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _sent_name(
+    message: dict[str, Any], calls: tuple[ToolCall, ...], index: int, legacy: bool
+) -> str:
+    if calls[index].name:
+        return calls[index].name
+    if legacy:
+        return readable_name(message.get("function_call"))
+    raw_calls = message.get("tool_calls")
+    raw = raw_calls[index] if isinstance(raw_calls, list) and index < len(raw_calls) else None
+    return readable_name(raw.get("function") if isinstance(raw, dict) else None)

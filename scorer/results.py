@@ -42,7 +42,7 @@ def _step_document(step: StepRecord) -> dict[str, Any]:
                     "schema_valid": facts.schema_valid if facts else None,
                 }
             )
-    return {
+    document = {
         "index": step.index,
         "passed": bool(verdict and verdict.passed),
         "reason": verdict.reason if verdict else None,
@@ -50,6 +50,35 @@ def _step_document(step: StepRecord) -> dict[str, Any]:
         if response is None
         else {"content": response.content, "model": response.model, "tool_calls": calls},
     }
+    if response is not None and response.anomalies:  # streamed answers only: else as always
+        document["transport_anomalies"] = list(response.anomalies)
+    return document
+
+
+def first_byte_p50(document: dict[str, Any]) -> float | None:
+    """The median time to first byte of a streamed run's answered attempts (ms), None without
+    one; latency p50 stays the whole answer's."""
+    import statistics
+
+    values = [
+        a["first_byte_ms"]
+        for entry in document.get("results", [])
+        for a in entry.get("attempts", [])
+        if a.get("first_byte_ms") is not None
+    ]
+    return float(statistics.median(values)) if values else None
+
+
+def anomaly_counts(document: dict[str, Any]) -> dict[str, Any]:
+    """results.json's ``transport_anomalies``: how many case-runs' answers had one, by kind."""
+    kinds: dict[str, int] = {}
+    cases = 0
+    for entry in document.get("results", []):
+        seen = [a for step in entry.get("steps", []) for a in step.get("transport_anomalies", [])]
+        cases += bool(seen)
+        for kind in seen:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return {"cases": cases, "kinds": dict(sorted(kinds.items()))}
 
 
 def _attempt_document(attempt: Attempt) -> dict[str, Any]:
@@ -63,6 +92,8 @@ def _attempt_document(attempt: Attempt) -> dict[str, Any]:
     }
     if attempt.cost_source is not None:  # only then: a header-priced attempt reads as it always did
         document["cost_source"] = attempt.cost_source
+    if attempt.first_byte_ms is not None:  # streamed runs only
+        document["first_byte_ms"] = attempt.first_byte_ms
     return document
 
 

@@ -27,6 +27,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
+import standin.dialect_route as dialect_route
+import standin.sse as sse
 import standin.wire as wire
 from standin.catalog import MODELS, model_names, offered_names, route
 from standin.codings import CODED_KINDS, coded
@@ -99,6 +101,14 @@ class Dispatcher:
         route_path = path.split("?", 1)[0].rstrip("/")
         if method == "POST" and route_path == CHAT_PATH:
             return self._chat(body, path, headers or {})
+        if method == "POST" and route_path in dialect_route.PATHS:
+            return dialect_route.route(
+                dialect_route.PATHS[route_path],
+                body,
+                headers or {},
+                lambda chat, _original: self._chat(chat, CHAT_PATH, headers or {}),
+                lambda status, message: self._error(status, message),
+            )
         if method == "GET" and route_path == MODELS_PATH:
             return self._answer(200, wire.models_json(model_names()))
         return self._error(
@@ -137,9 +147,15 @@ class Dispatcher:
             request = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             return self._error(400, f"We could not parse the JSON body of your request: {exc}")
+        streamed = isinstance(request, dict) and request.get("stream") is True
+        if streamed:  # answered whole, then sent as SSE chunks (standin.sse)
+            request = {k: v for k, v in request.items() if k not in ("stream", "stream_options")}
         problem = _request_problem(request)
         if problem:
             return self._error(400, problem[1], param=problem[0])
+        if streamed:
+            fault = sse.stream_fault(request.get("model"))
+            return stream_chat(self._chat(wire.encode(request), path, headers), fault)
         model: str = request["model"]
         split = split_model_suffix(model)
         if split is None or split[0] not in (*MODELS, "auto"):
@@ -147,6 +163,8 @@ class Dispatcher:
                 404, f"The model `{model}` does not exist", param="model", code="model_not_found"
             )
         outcome = self._hosted(request, model, *split, path=path, headers=headers or {})
+        if sse.CUT_ARGS in split[1] and isinstance(outcome, Answer) and outcome.status == 200:
+            outcome = replace(outcome, body=sse.cut_body(outcome.body))
         if isinstance(outcome, Answer) and split[0] in MODELS and MODELS[split[0]].price_in_body:
             priced = self._config.upstream_prefix + self._config.cost_header
             headers = tuple(h for h in outcome.headers if h[0] != priced)
@@ -172,6 +190,8 @@ class Dispatcher:
         else:
             fault = self._config.faults.decide(self._config.seed, body_digest, attempt)
         extra_s = 0.0
+        if fault in sse.STREAM_KINDS:  # applied as the answer is streamed (standin.sse)
+            fault = None
         if fault == "timeout":
             return Hangup(self._latency_s + self._config.timeout_sleep_s)
         if fault == "drop":
@@ -279,5 +299,19 @@ def _request_problem(request: Any) -> tuple[str | None, str] | None:
     if tools is not None and not isinstance(tools, list):
         return "tools", "'tools' must be an array."
     if request.get("stream") not in (None, False):
-        return "stream", 'This gateway does not stream: send "stream": false or leave it out.'
+        return "stream", '"stream" must be true or false.'
     return None
+
+
+def stream_chat(outcome: Outcome, fault: str | None) -> Outcome:
+    """A Chat answer as SSE chunks (``standin.sse``), when it is a completion."""
+    if not isinstance(outcome, Answer) or outcome.status != 200:
+        return outcome
+    try:
+        value = json.loads(outcome.body)
+        value["choices"][0]["message"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return outcome  # a fault's body, sent as it is
+    headers = tuple(h for h in outcome.headers if h[0].lower() != "content-type")
+    frames = sse.encode("chat", value, fault)
+    return replace(outcome, headers=(("Content-Type", sse.CONTENT_TYPE), *headers), body=frames)

@@ -31,6 +31,7 @@ from standin.codings import CODED_KINDS
 from standin.hashing import unit
 from standin.hostile import HOSTILE_KINDS
 from standin.hostile_text import TEXT_KINDS, is_label
+from standin.sse import STREAM_KINDS
 from standin.streamed import STREAMED_KINDS
 
 NAMED_KINDS = (
@@ -86,7 +87,7 @@ IN_CHOICE = "inchoice"  # OpenRouter's upstream failure: the error inside choice
 def is_fault_kind(token: str) -> bool:
     """True for a status 400-999 written as digits (400-599 after ``inbody``) or one of the
     named kinds."""
-    if token in NAMED_KINDS or token in TEXT_KINDS:
+    if token in NAMED_KINDS or token in TEXT_KINDS or token in STREAM_KINDS:
         return True
     status = token.removeprefix(IN_BODY).removeprefix(IN_CHOICE)
     highest = 599 if token.startswith((IN_BODY, IN_CHOICE)) else 999

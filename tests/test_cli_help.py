@@ -25,7 +25,7 @@ GROUPS = {
         "diff",
     ]
 }
-GROUPS |= {"suite": ["check", "export", "audit", "new"], "diff": ["suites", "runs"]}
+GROUPS |= {"suite": ["check", "export", "audit", "new"], "diff": ["suites", "runs", "dialects"]}
 COMMANDS = [f"{group} {name}".split() for group, names in GROUPS.items() for name in names]
 
 

@@ -30,6 +30,7 @@ PAGES = {
     "report": ["report"],
     "diff-suites": ["diff", "suites"],
     "diff-runs": ["diff", "runs"],
+    "diff-dialects": ["diff", "dialects"],
     "drift": ["drift"],
     "pick": ["pick"],
     "gateway": ["gateway"],

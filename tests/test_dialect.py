@@ -1,4 +1,5 @@
-"""The wire format is read through one registry: ``openai-chat`` is its one dialect."""
+"""The wire format is read through one registry: ``chat`` (the default), ``responses`` and
+``messages``; each entry's request body, echo and headers, written out."""
 
 from __future__ import annotations
 
@@ -6,49 +7,164 @@ import pytest
 
 from scorer.dialect import DEFAULT, DIALECTS, dialect
 from scorer.errors import UsageError
+from scorer.openai_chat import tool_result
+from scorer.response import ModelResponse, ToolCall
+from scorer.wire import Wire, parse_params
+
+TOOL = {
+    "type": "function",
+    "function": {"name": "f", "description": "F.", "parameters": {"type": "object"}},
+}
+OPENING = [{"role": "user", "content": "hi"}]
 
 
-def test_openai_chat_is_the_one_registered_dialect_and_the_default() -> None:
-    assert sorted(DIALECTS) == ["openai-chat"]
-    assert dialect("openai-chat") is DEFAULT
+def test_three_dialects_chat_the_default_and_its_old_name() -> None:
+    assert sorted(DIALECTS) == ["chat", "messages", "responses"]
+    assert dialect("chat") is DEFAULT and dialect("openai-chat") is DEFAULT
 
 
 def test_an_unknown_dialect_is_a_usage_error_naming_the_known_ones() -> None:
-    with pytest.raises(UsageError, match=r"unknown API dialect 'messages'; known: openai-chat"):
-        dialect("messages")
+    with pytest.raises(UsageError, match=r"unknown API dialect 'gemini'; known: chat, messages"):
+        dialect("gemini")
 
 
-def test_the_request_body_is_the_methods() -> None:
-    tool = {"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}
-    body = DEFAULT.request_body("m/x", "Be brief.", [{"role": "user", "content": "hi"}], [tool])
+def test_the_chat_request_body_is_the_methods() -> None:
+    body = DEFAULT.request_body("m/x", "Be brief.", OPENING, [TOOL], [], Wire())
+    assert list(body) == ["model", "messages", "tools", "temperature"]
     assert body == {
         "model": "m/x",
         "messages": [
             {"role": "system", "content": "Be brief."},
             {"role": "user", "content": "hi"},
         ],
-        "tools": [tool],
+        "tools": [TOOL],
         "temperature": 0,
     }
 
 
+def test_the_responses_request_body() -> None:
+    body = dialect("responses").request_body("m/x", "Be brief.", OPENING, [TOOL], [], Wire())
+    assert body == {
+        "model": "m/x",
+        "instructions": "Be brief.",
+        "input": [{"role": "user", "content": "hi"}],
+        "tools": [
+            {
+                "type": "function",
+                "name": "f",
+                "description": "F.",
+                "parameters": {"type": "object"},
+                "strict": False,
+            }
+        ],
+        "temperature": 0,
+    }
+
+
+def test_the_messages_request_body_requires_max_tokens() -> None:
+    body = dialect("messages").request_body("m/x", "Be brief.", OPENING, [TOOL], [], Wire())
+    assert body == {
+        "model": "m/x",
+        "max_tokens": 4096,
+        "system": "Be brief.",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"name": "f", "description": "F.", "input_schema": {"type": "object"}}],
+    }  # no temperature: the Messages API takes none
+
+
+def test_a_suite_opening_with_calls_and_results_in_each_dialect() -> None:
+    opening = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
+    ]
+    responses = dialect("responses").request_body("m", "S", opening, [], [], Wire())
+    assert responses["input"][1:] == [
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": '{"a":1}'},
+        {"type": "function_call_output", "call_id": "c1", "output": "done"},
+    ]
+    messages = dialect("messages").request_body("m", "S", opening, [], [], Wire())
+    assert messages["messages"][1:] == [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "f",
+                                           "input": {"a": 1}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1",
+                                      "content": "done"}]},
+    ]  # fmt: skip
+
+
+def test_settings_in_each_dialects_words() -> None:
+    wire = Wire(
+        "chat",
+        True,
+        parse_params(["tool_choice=required", "max_tokens=64", "parallel_tool_calls=false"]),
+    )
+    chat = DEFAULT.request_body("m", "S", OPENING, [TOOL], [], wire)
+    assert (chat["tool_choice"], chat["max_tokens"], chat["parallel_tool_calls"]) == (
+        "required",
+        64,
+        False,
+    )
+    assert chat["stream"] is True and chat["stream_options"] == {"include_usage": True}
+    responses = dialect("responses").request_body("m", "S", OPENING, [TOOL], [], wire)
+    assert responses["max_output_tokens"] == 64 and "stream_options" not in responses
+    messages = dialect("messages").request_body("m", "S", OPENING, [TOOL], [], wire)
+    assert messages["max_tokens"] == 64
+    assert messages["tool_choice"] == {"type": "any", "disable_parallel_tool_use": True}
+
+
+def test_a_bad_param_is_a_usage_error_naming_it() -> None:
+    with pytest.raises(UsageError, match=r"--param max_tokens: expected a whole number"):
+        parse_params(["max_tokens=lots"])
+    with pytest.raises(UsageError, match=r"--param top_k: unknown setting"):
+        parse_params(["top_k=3"])
+    with pytest.raises(UsageError, match=r"--param header.X-Api-Key: a key never goes in --param"):
+        parse_params(["header.X-Api-Key=sk-secret"])
+
+
 def test_a_call_is_answered_by_a_tool_message_or_the_legacy_way() -> None:
-    assert DEFAULT.tool_result("c1", "f", "ok", False) == {
+    assert tool_result("c1", "f", "ok", False) == {
         "role": "tool",
         "tool_call_id": "c1",
         "content": "ok",
     }
-    assert DEFAULT.tool_result("c1", "f", "ok", True) == {
-        "role": "function",
-        "name": "f",
-        "content": "ok",
-    }
+    assert tool_result("c1", "f", "ok", True) == {"role": "function", "name": "f", "content": "ok"}
 
 
-def test_the_headers_read() -> None:
+def test_each_dialect_echoes_its_own_payload_and_answers_in_its_own_form() -> None:
+    items = [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "", "name": "f", "arguments": "{}"},
+    ]
+    answer = ModelResponse(None, (ToolCall("", "f", "{}"),), "m", items)
+    echoed = dialect("responses").follow_up(answer, ["call_x"], ["ok"])
+    assert echoed == [
+        items[0],
+        {**items[1], "call_id": "call_x"},
+        {"type": "function_call_output", "call_id": "call_x", "output": "ok"},
+    ]
+    blocks = [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]
+    answer = ModelResponse(None, (ToolCall("toolu_1", "f", {}),), "m", blocks)
+    assert dialect("messages").follow_up(answer, ["toolu_1"], ["ok"]) == [
+        {"role": "assistant", "content": blocks},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": "ok"}]},
+    ]  # fmt: skip
+
+
+def test_the_headers_read_and_sent() -> None:
     assert (DEFAULT.path, DEFAULT.cost_header, DEFAULT.dropped_header) == (
         "/chat/completions",
         "x-lobstack-cost-usd",
         "x-lobstack-dropped-params",
     )
     assert "x-lobstack-model" in DEFAULT.routing_headers
+    assert DEFAULT.auth_headers("k") == {"Authorization": "Bearer k"}
+    assert dialect("messages").auth_headers("k") == {"x-api-key": "k"}
+    assert dialect("messages").fixed_headers == {"anthropic-version": "2023-06-01"}
+    assert 529 in dialect("messages").retry_statuses and 529 not in DEFAULT.retry_statuses

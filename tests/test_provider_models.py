@@ -135,14 +135,13 @@ def test_gemini_style_refuses_lost_signatures_and_empty_ids(  # type: ignore[no-
     assert refused.status_code == 400 and "tool_call_id" in refused.json()["error"]["message"]
 
 
-def test_stream_true_is_refused_with_a_clear_400(gateway) -> None:  # type: ignore[no-untyped-def]
-    refused = post(gateway, chat_body("no_call-01", "ref/oracle", stream=True))
-    error = refused.json()["error"]
-    assert (
-        refused.status_code == 400
-        and error["param"] == "stream"
-        and "does not stream" in error["message"]
-    )
+def test_stream_true_is_answered_as_sse_chunks(gateway) -> None:  # type: ignore[no-untyped-def]
+    streamed = post(gateway, chat_body("no_call-01", "ref/oracle", stream=True))
+    assert streamed.status_code == 200
+    assert streamed.headers["content-type"] == "text/event-stream"
+    frames = [line for line in streamed.text.split("\n") if line.startswith("data: ")]
+    assert frames[-1] == "data: [DONE]"
+    assert json.loads(frames[0][6:])["object"] == "chat.completion.chunk"
     assert post(gateway, chat_body("no_call-01", "ref/oracle", stream=False)).status_code == 200
 
 

@@ -200,12 +200,14 @@ def test_json_is_strict_sorted_and_the_same_as_the_lines(
 def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.MonkeyPatch) -> None:
     """The audit reads and judges an answer with the very functions the runner uses; a judge that
     passes everything lets every wrong answer survive, so the audit has no judge of its own."""
+    import recorder.gateway
     import recorder.runner
     from scorer.audit import judging
     from scorer.judge import StepVerdict
 
     assert judging.judge_step is recorder.runner.judge_step
-    assert judging.DIALECT is recorder.runner.DIALECT  # the same answer parser
+    # the same answer parser as a run of the method's request (the judge reads no dialect)
+    assert judging.DIALECT is recorder.runner.DEFAULT is recorder.gateway.Gateway("").dialect
     suite = parse_suite(SUITE.read_bytes(), str(SUITE))
     monkeypatch.setattr(judging, "judge_step", lambda *a: StepVerdict(True, None, True, (), ()))
     audit = audit_suite(suite)

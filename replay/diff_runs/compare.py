@@ -20,6 +20,7 @@ from scorer.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exa
 from scorer.power import paired_power, within_variance
 from scorer.repeats import REPEAT_METRICS
 from scorer.summary import METRICS
+from scorer.wire import results_wire
 
 HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
 DEFAULT_DETECT = (
@@ -100,6 +101,8 @@ def compare_model(
         difference=paired_difference(differences),
         history_runs=runs_a,
         worse_p=worse,
+        wire_a=results_wire(a),
+        wire_b=results_wire(b),
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from replay.diff_runs.compare import HISTORY_KEY, case_samples
 from scorer.errors import ResultsError
 from scorer.repeats import aggregate_status
+from scorer.wire import results_wire
 
 
 def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
@@ -36,6 +37,12 @@ def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dic
             raise ResultsError(
                 f"{source}: holds model {doc['model']!r}, not {model!r}: a history is earlier runs "
                 "of the same model (compare two models with two runs, not a history)"
+            )
+        if results_wire(doc) != results_wire(first):
+            raise ResultsError(
+                f"{source}: recorded as {results_wire(doc)}, but {first_source} as "
+                f"{results_wire(first)}: a history is runs of one dialect, streaming and --param "
+                "(compare two wires with two runs, not a history)"
             )
         if _suite(doc) != suite:
             raise ResultsError(

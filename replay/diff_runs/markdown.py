@@ -98,6 +98,9 @@ def _model_block(m: ModelDiff, verdict: ModelVerdict, cap: int) -> str:
         lines += ["> Warning: different suite versions; the scores are not comparable.", ""]
     if m.sha_mismatch:
         lines += ["> Warning: same suite version but a different suite file (sha256).", ""]
+    if m.wire_mismatch:
+        wires = f"A `{_text(m.wire_a, NAME_CHARS)}`, B `{_text(m.wire_b, NAME_CHARS)}`"
+        lines += [f"> Settings differ: {wires} (dialect, streaming, --param).", ""]
     discordant = len(m.to_failed) + len(m.to_passed)
     paired = (
         f"{m.pairs} paired cases: {m.both_passed} passed in both, {m.both_failed} failed in both, "

@@ -170,6 +170,13 @@ class ModelDiff:
     worse_p: float = (
         1.0  # the gate's one-sided p that B is worse (paired test, or the history test)
     )
+    wire_a: str = "chat"  # each side's dialect, streaming and --param (scorer.wire label)
+    wire_b: str = "chat"
+
+    @property
+    def wire_mismatch(self) -> bool:
+        """A and B were recorded with different request settings: a wire comparison."""
+        return self.wire_a != self.wire_b
 
     @property
     def single_sample(self) -> bool:

@@ -74,6 +74,8 @@ def _model_block(m: ModelDiff, v: ModelVerdict, detail: str) -> list[str]:
         lines.append("  warning: different suite versions; scores are not comparable")
     if m.sha_mismatch:
         lines.append("  warning: same suite version but different suite sha256")
+    if m.wire_mismatch:
+        lines.append(f"  settings differ: A {m.wire_a}, B {m.wire_b} (dialect, streaming, --param)")
     lines += [f"  (whole run) [regression]: {r.message}" for r in v.whole_run]
     if detail == "quiet":
         return lines

@@ -35,6 +35,7 @@ _RUN_FIELDS = (
     ("base_url", "base_url"),
     ("recorder_version", "recorder_version"),
     ("cost_header", "cost_header"),
+    ("wire (dialect, stream, params)", "wire"),
 )
 _SUITE_FIELDS = ("name", "version", "sha256")
 
@@ -186,6 +187,7 @@ def merge_cassettes(inputs: Sequence[Path], out: Path, suite_path: Path | None =
             dict(first.suite),
             temperature_ignored=any(m.temperature_ignored for _, m in parts),
             cost_header=first.cost_header,
+            wire=first.wire,
             repeats=max(m.repeat_count for _, m in parts),
         )
         target = out / slug

@@ -1,0 +1,48 @@
+"""Where and how a run talks to its gateway, as one frozen value: the API root, the wire (dialect,
+streaming, settings) and the header that prices each answer. ``record`` builds it from its options,
+rescore from run.json; the runner and the client read every fact of the wire from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.dialect import Dialect, dialect
+from scorer.openai_chat import COST_HEADER
+from scorer.wire import METHOD_WIRE, Wire
+
+STREAM_ACCEPT = "text/event-stream"
+
+
+@dataclass(frozen=True)
+class Gateway:
+    """A run's gateway: ``url`` is the API root (``--base-url``), ``wire`` how requests are
+    written, ``cost_header`` the price header."""
+
+    url: str
+    wire: Wire = METHOD_WIRE
+    cost_header: str = COST_HEADER
+
+    @property
+    def dialect(self) -> Dialect:
+        """The wire's dialect."""
+        return dialect(self.wire.dialect)
+
+    @property
+    def endpoint(self) -> str:
+        """The URL requests are sent to."""
+        return f"{self.url.rstrip('/')}{self.dialect.path}"
+
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        """The headers every request of this run carries beside the key (none for the
+        method's own request)."""
+        extra = {**self.dialect.fixed_headers, **self.wire.extra_headers()}
+        if self.wire.stream:
+            extra["Accept"] = STREAM_ACCEPT
+        return tuple(extra.items())
+
+
+def as_gateway(value: Gateway | str, cost_header: str | None = None) -> Gateway:
+    """``value`` as a Gateway (an API root alone is the method's request)."""
+    if isinstance(value, Gateway):
+        return value
+    return Gateway(value, Wire(), cost_header or COST_HEADER)
