@@ -24,8 +24,11 @@ from typing import Any
 # The prefixes known proxies put before the headers they forward from the gateway behind them:
 # LiteLLM's proxy: "llm_provider-" + each upstream header (docs/GATEWAYS.md).
 PROXY_PREFIXES = ("llm_provider-",)
-# Every header of Lobstack's own starts so; the stand-in names itself in ``Server``.
+# Every header of Lobstack's own starts so; the stand-in names itself in ``Server``. The stand-in
+# also names the suite it serves on every answer (standin/suite_follow.py): a test harness's
+# header, which says nothing of whether a gateway reports dropped parameters.
 LOBSTACK_PREFIX = "x-lobstack-"
+STAND_IN_SUITE = "x-lobstack-suite"
 STAND_IN_SERVER = "lobstack-stand-in/"
 
 _PRICE = re.compile(r"\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", re.ASCII)
@@ -62,7 +65,7 @@ def speaks_lobstack(headers: Mapping[str, str]) -> bool:
     (METHOD.md#temperature-unknown)."""
     for name in headers:
         bare = next((name[len(p) :] for p in PROXY_PREFIXES if name.startswith(p)), name)
-        if bare.startswith(LOBSTACK_PREFIX):
+        if bare.startswith(LOBSTACK_PREFIX) and bare != STAND_IN_SUITE:
             return True
     servers = (headers.get(p + "server", "") for p in ("", *PROXY_PREFIXES))
     return any(server.startswith(STAND_IN_SERVER) for server in servers)
