@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -13,7 +13,7 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 from scorer.openai_chat import COST_HEADER
 
 if TYPE_CHECKING:
-    from lobstack_eval.record_session import Limits
+    from lobstack_eval.record_session import Limits, RecordJob
     from recorder.run_stamp import RunStamp
     from scorer.wire import Wire
 
@@ -128,11 +128,7 @@ def record(
     once. Either way every finished case is kept (exit 130), and the same command records the
     rest. The plan comes first: with nothing to record it says so and exits 0 (no key needed).
     Several --model: each model in its own process at once, then one summary."""
-    from lobstack_eval.record_session import RecordJob, record_model
-    from lobstack_eval.suite_option import chosen_suite
-    from recorder.endpoint import locate_endpoint
-    from recorder.slug import checked_model_slug
-    from replay.shard import parse_shard
+    from lobstack_eval.record_session import record_model
 
     limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
     wire = _wire(dialect, stream, param)
@@ -142,7 +138,21 @@ def record(
                  cost_header, repeats_text, max_answer_mb, dialect)  # fmt: skip
         flags = [*(["--stream"] * stream), *(t for p in param for t in ("--param", p))]
         return _several(model, given, case, [*flags, *(["--rerecord"] * rerecord)])
-    slug = checked_model_slug(model[0])
+    parts = (model[0], cassettes, base_url, shard, suite, case, rerecord)
+    return record_model(_job(parts, run, limits, wire))
+
+
+def _job(parts: tuple[Any, ...], run: RunStamp | None, limits: Limits, wire: Wire) -> RecordJob:
+    """One model's record job from its options (``parts``: the model, --cassettes, --base-url,
+    --shard, --suite, the --case ids and --rerecord), checked."""
+    from lobstack_eval.record_session import RecordJob
+    from lobstack_eval.suite_option import chosen_suite
+    from recorder.endpoint import locate_endpoint
+    from recorder.slug import checked_model_slug
+    from replay.shard import parse_shard
+
+    model, cassettes, base_url, shard, suite, case, rerecord = parts
+    slug = checked_model_slug(model)
     root, cassettes = cassettes, _history_dir(cassettes, run)  # no link below root is followed
     part = parse_shard(shard)
     # rescore reads the default suite unless told: the hints name the file this record was given
@@ -150,22 +160,10 @@ def record(
     suite = chosen_suite(suite)[0]
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
-    job = RecordJob(
-        suite,
-        model[0],
-        slug,
-        cassettes,
-        endpoint,
-        case,
-        rerecord,
-        part,
-        run,
-        limits,
-        suite_flag,
-        root,
-        wire,
-    )
-    return record_model(job)
+    return RecordJob(
+        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag,
+        root, wire,
+    )  # fmt: skip
 
 
 # The options a model's own record process is given, in the order ``record`` passes them.

@@ -122,7 +122,8 @@ def _record_locked(
     ``made``, the outermost folder this run made for the model dir (None: it was there)."""
     from lobstack_eval.progress import CaseProgress
     from recorder.endpoint import require_key
-    from recorder.record import prepare_model_dir, record
+    from recorder.model_dir import prepare_model_dir
+    from recorder.record import record
     from replay.plan import runs_to_record
 
     model, cassettes, repeats, limits = job.model, job.cassettes, job.limits.repeats, job.limits

@@ -24,17 +24,15 @@ from pathlib import Path
 from fileio.safe_paths import inside
 from recorder.client import COST_HEADER
 from recorder.discard import discard_new_dir
-from recorder.endpoint import Endpoint, resolve_endpoint, stored_uri
+from recorder.endpoint import Endpoint, resolve_endpoint
 from recorder.files import read_suite
 from recorder.futile import FutileWatch, unpriced
 from recorder.interrupts import Interrupts, RecordInterrupted, StopNow
 from recorder.lock import model_dir_lock
-from recorder.manifest import MANIFEST, Manifest, RecordedCase
-from recorder.manifest_read import read_manifest
+from recorder.manifest import RecordedCase
+from recorder.model_dir import open_manifest, prepare_model_dir
 from recorder.partial import (
     ENTRY_SUFFIX,
-    PARTIAL,
-    adopt,
     entry_path,
     pending_cassette,
     read_run,
@@ -48,15 +46,9 @@ from recorder.run_stamp import RunStamp
 from recorder.slug import checked_model_slug
 from recorder.suite_served import StaleSuite
 from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
-from recorder.version import installed_version
 from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite_model import Suite
 from scorer.wire import METHOD_WIRE, Wire
-
-
-def recorder_version() -> str:
-    """The installed lobstack-eval version (written into every manifest)."""
-    return installed_version("0+unknown")
 
 
 def check_timeout(timeout_s: float) -> None:
@@ -84,81 +76,6 @@ class RecordSummary:
     seconds: float
     adopted: tuple[str, ...] = ()
     unpriced: str | None = None  # the warning when no 2xx answer of the run carried a price
-
-
-def open_manifest(
-    model_dir: Path,
-    model: str,
-    suite: Suite,
-    base_url: str,
-    cost_header: str = COST_HEADER,
-    run: RunStamp | None = None,
-    wire: Wire = METHOD_WIRE,
-) -> Manifest:
-    """The model dir's manifest (new, or the existing one after checking it belongs to this model
-    and suite); ``base_url`` is the stored form (``Endpoint.stored``). ``run`` stamps a run of a
-    history: a new manifest takes it whole; an existing one keeps its own (resuming a run keeps
-    when it was first recorded), and one without a run gets the id and no ``recorded_at`` (its
-    answers may be older than this record)."""
-    current = {"name": suite.name, "version": suite.version, "sha256": suite.sha256}
-    if not (model_dir / MANIFEST).exists():
-        slug = checked_model_slug(model)
-        return Manifest(
-            model,
-            slug,
-            base_url,
-            recorder_version(),
-            current,
-            cost_header=cost_header,
-            run=run,
-            wire=wire,
-        )
-    manifest = read_manifest(model_dir)
-    if run is not None and manifest.run is None:
-        manifest.run = RunStamp(run.id, run.recorded_at if not manifest.cases else None)
-    elif run is not None and manifest.run is not None and manifest.run.id != run.id:
-        raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded as run {manifest.run.id!r}, not {run.id!r}"
-        )
-    if manifest.model != model:
-        raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded model {manifest.model!r}, not {model!r}"
-        )
-    if manifest.suite["name"] != suite.name:
-        raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded with suite {manifest.suite['name']!r}, not "
-            f"{suite.name!r}; use another --cassettes dir"
-        )
-    recorded_url = stored_uri(manifest.base_url)  # older files kept the port and the userinfo
-    if recorded_url != base_url and manifest.cases:
-        raise CassetteError(
-            f"{model_dir / MANIFEST}: recorded against {recorded_url}, not {base_url}; "
-            "use the same --base-url, or --rerecord into another --cassettes dir"
-        )
-    manifest.use_cost_header(cost_header, model_dir)
-    manifest.use_wire(wire, model_dir)
-    manifest.suite = current
-    manifest.base_url = base_url
-    manifest.recorder_version = recorder_version()
-    return manifest
-
-
-def prepare_model_dir(
-    cassettes: Path,
-    model: str,
-    suite: Suite,
-    endpoint: Endpoint,
-    cost_header: str = COST_HEADER,
-    wire: Wire = METHOD_WIRE,
-) -> tuple[Path, list[CaseRun]]:
-    """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished;
-    call it holding the dir's lock (``model_dir_lock``). Returns the dir and the
-    adopted case-runs."""
-    model_dir = inside(cassettes, checked_model_slug(model))
-    if not (model_dir / PARTIAL).is_dir() and not (model_dir / PARTIAL).is_symlink():
-        return model_dir, []
-    manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, wire=wire)
-    return model_dir, adopt(model_dir, manifest)
 
 
 def record(

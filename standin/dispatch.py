@@ -40,6 +40,7 @@ from standin.hostile import HOSTILE_KINDS, INFORMATIONAL, MODEL_OUTPUT_KINDS, be
 from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
 from standin.reply import Ask
+from standin.request_check import request_problem
 from standin.streamed import STREAMED_KINDS
 from standin.suite_follow import SuiteFollower
 from standin.suite_index import SuiteIndex
@@ -150,7 +151,7 @@ class Dispatcher:
         streamed = isinstance(request, dict) and request.get("stream") is True
         if streamed:  # answered whole, then sent as SSE chunks (standin.sse)
             request = {k: v for k, v in request.items() if k not in ("stream", "stream_options")}
-        problem = _request_problem(request)
+        problem = request_problem(request)
         if problem:
             return self._error(400, problem[1], param=problem[0])
         if streamed:
@@ -279,28 +280,6 @@ class Dispatcher:
             value = wire.completion_json(completion_id, served, reply, usage)
         cost = 0.0 if reply.body_error is not None else cost_usd(picked, usage)
         return self._answer(200, value, cost, extra_s, extra_headers=dropped + reply.headers)
-
-
-def _request_problem(request: Any) -> tuple[str | None, str] | None:
-    """``(param, message)`` for a request the gateway refuses with 400, else ``None``."""
-    if not isinstance(request, dict):
-        return None, "The request body must be a JSON object."
-    model = request.get("model")
-    if not isinstance(model, str) or not model:
-        return "model", "You must provide a model parameter."
-    messages = request.get("messages")
-    if (
-        not isinstance(messages, list)
-        or not messages
-        or not all(isinstance(m, dict) for m in messages)
-    ):
-        return "messages", "'messages' must be a non-empty array of message objects."
-    tools = request.get("tools")
-    if tools is not None and not isinstance(tools, list):
-        return "tools", "'tools' must be an array."
-    if request.get("stream") not in (None, False):
-        return "stream", '"stream" must be true or false.'
-    return None
 
 
 def stream_chat(outcome: Outcome, fault: str | None) -> Outcome:

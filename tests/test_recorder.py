@@ -389,7 +389,10 @@ def test_record_prepares_the_model_dir_once_and_passes_on_what_it_adopted(  # ty
         summaries.append(record_cases(*args, **kwargs))
         return summaries[-1]
 
+    import recorder.model_dir as model_dirs
+
     monkeypatch.setattr(recording, "prepare_model_dir", counting_prepare)
+    monkeypatch.setattr(model_dirs, "prepare_model_dir", counting_prepare)
     monkeypatch.setattr(recording, "record", keeping_record)
     args = ["record", "--model", "ref/oracle", "--suite", str(MINI_SUITE)]
     args += ["--cassettes", str(tmp_path / "cas"), "--base-url", gateway.url, "--case", ALL[0]]
