@@ -17,7 +17,7 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
-from recorder.transport import read_capped
+from recorder.answer_limits import read_capped
 
 BYTES_KEY = "bytes_base64"
 

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from recorder.answer_limits import CHUNK, DEFAULT_MAX_ANSWER_MB, MIB, AnswerTooLarge, read_capped
 from recorder.deadline import DeadlineExpired
-from recorder.transport import CHUNK, DEFAULT_MAX_ANSWER_MB, MIB, AnswerTooLarge, read_capped
 
 
 @dataclass(frozen=True)

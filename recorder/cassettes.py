@@ -10,6 +10,7 @@ from typing import Any
 from fileio.atomic import write_atomic
 from fileio.safe_paths import inside
 from recorder.answer_body import capped_response
+from recorder.answer_limits import DEFAULT_MAX_ANSWER_MB, MIB
 from recorder.endpoint import same_endpoint, stored_uri
 from recorder.secrets import (
     SECRET_HEADERS,
@@ -19,7 +20,6 @@ from recorder.secrets import (
     scrub_known,
     scrub_text,
 )
-from recorder.transport import DEFAULT_MAX_ANSWER_MB, MIB
 from scorer.jsonvalue import json_equal
 
 MATCH_ON = ("method", "endpoint_uri", "json_body")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 
-from recorder.transport import CHUNK, UndecodableAnswer, read_capped
+from recorder.answer_limits import CHUNK, UndecodableAnswer, read_capped
 
 _GZIP = 31
 # zlib window bits: gzip, zlib (deflate as RFC 9110 means it), raw deflate (what some servers send

@@ -26,9 +26,9 @@ import http.client
 import io
 from typing import Any
 
+from recorder.answer_limits import ProtocolSwitch, UndecodableAnswer
 from recorder.bounded_read import current_bounds, deadline_file, read_bounded
 from recorder.content_coding import UNDECODED_HEADER, decode_capped, shown_codings
-from recorder.transport import ProtocolSwitch, UndecodableAnswer
 
 
 def install() -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fileio.safe_paths import inside
+from recorder.answer_limits import DEFAULT_MAX_ANSWER_MB
 from recorder.client import COST_HEADER
 from recorder.discard import discard_new_dir
 from recorder.endpoint import Endpoint, resolve_endpoint
@@ -45,7 +46,7 @@ from recorder.repeats import CaseRun, as_run, run_cassette_target
 from recorder.run_stamp import RunStamp
 from recorder.slug import checked_model_slug
 from recorder.suite_served import StaleSuite
-from recorder.transport import DEFAULT_MAX_ANSWER_MB, DEFAULT_TIMEOUT_S
+from recorder.transport import DEFAULT_TIMEOUT_S
 from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite_model import Suite
 from scorer.wire import METHOD_WIRE, Wire

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recorder.answer_limits import MIB
 from recorder.cassettes import make_vcr
 from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint
@@ -20,7 +21,7 @@ from recorder.partial import write_entry
 from recorder.repeats import CaseRun
 from recorder.runner import run_case
 from recorder.suite_served import check_served
-from recorder.transport import MIB, HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
+from recorder.transport import HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
 from scorer.suite_model import Suite
 from scorer.wire import METHOD_WIRE, Wire

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from standin import dialect_in, dialect_out, sse
+import standin.dialect_in as dialect_in
+import standin.dialect_out as dialect_out
+import standin.sse as sse
 from standin.dialect_in import MESSAGES_PATH, RESPONSES_PATH
 
 PATHS = {RESPONSES_PATH: "responses", MESSAGES_PATH: "messages"}

@@ -19,17 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from recorder.answer_limits import AnswerTooLarge, UndecodableAnswer, read_capped
 from recorder.content_coding import decode_capped
 from recorder.manifest_read import read_manifest
 from recorder.record import record
-from recorder.transport import (
-    AnswerTooLarge,
-    HttpRequest,
-    RequestsTransport,
-    TransportFailure,
-    UndecodableAnswer,
-    read_capped,
-)
+from recorder.transport import HttpRequest, RequestsTransport, TransportFailure
 from tests.conftest import MINI_SUITE, interactions
 
 BODY = b'{"choices": [{"message": {"role": "assistant", "content": "hi"}}]}'

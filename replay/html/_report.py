@@ -51,7 +51,7 @@ def _drawings(
         return _plots
 
     def front_plot() -> Any:
-        from replay.html import _front_plot
+        import replay.html._front_plot as _front_plot
 
         return _front_plot
 

@@ -8,40 +8,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from replay.rows.leaderboard import SuiteRef
+from replay.rows.schema import front_schema
 from scorer.front import Front
 from scorer.summary import ModelSummary
 
 TABLE = "front"
-
-
-def front_schema() -> dict[str, Any]:
-    """The ordered column -> polars dtype mapping of ``front``."""
-    import polars as pl
-
-    return {
-        "model": pl.String,
-        "model_slug": pl.String,
-        "suite_name": pl.String,
-        "suite_version": pl.String,
-        "suite_sha256": pl.String,
-        "axis": pl.String,
-        "overall": pl.Float64,
-        "overall_ci_lo": pl.Float64,
-        "overall_ci_hi": pl.Float64,
-        "x": pl.Float64,
-        "x_ci_lo": pl.Float64,
-        "x_ci_hi": pl.Float64,
-        "status": pl.String,
-        "apart": pl.String,
-        "dominated_by": pl.String,
-        "p_value": pl.Float64,
-        "p_front": pl.Float64,
-        "lower_bound": pl.Float64,
-        "within_delta": pl.Boolean,
-        "picked": pl.Boolean,
-        "delta": pl.Float64,
-        "alpha": pl.Float64,
-    }
 
 
 def front_frame(front: Front, suite: SuiteRef, summaries: Sequence[ModelSummary]) -> Any:

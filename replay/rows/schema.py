@@ -81,8 +81,6 @@ def _schemas() -> dict[str, dict[str, Any]]:
     # recordings have none of these columns, so every file written before histories is what it
     # always was.
     run = {"run_id": pl.String, "run_date": pl.Date, "run_identity": pl.String}
-    from replay.rows.front_table import front_schema
-
     return {
         "cases": cases,
         "calls": calls,
@@ -119,3 +117,33 @@ def sort_columns(table: str, runs: bool = False) -> list[str]:
     return ["model_slug", *run, "case_index", "repeat"] + (
         ["step", "call"] if table == "calls" else []
     )
+
+
+def front_schema() -> dict[str, Any]:
+    """The ordered column -> polars dtype mapping of ``front``."""
+    import polars as pl
+
+    return {
+        "model": pl.String,
+        "model_slug": pl.String,
+        "suite_name": pl.String,
+        "suite_version": pl.String,
+        "suite_sha256": pl.String,
+        "axis": pl.String,
+        "overall": pl.Float64,
+        "overall_ci_lo": pl.Float64,
+        "overall_ci_hi": pl.Float64,
+        "x": pl.Float64,
+        "x_ci_lo": pl.Float64,
+        "x_ci_hi": pl.Float64,
+        "status": pl.String,
+        "apart": pl.String,
+        "dominated_by": pl.String,
+        "p_value": pl.Float64,
+        "p_front": pl.Float64,
+        "lower_bound": pl.Float64,
+        "within_delta": pl.Boolean,
+        "picked": pl.Boolean,
+        "delta": pl.Float64,
+        "alpha": pl.Float64,
+    }
