@@ -22,6 +22,7 @@ from scorer.repeats import REPEAT_METRICS
 from scorer.summary import METRICS
 
 HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
+HISTORY_NOTES = "history_notes"  # what the window check did (replay.diff_runs.window), as notes
 DEFAULT_DETECT = (
     5.0  # points: the drop the power line says how many repeats it would take to detect
 )
@@ -100,6 +101,7 @@ def compare_model(
         difference=paired_difference(differences),
         history_runs=runs_a,
         worse_p=worse,
+        history_notes=tuple(a.get(HISTORY_NOTES) or ()),
     )
 
 

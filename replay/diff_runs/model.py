@@ -170,6 +170,7 @@ class ModelDiff:
     worse_p: float = (
         1.0  # the gate's one-sided p that B is worse (paired test, or the history test)
     )
+    history_notes: tuple[str, ...] = ()  # the window check's notes (replay.diff_runs.window)
 
     @property
     def single_sample(self) -> bool:
