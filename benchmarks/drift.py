@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -50,8 +51,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted  # noqa: E402
+from benchmarks.drift_designs import DESIGNS, POOLED, logit_shift  # noqa: E402
 from benchmarks.gate_power import BASE, CASES  # noqa: E402
-from scorer.drift import DEFAULT, DriftSettings, cusum, first_alarm, scores  # noqa: E402
+from scorer.drift import DEFAULT, DriftSettings, first_alarm  # noqa: E402
 from standin.hashing import pick  # noqa: E402
 
 NOISY = np.array(BASE)
@@ -118,6 +120,7 @@ def peak_statistics(
     rng: np.random.Generator,
     settings: DriftSettings = DEFAULT,
     day_sd: float = 0.0,
+    design: str = "frozen",
 ) -> np.ndarray:
     """The largest CUSUM of each of ``count`` same-model histories of 180 runs: P(false alarm) =
     P(peak > h). ``day_sd``: the day effect's sd on the logit scale (0: none)."""
@@ -126,7 +129,7 @@ def peak_statistics(
         passes, trials = histories(
             probability, probability, None, DAYS, k, min(CHUNK, count - start), rng, day_sd
         )
-        peaks.append(cusum(scores(passes, trials, settings), settings).max(-1))
+        peaks.append(DESIGNS[design](passes, trials, settings).max(-1))
     return np.concatenate(peaks)
 
 
@@ -156,8 +159,9 @@ def delays(
     count: int,
     rng: np.random.Generator,
     settings: DriftSettings = DEFAULT,
-    horizon: int = 120,
+    horizon: int = 150,
     day_sd: float = 0.0,
+    design: str = "frozen",
 ) -> tuple[np.ndarray, int]:
     """(the delay of each history that alarmed on or after the change, how many alarmed before it);
     a history with no alarm within ``horizon`` runs of the change counts as ``horizon + 1``."""
@@ -165,7 +169,7 @@ def delays(
     for start in range(0, count, CHUNK):
         n = min(CHUNK, count - start)
         passes, trials = histories(before, after, CHANGE, CHANGE - 1 + horizon, k, n, rng, day_sd)
-        alarm = first_alarm(cusum(scores(passes, trials, settings), settings), settings) + 1
+        alarm = first_alarm(DESIGNS[design](passes, trials, settings), settings) + 1
         early += int(((alarm > 0) & (alarm < CHANGE)).sum())
         late = alarm[(alarm == 0) | (alarm >= CHANGE)]
         out.append(np.where(late == 0, horizon + 1, late - CHANGE + 1))
@@ -224,14 +228,53 @@ def dispersion_table(count: int, rng: np.random.Generator) -> None:
             print(f"  {name:<19} S={day_sd:<4}  " + "  ".join(cells), flush=True)
 
 
+DROPS = {"additive": diffuse, "logit": logit_shift, "4 or 8 stable break": concentrated}
+NEVER_WITHIN = 150  # runs after the change: a history not alarmed by then counts as never detected
+
+
+def delay_table(
+    count: int, rng: np.random.Generator, settings: DriftSettings, design: str, day_sd: float
+) -> None:
+    """Delay in runs after the change (median / 90th percentile) and the share never detected
+    within NEVER_WITHIN runs, for both drop definitions and broken stable cases."""
+    print(
+        f"Delay in runs after the change ({design}), median / 90th percentile; never: no alarm "
+        f"within {NEVER_WITHIN} runs (early: alarms before the change)"
+    )
+    for name, base in (("noisy", NOISY), ("near-deterministic", NEAR)):
+        for kind, drop in DROPS.items():
+            for points in (5, 10):
+                cells = []
+                for k in (1, 3):
+                    late, early = delays(
+                        base, drop(base, points), k, count, rng, settings, NEVER_WITHIN, day_sd,
+                        design,
+                    )  # fmt: skip
+                    never = float(np.mean(late > NEVER_WITHIN))
+                    cells.append(
+                        f"K={k} {np.median(late):3.0f} / {np.percentile(late, 90):3.0f} "
+                        f"never {never:5.1%} [{upper_bound(round(never * count), count):5.1%}] "
+                        f"(early {early / count:4.1%})"
+                    )
+                print(f"  {name:<19} {kind:<19} -{points:<2} " + "  ".join(cells), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--histories", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--threshold", type=float, default=DEFAULT.threshold)
-    parser.add_argument("--kappa", type=float, default=DEFAULT.kappa)
-    parser.add_argument("--ridge", type=float, default=DEFAULT.ridge)
+    parser.add_argument(
+        "--design", choices=sorted(DESIGNS), default="frozen", help="pooled: the design before 41"
+    )
+    parser.add_argument("--delays", action="store_true", help="only the delay table")
+    parser.add_argument(
+        "--profiles", help="comma-separated profile names (default: every one of CALIBRATION)"
+    )
+    parser.add_argument("--threshold", type=float)
+    parser.add_argument("--kappa", type=float)
+    parser.add_argument("--ridge", type=float)
+    parser.add_argument("--prior", type=float)
     parser.add_argument(
         "--day-sd", type=float, default=0.0, help="day effect's sd (logit scale) in every history"
     )
@@ -242,7 +285,9 @@ def main() -> int:
         "--dispersion", action="store_true", help="the proposed day-effect check's table"
     )
     args = parser.parse_args()
-    settings = DriftSettings(threshold=args.threshold, kappa=args.kappa, ridge=args.ridge)
+    chosen = {k: getattr(args, k) for k in ("threshold", "kappa", "ridge", "prior")}
+    base = POOLED if args.design == "pooled" else DEFAULT
+    settings = replace(base, **{k: v for k, v in chosen.items() if v is not None})
     rng = np.random.default_rng(args.seed)
     n = args.histories
     if args.day_effect:
@@ -254,17 +299,22 @@ def main() -> int:
     print(
         f"{len(CASES)} cases, {n} histories a cell, {DAYS} runs; change at run {CHANGE}; "
         f"baseline {settings.baseline_runs} runs, kappa {settings.kappa}, threshold "
-        f"{settings.threshold}, ridge {settings.ridge}"
-        + (f", day effect sd {args.day_sd} (logit)" if args.day_sd else "")
+        f"{settings.threshold}, ridge {settings.ridge}, prior {settings.prior}, "
+        f"design {args.design}" + (f", day effect sd {args.day_sd} (logit)" if args.day_sd else "")
     )
+    if args.delays:
+        delay_table(n, rng, settings, args.design, args.day_sd)
+        return 0
     print("P(any false alarm in 180 runs), same model:")
     print(f"  rate (one-sided {CONFIDENCE:.0%} upper bound) [--calibrate: threshold meeting it]")
     worst = 0.0
-    for name, probability in CALIBRATION.items():
+    chosen_profiles = args.profiles.split(",") if args.profiles else list(CALIBRATION)
+    for name in chosen_profiles:
+        probability = CALIBRATION[name]
         sd = 100 * np.sqrt((probability * (1 - probability)).sum()) / len(probability)
         cells = []
         for k in (1, 3):
-            peaks = peak_statistics(probability, k, n, rng, settings, args.day_sd)
+            peaks = peak_statistics(probability, k, n, rng, settings, args.day_sd, args.design)
             alarms = int((peaks > settings.threshold).sum())
             cell = f"K={k} {alarms / n:5.1%} ({upper_bound(alarms, n):5.1%})"
             if args.calibrate:
@@ -281,20 +331,7 @@ def main() -> int:
             f"{worst:.3f} (ship {rounded:.1f}, then check it on another seed)"
         )
         return 0
-    print("Delay in runs after the change, median / 90th percentile (early: alarms before it):")
-    for name, base in (("noisy", NOISY), ("near-deterministic", NEAR)):
-        for kind, drop in (("diffuse", diffuse), ("concentrated", concentrated)):
-            for points in (5, 10):
-                cells = []
-                for k in (1, 3):
-                    late, early = delays(
-                        base, drop(base, points), k, n, rng, settings, day_sd=args.day_sd
-                    )
-                    cells.append(
-                        f"K={k} {np.median(late):3.0f} / {np.percentile(late, 90):3.0f} "
-                        f"(early {early / n:4.1%})"
-                    )
-                print(f"  {name:<19} {kind:<12} -{points:<2} " + "  ".join(cells))
+    delay_table(n, rng, settings, args.design, args.day_sd)
     return 0
 
 

@@ -51,6 +51,8 @@ from benchmarks.day_effect import overall_sd, shifted  # noqa: E402
 from recorder.files import read_suite  # noqa: E402
 from replay.diff_runs import compare, decide  # noqa: E402
 from replay.diff_runs.history import merge_history  # noqa: E402
+from scorer.history_test import CaseMargins, history_test  # noqa: E402
+from scorer.history_window import window_cut  # noqa: E402
 from scorer.repeats import aggregate_status  # noqa: E402
 from scorer.summary import METRICS  # noqa: E402
 from standin.flaky import flaky_probability  # noqa: E402
@@ -162,17 +164,115 @@ DAY_PROFILES = {"noisy": BASE, "near": NEAR, "all 0.99": [0.99] * len(CASES)}
 def day_effect_table(pairs: int, rng: random.Random) -> None:
     """The history gate's false alarms at K = 1 with 20 earlier runs when every run (B's too) has a
     day effect of sd S (logit scale), with what S does to the sd of a run's Overall (points)."""
-    print(f"history gate, K = 1, {DAY_RUNS} earlier runs, same model, {pairs} pairs a cell")
-    print("  S (logit sd): Overall sd independent -> with S; false alarms (SE)")
-    for name, base in DAY_PROFILES.items():
-        for day_sd in DAY_SDS:
-            rate = history_rate(base, base, DAY_RUNS, 1, pairs, rng, day_sd)
-            independent, total = overall_sd(np.array(base), 1, day_sd)
-            print(
-                f"  {name:<8} S={day_sd:<4}  sd {independent:4.2f} -> {total:4.2f}  {rate:6.1%} "
-                f"({math.sqrt(rate * (1 - rate) / pairs):4.1%})",
-                flush=True,
-            )
+    print(f"history gate, {DAY_RUNS} earlier runs, same model, {pairs} pairs a cell")
+    print("  S (logit sd): Overall sd independent -> with S; false alarms (SE); K = 3: B's three")
+    print("  repeats (and each earlier run's) share their run's day (issue 41)")
+    for k in (1, 3):
+        for name, base in DAY_PROFILES.items():
+            for day_sd in DAY_SDS:
+                rate = history_rate(base, base, DAY_RUNS, k, pairs, rng, day_sd)
+                independent, total = overall_sd(np.array(base), k, day_sd)
+                print(
+                    f"  K={k} {name:<8} S={day_sd:<4}  sd {independent:4.2f} -> {total:4.2f}  "
+                    f"{rate:6.1%} ({math.sqrt(rate * (1 - rate) / pairs):4.1%})",
+                    flush=True,
+                )
+
+
+def better(points: float, base: list[float]) -> list[float]:
+    """Every case that can rise gains the same probability, so that the mean rises by ``points``
+    (the mirror of ``diffuse``)."""
+    low, high = 0.0, 1.0
+    for _ in range(60):
+        cut = (low + high) / 2
+        gain = sum(min(1.0, p + cut) - p for p in base) / len(base)
+        low, high = (cut, high) if gain < points / 100 else (low, cut)
+    return [min(1.0, p + (low + high) / 2) for p in base]
+
+
+def window_rate(
+    early: list[float], base: list[float], b: list[float], k: int, pairs: int, rng: random.Random,
+    check: bool, early_runs: int = 10, late_runs: int = 10,
+) -> tuple[float, float]:  # fmt: skip
+    """(share of pairs the gate fails, share of windows cut): a window of ``early_runs`` runs of
+    ``early`` then ``late_runs`` of ``base``, and B one run of ``b``; with ``check`` the window is
+    cut first by ``scorer.history_window.window_cut`` (what ``diff runs --history`` runs), else
+    it is tested whole (the gate before issue 41). The gate here is its whole-run rule, the
+    history test at alpha 0.05 (``scorer.history_test``, as ``decide`` calls it; numpy draws, so
+    thousands of pairs take seconds)."""
+    gen = np.random.default_rng(rng.getrandbits(64))
+    fired = cut = 0
+    for _ in range(pairs):
+        window = np.concatenate([gen.binomial(k, early, size=(early_runs, len(base))),
+                                 gen.binomial(k, base, size=(late_runs, len(base)))])  # fmt: skip
+        first = window_cut(window, np.full_like(window, k)).first_kept if check else 0
+        cut += first > 0
+        kept, new = window[first:], gen.binomial(k, b)
+        n = len(kept) * k
+        margins = [CaseMargins(int(n - kept[:, c].sum()), n, int(k - new[c]), k)
+                   for c in range(len(base))]  # fmt: skip
+        fired += history_test(margins).p <= 0.05
+    return fired / pairs, cut / pairs
+
+
+def window_table(pairs: int, rng: random.Random) -> None:
+    """Issue 41: the history gate when its window holds an older change (10 runs of a model 5
+    points better, then 10 of B's own), with and without the window check, at K = 1 and 3; and
+    what the check costs on a window of 20 runs of B's own model (false alarms, power against a
+    5-point drop of both definitions and 4 broken stable cases)."""
+    print(f"history gate, window of 20 runs, {pairs} pairs a cell, alpha 0.05 (SE in brackets)")
+    for name, base in PROFILES.items():
+        drops = {"additive -5": diffuse(5, base), "logit -5": logit_drop(5, base),
+                 "4 break": concentrated(5, base)}  # fmt: skip
+        for k in (1, 3):
+            cells = []
+            for check in (False, True):
+                rate, cut = window_rate(better(5, base), base, base, k, pairs, rng, check)
+                se = math.sqrt(rate * (1 - rate) / pairs)
+                cells.append(
+                    f"{'check' if check else 'whole'} {rate:5.1%} ({se:4.1%}) cut {cut:4.0%}"
+                )
+            same = [window_rate(base, base, b, k, pairs, rng, True)[0]
+                    for b in (base, *drops.values())]  # fmt: skip
+            shown = "  ".join(f"{n} {r:5.1%}" for n, r in zip(("same", *drops), same, strict=True))
+            print(f"  {name:<5} K={k}  better then same: " + "  ".join(cells)
+                  + f"  | unchanged window, checked: {shown}", flush=True)  # fmt: skip
+
+
+def day_repeats_table(pairs: int, rng: random.Random) -> None:
+    """Issue 41 item 4: the history gate's false alarms with a day effect when B has K = 3 repeats
+    that share one day (so do each earlier run's), against K = 1; 20 earlier runs, the history
+    test at alpha 0.05 on numpy draws (``window_rate``'s gate, no window check)."""
+    print(
+        f"history gate, 20 earlier runs, day effect shared by a run's repeats, {pairs} pairs a cell"
+    )
+    gen = np.random.default_rng(rng.getrandbits(64))
+    for name, base in PROFILES.items():
+        for k in (1, 3):
+            cells = []
+            for day_sd in (0.0, 0.25, 0.5):
+                fired = 0
+                for _ in range(pairs):
+                    days = gen.normal(0.0, day_sd, size=(21, 1)) if day_sd else np.zeros((21, 1))
+                    p = shifted(np.tile(base, (21, 1)), days)
+                    draws = gen.binomial(k, p)
+                    kept, new = draws[:20], draws[20]
+                    n = 20 * k
+                    margins = [CaseMargins(int(n - kept[:, c].sum()), n, int(k - new[c]), k)
+                               for c in range(len(base))]  # fmt: skip
+                    fired += history_test(margins).p <= 0.05
+                rate = fired / pairs
+                cells.append(
+                    f"S={day_sd:<4} {rate:6.1%} ({math.sqrt(rate * (1 - rate) / pairs):4.1%})"
+                )
+            print(f"  {name:<5} K={k}  " + "  ".join(cells), flush=True)
+
+
+def logit_drop(points: float, base: list[float]) -> list[float]:
+    """The flaky cases (0 < p < 1) move by one logit shift so the mean falls by ``points``."""
+    from benchmarks.drift_designs import logit_shift
+
+    return logit_shift(np.array(base), points).tolist()
 
 
 def rates(b: list[float], k: int, pairs: int, rng: random.Random) -> tuple[float, float]:
@@ -231,6 +331,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--history", action="store_true", help="the history table (issue 31)")
     parser.add_argument("--families", action="store_true", help="the family table (issue 31)")
+    parser.add_argument("--window", action="store_true", help="the window check (issue 41)")
+    parser.add_argument(
+        "--day-repeats", action="store_true", help="day effect at K = 1 and 3 (issue 41)"
+    )
     parser.add_argument(
         "--day-effect", action="store_true", help="history false alarms with a day effect"
     )
@@ -241,6 +345,12 @@ def main() -> int:
         return 0
     if args.history:
         history_table(args.pairs, rng)
+        return 0
+    if args.window:
+        window_table(args.pairs, rng)
+        return 0
+    if args.day_repeats:
+        day_repeats_table(args.pairs, rng)
         return 0
     if args.families:
         family_table(args.pairs, rng)

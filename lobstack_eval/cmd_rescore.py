@@ -78,11 +78,12 @@ def rescore(
 
     processes = whole_number(workers, "--workers") if workers is not None else None
     points = _detect_points(detect)
+    if shard is None and _is_history(cassettes):  # a history of recordings: one process
+        return _history(cassettes, chosen_suite(suite)[0], out, rows, processes, html)
     out = _checked_dirs(cassettes, out, rows)
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
-    # one writer per dir: two rescores would remove each other's results as stale, or
-    # interleave rows
+    # one writer per dir: two rescores would remove each other's results, or interleave rows
     with out_dir_lock(out, "rescore"), rows_lock(rows, out, "rescore"):
         summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
@@ -103,6 +104,41 @@ def rescore(
         _leaderboard(summary.summaries, summary.suite, out, html, points if power else None)
     errors += _unrecorded(summary, cassettes, suite)
     _wrote(summary, cassettes, html, rows, len(documents))
+    return _errors(errors)
+
+
+def _is_history(cassettes: Path) -> bool:
+    """A history of recordings (run dirs of model dirs): ``rescore`` scores every run."""
+    from replay.history_runs import run_dirs
+
+    return bool(run_dirs(cassettes))
+
+
+def _history(
+    history: Path, suite: Path, out: Path | None, rows: Path | None, workers: int | None, html: bool
+) -> int:
+    """``rescore cassettes/history``: every run scored in this process (its workers) into
+    ``OUT/<run-id>/`` (OUT: reports/history), each appended to ``rows`` when given; one line a run
+    on stderr, every error line after them. Exit 1 on any error, as for one run."""
+    from replay.history_runs import run_dirs
+    from replay.out_lock import out_dir_lock, rows_lock
+    from replay.rescore import rescore as run_rescore
+
+    root = Path("reports") / "history" if out is None else out
+    errors: list[str] = []
+    for run in run_dirs(history):
+        target = _checked_dirs(run, root / run.name, rows)
+        with out_dir_lock(target, "rescore"), rows_lock(rows, target, "rescore"):
+            summary = run_rescore(run, suite, target, workers, html=html, rows=rows)
+        errors += [
+            line for r in summary.reports for line in [*(u.line() for u in r.unusable), r.error]
+            if line
+        ]  # fmt: skip
+        errors += _unrecorded(summary, run, suite)
+        models = sum(1 for r in summary.reports if not r.error)
+        typer.echo(f"run {run.name}: {models} model(s) -> {target}/", err=True)
+    where = f" and appended each to {rows}/" if rows is not None else ""
+    typer.echo(f"scored {len(run_dirs(history))} run(s) of {history} into {root}/{where}", err=True)
     return _errors(errors)
 
 

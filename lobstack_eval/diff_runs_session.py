@@ -106,7 +106,7 @@ def _load(
     if job.earlier:  # B first: a history is checked against B's models
         run_b = load_run(job.b, bad_file, given_b)
         given = [given_a, *(f"--history {path}" for path in job.earlier)]
-        run_a = load_history([job.a, *job.earlier], list(run_b), bad_file, given)
+        run_a = load_history([job.a, *job.earlier], list(run_b), bad_file, given, (job.b, run_b))
     else:
         run_a, run_b = load_run(job.a, bad_file, given_a), load_run(job.b, bad_file, given_b)
     if unreadable:

@@ -21,7 +21,30 @@ def runs(count: int) -> str:
 
 def _run(report: DriftReport, index: int) -> str:
     run = report.runs[index]
-    return f"run {run.run_id} ({run.date})"
+    return run_name(run.run_id, run.date)
+
+
+def run_name(run_id: str, date: str) -> str:
+    """``run ID (DATE)``, or ``run ID`` when the id is the date (a daily watch's runs)."""
+    return f"run {run_id}" if run_id == date else f"run {run_id} ({date})"
+
+
+FALSE_ALARMS = (
+    "holds: false alarms <= 5% in 180 runs of an unchanged model (95% confidence) if its runs are "
+    "independent; a bad day shared by a run's cases raises it (docs/decisions/drift.md#day-effect)"
+)
+
+
+def next_line(report: DriftReport, command: str) -> str | None:
+    """What to do after a change: record again, then start a new history from the first changed
+    run (``command``: how this history was given, e.g. ``lobstack-eval drift rows --model M``)."""
+    if report.status != "changed":
+        return None
+    first = report.runs[_change_span(report)[0]].run_id
+    return (
+        f"next: record again later to confirm (a bad day passes, a change stays); once confirmed, "
+        f"start the history anew from the first changed run: {command} --since {first}"
+    )
 
 
 def verdict(report: DriftReport) -> str:
@@ -89,8 +112,8 @@ def _identity(change: IdentityChange) -> str:
     old = ", ".join(change.old) or "(none)"
     new = ", ".join(change.new) or "(none)"
     return (
-        f"{change.field}: {old} -> {new} (run {change.before_run} ({change.before_date}) -> "
-        f"run {change.after_run} ({change.after_date}))"
+        f"{change.field}: {old} -> {new} ({run_name(change.before_run, change.before_date)} -> "
+        f"{run_name(change.after_run, change.after_date)})"
     )
 
 
@@ -106,9 +129,9 @@ def _capped(lines: Sequence[str], cap: int = LISTED) -> list[str]:
     return [*lines[:cap], *([f"... and {more} more"] if more > 0 else [])]
 
 
-def format_text(report: DriftReport, verbose: bool = False) -> str:
-    """The terminal text: the verdict first, then the model, Overall, moved cases and
-    identity changes."""
+def format_text(report: DriftReport, verbose: bool = False, command: str = "") -> str:
+    """The terminal text: the verdict first, then the model, Overall, the rate the test holds,
+    moved cases, identity changes and (after a change) the next command."""
     lines = [
         f"drift: {verdict(report)}",
         f"model {report.model} ({report.suite}): {runs(len(report.runs))}, "
@@ -117,6 +140,8 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
     ]
     if (note := dispersion_note(report)) is not None:
         lines.append(note)
+    if report.status != "baseline":
+        lines.append(FALSE_ALARMS)
     if report.at_change():
         fields = ", ".join(sorted({c.field for c in report.at_change()}))
         lines.append(f"the recorded identity changed at the change: {fields}")
@@ -126,6 +151,8 @@ def format_text(report: DriftReport, verbose: bool = False) -> str:
     if report.identity_changes:
         lines.append(f"identity changes ({len(report.identity_changes)}):")
         lines += [f"  {line}" for line in _capped([_identity(c) for c in report.identity_changes])]
+    if (step := next_line(report, command or "lobstack-eval drift RUN...")) is not None:
+        lines.append(step)
     if verbose:
         lines.append(
             f"runs: id  date  Overall  z  CUSUM (alarm above {report.settings.threshold:.2f})"
@@ -143,7 +170,7 @@ def cell(value: str, limit: int = CELL_CHARS) -> str:
     return markdown_text(value, limit)
 
 
-def to_markdown(report: DriftReport) -> str:
+def to_markdown(report: DriftReport, command: str = "") -> str:
     """The issue or pull-request comment: the verdict, Overall, the moved cases, identity changes,
     recent runs. At most 25 rows a table and 160 characters a cell, so it stays far under
     GitHub's 65,536 characters."""
@@ -159,6 +186,8 @@ def to_markdown(report: DriftReport) -> str:
     ]
     if (note := dispersion_note(report)) is not None:
         parts.append(f"**Note:** {note.removeprefix('note: ')}.")
+    if report.status != "baseline":
+        parts.append(f"The test {FALSE_ALARMS.removeprefix('holds: ')}.")
     if report.at_change():
         fields = ", ".join(sorted({c.field for c in report.at_change()}))
         parts.append(f"The recorded identity changed at the change: {cell(fields, 600)}.")
@@ -173,11 +202,14 @@ def to_markdown(report: DriftReport) -> str:
             if rows
             else "No single case moved by half or more: the drop is spread over many cases."
         )
+    if (step := next_line(report, command or "lobstack-eval drift RUN...")) is not None:
+        parts.append(f"**Next:** {cell(step.removeprefix('next: '), 600)}")
     if report.identity_changes:
         rows = [
             f"| {cell(c.field)} | {cell(', '.join(c.old) or '(none)')} | "
-            f"{cell(', '.join(c.new) or '(none)')} | {cell(c.before_run)} ({c.before_date}) -> "
-            f"{cell(c.after_run)} ({c.after_date}) |"
+            f"{cell(', '.join(c.new) or '(none)')} | "
+            f"{cell(run_name(c.before_run, c.before_date).removeprefix('run '))} -> "
+            f"{cell(run_name(c.after_run, c.after_date).removeprefix('run '))} |"
             for c in report.identity_changes
         ]
         title = f"Recorded identity changes ({len(report.identity_changes)})"

@@ -43,8 +43,8 @@ class DriftSettings:
     baseline_runs: int = 10  # runs before the first test: too few make every level a guess
     kappa: float = 0.75  # the CUSUM's allowance per run, in standard deviations of z
     # calibrated: P(any false alarm in 180 runs) <= 5% at 95% confidence, every simulated profile
-    threshold: float = 5.2
-    ridge: float = 0.1  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 10
+    threshold: float = 5.6
+    ridge: float = 0.25  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 4
     prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
 
 
@@ -69,33 +69,71 @@ class DriftPath:
 
 def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
     """The standardised score of every run: arrays of shape (..., runs, cases) -> (..., runs), NaN
-    where no test.
+    where no test (``monitor``'s first array)."""
+    return monitor(passes, trials, settings)[0]
+
+
+def monitor(
+    passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores, CUSUM, reference end) of every run, each of shape (..., runs).
 
     ``passes`` and ``trials`` count each case's passed and scored repeats in each run (0 trials: not
-    scored in that run, an errored or missing case, left out of that run's score).
+    scored in that run, an errored or missing case, left out of that run's score). Run t is scored
+    against the reference (runs 0..r, r its ``reference end``, -1 before any test): r = t - 1 while
+    the CUSUM is at 0, frozen at the last run where it was 0 while it climbs, so the runs of a
+    candidate change never enter the level they are compared with.
     """
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     passed_so_far = np.cumsum(passes, axis=-2)
     tried_so_far = np.cumsum(trials, axis=-2)
-    out = np.full(passes.shape[:-1], np.nan)
-    a = settings.prior
-    for t in range(settings.baseline_runs, passes.shape[-2]):
-        k, x = trials[..., t, :], passes[..., t, :]
-        m, n = passed_so_far[..., t, :], tried_so_far[..., t, :]
-        usable = (k > 0) & (n > k)  # scored now and before
-        k_safe = np.where(k > 0, k, 1.0)
-        rate = m / np.where(n > 0, n, 1.0)
-        shrunk = (m + a) / (n + 2 * a)
-        term = np.where(
-            usable, x / k_safe - rate, 0.0
-        )  # run t's share of passes - the pooled share
-        variance = share_variance(shrunk, n, k_safe)
-        weight = 1.0 / (shrunk * (1 - shrunk) + settings.ridge)
-        total = np.where(usable, weight * weight * variance, 0.0).sum(-1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[..., t] = np.where(total > 0, (weight * term).sum(-1) / np.sqrt(total), np.nan)
-    return out
+    z = np.full(passes.shape[:-1], np.nan)
+    statistic = np.zeros(passes.shape[:-1])
+    end = np.full(passes.shape[:-1], -1, dtype=np.int64)
+    level = np.zeros(passes.shape[:-2])
+    first = settings.baseline_runs
+    if first >= passes.shape[-2]:
+        return z, statistic, end
+    reference = np.full(passes.shape[:-2], first - 1, dtype=np.int64)
+    ref_passed = passed_so_far[..., first - 1, :].copy()
+    ref_tried = tried_so_far[..., first - 1, :].copy()
+    for t in range(first, passes.shape[-2]):
+        at_zero = level == 0.0  # nothing pending: the reference is every earlier run
+        reference = np.where(at_zero, t - 1, reference)
+        ref_passed = np.where(at_zero[..., None], passed_so_far[..., t - 1, :], ref_passed)
+        ref_tried = np.where(at_zero[..., None], tried_so_far[..., t - 1, :], ref_tried)
+        z[..., t] = run_score(passes[..., t, :], trials[..., t, :], ref_passed, ref_tried, settings)
+        level = np.where(
+            np.isnan(z[..., t]), level, np.maximum(0.0, level - z[..., t] - settings.kappa)
+        )
+        statistic[..., t] = level
+        end[..., t] = reference
+    return z, statistic, end
+
+
+def run_score(
+    passed: np.ndarray,
+    tried: np.ndarray,
+    ref_passed: np.ndarray,
+    ref_tried: np.ndarray,
+    settings: DriftSettings = DEFAULT,
+) -> np.ndarray:
+    """One run's score against a reference, counts of shape (..., cases) -> (...): the weighted sum
+    of (the run's pass share - the share pooled over the reference and the run) over its
+    hypergeometric standard deviation (NaN when no case was scored on both sides)."""
+    k, x = tried, passed
+    m, n = ref_passed + x, ref_tried + k
+    usable = (k > 0) & (n > k)  # scored now and in the reference
+    k_safe = np.where(k > 0, k, 1.0)
+    rate = m / np.where(n > 0, n, 1.0)
+    shrunk = (m + settings.prior) / (n + 2 * settings.prior)
+    term = np.where(usable, x / k_safe - rate, 0.0)  # the run's share - the pooled share
+    variance = share_variance(shrunk, n, k_safe)
+    weight = 1.0 / (shrunk * (1 - shrunk) + settings.ridge)
+    total = np.where(usable, weight * weight * variance, 0.0).sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, (weight * term).sum(-1) / np.sqrt(total), np.nan)
 
 
 def share_variance(rate: np.ndarray, pooled: np.ndarray, drawn: np.ndarray) -> np.ndarray:
@@ -108,7 +146,7 @@ def share_variance(rate: np.ndarray, pooled: np.ndarray, drawn: np.ndarray) -> n
 
 def cusum(z: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
     """The one-sided (downward) CUSUM of the scores, shape (..., runs); a run with no score
-    leaves it as it was."""
+    leaves it as it was (``monitor`` runs the same recursion while it picks each reference)."""
     z = np.asarray(z, dtype=float)
     out = np.zeros_like(z)
     level = np.zeros(z.shape[:-1])
@@ -131,8 +169,7 @@ def drift_path(
     passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT
 ) -> DriftPath:
     """The test over one history: counts of shape (runs, cases)."""
-    z = scores(passes, trials, settings)
-    statistic = cusum(z, settings)
+    z, statistic, _ = monitor(passes, trials, settings)
     alarm = int(first_alarm(statistic, settings))
     if alarm < 0:
         return DriftPath(_floats(z), tuple(float(s) for s in statistic), None, None)

@@ -210,15 +210,16 @@ HISTORY_DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in ra
 
 @pytest.fixture(scope="session")
 def scored_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Every committed run rescored with evals/suite.json, once a session (per xdist worker):
-    report dirs <reports>/<run-id>/<model-slug>/ and one rows root. Read only: a test that writes
-    beside them copies what it needs into its own tmp_path."""
-    from replay.rescore import rescore
+    """Every committed run rescored with evals/suite.json by one command, once a session (per
+    xdist worker): ``rescore cassettes/history`` writes report dirs <reports>/<run-id>/<model-slug>/
+    and one rows root. Read only: a test that writes beside them copies what it needs into its own
+    tmp_path."""
+    from lobstack_eval.main import main
 
     base = tmp_path_factory.mktemp("history")
     reports, rows = base / "reports", base / "rows"
-    for day in HISTORY_DAYS:
-        rescore(HISTORY / day, ROOT / "evals" / "suite.json", reports / day, html=False, rows=rows)
+    argv = ["rescore", str(HISTORY), "--suite", str(ROOT / "evals" / "suite.json"), "--out"]
+    assert main([*argv, str(reports), "--rows", str(rows), "--no-html", "-q"]) == 0
     return reports, rows
 
 

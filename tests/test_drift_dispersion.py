@@ -120,7 +120,8 @@ def test_a_strong_day_effect_gets_the_note_and_nothing_else_changes(
     # the verdict, every other line and the exit code are those of the report without the check
     report = analyse(load_history([history], None))
     unchecked = dataclasses.replace(report, dispersion=None)
-    assert out.replace(notes[0] + "\n", "") == format_text(unchecked)
+    command = f"lobstack-eval drift {history}"
+    assert out.replace(notes[0] + "\n", "") == format_text(unchecked, command=command)
     assert code == (1 if report.status == "changed" else 0)
     markdown = comment.read_text(encoding="utf-8")
     assert f"**Note:** {notes[0].removeprefix('note: ')}." in markdown.split("\n\n")

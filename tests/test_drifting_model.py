@@ -84,13 +84,17 @@ def test_gateway_run_flags_are_checked(
     assert f"error: {flag}" in capsys.readouterr().err
 
 
-def test_with_the_default_change_point_drift_sees_the_change_and_with_6_it_never_does() -> None:
+def test_with_the_default_change_point_drift_sees_the_change_and_with_6_it_mostly_does_not() -> (
+    None
+):
     """A history recorded with the defaults (``gateway --run N``, no --drift-from) shows a change
     drift finds: drift learns from the first 10 runs, and a change among them is part of that
     baseline. Simulated with ref/drifting's cases (seed 0: its broken cases fail from the change on,
     its wobbly ones pass about half the time), 200 histories each of the default change + 9 runs:
     at the default every history alarms, at a median of <= 3 changed runs (the delay target); at
-    the old default, run 6, not one does. The CLI's default is the stand-in's."""
+    the old default, run 6, most never do, and those that do alarm only after the baseline's 10
+    runs, the change long past (the frozen reference, issue 41, holds the broken cases' early
+    passes and sees some late). The CLI's default is the stand-in's."""
     wobbly = np.array([is_wobbly(c) for c in FULL])
     broken = np.array([is_broken(c, 0) for c in FULL])
     rng = np.random.default_rng(6)
@@ -106,7 +110,9 @@ def test_with_the_default_change_point_drift_sees_the_change_and_with_6_it_never
     seen = alarm_runs(DEFAULT_DRIFT_FROM)
     assert (seen >= DEFAULT_DRIFT_FROM).all()
     assert np.median(seen - DEFAULT_DRIFT_FROM + 1) <= 3
-    assert (alarm_runs(6) == 0).all()
+    early = alarm_runs(6)
+    assert (early == 0).mean() > 0.5
+    assert (early[early > 0] > 15).all()
     assert GatewayConfig(MINI_SUITE).drift_from == DEFAULT_DRIFT_FROM
     option = inspect.signature(gateway).parameters["drift_from"].default
     assert int(option.default) == DEFAULT_DRIFT_FROM

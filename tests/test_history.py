@@ -195,19 +195,25 @@ def test_rescore_of_cassettes_does_not_read_the_history(tmp_path: Path) -> None:
     assert "history" not in [d.name for d in dirs] and unusable == []
 
 
-def test_rescore_of_the_history_dir_says_to_score_one_run(
+def test_rescore_of_the_history_dir_scores_every_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``rescore cassettes/history`` (a new user's first guess) said 'record one with
-    lobstack-eval record'."""
+    """``rescore cassettes/history`` (a new user's first guess) used to refuse; it scores every run
+    in one process into OUT/<run-id>/ (issue 41), each as ``rescore`` of that run writes it."""
     history = tmp_path / "cas" / "history"
     for day in DAYS[:2]:
         shutil.copytree(HISTORY / day, history / day)
-    assert main(["rescore", str(history), "--out", str(tmp_path / "out"), "-q"]) == 1
-    assert capsys.readouterr().err == (
-        f"error: {history}: a history of 2 dated run(s), not a cassettes dir: rescore one run at a "
-        f"time, e.g. `lobstack-eval rescore {history / DAYS[1]}` (runs: {DAYS[0]}, {DAYS[1]})\n"
-    )
+    out = tmp_path / "out"
+    assert main(["rescore", str(history), "--out", str(out), "-q", "--no-html"]) == 0
+    err = capsys.readouterr().err
+    assert f"run {DAYS[1]}: 2 model(s) -> {out / DAYS[1]}/\n" in err
+    assert err.endswith(f"scored 2 run(s) of {history} into {out}/\n")
+    assert sorted(p.name for p in out.iterdir()) == DAYS[:2]
+    one = tmp_path / "one"
+    assert main(["rescore", str(history / DAYS[0]), "--out", str(one), "-q", "--no-html"]) == 0
+    for slug in ("ref_drifting", "ref_flaky"):
+        got = (out / DAYS[0] / slug / "results.json").read_bytes()
+        assert got == (one / slug / "results.json").read_bytes()
 
 
 def test_record_history_cli_keeps_runs_side_by_side_and_dates_them(

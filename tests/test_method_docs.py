@@ -375,57 +375,67 @@ def check_half_alpha() -> None:
     assert "half = options.alpha / 2" in inspect.getsource(alpha)
 
 
-def _drift_scores_as_written(
+def _drift_as_written(
     passes: list[list[int]], trials: list[list[int]]
-) -> list[float | None]:
-    """docs/decisions/drift.md's score, run by run, from its formulas alone: the term x / k - m / N,
-    its variance p(1-p)(N-k) / (k(N-1)) at p = (m + 0.25) / (N + 0.5), the weight 1 / (p(1-p) +
-    0.1)."""
+) -> tuple[list[float | None], list[float]]:
+    """docs/decisions/drift.md's scores and CUSUM, run by run, from its formulas alone: the
+    reference is runs 1..r, r the last run where S was 0 (the run before while S is 0); with m of N
+    passes over the reference and run t, the term x / k - m / N, its variance p(1-p)(N-k) / (k(N-1))
+    at p = (m + 0.25) / (N + 0.5), the weight 1 / (p(1-p) + 0.25); S_t = max(0, S_{t-1} - z_t -
+    0.75)."""
     out: list[float | None] = []
+    path: list[float] = []
+    level, last_zero = 0.0, -1
     for t in range(len(passes)):
         if t < 10:
             out.append(None)
+            path.append(0.0)
             continue
+        if level == 0.0:
+            last_zero = t - 1
         num = var = 0.0
         for c in range(len(passes[t])):
             k, x = trials[t][c], passes[t][c]
-            m = sum(passes[r][c] for r in range(t + 1))
-            n = sum(trials[r][c] for r in range(t + 1))
+            m = x + sum(passes[r][c] for r in range(last_zero + 1))
+            n = k + sum(trials[r][c] for r in range(last_zero + 1))
             if k == 0 or n <= k:
                 continue
             p = (m + 0.25) / (n + 0.5)
-            weight = 1 / (p * (1 - p) + 0.1)
+            weight = 1 / (p * (1 - p) + 0.25)
             num += weight * (x / k - m / n)
             var += weight * weight * p * (1 - p) * (n - k) / (k * (n - 1))
-        out.append(num / math.sqrt(var) if var > 0 else None)
-    return out
+        z_t = num / math.sqrt(var) if var > 0 else None
+        out.append(z_t)
+        level = level if z_t is None else max(0.0, level - z_t - 0.75)
+        path.append(level)
+    return out, path
 
 
 def check_drift() -> None:
     """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift on
-    seeded histories (K = 1 and K = 3, some cases unscored in some runs)."""
+    seeded histories (K = 1 and K = 3, some cases unscored in some runs, a drop half way so the
+    reference freezes)."""
     from scorer import drift
 
     rng = np.random.default_rng(7)
     for k in (1, 3):
-        trials = rng.choice([0, k], size=(24, 12), p=[0.1, 0.9])
-        passes = rng.binomial(trials, rng.uniform(0.3, 1.0, size=12))
-        got = drift.scores(passes, trials)
-        want = _drift_scores_as_written(passes.tolist(), trials.tolist())
+        trials = rng.choice([0, k], size=(40, 12), p=[0.1, 0.9])
+        rates = np.where(np.arange(40)[:, None] < 20, 0.95, 0.6) * np.ones(12)
+        passes = rng.binomial(trials, rates)
+        got, statistic, _ = drift.monitor(passes, trials)
+        want, written = _drift_as_written(passes.tolist(), trials.tolist())
         for g, w in zip(got.tolist(), want, strict=True):
             assert (w is None and math.isnan(g)) or g == pytest.approx(w, rel=1e-12)
-        level, written = 0.0, []
-        for (
-            z_t
-        ) in want:  # S_t = max(0, S_{t-1} - z_t - 0.75); a run with no score leaves S as it was
-            level = level if z_t is None else max(0.0, level - z_t - 0.75)
-            written.append(level)
-        assert drift.cusum(got).tolist() == pytest.approx(written, rel=1e-12)
-    assert drift.DEFAULT.threshold == 5.2  # S_t > 5.2
+        assert statistic.tolist() == pytest.approx(written, rel=1e-12, abs=1e-12)
+        assert drift.cusum(got).tolist() == pytest.approx(written, rel=1e-12, abs=1e-12)
+    assert drift.DEFAULT.threshold == THRESHOLD  # S_t > THRESHOLD
     assert (
-        drift.DEFAULT.kappa == 0.75 and drift.DEFAULT.prior == 0.25 and drift.DEFAULT.ridge == 0.1
+        drift.DEFAULT.kappa == 0.75 and drift.DEFAULT.prior == 0.25 and drift.DEFAULT.ridge == 0.25
     )
-    assert drift.first_alarm(np.array([[4.0, 5.2, 5.2001]])).tolist() == [2]  # strictly over 5.2
+    assert drift.first_alarm(np.array([[4.0, THRESHOLD, THRESHOLD + 1e-4]])).tolist() == [2]
+
+
+THRESHOLD = 5.6  # docs/decisions/drift.md's
 
 
 @dataclass(frozen=True)
@@ -469,9 +479,9 @@ FORMULAS: dict[str, Formula] = {
     "x / k - m / N": Formula(None, check_drift),
     "p(1-p)(N-k) / (k(N-1))": Formula(None, check_drift),
     "(m + 0.25) / (N + 0.5)": Formula(None, check_drift),
-    "1 / (p(1-p) + 0.1)": Formula(None, check_drift),
+    "1 / (p(1-p) + 0.25)": Formula(None, check_drift),
     "S_t = max(0, S_{t-1} - z_t - 0.75)": Formula(None, check_drift),
-    "S_t > 5.2": Formula(None, check_drift),
+    f"S_t > {THRESHOLD}": Formula(None, check_drift),
 }
 
 

@@ -15,11 +15,11 @@ checkout's environment stands for it).
 The history is seeded with the first 14 committed runs of ``ref/drifting`` (cassettes/history/,
 recorded with the same stand-in, changed from run 16), each scored into its report dir and the rows
 as the job would have done; the job then runs days 15-18. The drift step's exit code is what that
-history implies: 0 on days 15-17 (no change, then a change not yet certain), 1 on day 18 (the alarm,
-naming the change between runs 15 and 16); every other step passes every day. A step that fails
-stops the steps after it that are not ``if: always()``, as in Actions. The job's runs are dated by
-the recording (run.json's ``recorded_at``, the recorder's clock when it started: day N), as in a
-real watch, so the verdict names them by run id and date whatever day the test runs on.
+history implies: 0 on days 15-16 (no change, then a change not yet certain), 1 on days 17-18 (the
+alarm, naming the change between runs 15 and 16); every other step passes every day. A step that
+fails stops the steps after it that are not ``if: always()``, as in Actions. The job's runs are
+dated by the recording (run.json's ``recorded_at``, the recorder's clock when it started: day N),
+as in a real watch, so the verdict names them by run id (their date) whatever day the test runs on.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ HISTORY = ROOT / "cassettes" / "history"
 DAYS = tuple(sorted(p.name for p in HISTORY.iterdir()))[:18]  # runs 1..18, dated 2026-10-21 on
 JOB_CLOCK = ROOT / "tests" / "fixtures" / "job_clock"  # the recorder's clock on the job's day
 SEEDED = 14  # runs 1..14 come from the committed history; the job records 15..18
-CHANGED_FROM, DETECTED = 16, 18  # ref/drifting's change (scripts/record_history.py), drift's alarm
+CHANGED_FROM, DETECTED = 16, 17  # ref/drifting's change (scripts/record_history.py), drift's alarm
 
 
 def workflow() -> dict[str, Any]:
@@ -193,11 +193,11 @@ def test_the_watch_keeps_dated_runs_and_its_drift_step_fails_on_the_change(
             assert comments[-1].startswith("ref/drifting: no change\n")
         else:
             assert drift.returncode == 1, drift.stdout + drift.stderr
-            # each run named by its id and its recorded date, here the same day
+            # each run named by its id, here its recorded date: shown once
             before, after = DAYS[CHANGED_FROM - 2], DAYS[CHANGED_FROM - 1]
             assert verdict == (
-                f"drift: changed between run {before} ({before}) and run {after} ({after}); "
-                f"detected at run {day} ({day})"
+                f"drift: changed between run {before} and run {after}; "
+                f"detected at run {DAYS[DETECTED - 1]}"
             )
             assert "cases that moved (6):" in drift.stdout
             assert "model: ref/drifting-v1 -> ref/drifting-v2" in drift.stdout

@@ -23,6 +23,7 @@ from scorer.summary import METRICS
 from scorer.wire import results_wire
 
 HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
+HISTORY_NOTES = "history_notes"  # what the window check did (replay.diff_runs.window), as notes
 DEFAULT_DETECT = (
     5.0  # points: the drop the power line says how many repeats it would take to detect
 )
@@ -103,6 +104,7 @@ def compare_model(
         worse_p=worse,
         wire_a=results_wire(a),
         wire_b=results_wire(b),
+        history_notes=tuple(a.get(HISTORY_NOTES) or ()),
     )
 
 

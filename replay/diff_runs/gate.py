@@ -48,6 +48,7 @@ from replay.diff_runs.rules import (
     listing,
 )
 from replay.diff_runs.unscored import lost_scores, missing_models, no_scores
+from replay.diff_runs.window import history_notes
 
 __all__ = ["RULES", "GateOptions", "Rule", "RuleResult", "decide", "decide_with"]
 
@@ -210,10 +211,10 @@ def decide_with(diff: RunDiff, options: GateOptions, rules: tuple[Rule, ...] = R
         found = _one_per_case([regression for r in fired for regression in r.regressions])
         # Flips that a rule counted are not noise; the other models' flips still get their note.
         counted = {r.model for r in found if r.kind in ("paired_test", "flipped")}
-        notes = tuple(_noise_notes(diff, counted))
+        notes = (*history_notes(diff.models, options.alpha), *_noise_notes(diff, counted))
         line = "regression: " + "; ".join(r.text for r in fired)
         return Decision(True, line, found, tuple(r.rule for r in fired), notes)
-    notes = tuple(_noise_notes(diff))
+    notes = (*history_notes(diff.models, options.alpha), *_noise_notes(diff))
     texts = [r.text for r in results]
     return Decision(
         False, "no regression" + (": " + "; ".join(texts) if texts else ""), (), (), notes

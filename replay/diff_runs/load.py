@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from replay.diff_runs.compare import HISTORY_NOTES
 from replay.diff_runs.history import merge_history
+from replay.diff_runs.window import check_window
 from replay.results_file import expand_pattern, read_results
 from scorer.errors import ResultsError, UsageError
 
@@ -83,13 +85,22 @@ def load_history(
     b_models: Sequence[str],
     on_error: Callable[[ResultsError, Path], None] = _raise,
     given: Sequence[str] = (),
+    b: tuple[Path, dict[str, dict[str, Any]]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Side A as a history: the runs at ``paths`` (the first is A; the same path twice counts once),
-    each model's runs merged by ``merge_history``. A run holding none of B's models
-    (``b_models``) is an error: a history is earlier runs of the same model. Errors go to
+    each model's runs checked for a change (``replay.diff_runs.window``) and merged by
+    ``merge_history``. A run holding none of B's models (``b_models``) is an error: a history is
+    earlier runs of the same model. ``b`` (B's path and run): B found in its own history (the same
+    path, or a run with B's run id and date) is left out of it with a note. Errors go to
     ``on_error`` like ``load_run``'s; ``given`` (one per path) says where each came from, as
     ``load_run``'s does."""
-    seen: set[Path] = set()
+    seen: set[Path] = set() if b is None else {b[0].resolve()}
+    notes: dict[str, list[str]] = {}
+    if b is not None and any(p.resolve() == b[0].resolve() for p in paths):
+        for model in b[1]:
+            notes.setdefault(model, []).append(
+                f"note: {model}: B ({b[0]}) is in its own history; left out of it"
+            )
     runs: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for index, path in enumerate(paths):
         key = path.resolve()
@@ -107,14 +118,34 @@ def load_history(
             )
             continue
         for model, results in run.items():
+            if b is not None and model in b[1] and same_run(results, b[1][model]):
+                notes.setdefault(model, []).append(
+                    f"note: {model}: {path} is B's own run (run id {results['run']['id']!r}); "
+                    "left out of its history"
+                )
+                continue
             runs.setdefault(model, []).append((str(path), results))
     merged: dict[str, dict[str, Any]] = {}
     for model, model_runs in sorted(runs.items()):
         try:
-            merged[model] = merge_history(model, model_runs)
+            kept, window_notes = check_window(model, model_runs)
+            history = merge_history(model, kept)
         except ResultsError as exc:
             on_error(exc, Path(model_runs[0][0]))
+            continue
+        merged[model] = {**history, HISTORY_NOTES: [*notes.get(model, []), *window_notes]}
     return merged
+
+
+def same_run(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two results documents of one recorded run: the same ``run`` id and date."""
+    run_a, run_b = a.get("run"), b.get("run")
+    if not isinstance(run_a, dict) or not isinstance(run_b, dict):
+        return False
+    return run_a.get("id") is not None and (run_a.get("id"), run_a.get("date")) == (
+        run_b.get("id"),
+        run_b.get("date"),
+    )
 
 
 def _names(models: Iterable[str]) -> str:

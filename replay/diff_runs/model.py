@@ -178,6 +178,8 @@ class ModelDiff:
         """A and B were recorded with different request settings: a wire comparison."""
         return self.wire_a != self.wire_b
 
+    history_notes: tuple[str, ...] = ()  # the window check's notes (replay.diff_runs.window)
+
     @property
     def single_sample(self) -> bool:
         """One sample per case on both sides: flips cannot be told from noise case by case."""

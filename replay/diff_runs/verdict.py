@@ -130,12 +130,17 @@ def _case(
     if case.change == "worse":
         return verdict(*_worse(model, case, paired, decision, strict_option))
     if case.change == "better":
+        # against a history, a case that already flipped there is noise either way: a pass in B is
+        # no more a fix than a failure is a regression (issue 41, the labels symmetric)
+        noise = model.history_runs > 1 and case.flaky
         return CaseVerdict(
             model.model,
             case.case_id,
-            "fix",
+            "noise" if noise else "fix",
             "passed" if case.status_b == "passed" else "skipped",
-            f"fixed ({history})"
+            f"noise: flaky in the history ({history}){_reason(case)}"
+            if noise
+            else f"fixed ({history})"
             if case.status_b == "passed"
             else f"better ({history}){_reason(case)}",
             history,
