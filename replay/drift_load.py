@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from recorder.slug import model_slug
+from replay.drift_identity import identity_of
 from replay.results_file import expand_pattern, read_results
-from scorer.drift_history import Identity, RunRecord, tally_cases
+from scorer.drift_history import RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date
 from scorer.wire import results_wire
@@ -156,31 +157,3 @@ def _statuses(results: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
                 yield case_id, run["status"]
         else:
             yield entry["id"], entry["status"]
-
-
-def _strings(file: Path, field: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ResultsError(f"{file}: field '{field}' must be a list of strings")
-    return tuple(sorted(set(value)))
-
-
-def identity_of(file: Path, value: Any) -> Identity | None:
-    """A run's recorded identity object (results.json's ``run.identity``) checked; None when it
-    recorded none."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise ResultsError(f"{file}: field 'run.identity' must be an object")
-    routing = value.get("routing", {})
-    if not isinstance(routing, dict):
-        raise ResultsError(f"{file}: field 'run.identity.routing' must be an object")
-    return Identity(
-        model=_strings(file, "run.identity.model", value.get("model", [])),
-        system_fingerprint=_strings(
-            file, "run.identity.system_fingerprint", value.get("system_fingerprint", [])
-        ),
-        routing=tuple(
-            (name, _strings(file, f"run.identity.routing.{name}", values))
-            for name, values in sorted(routing.items())
-        ),
-    )

@@ -82,7 +82,7 @@ def rows_runs(
 def _record(file: Path, frame: Any) -> RunRecord:
     """One run partition's rows as a dated run: a ResultsError naming the file when it holds none
     or several."""
-    from replay.drift_load import identity_of
+    from replay.drift_identity import identity_of
 
     rows = frame.select(COLUMNS)
     keys = rows.select("model", "suite_name", "suite_version", "suite_sha256", "run_id")

@@ -186,3 +186,89 @@ def test_layout_page_names_every_package() -> None:
     layout = page.split("# Layout and tests", 1)[1].split("\n## ", 1)[0]
     for package in PACKAGES:
         assert f"| `{package}/` |" in layout, package
+
+
+# --- no import circles (issue 43) ---------------------------------------------------------------
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def import_graph(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, set[str]]:
+    """Each product module -> the product modules it imports anywhere (function level and
+    ``TYPE_CHECKING`` included): ``from P import m`` imports the package ``P`` too, which imports
+    what its ``__init__`` does."""
+    files = {
+        ".".join(f.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): f
+        for package in packages
+        for f in (root / package).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, file in files.items():
+        own = name if file.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = own.split(".")[: len(own.split(".")) - node.level + 1]
+                    base = ".".join([*parts, *([base] if base else [])])
+                targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            graph[name] |= {t for t in targets if t in files and t != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every pair of modules that reach each other through imports, each pair once."""
+
+    def reaches(start: str, goal: str) -> bool:
+        todo, seen = [start], set()
+        while todo:
+            here = todo.pop()
+            if here == goal:
+                return True
+            if here not in seen:
+                seen.add(here)
+                todo.extend(graph[here])
+        return False
+
+    found = set()
+    for a in graph:
+        for b in graph[a]:
+            if reaches(b, a):
+                found.add((min(a, b), max(a, b)))
+    return sorted(set(found))
+
+
+def test_no_import_circle() -> None:
+    """No two product modules import each other, directly or through others: the shared idea goes
+    in a module both import (a package's ``__init__`` counts: import its modules, not it)."""
+    assert circles(import_graph()) == []
+
+
+def test_the_circle_check_sees_a_circle_through_a_package(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg.a import x\n")
+    (package / "a.py").write_text("x = 1\n")
+    (package / "b.py").write_text("def f():\n    from pkg import a\n")
+    (package / "c.py").write_text("from pkg.b import f\n")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert graph == {
+        "pkg": {"pkg.a"},
+        "pkg.a": set(),
+        "pkg.b": {"pkg", "pkg.a"},
+        "pkg.c": {"pkg.b"},
+    }
+    assert circles(graph) == []
+    (package / "a.py").write_text("import pkg.c\nx = 1\n")
+    assert circles(import_graph(tmp_path, ("pkg",))) == [
+        ("pkg", "pkg.a"),
+        ("pkg", "pkg.b"),
+        ("pkg.a", "pkg.b"),
+        ("pkg.a", "pkg.c"),
+        ("pkg.b", "pkg.c"),
+    ]
