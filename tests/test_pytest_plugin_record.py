@@ -97,13 +97,16 @@ def test_once_records_the_missing_case_then_judges_it(  # type: ignore[no-untype
 
 
 def test_once_keeps_a_cassette_the_suite_now_asks_differently_new_episodes_records_it(  # type: ignore[no-untyped-def]
-    project: Path, pytester, gateway
+    project: Path, pytester, start_gateway
 ) -> None:
     suite_path = project / "evals" / "suite.json"
     suite = json.loads(suite_path.read_text(encoding="utf-8"))
     changed = next(c for c in suite["cases"] if c["id"] == "no_call-01")
     changed["messages"][0]["content"] += " Thanks!"
     suite_path.write_text(json.dumps(suite, indent=2), encoding="utf-8")
+    # A gateway serving the edited suite: record keeps no answer a gateway made from another
+    # suite (docs/commands/record.md, the suite the gateway serves).
+    gateway = start_gateway(suite_path)
     before = len(gateway.requests_seen)
 
     once = run(pytester, gateway, "once")
