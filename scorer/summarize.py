@@ -43,9 +43,9 @@ def _per_case(cases: Any, engine: str) -> list[dict[str, Any]]:
     # resampling unit is the case).
     aggregations += [
         pl.col("cost_usd").sum().alias("cost_usd"),
-        pl.col("attempt_wall_ms")
-        .list.explode(keep_nulls=False, empty_as_null=False)
-        .alias("wall_ms"),
+        # explode then drop_nulls, not explode(keep_nulls=False, ...): polars 1.30, the lower
+        # bound, has neither keyword (an empty list's null is dropped alike)
+        pl.col("attempt_wall_ms").list.explode().drop_nulls().alias("wall_ms"),
     ]
     query = cases.group_by("model_slug", "case_id", "case_index", "group").agg(aggregations)
     return query.sort("model_slug", "case_index").collect(engine=engine).to_dicts()
