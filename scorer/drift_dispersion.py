@@ -40,6 +40,9 @@ class Dispersion:
     p: float
     runs: int
     cases: int
+    # False when the permutations stopped once p could no longer fall below NOTE_BELOW (``early``):
+    # ``p`` is then a lower bound at or above it, enough for the note, which shows p only below.
+    complete: bool = True
 
     @property
     def noted(self) -> bool:
@@ -63,12 +66,16 @@ def ratio(share: np.ndarray) -> np.ndarray:
 
 
 def dispersion(
-    passes: np.ndarray, trials: np.ndarray, permutations: int = PERMUTATIONS
+    passes: np.ndarray, trials: np.ndarray, permutations: int = PERMUTATIONS, early: bool = False
 ) -> Dispersion | None:
     """The check over one history's counts, shape (runs, cases), runs in drift's order. None when
     there is nothing to check: fewer than MIN_RUNS runs that scored anything, or no case scored in
     all of them that varied. A run that scored nothing is left out (it says nothing of the cases);
-    so is a case not scored in every other run (a gap would need its own null)."""
+    so is a case not scored in every other run (a gap would need its own null). With ``early``,
+    the permutations stop as soon as the count of ratios at least the observed one rules out p <
+    NOTE_BELOW: whether the history is noted, and p when it is, are those of the full test (the
+    same draws in the same order), at a fraction of the cost for the usual independent runs
+    (drift over 10,000 runs)."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     scored_runs = trials.sum(-1) > 0
@@ -84,8 +91,13 @@ def dispersion(
     rng = np.random.default_rng(SEED)
     at_least = 0
     per_chunk = max(1, CHUNK_CELLS // share.size)
+    # p = (1 + at_least) / (1 + permutations) < NOTE_BELOW holds only while at_least < this
+    enough = NOTE_BELOW * (1 + permutations) - 1
     for start in range(0, permutations, per_chunk):
         count = min(per_chunk, permutations - start)
         shuffled = rng.permuted(np.broadcast_to(share, (count, *share.shape)), axis=1)
         at_least += int((ratio(shuffled) >= observed - 1e-12).sum())
+        if early and at_least >= enough and start + count < permutations:
+            p = (1 + at_least) / (1 + permutations)
+            return Dispersion(observed, p, len(share), share.shape[1], complete=False)
     return Dispersion(observed, (1 + at_least) / (1 + permutations), len(share), share.shape[1])

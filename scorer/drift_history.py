@@ -231,7 +231,7 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
         moved=moved,
         identity_changes=identity_changes(ordered),
         # the very runs and counts the test read; a baseline history is not tested
-        dispersion=None if status == "baseline" else dispersion(passes, trials),
+        dispersion=None if status == "baseline" else dispersion(passes, trials, early=True),
     )
 
 

@@ -134,3 +134,34 @@ def test_independent_runs_get_no_note(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "note:" not in out
     check = analyse(load_history([tmp_path], None)).dispersion
     assert check is not None and check.p >= 0.01 and check.runs == 60
+
+
+def test_stopping_early_decides_the_note_exactly_as_the_full_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """drift stops the permutations once p cannot fall below 0.01: over seeded histories with and
+    without a day effect, the note (and its p, when noted) is the full test's; a stopped test
+    reports a p at or above 0.01 and says it is not complete."""
+    import scorer.drift_dispersion as module
+
+    monkeypatch.setattr(module, "CHUNK_CELLS", 400)  # many chunks: the stop can happen early
+    rng = np.random.default_rng(7)
+    seen = {"noted": 0, "stopped": 0}
+    for day_sd in (0.0, 0.0, 0.8, 1.5):
+        for _ in range(5):
+            base = rng.uniform(0.3, 0.95, size=20)
+            shift = rng.normal(0, day_sd, size=(40, 1))
+            p_pass = 1 / (1 + np.exp(-(np.log(base / (1 - base)) + shift)))
+            passes = (rng.random((40, 20)) < p_pass).astype(float)
+            trials = np.ones_like(passes)
+            full = dispersion(passes, trials)
+            fast = dispersion(passes, trials, early=True)
+            assert full is not None and fast is not None
+            assert fast.noted == full.noted and fast.ratio == full.ratio
+            if full.noted:
+                assert fast.p == full.p and fast.complete
+                seen["noted"] += 1
+            elif not fast.complete:
+                assert 0.01 <= fast.p <= full.p
+                seen["stopped"] += 1
+    assert seen["noted"] >= 3 and seen["stopped"] >= 5  # both branches were exercised
