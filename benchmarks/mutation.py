@@ -4,6 +4,8 @@
     uv run python benchmarks/mutation.py scorer/paired.py     # some modules
     uv run python benchmarks/mutation.py --all                # every scorer module, and MODULES
     uv run python benchmarks/mutation.py --check              # exit 1 below the goal
+    uv run python benchmarks/mutation.py --tally DIR          # count a --keep DIR run again
+    uv run python benchmarks/mutation.py scorer/judge.py --tests tests/test_judge.py  # these tests
 
 mutmut (3.8, run with ``uv run --with``, so not a dependency) makes the mutants of the chosen
 modules in a copy of the repository's tracked files and runs, for each, the tests that reach the
@@ -195,6 +197,14 @@ def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
     if done.returncode != 0:
         tail = (work / "mutmut.log").read_bytes()[-3000:].decode(errors="replace")
         raise SystemExit(f"mutmut failed ({done.returncode}):\n{tail}")
+    return mutmut_results(work)
+
+
+def mutmut_results(work: Path) -> dict[str, str]:
+    """Every mutant's status, as mutmut recorded it in ``work``."""
+    env = {**os.environ, "PYTHONPATH": str(work / "mutants")}
+    env.pop("VIRTUAL_ENV", None)
+    run = ["uv", "run", "--quiet", "--with", MUTMUT, "mutmut"]
     listed = subprocess.run(
         [*run, "results", "--all", "true"],
         cwd=work,
@@ -275,6 +285,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the tallies as JSON here")
     parser.add_argument("--keep", type=Path, help="work in this new dir and keep it (mutmut.log)")
+    parser.add_argument(
+        "--tests", nargs="+", help="these test files instead of those found by tests_for"
+    )
+    parser.add_argument(
+        "--tally",
+        type=Path,
+        help="count again the run kept in this dir (after mutation_survivors.json changed)",
+    )
     args = parser.parse_args(argv)
     modules = list(args.modules) or list(MODULES)
     if args.all:
@@ -284,19 +302,22 @@ def main(argv: list[str] | None = None) -> int:
             if p.name != "__init__.py"
         )
         modules = sorted(set(modules) | set(scorer) | set(MODULES))
-    tests = tests_for(modules)
     explained = json.loads(SURVIVORS.read_text(encoding="utf-8")) if SURVIVORS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="lobstack-mutation-") as tmp:
-        work = Path(args.keep or tmp)
-        copy_tracked(work)
-        configure(work, modules, tests)
+        work = Path(args.tally or args.keep or tmp)
         log = work / "kills.jsonl"
-        log.touch()
-        print(
-            f"mutating {len(modules)} module(s) against {len(tests)} test file(s)...",
-            file=sys.stderr,
-        )
-        statuses = run_mutmut(work, args.children, log)
+        if args.tally:
+            statuses = mutmut_results(work)
+        else:
+            tests = list(args.tests or tests_for(modules))
+            copy_tracked(work)
+            configure(work, modules, tests)
+            log.touch()
+            print(
+                f"mutating {len(modules)} module(s) against {len(tests)} test file(s)...",
+                file=sys.stderr,
+            )
+            statuses = run_mutmut(work, args.children, log)
         kills: dict[str, str] = {}
         for line in log.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)  # every failed test: a kill by assertion wins over a crash
