@@ -53,6 +53,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     _spent[0] += cost
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """No shrinking of property tests' failures: a mutant's failing example is proof enough, and
+    shrinking it takes many times the test's recorded time (mutmut's CPU limit: a timeout)."""
+    try:
+        from hypothesis import Phase, settings
+    except ImportError:
+        return
+    phases = (Phase.explicit, Phase.reuse, Phase.generate)
+    settings.register_profile("lobstack-mutation", phases=phases, database=None)
+    settings.load_profile("lobstack-mutation")
+
+
 def failure_kind(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
     """``assertion`` when the test failed on a checked value, else ``crash``."""
     if isinstance(excinfo.value, AssertionError):
