@@ -26,7 +26,10 @@ The goal: >= 95% per scorer module.
 
 The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
 or a product module that imports it, without the slow ones (subprocesses and browsers do not run
-the mutated copy). Runs take minutes: mutmut runs about 3 mutants a second per child here.
+the mutated copy). Known limit: mutmut forks a child per mutant after the parent ran polars, and
+a child that runs polars again can hang on a lock held by the parent's thread pool (scorer/
+summarize.py: its polars functions time out, even with POLARS_MAX_THREADS=1). Runs take
+minutes: mutmut runs about 3 mutants a second per child here.
 """
 
 from __future__ import annotations
