@@ -4,6 +4,8 @@
     uv run python benchmarks/mutation.py scorer/paired.py     # some modules
     uv run python benchmarks/mutation.py --all                # every scorer module, and MODULES
     uv run python benchmarks/mutation.py --check              # exit 1 below the goal
+    uv run python benchmarks/mutation.py --tally DIR          # count a --keep DIR run again
+    uv run python benchmarks/mutation.py scorer/judge.py --tests tests/test_judge.py  # these tests
 
 mutmut (3.8, run with ``uv run --with``, so not a dependency) makes the mutants of the chosen
 modules in a copy of the repository's tracked files and runs, for each, the tests that reach the
@@ -12,15 +14,22 @@ mutated function (its own coverage map, taken once), stopping at the first failu
 and it was wrong) or a crash (the mutant raised, say, a TypeError, and no test checked anything).
 Only a kill by assertion counts toward the score, as issue 43 asks:
 
-    score = killed by assertion / (mutants - equivalent)
+    score = killed by assertion / (mutants - equivalent - crash with no value to check)
 
 A survivor explained in benchmarks/mutation_survivors.json (``equivalent: why`` or ``accepted:
 why``) is listed with its reason; an equivalent one leaves the denominator, an accepted one stays in
-it. Every other survivor is listed for a test to kill. The goal: >= 95% per scorer module.
+it. Every other survivor is listed for a test to kill. A kill by crash only may be explained there
+too, as ``crash: why``, when the mutant raises on every input where it differs from the code (a
+call with an argument dropped, ``None`` joined or sorted): no test can check a value it never
+returns, so it leaves the denominator, like an equivalent one; it is counted in its own column.
+The goal: >= 95% per scorer module.
 
 The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
 or a product module that imports it, without the slow ones (subprocesses and browsers do not run
-the mutated copy). Runs take minutes: mutmut runs about 3 mutants a second per child here.
+the mutated copy). Known limit: mutmut forks a child per mutant after the parent ran polars, and
+a child that runs polars again can hang on a lock held by the parent's thread pool (scorer/
+summarize.py: its polars functions time out, even with POLARS_MAX_THREADS=1). Runs take
+minutes: mutmut runs about 3 mutants a second per child here.
 """
 
 from __future__ import annotations
@@ -64,6 +73,7 @@ class Tally:
     crash: int = 0
     timeout: int = 0
     untested: int = 0
+    crash_only: list[str] = field(default_factory=list)  # crash kills explained as ``crash:``
     equivalent: list[str] = field(default_factory=list)
     accepted: list[str] = field(default_factory=list)
     survived: list[str] = field(default_factory=list)
@@ -71,7 +81,7 @@ class Tally:
     @property
     def score(self) -> float | None:
         """Killed by assertion over the mutants that are not equivalent, in %."""
-        counted = self.mutants - len(self.equivalent)
+        counted = self.mutants - len(self.equivalent) - len(self.crash_only)
         return None if counted == 0 else 100.0 * self.assertion / counted
 
 
@@ -89,20 +99,37 @@ def _imports_of(text: str, name: str) -> bool:
 
 def tests_for(modules: list[str]) -> list[str]:
     """The test files that import one of ``modules``, or a product module that imports one (the
-    judge's tests reach the checks through the judge)."""
+    judge's tests reach the matching through the judge), or a name a package re-exports from one
+    of those (``from scorer import judge_step``). A package's ``__init__`` naming a module does not
+    bring in every test that imports the package: only those importing what it re-exports."""
     names = {dotted(path) for path in modules}
     product = sorted(
         p for d in ("scorer", "recorder", "replay", "fileio") for p in (ROOT / d).rglob("*.py")
     )
     reach = set(names)
+    inits = []
     for path in product:
         text = path.read_text(encoding="utf-8")
-        if any(_imports_of(text, name) for name in names):
-            reach.add(dotted(str(path.relative_to(ROOT))).removesuffix(".__init__"))
+        if path.name == "__init__.py":
+            inits.append((dotted(str(path.parent.relative_to(ROOT))), text))
+        elif any(_imports_of(text, name) for name in names):
+            reach.add(dotted(str(path.relative_to(ROOT))))
+    exported = set()  # (package, name) re-exported from a reached module
+    for package, text in inits:
+        for line in text.splitlines():
+            if any(re.search(rf"\b{re.escape(name)}\b", line) for name in reach):
+                words = re.findall(r'"(\w+)"', line) or re.findall(r"import (.+)", line)
+                for word in words:
+                    exported |= {(package, w) for w in re.findall(r"\w+", word)}
     found = []
     for test in sorted((ROOT / "tests").glob("test_*.py")):
         text = test.read_text(encoding="utf-8")
-        if any(_imports_of(text, name) for name in reach):
+        blocks = re.findall(r"from ([\w.]+) import (\([^)]*\)|[^\n]*)", text)
+        if any(_imports_of(text, name) for name in reach) or any(
+            (package, word) in exported
+            for package, imported in blocks
+            for word in re.findall(r"\w+", imported)
+        ):
             found.append(f"tests/{test.name}")
     return found
 
@@ -124,13 +151,14 @@ def copy_tracked(target: Path) -> None:
 
 def configure(work: Path, modules: list[str], tests: list[str]) -> None:
     """mutmut's settings in the copy's pyproject.toml."""
+    # Every tracked top-level folder and file (a test may read README.md), as mutmut's own copy
+    # holds only the mutated sources.
     copied = sorted(
         {
             p.split("/")[0]
             for p in subprocess.check_output(["git", "ls-files"], cwd=ROOT, text=True).splitlines()
-            if "/" in p
         }
-        - {"mutants"}
+        - {"mutants", "pyproject.toml"}
     )
     settings = {
         "source_paths": modules,
@@ -172,6 +200,14 @@ def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
     if done.returncode != 0:
         tail = (work / "mutmut.log").read_bytes()[-3000:].decode(errors="replace")
         raise SystemExit(f"mutmut failed ({done.returncode}):\n{tail}")
+    return mutmut_results(work)
+
+
+def mutmut_results(work: Path) -> dict[str, str]:
+    """Every mutant's status, as mutmut recorded it in ``work``."""
+    env = {**os.environ, "PYTHONPATH": str(work / "mutants")}
+    env.pop("VIRTUAL_ENV", None)
+    run = ["uv", "run", "--quiet", "--with", MUTMUT, "mutmut"]
     listed = subprocess.run(
         [*run, "results", "--all", "true"],
         cwd=work,
@@ -199,6 +235,8 @@ def tally(
         if status == "killed":
             if kills.get(name) == "assertion":
                 t.assertion += 1
+            elif explained.get(name, "").startswith("crash"):
+                t.crash_only.append(name)
             else:
                 t.crash += 1
         elif status == "timeout":
@@ -219,20 +257,21 @@ def tally(
 
 def render(tallies: dict[str, Tally], explained: dict[str, str]) -> str:
     rows = [
-        "| module | mutants | killed by assertion | by crash only | timeout | no test | "
-        "equivalent | accepted | survived | score |",
-        "|---|" + "---:|" * 9,
+        "| module | mutants | killed by assertion | by crash only | crash, no value to check | "
+        "timeout | no test | equivalent | accepted | survived | score |",
+        "|---|" + "---:|" * 10,
     ]
     for module, t in sorted(tallies.items()):
         score = "-" if t.score is None else f"{t.score:.1f}%"
         rows.append(
-            f"| {module} | {t.mutants} | {t.assertion} | {t.crash} | {t.timeout} | "
+            f"| {module} | {t.mutants} | {t.assertion} | {t.crash} | {len(t.crash_only)} | "
+            f"{t.timeout} | "
             f"{t.untested} | {len(t.equivalent)} | {len(t.accepted)} | "
             f"{len(t.survived)} | {score} |"
         )
     lines = ["\n".join(rows), ""]
     for _module, t in sorted(tallies.items()):
-        for name in t.equivalent + t.accepted:
+        for name in t.crash_only + t.equivalent + t.accepted:
             lines.append(f"{name}: {explained[name]}")
         for name in t.survived:
             lines.append(f"{name}: survived (no reason given: a test should kill it)")
@@ -249,6 +288,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the tallies as JSON here")
     parser.add_argument("--keep", type=Path, help="work in this new dir and keep it (mutmut.log)")
+    parser.add_argument(
+        "--tests", nargs="+", help="these test files instead of those found by tests_for"
+    )
+    parser.add_argument(
+        "--tally",
+        type=Path,
+        help="count again the run kept in this dir (after mutation_survivors.json changed)",
+    )
     args = parser.parse_args(argv)
     modules = list(args.modules) or list(MODULES)
     if args.all:
@@ -258,23 +305,27 @@ def main(argv: list[str] | None = None) -> int:
             if p.name != "__init__.py"
         )
         modules = sorted(set(modules) | set(scorer) | set(MODULES))
-    tests = tests_for(modules)
     explained = json.loads(SURVIVORS.read_text(encoding="utf-8")) if SURVIVORS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="lobstack-mutation-") as tmp:
-        work = Path(args.keep or tmp)
-        copy_tracked(work)
-        configure(work, modules, tests)
+        work = Path(args.tally or args.keep or tmp)
         log = work / "kills.jsonl"
-        log.touch()
-        print(
-            f"mutating {len(modules)} module(s) against {len(tests)} test file(s)...",
-            file=sys.stderr,
-        )
-        statuses = run_mutmut(work, args.children, log)
-        kills = {}
+        if args.tally:
+            statuses = mutmut_results(work)
+        else:
+            tests = list(args.tests or tests_for(modules))
+            copy_tracked(work)
+            configure(work, modules, tests)
+            log.touch()
+            print(
+                f"mutating {len(modules)} module(s) against {len(tests)} test file(s)...",
+                file=sys.stderr,
+            )
+            statuses = run_mutmut(work, args.children, log)
+        kills: dict[str, str] = {}
         for line in log.read_text(encoding="utf-8").splitlines():
-            entry = json.loads(line)
-            kills.setdefault(entry["mutant"], entry["kind"])
+            entry = json.loads(line)  # every failed test: a kill by assertion wins over a crash
+            if kills.get(entry["mutant"]) != "assertion":
+                kills[entry["mutant"]] = entry["kind"]
     tallies = tally(statuses, kills, explained)
     print(render(tallies, explained))
     if args.json:

@@ -4,11 +4,14 @@ mutmut runs the tests of one mutant at a time with ``MUTANT_UNDER_TEST`` naming 
 failing test of a mutant, this plugin appends one JSON line to the file ``LOBSTACK_MUTATION_LOG``
 names: the mutant, the test, the exception's type, and whether the failure was an assertion (an
 ``assert``, ``pytest.raises`` that did not raise, ``pytest.fail``) or a crash (any other exception:
-the mutant broke the code so that it could not run, and no test checked a value).
+the mutant broke the code so that it could not run, and no test checked a value). A crash does not
+stop the run: the mutant's other tests still run (within AFTER_CRASH_BUDGET_S of their recorded
+time), so that one of them may kill it by assertion; the session fails at its end.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -18,7 +21,48 @@ import pytest
 
 # mutmut's own phases, not mutants.
 _PHASES = {"", "stats", "list_all_tests", "fail", "mutant_generation"}
-_seen: set[str] = set()
+_crashed: list[str] = []
+# After a crash, the mutant's remaining tests run only within this much of their recorded time
+# (mutmut-stats.json): a slow test would push the run past mutmut's CPU limit (a timeout).
+AFTER_CRASH_BUDGET_S = 5.0
+# A failed test's report (its traceback) is costly to build: after this many crashes, the next one
+# stops the run as mutmut's -x would.
+MAX_CRASHES = 3
+_spent = [0.0]
+
+
+@functools.cache
+def _durations() -> dict[str, float]:
+    try:
+        with open("mutmut-stats.json", encoding="utf-8") as handle:
+            return json.load(handle).get("duration_by_test", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if not _crashed:
+        return
+    # Read at the first crash: mutmut writes the file after its first pytest run imported us.
+    cost = _durations().get(item.nodeid, AFTER_CRASH_BUDGET_S)
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        # A property test that crashes searches and shrinks for many times its recorded time.
+        cost = float("inf")
+    if _spent[0] + cost > AFTER_CRASH_BUDGET_S:
+        pytest.skip("after a crash: beyond the time budget for looking for an assertion")
+    _spent[0] += cost
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No shrinking of property tests' failures: a mutant's failing example is proof enough, and
+    shrinking it takes many times the test's recorded time (mutmut's CPU limit: a timeout)."""
+    try:
+        from hypothesis import Phase, settings
+    except ImportError:
+        return
+    phases = (Phase.explicit, Phase.reuse, Phase.generate)
+    settings.register_profile("lobstack-mutation", phases=phases, database=None)
+    settings.load_profile("lobstack-mutation")
 
 
 def failure_kind(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
@@ -37,14 +81,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     report = outcome.get_result()
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
     log = os.environ.get("LOBSTACK_MUTATION_LOG")
-    if not report.failed or mutant in _PHASES or mutant in _seen or not log or not call.excinfo:
+    if not report.failed or mutant in _PHASES or not log or not call.excinfo:
         return
-    _seen.add(mutant)
-    line = {
-        "mutant": mutant,
-        "test": item.nodeid,
-        "type": call.excinfo.typename,
-        "kind": failure_kind(call.excinfo),
-    }
+    kind = failure_kind(call.excinfo)
+    line = {"mutant": mutant, "test": item.nodeid, "type": call.excinfo.typename, "kind": kind}
     with open(log, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(line, sort_keys=True) + "\n")
+    if kind == "crash" and len(_crashed) < MAX_CRASHES:
+        # mutmut stops at the first failure (-x) and runs the fastest tests first, so a crash
+        # would hide a later test's failed assertion: go on, and fail the session at its end.
+        _crashed.append(item.nodeid)
+        report.outcome = "passed"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> Iterator[None]:
+    yield
+    if _crashed and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -5,7 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from scorer.checks import CASE_INSENSITIVE, OPERATORS, operand_problem, operator, run_check
+from scorer.checks import (
+    CASE_INSENSITIVE,
+    OPERATORS,
+    Operator,
+    _any_operand,
+    _needs_true,
+    operand_problem,
+    operator,
+    run_check,
+)
 
 ROWS = json.loads((Path(__file__).parent / "tables" / "checks.json").read_text(encoding="utf-8"))
 
@@ -94,3 +103,121 @@ def test_case_sensitive_string_operators() -> None:
 def test_an_operator_is_declared_once() -> None:
     with pytest.raises(ValueError, match="declared twice"):
         operator("eq", doc="again")(lambda present, value, operand: present)
+
+
+# Exact texts and edges, so that a changed message or bound fails by assertion (issue 43).
+@pytest.mark.parametrize(
+    ("op", "operand", "present", "value", "failure"),
+    [
+        ("present", True, False, None, "expected present, got nothing (argument left out)"),
+        ("absent", True, True, "x", 'expected absent, got "x"'),
+        ("range", {"min": 1, "max": 5}, True, 9, "expected range [1, 5], got 9"),
+        ("range", {"max": 5}, True, 9, "expected range [, 5], got 9"),
+        ("range", {"min": 1}, True, 0, "expected range [1, ], got 0"),
+        (
+            "range",
+            {"min": 1.5},
+            False,
+            None,
+            "expected range [1.5, ], got nothing (argument left out)",
+        ),
+        ("contains", "oslo", True, 3, 'expected contains "oslo", got 3'),
+        ("oneOf", ["a", "b"], True, "c", 'expected oneOf ["a", "b"], got "c"'),
+        ("subset", {"a": 1}, True, {"a": 2}, 'expected subset {"a": 1}, got {"a": 2}'),
+    ],
+)
+def test_failure_texts_exact(
+    op: str, operand: object, present: bool, value: object, failure: str
+) -> None:
+    assert run_check(op, operand, present, value) == failure
+
+
+@pytest.mark.parametrize(
+    ("op", "operand", "present", "value"),
+    [
+        ("range", {"min": 1, "max": 5}, True, 1),
+        ("range", {"min": 1, "max": 5}, True, 5),
+        ("range", {"min": 1}, True, 10**9),
+        ("range", {"max": 5}, True, -(10**9)),
+        ("present", True, True, None),
+        ("absent", True, False, None),
+        ("subset", {"a": {"b": 1}}, True, {"a": {"b": 1, "c": 2}, "d": 3}),
+        ("subset", [1], True, [2, 1]),
+    ],
+)
+def test_checks_that_hold(op: str, operand: object, present: bool, value: object) -> None:
+    assert run_check(op, operand, present, value) is None
+
+
+@pytest.mark.parametrize(
+    ("op", "operand", "problem"),
+    [
+        (
+            "equals",
+            1,
+            "unknown check operator 'equals' (known: eq, subset, regex, oneOf, contains, present, "
+            "absent, range)",
+        ),
+        ("regex", 5, "regex needs a string"),
+        ("contains", 5, "contains needs a string"),
+        ("contains", None, "contains needs a string"),
+        ("present", 1, "present needs true"),
+        ("absent", False, "absent needs true"),
+        ("range", {}, "range needs an object with min and/or max"),
+        ("range", [1, 2], "range needs an object with min and/or max"),
+        ("range", {"min": 1, "step": 2}, "range needs an object with min and/or max"),
+        ("range", {"max": "5"}, "range bounds must be numbers"),
+        ("range", {"min": 5, "max": 4.5}, "range min is greater than max"),
+        ("subset", 1, "subset needs an object or an array"),
+        ("oneOf", [], "oneOf needs a non-empty list"),
+    ],
+)
+def test_operand_problems_exact(op: str, operand: object, problem: str) -> None:
+    assert operand_problem(op, operand) == problem
+
+
+@pytest.mark.parametrize(
+    ("op", "operand"),
+    [
+        ("range", {"min": 1, "max": 1}),
+        ("range", {"min": -1.5}),
+        ("range", {"max": 0}),
+        ("contains", ""),
+        ("present", True),
+        ("absent", True),
+        ("regex", "^a+$"),
+        ("subset", []),
+        ("eq", None),
+    ],
+)
+def test_operands_without_problems(op: str, operand: object) -> None:
+    assert operand_problem(op, operand) is None
+
+
+def test_needs_true_words_the_operator() -> None:
+    # The rule is made when the operators are declared, at import: called here to be tested.
+    assert _needs_true("present")(True) is None
+    assert _needs_true("absent")(1) == "absent needs true"
+    assert _needs_true("x")(False) == "x needs true"
+
+
+def test_operator_registers_its_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new operator's declaration, defaults included, lands in the registry as given."""
+    registry: dict = {}
+    monkeypatch.setattr("scorer.checks.OPERATORS", registry)
+
+    def holds(present: bool, value: object, operand: object) -> bool:
+        return present
+
+    assert operator("demo", doc="a demo")(holds) is holds
+    assert registry == {"demo": Operator("demo", holds, _any_operand, False, "a demo")}
+    assert registry["demo"].operand_problem(object()) is None
+
+    def rule(operand: object) -> str | None:
+        return "bad"
+
+    assert operator("demo2", doc="d2", operand=rule, case_insensitive=True)(holds) is holds
+    assert registry["demo2"] == Operator("demo2", holds, rule, True, "d2")
+    with pytest.raises(ValueError, match=r"^check operator 'demo' declared twice$"):
+        operator("demo", doc="again")(holds)
+    assert list(registry) == ["demo", "demo2"]

@@ -21,3 +21,19 @@ def test_every_order_of_a_three_way_chain() -> None:
     for order in permutations(range(3)):
         partner = max_matching([edges[i] for i in order], 3)
         assert None not in partner and len(set(partner)) == 3
+
+
+# Exact partners, worked by hand through Kuhn's algorithm (left nodes in order, rights in
+# list order).
+def test_exact_partners() -> None:
+    assert max_matching([], 3) == []
+    assert max_matching([[]], 0) == [None]
+    assert max_matching([[], [0]], 1) == [None, 0]
+    assert max_matching([[2]], 3) == [2]
+    # Left 1 cannot displace left 0 from right 0: left 0 has nowhere else to go.
+    assert max_matching([[0], [0]], 2) == [0, None]
+    # Left 2 displaces left 0 (to 1), which displaces left 1 (to 2): a two-step augmenting path
+    # through a right node already seen on the way.
+    assert max_matching([[0, 1], [1, 2], [0]], 3) == [1, 2, 0]
+    # A right node seen on a failed path is not tried again in the same search.
+    assert max_matching([[0], [0, 1], [0, 1], [2]], 3) == [0, 1, None, 2]
