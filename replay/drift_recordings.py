@@ -26,7 +26,9 @@ from scorer.suite_model import Suite
 def is_recordings(path: Path) -> bool:
     """True for a history of recordings that holds no scored run (no ``*/results.json`` or
     ``*/*/results.json``): drift scores it itself."""
-    return bool(run_dirs(path)) and not any(path.glob("*/*/results.json"))
+    # the scored runs' check first: it stops at the first results.json, where listing the run
+    # dirs reads all of them (10,000 runs: 2 s)
+    return next(iter(path.glob("*/*/results.json")), None) is None and bool(run_dirs(path))
 
 
 def recorded_runs(

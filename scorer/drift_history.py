@@ -21,7 +21,7 @@ from scorer.drift import DEFAULT, DriftSettings, drift_path
 from scorer.drift_dispersion import Dispersion, dispersion
 from scorer.errors import HistoryError
 from scorer.run_order import run_order
-from scorer.status import is_scored
+from scorer.status import SCORED
 
 # A case moved when its pass rate fell by at least this much, or by anything after never
 # failing before.
@@ -62,7 +62,7 @@ def tally_cases(statuses: Iterable[tuple[str, str]]) -> tuple[CaseTally, ...]:
     for case_id, status in statuses:
         tally = found.setdefault(case_id, [0, 0])
         tally[0] += status == "passed"
-        tally[1] += is_scored(status)
+        tally[1] += status in SCORED  # is_scored, inlined: 10,000 runs x 80 cases
     return tuple(CaseTally(case_id, passed, scored) for case_id, (passed, scored) in found.items())
 
 
