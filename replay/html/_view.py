@@ -12,6 +12,7 @@ from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
 from replay.leaderboard import rank_of, repeat_rate
 from replay.partial import partial
+from replay.wire_rows import board_rows, grouped_order
 from scorer.metrics import REGISTRY, REPEAT_SHOWN
 from scorer.summary import ModelSummary, Rate
 
@@ -79,7 +80,7 @@ COLUMNS: tuple[Column, ...] = (
 def leaderboard_order(summaries: Sequence[ModelSummary]) -> list[int]:
     """The positions of ``summaries`` in the leaderboards' order (``scorer.metrics.rank_key``, as
     leaderboard.md), so a caller can order what goes with them."""
-    return sorted(range(len(summaries)), key=lambda i: rank_of(summaries[i]))
+    return grouped_order(board_rows(summaries), rank_of)
 
 
 def _routed(summary: ModelSummary) -> tuple[tuple[str, int], ...]:
