@@ -75,5 +75,5 @@ def anomaly_line(board: Sequence[ModelSummary]) -> str | None:
         return None
     return (
         "Transport anomalies (case-runs whose streamed answer broke in transit, judged as they "
-        f"came and counted apart from the model's choices): {', '.join(found)}."
+        f"came, counted apart from what the models chose): {', '.join(found)}."
     )
