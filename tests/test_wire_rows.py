@@ -118,7 +118,7 @@ def test_rows_without_their_wire_are_told_apart_by_model_dir(scored) -> None:  #
 
     board = slice_leaderboard(scored.out / "cases.parquet")
     assert sorted(s.model for s in ordered(board.summaries)) == [
+        "ref/noisy",
         f"{FAULTY} [ref_oracle_dropcall-stream]",
         f"{FAULTY} [ref_oracle_stream-dropcall]",
-        "ref/noisy",
     ]
