@@ -122,3 +122,14 @@ def test_rows_without_their_wire_are_told_apart_by_model_dir(scored) -> None:  #
         f"{FAULTY} [ref_oracle_dropcall-stream]",
         f"{FAULTY} [ref_oracle_stream-dropcall]",
     ]
+
+
+def test_the_front_keeps_one_row_per_run(scored) -> None:  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    front = pl.read_parquet(scored.out / "front.parquet")
+    assert sorted(zip(front["model"], front["model_slug"], strict=True)) == [
+        ("ref/noisy", "ref_noisy"),
+        (FAULTY, "ref_oracle_stream-dropcall"),
+        (f"{FAULTY} (chat+stream)", "ref_oracle_dropcall-stream"),
+    ]
