@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from replay.front_text import markdown_note
 from replay.partial import partial, partial_line
 from replay.ties import has_repeats, tiers
+from replay.wire_rows import anomaly_line, board_rows, grouped_order, model_name
 from scorer.front import front
 from scorer.metrics import (
     CALL_METRICS,
@@ -46,8 +47,10 @@ def rank_of(summary: ModelSummary) -> tuple[bool, float, str]:
 
 
 def ordered(summaries: Sequence[ModelSummary]) -> list[ModelSummary]:
-    """The summaries in leaderboard order (``rank_of``)."""
-    return sorted(summaries, key=rank_of)
+    """The summaries in leaderboard order (``rank_of``), each named by its row label; a model's
+    runs of other wires sit beside its own row (``replay.wire_rows``)."""
+    board = board_rows(summaries)
+    return [board[i] for i in grouped_order(board, rank_of)]
 
 
 def _and(names: Sequence[str]) -> str:
@@ -171,7 +174,9 @@ def leaderboard_md(summaries: Sequence[ModelSummary], suite: Suite | SuiteRef) -
     for summary in board:
         row = [*cells(summary, repeated), marks.letters[summary.model] or DASH]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
-    lines += markdown_note(front(summaries))
+    if (anomalies := anomaly_line(board)) is not None:
+        lines += ["", anomalies]
+    lines += markdown_note(front(board_rows(summaries)))  # input order, as always
     return without_mentions("\n".join(lines) + "\n")  # a model or suite name may read as a mention
 
 
@@ -230,11 +235,14 @@ def leaderboard_csv(summaries: Sequence[ModelSummary]) -> str:
         header.append("repeats")
         for name in REPEAT_METRICS:  # every one, shown in the tables or not
             header += [name, f"{name}_count", f"{name}_of", f"{name}_ci_lo", f"{name}_ci_hi"]
-    writer.writerow(header)
     board = ordered(summaries)
+    wired = any(s.wire is not None for s in board)
+    if wired:  # last: every other board's columns stay a prefix (FORMATS.md)
+        header += ["wire", "transport_anomalies"]
+    writer.writerow(header)
     marks = tiers(board)
     for summary in board:
-        row: list[Any] = [summary.model]
+        row: list[Any] = [model_name(summary) if wired else summary.model]
         for name in METRICS:
             row += _rate_fields(summary.metrics[name])
         cases = summary.cases
@@ -252,6 +260,8 @@ def leaderboard_csv(summaries: Sequence[ModelSummary]) -> str:
             row.append(summary.repeats)
             for name in REPEAT_METRICS:
                 row += _rate_fields(repeat_rate(summary, name))
+        if wired:
+            row += [summary.wire or "", "" if summary.anomalies is None else summary.anomalies]
         writer.writerow([csv_safe(cell) for cell in row])
     return buffer.getvalue()
 

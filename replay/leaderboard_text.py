@@ -19,6 +19,7 @@ from rich.cells import cell_len
 from replay.leaderboard import cells, ordered
 from replay.partial import partial_line
 from replay.ties import has_repeats, tiers
+from replay.wire_rows import anomaly_line
 from scorer.metrics import METRICS, REGISTRY, REPEAT_SHOWN
 from scorer.suite_model import Suite
 from scorer.summary import ModelSummary
@@ -183,6 +184,8 @@ def terminal_lines(
     explained = partial_line(board, short=True)
     if explained:
         lines += note(explained)
+    if (anomalies := anomaly_line(board)) is not None:
+        lines += note(anomalies)
     left_out = [c.title for c in columns if c not in shown]
     if left_out:
         where = f" (every column: {', '.join(full)})" if full else ""

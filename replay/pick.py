@@ -9,6 +9,7 @@ from pathlib import Path
 
 from replay.front_text import legend, pick_sentence, table_lines
 from replay.rows.leaderboard import slice_leaderboard
+from replay.wire_rows import board_rows
 from scorer.errors import UsageError
 from scorer.front import AXES, DELTA, Front, front
 
@@ -45,7 +46,7 @@ def pick_front(
     """The front of a slice of rows (a reports dir, its cases.parquet, or a rows dataset) and the
     lines ``pick`` prints: a title, the table, the pick, the legend."""
     board = slice_leaderboard(rows, suite_version, None, models)
-    found = front(board.summaries, axis, delta)
+    found = front(board_rows(board.summaries), axis, delta)  # one name per row
     title = f"{board.suite.name} {board.suite.version}: which model to pick ({axis} axis)"
     lines = [title, "", *table_lines(found), "", *_wrap("Pick: " + pick_sentence(found)), ""]
     return found, [*lines, *_wrap(legend(found))]

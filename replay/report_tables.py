@@ -15,6 +15,7 @@ from replay.rows import dataset
 from replay.rows.leaderboard import SuiteRef
 from replay.rows.store import write_table
 from replay.shard import Shard
+from replay.wire_rows import board_rows
 from scorer.results import dumps
 from scorer.suite_model import Suite
 from scorer.summary import ModelSummary
@@ -72,7 +73,8 @@ def write_tables(
     for name, text in boards:
         write_atomic(out / name, text, out)
         files.append(out / name)
-    frame = front_frame(front(summaries), suite, summaries)
+    named = board_rows(summaries)  # one name per row: the front keys its rows by name
+    frame = front_frame(front(named), suite, named)
     files.append(write_table(out / FRONT_FILE, frame, "front"))
     if rows is not None:
         dataset.append(rows, tables)

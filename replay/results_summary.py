@@ -21,6 +21,7 @@ from scorer.headers import price
 from scorer.metrics import METRICS, REPEAT_METRICS
 from scorer.status import is_scored
 from scorer.summary import CaseTally, Counts, CurvePoint, ModelSummary, Rate
+from scorer.wire import wire_from_json
 
 
 def _field(document: Mapping[str, Any], name: str, where: str) -> Any:
@@ -165,4 +166,27 @@ def summary_fields(document: Mapping[str, Any]) -> ModelSummary:
         ),
         pass_k_curve=_curve(document.get("pass_k_curve", [])),
         tallies=_tallies(document["results"]),
+        wire=_wire(document),
+        anomalies=_anomalies(document),
     )
+
+
+def _wire(document: Mapping[str, Any]) -> str | None:
+    """The label of the document's wire (``chat+stream``); None for the method's request (no
+    ``wire`` field)."""
+    if "wire" not in document:
+        return None
+    wire = wire_from_json(document["wire"])
+    if wire is None:
+        raise ResultsError("field 'wire' must be an object of dialect, stream and params")
+    return None if wire.is_default else wire.label()
+
+
+def _anomalies(document: Mapping[str, Any]) -> int | None:
+    """A streamed run's case-runs with a transport anomaly; None when the run was not streamed."""
+    found = document.get("transport_anomalies")
+    if found is None:
+        return None
+    if not isinstance(found, dict):
+        raise ResultsError("field 'transport_anomalies' must be an object")
+    return _int(found.get("cases"), "transport_anomalies.cases")

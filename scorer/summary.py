@@ -103,6 +103,11 @@ class ModelSummary:
     cost_per_100_cases_usd: float | None
     pass_k_curve: tuple[CurvePoint, ...]
     tallies: tuple[CaseTally, ...]  # in suite order
+    # The label of the run's wire when it is not the method's request (results.json ``wire``),
+    # and a streamed run's case-runs with a transport anomaly (``transport_anomalies.cases``):
+    # None for the method's run, so its boards read as they always did.
+    wire: str | None = None
+    anomalies: int | None = None
 
     @property
     def nothing_scored(self) -> bool:

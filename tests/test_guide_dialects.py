@@ -40,6 +40,14 @@ def test_the_guide_commands_run_and_name_the_anomaly(start_gateway, tmp_path: Pa
     assert results["transport_anomalies"]["kinds"] == {
         "the stop reason says calls, and no call came": 2
     }
+    board = (tmp_path / "reports-all/leaderboard.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ")[0][2:] for line in board.splitlines() if line.startswith("| ref/")]
+    assert rows == [
+        "ref/oracle",
+        "ref/oracle (messages+stream)",
+        "ref/oracle~stream-dropcall (chat+stream)",
+    ]
+    assert "): ref/oracle~stream-dropcall (chat+stream) 2.\n" in board  # the anomaly line
     scored = json.loads((tmp_path / "reports-messages-stream/ref_oracle/results.json").read_text())
     assert [r["status"] for r in scored["results"] if r["id"] in ("selection-01", "chains-01")] == [
         "passed",

@@ -22,6 +22,7 @@ from replay.ties import has_repeats, tiers
 from replay.timeline import Timeline, read_history, timelines
 from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
+from replay.wire_rows import anomaly_line, board_rows
 from scorer.errors import LobstackError, ResultsError
 from scorer.front import front
 from scorer.suite_kind import is_lobstack
@@ -84,7 +85,7 @@ def render_report(
     # every leaderboard figure and grid cell, read once
     typed = [r if isinstance(r, TypedResults) else typed_results(r) for r in results]
     reads = [typed[i] for i in _view.leaderboard_order([t.summary for t in typed])]
-    ordered, board_models = [r.document for r in reads], [r.summary for r in reads]
+    ordered, board_models = [r.document for r in reads], board_rows([r.summary for r in reads])
     cases = [r.cases for r in reads]
     repeated = has_repeats(board_models)
     case_ids = _grid.grid_case_ids(cases, suite)
@@ -124,6 +125,7 @@ def render_report(
         columns=_view.columns(repeated),
         rows=[_view.leaderboard_row(s, repeated) for s in board_models],
         partial_note=partial_note or "",
+        anomaly_note=anomaly_line(board_models) or "",
         front_note="; a partial model (hollow, scored/total by its name) is never on it"
         if partial_note
         else "",

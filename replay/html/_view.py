@@ -12,6 +12,7 @@ from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
 from replay.leaderboard import rank_of, repeat_rate
 from replay.partial import partial
+from replay.wire_rows import board_rows, grouped_order, model_name
 from scorer.metrics import REGISTRY, REPEAT_SHOWN
 from scorer.summary import ModelSummary, Rate
 
@@ -79,12 +80,12 @@ COLUMNS: tuple[Column, ...] = (
 def leaderboard_order(summaries: Sequence[ModelSummary]) -> list[int]:
     """The positions of ``summaries`` in the leaderboards' order (``scorer.metrics.rank_key``, as
     leaderboard.md), so a caller can order what goes with them."""
-    return sorted(range(len(summaries)), key=lambda i: rank_of(summaries[i]))
+    return grouped_order(board_rows(summaries), rank_of)
 
 
 def _routed(summary: ModelSummary) -> tuple[tuple[str, int], ...]:
     routed = summary.routed_models
-    if set(routed) <= {summary.model}:
+    if set(routed) <= {model_name(summary)}:  # a wire's row label is not what answered
         return ()
     return tuple(sorted(routed.items(), key=lambda kv: (-kv[1], kv[0])))
 
