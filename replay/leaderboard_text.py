@@ -20,7 +20,7 @@ from replay.leaderboard import cells, ordered
 from replay.partial import partial_line
 from replay.ties import has_repeats, tiers
 from scorer.metrics import METRICS, REGISTRY, REPEAT_SHOWN
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from replay.rows.leaderboard import SuiteRef
 from replay.rows.store import write_table
 from replay.shard import Shard
 from scorer.results import dumps
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 SHARD_FILE = "shard.json"

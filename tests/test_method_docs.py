@@ -27,8 +27,11 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from scorer import case_test, clustered, front_stats, paired, power, repeats
-from scorer.stats import Z95
+from scorer import repeats
+from scorer.stats import case_exact as case_test
+from scorer.stats import clustered, paired, power
+from scorer.stats import front_paired as front_stats
+from scorer.stats.wilson import Z95
 from tests.conftest import ROOT
 
 METHOD = ROOT / "docs" / "METHOD.md"
@@ -412,10 +415,10 @@ def _drift_as_written(
 
 
 def check_drift() -> None:
-    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift on
-    seeded histories (K = 1 and K = 3, some cases unscored in some runs, a drop half way so the
+    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift.cusum
+    on seeded histories (K = 1 and K = 3, some cases unscored in some runs, a drop half way so the
     reference freezes)."""
-    from scorer import drift
+    from scorer.drift import cusum as drift
 
     rng = np.random.default_rng(7)
     for k in (1, 3):
