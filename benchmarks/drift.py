@@ -2,8 +2,8 @@
 
 A history is T daily runs of the suite's 80 cases, K repeats a case, each drawn with the case's pass
 probability; from a chosen run on (the change) the probabilities drop. Every history goes through
-the real test (``scorer.drift``: scores, CUSUM, first alarm), many at once. Profiles (per-case pass
-probabilities):
+the real test (``scorer.drift.cusum``: scores, CUSUM, first alarm), many at once. Profiles
+(per-case pass probabilities):
 
 - noisy: ref/flaky's (fixed by the case id: a fifth of the cases always pass, a fifth never, the
   rest 1/4, 1/2, 3/4; sd of a run's Overall 3.8 points at K = 1);
@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted  # noqa: E402
 from benchmarks.drift_designs import DESIGNS, POOLED, logit_shift  # noqa: E402
 from benchmarks.gate_power import BASE, CASES  # noqa: E402
-from scorer.drift import DEFAULT, DriftSettings, first_alarm  # noqa: E402
+from scorer.drift.cusum import DEFAULT, DriftSettings, first_alarm  # noqa: E402
 from standin.hashing import pick  # noqa: E402
 
 NOISY = np.array(BASE)

@@ -1,7 +1,8 @@
 """The drift statistics compared in docs/decisions/drift.md (issue 41), and the second drop
 definition.
 
-- ``frozen`` (shipped, ``scorer.drift.monitor``): each run scored against the runs up to the last
+- ``frozen`` (shipped, ``scorer.drift.cusum.monitor``): each run scored against the runs up to the
+last
   one where the CUSUM was 0, so the runs of a candidate change never enter their own reference;
 - ``pooled`` (shipped before issue 41): each run scored against every run so far, itself included.
   Exactly centred, but a change dilutes into the pooled level: its score fades as changed runs
@@ -23,11 +24,11 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit, logit
 
-from scorer.drift import DriftSettings, cusum, monitor, run_score
+from scorer.drift.cusum import DriftSettings, cusum, monitor, run_score
 
 
 def frozen(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings) -> np.ndarray:
-    """The shipped CUSUM: the reference frozen at its last zero (``scorer.drift.monitor``)."""
+    """The shipped CUSUM: the reference frozen at its last zero (``scorer.drift.cusum.monitor``)."""
     return monitor(passes, trials, settings)[1]
 
 

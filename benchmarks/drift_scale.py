@@ -4,9 +4,9 @@ Issue 42: loading a parent dir of runs was quadratic (each run dir was tested ag
 results.json found: 1,000 runs 3 s, 4,000 runs 54 s, 10,000 over 300 s); the goal is ``drift`` on
 10,000 runs in under 10 s. Each history is written before any clock starts (compact results.json
 files with the ``run`` object rescore writes, seeded pass/fail draws at the noisy profile's rates).
-Printed per size: the loading (``replay.drift_load.load_history``: finding, reading, checking and
-tallying every file), the test (``scorer.drift_history.analyse``, with its day-effect permutation
-check, ``scorer.drift_dispersion``, shown apart), both in this process, and the CLI end to end in a
+Printed per size: the loading (``replay.drift.load.load_history``: finding, reading, checking and
+tallying every file), the test (``scorer.drift.history.analyse``, with its day-effect permutation
+check, ``scorer.drift.dispersion``, shown apart), both in this process, and the CLI end to end in a
 subprocess (start-up included). Loading should grow linearly: its time per run is printed.
 
 Usage: ``uv run python benchmarks/drift_scale.py [--runs 1000,4000,10000] [--repeat N] [--check]``
@@ -63,8 +63,8 @@ def write_history(root: Path, runs: int, seed: int = 1) -> None:
 def measure(root: Path, repeat: int) -> tuple[float, float, float, float]:
     """(load s, analyse s, of which the dispersion check s, CLI wall s), each the best of
     ``repeat``."""
-    import scorer.drift_history as drift_history
-    from replay.drift_load import load_history
+    import scorer.drift.history as drift_history
+    from replay.drift.load import load_history
 
     load, runs = best_of(repeat, lambda: load_history([root]))
     spent = [float("inf")]

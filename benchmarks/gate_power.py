@@ -51,9 +51,9 @@ from benchmarks.day_effect import overall_sd, shifted  # noqa: E402
 from recorder.files import read_suite  # noqa: E402
 from replay.diff_runs import compare, decide  # noqa: E402
 from replay.diff_runs.history import merge_history  # noqa: E402
-from scorer.history_test import CaseMargins, history_test  # noqa: E402
-from scorer.history_window import window_cut  # noqa: E402
+from scorer.drift.window import window_cut  # noqa: E402
 from scorer.repeats import aggregate_status  # noqa: E402
+from scorer.stats.history_exact import CaseMargins, history_test  # noqa: E402
 from scorer.summary import METRICS  # noqa: E402
 from standin.flaky import flaky_probability  # noqa: E402
 
@@ -196,10 +196,10 @@ def window_rate(
 ) -> tuple[float, float]:  # fmt: skip
     """(share of pairs the gate fails, share of windows cut): a window of ``early_runs`` runs of
     ``early`` then ``late_runs`` of ``base``, and B one run of ``b``; with ``check`` the window is
-    cut first by ``scorer.history_window.window_cut`` (what ``diff runs --history`` runs), else
+    cut first by ``scorer.drift.window.window_cut`` (what ``diff runs --history`` runs), else
     it is tested whole (the gate before issue 41). The gate here is its whole-run rule, the
-    history test at alpha 0.05 (``scorer.history_test``, as ``decide`` calls it; numpy draws, so
-    thousands of pairs take seconds)."""
+    history test at alpha 0.05 (``scorer.stats.history_exact``, as ``decide`` calls it; numpy
+    draws, so thousands of pairs take seconds)."""
     gen = np.random.default_rng(rng.getrandbits(64))
     fired = cut = 0
     for _ in range(pairs):

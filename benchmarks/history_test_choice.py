@@ -2,7 +2,8 @@
 
 Issue 31; the choice and its reasons are in docs/decisions/history-gate.md.
 
-Every candidate is the exact conditional test of ``scorer.history_test`` (per case, B's failures
+Every candidate is the exact conditional test of ``scorer.stats.history_exact`` (per case, B's
+failures
 given the case's margins over all runs are hypergeometric; the cases are convolved), with another
 weight of a failure in B:
 
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.gate_power import PROFILES, concentrated, diffuse, history_side, run  # noqa: E402
 from replay.diff_runs import compare  # noqa: E402
-from scorer.history_test import CaseMargins, history_test, score_weight  # noqa: E402
+from scorer.stats.history_exact import CaseMargins, history_test, score_weight  # noqa: E402
 
 ALPHA = 0.05
 CELLS = ((1, 5), (1, 20), (3, 10))  # (K, earlier runs)

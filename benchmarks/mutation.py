@@ -1,7 +1,7 @@
 """How many mutants of the scorer and the recorder's decoding and scrubbing the tests kill, and how.
 
     uv run python benchmarks/mutation.py                      # the default modules (MODULES)
-    uv run python benchmarks/mutation.py scorer/paired.py     # some modules
+    uv run python benchmarks/mutation.py scorer/stats/paired.py     # some modules
     uv run python benchmarks/mutation.py --all                # every scorer module, and MODULES
     uv run python benchmarks/mutation.py --check              # exit 1 below the goal
     uv run python benchmarks/mutation.py --tally DIR          # count a --keep DIR run again

@@ -1,8 +1,8 @@
 """What ``lobstack-eval pick`` claims, simulated: the error rates and power of its two tests.
 
 Every run draws the suite's 80 cases at K repeats a side from per-case pass probabilities, and goes
-through the real ``scorer.front_stats`` (the tests) or ``scorer.front.front`` (the whole pick).
-Profiles of the leader's per-case probabilities p_c:
+through the real ``scorer.stats.front_paired`` (the tests) or ``scorer.front.front`` (the whole
+pick). Profiles of the leader's per-case probabilities p_c:
 
 - ``diffuse``: p_c ~ Beta(2, 0.6) (Overall ~77%); a worse model has p_c - gap (at least 0);
 - ``high``: every p_c = 0.95, a worse model 0.95 - gap (skewed pass/fail differences);
@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from scorer.front import front
-from scorer.front_stats import better_p, critical, lower_bound
+from scorer.stats.front_paired import better_p, critical, lower_bound
 from scorer.summarize import empty
 from scorer.summary import CaseTally, Counts, ModelSummary, Rate
 

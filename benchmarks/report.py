@@ -23,8 +23,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 
-from scorer.stats import wilson  # noqa: E402
-from scorer.suite_model import GROUPS  # noqa: E402
+from scorer.stats.wilson import wilson  # noqa: E402
+from scorer.suite.model import GROUPS  # noqa: E402
 from scorer.summary import METRICS  # noqa: E402
 
 GOAL_SECONDS = 3.0

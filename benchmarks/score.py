@@ -39,7 +39,7 @@ from scorer.judge import judge_step  # noqa: E402
 from scorer.outcome import Attempt, CaseOutcome, StepRecord  # noqa: E402
 from scorer.response import ModelResponse, parse_completion  # noqa: E402
 from scorer.results import results_document  # noqa: E402
-from scorer.suite_model import Case, Suite  # noqa: E402
+from scorer.suite.model import Case, Suite  # noqa: E402
 from scorer.summarize import summarize  # noqa: E402
 
 GOAL_SECONDS = 0.3

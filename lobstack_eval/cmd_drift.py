@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from scorer.drift_history import DriftReport, RunRecord
+    from scorer.drift.history import DriftReport, RunRecord
 
 
 _Verbose = Annotated[
@@ -67,9 +67,9 @@ def drift(
     1 a change, 2 bad usage or a history that cannot be read.
 
     In GitHub Actions the markdown verdict is also appended to $GITHUB_STEP_SUMMARY."""
-    from replay.drift_text import format_text
+    from replay.drift.text import format_text
     from replay.out_dir import check_writable_file
-    from scorer.drift_history import analyse
+    from scorer.drift.history import analyse
 
     if markdown is not None:
         check_writable_file(markdown, "--markdown")
@@ -86,14 +86,14 @@ def drift(
 def _publish(report: DriftReport, markdown: Path | None, command: str) -> None:
     """--markdown, and the job summary appended (never replaced), as ``diff runs`` writes them."""
     from lobstack_eval.ci_outputs import publish
-    from replay.drift_text import to_markdown
+    from replay.drift.text import to_markdown
 
     publish(markdown, lambda: to_markdown(report, command))
 
 
 def _since(runs: list[RunRecord], since: str | None) -> list[RunRecord]:
     """The runs from run ``since`` on, in drift's order; a HistoryError when no run has that id."""
-    from scorer.drift_history import run_order
+    from scorer.drift.history import run_order
     from scorer.errors import HistoryError
 
     if since is None:
@@ -106,10 +106,10 @@ def _since(runs: list[RunRecord], since: str | None) -> list[RunRecord]:
 
 
 def _history(runs: list[Path], model: str | None, suite: Path | None) -> list[RunRecord]:
-    """The runs read (a history of recordings scored in memory, ``replay.drift_recordings``);
+    """The runs read (a history of recordings scored in memory, ``replay.drift.recordings``);
     every unreadable file on its own ``error:`` line (the handler prints the last)."""
-    from replay.drift_load import load_history
-    from replay.drift_recordings import is_recordings
+    from replay.drift.load import load_history
+    from replay.drift.recordings import is_recordings
     from scorer.errors import HistoryError
     from scorer.safe_text import for_terminal
 
@@ -129,7 +129,7 @@ def _recorded(paths: list[Path], model: str | None, suite: Path | None) -> list[
     HistoryError naming every model dir that could not be scored, or no run of ``model``."""
     from lobstack_eval.suite_option import chosen_suite
     from recorder.files import read_suite
-    from replay.drift_recordings import recorded_runs
+    from replay.drift.recordings import recorded_runs
     from scorer.errors import HistoryError
     from scorer.safe_text import for_terminal
 

@@ -14,7 +14,7 @@ from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 if TYPE_CHECKING:
     from replay.rescore import RescoreSummary
-    from scorer.suite_model import Suite
+    from scorer.suite.model import Suite
     from scorer.summary import ModelSummary
 
 

@@ -115,7 +115,7 @@ def new(
     list once, now; its name, version and list are stored in the suite."""
     from recorder.tool_lists import list_mcp_tools, read_tools_file, select_tools, server_options
     from scorer.safe_text import for_terminal
-    from scorer.suite_draft import draft_suite
+    from scorer.suite.draft.new import draft_suite
 
     when, chains = _checked(out, tools, mcp, released, chain, force)
     variables, headers = server_options(mcp, env, header)
@@ -145,7 +145,7 @@ def new(
 def _suite_name(given: str | None, default: str) -> str:
     """``--name``, else a slug of the server's or file's name; UsageError for a Lobstack name."""
     from scorer.errors import UsageError
-    from scorer.suite_kind import is_lobstack
+    from scorer.suite.kind import is_lobstack
 
     suite_name = given or _slug(default)
     if is_lobstack(suite_name):
@@ -179,7 +179,7 @@ def _check_catalogue(document: dict[str, Any], source: str) -> None:
     """SuiteError naming ``source`` when the drafted catalogue's schemas have problems (the
     tools' own fault): nothing is written."""
     from scorer.errors import SuiteError
-    from scorer.suite_draft import catalogue_problems
+    from scorer.suite.draft.new import catalogue_problems
 
     problems = catalogue_problems(document["tools"])
     if problems:
@@ -237,8 +237,8 @@ def _checked(
 def _write(out: Path, document: dict[str, Any]) -> None:
     """The suite as YAML (by its name) or JSON, written whole or not at all."""
     from fileio.atomic import write_atomic
-    from scorer.suite_file import is_yaml
-    from scorer.suite_yaml import dumps_yaml
+    from scorer.suite.file import is_yaml
+    from scorer.suite.yaml_file import dumps_yaml
 
     text = (
         dumps_yaml(document)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from recorder.repeats import CaseRun
     from recorder.run_stamp import RunStamp
     from replay.shard import Shard
-    from scorer.suite_model import Suite
+    from scorer.suite.model import Suite
 
 
 @dataclass(frozen=True)

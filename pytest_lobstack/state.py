@@ -27,7 +27,7 @@ from replay.diff_runs import load_run
 from replay.rescore import UNFORESEEN, score_model, unforeseen
 from replay.version_note import check_manifest_suite, older_suite_lines
 from scorer.errors import CassetteError, LobstackError, ResultsError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 if TYPE_CHECKING:
     from recorder.repeats import CaseRun

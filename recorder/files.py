@@ -8,8 +8,8 @@ from typing import Any
 
 from fileio.reading import read_bytes, read_json
 from scorer.errors import SuiteError
-from scorer.suite_file import check_suite, decode_suite, is_yaml, parse_suite
-from scorer.suite_model import Suite, SuiteCheck
+from scorer.suite.file import check_suite, decode_suite, is_yaml, parse_suite
+from scorer.suite.model import Suite, SuiteCheck
 
 _SUITES: dict[
     tuple[str, bytes], Suite

@@ -18,7 +18,7 @@ from typing import Any
 from recorder.mcp_stdio import Owned, owned_stdio
 from scorer.errors import SuiteError
 from scorer.schema_budget import listing_problems
-from scorer.suite_draft import ListedTool, TakenResult, required_reference
+from scorer.suite.draft.new import ListedTool, TakenResult, required_reference
 
 Chain = tuple[str, dict[str, Any] | None]
 EXTRA_HINT = (

@@ -16,7 +16,7 @@ from recorder.run_stamp import RunStamp
 from recorder.slug import checked_model_slug
 from recorder.version import installed_version
 from scorer.errors import CassetteError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.wire import METHOD_WIRE, Wire
 
 

@@ -48,7 +48,7 @@ from recorder.slug import checked_model_slug
 from recorder.suite_served import StaleSuite
 from recorder.transport import DEFAULT_TIMEOUT_S
 from scorer.errors import CassetteError, GatewayError, UsageError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.wire import METHOD_WIRE, Wire
 
 

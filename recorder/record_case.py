@@ -23,7 +23,7 @@ from recorder.runner import run_case
 from recorder.suite_served import check_served
 from recorder.transport import HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.wire import METHOD_WIRE, Wire
 
 

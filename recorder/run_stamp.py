@@ -5,7 +5,7 @@ its models, kept beside the others in ``<cassettes>/history/<run-id>/<model-slug
 Each run dir is a whole cassettes dir (rescore, merge and the plugin read it as they read
 ``cassettes/``); each model's run.json says which run it is:
 ``"run": {"id": ..., "recorded_at": ...}``. The run's date and the model's identity are worked out
-at rescore (``replay.run_identity``), from the recording itself.
+at rescore (``scorer.run_identity``), from the recording itself.
 """
 
 from __future__ import annotations

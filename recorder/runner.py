@@ -25,7 +25,7 @@ from scorer.dialect import DEFAULT, Dialect
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.response import ModelResponse
-from scorer.suite_model import Case, Step, Suite
+from scorer.suite.model import Case, Step, Suite
 
 NO_SCRIPTED_RESULT = (
     "error: this call does not match any expected call, so the suite has no result for it"

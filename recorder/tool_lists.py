@@ -21,7 +21,7 @@ from typing import Any
 from fileio.reading import read_bytes
 from scorer import strict_json
 from scorer.errors import SuiteError, UsageError
-from scorer.suite_draft import ListedTool, TakenResult
+from scorer.suite.draft.new import ListedTool, TakenResult
 
 
 @dataclass(frozen=True)

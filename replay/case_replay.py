@@ -21,7 +21,7 @@ from recorder.runner import run_case
 from replay.cassette_transport import CassetteTransport, load_interactions
 from scorer.errors import CassetteError
 from scorer.outcome import CaseOutcome
-from scorer.suite_model import Case, Suite
+from scorer.suite.model import Case, Suite
 
 NOT_RECORDED = "not recorded yet"
 

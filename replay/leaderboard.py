@@ -29,8 +29,8 @@ from scorer.metrics import (
     rank_key,
 )
 from scorer.safe_text import without_mentions
-from scorer.suite_kind import is_lobstack
-from scorer.suite_model import Suite
+from scorer.suite.kind import is_lobstack
+from scorer.suite.model import Suite
 from scorer.summary import ModelSummary, Rate
 
 if TYPE_CHECKING:

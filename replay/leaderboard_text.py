@@ -21,7 +21,7 @@ from replay.partial import partial_line
 from replay.ties import has_repeats, tiers
 from replay.wire_rows import anomaly_line
 from scorer.metrics import METRICS, REGISTRY, REPEAT_SHOWN
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from recorder.manifest_read import read_manifest
 from recorder.repeats import CaseRun, check_repeats, run_cassette_path
 from recorder.slug import model_slug
 from replay.case_replay import replay_case
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 
 def runs_to_record(

@@ -1,6 +1,6 @@
 """What ``rescore --power`` prints about power: for each model, the smallest Overall drop a
 comparison with a re-run of it could detect, and the repeats it would take to detect ``--detect``
-points (rendering of ``scorer.power``; the HTML report shows the same cells)."""
+points (rendering of ``scorer.stats.power``; the HTML report shows the same cells)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 
 from replay.ties import case_counts
-from scorer.power import Power, rerun_power
+from scorer.stats.power import Power, rerun_power
 from scorer.summary import ModelSummary
 
 HEADING = "Re-run power: the Overall drop a paired test sees 80% of the time (alpha 0.05)"

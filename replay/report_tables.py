@@ -17,7 +17,7 @@ from replay.rows.store import write_table
 from replay.shard import Shard
 from replay.wire_rows import board_rows
 from scorer.results import dumps
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 SHARD_FILE = "shard.json"

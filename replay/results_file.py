@@ -12,7 +12,7 @@ from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import FORMAT_VERSION
 from scorer.status import STATUSES
-from scorer.suite_file import VERSION_RE
+from scorer.suite.file import VERSION_RE
 from scorer.summary import METRICS
 
 

@@ -23,7 +23,7 @@ from scorer.errors import CassetteError, LobstackError
 from scorer.json_text import loads_text
 from scorer.repeated_results import repeated_results_document
 from scorer.results import anomaly_counts, dumps, first_byte_p50, results_document
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 POOL_THRESHOLD = 4  # below this many model dirs, a process pool costs more than it saves
 

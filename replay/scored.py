@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from replay.rows.build import document_rows, frames_of_rows
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.summarize import empty, summarize
 from scorer.summary import ModelSummary
 

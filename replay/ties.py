@@ -3,7 +3,8 @@
 
 Every pair of models with scores is compared on the cases both scored, paired by case: the exact
 McNemar test when both have one sample per case, else the exact sign-flip test on the per-case pass
-rates (``scorer.paired``). The p-values of all pairs are Holm-corrected together, so the chance that
+rates (``scorer.stats.paired``). The p-values of all pairs are Holm-corrected together, so the
+chance that
 any pair of equally good models is separated is at most alpha; models that share a letter are not
 told apart (METHOD.md#leaderboard-tiers).
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from scorer.paired import holm, mcnemar_exact, sign_flip_exact
+from scorer.stats.paired import holm, mcnemar_exact, sign_flip_exact
 from scorer.summary import ModelSummary
 
 ALPHA = 0.05

@@ -8,7 +8,7 @@ from typing import Any
 
 from recorder.manifest import MANIFEST, Manifest
 from scorer.errors import CassetteError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 
 def version_lines(suite: Suite, documents: list[dict[str, Any]]) -> list[str]:

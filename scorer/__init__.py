@@ -1,5 +1,6 @@
-"""Pure scoring: the suite model, argument checks, the step judge, the schema subset and
-the metrics.
+"""Pure scoring: the suite (``suite/``, ``suite new``'s drafts in ``suite/draft/``), the
+statistics (``stats/``), the drift test (``drift/``), the suite audit (``audit/``) and, at the top,
+argument checks, the step judge, the schema subset, the wire dialects and the metrics.
 
 No I/O and no network: callers read files and pass bytes or parsed values in. The public names are
 re-exported lazily (PEP 562), so importing ``scorer.errors`` from the CLI does not load the
@@ -12,35 +13,35 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "GROUPS": "scorer.suite_model",
+    "GROUPS": "scorer.suite.model",
     "Attempt": "scorer.outcome",
     "CallVerdict": "scorer.judge",
-    "Case": "scorer.suite_model",
+    "Case": "scorer.suite.model",
     "CaseOutcome": "scorer.outcome",
-    "Check": "scorer.suite_model",
-    "ExpectedCall": "scorer.suite_model",
+    "Check": "scorer.suite.model",
+    "ExpectedCall": "scorer.suite.model",
     "LobstackError": "scorer.errors",
     "MalformedResponse": "scorer.response",
     "ModelResponse": "scorer.response",
     "ParsedArguments": "scorer.arguments",
-    "Step": "scorer.suite_model",
+    "Step": "scorer.suite.model",
     "StepRecord": "scorer.outcome",
     "StepVerdict": "scorer.judge",
-    "Suite": "scorer.suite_model",
-    "SuiteCheck": "scorer.suite_model",
+    "Suite": "scorer.suite.model",
+    "SuiteCheck": "scorer.suite.model",
     "SuiteError": "scorer.errors",
-    "Tool": "scorer.suite_model",
+    "Tool": "scorer.suite.model",
     "ToolCall": "scorer.response",
-    "check_suite": "scorer.suite_file",
+    "check_suite": "scorer.suite.file",
     "dumps": "scorer.results",
     "json_equal": "scorer.jsonvalue",
     "judge_step": "scorer.judge",
     "max_matching": "scorer.matching",
     "parse_arguments": "scorer.arguments",
     "parse_completion": "scorer.response",
-    "parse_suite": "scorer.suite_file",
+    "parse_suite": "scorer.suite.file",
     "results_document": "scorer.results",
-    "wilson": "scorer.stats",
+    "wilson": "scorer.stats.wilson",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scorer import suite_messages as sm
 from scorer.jsonvalue import json_copy
 from scorer.response import (
     BodyError,
@@ -23,6 +22,7 @@ from scorer.response import (
     ToolCall,
     readable_name,
 )
+from scorer.suite import messages as sm
 from scorer.wire import METHOD_WIRE, Wire
 
 PATH = "/messages"

@@ -9,7 +9,7 @@ a suite names its own groups.
 
 from __future__ import annotations
 
-from scorer.suite_model import Case
+from scorer.suite.model import Case
 
 
 def first_call_step(case: Case) -> int | None:

@@ -7,13 +7,14 @@ A model whose x is unknown (unpriced, no latency) or whose rates rest on fewer c
 (partial) is shown apart: never on the front, never picked (METHOD.md#the-pick).
 
 - **Front status.** Candidate dominators of m: every other model placed whose x is at most m's.
-  "dominated by X (p)": a one-sided exact paired test by case (``scorer.front_stats.better_p``)
+  "dominated by X (p)": a one-sided exact paired test by case
+  (``scorer.stats.front_paired.better_p``)
   finds X better, Holm-adjusted over m's candidates below alpha. "on the front": m is better than
   every candidate, each test at alpha (an intersection-union test needs no correction: the claim
   fails if any one comparison fails); the cheapest model is on it by definition. Otherwise
   "ambiguous". Each row's statement is at level alpha on its own, not family-wise over the table.
 - **Its probability.** The share of case-cluster bootstrap draws in which the model is on the front
-  (``scorer.front_bootstrap``), x interval from the same draws.
+  (``scorer.stats.front_bootstrap``), x interval from the same draws.
 - **The pick.** A lower bound L(m) for Overall(m) - max over the others, valid although the leader
   is chosen from the data (Hsu's multiple comparison with the best): the minimum over every other
   complete model j of m's lower bound against j, each at alpha / (k - 1) for k complete models.
@@ -27,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.front_bootstrap import DRAWS, SEED, Resampled, Sample, resample
-from scorer.front_stats import CaseRates, better_p, critical, float_differences, lower_bound
 from scorer.metrics import RANK_METRIC, rank_key
-from scorer.paired import holm
+from scorer.stats.front_bootstrap import DRAWS, SEED, Resampled, Sample, resample
+from scorer.stats.front_paired import CaseRates, better_p, critical, float_differences, lower_bound
+from scorer.stats.paired import holm
 from scorer.summary import ModelSummary
 
 ALPHA = 0.05

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
 from scorer.matching import max_matching
 from scorer.response import ModelResponse, ToolCall
-from scorer.suite_model import Case, ExpectedCall, Step, Suite
+from scorer.suite.model import Case, ExpectedCall, Step, Suite
 from scorer.text_calls import text_call_name
 
 

@@ -24,7 +24,7 @@ from scorer import case_shape
 from scorer.status import is_scored
 
 if TYPE_CHECKING:
-    from scorer.suite_model import Case
+    from scorer.suite.model import Case
 
 Level = Literal["case", "call", "repeat"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer import suite_messages as sm
 from scorer.jsonvalue import json_copy
 from scorer.openai_chat import with_settings
 from scorer.response import (
@@ -25,6 +24,7 @@ from scorer.response import (
 from scorer.response import (
     body_error as chat_body_error,
 )
+from scorer.suite import messages as sm
 from scorer.wire import METHOD_WIRE, Wire
 
 PATH = "/responses"

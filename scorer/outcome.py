@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from scorer.judge import StepVerdict
 from scorer.response import ModelResponse
 from scorer.status import Status, is_scored
-from scorer.suite_model import Case
+from scorer.suite.model import Case
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from scorer.outcome import CaseOutcome
 from scorer.repeats import aggregate_status, representative
 from scorer.results import case_document, in_suite_order, run_fields
 from scorer.status import is_scored
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 
 def repeated_case_document(repeats: Sequence[CaseOutcome]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from scorer.metrics import REGISTRY, REPEAT_METRICS
-from scorer.stats import wilson
+from scorer.stats.wilson import wilson
 from scorer.status import is_scored
 from scorer.summary import CurvePoint, Rate
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from scorer.headers import dropped_params
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 T = TypeVar("T")
 

@@ -6,7 +6,8 @@ repeat, each metric column the case-run's contribution (a boolean, null where th
 apply or the case-run is not scored; a count and its ``_of`` for a per-call metric). Two lazy
 ``group_by``s read it: one per (model, case) for the per-case sums every rate and interval is built
 from, one per model for what pools case-runs (latency, cost, flags). Every rate is over scored
-case-runs with its interval clustered by case (``scorer.clustered``): at K = 1 a case-level metric
+case-runs with its interval clustered by case (``scorer.stats.clustered``): at K = 1 a case-level
+metric
 has one item per case, so its interval is plain Wilson; a per-call metric is clustered by case at
 every K (METHOD.md#clustered-interval-rule). pass^k, pass@k and flaky come from the same
 per-case sums.
@@ -18,12 +19,12 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from scorer.clustered import clustered_rate
 from scorer.headers import finite
 from scorer.metrics import CALL_METRICS, CASE_METRICS, METRICS
 from scorer.repeats import aggregate_status, pass_k_curve, repeat_metrics
+from scorer.stats.clustered import clustered_rate
 from scorer.status import SCORED, STATUSES, is_scored
-from scorer.suite_model import GROUPS
+from scorer.suite.model import GROUPS
 from scorer.summary import CaseTally, Counts, ModelSummary, Rate
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.paired import mcnemar_exact
+from scorer.stats.paired import mcnemar_exact
 from scorer.wire import results_wire
 
 SCORED = ("passed", "failed")

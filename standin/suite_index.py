@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.errors import SuiteError
-from scorer.suite_file import decode_suite, is_yaml
+from scorer.suite.file import decode_suite, is_yaml
 
 
 @dataclass(frozen=True)

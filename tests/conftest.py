@@ -261,7 +261,7 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (read-only: copy to edit)."""
     from recorder.record import record
     from recorder.repeats import CaseRun
-    from scorer.suite_file import parse_suite
+    from scorer.suite.file import parse_suite
 
     case_ids = [case.id for case in parse_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE)).cases]
     cassettes = tmp_path_factory.mktemp("repeats") / "cassettes"

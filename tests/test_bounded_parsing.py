@@ -23,7 +23,7 @@ from replay.leaderboard_text import terminal_width
 from replay.shard import parse_shard
 from scorer.audit.schema_facts import defaults
 from scorer.errors import CassetteError, ResultsError, UsageError
-from scorer.schema_samples import sample
+from scorer.suite.draft.samples import sample
 from tests.conftest import ROOT
 
 DEEP = "[" * 5000 + "]" * 5000  # past Python's recursion limit
@@ -72,7 +72,7 @@ def test_a_deep_run_identity_in_rows_is_a_column_error(tmp_path: Path) -> None:
 
     import polars as pl
 
-    from replay.drift_rows import COLUMNS, _record
+    from replay.drift.rows import COLUMNS, _record
 
     values = ["acme/m", "s", "1.0.0", "0" * 64, "c1", "passed", "r1", datetime.date(2026, 1, 1)]
     frame = pl.DataFrame({c: [v] for c, v in zip(COLUMNS, [*values, DEEP], strict=True)})

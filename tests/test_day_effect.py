@@ -22,7 +22,7 @@ import pytest
 from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted
 from benchmarks.drift import NOISY, histories, peak_statistics
 from benchmarks.gate_power import BASE, history_rate, history_side, run
-from scorer.drift import DEFAULT
+from scorer.drift.cusum import DEFAULT
 
 pytestmark = pytest.mark.timeout(60)
 

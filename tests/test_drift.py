@@ -1,4 +1,4 @@
-"""The drift test (scorer/drift.py) holds what docs/decisions/drift.md says, checked against
+"""The drift test (scorer/drift/cusum.py) holds what docs/decisions/drift.md says, checked against
 references and by seeded simulation of the real case structure (benchmarks/drift.py's profiles and
 histories, the very code the benchmark runs):
 
@@ -40,7 +40,7 @@ from benchmarks.drift import (
     peak_statistics,
 )
 from benchmarks.drift_designs import POOLED, logit_shift
-from scorer.drift import (
+from scorer.drift.cusum import (
     DEFAULT,
     DriftSettings,
     cusum,

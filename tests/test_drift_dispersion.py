@@ -1,4 +1,4 @@
-"""drift's day-effect note (scorer/drift_dispersion.py): the dispersion and its permutation p-value
+"""drift's day-effect note (scorer/drift/dispersion.py): the dispersion and its permutation p-value
 agree with the reference implementation (benchmarks/day_effect.py); a seeded history with a strong
 day effect (noisy profile, S = 0.5, 60 runs) gets the note end to end through the CLI, text and
 markdown, with the rest of the output and the exit code as without it; an independent-run history
@@ -20,10 +20,10 @@ from benchmarks.day_effect import dispersion_p as reference_p
 from benchmarks.day_effect import shifted
 from benchmarks.drift import NOISY, histories
 from lobstack_eval.main import main
-from replay.drift_load import load_history
-from replay.drift_text import format_text
-from scorer.drift_dispersion import PERMUTATIONS, SEED, dispersion
-from scorer.drift_history import analyse
+from replay.drift.load import load_history
+from replay.drift.text import format_text
+from scorer.drift.dispersion import PERMUTATIONS, SEED, dispersion
+from scorer.drift.history import analyse
 from tests.drifthistory import START, draw, identity, results_doc, write_history
 
 NOTE = "note: runs vary together more than independent runs would (dispersion "
@@ -142,7 +142,7 @@ def test_stopping_early_decides_the_note_exactly_as_the_full_test(
     """drift stops the permutations once p cannot fall below 0.01: over seeded histories with and
     without a day effect, the note (and its p, when noted) is the full test's; a stopped test
     reports a p at or above 0.01 and says it is not complete."""
-    import scorer.drift_dispersion as module
+    import scorer.drift.dispersion as module
 
     monkeypatch.setattr(module, "CHUNK_CELLS", 400)  # many chunks: the stop can happen early
     rng = np.random.default_rng(7)

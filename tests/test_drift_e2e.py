@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from replay.drift_load import load_history
+from replay.drift.load import load_history
+from replay.drift.timeline import ChangePoint, read_history, timelines
 from replay.rescore import rescore
-from replay.timeline import ChangePoint, read_history, timelines
-from scorer.drift_history import analyse
+from scorer.drift.history import analyse
 from tests.conftest import ROOT
 
 HISTORY = ROOT / "cassettes" / "history"

@@ -1,4 +1,4 @@
-"""A history's bookkeeping (scorer/drift_history.py, replay/drift_load.py): runs ordered by recorded
+"""A history's bookkeeping (scorer/drift/history.py, replay/drift/load.py): runs ordered by recorded
 date then id, errored cases left out of their run, the moved-case rule, identity changes, and
 real results.json files (rescore's output, with the ``run`` object added) read as runs."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from replay.drift_load import run_record
-from scorer.drift_history import (
+from replay.drift.load import run_record
+from scorer.drift.history import (
     CaseTally,
     Identity,
     RunRecord,

@@ -12,7 +12,7 @@ import pytest
 
 from lobstack_eval.cmd_gateway import gateway
 from lobstack_eval.main import main
-from scorer.drift import cusum, first_alarm, scores
+from scorer.drift.cusum import cusum, first_alarm, scores
 from standin import GatewayConfig, StandInGateway
 from standin.drifting import is_broken, is_wobbly
 from standin.reply import DEFAULT_DRIFT_FROM

@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 from scorer.front import front
-from scorer.front_bootstrap import Sample, _median, counts, percentile_interval, resample
-from scorer.front_stats import better_p, critical, lower_bound
+from scorer.stats.front_bootstrap import Sample, _median, counts, percentile_interval, resample
+from scorer.stats.front_paired import better_p, critical, lower_bound
 from scorer.summarize import empty
 from scorer.summary import CaseTally, Counts, ModelSummary, Rate
 

@@ -20,7 +20,7 @@ import pytest
 
 from benchmarks.gate_power import BASE, CASES, run
 from replay.diff_runs import compare, decide
-from scorer.case_test import broke_p, paired_difference, t_quantile
+from scorer.stats.case_exact import broke_p, paired_difference, t_quantile
 
 # One simulation of a run (each case's repeats drawn with ref/flaky's pass probability), shared with
 # the benchmark that prints the gate's power: what the test holds and what the benchmark reports are

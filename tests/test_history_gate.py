@@ -24,8 +24,8 @@ from replay.diff_runs.alpha import levels
 from replay.diff_runs.history import merge_history
 from replay.diff_runs.rules import GateOptions
 from scorer.errors import ResultsError
-from scorer.history_test import CaseMargins, history_test, hypergeometric, score_weight
-from scorer.paired import mcnemar_worse, sign_flip
+from scorer.stats.history_exact import CaseMargins, history_test, hypergeometric, score_weight
+from scorer.stats.paired import mcnemar_worse, sign_flip
 from tests.history_simulation import ALPHA, false_alarm_rate
 from tests.test_diff_runs import results
 

@@ -1,5 +1,5 @@
 """The history gate checks its window for a change first (issue 41 items 2, 5 and 6):
-``scorer.history_window`` on seeded windows, the gate's false alarms on a window that holds an
+``scorer.drift.window`` on seeded windows, the gate's false alarms on a window that holds an
 older change (a small seeded version of ``benchmarks/gate_power.py --window``), and what
 ``diff runs --history`` prints: the runs it used, B left out of its own history, symmetric labels,
 the rate it holds, its caveat and the next step."""
@@ -16,8 +16,8 @@ import pytest
 from benchmarks.drift import NOISY
 from benchmarks.gate_power import NEAR, better
 from lobstack_eval.main import main
-from scorer.history_test import CaseMargins, history_test
-from scorer.history_window import WINDOW, window_cut
+from scorer.drift.window import WINDOW, window_cut
+from scorer.stats.history_exact import CaseMargins, history_test
 from tests.test_diff_runs import results
 
 ALPHA = 0.05

@@ -86,7 +86,7 @@ def hostile_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy to edit)."""
     from recorder.record import record
     from recorder.repeats import CaseRun
-    from scorer.suite_file import parse_suite
+    from scorer.suite.file import parse_suite
     from standin.config import GatewayConfig
     from standin.server import StandInGateway
 

@@ -76,7 +76,7 @@ def test_no_module_over_300_lines(path: Path) -> None:
 REPLAY_LAYERS = (
     {"replay.rows"},
     {"replay"},
-    {"replay.diff_runs"},
+    {"replay.diff_runs", "replay.drift"},
     {"replay.html", "replay.junit"},
     {"replay.rescore"},
     {"replay.diff_suites", "replay.merge"},
@@ -125,6 +125,79 @@ def test_every_replay_sub_package_has_a_layer() -> None:
         f"replay.{p.name}" for p in (ROOT / "replay").iterdir() if (p / "__init__.py").is_file()
     }
     assert units | {"replay"} == set().union(*REPLAY_LAYERS)
+
+
+# Inside scorer, sub-packages by idea, imports one way: the statistics and the suite are below the
+# judge's own top-level modules (which use both), drift's history sits on top of the statistics,
+# and suite new's drafts on top of the suite. What each unit may import of scorer (itself included).
+# The suite reads one word list of the audit (``scorer.audit.kinds``, the kinds an
+# ``audit_accept`` marker may name), so scorer.suite -> scorer.audit.kinds is the one edge up.
+SCORER_ALLOWED = {
+    "scorer.stats": {"scorer.stats", "scorer"},
+    "scorer.suite": {"scorer.suite", "scorer", "scorer.audit.kinds"},
+    "scorer": {"scorer", "scorer.stats", "scorer.suite"},
+    "scorer.drift": {"scorer.drift", "scorer.stats", "scorer"},
+    "scorer.suite.draft": {"scorer.suite.draft", "scorer.suite", "scorer.stats", "scorer"},
+    "scorer.audit": {"scorer.audit", "scorer.suite", "scorer.stats", "scorer"},
+}
+
+
+def _scorer_unit(dotted: str) -> str:
+    """The deepest scorer package holding ``dotted`` (a module or a package)."""
+    parts = dotted.split(".")
+    for n in range(len(parts), 1, -1):
+        if (ROOT.joinpath(*parts[:n]) / "__init__.py").is_file():
+            return ".".join(parts[:n])
+    return "scorer"
+
+
+def _scorer_imports(path: Path) -> set[str]:
+    """The scorer modules ``path`` imports; ``from P import m`` counts ``P.m``, so a module
+    imported through its package is seen."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] == "scorer"}
+
+
+def _allowed(unit: str, name: str) -> bool:
+    """A unit's rule names units (any module of theirs) or one module (only it)."""
+    target = _scorer_unit(name)
+    return any(
+        target == allowed
+        if allowed in SCORER_ALLOWED
+        else name == allowed or name.startswith(f"{allowed}.")
+        for allowed in SCORER_ALLOWED[unit]
+    )
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "scorer").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_scorer_sub_packages_import_one_way(path: Path) -> None:
+    own = _scorer_unit(_module_name(path))
+    wrong = sorted(name for name in _scorer_imports(path) if not _allowed(own, name))
+    assert not wrong, f"{path.relative_to(ROOT)} ({own}) imports {wrong}"
+
+
+def test_every_scorer_sub_package_has_rules() -> None:
+    units = {_scorer_unit(_module_name(p)) for p in (ROOT / "scorer").rglob("__init__.py")}
+    assert units == set(SCORER_ALLOWED)
+
+
+def test_the_scorer_check_sees_a_wrong_way_import() -> None:
+    """The statistics may not reach into the suite, even through a function-level import; the
+    audit's word list is the suite's only way up."""
+    assert not _allowed("scorer.stats", "scorer.suite.model.Suite")
+    assert not _allowed("scorer.suite", "scorer.suite.draft.new.draft_suite")
+    assert not _allowed("scorer", "scorer.drift.cusum")
+    assert not _allowed("scorer.suite", "scorer.audit.run")
+    assert _allowed("scorer.suite", "scorer.audit.kinds.ARG_WRONG")
+    assert _allowed("scorer.drift", "scorer.stats.wilson.wilson")
+    assert _allowed("scorer.suite.draft", "scorer.schema_budget.check")
 
 
 # The CLI is thin: a command parses its options and calls one library function, so no function in

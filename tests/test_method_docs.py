@@ -27,8 +27,9 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from scorer import case_test, clustered, front_stats, paired, power, repeats
-from scorer.stats import Z95
+from scorer import repeats
+from scorer.stats import case_exact, clustered, front_paired, paired, power
+from scorer.stats.wilson import Z95
 from tests.conftest import ROOT
 
 METHOD = ROOT / "docs" / "METHOD.md"
@@ -138,7 +139,7 @@ def check_agreeing_models() -> None:
     u (1 - u) meets n u^2 = t^2 u (1 - u) (the sample variance is 0)."""
     for n in (20, 80, 400):
         t = sps.t.ppf(0.95, n - 1)
-        assert front_stats.lower_bound([0.0] * n, front_stats.critical(0.05, n)) == pytest.approx(
+        assert front_paired.lower_bound([0.0] * n, front_paired.critical(0.05, n)) == pytest.approx(
             -t * t / (n + t * t), rel=1e-3
         )
 
@@ -148,8 +149,8 @@ def check_score_variance() -> None:
     mean - t s / sqrt(n - t^2)."""
     d = [1.0, -1.0, 0.5, -0.5, 0.0, 1.0, -1.0, 0.25] * 10
     n, mean, sd = len(d), statistics.fmean(d), statistics.stdev(d)
-    t = front_stats.critical(0.05, n)
-    assert front_stats.lower_bound(d, t) == pytest.approx(mean - t * sd / math.sqrt(n - t * t))
+    t = front_paired.critical(0.05, n)
+    assert front_paired.lower_bound(d, t) == pytest.approx(mean - t * sd / math.sqrt(n - t * t))
 
 
 def check_pass_all() -> None:
@@ -220,7 +221,7 @@ def check_paired_interval() -> None:
         mean = statistics.fmean(float(x) for x in d)
         sd = statistics.stdev(float(x) for x in d)
         half = sps.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
-        got = case_test.paired_difference(d)
+        got = case_exact.paired_difference(d)
         assert got is not None and got.low is not None and got.high is not None
         assert got.mean == pytest.approx(100 * mean, abs=1e-9)
         assert got.low == pytest.approx(max(-100, 100 * (mean - half)), abs=1e-7)
@@ -412,10 +413,10 @@ def _drift_as_written(
 
 
 def check_drift() -> None:
-    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift on
-    seeded histories (K = 1 and K = 3, some cases unscored in some runs, a drop half way so the
+    """The drift score and CUSUM as docs/decisions/drift.md writes them, against scorer.drift.cusum
+    on seeded histories (K = 1 and K = 3, some cases unscored in some runs, a drop half way so the
     reference freezes)."""
-    from scorer import drift
+    from scorer.drift import cusum as drift
 
     rng = np.random.default_rng(7)
     for k in (1, 3):
@@ -448,9 +449,9 @@ class Formula:
 
 
 FORMULAS: dict[str, Formula] = {
-    "u (1 - u)": Formula(front_stats, check_agreeing_models),
+    "u (1 - u)": Formula(front_paired, check_agreeing_models),
     "-t^2 / (n + t^2)": Formula(None, check_agreeing_models),
-    "s^2 + (mean(d) + u)^2": Formula(front_stats, check_score_variance),
+    "s^2 + (mean(d) + u)^2": Formula(front_paired, check_score_variance),
     "R = sum(y_c) / sum(m_c)": Formula(clustered, check_rate),
     "V = n / (n - 1) * sum((y_c - R * m_c)^2) / (sum m_c)^2": Formula(clustered, check_clustered),
     "n_eff = R (1 - R) / V": Formula(clustered, check_clustered),
@@ -461,7 +462,7 @@ FORMULAS: dict[str, Formula] = {
     "d_c = x_c(B) - x_c(A)": Formula(None, check_difference),
     "k' = min(k, n)": Formula(None, check_fewer_repeats),
     "m (m - 1) / 2": Formula(None, check_tier_pairs),
-    "mean +- t(0.975, n - 1) * sd / sqrt(n)": Formula(case_test, check_paired_interval),
+    "mean +- t(0.975, n - 1) * sd / sqrt(n)": Formula(case_exact, check_paired_interval),
     "Z = z(0.975) + z(0.80)": Formula(power, check_z),
     "n * delta^2 >= Z^2 * (omega^2 + sigma_A^2 / K_A + sigma_B^2 / K_B + delta (1 - delta) / "
     "K_B)": Formula(power, check_power),
@@ -524,9 +525,9 @@ def test_constants_and_figures_the_docs_quote() -> None:
     at 100%."""
     text = "\n".join(p.read_text(encoding="utf-8") for p in _method_pages())
     assert f"z = {Z95!r}" in text
-    assert case_test.broke_p(3, 3, 0, 3) == pytest.approx(0.05)
+    assert case_exact.broke_p(3, 3, 0, 3) == pytest.approx(0.05)
     assert "3/3 -> 0/3 has p = 0.05" in text
-    assert f"{case_test.broke_p(10, 10, 0, 10):.1e}".replace("e-06", "e-6") == "5.4e-6"
+    assert f"{case_exact.broke_p(10, 10, 0, 10):.1e}".replace("e-06", "e-6") == "5.4e-6"
     assert "10/10 -> 0/10 has p = 5.4e-6" in text
     assert paired.sign_flip_exact([Fraction(-1)] * 4) == 0.125
     assert "the sign-flip p is\n0.125 at best" in text or "the sign-flip p is 0.125 at best" in text

@@ -15,7 +15,7 @@ from replay.rows.build import frames
 from replay.scored import summarized
 from scorer import Attempt, CaseOutcome, StepRecord, judge_step, wilson
 from scorer.results import results_document as skeleton
-from scorer.stats import wilson_at
+from scorer.stats.wilson import wilson_at
 from scorer.summarize import summarize
 from tests.suitekit import case, make_suite
 from tests.test_judge import response

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scorer.paired import mcnemar_exact
+from scorer.stats.paired import mcnemar_exact
 
 # Each expected value: 2 * sum_{k<=min(b,c)} C(b+c, k) / 2^(b+c), capped at 1, written out by hand.
 HAND = [
@@ -81,8 +81,8 @@ from fractions import Fraction  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
-import scorer.paired as paired  # noqa: E402
-from scorer.paired import sign_flip, sign_flip_exact  # noqa: E402
+import scorer.stats.paired as paired  # noqa: E402
+from scorer.stats.paired import sign_flip, sign_flip_exact  # noqa: E402
 
 
 def _brute_force(differences: list[Fraction]) -> Fraction:

@@ -20,7 +20,7 @@ from replay.leaderboard import leaderboard_csv, leaderboard_md
 from replay.partial import Partial, partial
 from replay.results_summary import summary_of_results
 from scorer.errors import ResultsError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"

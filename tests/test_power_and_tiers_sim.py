@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 
 from replay.ties import tiers
-from scorer.paired import mcnemar_exact, sign_flip_exact
-from scorer.power import mcnemar_detectable, mcnemar_power, rerun_power
+from scorer.stats.paired import mcnemar_exact, sign_flip_exact
+from scorer.stats.power import mcnemar_detectable, mcnemar_power, rerun_power
 from scorer.summarize import empty
 from scorer.summary import CaseTally, ModelSummary
 

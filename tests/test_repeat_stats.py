@@ -12,16 +12,6 @@ from typing import Any
 import pytest
 
 from scorer.answers import answer_digests, same_answers
-from scorer.clustered import clustered_rate, effective_trials, wilson_at
-from scorer.paired import holm, mcnemar_exact, sign_flip_exact
-from scorer.power import (
-    Z,
-    detectable_drop,
-    mcnemar_detectable,
-    repeats_needed,
-    rerun_power,
-    within_variance,
-)
 from scorer.repeats import (
     aggregate_status,
     pass_all,
@@ -30,7 +20,17 @@ from scorer.repeats import (
     repeat_metrics,
     representative,
 )
-from scorer.stats import wilson
+from scorer.stats.clustered import clustered_rate, effective_trials, wilson_at
+from scorer.stats.paired import holm, mcnemar_exact, sign_flip_exact
+from scorer.stats.power import (
+    Z,
+    detectable_drop,
+    mcnemar_detectable,
+    repeats_needed,
+    rerun_power,
+    within_variance,
+)
+from scorer.stats.wilson import wilson
 from scorer.summary import CurvePoint, Rate
 from tests.clusterkit import cr1_variance, reference_interval
 

@@ -19,7 +19,7 @@ from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
 from replay.rows.build import document_rows, frames
-from scorer.stats import wilson
+from scorer.stats.wilson import wilson
 from scorer.summarize import summarize
 from tests.clusterkit import reference_interval
 from tests.conftest import MINI_SUITE, ROOT

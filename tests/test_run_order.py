@@ -1,4 +1,4 @@
-"""A run's place in a history (scorer/run_order.py): digit runs compared as numbers without
+"""A run's place in a history (scorer/drift/run_order.py): digit runs compared as numbers without
 ``int()``, so an id of any length or with a character Python calls a digit (``²``) is ordered,
 never a traceback, in ``drift`` and ``report --history`` (issue 42, docs/FORMATS.md "Histories")."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from replay.timeline import timelines
-from scorer.run_order import natural_key, run_order
+from replay.drift.timeline import timelines
+from scorer.drift.run_order import natural_key, run_order
 from tests.drifthistory import results_doc
 
 LONG = "9" * 5000  # beyond Python's 4,300-digit int() limit
@@ -63,7 +63,7 @@ def test_drift_orders_hostile_run_ids(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_report_history_orders_hostile_run_ids(tmp_path: Path) -> None:
-    """``report --history``'s timeline orders its runs as drift does (``replay.timeline``)."""
+    """``report --history``'s timeline orders its runs as drift does (``replay.drift.timeline``)."""
     (found,) = timelines(_history(tmp_path))
     assert [p.run_id for p in found.points] == ["3", LONG, "b", "r" + LONG + "x", "²"]
     assert found.drift_error is None

@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 import pytest
 from jsonschema import Draft202012Validator
 
-from scorer.draft_reference import draft_reference
-from scorer.pattern_sample import pattern_example
-from scorer.schema_samples import Undecided, sample
+from scorer.suite.draft.pattern_sample import pattern_example
+from scorer.suite.draft.reference import draft_reference
+from scorer.suite.draft.samples import Undecided, sample
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -73,7 +73,8 @@ def test_version_and_help_import_no_heavy_library() -> None:
 
 def test_rescore_without_html_imports_neither_vcrpy_nor_an_http_client(tmp_path: Path) -> None:
     # Scoring needs polars (metrics) and jsonschema (argument checks), and the leaderboard's note
-    # numpy (the pick's case bootstrap, scorer/front_bootstrap.py); reading cassettes needs no HTTP
+    # numpy (the pick's case bootstrap, scorer/stats/front_bootstrap.py); reading cassettes needs
+    # no HTTP
     # library. One model dir: scored in this process (many go to a pool, and then this process
     # does not even need polars).
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", tmp_path / "cassettes" / "ref_oracle")

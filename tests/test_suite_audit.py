@@ -12,7 +12,7 @@ import pytest
 
 from lobstack_eval.main import main
 from scorer.audit import audit_suite
-from scorer.suite_file import parse_suite
+from scorer.suite.file import parse_suite
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"
@@ -172,7 +172,7 @@ def test_suite_check_refuses_a_malformed_marker(tmp_path: Path, marker: Any, pro
     assert main(["suite", "check", str(_write(tmp_path / "bad.json", data))]) == 1
     with pytest.raises(Exception, match="audit_accept"):
         parse_suite(json.dumps(data).encode(), "bad.json")
-    from scorer.suite_file import check_suite
+    from scorer.suite.file import check_suite
 
     problems = check_suite(json.dumps(data).encode(), "bad.json").problems
     assert any(

@@ -323,7 +323,7 @@ def test_a_live_mcp_server_to_a_scored_run(
 
 
 def _listed(suite: Path) -> dict[str, Any]:
-    from scorer.suite_file import decode_suite
+    from scorer.suite.file import decode_suite
 
     return decode_suite(suite.read_bytes(), str(suite))[0]
 
@@ -338,7 +338,7 @@ def test_the_installed_servers_are_the_registry_packages() -> None:
 
 def test_own_groups_ids_and_origin_are_checked_like_the_rest() -> None:
     from scorer import check_suite
-    from scorer.suite_file import decode_suite
+    from scorer.suite.file import decode_suite
 
     data = decode_suite((ROOT / "tests/fixtures/own_tools/suite.yaml").read_bytes(), "s.yaml")[0]
     data["origin"] = {"kind": "mcpp", "server": {"name": "x"}, "tools": [{}], "schema_note": []}

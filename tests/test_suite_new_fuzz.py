@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from scorer.draft_reference import format_checker
 from scorer.schema_budget import listing_problems
-from scorer.suite_draft import ListedTool, draft_suite
+from scorer.suite.draft.new import ListedTool, draft_suite
+from scorer.suite.draft.reference import format_checker
 
 NAMES = st.sampled_from(["id", "event_id", "title", "start", "email", "tags", "n", "mode", "x"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.text(max_size=6))

@@ -14,7 +14,7 @@ import pytest
 
 from lobstack_eval.main import main
 from scorer.schema_budget import GATEWAY_TOOL_LIMIT, MAX_DEPTH, listing_problems
-from scorer.suite_draft import ListedTool, draft_suite
+from scorer.suite.draft.new import ListedTool, draft_suite
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.timeout(60)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from scorer.suite_draft import ListedTool, draft_suite
+from scorer.suite.draft.new import ListedTool, draft_suite
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -1,4 +1,4 @@
-"""The group rules of ``suite check`` (scorer/suite_rules.py): a test per rule, on built suites
+"""The group rules of ``suite check`` (scorer/suite/rules.py): a test per rule, on built suites
 and via the CLI."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from lobstack_eval.main import main
-from scorer import Suite, check_suite, suite_rules
+from scorer import Suite, check_suite
+from scorer.suite import rules as suite_rules
 from tests.suitekit import case, make_suite, suite_dict
 
 READ = {

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lobstack_eval.main import main
 from scorer import SuiteError, check_suite, parse_suite
-from scorer.suite_yaml import dumps_yaml, loads_yaml
+from scorer.suite.yaml_file import dumps_yaml, loads_yaml
 from tests.conftest import FIXTURES
 
 OWN = FIXTURES / "own_tools" / "suite.yaml"

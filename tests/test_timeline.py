@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from lobstack_eval.main import main
+from replay.drift.timeline import ChangePoint, read_history, timelines
 from replay.html import render_report
-from replay.timeline import ChangePoint, read_history, timelines
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"

@@ -76,7 +76,7 @@ def test_a_history_never_pools_two_wires(reports, tmp_path: Path) -> None:  # ty
                                                         "stream": True}  # fmt: skip
     with pytest.raises(ResultsError, match="recorded as chat\\+stream, but a as chat"):
         merge_history(MODEL, [("a", whole), ("b", streamed)])
-    from replay.drift_load import load_history
+    from replay.drift.load import load_history
 
     for n, doc in enumerate((whole, streamed)):
         dated = {**doc, "run": {"id": f"r{n}", "date": f"2026-01-0{n + 1}"}}

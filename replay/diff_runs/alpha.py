@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from replay.diff_runs.model import ModelDiff, RunDiff
 from replay.diff_runs.rules import GateOptions
-from scorer.case_test import smallest_broke_p
-from scorer.paired import holm
+from scorer.stats.case_exact import smallest_broke_p
+from scorer.stats.paired import holm
 
 
 def families(diff: RunDiff, options: GateOptions) -> list[list[ModelDiff]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from replay.diff_runs.alpha import families, levels
 from replay.diff_runs.model import CaseOutcome, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import GateOptions, RuleResult, case_history, cases_text, listing
-from scorer.case_test import broke_p
-from scorer.paired import holm
+from scorer.stats.case_exact import broke_p
+from scorer.stats.paired import holm
 
 
 def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:

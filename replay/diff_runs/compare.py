@@ -14,11 +14,11 @@ from typing import Any
 
 from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
 from scorer.answers import answer_digests, same_answers
-from scorer.case_test import paired_difference
-from scorer.history_test import CaseMargins, history_test
-from scorer.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
-from scorer.power import paired_power, within_variance
 from scorer.repeats import REPEAT_METRICS
+from scorer.stats.case_exact import paired_difference
+from scorer.stats.history_exact import CaseMargins, history_test
+from scorer.stats.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
+from scorer.stats.power import paired_power, within_variance
 from scorer.summary import METRICS
 from scorer.wire import results_wire
 

@@ -10,7 +10,7 @@ Rules on scores (``diff runs --fail-on-regression``): B fails when
   flip to failed);
 - ``paired test``: the whole-run test finds B worse than A (one-sided exact McNemar with one sample
   a side, one-sided exact sign-flip with repeats; against a history of earlier runs, the history
-  test of ``scorer.history_test``);
+  test of ``scorer.stats.history_exact``);
 - ``--max-drop`` (only when given): Overall fell by more than PCT points;
 - ``broken cases``: a case passed less often in B than in A beyond chance (one-sided Fisher exact
   test on its repeats, Holm over the paired cases of its family): a concentrated drop the whole-run

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-from scorer.case_test import PairedDifference
-from scorer.power import Power
+from scorer.stats.case_exact import PairedDifference
+from scorer.stats.power import Power
 from scorer.status import is_scored
 
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from replay.diff_runs.model import Decision, ModelDiff, RunDiff
 from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
-from scorer.case_test import PairedDifference
-from scorer.power import Power
+from scorer.stats.case_exact import PairedDifference
+from scorer.stats.power import Power
 
 # The order cases are listed in, most urgent first, with the word the summary counts them by.
 KINDS = (

@@ -1,5 +1,5 @@
 """A history gate's window checked for a change before the history test (issue 41; the test is
-``scorer.history_window``): the runs in date order (their ``run`` dates when every run has one,
+``scorer.drift.window``): the runs in date order (their ``run`` dates when every run has one,
 else the order given), cut to the runs after a change drift's statistic finds, with notes that say
 which runs the gate used, the false-alarm rate it holds, its caveat and what to do after a change.
 """
@@ -13,8 +13,8 @@ import numpy as np
 
 from replay.case_results import case_entries
 from replay.diff_runs.model import ModelDiff
-from scorer.drift_history import run_order, tally_cases
-from scorer.history_window import WINDOW, window_cut
+from scorer.drift.history import run_order, tally_cases
+from scorer.drift.window import WINDOW, window_cut
 
 ALPHA_NOTE = "docs/decisions/history-gate.md#window"
 Runs = list[tuple[str, dict[str, Any]]]

@@ -23,7 +23,7 @@ from typing import Any
 
 from replay.diff_suites.model import KIND_TEXT, CaseChange, SuiteDiff
 from scorer.errors import SuiteError
-from scorer.suite_file import VERSION_RE
+from scorer.suite.file import VERSION_RE
 
 _IGNORED = frozenset({"version", "released"})
 _COMPARED = frozenset({"system_prompt", "tools", "cases"})

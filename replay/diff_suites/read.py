@@ -8,7 +8,7 @@ from typing import Any
 
 from fileio.reading import read_bytes
 from scorer.errors import SuiteError
-from scorer.suite_file import decode_suite, parse_suite
+from scorer.suite.file import decode_suite, parse_suite
 
 
 def read_suite_json(path: Path) -> tuple[bytes, dict[str, Any]]:

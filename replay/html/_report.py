@@ -11,6 +11,7 @@ import replay.html._env as _env
 import replay.html._grid as _grid
 import replay.html._view as _view
 from fileio.atomic import write_atomic
+from replay.drift.timeline import Timeline, read_history, timelines
 from replay.html._cache import cached_svg
 from replay.html._front_view import FrontPlot, front_plot, section
 from replay.html._labels import CAVEATS, OWN_CAVEATS, STATUS_MARKS
@@ -19,13 +20,12 @@ from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
 from replay.ties import has_repeats, tiers
-from replay.timeline import Timeline, read_history, timelines
 from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from replay.wire_rows import anomaly_line, board_rows
 from scorer.errors import LobstackError, ResultsError
 from scorer.front import front
-from scorer.suite_kind import is_lobstack
+from scorer.suite.kind import is_lobstack
 
 
 def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
@@ -78,7 +78,7 @@ def render_report(
     as a strip in the grid (every repeat in its drill-down, by ``repeats.js``). Under the
     leaderboard: the tiers (models the cases cannot tell apart) and each model's re-run power
     (``replay.power_text``, for a 5-point drop). With ``history`` (models' timelines,
-    ``replay.timeline``), a Timeline section after the plots: Overall per run, the change
+    ``replay.drift.timeline``), a Timeline section after the plots: Overall per run, the change
     point marked. Each document is checked and typed once (``replay.typed_results``): rescore,
     merge and ``write_report`` pass theirs typed.
     """

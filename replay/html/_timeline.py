@@ -1,14 +1,14 @@
 """The report's timeline section: per model with a history, Overall and its 95% interval per run,
-the change point marked (from ``replay.timeline``, which computes everything drawn here)."""
+the change point marked (from ``replay.drift.timeline``, which computes everything drawn here)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay.drift_text import verdict
+from replay.drift.text import verdict
+from replay.drift.timeline import Timeline
 from replay.html._plot_model import plain_text
 from replay.html._svg import figure, to_svg
-from replay.timeline import Timeline
 
 _POINT = "#1f5fa8"
 _CHANGE = "#c2410c"

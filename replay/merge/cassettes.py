@@ -27,7 +27,7 @@ from recorder.manifest import MANIFEST, Manifest
 from recorder.manifest_read import read_manifest
 from replay.score_models import model_dirs
 from scorer.errors import CassetteError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 # What every shard of a model must say alike, as (run.json field, Manifest attribute).
 _RUN_FIELDS = (

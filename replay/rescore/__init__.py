@@ -32,7 +32,7 @@ from replay.shard import Shard
 from replay.stray import hidden_dir_warnings
 from replay.version_note import version_lines
 from scorer.errors import UsageError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from scorer.headers import price
 from scorer.metrics import CallRun, CaseRun, StepRun, of_level
 from scorer.safe_text import utf8
 from scorer.status import is_scored
-from scorer.suite_model import Case, Suite
+from scorer.suite.model import Case, Suite
 
 _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
 

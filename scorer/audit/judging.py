@@ -11,7 +11,7 @@ from scorer.audit.model import Answer
 from scorer.dialect import DEFAULT as DIALECT
 from scorer.judge import StepVerdict, judge_step
 from scorer.schema import schema_errors
-from scorer.suite_model import Case, Suite
+from scorer.suite.model import Case, Suite
 
 
 def completion_body(answer: Answer) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from scorer.audit.model import Answer
 from scorer.audit.wrong import reference_calls
 from scorer.checks import CASE_INSENSITIVE  # the checks the method makes case-insensitive
 from scorer.jsonvalue import is_number, json_equal
-from scorer.suite_model import Case, Suite
+from scorer.suite.model import Case, Suite
 
 TEXT_REPLY = "Here is my answer, no tool needed."
 

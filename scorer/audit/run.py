@@ -10,7 +10,7 @@ from scorer.audit.right import step_right
 from scorer.audit.values import Sources
 from scorer.audit.wrong import step_wrong
 from scorer.jsonvalue import json_equal, render
-from scorer.suite_model import AuditAccept, Case, ExpectedCall, Suite
+from scorer.suite.model import AuditAccept, Case, ExpectedCall, Suite
 
 
 def sources(case: Case, suite: Suite, step: int) -> Sources:

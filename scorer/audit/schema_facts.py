@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from scorer.schema_full import resolve_local
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 _REF_HOPS = 8  # a chain of $refs longer than this is left as it is (the audit only reads it)
 

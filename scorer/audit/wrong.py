@@ -9,7 +9,7 @@ import scorer.audit.schema_facts as schema_facts
 from scorer.audit.model import Answer
 from scorer.audit.values import Sources, wrong_values
 from scorer.jsonvalue import json_copy, json_equal
-from scorer.suite_model import Case, Suite
+from scorer.suite.model import Case, Suite
 
 TEXT_ANSWER = "Sure, I will take care of that."
 

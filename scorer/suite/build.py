@@ -7,14 +7,15 @@ import re
 from collections import Counter
 from typing import Any
 
-from scorer import suite_kind, suite_rules
 from scorer.checks import operand_problem
 from scorer.iso_date import is_iso_date
 from scorer.schema import schema_errors
-from scorer.suite_accepts import parse_accepts
-from scorer.suite_model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
-from scorer.suite_origin import origin_problems, origin_validators
-from scorer.suite_tools import TOOL_NAME_RE, TOOL_NAME_RULE, build_tools, shown_name
+from scorer.suite import kind as suite_kind
+from scorer.suite import rules as suite_rules
+from scorer.suite.accepts import parse_accepts
+from scorer.suite.model import GROUPS, Case, Check, ExpectedCall, Step, Suite, Tool
+from scorer.suite.origin import origin_problems, origin_validators
+from scorer.suite.tools import TOOL_NAME_RE, TOOL_NAME_RULE, build_tools, shown_name
 
 # Used with fullmatch only: re.match's `$` also matches before a final newline ("1.1.0\n" passed).
 VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")

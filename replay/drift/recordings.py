@@ -1,7 +1,7 @@
 """A history of recordings read for ``drift`` (issue 41): ``drift cassettes/history --model M``
 scores each run's model dir in memory, every run at once through rescore's pool
 (``replay.score_models.score_all``), and reads each results document as a dated run, as
-``replay.drift_load`` reads a scored one. Nothing is written: ``rescore cassettes/history`` keeps
+``replay.drift.load`` reads a scored one. Nothing is written: ``rescore cassettes/history`` keeps
 the reports.
 
 A history of recordings is a dir whose folders are runs, each a cassettes dir of model dirs
@@ -15,12 +15,12 @@ from pathlib import Path
 
 from recorder.manifest import MANIFEST
 from recorder.slug import model_slug
-from replay.drift_load import run_record
+from replay.drift.load import run_record
 from replay.history_runs import run_dirs
 from replay.score_models import score_all
-from scorer.drift_history import RunRecord
+from scorer.drift.history import RunRecord
 from scorer.errors import ResultsError
-from scorer.suite_model import Suite
+from scorer.suite.model import Suite
 
 
 def is_recordings(path: Path) -> bool:

@@ -1,6 +1,6 @@
 """The cases ``suite new`` drafts (docs/commands/suite-new.md#drafts-worth-keeping): each a request
-from scorer/draft_requests.py, reference calls from scorer/draft_reference.py checked ``eq``
-value by value, and a ``draft`` note saying what the author still has to do."""
+from scorer/suite/draft/user_requests.py, reference calls from scorer/suite/draft/reference.py
+checked ``eq`` value by value, and a ``draft`` note saying what the author still has to do."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import json
 import re
 from typing import Any
 
-from scorer.draft_reference import Drafted, draft_reference
-from scorer.draft_requests import ask, do_not, verb_and_thing
-from scorer.draft_types import ListedTool, TakenResult
+from scorer.suite.draft.listed import ListedTool, TakenResult
+from scorer.suite.draft.reference import Drafted, draft_reference
+from scorer.suite.draft.user_requests import ask, do_not, verb_and_thing
 
 _CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
 REWRITE = (

@@ -1,10 +1,10 @@
 """A model's dated runs as one history, and what the drift test says about it (computing only,
 no I/O).
 
-The runs come in as ``RunRecord`` (read by ``replay.drift_load``); ``analyse`` orders them by
+The runs come in as ``RunRecord`` (read by ``replay.drift.load``); ``analyse`` orders them by
 recorded date, then id (digit runs as numbers), checks they are one model on one suite version,
-runs the test of ``scorer.drift`` and returns a ``DriftReport``: the verdict, the estimated change
-point, the cases that moved and the changes of the recorded identity (the answers' ``model``
+runs the test of ``scorer.drift.cusum`` and returns a ``DriftReport``: the verdict, the estimated
+change point, the cases that moved and the changes of the recorded identity (the answers' ``model``
 field, ``system_fingerprint``, the gateway's routing headers).
 """
 
@@ -17,10 +17,10 @@ from typing import Literal
 
 import numpy as np
 
-from scorer.drift import DEFAULT, DriftSettings, drift_path
-from scorer.drift_dispersion import Dispersion, dispersion
+from scorer.drift.cusum import DEFAULT, DriftSettings, drift_path
+from scorer.drift.dispersion import Dispersion, dispersion
+from scorer.drift.run_order import run_order
 from scorer.errors import HistoryError
-from scorer.run_order import run_order
 from scorer.status import SCORED
 
 # A case moved when its pass rate fell by at least this much, or by anything after never
@@ -130,7 +130,7 @@ class DriftReport:
     set the levels), ``stable`` (no alarm) or ``changed``. With ``changed``: the change came between
     run ``last_stable`` and run ``last_stable + 1`` (indexes into ``runs``) and was detected at
     run ``alarm``. ``dispersion``: do the runs vary together beyond chance, against the calibration
-    (``scorer.drift_dispersion``; None: the history was not tested or nothing varied)?
+    (``scorer.drift.dispersion``; None: the history was not tested or nothing varied)?
     """
 
     model: str
@@ -194,7 +194,7 @@ def order_runs(runs: Sequence[RunRecord]) -> tuple[RunRecord, ...]:
 
 
 def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> DriftReport:
-    """Order the runs and test them for a drop (see ``scorer.drift``)."""
+    """Order the runs and test them for a drop (see ``scorer.drift.cusum``)."""
     ordered = order_runs(runs)
     case_ids = sorted({c.case_id for run in ordered for c in run.cases})
     column = {case_id: i for i, case_id in enumerate(case_ids)}

@@ -14,8 +14,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from scorer.draft_requests import verb_and_thing
-from scorer.value_hints import words
+from scorer.suite.draft.user_requests import verb_and_thing
+from scorer.suite.draft.value_hints import words
 
 _CANDIDATES = 32  # tools per shared word considered as look-alikes: keeps it linear
 _MAKERS = ("make", "list", "find")

@@ -1,7 +1,8 @@
 """A drafted reference call for one tool, made from its input schema as listed and proven against it
 (issue 40, part 3).
 
-Each argument's value comes from scorer/schema_samples.py, with ``$ref`` resolved against the whole
+Each argument's value comes from scorer/suite/draft/samples.py, with ``$ref`` resolved against the
+whole
 schema; the call is then validated against that schema with jsonschema's Draft 2020-12 validator and
 its format checker (date, time, email, ipv4, uuid, ... as installed), plus date-time and uri checked
 here, so a reference ``suite new`` writes never breaks the server's own schema: an argument that
@@ -17,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from scorer.schema_budget import resolve_pointer
-from scorer.schema_samples import Undecided, sample
+from scorer.suite.draft.samples import Undecided, sample
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorer.drift_history import DriftReport, IdentityChange, MovedCase
+from scorer.drift.history import DriftReport, IdentityChange, MovedCase
 from scorer.safe_text import for_terminal, markdown_text
 
 LISTED = 25  # cases that moved and identity changes listed; the rest are counted

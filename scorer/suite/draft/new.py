@@ -6,7 +6,8 @@ arguments case (every argument, optional ones away from their default); a near-m
 tool with a look-alike; one parallel case (two independent calls in one response); a two-step chain
 wherever one tool's output (a thing it makes, lists or finds) feeds another's id argument; and
 no-call cases: small talk, a request no tool can do, and two near the tools' domain. Requests come
-from templates (scorer/draft_requests.py) that ask for the outcome without naming the tool or
+from templates (scorer/suite/draft/user_requests.py) that ask for the outcome without naming the
+tool or
 copying its description; every value of a reference is said in the request and checked ``eq``, so
 the audit's wrong values each meet a check. Every case carries ``draft``: what the author still has
 to do. Nothing is random and no model is asked: the same tools give the same suite.
@@ -17,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorer.draft_cases import (
+from scorer.schema_budget import GATEWAY_TOOL_LIMIT
+from scorer.suite.draft.cases import (
     call_case,
     case_id,
     chain_case,
@@ -27,12 +29,11 @@ from scorer.draft_cases import (
     required_reference,
     taken_chain_case,
 )
-from scorer.draft_reference import argument_names, draft_reference
-from scorer.draft_requests import do_not, verb_and_thing
-from scorer.draft_shapes import chain_pairs, domain_thing, look_alikes, parallel_pair
-from scorer.draft_types import ListedTool, TakenResult
-from scorer.schema_budget import GATEWAY_TOOL_LIMIT
-from scorer.suite_tools import build_tools
+from scorer.suite.draft.listed import ListedTool, TakenResult
+from scorer.suite.draft.reference import argument_names, draft_reference
+from scorer.suite.draft.shapes import chain_pairs, domain_thing, look_alikes, parallel_pair
+from scorer.suite.draft.user_requests import do_not, verb_and_thing
+from scorer.suite.tools import build_tools
 from scorer.tool_schema_sent import sent_parameters
 
 SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"

@@ -5,10 +5,12 @@ Local ``$ref`` are followed (a recursive one is not taken twice on a path), ``al
 first option of ``anyOf``/``oneOf`` that is not ``null`` taken; an enum gives its second member
 (both neighbours exist, and it is rarely the default), a number sits inside its bounds (exclusive
 ones and ``multipleOf`` too), a string satisfies its ``format`` (date, date-time, time, email, uri,
-uuid, ipv4, ...), its ``pattern`` (generated from it, scorer/pattern_sample.py) and its length, an
+uuid, ipv4, ...), its ``pattern`` (generated from it, scorer/suite/draft/pattern_sample.py) and its
+length, an
 array has ``minItems`` items (distinct under ``uniqueItems``), an object its required properties
 (and, when ``full``, its optional ones). Where the schema says little, the name and description
-choose (scorer/value_hints.py). An optional argument avoids its stated default, so leaving it out is
+choose (scorer/suite/draft/value_hints.py). An optional argument avoids its stated default, so
+leaving it out is
 a different answer. ``Undecided`` (with its reason) when no value can be made: the author picks it.
 The schema was checked and bounded first (scorer/schema_budget.py); values are bounded here too.
 """
@@ -21,10 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer import strict_json
-from scorer.pattern_sample import pattern_example
 from scorer.patterns import PatternError, pattern_search
 from scorer.schema_budget import MAX_DEPTH, resolve_pointer
-from scorer.value_hints import format_value, number_value, string_value
+from scorer.suite.draft.pattern_sample import pattern_example
+from scorer.suite.draft.value_hints import format_value, number_value, string_value
 
 MAX_ITEMS = 100  # items of a drafted array
 MAX_LENGTH = 10_000  # characters of a drafted string

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from recorder.slug import model_slug
-from replay.drift_identity import identity_of
+from replay.drift.identity import identity_of
 from replay.results_file import expand_pattern, read_results
-from scorer.drift_history import RunRecord, tally_cases
+from scorer.drift.history import RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date
 from scorer.wire import results_wire
@@ -74,7 +74,7 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     """Every run that ``paths`` name (only model ``model``'s when given); a HistoryError when any
     file is unreadable or undated: its message names the last one, its ``earlier`` every
     one before."""
-    from replay.drift_rows import is_rows_root, rows_runs
+    from replay.drift.rows import is_rows_root, rows_runs
 
     problems: list[str] = []
     runs = []

@@ -4,7 +4,8 @@ history test (issue 41; docs/decisions/history-gate.md#window).
 The history test is exact when every run of the window is the same model as B. A window that holds
 an older change (a better model for its first runs, then B's own) makes an unchanged B look worse
 than its history and fails it far more often than alpha. So the window's runs, in date order, go
-through drift's test (``scorer.drift``: each run scored against the runs before it, the reference
+through drift's test (``scorer.drift.cusum``: each run scored against the runs before it, the
+reference
 frozen while the CUSUM climbs); when it alarms, the window is cut to the runs after the estimated
 change (the last run where the CUSUM was 0).
 
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scorer.drift import DEFAULT, DriftSettings, drift_path
+from scorer.drift.cusum import DEFAULT, DriftSettings, drift_path
 
 # drift's score, allowance and baseline; a threshold for a window of tens of runs, not 180
 WINDOW = replace(DEFAULT, threshold=3.0)

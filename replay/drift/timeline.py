@@ -3,8 +3,8 @@ behind the name changed (its recorded identity), and the change point of the dri
 from results.json documents of runs (those with ``run``, docs/FORMATS.md "Histories"); the HTML
 report draws it (``replay.html._timeline``).
 
-The change point is ``scorer.drift_history.analyse`` over the same runs, the very call
-``lobstack-eval drift`` makes on them (read by ``replay.drift_load.run_record``, as drift reads
+The change point is ``scorer.drift.history.analyse`` over the same runs, the very call
+``lobstack-eval drift`` makes on them (read by ``replay.drift.load.run_record``, as drift reads
 them): one verdict, never a second rule (tests/test_drift_e2e.py checks that the marked runs
 are drift's)."""
 
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.drift_load import run_record
+from replay.drift.load import run_record
 from replay.results_file import read_results
-from scorer.drift_history import DriftReport, analyse
+from scorer.drift.history import DriftReport, analyse
+from scorer.drift.run_order import run_order
 from scorer.errors import LobstackError, ResultsError
-from scorer.run_order import run_order
 
 
 @dataclass(frozen=True)

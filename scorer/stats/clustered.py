@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorer.stats import wilson_at
+from scorer.stats.wilson import wilson_at
 from scorer.summary import Rate
 
 

@@ -18,10 +18,10 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from scorer.suite_kind import SHAPE
+from scorer.suite.kind import SHAPE
 
 if TYPE_CHECKING:
-    from scorer.suite_model import Case, Step, Suite
+    from scorer.suite.model import Case, Step, Suite
 
 ONE_CALL_GROUPS = ("selection", "arguments", "near_misses")
 PUBLISHED_NAME = "lobstack-tool-calling"

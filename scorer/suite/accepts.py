@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.audit.kinds import ARG_WRONG
-from scorer.suite_model import AuditAccept
+from scorer.suite.model import AuditAccept
 
 
 def parse_accepts(raw: Any, at: str) -> tuple[tuple[AuditAccept, ...], list[str]]:

@@ -8,13 +8,16 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from scorer import strict_json, suite_keys, suite_kind, suite_rules
+from scorer import strict_json
 from scorer.errors import SuiteError
-from scorer.suite_build import VERSION_RE, SuiteBuilder
-from scorer.suite_model import Suite, SuiteCheck
+from scorer.suite import keys as suite_keys
+from scorer.suite import kind as suite_kind
+from scorer.suite import rules as suite_rules
+from scorer.suite.build import VERSION_RE, SuiteBuilder
+from scorer.suite.model import Suite, SuiteCheck
 
 if TYPE_CHECKING:
-    from scorer.suite_yaml import Lines
+    from scorer.suite.yaml_file import Lines
 
 # A JSON suite never imports the YAML reader (the common case, and every worker's start).
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -37,7 +40,7 @@ def decode_suite(raw: bytes, source: str) -> tuple[Any, Lines | None]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    from scorer.suite_yaml import YamlSuiteError, loads_yaml
+    from scorer.suite.yaml_file import YamlSuiteError, loads_yaml
 
     try:
         return loads_yaml(text)
@@ -106,7 +109,7 @@ def located(problems: list[str], data: Any, lines: Lines | None) -> list[str]:
 def _with_line(problem: str, data: Any, lines: Lines) -> str:
     """``line 12: <problem>`` for a YAML suite, the line of the deepest part of the problem's
     place found."""
-    from scorer.suite_yaml import where_path
+    from scorer.suite.yaml_file import where_path
 
     where = problem.split(": ", 1)[0]
     line = lines.line_of(data, where_path(where, data))

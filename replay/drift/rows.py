@@ -16,7 +16,7 @@ from typing import Any
 
 from replay.rows.partition import has_versions
 from scorer import strict_json
-from scorer.drift_history import RunRecord, tally_cases
+from scorer.drift.history import RunRecord, tally_cases
 from scorer.errors import ResultsError
 
 COLUMNS = (
@@ -82,7 +82,7 @@ def rows_runs(
 def _record(file: Path, frame: Any) -> RunRecord:
     """One run partition's rows as a dated run: a ResultsError naming the file when it holds none
     or several."""
-    from replay.drift_identity import identity_of
+    from replay.drift.identity import identity_of
 
     rows = frame.select(COLUMNS)
     keys = rows.select("model", "suite_name", "suite_version", "suite_sha256", "run_id")

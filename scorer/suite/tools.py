@@ -7,7 +7,7 @@ from typing import Any
 
 from scorer.schema import make_validator, schema_problems
 from scorer.schema_full import full_schema_problems, make_full_validator
-from scorer.suite_model import Tool
+from scorer.suite.model import Tool
 
 # What OpenAI-compatible gateways accept as a function name (OpenAI's rule): any other is refused
 # with a 400 at record, for every case that offers it (decision

@@ -5,7 +5,7 @@ Both pair two models by case: case c gives x_c, a model's pass rate over its sco
 repeats are clustered by construction.
 
 - ``better_p``: the one-sided p that j is better than m, the exact sign-flip test on d_c
-  (``scorer.paired.sign_flip``; at K = 1 the exact McNemar test). It says "j dominates m".
+  (``scorer.stats.paired.sign_flip``; at K = 1 the exact McNemar test). It says "j dominates m".
 - ``lower_bound``: a one-sided lower confidence bound for mean(d) = Overall(m) - Overall(j), by
   inverting a score-type z test of H0: mean(d) = -u whose variance is at least the least favourable
   one under H0: ``max(s^2, u (1 - u))``, s^2 the sample variance of d_c and u (1 - u) the variance
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from statistics import NormalDist
 
-from scorer.paired import mcnemar_worse, sign_flip
+from scorer.stats.paired import mcnemar_worse, sign_flip
 
 CaseRates = dict[str, tuple[int, int]]  # case id -> (passed, scored) repeats
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scorer.value_hints import words
+from scorer.suite.draft.value_hints import words
 
 # verb word -> family; a family -> (how to ask, how to say "do not do it").
 _FAMILIES = {

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from scorer.checks import CHECKS, run_check
 from scorer.schema import schema_errors
-from scorer.suite_kind import group_order
+from scorer.suite.kind import group_order
 
 GROUPS = ("selection", "arguments", "near_misses", "no_call", "parallel", "chains")
 
@@ -133,7 +133,7 @@ class Suite:
 
     def group_counts(self) -> dict[str, int]:
         """Number of cases per group: the Lobstack suite's six in the method page's order, another
-        suite's in the order they first appear (``scorer.suite_kind.group_order``)."""
+        suite's in the order they first appear (``scorer.suite.kind.group_order``)."""
         return group_order(self.name, Counter(case.group for case in self.cases))
 
 

@@ -2,7 +2,7 @@
 
 ``broke_p`` is the one-sided Fisher exact test that a case passes less often in B than in A, from
 its scored repeats on each side. The gate applies it to every paired case of every model and
-controls that family with Holm (``scorer.paired.holm``), so the chance of any false "this case
+controls that family with Holm (``scorer.stats.paired.holm``), so the chance of any false "this case
 broke" on a same-model re-run is at most the level it is given (METHOD.md#calibrated-gate).
 ``paired_difference`` is the mean per-case change B - A with its 95% Student t interval over cases
 (the case is the cluster: its repeats enter through its pass rate).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from scorer.drift_history import Identity
+from scorer.drift.history import Identity
 from scorer.errors import ResultsError
 
 

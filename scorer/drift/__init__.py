@@ -1,0 +1,2 @@
+"""A model's dated runs as one history and the drift test on it (pure): the
+CUSUM, the history, its dispersion check, the history gate's window and the runs' order."""
