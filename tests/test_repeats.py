@@ -253,8 +253,9 @@ def test_rescore_of_repeats_is_byte_identical_run_to_run(recorded: Path, tmp_pat
     one = tree(tmp_path / "one")
     assert one == tree(tmp_path / "two")
     assert sorted(one) == [
-        "calls.parquet", "cases.parquet", "front.parquet", "index.html", "leaderboard.csv", "leaderboard.md",
-        "ref_first-tool/results.json", "ref_flaky/results.json", "ref_oracle/results.json",
+        "calls.parquet", "cases.parquet", "front.parquet", "index.html", "leaderboard.csv",
+        "leaderboard.md", "ref_first-tool/results.json", "ref_flaky/results.json",
+        "ref_oracle/results.json",
     ]  # fmt: skip
 
 
