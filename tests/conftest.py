@@ -180,6 +180,8 @@ SLOW_FIRST = (
     "test_pytest_plugin",
     "test_history_alpha_noisy",
     "test_history_alpha_near",
+    "test_history_alpha_noisy_mid",
+    "test_history_alpha_near_mid",
     "test_wheel",
     "test_readme",
     "test_watch_recipe",

@@ -1,7 +1,8 @@
 """The gate's false alarms on simulated histories, through the real ``compare`` and ``decide``
 (the benchmark's own run simulation: benchmarks/gate_power.py). Shared by the history gate's tests;
-the slow table of every cell is split by profile over two test files so that pytest-xdist's
-``--dist loadfile`` can run its halves on two workers."""
+the slow table of every cell is cut by profile and history length over four test files
+(tests/test_history_alpha_{noisy,near}{,_mid}.py) so that pytest-xdist's ``--dist loadfile`` can
+balance its parts over the workers."""
 
 from __future__ import annotations
 

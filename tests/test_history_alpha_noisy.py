@@ -1,5 +1,7 @@
-"""Every cell of the history gate's table for the noisy profile holds alpha (the other
-profile's half: tests/test_history_alpha_near.py)."""
+"""Every cell of the history gate's table for the noisy profile with 0 and 20 earlier runs holds
+alpha. The table's cells are cut over four files of about the same CPU (noisy and near; 0 and 20
+earlier runs, 5 and 10), so that pytest-xdist's ``--dist loadfile`` (a file's tests in one worker)
+can balance them over the workers; the simulation is tests/history_simulation.py."""
 
 from __future__ import annotations
 
@@ -10,6 +12,6 @@ from tests.history_simulation import assert_cell_holds_alpha
 
 @pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 3, 5])
-@pytest.mark.parametrize("runs", [0, 5, 10, 20])
+@pytest.mark.parametrize("runs", [0, 20])
 def test_every_cell_holds_alpha(k: int, runs: int) -> None:
     assert_cell_holds_alpha("noisy", k, runs)

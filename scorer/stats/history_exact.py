@@ -85,12 +85,14 @@ def history_test(
         low, probabilities = hypergeometric(failed, scored, case.scored_b)
         observed += weight * (case.failed_b - low)
         expected += weight * sum(i * p for i, p in enumerate(probabilities))
-        grown = [0.0] * (len(distribution) + weight * (len(probabilities) - 1))
+        width = len(distribution)
+        grown = [0.0] * (width + weight * (len(probabilities) - 1))
         for i, p in enumerate(probabilities):
+            # One slice a term, the same additions in the same order as cell by cell (a zero q
+            # adds an exact 0.0), so the result is bit for bit that of the plain double loop.
             offset = i * weight
-            for j, q in enumerate(distribution):
-                if q:
-                    grown[offset + j] += p * q
+            window = zip(grown[offset : offset + width], distribution, strict=True)
+            grown[offset : offset + width] = [g + p * q for g, q in window]
         distribution = grown
     p = min(1.0, math.fsum(distribution[observed:])) if informative else 1.0
     return HistoryTest(p, observed, expected, informative)
