@@ -107,7 +107,8 @@ def _flip_message(model: ModelDiff, case: CaseOutcome) -> str:
 def paired_test(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     """The paired test over cases (or, against a history, the history test) finds B worse than A."""
     spent = levels(diff, options)
-    worse = [m for m in diff.models if m.model in worse_models(diff, options)]
+    found = worse_models(diff, options)  # once: the test over every model is not per model
+    worse = [m for m in diff.models if m.model in found]
     alpha = _number(options.alpha)
     if worse:
         shown = "; ".join(
