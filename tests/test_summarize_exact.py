@@ -194,7 +194,11 @@ def test_summarize_a_frame_of_two_models() -> None:
     # Case a: passed then failed (failed); case b: errored.
     assert m.cases == Counts(2, 1, 1, 0)
     assert m.case_runs == Counts(3, 2, 1, 0)
-    assert m.tallies == (CaseTally("a", 1, 2), CaseTally("b", 0, 0))
+    # Per case: its case-runs' billed cost and answered attempts' wall times (the pick's unit).
+    assert m.tallies == (
+        CaseTally("a", 1, 2, 0.1 + 0.2, (100.0, 300.0, 200.0)),
+        CaseTally("b", 0, 0, 0.0, ()),
+    )
     figures = {name: (r.count, r.of, r.rate) for name, r in m.metrics.items()}
     assert figures["overall"] == (1, 2, 50.0)
     assert figures["right_tool"] == (2, 2, 100.0)
@@ -218,7 +222,7 @@ def test_summarize_a_frame_of_two_models() -> None:
     assert n.routed_models == {}
     assert n.cost_usd == 1e-19
     assert n.latency_p50_ms == 50.0
-    assert n.tallies == (CaseTally("a", 1, 1),)
+    assert n.tallies == (CaseTally("a", 1, 1, 0.0, (50.0,)),)
 
 
 def test_summarize_without_routes_and_with_the_suites_groups() -> None:
