@@ -19,7 +19,7 @@ from scorer.response import (
     BodyError,
     MalformedResponse,
     ModelResponse,
-    ToolCall,
+    read_call,
     readable_name,
 )
 from scorer.suite import messages as sm
@@ -175,14 +175,7 @@ def parse_answer(body: Any) -> ModelResponse:
         elif block.get("type") == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
         elif block.get("type") == "tool_use":
-            name, call_id = block.get("name"), block.get("id")
-            calls.append(
-                ToolCall(
-                    call_id if isinstance(call_id, str) else None,
-                    name if isinstance(name, str) else "",
-                    block.get("input"),
-                )
-            )
+            calls.append(read_call(block.get("id"), block.get("name"), block.get("input")))
             names.append(readable_name(block))
     stop = body.get("stop_reason")
     model = body.get("model")

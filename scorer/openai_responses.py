@@ -19,6 +19,7 @@ from scorer.response import (
     ModelResponse,
     ToolCall,
     content_text,
+    read_call,
     readable_name,
 )
 from scorer.response import (
@@ -116,14 +117,7 @@ def parse_answer(body: Any) -> ModelResponse:
             )
             texts += [text] if text else []
         elif item.get("type") == "function_call":
-            name, call_id = item.get("name"), item.get("call_id")
-            calls.append(
-                ToolCall(
-                    call_id if isinstance(call_id, str) else None,
-                    name if isinstance(name, str) else "",
-                    item.get("arguments"),
-                )
-            )
+            calls.append(read_call(item.get("call_id"), item.get("name"), item.get("arguments")))
             names.append(readable_name(item))
     status = body.get("status")
     details = body.get("incomplete_details")

@@ -178,12 +178,16 @@ def _call(entry: Any, where: str, problems: list[str]) -> ToolCall:
         if function is not None:
             problems.append(f"{where}.function is {_kind(function)}, not an object")
         function = {}
-    name = function.get("name")
-    call_id = entry.get("id")
+    return read_call(entry.get("id"), function.get("name"), function.get("arguments"))
+
+
+def read_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    """A call as every dialect reads it: an id that is not a string is none, a name that is not a
+    string is ``""`` (``readable_name`` says what was sent), the arguments as sent."""
     return ToolCall(
         call_id if isinstance(call_id, str) else None,
         name if isinstance(name, str) else "",
-        function.get("arguments"),
+        arguments,
     )
 
 
