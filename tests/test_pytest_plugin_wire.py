@@ -24,6 +24,14 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     )
 
 
+def refused(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """A run stopped before collection, in this process (a usage error records nothing, so
+    pytester's restored sys.modules do not matter; a subprocess costs seconds of CPU)."""
+    return pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", *args
+    )
+
+
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
     (pytester.path / "evals").mkdir()
@@ -87,7 +95,7 @@ def test_a_bad_wire_option_is_a_usage_error_before_anything_runs(  # type: ignor
     project, gateway: StandInGateway, args: list[str], line: str
 ) -> None:
     options = ("--lobstack-record-mode", "once", "--lobstack-model", "ref/oracle")
-    result = run(project, *options, "--lobstack-base-url", gateway.url, *args)
+    result = refused(project, *options, "--lobstack-base-url", gateway.url, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert line in result.stderr.lines
     assert gateway.requests_seen == []
@@ -95,7 +103,7 @@ def test_a_bad_wire_option_is_a_usage_error_before_anything_runs(  # type: ignor
 
 
 def test_a_wire_option_without_a_record_mode_is_a_usage_error(project) -> None:  # type: ignore[no-untyped-def]
-    result = run(project, "--lobstack-stream")
+    result = refused(project, "--lobstack-stream")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert (
         "ERROR: --lobstack-stream needs --lobstack-record-mode once, new_episodes or all (a "
