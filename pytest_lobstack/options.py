@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_lobstack.shadow import check_own_packages
+from pytest_lobstack.wire_options import add_wire_options, read_wire
 
 if TYPE_CHECKING:
     from pytest_lobstack.floors import Bound
@@ -46,6 +47,9 @@ class Settings:
     suite_note: str | None = None
     # --lobstack-history: earlier runs of the baseline's models (patterns expanded when read)
     histories: tuple[str, ...] = ()
+    # --lobstack-dialect, --lobstack-stream, --lobstack-param: the wire a record mode records
+    # with (a scorer.wire.Wire; None: the method page's request)
+    wire: Any = None
 
     def show(self, path: Path) -> str:
         """``path`` as the user would type it: relative to where pytest was run when it is
@@ -106,6 +110,7 @@ def add_options(parser: pytest.Parser) -> None:
         help="API root for recording [env LOBSTACK_BASE_URL; default: Lobstack]. The key comes "
         "from LOBSTACK_API_KEY.",
     )
+    add_wire_options(group)
     group.addoption(
         "--lobstack-concurrency",
         metavar="N",
@@ -171,6 +176,9 @@ def read_settings(config: pytest.Config) -> Settings | None:
                 ("--lobstack-model", option.lobstack_model),
                 ("--lobstack-record-mode", option.lobstack_record_mode != "none"),
                 ("--lobstack-base-url", option.lobstack_base_url),
+                ("--lobstack-dialect", option.lobstack_dialect),
+                ("--lobstack-stream", option.lobstack_stream),
+                ("--lobstack-param", option.lobstack_param),
                 ("--lobstack-baseline", option.lobstack_baseline),
                 ("--lobstack-strict", option.lobstack_strict),
                 ("--lobstack-history", option.lobstack_history),
@@ -195,7 +203,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         raise pytest.UsageError(
             "--lobstack-history needs --lobstack-baseline REPORTS (the latest earlier run)"
         )
-    base_url = None
+    base_url, wire = None, read_wire(option)
     if option.lobstack_record_mode != "none":
         if not option.lobstack_model:
             raise pytest.UsageError(
@@ -216,6 +224,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
         suite_note=suite_note,
         strict=option.lobstack_strict,
         histories=tuple(str(start / p) for p in option.lobstack_history),
+        wire=wire,
     )
 
 

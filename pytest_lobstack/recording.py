@@ -98,8 +98,15 @@ class RecordMode:
         settings = self.settings
         what = "case(s)" if self._repeats(model) == 1 else "case-run(s)"
         self._say(f"lobstack: recording {len(todo)} {what} of {model.name} via {endpoint.url}")
+        wire = {} if settings.wire is None else {"wire": settings.wire}
         summary = record(
-            settings.suite, model.name, settings.cassettes, endpoint, todo, settings.concurrency
+            settings.suite,
+            model.name,
+            settings.cassettes,
+            endpoint,
+            todo,
+            settings.concurrency,
+            **wire,
         )
         self._say(
             f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in "

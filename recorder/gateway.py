@@ -11,6 +11,12 @@ from scorer.openai_chat import COST_HEADER
 from scorer.wire import METHOD_WIRE, Wire
 
 STREAM_ACCEPT = "text/event-stream"
+# Which repeat of a case a request belongs to (``record --repeats``), sent from repeat 2 on: a
+# repeat's request body is the repeat 1 body, and a gateway that varies its answers across repeats
+# (the stand-in's ref/flaky) keys them on this, not on how often it saw the body, so a recording
+# is reproducible (docs/decisions/recording.md). Repeat 1 sends nothing: its requests, and every
+# single run's, are the method's own.
+REPEAT_HEADER = "X-Lobstack-Repeat"
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,7 @@ class Gateway:
     url: str
     wire: Wire = METHOD_WIRE
     cost_header: str = COST_HEADER
+    repeat: int = 1  # the case-run's repeat (``REPEAT_HEADER``)
 
     @property
     def dialect(self) -> Dialect:
@@ -33,11 +40,13 @@ class Gateway:
         return f"{self.url.rstrip('/')}{self.dialect.path}"
 
     def headers(self) -> tuple[tuple[str, str], ...]:
-        """The headers every request of this run carries beside the key (none for the
-        method's own request)."""
+        """The headers every request of this case-run carries beside the key (none for the
+        method's own request, repeat 1)."""
         extra = {**self.dialect.fixed_headers, **self.wire.extra_headers()}
         if self.wire.stream:
             extra["Accept"] = STREAM_ACCEPT
+        if self.repeat > 1:
+            extra[REPEAT_HEADER] = str(self.repeat)
         return tuple(extra.items())
 
 

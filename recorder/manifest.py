@@ -12,6 +12,7 @@ from fileio.safe_paths import inside
 from recorder.client import COST_HEADER
 from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
+from scorer.headers import dropped_params
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
 from scorer.wire import METHOD_WIRE, Wire
@@ -44,6 +45,9 @@ class RecordedAttempt:
     wall_ms: float | None
     request_sha256: str | None
     first_byte_ms: float | None = None  # streamed runs only (docs/FORMATS.md)
+    # The answer said it dropped ``temperature`` (``x-lobstack-dropped-params``): run.json's
+    # ``temperature_ignored`` is computed from it, as results.json's is (written only when true)
+    temperature_dropped: bool = False
 
     @property
     def answered(self) -> bool:
@@ -99,6 +103,7 @@ class Manifest:
     base_url: str
     recorder_version: str
     suite: dict[str, str]
+    # As read from run.json; written as ``dropped_temperature()``, computed from the case-runs
     temperature_ignored: bool = False
     cases: dict[str, RecordedCase] = field(default_factory=dict)
     cost_header: str = DEFAULT_COST_HEADER
@@ -138,7 +143,7 @@ class Manifest:
             "cost_header": self.cost_header,
             "recorder_version": self.recorder_version,
             "suite": self.suite,
-            "temperature_ignored": self.temperature_ignored,
+            "temperature_ignored": self.dropped_temperature(),
             "cases": {case_id: case_json(case) for case_id, case in sorted(self.cases.items())},
         }
         if self.wire.dialect != Wire().dialect:
@@ -160,6 +165,16 @@ class Manifest:
         return (
             dumps_indented(document) + "\n"
         )  # json.dumps(indent=2, sort_keys=True)'s text, faster
+
+    def dropped_temperature(self) -> bool:
+        """True when an answer of a recorded case-run said it dropped ``temperature`` (what
+        results.json's ``temperature_ignored`` says true for; its false/null is results.json's
+        alone: run.json's is only ever true or false)."""
+        every = [
+            *self.cases.values(),
+            *(c for cases in self.repeat_cases.values() for c in cases.values()),
+        ]
+        return any(a.temperature_dropped for case in every for a in case.attempts)
 
     def use_cost_header(self, cost_header: str, model_dir: Path) -> None:
         """Record prices from ``cost_header`` from now on; rescore reads one header per model dir,
@@ -198,11 +213,13 @@ def case_json(case: RecordedCase) -> dict[str, Any]:
 
 
 def _attempt_json(attempt: RecordedAttempt) -> dict[str, Any]:
-    """An attempt as run.json holds it; ``first_byte_ms`` only when measured (a streamed run),
-    so every other run.json reads as it always did."""
+    """An attempt as run.json holds it; ``first_byte_ms`` only when measured (a streamed run) and
+    ``temperature_dropped`` only when true, so every other run.json reads as it always did."""
     document = dict(attempt.__dict__)
     if document["first_byte_ms"] is None:
         del document["first_byte_ms"]
+    if not document["temperature_dropped"]:
+        del document["temperature_dropped"]
     return document
 
 
@@ -211,8 +228,9 @@ def recorded_case(outcome: CaseOutcome, digests: list[str], suite_version: str) 
     of attempt ``i``."""
 
     def keep(a: Attempt, digest: str) -> RecordedAttempt:
+        dropped = "temperature" in dropped_params(a.dropped_params)
         return RecordedAttempt(
-            a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest, a.first_byte_ms
+            a.step, a.attempt, a.outcome, a.status, a.wall_ms, digest, a.first_byte_ms, dropped
         )
 
     attempts = tuple(keep(a, d) for a, d in zip(outcome.attempts, digests, strict=True))

@@ -89,6 +89,9 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
         raise CassetteError(
             f"{where}.first_byte_ms: expected a number of milliseconds >= 0, got {first!r}"
         )
+    dropped = raw.get("temperature_dropped", False)
+    if not isinstance(dropped, bool):
+        raise CassetteError(f"{where}.temperature_dropped: expected true or false, got {dropped!r}")
     return RecordedAttempt(
         raw["step"],
         raw["attempt"],
@@ -97,6 +100,7 @@ def _attempt(raw: Any, where: str) -> RecordedAttempt:
         None if wall is None else float(wall),
         digest,
         None if first is None else float(first),
+        dropped,
     )
 
 

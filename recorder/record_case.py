@@ -108,7 +108,7 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
     suite = suite_once(task.suite_path, task.suite_sha256)
     endpoint = task.endpoint
     max_bytes = int(task.max_answer_mb * MIB)
-    gateway = Gateway(endpoint.url, task.wire, task.cost_header)
+    gateway = Gateway(endpoint.url, task.wire, task.cost_header, task.repeat)
     inner = RequestsTransport(
         endpoint.api_key, task.timeout_s, endpoint.auth, max_bytes, gateway.dialect.auth_headers
     )

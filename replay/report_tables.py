@@ -14,6 +14,7 @@ from fileio.atomic import write_atomic
 from replay.rows import dataset
 from replay.rows.leaderboard import SuiteRef
 from replay.rows.store import write_table
+from replay.rows.wires import footer
 from replay.shard import Shard
 from replay.wire_rows import board_rows
 from scorer.results import dumps
@@ -51,15 +52,19 @@ def write_tables(
     tables: dict[str, Any],
     shard: Shard | None = None,
     rows: Path | None = None,
+    wires: dict[str, dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions,
-    or (a shard) ``shard.json``. Returns the files written."""
+    or (a shard) ``shard.json``; ``wires``, the footer entries of the runs of another wire
+    (``replay.rows.wires``). Returns the files written."""
     from replay.leaderboard import leaderboard_csv, leaderboard_md
     from replay.rows.front_table import front_frame
     from scorer.front import front
 
+    meta = {"cases": footer(wires or {}), "calls": {}}  # the board reads the cases table
     files = [
-        write_table(out / f"{name}.parquet", tables[name], name) for name in ("cases", "calls")
+        write_table(out / f"{name}.parquet", tables[name], name, meta[name] or None)
+        for name in ("cases", "calls")
     ]
     if shard is not None:
         write_atomic(out / SHARD_FILE, dumps(shard_document(shard, suite, summaries)))
@@ -77,7 +82,7 @@ def write_tables(
     frame = front_frame(front(named), suite, named)
     files.append(write_table(out / FRONT_FILE, frame, "front"))
     if rows is not None:
-        dataset.append(rows, tables)
+        dataset.append(rows, tables, wires or {})
     return files
 
 

@@ -1,9 +1,10 @@
 """The Anthropic Messages dialect (``POST /messages``): the system prompt as ``system``, calls as
 ``tool_use`` content blocks, a chain's results as ``tool_result`` blocks in one user turn, the key
 in ``x-api-key`` beside ``anthropic-version``, and ``max_tokens``, which this API requires (4096
-unless ``--param max_tokens`` says otherwise). No ``temperature``: the Messages API no longer takes
-one (the official SDK has no such parameter), so a Messages run samples at the provider's default;
-reasoning effort goes in ``output_config.effort``.
+unless ``--param max_tokens`` says otherwise). ``temperature: 0`` as the method says: the API
+takes it at ``anthropic-version: 2023-06-01`` (0 to 1), and a model that refuses it (Anthropic's
+newest answer 400) is recorded with ``--param body.temperature=null``, which takes it out
+(docs/decisions/dialects.md). Reasoning effort goes in ``output_config.effort``.
 
 Errors come as ``{"type": "error", "error": {"type": ..., "message": ...}}``; an
 ``overloaded_error`` (HTTP 529) is a transport error, retried like a 503.
@@ -113,7 +114,8 @@ def request_body(
         "system": "\n\n".join([system_prompt, *system]),
         "messages": [*turns, *(echoed or ())],
         "tools": tools_json(tools),
-    }  # no temperature: the Messages API no longer takes one (the SDK has no such parameter)
+        "temperature": 0,  # the method's; body.temperature=null takes it out
+    }
     choice, parallel = wire.setting("tool_choice"), wire.setting("parallel_tool_calls")
     if choice is not None or parallel is not None:
         kinds = {"auto": "auto", "required": "any", "none": "none", None: "auto"}
@@ -126,7 +128,7 @@ def request_body(
         body["output_config"] = {"effort": "low" if effort == "minimal" else effort}
     if wire.stream:
         body["stream"] = True
-    body.update(wire.body_fields())
+    wire.with_body_fields(body)
     return body
 
 

@@ -76,7 +76,7 @@ def with_settings(body: dict[str, Any], wire: Wire, max_field: str) -> dict[str,
         body["stream"] = True
         if max_field == "max_tokens":
             body["stream_options"] = {"include_usage": True}
-    body.update(wire.body_fields())
+    wire.with_body_fields(body)
     return body
 
 

@@ -154,6 +154,8 @@ def _responses(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str
             if "arguments" not in event["item"] and "arguments" in kept:
                 items[index]["arguments"] = kept["arguments"]
             finished.add(index)
+        elif kind == "response.reasoning_summary_text.delta" and index not in finished:
+            _summary_delta(items.get(index), event)
         elif kind == "response.function_call_arguments.delta" and index in items:
             items[index]["arguments"] = items[index].get("arguments", "") + str(event.get("delta"))
         elif kind == "response.function_call_arguments.done" and index in items:
@@ -172,6 +174,24 @@ def _responses(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str
     if final.get("status") != "failed" and (output or not final.get("output")):
         final = {**final, "output": output}
     return final, tuple(anomalies)
+
+
+def _summary_delta(item: dict[str, Any] | None, event: dict[str, Any]) -> None:
+    """More of a reasoning item's summary text (kept whole by its ``output_item.done``; read here
+    so a stream cut before it keeps what came, for the echo a reasoning model requires)."""
+    at = event.get("summary_index", 0)
+    if item is None or not isinstance(at, int) or not 0 <= at < 64:
+        return
+    summary = item.get("summary")
+    if not isinstance(summary, list):
+        summary = item["summary"] = []
+    while len(summary) <= at:
+        summary.append({"type": "summary_text", "text": ""})
+    if isinstance(summary[at], dict):
+        summary[at] = {
+            **summary[at],
+            "text": str(summary[at].get("text", "")) + str(event.get("delta", "")),
+        }
 
 
 def _messages(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str, ...]]:
@@ -195,6 +215,9 @@ def _messages(stream: Iterator[tuple[str | None, str]]) -> tuple[Any, tuple[str,
             _block_delta(blocks[index], event.get("delta") or {}, partial, index)
         elif kind == "message_delta" and isinstance(event.get("delta"), dict):
             message["stop_reason"] = event["delta"].get("stop_reason")
+            if isinstance(event.get("usage"), dict):  # the final counts (output_tokens)
+                usage = message.get("usage")
+                message["usage"] = {**(usage if isinstance(usage, dict) else {}), **event["usage"]}
         elif kind == "message_stop":
             stopped = True
     for index, block in blocks.items():

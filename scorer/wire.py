@@ -48,6 +48,16 @@ class Wire:
         """The extra body fields (``--param body.FIELD=VALUE``)."""
         return {k[5:]: json.loads(v) for k, v in self.params if k.startswith("body.")}
 
+    def with_body_fields(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` with the extra body fields set; a field given as ``null`` is taken out
+        (``--param body.temperature=null`` for a model that refuses ``temperature``)."""
+        for name, value in self.body_fields().items():
+            if value is None:
+                body.pop(name, None)
+            else:
+                body[name] = value
+        return body
+
     def extra_headers(self) -> dict[str, str]:
         """The extra request headers (``--param header.NAME=VALUE``)."""
         return {k[7:]: str(json.loads(v)) for k, v in self.params if k.startswith("header.")}

@@ -5,7 +5,9 @@ reference model, fault and check speaks all three. Its own server-side copy of t
 purpose: the stand-in imitates a separate program.
 
 A reasoning item (Responses) or thinking block (Messages) sent back becomes the assistant message's
-``reasoning_content``, so a reasoning model that refuses a follow-up without it still does.
+``reasoning_content``, and its ``encrypted_content`` or ``signature`` the ``reasoning_details`` it
+was made from (``standin.dialect_out``), so a reasoning model that refuses a follow-up without its
+reasoning, or with its signature changed, refuses it in every dialect.
 """
 
 from __future__ import annotations
@@ -54,6 +56,17 @@ def _assistant(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return messages[-1]
 
 
+def _reasoning(assistant: dict[str, Any], text: Any, signature: Any) -> None:
+    """The reasoning sent back, as the Chat message it came from: its text and, when signed, the
+    ``reasoning_details`` entry it was made from (a stand-in's own ``sig_...`` is no signature)."""
+    assistant["reasoning_content"] = text
+    if isinstance(signature, str) and not signature.startswith("sig_"):
+        assistant["reasoning_details"] = [
+            {"type": "reasoning.text", "text": text, "signature": signature,
+             "format": "anthropic-claude-v1", "index": 0}
+        ]  # fmt: skip
+
+
 def _add_call(messages: list[dict[str, Any]], call_id: Any, name: Any, arguments: Any) -> None:
     call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
     _assistant(messages).setdefault("tool_calls", []).append(call)
@@ -80,7 +93,7 @@ def responses_to_chat(request: dict[str, Any]) -> tuple[dict[str, Any] | None, s
         elif kind == "reasoning":
             summary = item.get("summary") or []
             text = "".join(p.get("text", "") for p in summary if isinstance(p, dict))
-            _assistant(messages)["reasoning_content"] = text
+            _reasoning(_assistant(messages), text, item.get("encrypted_content"))
         elif kind == "function_call":
             _add_call(messages, item.get("call_id"), item.get("name"), item.get("arguments"))
         elif kind == "function_call_output":
@@ -122,7 +135,7 @@ def messages_to_chat(
                 if block.get("type") == "text":
                     assistant["content"] = (assistant["content"] or "") + block.get("text", "")
                 elif block.get("type") == "thinking":
-                    assistant["reasoning_content"] = block.get("thinking")
+                    _reasoning(assistant, block.get("thinking"), block.get("signature"))
                 elif block.get("type") == "tool_use":
                     arguments = json.dumps(block.get("input"), ensure_ascii=False)
                     _add_call(messages, block.get("id"), block.get("name"), arguments)

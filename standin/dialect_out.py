@@ -46,7 +46,11 @@ def responses_body(body: Any, model: str) -> dict[str, Any] | None:
     output: list[dict[str, Any]] = []
     if message.get("reasoning_content"):
         summary = [{"type": "summary_text", "text": message["reasoning_content"]}]
-        output.append({"type": "reasoning", "id": "rs_" + key[:20], "summary": summary})
+        item = {"type": "reasoning", "id": "rs_" + key[:20], "summary": summary}
+        signed = _signature(message)
+        if signed is not None:  # OpenAI's opaque reasoning, which a follow-up must send back
+            item["encrypted_content"] = signed
+        output.append(item)
     if message.get("content"):
         output.append({"type": "message", "id": "msg_" + key[:20], "status": "completed",
                        "role": "assistant", "content": [{"type": "output_text",
@@ -66,8 +70,25 @@ def responses_body(body: Any, model: str) -> dict[str, Any] | None:
         "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
         "model": body.get("model", model),
         "output": output,
-        "usage": _usage(body, "input_tokens", "output_tokens"),
+        "usage": _reasoning_usage(_usage(body, "input_tokens", "output_tokens"), message),
     }
+
+
+def _signature(message: dict[str, Any]) -> str | None:
+    """The signature of a thinking model's reasoning (``reasoning_details``, as OpenRouter sends
+    it), which the Responses and Messages forms carry as ``encrypted_content`` and ``signature``."""
+    details = message.get("reasoning_details")
+    first = details[0] if isinstance(details, list) and details else None
+    signed = first.get("signature") if isinstance(first, dict) else None
+    return signed if isinstance(signed, str) else None
+
+
+def _reasoning_usage(usage: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """Responses' usage with the reasoning tokens inside the output tokens, as OpenAI counts them
+    (``output_tokens_details.reasoning_tokens``)."""
+    text = message.get("reasoning_content")
+    tokens = max(1, len(text) // 4) if isinstance(text, str) and text else 0
+    return {**usage, "output_tokens_details": {"reasoning_tokens": tokens}}
 
 
 def _responses_error(body: dict[str, Any], model: str) -> dict[str, Any] | None:
@@ -97,8 +118,9 @@ def messages_body(body: Any, model: str) -> dict[str, Any] | None:
     key = digest("messages", json.dumps(body, sort_keys=True))
     content: list[dict[str, Any]] = []
     if message.get("reasoning_content"):
+        signed = _signature(message) or "sig_" + key[:16]
         content.append({"type": "thinking", "thinking": message["reasoning_content"],
-                        "signature": "sig_" + key[:16]})  # fmt: skip
+                        "signature": signed})  # fmt: skip
     if message.get("content"):
         content.append({"type": "text", "text": message["content"]})
     for call in message.get("tool_calls") or []:

@@ -39,7 +39,7 @@ from standin.history import tool_message_problem
 from standin.hostile import HOSTILE_KINDS, INFORMATIONAL, MODEL_OUTPUT_KINDS, bend, hostile
 from standin.hostile_text import TEXT_KINDS, hostile_body
 from standin.pricing import Usage, cost_usd, estimate_tokens, format_usd, usage_with_cost
-from standin.reply import Ask
+from standin.reply import Ask, repeat_of
 from standin.request_check import request_problem
 from standin.streamed import STREAMED_KINDS
 from standin.suite_follow import SuiteFollower
@@ -83,9 +83,6 @@ class Dispatcher:
         self._local = threading.local()
         self._latency_s = config.latency_ms / 1000.0
         self._attempts: Counter[tuple[str, str]] = Counter()
-        self._answers: Counter[tuple[str, str]] = (
-            Counter()
-        )  # a model's answers per body: ref/flaky draws from it
         self._lock = threading.Lock()
 
     def handle(
@@ -99,6 +96,7 @@ class Dispatcher:
         """The outcome of one request (``headers`` are only ever echoed by the ``echo`` fault),
         answered from ``suite`` (the follower's current one when None)."""
         self._local.suite = suite if suite is not None else self._follower.current()
+        self._local.repeat = repeat_of(headers or {})
         route_path = path.split("?", 1)[0].rstrip("/")
         if method == "POST" and route_path == CHAT_PATH:
             return self._chat(body, path, headers or {})
@@ -259,9 +257,9 @@ class Dispatcher:
         problem = tool_message_problem(messages) or (spec.check(ask) if spec.check else None)
         if problem:
             return self._error(400, problem, param="messages")
-        with self._lock:
-            self._answers[(base, body_digest)] += 1
-            ask = replace(ask, occurrence=self._answers[(base, body_digest)])
+        # ref/flaky's draw: the repeat the recorder names, so an answer depends on the request and
+        # its repeat alone, never on what the gateway answered before (a recording reproduces)
+        ask = replace(ask, occurrence=getattr(self._local, "repeat", 1))
         reply = spec.answer(ask)
         message = wire.message_json(reply)
         usage = Usage(

@@ -5,9 +5,11 @@ different answers. It imitates a real model's non-determinism at temperature 0 (
 Each case has a pass probability fixed by its id alone (``flaky_probability``: some cases always
 pass, some never, the rest 1/4, 1/2 or 3/4). Each step of a case of s steps is answered right with
 probability p^(1/s), so the case passes with probability p. The draw hashes (seed, case id, step,
-and how many times the gateway has answered this exact body: ``Ask.occurrence``, and the gateway's
-run when it serves one), so a fresh gateway with the same seed gives the same sequence of answers to
-the same sequence of requests, while repeats of one request differ. A wrong step gets one of the
+the repeat the request names: ``Ask.occurrence``, the ``X-Lobstack-Repeat`` header that ``record
+--repeats`` sends from repeat 2 on, else 1, and the gateway's run when it serves one), so the
+answer depends on the request and its repeat alone: any gateway with the same seed answers a
+recording the same way, whatever it answered before and in whatever order the requests come
+(``--concurrency``), while the repeats of one case differ. A wrong step gets one of the
 mistakes that always fail a step (a schema-invalid argument or a wrong unchecked value may still
 pass one), picked by the same draw.
 """
@@ -34,7 +36,7 @@ def flaky_probability(case_id: str) -> float:
 
 
 def flaky(ask: Ask) -> Reply:
-    """Right with the case's probability, drawn afresh for every answer to the same request."""
+    """Right with the case's probability, drawn afresh for every repeat of the same request."""
     pos = ask.position
     if pos is None:
         return Reply(UNKNOWN_TEXT)

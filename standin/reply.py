@@ -46,12 +46,16 @@ class Reply:
     headers: tuple[tuple[str, str], ...] = ()
 
 
+# Which repeat of a case a request is (recorder.gateway.REPEAT_HEADER, sent from repeat 2 on).
+REPEAT_HEADER = "X-Lobstack-Repeat"
+
+
 @dataclass(frozen=True)
 class Ask:
     """What a model sees of a request: where it is in the suite, the offered tools, the request
     digest, the seed, the tool schemas, which attempt of this same request it is (1-based), the
-    request's messages, which answer of the model to this same body it is (``occurrence``,
-    1-based; faulted attempts are not answers), and the gateway's run and ``ref/drifting``'s
+    request's messages, which repeat of its case the request is (``occurrence``, 1-based: the
+    ``X-Lobstack-Repeat`` header, else 1), and the gateway's run and ``ref/drifting``'s
     change point."""
 
     position: Position | None
@@ -79,3 +83,13 @@ class ModelSpec:
     drops_temperature: bool = False
     check: Callable[[Ask], str | None] | None = None
     price_in_body: bool = False
+
+
+def repeat_of(headers: dict[str, str]) -> int:
+    """The repeat a request belongs to: its ``X-Lobstack-Repeat`` header (``record --repeats``
+    sends it from repeat 2 on), else 1."""
+    for name, value in headers.items():
+        if name.lower() == REPEAT_HEADER.lower():
+            text = value.strip()
+            return int(text) if text.isdigit() and len(text) <= 6 and int(text) > 0 else 1
+    return 1

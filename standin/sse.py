@@ -135,6 +135,9 @@ def _responses(body: dict[str, Any], fault: str | None) -> list[str]:
         if item["type"] == "function_call" and fault == "stream-noargs":
             item = {k: v for k, v in item.items() if k != "arguments"}
         output.append(item)
+        if item["type"] == "reasoning":
+            frames += _reasoning_events(event, n, item)
+            continue
         if item["type"] != "function_call":
             frames.append(event("response.output_item.added", output_index=n, item=item))
             frames.append(event("response.output_item.done", output_index=n, item=item))
@@ -156,6 +159,26 @@ def _responses(body: dict[str, Any], fault: str | None) -> list[str]:
         frames.append(event("response.output_item.done", output_index=n, item=item))
     done = "response.incomplete" if body.get("status") == "incomplete" else "response.completed"
     return [*frames, event(done, response={**body, "output": output})]
+
+
+def _reasoning_events(event: Any, n: int, item: dict[str, Any]) -> list[str]:
+    """A reasoning item as OpenAI streams it: added empty, its summary text in deltas, then done
+    whole (with its ``encrypted_content``)."""
+    added = {k: v for k, v in item.items() if k != "encrypted_content"}
+    frames = [event("response.output_item.added", output_index=n, item={**added, "summary": []})]
+    where = {"item_id": item["id"], "output_index": n}
+    for at, part in enumerate(item.get("summary") or []):
+        empty = {"type": "summary_text", "text": ""}
+        frames.append(event("response.reasoning_summary_part.added", **where, summary_index=at,
+                            part=empty))  # fmt: skip
+        for piece in fragments(part["text"], None):
+            frames.append(event("response.reasoning_summary_text.delta", **where,
+                                summary_index=at, delta=piece))  # fmt: skip
+        frames.append(event("response.reasoning_summary_text.done", **where, summary_index=at,
+                            text=part["text"]))  # fmt: skip
+        frames.append(event("response.reasoning_summary_part.done", **where, summary_index=at,
+                            part=part))  # fmt: skip
+    return [*frames, event("response.output_item.done", output_index=n, item=item)]
 
 
 def _messages(body: dict[str, Any], fault: str | None) -> list[str]:
@@ -197,6 +220,15 @@ def _messages(body: dict[str, Any], fault: str | None) -> list[str]:
                         delta={"type": "input_json_delta", "partial_json": piece},
                     )
                 )
+        elif block["type"] == "thinking":  # as Anthropic streams it: text, then the signature
+            start = {"type": "thinking", "thinking": ""}
+            frames.append(event("content_block_start", index=n, content_block=start))
+            deltas = [
+                {"type": "thinking_delta", "thinking": p}
+                for p in fragments(block["thinking"], None)
+            ]
+            deltas.append({"type": "signature_delta", "signature": block["signature"]})
+            frames += [event("content_block_delta", index=n, delta=d) for d in deltas]
         else:
             frames.append(event("content_block_start", index=n, content_block=block))
         frames.append(event("content_block_stop", index=n))

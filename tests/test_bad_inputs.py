@@ -245,6 +245,11 @@ MODEL_ROWS = [
         M + f"{W}: expected a number of milliseconds >= 0 or null, got -5.0",
     ),
     (
+        "run-json-temperature-dropped-text",
+        _attempt("temperature_dropped", "yes"),
+        M + f"{W.removesuffix('.wall_ms')}.temperature_dropped: expected true or false, got 'yes'",
+    ),
+    (
         "run-json-wall-ms-text",
         _attempt("wall_ms", "12"),
         M + f"{W}: expected a number of milliseconds >= 0 or null, got '12'",

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scorer.dialect import DEFAULT, DIALECTS, dialect
@@ -69,7 +71,17 @@ def test_the_messages_request_body_requires_max_tokens() -> None:
         "system": "Be brief.",
         "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"name": "f", "description": "F.", "input_schema": {"type": "object"}}],
-    }  # no temperature: the Messages API takes none
+        "temperature": 0,  # the method's, as in Chat and Responses (decisions/dialects.md)
+    }
+
+
+def test_a_body_field_of_null_takes_the_field_out_in_every_dialect() -> None:
+    wire = Wire("chat", False, parse_params(["body.temperature=null", "body.top_k=3"]))
+    for name in ("chat", "responses", "messages"):
+        body = dialect(name).request_body(
+            "m", "S", OPENING, [TOOL], [], replace(wire, dialect=name)
+        )
+        assert "temperature" not in body and body["top_k"] == 3, name
 
 
 def test_a_suite_opening_with_calls_and_results_in_each_dialect() -> None:

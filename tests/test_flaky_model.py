@@ -1,21 +1,59 @@
-"""``ref/flaky``: repeated identical requests get different answers, reproducibly from the
-gateway's seed."""
+"""``ref/flaky``: the repeats of one request get different answers, reproducibly from the
+gateway's seed and the repeat each request names (``X-Lobstack-Repeat``), never from the order
+or number of the requests the gateway saw before."""
 
 from __future__ import annotations
 
+from recorder.gateway import REPEAT_HEADER, Gateway
 from standin import GatewayConfig, StandInGateway
 from standin.flaky import flaky_probability
+from standin.reply import REPEAT_HEADER as STANDIN_REPEAT_HEADER
 from tests.gateway_fixtures import CASES, MINI_SUITE, chat_body, post, step_passes
 
 TIMES = 24
 
 
+def repeat(n: int) -> dict[str, str]:
+    """The headers of a request of repeat ``n``, as the recorder sends them."""
+    return dict(Gateway("", repeat=n).headers())
+
+
 def verdicts(seed: int, case_id: str, times: int = TIMES) -> list[bool]:
-    """Whether each of ``times`` answers to the same step-1 request of ``case_id`` passes, on a
-    fresh gateway."""
+    """Whether the answer to the step-1 request of ``case_id`` passes in each of repeats
+    1..``times``, on a fresh gateway."""
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE, seed=seed)) as gateway:
         body = chat_body(case_id, "ref/flaky")
-        return [step_passes(case_id, 0, post(gateway, body)) for _ in range(times)]
+        return [
+            step_passes(case_id, 0, post(gateway, body, headers=repeat(n)))
+            for n in range(1, times + 1)
+        ]
+
+
+def flaky_case() -> str:
+    return next(c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1)
+
+
+def test_the_recorder_and_the_stand_in_name_the_repeat_alike() -> None:
+    assert REPEAT_HEADER == STANDIN_REPEAT_HEADER
+    assert repeat(1) == {}  # repeat 1 is the method's own request: no header
+    assert repeat(3) == {REPEAT_HEADER: "3"}
+
+
+def test_an_answer_depends_on_the_request_and_its_repeat_not_on_what_came_before() -> None:
+    """The nondeterminism two recordings on one gateway showed (a 3-repeat recording at
+    --concurrency 1 then 4 got other verdicts): the draw counted the gateway's answers to a body.
+    Now the same repeats in another order, asked twice, get the same answers."""
+    case_id = flaky_case()
+    expected = verdicts(7, case_id, 6)
+    with StandInGateway(GatewayConfig(suite_path=MINI_SUITE, seed=7)) as gateway:
+        body = chat_body(case_id, "ref/flaky")
+        for order in ([6, 5, 4, 3, 2, 1], [2, 4, 6, 1, 3, 5]):
+            got = {
+                n: step_passes(case_id, 0, post(gateway, body, headers=repeat(n))) for n in order
+            }
+            assert [got[n] for n in range(1, 7)] == expected
+        # a request that names no repeat is repeat 1, however often it is asked
+        assert [step_passes(case_id, 0, post(gateway, body)) for _ in range(3)] == [expected[0]] * 3
 
 
 def test_the_probabilities_cover_always_never_and_in_between() -> None:
@@ -30,27 +68,22 @@ def test_always_and_never_cases_answer_the_same_verdict_every_time() -> None:
             assert verdicts(0, case_id, 8) == [p == 1.0] * 8, case_id
 
 
-def test_repeated_identical_requests_differ_and_reproduce_from_the_seed() -> None:
-    flaky_case = next(
-        c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1
-    )
-    first = verdicts(7, flaky_case)
+def test_repeats_of_one_request_differ_and_reproduce_from_the_seed() -> None:
+    first = verdicts(7, flaky_case())
     assert True in first and False in first  # the same body got both a right and a wrong answer
-    assert verdicts(7, flaky_case) == first  # a fresh gateway with the same seed: the same sequence
-    assert verdicts(8, flaky_case) != first  # another seed: another sequence
+    assert verdicts(7, flaky_case()) == first  # a fresh gateway, the same seed: the same answers
+    assert verdicts(8, flaky_case()) != first  # another seed: other answers
 
 
-def test_faulted_attempts_do_not_use_up_draws() -> None:
-    """A 429 is not an answer: the draw sequence only counts what the model answered."""
-    flaky_case = next(
-        c for c in CASES if 0 < flaky_probability(c) < 1 and len(CASES[c]["steps"]) == 1
-    )
+def test_faulted_attempts_do_not_change_the_draw() -> None:
+    """A 429 is not an answer: the retried request of a repeat gets that repeat's answer."""
+    case_id = flaky_case()
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE, seed=7)) as gateway:
-        body = chat_body(flaky_case, "ref/flaky~429,200,429,200")
-        answers = [post(gateway, body) for _ in range(4)]
+        body = chat_body(case_id, "ref/flaky~429,200,429,200")
+        answers = [post(gateway, body, headers=repeat(n)) for n in (1, 1, 2, 2)]
     assert [a.status_code for a in answers] == [429, 200, 429, 200]
-    assert [step_passes(flaky_case, 0, a) for a in answers if a.status_code == 200] == verdicts(
-        7, flaky_case, 2
+    assert [step_passes(case_id, 0, a) for a in answers if a.status_code == 200] == verdicts(
+        7, case_id, 2
     )
 
 

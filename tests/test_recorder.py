@@ -124,16 +124,20 @@ def test_garbage_200_is_errored_as_malformed(gateway, tmp_path: Path) -> None:
 
 
 def test_dropped_temperature_sets_temperature_ignored(gateway, tmp_path: Path) -> None:
-    assert (
-        rescore_model(run(gateway, tmp_path, "ref/no-temperature", ALL[:2]), SUITE)[
-            "temperature_ignored"
-        ]
-        is True
-    )
-    assert (
-        rescore_model(run(gateway, tmp_path, "ref/oracle", ALL[:2]), SUITE)["temperature_ignored"]
-        is False
-    )
+    """results.json computes it from the answers' headers, and run.json, written at record time,
+    says the same (it was written false for every run before)."""
+    dropped = run(gateway, tmp_path, "ref/no-temperature", ALL[:2])
+    assert rescore_model(dropped, SUITE)["temperature_ignored"] is True
+    manifest = json.loads((dropped / "run.json").read_text(encoding="utf-8"))
+    assert manifest["temperature_ignored"] is True
+    assert all(a["temperature_dropped"] is True for a in manifest["cases"][ALL[0]]["attempts"])
+    assert read_manifest(dropped).dropped_temperature() is True
+    kept = run(gateway, tmp_path, "ref/oracle", ALL[:2])
+    assert rescore_model(kept, SUITE)["temperature_ignored"] is False
+    manifest = json.loads((kept / "run.json").read_text(encoding="utf-8"))
+    assert manifest["temperature_ignored"] is False
+    # only when true: an attempt of a run that kept temperature reads as it always did
+    assert all("temperature_dropped" not in a for a in manifest["cases"][ALL[0]]["attempts"])
 
 
 def test_no_secret_in_any_cassette(

@@ -24,26 +24,27 @@ ALL = [case.id for case in SUITE.cases]
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two separate recordings of ref/flaky x5 (one gateway: the second gets the next draws) and
+    """Two separate recordings of ref/flaky x5 (the second from a gateway of another seed: a
+    recording is reproducible from its seed, so a re-run of the model is another seed's draws) and
     ref/first-tool, each rescored into ``<root>/<name>/reports``."""
     from standin import GatewayConfig, StandInGateway
 
     root = tmp_path_factory.mktemp("gate")
-    with StandInGateway(GatewayConfig(suite_path=SUITE_PATH)) as gateway:
-        for name, model, repeats in (
-            ("a", "ref/flaky", 5),
-            ("b", "ref/flaky", 5),
-            ("worse", "ref/first-tool", 3),
-        ):
+    for name, model, repeats, seed in (
+        ("a", "ref/flaky", 5, 0),
+        ("b", "ref/flaky", 5, 1),
+        ("worse", "ref/first-tool", 3, 0),
+    ):
+        with StandInGateway(GatewayConfig(suite_path=SUITE_PATH, seed=seed)) as gateway:
             todo = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ALL]
             record(SUITE_PATH, model, root / name / "cassettes", gateway.url, todo, concurrency=4)
-            rescore(
-                root / name / "cassettes",
-                SUITE_PATH,
-                root / name / "reports",
-                workers=1,
-                html=False,
-            )
+        rescore(
+            root / name / "cassettes",
+            SUITE_PATH,
+            root / name / "reports",
+            workers=1,
+            html=False,
+        )
     return root
 
 

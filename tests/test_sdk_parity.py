@@ -42,6 +42,9 @@ def _sdk(url: str, kind: str, body: dict[str, Any], stream: bool) -> list[tuple[
 
     fields = {k: v for k, v in body.items() if k not in ("stream", "stream_options")}
     if kind == "messages":
+        # anthropic 2.x has no temperature parameter (the newest models refuse one); the API at
+        # anthropic-version 2023-06-01 takes it, so it goes as an extra body field, as sent
+        fields["extra_body"] = {"temperature": fields.pop("temperature")}
         client = anthropic.Anthropic(base_url=url.removesuffix("/v1"), api_key="k")
         if stream:
             with client.messages.stream(**fields) as events:

@@ -111,17 +111,38 @@ def test_a_wire_row_is_not_routed_to_its_own_model(scored) -> None:  # type: ign
     assert (row.model, row.routed) == ("ref/noisy (responses)", ())
 
 
-def test_rows_without_their_wire_are_told_apart_by_model_dir(scored) -> None:  # type: ignore[no-untyped-def]
-    # cases.parquet does not carry the wire (its columns stay as they were): `leaderboard` over a
-    # reports dir names two runs of one model by their model dirs instead of keying them as one
+def test_the_board_from_rows_equals_the_board_from_rescore(scored, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The rows carry each run's wire (the cases table's footer), so `leaderboard` over the reports
+    dir, or over a rows dataset, labels and orders the model's two wires and names the anomalies
+    exactly as rescore did (they were told apart by model dir before)."""
+    from replay.leaderboard import leaderboard_csv, leaderboard_md
     from replay.rows.leaderboard import slice_leaderboard
+    from replay.rows.wires import META_WIRES
+    from tests.conftest import ROOT
 
-    board = slice_leaderboard(scored.out / "cases.parquet")
-    assert sorted(s.model for s in ordered(board.summaries)) == [
-        "ref/noisy",
-        f"{FAULTY} [ref_oracle_dropcall-stream]",
-        f"{FAULTY} [ref_oracle_stream-dropcall]",
-    ]
+    rows = tmp_path / "rows"
+    rescore(scored.out.parent / "chat", MINI_SUITE, tmp_path / "again", workers=1,
+            warn=lambda _t: None, html=False, rows=rows)  # fmt: skip
+    expected_md = (scored.out / "leaderboard.md").read_text(encoding="utf-8")
+    expected_csv = (scored.out / "leaderboard.csv").read_text(encoding="utf-8")
+    for source in (scored.out / "cases.parquet", rows):
+        board = slice_leaderboard(source)
+        assert leaderboard_md(board.summaries, board.suite) == expected_md, source
+        assert leaderboard_csv(board.summaries) == expected_csv, source
+    footer = json.loads(pl_metadata(scored.out / "cases.parquet")[META_WIRES])
+    assert footer == {
+        "ref_oracle_dropcall-stream": {
+            "dialect": "chat", "stream": True, "params": {}, "transport_anomalies": 6
+        }
+    }  # fmt: skip
+    # the method's runs alone write no footer key: the committed rows are byte for byte as before
+    assert META_WIRES not in pl_metadata(ROOT / "reports" / "cases.parquet")
+
+
+def pl_metadata(path):  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    return pl.read_parquet_metadata(path)
 
 
 def test_the_front_keeps_one_row_per_run(scored) -> None:  # type: ignore[no-untyped-def]

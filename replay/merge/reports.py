@@ -26,6 +26,7 @@ from replay.rows.leaderboard import SuiteRef
 from replay.rows.one_suite import short
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table
+from replay.rows.wires import labels, wires_of, with_wires
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import dumps
@@ -238,7 +239,9 @@ def merge_reports(
         files.append(out / document["model_slug"] / "results.json")
     suite = documents[0]["suite"] if documents else {"name": "", "version": "", "sha256": ""}
     ref = SuiteRef(suite["name"], suite["version"], suite["sha256"])
-    files += write_tables(out, ref, summaries, tables, rows=rows)
+    wires = wires_of(documents)  # the rows carry no wire: the documents do
+    summaries = with_wires(summaries, labels(wires, out))
+    files += write_tables(out, ref, summaries, tables, rows=rows, wires=wires)
     if suite_json is not None:
         from replay.html import render_report
 

@@ -90,6 +90,7 @@ def rescore(
     from replay.out_dir import remove_stale_results
     from replay.report_tables import suite_ref, write_tables
     from replay.rows.build import add_rows, frames_of_rows
+    from replay.rows.wires import wires_of
     from replay.typed_results import typed_results
 
     if shard is not None and rows is not None:
@@ -144,7 +145,10 @@ def rescore(
     # each document checked and typed once: every board and the page render these
     typed = [typed_results(r.results) for r in reports if not r.error]
     summaries = [t.summary for t in typed]
-    files += write_tables(out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows)
+    wires = wires_of(r.results for r in reports if not r.error)
+    files += write_tables(
+        out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows, wires
+    )
     if html:
         write_atomic(inside(out, "index.html"), _html(typed, suite_path), out)
         files.append(out / "index.html")

@@ -59,6 +59,7 @@ from replay.rows.schema import (
 )
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
+from replay.rows.wires import footer
 from scorer.errors import ResultsError, UsageError
 
 __all__ = [
@@ -90,10 +91,14 @@ def check_layout(root: Path) -> None:
         )
 
 
-def append(root: Path, tables: dict[str, Any]) -> list[Path]:
+def append(
+    root: Path, tables: dict[str, Any], wires: dict[str, dict[str, Any]] | None = None
+) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is
-    replaced. Refused (ResultsError, before any file is written) when another partition of the
-    same version was scored with another suite file (METHOD decision 110)."""
+    replaced. ``wires``: the footer entries of models recorded through another wire (their cases
+    files carry them: ``replay.rows.wires``). Refused (ResultsError, before any file is written)
+    when another partition of the same version was scored with another suite file (METHOD
+    decision 110)."""
     runs = RUN_KEY in tables["cases"].columns
     by = tuple(partition_keys(runs))
     found_keys = tables["cases"].select(*by, "suite_sha256").unique(maintain_order=True).rows()
@@ -139,7 +144,10 @@ def append(root: Path, tables: dict[str, Any]) -> list[Path]:
             metadata[META_RUN_DATE] = str(dates[0]) if len(dates) else ""
         for table in TABLES:
             frame = split[table].get(key, tables[table].clear())
-            written.append(write_table(partition.file(table), frame, table, metadata, True, root))
+            extra = (
+                {**metadata, **footer(wires or {}, [model_slug])} if table == "cases" else metadata
+            )
+            written.append(write_table(partition.file(table), frame, table, extra, True, root))
     return written
 
 

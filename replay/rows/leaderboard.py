@@ -17,6 +17,7 @@ from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
 from replay.rows.partition import holds_partitions, partition_of_file
 from replay.rows.store import check_file, polars_errors, read_table, scan_tables
 from replay.rows.unmatched import explain_empty, unknown_models
+from replay.rows.wires import read_footer, with_wires
 from scorer.errors import ResultsError, UsageError
 from scorer.summarize import summarize
 from scorer.summary import ModelSummary
@@ -150,11 +151,22 @@ def slice_leaderboard(
     ):  # one version, several suite files: not one leaderboard (decision 110)
         by_sha = _collect(files, lambda: slice_models_by_sha(frame))
         raise mixed_suite_files(source, suites["suite_version"][0], by_sha)
+    found = {s.model_slug: s for s in with_wires(list(found.values()), _wires(files))}
     title = suites["suite_version"][0] + (f", group {group}" if group else "")
     names, shas = ", ".join(suites["suite_name"]), ", ".join(suites["suite_sha256"])
     total = sum(s.case_runs.total for s in found.values())
     board = SliceBoard(SuiteRef(names, title, shas), tuple(found.values()), total)
     return replace(board, latest_runs=_latest_runs(rows, files)) if rows.is_dir() else board
+
+
+def _wires(files: tuple[Path, ...]) -> dict[str, tuple[str, int | None]]:
+    """The wire of each model whose rows' footers name one (``replay.rows.wires``)."""
+    import polars as pl
+
+    found: dict[str, tuple[str, int | None]] = {}
+    for path in files:
+        found.update(read_footer(pl.read_parquet_metadata(path), path))
+    return found
 
 
 def _latest_runs(rows: Path, files: tuple[Path, ...]) -> tuple[tuple[str, str, int], ...]:
