@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from recorder.files import read_suite  # noqa: E402
 from recorder.record import record  # noqa: E402
 from replay.score_models import score_model  # noqa: E402
-from scorer.wire import Wire  # noqa: E402
+from scorer.wire.settings import Wire  # noqa: E402
 from standin.config import GatewayConfig  # noqa: E402
 from standin.server import StandInGateway  # noqa: E402
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
-from scorer.openai_chat import COST_HEADER
+from scorer.wire.openai_chat import COST_HEADER
 
 _PORT = typer.Option(
     "8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
-from scorer.openai_chat import COST_HEADER
+from scorer.wire.openai_chat import COST_HEADER
 
 if TYPE_CHECKING:
     from lobstack_eval.record_session import Limits, RecordJob
     from recorder.run_stamp import RunStamp
-    from scorer.wire import Wire
+    from scorer.wire.settings import Wire
 
 
 _MODEL = typer.Option(
@@ -208,8 +208,8 @@ def _limits(
 
 def _wire(dialect: str, stream: bool, params: list[str]) -> Wire:
     """--dialect, --stream and --param, checked: a bad one is a usage error naming it."""
-    from scorer.dialect import dialect as known_dialect
-    from scorer.wire import Wire, parse_params
+    from scorer.wire.dialect import dialect as known_dialect
+    from scorer.wire.settings import Wire, parse_params
 
     return Wire(known_dialect(dialect).name, stream, parse_params(params))
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 if TYPE_CHECKING:
     from lobstack_eval.progress import CaseProgress

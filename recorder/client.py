@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from recorder.answer_read import read_body
 from recorder.gateway import Gateway, as_gateway
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
-from scorer.dialect import Dialect
-from scorer.headers import gateway_header, speaks_lobstack
-from scorer.openai_chat import COST_HEADER
 from scorer.outcome import Attempt
-from scorer.prices import attempt_price
-from scorer.response import BodyError, ModelResponse
+from scorer.wire.dialect import Dialect
+from scorer.wire.headers import gateway_header, speaks_lobstack
+from scorer.wire.openai_chat import COST_HEADER
+from scorer.wire.prices import attempt_price
+from scorer.wire.response import BodyError, ModelResponse
 
 BACKOFF_S = (1.0, 2.0, 4.0)
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.dialect import Dialect, dialect
-from scorer.openai_chat import COST_HEADER
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.dialect import Dialect, dialect
+from scorer.wire.openai_chat import COST_HEADER
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 STREAM_ACCEPT = "text/event-stream"
 

@@ -14,7 +14,7 @@ from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 MANIFEST = "run.json"
 FORMAT_VERSION = 1

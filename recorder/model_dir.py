@@ -17,7 +17,7 @@ from recorder.slug import checked_model_slug
 from recorder.version import installed_version
 from scorer.errors import CassetteError
 from scorer.suite.model import Suite
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 
 def recorder_version() -> str:

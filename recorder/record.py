@@ -49,7 +49,7 @@ from recorder.suite_served import StaleSuite
 from recorder.transport import DEFAULT_TIMEOUT_S
 from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite.model import Suite
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 
 def check_timeout(timeout_s: float) -> None:

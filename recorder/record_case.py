@@ -24,7 +24,7 @@ from recorder.suite_served import check_served
 from recorder.transport import HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
 from scorer.suite.model import Suite
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 
 @dataclass(frozen=True)

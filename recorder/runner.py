@@ -4,10 +4,10 @@ by step.
 After a passing step the runner appends the model's answer exactly as it was sent (every field:
 ``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``, Responses' reasoning
 items...: reasoning providers refuse a follow-up without them) and each call's scripted result of
-the expected call it was matched to, in the run's dialect (``scorer.dialect``), then asks again; a
-chain stops at the first step that fails. A call without a usable id gets a stable generated one,
-written into both the echoed call and its tool message. The same code runs against the network
-(record) and against cassettes (rescore).
+the expected call it was matched to, in the run's dialect (``scorer.wire.dialect``), then asks
+again; a chain stops at the first step that fails. A call without a usable id gets a stable
+generated one, written into both the echoed call and its tool message. The same code runs against
+the network (record) and against cassettes (rescore).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from recorder.answer_read import TOO_DEEP
 from recorder.client import call_with_retries
 from recorder.gateway import Gateway, as_gateway
 from recorder.transport import HttpRequest, Transport, Unrecorded
-from scorer.dialect import DEFAULT, Dialect
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.response import ModelResponse
 from scorer.suite.model import Case, Step, Suite
+from scorer.wire.dialect import DEFAULT, Dialect
+from scorer.wire.response import ModelResponse
 
 NO_SCRIPTED_RESULT = (
     "error: this call does not match any expected call, so the suite has no result for it"

@@ -18,7 +18,7 @@ from recorder.files import read_suite
 from recorder.manifest_read import read_manifest
 from recorder.record import record
 from replay.rescore import rescore_model
-from scorer.response import body_error
+from scorer.wire.response import body_error
 from standin.wire import CHOICE_ERROR, choice_error_json
 from tests.conftest import MINI_SUITE
 

@@ -12,7 +12,7 @@ import pytest
 from recorder.record import record
 from recorder.slug import checked_model_slug
 from replay.score_models import rescore_model
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from tests.conftest import MINI_SUITE
 
 WAYS = [Wire(d, s) for d in ("chat", "responses", "messages") for s in (False, True)]

@@ -16,7 +16,7 @@ from recorder.record import record
 from replay.diff_runs.history import merge_history
 from replay.score_models import rescore_model
 from scorer.errors import HistoryError, ResultsError
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"

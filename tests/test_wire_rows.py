@@ -18,7 +18,7 @@ from recorder.record import record
 from replay.leaderboard import ordered
 from replay.leaderboard_text import terminal_lines
 from replay.rescore import rescore
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from tests.conftest import MINI_SUITE
 
 CASES = [

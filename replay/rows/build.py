@@ -23,19 +23,19 @@ import orjson
 
 from replay.rows.schema import COST_SCALE, schema, sort_columns
 from scorer.errors import ResultsError
-from scorer.headers import price
 from scorer.metrics import CallRun, CaseRun, StepRun, of_level
 from scorer.safe_text import utf8
 from scorer.status import is_scored
 from scorer.suite.model import Case, Suite
+from scorer.wire.headers import price
 
 _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
 
 
 def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
-    """The exact sum of the answered attempts' prices (read as ``scorer.headers.price`` reads them)
-    as text, and as a decimal(38, 18) when that holds it exactly (else None); (None, None) when
-    any answer is unpriced."""
+    """The exact sum of the answered attempts' prices (read as ``scorer.wire.headers.price`` reads
+    them) as text, and as a decimal(38, 18) when that holds it exactly (else None); (None, None)
+    when any answer is unpriced."""
     total = Decimal(0)
     for attempt in attempts:
         if attempt.get("status") is None:

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer import anthropic_messages, openai_chat, openai_responses
 from scorer.errors import UsageError
-from scorer.response import BodyError, ModelResponse, body_error, parse_completion
-from scorer.wire import Wire
+from scorer.wire import anthropic_messages, openai_chat, openai_responses
+from scorer.wire.response import BodyError, ModelResponse, body_error, parse_completion
+from scorer.wire.settings import Wire
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})  # the method's transport errors
 
