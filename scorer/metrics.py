@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from scorer import case_shape
+from scorer.matching import same_names
 from scorer.status import is_scored
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def right_tool(run: CaseRun) -> bool | None:
         return None
     step = run.steps.get(first)
     expected = [c.name for c in run.case.steps[first].calls]
-    return step is not None and sorted(step.names) == sorted(expected)
+    return step is not None and same_names(step.names, expected)
 
 
 @metric(
