@@ -120,9 +120,7 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
         return StepVerdict(False, reason, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:
-            return StepVerdict(
-                False, _not_an_object(call, args, response), verdicts, unmatched
-            )
+            return StepVerdict(False, _not_an_object(call, args, response), verdicts, unmatched)
     edges = [
         [
             j

@@ -47,7 +47,7 @@ class CallRun:
 
 
 @dataclass(frozen=True)
-class CaseRun:
+class CaseRunView:
     """One case-run as a case or call metric sees it: the case, its status, the steps it reached
     (by index) and every tool call it made, in order."""
 
@@ -149,7 +149,7 @@ def metric(
     over="every case",
     counts="every step of the case passes",
 )
-def overall(run: CaseRun) -> bool | None:
+def overall(run: CaseRunView) -> bool | None:
     return run.status == "passed" if run.scored else None
 
 
@@ -163,7 +163,7 @@ def overall(run: CaseRun) -> bool | None:
     counts="at the case's first call step, the names called equal the names expected",
     aka="correct tool selection",
 )
-def right_tool(run: CaseRun) -> bool | None:
+def right_tool(run: CaseRunView) -> bool | None:
     first = case_shape.first_call_step(run.case)
     if not run.scored or first is None:
         return None
@@ -184,7 +184,7 @@ def right_tool(run: CaseRun) -> bool | None:
     "asks twice, so every call is a first try",
     aka="schema-valid on first try",
 )
-def valid_arguments(run: CaseRun) -> tuple[int, int]:
+def valid_arguments(run: CaseRunView) -> tuple[int, int]:
     offered = [c for c in run.calls if c.offered is True]
     if not run.scored:
         return 0, 0
@@ -202,7 +202,7 @@ def valid_arguments(run: CaseRun) -> tuple[int, int]:
     aka="hallucinated or unknown name",
     lower_is_better=True,
 )
-def made_up_tool(run: CaseRun) -> tuple[int, int]:
+def made_up_tool(run: CaseRunView) -> tuple[int, int]:
     if not run.scored:
         return 0, 0
     return sum(1 for c in run.calls if c.offered is not True), len(run.calls)
@@ -217,7 +217,7 @@ def made_up_tool(run: CaseRun) -> tuple[int, int]:
     counts="every step passes",
     aka="multi-step success",
 )
-def chains(run: CaseRun) -> bool | None:
+def chains(run: CaseRunView) -> bool | None:
     return run.status == "passed" if run.scored and case_shape.is_chain(run.case) else None
 
 
@@ -229,7 +229,7 @@ def chains(run: CaseRun) -> bool | None:
     over="cases with a step expecting two or more calls",
     counts="that step passes, with all its calls in one response",
 )
-def parallel(run: CaseRun) -> bool | None:
+def parallel(run: CaseRunView) -> bool | None:
     steps = case_shape.parallel_steps(run.case)
     return all(run.passed(i) for i in steps) if run.scored and steps else None
 
@@ -244,7 +244,7 @@ def parallel(run: CaseRun) -> bool | None:
     counts="the model made no call",
     aka="correct abstention",
 )
-def no_call_needed(run: CaseRun) -> bool | None:
+def no_call_needed(run: CaseRunView) -> bool | None:
     return run.passed(0) if run.scored and case_shape.expects_no_call_first(run.case) else None
 
 

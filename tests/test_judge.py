@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import ModelResponse, ToolCall, judge_step
-from scorer.metrics import CaseRun, StepRun, right_tool
+from scorer.metrics import CaseRunView, StepRun, right_tool
 from tests.suitekit import make_suite, single_step_case
 
 ROWS = json.loads((Path(__file__).parent / "tables" / "judge.json").read_text(encoding="utf-8"))
@@ -37,7 +37,7 @@ def right_tool_of(row: dict[str, Any]) -> bool | None:
     verdict = judged(row)
     status = "passed" if verdict.passed else "failed"
     step = StepRun(verdict.passed, tuple(call.name for call in verdict.calls))
-    return right_tool(CaseRun(suite.cases[0], status, {0: step}, ()))
+    return right_tool(CaseRunView(suite.cases[0], status, {0: step}, ()))
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row["id"] for row in ROWS])

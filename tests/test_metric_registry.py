@@ -15,7 +15,7 @@ from scorer.metrics import (
     REGISTRY,
     REPEAT_METRICS,
     CallRun,
-    CaseRun,
+    CaseRunView,
     StepRun,
     rank_key,
 )
@@ -102,7 +102,7 @@ def test_levels_and_directions() -> None:
 
 
 def _run(case_id: str, status: str, steps: dict[int, tuple[bool, tuple[str, ...]]], calls=()):
-    return CaseRun(
+    return CaseRunView(
         CASES[case_id],
         status,
         {i: StepRun(passed, names) for i, (passed, names) in steps.items()},

@@ -23,7 +23,7 @@ import orjson
 
 from replay.rows.schema import COST_SCALE, schema, sort_columns
 from scorer.errors import ResultsError
-from scorer.metrics import CallRun, CaseRun, StepRun, of_level
+from scorer.metrics import CallRun, CaseRunView, StepRun, of_level
 from scorer.safe_text import utf8
 from scorer.status import is_scored
 from scorer.suite.model import Case, Suite
@@ -51,7 +51,7 @@ def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
     return format(total, "f"), exact if exact == total else None
 
 
-def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list) -> CaseRun:
+def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list) -> CaseRunView:
     """The case-run as the metric registry sees it: reached steps by index, every call's facts."""
     reached = {
         step["index"]: StepRun(
@@ -61,10 +61,10 @@ def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list)
         for step in steps
     }
     facts = tuple(CallRun(c["offered"], c["schema_valid"]) for c in calls)
-    return CaseRun(case, status, reached, facts)
+    return CaseRunView(case, status, reached, facts)
 
 
-def _metric_columns(run: CaseRun) -> dict[str, Any]:
+def _metric_columns(run: CaseRunView) -> dict[str, Any]:
     """Every case and call metric's column(s) of one case-run (scorer.metrics computes them)."""
     row: dict[str, Any] = {}
     for m in of_level("case", "call"):
