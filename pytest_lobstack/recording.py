@@ -88,6 +88,7 @@ class RecordMode:
 
     def _record(self, model: ModelRef) -> None:
         from recorder.record import record
+        from recorder.settings import RecordSettings
 
         if not self._records(model):
             return
@@ -99,7 +100,12 @@ class RecordMode:
         what = "case(s)" if self._repeats(model) == 1 else "case-run(s)"
         self._say(f"lobstack: recording {len(todo)} {what} of {model.name} via {endpoint.url}")
         summary = record(
-            settings.suite, model.name, settings.cassettes, endpoint, todo, settings.concurrency
+            settings.suite,
+            model.name,
+            settings.cassettes,
+            endpoint,
+            todo,
+            RecordSettings(concurrency=settings.concurrency),
         )
         self._say(
             f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in "

@@ -41,8 +41,4 @@ class Gateway:
         return tuple(extra.items())
 
 
-def as_gateway(value: Gateway | str, cost_header: str | None = None) -> Gateway:
-    """``value`` as a Gateway (an API root alone is the method's request)."""
-    if isinstance(value, Gateway):
-        return value
-    return Gateway(value, Wire(), cost_header or COST_HEADER)
+METHOD_GATEWAY = Gateway("")  # the method's request and price header, for a reader with no run

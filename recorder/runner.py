@@ -19,7 +19,7 @@ from typing import Any
 
 from recorder.answer_read import TOO_DEEP
 from recorder.client import call_with_retries
-from recorder.gateway import Gateway, as_gateway
+from recorder.gateway import METHOD_GATEWAY, Gateway
 from recorder.transport import HttpRequest, Transport, Unrecorded
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
@@ -41,7 +41,7 @@ def request_body(
 ) -> dict[str, Any]:
     """The request of one step: the case's messages, what the chain echoed so far, and the tools,
     in the gateway's dialect (default: the method's Chat Completions request)."""
-    gateway = gateway or Gateway("")
+    gateway = gateway or METHOD_GATEWAY
     tools = [suite.tools[name].spec for name in case.tools]
     messages = [dict(m) for m in case.messages]
     return gateway.dialect.request_body(
@@ -91,15 +91,12 @@ def run_case(
     suite: Suite,
     case: Case,
     model: str,
-    gateway: Gateway | str,
+    gateway: Gateway,
     transport: Transport,
     sleep: Callable[[float], None] = time.sleep,
-    cost_header: str | None = None,
 ) -> CaseOutcome:
     """Run every step of ``case`` until one fails; the outcome carries every attempt and
-    reached step. ``gateway`` is the run's Gateway (an API root alone: the method's request,
-    priced by ``cost_header``)."""
-    gateway = as_gateway(gateway, cost_header)
+    reached step. ``gateway`` is the run's Gateway (its dialect, settings and price header)."""
     echoed: list[dict[str, Any]] = []
     attempts: list[Attempt] = []
     steps: list[StepRecord] = []
