@@ -1,6 +1,7 @@
-"""Pure scoring: the suite (``suite/``, ``suite new``'s drafts in ``suite/draft/``), the
-statistics (``stats/``), the drift test (``drift/``), the suite audit (``audit/``) and, at the top,
-argument checks, the step judge, the schema subset, the wire dialects and the metrics.
+"""Pure scoring: the suite (``suite/``, ``suite new``'s drafts in ``suite/draft/``), tool schemas
+(``schema/``), the wire format and its dialects (``wire/``), the statistics (``stats/``), the drift
+test (``drift/``), the suite audit (``audit/``) and, at the top, argument checks, matching, the
+step judge, the metrics, the summaries and results.json.
 
 No I/O and no network: callers read files and pass bytes or parsed values in. The public names are
 re-exported lazily (PEP 562), so importing ``scorer.errors`` from the CLI does not load the

@@ -3,10 +3,12 @@
 A metric is one decorated function (``@metric(...)``, like inspect_ai's ``@metric`` factory): the
 function is how one case-run (or, for a repeat metric, one case over its repeats) counts; the
 declaration holds what every view needs: the key results.json and the rows use, the labels the
-reports show, the unit, the direction, what the rate is over and its interval. ``scorer.summarize``
-computes the rates, ``replay.rows`` the per-case-run columns, and every view (terminal, markdown,
-CSV, HTML, the pytest plugin's bounds) reads names, labels and direction here. Adding a metric is
-one declaration here plus its test (CONTRIBUTING.md, "Add a metric column").
+reports show, the direction and what the rate is over. ``scorer.summarize`` computes the rates (the
+interval follows the level: clustered by case for case and call metrics, which is plain Wilson for
+a case metric at K = 1, and plain Wilson for repeat metrics, one value per case;
+METHOD.md#clustered-interval-rule), ``replay.rows`` the per-case-run columns, and every view
+(terminal, markdown, CSV, HTML, the pytest plugin's bounds) reads names, labels and direction here.
+Adding a metric is one declaration here plus its test (CONTRIBUTING.md, "Add a metric column").
 
 Three levels: a ``case`` metric is a boolean per case-run (None where it does not apply or the
 case-run is not scored); a ``call`` metric is a count of calls and its base per case-run; a
@@ -85,10 +87,8 @@ class Metric:
     counts: str
     aka: str
     lower_is_better: bool
-    interval: Literal["clustered", "wilson"]
     shown: bool  # in the human tables (False: results.json and CSV only)
     compute: Callable[..., Any]
-    unit: str = "%"
 
     @property
     def method_row(self) -> str:
@@ -130,9 +130,6 @@ def metric(
             counts=counts,
             aka=aka,
             lower_is_better=lower_is_better,
-            # One value per case (repeat metrics) is plain Wilson; the rest are clustered by case,
-            # which is plain Wilson for a case metric at K = 1 (METHOD.md#clustered-interval-rule).
-            interval="wilson" if level == "repeat" else "clustered",
             shown=shown,
             compute=compute,
         )

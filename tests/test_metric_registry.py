@@ -97,8 +97,6 @@ def test_levels_and_directions() -> None:
     )
     assert REPEAT_METRICS == ("pass_all_k", "pass_any_k", "flaky")
     assert {"made_up_tool", "flaky"} == LOWER_IS_BETTER
-    assert {REGISTRY[k].interval for k in METRICS} == {"clustered"}
-    assert {REGISTRY[k].interval for k in REPEAT_METRICS} == {"wilson"}
 
 
 def _run(case_id: str, status: str, steps: dict[int, tuple[bool, tuple[str, ...]]], calls=()):
