@@ -55,7 +55,7 @@ MODULES = (
     "scorer/checks.py",
     "scorer/judge.py",
     "scorer/matching.py",
-    "scorer/schema.py",
+    "scorer/schema/subset.py",
     "scorer/summarize.py",
     "recorder/secrets.py",
     "recorder/content_coding.py",

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))  # run as a plain script from anywhere
 from benchmarks._common import bytecode_mode, cli_command, rerun_with_bytecode_cache  # noqa: E402
 from recorder.files import read_suite  # noqa: E402
 from recorder.record import record  # noqa: E402
+from recorder.settings import RecordSettings  # noqa: E402
 from standin import GatewayConfig, StandInGateway  # noqa: E402
 
 GOAL_RATIO = 1.3
@@ -82,7 +83,12 @@ def main(argv: list[str] | None = None) -> int:
                         gateway,
                         lambda d=lib_dir: (
                             record(
-                                SUITE, MODEL, d, gateway.url, case_ids, concurrency=args.concurrency
+                                SUITE,
+                                MODEL,
+                                d,
+                                gateway.url,
+                                case_ids,
+                                RecordSettings(concurrency=args.concurrency),
                             ).seconds
                         ),
                     )

@@ -43,12 +43,15 @@ def record_source(cassettes: Path, repeats: int) -> Path:
     from recorder.files import read_suite
     from recorder.record import record
     from recorder.repeats import CaseRun
+    from recorder.settings import RecordSettings
     from standin import GatewayConfig, StandInGateway
 
     ids = [case.id for case in read_suite(SUITE).cases]
     runs = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ids]
     with StandInGateway(GatewayConfig(suite_path=SUITE)) as gateway:
-        return record(SUITE, MODEL, cassettes, gateway.url, runs, concurrency=2).model_dir
+        return record(
+            SUITE, MODEL, cassettes, gateway.url, runs, RecordSettings(concurrency=2)
+        ).model_dir
 
 
 def _retarget(folder: Path, target: Path, entries: dict[str, dict], model: str) -> None:

@@ -23,8 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from recorder.files import read_suite  # noqa: E402
 from recorder.record import record  # noqa: E402
+from recorder.settings import RecordSettings  # noqa: E402
 from replay.score_models import score_model  # noqa: E402
-from scorer.wire import Wire  # noqa: E402
+from scorer.wire.settings import Wire  # noqa: E402
 from standin.config import GatewayConfig  # noqa: E402
 from standin.server import StandInGateway  # noqa: E402
 
@@ -49,7 +50,14 @@ def main() -> int:
             for stream in (False, True):
                 where = root / f"{dialect}-{stream}"
                 for model in ("ref/oracle", "ref/noisy"):
-                    record(SUITE, model, where, gateway.url, cases, 1, wire=Wire(dialect, stream))
+                    record(
+                        SUITE,
+                        model,
+                        where,
+                        gateway.url,
+                        cases,
+                        RecordSettings(concurrency=1, wire=Wire(dialect, stream)),
+                    )
                 dirs[(dialect, stream)] = sorted(p for p in where.iterdir() if p.is_dir())
         # the four ways timed in turn, each repeat: a slow spell of a shared machine hits all
         for _ in range(args.repeat):

@@ -38,11 +38,12 @@ from pathlib import Path
 import recorder.record_case, requests, vcr
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 suite, cassettes, url = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 concurrency = int(sys.argv[4])
 ids = [case.id for case in read_suite(suite).cases]
 started = time.perf_counter()
-record(suite, "ref/oracle", cassettes, url, ids, concurrency=concurrency)
+record(suite, "ref/oracle", cassettes, url, ids, RecordSettings(concurrency=concurrency))
 print(json.dumps({"seconds": time.perf_counter() - started}))
 """
 

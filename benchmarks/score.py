@@ -37,10 +37,10 @@ from benchmarks._common import best_of  # noqa: E402
 from replay.rows.build import frames  # noqa: E402
 from scorer.judge import judge_step  # noqa: E402
 from scorer.outcome import Attempt, CaseOutcome, StepRecord  # noqa: E402
-from scorer.response import ModelResponse, parse_completion  # noqa: E402
 from scorer.results import results_document  # noqa: E402
 from scorer.suite.model import Case, Suite  # noqa: E402
 from scorer.summarize import summarize  # noqa: E402
+from scorer.wire.response import ModelResponse, parse_completion  # noqa: E402
 
 GOAL_SECONDS = 0.3
 SUITE = ROOT / "evals" / "suite.json"

@@ -14,7 +14,7 @@ from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
 
-from lobstack_eval.cli_values import annotations, read_without_pydantic
+from lobstack_eval.cli_values import annotations, parsers, read_without_pydantic
 
 # A clause that adds details after the description: cut there (outside parentheses), keep what
 # comes before.
@@ -65,11 +65,12 @@ class _NamedValues:
     help: str | None
 
     def get_params(self, ctx: Any) -> list[Any]:
-        hints = annotations(
-            self.callback
-        )  # values read without pydantic: lobstack_eval/cli_values.py
+        # values read without pydantic: lobstack_eval/cli_values.py
+        hints, parses = annotations(self.callback), parsers(self.callback)
         return [
-            read_without_pydantic(_named(parameter), hints.get(parameter.name))
+            read_without_pydantic(
+                _named(parameter), hints.get(parameter.name), parses.get(parameter.name)
+            )
             for parameter in super().get_params(ctx)  # type: ignore[misc]
         ]
 

@@ -1,20 +1,22 @@
-"""Option and argument values read without pydantic: text, paths and lists of them.
+"""Option and argument values read without pydantic: text, paths, lists of them, and numbers.
 
 typer 0.29 coerces every value through a pydantic ``TypeAdapter``, so any command given an option
 imported pydantic (~0.1 s of CPU before the command starts, about a quarter of the import floor F).
 The CLI's parameters are all ``str``, ``Path``, ``bool``, ``X | None`` or ``list[X]`` of those,
-whose coercion is ``str(value)`` or ``Path(value)``, and a value not given (None) is passed through:
-each parameter's ``process_value`` (click's documented hook: convert, check required, call the
-callback) does that itself. Everything else goes to typer's own: another annotation or value (a
-flag's bool needs no pydantic there either), a required value that is missing, a path that exists
-but cannot be read (typer's error lines). Only public names are used: click's ``Parameter``
-interface (``process_value``, ``required``, ``multiple``, ``nargs``, ``callback``, ``name``) and the
-command's ``callback``. tests/test_cli_values.py checks every parameter of every command against
-typer's coercion.
+whose coercion is ``str(value)`` or ``Path(value)``, or numbers read by a typer ``parser``
+(``lobstack_eval/options.py``); a value not given (None) is passed through. Each parameter's
+``process_value`` (click's documented hook: convert, check required, call the callback) does that
+itself, calling the parser as typer would. Everything else goes to typer's own: another annotation
+or value (a flag's bool needs no pydantic there either), a required value that is missing, a path
+that exists but cannot be read (typer's error lines). Only public names are used: click's
+``Parameter`` interface (``process_value``, ``required``, ``multiple``, ``nargs``, ``callback``,
+``name``), the command's ``callback`` and the ``parser`` of its ``typer.Option``.
+tests/test_cli_values.py checks every parameter of every command against typer's coercion.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import types
 import typing
@@ -49,12 +51,30 @@ def annotations(callback: Callable[..., Any] | None) -> dict[str, Any]:
         return {}
 
 
-def read_without_pydantic(parameter: Any, annotation: Any) -> Any:
+def parsers(callback: Callable[..., Any] | None) -> dict[str, Convert]:
+    """The ``parser=`` of each parameter of the command function that has one, by name, whether
+    its ``typer.Option`` is the default or in an ``Annotated``."""
+    if callback is None:
+        return {}
+    try:
+        hints = typing.get_type_hints(callback, include_extras=True)
+    except (NameError, TypeError):
+        hints = {}
+    found = {}
+    for name, parameter in inspect.signature(callback).parameters.items():
+        infos = [parameter.default, *getattr(hints.get(name), "__metadata__", ())]
+        parser = next((p for i in infos if (p := getattr(i, "parser", None)) is not None), None)
+        if parser is not None:
+            found[name] = parser
+    return found
+
+
+def read_without_pydantic(parameter: Any, annotation: Any, parser: Convert | None = None) -> Any:
     """``parameter`` with a ``process_value`` that does typer's work itself where it needs
-    no pydantic."""
+    no pydantic (``parser``: the value's typer parser, called here as typer calls it)."""
     if "process_value" in vars(parameter):  # get_params runs for help and parsing alike: wrap once
         return parameter
-    convert = converter(annotation)
+    convert = parser or converter(annotation)
     by_typer = parameter.process_value
     many = parameter.multiple or parameter.nargs == -1
     is_path = Path in (annotation, *typing.get_args(annotation))

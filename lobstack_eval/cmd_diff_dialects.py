@@ -25,7 +25,7 @@ def diff_dialects(
     from replay.results_file import read_results
     from replay.wire_matrix_text import format_matrix
     from scorer.errors import ResultsError
-    from scorer.wire_matrix import matrix
+    from scorer.wire.matrix import matrix
 
     problems: list[str] = []
     loaded = []

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from lobstack_eval.options import DETECT, between, finite_number, whole_number
 from scorer.errors import UsageError
 
 # The options' types, each with its typer parameter: kept apart so the command's signature stays
@@ -36,29 +37,32 @@ _FAIL_ON_REGRESSION = Annotated[
 ]
 
 _ALLOW_ERRORED = Annotated[
-    str,
+    int,
     typer.Option(
         "--allow-errored",
         metavar="N",
+        parser=whole_number("--allow-errored", minimum=0),
         help="Tolerate up to N cases per model that scored in A and errored, went unrecorded "
         "or vanished in B.",
     ),
 ]
 
 _MAX_DROP = Annotated[
-    str | None,
+    float | None,
     typer.Option(
         "--max-drop",
         metavar="PCT",
+        parser=finite_number("--max-drop", "points"),
         help="With --fail-on-regression: also exit 1 when Overall dropped more than PCT points.",
     ),
 ]
 
 _ALPHA = Annotated[
-    str,
+    float,
     typer.Option(
         "--alpha",
         metavar="A",
+        parser=between("--alpha", "a number", 1, high_inclusive=False),
         help="False-alarm rate of the gate per model (one-sided; see --family).",
     ),
 ]
@@ -72,10 +76,11 @@ _STRICT = Annotated[
 ]
 
 _DETECT = Annotated[
-    str,
+    float,
     typer.Option(
         "--detect",
         metavar="PTS",
+        parser=DETECT,
         help="Say how many repeats would detect an Overall drop of PTS points.",
     ),
 ]
@@ -165,11 +170,11 @@ def diff_runs(
     a: _RUN_A,
     b: _RUN_B,
     fail_on_regression: _FAIL_ON_REGRESSION = False,
-    allow_errored: _ALLOW_ERRORED = "0",
+    allow_errored: _ALLOW_ERRORED = 0,
     max_drop: _MAX_DROP = None,
-    alpha: _ALPHA = "0.05",
+    alpha: _ALPHA = 0.05,
     strict: _STRICT = False,
-    detect: _DETECT = "5",
+    detect: _DETECT = 5,
     junit: _JUNIT = None,
     allow_suite_mismatch: _ALLOW_SUITE_MISMATCH = False,
     html: _HTML = None,
@@ -187,57 +192,27 @@ def diff_runs(
     from replay.diff_runs.load import history_paths
     from replay.out_dir import check_writable_file
 
-    drop, tolerated = _regression_limits(fail_on_regression, max_drop, allow_errored, strict)
+    _check_regression_options(fail_on_regression, max_drop, strict)
     if quiet and verbose:
         raise UsageError("--quiet and --verbose cannot be combined")
-    level = _share(alpha)
     if family not in ("model", "run"):
         raise UsageError(f"--family: expected model or run, got {family!r}")
-    gate = GateChoice(fail_on_regression, tolerated, drop, level, strict, family)
+    gate = GateChoice(fail_on_regression, allow_errored, max_drop, alpha, strict, family)
     earlier = tuple(history_paths(history or []))
-    target = _detect(detect)
     for option, path in (("--junit", junit), ("--html", html)):
         if path is not None:
             check_writable_file(path, option)  # before reading anything: a bad path is bad usage
     detail = "quiet" if quiet else "verbose" if verbose else "normal"
     outputs = Outputs(detail, junit, html, suite, markdown)
-    if run_diff(DiffRunsJob(a, b, earlier, model, target, allow_suite_mismatch, gate, outputs)):
+    if run_diff(DiffRunsJob(a, b, earlier, model, detect, allow_suite_mismatch, gate, outputs)):
         raise typer.Exit(1)
 
 
-def _regression_limits(
-    fail_on_regression: bool, max_drop: str | None, allow_errored: str, strict: bool
-) -> tuple[float | None, int]:
-    """--max-drop (points) and --allow-errored (cases), checked; --max-drop and --strict only
-    apply with --fail-on-regression."""
-    from lobstack_eval.options import finite_number, whole_number
-
-    drop = finite_number(max_drop, "--max-drop", "points") if max_drop is not None else None
-    tolerated = whole_number(allow_errored, "--allow-errored", minimum=0)
-    if drop is not None and not fail_on_regression:
+def _check_regression_options(
+    fail_on_regression: bool, max_drop: float | None, strict: bool
+) -> None:
+    """--max-drop and --strict only apply with --fail-on-regression."""
+    if max_drop is not None and not fail_on_regression:
         raise UsageError("--max-drop only applies with --fail-on-regression")
     if strict and not fail_on_regression:
         raise UsageError("--strict only applies with --fail-on-regression")
-    return drop, tolerated
-
-
-def _detect(text: str) -> float:
-    # Parsed here rather than by typer so the message can name the bad value (docs/FORMATS.md,
-    # "Stable interface").
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 100:  # also rejects nan and inf
-        raise UsageError(f"--detect: expected points between 0 and 100, got {text!r}")
-    return value
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1:  # also rejects nan
-        raise UsageError(f"--alpha: expected a number between 0 and 1, got {text!r}")
-    return value

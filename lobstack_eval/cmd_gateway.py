@@ -6,14 +6,23 @@ from pathlib import Path
 
 import typer
 
+from lobstack_eval.options import finite_number, whole_number
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
-from scorer.openai_chat import COST_HEADER
+from scorer.wire.openai_chat import COST_HEADER
 
 _PORT = typer.Option(
-    "8099", "--port", metavar="PORT", help="Port on 127.0.0.1 (0 picks a free one)."
+    "8099",
+    "--port",
+    metavar="PORT",
+    parser=whole_number("--port", minimum=0, maximum=65535),
+    help="Port on 127.0.0.1 (0 picks a free one).",
 )
 _LATENCY_MS = typer.Option(
-    "0", "--latency-ms", metavar="MS", help="Fixed time before every answer."
+    "0",
+    "--latency-ms",
+    metavar="MS",
+    parser=finite_number("--latency-ms", "milliseconds"),
+    help="Fixed time before every answer.",
 )
 _FAULTS = typer.Option(
     "",
@@ -26,18 +35,21 @@ _SEED = typer.Option(
     "0",
     "--seed",
     metavar="N",
+    parser=whole_number("--seed", minimum=0),
     help="Seed of ref/noisy, ref/flaky, auto's routing and the fault draws.",
 )
 _RUN = typer.Option(
     None,
     "--run",
     metavar="N",
+    parser=whole_number("--run", minimum=1),
     help="Serve run N of a history (day N: ref/drifting's version, ref/flaky's draws, Date).",
 )
 _DRIFT_FROM = typer.Option(
     "16",  # standin.reply.DEFAULT_DRIFT_FROM (not imported: the CLI starts without the stand-in)
     "--drift-from",
     metavar="N",
+    parser=whole_number("--drift-from", minimum=1),
     help="The first run ref/drifting answers changed.",
 )
 _SUITE = typer.Option(
@@ -47,6 +59,7 @@ _TIMEOUT_SLEEP_S = typer.Option(
     "5",
     "--timeout-sleep-s",
     metavar="S",
+    parser=finite_number("--timeout-sleep-s", "seconds"),
     help="How long a timeout fault stalls before closing.",
 )
 _COST_HEADER = typer.Option(
@@ -57,14 +70,14 @@ _COST_HEADER = typer.Option(
 
 
 def gateway(
-    port: str = _PORT,
-    latency_ms: str = _LATENCY_MS,
+    port: int = _PORT,
+    latency_ms: float = _LATENCY_MS,
     faults: str = _FAULTS,
-    seed: str = _SEED,
-    run: str = _RUN,
-    drift_from: str = _DRIFT_FROM,
+    seed: int = _SEED,
+    run: int | None = _RUN,
+    drift_from: int = _DRIFT_FROM,
     suite: Path = _SUITE,
-    timeout_sleep_s: str = _TIMEOUT_SLEEP_S,
+    timeout_sleep_s: float = _TIMEOUT_SLEEP_S,
     cost_header: str = _COST_HEADER,
 ) -> int:
     """Serve the stand-in gateway (reference models ref/*, the auto router, fault injection)
@@ -76,28 +89,22 @@ def gateway(
     so a second record of the same cases against the same gateway finds it used up; restart the
     gateway to replay it.
     """
-    from lobstack_eval.options import finite_number, whole_number
     from lobstack_eval.suite_option import chosen_suite
     from standin import GatewayConfig, parse_faults, serve_forever
 
-    # Every option is checked before the suite is read or a port is bound: bad usage fails at once.
-    port_number = whole_number(port, "--port", minimum=0, maximum=65535)
-    seed_number = whole_number(seed, "--seed", minimum=0)
-    run_number = whole_number(run, "--run", minimum=1) if run is not None else None
-    drift_number = whole_number(drift_from, "--drift-from", minimum=1)
-    latency = finite_number(latency_ms, "--latency-ms", "milliseconds")
-    stall = finite_number(timeout_sleep_s, "--timeout-sleep-s", "seconds")
+    # Every number is parsed with the command line (lobstack_eval/options.py), before the suite is
+    # read or a port is bound: bad usage fails at once.
     spec = parse_faults(faults)
     suite = chosen_suite(suite)[0]
     config = GatewayConfig(
         suite_path=suite,
-        latency_ms=latency,
+        latency_ms=latency_ms,
         faults=spec,
-        seed=seed_number,
-        timeout_sleep_s=stall,
+        seed=seed,
+        timeout_sleep_s=timeout_sleep_s,
         cost_header=cost_header,
-        run=run_number,
-        drift_from=drift_number,
+        run=run,
+        drift_from=drift_from,
     )
-    serve_forever(config, port_number, announce=lambda line: typer.echo(line))
+    serve_forever(config, port, announce=lambda line: typer.echo(line))
     return 0

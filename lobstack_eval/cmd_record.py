@@ -9,13 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from lobstack_eval.options import finite_number, whole_number
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
-from scorer.openai_chat import COST_HEADER
+from scorer.wire.openai_chat import COST_HEADER
 
 if TYPE_CHECKING:
-    from lobstack_eval.record_session import Limits, RecordJob
+    from lobstack_eval.record_session import RecordJob
     from recorder.run_stamp import RunStamp
-    from scorer.wire import Wire
+    from recorder.settings import RecordSettings
+    from scorer.wire.settings import Wire
 
 
 _MODEL = typer.Option(
@@ -43,8 +45,12 @@ _BASE_URL = typer.Option(
     help="API root ending before /chat/completions (or /responses, /messages) [env "
     "LOBSTACK_BASE_URL; default: Lobstack].",
 )
-_CONCURRENCY_TEXT = typer.Option(
-    "4", "--concurrency", metavar="N", help="Cases recorded at once (worker processes)."
+_CONCURRENCY = typer.Option(
+    "4",
+    "--concurrency",
+    metavar="N",
+    parser=whole_number("--concurrency"),
+    help="Cases recorded at once (worker processes).",
 )
 _CASE = typer.Option([], "--case", help="Only this case id (repeatable).")
 _RERECORD = typer.Option(
@@ -54,6 +60,7 @@ _TIMEOUT = typer.Option(
     "120",
     "--timeout",
     metavar="S",
+    parser=finite_number("--timeout", "seconds", inclusive=False),
     help=(
         "Seconds one attempt may take, whole answer included (headers and body, however slowly "
         "sent), before it is retried."
@@ -82,16 +89,26 @@ _PARAM = typer.Option(
 _SHARD = typer.Option(
     None, "--shard", help="Record only shard I/N of the cases (merge shard dirs after)."
 )
-_REPEATS_TEXT = typer.Option(
+
+
+def _repeats(text: Any) -> int:
+    from recorder.repeats import MAX_REPEATS  # here, not at start-up: it loads vcrpy
+
+    return int(whole_number("--repeats", maximum=MAX_REPEATS)(text))
+
+
+_REPEATS = typer.Option(
     "1",
     "--repeats",
     metavar="K",
+    parser=_repeats,
     help="Record K independent runs of every case (repeat 1 is the usual run).",
 )
 _MAX_ANSWER_MB = typer.Option(
     "32",
     "--max-answer-mb",
     metavar="MB",
+    parser=finite_number("--max-answer-mb", "MiB", inclusive=False),
     help=(
         "Largest answer kept, in MiB on the wire and once decoded (gzip included); a larger "
         "Content-Length is refused unread."
@@ -106,14 +123,14 @@ def record(
     history: bool = _HISTORY,
     run_id: str = _RUN_ID,
     base_url: str = _BASE_URL,
-    concurrency_text: str = _CONCURRENCY_TEXT,
+    concurrency: int = _CONCURRENCY,
     case: list[str] = _CASE,
     rerecord: bool = _RERECORD,
-    timeout: str = _TIMEOUT,
+    timeout: float = _TIMEOUT,
     cost_header: str = _COST_HEADER,
     shard: str = _SHARD,
-    repeats_text: str = _REPEATS_TEXT,
-    max_answer_mb: str = _MAX_ANSWER_MB,
+    repeats: int = _REPEATS,
+    max_answer_mb: float = _MAX_ANSWER_MB,
     dialect: str = _DIALECT,
     stream: bool = _STREAM,
     param: list[str] = _PARAM,
@@ -130,19 +147,21 @@ def record(
     Several --model: each model in its own process at once, then one summary."""
     from lobstack_eval.record_session import record_model
 
-    limits = _limits(concurrency_text, repeats_text, timeout, max_answer_mb, cost_header)
     wire = _wire(dialect, stream, param)
+    settings = _settings(concurrency, timeout, max_answer_mb, cost_header, wire)
     run = _run_stamp(run_id) if history or run_id is not None else None
     if len(model) > 1:  # every option checked once, here; a history's run id fixed for all
-        given = (suite, base_url, shard, run and run.id, cassettes, concurrency_text, timeout,
-                 cost_header, repeats_text, max_answer_mb, dialect)  # fmt: skip
+        given = (suite, base_url, shard, run and run.id, cassettes, concurrency, timeout,
+                 cost_header, repeats, max_answer_mb, dialect)  # fmt: skip
         flags = [*(["--stream"] * stream), *(t for p in param for t in ("--param", p))]
         return _several(model, given, case, [*flags, *(["--rerecord"] * rerecord)])
     parts = (model[0], cassettes, base_url, shard, suite, case, rerecord)
-    return record_model(_job(parts, run, limits, wire))
+    return record_model(_job(parts, run, repeats, settings))
 
 
-def _job(parts: tuple[Any, ...], run: RunStamp | None, limits: Limits, wire: Wire) -> RecordJob:
+def _job(
+    parts: tuple[Any, ...], run: RunStamp | None, repeats: int, settings: RecordSettings
+) -> RecordJob:
     """One model's record job from its options (``parts``: the model, --cassettes, --base-url,
     --shard, --suite, the --case ids and --rerecord), checked."""
     from lobstack_eval.record_session import RecordJob
@@ -161,8 +180,8 @@ def _job(parts: tuple[Any, ...], run: RunStamp | None, limits: Limits, wire: Wir
     # The key is asked for only once the plan holds something to record (METHOD decision 91).
     endpoint = locate_endpoint(base_url)
     return RecordJob(
-        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, limits, suite_flag,
-        root, wire,
+        suite, model, slug, cassettes, endpoint, case, rerecord, part, run, repeats, settings,
+        suite_flag, root,
     )  # fmt: skip
 
 
@@ -186,30 +205,25 @@ def _several(
     return record_models(models, arguments + flags)
 
 
-def _limits(
-    concurrency_text: str, repeats_text: str, timeout: str, max_answer_mb: str, cost_header: str
-) -> Limits:
-    """The numeric options and --cost-header, checked: a bad one is a usage error naming it."""
-    from lobstack_eval.options import finite_number, whole_number
-    from lobstack_eval.record_session import Limits
+def _settings(
+    concurrency: int, timeout_s: float, max_answer_mb: float, cost_header: str, wire: Wire
+) -> RecordSettings:
+    """How to record, as one value: the parsed numbers, --cost-header checked (a bad one is a
+    usage error naming it) and the wire."""
     from recorder.client import header_name
-    from recorder.repeats import MAX_REPEATS
+    from recorder.settings import RecordSettings
     from scorer.errors import UsageError
 
-    concurrency = whole_number(concurrency_text, "--concurrency")
-    repeats = whole_number(repeats_text, "--repeats", maximum=MAX_REPEATS)
-    timeout_s = finite_number(timeout, "--timeout", "seconds", inclusive=False)
-    answer_mb = finite_number(max_answer_mb, "--max-answer-mb", "MiB", inclusive=False)
     header = header_name(cost_header)
     if header is None:
         raise UsageError(f"--cost-header {cost_header!r}: not an HTTP header name")
-    return Limits(concurrency, repeats, timeout_s, answer_mb, header)
+    return RecordSettings(concurrency, timeout_s, 1.0, max_answer_mb, header, wire)
 
 
 def _wire(dialect: str, stream: bool, params: list[str]) -> Wire:
     """--dialect, --stream and --param, checked: a bad one is a usage error naming it."""
-    from scorer.dialect import dialect as known_dialect
-    from scorer.wire import Wire, parse_params
+    from scorer.wire.dialect import dialect as known_dialect
+    from scorer.wire.settings import Wire, parse_params
 
     return Wire(known_dialect(dialect).name, stream, parse_params(params))
 

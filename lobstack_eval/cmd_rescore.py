@@ -3,13 +3,13 @@ write reports."""
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from lobstack_eval.options import DETECT, whole_number
 from lobstack_eval.suite_option import SUITE_DEFAULT_HELP
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ _WORKERS = typer.Option(
     None,
     "--workers",
     metavar="INTEGER",
+    parser=whole_number("--workers"),
     help="Processes to score models with [default: automatic].",
 )
 _QUIET = typer.Option(False, "--quiet", "-q", help="Do not print the leaderboard.")
@@ -44,9 +45,10 @@ _HTML = typer.Option(
     True, "--html/--no-html", help="Also write index.html (the slowest part: plots)."
 )
 _DETECT = typer.Option(
-    "5",
+    5,
     "--detect",
     metavar="PTS",
+    parser=DETECT,
     help="With --power: the repeats that would detect a drop of PTS points.",
 )
 _SHARD = typer.Option(None, "--shard", help="Score only shard I/N of the (model dir, case) pairs.")
@@ -59,33 +61,30 @@ def rescore(
     cassettes: Path = _CASSETTES,
     suite: Path = _SUITE,
     out: Path = _OUT,
-    workers: str = _WORKERS,
+    workers: int | None = _WORKERS,
     quiet: bool = _QUIET,
     power: bool = _POWER,
     html: bool = _HTML,
-    detect: str = _DETECT,
+    detect: float = _DETECT,
     shard: str = _SHARD,
     rows: Path = _ROWS,
 ) -> int:
     """Re-score cassettes with the current suite and scorer: results.json per model,
     cases/calls.parquet, the leaderboard (from those rows) and index.html; --rows also appends
     the run to a rows dataset."""
-    from lobstack_eval.options import whole_number
     from lobstack_eval.suite_option import chosen_suite
     from replay.out_lock import out_dir_lock, rows_lock
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
 
-    processes = whole_number(workers, "--workers") if workers is not None else None
-    points = _detect_points(detect)
     if shard is None and _is_history(cassettes):  # a history of recordings: one process
-        return _history(cassettes, chosen_suite(suite)[0], out, rows, processes, html)
+        return _history(cassettes, chosen_suite(suite)[0], out, rows, workers, html)
     out = _checked_dirs(cassettes, out, rows)
     part = parse_shard(shard)
     suite = chosen_suite(suite)[0]
     # one writer per dir: two rescores would remove each other's results, or interleave rows
     with out_dir_lock(out, "rescore"), rows_lock(rows, out, "rescore"):
-        summary = run_rescore(cassettes, suite, out, processes, html=html, shard=part, rows=rows)
+        summary = run_rescore(cassettes, suite, out, workers, html=html, shard=part, rows=rows)
     documents = [r.results for r in summary.reports if not r.error]
     # A model that failed whole, and every case-run whose cassette could not be used (scored
     # as unrecorded).
@@ -101,7 +100,7 @@ def rescore(
         )
         return _errors(errors)
     if not quiet:
-        _leaderboard(summary.summaries, summary.suite, out, html, points if power else None)
+        _leaderboard(summary.summaries, summary.suite, out, html, detect if power else None)
     errors += _unrecorded(summary, cassettes, suite)
     _wrote(summary, cassettes, html, rows, len(documents))
     return _errors(errors)
@@ -158,19 +157,6 @@ def _wrote(
             f"Appended {partitions} partition(s) to {rows}/ (lobstack-eval leaderboard {rows})",
             err=True,
         )
-
-
-def _detect_points(detect: str) -> float:
-    """--detect as points in (0, 100]."""
-    from scorer.errors import UsageError
-
-    try:
-        points = float(detect)  # read as text, like the float options (lobstack_eval/options.py)
-    except ValueError:
-        points = math.nan
-    if not 0 < points <= 100:  # also refuses nan and inf
-        raise UsageError(f"--detect {detect}: expected points between 0 and 100")
-    return points
 
 
 def _checked_dirs(cassettes: Path, out: Path | None, rows: Path | None) -> Path:

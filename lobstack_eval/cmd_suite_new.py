@@ -158,7 +158,7 @@ def _suite_name(given: str | None, default: str) -> str:
 def _say_written(out: Path, suite_name: str, count: int, document: dict[str, Any]) -> None:
     """What was written, a warning above a gateway's tool limit, and each schema note."""
     from scorer.safe_text import for_terminal
-    from scorer.schema_budget import GATEWAY_TOOL_LIMIT
+    from scorer.schema.budget import GATEWAY_TOOL_LIMIT
 
     typer.echo(
         f"wrote {out}: {suite_name} 0.1.0, {count} tools, {len(document['cases'])} "
@@ -188,10 +188,10 @@ def _check_catalogue(document: dict[str, Any], source: str) -> None:
 
 def _check_listing(tools: Any, source: str) -> None:
     """SuiteError naming ``source`` when the listed tools may not be drafted from: too many, or a
-    schema that is invalid or breaks a walk's limits (scorer/schema_budget.py); checked before
+    schema that is invalid or breaks a walk's limits (scorer/schema/budget.py); checked before
     anything walks them."""
     from scorer.errors import SuiteError
-    from scorer.schema_budget import listing_problems
+    from scorer.schema.budget import listing_problems
 
     problems = listing_problems([(tool.name, tool.input_schema) for tool in tools])
     if problems:

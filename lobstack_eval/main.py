@@ -1,5 +1,6 @@
-"""The ``lobstack-eval`` command line: this module only registers the commands (one module
-per verb)."""
+"""The ``lobstack-eval`` command line: the command groups, each command registered from its own
+module (one module per verb), ``--version`` and ``--debug``, the one handler that turns every
+error into one ``error: ...`` line and its exit code, and the console script's quick exit."""
 
 from __future__ import annotations
 
@@ -84,8 +85,9 @@ def _options(
 
 
 def _command(target: typer.Typer, name: str, module: str, func: str) -> None:
-    """Register ``module.func`` as command ``name``; the module is imported only when the
-    command runs."""
+    """Register ``module.func`` as command ``name``. The module is imported here, at registration
+    (every ``cmd_*`` module is loaded with this one): each keeps its heavy imports inside its
+    function, which is what keeps start-up quick."""
     import importlib
 
     impl: Callable[..., Any] = getattr(importlib.import_module(f"lobstack_eval.{module}"), func)

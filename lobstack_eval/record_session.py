@@ -8,11 +8,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
-
-from scorer.wire import METHOD_WIRE, Wire
 
 if TYPE_CHECKING:
     from lobstack_eval.progress import CaseProgress
@@ -20,29 +18,9 @@ if TYPE_CHECKING:
     from recorder.record import RecordSummary
     from recorder.repeats import CaseRun
     from recorder.run_stamp import RunStamp
+    from recorder.settings import RecordSettings
     from replay.shard import Shard
     from scorer.suite.model import Suite
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How ``record`` records: processes, repeats per case, seconds per attempt, largest answer,
-    cost header."""
-
-    concurrency: int
-    repeats: int
-    timeout_s: float
-    max_answer_mb: float
-    cost_header: str
-
-    def record_options(self) -> dict[str, Any]:
-        """These limits as ``recorder.record.record``'s keyword options."""
-        return {
-            "concurrency": self.concurrency,
-            "timeout_s": self.timeout_s,
-            "cost_header": self.cost_header,
-            "max_answer_mb": self.max_answer_mb,
-        }
 
 
 @dataclass(frozen=True)
@@ -58,13 +36,13 @@ class RecordJob:
     rerecord: bool
     part: Shard | None
     run: RunStamp | None
-    limits: Limits
+    repeats: int  # --repeats: each case recorded this many times
+    settings: RecordSettings  # --concurrency, --timeout, --max-answer-mb, --cost-header, the wire
     # `` --suite FILE`` when record was given one: rescore reads the default suite unless told
     suite_flag: str = ""
     # the --cassettes the user gave (``cassettes`` is its history/<run-id>/ for a run of a
     # history): no level below it may be a symbolic link; None: ``cassettes`` itself
     root: Path | None = None
-    wire: Wire = METHOD_WIRE  # --dialect, --stream, --param
 
 
 def record_model(job: RecordJob) -> int:
@@ -80,7 +58,7 @@ def record_model(job: RecordJob) -> int:
     from scorer.errors import LobstackError
 
     say = _printer(job.endpoint.scrub)
-    what = "case(s)" if job.limits.repeats == 1 else "case-run(s)"
+    what = "case(s)" if job.repeats == 1 else "case-run(s)"
     case, part = job.case, job.part
     try:
         with terminate_as_interrupt():
@@ -126,10 +104,8 @@ def _record_locked(
     from recorder.record import record
     from replay.plan import runs_to_record
 
-    model, cassettes, repeats, limits = job.model, job.cassettes, job.limits.repeats, job.limits
-    model_dir, adopted = prepare_model_dir(
-        cassettes, model, loaded, job.endpoint, limits.cost_header, job.wire
-    )
+    model, cassettes, repeats = job.model, job.cassettes, job.repeats
+    model_dir, adopted = prepare_model_dir(cassettes, model, loaded, job.endpoint, job.settings)
     what = "case(s)" if repeats == 1 and all(run.repeat == 1 for run in adopted) else "case-run(s)"
     if adopted:
         say(
@@ -154,13 +130,12 @@ def _record_locked(
             cassettes,
             job.endpoint,
             todo,
+            job.settings,
             on_case=progress.update,
             notify=progress.note,
             run=job.run,
-            adopted=adopted,  # prepared once, above, under the lock still held
+            adopted=adopted,
             made=made,
-            wire=job.wire,
-            **limits.record_options(),
         )
     _say_recorded(job, summary, todo, progress, model_dir, say)
     return 0
@@ -178,7 +153,7 @@ def _say_recorded(
     from scorer.errors import GatewayError
     from scorer.status import STATUSES
 
-    what = "case(s)" if job.limits.repeats == 1 else "case-run(s)"
+    what = "case(s)" if job.repeats == 1 else "case-run(s)"
     statuses = list(summary.statuses.values())
     counts = {s: statuses.count(s) for s in STATUSES}
     transport = sum(1 for c in todo if progress.transport_errors.get(c))

@@ -88,6 +88,7 @@ class RecordMode:
 
     def _record(self, model: ModelRef) -> None:
         from recorder.record import record
+        from recorder.settings import RecordSettings
 
         if not self._records(model):
             return
@@ -105,8 +106,7 @@ class RecordMode:
             settings.cassettes,
             endpoint,
             todo,
-            settings.concurrency,
-            **wire,
+            RecordSettings(concurrency=settings.concurrency, **wire),
         )
         self._say(
             f"lobstack: recorded {len(todo)} {what} into {summary.model_dir} in "

@@ -55,9 +55,9 @@ def read_wire(option: Any) -> Any:
             f"{given[0]} needs --lobstack-record-mode once, new_episodes or all (a cassette "
             "replays with the wire it was recorded with)"
         )
-    from scorer.dialect import dialect
     from scorer.errors import LobstackError
-    from scorer.wire import Wire, parse_params
+    from scorer.wire.dialect import dialect
+    from scorer.wire.settings import Wire, parse_params
 
     try:
         name = dialect(option.lobstack_dialect or "chat").name

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorer.dialect import DEFAULT, Dialect
-from scorer.response import BodyError, MalformedResponse, ModelResponse
 from scorer.strict_json import NotStrictJson, loads, loads_marking
+from scorer.wire.dialect import DEFAULT, Dialect
+from scorer.wire.response import BodyError, MalformedResponse, ModelResponse
 
 TOO_DEEP = "malformed response: the body nests too deeply to read"
 NOT_JSON = "malformed response: the body is not JSON"
@@ -49,11 +49,11 @@ def read_body(body: bytes, dialect: Dialect = DEFAULT, stream: bool = False) -> 
     """Read a 2xx answer's body once, in ``dialect``: its error object if it has one (looked for
     in the parsed body, so an escaped key such as ``"\\u0065rror"`` is the same key), else the
     model's answer, else the problem. A streamed answer (``stream``) is its SSE frames as
-    received, assembled here (``scorer.streams``), so a decoder fix re-scores old runs."""
+    received, assembled here (``scorer.wire.streams``), so a decoder fix re-scores old runs."""
     anomalies: tuple[str, ...] = ()
     try:
         if stream:
-            from scorer.streams import assemble
+            from scorer.wire.streams import assemble
 
             decoded, anomalies = assemble(dialect.name, body)
         else:

@@ -17,14 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from recorder.answer_read import read_body
-from recorder.gateway import Gateway, as_gateway
+from recorder.gateway import METHOD_GATEWAY, Gateway
 from recorder.transport import HttpAnswer, HttpRequest, Transport, TransportFailure
-from scorer.dialect import Dialect
-from scorer.headers import gateway_header, speaks_lobstack
-from scorer.openai_chat import COST_HEADER
 from scorer.outcome import Attempt
-from scorer.prices import attempt_price
-from scorer.response import BodyError, ModelResponse
+from scorer.wire.dialect import Dialect
+from scorer.wire.headers import gateway_header, speaks_lobstack
+from scorer.wire.prices import attempt_price
+from scorer.wire.response import BodyError, ModelResponse
 
 BACKOFF_S = (1.0, 2.0, 4.0)
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -73,14 +72,11 @@ def call_with_retries(
     request: HttpRequest,
     step: int,
     sleep: Callable[[float], None] = time.sleep,
-    gateway: Gateway | str = COST_HEADER,
+    gateway: Gateway = METHOD_GATEWAY,
 ) -> CallResult:
     """Send ``request``, retrying transport errors as the method says (and the statuses the
     gateway's dialect adds); ``gateway`` names the price header (an answer without it is priced by
-    its body's ``usage.cost``, as OpenRouter sends it) and the dialect the answer is read in (a
-    header name alone: the method's Chat Completions)."""
-    if isinstance(gateway, str):
-        gateway = Gateway("", cost_header=gateway)
+    its body's ``usage.cost``, as OpenRouter sends it) and the dialect the answer is read in."""
     dialect = gateway.dialect
     attempts: list[Attempt] = []
     for number in range(1, len(BACKOFF_S) + 2):
@@ -117,7 +113,7 @@ def call_with_retries(
 
 def failure_line(answer: HttpAnswer, url: str, dialect: Dialect | None = None) -> str:
     """The reason of a non-2xx answer: its status and error message, or where a redirect points."""
-    dialect = dialect or as_gateway("").dialect
+    dialect = dialect or METHOD_GATEWAY.dialect
     location = answer.headers.get("location")
     if 300 <= answer.status < 400 and location:
         return f"HTTP {answer.status}: {redirect_text(location, url, dialect.path)}"

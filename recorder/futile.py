@@ -20,9 +20,9 @@ from recorder.answer_body import recorded_bytes
 from recorder.manifest import RecordedCase
 from recorder.repeats import CaseRun, run_cassette_path
 from scorer import strict_json
-from scorer.headers import gateway_header, price, recorded_headers
-from scorer.prices import attempt_price
 from scorer.safe_text import for_terminal
+from scorer.wire.headers import gateway_header, price, recorded_headers
+from scorer.wire.prices import attempt_price
 
 FUTILE_AFTER = 3
 

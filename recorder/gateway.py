@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.dialect import Dialect, dialect
-from scorer.openai_chat import COST_HEADER
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.dialect import Dialect, dialect
+from scorer.wire.openai_chat import COST_HEADER
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 STREAM_ACCEPT = "text/event-stream"
 # Which repeat of a case a request belongs to (``record --repeats``), sent from repeat 2 on: a
@@ -50,8 +50,4 @@ class Gateway:
         return tuple(extra.items())
 
 
-def as_gateway(value: Gateway | str, cost_header: str | None = None) -> Gateway:
-    """``value`` as a Gateway (an API root alone is the method's request)."""
-    if isinstance(value, Gateway):
-        return value
-    return Gateway(value, Wire(), cost_header or COST_HEADER)
+METHOD_GATEWAY = Gateway("")  # the method's request and price header, for a reader with no run

@@ -9,19 +9,20 @@ from typing import Any
 
 from fileio.atomic import json_utf8, write_bytes_atomic
 from fileio.safe_paths import inside
-from recorder.client import COST_HEADER
 from recorder.run_stamp import RunStamp
 from scorer.errors import CassetteError
-from scorer.headers import dropped_params
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.headers import dropped_params
+from scorer.wire.openai_chat import COST_HEADER
+from scorer.wire.response import TRANSPORT_CODES
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 MANIFEST = "run.json"
 FORMAT_VERSION = 1
 TRANSPORT_OUTCOMES = frozenset(
     {"timeout", "network_error"}
-    | {f"{kind}_{code}" for kind in ("http", "in_body") for code in (429, 502, 503, 504)}
+    | {f"{kind}_{code}" for kind in ("http", "in_body") for code in TRANSPORT_CODES}
 )
 # The gateway refused the request before any model saw it (the key, the access, the model name): not
 # an answer.

@@ -24,7 +24,7 @@ from recorder.repeats import (
 from recorder.run_stamp import parse_run
 from scorer.errors import CassetteError, UsageError
 from scorer.format_version import format_version_problem
-from scorer.wire import Wire, wire_from_json
+from scorer.wire.settings import Wire, wire_from_json
 
 
 def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:
@@ -190,7 +190,7 @@ def read_manifest(model_dir: Path) -> Manifest:
 def _wire(data: dict[str, Any], path: Path) -> Wire:
     """The run's dialect, streaming and settings; absent (every run.json before them): the
     method's own Chat Completions request."""
-    from scorer.dialect import DIALECTS, dialect
+    from scorer.wire.dialect import DIALECTS, dialect
 
     raw = {
         "dialect": data.get("dialect", "chat"),

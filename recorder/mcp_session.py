@@ -17,7 +17,7 @@ from typing import Any
 
 from recorder.mcp_stdio import Owned, owned_stdio
 from scorer.errors import SuiteError
-from scorer.schema_budget import listing_problems
+from scorer.schema.budget import listing_problems
 from scorer.suite.draft.new import ListedTool, TakenResult, required_reference
 
 Chain = tuple[str, dict[str, Any] | None]

@@ -6,18 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from fileio.safe_paths import inside
-from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint, stored_uri
 from recorder.manifest import MANIFEST, Manifest
 from recorder.manifest_read import read_manifest
 from recorder.partial import PARTIAL, adopt
 from recorder.repeats import CaseRun
 from recorder.run_stamp import RunStamp
+from recorder.settings import DEFAULTS, RecordSettings
 from recorder.slug import checked_model_slug
 from recorder.version import installed_version
 from scorer.errors import CassetteError
 from scorer.suite.model import Suite
-from scorer.wire import METHOD_WIRE, Wire
 
 
 def recorder_version() -> str:
@@ -30,9 +29,8 @@ def open_manifest(
     model: str,
     suite: Suite,
     base_url: str,
-    cost_header: str = COST_HEADER,
+    settings: RecordSettings = DEFAULTS,
     run: RunStamp | None = None,
-    wire: Wire = METHOD_WIRE,
 ) -> Manifest:
     """The model dir's manifest (new, or the existing one after checking it belongs to this model
     and suite); ``base_url`` is the stored form (``Endpoint.stored``). ``run`` stamps a run of a
@@ -48,9 +46,9 @@ def open_manifest(
             base_url,
             recorder_version(),
             current,
-            cost_header=cost_header,
+            cost_header=settings.cost_header,
             run=run,
-            wire=wire,
+            wire=settings.wire,
         )
     manifest = read_manifest(model_dir)
     if run is not None and manifest.run is None:
@@ -74,8 +72,8 @@ def open_manifest(
             f"{model_dir / MANIFEST}: recorded against {recorded_url}, not {base_url}; "
             "use the same --base-url, or --rerecord into another --cassettes dir"
         )
-    manifest.use_cost_header(cost_header, model_dir)
-    manifest.use_wire(wire, model_dir)
+    manifest.use_cost_header(settings.cost_header, model_dir)
+    manifest.use_wire(settings.wire, model_dir)
     manifest.suite = current
     manifest.base_url = base_url
     manifest.recorder_version = recorder_version()
@@ -87,8 +85,7 @@ def prepare_model_dir(
     model: str,
     suite: Suite,
     endpoint: Endpoint,
-    cost_header: str = COST_HEADER,
-    wire: Wire = METHOD_WIRE,
+    settings: RecordSettings = DEFAULTS,
 ) -> tuple[Path, list[CaseRun]]:
     """The model dir (checked to lie inside ``cassettes``) after adopting what killed runs finished;
     call it holding the dir's lock (``model_dir_lock``). Returns the dir and the
@@ -96,5 +93,5 @@ def prepare_model_dir(
     model_dir = inside(cassettes, checked_model_slug(model))
     if not (model_dir / PARTIAL).is_dir() and not (model_dir / PARTIAL).is_symlink():
         return model_dir, []
-    manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, wire=wire)
+    manifest = open_manifest(model_dir, model, suite, endpoint.stored, settings)
     return model_dir, adopt(model_dir, manifest)

@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fileio.safe_paths import inside
-from recorder.answer_limits import DEFAULT_MAX_ANSWER_MB
-from recorder.client import COST_HEADER
 from recorder.discard import discard_new_dir
 from recorder.endpoint import Endpoint, resolve_endpoint
 from recorder.files import read_suite
@@ -44,12 +42,11 @@ from recorder.record_case import CaseTask
 from recorder.record_loop import record_here, record_in_processes
 from recorder.repeats import CaseRun, as_run, run_cassette_target
 from recorder.run_stamp import RunStamp
+from recorder.settings import DEFAULTS, RecordSettings
 from recorder.slug import checked_model_slug
 from recorder.suite_served import StaleSuite
-from recorder.transport import DEFAULT_TIMEOUT_S
 from scorer.errors import CassetteError, GatewayError, UsageError
 from scorer.suite.model import Suite
-from scorer.wire import METHOD_WIRE, Wire
 
 
 def check_timeout(timeout_s: float) -> None:
@@ -85,36 +82,31 @@ def record(
     cassettes: Path,
     base_url: str | Endpoint,
     case_ids: Sequence[str | CaseRun],
-    concurrency: int = 4,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
-    backoff_scale: float = 1.0,
+    settings: RecordSettings = DEFAULTS,
+    *,
     on_case: Callable[[CaseRun, RecordedCase], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     notify: Callable[[str], None] = lambda _text: None,
-    cost_header: str = COST_HEADER,
-    max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
     run: RunStamp | None = None,
     adopted: Sequence[CaseRun] | None = None,
     made: Path | None = None,
-    wire: Wire = METHOD_WIRE,
 ) -> RecordSummary:
-    """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model``; ``concurrency`` 1
-    records in this process.
+    """Record ``case_ids`` (case-runs; a case id is its repeat 1) for ``model`` as ``settings``
+    say (processes, limits, price header, wire; ``RecordSettings``); ``concurrency`` 1 records in
+    this process.
 
     Ctrl-C once stops starting cases, twice (or SIGTERM) stops at once; either way the finished
     cases are kept and ``RecordInterrupted`` is raised. ``notify`` gets the lines worth telling
-    the user (already scrubbed). ``cost_header`` names the header that carries each call's price
-    (kept in run.json, so rescore reads it); ``max_answer_mb`` caps each answer's decoded body (a
-    larger one is a transport error of its attempt); ``run`` stamps the recording as a run of a
-    history (``cassettes`` is then that run's dir); ``adopted``, what the caller's own
+    the user (already scrubbed). ``run`` stamps the recording as a run of a history
+    (``cassettes`` is then that run's dir); ``adopted``, what the caller's own
     ``prepare_model_dir`` adopted (the caller holds the model dir's lock from then on), else None:
     the dir is prepared here; ``made``, the outermost folder the caller made for this run on the
     way to the model dir (``recorder.discard.first_missing`` before taking the lock), else None:
-    a run stopped as futile then removes the dir when it holds no answer. ``wire`` is the run's
-    dialect, streaming and settings (kept in run.json)."""
+    a run stopped as futile then removes the dir when it holds no answer."""
+    concurrency = settings.concurrency
     if concurrency < 1:
         raise UsageError(f"--concurrency {concurrency}: must be at least 1")
-    check_timeout(timeout_s)
+    check_timeout(settings.timeout_s)
     endpoint = base_url if isinstance(base_url, Endpoint) else resolve_endpoint(base_url)
     suite = read_suite(suite_path)
     runs = [as_run(item) for item in case_ids]
@@ -123,10 +115,8 @@ def record(
     model_dir = inside(cassettes, checked_model_slug(model))
     with model_dir_lock(model_dir):
         if adopted is None:
-            model_dir, adopted = prepare_model_dir(
-                cassettes, model, suite, endpoint, cost_header, wire
-            )
-        manifest = open_manifest(model_dir, model, suite, endpoint.stored, cost_header, run, wire)
+            model_dir, adopted = prepare_model_dir(cassettes, model, suite, endpoint, settings)
+        manifest = open_manifest(model_dir, model, suite, endpoint.stored, settings, run)
         manifest.repeats = max([manifest.repeats, *(run.repeat for run in runs)])
         manifest.write(model_dir)
         for run in runs:  # a cassette that is a link is refused before any request is paid for
@@ -140,12 +130,8 @@ def record(
                 model,
                 endpoint,
                 str(pending_cassette(folder, run)),
-                timeout_s,
-                backoff_scale,
-                cost_header,
+                settings,
                 run.repeat,
-                max_answer_mb,
-                wire,
             )
             for run in runs
         ]
@@ -210,7 +196,7 @@ def record(
     }  # type: ignore[union-attr]
     recorded = tuple(str(run) for run in runs)
     seconds = time.perf_counter() - started
-    warning = unpriced(model_dir, kept, cost_header)
+    warning = unpriced(model_dir, kept, settings.cost_header)
     return RecordSummary(model_dir, recorded, statuses, seconds, tuple(map(str, adopted)), warning)
 
 

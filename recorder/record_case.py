@@ -12,19 +12,17 @@ from typing import Any
 
 from recorder.answer_limits import MIB
 from recorder.cassettes import make_vcr
-from recorder.client import COST_HEADER
 from recorder.endpoint import Endpoint
 from recorder.files import read_suite
-from recorder.gateway import Gateway
 from recorder.manifest import recorded_case
 from recorder.partial import write_entry
 from recorder.repeats import CaseRun
 from recorder.runner import run_case
+from recorder.settings import DEFAULTS, RecordSettings
 from recorder.suite_served import check_served
 from recorder.transport import HttpAnswer, HttpRequest, RequestsTransport, TransportFailure
 from scorer.errors import CassetteError
 from scorer.suite.model import Suite
-from scorer.wire import METHOD_WIRE, Wire
 
 
 @dataclass(frozen=True)
@@ -40,16 +38,8 @@ class CaseTask:
     cassette: (
         str  # a private path under .partial/: the parent moves it into place when the case is done
     )
-    timeout_s: float
-    backoff_scale: float
-    cost_header: str = COST_HEADER
-    repeat: int = (
-        1  # which repeat of the case this records (the request is the same for every repeat)
-    )
-    max_answer_mb: float = (
-        32.0  # an answer larger than this, decoded, is given up (``--max-answer-mb``)
-    )
-    wire: Wire = METHOD_WIRE  # the run's dialect, streaming and settings
+    settings: RecordSettings = DEFAULTS  # the run's limits, price header and wire
+    repeat: int = 1  # which repeat of the case (the request is the same for every repeat)
 
 
 class _RecordingTransport:
@@ -107,10 +97,11 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
 
     suite = suite_once(task.suite_path, task.suite_sha256)
     endpoint = task.endpoint
-    max_bytes = int(task.max_answer_mb * MIB)
-    gateway = Gateway(endpoint.url, task.wire, task.cost_header, task.repeat)
+    settings = task.settings
+    max_bytes = int(settings.max_answer_mb * MIB)
+    gateway = settings.gateway(endpoint.url, task.repeat)
     inner = RequestsTransport(
-        endpoint.api_key, task.timeout_s, endpoint.auth, max_bytes, gateway.dialect.auth_headers
+        endpoint.api_key, settings.timeout_s, endpoint.auth, max_bytes, gateway.dialect.auth_headers
     )
     try:
         with make_vcr(endpoint.secrets, max_bytes).use_cassette(
@@ -123,7 +114,7 @@ def record_case(task: CaseTask, sleep: Callable[[float], None] = time.sleep) -> 
                 task.model,
                 gateway,
                 transport,
-                lambda seconds: sleep(seconds * task.backoff_scale),
+                lambda seconds: sleep(seconds * settings.backoff_scale),
             )
     finally:
         inner.close()

@@ -4,10 +4,10 @@ by step.
 After a passing step the runner appends the model's answer exactly as it was sent (every field:
 ``reasoning_content``, ``reasoning_details``, the calls' ``extra_content``, Responses' reasoning
 items...: reasoning providers refuse a follow-up without them) and each call's scripted result of
-the expected call it was matched to, in the run's dialect (``scorer.dialect``), then asks again; a
-chain stops at the first step that fails. A call without a usable id gets a stable generated one,
-written into both the echoed call and its tool message. The same code runs against the network
-(record) and against cassettes (rescore).
+the expected call it was matched to, in the run's dialect (``scorer.wire.dialect``), then asks
+again; a chain stops at the first step that fails. A call without a usable id gets a stable
+generated one, written into both the echoed call and its tool message. The same code runs against
+the network (record) and against cassettes (rescore).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from typing import Any
 
 from recorder.answer_read import TOO_DEEP
 from recorder.client import call_with_retries
-from recorder.gateway import Gateway, as_gateway
+from recorder.gateway import METHOD_GATEWAY, Gateway
 from recorder.transport import HttpRequest, Transport, Unrecorded
-from scorer.dialect import DEFAULT, Dialect
 from scorer.judge import StepVerdict, judge_step
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
-from scorer.response import ModelResponse
 from scorer.suite.model import Case, Step, Suite
+from scorer.wire.dialect import DEFAULT, Dialect
+from scorer.wire.response import ModelResponse
 
 NO_SCRIPTED_RESULT = (
     "error: this call does not match any expected call, so the suite has no result for it"
@@ -41,7 +41,7 @@ def request_body(
 ) -> dict[str, Any]:
     """The request of one step: the case's messages, what the chain echoed so far, and the tools,
     in the gateway's dialect (default: the method's Chat Completions request)."""
-    gateway = gateway or Gateway("")
+    gateway = gateway or METHOD_GATEWAY
     tools = [suite.tools[name].spec for name in case.tools]
     messages = [dict(m) for m in case.messages]
     return gateway.dialect.request_body(
@@ -91,15 +91,12 @@ def run_case(
     suite: Suite,
     case: Case,
     model: str,
-    gateway: Gateway | str,
+    gateway: Gateway,
     transport: Transport,
     sleep: Callable[[float], None] = time.sleep,
-    cost_header: str | None = None,
 ) -> CaseOutcome:
     """Run every step of ``case`` until one fails; the outcome carries every attempt and
-    reached step. ``gateway`` is the run's Gateway (an API root alone: the method's request,
-    priced by ``cost_header``)."""
-    gateway = as_gateway(gateway, cost_header)
+    reached step. ``gateway`` is the run's Gateway (its dialect, settings and price header)."""
     echoed: list[dict[str, Any]] = []
     attempts: list[Attempt] = []
     steps: list[StepRecord] = []

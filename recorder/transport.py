@@ -23,7 +23,7 @@ from recorder.answer_limits import (
     read_capped,
 )
 from recorder.unreachable import no_connection_cause, no_connection_text
-from scorer.headers import recorded_headers
+from scorer.wire.headers import recorded_headers
 
 DEFAULT_TIMEOUT_S = 120.0
 ACCEPT_ENCODING = "gzip, deflate"

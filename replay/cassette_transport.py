@@ -26,7 +26,7 @@ from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unreco
 from replay.cassette_shape import cassette_problem
 from scorer import strict_json
 from scorer.errors import CassetteError
-from scorer.headers import recorded_headers
+from scorer.wire.headers import recorded_headers
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from typing import Any
 
 from replay.results_file import check_results
 from scorer.errors import ResultsError
-from scorer.headers import price
 from scorer.metrics import METRICS, REPEAT_METRICS
 from scorer.status import is_scored
 from scorer.summary import CaseTally, Counts, CurvePoint, ModelSummary, Rate
-from scorer.wire import wire_from_json
+from scorer.wire.headers import price
+from scorer.wire.settings import wire_from_json
 
 
 def _field(document: Mapping[str, Any], name: str, where: str) -> Any:

@@ -1,8 +1,8 @@
-"""The dialect matrix as terminal text (computed by ``scorer.wire_matrix``)."""
+"""The dialect matrix as terminal text (computed by ``scorer.wire.matrix``)."""
 
 from __future__ import annotations
 
-from scorer.wire_matrix import ModelMatrix
+from scorer.wire.matrix import ModelMatrix
 
 LISTED = 10  # cases that differ, listed per pair; the rest are counted
 

@@ -1,6 +1,7 @@
-"""Pure scoring: the suite (``suite/``, ``suite new``'s drafts in ``suite/draft/``), the
-statistics (``stats/``), the drift test (``drift/``), the suite audit (``audit/``) and, at the top,
-argument checks, the step judge, the schema subset, the wire dialects and the metrics.
+"""Pure scoring: the suite (``suite/``, ``suite new``'s drafts in ``suite/draft/``), tool schemas
+(``schema/``), the wire format and its dialects (``wire/``), the statistics (``stats/``), the drift
+test (``drift/``), the suite audit (``audit/``) and, at the top, argument checks, matching, the
+step judge, the metrics, the summaries and results.json.
 
 No I/O and no network: callers read files and pass bytes or parsed values in. The public names are
 re-exported lazily (PEP 562), so importing ``scorer.errors`` from the CLI does not load the
@@ -21,8 +22,8 @@ _EXPORTS = {
     "Check": "scorer.suite.model",
     "ExpectedCall": "scorer.suite.model",
     "LobstackError": "scorer.errors",
-    "MalformedResponse": "scorer.response",
-    "ModelResponse": "scorer.response",
+    "MalformedResponse": "scorer.wire.response",
+    "ModelResponse": "scorer.wire.response",
     "ParsedArguments": "scorer.arguments",
     "Step": "scorer.suite.model",
     "StepRecord": "scorer.outcome",
@@ -31,14 +32,14 @@ _EXPORTS = {
     "SuiteCheck": "scorer.suite.model",
     "SuiteError": "scorer.errors",
     "Tool": "scorer.suite.model",
-    "ToolCall": "scorer.response",
+    "ToolCall": "scorer.wire.response",
     "check_suite": "scorer.suite.file",
     "dumps": "scorer.results",
     "json_equal": "scorer.jsonvalue",
     "judge_step": "scorer.judge",
     "max_matching": "scorer.matching",
     "parse_arguments": "scorer.arguments",
-    "parse_completion": "scorer.response",
+    "parse_completion": "scorer.wire.response",
     "parse_suite": "scorer.suite.file",
     "results_document": "scorer.results",
     "wilson": "scorer.stats.wilson",

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.arguments import ArgumentsForm, ParsedArguments, parse_arguments
-from scorer.matching import max_matching
-from scorer.response import ModelResponse, ToolCall
+from scorer.matching import max_matching, same_names
 from scorer.suite.model import Case, ExpectedCall, Step, Suite
-from scorer.text_calls import text_call_name
+from scorer.wire.response import ModelResponse, ToolCall
+from scorer.wire.text_calls import text_call_name
 
 
 @dataclass(frozen=True)
@@ -30,12 +30,13 @@ class CallVerdict:
 
 @dataclass(frozen=True)
 class StepVerdict:
-    """A step's result: ``names_match`` feeds Right tool; ``assignment[i]`` is the expected call
-    index matched to the model's call ``i`` (None when unmatched)."""
+    """A step's result: ``assignment[i]`` is the expected call index matched to the model's call
+    ``i`` (None when unmatched). Right tool is not read here: it is counted from the names a
+    results file keeps (``scorer.metrics.right_tool``), by the same rule
+    (``scorer.matching.same_names``)."""
 
     passed: bool
     reason: str | None
-    names_match: bool
     calls: tuple[CallVerdict, ...]
     assignment: tuple[int | None, ...]
 
@@ -45,8 +46,8 @@ def _names(names: list[str]) -> str:
 
 
 def _sent_name(response: ModelResponse, index: int) -> str:
-    """Call ``index``'s name as sent, as the dialect's decoder read it (``scorer.response``): the
-    judge never reads the wire."""
+    """Call ``index``'s name as sent, as the dialect's decoder read it (``scorer.wire.response``):
+    the judge never reads the wire."""
     if response.sent_names is not None and index < len(response.sent_names):
         return response.sent_names[index]
     return response.tool_calls[index].name or "(no name)"
@@ -96,18 +97,17 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
         _sent_name(response, i) for i in range(len(calls))
     ]  # for reasons only; ``got`` is what counts
     if response.problems:  # judged, never errored: the answer is readable, its calls are not
-        names_match = step.expect == "call" and sorted(got) == sorted(c.name for c in step.calls)
         reason = f"malformed tool calls: {response.problems[0]}"
-        return StepVerdict(False, reason, names_match, verdicts, (None,) * len(calls))
+        return StepVerdict(False, reason, verdicts, (None,) * len(calls))
     if step.expect == "none":
         if not calls:
-            return StepVerdict(True, None, True, verdicts, ())
+            return StepVerdict(True, None, verdicts, ())
         return StepVerdict(
-            False, f"expected no call, got {_names(sent)}", False, verdicts, (None,) * len(calls)
+            False, f"expected no call, got {_names(sent)}", verdicts, (None,) * len(calls)
         )
     want = [call.name for call in step.calls]
     unmatched = (None,) * len(calls)
-    if sorted(got) != sorted(want):  # the same multiset of names
+    if not same_names(got, want):
         reason = f"names differ: expected {_names(want)}, got {_names(sent)}"
         looks_like = None if calls else text_call_name(response.content, case.tools)
         if (
@@ -117,12 +117,10 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
                 f" (the text looks like a call to {looks_like}: the server's tool parser "
                 "may be off)"
             )
-        return StepVerdict(False, reason, False, verdicts, unmatched)
+        return StepVerdict(False, reason, verdicts, unmatched)
     for call, args in zip(calls, parsed, strict=True):
         if not args.ok:
-            return StepVerdict(
-                False, _not_an_object(call, args, response), True, verdicts, unmatched
-            )
+            return StepVerdict(False, _not_an_object(call, args, response), verdicts, unmatched)
     edges = [
         [
             j
@@ -133,9 +131,9 @@ def judge_step(step: Step, response: ModelResponse, case: Case, suite: Suite) ->
     ]
     assignment = tuple(max_matching(edges, len(step.calls)))
     if all(partner is not None for partner in assignment):
-        return StepVerdict(True, None, True, verdicts, assignment)
+        return StepVerdict(True, None, verdicts, assignment)
     return StepVerdict(
-        False, _matching_reason(step, calls, parsed, assignment), True, verdicts, assignment
+        False, _matching_reason(step, calls, parsed, assignment), verdicts, assignment
     )
 
 

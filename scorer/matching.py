@@ -1,9 +1,16 @@
-"""Maximum bipartite matching (augmenting paths): which actual call stands for which
-expected call."""
+"""Which actual call stands for which expected call: the names as a multiset (the judge's first
+test and Right tool's one rule), then a maximum bipartite matching (augmenting paths)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+
+def same_names(called: Iterable[str], expected: Iterable[str]) -> bool:
+    """The names called equal the names expected as a multiset (order free, repeats counted): a
+    step with calls passes only then, and Right tool counts exactly this at a case's first call
+    step (``scorer.metrics.right_tool``)."""
+    return sorted(called) == sorted(expected)
 
 
 def max_matching(edges: Sequence[Sequence[int]], right_size: int) -> list[int | None]:

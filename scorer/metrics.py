@@ -3,10 +3,12 @@
 A metric is one decorated function (``@metric(...)``, like inspect_ai's ``@metric`` factory): the
 function is how one case-run (or, for a repeat metric, one case over its repeats) counts; the
 declaration holds what every view needs: the key results.json and the rows use, the labels the
-reports show, the unit, the direction, what the rate is over and its interval. ``scorer.summarize``
-computes the rates, ``replay.rows`` the per-case-run columns, and every view (terminal, markdown,
-CSV, HTML, the pytest plugin's bounds) reads names, labels and direction here. Adding a metric is
-one declaration here plus its test (CONTRIBUTING.md, "Add a metric column").
+reports show, the direction and what the rate is over. ``scorer.summarize`` computes the rates (the
+interval follows the level: clustered by case for case and call metrics, which is plain Wilson for
+a case metric at K = 1, and plain Wilson for repeat metrics, one value per case;
+METHOD.md#clustered-interval-rule), ``replay.rows`` the per-case-run columns, and every view
+(terminal, markdown, CSV, HTML, the pytest plugin's bounds) reads names, labels and direction here.
+Adding a metric is one declaration here plus its test (CONTRIBUTING.md, "Add a metric column").
 
 Three levels: a ``case`` metric is a boolean per case-run (None where it does not apply or the
 case-run is not scored); a ``call`` metric is a count of calls and its base per case-run; a
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from scorer import case_shape
+from scorer.matching import same_names
 from scorer.status import is_scored
 
 if TYPE_CHECKING:
@@ -46,7 +49,7 @@ class CallRun:
 
 
 @dataclass(frozen=True)
-class CaseRun:
+class CaseRunView:
     """One case-run as a case or call metric sees it: the case, its status, the steps it reached
     (by index) and every tool call it made, in order."""
 
@@ -84,10 +87,8 @@ class Metric:
     counts: str
     aka: str
     lower_is_better: bool
-    interval: Literal["clustered", "wilson"]
     shown: bool  # in the human tables (False: results.json and CSV only)
     compute: Callable[..., Any]
-    unit: str = "%"
 
     @property
     def method_row(self) -> str:
@@ -129,9 +130,6 @@ def metric(
             counts=counts,
             aka=aka,
             lower_is_better=lower_is_better,
-            # One value per case (repeat metrics) is plain Wilson; the rest are clustered by case,
-            # which is plain Wilson for a case metric at K = 1 (METHOD.md#clustered-interval-rule).
-            interval="wilson" if level == "repeat" else "clustered",
             shown=shown,
             compute=compute,
         )
@@ -148,7 +146,7 @@ def metric(
     over="every case",
     counts="every step of the case passes",
 )
-def overall(run: CaseRun) -> bool | None:
+def overall(run: CaseRunView) -> bool | None:
     return run.status == "passed" if run.scored else None
 
 
@@ -162,13 +160,13 @@ def overall(run: CaseRun) -> bool | None:
     counts="at the case's first call step, the names called equal the names expected",
     aka="correct tool selection",
 )
-def right_tool(run: CaseRun) -> bool | None:
+def right_tool(run: CaseRunView) -> bool | None:
     first = case_shape.first_call_step(run.case)
     if not run.scored or first is None:
         return None
     step = run.steps.get(first)
     expected = [c.name for c in run.case.steps[first].calls]
-    return step is not None and sorted(step.names) == sorted(expected)
+    return step is not None and same_names(step.names, expected)
 
 
 @metric(
@@ -183,7 +181,7 @@ def right_tool(run: CaseRun) -> bool | None:
     "asks twice, so every call is a first try",
     aka="schema-valid on first try",
 )
-def valid_arguments(run: CaseRun) -> tuple[int, int]:
+def valid_arguments(run: CaseRunView) -> tuple[int, int]:
     offered = [c for c in run.calls if c.offered is True]
     if not run.scored:
         return 0, 0
@@ -201,7 +199,7 @@ def valid_arguments(run: CaseRun) -> tuple[int, int]:
     aka="hallucinated or unknown name",
     lower_is_better=True,
 )
-def made_up_tool(run: CaseRun) -> tuple[int, int]:
+def made_up_tool(run: CaseRunView) -> tuple[int, int]:
     if not run.scored:
         return 0, 0
     return sum(1 for c in run.calls if c.offered is not True), len(run.calls)
@@ -216,7 +214,7 @@ def made_up_tool(run: CaseRun) -> tuple[int, int]:
     counts="every step passes",
     aka="multi-step success",
 )
-def chains(run: CaseRun) -> bool | None:
+def chains(run: CaseRunView) -> bool | None:
     return run.status == "passed" if run.scored and case_shape.is_chain(run.case) else None
 
 
@@ -228,7 +226,7 @@ def chains(run: CaseRun) -> bool | None:
     over="cases with a step expecting two or more calls",
     counts="that step passes, with all its calls in one response",
 )
-def parallel(run: CaseRun) -> bool | None:
+def parallel(run: CaseRunView) -> bool | None:
     steps = case_shape.parallel_steps(run.case)
     return all(run.passed(i) for i in steps) if run.scored and steps else None
 
@@ -243,7 +241,7 @@ def parallel(run: CaseRun) -> bool | None:
     counts="the model made no call",
     aka="correct abstention",
 )
-def no_call_needed(run: CaseRun) -> bool | None:
+def no_call_needed(run: CaseRunView) -> bool | None:
     return run.passed(0) if run.scored and case_shape.expects_no_call_first(run.case) else None
 
 

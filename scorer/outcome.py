@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.judge import StepVerdict
-from scorer.response import ModelResponse
 from scorer.status import Status, is_scored
 from scorer.suite.model import Case
+from scorer.wire.response import ModelResponse
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class Attempt:
     ``malformed``; ``cost_usd`` is the price's text as sent (the cost header's, else the 2xx
     body's ``usage.cost``: ``cost_source`` is then ``"body"``; None when neither is there) and
     ``dropped_params`` the raw header text; ``lobstack`` says the answer came from a gateway that
-    reports dropped parameters (``scorer.headers.speaks_lobstack``)."""
+    reports dropped parameters (``scorer.wire.headers.speaks_lobstack``)."""
 
     step: int
     attempt: int

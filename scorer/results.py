@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from scorer.headers import dropped_params
 from scorer.json_text import dumps_indented
 from scorer.outcome import Attempt, CaseOutcome, StepRecord
 from scorer.suite.model import Suite
+from scorer.wire.headers import dropped_params
 
 T = TypeVar("T")
 

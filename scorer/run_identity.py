@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from scorer.openai_chat import ROUTING_HEADERS
+from scorer.wire.openai_chat import ROUTING_HEADERS
 
 # OpenRouter names the provider that served the answer in the body, not a header; kept under
 # this key.

@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from scorer.headers import finite
 from scorer.metrics import CALL_METRICS, CASE_METRICS, METRICS
 from scorer.repeats import aggregate_status, pass_k_curve, repeat_metrics
 from scorer.stats.clustered import clustered_rate
 from scorer.status import SCORED, STATUSES, is_scored
 from scorer.suite.model import GROUPS
 from scorer.summary import CaseTally, Counts, ModelSummary, Rate
+from scorer.wire.headers import finite
 
 
 def _per_case(cases: Any, engine: str) -> list[dict[str, Any]]:

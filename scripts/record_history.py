@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from recorder.files import read_suite  # noqa: E402
 from recorder.record import record  # noqa: E402
 from recorder.run_stamp import HISTORY, RunStamp  # noqa: E402
+from recorder.settings import RecordSettings  # noqa: E402
 from standin import GatewayConfig, StandInGateway  # noqa: E402
 
 MODELS = ("ref/drifting", "ref/flaky")
@@ -63,7 +64,7 @@ def main() -> None:
                     history / stamp.id,
                     gateway.url,
                     cases,
-                    concurrency=2,
+                    RecordSettings(concurrency=2),
                     run=stamp,
                 )
                 passed = sum(1 for s in summary.statuses.values() if s == "passed")

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from recorder.files import read_suite  # noqa: E402
 from recorder.record import record  # noqa: E402
+from recorder.settings import RecordSettings  # noqa: E402
 from recorder.slug import model_slug  # noqa: E402
 from replay.plan import cases_to_record  # noqa: E402
 from replay.rescore import rescore  # noqa: E402
@@ -75,7 +76,9 @@ def main(argv: list[str] | None = None) -> None:
             if not todo:
                 print(f"{model}: nothing to record")
                 continue
-            summary = record(suite_path, model, cassettes, gateway.url, todo, concurrency=4)
+            summary = record(
+                suite_path, model, cassettes, gateway.url, todo, RecordSettings(concurrency=4)
+            )
             print(f"{model}: {len(summary.recorded)} cases recorded in {summary.seconds:.1f} s")
     rescore(cassettes, suite_path, reports)
     print(f"wrote {reports}")

@@ -35,7 +35,7 @@ class GatewayConfig:
     seed: int = 0
     timeout_sleep_s: float = 5.0
     # the stand-in's own copy of the name (standin.wire), not the client's: it imitates a
-    # separate program (scorer/openai_chat.py says why)
+    # separate program (scorer/wire/openai_chat.py says why)
     cost_header: str = COST_HEADER
     upstream_prefix: str = ""
     server: str = "lobstack-stand-in/1"

@@ -263,6 +263,7 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (read-only: copy to edit)."""
     from recorder.record import record
     from recorder.repeats import CaseRun
+    from recorder.settings import RecordSettings
     from scorer.suite.file import parse_suite
 
     case_ids = [case.id for case in parse_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE)).cases]
@@ -276,7 +277,7 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 cassettes,
                 gateway.url,
                 runs,
-                concurrency=1,
+                RecordSettings(concurrency=1),
                 sleep=lambda _s: None,
             )
     return cassettes

@@ -23,6 +23,7 @@ from recorder.answer_limits import AnswerTooLarge, UndecodableAnswer, read_cappe
 from recorder.content_coding import decode_capped
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from recorder.transport import HttpRequest, RequestsTransport, TransportFailure
 from tests.conftest import MINI_SUITE, interactions
 
@@ -171,9 +172,7 @@ def test_a_plain_answer_over_the_cap_is_too_large_while_recording(gateway, tmp_p
         tmp_path,
         gateway.url,
         [case],
-        concurrency=1,
-        backoff_scale=0.0,
-        max_answer_mb=cap_mb,
+        RecordSettings(concurrency=1, backoff_scale=0.0, max_answer_mb=cap_mb),
     )
     entry = read_manifest(summary.model_dir).cases[case]
     assert [a.outcome for a in entry.attempts] == ["network_error"] * 4

@@ -119,7 +119,7 @@ def test_a_body_that_is_no_chat_completion_says_why(body: bytes, problem: str) -
 
 
 def test_an_error_nested_too_deeply_to_show_is_still_an_error() -> None:
-    from scorer.response import body_error
+    from scorer.wire.response import body_error
 
     deep: list[object] = []
     for _ in range(100_000):  # built as data: deeper than any repr can walk

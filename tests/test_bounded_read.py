@@ -23,6 +23,7 @@ import pytest
 
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from recorder.transport import HttpRequest, RequestsTransport, TransportFailure
 from standin.streamed import StreamEnd
 from tests.conftest import MINI_SUITE, interactions
@@ -40,9 +41,10 @@ resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from recorder.endpoint import Endpoint
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 summary = record(
     Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]), Endpoint(sys.argv[5], None), [sys.argv[6]],
-    concurrency=1, backoff_scale=0.0, max_answer_mb=1, timeout_s=60.0,
+    RecordSettings(concurrency=1, backoff_scale=0.0, max_answer_mb=1, timeout_s=60.0),
 )
 entry = read_manifest(summary.model_dir).cases[sys.argv[6]]
 print(json.dumps([entry.status, entry.reason, [a.outcome for a in entry.attempts]]))
@@ -71,9 +73,13 @@ def test_an_endless_plain_body_is_capped_under_an_address_space_limit(
 def test_a_content_length_above_the_cap_is_refused_unread(start_gateway, tmp_path: Path) -> None:
     gateway = start_gateway()
     summary = record(
-        MINI_SUITE, FOUR("hugelength"), tmp_path, gateway.url, [CASE], concurrency=1,
-        backoff_scale=0.0, max_answer_mb=1,
-    )  # fmt: skip
+        MINI_SUITE,
+        FOUR("hugelength"),
+        tmp_path,
+        gateway.url,
+        [CASE],
+        RecordSettings(concurrency=1, backoff_scale=0.0, max_answer_mb=1),
+    )
     entry = read_manifest(summary.model_dir).cases[CASE]
     assert entry.status == "errored" and (entry.reason or "").endswith(TOO_LARGE), entry.reason
     assert [a.outcome for a in entry.attempts] == ["network_error"] * 4
@@ -86,9 +92,13 @@ def test_a_content_length_above_the_cap_is_refused_unread(start_gateway, tmp_pat
 def test_a_dripped_body_stops_at_the_timeout_while_recording(start_gateway, tmp_path: Path) -> None:
     gateway = start_gateway(drip_ms=50)  # the oracle's answer (hundreds of bytes) takes seconds
     summary = record(
-        MINI_SUITE, FOUR("drip"), tmp_path, gateway.url, [CASE], concurrency=1,
-        backoff_scale=0.0, timeout_s=0.5,
-    )  # fmt: skip
+        MINI_SUITE,
+        FOUR("drip"),
+        tmp_path,
+        gateway.url,
+        [CASE],
+        RecordSettings(concurrency=1, backoff_scale=0.0, timeout_s=0.5),
+    )
     entry = read_manifest(summary.model_dir).cases[CASE]
     assert [a.outcome for a in entry.attempts] == ["timeout"] * 4
     assert entry.status == "errored" and "no whole answer within 0.5 s" in (entry.reason or "")
@@ -140,7 +150,12 @@ def test_a_chunked_answer_is_stored_de_chunked_and_replays_the_same(tmp_path: Pa
 
     with LoopbackServer(_chunked_500) as server:
         summary = record(
-            MINI_SUITE, "m", tmp_path, server.url, [CASE], concurrency=1, backoff_scale=0.0
+            MINI_SUITE,
+            "m",
+            tmp_path,
+            server.url,
+            [CASE],
+            RecordSettings(concurrency=1, backoff_scale=0.0),
         )
     entry = read_manifest(summary.model_dir).cases[CASE]
     assert entry.status == "errored" and entry.reason == "step 1: HTTP 500: boom"

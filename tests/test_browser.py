@@ -25,6 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.html import write_report, write_run_diff
 from replay.rescore import rescore
 from standin.models import XSS_STRINGS, XSS_TEXT
@@ -324,7 +325,13 @@ class TestRecordedHostileModel:
         for model in ("ref/xss", "ref/oracle"):
             ids = [c.id for c in suite.cases]
             record(
-                MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None
+                MINI_SUITE,
+                model,
+                cassettes,
+                gateway.url,
+                ids,
+                RecordSettings(concurrency=1),
+                sleep=lambda _s: None,
             )
         rescore(cassettes, MINI_SUITE, tmp_path / "reports", workers=1, warn=lambda _t: None)
         page = tmp_path / "reports" / "index.html"

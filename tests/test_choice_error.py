@@ -17,8 +17,9 @@ import pytest
 from recorder.files import read_suite
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rescore import rescore_model
-from scorer.response import body_error
+from scorer.wire.response import body_error
 from standin.wire import CHOICE_ERROR, choice_error_json
 from tests.conftest import MINI_SUITE
 
@@ -54,9 +55,13 @@ def test_an_error_in_the_choice_is_an_error_answer_at_record_and_rescore(
 ) -> None:
     suffix, status, reason, outcomes, by_transport = ROWS[row]
     summary = record(
-        MINI_SUITE, f"ref/oracle~{suffix}", tmp_path, gateway.url, CASES, concurrency=1,
-        backoff_scale=0.0,
-    )  # fmt: skip
+        MINI_SUITE,
+        f"ref/oracle~{suffix}",
+        tmp_path,
+        gateway.url,
+        CASES,
+        RecordSettings(concurrency=1, backoff_scale=0.0),
+    )
     manifest = read_manifest(summary.model_dir)
     rescored = {r["id"]: r for r in rescore_model(summary.model_dir, SUITE)["results"]}
     for case in CASES:

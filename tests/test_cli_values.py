@@ -13,7 +13,7 @@ import pytest
 import typer
 import typer.main
 
-from lobstack_eval.cli_values import annotations, converter
+from lobstack_eval.cli_values import annotations, converter, parsers
 from lobstack_eval.main import app
 from tests.conftest import ROOT
 
@@ -53,13 +53,18 @@ def _values(annotation: Any, tmp: Path) -> list[Any]:
 @pytest.mark.parametrize(("name", "command"), COMMANDS, ids=[name for name, _ in COMMANDS])
 def test_every_parameter_reads_as_typer_reads_it(name: str, command: Any, tmp_path: Path) -> None:
     ctx = typer.Context(command)
-    hints = annotations(command.callback)
+    hints, parses = annotations(command.callback), parsers(command.callback)
     checked = 0
     for parameter in command.get_params(ctx):
         ours = parameter.process_value
         assert "process_value" in vars(parameter), f"{name} {parameter.name}: not wrapped"
         by_typer = type(parameter).process_value.__get__(parameter)  # the class's: typer's own
-        for value in _values(hints.get(parameter.name), tmp_path):
+        # a number option: its parser, called by us as typer calls it (good, bad and odd text)
+        numbers = [None, "4", " 7 ", "0", "-1", "x", "nan", "1e309", "0.5", "100", "101"]
+        values = (
+            numbers if parameter.name in parses else _values(hints.get(parameter.name), tmp_path)
+        )
+        for value in values:
             expected = _outcome(by_typer, ctx, value)
             got = _outcome(ours, ctx, value)
             assert got == expected, (name, parameter.name, value)

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from scorer.dialect import DEFAULT, DIALECTS, dialect
 from scorer.errors import UsageError
-from scorer.openai_chat import tool_result
-from scorer.response import ModelResponse, ToolCall
-from scorer.wire import Wire, parse_params
+from scorer.wire.dialect import DEFAULT, DIALECTS, dialect
+from scorer.wire.openai_chat import tool_result
+from scorer.wire.response import ModelResponse, ToolCall
+from scorer.wire.settings import Wire, parse_params
 
 TOOL = {
     "type": "function",

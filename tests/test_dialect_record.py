@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from recorder.record import record
+from recorder.settings import RecordSettings
 from recorder.slug import checked_model_slug
 from replay.score_models import rescore_model
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from tests.conftest import MINI_SUITE
 
 WAYS = [Wire(d, s) for d in ("chat", "responses", "messages") for s in (False, True)]
@@ -22,7 +23,7 @@ CASES = ["selection-01", "arguments-01", "no_call-01", "parallel-01", "chains-01
 def _record(url: str, model: str, wire: Wire, where: Path) -> dict[str, str]:
     """Record ``CASES`` and rescore them: each case's status (rescore's, checked against
     the recorder's)."""
-    summary = record(MINI_SUITE, model, where, url, CASES, concurrency=1, wire=wire)
+    summary = record(MINI_SUITE, model, where, url, CASES, RecordSettings(concurrency=1, wire=wire))
     from recorder.files import read_suite
 
     results = rescore_model(where / checked_model_slug(model), read_suite(MINI_SUITE))
@@ -63,8 +64,22 @@ def test_noisy_gets_the_same_verdicts_in_every_way(verdicts, wire: Wire) -> None
 def test_run_json_keeps_the_wire_and_the_default_writes_none(start_gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     gateway = start_gateway()
     wire = Wire("messages", True, (("max_tokens", "512"),))
-    record(MINI_SUITE, "ref/oracle", tmp_path / "m", gateway.url, ["no_call-01"], 1, wire=wire)
-    record(MINI_SUITE, "ref/oracle", tmp_path / "c", gateway.url, ["no_call-01"], 1)
+    record(
+        MINI_SUITE,
+        "ref/oracle",
+        tmp_path / "m",
+        gateway.url,
+        ["no_call-01"],
+        RecordSettings(concurrency=1, wire=wire),
+    )
+    record(
+        MINI_SUITE,
+        "ref/oracle",
+        tmp_path / "c",
+        gateway.url,
+        ["no_call-01"],
+        RecordSettings(concurrency=1),
+    )
     kept = json.loads((tmp_path / "m/ref_oracle/run.json").read_text())
     assert (kept["dialect"], kept["stream"], kept["params"]) == (
         "messages",
@@ -114,7 +129,14 @@ def test_stream_anomalies_fail_and_are_named(
 
     gateway = start_gateway()
     model = f"ref/oracle~{fault}"
-    record(MINI_SUITE, model, tmp_path, gateway.url, CASES, 1, wire=Wire(dialect, True))
+    record(
+        MINI_SUITE,
+        model,
+        tmp_path,
+        gateway.url,
+        CASES,
+        RecordSettings(concurrency=1, wire=Wire(dialect, True)),
+    )
     results = rescore_model(tmp_path / checked_model_slug(model), read_suite(MINI_SUITE))
     by_id = {r["id"]: r for r in results["results"]}
     assert by_id["selection-01"]["status"] == "failed"
@@ -127,8 +149,14 @@ def test_an_error_event_mid_stream_errors_the_case(start_gateway, tmp_path: Path
     gateway = start_gateway()
     for dialect in ("chat", "responses", "messages"):
         where = tmp_path / dialect
-        summary = record(MINI_SUITE, "ref/oracle~stream-error", where, gateway.url,
-                         ["selection-01"], 1, wire=Wire(dialect, True))  # fmt: skip
+        summary = record(
+            MINI_SUITE,
+            "ref/oracle~stream-error",
+            where,
+            gateway.url,
+            ["selection-01"],
+            RecordSettings(concurrency=1, wire=Wire(dialect, True)),
+        )
         assert summary.statuses == {"selection-01": "errored"}, dialect
 
 
@@ -140,7 +168,14 @@ def test_a_cut_off_stream_is_judged_on_what_came_and_named(  # type: ignore[no-u
 
     gateway = start_gateway()
     model = "ref/oracle~stream-cut"
-    record(MINI_SUITE, model, tmp_path, gateway.url, ["selection-01"], 1, wire=Wire(dialect, True))
+    record(
+        MINI_SUITE,
+        model,
+        tmp_path,
+        gateway.url,
+        ["selection-01"],
+        RecordSettings(concurrency=1, wire=Wire(dialect, True)),
+    )
     results = rescore_model(tmp_path / checked_model_slug(model), read_suite(MINI_SUITE))
     assert results["transport_anomalies"] == {
         "cases": 1,
@@ -165,7 +200,12 @@ def test_arguments_cut_by_max_tokens_fail_and_say_why(  # type: ignore[no-untype
     gateway = start_gateway()
     model = "ref/oracle~cut-args"
     record(
-        MINI_SUITE, model, tmp_path, gateway.url, ["selection-01"], 1, wire=Wire(dialect, stream)
+        MINI_SUITE,
+        model,
+        tmp_path,
+        gateway.url,
+        ["selection-01"],
+        RecordSettings(concurrency=1, wire=Wire(dialect, stream)),
     )
     results = rescore_model(tmp_path / checked_model_slug(model), read_suite(MINI_SUITE))
     case = next(r for r in results["results"] if r["id"] == "selection-01")
@@ -180,6 +220,12 @@ def test_a_streamed_chain_echoes_the_providers_own_fields(  # type: ignore[no-un
     """reasoning_content/reasoning_details and Gemini's thought signatures come in the stream's
     deltas; the assembled answer keeps them, so the chain's follow-up is not refused."""
     gateway = start_gateway()
-    summary = record(MINI_SUITE, model, tmp_path, gateway.url, ["chains-01"], 1,
-                     wire=Wire("chat", True))  # fmt: skip
+    summary = record(
+        MINI_SUITE,
+        model,
+        tmp_path,
+        gateway.url,
+        ["chains-01"],
+        RecordSettings(concurrency=1, wire=Wire("chat", True)),
+    )
     assert summary.statuses == {"chains-01": "passed"}

@@ -651,13 +651,14 @@ def test_cli_cassettes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[
     still passes. ref/abstain stops the chain at step 1, so only the added case is missing for it.
     """
     from recorder.record import record
+    from recorder.settings import RecordSettings
     from standin.config import GatewayConfig
     from standin.server import StandInGateway
 
     cassettes = tmp_path / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=V100)) as gateway:
         for model in ("ref/oracle", "ref/abstain"):
-            record(V100, model, cassettes, gateway.url, IDS, concurrency=1)
+            record(V100, model, cassettes, gateway.url, IDS, RecordSettings(concurrency=1))
     capsys.readouterr()
     assert (
         main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"])
@@ -690,13 +691,21 @@ def test_cli_cassettes_recorded_under_new(
     passes under 1.1.0 against 1 of 5 under 1.0.0, a drop that is not there over the same five
     cases. ref/oracle's chains-01 asks 1.0.0's step-1 result, which was never recorded."""
     from recorder.record import record
+    from recorder.settings import RecordSettings
     from standin.config import GatewayConfig
     from standin.server import StandInGateway
 
     cassettes = tmp_path / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=V110)) as gateway:
         for model in ("ref/oracle", "ref/abstain"):
-            record(V110, model, cassettes, gateway.url, [*IDS, "selection-02"], concurrency=1)
+            record(
+                V110,
+                model,
+                cassettes,
+                gateway.url,
+                [*IDS, "selection-02"],
+                RecordSettings(concurrency=1),
+            )
     capsys.readouterr()
     assert (
         main(["diff", "suites", str(V100), str(V110), "--cassettes", str(cassettes), "--verbose"])

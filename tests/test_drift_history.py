@@ -13,7 +13,6 @@ import pytest
 from lobstack_eval.main import main
 from replay.drift.load import run_record
 from scorer.drift.history import (
-    CaseTally,
     Identity,
     RunRecord,
     analyse,
@@ -21,6 +20,7 @@ from scorer.drift.history import (
     tally_cases,
 )
 from scorer.errors import HistoryError
+from scorer.summary import CaseTally
 from tests.conftest import ROOT
 from tests.drifthistory import results_doc
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.headers import gateway_header, speaks_lobstack
 from scorer.outcome import Attempt, CaseOutcome
 from scorer.results import dropped_temperature
+from scorer.wire.headers import gateway_header, speaks_lobstack
 from tests.suitekit import case, make_suite
 
 

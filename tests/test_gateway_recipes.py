@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from lobstack_eval.main import main
-from scorer.text_calls import MAX_OBJECTS, PREFIX_CHARS, text_call_name
+from scorer.wire.text_calls import MAX_OBJECTS, PREFIX_CHARS, text_call_name
 from tests.conftest import MINI_SUITE
 from tests.gateway_fixtures import chat_body, post, verdict
 

@@ -131,6 +131,7 @@ def test_a_run_whose_every_case_errored_fails_the_gate(
     green with 'skipped'."""
     from recorder.files import read_suite
     from recorder.record import record
+    from recorder.settings import RecordSettings
     from tests.conftest import MINI_SUITE
 
     ids = [c.id for c in read_suite(MINI_SUITE).cases]
@@ -144,7 +145,7 @@ def test_a_run_whose_every_case_errored_fails_the_gate(
             tmp_path / name,
             gateway.url,
             ids,
-            concurrency=1,
+            RecordSettings(concurrency=1),
             sleep=lambda _s: None,
         )
         args = [

@@ -33,9 +33,10 @@ resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from recorder.endpoint import Endpoint
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 summary = record(
     Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]), Endpoint(sys.argv[5], None), [sys.argv[6]],
-    concurrency=1, backoff_scale=0.0, max_answer_mb=int(sys.argv[7]),
+    RecordSettings(concurrency=1, backoff_scale=0.0, max_answer_mb=int(sys.argv[7])),
 )
 entry = read_manifest(summary.model_dir).cases[sys.argv[6]]
 print(json.dumps([entry.status, entry.reason]))

@@ -20,6 +20,7 @@ from recorder.endpoint import Endpoint
 from recorder.files import read_suite
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rescore import rescore_model
 from scorer.errors import GatewayError
 from standin.hostile import BROKEN_GZIP, LATIN1_PAGE
@@ -100,9 +101,9 @@ def test_a_hostile_answer_is_kept_and_judged_the_same_at_record_and_rescore(
             GatewayError,
             match=r"refused the first 3 case-runs .* \(step 1: HTTP 401: invalid key\)",
         ):
-            record(*args, concurrency=1, backoff_scale=0.0)
+            record(*args, RecordSettings(concurrency=1, backoff_scale=0.0))
     else:
-        record(*args, concurrency=1, backoff_scale=0.0, max_answer_mb=1)
+        record(*args, RecordSettings(concurrency=1, backoff_scale=0.0, max_answer_mb=1))
     assert time.monotonic() - started < 60  # bounded: no loop, no bomb decoded whole
     model_dir = next(cassettes.iterdir())
     manifest = read_manifest(model_dir)
@@ -138,7 +139,12 @@ def test_an_error_status_whose_body_does_not_decode_keeps_its_status(
 ) -> None:
     gateway = start_gateway()
     summary = record(
-        MINI_SUITE, "ref/oracle~badgzip500", tmp_path, gateway.url, CASES[:1], concurrency=1
+        MINI_SUITE,
+        "ref/oracle~badgzip500",
+        tmp_path,
+        gateway.url,
+        CASES[:1],
+        RecordSettings(concurrency=1),
     )
     entry = read_manifest(summary.model_dir).cases[CASES[0]]
     assert [(a.outcome, a.status) for a in entry.attempts] == [("http_500", 500)]  # not retried
@@ -157,7 +163,12 @@ def test_a_latin1_error_page_is_stored_byte_for_byte_and_flagged(
 ) -> None:
     gateway = start_gateway()
     summary = record(
-        MINI_SUITE, "ref/oracle~latin1", tmp_path, gateway.url, CASES[:1], concurrency=1
+        MINI_SUITE,
+        "ref/oracle~latin1",
+        tmp_path,
+        gateway.url,
+        CASES[:1],
+        RecordSettings(concurrency=1),
     )
     response = interactions(summary.model_dir / f"{CASES[0]}.json")[0]["response"]
     assert base64.b64decode(response["body"]["bytes_base64"]) == LATIN1_PAGE
@@ -189,14 +200,26 @@ def test_a_decoded_answer_is_stored_as_the_plain_one(
 
 def test_a_redirect_is_asked_once_not_followed(start_gateway, tmp_path: Path) -> None:
     gateway = start_gateway(faults="redirect:1")
-    record(MINI_SUITE, "ref/oracle", tmp_path, gateway.url, CASES, concurrency=1, backoff_scale=0.0)
+    record(
+        MINI_SUITE,
+        "ref/oracle",
+        tmp_path,
+        gateway.url,
+        CASES,
+        RecordSettings(concurrency=1, backoff_scale=0.0),
+    )
     assert len(gateway.requests_seen) == len(CASES)
 
 
 def test_a_lone_surrogate_in_a_call_name_round_trips(start_gateway, tmp_path: Path) -> None:
     gateway = start_gateway()
     summary = record(
-        MINI_SUITE, "ref/oracle~surrogatename", tmp_path, gateway.url, CASES[:1], concurrency=1
+        MINI_SUITE,
+        "ref/oracle~surrogatename",
+        tmp_path,
+        gateway.url,
+        CASES[:1],
+        RecordSettings(concurrency=1),
     )
     entry = read_manifest(summary.model_dir).cases[CASES[0]]
     assert entry.status == "failed" and "create_issue\udfff" in (entry.reason or "")
@@ -355,8 +378,7 @@ def test_a_latin1_error_page_in_the_worker_pool_stops_nothing(
         tmp_path,
         gateway.url,
         everything,
-        concurrency=3,
-        backoff_scale=0.0,
+        RecordSettings(concurrency=3, backoff_scale=0.0),
     )
     cases = read_manifest(summary.model_dir).cases
     assert sorted(cases) == sorted(everything)
@@ -382,8 +404,7 @@ def test_a_wrong_model_in_the_worker_pool_asks_no_more_than_its_workers(
             tmp_path,
             gateway.url,
             everything,
-            concurrency=3,
-            backoff_scale=0.0,
+            RecordSettings(concurrency=3, backoff_scale=0.0),
         )
     # Three in flight at once; a freed worker may start one more before the third refusal
     # is counted.

@@ -86,6 +86,7 @@ def hostile_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy to edit)."""
     from recorder.record import record
     from recorder.repeats import CaseRun
+    from recorder.settings import RecordSettings
     from scorer.suite.file import parse_suite
     from standin.config import GatewayConfig
     from standin.server import StandInGateway
@@ -104,7 +105,7 @@ def hostile_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 cassettes,
                 gateway.url,
                 runs,
-                concurrency=1,
+                RecordSettings(concurrency=1),
                 sleep=lambda _s: None,
             )
     return cassettes

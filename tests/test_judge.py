@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import ModelResponse, ToolCall, judge_step
+from scorer.metrics import CaseRunView, StepRun, right_tool
 from tests.suitekit import make_suite, single_step_case
 
 ROWS = json.loads((Path(__file__).parent / "tables" / "judge.json").read_text(encoding="utf-8"))
@@ -29,6 +30,16 @@ def judged(row: dict[str, Any]) -> Any:
     return judge_step(c.steps[0], response(row["got"]), c, suite)
 
 
+def right_tool_of(row: dict[str, Any]) -> bool | None:
+    """Right tool of the row's one-step case as the metric counts it from the judged step's names
+    (the judge keeps no field of its own for it)."""
+    suite = make_suite([single_step_case(row["step"])])
+    verdict = judged(row)
+    status = "passed" if verdict.passed else "failed"
+    step = StepRun(verdict.passed, tuple(call.name for call in verdict.calls))
+    return right_tool(CaseRunView(suite.cases[0], status, {0: step}, ()))
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[row["id"] for row in ROWS])
 def test_judge_table(row: dict[str, Any]) -> None:
     verdict = judged(row)
@@ -36,8 +47,8 @@ def test_judge_table(row: dict[str, Any]) -> None:
     assert (verdict.reason is None) == row["passed"]
     if "reason" in row:
         assert verdict.reason == row["reason"]
-    if "names_match" in row:
-        assert verdict.names_match == row["names_match"]
+    if "right_tool" in row:
+        assert right_tool_of(row) is row["right_tool"]
     if "forms" in row:
         assert [c.arguments_form for c in verdict.calls] == row["forms"]
     if "offered" in row:
@@ -67,7 +78,7 @@ def test_verdict_does_not_depend_on_call_order(data: st.DataObject) -> None:
     shuffled = data.draw(st.permutations(row["got"]))
     a, b = judged(row), judged({**row, "got": shuffled})
     assert a.passed == b.passed
-    assert a.names_match == b.names_match
+    assert right_tool_of(row) == right_tool_of({**row, "got": shuffled})
 
 
 REFERENCE_ROWS = [r for r in ROWS if r["step"]["expect"] == "call"]

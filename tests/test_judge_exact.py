@@ -9,6 +9,7 @@ import pytest
 
 from scorer import ModelResponse, ToolCall, judge_step, parse_completion
 from scorer.judge import CallVerdict, StepVerdict, call_failures, call_holds
+from scorer.matching import same_names
 from tests.suitekit import make_suite, single_step_case
 
 OSLO_EQ = {"name": "get_weather", "args": {"city": {"eq": "Oslo"}}, "reference": {"city": "Oslo"}}
@@ -41,7 +42,7 @@ def called(name: str, parsed: bool = True, valid: bool | None = True) -> CallVer
 
 
 def test_no_call_expected_and_none_made() -> None:
-    assert judge({"expect": "none"}, []) == StepVerdict(True, None, True, (), ())
+    assert judge({"expect": "none"}, []) == StepVerdict(True, None, (), ())
 
 
 def test_no_call_expected_but_two_made() -> None:
@@ -49,7 +50,6 @@ def test_no_call_expected_but_two_made() -> None:
     assert verdict == StepVerdict(
         False,
         "expected no call, got [get_weather, x]",
-        False,
         (called("get_weather"), CallVerdict("x", False, True, None, "string")),
         (None, None),
     )
@@ -57,7 +57,7 @@ def test_no_call_expected_but_two_made() -> None:
 
 def test_one_call_right() -> None:
     verdict = judge({"expect": "call", "calls": [OSLO_EQ]}, [("get_weather", '{"city": "Oslo"}')])
-    assert verdict == StepVerdict(True, None, True, (called("get_weather"),), (0,))
+    assert verdict == StepVerdict(True, None, (called("get_weather"),), (0,))
 
 
 def test_names_differ_lists_both_sides() -> None:
@@ -66,7 +66,6 @@ def test_names_differ_lists_both_sides() -> None:
     assert verdict == StepVerdict(
         False,
         "names differ: expected [get_weather, get_weather], got [get_weather, read_file]",
-        False,
         (called("get_weather"), called("read_file")),
         (None, None),
     )
@@ -79,7 +78,6 @@ def test_no_call_whose_text_looks_like_a_call() -> None:
         False,
         "names differ: expected [get_weather], got [] (the text looks like a call to get_weather: "
         "the server's tool parser may be off)",
-        False,
         (),
         (),
     )
@@ -128,7 +126,7 @@ def test_arguments_not_an_object(
         finish_reason=finish_reason,
     )
     assert verdict == StepVerdict(
-        False, reason, True, (CallVerdict("get_weather", True, False, False, form),), (None,)
+        False, reason, (CallVerdict("get_weather", True, False, False, form),), (None,)
     )
 
 
@@ -136,7 +134,7 @@ def test_the_first_call_that_is_not_an_object_is_named() -> None:
     step = {"expect": "call", "calls": [OSLO_EQ, LIMA_EQ]}
     verdict = judge(step, [("get_weather", '{"city": "Oslo"}'), ("get_weather", "[1]")])
     assert verdict.reason == "get_weather.arguments: not a JSON object"
-    assert verdict.assignment == (None, None) and verdict.names_match is True
+    assert verdict.assignment == (None, None)
 
 
 def test_unmatched_expected_call_reports_its_free_calls_failures() -> None:
@@ -149,7 +147,6 @@ def test_unmatched_expected_call_reports_its_free_calls_failures() -> None:
     assert verdict == StepVerdict(
         False,
         'get_weather.unit: expected eq "c", got nothing (argument left out)',
-        True,
         (called("get_weather"), called("get_weather")),
         (0, None),
     )
@@ -166,7 +163,6 @@ def test_the_fewest_failures_are_reported_and_joined() -> None:
         False,
         'get_weather.city: expected eq "Oslo", got "Lima"; '
         'get_weather.unit: expected eq "c", got "f"',
-        True,
         (called("get_weather"), called("get_weather")),
         (1, None),
     )
@@ -253,8 +249,10 @@ def test_malformed_tool_calls_fail_with_the_first_problem(
     suite = make_suite([single_step_case(step)])
     c = suite.cases[0]
     verdict = judge_step(c.steps[0], _completion(entries), c, suite)
-    # A malformed entry is a nameless call: its names never match a step's.
-    assert (verdict.passed, verdict.reason, verdict.names_match) == (False, reason, False)
+    assert (verdict.passed, verdict.reason) == (False, reason)
+    # A malformed entry is a nameless call: the names never match a step's, so no Right tool.
+    called = [call.name for call in verdict.calls]
+    assert not same_names(called, [call.name for call in c.steps[0].calls])
     assert verdict.assignment == (None,) * len(entries)
     assert len(verdict.calls) == len(entries)
 

@@ -134,11 +134,26 @@ def test_every_replay_sub_package_has_a_layer() -> None:
 # ``audit_accept`` marker may name), so scorer.suite -> scorer.audit.kinds is the one edge up.
 SCORER_ALLOWED = {
     "scorer.stats": {"scorer.stats", "scorer"},
-    "scorer.suite": {"scorer.suite", "scorer", "scorer.audit.kinds"},
-    "scorer": {"scorer", "scorer.stats", "scorer.suite"},
-    "scorer.drift": {"scorer.drift", "scorer.stats", "scorer"},
-    "scorer.suite.draft": {"scorer.suite.draft", "scorer.suite", "scorer.stats", "scorer"},
-    "scorer.audit": {"scorer.audit", "scorer.suite", "scorer.stats", "scorer"},
+    "scorer.schema": {"scorer.schema", "scorer"},
+    "scorer.suite": {"scorer.suite", "scorer.schema", "scorer", "scorer.audit.kinds"},
+    "scorer.wire": {"scorer.wire", "scorer.suite", "scorer.stats", "scorer"},
+    "scorer": {"scorer", "scorer.stats", "scorer.schema", "scorer.suite", "scorer.wire"},
+    "scorer.drift": {"scorer.drift", "scorer.stats", "scorer.wire", "scorer"},
+    "scorer.suite.draft": {
+        "scorer.suite.draft",
+        "scorer.suite",
+        "scorer.schema",
+        "scorer.stats",
+        "scorer",
+    },
+    "scorer.audit": {
+        "scorer.audit",
+        "scorer.suite",
+        "scorer.schema",
+        "scorer.wire",
+        "scorer.stats",
+        "scorer",
+    },
 }
 
 
@@ -197,7 +212,7 @@ def test_the_scorer_check_sees_a_wrong_way_import() -> None:
     assert not _allowed("scorer.suite", "scorer.audit.run")
     assert _allowed("scorer.suite", "scorer.audit.kinds.ARG_WRONG")
     assert _allowed("scorer.drift", "scorer.stats.wilson.wilson")
-    assert _allowed("scorer.suite.draft", "scorer.schema_budget.check")
+    assert _allowed("scorer.suite.draft", "scorer.schema.budget.check")
 
 
 # The CLI is thin: a command parses its options and calls one library function, so no function in

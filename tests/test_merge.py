@@ -14,6 +14,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from tests.conftest import MINI_SUITE
 
 IDS = [case.id for case in read_suite(MINI_SUITE).cases]
@@ -37,7 +38,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     root / f"c{index}",
                     gateway.url,
                     ids,
-                    concurrency=1,
+                    RecordSettings(concurrency=1),
                     sleep=lambda _s: None,
                 )
     assert (

@@ -18,6 +18,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from standin import GatewayConfig, StandInGateway
 from tests.conftest import MINI_SUITE
 from tests.record_helpers import record_args
@@ -100,7 +101,14 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One case of ref/oracle, recorded once for the module's rescores."""
     cassettes = tmp_path_factory.mktemp("links") / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
-        record(MINI_SUITE, "ref/oracle", cassettes, gateway.url, ["selection-01"], concurrency=1)
+        record(
+            MINI_SUITE,
+            "ref/oracle",
+            cassettes,
+            gateway.url,
+            ["selection-01"],
+            RecordSettings(concurrency=1),
+        )
     return cassettes
 
 

@@ -23,6 +23,7 @@ from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
 from recorder.repeats import CaseRun
+from recorder.settings import RecordSettings
 from replay.rescore import rescore
 from tests.conftest import ROOT
 from tests.test_repeat_gate import _changed_check, _plain_string_arg
@@ -38,7 +39,7 @@ def _record(root: Path, seed: int, model: str, repeats: int) -> Path:
     cassettes = root / "cassettes"
     with StandInGateway(GatewayConfig(suite_path=SUITE_PATH, seed=seed)) as gateway:
         todo = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ALL]
-        record(SUITE_PATH, model, cassettes, gateway.url, todo, concurrency=4)
+        record(SUITE_PATH, model, cassettes, gateway.url, todo, RecordSettings(concurrency=4))
     rescore(cassettes, SUITE_PATH, root / "reports", workers=1, html=False)
     return root
 

@@ -12,6 +12,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rescore import rescore
 from standin.priced import worse_case
 from tests.conftest import ROOT
@@ -83,7 +84,15 @@ def test_the_cheap_twin_is_picked_and_the_cheap_worse_one_is_not(
     gateway = start_gateway(suite=SUITE)
     ids = [c.id for c in read_suite(SUITE).cases]
     for model in ("ref/oracle-mini", "ref/mini-worse"):
-        record(SUITE, model, cassettes, gateway.url, ids, concurrency=4, sleep=lambda _s: None)
+        record(
+            SUITE,
+            model,
+            cassettes,
+            gateway.url,
+            ids,
+            RecordSettings(concurrency=4),
+            sleep=lambda _s: None,
+        )
     out = tmp_path / "reports"
     rescore(cassettes, SUITE, out, workers=2, html=False, warn=lambda _line: None)
     front = pl.read_parquet(out / "front.parquet")

@@ -1,13 +1,13 @@
-"""Where an attempt's price comes from (scorer/prices.py): the cost header when present, else a 2xx
-body's numeric ``usage.cost`` as its JSON literal. The verdicts on whole answers are rows of
+"""Where an attempt's price comes from (scorer/wire/prices.py): the cost header when present, else a
+2xx body's numeric ``usage.cost`` as its JSON literal. The verdicts on whole answers are rows of
 tests/tables/shapes.json."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorer.headers import price, recorded_headers
-from scorer.prices import attempt_price, body_price_text
+from scorer.wire.headers import price, recorded_headers
+from scorer.wire.prices import attempt_price, body_price_text
 
 DEEP = 100_000
 

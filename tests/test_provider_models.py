@@ -15,6 +15,7 @@ from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.plan import cases_to_record
 from replay.rescore import rescore, rescore_model
 from standin.malformed import malformed_shape
@@ -33,7 +34,15 @@ def record_models(
     gateway, cassettes: Path, models: list[str], suite: Path, cases: list[str]
 ) -> None:  # type: ignore[no-untyped-def]
     for model in models:
-        record(suite, model, cassettes, gateway.url, cases, concurrency=1, sleep=lambda _s: None)
+        record(
+            suite,
+            model,
+            cassettes,
+            gateway.url,
+            cases,
+            RecordSettings(concurrency=1),
+            sleep=lambda _s: None,
+        )
 
 
 def refuse_constant(literal: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from recorder.gateway import Gateway
 from recorder.manifest import recorded_case
 from recorder.runner import generated_id, run_case
 from recorder.transport import HttpAnswer, HttpRequest
@@ -117,7 +118,9 @@ def run(row: dict[str, Any]) -> tuple[Any, ScriptedTransport, list[float]]:
     transport = ScriptedTransport([http_answer(a) for a in row["answers"]])
     sleeps: list[float] = []
     case = SUITE.case(CASES[row["case"]][0])
-    outcome = run_case(SUITE, case, "provider/model", "http://gw/v1", transport, sleeps.append)
+    outcome = run_case(
+        SUITE, case, "provider/model", Gateway("http://gw/v1"), transport, sleeps.append
+    )
     return outcome, transport, sleeps
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from lobstack_eval.main import main
 from recorder.record import record
+from recorder.settings import RecordSettings
 from standin import GatewayConfig, StandInGateway, parse_faults
 from tests.conftest import ROOT
 
@@ -44,7 +45,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
             project / "cassettes",
             gateway.url,
             ERRORING_CASES,
-            1,
+            RecordSettings(concurrency=1),
         )
     rescore(project, project / "reports")
     return project

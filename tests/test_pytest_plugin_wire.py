@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from recorder.manifest_read import read_manifest
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from standin import StandInGateway
 from tests.conftest import MINI_SUITE
 

@@ -12,8 +12,8 @@ import pytest
 from recorder.answer_read import read_body
 from recorder.client import failure_line
 from recorder.transport import HttpAnswer
-from scorer.dialect import dialect
-from scorer.response import ModelResponse
+from scorer.wire.dialect import dialect
+from scorer.wire.response import ModelResponse
 
 BODIES = Path(__file__).parent / "fixtures" / "dialect_bodies"
 

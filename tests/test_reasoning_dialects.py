@@ -19,9 +19,9 @@ from recorder.files import read_suite
 from recorder.gateway import Gateway
 from recorder.record import record
 from recorder.runner import request_body
-from scorer.dialect import dialect
-from scorer.streams import assemble
-from scorer.wire import Wire
+from scorer.wire.dialect import dialect
+from scorer.wire.settings import Wire
+from scorer.wire.streams import assemble
 from standin import GatewayConfig, StandInGateway
 from tests.conftest import MINI_SUITE
 

@@ -19,6 +19,7 @@ from recorder.files import read_suite
 from recorder.interrupts import SAME_PRESS_S
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rescore import rescore_model
 from standin import StandInGateway, parse_faults
 from standin.hashing import canonical_json, digest
@@ -41,7 +42,7 @@ def uninterrupted(start_gateway, tmp_path: Path, model: str):  # type: ignore[no
     """The reference: statuses and requests per case of one whole run on a fresh gateway."""
     gateway = start_gateway()
     model_dir = record(
-        MINI_SUITE, model, tmp_path / "whole", gateway.url, ALL, concurrency=2
+        MINI_SUITE, model, tmp_path / "whole", gateway.url, ALL, RecordSettings(concurrency=2)
     ).model_dir
     statuses = {r["id"]: r["status"] for r in rescore_model(model_dir, SUITE)["results"]}
     return statuses, requests_per_case(gateway.requests_seen, SUITE)

@@ -14,6 +14,7 @@ from recorder.endpoint import parse_base_url, stored_uri
 from recorder.files import read_suite
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rescore import rescore, rescore_model
 from tests.conftest import MINI_SUITE, interactions
 from tests.record_helpers import LoopbackServer, cli, record_args, requests_per_case, trickle
@@ -41,8 +42,7 @@ def test_a_trickling_answer_times_out_and_is_retried_by_the_method(
             tmp_path,
             server.url,
             [ONE],
-            concurrency=1,
-            timeout_s=0.5,
+            RecordSettings(concurrency=1, timeout_s=0.5),
             sleep=no_sleep,
         )
         entry = read_manifest(summary.model_dir).cases[ONE]
@@ -81,9 +81,7 @@ def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(
             tmp_path,
             server.url,
             ALL[:3],
-            concurrency=2,
-            timeout_s=0.5,
-            backoff_scale=0.0,
+            RecordSettings(concurrency=2, timeout_s=0.5, backoff_scale=0.0),
         )
     manifest = read_manifest(summary.model_dir)
     for case_id in ALL[:3]:
@@ -295,7 +293,13 @@ def test_recording_from_another_port_changes_nothing_but_timings(
 
 def test_old_recordings_with_a_port_in_their_uris_still_replay(gateway, tmp_path: Path) -> None:
     model_dir = record(
-        MINI_SUITE, "ref/oracle", tmp_path, gateway.url, ALL, concurrency=1, sleep=no_sleep
+        MINI_SUITE,
+        "ref/oracle",
+        tmp_path,
+        gateway.url,
+        ALL,
+        RecordSettings(concurrency=1),
+        sleep=no_sleep,
     ).model_dir
     expected = rescore_model(model_dir, SUITE)
     port_url = gateway.url  # what recorder versions before this one stored
@@ -419,7 +423,9 @@ def test_no_file_is_written_through_a_link_out_of_its_dir(  # type: ignore[no-un
     )
     assert list(outside.iterdir()) == []
     # rescore: a report folder that links elsewhere is refused the same way.
-    record(MINI_SUITE, "ref/oracle", tmp_path / "ok", gateway.url, [ONE], concurrency=1)
+    record(
+        MINI_SUITE, "ref/oracle", tmp_path / "ok", gateway.url, [ONE], RecordSettings(concurrency=1)
+    )
     (tmp_path / "rep").mkdir()
     (tmp_path / "rep" / "ref_oracle").symlink_to(outside)
     assert (
@@ -498,7 +504,9 @@ def test_rescore_names_a_corrupt_cassette_in_one_line(  # type: ignore[no-untype
     tmp_path: Path,
     capsys,
 ) -> None:
-    record(MINI_SUITE, "ref/oracle", tmp_path / "cas", gateway.url, ALL, concurrency=1)
+    record(
+        MINI_SUITE, "ref/oracle", tmp_path / "cas", gateway.url, ALL, RecordSettings(concurrency=1)
+    )
     _break(tmp_path / "cas" / "ref_oracle" / f"{ONE}.json", "status a string")
     summary = rescore(tmp_path / "cas", MINI_SUITE, tmp_path / "rep", html=False)
     [bad] = summary.reports[0].unusable

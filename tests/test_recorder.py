@@ -14,6 +14,7 @@ from recorder.client import call_with_retries
 from recorder.files import read_suite
 from recorder.manifest_read import read_manifest
 from recorder.record import record
+from recorder.settings import RecordSettings
 from recorder.transport import HttpRequest, RequestsTransport
 from replay.rescore import rescore_model
 from tests.conftest import MINI_SUITE, ROOT, interactions, request_json
@@ -33,7 +34,12 @@ def run(  # type: ignore[no-untyped-def]
 ) -> Path:
     options.setdefault("concurrency", 1)
     options.setdefault("sleep", lambda _s: None)
-    summary = record(MINI_SUITE, model, tmp_path / "cas", gateway.url, cases or ALL, **options)
+    fields = RecordSettings.__dataclass_fields__
+    settings = RecordSettings(**{k: v for k, v in options.items() if k in fields})
+    rest = {k: v for k, v in options.items() if k not in fields}
+    summary = record(
+        MINI_SUITE, model, tmp_path / "cas", gateway.url, cases or ALL, settings, **rest
+    )
     return summary.model_dir
 
 
@@ -287,7 +293,7 @@ def test_transport_errored_cases_are_recorded_again(gateway, tmp_path: Path) -> 
         cassettes,
         gateway.url,
         [ALL[0]],
-        concurrency=1,
+        RecordSettings(concurrency=1),
         sleep=lambda _s: None,
     )
     from replay.plan import cases_to_record
@@ -357,7 +363,14 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(start_gateway, tmp_path:
         answered = sum(a.answered for a in killed.cases[case_id].attempts)
         assert len(interactions(cassettes / "ref_noisy" / f"{case_id}.json")) == answered
 
-    record(MINI_SUITE, "ref/noisy", cassettes, gateway.url, _missing(cassettes), concurrency=2)
+    record(
+        MINI_SUITE,
+        "ref/noisy",
+        cassettes,
+        gateway.url,
+        _missing(cassettes),
+        RecordSettings(concurrency=2),
+    )
     whole = run(gateway, tmp_path, "ref/noisy", concurrency=2)
     resumed, reference = rescore_model(cassettes / "ref_noisy", SUITE), rescore_model(whole, SUITE)
     assert [r["status"] for r in resumed["results"]] == [r["status"] for r in reference["results"]]

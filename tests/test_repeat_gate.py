@@ -14,6 +14,7 @@ from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
 from recorder.repeats import CaseRun
+from recorder.settings import RecordSettings
 from replay.rescore import rescore
 from tests.conftest import ROOT
 
@@ -37,7 +38,14 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         with StandInGateway(GatewayConfig(suite_path=SUITE_PATH, seed=seed)) as gateway:
             todo = [CaseRun(case_id, n) for n in range(1, repeats + 1) for case_id in ALL]
-            record(SUITE_PATH, model, root / name / "cassettes", gateway.url, todo, concurrency=4)
+            record(
+                SUITE_PATH,
+                model,
+                root / name / "cassettes",
+                gateway.url,
+                todo,
+                RecordSettings(concurrency=4),
+            )
         rescore(
             root / name / "cassettes",
             SUITE_PATH,

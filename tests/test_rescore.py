@@ -14,6 +14,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rescore import rescore, rescore_model
 from tests.conftest import MINI_SUITE, ROOT, interactions
 
@@ -32,7 +33,13 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in MODELS:
             record(
-                MINI_SUITE, model, cassettes, gateway.url, ALL, concurrency=1, sleep=lambda _s: None
+                MINI_SUITE,
+                model,
+                cassettes,
+                gateway.url,
+                ALL,
+                RecordSettings(concurrency=1),
+                sleep=lambda _s: None,
             )
     return cassettes
 

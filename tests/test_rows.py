@@ -18,6 +18,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.rows.build import document_rows, frames
 from scorer.stats.wilson import wilson
 from scorer.summarize import summarize
@@ -240,7 +241,13 @@ def mini_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with StandInGateway(GatewayConfig(suite_path=MINI_SUITE)) as gateway:
         for model in ("ref/oracle", "ref/noisy"):
             record(
-                MINI_SUITE, model, cassettes, gateway.url, ids, concurrency=1, sleep=lambda _s: None
+                MINI_SUITE,
+                model,
+                cassettes,
+                gateway.url,
+                ids,
+                RecordSettings(concurrency=1),
+                sleep=lambda _s: None,
             )
     return cassettes
 

@@ -15,6 +15,7 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from tests.conftest import MINI_SUITE
 
 IDS = [case.id for case in read_suite(MINI_SUITE).cases]
@@ -36,7 +37,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 root / "cassettes",
                 gateway.url,
                 IDS,
-                concurrency=1,
+                RecordSettings(concurrency=1),
                 sleep=lambda _s: None,
             )
     newer = json.loads(MINI_SUITE.read_text())

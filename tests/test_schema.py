@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorer.schema import VALIDATION_KEYWORDS, make_validator, schema_errors, schema_problems
+from scorer.schema.subset import VALIDATION_KEYWORDS, make_validator, schema_errors, schema_problems
 
 
 def test_exactly_the_fourteen_keywords_of_the_method_page() -> None:

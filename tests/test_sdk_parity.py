@@ -13,8 +13,8 @@ import requests
 from recorder.answer_read import read_body
 from recorder.files import read_suite
 from recorder.runner import request_body
-from scorer.dialect import dialect
-from scorer.wire import Wire
+from scorer.wire.dialect import dialect
+from scorer.wire.settings import Wire
 from tests.conftest import MINI_SUITE
 
 SUITE = read_suite(MINI_SUITE)

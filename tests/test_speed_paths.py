@@ -95,6 +95,10 @@ def test_rescore_without_html_imports_neither_vcrpy_nor_an_http_client(tmp_path:
         (["--workers", "x"], "error: --workers: expected a whole number >= 1, got 'x'"),
         (["--workers", "1.5"], "error: --workers: expected a whole number >= 1, got '1.5'"),
         (["--workers", "0"], "error: --workers 0: must be at least 1"),
+        # --detect reads as diff runs' does: one parser, one message (lobstack_eval/options.py)
+        (["--detect", "200"], "error: --detect: expected points between 0 and 100, got '200'"),
+        (["--detect", "nan"], "error: --detect: expected points between 0 and 100, got 'nan'"),
+        (["--detect", "0"], "error: --detect: expected points between 0 and 100, got '0'"),
     ],
 )
 def test_rescore_workers_must_be_a_whole_number(

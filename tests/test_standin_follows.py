@@ -16,6 +16,7 @@ import requests
 
 from lobstack_eval.main import main
 from recorder.record import record
+from recorder.settings import RecordSettings
 from scorer.errors import GatewayError
 from standin import GatewayConfig, StandInGateway
 from standin.suite_follow import SuiteFollower
@@ -62,10 +63,19 @@ def test_oracle_scores_all_before_and_after_an_edit_while_the_gateway_runs(
     said: list[str] = []
     with StandInGateway(GatewayConfig(suite_path=suite), on_change=said.append) as gateway:
         ids = [json.loads(suite.read_text())["cases"][i]["id"] for i in range(7)]
-        record(suite, "ref/oracle", tmp_path / "before", gateway.url, ids, 1)
+        record(
+            suite,
+            "ref/oracle",
+            tmp_path / "before",
+            gateway.url,
+            ids,
+            RecordSettings(concurrency=1),
+        )
         assert oracle_rate(suite, tmp_path / "before", tmp_path / "r1", capsys, html=True) == 100.0
         edit_requests(suite)
-        record(suite, "ref/oracle", tmp_path / "after", gateway.url, ids, 1)
+        record(
+            suite, "ref/oracle", tmp_path / "after", gateway.url, ids, RecordSettings(concurrency=1)
+        )
         assert oracle_rate(suite, tmp_path / "after", tmp_path / "r2", capsys) == 100.0
     sha = hashlib.sha256(suite.read_bytes()).hexdigest()
     assert said == [f"suite file changed: now serving calendar-tools 0.1.0 (sha256 {sha[:12]})"]
@@ -124,7 +134,14 @@ def test_a_stale_suite_in_worker_processes_keeps_no_case(tmp_path: Path) -> None
     (cassettes / "ref_oracle").mkdir(parents=True)  # made before: kept, with no case in it
     gateway = StandInGateway(GatewayConfig(suite_path=served))
     with gateway, pytest.raises(GatewayError, match=r"^the gateway serves suite calendar-tools"):
-        record(recorded, "ref/oracle", cassettes, gateway.url, ["whats-on", "thanks"], 2)
+        record(
+            recorded,
+            "ref/oracle",
+            cassettes,
+            gateway.url,
+            ["whats-on", "thanks"],
+            RecordSettings(concurrency=2),
+        )
     manifest = json.loads((cassettes / "ref_oracle" / "run.json").read_text(encoding="utf-8"))
     assert manifest["cases"] == {}
     assert sorted(p.name for p in (cassettes / "ref_oracle").iterdir()) == ["run.json"]

@@ -209,7 +209,7 @@ def test_the_audit_judges_with_the_judge_rescore_uses(monkeypatch: pytest.Monkey
     # the same answer parser as a run of the method's request (the judge reads no dialect)
     assert judging.DIALECT is recorder.runner.DEFAULT is recorder.gateway.Gateway("").dialect
     suite = parse_suite(SUITE.read_bytes(), str(SUITE))
-    monkeypatch.setattr(judging, "judge_step", lambda *a: StepVerdict(True, None, True, (), ()))
+    monkeypatch.setattr(judging, "judge_step", lambda *a: StepVerdict(True, None, (), ()))
     audit = audit_suite(suite)
     assert audit.total("mutants_killed") == 0 and audit.total("rights_accepted") == audit.total(
         "rights_tried"

@@ -15,6 +15,7 @@ import pytest
 
 from lobstack_eval.main import main
 from recorder.record import record
+from recorder.settings import RecordSettings
 from scorer import parse_suite
 from standin import GatewayConfig, StandInGateway, parse_faults
 from tests.conftest import ROOT
@@ -283,7 +284,14 @@ def test_a_live_mcp_server_to_a_scored_run(
     ids = [c.id for c in document.cases]
     with StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(""))) as gateway:
         for model in ("ref/oracle", "ref/noisy"):
-            record(suite, model, tmp_path / "cassettes", gateway.url, ids, 1)
+            record(
+                suite,
+                model,
+                tmp_path / "cassettes",
+                gateway.url,
+                ids,
+                RecordSettings(concurrency=1),
+            )
     reports = tmp_path / "reports"
     args = ["rescore", str(tmp_path / "cassettes"), "--suite", str(suite), "--out", str(reports)]
     assert main([*args, "-q"]) == 0

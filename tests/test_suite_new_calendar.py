@@ -142,12 +142,20 @@ def test_ref_oracle_scores_100_percent_through_the_stand_in(
 ) -> None:
     """Every drafted shape (near misses, parallel, chains, no call) is answerable as written."""
     from recorder.record import record
+    from recorder.settings import RecordSettings
     from standin import GatewayConfig, StandInGateway, parse_faults
 
     suite = drafted[0]
     ids = [case["id"] for case in drafted[1]["cases"]]
     with StandInGateway(GatewayConfig(suite_path=suite, faults=parse_faults(""))) as gateway:
-        record(suite, "ref/oracle", tmp_path / "cassettes", gateway.url, ids, 1)
+        record(
+            suite,
+            "ref/oracle",
+            tmp_path / "cassettes",
+            gateway.url,
+            ids,
+            RecordSettings(concurrency=1),
+        )
     reports = tmp_path / "reports"
     args = ["rescore", str(tmp_path / "cassettes"), "--suite", str(suite), "--out", str(reports)]
     assert main([*args, "-q"]) == 0

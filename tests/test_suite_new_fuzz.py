@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from scorer.schema_budget import listing_problems
+from scorer.schema.budget import listing_problems
 from scorer.suite.draft.new import ListedTool, draft_suite
 from scorer.suite.draft.reference import format_checker
 

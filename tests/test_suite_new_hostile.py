@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lobstack_eval.main import main
-from scorer.schema_budget import GATEWAY_TOOL_LIMIT, MAX_DEPTH, listing_problems
+from scorer.schema.budget import GATEWAY_TOOL_LIMIT, MAX_DEPTH, listing_problems
 from scorer.suite.draft.new import ListedTool, draft_suite
 from tests.conftest import ROOT
 

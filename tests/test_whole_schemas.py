@@ -15,7 +15,7 @@ from lobstack_eval.main import main
 from recorder.runner import request_body
 from scorer import parse_suite
 from scorer.audit.run import audit_suite
-from scorer.schema_formats import is_date_time, is_time, is_uri
+from scorer.schema.formats import is_date_time, is_time, is_uri
 from scorer.suite.file import check_suite
 from tests.conftest import ROOT
 

@@ -13,10 +13,11 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.diff_runs.history import merge_history
 from replay.score_models import rescore_model
 from scorer.errors import HistoryError, ResultsError
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"
@@ -36,7 +37,14 @@ def reports(tmp_path_factory) -> dict[str, Path]:  # type: ignore[no-untyped-def
     out = {}
     try:
         for name, wire in (("whole", Wire()), ("streamed", Wire("chat", True))):
-            record(SUITE, MODEL, root / name, gateway.url, CASES, concurrency=1, wire=wire)
+            record(
+                SUITE,
+                MODEL,
+                root / name,
+                gateway.url,
+                CASES,
+                RecordSettings(concurrency=1, wire=wire),
+            )
             results = rescore_model(root / name / "ref_oracle_stream-dropcall", suite)
             out[name] = root / f"reports-{name}"
             (out[name] / "m").mkdir(parents=True)

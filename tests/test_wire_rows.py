@@ -15,10 +15,11 @@ from dataclasses import replace
 import pytest
 
 from recorder.record import record
+from recorder.settings import RecordSettings
 from replay.leaderboard import ordered
 from replay.leaderboard_text import terminal_lines
 from replay.rescore import rescore
-from scorer.wire import Wire
+from scorer.wire.settings import Wire
 from tests.conftest import MINI_SUITE
 
 CASES = [
@@ -43,8 +44,17 @@ def scored(tmp_path_factory):  # type: ignore[no-untyped-def]
     gateway = StandInGateway(GatewayConfig(suite_path=MINI_SUITE)).start()
     try:
         for model in (FAULTY, "ref/noisy"):
-            record(MINI_SUITE, model, root / "chat", gateway.url, CASES, 1)
-        record(MINI_SUITE, FAULTY, root / "stream", gateway.url, CASES, 1, wire=Wire("chat", True))
+            record(
+                MINI_SUITE, model, root / "chat", gateway.url, CASES, RecordSettings(concurrency=1)
+            )
+        record(
+            MINI_SUITE,
+            FAULTY,
+            root / "stream",
+            gateway.url,
+            CASES,
+            RecordSettings(concurrency=1, wire=Wire("chat", True)),
+        )
     finally:
         gateway.stop()
     shutil.move(

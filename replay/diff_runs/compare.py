@@ -20,7 +20,7 @@ from scorer.stats.history_exact import CaseMargins, history_test
 from scorer.stats.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
 from scorer.stats.power import paired_power, within_variance
 from scorer.summary import METRICS
-from scorer.wire import results_wire
+from scorer.wire.settings import results_wire
 
 HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
 HISTORY_NOTES = "history_notes"  # what the window check did (replay.diff_runs.window), as notes

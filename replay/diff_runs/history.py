@@ -19,7 +19,7 @@ from typing import Any
 from replay.diff_runs.compare import HISTORY_KEY, case_samples
 from scorer.errors import ResultsError
 from scorer.repeats import aggregate_status
-from scorer.wire import results_wire
+from scorer.wire.settings import results_wire
 
 
 def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:

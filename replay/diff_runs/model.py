@@ -170,7 +170,7 @@ class ModelDiff:
     worse_p: float = (
         1.0  # the gate's one-sided p that B is worse (paired test, or the history test)
     )
-    wire_a: str = "chat"  # each side's dialect, streaming and --param (scorer.wire label)
+    wire_a: str = "chat"  # each side's dialect, streaming and --param (scorer.wire.settings label)
     wire_b: str = "chat"
 
     @property

@@ -18,7 +18,7 @@ from replay.results_file import expand_pattern, read_results
 from scorer.drift.history import RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date
-from scorer.wire import results_wire
+from scorer.wire.settings import results_wire
 
 
 def results_files(paths: Sequence[Path], problem: Callable[[str], None]) -> list[Path]:

@@ -23,19 +23,19 @@ import orjson
 
 from replay.rows.schema import COST_SCALE, schema, sort_columns
 from scorer.errors import ResultsError
-from scorer.headers import price
-from scorer.metrics import CallRun, CaseRun, StepRun, of_level
+from scorer.metrics import CallRun, CaseRunView, StepRun, of_level
 from scorer.safe_text import utf8
 from scorer.status import is_scored
 from scorer.suite.model import Case, Suite
+from scorer.wire.headers import price
 
 _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
 
 
 def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
-    """The exact sum of the answered attempts' prices (read as ``scorer.headers.price`` reads them)
-    as text, and as a decimal(38, 18) when that holds it exactly (else None); (None, None) when
-    any answer is unpriced."""
+    """The exact sum of the answered attempts' prices (read as ``scorer.wire.headers.price`` reads
+    them) as text, and as a decimal(38, 18) when that holds it exactly (else None); (None, None)
+    when any answer is unpriced."""
     total = Decimal(0)
     for attempt in attempts:
         if attempt.get("status") is None:
@@ -51,7 +51,7 @@ def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
     return format(total, "f"), exact if exact == total else None
 
 
-def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list) -> CaseRun:
+def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list) -> CaseRunView:
     """The case-run as the metric registry sees it: reached steps by index, every call's facts."""
     reached = {
         step["index"]: StepRun(
@@ -61,10 +61,10 @@ def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list)
         for step in steps
     }
     facts = tuple(CallRun(c["offered"], c["schema_valid"]) for c in calls)
-    return CaseRun(case, status, reached, facts)
+    return CaseRunView(case, status, reached, facts)
 
 
-def _metric_columns(run: CaseRun) -> dict[str, Any]:
+def _metric_columns(run: CaseRunView) -> dict[str, Any]:
     """Every case and call metric's column(s) of one case-run (scorer.metrics computes them)."""
     row: dict[str, Any] = {}
     for m in of_level("case", "call"):

@@ -19,7 +19,7 @@ from typing import Any
 
 from scorer.errors import ResultsError
 from scorer.summary import ModelSummary
-from scorer.wire import wire_from_json
+from scorer.wire.settings import wire_from_json
 
 META_WIRES = "lobstack_eval.wires"
 

@@ -8,10 +8,10 @@ import json
 from typing import Any
 
 from scorer.audit.model import Answer
-from scorer.dialect import DEFAULT as DIALECT
 from scorer.judge import StepVerdict, judge_step
-from scorer.schema import schema_errors
+from scorer.schema.subset import schema_errors
 from scorer.suite.model import Case, Suite
+from scorer.wire.dialect import DEFAULT as DIALECT
 
 
 def completion_body(answer: Answer) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scorer.schema_full import resolve_local
+from scorer.schema.full import resolve_local
 from scorer.suite.model import Suite
 
 _REF_HOPS = 8  # a chain of $refs longer than this is left as it is (the audit only reads it)

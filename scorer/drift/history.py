@@ -22,6 +22,7 @@ from scorer.drift.dispersion import Dispersion, dispersion
 from scorer.drift.run_order import run_order
 from scorer.errors import HistoryError
 from scorer.status import SCORED
+from scorer.summary import CaseTally
 
 # A case moved when its pass rate fell by at least this much, or by anything after never
 # failing before.
@@ -45,19 +46,11 @@ class Identity:
         return out
 
 
-@dataclass(frozen=True)
-class CaseTally:
-    """One case in one run: its passed and scored repeats (0 scored: errored or not recorded)."""
-
-    case_id: str
-    passed: int
-    scored: int
-
-
 def tally_cases(statuses: Iterable[tuple[str, str]]) -> tuple[CaseTally, ...]:
     """Each case's tally in one run from its repeats' (case id, status) pairs, cases in the order
-    first seen (errored and unrecorded repeats are not scored): the one tally of a run's cases,
-    whether read from results.json or from rows."""
+    first seen (errored and unrecorded repeats are not scored), for a history read from
+    results.json or from rows; cost and wall times are not part of a history (left at 0 and
+    empty)."""
     found: dict[str, list[int]] = {}
     for case_id, status in statuses:
         tally = found.setdefault(case_id, [0, 0])
@@ -81,8 +74,10 @@ class RunRecord:
 
 
 @dataclass(frozen=True)
-class RunPoint:
-    """One run of the ordered history: its Overall (None: nothing scored), score and CUSUM."""
+class CusumPoint:
+    """The drift test at one run of the ordered history: the run's Overall (None: nothing
+    scored), its score and the CUSUM statistic (``replay.drift.timeline.RunPoint`` is the run as
+    the timeline shows it)."""
 
     run_id: str
     date: str
@@ -136,7 +131,7 @@ class DriftReport:
     model: str
     suite: str
     settings: DriftSettings
-    runs: tuple[RunPoint, ...]
+    runs: tuple[CusumPoint, ...]
     status: Literal["baseline", "stable", "changed"]
     last_stable: int | None
     alarm: int | None
@@ -206,7 +201,9 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
             trials[t, column[case.case_id]] = case.scored
     path = drift_path(passes, trials, settings)
     points = tuple(
-        RunPoint(run.run_id, run.date, _overall(passes[t], trials[t]), path.z[t], path.statistic[t])
+        CusumPoint(
+            run.run_id, run.date, _overall(passes[t], trials[t]), path.z[t], path.statistic[t]
+        )
         for t, run in enumerate(ordered)
     )
     status: Literal["baseline", "stable", "changed"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from scorer.checks import operand_problem
 from scorer.iso_date import is_iso_date
-from scorer.schema import schema_errors
+from scorer.schema.subset import schema_errors
 from scorer.suite import kind as suite_kind
 from scorer.suite import rules as suite_rules
 from scorer.suite.accepts import parse_accepts

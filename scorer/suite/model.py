@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scorer.checks import CHECKS, run_check
-from scorer.schema import schema_errors
+from scorer.schema.subset import schema_errors
 from scorer.suite.kind import group_order
 
 GROUPS = ("selection", "arguments", "near_misses", "no_call", "parallel", "chains")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.schema_full import full_schema_problems, make_full_validator
+from scorer.schema.full import full_schema_problems, make_full_validator
 
 KINDS = ("mcp", "tools_file")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scorer.schema import make_validator, schema_problems
-from scorer.schema_full import full_schema_problems, make_full_validator
+from scorer.schema.full import full_schema_problems, make_full_validator
+from scorer.schema.subset import make_validator, schema_problems
 from scorer.suite.model import Tool
 
 # What OpenAI-compatible gateways accept as a function name (OpenAI's rule): any other is refused

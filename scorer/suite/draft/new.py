@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorer.schema_budget import GATEWAY_TOOL_LIMIT
+from scorer.schema.budget import GATEWAY_TOOL_LIMIT
+from scorer.schema.sent import sent_parameters
 from scorer.suite.draft.cases import (
     call_case,
     case_id,
@@ -34,7 +35,6 @@ from scorer.suite.draft.reference import argument_names, draft_reference
 from scorer.suite.draft.shapes import chain_pairs, domain_thing, look_alikes, parallel_pair
 from scorer.suite.draft.user_requests import do_not, verb_and_thing
 from scorer.suite.tools import build_tools
-from scorer.tool_schema_sent import sent_parameters
 
 SMALL_TALK = "Hi! Thanks for the help earlier, how is your day going?"
 NO_TOOL_REQUEST = "Please book me a table for two at an Italian restaurant tonight at 8 pm."

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from scorer.schema_budget import resolve_pointer
+from scorer.schema.budget import resolve_pointer
 from scorer.suite.draft.samples import Undecided, sample
 
 

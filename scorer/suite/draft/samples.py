@@ -12,7 +12,7 @@ array has ``minItems`` items (distinct under ``uniqueItems``), an object its req
 choose (scorer/suite/draft/value_hints.py). An optional argument avoids its stated default, so
 leaving it out is
 a different answer. ``Undecided`` (with its reason) when no value can be made: the author picks it.
-The schema was checked and bounded first (scorer/schema_budget.py); values are bounded here too.
+The schema was checked and bounded first (scorer/schema/budget.py); values are bounded here too.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 from scorer import strict_json
 from scorer.patterns import PatternError, pattern_search
-from scorer.schema_budget import MAX_DEPTH, resolve_pointer
+from scorer.schema.budget import MAX_DEPTH, resolve_pointer
 from scorer.suite.draft.pattern_sample import pattern_example
 from scorer.suite.draft.value_hints import format_value, number_value, string_value
 

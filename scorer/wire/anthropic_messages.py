@@ -16,15 +16,15 @@ import json
 from typing import Any
 
 from scorer.jsonvalue import json_copy
-from scorer.response import (
+from scorer.suite import messages as sm
+from scorer.wire.response import (
     BodyError,
     MalformedResponse,
     ModelResponse,
     read_call,
     readable_name,
 )
-from scorer.suite import messages as sm
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 PATH = "/messages"
 VERSION = "2023-06-01"

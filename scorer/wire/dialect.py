@@ -2,8 +2,12 @@
 the echo a chain sends back, the key's headers, error text, the retried statuses).
 
 A run names its dialect (``record --dialect``; run.json's ``wire``, absent: ``chat``), and the
-recorder, rescore and the stand-in reach every fact of the format through its ``Dialect``. The
-judge reads only the neutral ``ModelResponse`` every decoder returns, never the wire.
+recorder and rescore reach the format through its ``Dialect``, but for what is read by the
+dialect's name beside it: a streamed answer's frames (``scorer.wire.streams``), the body's
+``usage.cost`` price (``scorer.wire.prices``) and a run's routing headers
+(``scorer.run_identity``). The stand-in gateway keeps its own copy of every format on purpose (it
+imitates a separate program). The judge reads only the neutral ``ModelResponse`` every decoder
+returns, never the wire.
 """
 
 from __future__ import annotations
@@ -12,12 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer import anthropic_messages, openai_chat, openai_responses
 from scorer.errors import UsageError
-from scorer.response import BodyError, ModelResponse, body_error, parse_completion
-from scorer.wire import Wire
+from scorer.wire import anthropic_messages, openai_chat, openai_responses
+from scorer.wire.response import (
+    TRANSPORT_CODES,
+    BodyError,
+    ModelResponse,
+    body_error,
+    parse_completion,
+)
+from scorer.wire.settings import Wire
 
-RETRY_STATUSES = frozenset({429, 502, 503, 504})  # the method's transport errors
+RETRY_STATUSES = TRANSPORT_CODES  # the method's transport errors, one set for HTTP and in-body
 
 RequestBody = Callable[
     [str, str, list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], Wire],

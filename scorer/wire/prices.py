@@ -3,8 +3,8 @@
 Lobstack and LiteLLM's proxy put each call's price in a response header; OpenRouter (and gateways
 like it) send no such header and put the price in the body instead, as ``usage.cost``, a JSON number
 of USD. The header wins when it is there, whatever it says (docs/METHOD.md, Decisions 95-97). Either
-way what is kept is the price's text exactly as sent, and ``scorer.headers.price`` alone decides
-whether that text is a price: the body's number is read as its JSON literal (``0.000156``,
+way what is kept is the price's text exactly as sent, and ``scorer.wire.headers.price`` alone
+decides whether that text is a price: the body's number is read as its JSON literal (``0.000156``,
 ``1.2e-05``, ``0``, and ``NaN``, ``1e400`` or ``-0.5``, which are not prices), never through a
 float, so a body price is held to the same rules, and summed as exactly, as a header price.
 """
@@ -49,7 +49,7 @@ def attempt_price(header: str | None, status: int, body: bytes) -> tuple[str | N
     """The price text of an answered attempt and where it came from: ``(header, None)`` when the
     cost header is present (whatever its value), else ``(literal, "body")`` from a 2xx body's
     numeric ``usage.cost``, else ``(None, None)``. Whether the text is a price is
-    ``scorer.headers.price``'s to say."""
+    ``scorer.wire.headers.price``'s to say."""
     if header is not None:
         return header, None
     if 200 <= status < 300:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.stats.paired import mcnemar_exact
-from scorer.wire import results_wire
+from scorer.wire.settings import results_wire
 
 SCORED = ("passed", "failed")
 

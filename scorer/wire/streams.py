@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from scorer.response import MalformedResponse
+from scorer.wire.response import MalformedResponse
 
 CUT_OFF = "the stream was cut off before its last event"
 NO_ARGUMENTS = "a call with a name and no arguments"

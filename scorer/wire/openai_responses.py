@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.jsonvalue import json_copy
-from scorer.openai_chat import with_settings
-from scorer.response import (
+from scorer.suite import messages as sm
+from scorer.wire.openai_chat import with_settings
+from scorer.wire.response import (
     BodyError,
     MalformedResponse,
     ModelResponse,
@@ -22,11 +23,10 @@ from scorer.response import (
     read_call,
     readable_name,
 )
-from scorer.response import (
+from scorer.wire.response import (
     body_error as chat_body_error,
 )
-from scorer.suite import messages as sm
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 PATH = "/responses"
 

@@ -1,10 +1,11 @@
 """The OpenAI chat-completions dialect: what a request body looks like, the messages a chain appends
-after a step, where an answer's error and calls are (``scorer.response``), and the gateway headers
-read with it.
+after a step, where an answer's error and calls are (``scorer.wire.response``), and the gateway
+headers read with it.
 
-``scorer.dialect`` registers it as ``openai-chat``; recorder and scorer read these facts through
-that registry. The stand-in gateway (``standin/``) keeps its own server-side copy on purpose: it
-imitates a gateway, a separate program, so it must not share the client's idea of the format.
+``scorer.wire.dialect`` registers it as ``openai-chat``; recorder and scorer read these facts
+through that registry. The stand-in gateway (``standin/``) keeps its own server-side copy on
+purpose: it imitates a gateway, a separate program, so it must not share the client's idea of the
+format.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.jsonvalue import json_copy
-from scorer.response import ModelResponse
-from scorer.wire import METHOD_WIRE, Wire
+from scorer.wire.response import ModelResponse
+from scorer.wire.settings import METHOD_WIRE, Wire
 
 # Where requests go, below the API root given as --base-url.
 PATH = "/chat/completions"

@@ -3,7 +3,7 @@
 
 Such a suite's tools are sent to the model exactly as the server or file gives them (``anyOf``,
 ``$ref``/``$defs``, ``format``, ``default``...), so Valid arguments validates with the whole of
-Draft 2020-12, formats checked (``scorer.schema_formats``). A schema may come from any server, so
+Draft 2020-12, formats checked (``scorer.schema.formats``). A schema may come from any server, so
 it is checked before use: against the Draft 2020-12 metaschema; every ``$ref`` local (``#`` or a
 ``#/...`` pointer that resolves; nothing is fetched); no ``$ref`` cycle that never descends into
 the value (it would never end); the schema with its references written out at most
@@ -208,6 +208,6 @@ def _validator_class() -> Any:
 def make_full_validator(schema: dict[str, Any]) -> Any:
     """A Draft 2020-12 validator, formats checked, for a schema ``full_schema_problems``
     passed."""
-    from scorer.schema_formats import format_checker
+    from scorer.schema.formats import format_checker
 
     return _validator_class()(schema, format_checker=format_checker())

@@ -1,6 +1,6 @@
 """A tool's input schema brought into the validator's subset (docs/commands/suite-new.md#suite-new),
 every change named: the view ``suite new`` drafts values from (``format`` kept for them). The model
-is sent the schema whole (``scorer.tool_schema_sent``).
+is sent the schema whole (``scorer.schema.sent``).
 
 An MCP server or a tools file may use JSON Schema beyond the 14 keywords the suite allows. What has
 an exact equivalent in the subset is rewritten (``anyOf`` of plain types -> a ``type`` list, a local
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scorer.schema import ALLOWED_KEYWORDS
+from scorer.schema.subset import ALLOWED_KEYWORDS
 
 # Keywords that only describe: dropped without a note.
 _SILENT = frozenset(
