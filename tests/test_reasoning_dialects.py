@@ -19,6 +19,7 @@ from recorder.files import read_suite
 from recorder.gateway import Gateway
 from recorder.record import record
 from recorder.runner import request_body
+from recorder.settings import RecordSettings
 from scorer.wire.dialect import dialect
 from scorer.wire.settings import Wire
 from scorer.wire.streams import assemble
@@ -141,8 +142,8 @@ def test_a_follow_up_must_send_the_reasoning_back_unchanged(gateway, name: str) 
 def test_a_chain_of_a_reasoning_model_passes_in_all_six_ways(gateway, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     statuses = {
         wire.label(): record(
-            MINI_SUITE, "ref/reasoning", tmp_path / wire.label(), gateway.url, [CHAIN], 1,
-            wire=wire,
+            MINI_SUITE, "ref/reasoning", tmp_path / wire.label(), gateway.url, [CHAIN],
+            RecordSettings(concurrency=1, wire=wire),
         ).statuses[CHAIN]
         for wire in WAYS
     }  # fmt: skip
