@@ -197,8 +197,8 @@ def _leaderboard(
     board: list[ModelSummary], suite: Suite, out: Path, html: bool, points: float | None
 ) -> None:
     """The terminal leaderboard, its tiers and (with --power) the power table."""
-    from replay.leaderboard import ordered, tier_lines
-    from replay.leaderboard_text import terminal_lines, terminal_width
+    from replay.leaderboard.tables import ordered, tier_lines
+    from replay.leaderboard.text import terminal_lines, terminal_width
 
     full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
     for line in terminal_lines(board, suite, terminal_width(sys.stdout), full):

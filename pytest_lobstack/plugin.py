@@ -130,7 +130,7 @@ def pytest_runtestloop(session: pytest.Session) -> Generator[None, Any, Any]:
     if run is None or session.config.option.collectonly or not run.settings.bounds:
         return result
     from pytest_lobstack.floors import misses
-    from replay.results_summary import summary_of_results
+    from replay.results.summary import summary_of_results
 
     found = []
     for results in run.scored().values():

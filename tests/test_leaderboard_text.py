@@ -13,8 +13,8 @@ from rich.cells import cell_len
 
 from lobstack_eval.main import main
 from recorder.files import read_suite
-from replay.leaderboard_text import terminal_lines, terminal_width
-from replay.results_summary import summary_of_results
+from replay.leaderboard.text import terminal_lines, terminal_width
+from replay.results.summary import summary_of_results
 from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"

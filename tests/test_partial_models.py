@@ -16,9 +16,9 @@ import pytest
 from recorder.files import read_suite
 from replay.html._report import render_report
 from replay.html._view import plot_model
-from replay.leaderboard import leaderboard_csv, leaderboard_md
+from replay.leaderboard.tables import leaderboard_csv, leaderboard_md
 from replay.partial import Partial, partial
-from replay.results_summary import summary_of_results
+from replay.results.summary import summary_of_results
 from scorer.errors import ResultsError
 from scorer.suite.model import Suite
 from tests.conftest import ROOT

@@ -16,9 +16,9 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from replay.html import render_report
-from replay.leaderboard import leaderboard_csv, leaderboard_md, ordered
+from replay.leaderboard.tables import leaderboard_csv, leaderboard_md, ordered
 from replay.rescore import rescore_model
-from replay.results_summary import summary_of_results
+from replay.results.summary import summary_of_results
 from replay.ties import letter_groups, tiers
 from scorer.summarize import empty
 from scorer.summary import CaseTally, ModelSummary

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.results_summary import summary_of_results
+from replay.results.summary import summary_of_results
 from scorer.errors import ResultsError
 from scorer.summary import CaseTally
 
@@ -69,7 +69,7 @@ def test_a_field_of_the_wrong_type_is_named(path: tuple, value: object, fragment
 
 
 def test_case_results_keep_order_status_group_and_repeats() -> None:
-    from replay.case_results import CaseResult, case_results
+    from replay.results.cases import CaseResult, case_results
 
     document = _load(FILES[0])
     document["results"] = [

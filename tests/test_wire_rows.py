@@ -15,8 +15,8 @@ from dataclasses import replace
 import pytest
 
 from recorder.record import record
-from replay.leaderboard import ordered
-from replay.leaderboard_text import terminal_lines
+from replay.leaderboard.tables import ordered
+from replay.leaderboard.text import terminal_lines
 from replay.rescore import rescore
 from scorer.wire import Wire
 from tests.conftest import MINI_SUITE
@@ -90,7 +90,7 @@ def test_results_json_says_the_wire_only_when_it_is_not_the_methods(scored) -> N
 def test_the_terminal_and_the_page_name_the_anomalies(scored) -> None:  # type: ignore[no-untyped-def]
     from replay.html import render_report
     from replay.html._load import load_suite
-    from replay.typed_results import read_typed_results
+    from replay.results.typed import read_typed_results
 
     lines = terminal_lines(scored.summaries, scored.suite, None)
     assert ANOMALY in lines
@@ -114,7 +114,7 @@ def test_a_wire_row_is_not_routed_to_its_own_model(scored) -> None:  # type: ign
 def test_rows_without_their_wire_are_told_apart_by_model_dir(scored) -> None:  # type: ignore[no-untyped-def]
     # cases.parquet does not carry the wire (its columns stay as they were): `leaderboard` over a
     # reports dir names two runs of one model by their model dirs instead of keying them as one
-    from replay.rows.leaderboard import slice_leaderboard
+    from replay.leaderboard.slices import slice_leaderboard
 
     board = slice_leaderboard(scored.out / "cases.parquet")
     assert sorted(s.model for s in ordered(board.summaries)) == [

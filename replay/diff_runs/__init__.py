@@ -19,10 +19,10 @@ from replay.diff_runs.model import (
     NotCompared,
     Regression,
     RunDiff,
-    SuiteRef,
 )
 from replay.diff_runs.render import format_text
 from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
+from replay.results.typed import SuiteRef
 from scorer.summary import METRICS
 
 __all__ = [

@@ -12,7 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
+from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample
+from replay.results.typed import SuiteRef
 from scorer.answers import answer_digests, same_answers
 from scorer.repeats import REPEAT_METRICS
 from scorer.stats.case_exact import paired_difference

@@ -10,7 +10,7 @@ from typing import Any
 from replay.diff_runs.compare import HISTORY_NOTES
 from replay.diff_runs.history import merge_history
 from replay.diff_runs.window import check_window
-from replay.results_file import expand_pattern, read_results
+from replay.results.read import expand_pattern, read_results
 from scorer.errors import ResultsError, UsageError
 
 

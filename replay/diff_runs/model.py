@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from replay.results.typed import SuiteRef
 from scorer.stats.case_exact import PairedDifference
 from scorer.stats.power import Power
 from scorer.status import is_scored
@@ -27,15 +28,6 @@ class Sample:
     @property
     def scored(self) -> bool:
         return is_scored(self.status)
-
-
-@dataclass(frozen=True)
-class SuiteRef:
-    """The suite a results file was scored with."""
-
-    name: str
-    version: str
-    sha256: str | None
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from replay.case_results import case_entries
 from replay.diff_runs.model import ModelDiff
+from replay.results.cases import case_entries
 from scorer.drift.history import run_order, tally_cases
 from scorer.drift.window import WINDOW, window_cut
 

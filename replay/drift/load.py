@@ -14,7 +14,7 @@ from typing import Any
 
 from recorder.slug import model_slug
 from replay.drift.identity import identity_of
-from replay.results_file import expand_pattern, read_results
+from replay.results.read import expand_pattern, read_results
 from scorer.drift.history import RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.drift.load import run_record
-from replay.results_file import read_results
+from replay.results.read import read_results
 from scorer.drift.history import DriftReport, analyse
 from scorer.drift.run_order import run_order
 from scorer.errors import LobstackError, ResultsError

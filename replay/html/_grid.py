@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.case_results import CaseResult
 from replay.html._labels import GROUP_LABELS, STATUS_CLASS
+from replay.results.cases import CaseResult
 from scorer.summary import ModelSummary
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import read_suite, read_suite_document
-from replay.results_file import read_results
+from replay.results.read import read_results
 from scorer.errors import ResultsError, SuiteError
 
 

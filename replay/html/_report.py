@@ -19,8 +19,8 @@ from replay.html._load import load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
+from replay.results.typed import TypedResults, read_typed_results, typed_results
 from replay.ties import has_repeats, tiers
-from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from replay.wire_rows import anomaly_line, board_rows
 from scorer.errors import LobstackError, ResultsError
@@ -79,7 +79,7 @@ def render_report(
     leaderboard: the tiers (models the cases cannot tell apart) and each model's re-run power
     (``replay.power_text``, for a 5-point drop). With ``history`` (models' timelines,
     ``replay.drift.timeline``), a Timeline section after the plots: Overall per run, the change
-    point marked. Each document is checked and typed once (``replay.typed_results``): rescore,
+    point marked. Each document is checked and typed once (``replay.results.typed``): rescore,
     merge and ``write_report`` pass theirs typed.
     """
     # every leaderboard figure and grid cell, read once

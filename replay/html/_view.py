@@ -10,7 +10,7 @@ from typing import Any, Literal
 import replay.html._format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
-from replay.leaderboard import rank_of, repeat_rate
+from replay.leaderboard.tables import rank_of, repeat_rate
 from replay.partial import partial
 from replay.wire_rows import board_rows, grouped_order, model_name
 from scorer.metrics import REGISTRY, REPEAT_SHOWN

@@ -18,11 +18,11 @@ from fileio.atomic import write_atomic
 from fileio.reading import read_json
 from recorder.files import read_suite, read_suite_document
 from replay.hints import nothing_scored_line
+from replay.leaderboard.report_tables import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
 from replay.merge.cassettes import Merged
-from replay.report_tables import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
-from replay.results_file import read_results
+from replay.results.read import read_results
+from replay.results.typed import SuiteRef
 from replay.rows.dataset import check_suite
-from replay.rows.leaderboard import SuiteRef
 from replay.rows.one_suite import short
 from replay.rows.schema import sort_columns
 from replay.rows.store import read_table

@@ -36,7 +36,7 @@ from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:
-    from replay.typed_results import TypedResults
+    from replay.results.typed import TypedResults
 
 __all__ = [
     "UNFORESEEN",
@@ -87,10 +87,10 @@ def rescore(
     a folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why,
     every other model is written. ``out`` then holds exactly this run's models: any other (stale)
     results.json there is removed."""
+    from replay.leaderboard.report_tables import suite_ref, write_tables
     from replay.out_dir import remove_stale_results
-    from replay.report_tables import suite_ref, write_tables
+    from replay.results.typed import typed_results
     from replay.rows.build import add_rows, frames_of_rows
-    from replay.typed_results import typed_results
 
     if shard is not None and rows is not None:
         raise UsageError(
@@ -156,7 +156,7 @@ def _prepare(html: bool) -> None:
     """What this process needs after the pool, imported while the pool works: polars for the rows
     (the workers are forked by then), and for the page jinja2 (matplotlib only if a plot must be
     drawn: replay/html/_cache.py)."""
-    import replay.report_tables
+    import replay.leaderboard.report_tables
     import replay.rows.build
 
     replay.rows.build.schema("cases")  # imports polars

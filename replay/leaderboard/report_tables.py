@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_atomic
+from replay.results.typed import SuiteRef
 from replay.rows import dataset
-from replay.rows.leaderboard import SuiteRef
 from replay.rows.store import write_table
 from replay.shard import Shard
 from replay.wire_rows import board_rows
@@ -54,7 +54,7 @@ def write_tables(
 ) -> list[Path]:
     """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions,
     or (a shard) ``shard.json``. Returns the files written."""
-    from replay.leaderboard import leaderboard_csv, leaderboard_md
+    from replay.leaderboard.tables import leaderboard_csv, leaderboard_md
     from replay.rows.front_table import front_frame
     from scorer.front import front
 

@@ -1,5 +1,5 @@
 """A results document checked once and read into the typed objects every view of it renders: its
-summary (``replay.results_summary``) and its case entries (``replay.case_results``).
+summary (``replay.results.summary``) and its case entries (``replay.results.cases``).
 
 The report page needs both of each document; checking it once here (``results_problem``) and
 passing the ``TypedResults`` on keeps rescore, merge and ``report`` from checking it again per view.
@@ -11,11 +11,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.case_results import CaseResult, case_entries
-from replay.results_file import check_results, read_results
-from replay.results_summary import summary_fields
+from replay.results.cases import CaseResult, case_entries
+from replay.results.read import check_results, read_results
+from replay.results.summary import summary_fields
 from scorer.errors import ResultsError
 from scorer.summary import ModelSummary
+
+
+@dataclass(frozen=True)
+class SuiteRef:
+    """The suite a results document (or a slice of rows) was scored with: what a board's title
+    and a diff's suite check name. ``sha256`` is None only for an old file that did not say."""
+
+    name: str
+    version: str
+    sha256: str | None
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """A results document's case entries read once into typed ``CaseResult``s (the report's grid).
 
-results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem`` first:
+results.json (docs/FORMATS.md) is checked by ``replay.results.read.results_problem`` first:
 every entry has a string ``id`` and a known ``status``, and ``runs``, when there, is a list of
 repeats each with a status. What each step and attempt held stays in the document: the report
 hands it to the page as is.
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.results_file import check_results
+from replay.results.read import check_results
 
 
 @dataclass(frozen=True)
