@@ -12,7 +12,7 @@ from replay.diff_runs.gate import decide
 from replay.diff_runs.load import load_run
 from replay.diff_runs.markdown import to_markdown
 from replay.diff_runs.model import (
-    CaseOutcome,
+    CasePair,
     Decision,
     MetricDelta,
     ModelDiff,
@@ -27,7 +27,7 @@ from scorer.summary import METRICS
 
 __all__ = [
     "METRICS",
-    "CaseOutcome",
+    "CasePair",
     "CaseVerdict",
     "Decision",
     "MetricDelta",

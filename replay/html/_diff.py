@@ -11,7 +11,7 @@ from typing import Any
 import replay.html._env as _env
 import replay.html._format as fmt
 from fileio.atomic import write_atomic
-from replay.diff_runs import CaseOutcome, ModelDiff, ModelVerdict, compare, decide, verdicts
+from replay.diff_runs import CasePair, ModelDiff, ModelVerdict, compare, decide, verdicts
 from replay.diff_runs.render import difference_text
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._load import load_results, load_suite
@@ -101,7 +101,7 @@ def _first_user_text(case: dict[str, Any] | None) -> str:
     return ""
 
 
-def _side(case: CaseOutcome, side: str) -> str:
+def _side(case: CasePair, side: str) -> str:
     """The case's status on one side, or with repeats ``passed/scored``."""
     samples = case.samples(side)
     if not samples:
