@@ -31,7 +31,7 @@ def diff_dialects(
     loaded = []
     for path in runs:
         for file in results_files([path], problems.append):
-            loaded.append((str(file), read_results(file)))
+            loaded.append((str(file), read_results(file).document))
     if problems:
         raise ResultsError(problems[0])
     typer.echo(format_matrix(matrix(loaded)), nl=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.results.summary import summary_of_results
+from replay.results.read import results_of
 from scorer.errors import ResultsError
 from scorer.summary import CaseTally
 
@@ -24,7 +24,7 @@ def _load(path: Path) -> dict:
 def test_committed_results_read_back_to_their_own_fields(path: Path) -> None:
     """The typed summary of each committed results.json writes back exactly its summary fields."""
     document = _load(path)
-    summary = summary_of_results(document)
+    summary = results_of(document).summary
     written = summary.document()
     assert written == {key: document[key] for key in written}
     assert len(summary.tallies) == len(document["results"])
@@ -38,7 +38,7 @@ def test_tallies_of_repeats_and_single_samples() -> None:
         {"id": "c", "status": "errored"},
         {"id": "d", "status": "failed", "passed_repeats": 2, "scored_repeats": 3},
     ]
-    assert summary_of_results(document).tallies == (
+    assert results_of(document).summary.tallies == (
         CaseTally("a", 1, 1),
         CaseTally("b", 0, 1),
         CaseTally("c", 0, 0),
@@ -65,21 +65,21 @@ def test_a_field_of_the_wrong_type_is_named(path: tuple, value: object, fragment
         target = target[key]
     target[path[-1]] = value
     with pytest.raises(ResultsError, match=fragment.replace(".", r"\.")):
-        summary_of_results(document)
+        _ = results_of(document).summary
 
 
 def test_case_results_keep_order_status_group_and_repeats() -> None:
-    from replay.results.cases import CaseResult, case_results
+    from replay.results.cases import CaseResult
 
     document = _load(FILES[0])
     document["results"] = [
         {"id": "b", "status": "failed", "group": "chains"},
         {"id": "a", "status": "passed", "runs": [{"status": "passed"}, {"status": "failed"}]},
     ]
-    assert case_results(document) == (
+    assert results_of(document).cases == (
         CaseResult("b", "chains", "failed"),
         CaseResult("a", "", "passed", ("passed", "failed")),
     )
     document["results"][1]["runs"] = [{"status": "maybe"}]
     with pytest.raises(ResultsError, match="runs"):
-        case_results(document)
+        _ = results_of(document).cases

@@ -90,11 +90,11 @@ def test_results_json_says_the_wire_only_when_it_is_not_the_methods(scored) -> N
 def test_the_terminal_and_the_page_name_the_anomalies(scored) -> None:  # type: ignore[no-untyped-def]
     from replay.html import render_report
     from replay.html._load import load_suite
-    from replay.results.typed import read_typed_results
+    from replay.results.read import read_results
 
     lines = terminal_lines(scored.summaries, scored.suite, None)
     assert ANOMALY in lines
-    typed = [read_typed_results(p) for p in sorted(scored.out.glob("*/results.json"))]
+    typed = [read_results(p) for p in sorted(scored.out.glob("*/results.json"))]
     page = render_report(typed, load_suite(MINI_SUITE))
     assert f'<p class="warn anomalies">{ANOMALY}</p>' in page
     rows = re.findall(r'<tr data-model="([^"]*)">', page)

@@ -56,11 +56,12 @@ def load_run(
         except ResultsError as exc:
             on_error(exc, file)
             continue
-        model = results["model"]
-        if model in run:
-            on_error(ResultsError(f"{file}: model {model!r} appears twice in {path}"), file)
+        if results.model in run:
+            on_error(ResultsError(f"{file}: model {results.model!r} appears twice in {path}"), file)
             continue
-        run[model] = results
+        # diff runs reads each case's entries itself, leniently across format versions (a file of
+        # an older lobstack-eval still compares: docs/FORMATS.md), so it keeps the document
+        run[results.model] = results.document
     return dict(sorted(run.items()))
 
 

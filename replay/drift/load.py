@@ -89,7 +89,7 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     wires: dict[str, str] = {}  # a run's dialect, streaming and --param: never pooled
     for file in results_files(others, problems.append):
         try:
-            data = read_results(file)
+            data = read_results(file).document
             run = run_record(file, data)
         except ResultsError as exc:
             problems.append(exc.message)

@@ -136,4 +136,4 @@ def read_history(history_dir: Path) -> dict[Path, dict[str, Any]]:
             f"{history_dir}: no runs (expected <run-id>/<model-slug>/results.json, rescore's "
             "report dir of each run)"
         )
-    return {path: read_results(path) for path in found}
+    return {path: read_results(path).document for path in found}

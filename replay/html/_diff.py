@@ -14,7 +14,8 @@ from fileio.atomic import write_atomic
 from replay.diff_runs import CasePair, ModelDiff, ModelVerdict, compare, decide, verdicts
 from replay.diff_runs.render import difference_text
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
-from replay.html._load import load_results, load_suite
+from replay.html._load import load_suite
+from replay.results.read import read_results
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def write_run_diff(a_path: Path, b_path: Path, out: Path, suite_path: Path | Non
     Raises ``ResultsError`` naming the file for a missing or corrupt results file, ``SuiteError``
     for the suite.
     """
-    a, b = load_results(a_path), load_results(b_path)
+    a, b = read_results(a_path).document, read_results(b_path).document
     suite = load_suite(suite_path) if suite_path is not None else None
     write_atomic(out, render_run_diff(a, b, suite))
     return out

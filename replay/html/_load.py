@@ -7,14 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.files import read_suite, read_suite_document
-from replay.results.read import read_results
 from scorer.errors import ResultsError, SuiteError
-
-
-def load_results(path: Path) -> dict[str, Any]:
-    """Load one ``results.json`` (``ResultsError`` naming the file when it is missing, corrupt
-    or misshapen)."""
-    return read_results(path)
 
 
 def load_suite(path: Path) -> dict[str, Any]:

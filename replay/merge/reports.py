@@ -92,8 +92,10 @@ def read_input(folder: Path) -> ReportInput:
     shard, models, suite = _shard(folder)
     documents = {}
     for path in sorted(folder.glob("*/results.json")):
-        document = read_results(path)
-        if document.get("model_slug") != path.parent.name:
+        results = read_results(path)
+        # merge carries every field it does not recompute as written (free JSON, ``_carried``)
+        document = results.document
+        if results.model_slug != path.parent.name:
             raise ResultsError(
                 f"{path}: model_slug {document.get('model_slug')!r} is not its folder's name"
             )

@@ -36,7 +36,7 @@ from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:
-    from replay.results.typed import TypedResults
+    from replay.results.typed import Results
 
 __all__ = [
     "UNFORESEEN",
@@ -89,7 +89,7 @@ def rescore(
     results.json there is removed."""
     from replay.leaderboard.report_tables import suite_ref, write_tables
     from replay.out_dir import remove_stale_results
-    from replay.results.typed import typed_results
+    from replay.results.read import results_of
     from replay.rows.build import add_rows, frames_of_rows
 
     if shard is not None and rows is not None:
@@ -127,9 +127,9 @@ def rescore(
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)
     files, removed = [], []
-    for line in version_lines(suite, [r.results for r in reports if not r.error]) + [
-        r.warning for r in reports
-    ]:
+    # each document checked and typed once: every board, the page and the notes read these
+    typed = [results_of(r.results) for r in reports if not r.error]
+    for line in version_lines(suite, typed) + [r.warning for r in reports]:
         if line:
             warn(line)
     for report in reports:
@@ -141,8 +141,6 @@ def rescore(
             removed.append(path)
         elif not report.error:
             files.append(written[report.slug])
-    # each document checked and typed once: every board and the page render these
-    typed = [typed_results(r.results) for r in reports if not r.error]
     summaries = [t.summary for t in typed]
     files += write_tables(out, suite_ref(suite), summaries, frames_of_rows(tables), shard, rows)
     if html:
@@ -164,7 +162,7 @@ def _prepare(html: bool) -> None:
         import replay.html
 
 
-def _html(typed: list[TypedResults], suite_path: Path) -> str:
+def _html(typed: list[Results], suite_path: Path) -> str:
     from recorder.files import read_suite_document
     from replay.html import render_report
 

@@ -1,7 +1,7 @@
 """A results document's summary fields read once into the typed ``ModelSummary`` the boards read.
 
-results.json (docs/FORMATS.md) is checked by ``replay.results.read.results_problem`` (once:
-``replay.results.typed`` reads a document's summary and case entries after one check); this
+results.json (docs/FORMATS.md) is checked by ``replay.results.check.results_problem`` (once:
+``replay.results.read`` reads a document's summary and case entries after one check); this
 reads its summary fields strictly: a field of the wrong type is a ``ResultsError`` naming it,
 never a guess. The per-case tallies (what the tiers and the power figures pair on) come from the
 case entries: ``passed_repeats`` of ``scored_repeats`` with repeats, else the one status. A run of
@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from replay.results.read import check_results
 from scorer.errors import ResultsError
 from scorer.headers import price
 from scorer.metrics import METRICS, REPEAT_METRICS
@@ -126,13 +125,6 @@ def _curve(value: Any) -> tuple[CurvePoint, ...]:
             )
         )
     return tuple(points)
-
-
-def summary_of_results(document: Mapping[str, Any]) -> ModelSummary:
-    """The ``ModelSummary`` a results document states (not recomputed): ``ResultsError`` for a
-    document that is not a results file or a summary field of the wrong type."""
-    check_results(document)
-    return summary_fields(document)
 
 
 def summary_fields(document: Mapping[str, Any]) -> ModelSummary:

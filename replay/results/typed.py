@@ -1,18 +1,19 @@
-"""A results document checked once and read into the typed objects every view of it renders: its
-summary (``replay.results.summary``) and its case entries (``replay.results.cases``).
+"""A results document's typed value: the fields every view names (model, suite, run), its case
+entries and its summary, read once from a document ``replay.results.check`` passed.
 
-The report page needs both of each document; checking it once here (``results_problem``) and
-passing the ``TypedResults`` on keeps rescore, merge and ``report`` from checking it again per view.
+The case entries and the summary are read when first asked for: ``drift`` reads thousands of runs
+for their statuses alone, and a summary field of the wrong type is the error of a view that shows
+the summary (naming the file), not of one that compares cases.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from replay.results.cases import CaseResult, case_entries
-from replay.results.read import check_results, read_results
 from replay.results.summary import summary_fields
 from scorer.errors import ResultsError
 from scorer.summary import ModelSummary
@@ -27,33 +28,66 @@ class SuiteRef:
     version: str
     sha256: str | None
 
-
-@dataclass(frozen=True)
-class TypedResults:
-    """One model's results document as read (what each step held stays in it, for the page),
-    its summary and its case entries."""
-
-    document: dict[str, Any]
-    summary: ModelSummary
-    cases: tuple[CaseResult, ...]
-
-
-def typed_results(document: dict[str, Any]) -> TypedResults:
-    """``document`` checked and typed; ``ResultsError`` for one that is not a results document or
-    has a field of the wrong type."""
-    check_results(document)
-    return _typed(document)
+    @classmethod
+    def of(cls, suite: Mapping[str, Any]) -> SuiteRef:
+        """A results document's ``suite`` (or ``recorded_suite``) object; ``?`` for a name an old
+        file lacks."""
+        name, sha = suite.get("name"), suite.get("sha256")
+        return cls(
+            name if isinstance(name, str) else "?",
+            str(suite.get("version", "?")),
+            sha if isinstance(sha, str) else None,
+        )
 
 
-def read_typed_results(path: Path) -> TypedResults:
-    """Load one results.json, checked and typed; a missing, corrupt or misshapen file is a
-    ResultsError naming it."""
-    document = read_results(path)
-    try:
-        return _typed(document)
-    except ResultsError as exc:
-        raise ResultsError(f"{path}: {exc.message}") from None
+@dataclass(frozen=True, eq=False)
+class Results:
+    """One model's results document as read: the fields its views name, typed; its case entries
+    and summary (``cases``, ``summary``) on first use."""
+
+    model: str
+    model_slug: str  # "" for a hand-written file without one
+    suite: SuiteRef  # the suite it was scored with
+    recorded_suite: SuiteRef | None  # the suite the cassettes were recorded with, when it says
+    run_id: str | None  # ``run.id`` of a run of a history; None for a plain recording
+    # free JSON: the document as written. The page shows what each step and attempt held as is;
+    # diff runs, drift and merge read its entries across format versions (docs/FORMATS.md).
+    document: Mapping[str, Any] = field(repr=False)
+    source: str = ""  # the file it was read from, for error lines; "" for a document of this run
+
+    @cached_property
+    def cases(self) -> tuple[CaseResult, ...]:
+        """The case entries, in the document's order."""
+        return case_entries(self.document)
+
+    @cached_property
+    def summary(self) -> ModelSummary:
+        """The summary the document states (not recomputed); ``ResultsError`` naming the file for
+        a summary field of the wrong type."""
+        try:
+            return summary_fields(self.document)
+        except ResultsError as exc:
+            if not self.source:
+                raise
+            raise ResultsError(f"{self.source}: {exc.message}") from None
+
+    @property
+    def repeats(self) -> int:
+        """Samples per case (1 for a file that does not say)."""
+        return int(self.document.get("repeats", 1))
 
 
-def _typed(document: dict[str, Any]) -> TypedResults:
-    return TypedResults(document, summary_fields(document), case_entries(document))
+def results_value(document: Mapping[str, Any], source: str = "") -> Results:
+    """The typed value of a document ``replay.results.check`` passed."""
+    recorded = document.get("recorded_suite")
+    run = document.get("run")
+    slug = document.get("model_slug")
+    return Results(
+        model=document["model"],
+        model_slug=slug if isinstance(slug, str) else "",
+        suite=SuiteRef.of(document["suite"]),
+        recorded_suite=SuiteRef.of(recorded) if isinstance(recorded, dict) else None,
+        run_id=str(run["id"]) if isinstance(run, dict) and "id" in run else None,
+        document=document,
+        source=source,
+    )
