@@ -39,10 +39,12 @@ class RecordedRequest:
     body: bytes | None
 
 
+# free JSON: vcrpy's stored response (status, headers, body) as the cassette holds it
 Interaction = tuple[RecordedRequest, dict[str, Any]]
 
 
 def _request(path: Path, index: int, stored: dict[str, Any]) -> RecordedRequest:
+    # free JSON: vcrpy's stored request (method, uri, headers, body)
     body = stored["body"]
     try:
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -122,7 +124,7 @@ def _matcher_failures(
     return failures
 
 
-def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:
+def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:  # free JSON: a body
     """True when ``body`` and the recorded body text are the same JSON value, types and all (the
     ``json_body`` matcher would match), proven cheaply: orjson writes both with sorted keys to
     the same bytes. False means only "not proven": the matchers then compare the two as they

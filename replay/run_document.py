@@ -46,6 +46,7 @@ def recorded_answers(model_dir: Path, manifest: Manifest) -> Iterator[RecordedAn
 
 
 def run_document(model_dir: Path, manifest: Manifest) -> dict[str, Any] | None:
+    # free JSON: results.json's ``run`` as written (``scorer.run_identity.run_object``)
     """The ``run`` object of a run of a history (run.json has ``run``), else None (a
     plain recording)."""
     if manifest.run is None:

@@ -20,7 +20,7 @@ from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
 from replay.results.read import read_results, results_of
-from replay.results.typed import Results
+from replay.results.typed import Results, SuiteData
 from replay.ties import has_repeats, tiers
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from replay.wire_rows import anomaly_line, board_rows
@@ -29,7 +29,7 @@ from scorer.front import front
 from scorer.suite.kind import is_lobstack
 
 
-def _suite_file_note(results: Sequence[Results], suite: dict[str, Any]) -> str:
+def _suite_file_note(results: Sequence[Results], suite: SuiteData) -> str:
     """A warning when the suite file shown for the cases is not the one the results were
     scored against."""
     if not scored_with_other_suite(results, suite):
@@ -68,7 +68,7 @@ def _drawings(
 
 def render_report(
     results: Sequence[Mapping[str, Any] | Results],
-    suite: dict[str, Any],
+    suite: SuiteData,
     history: Sequence[Timeline] = (),
 ) -> str:
     """The report page for ``results`` (the ``Results`` of a caller that has read them, or

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_atomic
-from replay.results.typed import SuiteRef
+from replay.results.typed import ResultsDocument, SuiteRef
 from replay.rows import dataset
+from replay.rows.schema import Frames
 from replay.rows.store import write_table
 from replay.shard import Shard
 from replay.wire_rows import board_rows
@@ -25,7 +26,7 @@ SHARD_FORMAT = 1
 FRONT_FILE = "front.parquet"
 
 
-def repeated(document: dict[str, Any]) -> bool:
+def repeated(document: ResultsDocument) -> bool:
     """True for a results document of K > 1 repeats (issue 17's format: ``repeats``,
     per-case ``runs``)."""
     return int(document.get("repeats") or 1) > 1
@@ -33,7 +34,7 @@ def repeated(document: dict[str, Any]) -> bool:
 
 def shard_document(
     shard: Shard, suite: SuiteRef, summaries: Sequence[ModelSummary]
-) -> dict[str, Any]:
+) -> dict[str, Any]:  # free JSON: written as shard.json
     """What ``shard.json`` says: which shard of how many, the suite, and every model dir the
     shard saw."""
     return {
@@ -48,7 +49,7 @@ def write_tables(
     out: Path,
     suite: SuiteRef,
     summaries: Sequence[ModelSummary],
-    tables: dict[str, Any],
+    tables: Frames,
     shard: Shard | None = None,
     rows: Path | None = None,
 ) -> list[Path]:

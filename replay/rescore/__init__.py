@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fileio.atomic import write_atomic
 from fileio.safe_paths import inside, link_in
@@ -91,6 +91,7 @@ def rescore(
     from replay.out_dir import remove_stale_results
     from replay.results.read import results_of
     from replay.rows.build import add_rows, frames_of_rows
+    from replay.rows.schema import Rows
 
     if shard is not None and rows is not None:
         raise UsageError(
@@ -109,7 +110,7 @@ def rescore(
         from replay.rows.dataset import check_suite
 
         check_suite(rows, suite.version, suite.sha256, {d.name for d in dirs})
-    tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
+    tables: Rows = {"cases": [], "calls": []}
     written: dict[str, Path] = {}
 
     def keep(report: ModelReport) -> None:

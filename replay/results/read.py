@@ -6,13 +6,11 @@ the file and the field."""
 from __future__ import annotations
 
 import glob
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from fileio.reading import read_json
 from replay.results.check import check_results
-from replay.results.typed import Results, results_value
+from replay.results.typed import Results, ResultsDocument, results_value
 from scorer.errors import ResultsError
 
 
@@ -23,7 +21,7 @@ def read_results(path: Path) -> Results:
     return results_value(data, str(path))
 
 
-def results_of(document: Mapping[str, Any]) -> Results:
+def results_of(document: ResultsDocument) -> Results:
     """A document made in this process (rescore's, merge's), checked and typed as a file would be:
     ``ResultsError`` for one that is not a results document."""
     check_results(document)

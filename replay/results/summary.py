@@ -69,6 +69,7 @@ def _counts(value: Any, where: str) -> Counts:
 
 
 def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
+    # free JSON: the case entries as written (``check`` vouched for ids and statuses)
     """Each case's (passed, scored) case-runs, in the file's order."""
     found = []
     for entry in results:
@@ -82,7 +83,7 @@ def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
     return tuple(found)
 
 
-def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:
+def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:  # free JSON: an entry
     """What a case's answered attempts cost (the prices known, summed exactly as the rows sum them)
     and their wall times, over its repeats (``runs``; else the entry's own attempts)."""
     runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None

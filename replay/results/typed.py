@@ -18,6 +18,14 @@ from replay.results.summary import summary_fields
 from scorer.errors import ResultsError
 from scorer.summary import ModelSummary
 
+# Free JSON, named once. A results document as written (results.json, or one this process made
+# before it is written): the page shows its steps as is; the rows, diff runs, drift and merge read
+# its entries across format versions. Every other view reads ``Results``.
+ResultsDocument = dict[str, Any]
+# A suite file's data as written: the page shows its cases' messages and tools as is and diff
+# suites compares two; scoring reads the frozen ``scorer.suite.model.Suite``.
+SuiteData = dict[str, Any]
+
 
 @dataclass(frozen=True)
 class SuiteRef:
@@ -50,9 +58,8 @@ class Results:
     suite: SuiteRef  # the suite it was scored with
     recorded_suite: SuiteRef | None  # the suite the cassettes were recorded with, when it says
     run_id: str | None  # ``run.id`` of a run of a history; None for a plain recording
-    # free JSON: the document as written. The page shows what each step and attempt held as is;
-    # diff runs, drift and merge read its entries across format versions (docs/FORMATS.md).
-    document: Mapping[str, Any] = field(repr=False)
+    # the document as written (free JSON: ``ResultsDocument``)
+    document: ResultsDocument = field(repr=False)
     source: str = ""  # the file it was read from, for error lines; "" for a document of this run
 
     @cached_property
@@ -77,7 +84,7 @@ class Results:
         return int(self.document.get("repeats", 1))
 
 
-def results_value(document: Mapping[str, Any], source: str = "") -> Results:
+def results_value(document: ResultsDocument, source: str = "") -> Results:
     """The typed value of a document ``replay.results.check`` passed."""
     recorded = document.get("recorded_suite")
     run = document.get("run")

@@ -56,6 +56,7 @@ from replay.rows.schema import (
     META_RUN_DATE,
     META_SUITE_SHA256,
     TABLES,
+    Frames,
 )
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
@@ -90,7 +91,7 @@ def check_layout(root: Path) -> None:
         )
 
 
-def append(root: Path, tables: dict[str, Any]) -> list[Path]:
+def append(root: Path, tables: Frames) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is
     replaced. Refused (ResultsError, before any file is written) when another partition of the
     same version was scored with another suite file (METHOD decision 110)."""
