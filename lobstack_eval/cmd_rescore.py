@@ -72,7 +72,7 @@ def rescore(
     the run to a rows dataset."""
     from lobstack_eval.options import whole_number
     from lobstack_eval.suite_option import chosen_suite
-    from replay.out_lock import out_dir_lock, rows_lock
+    from replay.out.lock import out_dir_lock, rows_lock
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
 
@@ -121,7 +121,7 @@ def _history(
     ``OUT/<run-id>/`` (OUT: reports/history), each appended to ``rows`` when given; one line a run
     on stderr, every error line after them. Exit 1 on any error, as for one run."""
     from replay.history_runs import run_dirs
-    from replay.out_lock import out_dir_lock, rows_lock
+    from replay.out.lock import out_dir_lock, rows_lock
     from replay.rescore import rescore as run_rescore
 
     root = Path("reports") / "history" if out is None else out
@@ -175,7 +175,7 @@ def _detect_points(detect: str) -> float:
 
 def _checked_dirs(cassettes: Path, out: Path | None, rows: Path | None) -> Path:
     """--out (its default when not given), checked with --rows against the cassettes."""
-    from replay.out_dir import check_outside, check_writable_dir
+    from replay.out.folder import check_outside, check_writable_dir
 
     if out is None:
         from replay.score_models import default_out

@@ -11,7 +11,7 @@ import orjson
 
 from recorder.manifest import Manifest
 from recorder.repeats import run_cassette_path
-from replay.cassette_transport import load_interactions
+from replay.cassettes.transport import load_interactions
 from scorer.errors import CassetteError
 from scorer.run_identity import RecordedAnswer, run_object
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from recorder.manifest_read import read_manifest
 from recorder.tool_lists import list_mcp_tools, read_tools_file
-from replay.cassette_transport import load_interactions
+from replay.cassettes.transport import load_interactions
 from replay.drift.load import run_record
 from replay.results.read import read_results
 from scorer.errors import CassetteError, ResultsError, SuiteError

@@ -88,7 +88,7 @@ def rescore(
     every other model is written. ``out`` then holds exactly this run's models: any other (stale)
     results.json there is removed."""
     from replay.leaderboard.report_tables import suite_ref, write_tables
-    from replay.out_dir import remove_stale_results
+    from replay.out.folder import remove_stale_results
     from replay.results.read import results_of
     from replay.rows.build import add_rows, frames_of_rows
     from replay.rows.schema import Rows

@@ -23,7 +23,7 @@ from recorder.answer_body import recorded_bytes
 from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
 from recorder.manifest import RecordedAttempt
 from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unrecorded
-from replay.cassette_shape import cassette_problem
+from replay.cassettes.shape import cassette_problem
 from scorer import strict_json
 from scorer.errors import CassetteError
 from scorer.headers import recorded_headers
