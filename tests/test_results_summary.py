@@ -83,3 +83,30 @@ def test_case_results_keep_order_status_group_and_repeats() -> None:
     document["results"][1]["runs"] = [{"status": "maybe"}]
     with pytest.raises(ResultsError, match="runs"):
         _ = results_of(document).cases
+
+
+def test_a_read_file_names_itself_and_the_field_when_its_summary_is_read(tmp_path: Path) -> None:
+    """The typed value of a file: its header fields typed at once; a summary field of the wrong
+    type is an error naming the file and the field when the summary is read (diff runs and drift
+    compare cases and never ask for it)."""
+    from replay.results.read import read_results
+    from replay.results.typed import SuiteRef
+
+    document = _load(FILES[0])
+    document["latency_p50_ms"] = "fast"
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    results = read_results(path)
+    assert (results.model, results.model_slug) == (document["model"], document["model_slug"])
+    suite = document["suite"]
+    assert results.suite == SuiteRef(suite["name"], suite["version"], suite["sha256"])
+    assert [c.case_id for c in results.cases] == [e["id"] for e in document["results"]]
+    with pytest.raises(ResultsError, match=rf"^{path}: field 'latency_p50_ms' must be a number"):
+        _ = results.summary
+
+
+def test_an_old_files_suite_without_name_or_sha256_reads_leniently() -> None:
+    from replay.results.typed import SuiteRef
+
+    assert SuiteRef.of({"version": "1.0.0"}) == SuiteRef("?", "1.0.0", None)
+    assert SuiteRef.of({"name": 3, "version": "1.0.0", "sha256": None}).name == "?"
