@@ -22,7 +22,7 @@ def diff_dialects(
     transport anomalies, and each way against the first with the gate's paired test (exact
     McNemar): the cases lost and gained and the p. Exit 0; 2 on a run that cannot be read."""
     from replay.drift.load import results_files
-    from replay.results_file import read_results
+    from replay.results.read import read_results
     from replay.wire_matrix_text import format_matrix
     from scorer.errors import ResultsError
     from scorer.wire.matrix import matrix
@@ -31,7 +31,7 @@ def diff_dialects(
     loaded = []
     for path in runs:
         for file in results_files([path], problems.append):
-            loaded.append((str(file), read_results(file)))
+            loaded.append((str(file), read_results(file).document))
     if problems:
         raise ResultsError(problems[0])
     typer.echo(format_matrix(matrix(loaded)), nl=False)

@@ -190,7 +190,7 @@ def diff_runs(
     paired test."""
     from lobstack_eval.diff_runs_session import DiffRunsJob, GateChoice, Outputs, run_diff
     from replay.diff_runs.load import history_paths
-    from replay.out_dir import check_writable_file
+    from replay.out.folder import check_writable_file
 
     _check_regression_options(fail_on_regression, max_drop, strict)
     if quiet and verbose:

@@ -68,7 +68,7 @@ def drift(
 
     In GitHub Actions the markdown verdict is also appended to $GITHUB_STEP_SUMMARY."""
     from replay.drift.text import format_text
-    from replay.out_dir import check_writable_file
+    from replay.out.folder import check_writable_file
     from scorer.drift.history import analyse
 
     if markdown is not None:

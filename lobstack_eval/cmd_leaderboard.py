@@ -35,9 +35,9 @@ def leaderboard(
     docs/commands/leaderboard.md#leaderboard-prints-only)."""
 
     from fileio.atomic import write_atomic
-    from replay.leaderboard import leaderboard_csv, leaderboard_md, tier_lines
-    from replay.leaderboard_text import terminal_lines, terminal_width
-    from replay.rows.leaderboard import slice_leaderboard
+    from replay.leaderboard.slices import slice_leaderboard
+    from replay.leaderboard.tables import leaderboard_csv, leaderboard_md, tier_lines
+    from replay.leaderboard.text import terminal_lines, terminal_width
 
     board = slice_leaderboard(rows, suite_version, group, tuple(model))
     title, summaries = board.suite, board.summaries

@@ -40,7 +40,7 @@ def merge(
     ):  # said only when the suite is read
         typer.echo(note, err=True)
     from replay.merge.inputs import check_out
-    from replay.out_lock import out_dir_lock, rows_lock
+    from replay.out.lock import out_dir_lock, rows_lock
 
     check_out(out, shard_dirs)  # before the lock file makes it non-empty
     with out_dir_lock(out, "merge"), rows_lock(rows, out, "merge"):

@@ -35,7 +35,7 @@ def pick(
     """Print each model's place on the cost-quality front (on it, dominated, ambiguous, with its
     bootstrap probability) and the pick: the cheapest model not worse than the leader by more
     than --delta points, with what it saves."""
-    from replay.pick import parse_axis, parse_delta, pick_front
+    from replay.leaderboard.pick import parse_axis, parse_delta, pick_front
 
     _, lines = pick_front(rows, suite_version, tuple(model), parse_axis(axis), parse_delta(delta))
     for line in lines:

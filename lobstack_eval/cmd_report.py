@@ -36,8 +36,8 @@ def report(
     error line (exit 1); the page still shows every other model."""
     from lobstack_eval.suite_option import chosen_suite
     from replay.html import write_report
-    from replay.out_dir import check_writable_file
-    from replay.out_lock import out_dir_lock
+    from replay.out.folder import check_writable_file
+    from replay.out.lock import out_dir_lock
     from scorer.errors import LobstackError
     from scorer.safe_text import for_terminal
 

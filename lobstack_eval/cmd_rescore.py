@@ -73,7 +73,7 @@ def rescore(
     cases/calls.parquet, the leaderboard (from those rows) and index.html; --rows also appends
     the run to a rows dataset."""
     from lobstack_eval.suite_option import chosen_suite
-    from replay.out_lock import out_dir_lock, rows_lock
+    from replay.out.lock import out_dir_lock, rows_lock
     from replay.rescore import rescore as run_rescore
     from replay.shard import parse_shard
 
@@ -120,7 +120,7 @@ def _history(
     ``OUT/<run-id>/`` (OUT: reports/history), each appended to ``rows`` when given; one line a run
     on stderr, every error line after them. Exit 1 on any error, as for one run."""
     from replay.history_runs import run_dirs
-    from replay.out_lock import out_dir_lock, rows_lock
+    from replay.out.lock import out_dir_lock, rows_lock
     from replay.rescore import rescore as run_rescore
 
     root = Path("reports") / "history" if out is None else out
@@ -161,7 +161,7 @@ def _wrote(
 
 def _checked_dirs(cassettes: Path, out: Path | None, rows: Path | None) -> Path:
     """--out (its default when not given), checked with --rows against the cassettes."""
-    from replay.out_dir import check_outside, check_writable_dir
+    from replay.out.folder import check_outside, check_writable_dir
 
     if out is None:
         from replay.score_models import default_out
@@ -183,8 +183,8 @@ def _leaderboard(
     board: list[ModelSummary], suite: Suite, out: Path, html: bool, points: float | None
 ) -> None:
     """The terminal leaderboard, its tiers and (with --power) the power table."""
-    from replay.leaderboard import ordered, tier_lines
-    from replay.leaderboard_text import terminal_lines, terminal_width
+    from replay.leaderboard.tables import ordered, tier_lines
+    from replay.leaderboard.text import terminal_lines, terminal_width
 
     full = [str(out / "leaderboard.md"), *([str(out / "index.html")] if html else [])]
     for line in terminal_lines(board, suite, terminal_width(sys.stdout), full):

@@ -210,7 +210,7 @@ def _checked(
     --chain calls. A given OUT's folder must exist (a typo is refused, as report's is); the
     default's ``evals/`` is made when missing."""
     from recorder.bundled_suite import check_no_second_default
-    from replay.out_dir import check_writable_file
+    from replay.out.folder import check_writable_file
     from scorer.errors import UsageError
     from scorer.iso_date import is_iso_date
 

@@ -154,12 +154,14 @@ def _write_html(
     warning when the runs were scored with another suite (as ``report --suite`` says it)."""
     from replay.diff_suites import read_suite_json
     from replay.html import render_run_diff
+    from replay.results.read import results_of
     from replay.version_note import shown_suite_lines
 
     suite_data = read_suite_json(suite)[1] if suite is not None else None
     doc_a, doc_b = _documents(*runs, model.model)
     if suite_data is not None:
-        for line in shown_suite_lines((doc_a, doc_b), suite_data, str(suite)):
+        typed = (results_of(doc_a), results_of(doc_b))
+        for line in shown_suite_lines(typed, suite_data, str(suite)):
             typer.echo(line, err=True)
     write_output(html, render_run_diff(doc_a, doc_b, suite_data, (model, judged)).encode("utf-8"))
 

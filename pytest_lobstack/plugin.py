@@ -130,12 +130,12 @@ def pytest_runtestloop(session: pytest.Session) -> Generator[None, Any, Any]:
     if run is None or session.config.option.collectonly or not run.settings.bounds:
         return result
     from pytest_lobstack.floors import misses
-    from replay.results_summary import summary_of_results
+    from replay.results.read import results_of
 
     found = []
     for results in run.scored().values():
         if results["model"] in run.selected:
-            found += misses(summary_of_results(results), run.settings.bounds)
+            found += misses(results_of(results).summary, run.settings.bounds)
     session.config.stash[MISSES_KEY] = found
     if found:
         session.testsfailed += 1  # pytest then exits 1, like a failed test

@@ -81,7 +81,7 @@ def audit_lines(audit: SuiteAudit) -> list[str]:
     return lines
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
+def _finding(finding: Finding) -> dict[str, Any]:  # free JSON: written by ``suite audit --json``
     answer = finding.answer
     return {
         "accepted": finding.accepted,
@@ -98,6 +98,7 @@ def _finding(finding: Finding) -> dict[str, Any]:
 
 
 def audit_document(audit: SuiteAudit, sha256: str) -> dict[str, Any]:
+    # free JSON: ``suite audit --json``'s document, written as built
     """The ``--json`` document: the same counts and findings as the terminal lines."""
     return {
         "cases": [

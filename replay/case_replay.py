@@ -18,7 +18,7 @@ from recorder.gateway import Gateway
 from recorder.manifest import Manifest
 from recorder.repeats import run_cassette_path
 from recorder.runner import run_case
-from replay.cassette_transport import CassetteTransport, load_interactions
+from replay.cassettes.transport import CassetteTransport, load_interactions
 from scorer.errors import CassetteError
 from scorer.outcome import CaseOutcome
 from scorer.suite.model import Case, Suite

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any
 
 from recorder.bundled_suite import is_default
 from recorder.endpoint import DEFAULT_BASE_URL, is_loopback
 from recorder.manifest import REFUSED_OUTCOMES
 from recorder.manifest_read import read_manifest
+from replay.results.typed import ResultsDocument
 from scorer.errors import LobstackError
 from scorer.summary import ModelSummary
 
@@ -40,7 +40,7 @@ def record_command(summary: ModelSummary, model_dir: Path, suite: Path) -> str:
     return command
 
 
-def refused(doc: dict[str, Any]) -> bool:
+def refused(doc: ResultsDocument) -> bool:
     """True when some case-run errored because the gateway refused it (HTTP 401, 403, 404):
     ``record`` asks again."""
     entries = [run for entry in doc["results"] for run in entry.get("runs") or [entry]]
@@ -52,7 +52,7 @@ def refused(doc: dict[str, Any]) -> bool:
     )
 
 
-def only_refused(doc: dict[str, Any]) -> bool:
+def only_refused(doc: ResultsDocument) -> bool:
     """True when the document's every recorded attempt was refused by the gateway (HTTP 401, 403,
     404) and none answered: what ``record --model <typo>`` leaves (an older version kept the
     dir), so deleting the dir is as likely the fix as recording it again."""
@@ -61,7 +61,7 @@ def only_refused(doc: dict[str, Any]) -> bool:
     return bool(outcomes) and all(outcome in REFUSED_OUTCOMES for outcome in outcomes)
 
 
-def needs_recording(doc: dict[str, Any]) -> bool:
+def needs_recording(doc: ResultsDocument) -> bool:
     """True when ``record`` would record some case-run of the document again: one is unrecorded
     or refused."""
     return bool(doc.get("case_runs", doc["cases"])["unrecorded"]) or refused(doc)

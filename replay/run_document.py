@@ -11,7 +11,7 @@ import orjson
 
 from recorder.manifest import Manifest
 from recorder.repeats import run_cassette_path
-from replay.cassette_transport import load_interactions
+from replay.cassettes.transport import load_interactions
 from scorer.errors import CassetteError
 from scorer.run_identity import RecordedAnswer, run_object
 
@@ -46,6 +46,7 @@ def recorded_answers(model_dir: Path, manifest: Manifest) -> Iterator[RecordedAn
 
 
 def run_document(model_dir: Path, manifest: Manifest) -> dict[str, Any] | None:
+    # free JSON: results.json's ``run`` as written (``scorer.run_identity.run_object``)
     """The ``run`` object of a run of a history (run.json has ``run``), else None (a
     plain recording)."""
     if manifest.run is None:

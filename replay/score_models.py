@@ -14,6 +14,7 @@ from recorder.manifest_read import read_manifest
 from recorder.run_stamp import HISTORY
 from replay.case_replay import UnusableCassette, replay_case_run
 from replay.debug import UNFORESEEN, unforeseen
+from replay.results.typed import ResultsDocument
 from replay.run_document import run_document
 from replay.scored import summarized
 from replay.shard import Shard
@@ -90,7 +91,7 @@ class ScoredModel:
     and every case-run whose cassette could not be used (unrecorded in the document; rescore
     still reports each)."""
 
-    results: dict[str, Any]
+    results: ResultsDocument  # what results.json will say, written byte for byte as built
     warning: str | None
     unusable: tuple[UnusableCassette, ...]
 
@@ -133,7 +134,7 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
     return ScoredModel(results, warning, unusable)
 
 
-def rescore_model(model_dir: Path, suite: Suite) -> dict[str, Any]:
+def rescore_model(model_dir: Path, suite: Suite) -> ResultsDocument:
     """The results.json document of one model dir under ``suite``."""
     return score_model(model_dir, suite).results
 
@@ -145,7 +146,7 @@ class ModelReport:
     not be scored at all (run.json missing or corrupt, another suite), ``error`` and no results."""
 
     slug: str
-    results: dict[str, Any]
+    results: ResultsDocument
     text: str
     warning: str | None
     error: str | None = None

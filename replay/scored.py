@@ -7,15 +7,14 @@ of its rows says.
 
 from __future__ import annotations
 
-from typing import Any
-
+from replay.results.typed import ResultsDocument
 from replay.rows.build import document_rows, frames_of_rows
 from scorer.suite.model import Suite
 from scorer.summarize import empty, summarize
 from scorer.summary import ModelSummary
 
 
-def summary_of_document(suite: Suite, document: dict[str, Any]) -> ModelSummary:
+def summary_of_document(suite: Suite, document: ResultsDocument) -> ModelSummary:
     """The summary of one results document (with or without its summary fields) scored
     with ``suite``."""
     case_rows, _ = document_rows(suite, document)
@@ -28,7 +27,7 @@ def summary_of_document(suite: Suite, document: dict[str, Any]) -> ModelSummary:
     )
 
 
-def summarized(suite: Suite, document: dict[str, Any]) -> dict[str, Any]:
+def summarized(suite: Suite, document: ResultsDocument) -> ResultsDocument:
     """``document`` (the run's facts and its case entries) with every summary field of
     results.json."""
     return {**document, **summary_of_document(suite, document).document()}

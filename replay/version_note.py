@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recorder.manifest import MANIFEST, Manifest
 from scorer.errors import CassetteError
 from scorer.suite.model import Suite
 
+if TYPE_CHECKING:
+    from replay.results.typed import Results
 
-def version_lines(suite: Suite, documents: list[dict[str, Any]]) -> list[str]:
+
+def version_lines(suite: Suite, results: Iterable[Results]) -> list[str]:
     """One warning per suite version the models were recorded with, other than ``suite``'s:
     re-scoring old recordings with a newer suite is what rescore is for, so twelve models say it
     in one line, not twelve."""
-    recorded = []
-    for document in documents:
-        version = (document.get("recorded_suite") or {}).get("version")
-        if version not in (None, suite.version):
-            recorded.append((str(document.get("model_slug", "?")), str(version)))
+    recorded = [
+        (r.model_slug or "?", r.recorded_suite.version)
+        for r in results
+        if r.recorded_suite is not None and r.recorded_suite.version != suite.version
+    ]
     return older_suite_lines(suite, recorded)
 
 
@@ -52,23 +55,22 @@ def suite_name_version(suite: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def scored_with_other_suite(
-    documents: Iterable[dict[str, Any]], suite: Mapping[str, Any]
+    results: Iterable[Results], suite: Mapping[str, Any]
 ) -> list[tuple[str, str, str]]:
     """(model slug, suite name, suite version) of each results document scored with another suite
     than ``suite`` (a suite file's data): the page of ``report`` shows that suite's cases, not
     theirs (the page's note and the command's warning both come from here)."""
     shown = suite_name_version(suite)
     other = []
-    for document in documents:
-        s = document.get("suite") if isinstance(document.get("suite"), dict) else {}
-        scored = suite_name_version(s)
+    for result in results:
+        scored = (result.suite.name, result.suite.version)
         if scored != shown:
-            other.append((str(document.get("model_slug", "?")), *scored))
+            other.append((result.model_slug or "?", *scored))
     return other
 
 
 def shown_suite_lines(
-    documents: Iterable[dict[str, Any]], suite: Mapping[str, Any], source: str
+    results: Iterable[Results], suite: Mapping[str, Any], source: str
 ) -> list[str]:
     """The warnings of ``report`` and ``diff runs --html`` when the suite file a page shows
     (``source``, holding ``suite``) is not the one the results were scored with: one line per
@@ -77,7 +79,7 @@ def shown_suite_lines(
     model's two runs)."""
     name, version = suite_name_version(suite)
     by_suite: dict[tuple[str, str], list[str]] = {}
-    for slug, other_name, other_version in scored_with_other_suite(documents, suite):
+    for slug, other_name, other_version in scored_with_other_suite(results, suite):
         slugs = by_suite.setdefault((other_name, other_version), [])
         if slug not in slugs:
             slugs.append(slug)

@@ -19,7 +19,7 @@ from recorder.futile import _priced
 from recorder.manifest_read import read_manifest
 from recorder.partial import read_run
 from replay.diff_suites.compare import bump_between
-from replay.leaderboard_text import terminal_width
+from replay.leaderboard.text import terminal_width
 from replay.shard import parse_shard
 from scorer.audit.schema_facts import defaults
 from scorer.errors import CassetteError, ResultsError, UsageError

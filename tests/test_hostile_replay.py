@@ -38,7 +38,7 @@ def _lock_held(target: Path, command: str) -> Iterator[subprocess.Popen[str]]:
         [
             sys.executable,
             "-c",
-            "import time; from pathlib import Path; from replay.out_lock import out_dir_lock\n"
+            "import time; from pathlib import Path; from replay.out.lock import out_dir_lock\n"
             f"with out_dir_lock(Path({str(target)!r}), {command!r}):\n    print('held', "
             "flush=True); time.sleep(60)",
         ],

@@ -70,12 +70,17 @@ def test_no_module_over_300_lines(path: Path) -> None:
 
 
 # Inside replay, layers from the bottom up: a module imports its own unit and units of lower layers
-# only. ``replay`` is its top-level modules (reading cassettes and results, the leaderboard,
-# shards...); rows/ is the row tables alone; above come what combines them: the run diff, its HTML
-# and JUnit views, rescore (scoring, rows and the page of a run), then the commands' own packages.
+# only. results/ is results.json read back and typed (every view reads it through there); rows/ is
+# the row tables alone, cassettes/ the cassettes' shape and replay transport, out/ the folders a
+# command writes (checked, locked); ``replay`` is its top-level modules (a case-run replayed,
+# shards, the summary from rows...); leaderboard/ renders boards of summaries and slices of rows;
+# above come what combines them: the run diff, its HTML and JUnit views, rescore (scoring, rows
+# and the page of a run), then the commands' own packages.
 REPLAY_LAYERS = (
-    {"replay.rows"},
+    {"replay.results"},
+    {"replay.rows", "replay.cassettes", "replay.out"},
     {"replay"},
+    {"replay.leaderboard"},
     {"replay.diff_runs", "replay.drift"},
     {"replay.html", "replay.junit"},
     {"replay.rescore"},

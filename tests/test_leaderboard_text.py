@@ -13,8 +13,8 @@ from rich.cells import cell_len
 
 from lobstack_eval.main import main
 from recorder.files import read_suite
-from replay.leaderboard_text import terminal_lines, terminal_width
-from replay.results_summary import summary_of_results
+from replay.leaderboard.text import terminal_lines, terminal_width
+from replay.results.read import results_of
 from tests.conftest import ROOT
 
 REPORTS = ROOT / "reports"
@@ -39,7 +39,7 @@ HEADERS = (
 
 
 def _typed(documents: list[dict]) -> list:
-    return [summary_of_results(d) for d in documents]
+    return [results_of(d).summary for d in documents]
 
 
 def _check(lines: list[str], width: int | None) -> str:

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from recorder.manifest_read import read_manifest
 from recorder.tool_lists import list_mcp_tools, read_tools_file
-from replay.cassette_transport import load_interactions
+from replay.cassettes.transport import load_interactions
 from replay.drift.load import run_record
-from replay.typed_results import read_typed_results
+from replay.results.read import read_results
 from scorer.errors import CassetteError, ResultsError, SuiteError
 from scorer.suite.file import check_suite
 from scorer.suite.yaml_file import dumps_yaml, loads_yaml
@@ -92,7 +92,8 @@ def _yaml_of(text: str) -> str | None:
 
 
 def _results(path: Path) -> None:
-    typed = read_typed_results(path)
+    typed = read_results(path)
+    _ = typed.summary, typed.cases  # every typed part, as the report reads them
     run_record(path, typed.document)  # drift's and report --history's reading of the run
 
 

@@ -200,13 +200,13 @@ def check_tier_pairs() -> None:
 
 def check_difference() -> None:
     """d_c = x_c(B) - x_c(A): a case's paired difference is B's pass rate minus A's."""
-    from replay.diff_runs.model import CaseOutcome, Sample
+    from replay.diff_runs.model import CasePair, Sample
 
     rng = _rng(2)
     for _ in range(100):
         a = tuple(Sample(rng.choice(["passed", "failed"])) for _ in range(rng.randint(1, 5)))
         b = tuple(Sample(rng.choice(["passed", "failed"])) for _ in range(rng.randint(1, 5)))
-        case = CaseOutcome("c-01", "g", a[0].status, b[0].status, None, None, a, b)
+        case = CasePair("c-01", "g", a[0].status, b[0].status, None, None, a, b)
         x_a = Fraction(sum(s.status == "passed" for s in a), len(a))
         x_b = Fraction(sum(s.status == "passed" for s in b), len(b))
         assert case.difference == x_b - x_a

@@ -16,9 +16,9 @@ import pytest
 from recorder.files import read_suite
 from replay.html._report import render_report
 from replay.html._view import plot_model
-from replay.leaderboard import leaderboard_csv, leaderboard_md
+from replay.leaderboard.tables import leaderboard_csv, leaderboard_md
 from replay.partial import Partial, partial
-from replay.results_summary import summary_of_results
+from replay.results.read import results_of
 from scorer.errors import ResultsError
 from scorer.suite.model import Suite
 from tests.conftest import ROOT
@@ -31,7 +31,7 @@ SUITE: Suite = read_suite(ROOT / "evals" / "suite.json")
 SUITE_DICT = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))
 
 
-TYPED = [summary_of_results(d) for d in DOCUMENTS]
+TYPED = [results_of(d).summary for d in DOCUMENTS]
 
 
 def _doc(model: str) -> dict:
@@ -39,7 +39,7 @@ def _doc(model: str) -> dict:
 
 
 def _typed(model: str):
-    return summary_of_results(_doc(model))
+    return results_of(_doc(model)).summary
 
 
 def test_partial_reads_the_counts_results_json_has() -> None:
@@ -48,10 +48,10 @@ def test_partial_reads_the_counts_results_json_has() -> None:
     repeated = copy.deepcopy(_doc("ref/oracle"))
     repeated["case_runs"] = {"total": 240, "scored": 239, "errored": 1, "unrecorded": 0}
     # with repeats the rates rest on case-runs
-    assert partial(summary_of_results(repeated)) == Partial(239, 240)
+    assert partial(results_of(repeated).summary) == Partial(239, 240)
     garbage = {**_doc("ref/oracle"), "cases": "garbage"}
     with pytest.raises(ResultsError, match="'cases'"):  # refused when read, never guessed at
-        summary_of_results(garbage)
+        _ = results_of(garbage).summary
 
 
 def test_markdown_marks_overall_and_names_the_partial_model() -> None:
@@ -64,8 +64,8 @@ def test_markdown_marks_overall_and_names_the_partial_model() -> None:
 
 
 def test_a_board_of_complete_models_says_nothing_about_partial() -> None:
-    complete = [d for d in DOCUMENTS if partial(summary_of_results(d)) is None]
-    assert "Partial" not in leaderboard_md([summary_of_results(d) for d in complete], SUITE)
+    complete = [d for d in DOCUMENTS if partial(results_of(d).summary) is None]
+    assert "Partial" not in leaderboard_md([results_of(d).summary for d in complete], SUITE)
     assert "(72/80)" not in render_report(complete, SUITE_DICT)
 
 

@@ -16,9 +16,9 @@ import pytest
 from lobstack_eval.main import main
 from recorder.files import read_suite
 from replay.html import render_report
-from replay.leaderboard import leaderboard_csv, leaderboard_md, ordered
+from replay.leaderboard.tables import leaderboard_csv, leaderboard_md, ordered
 from replay.rescore import rescore_model
-from replay.results_summary import summary_of_results
+from replay.results.read import results_of
 from replay.ties import letter_groups, tiers
 from scorer.summarize import empty
 from scorer.summary import CaseTally, ModelSummary
@@ -36,7 +36,7 @@ def documents(repeat_cassettes: Path) -> dict[str, dict[str, Any]]:
 
 
 def _typed(documents: dict[str, dict[str, Any]]) -> list[ModelSummary]:
-    return [summary_of_results(d) for d in documents.values()]
+    return [results_of(d).summary for d in documents.values()]
 
 
 def test_markdown_shows_k_pass_k_flaky_and_tiers(documents: dict[str, dict[str, Any]]) -> None:

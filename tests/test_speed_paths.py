@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from replay.cassette_transport import load_interactions
+from replay.cassettes.transport import load_interactions
 from tests.conftest import ROOT
 
 COMMITTED = sorted(p for p in (ROOT / "cassettes").glob("*/*.json") if p.name != "run.json")
@@ -137,7 +137,7 @@ def test_the_cheap_body_check_never_matches_what_the_matcher_would_not(
 ) -> None:
     from recorder.cassettes import json_body
     from recorder.transport import HttpRequest
-    from replay.cassette_transport import RecordedRequest, _same_json
+    from replay.cassettes.transport import RecordedRequest, _same_json
 
     assert _same_json(new, recorded.encode()) is proven
     if matches is None:
@@ -156,7 +156,7 @@ def test_the_cheap_body_check_never_matches_what_the_matcher_would_not(
 def test_the_fast_cassette_parse_gives_what_the_strict_parse_gives() -> None:
     # Exactly the same value, types included (1 and 1.0 differ in sorted JSON text), for every
     # committed cassette.
-    from replay.cassette_transport import _parsed_fast, _parsed_strict
+    from replay.cassettes.transport import _parsed_fast, _parsed_strict
 
     for path in COMMITTED:
         raw = path.read_bytes()
@@ -203,7 +203,7 @@ def _cassette(status: Any = 200, **extra: Any) -> bytes:
 def test_what_the_fast_parse_cannot_prove_goes_the_strict_way(
     tmp_path: Path, raw: bytes, error: str
 ) -> None:
-    from replay.cassette_transport import _parsed_fast, load_interactions
+    from replay.cassettes.transport import _parsed_fast, load_interactions
     from scorer.errors import CassetteError
 
     path = tmp_path / "case.json"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from replay.cassette_transport import load_interactions
+from replay.cassettes.transport import load_interactions
 from scorer.errors import CassetteError
 from tests.conftest import ROOT
 

@@ -16,8 +16,8 @@ import pytest
 
 from recorder.record import record
 from recorder.settings import RecordSettings
-from replay.leaderboard import ordered
-from replay.leaderboard_text import terminal_lines
+from replay.leaderboard.tables import ordered
+from replay.leaderboard.text import terminal_lines
 from replay.rescore import rescore
 from scorer.wire.settings import Wire
 from tests.conftest import MINI_SUITE
@@ -100,11 +100,11 @@ def test_results_json_says_the_wire_only_when_it_is_not_the_methods(scored) -> N
 def test_the_terminal_and_the_page_name_the_anomalies(scored) -> None:  # type: ignore[no-untyped-def]
     from replay.html import render_report
     from replay.html._load import load_suite
-    from replay.typed_results import read_typed_results
+    from replay.results.read import read_results
 
     lines = terminal_lines(scored.summaries, scored.suite, None)
     assert ANOMALY in lines
-    typed = [read_typed_results(p) for p in sorted(scored.out.glob("*/results.json"))]
+    typed = [read_results(p) for p in sorted(scored.out.glob("*/results.json"))]
     page = render_report(typed, load_suite(MINI_SUITE))
     assert f'<p class="warn anomalies">{ANOMALY}</p>' in page
     rows = re.findall(r'<tr data-model="([^"]*)">', page)
@@ -125,8 +125,8 @@ def test_the_board_from_rows_equals_the_board_from_rescore(scored, tmp_path) -> 
     """The rows carry each run's wire (the cases table's footer), so `leaderboard` over the reports
     dir, or over a rows dataset, labels and orders the model's two wires and names the anomalies
     exactly as rescore did (they were told apart by model dir before)."""
-    from replay.leaderboard import leaderboard_csv, leaderboard_md
-    from replay.rows.leaderboard import slice_leaderboard
+    from replay.leaderboard.slices import slice_leaderboard
+    from replay.leaderboard.tables import leaderboard_csv, leaderboard_md
     from replay.rows.wires import META_WIRES
     from tests.conftest import ROOT
 

@@ -12,22 +12,22 @@ from replay.diff_runs.gate import decide
 from replay.diff_runs.load import load_run
 from replay.diff_runs.markdown import to_markdown
 from replay.diff_runs.model import (
-    CaseOutcome,
+    CasePair,
     Decision,
     MetricDelta,
     ModelDiff,
     NotCompared,
     Regression,
     RunDiff,
-    SuiteRef,
 )
 from replay.diff_runs.render import format_text
 from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
+from replay.results.typed import SuiteRef
 from scorer.summary import METRICS
 
 __all__ = [
     "METRICS",
-    "CaseOutcome",
+    "CasePair",
     "CaseVerdict",
     "Decision",
     "MetricDelta",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from replay.diff_runs.alpha import families, levels
-from replay.diff_runs.model import CaseOutcome, ModelDiff, Regression, RunDiff
+from replay.diff_runs.model import CasePair, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import GateOptions, RuleResult, case_history, cases_text, listing
 from scorer.stats.case_exact import broke_p
 from scorer.stats.paired import holm
@@ -16,7 +16,7 @@ def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     can fire at these numbers of repeats, else it is not run and the whole-run test has all of
     alpha (METHOD.md#calibrated-gate)."""
     spent = levels(diff, options)
-    hits: list[tuple[ModelDiff, CaseOutcome, float]] = []
+    hits: list[tuple[ModelDiff, CasePair, float]] = []
     tested_count, level = 0, 0.0
     for family in families(diff, options):
         level = spent[family[0].model][1] if family else 0.0
@@ -33,7 +33,7 @@ def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         hits += [(m, c, p) for (m, c, _), p in zip(tested, adjusted, strict=True) if p < level]
     if not hits:
         return None
-    found: list[tuple[ModelDiff, tuple[CaseOutcome, ...]]] = []
+    found: list[tuple[ModelDiff, tuple[CasePair, ...]]] = []
     for m in diff.models:
         cases = tuple(c for hm, c, _ in hits if hm is m)
         if cases:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from replay.diff_runs.model import CaseOutcome, MetricDelta, ModelDiff, RunDiff, Sample, SuiteRef
+from replay.diff_runs.model import CasePair, MetricDelta, ModelDiff, RunDiff, Sample
+from replay.results.typed import SuiteRef
 from scorer.answers import answer_digests, same_answers
 from scorer.repeats import REPEAT_METRICS
 from scorer.stats.case_exact import paired_difference
@@ -114,7 +115,7 @@ def history_runs(results: dict[str, Any]) -> int:
     return len(history["runs"]) if isinstance(history, dict) else 1
 
 
-def _worse_p(paired: list[CaseOutcome], single: bool, runs_a: int) -> float:
+def _worse_p(paired: list[CasePair], single: bool, runs_a: int) -> float:
     """The one-sided p-value that B is worse: the history test when A is a history, else the
     one-sided side of the paired test (exact McNemar with one sample a side, exact sign-flip
     with repeats)."""
@@ -134,12 +135,12 @@ def _worse_p(paired: list[CaseOutcome], single: bool, runs_a: int) -> float:
     return sign_flip([c.difference for c in paired if c.difference is not None], lower=True).p
 
 
-def _paired_p(paired: list[CaseOutcome]) -> float:
+def _paired_p(paired: list[CasePair]) -> float:
     worse = sum(1 for c in paired if c.change == "worse")
     return mcnemar_exact(worse, sum(1 for c in paired if c.change == "better"))
 
 
-def _mean_scored(paired: list[CaseOutcome], side: str) -> float:
+def _mean_scored(paired: list[CasePair], side: str) -> float:
     counts = [c.counts(side)[1] for c in paired]
     return sum(counts) / len(counts) if counts else 1.0
 
@@ -179,10 +180,10 @@ def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]
     )
 
 
-def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None) -> CaseOutcome:
+def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None) -> CasePair:
     group = (rb or ra or {}).get("group")
     samples_a, samples_b = case_samples(ra), case_samples(rb)
-    return CaseOutcome(
+    return CasePair(
         case_id=case_id,
         group=group if isinstance(group, str) else None,
         status_a=ra["status"] if ra else None,

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from replay.diff_runs.alpha import levels, worse_models
 from replay.diff_runs.broken import broken_cases
-from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
+from replay.diff_runs.model import CasePair, Decision, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import (
     GateOptions,
     Rule,
@@ -99,7 +99,7 @@ def strict_flips(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     )
 
 
-def _flip_message(model: ModelDiff, case: CaseOutcome) -> str:
+def _flip_message(model: ModelDiff, case: CasePair) -> str:
     reason = case.reason_b or "failed"
     return reason if model.single_sample else f"pass rate fell ({case_history(case)}): {reason}"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from replay.diff_runs.compare import HISTORY_NOTES
 from replay.diff_runs.history import merge_history
 from replay.diff_runs.window import check_window
-from replay.results_file import expand_pattern, read_results
+from replay.results.read import expand_pattern, read_results
+from replay.results.typed import ResultsDocument
 from scorer.errors import ResultsError, UsageError
 
 
@@ -22,7 +22,7 @@ def load_run(
     path: Path,
     on_error: Callable[[ResultsError, Path], None] = _raise,
     given: str | None = None,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, ResultsDocument]:
     """Read a run: a results.json file, a model report dir holding one, or a reports dir of
     model dirs.
 
@@ -49,18 +49,19 @@ def load_run(
     else:
         files = []
         on_error(ResultsError(f"{named}: no such file or directory"), path)
-    run: dict[str, dict[str, Any]] = {}
+    run: dict[str, ResultsDocument] = {}
     for file in files:
         try:
             results = read_results(file)
         except ResultsError as exc:
             on_error(exc, file)
             continue
-        model = results["model"]
-        if model in run:
-            on_error(ResultsError(f"{file}: model {model!r} appears twice in {path}"), file)
+        if results.model in run:
+            on_error(ResultsError(f"{file}: model {results.model!r} appears twice in {path}"), file)
             continue
-        run[model] = results
+        # diff runs reads each case's entries itself, leniently across format versions (a file of
+        # an older lobstack-eval still compares: docs/FORMATS.md), so it keeps the document
+        run[results.model] = results.document
     return dict(sorted(run.items()))
 
 
@@ -85,8 +86,8 @@ def load_history(
     b_models: Sequence[str],
     on_error: Callable[[ResultsError, Path], None] = _raise,
     given: Sequence[str] = (),
-    b: tuple[Path, dict[str, dict[str, Any]]] | None = None,
-) -> dict[str, dict[str, Any]]:
+    b: tuple[Path, dict[str, ResultsDocument]] | None = None,
+) -> dict[str, ResultsDocument]:
     """Side A as a history: the runs at ``paths`` (the first is A; the same path twice counts once),
     each model's runs checked for a change (``replay.diff_runs.window``) and merged by
     ``merge_history``. A run holding none of B's models (``b_models``) is an error: a history is
@@ -101,7 +102,7 @@ def load_history(
             notes.setdefault(model, []).append(
                 f"note: {model}: B ({b[0]}) is in its own history; left out of it"
             )
-    runs: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    runs: dict[str, list[tuple[str, ResultsDocument]]] = {}
     for index, path in enumerate(paths):
         key = path.resolve()
         if key in seen:
@@ -125,7 +126,7 @@ def load_history(
                 )
                 continue
             runs.setdefault(model, []).append((str(path), results))
-    merged: dict[str, dict[str, Any]] = {}
+    merged: dict[str, ResultsDocument] = {}
     for model, model_runs in sorted(runs.items()):
         try:
             kept, window_notes = check_window(model, model_runs)
@@ -137,7 +138,7 @@ def load_history(
     return merged
 
 
-def same_run(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def same_run(a: ResultsDocument, b: ResultsDocument) -> bool:
     """Two results documents of one recorded run: the same ``run`` id and date."""
     run_a, run_b = a.get("run"), b.get("run")
     if not isinstance(run_a, dict) or not isinstance(run_b, dict):

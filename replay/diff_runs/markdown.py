@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from replay.diff_runs.model import Decision, ModelDiff, NotCompared, RunDiff
 from replay.diff_runs.render import delta_text, difference_text, rate_ci
 from replay.diff_runs.verdict import CaseVerdict, ModelVerdict, verdicts
-from replay.leaderboard import TITLES
+from replay.leaderboard.tables import TITLES
 from scorer.safe_text import markdown_text
 
 MAX_CHARS = 65_000

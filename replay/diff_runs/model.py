@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from replay.results.typed import SuiteRef
 from scorer.stats.case_exact import PairedDifference
 from scorer.stats.power import Power
 from scorer.status import is_scored
@@ -30,15 +31,6 @@ class Sample:
 
 
 @dataclass(frozen=True)
-class SuiteRef:
-    """The suite a results file was scored with."""
-
-    name: str
-    version: str
-    sha256: str | None
-
-
-@dataclass(frozen=True)
 class NotCompared:
     """One reason two runs could not be compared at all (METHOD decisions 93 and 111): what it is
     about (a results file's path, a model, or ``(whole run)``), its kind (``unreadable``,
@@ -50,9 +42,10 @@ class NotCompared:
 
 
 @dataclass(frozen=True)
-class CaseOutcome:
-    """One case id seen in A and/or B; a status of ``None`` means the case is absent from
-    that run."""
+class CasePair:
+    """One case id seen in A and/or B, side by side (a run's own outcome of a case is
+    ``scorer.outcome.CaseOutcome``); a status of ``None`` means the case is absent from that
+    run."""
 
     case_id: str
     group: str | None
@@ -144,10 +137,10 @@ class ModelDiff:
     model: str
     suite_a: SuiteRef
     suite_b: SuiteRef
-    cases: tuple[CaseOutcome, ...]  # B's order, then the cases only A has in A's order
-    to_failed: tuple[CaseOutcome, ...]
-    to_passed: tuple[CaseOutcome, ...]
-    unpaired: tuple[CaseOutcome, ...]
+    cases: tuple[CasePair, ...]  # B's order, then the cases only A has in A's order
+    to_failed: tuple[CasePair, ...]
+    to_passed: tuple[CasePair, ...]
+    unpaired: tuple[CasePair, ...]
     both_passed: int
     both_failed: int
     metrics: tuple[
@@ -192,17 +185,17 @@ class ModelDiff:
             return f"history exact ({self.history_runs} runs)"
         return "McNemar exact" if self.single_sample else "sign-flip exact"
 
-    def with_change(self, kind: str) -> tuple[CaseOutcome, ...]:
+    def with_change(self, kind: str) -> tuple[CasePair, ...]:
         """The paired cases whose pass rate got ``worse`` or ``better``."""
         return tuple(c for c in self.cases if c.change == kind)
 
     @property
-    def scoring_changes(self) -> tuple[CaseOutcome, ...]:
+    def scoring_changes(self) -> tuple[CasePair, ...]:
         """Cases whose same model answers got a different verdict in A and B."""
         return tuple(c for c in self.cases if c.scoring_change)
 
     @property
-    def lost(self) -> tuple[CaseOutcome, ...]:
+    def lost(self) -> tuple[CasePair, ...]:
         """Cases scored in A (passed or failed) that did not score in B: errored, unrecorded
         or absent."""
         return tuple(c for c in self.cases if is_scored(c.status_a) and not is_scored(c.status_b))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from replay.diff_runs.model import CaseOutcome, ModelDiff, Regression, RunDiff
+from replay.diff_runs.model import CasePair, ModelDiff, Regression, RunDiff
 
 
 @dataclass(frozen=True)
@@ -41,19 +41,19 @@ def cases_text(count: int) -> str:
     return f"{count} {'case' if count == 1 else 'cases'}"
 
 
-def ids(cases: Sequence[CaseOutcome], limit: int = 10) -> str:
+def ids(cases: Sequence[CasePair], limit: int = 10) -> str:
     """The first ``limit`` case ids, then how many more: the full list is printed above the verdict;
     the verdict line stays readable in a CI log."""
     shown = ", ".join(c.case_id for c in cases[:limit])
     return shown + (f", +{len(cases) - limit} more" if len(cases) > limit else "")
 
 
-def listing(found: Sequence[tuple[ModelDiff, Sequence[CaseOutcome]]]) -> str:
+def listing(found: Sequence[tuple[ModelDiff, Sequence[CasePair]]]) -> str:
     """``model: ids; model: ids``."""
     return "; ".join(f"{m.model}: {ids(cases)}" for m, cases in found)
 
 
-def case_history(case: CaseOutcome) -> str:
+def case_history(case: CasePair) -> str:
     """What a case did in A and in B: its status (one sample per side), or how many scored
     repeats passed."""
     if len(case.samples("a")) <= 1 and len(case.samples("b")) <= 1:
@@ -61,7 +61,7 @@ def case_history(case: CaseOutcome) -> str:
     return f"{_side(case, 'a')} in A, {_side(case, 'b')} in B"
 
 
-def _side(case: CaseOutcome, side: str) -> str:
+def _side(case: CasePair, side: str) -> str:
     samples = case.samples(side)
     if not samples:
         return "absent"

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from replay.diff_runs.model import CaseOutcome, Regression, RunDiff
+from replay.diff_runs.model import CasePair, Regression, RunDiff
 from replay.diff_runs.rules import GateOptions, RuleResult, case_history, cases_text, ids
 from scorer.status import is_scored
 
@@ -64,7 +64,7 @@ def missing_models(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     )
 
 
-def _lost_text(case: CaseOutcome) -> str:
+def _lost_text(case: CasePair) -> str:
     where = "absent from B" if case.status_b is None else f"{case.status_b} in B"
     history = f"{case.status_a} in A, {where}"
     if len(case.samples("a")) > 1 or len(case.samples("b")) > 1:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from replay.diff_runs.model import CaseOutcome, Decision, ModelDiff, Regression, RunDiff
+from replay.diff_runs.model import CasePair, Decision, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import case_history
 from scorer.status import is_scored
 
@@ -50,7 +50,7 @@ class CaseVerdict:
     outcome: str
     message: str
     history: str
-    case: CaseOutcome
+    case: CasePair
     regression: Regression | None = None
 
 
@@ -112,7 +112,7 @@ def model_verdict(
 
 def _case(
     model: ModelDiff,
-    case: CaseOutcome,
+    case: CasePair,
     regression: Regression | None,
     paired: bool,
     decision: Decision,
@@ -151,12 +151,12 @@ def _case(
     return verdict(*_not_counted(case))
 
 
-def _reason(case: CaseOutcome) -> str:
+def _reason(case: CasePair) -> str:
     return f": {case.reason_b}" if case.reason_b else ""
 
 
 def _worse(
-    model: ModelDiff, case: CaseOutcome, paired: bool, decision: Decision, strict_option: str
+    model: ModelDiff, case: CasePair, paired: bool, decision: Decision, strict_option: str
 ) -> tuple[str, str]:
     """Why a case whose pass rate fell is not a regression by itself."""
     history, reason = case_history(case), _reason(case)
@@ -181,7 +181,7 @@ def _worse(
     )
 
 
-def _not_counted(case: CaseOutcome) -> tuple[str, str]:
+def _not_counted(case: CasePair) -> tuple[str, str]:
     """Why a case that did not pass in B is not a regression of this change."""
     a, b = case.status_a, case.status_b
     reason = _reason(case)

@@ -11,13 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from replay.case_results import case_entries
 from replay.diff_runs.model import ModelDiff
+from replay.results.cases import case_entries
+from replay.results.typed import ResultsDocument
 from scorer.drift.history import run_order, tally_cases
 from scorer.drift.window import WINDOW, window_cut
 
 ALPHA_NOTE = "docs/decisions/history-gate.md#window"
-Runs = list[tuple[str, dict[str, Any]]]
+Runs = list[tuple[str, ResultsDocument]]
 
 
 def dated(runs: Runs) -> tuple[Runs, bool]:
@@ -30,7 +31,7 @@ def dated(runs: Runs) -> tuple[Runs, bool]:
     return list(runs), False
 
 
-def _key(doc: dict[str, Any]) -> tuple[str, Any] | None:
+def _key(doc: ResultsDocument) -> tuple[str, Any] | None:
     run = doc.get("run")
     if (
         isinstance(run, dict)

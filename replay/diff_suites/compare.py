@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from replay.diff_suites.model import KIND_TEXT, CaseChange, SuiteDiff
+from replay.results.typed import SuiteData
 from scorer.errors import SuiteError
 from scorer.suite.file import VERSION_RE
 
@@ -52,7 +53,7 @@ def _semver(version: str) -> tuple[Number, Number, Number]:
     return (len(match[1]), match[1]), (len(match[2]), match[2]), (len(match[3]), match[3])
 
 
-def diff_suites(old: dict[str, Any], new: dict[str, Any]) -> SuiteDiff:
+def diff_suites(old: SuiteData, new: SuiteData) -> SuiteDiff:
     """Compare two suite objects (as from ``read_suite_json``) case by case."""
     old_cases = {c["id"]: c for c in old["cases"]}
     new_cases = {c["id"]: c for c in new["cases"]}
@@ -118,7 +119,10 @@ def _count(n: int, what: str) -> str:
 
 
 def _classify(
-    old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], nc: dict[str, Any]
+    old: SuiteData,
+    new: SuiteData,
+    oc: dict[str, Any],
+    nc: dict[str, Any],  # oc, nc: cases, free JSON
 ) -> CaseChange:
     req_old, req_new = _requests(old, oc), _requests(new, nc)
     if req_new != req_old[: len(req_new)]:
@@ -131,7 +135,7 @@ def _classify(
     )
 
 
-def _requests(suite: dict[str, Any], case: dict[str, Any]) -> list[str]:
+def _requests(suite: SuiteData, case: dict[str, Any]) -> list[str]:  # free JSON: a case
     """One canonical string per request the case makes when every step passes."""
     base = {
         "system_prompt": suite.get("system_prompt"),
@@ -148,7 +152,10 @@ def _step_results(step: Any) -> list[Any]:
 
 
 def _request_what(
-    old: dict[str, Any], new: dict[str, Any], oc: dict[str, Any], nc: dict[str, Any]
+    old: SuiteData,
+    new: SuiteData,
+    oc: dict[str, Any],
+    nc: dict[str, Any],  # oc, nc: cases, free JSON
 ) -> tuple[str, ...]:
     what: list[str] = []
     if _canon(old.get("system_prompt")) != _canon(new.get("system_prompt")):

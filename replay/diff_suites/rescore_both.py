@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replay.results.typed import ResultsDocument
 from scorer.errors import LobstackError
 from scorer.status import is_scored
 from scorer.summary import METRICS
@@ -53,16 +54,16 @@ class ModelRescore:
     common: Common | None = None
 
 
-def _scored(document: dict[str, Any]) -> list[str]:
+def _scored(document: ResultsDocument) -> list[str]:
     return [r["id"] for r in document["results"] if is_scored(r["status"])]
 
 
-def _rates(document: dict[str, Any]) -> tuple[float | None, ...]:
+def _rates(document: ResultsDocument) -> tuple[float | None, ...]:
     return tuple(document["metrics"][m]["rate"] for m in METRICS)
 
 
 def _common_rates(
-    suite: Any, document: dict[str, Any], cases: set[str]
+    suite: Any, document: ResultsDocument, cases: set[str]
 ) -> tuple[float | None, ...]:
     """The seven rates of ``document`` over ``cases`` only: the summary of those cases' rows."""
     from replay.scored import summary_of_document
@@ -72,7 +73,7 @@ def _common_rates(
     return tuple(summary.metrics[m].rate for m in METRICS)
 
 
-def _flips(old: dict[str, Any], new: dict[str, Any]) -> tuple[Flip, ...]:
+def _flips(old: ResultsDocument, new: ResultsDocument) -> tuple[Flip, ...]:
     before = {r["id"]: r for r in old["results"]}
     flips = []
     for result in new["results"]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from recorder.slug import model_slug
 from replay.drift.identity import identity_of
-from replay.results_file import expand_pattern, read_results
+from replay.results.read import expand_pattern, read_results
 from scorer.drift.history import RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date
@@ -89,7 +89,7 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     wires: dict[str, str] = {}  # a run's dialect, streaming and --param: never pooled
     for file in results_files(others, problems.append):
         try:
-            data = read_results(file)
+            data = read_results(file).document
             run = run_record(file, data)
         except ResultsError as exc:
             problems.append(exc.message)

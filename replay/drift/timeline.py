@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.drift.load import run_record
-from replay.results_file import read_results
+from replay.results.read import read_results
 from scorer.drift.history import DriftReport, analyse
 from scorer.drift.run_order import run_order
 from scorer.errors import LobstackError, ResultsError
@@ -136,4 +136,4 @@ def read_history(history_dir: Path) -> dict[Path, dict[str, Any]]:
             f"{history_dir}: no runs (expected <run-id>/<model-slug>/results.json, rescore's "
             "report dir of each run)"
         )
-    return {path: read_results(path) for path in found}
+    return {path: read_results(path).document for path in found}

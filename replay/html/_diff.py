@@ -11,10 +11,12 @@ from typing import Any
 import replay.html._env as _env
 import replay.html._format as fmt
 from fileio.atomic import write_atomic
-from replay.diff_runs import CaseOutcome, ModelDiff, ModelVerdict, compare, decide, verdicts
+from replay.diff_runs import CasePair, ModelDiff, ModelVerdict, compare, decide, verdicts
 from replay.diff_runs.render import difference_text
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
-from replay.html._load import load_results, load_suite
+from replay.html._load import load_suite
+from replay.results.read import read_results
+from replay.results.typed import ResultsDocument, SuiteData
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ _ROW_CLASS = {
 }
 
 
-def _metric_line(key: str, a: dict[str, Any], b: dict[str, Any]) -> MetricLine:
+def _metric_line(key: str, a: ResultsDocument, b: ResultsDocument) -> MetricLine:
+    # read as diff runs reads A and B (a history's merged document, an older file): leniently
     ma = (a.get("metrics") or {}).get(key) or {}
     mb = (b.get("metrics") or {}).get(key) or {}
     ra, rb = ma.get("rate"), mb.get("rate")
@@ -90,7 +93,7 @@ def _metric_line(key: str, a: dict[str, Any], b: dict[str, Any]) -> MetricLine:
     )
 
 
-def _first_user_text(case: dict[str, Any] | None) -> str:
+def _first_user_text(case: dict[str, Any] | None) -> str:  # free JSON: a suite file's case
     for msg in (case or {}).get("messages", []):
         if (
             isinstance(msg, dict)
@@ -101,7 +104,7 @@ def _first_user_text(case: dict[str, Any] | None) -> str:
     return ""
 
 
-def _side(case: CaseOutcome, side: str) -> str:
+def _side(case: CasePair, side: str) -> str:
     """The case's status on one side, or with repeats ``passed/scored``."""
     samples = case.samples(side)
     if not samples:
@@ -112,7 +115,7 @@ def _side(case: CaseOutcome, side: str) -> str:
     return f"{passed}/{scored}"
 
 
-def _case_lines(judged: ModelVerdict, suite: dict[str, Any] | None) -> list[CaseLine]:
+def _case_lines(judged: ModelVerdict, suite: SuiteData | None) -> list[CaseLine]:
     suite_cases = {
         str(c.get("id")): c for c in (suite or {}).get("cases", []) if isinstance(c, dict)
     }
@@ -140,22 +143,22 @@ def _case_lines(judged: ModelVerdict, suite: dict[str, Any] | None) -> list[Case
     return lines
 
 
-def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[ModelDiff, ModelVerdict]:
+def judge(a: ResultsDocument, b: ResultsDocument) -> tuple[ModelDiff, ModelVerdict]:
     """The gate's verdict on one model's two results documents with ``diff runs``'
     default options."""
     diff = compare({str(a.get("model", "?")): a}, {str(b.get("model", "?")): b})
     return diff.models[0], verdicts(diff, decide(diff))[0]
 
 
-def _suite_text(result: dict[str, Any]) -> str:
+def _suite_text(result: ResultsDocument) -> str:
     s = result.get("suite") if isinstance(result.get("suite"), dict) else {}
     return f"{s.get('name', '?')} {s.get('version', '?')} (sha256 {s.get('sha256', '?')})"
 
 
 def render_run_diff(
-    a: dict[str, Any],
-    b: dict[str, Any],
-    suite: dict[str, Any] | None,
+    a: ResultsDocument,
+    b: ResultsDocument,
+    suite: SuiteData | None,
     judged: tuple[ModelDiff, ModelVerdict] | None = None,
 ) -> str:
     """The diff page for two results.json dicts of one model (A the baseline, B the new run). Pure.
@@ -196,7 +199,7 @@ def write_run_diff(a_path: Path, b_path: Path, out: Path, suite_path: Path | Non
     Raises ``ResultsError`` naming the file for a missing or corrupt results file, ``SuiteError``
     for the suite.
     """
-    a, b = load_results(a_path), load_results(b_path)
+    a, b = read_results(a_path).document, read_results(b_path).document
     suite = load_suite(suite_path) if suite_path is not None else None
     write_atomic(out, render_run_diff(a, b, suite))
     return out

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.case_results import CaseResult
 from replay.html._labels import GROUP_LABELS, STATUS_CLASS
+from replay.results.cases import CaseResult
+from replay.results.typed import ResultsDocument, SuiteData
 from scorer.summary import ModelSummary
 
 
@@ -24,7 +25,7 @@ class GridRow:
 
 
 def grid_case_ids(
-    models: Sequence[Sequence[CaseResult]], suite: dict[str, Any]
+    models: Sequence[Sequence[CaseResult]], suite: SuiteData
 ) -> list[tuple[str, str]]:
     """(case id, group) in suite order, then any case only the results know (an older suite),
     by id."""
@@ -53,7 +54,8 @@ def group_spans(case_ids: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
     return spans
 
 
-def _by_id(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _by_id(result: ResultsDocument) -> dict[str, dict[str, Any]]:
+    # free JSON: each case entry as written, handed to the page as is
     return {str(r.get("id")): r for r in result.get("results", []) if isinstance(r, dict)}
 
 
@@ -80,6 +82,7 @@ def grid_rows(
 
 
 def _suite_case(case: dict[str, Any] | None, cid: str, group: str) -> dict[str, Any]:
+    # free JSON: a suite file's case in, the page's view of it out (its messages and tools as is)
     if case is None:
         return {
             "id": cid,
@@ -100,8 +103,8 @@ def _suite_case(case: dict[str, Any] | None, cid: str, group: str) -> dict[str, 
 
 
 def details(
-    results: Sequence[dict[str, Any]], suite: dict[str, Any], case_ids: Sequence[tuple[str, str]]
-) -> dict[str, Any]:
+    results: Sequence[ResultsDocument], suite: SuiteData, case_ids: Sequence[tuple[str, str]]
+) -> dict[str, Any]:  # free JSON: the blob the page's script reads
     """The one JSON blob the page reads when a grid cell is opened: suite cases once, a result
     per cell."""
     suite_cases = {str(c.get("id")): c for c in suite.get("cases", [])}
@@ -129,5 +132,5 @@ def details(
     }
 
 
-def _run_detail(run: dict[str, Any]) -> dict[str, Any]:
+def _run_detail(run: dict[str, Any]) -> dict[str, Any]:  # free JSON: one repeat, as written
     return {k: run.get(k) for k in ("repeat", "status", "reason", "steps", "attempts")}

@@ -4,20 +4,13 @@ the file."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from recorder.files import read_suite, read_suite_document
-from replay.results_file import read_results
+from replay.results.typed import SuiteData
 from scorer.errors import ResultsError, SuiteError
 
 
-def load_results(path: Path) -> dict[str, Any]:
-    """Load one ``results.json`` (``ResultsError`` naming the file when it is missing, corrupt
-    or misshapen)."""
-    return read_results(path)
-
-
-def load_suite(path: Path) -> dict[str, Any]:
+def load_suite(path: Path) -> SuiteData:
     """Load a suite file (JSON, or YAML by its name) as plain data, the page's view of its cases.
     An invalid suite is the error ``suite check`` gives (its first problem, with the case, field
     and YAML line): a page would show a broken case, or a misspelt field as if it were absent."""

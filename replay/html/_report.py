@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,9 @@ from replay.html._load import load_suite, results_paths
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
+from replay.results.read import read_results, results_of
+from replay.results.typed import Results, SuiteData
 from replay.ties import has_repeats, tiers
-from replay.typed_results import TypedResults, read_typed_results, typed_results
 from replay.version_note import scored_with_other_suite, shown_suite_lines, suite_name_version
 from replay.wire_rows import anomaly_line, board_rows
 from scorer.errors import LobstackError, ResultsError
@@ -28,7 +29,7 @@ from scorer.front import front
 from scorer.suite.kind import is_lobstack
 
 
-def _suite_file_note(results: list[dict[str, Any]], suite: dict[str, Any]) -> str:
+def _suite_file_note(results: Sequence[Results], suite: SuiteData) -> str:
     """A warning when the suite file shown for the cases is not the one the results were
     scored against."""
     if not scored_with_other_suite(results, suite):
@@ -66,12 +67,12 @@ def _drawings(
 
 
 def render_report(
-    results: Sequence[dict[str, Any] | TypedResults],
-    suite: dict[str, Any],
+    results: Sequence[Mapping[str, Any] | Results],
+    suite: SuiteData,
     history: Sequence[Timeline] = (),
 ) -> str:
-    """The report page for ``results`` (results.json dicts, or the ``TypedResults`` of a caller
-    that has read them; any order) and ``suite`` (the suite file's dict).
+    """The report page for ``results`` (the ``Results`` of a caller that has read them, or
+    results.json documents made in this process; any order) and ``suite`` (the suite file's dict).
 
     Pure: the same inputs give the same bytes. Models are listed by Overall (best first), then by
     name. When some model has repeats the page also shows K, pass^k and flaky, each case's repeats
@@ -79,13 +80,13 @@ def render_report(
     leaderboard: the tiers (models the cases cannot tell apart) and each model's re-run power
     (``replay.power_text``, for a 5-point drop). With ``history`` (models' timelines,
     ``replay.drift.timeline``), a Timeline section after the plots: Overall per run, the change
-    point marked. Each document is checked and typed once (``replay.typed_results``): rescore,
+    point marked. Each document is checked and typed once (``replay.results.read``): rescore,
     merge and ``write_report`` pass theirs typed.
     """
     # every leaderboard figure and grid cell, read once
-    typed = [r if isinstance(r, TypedResults) else typed_results(r) for r in results]
+    typed = [r if isinstance(r, Results) else results_of(r) for r in results]
     reads = [typed[i] for i in _view.leaderboard_order([t.summary for t in typed])]
-    ordered, board_models = [r.document for r in reads], board_rows([r.summary for r in reads])
+    board_models = board_rows([r.summary for r in reads])
     cases = [r.cases for r in reads]
     repeated = has_repeats(board_models)
     case_ids = _grid.grid_case_ids(cases, suite)
@@ -101,7 +102,7 @@ def render_report(
     css = _env.static_text("report.css") + (_env.static_text("repeats.css") if repeated else "")
     board = tiers(board_models)
     power = [(s.model, str(s.repeats), *power_cells(s, 5.0)) for s in board_models]
-    suites = _view.suite_lines(ordered)
+    suites = _view.suite_lines(reads)
     partial_note = partial_line(board_models)
     title = "Tool-calling report" + (
         f": {suites[0].name} {suites[0].version}" if len(suites) == 1 else ""
@@ -118,7 +119,7 @@ def render_report(
         power=power,
         power_legend=POWER_LEGEND,
         suites=suites,
-        suite_file_note=_suite_file_note(ordered, suite),
+        suite_file_note=_suite_file_note(reads, suite),
         caveats=CAVEATS if any(is_lobstack(s.name) for s in suites) else OWN_CAVEATS,
         models=[s.model for s in board_models],
         case_ids=case_ids,
@@ -133,7 +134,7 @@ def render_report(
         spans=_grid.group_spans(case_ids),
         grid=_grid.grid_rows(board_models, cases, case_ids),
         marks=STATUS_MARKS,
-        data=_env.json_block(_grid.details(ordered, suite, case_ids)),
+        data=_env.json_block(_grid.details([r.document for r in reads], suite, case_ids)),
         timelines=_timeline_views(history),
         pick=section(picked),
     )
@@ -169,7 +170,9 @@ def write_report(
     results = []
     for path in results_paths(reports_dir):
         try:
-            results.append(read_typed_results(path))
+            read = read_results(path)
+            _ = read.summary  # a summary field of the wrong type is this file's error, here
+            results.append(read)
         except ResultsError as exc:
             if on_error is None:
                 raise
@@ -177,8 +180,7 @@ def write_report(
     if not results:
         raise ResultsError(f"{reports_dir}: no readable results.json, so no report was written")
     if warn is not None:
-        documents = (r.document for r in results)
-        for line in shown_suite_lines(documents, suite, str(suite_path)):
+        for line in shown_suite_lines(results, suite, str(suite_path)):
             warn(line)
     lines = timelines(read_history(history)) if history is not None else []
     out = reports_dir / "index.html"

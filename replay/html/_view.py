@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import replay.html._format as fmt
 from replay.html._labels import GROUP_LABELS, LOWER_IS_BETTER, METRIC_LABELS
 from replay.html._plot_model import Interval, PlotModel
-from replay.leaderboard import rank_of, repeat_rate
+from replay.leaderboard.tables import rank_of, repeat_rate
 from replay.partial import partial
+from replay.results.typed import Results
 from replay.wire_rows import board_rows, grouped_order, model_name
 from scorer.metrics import REGISTRY, REPEAT_SHOWN
 from scorer.summary import ModelSummary, Rate
@@ -149,15 +150,11 @@ def plot_model(summary: ModelSummary, group_order: Sequence[str] = ()) -> PlotMo
     )
 
 
-def suite_lines(results: Sequence[dict[str, Any]]) -> list[SuiteLine]:
+def suite_lines(results: Sequence[Results]) -> list[SuiteLine]:
     """The distinct suites the results were scored against, sorted (more than one is worth
     a warning)."""
     seen = set()
     for result in results:
-        s = result.get("suite") if isinstance(result.get("suite"), dict) else {}
-        seen.add(
-            SuiteLine(
-                str(s.get("name", "?")), str(s.get("version", "?")), str(s.get("sha256", "?"))
-            )
-        )
+        s = result.suite
+        seen.add(SuiteLine(s.name, s.version, "?" if s.sha256 is None else s.sha256))
     return sorted(seen, key=lambda s: (s.name, s.version, s.sha256))

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from recorder.manifest import MANIFEST
-from replay.out_dir import check_outside
-from replay.out_lock import LOCK
+from replay.out.folder import check_outside
+from replay.out.lock import LOCK
 from scorer.errors import UsageError
 
 CASSETTES, REPORTS = "cassettes", "reports"

@@ -12,19 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from fileio.atomic import write_atomic
 from fileio.reading import read_json
 from recorder.files import read_suite, read_suite_document
 from replay.hints import nothing_scored_line
+from replay.leaderboard.report_tables import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
 from replay.merge.cassettes import Merged
-from replay.report_tables import SHARD_FILE, SHARD_FORMAT, repeated, write_tables
-from replay.results_file import read_results
+from replay.results.read import read_results
+from replay.results.typed import ResultsDocument, SuiteData, SuiteRef
 from replay.rows.dataset import check_suite
-from replay.rows.leaderboard import SuiteRef
 from replay.rows.one_suite import short
-from replay.rows.schema import sort_columns
+from replay.rows.schema import Frames, sort_columns
 from replay.rows.store import read_table
 from replay.rows.wires import labels, wires_of, with_wires
 from scorer.errors import ResultsError
@@ -56,8 +55,8 @@ class ReportInput:
     folder: Path
     shard: tuple[int, int] | None
     models: tuple[str, ...]
-    documents: dict[str, dict[str, Any]]
-    tables: dict[str, Any]
+    documents: dict[str, ResultsDocument]
+    tables: Frames
 
     @property
     def label(self) -> str:
@@ -70,7 +69,8 @@ class ReportInput:
 
 def _shard(
     folder: Path,
-) -> tuple[tuple[int, int] | None, tuple[str, ...] | None, dict[str, Any] | None]:
+) -> tuple[tuple[int, int] | None, tuple[str, ...] | None, SuiteData | None]:
+    # the shard's ``suite`` as written (free JSON): merge compares it to each results document's
     path = folder / SHARD_FILE
     if not path.is_file():
         return None, None, None
@@ -93,8 +93,10 @@ def read_input(folder: Path) -> ReportInput:
     shard, models, suite = _shard(folder)
     documents = {}
     for path in sorted(folder.glob("*/results.json")):
-        document = read_results(path)
-        if document.get("model_slug") != path.parent.name:
+        results = read_results(path)
+        # merge carries every field it does not recompute as written (free JSON, ``_carried``)
+        document = results.document
+        if results.model_slug != path.parent.name:
             raise ResultsError(
                 f"{path}: model_slug {document.get('model_slug')!r} is not its folder's name"
             )
@@ -170,11 +172,11 @@ def check_set(inputs: Sequence[ReportInput]) -> None:
                 owner[key] = item
 
 
-def _suite_text(suite: dict[str, Any]) -> str:
+def _suite_text(suite: SuiteData) -> str:
     return f"{suite.get('name')} {suite.get('version')} sha256 {short(str(suite.get('sha256')))}"
 
 
-def _carried(slug: str, inputs: Sequence[ReportInput]) -> dict[str, Any]:
+def _carried(slug: str, inputs: Sequence[ReportInput]) -> ResultsDocument:
     """The fields of a model's results.json that are not recomputed; they must be alike in
     every input."""
     holders = [i for i in inputs if slug in i.documents]
@@ -187,7 +189,7 @@ def _carried(slug: str, inputs: Sequence[ReportInput]) -> dict[str, Any]:
     return kept
 
 
-def merged_tables(inputs: Sequence[ReportInput]) -> dict[str, Any]:
+def merged_tables(inputs: Sequence[ReportInput]) -> Frames:
     """The union of the inputs' rows in canonical order; the run-level ``temperature_ignored`` of
     each model is the "any" over its shards, as one run would have seen it."""
     import polars as pl
@@ -262,7 +264,7 @@ def merge_reports(
     )
 
 
-def _suite_for_html(documents: Sequence[dict[str, Any]], suite_path: Path | None) -> dict[str, Any]:
+def _suite_for_html(documents: Sequence[ResultsDocument], suite_path: Path | None) -> SuiteData:
     """The suite file's JSON for the HTML report; it must be the suite the shards were
     scored with."""
     if suite_path is None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fileio.atomic import write_atomic
 from fileio.safe_paths import inside, link_in
@@ -36,7 +36,7 @@ from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:
-    from replay.typed_results import TypedResults
+    from replay.results.typed import Results
 
 __all__ = [
     "UNFORESEEN",
@@ -87,11 +87,12 @@ def rescore(
     a folder of ``cassettes`` without run.json) is left out, its ``ModelReport.error`` says why,
     every other model is written. ``out`` then holds exactly this run's models: any other (stale)
     results.json there is removed."""
-    from replay.out_dir import remove_stale_results
-    from replay.report_tables import suite_ref, write_tables
+    from replay.leaderboard.report_tables import suite_ref, write_tables
+    from replay.out.folder import remove_stale_results
+    from replay.results.read import results_of
     from replay.rows.build import add_rows, frames_of_rows
+    from replay.rows.schema import Rows
     from replay.rows.wires import wires_of
-    from replay.typed_results import typed_results
 
     if shard is not None and rows is not None:
         raise UsageError(
@@ -110,7 +111,7 @@ def rescore(
         from replay.rows.dataset import check_suite
 
         check_suite(rows, suite.version, suite.sha256, {d.name for d in dirs})
-    tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
+    tables: Rows = {"cases": [], "calls": []}
     written: dict[str, Path] = {}
 
     def keep(report: ModelReport) -> None:
@@ -128,9 +129,9 @@ def rescore(
     reports += [ModelReport(folder.name, {}, "", None, line) for folder, line in unusable]
     reports.sort(key=lambda r: r.slug)
     files, removed = [], []
-    for line in version_lines(suite, [r.results for r in reports if not r.error]) + [
-        r.warning for r in reports
-    ]:
+    # each document checked and typed once: every board, the page and the notes read these
+    typed = [results_of(r.results) for r in reports if not r.error]
+    for line in version_lines(suite, typed) + [r.warning for r in reports]:
         if line:
             warn(line)
     for report in reports:
@@ -142,8 +143,6 @@ def rescore(
             removed.append(path)
         elif not report.error:
             files.append(written[report.slug])
-    # each document checked and typed once: every board and the page render these
-    typed = [typed_results(r.results) for r in reports if not r.error]
     summaries = [t.summary for t in typed]
     wires = wires_of(r.results for r in reports if not r.error)
     files += write_tables(
@@ -160,7 +159,7 @@ def _prepare(html: bool) -> None:
     """What this process needs after the pool, imported while the pool works: polars for the rows
     (the workers are forked by then), and for the page jinja2 (matplotlib only if a plot must be
     drawn: replay/html/_cache.py)."""
-    import replay.report_tables
+    import replay.leaderboard.report_tables
     import replay.rows.build
 
     replay.rows.build.schema("cases")  # imports polars
@@ -168,7 +167,7 @@ def _prepare(html: bool) -> None:
         import replay.html
 
 
-def _html(typed: list[TypedResults], suite_path: Path) -> str:
+def _html(typed: list[Results], suite_path: Path) -> str:
     from recorder.files import read_suite_document
     from replay.html import render_report
 

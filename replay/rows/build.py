@@ -21,7 +21,8 @@ from typing import Any
 
 import orjson
 
-from replay.rows.schema import COST_SCALE, schema, sort_columns
+from replay.results.typed import ResultsDocument
+from replay.rows.schema import COST_SCALE, Frames, Row, Rows, schema, sort_columns
 from scorer.errors import ResultsError
 from scorer.metrics import CallRun, CaseRunView, StepRun, of_level
 from scorer.safe_text import utf8
@@ -33,6 +34,7 @@ _QUANTUM = Decimal(1).scaleb(-COST_SCALE)
 
 
 def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
+    # free JSON: an entry's attempts as results.json holds them
     """The exact sum of the answered attempts' prices (read as ``scorer.wire.headers.price`` reads
     them) as text, and as a decimal(38, 18) when that holds it exactly (else None); (None, None)
     when any answer is unpriced."""
@@ -51,7 +53,10 @@ def _cost(attempts: list[dict[str, Any]]) -> tuple[str | None, Decimal | None]:
     return format(total, "f"), exact if exact == total else None
 
 
-def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list) -> CaseRunView:
+def _case_run(
+    case: Case, status: str, steps: list[dict[str, Any]], calls: list[Row]
+) -> CaseRunView:
+    # free JSON: an entry's steps as results.json holds them
     """The case-run as the metric registry sees it: reached steps by index, every call's facts."""
     reached = {
         step["index"]: StepRun(
@@ -64,9 +69,9 @@ def _case_run(case: Case, status: str, steps: list[dict[str, Any]], calls: list)
     return CaseRunView(case, status, reached, facts)
 
 
-def _metric_columns(run: CaseRunView) -> dict[str, Any]:
+def _metric_columns(run: CaseRunView) -> Row:
     """Every case and call metric's column(s) of one case-run (scorer.metrics computes them)."""
-    row: dict[str, Any] = {}
+    row: Row = {}
     for m in of_level("case", "call"):
         if m.level == "case":
             row[m.key] = m.compute(run)
@@ -81,9 +86,8 @@ def _arguments_text(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _detail(
-    case: Case, entry: dict[str, Any], status: str, key: dict[str, Any]
-) -> tuple[dict[str, Any], list]:
+def _detail(case: Case, entry: dict[str, Any], status: str, key: Row) -> tuple[Row, list[Row]]:
+    # free JSON: ``entry`` is a case entry (or one repeat of it) as results.json holds it
     """The full row of a case-run whose steps and attempts the entry holds, and its calls rows."""
     steps, attempts = entry.get("steps") or [], entry.get("attempts") or []
     calls = []
@@ -130,9 +134,7 @@ def _detail(
     return row, calls
 
 
-def document_rows(
-    suite: Suite, document: dict[str, Any]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def document_rows(suite: Suite, document: ResultsDocument) -> tuple[list[Row], list[Row]]:
     """The cases rows and calls rows of one results document scored with ``suite``."""
     cases = {case.id: (index, case) for index, case in enumerate(suite.cases)}
     recorded = (document.get("recorded_suite") or {}).get("version")
@@ -150,8 +152,8 @@ def document_rows(
     if isinstance(run, dict):
         identity = json.dumps(run.get("identity"), sort_keys=True, ensure_ascii=False)
         extra = {"run_id": run["id"], "run_date": run.get("date"), "run_identity": identity}
-    case_rows: list[dict[str, Any]] = []
-    call_rows: list[dict[str, Any]] = []
+    case_rows: list[Row] = []
+    call_rows: list[Row] = []
     for entry in document["results"]:
         if entry["id"] not in cases:
             raise ResultsError(
@@ -221,18 +223,16 @@ def _column(pl: Any, column: str, values: list[Any], dtype: Any) -> Any:
     return pl.Series(column, values, dtype)
 
 
-def frames(suite: Suite, documents: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def frames(suite: Suite, documents: Sequence[ResultsDocument]) -> Frames:
     """The ``cases`` and ``calls`` DataFrames of many results documents, in their canonical
     row order."""
-    tables: dict[str, list[dict[str, Any]]] = {"cases": [], "calls": []}
+    tables: Rows = {"cases": [], "calls": []}
     for document in documents:
         add_rows(tables, suite, document)
     return frames_of_rows(tables)
 
 
-def add_rows(
-    tables: dict[str, list[dict[str, Any]]], suite: Suite, document: dict[str, Any]
-) -> None:
+def add_rows(tables: Rows, suite: Suite, document: ResultsDocument) -> None:
     """Add one results document's rows to ``tables`` (``{"cases": [...], "calls": [...]}``), for
     ``frames_of_rows``."""
     case_rows, call_rows = document_rows(suite, document)
@@ -240,7 +240,7 @@ def add_rows(
     tables["calls"].extend(call_rows)
 
 
-def frames_of_rows(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def frames_of_rows(tables: Rows) -> Frames:
     """The ``cases`` and ``calls`` DataFrames of rows gathered by ``add_rows`` (in any order: they
     are sorted). When any row is of a run of a history, both tables have the run columns (null
     for the other models' rows)."""

@@ -56,6 +56,7 @@ from replay.rows.schema import (
     META_RUN_DATE,
     META_SUITE_SHA256,
     TABLES,
+    Frames,
 )
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
@@ -92,7 +93,7 @@ def check_layout(root: Path) -> None:
 
 
 def append(
-    root: Path, tables: dict[str, Any], wires: dict[str, dict[str, Any]] | None = None
+    root: Path, tables: Frames, wires: dict[str, dict[str, Any]] | None = None
 ) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is
     replaced. ``wires``: the footer entries of models recorded through another wire (their cases

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from replay.rows.leaderboard import SuiteRef
+from replay.results.typed import SuiteRef
 from replay.rows.schema import front_schema
 from scorer.front import Front
 from scorer.summary import ModelSummary

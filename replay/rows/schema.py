@@ -6,7 +6,10 @@ it exactly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import polars as pl
 
 from scorer.metrics import CALL_METRICS, CASE_METRICS
 
@@ -28,8 +31,16 @@ META_RUN_ID = "lobstack_eval.run_id"
 META_RUN_DATE = "lobstack_eval.run_date"
 COST_SCALE = 18  # decimal places of cost_usd: exact for every price with at most 18 (1e-18 USD)
 
+# A table's columns: name -> polars dtype (a class such as pl.String, or pl.Decimal(38, 18)).
+Schema = dict[str, "pl.DataType | type[pl.DataType]"]
+# One row as gathered before polars builds its frame: column -> value, of the Schema's dtypes.
+Row = dict[str, Any]
+# Both tables' rows as gathered (``{"cases": [...], "calls": [...]}``), then as frames.
+Rows = dict[str, list[Row]]
+Frames = dict[str, "pl.DataFrame"]
 
-def _schemas() -> dict[str, dict[str, Any]]:
+
+def _schemas() -> dict[str, Schema]:
     import polars as pl
 
     key = {
@@ -92,11 +103,11 @@ def _schemas() -> dict[str, dict[str, Any]]:
     }
 
 
-_CACHE: dict[str, dict[str, Any]] = {}
+_CACHE: dict[str, Schema] = {}
 RUN_COLUMNS = ("run_id", "run_date", "run_identity")
 
 
-def schema(table: str, runs: bool = False) -> dict[str, Any]:
+def schema(table: str, runs: bool = False) -> Schema:
     """The ordered column -> polars dtype mapping of ``table`` (``cases`` or ``calls``); with
     ``runs``, the form of rows of runs of a history (``run_id``, ``run_date`` and
     ``run_identity`` last)."""
@@ -105,7 +116,7 @@ def schema(table: str, runs: bool = False) -> dict[str, Any]:
     return _CACHE[f"{table}+run" if runs else table]
 
 
-def schemas(table: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def schemas(table: str) -> tuple[Schema, Schema]:
     """Both forms of ``table``: plain, then with the run columns."""
     return schema(table), schema(table, runs=True)
 
@@ -119,7 +130,7 @@ def sort_columns(table: str, runs: bool = False) -> list[str]:
     )
 
 
-def front_schema() -> dict[str, Any]:
+def front_schema() -> Schema:
     """The ordered column -> polars dtype mapping of ``front``."""
     import polars as pl
 

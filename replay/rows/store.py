@@ -21,6 +21,7 @@ from replay.rows.schema import (
     META_FORMAT,
     META_RUN_ID,
     META_TABLE,
+    Schema,
     schema,
     schemas,
 )
@@ -33,7 +34,7 @@ def polars_errors() -> tuple[type[BaseException], ...]:
     return (pl.exceptions.PolarsError, OSError, ValueError)
 
 
-def file_schema(table: str, runs: bool = False) -> dict[str, Any]:
+def file_schema(table: str, runs: bool = False) -> Schema:
     """The columns of a rows partition file of ``table``: the table's but the partition keys."""
     keys = partition_keys(runs)
     return {k: v for k, v in schema(table, runs).items() if k not in keys}

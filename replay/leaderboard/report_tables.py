@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from fileio.atomic import write_atomic
+from replay.results.typed import ResultsDocument, SuiteRef
 from replay.rows import dataset
-from replay.rows.leaderboard import SuiteRef
+from replay.rows.schema import Frames
 from replay.rows.store import write_table
 from replay.rows.wires import footer
 from replay.shard import Shard
@@ -26,7 +27,7 @@ SHARD_FORMAT = 1
 FRONT_FILE = "front.parquet"
 
 
-def repeated(document: dict[str, Any]) -> bool:
+def repeated(document: ResultsDocument) -> bool:
     """True for a results document of K > 1 repeats (issue 17's format: ``repeats``,
     per-case ``runs``)."""
     return int(document.get("repeats") or 1) > 1
@@ -34,7 +35,7 @@ def repeated(document: dict[str, Any]) -> bool:
 
 def shard_document(
     shard: Shard, suite: SuiteRef, summaries: Sequence[ModelSummary]
-) -> dict[str, Any]:
+) -> dict[str, Any]:  # free JSON: written as shard.json
     """What ``shard.json`` says: which shard of how many, the suite, and every model dir the
     shard saw."""
     return {
@@ -49,7 +50,7 @@ def write_tables(
     out: Path,
     suite: SuiteRef,
     summaries: Sequence[ModelSummary],
-    tables: dict[str, Any],
+    tables: Frames,
     shard: Shard | None = None,
     rows: Path | None = None,
     wires: dict[str, dict[str, Any]] | None = None,
@@ -57,7 +58,7 @@ def write_tables(
     """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions,
     or (a shard) ``shard.json``; ``wires``, the footer entries of the runs of another wire
     (``replay.rows.wires``). Returns the files written."""
-    from replay.leaderboard import leaderboard_csv, leaderboard_md
+    from replay.leaderboard.tables import leaderboard_csv, leaderboard_md
     from replay.rows.front_table import front_frame
     from scorer.front import front
 

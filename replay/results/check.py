@@ -1,13 +1,12 @@
-"""Reading results.json files back (diff runs, the HTML report, merge, the plugin's baseline): one
-check of their format version and shape, one error style."""
+"""What a results document must hold to be read at all (its format version, model, suite, metrics'
+rates and case entries with known statuses): one check, one error style. ``replay.results.read``
+runs it on every file it loads; the typed summary (``replay.results.summary``) checks its own
+fields."""
 
 from __future__ import annotations
 
-import glob
-from pathlib import Path
 from typing import Any
 
-from fileio.reading import read_json
 from scorer.errors import ResultsError
 from scorer.format_version import format_version_problem
 from scorer.results import FORMAT_VERSION
@@ -25,9 +24,8 @@ def results_problem(data: Any) -> str | None:
     """The first reason ``data`` is not a usable results document, or None."""
     if not isinstance(data, dict):
         return "not a results object"
-    version = format_version_problem(
-        data, FORMAT_VERSION
-    )  # first: another version may have another shape
+    # first: another version may have another shape
+    version = format_version_problem(data, FORMAT_VERSION)
     if version:
         return version
     if not isinstance(data.get("model"), str):
@@ -35,9 +33,8 @@ def results_problem(data: Any) -> str | None:
     suite = data.get("suite")
     if not isinstance(suite, dict) or not isinstance(suite.get("version"), str):
         return "missing field 'suite.version'"
-    if not VERSION_RE.fullmatch(
-        suite["version"]
-    ):  # it names a rows partition: "1.1.0\n" must not reach one
+    # it names a rows partition: "1.1.0\n" must not reach one
+    if not VERSION_RE.fullmatch(suite["version"]):
         return f"field 'suite.version': {suite['version']!r} is not MAJOR.MINOR.PATCH"
     metrics = data.get("metrics")
     if not isinstance(metrics, dict):
@@ -80,22 +77,3 @@ def check_results(data: Any, where: str = "") -> None:
     problem = results_problem(data)
     if problem:
         raise ResultsError(f"{where}: {problem}" if where else problem)
-
-
-def read_results(path: Path) -> dict[str, Any]:
-    """Load one results.json; a missing, corrupt or misshapen file is a ResultsError naming it."""
-    data = read_json(path, "results file", ResultsError)
-    check_results(data, str(path))
-    return data
-
-
-GLOB_CHARS = frozenset("*?[")
-
-
-def expand_pattern(text: str) -> list[Path] | None:
-    """The paths a quoted glob of runs matches, sorted (a CI step passes ``'runs/*/reports'``);
-    None when ``text`` has no ``*``, ``?`` or ``[`` (a plain path). An empty list is for the
-    caller to refuse: ``diff runs --history`` and ``drift`` each say it in their own words."""
-    if not GLOB_CHARS & set(text):
-        return None
-    return sorted(Path(found) for found in glob.glob(text))

@@ -23,7 +23,7 @@ from recorder.answer_body import recorded_bytes
 from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
 from recorder.manifest import RecordedAttempt
 from recorder.transport import HttpAnswer, HttpRequest, TransportFailure, Unrecorded
-from replay.cassette_shape import cassette_problem
+from replay.cassettes.shape import cassette_problem
 from scorer import strict_json
 from scorer.errors import CassetteError
 from scorer.wire.headers import recorded_headers
@@ -39,10 +39,12 @@ class RecordedRequest:
     body: bytes | None
 
 
+# free JSON: vcrpy's stored response (status, headers, body) as the cassette holds it
 Interaction = tuple[RecordedRequest, dict[str, Any]]
 
 
 def _request(path: Path, index: int, stored: dict[str, Any]) -> RecordedRequest:
+    # free JSON: vcrpy's stored request (method, uri, headers, body)
     body = stored["body"]
     try:
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -122,7 +124,7 @@ def _matcher_failures(
     return failures
 
 
-def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:
+def _same_json(body: dict[str, Any], recorded: bytes | None) -> bool:  # free JSON: a body
     """True when ``body`` and the recorded body text are the same JSON value, types and all (the
     ``json_body`` matcher would match), proven cheaply: orjson writes both with sorted keys to
     the same bytes. False means only "not proven": the matchers then compare the two as they

@@ -16,7 +16,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from fileio.safe_paths import link_in
-from replay.results_file import read_results
+from replay.results.read import read_results
 from scorer.errors import ResultsError, UsageError
 
 RESULTS = "results.json"

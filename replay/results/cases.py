@@ -1,6 +1,6 @@
 """A results document's case entries read once into typed ``CaseResult``s (the report's grid).
 
-results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem`` first:
+results.json (docs/FORMATS.md) is checked by ``replay.results.check.results_problem`` first:
 every entry has a string ``id`` and a known ``status``, and ``runs``, when there, is a list of
 repeats each with a status. What each step and attempt held stays in the document: the report
 hands it to the page as is.
@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from replay.results_file import check_results
 
 
 @dataclass(frozen=True)
@@ -28,13 +26,6 @@ class CaseResult:
     def statuses(self) -> tuple[str, ...]:
         """Each repeat's status, or the one status of one sample per case."""
         return self.repeat_statuses or (self.status,)
-
-
-def case_results(document: Mapping[str, Any]) -> tuple[CaseResult, ...]:
-    """The case entries of a results document in its order; ``ResultsError`` for one that is not a
-    results document."""
-    check_results(document)
-    return case_entries(document)
 
 
 def case_entries(document: Mapping[str, Any]) -> tuple[CaseResult, ...]:

@@ -98,7 +98,7 @@ def _is_base64(text: str) -> bool:
     return True
 
 
-def _version_problem(data: dict[str, Any]) -> str | None:
+def _version_problem(data: dict[str, Any]) -> str | None:  # free JSON: a cassette as stored
     # vcrpy writes "version": 1 (CASSETTE_FORMAT_VERSION) and its loader never reads it back: a
     # missing version loads, so it reads as 1 here too; any other value is a format this reader does
     # not know (decision 99).

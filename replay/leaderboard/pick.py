@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from replay.front_text import legend, pick_sentence, table_lines
-from replay.rows.leaderboard import slice_leaderboard
+from replay.leaderboard.slices import slice_leaderboard
 from replay.wire_rows import board_rows
 from scorer.errors import UsageError
 from scorer.front import AXES, DELTA, Front, front

@@ -1,7 +1,7 @@
 """A results document's summary fields read once into the typed ``ModelSummary`` the boards read.
 
-results.json (docs/FORMATS.md) is checked by ``replay.results_file.results_problem`` (once:
-``replay.typed_results`` reads a document's summary and case entries after one check); this
+results.json (docs/FORMATS.md) is checked by ``replay.results.check.results_problem`` (once:
+``replay.results.read`` reads a document's summary and case entries after one check); this
 reads its summary fields strictly: a field of the wrong type is a ``ResultsError`` naming it,
 never a guess. The per-case tallies (what the tiers and the power figures pair on) come from the
 case entries: ``passed_repeats`` of ``scored_repeats`` with repeats, else the one status. A run of
@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from replay.results_file import check_results
 from scorer.errors import ResultsError
 from scorer.metrics import METRICS, REPEAT_METRICS
 from scorer.status import is_scored
@@ -70,6 +69,7 @@ def _counts(value: Any, where: str) -> Counts:
 
 
 def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
+    # free JSON: the case entries as written (``check`` vouched for ids and statuses)
     """Each case's (passed, scored) case-runs, in the file's order."""
     found = []
     for entry in results:
@@ -83,7 +83,7 @@ def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
     return tuple(found)
 
 
-def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:
+def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:  # free JSON: an entry
     """What a case's answered attempts cost (the prices known, summed exactly as the rows sum them)
     and their wall times, over its repeats (``runs``; else the entry's own attempts)."""
     runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None
@@ -126,13 +126,6 @@ def _curve(value: Any) -> tuple[CurvePoint, ...]:
             )
         )
     return tuple(points)
-
-
-def summary_of_results(document: Mapping[str, Any]) -> ModelSummary:
-    """The ``ModelSummary`` a results document states (not recomputed): ``ResultsError`` for a
-    document that is not a results file or a summary field of the wrong type."""
-    check_results(document)
-    return summary_fields(document)
 
 
 def summary_fields(document: Mapping[str, Any]) -> ModelSummary:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from rich.cells import cell_len
 
-from replay.leaderboard import cells, ordered
+from replay.leaderboard.tables import cells, ordered
 from replay.partial import partial_line
 from replay.ties import has_repeats, tiers
 from replay.wire_rows import anomaly_line
@@ -25,7 +25,7 @@ from scorer.suite.model import Suite
 from scorer.summary import ModelSummary
 
 if TYPE_CHECKING:
-    from replay.rows.leaderboard import SuiteRef
+    from replay.results.typed import SuiteRef
 
 
 def _metric(key: str) -> tuple[str, tuple[str, ...], int | None]:

@@ -34,7 +34,7 @@ from scorer.suite.model import Suite
 from scorer.summary import ModelSummary, Rate
 
 if TYPE_CHECKING:
-    from replay.rows.leaderboard import SuiteRef
+    from replay.results.typed import SuiteRef
 
 TITLES = {name: REGISTRY[name].short for name in METRICS}
 DASH = "-"

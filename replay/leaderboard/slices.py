@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from recorder.slug import model_slug
+from replay.results.typed import SuiteRef
 from replay.rows.dataset import partitions, select
 from replay.rows.one_suite import mixed_suite_files, slice_models_by_sha
 from replay.rows.partition import holds_partitions, partition_of_file
@@ -21,14 +22,6 @@ from replay.rows.wires import read_footer, with_wires
 from scorer.errors import ResultsError, UsageError
 from scorer.summarize import summarize
 from scorer.summary import ModelSummary
-
-
-class SuiteRef(NamedTuple):
-    """What the leaderboard title needs of a suite: name, version (and slice), sha256."""
-
-    name: str
-    version: str
-    sha256: str
 
 
 @dataclass(frozen=True)
