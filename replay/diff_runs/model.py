@@ -85,9 +85,10 @@ class CaseOutcome:
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int]]:
         # Counted once per case: the gate, the verdict and every view ask for them many times.
         def tally(samples: tuple[Sample, ...]) -> tuple[int, int]:
-            return sum(1 for s in samples if s.status == "passed"), sum(
-                1 for s in samples if s.scored
-            )
+            # Scored is passed or failed (scorer.status.SCORED): two counts over the statuses.
+            statuses = [s.status for s in samples]
+            passed = statuses.count("passed")
+            return passed, passed + statuses.count("failed")
 
         return tally(self.samples("a")), tally(self.samples("b"))
 
@@ -99,8 +100,11 @@ class CaseOutcome:
     @cached_property
     def difference(self) -> Fraction | None:
         """B's pass rate minus A's, for a paired case."""
-        a, b = self.rate("a"), self.rate("b")
-        return None if a is None or b is None or not self.paired else b - a
+        (passed_a, scored_a), (passed_b, scored_b) = self.counts("a"), self.counts("b")
+        if not scored_a or not scored_b or not self.paired:
+            return None
+        # b/n - a/m as one fraction: the same exact value as rate("b") - rate("a"), one gcd
+        return Fraction(passed_b * scored_a - passed_a * scored_b, scored_a * scored_b)
 
     @cached_property
     def change(self) -> str:
