@@ -156,7 +156,7 @@ def case_samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
         return ()
     runs = result.get("runs")
     if not isinstance(runs, list) or not runs:
-        return (Sample(result["status"], answer_digests(result.get("steps"))),)
+        return (_digested(result["status"], result.get("steps")),)
     return tuple([_sample(run) for run in runs])
 
 
@@ -170,7 +170,11 @@ def _sample(run: dict[str, Any]) -> Sample:
     stored = run.get("answers_sha256")
     if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
         return Sample(run["status"], tuple(stored))
-    steps, status = run.get("steps"), run["status"]
+    return _digested(run["status"], run.get("steps"))
+
+
+def _digested(status: Any, steps: Any) -> Sample:
+    """A sample with the digests of its steps' answers (None without steps)."""
     if not isinstance(steps, list) and isinstance(status, str) and status in _PLAIN:
         return _PLAIN[status]  # no steps: no digests (answer_digests gives None)
     return Sample(status, answer_digests(steps))

@@ -64,7 +64,9 @@ class CaseOutcome:
     samples_b: tuple[Sample, ...] = ()
     scoring_change: bool = False  # the same answers got a different verdict in A and B
 
-    @property
+    # Cached, as are the tallies below: the comparison, the gate, the verdict and every view ask
+    # a case for them many times (a run of 400 models of 80 cases: hundreds of thousands of asks).
+    @cached_property
     def paired(self) -> bool:
         """Both runs scored the case (passed or failed), so it counts in the paired test."""
         return is_scored(self.status_a) and is_scored(self.status_b)
@@ -72,10 +74,14 @@ class CaseOutcome:
     def samples(self, side: str) -> tuple[Sample, ...]:
         """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its
         one sample)."""
-        given, status = (
-            (self.samples_a, self.status_a) if side == "a" else (self.samples_b, self.status_b)
-        )
-        return given or ((Sample(status),) if status is not None else ())
+        return self._sides[0 if side == "a" else 1]
+
+    @cached_property
+    def _sides(self) -> tuple[tuple[Sample, ...], tuple[Sample, ...]]:
+        def side(given: tuple[Sample, ...], status: str | None) -> tuple[Sample, ...]:
+            return given or ((Sample(status),) if status is not None else ())
+
+        return side(self.samples_a, self.status_a), side(self.samples_b, self.status_b)
 
     def counts(self, side: str) -> tuple[int, int]:
         """(passed, scored) repeats on side ``a`` or ``b``."""
@@ -119,7 +125,7 @@ class CaseOutcome:
         """The case's repeats disagree on either side: its flips are noise, not evidence."""
         return any(0 < p < n for p, n in (self.counts("a"), self.counts("b")))
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """``to_failed``, ``to_passed``, ``same`` (paired, unchanged) or ``unpaired``."""
         if not self.paired:
