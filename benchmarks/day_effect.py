@@ -61,7 +61,11 @@ def dispersion(passes: np.ndarray, trials: np.ndarray) -> np.ndarray:
     ``dispersion_p``'s); a day effect moves the cases together and raises it to about (sd with S /
     sd independent)^2 of ``overall_sd``. Successive differences keep a real change (a level that
     steps once) from looking like a day effect. A case that never varies adds 0 to both."""
-    share = np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float)
+    return _ratio(np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float))
+
+
+def _ratio(share: np.ndarray) -> np.ndarray:
+    """``dispersion`` of the pass shares ``share`` (..., runs, cases)."""
     total = successive_variance(share.sum(-1))
     cases = successive_variance(share, axis=-2).sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -76,7 +80,9 @@ def dispersion_p(
     case did and break only what runs share. Exact (given every case's outcomes) when the runs are
     exchangeable."""
     share = np.asarray(passes, dtype=float) / np.asarray(trials, dtype=float)
-    observed = dispersion(share, np.ones_like(share))
+    # The shares as they are (not divided again by trials of one: the same values, half the work
+    # on the permutations' 200 copies)
+    observed = _ratio(share)
     shuffled = rng.permuted(np.broadcast_to(share, (permutations, *share.shape)), axis=1)
-    null = dispersion(shuffled, np.ones_like(shuffled))
+    null = _ratio(shuffled)
     return float((1 + (null >= observed - 1e-12).sum()) / (1 + permutations))

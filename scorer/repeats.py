@@ -20,7 +20,6 @@ from fractions import Fraction
 
 from scorer.metrics import REGISTRY, REPEAT_METRICS
 from scorer.stats.wilson import wilson
-from scorer.status import is_scored
 from scorer.summary import CurvePoint, Rate
 
 CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
@@ -29,9 +28,12 @@ CaseCounts = tuple[int, int]  # (passed repeats, scored repeats)
 def aggregate_status(statuses: Sequence[str]) -> str:
     """A case's status over its repeats: ``passed`` when every scored repeat passed, ``failed`` when
     one failed; with no scored repeat, ``errored`` when one errored, else ``unrecorded``."""
-    scored = [s for s in statuses if is_scored(s)]
-    if scored:
-        return "failed" if "failed" in scored else "passed"
+    # Membership, not a filtered copy (a history's case holds hundreds of repeats): a failed
+    # repeat is a scored one, and with none, a passed one makes the case passed.
+    if "failed" in statuses:
+        return "failed"
+    if "passed" in statuses:
+        return "passed"
     return "errored" if "errored" in statuses else "unrecorded"
 
 

@@ -87,7 +87,11 @@ def markdown_text(value: str, limit: int) -> str:
     model's or gateway's words: whitespace collapsed, controls and bidi shown (never acted on),
     cut to ``limit`` characters, markdown and HTML escaped, and no ``@mention`` (GitHub would
     notify whoever a model named)."""
-    flat = for_terminal(" ".join(value.split()), one_line=True)
-    if len(flat) > limit:
+    collapsed = " ".join(value.split())
+    # The escape maps each character on its own to one or more, so the escaped text's first
+    # ``limit`` characters are those of its first ``limit`` characters' escape: a 20,000-character
+    # reason is escaped no further than its cut.
+    flat = for_terminal(collapsed[:limit] if limit > 0 else collapsed, one_line=True)
+    if len(flat) > limit or len(collapsed) > limit:
         flat = flat[: limit - 1] + "…"
     return without_mentions(_MARKDOWN_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;")))

@@ -65,6 +65,38 @@ def test_the_history_test_is_the_brute_force_permutation_distribution(seed: int)
     assert history_test(cases).p == pytest.approx(_brute_force_p(cases), abs=1e-12)
 
 
+def _plain_loop_p(cases: list[CaseMargins]) -> float:
+    """The convolution as plain Python floats, cell by cell (the history test before numpy):
+    grown[i * w + j] += p_i * q_j with i ascending, then the tail summed with ``math.fsum``."""
+    distribution, observed = [1.0], 0
+    for c in cases:
+        scored, failed = c.scored_history + c.scored_b, c.failed_history + c.failed_b
+        if failed in (0, scored):
+            continue
+        weight = score_weight(failed, scored)
+        low, probabilities = hypergeometric(failed, scored, c.scored_b)
+        observed += weight * (c.failed_b - low)
+        grown = [0.0] * (len(distribution) + weight * (len(probabilities) - 1))
+        for i, p in enumerate(probabilities):
+            for j, q in enumerate(distribution):
+                grown[i * weight + j] += p * q
+        distribution = grown
+    return min(1.0, math.fsum(distribution[observed:]))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_convolution_is_bit_for_bit_the_plain_loop(seed: int) -> None:
+    # Histories of up to 40 runs at K up to 5, 40 cases: p to the last bit (==, not approx)
+    rng = random.Random(100 + seed)
+    cases = []
+    for _ in range(40):
+        scored_h, scored_b = rng.randint(1, 200), rng.randint(1, 5)
+        cases.append(
+            CaseMargins(rng.randint(0, scored_h), scored_h, rng.randint(0, scored_b), scored_b)
+        )
+    assert history_test(cases).p == _plain_loop_p(cases)
+
+
 def test_a_stable_case_that_fails_once_weighs_more_than_a_flaky_one() -> None:
     """20 of 20 passed, now failed: p = 1/21 on its own (the rank of the new run among 21); a case
     that failed 10 of 20 weighs less, so the same failure there moves the statistic less."""

@@ -20,6 +20,7 @@ from scorer.stats.case_exact import paired_difference
 from scorer.stats.history_exact import CaseMargins, history_test
 from scorer.stats.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
 from scorer.stats.power import paired_power, within_variance
+from scorer.status import STATUSES
 from scorer.summary import METRICS
 from scorer.wire.settings import results_wire
 
@@ -156,27 +157,43 @@ def case_samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
         return ()
     runs = result.get("runs")
     if not isinstance(runs, list) or not runs:
-        return (Sample(result["status"], answer_digests(result.get("steps"))),)
-    return tuple(Sample(run["status"], _answers(run)) for run in runs)
+        return (_digested(result["status"], result.get("steps")),)
+    return tuple([_sample(run) for run in runs])
 
 
-def _answers(run: dict[str, Any]) -> tuple[str, ...] | None:
+# One shared Sample per status for the repeats that carry no answers (frozen, so sharing is safe):
+# a merged history holds thousands of them, and building each anew was most of its comparison.
+_PLAIN = {status: Sample(status) for status in STATUSES}
+
+
+def _sample(run: dict[str, Any]) -> Sample:
+    """One repeat: its stored digests when it kept them, else those of its steps' answers."""
     stored = run.get("answers_sha256")
     if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
-        return tuple(stored)
-    return answer_digests(run.get("steps"))
+        return Sample(run["status"], tuple(stored))
+    return _digested(run["status"], run.get("steps"))
+
+
+def _digested(status: Any, steps: Any) -> Sample:
+    """A sample with the digests of its steps' answers (None without steps)."""
+    if not isinstance(steps, list) and isinstance(status, str) and status in _PLAIN:
+        return _PLAIN[status]  # no steps: no digests (answer_digests gives None)
+    return Sample(status, answer_digests(steps))
 
 
 def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:
     """Some repeat in A and some repeat in B got the same answers and different verdicts."""
-    # B's scored repeats listed once: against a history A holds hundreds of repeats a case
-    scored_b = [sb for sb in samples_b if sb.scored]
+    # Only repeats with answers can match, and each distinct (status, answers) once: against a
+    # history A holds hundreds of repeats a case, most of them alike.
+    answered_b = {(s.status, s.answers) for s in samples_b if s.scored and s.answers}
+    if not answered_b:
+        return False
+    answered_a = {(s.status, s.answers) for s in samples_a if s.scored and s.answers}
     return any(
-        same_answers(sa.answers, sb.answers)
-        for sa in samples_a
-        if sa.scored
-        for sb in scored_b
-        if sa.status != sb.status
+        same_answers(answers_a, answers_b)
+        for status_a, answers_a in answered_a
+        for status_b, answers_b in answered_b
+        if status_a != status_b
     )
 
 

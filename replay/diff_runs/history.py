@@ -79,7 +79,8 @@ def _samples(result: dict[str, Any]) -> list[dict[str, Any]]:
     """A case's samples in one run, with the digests of their answers where the run kept them."""
     return [
         {"status": s.status}
-        | ({"answers_sha256": list(s.answers)} if s.answers is not None else {})
+        if s.answers is None
+        else {"status": s.status, "answers_sha256": list(s.answers)}
         for s in case_samples(result)
     ]
 

@@ -57,7 +57,9 @@ class CasePair:
     samples_b: tuple[Sample, ...] = ()
     scoring_change: bool = False  # the same answers got a different verdict in A and B
 
-    @property
+    # Cached, as are the tallies below: the comparison, the gate, the verdict and every view ask
+    # a case for them many times (a run of 400 models of 80 cases: hundreds of thousands of asks).
+    @cached_property
     def paired(self) -> bool:
         """Both runs scored the case (passed or failed), so it counts in the paired test."""
         return is_scored(self.status_a) and is_scored(self.status_b)
@@ -65,10 +67,14 @@ class CasePair:
     def samples(self, side: str) -> tuple[Sample, ...]:
         """The repeats of side ``a`` or ``b`` (a run without repeats has its status as its
         one sample)."""
-        given, status = (
-            (self.samples_a, self.status_a) if side == "a" else (self.samples_b, self.status_b)
-        )
-        return given or ((Sample(status),) if status is not None else ())
+        return self._sides[0 if side == "a" else 1]
+
+    @cached_property
+    def _sides(self) -> tuple[tuple[Sample, ...], tuple[Sample, ...]]:
+        def side(given: tuple[Sample, ...], status: str | None) -> tuple[Sample, ...]:
+            return given or ((Sample(status),) if status is not None else ())
+
+        return side(self.samples_a, self.status_a), side(self.samples_b, self.status_b)
 
     def counts(self, side: str) -> tuple[int, int]:
         """(passed, scored) repeats on side ``a`` or ``b``."""
@@ -78,9 +84,10 @@ class CasePair:
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int]]:
         # Counted once per case: the gate, the verdict and every view ask for them many times.
         def tally(samples: tuple[Sample, ...]) -> tuple[int, int]:
-            return sum(1 for s in samples if s.status == "passed"), sum(
-                1 for s in samples if s.scored
-            )
+            # Scored is passed or failed (scorer.status.SCORED): two counts over the statuses.
+            statuses = [s.status for s in samples]
+            passed = statuses.count("passed")
+            return passed, passed + statuses.count("failed")
 
         return tally(self.samples("a")), tally(self.samples("b"))
 
@@ -92,8 +99,11 @@ class CasePair:
     @cached_property
     def difference(self) -> Fraction | None:
         """B's pass rate minus A's, for a paired case."""
-        a, b = self.rate("a"), self.rate("b")
-        return None if a is None or b is None or not self.paired else b - a
+        (passed_a, scored_a), (passed_b, scored_b) = self.counts("a"), self.counts("b")
+        if not scored_a or not scored_b or not self.paired:
+            return None
+        # b/n - a/m as one fraction: the same exact value as rate("b") - rate("a"), one gcd
+        return Fraction(passed_b * scored_a - passed_a * scored_b, scored_a * scored_b)
 
     @cached_property
     def change(self) -> str:
@@ -108,7 +118,7 @@ class CasePair:
         """The case's repeats disagree on either side: its flips are noise, not evidence."""
         return any(0 < p < n for p, n in (self.counts("a"), self.counts("b")))
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """``to_failed``, ``to_passed``, ``same`` (paired, unchanged) or ``unpaired``."""
         if not self.paired:

@@ -15,6 +15,7 @@ seeded simulation).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -53,12 +54,20 @@ def score_weight(failed: int, scored: int) -> int:
 def hypergeometric(failed: int, scored: int, drawn: int) -> tuple[int, list[float]]:
     """P(X = x) for x from the returned lowest value up: ``drawn`` of ``scored`` samples, ``failed``
     of them failures, drawn without replacement. Computed from exact integers (``math.comb``)."""
+    low, probabilities = _hypergeometric(failed, scored, drawn)
+    return low, list(probabilities)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hypergeometric(failed: int, scored: int, drawn: int) -> tuple[int, tuple[float, ...]]:
+    # Cached: the cases of a history share few margins, and a simulation asks for them again and
+    # again; a tuple, so no caller can change the cached value.
     low, high = max(0, drawn - (scored - failed)), min(drawn, failed)
     total = math.comb(scored, drawn)
-    return low, [
+    return low, tuple(
         math.comb(failed, x) * math.comb(scored - failed, drawn - x) / total
         for x in range(low, high + 1)
-    ]
+    )
 
 
 def history_test(
@@ -69,9 +78,13 @@ def history_test(
     any function of the margins: the score weight by default (benchmarks/history_test_choice.py
     compares others). P(T >= observed) is summed from the convolved distribution (float rounding
     only, relative ~1e-15)."""
-    # Plain Python floats, not numpy: pytest's in-process runs (pytester) unload and reload the
-    # modules a test imported, and numpy's C extension cannot be loaded twice in one process.
-    distribution = [1.0]
+    # numpy, imported here as scorer/stats/paired.py does: the convolution is most of the gate's
+    # time on a long history. Each term is one multiply and one add per cell, in the order of the
+    # plain double loop (grown[i * w + j] += p_i * q_j, i ascending; an exact 0.0 where a term does
+    # not reach), so the distribution is bit for bit that of the pure-Python loop.
+    import numpy as np
+
+    distribution = np.ones(1)
     observed, expected, informative = 0, 0.0, 0
     for case in cases:
         if case.scored_history <= 0 or case.scored_b <= 0:
@@ -82,17 +95,14 @@ def history_test(
             continue  # every sample the same: X is fixed, the case cannot move T
         informative += 1
         weight = weight_of(failed, scored)
-        low, probabilities = hypergeometric(failed, scored, case.scored_b)
+        low, probabilities = _hypergeometric(failed, scored, case.scored_b)
         observed += weight * (case.failed_b - low)
         expected += weight * sum(i * p for i, p in enumerate(probabilities))
         width = len(distribution)
-        grown = [0.0] * (width + weight * (len(probabilities) - 1))
+        grown = np.zeros(width + weight * (len(probabilities) - 1))
         for i, p in enumerate(probabilities):
-            # One slice a term, the same additions in the same order as cell by cell (a zero q
-            # adds an exact 0.0), so the result is bit for bit that of the plain double loop.
-            offset = i * weight
-            window = zip(grown[offset : offset + width], distribution, strict=True)
-            grown[offset : offset + width] = [g + p * q for g, q in window]
+            grown[i * weight : i * weight + width] += p * distribution
         distribution = grown
-    p = min(1.0, math.fsum(distribution[observed:])) if informative else 1.0
+    tail = distribution[observed:].tolist()
+    p = min(1.0, math.fsum(tail)) if informative else 1.0
     return HistoryTest(p, observed, expected, informative)
