@@ -102,12 +102,16 @@ def main() -> int:
     peak1 = {c: cusum(z, DEFAULT.kappa).max(1) for c, z in null.items()}
     path1 = {c: cusum(z, DEFAULT.kappa) for c, z in change.items()}
 
+    peak2: dict[float, dict] = {}  # the second CUSUM's peaks, once per allowance
+
     def worst(k2: float, h1: float, h2: float) -> tuple[float, str]:
         bounds = []
-        for cell, z in null.items():
+        if k2 and k2 not in peak2:
+            peak2[k2] = {cell: cusum(z, k2).max(1) for cell, z in null.items()}
+        for cell in null:
             alarm = peak1[cell] > h1
             if k2:
-                alarm |= cusum(z, k2).max(1) > h2
+                alarm |= peak2[k2][cell] > h2
             bounds.append((upper_bound(int(alarm.sum()), n), f"{cell[0]}, K = {cell[1]}"))
         return max(bounds)
 
