@@ -19,8 +19,8 @@ the first changed run), the share alarmed by the third changed run and by the fi
 never detected within 150 runs. The figures are in docs/decisions/drift.md#frontier.
 
 Usage: ``uv run python benchmarks/drift_frontier.py [--histories N] [--seed-null S]
-[--seed-change S]`` (2,000 histories: about 2 minutes of CPU, 10-15 minutes at a load average of
-12-17 on the shared 2-core machine).
+[--seed-change S]`` (2,000 histories: about 3 minutes of CPU, 20 minutes at a load average of
+12-19 on the shared 2-core machine).
 """
 
 from __future__ import annotations
