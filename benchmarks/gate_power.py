@@ -219,13 +219,15 @@ def window_rate(
     return fired / pairs, cut / pairs
 
 
-def window_table(pairs: int, rng: random.Random) -> None:
+def window_table(pairs: int, rng: random.Random, profiles: str | None = None) -> None:
     """Issue 41: the history gate when its window holds an older change (10 runs of a model 5
     points better, then 10 of B's own), with and without the window check, at K = 1 and 3; and
     what the check costs on a window of 20 runs of B's own model (false alarms, power against a
-    5-point drop of both definitions and 4 broken stable cases)."""
+    5-point drop of both definitions and 4 broken stable cases). ``profiles``: comma-separated
+    names of PROFILES (default: both)."""
     print(f"history gate, window of 20 runs, {pairs} pairs a cell, alpha 0.05 (SE in brackets)")
-    for name, base in PROFILES.items():
+    chosen = profiles.split(",") if profiles else list(PROFILES)
+    for name, base in ((n, PROFILES[n]) for n in chosen):
         drops = {"additive -5": diffuse(5, base), "logit -5": logit_drop(5, base),
                  "4 break": concentrated(5, base)}  # fmt: skip
         for k in (1, 3):
@@ -336,6 +338,7 @@ def main() -> int:
     parser.add_argument("--history", action="store_true", help="the history table (issue 31)")
     parser.add_argument("--families", action="store_true", help="the family table (issue 31)")
     parser.add_argument("--window", action="store_true", help="the window check (issue 41)")
+    parser.add_argument("--profiles", help="--window: noisy, near or both (comma-separated)")
     parser.add_argument(
         "--day-repeats", action="store_true", help="day effect at K = 1 and 3 (issue 41)"
     )
@@ -351,7 +354,7 @@ def main() -> int:
         history_table(args.pairs, rng)
         return 0
     if args.window:
-        window_table(args.pairs, rng)
+        window_table(args.pairs, rng, args.profiles)
         return 0
     if args.day_repeats:
         day_repeats_table(args.pairs, rng)

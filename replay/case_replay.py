@@ -18,7 +18,7 @@ from recorder.gateway import Gateway
 from recorder.manifest import Manifest
 from recorder.repeats import run_cassette_path
 from recorder.runner import run_case
-from replay.cassettes.transport import CassetteTransport, load_interactions
+from replay.cassettes.transport import CassetteTransport, Interaction, load_interactions
 from scorer.errors import CassetteError
 from scorer.outcome import CaseOutcome
 from scorer.suite.model import Case, Suite
@@ -49,11 +49,17 @@ def _unusable(case: Case, repeat: int, path: Path, exc: CassetteError) -> Unusab
 
 
 def replay_case_run(
-    suite: Suite, case: Case, manifest: Manifest, model_dir: Path, repeat: int = 1
+    suite: Suite,
+    case: Case,
+    manifest: Manifest,
+    model_dir: Path,
+    repeat: int = 1,
+    loaded: dict[Path, list[Interaction]] | None = None,
 ) -> tuple[CaseOutcome, UnusableCassette | None]:
     """Re-run one case-run against its recording: its outcome (unrecorded when this suite asks
     something never recorded, or when its cassette cannot be used) and, in that last case, what
-    is wrong with the cassette."""
+    is wrong with the cassette. ``loaded``: the cassette's interactions are put there by path, so
+    reading a run's identity (``replay.run_document``) does not parse every cassette again."""
     entry = manifest.entry(case.id, repeat)
     path = run_cassette_path(model_dir, case.id, repeat)
     if entry is None:
@@ -63,7 +69,10 @@ def replay_case_run(
             not path.is_file()
         ):  # recorded (record writes a cassette even when nothing was answered), then lost
             raise CassetteError(f"{path}: missing, though run.json lists it as recorded")
-        transport = CassetteTransport(path, load_interactions(path), entry.attempts)
+        interactions = load_interactions(path)
+        if loaded is not None:
+            loaded[path] = interactions
+        transport = CassetteTransport(path, interactions, entry.attempts)
         outcome = run_case(
             suite,
             case,

@@ -13,6 +13,7 @@ from recorder.manifest import MANIFEST
 from recorder.manifest_read import read_manifest
 from recorder.run_stamp import HISTORY
 from replay.case_replay import UnusableCassette, replay_case_run
+from replay.cassette_transport import Interaction
 from replay.debug import UNFORESEEN, unforeseen
 from replay.results.typed import ResultsDocument
 from replay.run_document import run_document
@@ -96,9 +97,13 @@ class ScoredModel:
     unusable: tuple[UnusableCassette, ...]
 
 
-def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ScoredModel:
+def score_model(
+    model_dir: Path, suite: Suite, shard: Shard | None = None, summary: bool = True
+) -> ScoredModel:
     """Score one model dir (only ``shard``'s cases when given). A CassetteError only for what fails
-    the whole model: run.json missing or corrupt, or recorded with another suite."""
+    the whole model: run.json missing or corrupt, or recorded with another suite. ``summary``
+    False leaves out the summary fields (metrics, groups, costs): ``drift`` reads only the
+    cases' statuses, and the summary's rows and polars frames were half its CPU (issue 41)."""
     manifest = read_manifest(model_dir)
     check_manifest_suite(
         manifest, suite, model_dir
@@ -107,8 +112,12 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
     mine = shard.owned(model_dir.name, [c.id for c in suite.cases]) if shard else None
     cases = [c for c in suite.cases if mine is None or c.id in mine]
     repeats = manifest.repeat_count
+    loaded: dict[Path, list[Interaction]] = {}  # each cassette parsed once, for the run's identity
     runs = [
-        [replay_case_run(suite, case, manifest, model_dir, n) for n in range(1, repeats + 1)]
+        [
+            replay_case_run(suite, case, manifest, model_dir, n, loaded)
+            for n in range(1, repeats + 1)
+        ]
         for case in cases
     ]
     unusable = tuple(bad for case_runs in runs for _outcome, bad in case_runs if bad is not None)
@@ -122,8 +131,8 @@ def score_model(model_dir: Path, suite: Suite, shard: Shard | None = None) -> Sc
         document = repeated_results_document(
             suite, manifest.model, model_dir.name, outcome_runs, manifest.suite
         )
-    results = summarized(suite, document)
-    run = run_document(model_dir, manifest)
+    results = summarized(suite, document) if summary else dict(document)
+    run = run_document(model_dir, manifest, loaded)
     if run is not None:  # a plain recording's results.json is what it always was
         results["run"] = run
     if not manifest.wire.is_default:  # so is a run of the method's own request
@@ -156,11 +165,13 @@ class ModelReport:
 _SUITE_CACHE: dict[str, Suite] = {}
 
 
-def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelReport:
+def _report(
+    model_dir: Path, suite: Suite, shard: Shard | None = None, summary: bool = True
+) -> ModelReport:
     """Score one model dir; whatever stops it fails this model alone, with one line naming
     its dir."""
     try:
-        scored = score_model(model_dir, suite, shard)
+        scored = score_model(model_dir, suite, shard, summary)
         text = dumps(scored.results)
     except LobstackError as exc:
         return ModelReport(model_dir.name, {}, "", None, exc.message)
@@ -171,7 +182,7 @@ def _report(model_dir: Path, suite: Suite, shard: Shard | None = None) -> ModelR
     )
 
 
-def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
+def _score_one(args: tuple[str, str, str, Shard | None, bool]) -> ModelReport:
     """Pool worker: loads the suite once per process (checked against the parent's sha256). The
     report goes back without its results dict: the parent reads it from the text, cheaper than
     pickling it both ways."""
@@ -181,7 +192,7 @@ def _score_one(args: tuple[str, str, str, Shard | None]) -> ModelReport:
     )
     if suite.sha256 != sha256:
         raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
-    report = _report(model_dir, suite, args[3])
+    report = _report(model_dir, suite, args[3], args[4])
     return replace(report, results={}) if report.text else report
 
 
@@ -210,13 +221,15 @@ def score_all(
     meanwhile: Callable[[], Any] | None = None,
     shard: Shard | None = None,
     each: Callable[[ModelReport], None] | None = None,
+    summary: bool = True,
 ) -> list[ModelReport]:
     """Score every model dir; in a process pool when there are many. The output does not depend on
     the pool.
 
     ``meanwhile`` runs in this process while a pool works (rescore imports what it needs next then);
     ``each`` is called here with every report as it comes, in ``dirs`` order, while the pool
-    scores the next ones."""
+    scores the next ones; ``summary`` False: documents without the summary fields
+    (``score_model``)."""
     workers = worker_count(workers, len(dirs))
     done: list[ModelReport] = []
 
@@ -227,9 +240,9 @@ def score_all(
 
     if workers <= 1:
         for model_dir in dirs:
-            take(_report(model_dir, suite, shard))
+            take(_report(model_dir, suite, shard, summary))
         return done
-    jobs = [(str(d), suite.source, suite.sha256, shard) for d in dirs]
+    jobs = [(str(d), suite.source, suite.sha256, shard, summary) for d in dirs]
     from concurrent.futures import ProcessPoolExecutor
 
     from recorder.processes import pool_context

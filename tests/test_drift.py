@@ -238,3 +238,21 @@ def test_a_change_the_pooled_score_misses_for_good_is_caught_within_150_runs(
     assert np.mean(late > 150) <= NEVER[kind]
     assert np.mean(old > 150) > 2 * NEVER[kind]
     assert np.median(late) <= np.median(old)
+
+
+def test_the_frontier_evaluates_the_shipped_detector_on_the_shipped_scores() -> None:
+    """benchmarks/drift_frontier.py (docs/decisions/drift.md#frontier) keeps each history's scores
+    and runs its own CUSUMs over them: at the shipped allowance its path is monitor's statistic,
+    run for run (float32 aside), so its shipped row is the shipped test; and a larger allowance
+    never climbs above it, so the second CUSUM never moves the frozen reference's last zero."""
+    from benchmarks.drift import histories
+    from benchmarks.drift_frontier import cusum as frontier_cusum
+    from benchmarks.drift_frontier import scores as frontier_scores
+
+    rng = np.random.default_rng(12)
+    z = frontier_scores(NOISY, diffuse(NOISY, 5), 30, 60, 1, 40, rng)
+    rng = np.random.default_rng(12)
+    passes, trials = histories(NOISY, diffuse(NOISY, 5), 30, 60, 1, 40, rng)
+    statistic = monitor(passes, trials)[1]
+    np.testing.assert_allclose(frontier_cusum(z, DEFAULT.kappa), statistic, rtol=1e-5, atol=1e-4)
+    assert (frontier_cusum(z, 2.0) <= frontier_cusum(z, DEFAULT.kappa) + 1e-6).all()

@@ -214,3 +214,29 @@ def test_a_rows_root_of_plain_recordings_is_one_error_line(
         "rows of a plain recording, not a run of a history (no run_id, no date): drift reads rows "
         "written by `rescore cassettes/history/<run-id> --rows DIR`"
     )
+
+
+def test_drift_scores_a_recorded_run_without_its_summary_and_parses_each_cassette_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 41 (speed of ``drift cassettes/history``): drift scores each run without the summary
+    fields (their rows and polars frames were half its CPU), the same document otherwise, and the
+    run's identity is read from the cassettes replay already parsed, not parsed a second time."""
+    import replay.run_document as run_document
+    from recorder.files import read_suite
+    from replay.score_models import score_model
+
+    model_dir = HISTORY / DAYS[CHANGED_FROM - 1] / "ref_drifting"
+    suite = read_suite(SUITE)
+    full = score_model(model_dir, suite).results
+    parsed_again: list[Path] = []
+    real = run_document.load_interactions
+    monkeypatch.setattr(
+        run_document, "load_interactions", lambda p: parsed_again.append(p) or real(p)
+    )
+    lean = score_model(model_dir, suite, summary=False).results
+    assert parsed_again == []
+    assert "metrics" in full and "metrics" not in lean
+    assert lean == {key: full[key] for key in lean}
+    assert lean["run"]["identity"] == full["run"]["identity"]
+    assert {"model", "suite", "results", "run"} <= lean.keys()

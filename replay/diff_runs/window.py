@@ -15,7 +15,7 @@ from replay.diff_runs.model import ModelDiff
 from replay.results.cases import case_entries
 from replay.results.typed import ResultsDocument
 from scorer.drift.history import run_order, tally_cases
-from scorer.drift.window import WINDOW, window_cut
+from scorer.drift.window import SCAN, WINDOW, window_cut
 
 ALPHA_NOTE = "docs/decisions/history-gate.md#window"
 Runs = list[tuple[str, ResultsDocument]]
@@ -72,7 +72,8 @@ def check_window(model: str, runs: Runs) -> tuple[Runs, list[str]]:
         before, after = ordered[cut.first_kept - 1][0], ordered[cut.first_kept][0]
         used = (
             f"note: {model}: the history holds a change: drift's test (threshold "
-            f"{WINDOW.threshold}) finds its runs worse from {after} on than up to {before}; the "
+            f"{WINDOW.threshold}, split scan {SCAN}) finds its runs worse from {after} on than up "
+            f"to {before}; the "
             f"gate uses the {len(kept)} runs from {after} to {kept[-1][0]} ({order}) and leaves "
             f"out the {cut.first_kept} before"
         )

@@ -53,7 +53,7 @@ def recorded_runs(
             else:
                 others.add(model_dir.name)
     records = []
-    for model_dir, report in zip(dirs, score_all(dirs, suite), strict=True):
+    for model_dir, report in zip(dirs, score_all(dirs, suite, summary=False), strict=True):
         if report.error:
             problem(f"{model_dir}: {report.error}")
             continue
