@@ -13,7 +13,7 @@ from recorder.manifest import MANIFEST
 from recorder.manifest_read import read_manifest
 from recorder.run_stamp import HISTORY
 from replay.case_replay import UnusableCassette, replay_case_run
-from replay.cassette_transport import Interaction
+from replay.cassettes.transport import Interaction
 from replay.debug import UNFORESEEN, unforeseen
 from replay.results.typed import ResultsDocument
 from replay.run_document import run_document
