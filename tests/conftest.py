@@ -65,6 +65,14 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and not os.environ.get("PYTHO
     os.environ[_PYCACHE_OWNER] = str(os.getpid())
 
 
+def outside_env() -> dict[str, str]:
+    """A child process's environment: nothing of this pytest (``PYTEST_*``) or of the user's
+    settings and key (``LOBSTACK_*``), but this session's plot cache, so a child neither writes to
+    the developer's ~/.cache nor draws again what an earlier child drew."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    return env | {"LOBSTACK_CACHE_DIR": CACHE_DIR}
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(CACHE_DIR, ignore_errors=True)
     if os.environ.get(_PYCACHE_OWNER) == str(os.getpid()):
