@@ -178,6 +178,9 @@ class CaseItem(pytest.Item):
     judged: CaseVerdict | None = (
         None  # the gate's verdict on the case, with a baseline of the model
     )
+    # The gate's reason when it expects the case's failure: an xfail raised by runtest, not by
+    # setup, where pytest renders a full traceback (it parses each frame's file), then drops it.
+    known_failure: str | None = None
 
     def setup(self) -> None:
         """Score the model (once per session); an errored case is an error, an unrecorded one a
@@ -201,7 +204,8 @@ class CaseItem(pytest.Item):
             if judged.outcome != "skipped":
                 return
             if status != "unrecorded":
-                pytest.xfail(judged.message)
+                self.known_failure = judged.message
+                return
         if status == "errored":
             raise CaseErrored(reason or "errored")
         if status == "unrecorded":
@@ -234,9 +238,12 @@ class CaseItem(pytest.Item):
         return shlex.join([*command, "--case", self.name])
 
     def runtest(self) -> None:
-        """With a baseline, fail when the gate counts the case as a regression. Otherwise fail with
-        the case's reason when the case failed (with repeats: failed every scored repeat); a
-        flaky case is an xfail."""
+        """With a baseline, fail when the gate counts the case as a regression, and xfail when it
+        expects the case's failure (a known failure, noise). Otherwise fail with the case's reason
+        when the case failed (with repeats: failed every scored repeat); a flaky case is an
+        xfail."""
+        if self.known_failure is not None:
+            pytest.xfail(self.known_failure)
         if self.judged is not None:
             if self.failure is not None:
                 raise CaseFailed(_shown(self.failure))
@@ -261,6 +268,8 @@ class CaseItem(pytest.Item):
         """The case's reason, alone: it already says which step, call and argument."""
         if isinstance(excinfo.value, CaseFailed | CaseErrored | CassetteUnusable):
             return str(excinfo.value)
+        if isinstance(excinfo.value, pytest.xfail.Exception):  # shown by its reason alone
+            return excinfo.value.msg or "xfail"
         if isinstance(excinfo.value, LobstackError):
             return error_text(excinfo.value)
         return str(super().repr_failure(excinfo))

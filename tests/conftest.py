@@ -52,9 +52,31 @@ def other_lines(err: str) -> list[str]:
 CACHE_DIR = tempfile.mkdtemp(prefix="lobstack-test-cache-")
 os.environ["LOBSTACK_CACHE_DIR"] = CACHE_DIR
 
+# Where PYTHONDONTWRITEBYTECODE is set (some machines, this project's sandbox), every Python the
+# tests start (the CLI, an inner pytest, a `uv run`) compiled this checkout's modules from source,
+# and pytest rewrote the plugin's package's asserts, at each start: 2 to 3 s of CPU a process, over
+# a hundred processes a run. They cache their bytecode in one directory for the session instead,
+# outside the checkout (PYTHONPYCACHEPREFIX; atomic writes, so processes share it), made by the
+# first process that loads this file (xdist's controller, whose environment the workers inherit)
+# and removed by it. A prefix the user set is kept.
+_PYCACHE_OWNER = "LOBSTACK_TEST_PYCACHE_OWNER"
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="lobstack-test-pycache-")
+    os.environ[_PYCACHE_OWNER] = str(os.getpid())
+
+
+def outside_env() -> dict[str, str]:
+    """A child process's environment: nothing of this pytest (``PYTEST_*``) or of the user's
+    settings and key (``LOBSTACK_*``), but this session's plot cache, so a child neither writes to
+    the developer's ~/.cache nor draws again what an earlier child drew."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    return env | {"LOBSTACK_CACHE_DIR": CACHE_DIR}
+
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(CACHE_DIR, ignore_errors=True)
+    if os.environ.get(_PYCACHE_OWNER) == str(os.getpid()):
+        shutil.rmtree(os.environ["PYTHONPYCACHEPREFIX"], ignore_errors=True)
 
 
 # The fast loop (`uv run pytest -m "not slow"`, README) leaves out the tests that start processes,

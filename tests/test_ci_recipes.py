@@ -29,7 +29,7 @@ import yaml
 
 from recorder.endpoint import stored_uri
 from standin import StandInGateway
-from tests.conftest import ROOT
+from tests.conftest import ROOT, outside_env
 
 CI_DOC = ROOT / "docs" / "ci.md"
 INSTALL = "uv sync --locked"
@@ -69,7 +69,7 @@ def setup_commands() -> list[str]:
 def checkout_env() -> dict[str, str]:
     """This checkout's uv environment (standing for the installed lobstack-eval), nothing of this
     pytest or a key."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    env = outside_env()
     bin_dir = str(Path(sys.executable).parent)
     return env | {"VIRTUAL_ENV": sys.prefix, "PATH": bin_dir + os.pathsep + env.get("PATH", "")}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lobstack_eval.main import main
-from tests.conftest import ROOT
+from tests.conftest import ROOT, outside_env
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 COMMANDS = [
@@ -97,7 +97,7 @@ def _pytest_section() -> list[str]:
 def _uv_env() -> dict[str, str]:
     """A child pytest's environment: this checkout's uv environment, nothing of this pytest or of
     the user's key."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    env = outside_env()
     return env | {
         "VIRTUAL_ENV": sys.prefix,
         "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),

@@ -17,7 +17,7 @@ import pytest
 
 from lobstack_eval.main import main
 from standin import GatewayConfig, StandInGateway, parse_faults
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, outside_env
 
 OWN = FIXTURES / "own_tools" / "suite.yaml"
 GUIDE = ROOT / "docs" / "guide-own-tools.md"
@@ -28,7 +28,7 @@ TIMEOUT_S = 600
 def _env() -> dict[str, str]:
     """A child's environment: this checkout's virtualenv first, nothing of this pytest or the
     user's key."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    env = outside_env()
     return env | {
         "VIRTUAL_ENV": sys.prefix,
         "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),

@@ -27,7 +27,7 @@ import polars as pl
 import yaml
 
 from standin import StandInGateway
-from tests.conftest import ROOT
+from tests.conftest import ROOT, outside_env
 
 DOC = ROOT / "docs" / "scale.md"
 MODEL = "ref/noisy"
@@ -102,7 +102,7 @@ def test_the_matrix_records_in_shards_then_merges_rescores_and_keeps_rows(
     tmp_path: Path, start_gateway: Callable[..., StandInGateway]
 ) -> None:
     stand_in = start_gateway(suite=ROOT / "evals" / "suite.json")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "LOBSTACK_"))}
+    env = outside_env()
     env |= {
         "VIRTUAL_ENV": sys.prefix,
         "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
