@@ -26,10 +26,14 @@ The goal: >= 95% per scorer module.
 
 The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
 or a product module that imports it, without the slow ones (subprocesses and browsers do not run
-the mutated copy). Known limit: mutmut forks a child per mutant after the parent ran polars, and
-a child that runs polars again can hang on a lock held by the parent's thread pool (scorer/
-summarize.py: its polars functions time out, even with POLARS_MAX_THREADS=1). Runs take
-minutes: mutmut runs about 3 mutants a second per child here.
+the mutated copy). mutmut runs in its fork-server mode: its own process never runs a test, a fork
+server collects the tests (none run) and forks one child per mutant, the coverage map and the clean
+run in children too. Forked straight from a process that had run polars (mutmut's default), a
+child that ran polars again hung on a lock of the parent's thread pool (scorer/summarize.py, even
+with POLARS_MAX_THREADS=1); from the fork server it does not. Runs take minutes: mutmut runs
+about 3 mutants a second per child on an idle core, far fewer on a loaded one (a mutant of
+summarize runs seconds of tests). A run stopped early (``--tally`` of a ``--keep`` dir) counts
+the mutants it did not reach apart, as ``not run``, out of every figure.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ class Tally:
     crash: int = 0
     timeout: int = 0
     untested: int = 0
+    not_run: int = 0  # a run stopped early (--tally of a --keep dir) did not reach these
     crash_only: list[str] = field(default_factory=list)  # crash kills explained as ``crash:``
     equivalent: list[str] = field(default_factory=list)
     accepted: list[str] = field(default_factory=list)
@@ -80,8 +85,16 @@ class Tally:
 
     @property
     def score(self) -> float | None:
-        """Killed by assertion over the mutants that are not equivalent, in %."""
+        """Killed by assertion over the mutants that are neither equivalent nor explained as
+        ``crash:`` (they raise wherever they differ: no value to check), in %."""
         counted = self.mutants - len(self.equivalent) - len(self.crash_only)
+        return None if counted == 0 else 100.0 * self.assertion / counted
+
+    @property
+    def strict(self) -> float | None:
+        """Killed by assertion over the mutants that are not equivalent, in %: a ``crash:``
+        mutant counts as not killed by assertion, for it never is."""
+        counted = self.mutants - len(self.equivalent)
         return None if counted == 0 else 100.0 * self.assertion / counted
 
 
@@ -174,6 +187,11 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
             "not slow",
         ],
         "pytest_add_cli_args_test_selection": tests,
+        # The parent never runs a test: a fork server (tests collected, none run) forks each
+        # mutant's child. Forked from a parent that ran polars, a child hangs on the lock of
+        # polars' thread pool (scorer/summarize.py), POLARS_MAX_THREADS=1 or not.
+        "process_isolation": "forkserver",
+        "forkserver_warmup": "collect",
     }
     lines = ["", "[tool.mutmut]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
@@ -231,6 +249,9 @@ def tally(
     for name, status in sorted(statuses.items()):
         match = _NAME.match(name)
         t = tallies[match.group("module") if match else "?"]
+        if status == "not checked":
+            t.not_run += 1
+            continue
         t.mutants += 1
         if status == "killed":
             if kills.get(name) == "assertion":
@@ -258,18 +279,24 @@ def tally(
 def render(tallies: dict[str, Tally], explained: dict[str, str]) -> str:
     rows = [
         "| module | mutants | killed by assertion | by crash only | crash, no value to check | "
-        "timeout | no test | equivalent | accepted | survived | score |",
-        "|---|" + "---:|" * 10,
+        "timeout | no test | equivalent | accepted | survived | strict | score |",
+        "|---|" + "---:|" * 11,
     ]
     for module, t in sorted(tallies.items()):
         score = "-" if t.score is None else f"{t.score:.1f}%"
+        strict = "-" if t.strict is None else f"{t.strict:.1f}%"
         rows.append(
             f"| {module} | {t.mutants} | {t.assertion} | {t.crash} | {len(t.crash_only)} | "
             f"{t.timeout} | "
             f"{t.untested} | {len(t.equivalent)} | {len(t.accepted)} | "
-            f"{len(t.survived)} | {score} |"
+            f"{len(t.survived)} | {strict} | {score} |"
         )
     lines = ["\n".join(rows), ""]
+    lines += [
+        f"{module}: {t.not_run} mutants not run (a run stopped early), out of every figure"
+        for module, t in sorted(tallies.items())
+        if t.not_run
+    ]
     for _module, t in sorted(tallies.items()):
         for name in t.crash_only + t.equivalent + t.accepted:
             lines.append(f"{name}: {explained[name]}")
@@ -331,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(
             json.dumps(
-                {m: {**vars(t), "score": t.score} for m, t in tallies.items()},
+                {m: {**vars(t), "score": t.score, "strict": t.strict} for m, t in tallies.items()},
                 indent=2,
                 sort_keys=True,
             )
