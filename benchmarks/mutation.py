@@ -192,6 +192,10 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
         # polars' thread pool (scorer/summarize.py), POLARS_MAX_THREADS=1 or not.
         "process_isolation": "forkserver",
         "forkserver_warmup": "collect",
+        # The fork server kills a child after half its CPU limit in wall time; on a shared,
+        # loaded machine a niced child gets a tenth of a core, and mutmut's default (15) timed
+        # out one mutant in two of the judge's.
+        "timeout_multiplier": 100.0,
     }
     lines = ["", "[tool.mutmut]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
@@ -199,8 +203,8 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
         handle.write("\n".join(lines) + "\n")
 
 
-def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
-    """Run mutmut in ``work``; every mutant's status."""
+def run_mutmut(work: Path, children: int, log: Path, names: list[str] = ()) -> dict[str, str]:
+    """Run mutmut in ``work`` (only ``names`` again, when given); every mutant's status."""
     env = {**os.environ, "LOBSTACK_MUTATION_LOG": str(log), "PYTHONPATH": str(work / "mutants")}
     env.pop("VIRTUAL_ENV", None)
     run = ["uv", "run", "--quiet", "--with", MUTMUT, "mutmut"]
@@ -208,7 +212,7 @@ def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
     (work / "mutants").mkdir(exist_ok=True)
     with (work / "mutmut.log").open("wb") as out:  # its progress bar; the tail on failure
         done = subprocess.run(
-            [*run, "run", "--max-children", str(children)],
+            [*run, "run", "--max-children", str(children), *names],
             cwd=work,
             env=env,
             check=False,
@@ -305,6 +309,42 @@ def render(tallies: dict[str, Tally], explained: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+def again(
+    work: Path, modules: list[str], args: argparse.Namespace, log: Path, explained: dict[str, str]
+) -> dict[str, str]:
+    """Run again, in a kept dir, the mutants the tests did not kill by assertion and no reason
+    explains, with the repository's tests as they are now (new tests kill survivors)."""
+    kills = _kills(log)
+    names = [
+        name
+        for name, status in mutmut_results(work).items()
+        if status in ("not checked", "timeout")  # a run stopped early did not reach these
+        or (kills.get(name) != "assertion" and name not in explained)
+    ]
+    # Those mutants' old failures go: the new run logs theirs.
+    kept = [
+        line
+        for line in log.read_text(encoding="utf-8").splitlines()
+        if json.loads(line)["mutant"] not in set(names)
+    ]
+    log.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+    tests = list(args.tests or tests_for(modules))
+    copy_tracked(work)
+    configure(work, modules, tests)
+    print(f"running {len(names)} mutant(s) again in {work}...", file=sys.stderr)
+    return run_mutmut(work, args.children, log, names) if names else mutmut_results(work)
+
+
+def _kills(log: Path) -> dict[str, str]:
+    """How each mutant was killed, from the plugin's log: a kill by assertion wins."""
+    kills: dict[str, str] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if kills.get(entry["mutant"]) != "assertion":
+            kills[entry["mutant"]] = entry["kind"]
+    return kills
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module paths (default: MODULES)")
@@ -317,6 +357,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="work in this new dir and keep it (mutmut.log)")
     parser.add_argument(
         "--tests", nargs="+", help="these test files instead of those found by tests_for"
+    )
+    parser.add_argument(
+        "--again",
+        type=Path,
+        help="in this --keep dir, with the tests as they are now, run again every mutant not "
+        "killed by assertion and not explained (survivors, crash kills, timeouts, not run)",
     )
     parser.add_argument(
         "--tally",
@@ -334,10 +380,12 @@ def main(argv: list[str] | None = None) -> int:
         modules = sorted(set(modules) | set(scorer) | set(MODULES))
     explained = json.loads(SURVIVORS.read_text(encoding="utf-8")) if SURVIVORS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="lobstack-mutation-") as tmp:
-        work = Path(args.tally or args.keep or tmp)
+        work = Path(args.tally or args.again or args.keep or tmp)
         log = work / "kills.jsonl"
         if args.tally:
             statuses = mutmut_results(work)
+        elif args.again:
+            statuses = again(work, modules, args, log, explained)
         else:
             tests = list(args.tests or tests_for(modules))
             copy_tracked(work)
@@ -348,11 +396,7 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             statuses = run_mutmut(work, args.children, log)
-        kills: dict[str, str] = {}
-        for line in log.read_text(encoding="utf-8").splitlines():
-            entry = json.loads(line)  # every failed test: a kill by assertion wins over a crash
-            if kills.get(entry["mutant"]) != "assertion":
-                kills[entry["mutant"]] = entry["kind"]
+        kills = _kills(log)
     tallies = tally(statuses, kills, explained)
     print(render(tallies, explained))
     if args.json:
