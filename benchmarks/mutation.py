@@ -26,11 +26,13 @@ The goal: >= 95% per scorer module.
 
 The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
 or a product module that imports it, without the slow ones (subprocesses and browsers do not run
-the mutated copy). mutmut runs in its fork-server mode: its own process never runs a test, a fork
-server collects the tests (none run) and forks one child per mutant, the coverage map and the clean
-run in children too. Forked straight from a process that had run polars (mutmut's default), a
-child that ran polars again hung on a lock of the parent's thread pool (scorer/summarize.py, even
-with POLARS_MAX_THREADS=1); from the fork server it does not. Runs take minutes: mutmut runs
+the mutated copy). A module that imports polars runs in mutmut's fork-server mode: its own
+process never runs a test, a fork server collects the tests (none run) and forks one child per
+mutant, the coverage map and the clean run in children too. Forked straight from a process that
+had run polars (mutmut's default), a child that ran polars again hung on a lock of the parent's
+thread pool (scorer/summarize.py, even with POLARS_MAX_THREADS=1); from the fork server it does
+not. The other modules keep the default: in fork-server mode most of the judge's children
+exited 255 (mutmut counts it a timeout). Runs take minutes: mutmut runs
 about 3 mutants a second per child on an idle core, far fewer on a loaded one (a mutant of
 summarize runs seconds of tests). A run stopped early (``--tally`` of a ``--keep`` dir) counts
 the mutants it did not reach apart, as ``not run``, out of every figure.
@@ -162,6 +164,10 @@ def copy_tracked(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
+def _runs_polars(module: str) -> bool:
+    return "import polars" in (ROOT / module).read_text(encoding="utf-8")
+
+
 def configure(work: Path, modules: list[str], tests: list[str]) -> None:
     """mutmut's settings in the copy's pyproject.toml."""
     # Every tracked top-level folder and file (a test may read README.md), as mutmut's own copy
@@ -187,10 +193,12 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
             "not slow",
         ],
         "pytest_add_cli_args_test_selection": tests,
-        # The parent never runs a test: a fork server (tests collected, none run) forks each
-        # mutant's child. Forked from a parent that ran polars, a child hangs on the lock of
-        # polars' thread pool (scorer/summarize.py), POLARS_MAX_THREADS=1 or not.
-        "process_isolation": "forkserver",
+        # A module that runs polars: mutmut's parent never runs a test, a fork server (tests
+        # collected, none run) forks each mutant's child. Forked from a parent that ran polars,
+        # a child hangs on the lock of polars' thread pool (scorer/summarize.py),
+        # POLARS_MAX_THREADS=1 or not. Not for the others: with the judge's eleven test files,
+        # most of its children exited 255 (an error of mutmut's, counted as a timeout).
+        "process_isolation": "forkserver" if any(_runs_polars(m) for m in modules) else "fork",
         "forkserver_warmup": "collect",
         # The fork server kills a child after half its CPU limit in wall time; on a shared,
         # loaded machine a niced child gets a tenth of a core, and mutmut's default (15) timed
