@@ -246,6 +246,8 @@ def _completion(tool_calls: Any, content: str | None = None) -> ModelResponse:
             "malformed tool calls: tool_calls[0].function is a string, not an object",
         ),
     ],
+    # Plain ids: mutmut runs a test again by its id, and a "[1]" inside one is not found.
+    ids=["a-number-entry", "function-a-string"],
 )
 def test_malformed_tool_calls_fail_with_the_first_problem(
     step: dict[str, Any], entries: list[Any], reason: str
