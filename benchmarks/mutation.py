@@ -216,8 +216,8 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
         handle.write("\n".join(lines) + "\n")
 
 
-def run_mutmut(work: Path, children: int, log: Path, names: list[str] = ()) -> dict[str, str]:
-    """Run mutmut in ``work`` (only ``names`` again, when given); every mutant's status."""
+def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
+    """Run mutmut in ``work``; every mutant's status."""
     env = {**os.environ, "LOBSTACK_MUTATION_LOG": str(log), "PYTHONPATH": str(work / "mutants")}
     env.pop("VIRTUAL_ENV", None)
     run = ["uv", "run", "--quiet", "--with", MUTMUT, "mutmut"]
@@ -225,7 +225,7 @@ def run_mutmut(work: Path, children: int, log: Path, names: list[str] = ()) -> d
     (work / "mutants").mkdir(exist_ok=True)
     with (work / "mutmut.log").open("wb") as out:  # its progress bar; the tail on failure
         done = subprocess.run(
-            [*run, "run", "--max-children", str(children), *names],
+            [*run, "run", "--max-children", str(children)],
             cwd=work,
             env=env,
             check=False,
@@ -322,32 +322,6 @@ def render(tallies: dict[str, Tally], explained: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def again(
-    work: Path, modules: list[str], args: argparse.Namespace, log: Path, explained: dict[str, str]
-) -> dict[str, str]:
-    """Run again, in a kept dir, the mutants the tests did not kill by assertion and no reason
-    explains, with the repository's tests as they are now (new tests kill survivors)."""
-    kills = _kills(log)
-    names = [
-        name
-        for name, status in mutmut_results(work).items()
-        if status in ("not checked", "timeout")  # a run stopped early did not reach these
-        or (kills.get(name) != "assertion" and name not in explained)
-    ]
-    # Those mutants' old failures go: the new run logs theirs.
-    kept = [
-        line
-        for line in log.read_text(encoding="utf-8").splitlines()
-        if json.loads(line)["mutant"] not in set(names)
-    ]
-    log.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
-    tests = list(args.tests or tests_for(modules))
-    copy_tracked(work)
-    configure(work, modules, tests)
-    print(f"running {len(names)} mutant(s) again in {work}...", file=sys.stderr)
-    return run_mutmut(work, args.children, log, names) if names else mutmut_results(work)
-
-
 def _kills(log: Path) -> dict[str, str]:
     """How each mutant was killed, from the plugin's log: a kill by assertion wins."""
     kills: dict[str, str] = {}
@@ -372,12 +346,6 @@ def main(argv: list[str] | None = None) -> int:
         "--tests", nargs="+", help="these test files instead of those found by tests_for"
     )
     parser.add_argument(
-        "--again",
-        type=Path,
-        help="in this --keep dir, with the tests as they are now, run again every mutant not "
-        "killed by assertion and not explained (survivors, crash kills, timeouts, not run)",
-    )
-    parser.add_argument(
         "--tally",
         type=Path,
         help="count again the run kept in this dir (after mutation_survivors.json changed)",
@@ -393,12 +361,10 @@ def main(argv: list[str] | None = None) -> int:
         modules = sorted(set(modules) | set(scorer) | set(MODULES))
     explained = json.loads(SURVIVORS.read_text(encoding="utf-8")) if SURVIVORS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="lobstack-mutation-") as tmp:
-        work = Path(args.tally or args.again or args.keep or tmp)
+        work = Path(args.tally or args.keep or tmp)
         log = work / "kills.jsonl"
         if args.tally:
             statuses = mutmut_results(work)
-        elif args.again:
-            statuses = again(work, modules, args, log, explained)
         else:
             tests = list(args.tests or tests_for(modules))
             copy_tracked(work)
