@@ -277,3 +277,23 @@ def test_a_name_that_is_not_a_string_is_shown_as_json_unescaped() -> None:
     answer = _completion([{"id": "a", "function": {"name": ["Zoë"], "arguments": "{}"}}])
     verdict = judge_step(c.steps[0], answer, c, suite)
     assert verdict.reason == 'expected no call, got [["Zoë"]]'
+
+
+def test_a_nameless_call_with_no_names_as_sent_reads_no_name() -> None:
+    # A response built without the decoder's sent names: the call's own name, else "(no name)".
+    verdict = judge({"expect": "none"}, [("", "{}"), ("get_weather", "{}")])
+    assert verdict.reason == "expected no call, got [(no name), get_weather]"
+
+
+@pytest.mark.parametrize(("expect", "names_match"), [("call", True), ("none", False)])
+def test_malformed_answer_whose_names_match_still_fails(expect: str, names_match: bool) -> None:
+    step = {"expect": "call", "calls": [OSLO_EQ]} if expect == "call" else {"expect": "none"}
+    suite = make_suite([single_step_case(step)])
+    c = suite.cases[0]
+    call = ToolCall("c0", "get_weather", '{"city": "Oslo"}')
+    problem = "tool_calls[1] is a number, not an object"
+    answer = ModelResponse(None, (call,), "m", {"role": "assistant"}, problems=(problem,))
+    verdict = judge_step(c.steps[0], answer, c, suite)
+    assert verdict == StepVerdict(
+        False, f"malformed tool calls: {problem}", names_match, (called("get_weather"),), (None,)
+    )
