@@ -31,8 +31,9 @@ process never runs a test, a fork server collects the tests (none run) and forks
 mutant, the coverage map and the clean run in children too. Forked straight from a process that
 had run polars (mutmut's default), a child that ran polars again hung on a lock of the parent's
 thread pool (scorer/summarize.py, even with POLARS_MAX_THREADS=1); from the fork server it does
-not. The other modules keep the default: in fork-server mode most of the judge's children
-exited 255 (mutmut counts it a timeout). Runs take minutes: mutmut runs
+not. The other modules keep mutmut's default. A test id with a character pytest escapes (non-ASCII)
+is not found when mutmut gives it back: the run fails whole (exit 4), counted as a kill with no
+failed test logged (fork) or a timeout (fork server, exit 255), so test ids are kept ASCII. Runs take minutes: mutmut runs
 about 3 mutants a second per child on an idle core, far fewer on a loaded one (a mutant of
 summarize runs seconds of tests). A run stopped early (``--tally`` of a ``--keep`` dir) counts
 the mutants it did not reach apart, as ``not run``, out of every figure.
@@ -205,8 +206,7 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
         # A module that runs polars: mutmut's parent never runs a test, a fork server (tests
         # collected, none run) forks each mutant's child. Forked from a parent that ran polars,
         # a child hangs on the lock of polars' thread pool (scorer/summarize.py),
-        # POLARS_MAX_THREADS=1 or not. Not for the others: with the judge's eleven test files,
-        # most of its children exited 255 (an error of mutmut's, counted as a timeout).
+        # POLARS_MAX_THREADS=1 or not. The others keep mutmut's default.
         "process_isolation": "forkserver" if any(_runs_polars(m) for m in modules) else "fork",
         "forkserver_warmup": "collect",
         # The fork server kills a child after half its CPU limit in wall time; on a shared,
