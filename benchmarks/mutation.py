@@ -33,10 +33,11 @@ had run polars (mutmut's default), a child that ran polars again hung on a lock 
 thread pool (scorer/summarize.py, even with POLARS_MAX_THREADS=1); from the fork server it does
 not. The other modules keep mutmut's default. A test id with a character pytest escapes (non-ASCII)
 is not found when mutmut gives it back: the run fails whole (exit 4), counted as a kill with no
-failed test logged (fork) or a timeout (fork server, exit 255), so test ids are kept ASCII. Runs take minutes: mutmut runs
-about 3 mutants a second per child on an idle core, far fewer on a loaded one (a mutant of
-summarize runs seconds of tests). A run stopped early (``--tally`` of a ``--keep`` dir) counts
-the mutants it did not reach apart, as ``not run``, out of every figure.
+failed test logged (fork) or a timeout (fork server, exit 255), so test ids are kept ASCII.
+Runs take minutes: mutmut runs about 3 mutants a second per child on an idle core, far fewer
+on a loaded one (a mutant of summarize runs seconds of tests). A run stopped early (``--tally``
+of a ``--keep`` dir) counts the mutants it did not reach apart, as ``not run``, out of every
+figure.
 """
 
 from __future__ import annotations
