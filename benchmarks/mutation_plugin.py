@@ -27,7 +27,7 @@ _crashed: list[str] = []
 AFTER_CRASH_BUDGET_S = 5.0
 # A failed test's report (its traceback) is costly to build: after this many crashes, the next one
 # stops the run as mutmut's -x would.
-MAX_CRASHES = 3
+MAX_CRASHES = 10
 _spent = [0.0]
 
 
@@ -92,6 +92,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
         # would hide a later test's failed assertion: go on, and fail the session at its end.
         _crashed.append(item.nodeid)
         report.outcome = "passed"
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """A test module that fails to import under the mutant (its module-level code ran the mutated
+    function) is a crash: the run stops there, before any test checks a value."""
+    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
+    log = os.environ.get("LOBSTACK_MUTATION_LOG")
+    if not report.failed or mutant in _PHASES or not log:
+        return
+    line = {"mutant": mutant, "test": report.nodeid, "type": "collection error", "kind": "crash"}
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line, sort_keys=True) + "\n")
 
 
 @pytest.hookimpl(hookwrapper=True)

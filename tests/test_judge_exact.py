@@ -242,6 +242,8 @@ def _completion(tool_calls: Any, content: str | None = None) -> ModelResponse:
             "malformed tool calls: tool_calls[0].function is a string, not an object",
         ),
     ],
+    # Plain ids: mutmut runs a test again by its id, and a "[1]" inside one is not found.
+    ids=["a-number-entry", "function-a-string"],
 )
 def test_malformed_tool_calls_fail_with_the_first_problem(
     step: dict[str, Any], entries: list[Any], reason: str
@@ -254,7 +256,8 @@ def test_malformed_tool_calls_fail_with_the_first_problem(
     called = [call.name for call in verdict.calls]
     assert not same_names(called, [call.name for call in c.steps[0].calls])
     assert verdict.assignment == (None,) * len(entries)
-    assert len(verdict.calls) == len(entries)
+    # isinstance first: a verdict built without its calls fails here, not on len(None).
+    assert isinstance(verdict.calls, tuple) and len(verdict.calls) == len(entries)
 
 
 def test_a_legacy_nameless_call_is_named_as_sent() -> None:
@@ -272,3 +275,23 @@ def test_a_name_that_is_not_a_string_is_shown_as_json_unescaped() -> None:
     answer = _completion([{"id": "a", "function": {"name": ["Zoë"], "arguments": "{}"}}])
     verdict = judge_step(c.steps[0], answer, c, suite)
     assert verdict.reason == 'expected no call, got [["Zoë"]]'
+
+
+def test_a_nameless_call_with_no_names_as_sent_reads_no_name() -> None:
+    # A response built without the decoder's sent names: the call's own name, else "(no name)".
+    verdict = judge({"expect": "none"}, [("", "{}"), ("get_weather", "{}")])
+    assert verdict.reason == "expected no call, got [(no name), get_weather]"
+
+
+@pytest.mark.parametrize("expect", ["call", "none"])
+def test_malformed_answer_whose_names_match_still_fails(expect: str) -> None:
+    step = {"expect": "call", "calls": [OSLO_EQ]} if expect == "call" else {"expect": "none"}
+    suite = make_suite([single_step_case(step)])
+    c = suite.cases[0]
+    call = ToolCall("c0", "get_weather", '{"city": "Oslo"}')
+    problem = "tool_calls[1] is a number, not an object"
+    answer = ModelResponse(None, (call,), "m", {"role": "assistant"}, problems=(problem,))
+    verdict = judge_step(c.steps[0], answer, c, suite)
+    assert verdict == StepVerdict(
+        False, f"malformed tool calls: {problem}", (called("get_weather"),), (None,)
+    )

@@ -27,11 +27,17 @@ REPORTS = ROOT / "reports"
 DOCUMENTS = [
     json.loads(p.read_text(encoding="utf-8")) for p in sorted(REPORTS.glob("*/results.json"))
 ]
-SUITE: Suite = read_suite(ROOT / "evals" / "suite.json")
 SUITE_DICT = json.loads((ROOT / "evals" / "suite.json").read_text(encoding="utf-8"))
 
 
 TYPED = [results_of(d).summary for d in DOCUMENTS]
+
+
+@pytest.fixture(scope="module")
+def suite() -> Suite:
+    """The suite, read when a test asks rather than at import: reading validates it with the
+    scorer's checks, and a module that fails to import stops a mutation run before any test."""
+    return read_suite(ROOT / "evals" / "suite.json")
 
 
 def _doc(model: str) -> dict:
@@ -54,8 +60,8 @@ def test_partial_reads_the_counts_results_json_has() -> None:
         _ = results_of(garbage).summary
 
 
-def test_markdown_marks_overall_and_names_the_partial_model() -> None:
-    md = leaderboard_md(TYPED, SUITE)
+def test_markdown_marks_overall_and_names_the_partial_model(suite: Suite) -> None:
+    md = leaderboard_md(TYPED, suite)
     row = next(line for line in md.splitlines() if line.startswith("| ref/error-in-200 |"))
     assert row.split(" | ")[1] == "100.0 [95-100] (72/80)"
     oracle = next(line for line in md.splitlines() if line.startswith("| ref/oracle |"))
@@ -63,9 +69,9 @@ def test_markdown_marks_overall_and_names_the_partial_model() -> None:
     assert "ref/error-in-200 72/80." in md.split("| Model |", 1)[0]
 
 
-def test_a_board_of_complete_models_says_nothing_about_partial() -> None:
+def test_a_board_of_complete_models_says_nothing_about_partial(suite: Suite) -> None:
     complete = [d for d in DOCUMENTS if partial(results_of(d).summary) is None]
-    assert "Partial" not in leaderboard_md([results_of(d).summary for d in complete], SUITE)
+    assert "Partial" not in leaderboard_md([results_of(d).summary for d in complete], suite)
     assert "(72/80)" not in render_report(complete, SUITE_DICT)
 
 
