@@ -219,7 +219,8 @@ def test_rescore_prints_k_tiers_and_power_only_when_asked(
     ]  # 0%: nothing to drop
     assert power[5].startswith("Assumes the drop is spread over every case")
     assert main([*args, "--detect", "0"]) == 2
-    assert "--detect 0" in capsys.readouterr().err
+    expected = "error: --detect: expected points between 0 and 100, got '0'\n"
+    assert capsys.readouterr().err == expected
 
 
 def test_html_shows_tiers_only_with_two_models(documents: dict[str, dict[str, Any]]) -> None:
