@@ -175,10 +175,6 @@ def copy_tracked(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
-def _runs_polars(module: str) -> bool:
-    return "import polars" in (ROOT / module).read_text(encoding="utf-8")
-
-
 def configure(work: Path, modules: list[str], tests: list[str]) -> None:
     """mutmut's settings in the copy's pyproject.toml."""
     # Every tracked top-level folder and file (a test may read README.md), as mutmut's own copy
@@ -204,11 +200,11 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
             "not slow",
         ],
         "pytest_add_cli_args_test_selection": tests,
-        # A module that runs polars: mutmut's parent never runs a test, a fork server (tests
-        # collected, none run) forks each mutant's child. Forked from a parent that ran polars,
-        # a child hangs on the lock of polars' thread pool (scorer/summarize.py),
-        # POLARS_MAX_THREADS=1 or not. The others keep mutmut's default.
-        "process_isolation": "forkserver" if any(_runs_polars(m) for m in modules) else "fork",
+        # A fork server (tests collected, none run) forks each mutant's child, never mutmut's
+        # parent: forked from a parent that ran polars, a child hangs on the lock of polars'
+        # thread pool (scorer/summarize.py), POLARS_MAX_THREADS=1 or not. Every module, not only
+        # those that import polars: their tests may run it (the judge's hung two children so).
+        "process_isolation": "forkserver",
         "forkserver_warmup": "collect",
         # The fork server kills a child after half its CPU limit in wall time; on a shared,
         # loaded machine a niced child gets a tenth of a core, and mutmut's default (15) timed
