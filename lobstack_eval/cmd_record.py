@@ -222,10 +222,9 @@ def _settings(
 
 def _wire(dialect: str, stream: bool, params: list[str]) -> Wire:
     """--dialect, --stream and --param, checked: a bad one is a usage error naming it."""
-    from scorer.wire.dialect import dialect as known_dialect
-    from scorer.wire.settings import Wire, parse_params
+    from scorer.wire.dialect import checked_wire
 
-    return Wire(known_dialect(dialect).name, stream, parse_params(params))
+    return checked_wire(dialect, stream, params)
 
 
 def _history_dir(cassettes: Path, run: RunStamp | None) -> Path:

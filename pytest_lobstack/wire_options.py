@@ -56,12 +56,12 @@ def read_wire(option: Any) -> Any:
             "replays with the wire it was recorded with)"
         )
     from scorer.errors import LobstackError
-    from scorer.wire.dialect import dialect
-    from scorer.wire.settings import Wire, parse_params
+    from scorer.wire.dialect import checked_wire
 
     try:
-        name = dialect(option.lobstack_dialect or "chat").name
-        return Wire(name, option.lobstack_stream, parse_params(option.lobstack_param))
+        return checked_wire(
+            option.lobstack_dialect or "chat", option.lobstack_stream, option.lobstack_param
+        )
     except LobstackError as exc:
         raise pytest.UsageError(
             exc.message.replace("--param", "--lobstack-param").replace(

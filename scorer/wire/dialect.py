@@ -25,7 +25,7 @@ from scorer.wire.response import (
     body_error,
     parse_completion,
 )
-from scorer.wire.settings import Wire
+from scorer.wire.settings import Wire, parse_params
 
 RETRY_STATUSES = TRANSPORT_CODES  # the method's transport errors, one set for HTTP and in-body
 
@@ -101,3 +101,10 @@ def dialect(name: str) -> Dialect:
         raise UsageError(
             f"unknown API dialect {name!r}; known: {', '.join(sorted(DIALECTS))}"
         ) from None
+
+
+def checked_wire(name: str, stream: bool, params: list[str] | tuple[str, ...]) -> Wire:
+    """The wire a recording asks for (``record --dialect --stream --param``, the plugin's
+    ``--lobstack-*``): the dialect by its registered name, the settings parsed; a UsageError
+    naming a bad one."""
+    return Wire(dialect(name).name, stream, parse_params(params))
