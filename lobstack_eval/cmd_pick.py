@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from lobstack_eval.options import DELTA
+
 
 def pick(
     rows: Path = typer.Argument(
@@ -14,10 +16,11 @@ def pick(
         metavar="ROWS",
         help="A reports dir or its cases.parquet, or a rows dataset dir (rescore --rows).",
     ),
-    delta: str = typer.Option(
+    delta: float = typer.Option(
         None,
         "--delta",
         metavar="POINTS",
+        parser=DELTA,
         help="How many Overall points below the leader still count as good enough [default: 10].",
     ),
     axis: str = typer.Option(
@@ -35,9 +38,11 @@ def pick(
     """Print each model's place on the cost-quality front (on it, dominated, ambiguous, with its
     bootstrap probability) and the pick: the cheapest model not worse than the leader by more
     than --delta points, with what it saves."""
-    from replay.leaderboard.pick import parse_axis, parse_delta, pick_front
+    from replay.leaderboard.pick import parse_axis, pick_front
+    from scorer.front import DELTA as DEFAULT_DELTA
 
-    _, lines = pick_front(rows, suite_version, tuple(model), parse_axis(axis), parse_delta(delta))
+    points = DEFAULT_DELTA if delta is None else delta
+    _, lines = pick_front(rows, suite_version, tuple(model), parse_axis(axis), points)
     for line in lines:
         typer.echo(line)
     return 0

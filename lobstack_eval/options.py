@@ -73,6 +73,8 @@ def between(option: str, what: str, high: float, *, high_inclusive: bool) -> Par
 
 # --detect of rescore --power and diff runs: the Overall drop to detect, in points.
 DETECT = between("--detect", "points", 100, high_inclusive=True)
+# --delta of pick: how many Overall points below the leader still count as good enough.
+DELTA = between("--delta", "points", 100, high_inclusive=True)
 
 
 def _float(text: Any) -> float:

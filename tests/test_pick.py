@@ -49,8 +49,8 @@ def test_pick_on_the_latency_axis_and_a_delta_of_its_own(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--delta", "0"], "error: --delta 0: expected points between 0 and 100"),
-        (["--delta", "nan"], "error: --delta nan: expected points between 0 and 100"),
+        (["--delta", "0"], "error: --delta: expected points between 0 and 100, got '0'"),
+        (["--delta", "nan"], "error: --delta: expected points between 0 and 100, got 'nan'"),
         (["--axis", "price"], "error: --axis price: expected one of cost, latency"),
     ],
 )

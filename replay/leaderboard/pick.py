@@ -3,7 +3,6 @@ compute the front and the pick (``scorer.front``) and render them (``replay.fron
 
 from __future__ import annotations
 
-import math
 import textwrap
 from pathlib import Path
 
@@ -12,19 +11,6 @@ from replay.leaderboard.slices import slice_leaderboard
 from replay.wire_rows import board_rows
 from scorer.errors import UsageError
 from scorer.front import AXES, DELTA, Front, front
-
-
-def parse_delta(text: str | None) -> float:
-    """--delta as points in (0, 100] (the default when not given)."""
-    if text is None:
-        return DELTA
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value <= 100:  # also refuses nan and inf
-        raise UsageError(f"--delta {text}: expected points between 0 and 100")
-    return value
 
 
 def parse_axis(text: str | None) -> str:
