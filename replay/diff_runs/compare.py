@@ -9,11 +9,13 @@ got another verdict is a scoring change (see ``scorer.answers``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from replay.diff_runs.model import CasePair, MetricDelta, ModelDiff, RunDiff, Sample
-from replay.results.typed import SuiteRef
+from replay.results.cases import CaseEntry
+from replay.results.typed import ResultsDocument, SuiteRef, document_repeats
 from scorer.answers import answer_digests, same_answers
 from scorer.repeats import REPEAT_METRICS
 from scorer.stats.case_exact import paired_difference
@@ -32,7 +34,7 @@ DEFAULT_DETECT = (
 
 
 def compare(
-    a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]], detect: float = DEFAULT_DETECT
+    a: dict[str, ResultsDocument], b: dict[str, ResultsDocument], detect: float = DEFAULT_DETECT
 ) -> RunDiff:
     """Compare two runs (model -> results dict, as from ``load_run``), matching models by name.
 
@@ -53,7 +55,7 @@ def compare(
 
 
 def compare_model(
-    a: dict[str, Any], b: dict[str, Any], detect: float = DEFAULT_DETECT
+    a: ResultsDocument, b: ResultsDocument, detect: float = DEFAULT_DETECT
 ) -> ModelDiff:
     """Compare one model's results in run A and run B."""
     by_id_a = {r["id"]: r for r in a["results"]}
@@ -64,7 +66,7 @@ def compare_model(
     cases = tuple(_outcome(cid, by_id_a.get(cid), by_id_b.get(cid)) for cid in order)
     to_failed = tuple(c for c in cases if c.kind == "to_failed")
     to_passed = tuple(c for c in cases if c.kind == "to_passed")
-    repeats_a, repeats_b = _repeats(a), _repeats(b)
+    repeats_a, repeats_b = document_repeats(a), document_repeats(b)
     paired = [c for c in cases if c.difference is not None]
     differences = [c.difference for c in paired if c.difference is not None]
     single = repeats_a == 1 and repeats_b == 1
@@ -73,8 +75,8 @@ def compare_model(
     worse = _worse_p(paired, single, runs_a)
     return ModelDiff(
         model=b["model"] if a["model"] == b["model"] else f"{a['model']} -> {b['model']}",
-        suite_a=_suite_ref(a),
-        suite_b=_suite_ref(b),
+        suite_a=SuiteRef.of(a["suite"]),
+        suite_b=SuiteRef.of(b["suite"]),
         cases=cases,
         to_failed=to_failed,
         to_passed=to_passed,
@@ -110,7 +112,7 @@ def compare_model(
     )
 
 
-def history_runs(results: dict[str, Any]) -> int:
+def history_runs(results: ResultsDocument) -> int:
     """How many runs a (merged) results document holds: 1 for a plain run."""
     history = results.get(HISTORY_KEY)
     return len(history["runs"]) if isinstance(history, dict) else 1
@@ -146,12 +148,7 @@ def _mean_scored(paired: list[CasePair], side: str) -> float:
     return sum(counts) / len(counts) if counts else 1.0
 
 
-def _repeats(results: dict[str, Any]) -> int:
-    value = results.get("repeats", 1)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
-
-
-def case_samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
+def case_samples(result: CaseEntry | None) -> tuple[Sample, ...]:
     """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample)."""
     if result is None:
         return ()
@@ -166,7 +163,7 @@ def case_samples(result: dict[str, Any] | None) -> tuple[Sample, ...]:
 _PLAIN = {status: Sample(status) for status in STATUSES}
 
 
-def _sample(run: dict[str, Any]) -> Sample:
+def _sample(run: CaseEntry) -> Sample:
     """One repeat: its stored digests when it kept them, else those of its steps' answers."""
     stored = run.get("answers_sha256")
     if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
@@ -197,7 +194,7 @@ def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]
     )
 
 
-def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None) -> CasePair:
+def _outcome(case_id: str, ra: CaseEntry | None, rb: CaseEntry | None) -> CasePair:
     group = (rb or ra or {}).get("group")
     samples_a, samples_b = case_samples(ra), case_samples(rb)
     return CasePair(
@@ -213,7 +210,7 @@ def _outcome(case_id: str, ra: dict[str, Any] | None, rb: dict[str, Any] | None)
     )
 
 
-def _reason(result: dict[str, Any] | None) -> str | None:
+def _reason(result: CaseEntry | None) -> str | None:
     """The result's ``reason``; for contract-minimal files without it, the first failing
     step's reason."""
     if result is None or result["status"] == "passed":
@@ -231,17 +228,8 @@ def _reason(result: dict[str, Any] | None) -> str | None:
     return None
 
 
-def _suite_ref(results: dict[str, Any]) -> SuiteRef:
-    suite = results["suite"]
-    name, sha = suite.get("name"), suite.get("sha256")
-    return SuiteRef(
-        name=name if isinstance(name, str) else "?",
-        version=suite["version"],
-        sha256=sha if isinstance(sha, str) else None,
-    )
-
-
-def _metric_delta(name: str, ma: dict[str, Any], mb: dict[str, Any]) -> MetricDelta:
+def _metric_delta(name: str, ma: Mapping[str, Any], mb: Mapping[str, Any]) -> MetricDelta:
+    # free JSON: a metric's entry as written (``rate``, ``ci``), read across format versions
     a_rate, b_rate = _number(ma.get("rate")), _number(mb.get("rate"))
     return MetricDelta(
         name=name,

@@ -17,12 +17,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from replay.diff_runs.compare import HISTORY_KEY, case_samples
+from replay.results.cases import CaseEntry
+from replay.results.typed import ResultsDocument, document_repeats
 from scorer.errors import ResultsError
 from scorer.repeats import aggregate_status
 from scorer.wire.settings import results_wire
 
 
-def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+def merge_history(model: str, runs: Sequence[tuple[str, ResultsDocument]]) -> ResultsDocument:
     """One document for ``model`` from its earlier runs (source name, results document), first
     run first.
 
@@ -52,8 +54,8 @@ def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dic
             )
     if len(runs) == 1:
         return first
-    samples: dict[str, list[dict[str, Any]]] = {}
-    merged: dict[str, dict[str, Any]] = {}
+    samples: dict[str, list[CaseEntry]] = {}
+    merged: dict[str, CaseEntry] = {}
     for _, doc in runs:
         for result in doc["results"]:
             case_id = result["id"]
@@ -70,12 +72,12 @@ def merge_history(model: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> dic
     return {
         **first,
         "results": results,
-        "repeats": sum(_repeats(doc) for _, doc in runs),
+        "repeats": sum(document_repeats(doc) for _, doc in runs),
         HISTORY_KEY: {"runs": [source for source, _ in runs]},
     }
 
 
-def _samples(result: dict[str, Any]) -> list[dict[str, Any]]:
+def _samples(result: CaseEntry) -> list[CaseEntry]:
     """A case's samples in one run, with the digests of their answers where the run kept them."""
     return [
         {"status": s.status}
@@ -85,12 +87,7 @@ def _samples(result: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _repeats(doc: dict[str, Any]) -> int:
-    value = doc.get("repeats", 1)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
-
-
-def _suite(doc: dict[str, Any]) -> tuple[Any, Any]:
+def _suite(doc: ResultsDocument) -> tuple[Any, Any]:
     return doc["suite"].get("name"), doc["suite"].get("version")
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from recorder.slug import model_slug
 from replay.drift.identity import identity_of
+from replay.results.cases import CaseEntry
 from replay.results.read import expand_pattern, read_results
+from replay.results.typed import ResultsDocument
 from scorer.drift.history import RunRecord, tally_cases
 from scorer.errors import HistoryError, ResultsError
 from scorer.iso_date import is_iso_date
@@ -118,7 +119,7 @@ def load_history(paths: Sequence[Path], model: str | None = None) -> list[RunRec
     return runs
 
 
-def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
+def run_record(file: Path, data: ResultsDocument) -> RunRecord:
     """One results document as a dated run; a ResultsError naming the file and field when ``run`` is
     missing or misshapen (the date must be the recording's own: there is no fallback to a
     file time)."""
@@ -146,7 +147,7 @@ def run_record(file: Path, data: dict[str, Any]) -> RunRecord:
     )
 
 
-def _statuses(results: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+def _statuses(results: list[CaseEntry]) -> Iterator[tuple[str, str]]:
     """Each repeat's (case id, status) of a checked document's entries, read in place: the
     ``CaseResult`` objects ``case_entries`` builds cost more than the tally (10,000 runs)."""
     for entry in results:

@@ -17,6 +17,7 @@ from typing import Any
 
 from replay.drift.load import run_record
 from replay.results.read import read_results
+from replay.results.typed import ResultsDocument
 from scorer.drift.history import DriftReport, analyse
 from scorer.drift.run_order import run_order
 from scorer.errors import LobstackError, ResultsError
@@ -66,7 +67,7 @@ class Timeline:
     drift_error: str | None = None
 
 
-def _point(document: dict[str, Any], changed: frozenset[str]) -> RunPoint:
+def _point(document: ResultsDocument, changed: frozenset[str]) -> RunPoint:
     run = document["run"]
     overall = document["metrics"]["overall"]
     ci = overall.get("ci")
@@ -82,12 +83,12 @@ def _point(document: dict[str, Any], changed: frozenset[str]) -> RunPoint:
     )
 
 
-def timelines(documents: Mapping[Path, dict[str, Any]]) -> list[Timeline]:
+def timelines(documents: Mapping[Path, ResultsDocument]) -> list[Timeline]:
     """The timeline of every model (by slug) with at least two runs among ``documents`` (each
     results document by the file it was read from, ``read_history``), sorted by model name, each
     with the drift test over its runs and the change point it found. Documents without ``run``
     (plain recordings) are not runs and are left out."""
-    by_model: dict[str, dict[Path, dict[str, Any]]] = {}
+    by_model: dict[str, dict[Path, ResultsDocument]] = {}
     for path, document in documents.items():
         if isinstance(document.get("run"), dict):
             by_model.setdefault(str(document["model_slug"]), {})[path] = document
@@ -109,12 +110,12 @@ def timelines(documents: Mapping[Path, dict[str, Any]]) -> list[Timeline]:
     return sorted(found, key=lambda t: (t.model, t.model_slug))
 
 
-def _run_order(document: dict[str, Any]) -> tuple[str, Any]:
+def _run_order(document: ResultsDocument) -> tuple[str, Any]:
     run = document["run"]
     return run_order(run.get("date") or "", str(run["id"]))
 
 
-def drift_of(runs: Mapping[Path, dict[str, Any]]) -> tuple[DriftReport | None, str | None]:
+def drift_of(runs: Mapping[Path, ResultsDocument]) -> tuple[DriftReport | None, str | None]:
     """``drift``'s verdict over one model's run documents (by the file each was read from), or why
     they cannot be tested (an undated run, two suite files...: the message ``drift`` would print,
     naming the files)."""
@@ -124,7 +125,7 @@ def drift_of(runs: Mapping[Path, dict[str, Any]]) -> tuple[DriftReport | None, s
         return None, exc.message
 
 
-def read_history(history_dir: Path) -> dict[Path, dict[str, Any]]:
+def read_history(history_dir: Path) -> dict[Path, ResultsDocument]:
     """Every ``<history_dir>/<run-id>/<model-slug>/results.json`` (the report dirs of a history's
     runs, as the watch recipe writes them), read and checked, by path in path order; a ResultsError
     names the first that is not usable."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.html._labels import GROUP_LABELS, STATUS_CLASS
-from replay.results.cases import CaseResult
+from replay.results.cases import CaseEntry, CaseResult
 from replay.results.typed import ResultsDocument, SuiteData
 from scorer.summary import ModelSummary
 
@@ -54,7 +54,7 @@ def group_spans(case_ids: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
     return spans
 
 
-def _by_id(result: ResultsDocument) -> dict[str, dict[str, Any]]:
+def _by_id(result: ResultsDocument) -> dict[str, CaseEntry]:
     # free JSON: each case entry as written, handed to the page as is
     return {str(r.get("id")): r for r in result.get("results", []) if isinstance(r, dict)}
 
@@ -132,5 +132,5 @@ def details(
     }
 
 
-def _run_detail(run: dict[str, Any]) -> dict[str, Any]:  # free JSON: one repeat, as written
+def _run_detail(run: CaseEntry) -> dict[str, Any]:  # free JSON: the blob of one repeat
     return {k: run.get(k) for k in ("repeat", "status", "reason", "steps", "attempts")}

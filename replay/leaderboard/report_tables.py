@@ -15,7 +15,7 @@ from replay.results.typed import ResultsDocument, SuiteRef
 from replay.rows import dataset
 from replay.rows.schema import Frames
 from replay.rows.store import write_table
-from replay.rows.wires import footer
+from replay.rows.wires import WireEntry, footer
 from replay.shard import Shard
 from replay.wire_rows import board_rows
 from scorer.results import dumps
@@ -53,7 +53,7 @@ def write_tables(
     tables: Frames,
     shard: Shard | None = None,
     rows: Path | None = None,
-    wires: dict[str, dict[str, Any]] | None = None,
+    wires: dict[str, WireEntry] | None = None,
 ) -> list[Path]:
     """Write the rows, then (whole runs) the leaderboard from the rows and any ``rows`` partitions,
     or (a shard) ``shard.json``; ``wires``, the footer entries of the runs of another wire

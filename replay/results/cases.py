@@ -12,6 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# One case entry of a results document as written (``results[]``, or one of its ``runs``): diff
+# runs, drift and the rows read its steps, answers and reasons across format versions.
+CaseEntry = dict[str, Any]
+
 
 @dataclass(frozen=True)
 class CaseResult:

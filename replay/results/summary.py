@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from replay.results.cases import CaseEntry
 from scorer.errors import ResultsError
 from scorer.metrics import METRICS, REPEAT_METRICS
 from scorer.status import is_scored
@@ -68,7 +69,7 @@ def _counts(value: Any, where: str) -> Counts:
     return Counts(total, scored, errored, unrecorded)
 
 
-def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
+def _tallies(results: list[CaseEntry]) -> tuple[CaseTally, ...]:
     # free JSON: the case entries as written (``check`` vouched for ids and statuses)
     """Each case's (passed, scored) case-runs, in the file's order."""
     found = []
@@ -83,7 +84,7 @@ def _tallies(results: list[dict[str, Any]]) -> tuple[CaseTally, ...]:
     return tuple(found)
 
 
-def _spent(entry: dict[str, Any]) -> tuple[float, tuple[float, ...]]:  # free JSON: an entry
+def _spent(entry: CaseEntry) -> tuple[float, tuple[float, ...]]:
     """What a case's answered attempts cost (the prices known, summed exactly as the rows sum them)
     and their wall times, over its repeats (``runs``; else the entry's own attempts)."""
     runs = entry.get("runs") if isinstance(entry.get("runs"), list) else None

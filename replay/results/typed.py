@@ -27,6 +27,13 @@ ResultsDocument = dict[str, Any]
 SuiteData = dict[str, Any]
 
 
+def document_repeats(document: Mapping[str, Any]) -> int:
+    """Samples per case a results document states: ``repeats`` when it is an int >= 1, else 1 (a
+    file that does not say, or a merged history built by hand)."""
+    value = document.get("repeats", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
+
 @dataclass(frozen=True)
 class SuiteRef:
     """The suite a results document (or a slice of rows) was scored with: what a board's title
@@ -81,7 +88,7 @@ class Results:
     @property
     def repeats(self) -> int:
         """Samples per case (1 for a file that does not say)."""
-        return int(self.document.get("repeats", 1))
+        return document_repeats(self.document)
 
 
 def results_value(document: ResultsDocument, source: str = "") -> Results:

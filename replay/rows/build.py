@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from replay.results.cases import CaseEntry
 from replay.results.typed import ResultsDocument
 from replay.rows.schema import COST_SCALE, Frames, Row, Rows, schema, sort_columns
 from scorer.errors import ResultsError
@@ -86,7 +87,7 @@ def _arguments_text(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _detail(case: Case, entry: dict[str, Any], status: str, key: Row) -> tuple[Row, list[Row]]:
+def _detail(case: Case, entry: CaseEntry, status: str, key: Row) -> tuple[Row, list[Row]]:
     # free JSON: ``entry`` is a case entry (or one repeat of it) as results.json holds it
     """The full row of a case-run whose steps and attempts the entry holds, and its calls rows."""
     steps, attempts = entry.get("steps") or [], entry.get("attempts") or []

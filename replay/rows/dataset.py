@@ -60,7 +60,7 @@ from replay.rows.schema import (
 )
 from replay.rows.store import check_file, write_table
 from replay.rows.unmatched import no_value, unknown_models
-from replay.rows.wires import footer
+from replay.rows.wires import WireEntry, footer
 from scorer.errors import ResultsError, UsageError
 
 __all__ = [
@@ -92,9 +92,7 @@ def check_layout(root: Path) -> None:
         )
 
 
-def append(
-    root: Path, tables: Frames, wires: dict[str, dict[str, Any]] | None = None
-) -> list[Path]:
+def append(root: Path, tables: Frames, wires: dict[str, WireEntry] | None = None) -> list[Path]:
     """Write one partition per (suite version, model) of ``tables``; a partition written before is
     replaced. ``wires``: the footer entries of models recorded through another wire (their cases
     files carry them: ``replay.rows.wires``). Refused (ResultsError, before any file is written)

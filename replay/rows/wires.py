@@ -22,9 +22,12 @@ from scorer.summary import ModelSummary
 from scorer.wire.settings import wire_from_json
 
 META_WIRES = "lobstack_eval.wires"
+# free JSON: one model's footer entry as written (the results document's ``wire`` object and its
+# ``transport_anomalies`` count); ``labels`` checks one read back
+WireEntry = dict[str, Any]
 
 
-def wire_entry(document: Mapping[str, Any]) -> dict[str, Any] | None:
+def wire_entry(document: Mapping[str, Any]) -> WireEntry | None:
     """A results document's footer entry: its wire and its case-runs with a transport anomaly
     (None when it was not streamed); None for the method's request (no ``wire`` field)."""
     wire = document.get("wire")
@@ -35,7 +38,7 @@ def wire_entry(document: Mapping[str, Any]) -> dict[str, Any] | None:
     return {**wire, "transport_anomalies": cases if isinstance(cases, int) else None}
 
 
-def wires_of(documents: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+def wires_of(documents: Iterable[Mapping[str, Any]]) -> dict[str, WireEntry]:
     """``{model_slug: entry}`` of the documents recorded through another wire."""
     found = {}
     for document in documents:
@@ -45,9 +48,7 @@ def wires_of(documents: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]
     return found
 
 
-def footer(
-    wires: Mapping[str, dict[str, Any]], slugs: Iterable[str] | None = None
-) -> dict[str, str]:
+def footer(wires: Mapping[str, WireEntry], slugs: Iterable[str] | None = None) -> dict[str, str]:
     """The key-value metadata of a cases file holding the rows of ``slugs`` (all: None); empty when
     none of them has a wire."""
     keep = {s: e for s, e in wires.items() if slugs is None or s in set(slugs)}
