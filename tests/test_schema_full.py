@@ -161,34 +161,105 @@ def test_full_schema_too_deep_for_the_metaschema_is_one_line() -> None:
         ("#/a/b~1c/d~0e/q", None),
         ("x", None),
         ("#a", None),
+        ("#/s/0", None),  # a string is not indexed
+        ("#/s/x", None),
     ],
 )
 def test_resolve_local_json_pointers(ref: str, found: Any) -> None:
     from scorer.schema.full import resolve_local
 
-    root = {"a": {"b/c": {"d~e": 1}}, "l": [10, 20], "%": 5, "": 7}
+    root = {"a": {"b/c": {"d~e": 1}}, "l": [10, 20], "%": 5, "": 7, "s": "abc"}
     assert resolve_local(root, ref) == (root if found == "root" else found)
 
 
 def test_full_validator_checks_formats_and_runs_patterns_by_re2() -> None:
     from scorer.schema.full import make_full_validator
 
+    by_pattern = make_full_validator({"pattern": "^a"})
+    assert list(by_pattern.iter_errors("ab")) == []  # a string that matches
+    assert [e.message for e in by_pattern.iter_errors("ba")] == ["'ba' does not match '^a'"]
+    assert list(by_pattern.iter_errors(5)) == []  # a pattern applies to strings only
     validator = make_full_validator(
         {
             "type": "object",
             "properties": {
                 "d": {"format": "date"},
-                "s": {"pattern": "^a"},
                 "t": {"format": "time"},
                 "u": {"format": "made-up"},
             },
         }
     )
-    bad = {"d": "2026-02-30", "s": "ba", "t": "25:00:00Z", "u": "x"}
-    assert sorted(e.message for e in validator.iter_errors(bad)) == [
+    bad = {"d": "2026-02-30", "t": "25:00:00Z", "u": "x"}
+    assert [e.message for e in validator.iter_errors(bad)] == [
         "'2026-02-30' is not a 'date'",
         "'25:00:00Z' is not a 'time'",
-        "'ba' does not match '^a'",
     ]
-    assert list(validator.iter_errors({"d": "2026-02-28", "s": 5, "t": "23:00:00Z"})) == []
-    assert list(validator.iter_errors({"s": "ab"})) == []
+    assert list(validator.iter_errors({"d": "2026-02-28", "t": "23:00:00Z"})) == []
+
+
+# A schema object holding every keyword with subschemas, each walked (a benign one everywhere).
+EVERY_KEYWORD: dict[str, Any] = {
+    **{k: {} for k in ("not", "if", "then", "else", "additionalProperties", "items", "contains")},
+    **{k: {} for k in ("propertyNames", "unevaluatedItems", "unevaluatedProperties")},
+    "contentSchema": {},
+    **{k: [{}] for k in ("allOf", "anyOf", "oneOf", "prefixItems")},
+    **{k: {"a": {}} for k in ("dependentSchemas", "properties", "patternProperties")},
+}
+
+
+@pytest.mark.parametrize(
+    ("key", "step"),
+    [
+        ("not", "not"),
+        ("contentSchema", "contentSchema"),
+        ("allOf", "allOf[0]"),
+        ("prefixItems", "prefixItems[0]"),
+        ("dependentSchemas", "dependentSchemas.a"),
+        ("patternProperties", "patternProperties.a"),
+    ],
+)
+def test_every_keyword_with_subschemas_is_walked(key: str, step: str) -> None:
+    from scorer.schema.full import full_schema_problems
+
+    assert full_schema_problems(EVERY_KEYWORD, "p") == []
+    schema = {**EVERY_KEYWORD, key: {"a": {"$id": "x"}} if step.endswith(".a") else {"$id": "x"}}
+    if step.endswith("[0]"):
+        schema[key] = [{"$id": "x"}]
+    assert full_schema_problems(schema, "p") == [
+        f"p.{step}.$id: a nested $id is not supported (one resource per tool)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("schema", "problem"),
+    [
+        ({"$ref": "#a"}, "p.$ref: '#a' is not a local reference (#/...); nothing is fetched"),
+        # Both $defs and definitions are read, used or not.
+        (
+            {"$defs": {"a": {}}, "definitions": {"b": {"$id": "x"}}},
+            "p.definitions.b.$id: a nested $id is not supported (one resource per tool)",
+        ),
+        (
+            {"$defs": {"a": {"$id": "x"}}, "definitions": {"b": {}}},
+            "p.$defs.a.$id: a nested $id is not supported (one resource per tool)",
+        ),
+        # A boolean subschema walked first does not end the walk.
+        (
+            {"properties": {"a": {"$id": "x"}, "b": True}},
+            "p.properties.a.$id: a nested $id is not supported (one resource per tool)",
+        ),
+        # A $ref met in a schema reached through a $ref is followed too.
+        (
+            {
+                "$ref": "#/$defs/a",
+                "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+            },
+            "p.$ref.$ref.$ref: '#/$defs/a' refers back to itself without descending into the "
+            "value (a cycle that never ends)",
+        ),
+    ],
+)
+def test_full_schema_walk_exact(schema: dict[str, Any], problem: str) -> None:
+    from scorer.schema.full import full_schema_problems
+
+    assert full_schema_problems(schema, "p") == [problem]
