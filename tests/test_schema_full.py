@@ -197,13 +197,14 @@ def test_full_validator_checks_formats_and_runs_patterns_by_re2() -> None:
     assert list(validator.iter_errors({"d": "2026-02-28", "t": "23:00:00Z"})) == []
 
 
-# A schema object holding every keyword with subschemas, each walked (a benign one everywhere).
+# A schema object holding every keyword with subschemas, each one true (walked, and nothing in it):
+# the root is the only object, so each kind of keyword is shown walked by one bad subschema.
 EVERY_KEYWORD: dict[str, Any] = {
-    **{k: {} for k in ("not", "if", "then", "else", "additionalProperties", "items", "contains")},
-    **{k: {} for k in ("propertyNames", "unevaluatedItems", "unevaluatedProperties")},
-    "contentSchema": {},
-    **{k: [{}] for k in ("allOf", "anyOf", "oneOf", "prefixItems")},
-    **{k: {"a": {}} for k in ("dependentSchemas", "properties", "patternProperties")},
+    **{k: True for k in ("not", "if", "then", "else", "additionalProperties", "items")},
+    **{k: True for k in ("contains", "propertyNames", "unevaluatedItems")},
+    **{k: True for k in ("unevaluatedProperties", "contentSchema")},
+    **{k: [True] for k in ("allOf", "anyOf", "oneOf", "prefixItems")},
+    **{k: {"a": True} for k in ("dependentSchemas", "properties", "patternProperties")},
 }
 
 
