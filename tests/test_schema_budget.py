@@ -23,7 +23,7 @@ def test_node_count_and_the_budget_it_gives() -> None:
 @pytest.mark.parametrize(
     ("ref", "found"),
     [
-        ("#", (True, {"n": None, "l": [1, {"a/b": 2, "c~d": 3}]})),
+        ("#", (True, "the root")),
         ("#/n", (True, None)),  # found, and null: apart from not found
         ("#/m", (False, None)),
         ("#/l/0", (True, 1)),
@@ -33,13 +33,17 @@ def test_node_count_and_the_budget_it_gives() -> None:
         ("#/l/x", (False, None)),
         ("#/n/x", (False, None)),
         ("x", (False, None)),
-        ("#n", (False, None)),
+        ("#n", (False, None)),  # not a pointer, though "" is a key
+        ("#/", (True, "empty")),  # the key ""
+        ("#/s/0", (False, None)),  # a string is not indexed
+        ("#/s/x", (False, None)),
     ],
 )
 def test_resolve_pointer_exact(ref: str, found: tuple[bool, Any]) -> None:
     from scorer.schema.budget import resolve_pointer
 
-    assert resolve_pointer({"n": None, "l": [1, {"a/b": 2, "c~d": 3}]}, ref) == found
+    root = {"n": None, "l": [1, {"a/b": 2, "c~d": 3}], "": "empty", "s": "abc"}
+    assert resolve_pointer(root, ref) == ((True, root) if ref == "#" else found)
 
 
 def test_the_walk_budget_at_its_edge() -> None:
@@ -59,7 +63,13 @@ def test_the_walk_budget_at_its_edge() -> None:
     # A $ref followed is walked again: 2 objects, 1 followed, and the $defs (2 objects).
     refs = {"items": {"$ref": "#/$defs/A"}, "$defs": {"A": {}}}
     assert schema_problems(refs, Budget(5)) == []
-    assert schema_problems(refs, Budget(4))[0][0] == "$defs.A"
+    assert schema_problems(refs, Budget(4)) == [
+        (
+            "$defs.A",
+            "expands to more nodes than suite new walks with each $ref followed (a $ref graph "
+            "that multiplies)",
+        )
+    ]
 
 
 def test_the_walk_depth_at_its_edge() -> None:
@@ -76,9 +86,13 @@ def test_the_walk_depth_at_its_edge() -> None:
     for _ in range(31):
         in_array = {"prefixItems": [in_array]}
     assert schema_problems(in_array, Budget(1000)) == []
-    assert schema_problems({"prefixItems": [in_array]}, Budget(1000))[0][1] == (
-        "nests deeper than 64 levels with each $ref followed"
-    )
+    # The first list past 64: the 33rd prefixItems, at depth 65.
+    assert schema_problems({"prefixItems": [in_array]}, Budget(1000)) == [
+        (
+            "prefixItems" + "[0].prefixItems" * 32,
+            "nests deeper than 64 levels with each $ref followed",
+        )
+    ]
 
 
 @pytest.mark.parametrize(
@@ -101,6 +115,17 @@ def test_the_walk_depth_at_its_edge() -> None:
            "the value (a validator would recurse forever)")]),
         ({"$ref": "#"}, [("$ref.$ref", "'#' loops back to itself without reaching a part of the "
           "value (a validator would recurse forever)")]),
+        # A loop through allOf never reaches a part of the value either.
+        ({"$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}, "$ref": "#/$defs/A"},
+         [("$defs.A.allOf[0].$ref.allOf[0].$ref", "'#/$defs/A' loops back to itself without "
+           "reaching a part of the value (a validator would recurse forever)")]),
+        ({"$defs": {"A" * 250: {"$ref": "#/$defs/" + "A" * 250}}},
+         [("$defs." + "A" * 250 + ".$ref.$ref", repr("#/$defs/" + "A" * 192) + " loops back to "
+           "itself without reaching a part of the value (a validator would recurse forever)")]),
+        # A scalar in an array (required's names) does not end the walk.
+        ({"required": ["x"], "properties": {"a": {"$ref": "#/nope"}}},
+         [("properties.a.$ref", "'#/nope' is not a local reference that resolves (only #/... "
+           "pointers into the schema are followed; nothing is fetched)")]),
         # Through a part of the value, a loop is a recursive type: walked once, fine.
         ({"properties": {"a": {"$ref": "#"}}}, []),
         ({"items": {"$ref": "#"}}, []),
@@ -149,4 +174,42 @@ def test_listing_problems_stop_when_the_budget_is_spent(monkeypatch: pytest.Monk
     # own problem is never looked for.
     assert budget.listing_problems([("a", doubled), ("b", {"type": "x"})]) == [
         f"tool 'a': parameters.$defs.A.properties: {spent}"
+    ]
+
+
+def test_listing_problems_bound_the_tools_and_show_each_line_on_one_line() -> None:
+    assert listing_problems([(f"t{i}", None) for i in range(10_001)]) == [
+        "10001 tools: more than the 10000 suite new drafts from (choose some with --include TOOL)"
+    ]
+    assert listing_problems([("t", {"properties": {"a\tb\nc": {"type": "x"}}})]) == [
+        "tool 't': parameters.properties.a\\x09b\\x0ac.type: 'x' is not valid under any of the "
+        "given schemas"
+    ]
+
+
+def test_listing_problems_go_on_while_the_budget_is_not_overdrawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scorer.schema import budget
+
+    monkeypatch.setattr(budget, "BUDGET_BASE", 1)
+    monkeypatch.setattr(budget, "BUDGET_PER_NODE", 0)  # one object to walk in all
+    # a's walk spends it to 0, exactly: b is still walked, and overdraws it.
+    assert budget.listing_problems([("a", {"type": "object"}), ("b", {"type": "x"})]) == [
+        "tool 'b': parameters: expands to more nodes than suite new walks with each $ref "
+        "followed (a $ref graph that multiplies)"
+    ]
+
+
+def test_each_ref_followed_is_one_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorer.schema import budget
+
+    # The root (0), its items (1), the root again through "#" (2), its items (3); no further:
+    # "#" is on the path.
+    recursive = {"items": {"$ref": "#"}}
+    monkeypatch.setattr(budget, "MAX_DEPTH", 3)
+    assert budget.schema_problems(recursive, budget.Budget(1000)) == []
+    monkeypatch.setattr(budget, "MAX_DEPTH", 2)
+    assert budget.schema_problems(recursive, budget.Budget(1000)) == [
+        ("items.$ref.items", "nests deeper than 2 levels with each $ref followed")
     ]
