@@ -137,3 +137,30 @@ def test_text_reads_back_to_the_same_values() -> None:
         assert loads_text(text) == json.loads(text)
     value = {"big": 2**70, "float": 2.7755575615628914e-15, "text": "é\n🙂"}
     assert loads_text(dumps_indented(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("\udc80", '"\\udc80"'),
+        (["\udc80"], '[\n  "\\udc80"\n]'),
+        ({"s": "a\udc80", "b": 2**64}, '{\n  "b": 18446744073709551616,\n  "s": "a\\udc80"\n}'),
+        ({"e": 1e-05, "f": [1e16, 0.5]}, '{\n  "e": 1e-05,\n  "f": [\n    1e+16,\n    0.5\n  ]\n}'),
+    ],
+    ids=["bare-surrogate", "surrogate-in-list", "surrogate-and-big-int", "exponents"],
+)
+def test_exact_text_of_what_python_cannot_write_as_utf8(value: Any, text: str) -> None:
+    """A lone surrogate (valid JSON as its escape) is written as that escape, so the text is
+    UTF-8 and reads back to the same string; written out by hand."""
+    from scorer.json_text import loads_text
+
+    assert dumps_indented(value) == text
+    text.encode("utf-8")
+    assert loads_text(text) == value
+
+
+def test_nan_is_refused_with_its_value_named() -> None:
+    with pytest.raises(
+        ValueError, match=r"^Out of range float values are not JSON compliant: nan$"
+    ):
+        dumps_indented({"a": [1.0, math.nan]})

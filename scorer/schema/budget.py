@@ -198,7 +198,7 @@ def listing_problems(named: list[tuple[str, Any]]) -> list[str]:
         if schema is None:  # no schema given: an object with no properties
             continue
         found += [
-            f"tool {name!r}: {_join('parameters', where)}: {message}"
+            f"tool {name!r}: parameters{'.' if where else ''}{where}: {message}"
             for where, message in schema_problems(schema, budget)
         ]
         if budget.remaining < 0 or len(found) > 5:

@@ -52,7 +52,8 @@ def full_schema_problems(schema: Any, path: str) -> list[str]:
         problems = _metaschema_problems(schema, path)
         if problems:
             return problems
-        _walk(schema, path)
+        if isinstance(schema, dict):  # true and false hold no subschema to walk
+            _walk(schema, path)
     except _Refused as exc:
         return [str(exc)]
     except RecursionError:
@@ -72,10 +73,13 @@ def _metaschema_problems(schema: Any, path: str) -> list[str]:
         _metaschema_validator().iter_errors(schema),
         key=lambda e: (list(map(str, e.absolute_path)), e.message),
     )
-    return [
-        f"{path}{''.join(f'.{p}' for p in error.absolute_path)}: {error.message}"
-        for error in errors
-    ]
+    # Each vocabulary of the metaschema checks the root's type: one line for the same error.
+    return list(
+        dict.fromkeys(
+            f"{path}{''.join(f'.{p}' for p in error.absolute_path)}: {error.message}"
+            for error in errors
+        )
+    )
 
 
 def _children(node: dict[str, Any]) -> Iterator[tuple[str, Any, bool]]:
