@@ -22,6 +22,11 @@ import pytest
 # mutmut's own phases, not mutants.
 _PHASES = {"", "stats", "list_all_tests", "fail", "mutant_generation"}
 _crashed: list[str] = []
+# The test functions (a node id without its parameters) that crashed: their other cases run the same
+# code on other data and, under a mutant that raises, mostly raise too. Skipped after a crash, so
+# that a suite-wide table of cheap cases (tests/test_suite_answers.py's hundreds) does not use up
+# MAX_CRASHES before the module's own unit tests, which check values, are reached.
+_crashed_functions: set[str] = set()
 # After a crash, the mutant's remaining tests run only within this much of their recorded time
 # (mutmut-stats.json): a slow test would push the run past mutmut's CPU limit (a timeout).
 AFTER_CRASH_BUDGET_S = 5.0
@@ -40,9 +45,16 @@ def _durations() -> dict[str, float]:
         return {}
 
 
+def _function(nodeid: str) -> str:
+    """The test function of a node id: ``file::name`` without ``[parameters]``."""
+    return nodeid.split("[", 1)[0]
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if not _crashed:
         return
+    if _function(item.nodeid) in _crashed_functions:
+        pytest.skip("after a crash: another case of a test function that crashed")
     # Read at the first crash: mutmut writes the file after its first pytest run imported us.
     cost = _durations().get(item.nodeid, AFTER_CRASH_BUDGET_S)
     if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
@@ -91,6 +103,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
         # mutmut stops at the first failure (-x) and runs the fastest tests first, so a crash
         # would hide a later test's failed assertion: go on, and fail the session at its end.
         _crashed.append(item.nodeid)
+        _crashed_functions.add(_function(item.nodeid))
         report.outcome = "passed"
 
 
