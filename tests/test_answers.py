@@ -69,6 +69,18 @@ def test_no_digests_when_the_steps_do_not_carry_the_responses(steps: Any) -> Non
     assert answer_digests(steps) is None
 
 
+def test_steps_must_be_a_list() -> None:
+    # A results file's steps are a JSON array: any other sequence is not read, even of good steps.
+    assert answer_digests(({"response": {"content": "a"}},)) is None
+
+
+def test_keys_are_read_exactly() -> None:
+    # Keys differing only in case are other keys: not the response, not its calls.
+    response = {"content": "a", "tool_calls": [], "TOOL_CALLS": [CALL]}
+    step = {"response": response, "RESPONSE": {"content": "b"}}
+    assert answer_digests([step]) == (_sha('{"content":"a","model":null,"tool_calls":[]}'),)
+
+
 def test_no_steps_no_digests() -> None:
     assert answer_digests([]) == ()
 

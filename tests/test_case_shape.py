@@ -39,7 +39,10 @@ def test_parallel_steps_expect_two_calls_or_more() -> None:
 
 
 def test_no_call_needed_reads_the_first_step_only() -> None:
-    assert expects_no_call_first(_case(NONE)) is True
     assert expects_no_call_first(_case(NONE, _calls(1))) is True
     assert expects_no_call_first(_case(_calls(1), NONE)) is False
+
+
+def test_no_call_needed_of_one_step() -> None:
+    assert expects_no_call_first(_case(NONE)) is True
     assert expects_no_call_first(_case(_calls(1))) is False
