@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,11 +23,20 @@ import pytest
 # mutmut's own phases, not mutants.
 _PHASES = {"", "stats", "list_all_tests", "fail", "mutant_generation"}
 _crashed: list[str] = []
+# The test functions (a node id without its parameters) of other files than the module's own that
+# crashed: their other cases run the same code on other data and, under a mutant that raises,
+# mostly raise too. Skipped after a crash, so that a suite-wide table of cheap cases
+# (tests/test_suite_answers.py's hundreds) does not use up MAX_CRASHES. The module's own tests are
+# never skipped so: one case of a table may raise where the next checks a value.
+_crashed_functions: set[str] = set()
+# The mutated module's own test files, ``tests/test_<leaf>`` (set at collection): they run first,
+# and their crashes do not count towards MAX_CRASHES.
+_own = [""]
 # After a crash, the mutant's remaining tests run only within this much of their recorded time
 # (mutmut-stats.json): a slow test would push the run past mutmut's CPU limit (a timeout).
 AFTER_CRASH_BUDGET_S = 5.0
-# A failed test's report (its traceback) is costly to build: after this many crashes, the next one
-# stops the run as mutmut's -x would.
+# A failed test's report (its traceback) is costly to build: after this many crashes in other files
+# than the module's own, the next one stops the run as mutmut's -x would.
 MAX_CRASHES = 10
 _spent = [0.0]
 
@@ -40,21 +50,20 @@ def _durations() -> dict[str, float]:
         return {}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A mutant's tests fastest first, by their recorded time. mutmut 3.8 passes them in the
-    order of a set of strings, which changes with each process's hash seed: a slow test's crash
-    (say, reading the whole suite) could hide a fast unit test's failed assertion behind
-    MAX_CRASHES in one run and not in the next."""
-    if os.environ.get("MUTANT_UNDER_TEST", "") in _PHASES:
-        return
-    durations = _durations()
-    if durations:
-        items.sort(key=lambda item: (durations.get(item.nodeid, float("inf")), item.nodeid))
+def _function(nodeid: str) -> str:
+    """The test function of a node id: ``file::name`` without ``[parameters]``."""
+    return nodeid.split("[", 1)[0]
+
+
+def _is_own(nodeid: str) -> bool:
+    return bool(_own[0]) and nodeid.removeprefix("mutants/").startswith(_own[0])
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if not _crashed:
         return
+    if not _is_own(item.nodeid) and _function(item.nodeid) in _crashed_functions:
+        pytest.skip("after a crash: another case of a test function that crashed")
     # Read at the first crash: mutmut writes the file after its first pytest run imported us.
     cost = _durations().get(item.nodeid, AFTER_CRASH_BUDGET_S)
     if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
@@ -63,6 +72,30 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if _spent[0] + cost > AFTER_CRASH_BUDGET_S:
         pytest.skip("after a crash: beyond the time budget for looking for an assertion")
     _spent[0] += cost
+
+
+_MODULE = re.compile(r"^(?P<module>.+?)\.x[_ǁ]")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The mutated module's own test files (``tests/test_<leaf>*.py``) first, then every test
+    fastest first by its recorded time, ties by node id. Own tests check its values one by one,
+    where the fastest tests of other files (a table of hundreds of sub-millisecond suite cases)
+    mostly crash under a mutant that raises, and used up MAX_CRASHES before the module's own tests
+    ran. The times give one order in every run: mutmut 3.8 passes the tests in the order of a set
+    of strings, which changes with each process's hash seed."""
+    match = _MODULE.match(os.environ.get("MUTANT_UNDER_TEST", ""))
+    if not match:
+        return
+    _own[0] = f"tests/test_{match.group('module').rsplit('.', 1)[-1]}"
+    durations = _durations()
+    items.sort(
+        key=lambda item: (
+            not _is_own(item.nodeid),
+            durations.get(item.nodeid, float("inf")),
+            item.nodeid,
+        )
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -99,10 +132,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     line = {"mutant": mutant, "test": item.nodeid, "type": call.excinfo.typename, "kind": kind}
     with open(log, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(line, sort_keys=True) + "\n")
-    if kind == "crash" and len(_crashed) < MAX_CRASHES:
+    own = _is_own(item.nodeid)
+    others = sum(not _is_own(nodeid) for nodeid in _crashed)
+    if kind == "crash" and (own or others < MAX_CRASHES):
         # mutmut stops at the first failure (-x) and runs the fastest tests first, so a crash
         # would hide a later test's failed assertion: go on, and fail the session at its end.
         _crashed.append(item.nodeid)
+        if not own:
+            _crashed_functions.add(_function(item.nodeid))
         report.outcome = "passed"
 
 

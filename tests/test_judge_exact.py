@@ -295,3 +295,46 @@ def test_malformed_answer_whose_names_match_still_fails(expect: str) -> None:
     assert verdict == StepVerdict(
         False, f"malformed tool calls: {problem}", (called("get_weather"),), (None,)
     )
+
+
+def _answer(names_as_sent: tuple[str, ...], problems: tuple[str, ...] = ()) -> ModelResponse:
+    """One call named ``got`` by the response, with the decoder's names as sent given apart."""
+    call = ToolCall("c0", "got", "{}")
+    message = {"role": "assistant"}
+    return ModelResponse(None, (call,), "m", message, problems=problems, sent_names=names_as_sent)
+
+
+def test_the_name_as_sent_is_the_one_reported() -> None:
+    suite = make_suite([single_step_case({"expect": "none"})])
+    c = suite.cases[0]
+    verdict = judge_step(c.steps[0], _answer(("shown",)), c, suite)
+    assert verdict.reason == "expected no call, got [shown]"
+
+
+def test_a_call_past_the_names_as_sent_is_named_by_the_call() -> None:
+    # A dialect that kept fewer names as sent than calls: the call's own name stands in.
+    suite = make_suite([single_step_case({"expect": "none"})])
+    c = suite.cases[0]
+    verdict = judge_step(c.steps[0], _answer(()), c, suite)
+    assert verdict.reason == "expected no call, got [got]"
+
+
+def test_of_two_problems_the_first_is_reported() -> None:
+    suite = make_suite([single_step_case({"expect": "none"})])
+    c = suite.cases[0]
+    verdict = judge_step(c.steps[0], _answer(("got",), ("first", "second")), c, suite)
+    assert (verdict.passed, verdict.reason) == (False, "malformed tool calls: first")
+
+
+def test_a_call_never_stands_for_an_expected_call_of_another_name() -> None:
+    # Each call's arguments would pass the other tool's checks: swapped, they still fail, and the
+    # reason compares get_weather's checks with the get_weather call, not the read_file one.
+    path_a = {"name": "read_file", "args": {"path": {"eq": "a"}}, "reference": {"path": "a"}}
+    step = {"expect": "call", "calls": [OSLO_EQ, path_a]}
+    verdict = judge(step, [("get_weather", '{"path": "a"}'), ("read_file", '{"city": "Oslo"}')])
+    assert verdict == StepVerdict(
+        False,
+        'get_weather.city: expected eq "Oslo", got nothing (argument left out)',
+        (called("get_weather", valid=False), called("read_file", valid=False)),
+        (None, None),
+    )

@@ -2,7 +2,7 @@
 
 from itertools import permutations
 
-from scorer.matching import max_matching
+from scorer.matching import max_matching, same_names
 
 
 def test_greedy_fails_but_matching_succeeds() -> None:
@@ -37,3 +37,11 @@ def test_exact_partners() -> None:
     assert max_matching([[0, 1], [1, 2], [0]], 3) == [1, 2, 0]
     # A right node seen on a failed path is not tried again in the same search.
     assert max_matching([[0], [0, 1], [0, 1], [2]], 3) == [0, 1, None, 2]
+
+
+def test_same_names_is_a_multiset_equality() -> None:
+    assert same_names(["b", "a"], ["a", "b"]) is True
+    assert same_names([], []) is True
+    assert same_names(["a", "a"], ["a"]) is False  # repeats count
+    assert same_names(["a"], ["b"]) is False
+    assert same_names([], ["a"]) is False
