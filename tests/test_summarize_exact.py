@@ -121,6 +121,12 @@ def test_cost_unpriced_missing_and_beyond_a_double() -> None:
     assert (no_scored.cost_usd, no_scored.cost_per_100_cases_usd) == (0.5, None)
 
 
+def test_tallies_of_cases_with_nothing_scored() -> None:
+    # c: errored and unrecorded, d: unrecorded twice: no case-run passed, none scored.
+    s = summary_of(MODEL, ROWS[2:], {})
+    assert s.tallies == (CaseTally("c", 0, 0), CaseTally("d", 0, 0))
+
+
 def test_missing_latency_and_repeats() -> None:
     s = summary_of({**MODEL, "latency_p50_ms": None, "repeats": None}, ROWS[:1], {})
     assert (s.latency_p50_ms, s.repeats) == (None, 1)
@@ -258,3 +264,46 @@ def test_known_any_over_unknown_flags() -> None:
     )
     got = frame.group_by("k").agg(known_any("flag").alias("any")).sort("k")
     assert got.to_dict(as_series=False) == {"k": ["a", "b", "c"], "any": [True, False, None]}
+
+
+def test_cases_in_suite_order_and_routes_by_name() -> None:
+    """Rows given in reverse suite order (and answering models in reverse name order) come out
+    in suite order (the tallies, the front's cases) and by name (``routed_models``)."""
+    import polars as pl
+
+    from scorer.summarize import summarize
+
+    one = _frame().filter(pl.col("model_slug") == "n")
+    frame = pl.concat(
+        [
+            one.with_columns(
+                case_id=pl.lit(f"c{i:02}"),
+                case_index=pl.lit(i, dtype=pl.Int64),
+                routed_models=pl.Series([[f"r{i:02}"]], dtype=pl.List(pl.String)),
+            )
+            for i in range(11, -1, -1)
+        ]
+    )
+    n = summarize(frame)["n"]
+    assert [t.case_id for t in n.tallies] == [f"c{i:02}" for i in range(12)]
+    assert list(n.routed_models.items()) == [(f"r{i:02}", 1) for i in range(12)]
+
+
+def test_cost_summed_as_doubles_unless_a_price_is_finer() -> None:
+    """A model whose every price a double holds sums ``cost_usd`` (0.1 + 0.2 is
+    0.30000000000000004); one with a finer price sums every exact text (1e-19 + 2e-19)."""
+    import polars as pl
+
+    from scorer.summarize import summarize
+
+    frame = _frame()
+    n = frame.filter(pl.col("model_slug") == "n")
+    finer = n.with_columns(
+        case_id=pl.lit("b"),
+        case_index=pl.lit(1, dtype=pl.Int64),
+        cost_usd_text=pl.lit("0.0000000000000000002"),
+    )
+    priced = frame.filter(pl.col("status") != "errored")  # m's priced case-runs only
+    summaries = summarize(pl.concat([priced.filter(pl.col("model_slug") == "m"), n, finer]))
+    assert summaries["m"].cost_usd == 0.30000000000000004
+    assert summaries["n"].cost_usd == 3e-19
