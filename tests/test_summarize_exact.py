@@ -307,3 +307,38 @@ def test_cost_summed_as_doubles_unless_a_price_is_finer() -> None:
     summaries = summarize(pl.concat([priced.filter(pl.col("model_slug") == "m"), n, finer]))
     assert summaries["m"].cost_usd == 0.30000000000000004
     assert summaries["n"].cost_usd == 3e-19
+
+
+def test_document_of_a_repeated_run_has_the_repeat_fields() -> None:
+    """K = 2 adds repeats, case_runs, pass_k_curve and the repeat metrics; K = 1 leaves them out."""
+    document = summary_of(MODEL, ROWS, {}).document()
+    assert document["repeats"] == 2
+    assert document["case_runs"] == {"total": 8, "scored": 3, "errored": 2, "unrecorded": 3}
+    # Scored cases: a passed 2 of 2, b 0 of 1 (k' = 1 at k = 2): 50% at every k.
+    assert document["pass_k_curve"] == [
+        {"k": 1, "pass_all": 50.0, "pass_any": 50.0},
+        {"k": 2, "pass_all": 50.0, "pass_any": 50.0},
+    ]
+    assert list(document["metrics"]) == [
+        "overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel",
+        "no_call_needed", "pass_all_k", "pass_any_k", "flaky",
+    ]  # fmt: skip
+    single = summary_of({**MODEL, "repeats": 1}, ROWS[:1], {}).document()
+    assert "repeats" not in single and "case_runs" not in single and "pass_k_curve" not in single
+    assert len(single["metrics"]) == 7
+
+
+def test_document_of_a_single_sample_run_written_out() -> None:
+    rate = {"count": 0, "of": 0, "rate": None, "ci": None}
+    assert empty("Model M", "m", ("x",)).document() == {
+        "model": "Model M",
+        "model_slug": "m",
+        "temperature_ignored": False,
+        "routed_models": {},
+        "cases": {"total": 0, "scored": 0, "errored": 0, "unrecorded": 0},
+        "metrics": dict.fromkeys(CASE[:2] + CALL + CASE[2:], rate),
+        "groups": {"x": rate},
+        "latency_p50_ms": None,
+        "cost_usd": 0.0,
+        "cost_per_100_cases_usd": None,
+    }
