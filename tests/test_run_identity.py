@@ -108,10 +108,6 @@ def test_the_date_is_utc_whatever_the_machines_time_zone(monkeypatch: pytest.Mon
         )
         assert run_date("2026-10-21T20:00:00+00:00", []) == "2026-10-21"
         assert run_date("2026-10-21T22:00:00-02:00", []) == "2026-10-22"
-        # A Date header's day in UTC: naive "-0000" is GMT, not the machine's time.
-        assert header_date("Wed, 21 Oct 2026 02:00:00 -0000") == "2026-10-21"
-        assert header_date("Wed, 21 Oct 2026 20:00:00 GMT") == "2026-10-21"
-        assert header_date("Thu, 22 Oct 2026 01:00:00 +0900") == "2026-10-21"
     finally:
         monkeypatch.undo()
         time.tzset()
@@ -129,3 +125,18 @@ def test_identity_of_the_body_provider_alone() -> None:
         "system_fingerprint": [],
         "routing": {"provider": ["Together"]},
     }
+
+
+def test_date_headers_are_utc_whatever_the_machines_time_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Date header's day in UTC: naive "-0000" is GMT, not the machine's (Tokyo's) time."""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert header_date("Wed, 21 Oct 2026 02:00:00 -0000") == "2026-10-21"
+        assert header_date("Wed, 21 Oct 2026 20:00:00 GMT") == "2026-10-21"
+        assert header_date("Thu, 22 Oct 2026 01:00:00 +0900") == "2026-10-21"
+    finally:
+        monkeypatch.undo()
+        time.tzset()

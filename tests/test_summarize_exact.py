@@ -312,6 +312,11 @@ def test_cost_summed_as_doubles_unless_a_price_is_finer() -> None:
 def test_document_of_a_repeated_run_has_the_repeat_fields() -> None:
     """K = 2 adds repeats, case_runs, pass_k_curve and the repeat metrics; K = 1 leaves them out."""
     document = summary_of(MODEL, ROWS, {}).document()
+    assert sorted(document) == [
+        "case_runs", "cases", "cost_per_100_cases_usd", "cost_usd", "groups", "latency_p50_ms",
+        "metrics", "model", "model_slug", "pass_k_curve", "repeats", "routed_models",
+        "temperature_ignored",
+    ]  # fmt: skip
     assert document["repeats"] == 2
     assert document["case_runs"] == {"total": 8, "scored": 3, "errored": 2, "unrecorded": 3}
     # Scored cases: a passed 2 of 2, b 0 of 1 (k' = 1 at k = 2): 50% at every k.
