@@ -16,7 +16,10 @@ from scorer.metrics import (
     REPEAT_METRICS,
     CallRun,
     CaseRunView,
+    Metric,
     StepRun,
+    metric,
+    of_level,
     rank_key,
 )
 from tests.suitekit import case, make_suite
@@ -180,9 +183,82 @@ def test_rank_order() -> None:
     ]
 
 
-def test_a_metric_is_declared_once() -> None:
-    from scorer.metrics import metric
+def test_rank_key_of_rates() -> None:
+    # Rate descending (negated), then the name; 0.0 is a rate like any other.
+    assert rank_key(75.0, "c") == (False, -75.0, "c")
+    assert rank_key(0.0, "z") == (False, 0.0, "z")
+    assert sorted([rank_key(0.0, "z"), rank_key(0.5, "y")]) == [
+        (False, -0.5, "y"),
+        (False, 0.0, "z"),
+    ]
 
+
+def test_rank_key_without_a_rate() -> None:
+    assert rank_key(None, "a") == (True, 0.0, "a")
+
+
+def test_of_level_in_declaration_order() -> None:
+    assert [m.key for m in of_level("repeat")] == ["pass_all_k", "pass_any_k", "flaky"]
+    assert [m.key for m in of_level("call", "case")] == [
+        "overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel",
+        "no_call_needed",
+    ]  # fmt: skip
+    assert of_level() == ()
+
+
+def _declared(key: str, **facts: object) -> Metric:
+    """Declare metric ``key`` for the test, read its registry entry back, and remove it."""
+
+    def compute(run: CaseRunView) -> None:
+        return None
+
+    try:
+        assert metric(key, **facts)(compute) is compute
+        found = REGISTRY[key]
+    finally:
+        REGISTRY.pop(key, None)
+    assert isinstance(found, Metric) and found.compute is compute
+    return found
+
+
+def test_a_declaration_with_its_defaults() -> None:
+    found = _declared("zz_defaults", level="case", label="Zed", drop_rank=None)
+    assert (found.key, found.level, found.label, found.short, found.header) == (
+        "zz_defaults", "case", "Zed", "Zed", ("Zed",),
+    )  # fmt: skip
+    assert (found.drop_rank, found.over, found.counts, found.aka) == (None, "", "", "")
+    assert (found.lower_is_better, found.shown) == (False, True)
+    short = _declared("zz_short", level="call", label="Zed long", short="Zed", drop_rank=3)
+    assert (short.level, short.short, short.header, short.drop_rank) == ("call", "Zed", ("Zed",), 3)
+
+
+def test_a_declaration_with_every_fact() -> None:
+    found = _declared(
+        "zz_all",
+        level="repeat",
+        label="Zed",
+        short="Z",
+        header=("Z", "z"),
+        drop_rank=4,
+        over="every z",
+        counts="z holds",
+        aka="zed",
+        lower_is_better=True,
+        shown=False,
+    )
+    assert (found.key, found.level, found.label, found.short, found.header) == (
+        "zz_all", "repeat", "Zed", "Z", ("Z", "z"),
+    )  # fmt: skip
+    assert (found.drop_rank, found.over, found.counts, found.aka) == (
+        4,
+        "every z",
+        "z holds",
+        "zed",
+    )
+    assert (found.lower_is_better, found.shown) == (True, False)
+
+
+def test_a_metric_is_declared_once() -> None:
     with pytest.raises(ValueError, match="declared twice"):
         metric("overall", level="case", label="Overall", drop_rank=None)(lambda run: None)
 

@@ -26,6 +26,7 @@ def test_committed_results_read_back_to_their_own_fields(path: Path) -> None:
     document = _load(path)
     summary = results_of(document).summary
     written = summary.document()
+    assert set(written) <= set(document)  # a field misnamed fails here, not as a KeyError below
     assert written == {key: document[key] for key in written}
     assert len(summary.tallies) == len(document["results"])
 

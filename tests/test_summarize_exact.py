@@ -121,6 +121,12 @@ def test_cost_unpriced_missing_and_beyond_a_double() -> None:
     assert (no_scored.cost_usd, no_scored.cost_per_100_cases_usd) == (0.5, None)
 
 
+def test_tallies_of_cases_with_nothing_scored() -> None:
+    # c: errored and unrecorded, d: unrecorded twice: no case-run passed, none scored.
+    s = summary_of(MODEL, ROWS[2:], {})
+    assert s.tallies == (CaseTally("c", 0, 0), CaseTally("d", 0, 0))
+
+
 def test_missing_latency_and_repeats() -> None:
     s = summary_of({**MODEL, "latency_p50_ms": None, "repeats": None}, ROWS[:1], {})
     assert (s.latency_p50_ms, s.repeats) == (None, 1)
@@ -258,3 +264,86 @@ def test_known_any_over_unknown_flags() -> None:
     )
     got = frame.group_by("k").agg(known_any("flag").alias("any")).sort("k")
     assert got.to_dict(as_series=False) == {"k": ["a", "b", "c"], "any": [True, False, None]}
+
+
+def test_cases_in_suite_order_and_routes_by_name() -> None:
+    """Rows given in reverse suite order (and answering models in reverse name order) come out
+    in suite order (the tallies, the front's cases) and by name (``routed_models``)."""
+    import polars as pl
+
+    from scorer.summarize import summarize
+
+    one = _frame().filter(pl.col("model_slug") == "n")
+    frame = pl.concat(
+        [
+            one.with_columns(
+                case_id=pl.lit(f"c{i:02}"),
+                case_index=pl.lit(i, dtype=pl.Int64),
+                routed_models=pl.Series([[f"r{i:02}"]], dtype=pl.List(pl.String)),
+            )
+            for i in range(11, -1, -1)
+        ]
+    )
+    n = summarize(frame)["n"]
+    assert [t.case_id for t in n.tallies] == [f"c{i:02}" for i in range(12)]
+    assert list(n.routed_models.items()) == [(f"r{i:02}", 1) for i in range(12)]
+
+
+def test_cost_summed_as_doubles_unless_a_price_is_finer() -> None:
+    """A model whose every price a double holds sums ``cost_usd`` (0.1 + 0.2 is
+    0.30000000000000004); one with a finer price sums every exact text (1e-19 + 2e-19)."""
+    import polars as pl
+
+    from scorer.summarize import summarize
+
+    frame = _frame()
+    n = frame.filter(pl.col("model_slug") == "n")
+    finer = n.with_columns(
+        case_id=pl.lit("b"),
+        case_index=pl.lit(1, dtype=pl.Int64),
+        cost_usd_text=pl.lit("0.0000000000000000002"),
+    )
+    priced = frame.filter(pl.col("status") != "errored")  # m's priced case-runs only
+    summaries = summarize(pl.concat([priced.filter(pl.col("model_slug") == "m"), n, finer]))
+    assert summaries["m"].cost_usd == 0.30000000000000004
+    assert summaries["n"].cost_usd == 3e-19
+
+
+def test_document_of_a_repeated_run_has_the_repeat_fields() -> None:
+    """K = 2 adds repeats, case_runs, pass_k_curve and the repeat metrics; K = 1 leaves them out."""
+    document = summary_of(MODEL, ROWS, {}).document()
+    assert sorted(document) == [
+        "case_runs", "cases", "cost_per_100_cases_usd", "cost_usd", "groups", "latency_p50_ms",
+        "metrics", "model", "model_slug", "pass_k_curve", "repeats", "routed_models",
+        "temperature_ignored",
+    ]  # fmt: skip
+    assert document["repeats"] == 2
+    assert document["case_runs"] == {"total": 8, "scored": 3, "errored": 2, "unrecorded": 3}
+    # Scored cases: a passed 2 of 2, b 0 of 1 (k' = 1 at k = 2): 50% at every k.
+    assert document["pass_k_curve"] == [
+        {"k": 1, "pass_all": 50.0, "pass_any": 50.0},
+        {"k": 2, "pass_all": 50.0, "pass_any": 50.0},
+    ]
+    assert list(document["metrics"]) == [
+        "overall", "right_tool", "valid_arguments", "made_up_tool", "chains", "parallel",
+        "no_call_needed", "pass_all_k", "pass_any_k", "flaky",
+    ]  # fmt: skip
+    single = summary_of({**MODEL, "repeats": 1}, ROWS[:1], {}).document()
+    assert "repeats" not in single and "case_runs" not in single and "pass_k_curve" not in single
+    assert len(single["metrics"]) == 7
+
+
+def test_document_of_a_single_sample_run_written_out() -> None:
+    rate = {"count": 0, "of": 0, "rate": None, "ci": None}
+    assert empty("Model M", "m", ("x",)).document() == {
+        "model": "Model M",
+        "model_slug": "m",
+        "temperature_ignored": False,
+        "routed_models": {},
+        "cases": {"total": 0, "scored": 0, "errored": 0, "unrecorded": 0},
+        "metrics": dict.fromkeys(CASE[:2] + CALL + CASE[2:], rate),
+        "groups": {"x": rate},
+        "latency_p50_ms": None,
+        "cost_usd": 0.0,
+        "cost_per_100_cases_usd": None,
+    }
