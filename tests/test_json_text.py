@@ -164,3 +164,17 @@ def test_nan_is_refused_with_its_value_named() -> None:
         ValueError, match=r"^Out of range float values are not JSON compliant: nan$"
     ):
         dumps_indented({"a": [1.0, math.nan]})
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1e-05, "1e-05"),  # a bare float: no space before it to find it by
+        ("\u00e9", '"\u00e9"'),  # a bare string: Python's encoder, UTF-8 kept
+        ({"b": 2**64, "k": "\u00e9"}, '{\n  "b": 18446744073709551616,\n  "k": "\u00e9"\n}'),
+        (["a", 1e-07], '[\n  "a",\n  1e-07\n]'),  # a string before the float does not hide it
+    ],
+    ids=["bare-float", "bare-non-ascii", "python-path-non-ascii", "string-then-float"],
+)
+def test_exact_text_of_scalars_and_the_python_path(value: Any, text: str) -> None:
+    assert dumps_indented(value) == text

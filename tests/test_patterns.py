@@ -47,3 +47,7 @@ def test_a_refused_pattern_is_one_line_with_the_engines_reason(
 def test_compiled_patterns_are_cached_per_case_option() -> None:
     assert compile_pattern("q+", False) is compile_pattern("q+", False)
     assert compile_pattern("q+", True) is not compile_pattern("q+", False)
+
+
+def test_case_matters_by_default() -> None:
+    assert pattern_search("A", "a") is False and pattern_search("a", "a") is True
