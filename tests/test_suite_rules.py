@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 
 from lobstack_eval.main import main
 from scorer import Suite, check_suite
+from scorer.suite import kind as suite_kind
 from scorer.suite import rules as suite_rules
 from tests.suitekit import case, make_suite, suite_dict
 
@@ -153,6 +155,21 @@ def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) ->
     assert suite_rules.problems(with_case(good, "selection-01", id="selection-99")) == []
 
 
+@pytest.mark.parametrize("case_id", ["a", "9", "A.b-c_9", "x..y", "a" * 100, "0" + "." * 99])
+def test_every_suite_takes_a_file_name_as_case_id(case_id: str) -> None:
+    assert suite_rules.file_id_problems(case_id) == []
+
+
+@pytest.mark.parametrize(
+    "case_id", ["", ".", "..", ".a", "-a", "_a", "a" * 101, "a/b", "a b", "a*b", "a:b"]
+)
+def test_a_case_id_that_is_no_file_name_is_refused(case_id: str) -> None:
+    assert suite_rules.file_id_problems(case_id) == [
+        f"case {case_id}.id: must be 1 to 100 letters, digits, '_', '.' or '-', starting with a "
+        "letter or digit"
+    ]
+
+
 @pytest.mark.parametrize(
     ("content", "kind"),
     [
@@ -160,6 +177,10 @@ def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) ->
         ([{"type": "text", "text": "hi"}], "an array"),
         ({"text": "hi"}, "an object"),
         (3, "a number"),
+        (2.5, "a number"),
+        (True, "a boolean"),
+        # No JSON or YAML value is another type; the fallback names the Python type.
+        (datetime.date(2026, 1, 2), "date"),
     ],
 )
 def test_message_contents_are_strings(good: Suite, content: Any, kind: str) -> None:
@@ -261,7 +282,7 @@ RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI
     [
         ("read.file", "'read.file'"),
         ("read file", "'read file'"),
-        ("r" * 200, "'" + "r" * 76 + "...'"),
+        ("r" * 200, "'" + "r" * 75 + "...'"),
         ("read\x07file", "'read\\x07file'"),
         ("lire_fiché", "'lire_fiché'"),
         ("", "''"),
@@ -297,3 +318,36 @@ def test_a_tool_name_gateways_accept_passes(name: str) -> None:
     if name != "read_file":
         cases[0]["tools"].append(name)
     assert isinstance(make_suite(cases, tools), Suite)
+
+
+def test_a_suite_without_cases_breaks_no_group_rule(good: Suite) -> None:
+    assert suite_rules.problems(dataclasses.replace(good, cases=())) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "lobstack"),
+    [
+        ("lobstack-tool-calling", True),
+        ("lobstack-", True),
+        ("lobstack-my-test", True),
+        ("Lobstack-tool-calling", False),
+        ("lobstack", False),
+        ("my-lobstack-suite", False),
+        (None, False),
+        (3, False),
+    ],
+)
+def test_a_lobstack_suite_is_named_lobstack_dash(name: object, lobstack: bool) -> None:
+    assert suite_kind.is_lobstack(name) is lobstack
+    counts = {"chains": 2, "other": 1}
+    if lobstack:
+        assert list(suite_kind.group_order(name, counts).items()) == [
+            ("selection", 0),
+            ("arguments", 0),
+            ("near_misses", 0),
+            ("no_call", 0),
+            ("parallel", 0),
+            ("chains", 2),
+        ]
+    else:
+        assert list(suite_kind.group_order(name, counts).items()) == [("chains", 2), ("other", 1)]
