@@ -16,6 +16,7 @@ from lobstack_eval.main import main
 from scorer import Suite, check_suite
 from scorer.suite import kind as suite_kind
 from scorer.suite import rules as suite_rules
+from scorer.suite.model import Case, ExpectedCall, Step
 from tests.suitekit import case, make_suite, suite_dict
 
 READ = {
@@ -351,3 +352,57 @@ def test_a_lobstack_suite_is_named_lobstack_dash(name: object, lobstack: bool) -
         ]
     else:
         assert list(suite_kind.group_order(name, counts).items()) == [("chains", 2), ("other", 1)]
+
+
+def test_group_counts_against_the_method_table() -> None:
+    table = {
+        "selection": 14,
+        "arguments": 16,
+        "near_misses": 12,
+        "no_call": 14,
+        "parallel": 12,
+        "chains": 12,
+    }
+    assert suite_rules.count_problems("lobstack-tool-calling", "1.1.0", table) == []
+    # A group the counts do not hold has 0 cases.
+    assert suite_rules.count_problems("lobstack-tool-calling", "1.0.0", {"chains": 12}) == [
+        f"cases: group {group!r} has 0 cases; the method page's table for lobstack-tool-calling "
+        f"1.0.0 says {count}"
+        for group, count in table.items()
+        if group != "chains"
+    ]
+    # A name or version that is no string (a YAML list) is no published suite.
+    assert suite_rules.count_problems(["lobstack-tool-calling"], "1.1.0", {}) == []
+    assert suite_rules.count_problems("lobstack-tool-calling", ["1.1.0"], {}) == []
+
+
+def test_the_shape_rule_on_cases_built_by_hand() -> None:
+    """Without the builder (no suite read): the rule and its wording alone."""
+    call = ExpectedCall("f", (), {}, None)
+    one, two, none = Step("call", (call,)), Step("call", (call, call)), Step("none")
+
+    def shape(group: str, *steps: Step) -> list[str]:
+        return suite_rules.shape_problems(Case(f"{group}-01", group, ("f",), (), steps))
+
+    assert shape("no_call", one, none) == [
+        "case no_call-01.steps[0].expect: a no_call case expects no call first; this one has 2 "
+        "steps (1 call, none)"
+    ]
+    assert shape("no_call", none) == []
+    assert shape("selection", one) == []
+    assert shape("selection", none) == [
+        "case selection-01.steps: a selection case has one step expecting one call; this one has "
+        "1 step (none)"
+    ]
+    assert shape("parallel", two) == []
+    assert shape("parallel", none) == [
+        "case parallel-01.steps: a parallel case has one step expecting two or three calls; this "
+        "one has 1 step (none)"
+    ]
+    assert shape("chains", one, one) == []
+    assert shape("chains", one, none) == []
+    assert shape("chains", two, none) == [
+        "case chains-01.steps: a chain has 2 to 4 steps, each call step expecting one call; this "
+        "one has 2 steps (2 calls, none)"
+    ]
+    assert shape("own_group", none, two, one) == []
