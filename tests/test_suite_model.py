@@ -255,6 +255,10 @@ def test_a_suite_finds_its_cases_by_id_and_counts_its_groups() -> None:
     assert suite.case("chains-01").group == "chains"
     with pytest.raises(KeyError):
         suite.case("selection-01")
+    # The index by id is built once (a run looks a case up per answer), kept on the suite.
+    index = suite.__dict__.get("_case_index")
+    assert index == {"chains-01": suite.cases[0], "no_call-01": suite.cases[1]}
+    assert suite._by_id() is index
     # A Lobstack suite: the six groups in the method page's order, empty ones too.
     assert list(suite.group_counts().items()) == [
         ("selection", 0),
