@@ -17,8 +17,16 @@ GOOD = suite_dict([case("no_call-01", [{"expect": "none"}], group="no_call")])
 
 @pytest.mark.parametrize(
     ("source", "yaml"),
-    [("s.yaml", True), ("s.yml", True), ("S.YML", True), ("s.Yaml", True), ("s.json", False)]
-    + [("yaml", False), ("s.yaml.json", False), ("s.ya", False)],
+    [
+        ("s.yaml", True),
+        ("s.yml", True),
+        ("S.YML", True),
+        ("s.Yaml", True),
+        ("s.json", False),
+        ("yaml", False),
+        ("s.yaml.json", False),
+        ("s.ya", False),
+    ],
 )
 def test_yaml_by_the_files_name(source: str, yaml: bool) -> None:
     assert is_yaml(source) is yaml
