@@ -251,3 +251,72 @@ def test_a_lobstack_suites_group_rules(group: str, steps: list[Any], problem: st
         "case g-01.group: 'g' is not one of selection, arguments, near_misses, no_call, "
         "parallel, chains"
     ).replace("g-01", f"{group}-01")
+
+
+def test_a_lobstack_chain_has_two_to_four_steps() -> None:
+    step = {"expect": "call", "calls": [{**READ, "result": "r"}]}
+    for count, fine in ((1, False), (2, True), (4, True), (5, False)):
+        steps = [copy.deepcopy(step) for _ in range(count - 1)] + [{"expect": "none"}]
+        if count == 1:
+            steps = [{"expect": "call", "calls": [READ]}]
+        document = own([one("chains-01", steps, group="chains")], name="lobstack-x")
+        found = [p for p in problems(document) if p.startswith("case chains-01.steps: a chain has")]
+        assert found == (
+            []
+            if fine
+            else [f"case chains-01.steps: a chain has 2 to 4 steps, this one has {count}"]
+        ), count
+
+
+def test_a_lobstack_parallel_case_has_a_step_of_two_or_three_calls() -> None:
+    tools = ["read_file", "send_email", "send_slack", "get_weather"]
+    calls = [
+        READ,
+        {"name": "send_email", "reference": {"to": ["a"], "subject": "s", "body": "b"}},
+        {"name": "send_slack", "reference": {"channel": "#a", "text": "t"}},
+        {"name": "get_weather", "reference": {"city": "c"}},
+    ]
+    for count, fine in ((1, False), (2, True), (3, True), (4, False)):
+        steps = [{"expect": "call", "calls": calls[:count]}]
+        case = one("parallel-01", steps, group="parallel", tools=tools)
+        found = problems(own([case], name="lobstack-x"))
+        want = "case parallel-01.steps: a parallel case has a step expecting 2 or 3 calls"
+        assert found == ([] if fine else [want]), (count, found)
+
+
+@pytest.mark.parametrize("call", [{"name": 3}, {"name": None}, {"name": ["read_file"]}])
+def test_a_call_whose_name_is_no_string(call: dict[str, Any]) -> None:
+    document = own([one(steps=[{"expect": "call", "calls": [call]}])])
+    assert problems(document) == ["case c1.steps[0].calls[0].name: a call needs a tool name"]
+
+
+def test_references_against_the_origins_tools() -> None:
+    strict = {
+        "type": "object",
+        "properties": {"path": {"type": "string", "maxLength": 1}, "n": {"type": "integer"}},
+    }
+    origin = {"kind": "tools_file", "tools": [{"name": "read_file", "parameters": strict}]}
+    calls = [
+        {**READ, "reference": {"path": "a"}, "result": "r"},
+        {**READ, "args": {}, "reference": {"path": "ab"}, "result": "r"},
+        {**READ, "args": {}, "reference": {"path": "a", "n": 1}},
+    ]
+    steps = [{"expect": "call", "calls": calls[:2]}, {"expect": "call", "calls": calls[2:]}]
+    at = "case c1.steps"
+    assert problems(own([one(steps=steps)], origin=origin)) == [
+        f"{at}[0].calls[1].reference: does not validate against read_file's schema in the "
+        "origin: path: 'ab' is too long",
+        # The suite's own schema refuses it first: the origin is not asked.
+        f"{at}[1].calls[0].reference: does not validate against read_file's schema: (root): "
+        "Additional properties are not allowed ('n' was unexpected)",
+    ]
+    # An origin with problems builds no validators: only its problems are said.
+    bad = {"kind": "tools_file", "tools": [{"name": "read_file", "parameters": {"type": 3}}]}
+    assert problems(own([one(steps=steps)], origin=bad)) == [
+        "origin.tools[0].parameters.type: 3 is not valid under any of the given schemas",
+        f"{at}[1].calls[0].reference: does not validate against read_file's schema: (root): "
+        "Additional properties are not allowed ('n' was unexpected)",
+    ]
+    assert problems(own([one()], origin={"kind": "x", "tools": []})) == [
+        "origin.kind: 'x' is not one of mcp, tools_file"
+    ]
