@@ -320,3 +320,43 @@ def test_references_against_the_origins_tools() -> None:
     assert problems(own([one()], origin={"kind": "x", "tools": []})) == [
         "origin.kind: 'x' is not one of mcp, tools_file"
     ]
+
+
+def test_every_check_of_a_list_is_read_past_a_bad_one() -> None:
+    args = {"path": [{"nearly": 1}, {"eq": "b"}, [], {"eq": "c"}]}
+    call = {**READ, "args": args}
+    at = "case c1.steps[0].calls[0]"
+    assert problems(own([one(steps=[{"expect": "call", "calls": [call]}])])) == [
+        f"{at}.args.path[0]: unknown check operator 'nearly' (known: eq, subset, regex, oneOf, "
+        "contains, present, absent, range)",
+        f"{at}.args.path[2]: a check is an object with exactly one operator key",
+        f'{at}.reference.path: fails its own check: expected eq "b", got "a"',
+        f'{at}.reference.path: fails its own check: expected eq "c", got "a"',
+    ]
+
+
+def test_a_builder_that_has_read_no_suite_is_not_lobstacks() -> None:
+    # Its tools are whole JSON Schema (a format is taken), as an own suite's are.
+    tools = SuiteBuilder("s.json").tools(
+        {"t": {"type": "function", "function": {"name": "t", "parameters": PARAMETERS}}}
+    )
+    assert list(tools) == ["t"]
+
+
+PARAMETERS = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}
+
+
+def test_the_builders_parts_read_alone() -> None:
+    builder = SuiteBuilder("s.json")
+    assert builder.args(
+        {"path": {"eq": "a"}, "n": [{"range": {"min": 1}}, {"absent": True}]}, "at", None
+    ) == (
+        ("path", (Check("eq", "a"),)),
+        ("n", (Check("range", {"min": 1}), Check("absent", True))),
+    )
+    assert builder.args({}, "at", None) == ()
+    assert builder.problems == []
+    # A suite of no-call cases has no origin tools: an empty mapping, not None.
+    document = own([one(steps=[{"expect": "none"}])])
+    suite = check_suite(json.dumps(document).encode(), "s.json").suite
+    assert suite is not None and suite.origin_tools == {}
