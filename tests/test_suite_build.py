@@ -4,6 +4,7 @@ the objects it builds."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from typing import Any
 
@@ -60,10 +61,13 @@ def test_a_good_suite_builds_every_field() -> None:
         ],
         draft="edit me",
     )
-    report = check_suite(json.dumps(own([one(), chain])).encode(), "s.json")
+    raw = json.dumps(own([one(), chain])).encode()
+    report = check_suite(raw, "s.json")
     assert report.problems == ()
     suite = report.suite
     assert suite is not None
+    assert type(suite.tools) is dict and type(suite.cases) is tuple
+    assert suite.sha256 == hashlib.sha256(raw).hexdigest()
     assert (suite.name, suite.version, suite.released, suite.system_prompt, suite.source) == (
         "my-suite",
         "1.2.3",
@@ -360,3 +364,11 @@ def test_the_builders_parts_read_alone() -> None:
     document = own([one(steps=[{"expect": "none"}])])
     suite = check_suite(json.dumps(document).encode(), "s.json").suite
     assert suite is not None and suite.origin_tools == {}
+
+
+def test_a_built_suite_keeps_its_origins_validators() -> None:
+    strict = {"type": "object", "properties": {"path": {"type": "string", "maxLength": 1}}}
+    origin = {"kind": "tools_file", "tools": [{"name": "read_file", "parameters": strict}]}
+    suite = check_suite(json.dumps(own([one()], origin=origin)).encode(), "s.json").suite
+    assert suite is not None and sorted(suite.origin_tools) == ["read_file"]
+    assert not suite.origin_tools["read_file"].is_valid({"path": "ab"})
