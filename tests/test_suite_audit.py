@@ -12,7 +12,9 @@ import pytest
 
 from lobstack_eval.main import main
 from scorer.audit import audit_suite
+from scorer.suite.accepts import parse_accepts
 from scorer.suite.file import parse_suite
+from scorer.suite.model import AuditAccept
 from tests.conftest import ROOT
 
 SUITE = ROOT / "evals" / "suite.json"
@@ -231,3 +233,45 @@ def test_a_chain_step_that_ignores_the_previous_result_is_caught(
         "SURVIVES chains-02 steps[1].calls[0] get_pull_request.number [result_ignored] 452: passes "
         "oneOf [458, 452]" in out
     )
+
+
+def test_markers_are_read_each_problem_worded_exactly() -> None:
+    at = "case c.steps[0].calls[0].audit_accept"
+    assert parse_accepts(None, at) == ((), [])
+    assert parse_accepts({"arg": "x"}, at) == (
+        (),
+        [f"{at}: must be a list of {{arg, kind, reason[, value]}} objects"],
+    )
+    accepts, problems = parse_accepts(
+        [
+            {"arg": "n", "kind": "off_by_one", "reason": "either is fine"},
+            {"arg": "flag", "kind": "flipped", "reason": "ignored", "value": None},
+            "x",
+            {"arg": "", "kind": "flipped", "reason": "r"},
+            {"arg": 3, "kind": "flipped", "reason": "r"},
+            {"arg": "x", "kind": "sideways", "reason": "r"},
+            {"arg": "x", "kind": "flipped", "reason": " \n"},
+            {"arg": "x", "kind": "flipped", "reason": 1},
+            {"arg": "x", "kind": "flipped"},
+        ],
+        at,
+    )
+    assert accepts == (
+        AuditAccept("n", "off_by_one", "either is fine", None, False),
+        AuditAccept("flag", "flipped", "ignored", None, True),
+    )
+    kinds = (
+        "enum_neighbour, field_dropped, flipped, generic_text, item_dropped, left_out, "
+        "off_by_one, other_offered, part_dropped, required_left_out, result_ignored"
+    )
+    assert problems == [
+        f"{at}[2]: must be an object with arg, kind and reason",
+        f"{at}[3].arg: must be a non-empty string (the argument, dotted for a nested field)",
+        f"{at}[4].arg: must be a non-empty string (the argument, dotted for a nested field)",
+        f"{at}[5].kind: must be one of {kinds}, got 'sideways'",
+        f"{at}[6].reason: must say why the method accepts this answer",
+        f"{at}[7].reason: must say why the method accepts this answer",
+        f"{at}[8].reason: must say why the method accepts this answer",
+    ]
+    value, _ = parse_accepts([{"arg": "n", "kind": "off_by_one", "reason": "r", "value": 9}], at)
+    assert value == (AuditAccept("n", "off_by_one", "r", 9, True),)

@@ -254,3 +254,47 @@ def test_report_refuses_a_misspelt_key(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["report", str(out), "--suite", str(typo)]) == 1
     assert 'unknown key "argz" (did you mean "args"?)' in capsys.readouterr().err
     assert not (out / "index.html").exists()
+
+
+def test_every_objects_unknown_key_in_file_order() -> None:
+    from scorer.suite.keys import hint, unknown_key_problems
+
+    call = {"name": "t", "argz": {}, "audit_accept": [{"arg": "a", "kinds": "x"}, "x"]}
+    document = {
+        "nme": "x",
+        "origin": {"kind": "mcp", "server": {"name": "s", "vers": "1"}, "tools": [{"any": 1}]},
+        "tools": {"t": {"type": "function", "fn": 1, "function": {"name": "t", "parameter": {}}}},
+        "cases": [
+            {"id": "c1", "Group": "g", "messages": [{"role": "user", "text": "hi"}, "m"]},
+            {"steps": [{"expect": "call", "call": [], "calls": [call]}, "s"], "ID": "x"},
+            {"id": "", "zzz": 1},
+            "case",
+        ],
+        "extra": 1,
+    }
+    at = "cases[1].steps[0]"
+    assert unknown_key_problems(document) == [
+        '(top level): unknown key "nme" (did you mean "name"?)',
+        '(top level): unknown key "extra" (known keys: "cases", "name", "origin", "released", '
+        '"system_prompt", "tools", "version")',
+        'origin.server: unknown key "vers" (did you mean "version"?)',
+        'tools.t: unknown key "fn" (known keys: "function", "type")',
+        'tools.t.function: unknown key "parameter" (did you mean "parameters"?)',
+        'case c1: unknown key "Group" (did you mean "group"?)',
+        'case c1.messages[0]: unknown key "text" (known keys: "content", "name", "role", '
+        '"tool_call_id", "tool_calls")',
+        'cases[1]: unknown key "ID" (did you mean "id"?)',
+        f'{at}: unknown key "call" (did you mean "calls"?)',
+        f'{at}.calls[0]: unknown key "argz" (did you mean "args"?)',
+        f'{at}.calls[0].audit_accept[0]: unknown key "kinds" (did you mean "kind"?)',
+        'cases[2]: unknown key "zzz" (known keys: "draft", "group", "id", "messages", "steps", '
+        '"tools")',
+    ]
+    assert unknown_key_problems([document]) == []
+    assert unknown_key_problems({"origin": [], "tools": [], "cases": {}}) == []
+    assert unknown_key_problems({"origin": {"server": "s"}, "tools": {"t": {"function": 1}}}) == []
+    # Letter case alone: the closest key by its lower case.
+    assert hint("SYSTEM_PROMPT", ("system_prompt", "name")) == 'did you mean "system_prompt"?'
+    assert hint("x\u00e9", ("a",)) == 'known keys: "a"'
+    assert hint("note", ("steps", "notes")) == 'did you mean "notes"?'
+    assert hint("nots", ("steps",)) == 'known keys: "steps"'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ import pytest
 
 from lobstack_eval.main import main
 from scorer import SuiteError, check_suite, parse_suite
+from scorer.schema.subset import make_validator
+from scorer.suite.model import Check, Tool
 from tests.suitekit import TOOLS, case, suite_dict
 
 GOOD_CASES = [
@@ -207,3 +210,64 @@ def test_cli_suite_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
     assert main(["suite", "check", str(tmp_path / "missing.json")]) == 1
     assert "no such suite file" in capsys.readouterr().err
+
+
+def test_a_check_holds_or_says_what_was_wrong() -> None:
+    eq = Check("eq", "a.txt")
+    assert eq.holds(True, "a.txt") is True
+    assert eq.holds(True, "b.txt") is False
+    assert eq.holds(False, None) is False
+    assert eq.run(True, "a.txt") is None
+    assert eq.run(True, "b.txt") == 'expected eq "a.txt", got "b.txt"'
+    # present and value apart: absent holds only for a key that is not there
+    absent = Check("absent", True)
+    assert absent.holds(False, None) is True
+    assert absent.holds(True, None) is False
+    assert absent.run(True, 3) == "expected absent, got 3"
+
+
+def test_a_tool_validates_and_keeps_each_verdict_by_the_argument_text() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"path": {"type": "string"}},
+        "required": ["path"],
+        "additionalProperties": False,
+    }
+    tool = Tool("read_file", {"function": {"parameters": schema}}, make_validator(schema))
+    assert tool.errors({"path": "a"}) == []
+    assert tool.errors({"path": 1}) == ["path: 1 is not of type 'string'"]
+    assert tool.is_valid({"path": "a"}) is True
+    assert tool.is_valid({"path": 1}) is False
+    assert tool.is_valid({"path": "a"}, '{"path": "a"}') is True
+    assert tool.is_valid({"path": 1}, '{"path": 1}') is False
+    # The verdict is kept by the text: the same text is not validated again.
+    assert tool.is_valid({"path": 1}, '{"path": "a"}') is True
+    assert tool.is_valid({"path": "a"}, '{"path": 1}') is False
+    assert tool._verdicts == {'{"path": "a"}': True, '{"path": 1}': False}
+    # Without a text nothing is kept.
+    assert tool.is_valid({"path": 2}) is False
+    assert len(tool._verdicts) == 2
+
+
+def test_a_suite_finds_its_cases_by_id_and_counts_its_groups() -> None:
+    suite = parse_suite(json.dumps(suite_dict(GOOD_CASES)).encode(), "s.json")
+    assert suite.case("no_call-01").group == "no_call"
+    assert suite.case("chains-01").group == "chains"
+    with pytest.raises(KeyError):
+        suite.case("selection-01")
+    # The index by id is built once (a run looks a case up per answer), kept on the suite.
+    index = suite.__dict__.get("_case_index")
+    assert index == {"chains-01": suite.cases[0], "no_call-01": suite.cases[1]}
+    assert suite._by_id() is index
+    # A Lobstack suite: the six groups in the method page's order, empty ones too.
+    assert list(suite.group_counts().items()) == [
+        ("selection", 0),
+        ("arguments", 0),
+        ("near_misses", 0),
+        ("no_call", 1),
+        ("parallel", 0),
+        ("chains", 1),
+    ]
+    own = dataclasses.replace(suite, name="my-suite")
+    # Another suite: its groups as they first appear.
+    assert list(own.group_counts().items()) == [("chains", 1), ("no_call", 1)]

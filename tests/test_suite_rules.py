@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,9 @@ import pytest
 
 from lobstack_eval.main import main
 from scorer import Suite, check_suite
+from scorer.suite import kind as suite_kind
 from scorer.suite import rules as suite_rules
+from scorer.suite.model import Case, ExpectedCall, Step
 from tests.suitekit import case, make_suite, suite_dict
 
 READ = {
@@ -153,6 +156,21 @@ def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) ->
     assert suite_rules.problems(with_case(good, "selection-01", id="selection-99")) == []
 
 
+@pytest.mark.parametrize("case_id", ["a", "9", "A.b-c_9", "x..y", "a" * 100, "0" + "." * 99])
+def test_every_suite_takes_a_file_name_as_case_id(case_id: str) -> None:
+    assert suite_rules.file_id_problems(case_id) == []
+
+
+@pytest.mark.parametrize(
+    "case_id", ["", ".", "..", ".a", "-a", "_a", "a" * 101, "a/b", "a b", "a*b", "a:b"]
+)
+def test_a_case_id_that_is_no_file_name_is_refused(case_id: str) -> None:
+    assert suite_rules.file_id_problems(case_id) == [
+        f"case {case_id}.id: must be 1 to 100 letters, digits, '_', '.' or '-', starting with a "
+        "letter or digit"
+    ]
+
+
 @pytest.mark.parametrize(
     ("content", "kind"),
     [
@@ -160,6 +178,10 @@ def test_ids_are_group_dash_two_digits(good: Suite, case_id: str, group: str) ->
         ([{"type": "text", "text": "hi"}], "an array"),
         ({"text": "hi"}, "an object"),
         (3, "a number"),
+        (2.5, "a number"),
+        (True, "a boolean"),
+        # No JSON or YAML value is another type; the fallback names the Python type.
+        (datetime.date(2026, 1, 2), "date"),
     ],
 )
 def test_message_contents_are_strings(good: Suite, content: Any, kind: str) -> None:
@@ -261,7 +283,7 @@ RULE = "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI
     [
         ("read.file", "'read.file'"),
         ("read file", "'read file'"),
-        ("r" * 200, "'" + "r" * 76 + "...'"),
+        ("r" * 200, "'" + "r" * 75 + "...'"),
         ("read\x07file", "'read\\x07file'"),
         ("lire_fiché", "'lire_fiché'"),
         ("", "''"),
@@ -297,3 +319,90 @@ def test_a_tool_name_gateways_accept_passes(name: str) -> None:
     if name != "read_file":
         cases[0]["tools"].append(name)
     assert isinstance(make_suite(cases, tools), Suite)
+
+
+def test_a_suite_without_cases_breaks_no_group_rule(good: Suite) -> None:
+    assert suite_rules.problems(dataclasses.replace(good, cases=())) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "lobstack"),
+    [
+        ("lobstack-tool-calling", True),
+        ("lobstack-", True),
+        ("lobstack-my-test", True),
+        ("Lobstack-tool-calling", False),
+        ("lobstack", False),
+        ("my-lobstack-suite", False),
+        (None, False),
+        (3, False),
+    ],
+)
+def test_a_lobstack_suite_is_named_lobstack_dash(name: object, lobstack: bool) -> None:
+    assert suite_kind.is_lobstack(name) is lobstack
+    counts = {"chains": 2, "other": 1}
+    if lobstack:
+        assert list(suite_kind.group_order(name, counts).items()) == [
+            ("selection", 0),
+            ("arguments", 0),
+            ("near_misses", 0),
+            ("no_call", 0),
+            ("parallel", 0),
+            ("chains", 2),
+        ]
+    else:
+        assert list(suite_kind.group_order(name, counts).items()) == [("chains", 2), ("other", 1)]
+
+
+def test_group_counts_against_the_method_table() -> None:
+    table = {
+        "selection": 14,
+        "arguments": 16,
+        "near_misses": 12,
+        "no_call": 14,
+        "parallel": 12,
+        "chains": 12,
+    }
+    assert suite_rules.count_problems("lobstack-tool-calling", "1.1.0", table) == []
+    # A group the counts do not hold has 0 cases.
+    assert suite_rules.count_problems("lobstack-tool-calling", "1.0.0", {"chains": 12}) == [
+        f"cases: group {group!r} has 0 cases; the method page's table for lobstack-tool-calling "
+        f"1.0.0 says {count}"
+        for group, count in table.items()
+        if group != "chains"
+    ]
+    # A name or version that is no string (a YAML list) is no published suite.
+    assert suite_rules.count_problems(["lobstack-tool-calling"], "1.1.0", {}) == []
+    assert suite_rules.count_problems("lobstack-tool-calling", ["1.1.0"], {}) == []
+
+
+def test_the_shape_rule_on_cases_built_by_hand() -> None:
+    """Without the builder (no suite read): the rule and its wording alone."""
+    call = ExpectedCall("f", (), {}, None)
+    one, two, none = Step("call", (call,)), Step("call", (call, call)), Step("none")
+
+    def shape(group: str, *steps: Step) -> list[str]:
+        return suite_rules.shape_problems(Case(f"{group}-01", group, ("f",), (), steps))
+
+    assert shape("no_call", one, none) == [
+        "case no_call-01.steps[0].expect: a no_call case expects no call first; this one has 2 "
+        "steps (1 call, none)"
+    ]
+    assert shape("no_call", none) == []
+    assert shape("selection", one) == []
+    assert shape("selection", none) == [
+        "case selection-01.steps: a selection case has one step expecting one call; this one has "
+        "1 step (none)"
+    ]
+    assert shape("parallel", two) == []
+    assert shape("parallel", none) == [
+        "case parallel-01.steps: a parallel case has one step expecting two or three calls; this "
+        "one has 1 step (none)"
+    ]
+    assert shape("chains", one, one) == []
+    assert shape("chains", one, none) == []
+    assert shape("chains", two, none) == [
+        "case chains-01.steps: a chain has 2 to 4 steps, each call step expecting one call; this "
+        "one has 2 steps (2 calls, none)"
+    ]
+    assert shape("own_group", none, two, one) == []

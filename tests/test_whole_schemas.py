@@ -17,6 +17,7 @@ from scorer import parse_suite
 from scorer.audit.run import audit_suite
 from scorer.schema.formats import is_date_time, is_time, is_uri
 from scorer.suite.file import check_suite
+from scorer.suite.origin import origin_problems, origin_validators
 from tests.conftest import ROOT
 
 FIXTURE = ROOT / "tests" / "fixtures" / "pydantic_mcp"
@@ -222,3 +223,79 @@ def test_suite_new_writes_each_listed_schema_as_it_is(
         parameters = document["tools"][tool["name"]]["function"]["parameters"]
         assert json.dumps(parameters) == json.dumps(tool["inputSchema"])  # order too
     assert document["origin"]["schema_notes"] == [] and "schema note" not in said.out
+
+
+@pytest.mark.parametrize(
+    ("origin", "problems"),
+    [
+        ([], ["origin: must be an object"]),
+        ({"kind": "mcp", "server": {"name": "s", "version": "1"}, "tools": []}, []),
+        ({"kind": "tools_file", "tools": [{}], "schema_notes": ["a"]}, []),
+        (
+            {"kind": "file", "tools": []},
+            ["origin.kind: 'file' is not one of mcp, tools_file"],
+        ),
+        (
+            {"kind": "mcp", "tools": []},
+            ["origin.server: must be an object with the server's name and version"],
+        ),
+        (
+            {"kind": "tools_file", "server": "s", "tools": []},
+            ["origin.server: must be an object with the server's name and version"],
+        ),
+        (
+            {"kind": "mcp", "server": {"name": "", "version": 1}, "tools": []},
+            [
+                "origin.server.name: missing or not a non-empty string",
+                "origin.server.version: missing or not a non-empty string",
+            ],
+        ),
+        (
+            {"kind": "mcp", "server": {"version": "1"}, "tools": []},
+            ["origin.server.name: missing or not a non-empty string"],
+        ),
+        (
+            {"kind": "tools_file", "tools": [{}, "t"], "schema_notes": "a"},
+            [
+                "origin.tools: must be the list of tools as listed (objects)",
+                "origin.schema_notes: must be a list of strings",
+            ],
+        ),
+        (
+            {"kind": "tools_file", "schema_notes": ["a", 1]},
+            [
+                "origin.tools: must be the list of tools as listed (objects)",
+                "origin.schema_notes: must be a list of strings",
+            ],
+        ),
+    ],
+)
+def test_each_origin_problem_is_worded_exactly(origin: Any, problems: list[str]) -> None:
+    assert origin_problems(origin) == problems
+
+
+def test_origin_validators_by_tool_name_and_their_schema_problems() -> None:
+    good = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    origin = {
+        "kind": "tools_file",
+        "tools": [
+            "not a tool",
+            {"type": "function", "function": {"name": "a", "parameters": good}},
+            {"name": "b", "inputSchema": good, "parameters": {"type": 3}},
+            {"name": "c", "inputSchema": {"type": 3}},
+            {"type": "function", "function": {"name": "d", "parameters": {"type": 3}}},
+            {"name": 5, "inputSchema": good},
+            {"name": "e", "inputSchema": "good"},
+            {"name": "f", "parameters": good},
+        ],
+    }
+    validators, problems = origin_validators(origin)
+    assert sorted(validators) == ["a", "b", "f"]
+    assert validators["a"].is_valid({"n": 1}) and not validators["a"].is_valid({"n": "1"})
+    assert not validators["b"].is_valid({"n": 1.5})
+    assert problems == [
+        "origin.tools[3].inputSchema.type: 3 is not valid under any of the given schemas",
+        "origin.tools[4].function.parameters.type: 3 is not valid under any of the given schemas",
+    ]
+    assert origin_validators({"tools": "x"}) == ({}, [])
+    assert origin_validators([]) == ({}, [])

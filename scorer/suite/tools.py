@@ -71,4 +71,4 @@ def shown_name(name: str) -> str:
     """A refused tool name as an error line shows it: quoted with its escapes, at most
     80 characters."""
     text = repr(name)
-    return text if len(text) <= 80 else text[:77] + "...'"
+    return text if len(text) <= 80 else text[:76] + "...'"

@@ -1,0 +1,98 @@
+"""The suite's tool catalogue (scorer/suite/tools.py): each problem worded exactly, the tools
+built, and a whole schema against the method page's subset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorer.suite.tools import TOOL_NAME_RULE, build_tools, shown_name
+
+PARAMETERS = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}
+
+
+def spec(name: str, parameters: Any = PARAMETERS, **function: Any) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "parameters": parameters, **function}}
+
+
+def test_the_rule_gateways_give_tool_names() -> None:
+    assert TOOL_NAME_RULE == (
+        "1-64 characters of a-z, A-Z, 0-9, _ and - (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule)"
+    )
+
+
+@pytest.mark.parametrize("raw", [None, {}, [], "tools"])
+def test_a_catalogue_is_a_non_empty_object(raw: Any) -> None:
+    assert build_tools(raw) == (
+        {},
+        ["tools: missing or not a non-empty object of tool name -> tool"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ({"a b": spec("a b")}, f"tools['a b']: not a tool name gateways accept: {TOOL_NAME_RULE}"),
+        ({"": spec("")}, f"tools['']: not a tool name gateways accept: {TOOL_NAME_RULE}"),
+        (
+            {"t" * 65: spec("t" * 65)},
+            f"tools['{'t' * 65}']: not a tool name gateways accept: {TOOL_NAME_RULE}",
+        ),
+        ({"t": "x"}, 'tools.t: must be {"type": "function", "function": {...}}'),
+        (
+            {"t": {"function": spec("t")["function"]}},
+            'tools.t: must be {"type": "function", "function": {...}}',
+        ),
+        (
+            {"t": {"type": "function", "function": "f"}},
+            'tools.t: must be {"type": "function", "function": {...}}',
+        ),
+        (
+            {"t": spec("t", None)},
+            'tools.t.function.parameters: must be a schema with "type": "object"',
+        ),
+        (
+            {"t": spec("t", {"type": "array"})},
+            'tools.t.function.parameters: must be a schema with "type": "object"',
+        ),
+        ({"t": spec("t", strict="yes")}, "tools.t.function.strict: must be true or false"),
+    ],
+)
+def test_each_refused_tool_is_one_problem(raw: dict[str, Any], problem: str) -> None:
+    assert build_tools(raw, whole=True) == ({}, [problem])
+
+
+def test_tools_are_built_in_name_order_each_problem_said() -> None:
+    raw = {
+        "b": spec("b"),
+        "a": spec("other", {"type": "object"}, strict=True),
+        "c": spec("c", strict=False),
+    }
+    tools, problems = build_tools(raw, whole=True)
+    assert problems == ["tools.a.function.name: 'other' differs from the key 'a'"]
+    assert list(tools) == ["a", "b", "c"]
+    assert tools["b"].name == "b" and tools["b"].spec == raw["b"]
+    # Whole Draft 2020-12, formats checked.
+    assert tools["b"].errors({"day": "2026-01-02"}) == []
+    assert tools["b"].errors({"day": "someday"}) == ["day: 'someday' is not a 'date'"]
+
+
+def test_a_lobstack_suites_schemas_keep_the_subset() -> None:
+    tools, problems = build_tools({"b": spec("b"), "c": spec("c", {"type": "object"})})
+    assert problems == [
+        "tools.b.function.parameters.properties.day: keyword 'format' is not supported (only "
+        "additionalProperties, const, enum, items, maxItems, maxLength, maximum, minItems, "
+        "minLength, minimum, pattern, properties, required, type)"
+    ]
+    assert list(tools) == ["c"]
+    assert tools["c"].errors({"x": 1}) == []
+
+
+def test_a_refused_name_is_shown_quoted_and_cut_at_80() -> None:
+    assert shown_name("a b") == "'a b'"
+    assert shown_name("x\ny") == "'x\\ny'"
+    assert shown_name("a" * 78) == "'" + "a" * 78 + "'"
+    # 81 characters quoted: cut to 80, the quote kept.
+    assert shown_name("a" * 79) == "'" + "a" * 75 + "...'"
+    assert len(shown_name("a" * 79)) == 80
