@@ -24,7 +24,9 @@ the first changed run), the share alarmed within the target delay (the pooled de
 the median meets it when the share is >= 50%) and the share never detected within 150 runs.
 
 Usage: ``uv run python benchmarks/drift_adaptive.py [--histories N] [--seed-null S]
-[--seed-change S] [--seed-between S]`` (2,000 histories: about 8 minutes of CPU).
+[--seed-change S] [--seed-between S]`` (2,000 histories: about 8 minutes of CPU);
+``--null-only --seed-null S``: only same-model histories on a new seed, the two-CUSUM rule's worst
+bound for every c of a grid (a calibrated c checked on histories it was not chosen on).
 """
 
 from __future__ import annotations
@@ -49,9 +51,9 @@ from benchmarks.drift import (  # noqa: E402
     histories,
     upper_bound,
 )
+from benchmarks.drift_exponent import tail_exponent, threshold  # noqa: E402
 from benchmarks.drift_frontier import CELLS, DROPS, FIRST_CHANGED, HORIZON, PROFILES, cusum  # noqa: E402
 from scorer.drift.cusum import DEFAULT, monitor  # noqa: E402
-from scorer.drift.exponent import tail_exponent, threshold  # noqa: E402
 
 CASES = len(NOISY)
 BETWEEN = {
@@ -184,13 +186,34 @@ def row(detector: Detector, change: dict, c: float) -> str:
     return "; ".join(cells)
 
 
+def check(n: int, seed: int) -> int:
+    """The worst bound of the two-CUSUM rule over the calibration and the between profiles, on
+    histories of ``seed``, for c from 8 to 11."""
+    rng = np.random.default_rng(seed)
+    null = {(p, k): prepare(simulate(q, q, None, DAYS, k, n, rng))
+            for p, q in {**{p: CALIBRATION[p] for p in PROFILES}, **BETWEEN}.items()
+            for k in (1, 3)}  # fmt: skip
+    print(f"{n} histories a cell, seed {seed}: the two-CUSUM rule's worst bound by c")
+    for c in np.arange(8.0, 11.01, 0.1):
+        bound, where = worst(adaptive(True), null, float(c))
+        print(f"  c {c:.2f}: worst bound {bound:.2%} ({where})", flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--histories", type=int, default=2000)
     parser.add_argument("--seed-null", type=int, default=5)
     parser.add_argument("--seed-change", type=int, default=3)
     parser.add_argument("--seed-between", type=int, default=6)
+    parser.add_argument(
+        "--null-only",
+        action="store_true",
+        help="only same-model histories (--seed-null): the two-CUSUM rule's worst bound by c",
+    )
     args = parser.parse_args()
+    if args.null_only:
+        return check(args.histories, args.seed_null)
     n, rng = args.histories, np.random.default_rng(args.seed_change)
     change = {}
     for cell in CELLS:
