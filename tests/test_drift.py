@@ -256,3 +256,37 @@ def test_the_frontier_evaluates_the_shipped_detector_on_the_shipped_scores() -> 
     statistic = monitor(passes, trials)[1]
     np.testing.assert_allclose(frontier_cusum(z, DEFAULT.kappa), statistic, rtol=1e-5, atol=1e-4)
     assert (frontier_cusum(z, 2.0) <= frontier_cusum(z, DEFAULT.kappa) + 1e-6).all()
+
+
+@pytest.mark.parametrize("kappa", [0.75, 1.5])
+@pytest.mark.parametrize(
+    ("passed", "tried", "k"),
+    [((29,) * 80, (30,) * 80, 1), ((30, 0, 22, 15, 8, 29, 28) * 10, (30,) * 70, 1),
+     ((30, 30, 30, 0, 22) * 16, (30,) * 80, 1), ((87,) * 80, (90,) * 80, 3)],
+)  # fmt: skip
+def test_the_tail_exponent_is_the_cusum_s_lundberg_root_to_a_few_percent(
+    passed: tuple[int, ...], tried: tuple[int, ...], k: int, kappa: float
+) -> None:
+    """benchmarks/drift_exponent.py (docs/decisions/drift.md#adaptive): theta, from the score's
+    cumulant series cut after its third term, is within 8% of the exact positive root of
+    log E exp(theta (-z - kappa)) = 0 for independent binomial shares (scipy's brentq), and exactly
+    2 kappa / V when no case is skewed (every rate 1/2: V = 1)."""
+    from scipy.optimize import brentq
+
+    from benchmarks.drift_exponent import PRIOR, tail_exponent
+
+    m, n = np.array(passed, dtype=float), np.array(tried, dtype=float)
+    s = (m + DEFAULT.prior) / (n + 2 * DEFAULT.prior)
+    w = 1 / (s * (1 - s) + DEFAULT.ridge)
+    sigma = math.sqrt(float((w * w * s * (1 - s) / k).sum()))
+    q = (m + PRIOR) / (n + 2 * PRIOR)
+
+    def cgf(theta: float) -> float:
+        shares = k * np.log(1 - q + q * np.exp(-theta * w / (k * sigma))) + theta * w * q / sigma
+        return float(shares.sum()) - theta * kappa
+
+    got = float(tail_exponent(m, n, np.full(len(m), k), kappa, DEFAULT.ridge, DEFAULT.prior))
+    assert got == pytest.approx(brentq(cgf, 1e-6, 200.0), rel=0.08)
+    half = np.full(80, 15.0), np.full(80, 30.0), np.ones(80)
+    symmetric = float(tail_exponent(*half, kappa, DEFAULT.ridge, DEFAULT.prior))
+    assert symmetric == pytest.approx(2 * kappa, rel=1e-12)
