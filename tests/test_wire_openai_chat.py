@@ -196,3 +196,11 @@ def test_the_chat_constants() -> None:
         "llm_provider-x-lobstack-model",
         "llm_provider-x-lobstack-provider",
     )
+
+
+def test_an_echo_whose_message_holds_more_calls_than_ids_is_refused() -> None:
+    """The ids pair with the message's own calls, not only with the parsed ones."""
+    message = {"tool_calls": [{"id": "a", "function": {"name": "f"}}, {"id": "b"}]}
+    answer = _answer(message, (ToolCall("a", "f", None),), False)
+    with pytest.raises(ValueError):
+        follow_up(answer, ["a"], ["r"])

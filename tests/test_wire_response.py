@@ -416,3 +416,23 @@ def test_read_call_keeps_strings_and_the_arguments_as_sent() -> None:
 )
 def test_readable_name(holder: Any, text: str) -> None:
     assert readable_name(holder) == text
+
+
+def test_only_the_first_choice_is_read() -> None:
+    """A body with ``n`` > 1 choices (OpenAI's ``n`` parameter): the first is the answer."""
+    body = {
+        "choices": [
+            {"index": 0, "message": {"content": "first"}, "finish_reason": "stop"},
+            {"index": 1, "message": {"content": "second"}, "finish_reason": "error",
+             "error": {"code": 502, "message": "lost"}},
+        ]
+    }  # fmt: skip
+    assert body_error(body) is None
+    answer = parse_completion(body)
+    assert answer.content == "first" and answer.finish_reason == "stop"
+
+
+def test_a_call_entry_of_a_python_type_is_named_by_its_type() -> None:
+    """A caller building the body in Python (not from JSON) may pass any value."""
+    answer = parse_completion(_answer({"tool_calls": [("f",)]}))
+    assert answer.problems == ("tool_calls[0] is tuple, not an object",)

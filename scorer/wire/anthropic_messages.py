@@ -200,8 +200,7 @@ def follow_up(response: ModelResponse, ids: list[str], results: list[str]) -> li
     blocks = [json_copy(block) for block in response.message if isinstance(block, dict)]
     uses = [block for block in blocks if block.get("type") == "tool_use"]
     for block, call_id in zip(uses, ids, strict=True):
-        if block.get("id") != call_id:
-            block["id"] = call_id
+        block["id"] = call_id  # an id already equal stays where it was: no change
     answers = [
         {"type": "tool_result", "tool_use_id": call_id, "content": result}
         for call_id, result in zip(ids, results, strict=True)
