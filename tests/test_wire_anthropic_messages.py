@@ -302,3 +302,12 @@ def test_the_follow_up_keeps_thinking_and_sets_the_ids() -> None:
         follow_up(answer, ["a"], ["r1"])
     with pytest.raises(ValueError):
         follow_up(answer, ["a", "b"], ["r1"])
+
+
+def test_ids_and_calls_must_pair_one_to_one() -> None:
+    no_call = ModelResponse("hi", (), "m", [{"type": "text", "text": "hi"}])
+    with pytest.raises(ValueError):
+        follow_up(no_call, ["a"], ["r"])
+    one_call = ModelResponse(None, (ToolCall(USE["id"], "final_result", {}),), "m", [USE])
+    with pytest.raises(ValueError):
+        follow_up(one_call, [], [])

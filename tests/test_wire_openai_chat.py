@@ -204,3 +204,12 @@ def test_an_echo_whose_message_holds_more_calls_than_ids_is_refused() -> None:
     answer = _answer(message, (ToolCall("a", "f", None),), False)
     with pytest.raises(ValueError):
         follow_up(answer, ["a"], ["r"])
+
+
+def test_ids_and_calls_must_pair_one_to_one() -> None:
+    no_call = _answer({"content": "hi"}, (), False)
+    with pytest.raises(ValueError):
+        follow_up(no_call, ["a"], ["r"])
+    message = {"tool_calls": [{"id": "a", "function": {"name": "f"}}]}
+    with pytest.raises(ValueError):
+        follow_up(_answer(message, (ToolCall("a", "f", None),), False), [], [])

@@ -84,7 +84,14 @@ def test_the_request_body_with_echoed_items() -> None:
         "temperature",
     ]
     capped = request_body("m", "S", [], [], None, Wire("responses", False, (("max_tokens", "5"),)))
-    assert capped["max_output_tokens"] == 5 and "max_tokens" not in capped
+    assert capped == {
+        "model": "m",
+        "instructions": "S",
+        "input": [],
+        "tools": [],
+        "temperature": 0,
+        "max_output_tokens": 5,
+    }
 
 
 def test_a_whole_call_answer() -> None:
@@ -218,3 +225,31 @@ def test_the_follow_up_echoes_every_item_with_the_ids_given() -> None:
 
 def test_the_path() -> None:
     assert PATH == "/responses"
+
+
+def test_no_opening_messages_is_no_input_item() -> None:
+    assert input_items([]) == []
+
+
+def test_only_output_text_parts_are_the_answer() -> None:
+    message = {
+        "type": "message",
+        "content": [
+            {"type": "output_text", "text": "A"},
+            {"type": "reasoning_text", "text": "hidden"},
+            {"type": "output_text", "text": "B"},
+        ],
+    }
+    assert parse_answer({"output": [message]}).content == "AB"
+    empty = {"type": "message", "content": [{"type": "output_text", "text": ""}]}
+    assert parse_answer({"output": [empty]}).content is None
+
+
+def test_ids_and_calls_must_pair_one_to_one() -> None:
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": []}
+    no_call = ModelResponse(None, (), "m", [reasoning])
+    with pytest.raises(ValueError):
+        follow_up(no_call, ["a"], ["r"])
+    one_call = ModelResponse(None, (ToolCall("x", "get_capital", "{}"),), "m", [CALL])
+    with pytest.raises(ValueError):
+        follow_up(one_call, [], [])
