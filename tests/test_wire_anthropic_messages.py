@@ -127,17 +127,17 @@ def test_the_request_body_in_order_with_system_texts_joined() -> None:
     ids=["auto", "any", "none", "named", "serial", "parallel", "named-serial", "any-parallel"],
 )
 def test_the_tool_choice_in_anthropics_words(params: list[str], choice: dict[str, Any]) -> None:
-    assert request_body("c", "S", [], [], None, _wire(*params))["tool_choice"] == choice
+    assert request_body("c", "S", [], [], None, _wire(*params)).get("tool_choice") == choice
 
 
 def test_other_settings() -> None:
     body = request_body(
         "c", "S", [], [], None, _wire("max_tokens=64", "reasoning_effort=medium", stream=True)
     )
-    assert body["max_tokens"] == 64 and body["output_config"] == {"effort": "medium"}
-    assert body["stream"] is True and "tool_choice" not in body
+    assert body["max_tokens"] == 64 and body.get("output_config") == {"effort": "medium"}
+    assert body.get("stream") is True and "tool_choice" not in body
     minimal = request_body("c", "S", [], [], None, _wire("reasoning_effort=minimal"))
-    assert minimal["output_config"] == {"effort": "low"} and "stream" not in minimal
+    assert minimal.get("output_config") == {"effort": "low"} and "stream" not in minimal
     dropped = request_body("c", "S", [], [], None, _wire("body.temperature=null", "body.top_k=5"))
     assert "temperature" not in dropped and dropped["top_k"] == 5
 
@@ -195,6 +195,10 @@ def test_headers_and_path() -> None:
             {"type": "error", "error": "boom"},
             BodyError(None, None, "an error event with no error object"),
         ),
+        (
+            {"type": "error", "error": {"message": "no type"}},
+            BodyError(None, None, "no type", transient=None),
+        ),
         ({"type": "error"}, BodyError(None, None, "an error event with no error object")),
         ({"type": "message", "error": {"type": "api_error"}}, None),
         (["error"], None),
@@ -211,6 +215,7 @@ def test_headers_and_path() -> None:
         "unknown-type",
         "long-message",
         "error-text",
+        "no-type",
         "no-error",
         "a-message",
         "a-list",
@@ -311,3 +316,34 @@ def test_ids_and_calls_must_pair_one_to_one() -> None:
     one_call = ModelResponse(None, (ToolCall(USE["id"], "final_result", {}),), "m", [USE])
     with pytest.raises(ValueError):
         follow_up(one_call, [], [])
+
+
+def test_an_opening_where_no_turn_is_a_lone_block() -> None:
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": "Looking.", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}},
+        ]},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
+        {"role": "user", "content": "more"},
+    ]  # fmt: skip
+    assert opening(messages) == (
+        [],
+        [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": "Looking."},
+                {"type": "tool_use", "id": "c1", "name": "f", "input": {"a": 1}},
+            ]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "c1", "content": "done"},
+                {"type": "text", "text": "more"},
+            ]},
+        ],
+    )  # fmt: skip
+
+
+def test_only_text_blocks_are_the_answer_and_a_model_is_a_string() -> None:
+    content = [{"type": "text", "text": "A"}, {"type": "document", "text": "hidden"}]
+    answer = parse_answer({"content": content, "model": 5})
+    assert answer.content == "A" and answer.model is None

@@ -213,3 +213,9 @@ def test_ids_and_calls_must_pair_one_to_one() -> None:
     message = {"tool_calls": [{"id": "a", "function": {"name": "f"}}]}
     with pytest.raises(ValueError):
         follow_up(_answer(message, (ToolCall("a", "f", None),), False), [], [])
+
+
+def test_a_call_in_the_message_needs_its_id_even_when_none_was_parsed() -> None:
+    message = {"tool_calls": [{"id": "a", "function": {"name": "f"}}]}
+    with pytest.raises(ValueError):
+        follow_up(_answer(message, (), False), [], [])

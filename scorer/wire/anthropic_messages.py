@@ -151,9 +151,9 @@ def body_error(body: Any) -> BodyError | None:
     message = error.get("message")
     text = str(message)[:200] if message is not None else ""
     code = ERROR_STATUS.get(kind) if isinstance(kind, str) else None
-    return BodyError(
-        code, None if code else str(kind), text, transient=kind in TRANSIENT if kind else None
-    )
+    # An error with no type has no words to name it by: "an error", never "error None".
+    named = None if code or kind is None else str(kind)
+    return BodyError(code, named, text, transient=kind in TRANSIENT if kind else None)
 
 
 def error_text(body: Any) -> str | None:
