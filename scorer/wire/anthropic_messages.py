@@ -153,7 +153,8 @@ def body_error(body: Any) -> BodyError | None:
     code = ERROR_STATUS.get(kind) if isinstance(kind, str) else None
     # An error with no type has no words to name it by: "an error", never "error None".
     named = None if code or kind is None else str(kind)
-    return BodyError(code, named, text, transient=kind in TRANSIENT if kind else None)
+    transient = kind in TRANSIENT if isinstance(kind, str) and kind else None  # a list: unhashable
+    return BodyError(code, named, text, transient=transient)
 
 
 def error_text(body: Any) -> str | None:
