@@ -493,3 +493,125 @@ def test_a_messages_error_event_is_the_error_body() -> None:
     assert assemble("messages", body) == (error, ())
     named = _sse(("error", {"error": {"type": "api_error"}}))
     assert assemble("messages", named) == ({"error": {"type": "api_error"}}, ())
+
+
+def test_messages_deltas_with_fields_missing() -> None:
+    body = _sse(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking"}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "thinking_delta", "thinking": "Hm"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta"}},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text"}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Hi"}},
+        {"type": "content_block_start", "index": 2,
+         "content_block": {"type": "tool_use", "id": "t", "name": "f"}},
+        {"type": "content_block_delta", "index": 2,
+         "delta": {"type": "input_json_delta", "partial_json": '{"a": 1}'}},
+        {"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta"}},
+        {"type": "message_stop"},
+    )  # fmt: skip
+    assert assemble("messages", body)[0]["content"] == [
+        {"type": "thinking", "thinking": "Hm", "signature": ""},
+        {"type": "text", "text": "Hi"},
+        {"type": "tool_use", "id": "t", "name": "f", "input": {"a": 1}},
+    ]
+    empty = _sse(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta"}},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text"}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta"}},
+        {"type": "message_stop"},
+    )  # fmt: skip
+    assert assemble("messages", empty)[0]["content"] == [
+        {"type": "thinking", "thinking": ""},
+        {"type": "text", "text": ""},
+    ]
+
+
+def test_a_chat_frame_after_done_or_a_non_object_is_still_read() -> None:
+    """[DONE] and a frame that is not an object are passed over, not taken for the end."""
+    body = (
+        _sse(_chunk({"content": "a"}), done=True)
+        + b"data: 5\n\n"
+        + _sse(_chunk({"content": "b"}, "stop"))
+    )
+    whole, anomalies = assemble("chat", body)
+    assert whole["choices"][0]["message"]["content"] == "ab" and anomalies == ()
+
+
+def test_a_chat_delta_cannot_change_the_role_or_bring_calls_as_a_field() -> None:
+    body = _sse(
+        _chunk({"role": "", "content": "a"}),
+        _chunk({"tool_calls": [], "content": "b"}, "stop"),
+        done=True,
+    )
+    whole, _ = assemble("chat", body)
+    assert whole["choices"][0]["message"] == {"role": "assistant", "content": "ab"}
+
+
+def test_a_later_fragments_empty_id_and_type_keep_the_calls_own() -> None:
+    body = _sse(
+        _chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
+                                "function": {"name": "f", "arguments": "{"}}]}),
+        _chunk({"tool_calls": [{"index": 0, "id": "", "type": "",
+                                "function": {"arguments": "}"}}]}, "tool_calls"),
+        done=True,
+    )  # fmt: skip
+    whole, _ = assemble("chat", body)
+    assert whole["choices"][0]["message"]["tool_calls"] == [
+        {"id": "call_a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    ]
+
+
+def test_a_responses_error_event_drops_its_type() -> None:
+    body = _sse({"type": "error", "code": "server_error", "message": "boom"})
+    assert assemble("responses", body) == (
+        {"error": {"code": "server_error", "message": "boom"}},
+        (),
+    )
+
+
+def test_responses_events_read_only_by_their_own_type() -> None:
+    """Only response.created starts over; only output_item.done replaces an item; a frame that
+    is not an object is passed over."""
+    body = _sse(
+        {"type": "response.output_item.added", "output_index": 0, "item": _call_item()},
+        5,
+        {"type": "response.function_call_arguments.done", "output_index": 0, "arguments": "{}"},
+        {"type": "response.content_part.added", "output_index": 0, "item": {"type": "other"}},
+        {"type": "response.completed", "response": {"status": "completed"}},
+        {"type": "response.in_progress", "response": {"status": "in_progress"}},
+    )
+    assert assemble("responses", body) == (
+        {"status": "completed", "output": [_call_item(arguments="{}")]},
+        (),
+    )
+
+
+def test_a_summary_part_without_text_gets_the_delta() -> None:
+    body = _sse(
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {"type": "reasoning", "summary": [{"type": "summary_text"}]}},
+        {"type": "response.reasoning_summary_text.delta", "output_index": 0, "delta": "y"},
+    )  # fmt: skip
+    whole, _ = assemble("responses", body)
+    assert whole["output"][0]["summary"] == [{"type": "summary_text", "text": "y"}]
+
+
+def test_the_done_item_wins_and_keeps_the_deltas_when_it_has_no_arguments() -> None:
+    body = _sse(
+        {"type": "response.output_item.added", "output_index": 0, "item": _call_item()},
+        {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": '{"a"'},
+        {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": ": 1}"},
+        {"type": "response.output_item.done", "output_index": 0, "item": _call_item()},
+        {"type": "response.output_item.added", "output_index": 1, "item": _call_item(id="b")},
+        {"type": "response.function_call_arguments.delta", "output_index": 1, "delta": "{"},
+        {"type": "response.output_item.done", "output_index": 1,
+         "item": _call_item(id="b", arguments='{"b": 2}')},
+        {"type": "response.completed", "response": {"status": "completed"}},
+    )  # fmt: skip
+    assert assemble("responses", body)[0]["output"] == [
+        _call_item(arguments='{"a": 1}'),
+        _call_item(id="b", arguments='{"b": 2}'),
+    ]
