@@ -20,6 +20,17 @@ from scorer.wire.streams import (
 )
 
 
+def _at(value: Any, *path: Any) -> Any:
+    """The value at ``path`` inside ``value``, or None when the path is not there (so a wrong
+    shape fails the test's comparison rather than raising in the test)."""
+    for key in path:
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
 def _sse(*events_: Any, done: bool = False) -> bytes:
     """``data:`` frames of each event (a ``(name, data)`` pair is sent with its ``event:`` line)."""
     frames = []
@@ -129,8 +140,8 @@ def test_chat_parallel_calls_in_fragments() -> None:
     )  # fmt: skip
     whole, anomalies = assemble("chat", body)
     assert anomalies == ()
-    assert whole["choices"][0]["finish_reason"] == "tool_calls"
-    assert whole["choices"][0]["message"] == {
+    assert _at(whole, "choices", 0, "finish_reason") == "tool_calls"
+    assert _at(whole, "choices", 0, "message") == {
         "role": "assistant",
         "content": None,
         "tool_calls": [
@@ -154,7 +165,7 @@ def test_lmdeploy_parallel_calls_all_at_index_0_and_calls_without_index() -> Non
         done=True,
     )  # fmt: skip
     whole, anomalies = assemble("chat", body)
-    calls = whole["choices"][0]["message"]["tool_calls"]
+    calls = _at(whole, "choices", 0, "message", "tool_calls")
     assert calls == [
         {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
         {"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}},
@@ -188,7 +199,7 @@ def test_chat_done_with_spaces_and_odd_choices() -> None:
     )
     whole, anomalies = assemble("chat", body)
     assert anomalies == ()
-    assert whole["choices"] == [
+    assert _at(whole, "choices") == [
         {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": None}
     ]
 
@@ -204,7 +215,7 @@ def test_a_chat_error_mid_stream_is_the_error_body() -> None:
         (),
     )
     null_error = assemble("chat", _sse({**_chunk({"content": "a"}), "error": None}, done=True))
-    assert null_error[0]["choices"][0]["message"]["content"] == "a"
+    assert _at(null_error, 0, "choices", 0, "message", "content") == "a"
 
 
 # --- Responses --------------------------------------------------------------------------------
@@ -332,8 +343,8 @@ def test_reasoning_summary_deltas() -> None:
         {"type": "response.reasoning_summary_text.delta", "output_index": 0, "summary_index": 63},
     )  # fmt: skip
     whole, anomalies = assemble("responses", body)
-    summary = whole["output"][0]["summary"]
-    assert len(summary) == 64 and anomalies == (CUT_OFF,)
+    summary = _at(whole, "output", 0, "summary")
+    assert isinstance(summary, list) and len(summary) == 64 and anomalies == (CUT_OFF,)
     assert summary[:3] == [
         {"type": "summary_text", "text": "AB"},
         {"type": "summary_text", "text": ""},
@@ -350,7 +361,7 @@ def test_a_summary_delta_after_the_item_is_done_is_not_read_twice() -> None:
         {"type": "response.reasoning_summary_text.delta", "output_index": 0, "delta": "more"},
         {"type": "response.completed", "response": {"status": "completed"}},
     )
-    assert assemble("responses", body)[0]["output"] == [done]
+    assert _at(assemble("responses", body), 0, "output") == [done]
     odd = _sse(
         {"type": "response.output_item.added", "output_index": 0,
          "item": {"type": "reasoning", "summary": ["x", {"text": 1}]}},
@@ -358,7 +369,7 @@ def test_a_summary_delta_after_the_item_is_done_is_not_read_twice() -> None:
         {"type": "response.reasoning_summary_text.delta", "output_index": 0,
          "summary_index": 1, "delta": "z"},
     )  # fmt: skip
-    assert assemble("responses", odd)[0]["output"][0]["summary"] == ["x", {"text": "1z"}]
+    assert _at(assemble("responses", odd), 0, "output", 0, "summary") == ["x", {"text": "1z"}]
 
 
 # --- Messages ---------------------------------------------------------------------------------
@@ -452,7 +463,7 @@ def test_a_tool_use_input_from_its_fragments(fragments: list[str], value: Any) -
         {"type": "message_stop"},
     )  # fmt: skip
     whole, anomalies = assemble("messages", body)
-    assert whole["content"] == [{"type": "tool_use", "id": "t", "name": "f", "input": value}]
+    assert _at(whole, "content") == [{"type": "tool_use", "id": "t", "name": "f", "input": value}]
     assert anomalies == ()
 
 
@@ -484,7 +495,7 @@ def test_a_final_usage_replaces_a_start_usage_that_is_not_an_object() -> None:
         {"type": "message_stop"},
     )
     whole, anomalies = assemble("messages", body)
-    assert whole["usage"] == {"o": 1} and whole["content"] == [] and anomalies == ()
+    assert _at(whole, "usage") == {"o": 1} and _at(whole, "content") == [] and anomalies == ()
 
 
 def test_a_messages_error_event_is_the_error_body() -> None:
@@ -511,7 +522,7 @@ def test_messages_deltas_with_fields_missing() -> None:
         {"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta"}},
         {"type": "message_stop"},
     )  # fmt: skip
-    assert assemble("messages", body)[0]["content"] == [
+    assert _at(assemble("messages", body), 0, "content") == [
         {"type": "thinking", "thinking": "Hm", "signature": ""},
         {"type": "text", "text": "Hi"},
         {"type": "tool_use", "id": "t", "name": "f", "input": {"a": 1}},
@@ -523,7 +534,7 @@ def test_messages_deltas_with_fields_missing() -> None:
         {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta"}},
         {"type": "message_stop"},
     )  # fmt: skip
-    assert assemble("messages", empty)[0]["content"] == [
+    assert _at(assemble("messages", empty), 0, "content") == [
         {"type": "thinking", "thinking": ""},
         {"type": "text", "text": ""},
     ]
@@ -537,7 +548,7 @@ def test_a_chat_frame_after_done_or_a_non_object_is_still_read() -> None:
         + _sse(_chunk({"content": "b"}, "stop"))
     )
     whole, anomalies = assemble("chat", body)
-    assert whole["choices"][0]["message"]["content"] == "ab" and anomalies == ()
+    assert _at(whole, "choices", 0, "message", "content") == "ab" and anomalies == ()
 
 
 def test_a_chat_delta_cannot_change_the_role_or_bring_calls_as_a_field() -> None:
@@ -547,7 +558,7 @@ def test_a_chat_delta_cannot_change_the_role_or_bring_calls_as_a_field() -> None
         done=True,
     )
     whole, _ = assemble("chat", body)
-    assert whole["choices"][0]["message"] == {"role": "assistant", "content": "ab"}
+    assert _at(whole, "choices", 0, "message") == {"role": "assistant", "content": "ab"}
 
 
 def test_a_later_fragments_empty_id_and_type_keep_the_calls_own() -> None:
@@ -559,7 +570,7 @@ def test_a_later_fragments_empty_id_and_type_keep_the_calls_own() -> None:
         done=True,
     )  # fmt: skip
     whole, _ = assemble("chat", body)
-    assert whole["choices"][0]["message"]["tool_calls"] == [
+    assert _at(whole, "choices", 0, "message", "tool_calls") == [
         {"id": "call_a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     ]
 
@@ -596,7 +607,7 @@ def test_a_summary_part_without_text_gets_the_delta() -> None:
         {"type": "response.reasoning_summary_text.delta", "output_index": 0, "delta": "y"},
     )  # fmt: skip
     whole, _ = assemble("responses", body)
-    assert whole["output"][0]["summary"] == [{"type": "summary_text", "text": "y"}]
+    assert _at(whole, "output", 0, "summary") == [{"type": "summary_text", "text": "y"}]
 
 
 def test_the_done_item_wins_and_keeps_the_deltas_when_it_has_no_arguments() -> None:
@@ -611,7 +622,20 @@ def test_the_done_item_wins_and_keeps_the_deltas_when_it_has_no_arguments() -> N
          "item": _call_item(id="b", arguments='{"b": 2}')},
         {"type": "response.completed", "response": {"status": "completed"}},
     )  # fmt: skip
-    assert assemble("responses", body)[0]["output"] == [
+    assert _at(assemble("responses", body), 0, "output") == [
         _call_item(arguments='{"a": 1}'),
         _call_item(id="b", arguments='{"b": 2}'),
     ]
+
+
+def test_a_messages_frame_that_is_not_an_object_is_passed_over() -> None:
+    body = _sse(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        5,
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "a"}},
+        {"type": "message_stop"},
+    )
+    assert assemble("messages", body) == (
+        {"type": "message", "role": "assistant", "content": [{"type": "text", "text": "a"}]},
+        (),
+    )
