@@ -180,3 +180,55 @@ def test_the_headers_read_and_sent() -> None:
     assert dialect("messages").auth_headers("k") == {"x-api-key": "k"}
     assert dialect("messages").fixed_headers == {"anthropic-version": "2023-06-01"}
     assert 529 in dialect("messages").retry_statuses and 529 not in DEFAULT.retry_statuses
+
+
+def test_every_entry_of_the_registry_written_out() -> None:
+    from scorer.wire import anthropic_messages as am
+    from scorer.wire import openai_chat as oc
+    from scorer.wire import openai_responses as orr
+    from scorer.wire import response
+    from scorer.wire.dialect import ALIASES, MESSAGES, OPENAI_CHAT, RESPONSES, RETRY_STATUSES
+
+    assert frozenset({429, 502, 503, 504}) == RETRY_STATUSES and ALIASES == {"openai-chat": "chat"}
+    assert DIALECTS == {"chat": DEFAULT, "responses": RESPONSES, "messages": MESSAGES}
+    assert OPENAI_CHAT is DEFAULT and DEFAULT.name == "chat"
+    chat = (DEFAULT.path, DEFAULT.request_body, DEFAULT.parse_answer, DEFAULT.body_error)
+    assert chat == ("/chat/completions", oc.request_body, response.parse_completion,
+                    response.body_error)  # fmt: skip
+    assert (DEFAULT.follow_up, DEFAULT.auth_headers, DEFAULT.error_text) == (
+        oc.follow_up, oc.auth_headers, oc.error_text)  # fmt: skip
+    assert DEFAULT.fixed_headers == {} and DEFAULT.retry_statuses == {429, 502, 503, 504}
+    assert (RESPONSES.name, RESPONSES.path, RESPONSES.request_body, RESPONSES.parse_answer) == (
+        "responses", "/responses", orr.request_body, orr.parse_answer)  # fmt: skip
+    assert (RESPONSES.body_error, RESPONSES.follow_up) == (orr.body_error, orr.follow_up)
+    assert (RESPONSES.auth_headers, RESPONSES.error_text) == (oc.auth_headers, oc.error_text)
+    assert RESPONSES.fixed_headers == {} and RESPONSES.retry_statuses == {429, 502, 503, 504}
+    assert (MESSAGES.name, MESSAGES.path, MESSAGES.request_body, MESSAGES.parse_answer) == (
+        "messages", "/messages", am.request_body, am.parse_answer)  # fmt: skip
+    assert (MESSAGES.body_error, MESSAGES.follow_up) == (am.body_error, am.follow_up)
+    assert (MESSAGES.auth_headers, MESSAGES.error_text) == (am.auth_headers, am.error_text)
+    assert MESSAGES.retry_statuses == {429, 502, 503, 504, 529}
+    for entry in (DEFAULT, RESPONSES, MESSAGES):
+        assert entry.cost_header == "x-lobstack-cost-usd", entry.name
+        assert entry.dropped_header == "x-lobstack-dropped-params", entry.name
+        assert entry.routing_headers == oc.ROUTING_HEADERS, entry.name
+
+
+def test_the_unknown_dialect_line_in_full() -> None:
+    with pytest.raises(UsageError) as raised:
+        dialect("openai")
+    assert str(raised.value) == "unknown API dialect 'openai'; known: chat, messages, responses"
+    assert raised.value.__suppress_context__ is True
+
+
+def test_checked_wire_names_the_dialect_by_its_registered_name() -> None:
+    from scorer.wire.dialect import checked_wire
+
+    assert checked_wire("openai-chat", True, ["max_tokens=5"]) == Wire(
+        "chat", True, (("max_tokens", "5"),)
+    )
+    assert checked_wire("messages", False, ()) == Wire("messages", False, ())
+    with pytest.raises(UsageError, match=r"^unknown API dialect 'x'"):
+        checked_wire("x", False, ())
+    with pytest.raises(UsageError, match=r"^--param top_k: unknown setting"):
+        checked_wire("chat", False, ["top_k=1"])

@@ -151,9 +151,10 @@ def body_error(body: Any) -> BodyError | None:
     message = error.get("message")
     text = str(message)[:200] if message is not None else ""
     code = ERROR_STATUS.get(kind) if isinstance(kind, str) else None
-    return BodyError(
-        code, None if code else str(kind), text, transient=kind in TRANSIENT if kind else None
-    )
+    # An error with no type has no words to name it by: "an error", never "error None".
+    named = None if code or kind is None else str(kind)
+    transient = kind in TRANSIENT if isinstance(kind, str) and kind else None  # a list: unhashable
+    return BodyError(code, named, text, transient=transient)
 
 
 def error_text(body: Any) -> str | None:
@@ -200,8 +201,7 @@ def follow_up(response: ModelResponse, ids: list[str], results: list[str]) -> li
     blocks = [json_copy(block) for block in response.message if isinstance(block, dict)]
     uses = [block for block in blocks if block.get("type") == "tool_use"]
     for block, call_id in zip(uses, ids, strict=True):
-        if block.get("id") != call_id:
-            block["id"] = call_id
+        block["id"] = call_id  # an id already equal stays where it was: no change
     answers = [
         {"type": "tool_result", "tool_use_id": call_id, "content": result}
         for call_id, result in zip(ids, results, strict=True)

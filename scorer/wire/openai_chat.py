@@ -95,8 +95,7 @@ def follow_up(response: ModelResponse, ids: list[str], results: list[str]) -> li
     assistant.setdefault("role", "assistant")  # the one field a follow-up cannot do without
     if not response.legacy:
         for entry, call_id in zip(echoed_calls(assistant), ids, strict=True):
-            if entry.get("id") != call_id:
-                entry["id"] = call_id
+            entry["id"] = call_id  # an id already equal stays where it was: no change
     answers = zip(response.tool_calls, ids, results, strict=True)
     return [assistant, *(tool_result(i, c.name, r, response.legacy) for c, i, r in answers)]
 

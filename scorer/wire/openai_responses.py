@@ -141,8 +141,7 @@ def follow_up(response: ModelResponse, ids: list[str], results: list[str]) -> li
     items = [json_copy(item) for item in response.message if isinstance(item, dict)]
     calls = [item for item in items if item.get("type") == "function_call"]
     for item, call_id in zip(calls, ids, strict=True):
-        if item.get("call_id") != call_id:
-            item["call_id"] = call_id
+        item["call_id"] = call_id  # an id already equal stays where it was: no change
     outputs = [
         {"type": "function_call_output", "call_id": call_id, "output": result}
         for call_id, result in zip(ids, results, strict=True)
