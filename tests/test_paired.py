@@ -392,3 +392,14 @@ def test_one_sided_mcnemar_by_hand(worse: int, better: int, expected: float) -> 
         assert expected == pytest.approx(
             stats.binomtest(worse, worse + better, 0.5, "greater").pvalue, rel=1e-12
         )
+
+
+def test_a_p_value_past_1_by_float_rounding_is_cut_to_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """60 cases moving by -3..3 (seeded) whose sum is 1: every sign pattern's sum has the parity of
+    that sum, so none is 0 and p = 1 exactly. On the float path twice the upper tail rounds to
+    1.0000000000000002: the p is cut at 1."""
+    rng = random.Random(135)
+    differences = [Fraction(rng.choice([-1, 1]) * rng.randint(1, 3)) for _ in range(60)]
+    assert abs(sum(differences)) == 1
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip(differences) == SignFlip(1.0, 0)
