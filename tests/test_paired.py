@@ -403,3 +403,11 @@ def test_a_p_value_past_1_by_float_rounding_is_cut_to_1(monkeypatch: pytest.Monk
     assert abs(sum(differences)) == 1
     monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
     assert sign_flip(differences) == SignFlip(1.0, 0)
+
+
+def test_differences_past_one_are_scaled_by_their_common_denominator() -> None:
+    """Differences need not lie in [-1, 1]: 5/2 and 3 have the sign-pattern sums 11/2, 1/2, -1/2
+    and -11/2, so two of four are as far from 0 as 11/2 (p = 1/2), and one is at or below -11/2
+    (one-sided, p = 1/4)."""
+    assert sign_flip([Fraction(5, 2), Fraction(3)]) == SignFlip(0.5, 0)
+    assert sign_flip([Fraction(-5, 2), Fraction(-3)], lower=True) == SignFlip(0.25, 0)
