@@ -411,3 +411,22 @@ def test_differences_past_one_are_scaled_by_their_common_denominator() -> None:
     (one-sided, p = 1/4)."""
     assert sign_flip([Fraction(5, 2), Fraction(3)]) == SignFlip(0.5, 0)
     assert sign_flip([Fraction(-5, 2), Fraction(-3)], lower=True) == SignFlip(0.25, 0)
+
+
+def test_two_sided_monte_carlo_is_the_documented_estimator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past both limits the two-sided p is (hits + 1) / (draws + 1) over draws from
+    random.Random(MONTE_CARLO_SEED).getrandbits(m), bit i set giving step i a plus sign, a hit
+    being a sum at least as far from 0 as the observed one (steps 1, 1, 2, 3, observed 3)."""
+    differences = [Fraction(1), Fraction(1), Fraction(-2), Fraction(3)]
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 0)
+    monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 400)
+    rng = random.Random(paired.MONTE_CARLO_SEED)
+    hits = 0
+    for _ in range(400):
+        bits = rng.getrandbits(4)
+        hits += abs(sum(s if bits >> i & 1 else -s for i, s in enumerate([1, 1, 2, 3]))) >= 3
+    assert sign_flip(differences) == SignFlip((hits + 1) / 401, 400)
+    # Enumerated, 10 of the 16 sign patterns are at least 3 from 0: the estimate is near 0.625.
+    error = 4 * math.sqrt(0.625 * 0.375 / 400) + 1 / 401
+    assert sign_flip(differences).p == pytest.approx(0.625, abs=error)
