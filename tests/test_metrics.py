@@ -196,15 +196,39 @@ def test_wilson_known_values() -> None:
     assert wilson(0, 0) is None
 
 
-@pytest.mark.parametrize("of", [*range(1, 200), 12345, 10**6])
-def test_wilson_bounds_at_the_edges_are_exact(of: int) -> None:
+def test_wilson_bounds_at_the_edges_are_exact() -> None:
     """All passed: the upper bound is 100 itself; none passed: the lower bound is 0 itself (METHOD
-    decision 92). The other bound, and both bounds of any count in between, stay strictly inside."""
-    assert wilson(of, of)[1] == 100.0 and 0 < wilson(of, of)[0] < 100  # type: ignore[index]
-    assert wilson(0, of)[0] == 0.0 and 0 < wilson(0, of)[1] < 100  # type: ignore[index]
-    if of > 1:
-        assert wilson(1, of)[0] > 0 and wilson(of - 1, of)[1] < 100  # type: ignore[index]
-    assert wilson_at(1.0, of * 1.37)[1] == 100.0 and wilson_at(0.0, of * 1.37)[0] == 0.0
+    decision 92). The other bound, and both bounds of any count in between, stay strictly inside.
+    One test looping over n, not 200 parametrized ones: a mutant that raises on most n would crash
+    200 test ids before the mutation benchmark reached a test checking a value (MAX_CRASHES)."""
+    for of in [*range(1, 200), 12345, 10**6]:
+        assert wilson(of, of)[1] == 100.0 and 0 < wilson(of, of)[0] < 100, of  # type: ignore[index]
+        assert wilson(0, of)[0] == 0.0 and 0 < wilson(0, of)[1] < 100, of  # type: ignore[index]
+        if of > 1:
+            assert wilson(1, of)[0] > 0 and wilson(of - 1, of)[1] < 100, of  # type: ignore[index]
+        assert wilson_at(1.0, of * 1.37)[1] == 100.0 and wilson_at(0.0, of * 1.37)[0] == 0.0, of
+
+
+def test_wilson_of_one_trial_by_hand() -> None:
+    """One trial (of = 1) is an interval, not "no data": with z^2 = Z, 0 of 1 is [0, Z / (1 + Z)]
+    and 1 of 1 is [1 / (1 + Z), 1], in percent (the Wilson closed form at p = 0 and 1, n = 1)."""
+    zz = 1.959963984540054**2
+    assert wilson(0, 1) == pytest.approx([0.0, 100 * zz / (1 + zz)], rel=1e-12)
+    assert wilson(1, 1) == pytest.approx([100 / (1 + zz), 100.0], rel=1e-12)
+
+
+def test_wilson_at_another_z_by_hand() -> None:
+    """``z`` is used, not the 95% default: 1 of 2 at z = 4 is 50 +- 100 * sqrt(2) / 3 (centre
+    (1/2 + 16/4) / 9 = 1/2, half 4 * sqrt(1/8 + 1) / 9 = sqrt(2) / 3)."""
+    half = 100 * 2**0.5 / 3
+    assert wilson(1, 2, z=4.0) == pytest.approx([50 - half, 50 + half], rel=1e-12)
+
+
+def test_wilson_bounds_never_leave_0_100_by_rounding() -> None:
+    """Inside (0, 1) the closed form can round a hair past an edge (1.0000000000000002 at this p
+    and fractional n, -5.6e-17 at the other): the bounds are clamped to [0, 100]."""
+    assert wilson_at(0.9999999999987454, 257.326157422693)[1] == 100.0
+    assert wilson_at(1.7762202900965048e-12, 1.4611995365927841)[0] == 0.0
 
 
 def test_rescored_csv_prints_exact_bounds_at_the_edges(tmp_path: Path) -> None:

@@ -48,10 +48,13 @@ def test_negative_counts_rejected(b: int, c: int) -> None:
         mcnemar_exact(b, c)
 
 
-@pytest.mark.parametrize(("b", "c"), [(1.0, 2), (True, 2), ("1", 2)])
-def test_non_integer_counts_rejected(b: object, c: int) -> None:
-    """Counts are ints (a float count is a caller bug)."""
-    with pytest.raises(TypeError):
+@pytest.mark.parametrize(
+    ("b", "c"), [(1.0, 2), (True, 2), ("1", 2), (2, 1.0), (2, True), (1.0, 2.0), (False, True)]
+)
+def test_non_integer_counts_rejected(b: object, c: object) -> None:
+    """Counts are ints (a float count is a caller bug), each checked on its own, with the message
+    saying so (not a TypeError from deeper down)."""
+    with pytest.raises(TypeError, match="needs integer counts"):
         mcnemar_exact(b, c)  # type: ignore[arg-type]
 
 
@@ -82,7 +85,7 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 import scorer.stats.paired as paired  # noqa: E402
-from scorer.stats.paired import sign_flip, sign_flip_exact  # noqa: E402
+from scorer.stats.paired import SignFlip, mcnemar_worse, sign_flip, sign_flip_exact  # noqa: E402
 
 
 def _brute_force(differences: list[Fraction]) -> Fraction:
@@ -223,3 +226,207 @@ def test_sign_flip_float_count_agrees_with_the_integer_count(
         estimate = sign_flip(differences)
         assert estimate.draws == 0
         assert estimate.p == pytest.approx(counted.p, rel=1e-12, abs=1e-300)
+
+
+def test_sign_flip_says_counted_on_trivial_and_small_designs() -> None:
+    """No non-zero difference, or an observed sum of 0: p = 1, counted (draws 0). Three cases that
+    all moved +1: 2 of the 8 sign patterns are as far from 0 (+3 and -3), p = 1/4; one sided
+    (lower), only the all-minus pattern is at or below -3, p = 1/8."""
+    assert sign_flip([]) == SignFlip(1.0, 0)
+    assert sign_flip([Fraction(0), Fraction(0)]) == SignFlip(1.0, 0)
+    assert sign_flip([Fraction(1, 2), Fraction(-1, 2)]) == SignFlip(1.0, 0)
+    assert sign_flip([Fraction(1)] * 3) == SignFlip(0.25, 0)
+    assert sign_flip([Fraction(-1)] * 3, lower=True) == SignFlip(0.125, 0)
+    assert sign_flip([Fraction(1)] * 3, lower=True) == SignFlip(1.0, 0)  # the largest sum there is
+    assert sign_flip([], lower=True) == SignFlip(1.0, 0)
+
+
+def _counts(steps: list[int]) -> dict[int, int]:
+    """How many of the 2^m sign patterns give each signed sum (an integer convolution, a second
+    algorithm)."""
+    counts = {0: 1}
+    for s in steps:
+        nxt: dict[int, int] = {}
+        for total, k in counts.items():
+            nxt[total + s] = nxt.get(total + s, 0) + k
+            nxt[total - s] = nxt.get(total - s, 0) + k
+        counts = nxt
+    return counts
+
+
+def _lower_reference(differences: list[Fraction]) -> Fraction:
+    """P[signed sum <= observed sum] over every sign pattern, counted."""
+    values = [d for d in differences if d]
+    if not values:
+        return Fraction(1)
+    scale = math.lcm(*(v.denominator for v in values))
+    observed = sum(int(v * scale) for v in values)
+    counts = _counts([abs(int(v * scale)) for v in values])
+    return Fraction(sum(k for total, k in counts.items() if total <= observed), 2 ** len(values))
+
+
+def test_one_sided_sign_flip_is_the_counted_lower_tail() -> None:
+    """``lower=True``: the share of sign patterns whose sum is at most the observed one, to the
+    last bit, on 150 seeded designs of up to 12 cases with mixed repeat counts (zero differences
+    mixed in), against an integer convolution and, for small designs, brute-force enumeration."""
+    rng = random.Random(23)
+    for _ in range(150):
+        differences = _random_differences(
+            rng, rng.randint(1, 12), rng.choice([(1,), (3,), (2, 3, 5), (4, 7, 9)])
+        )
+        result = sign_flip(differences, lower=True)
+        expected = _lower_reference(differences)
+        assert result == SignFlip(float(expected), 0), differences
+        values = [d for d in differences if d]
+        if len(values) <= 8:
+            observed = sum(values)
+            patterns = list(itertools.product((1, -1), repeat=len(values)))
+            hits = sum(
+                sum(s * abs(v) for s, v in zip(signs, values, strict=True)) <= observed
+                for signs in patterns
+            )
+            assert expected == Fraction(hits, len(patterns))
+
+
+def _rounding_design() -> list[Fraction]:
+    """68 cases moving by -3..3 (seeded): a design where the float path's sum rounds differently
+    from the integer count in the last bit, in both tails."""
+    rng = random.Random(0)
+    return [Fraction(rng.choice([-1, 1]) * rng.randint(1, 3)) for _ in range(68)]
+
+
+def test_small_designs_are_counted_not_summed_in_floats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within the integer limit p is the exact count rounded once (equal to the integer
+    convolution's, to the last bit); the float path, forced, rounds differently on this design."""
+    differences = _rounding_design()
+    counts = _counts([abs(int(d)) for d in differences])
+    observed = int(sum(differences))
+    two_sided = Fraction(
+        sum(k for total, k in counts.items() if abs(total) >= abs(observed)), 2 ** len(differences)
+    )
+    assert sign_flip(differences) == SignFlip(float(two_sided), 0)
+    assert sign_flip(differences, lower=True) == SignFlip(float(_lower_reference(differences)), 0)
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    floats = sign_flip(differences), sign_flip(differences, lower=True)
+    assert floats[0].p != float(two_sided) and floats[0].p == pytest.approx(
+        float(two_sided), rel=1e-13
+    )
+    lower = float(_lower_reference(differences))
+    assert floats[1].p != lower and floats[1].p == pytest.approx(lower, rel=1e-13)
+
+
+def test_the_integer_count_limit_is_inclusive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count's polynomial takes (T + 1) (m + 2) bits: counted at exactly that limit, None one
+    bit below. Steps 1, 2, 3 (T = 6, m = 3): 35 bits; sums >= 4 are {1,3}, {2,3}, {1,2,3}."""
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 35)
+    assert paired._exact_upper_count([1, 2, 3], 6, 4) == 3
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 34)
+    assert paired._exact_upper_count([1, 2, 3], 6, 4) is None
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_the_float_limit_is_inclusive(monkeypatch: pytest.MonkeyPatch, lower: bool) -> None:
+    """Past the integer limit, (T + 1) m float steps at most MAX_FLOAT_STEPS are summed (draws 0),
+    one more is estimated. Differences 1, 1, -1/2 scale to steps 2, 2, 1: T = 5, m = 3, 18
+    steps."""
+    differences = [Fraction(1), Fraction(1), Fraction(-1, 2)]
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 50)
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 18)
+    assert sign_flip(differences, lower=lower).draws == 0
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 17)
+    assert sign_flip(differences, lower=lower).draws == 50
+
+
+def _seeded_lower_estimate(steps: list[int], signed: int, draws: int) -> float:
+    """The one-sided estimate as documented: ``draws`` sign patterns from
+    random.Random(MONTE_CARLO_SEED).getrandbits(m), bit i set giving step i a plus sign, counting
+    those whose sum is at most the observed one, (hits + 1) / (draws + 1)."""
+    rng = random.Random(paired.MONTE_CARLO_SEED)
+    hits = 0
+    for _ in range(draws):
+        bits = rng.getrandbits(len(steps))
+        hits += sum(s if bits >> i & 1 else -s for i, s in enumerate(steps)) <= signed
+    return (hits + 1) / (draws + 1)
+
+
+def test_one_sided_monte_carlo_beyond_the_exact_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past both limits the one-sided p is a seeded estimate: draws said, the documented estimator
+    at the documented seed, within four standard errors of the counted p."""
+    rng = random.Random(29)
+    differences = _random_differences(rng, 30, (2, 3))
+    differences[:5] = [Fraction(-1)] * 5
+    counted = sign_flip(differences, lower=True)
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 0)
+    monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 4000)
+    estimate = sign_flip(differences, lower=True)
+    values = [d for d in differences if d]
+    scale = math.lcm(*(v.denominator for v in values))
+    steps = [abs(int(v * scale)) for v in values]
+    common = math.gcd(*steps)
+    expected = _seeded_lower_estimate(
+        [s // common for s in steps], sum(int(v * scale) for v in values) // common, 4000
+    )
+    assert estimate == SignFlip(expected, 4000)
+    error = math.sqrt(counted.p * (1 - counted.p) / 4000)
+    assert abs(estimate.p - counted.p) <= 4 * error + 1 / 4001
+
+
+@pytest.mark.parametrize(
+    ("worse", "better", "expected"),
+    [
+        (0, 0, 1.0),  # no discordant pair
+        (3, 0, 1 / 8),  # P[X >= 3], X ~ Bin(3, 1/2)
+        (0, 3, 1.0),  # P[X >= 0]
+        (2, 1, 4 / 8),  # (C(3,2) + C(3,3)) / 8
+        (1, 0, 1 / 2),
+        (5, 2, (21 + 7 + 1) / 128),  # (C(7,5) + C(7,6) + C(7,7)) / 2^7
+    ],
+)
+def test_one_sided_mcnemar_by_hand(worse: int, better: int, expected: float) -> None:
+    """P[X >= worse] with X ~ Bin(worse + better, 1/2), binomial coefficients written out; scipy's
+    one-sided binomtest agrees."""
+    assert mcnemar_worse(worse, better) == expected
+    if worse + better:
+        assert expected == pytest.approx(
+            stats.binomtest(worse, worse + better, 0.5, "greater").pvalue, rel=1e-12
+        )
+
+
+def test_a_p_value_past_1_by_float_rounding_is_cut_to_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """60 cases moving by -3..3 (seeded) whose sum is 1: every sign pattern's sum has the parity of
+    that sum, so none is 0 and p = 1 exactly. On the float path twice the upper tail rounds to
+    1.0000000000000002: the p is cut at 1."""
+    rng = random.Random(135)
+    differences = [Fraction(rng.choice([-1, 1]) * rng.randint(1, 3)) for _ in range(60)]
+    assert abs(sum(differences)) == 1
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip(differences) == SignFlip(1.0, 0)
+
+
+def test_differences_past_one_are_scaled_by_their_common_denominator() -> None:
+    """Differences need not lie in [-1, 1]: 5/2 and 3 have the sign-pattern sums 11/2, 1/2, -1/2
+    and -11/2, so two of four are as far from 0 as 11/2 (p = 1/2), and one is at or below -11/2
+    (one-sided, p = 1/4)."""
+    assert sign_flip([Fraction(5, 2), Fraction(3)]) == SignFlip(0.5, 0)
+    assert sign_flip([Fraction(-5, 2), Fraction(-3)], lower=True) == SignFlip(0.25, 0)
+
+
+def test_two_sided_monte_carlo_is_the_documented_estimator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past both limits the two-sided p is (hits + 1) / (draws + 1) over draws from
+    random.Random(MONTE_CARLO_SEED).getrandbits(m), bit i set giving step i a plus sign, a hit
+    being a sum at least as far from 0 as the observed one (steps 1, 1, 2, 3, observed 3)."""
+    differences = [Fraction(1), Fraction(1), Fraction(-2), Fraction(3)]
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    monkeypatch.setattr(paired, "MAX_FLOAT_STEPS", 0)
+    monkeypatch.setattr(paired, "MONTE_CARLO_DRAWS", 400)
+    rng = random.Random(paired.MONTE_CARLO_SEED)
+    hits = 0
+    for _ in range(400):
+        bits = rng.getrandbits(4)
+        hits += abs(sum(s if bits >> i & 1 else -s for i, s in enumerate([1, 1, 2, 3]))) >= 3
+    assert sign_flip(differences) == SignFlip((hits + 1) / 401, 400)
+    # Enumerated, 10 of the 16 sign patterns are at least 3 from 0: the estimate is near 0.625.
+    error = 4 * math.sqrt(0.625 * 0.375 / 400) + 1 / 401
+    assert sign_flip(differences).p == pytest.approx(0.625, abs=error)

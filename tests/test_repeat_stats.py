@@ -258,9 +258,9 @@ def test_sign_flip_on_single_samples_is_mcnemar(worse: int, better: int) -> None
 
 def test_holm_by_hand() -> None:
     # Sorted: 0.01*4 = 0.04; 0.03*3 = 0.09; 0.04*2 = 0.08 -> kept at 0.09; 0.5*1 = 0.5.
+    assert holm([]) == []  # first: a mutant raising on the others would hide it
     assert holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
     assert holm([0.9, 0.9]) == [1.0, 1.0]
-    assert holm([]) == []
 
 
 # --- power ----------------------------------------------------------------------------------------
