@@ -7,15 +7,17 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from standin import GatewayConfig, StandInGateway, parse_faults
+if TYPE_CHECKING:  # imported by the fixtures that start one, after the bytecode set-up below
+    from standin import StandInGateway
 
 pytest_plugins = ["pytester"]  # the pytest plugin's tests run pytest in a project of their own
 
@@ -52,17 +54,31 @@ def other_lines(err: str) -> list[str]:
 CACHE_DIR = tempfile.mkdtemp(prefix="lobstack-test-cache-")
 os.environ["LOBSTACK_CACHE_DIR"] = CACHE_DIR
 
-# Where PYTHONDONTWRITEBYTECODE is set (some machines, this project's sandbox), every Python the
-# tests start (the CLI, an inner pytest, a `uv run`) compiled this checkout's modules from source,
-# and pytest rewrote the plugin's package's asserts, at each start: 2 to 3 s of CPU a process, over
-# a hundred processes a run. They cache their bytecode in one directory for the session instead,
-# outside the checkout (PYTHONPYCACHEPREFIX; atomic writes, so processes share it), made by the
-# first process that loads this file (xdist's controller, whose environment the workers inherit)
-# and removed by it. A prefix the user set is kept.
-_PYCACHE_OWNER = "LOBSTACK_TEST_PYCACHE_OWNER"
-if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="lobstack-test-pycache-")
-    os.environ[_PYCACHE_OWNER] = str(os.getpid())
+# Bytecode (docs/decisions/testing.md): where PYTHONDONTWRITEBYTECODE is set (some machines, this
+# project's sandbox), every Python of a run (pytest's workers, the CLIs, inner pytests and `uv run`s
+# the tests start) compiled what it imports from source, and pytest rewrote every test module, at
+# each start and again the next run: 13 s of CPU per xdist worker before its first test. They cache
+# it in the checkout's git-ignored .tmp/pycache instead (PYTHONPYCACHEPREFIX; importlib and pytest
+# write a .pyc whole or not at all, so processes share it; a .pyc is checked against its source's
+# mtime and size), kept between runs. This process (xdist's controller, whose environment the
+# workers and every process they start inherit) caches what it imports from here on too. A prefix
+# the user set is kept; the header says when the user's PYTHONDONTWRITEBYTECODE was set aside.
+PYCACHE = ROOT / ".tmp" / "pycache"
+_BYTECODE_NOTE = ""
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    if not os.environ.get("PYTHONPYCACHEPREFIX"):
+        os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
+    _BYTECODE_NOTE = (
+        "bytecode: PYTHONDONTWRITEBYTECODE set aside; the tests' Pythons cache bytecode in "
+        f"{sys.pycache_prefix} (PYTHONPYCACHEPREFIX: set it to choose the place)"
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Says when the user's PYTHONDONTWRITEBYTECODE was set aside for the run (above)."""
+    return _BYTECODE_NOTE or None
 
 
 def outside_env() -> dict[str, str]:
@@ -75,8 +91,6 @@ def outside_env() -> dict[str, str]:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(CACHE_DIR, ignore_errors=True)
-    if os.environ.get(_PYCACHE_OWNER) == str(os.getpid()):
-        shutil.rmtree(os.environ["PYTHONPYCACHEPREFIX"], ignore_errors=True)
 
 
 # The fast loop (`uv run pytest -m "not slow"`, README) leaves out the tests that start processes,
@@ -250,6 +264,8 @@ def scored_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
 @pytest.fixture
 def start_gateway() -> Iterator[Callable[..., StandInGateway]]:
     """Start stand-in gateways (port 0); every one is stopped at the end of the test."""
+    from standin import GatewayConfig, StandInGateway, parse_faults
+
     started: list[StandInGateway] = []
 
     def start(suite: Path = MINI_SUITE, faults: str = "", **options: Any) -> StandInGateway:
@@ -287,6 +303,7 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from recorder.repeats import CaseRun
     from recorder.settings import RecordSettings
     from scorer.suite.file import parse_suite
+    from standin import GatewayConfig, StandInGateway
 
     case_ids = [case.id for case in parse_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE)).cases]
     cassettes = tmp_path_factory.mktemp("repeats") / "cassettes"
