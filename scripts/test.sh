@@ -19,15 +19,18 @@ if ! command -v uv >/dev/null 2>&1; then
     export PATH
     command -v uv >/dev/null 2>&1 || { echo "test.sh: uv was installed but is not on PATH" >&2; exit 1; }
 fi
-# Bytecode: where PYTHONDONTWRITEBYTECODE is set, every Python of the run (pytest's workers and the
-# hundreds of CLIs, inner pytests and `uv run`s the tests start) would compile what it imports from
-# source at each start. They cache it in one temp dir for this run instead (PYTHONPYCACHEPREFIX),
-# which compiles only what is imported, once: not the 13,000 files of every installed package.
-if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ] && [ -z "${PYTHONPYCACHEPREFIX:-}" ]; then
-    PYTHONPYCACHEPREFIX="$(mktemp -d "${TMPDIR:-/tmp}/lobstack-pycache.XXXXXX")"
-    export PYTHONPYCACHEPREFIX
+# Bytecode (docs/decisions/testing.md): where PYTHONDONTWRITEBYTECODE is set, every Python of the run
+# (pytest's workers and the hundreds of CLIs, inner pytests and `uv run`s the tests start) would
+# compile what it imports from source at each start, every run. They cache it in the checkout's
+# git-ignored .tmp/pycache instead (PYTHONPYCACHEPREFIX), kept between runs, which compiles only
+# what is imported, once: not the 13,000 files of every installed package. A prefix you set is kept.
+if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then
+    if [ -z "${PYTHONPYCACHEPREFIX:-}" ]; then
+        PYTHONPYCACHEPREFIX="$PWD/.tmp/pycache"
+        export PYTHONPYCACHEPREFIX
+    fi
+    echo "test.sh: PYTHONDONTWRITEBYTECODE set aside; bytecode is cached in $PYTHONPYCACHEPREFIX" >&2
     unset PYTHONDONTWRITEBYTECODE
-    trap 'rm -rf "$PYTHONPYCACHEPREFIX"' EXIT
 fi
 bash .ci/browser-setup.sh
 

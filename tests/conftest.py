@@ -3,19 +3,23 @@ recording helper."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from standin import GatewayConfig, StandInGateway, parse_faults
+if TYPE_CHECKING:  # imported by the fixtures that start one, after the bytecode set-up below
+    from standin import StandInGateway
 
 pytest_plugins = ["pytester"]  # the pytest plugin's tests run pytest in a project of their own
 
@@ -46,23 +50,60 @@ def other_lines(err: str) -> list[str]:
     return [line for line in err.splitlines() if OLDER_SUITE_NOTE not in line]
 
 
-# The report's plot and template cache (replay/html/_cache.py): a fresh one for this session, so the
-# tests draw every plot at least once and never touch the developer's ~/.cache. Set before any test
+# The report's plot and template cache (replay/html/_cache.py): a fresh one for this run, so the
+# tests draw every plot at least once and never touch the developer's ~/.cache. Made by the first
+# process that loads this file (xdist's controller) and shared by the workers, which inherit its
+# environment (the cache's writes are atomic and its eviction tolerates other processes), so a plot
+# one worker drew is not drawn again by the other; removed by its maker. Set before any test
 # module imports replay.html.
-CACHE_DIR = tempfile.mkdtemp(prefix="lobstack-test-cache-")
-os.environ["LOBSTACK_CACHE_DIR"] = CACHE_DIR
+_CACHE_OWNER = "LOBSTACK_TEST_CACHE_OWNER"
+if os.environ.get(_CACHE_OWNER) and os.environ.get("LOBSTACK_CACHE_DIR"):
+    CACHE_DIR = os.environ["LOBSTACK_CACHE_DIR"]
+else:
+    CACHE_DIR = tempfile.mkdtemp(prefix="lobstack-test-cache-")
+    os.environ["LOBSTACK_CACHE_DIR"] = CACHE_DIR
+    os.environ[_CACHE_OWNER] = str(os.getpid())
 
-# Where PYTHONDONTWRITEBYTECODE is set (some machines, this project's sandbox), every Python the
-# tests start (the CLI, an inner pytest, a `uv run`) compiled this checkout's modules from source,
-# and pytest rewrote the plugin's package's asserts, at each start: 2 to 3 s of CPU a process, over
-# a hundred processes a run. They cache their bytecode in one directory for the session instead,
-# outside the checkout (PYTHONPYCACHEPREFIX; atomic writes, so processes share it), made by the
-# first process that loads this file (xdist's controller, whose environment the workers inherit)
-# and removed by it. A prefix the user set is kept.
-_PYCACHE_OWNER = "LOBSTACK_TEST_PYCACHE_OWNER"
-if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="lobstack-test-pycache-")
-    os.environ[_PYCACHE_OWNER] = str(os.getpid())
+# No fsync in pytest's own processes (docs/decisions/testing.md): fileio/atomic.py flushes every
+# file it writes to the disk before the rename, which only a power cut could tell from a write that
+# stayed in the page cache, and which no test can observe. The fast loop wrote about 4,200 files in
+# process, at 7 ms a flush on this project's machine: 30 s of waiting, a quarter of its wall time.
+# The descriptor is still checked (a closed one raises as os.fsync does); the processes the tests
+# start (the CLI, inner pytests) still flush.
+
+
+def _checked_no_flush(fd: Any) -> None:
+    """os.fsync but for the flush: a file object or a descriptor, checked."""
+    os.fstat(fd.fileno() if hasattr(fd, "fileno") else fd)
+
+
+os.fsync = _checked_no_flush
+
+# Bytecode (docs/decisions/testing.md): where PYTHONDONTWRITEBYTECODE is set (some machines, this
+# project's sandbox), every Python of a run (pytest's workers, the CLIs, inner pytests and `uv run`s
+# the tests start) compiled what it imports from source, and pytest rewrote every test module, at
+# each start and again the next run: 13 s of CPU per xdist worker before its first test. They cache
+# it in the checkout's git-ignored .tmp/pycache instead (PYTHONPYCACHEPREFIX; importlib and pytest
+# write a .pyc whole or not at all, so processes share it; a .pyc is checked against its source's
+# mtime and size), kept between runs. This process (xdist's controller, whose environment the
+# workers and every process they start inherit) caches what it imports from here on too. A prefix
+# the user set is kept; the header says when the user's PYTHONDONTWRITEBYTECODE was set aside.
+PYCACHE = ROOT / ".tmp" / "pycache"
+_BYTECODE_NOTE = ""
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    if not os.environ.get("PYTHONPYCACHEPREFIX"):
+        os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
+    _BYTECODE_NOTE = (
+        "bytecode: PYTHONDONTWRITEBYTECODE set aside; the tests' Pythons cache bytecode in "
+        f"{sys.pycache_prefix} (PYTHONPYCACHEPREFIX: set it to choose the place)"
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Says when the user's PYTHONDONTWRITEBYTECODE was set aside for the run (above)."""
+    return _BYTECODE_NOTE or None
 
 
 def outside_env() -> dict[str, str]:
@@ -74,9 +115,8 @@ def outside_env() -> dict[str, str]:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(CACHE_DIR, ignore_errors=True)
-    if os.environ.get(_PYCACHE_OWNER) == str(os.getpid()):
-        shutil.rmtree(os.environ["PYTHONPYCACHEPREFIX"], ignore_errors=True)
+    if os.environ.get(_CACHE_OWNER) == str(os.getpid()):
+        shutil.rmtree(CACHE_DIR, ignore_errors=True)
 
 
 # The fast loop (`uv run pytest -m "not slow"`, README) leaves out the tests that start processes,
@@ -197,7 +237,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # The longest modules, longest first (measured with --durations under -n 2; list order is
-# the schedule's).
+# the schedule's), then the fast loop's longest (CPU seconds a module, measured per test with
+# getrusage): its single tests of seconds start early, so neither worker ends on one alone.
 SLOW_FIRST = (
     "test_pytest_plugin",
     "test_history_alpha_noisy",
@@ -210,6 +251,15 @@ SLOW_FIRST = (
     "test_lowest_direct",
     "test_pytest_plugin_record",
     "test_browser",
+    "test_drift_dispersion",
+    "test_loader_fuzz",
+    "test_drift",
+    "test_drift_e2e",
+    "test_day_effect",
+    "test_history_window",
+    "test_history_gate",
+    "test_power_and_tiers_sim",
+    "test_gate_calibration",
 )
 
 
@@ -234,22 +284,44 @@ HISTORY_DAYS = [(date(2026, 10, 21) + timedelta(days=n)).isoformat() for n in ra
 
 @pytest.fixture(scope="session")
 def scored_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Every committed run rescored with evals/suite.json by one command, once a session (per
-    xdist worker): ``rescore cassettes/history`` writes report dirs <reports>/<run-id>/<model-slug>/
-    and one rows root. Read only: a test that writes beside them copies what it needs into its own
-    tmp_path."""
+    """Every committed run rescored with evals/suite.json by one command, once a run: ``rescore
+    cassettes/history`` writes report dirs <reports>/<run-id>/<model-slug>/ and one rows root.
+    Read only: a test that writes beside them copies what it needs into its own tmp_path."""
     from lobstack_eval.main import main
 
-    base = tmp_path_factory.mktemp("history")
-    reports, rows = base / "reports", base / "rows"
-    argv = ["rescore", str(HISTORY), "--suite", str(ROOT / "evals" / "suite.json"), "--out"]
-    assert main([*argv, str(reports), "--rows", str(rows), "--no-html", "-q"]) == 0
+    with run_shared(tmp_path_factory, "history") as (base, built):
+        reports, rows = base / "reports", base / "rows"
+        if not built:
+            argv = ["rescore", str(HISTORY), "--suite", str(ROOT / "evals" / "suite.json")]
+            argv += ["--out", str(reports), "--rows", str(rows), "--no-html", "-q"]
+            assert main(argv) == 0
     return reports, rows
+
+
+@contextlib.contextmanager
+def run_shared(factory: pytest.TempPathFactory, name: str) -> Iterator[tuple[Path, bool]]:
+    """A folder shared by every xdist worker of this run (the workers' temp dirs' parent, as
+    pytest-xdist's docs do it), held under a lock while the block builds it: yields the folder and
+    whether an earlier worker has built it whole, so costly read-only data is built once a run,
+    not once a worker."""
+    base = factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, done = root / f"shared-{name}", root / f"shared-{name}.done"
+    with (root / f"shared-{name}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        built = done.exists()
+        if not built:
+            shutil.rmtree(folder, ignore_errors=True)  # a worker that died mid-build
+            folder.mkdir()
+        yield folder, built
+        done.touch()
 
 
 @pytest.fixture
 def start_gateway() -> Iterator[Callable[..., StandInGateway]]:
     """Start stand-in gateways (port 0); every one is stopped at the end of the test."""
+    from standin import GatewayConfig, StandInGateway, parse_faults
+
     started: list[StandInGateway] = []
 
     def start(suite: Path = MINI_SUITE, faults: str = "", **options: Any) -> StandInGateway:
@@ -287,6 +359,7 @@ def repeat_cassettes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from recorder.repeats import CaseRun
     from recorder.settings import RecordSettings
     from scorer.suite.file import parse_suite
+    from standin import GatewayConfig, StandInGateway
 
     case_ids = [case.id for case in parse_suite(MINI_SUITE.read_bytes(), str(MINI_SUITE)).cases]
     cassettes = tmp_path_factory.mktemp("repeats") / "cassettes"
