@@ -308,7 +308,9 @@ def run_shared(factory: pytest.TempPathFactory, name: str) -> Iterator[tuple[Pat
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     folder, done = root / f"shared-{name}", root / f"shared-{name}.done"
     with (root / f"shared-{name}.lock").open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        # A POSIX record lock, not flock: no process the block starts (rescore's pool) inherits
+        # it, so none that outlives a worker can hold it; released at close or at exit.
+        fcntl.lockf(lock, fcntl.LOCK_EX)
         built = done.exists()
         if not built:
             shutil.rmtree(folder, ignore_errors=True)  # a worker that died mid-build
