@@ -9,10 +9,12 @@
 
 mutmut (3.8, run with ``uv run --with``, so not a dependency) makes the mutants of the chosen
 modules in a copy of the repository's tracked files and runs, for each, the tests that reach the
-mutated function (its own coverage map, taken once), stopping at the first failure. A pytest plugin
-(benchmarks/mutation_plugin.py) records how that failure came: an assertion (a test checked a value
-and it was wrong) or a crash (the mutant raised, say, a TypeError, and no test checked anything).
-Only a kill by assertion counts toward the score, as issue 43 asks:
+mutated function (its own coverage map, taken once), stopping at the first failure. mutmut skips a
+decorated function, so each mutated module's decorators are first applied by hand in the copy
+(``undecorate``), which leaves the `@metric` and `@operator` bodies and the properties to mutate. A
+pytest plugin (benchmarks/mutation_plugin.py) records how that failure came: an assertion (a test
+checked a value and it was wrong) or a crash (the mutant raised, say, a TypeError, and no test
+checked anything). Only a kill by assertion counts toward the score, as issue 43 asks:
 
     score = killed by assertion / (mutants - equivalent - crash with no value to check)
 
@@ -43,6 +45,7 @@ figure.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -72,6 +75,8 @@ MODULES = (
 # Tests that read the product's source as text (line counts, imports): mutmut's copy of a module,
 # every mutant in it, fails them whatever the mutant.
 READS_SOURCE = frozenset({"test_layout.py", "test_lint.py"})
+# Decorators mutmut handles itself, or whose function must stay decorated (a stub of @overload).
+KEEP_DECORATED = frozenset({"staticmethod", "classmethod", "overload"})
 _NAME = re.compile(r"^(?P<module>.+?)\.x[_ǁ]")
 
 
@@ -173,6 +178,43 @@ def copy_tracked(target: Path) -> None:
         if source.is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+
+def undecorate(text: str) -> str:
+    """The module with each decorated function of its top level or of a top-level class applied
+    by hand after it (``f = a(b(f))`` for ``@a @b def f``): the same module, whose functions mutmut
+    now mutates. mutmut 3.8 skips every decorated function, which left each ``@metric`` and
+    ``@operator`` body and every property unmutated; the registry, the property or the cache now
+    wraps mutmut's trampoline instead. Decorators run after the definition instead of before it,
+    which changes nothing here."""
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    functions = [(node, "") for node in tree.body]
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            functions += [(child, " " * child.col_offset) for child in node.body]
+    edits = []
+    for node, indent in functions:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.decorator_list:
+            continue
+        if any(_decorator_name(d) in KEEP_DECORATED for d in node.decorator_list):
+            continue
+        applied = node.name
+        for decorator in reversed(node.decorator_list):
+            applied = f"{ast.get_source_segment(text, decorator)}({applied})"
+        first = min(d.lineno for d in node.decorator_list) - 1
+        edits.append(
+            (first, node.lineno - 1, node.end_lineno, f"{indent}{node.name} = {applied}\n")
+        )
+    for first, definition, end, assignment in sorted(edits, reverse=True):
+        lines[end:end] = [assignment]
+        del lines[first:definition]
+    return "".join(lines)
 
 
 def configure(work: Path, modules: list[str], tests: list[str]) -> None:
@@ -372,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             tests = list(args.tests or tests_for(modules))
             copy_tracked(work)
+            for module in modules:
+                copy = work / module
+                copy.write_text(undecorate(copy.read_text(encoding="utf-8")), encoding="utf-8")
             configure(work, modules, tests)
             log.touch()
             print(

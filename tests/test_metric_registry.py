@@ -283,3 +283,28 @@ def test_no_other_module_spells_a_metric_label() -> None:
                 if isinstance(node, ast.Constant) and node.value in labels:
                     found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
     assert found == []
+
+
+# (passed, scored) of one case's repeats -> pass^k, pass@k, flaky, by METHOD.md's words: pass^k
+# when every scored repeat passed, pass@k when one did, flaky when some but not all did (two
+# scored repeats at least); no scored repeat counts for none of them.
+REPEAT_TABLE = [
+    ((0, 0), (None, None, None)),
+    ((1, 1), (True, True, None)),
+    ((0, 1), (False, False, None)),
+    ((0, 2), (False, False, False)),
+    ((1, 2), (False, True, True)),
+    ((2, 2), (True, True, False)),
+    ((1, 3), (False, True, True)),
+    ((2, 3), (False, True, True)),
+    ((3, 3), (True, True, False)),
+    ((0, 3), (False, False, False)),
+]
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"), REPEAT_TABLE, ids=[f"{p}of{s}" for (p, s), _ in REPEAT_TABLE]
+)
+def test_repeat_metrics_by_hand(counts: tuple[int, int], expected: tuple[bool | None, ...]) -> None:
+    computed = tuple(REGISTRY[key].compute(*counts) for key in REPEAT_METRICS)
+    assert computed == expected
