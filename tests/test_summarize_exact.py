@@ -3,6 +3,7 @@ every figure counted by hand (issue 43: tests that fail by a checked value, not 
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 from typing import Any
 
@@ -347,3 +348,23 @@ def test_document_of_a_single_sample_run_written_out() -> None:
         "cost_usd": 0.0,
         "cost_per_100_cases_usd": None,
     }
+
+
+def test_nothing_scored_only_when_there_are_case_runs_and_none_scored() -> None:
+    # docs/commands/rescore.md#no-scored-case-fails: a run with case-runs, none of them scored.
+    base = empty("M", "m")
+
+    def runs(total: int, scored: int) -> bool:
+        counts = Counts(total, scored, total - scored, 0)
+        return dataclasses.replace(base, case_runs=counts).nothing_scored
+
+    assert [runs(0, 0), runs(1, 0), runs(2, 0), runs(1, 1), runs(3, 1), runs(3, 2)] == [
+        False, True, True, False, False, False,
+    ]  # fmt: skip
+
+
+def test_a_rate_written_out_with_and_without_its_interval() -> None:
+    assert Rate(3, 4, 75.0, (30.1, 95.4)).document() == {
+        "count": 3, "of": 4, "rate": 75.0, "ci": [30.1, 95.4],
+    }  # fmt: skip
+    assert Rate(0, 0, None, None).document() == {"count": 0, "of": 0, "rate": None, "ci": None}
