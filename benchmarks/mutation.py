@@ -6,6 +6,7 @@
     uv run python benchmarks/mutation.py --check              # exit 1 below the goal
     uv run python benchmarks/mutation.py --tally DIR          # count a --keep DIR run again
     uv run python benchmarks/mutation.py scorer/judge.py --tests tests/test_judge.py  # these tests
+    uv run python benchmarks/mutation.py scorer/patterns.py --only 'scorer.patterns.x_comp*'  # some
 
 mutmut (3.8, run with ``uv run --with``, so not a dependency) makes the mutants of the chosen
 modules in a copy of the repository's tracked files and runs, for each, the tests that reach the
@@ -77,6 +78,9 @@ MODULES = (
 READS_SOURCE = frozenset({"test_layout.py", "test_lint.py"})
 # Decorators mutmut handles itself, or whose function must stay decorated (a stub of @overload).
 KEEP_DECORATED = frozenset({"staticmethod", "classmethod", "overload"})
+# Caches of pure functions, dropped in the copy: behind a cache only the first test to call a
+# function reaches mutmut's trampoline, so its coverage map gave each mutant that one test.
+CACHES = frozenset({"lru_cache", "cache"})
 _NAME = re.compile(r"^(?P<module>.+?)\.x[_ǁ]")
 
 
@@ -189,9 +193,10 @@ def undecorate(text: str) -> str:
     """The module with each decorated function of its top level or of a top-level class applied
     by hand after it (``f = a(b(f))`` for ``@a @b def f``): the same module, whose functions mutmut
     now mutates. mutmut 3.8 skips every decorated function, which left each ``@metric`` and
-    ``@operator`` body and every property unmutated; the registry, the property or the cache now
-    wraps mutmut's trampoline instead. Decorators run after the definition instead of before it,
-    which changes nothing here."""
+    ``@operator`` body and every property unmutated; the registry or the property now wraps
+    mutmut's trampoline instead. Decorators run after the definition instead of before it, which
+    changes nothing here. A cache (``lru_cache``, ``cache``) is dropped: the functions it holds are
+    pure, and behind it only the first test to call one reached the trampoline."""
     tree = ast.parse(text)
     lines = text.splitlines(keepends=True)
     functions = [(node, "") for node in tree.body]
@@ -206,13 +211,13 @@ def undecorate(text: str) -> str:
             continue
         applied = node.name
         for decorator in reversed(node.decorator_list):
-            applied = f"{ast.get_source_segment(text, decorator)}({applied})"
+            if _decorator_name(decorator) not in CACHES:
+                applied = f"{ast.get_source_segment(text, decorator)}({applied})"
         first = min(d.lineno for d in node.decorator_list) - 1
-        edits.append(
-            (first, node.lineno - 1, node.end_lineno, f"{indent}{node.name} = {applied}\n")
-        )
+        assignment = f"{indent}{node.name} = {applied}\n" if applied != node.name else ""
+        edits.append((first, node.lineno - 1, node.end_lineno, assignment))
     for first, definition, end, assignment in sorted(edits, reverse=True):
-        lines[end:end] = [assignment]
+        lines[end:end] = [assignment] if assignment else []
         del lines[first:definition]
     return "".join(lines)
 
@@ -259,8 +264,9 @@ def configure(work: Path, modules: list[str], tests: list[str]) -> None:
         handle.write("\n".join(lines) + "\n")
 
 
-def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
-    """Run mutmut in ``work``; every mutant's status."""
+def run_mutmut(work: Path, children: int, log: Path, only: tuple[str, ...] = ()) -> dict[str, str]:
+    """Run mutmut in ``work`` (only the mutants matching ``only``'s fnmatch patterns when given);
+    every mutant's status."""
     env = {**os.environ, "LOBSTACK_MUTATION_LOG": str(log), "PYTHONPATH": str(work / "mutants")}
     env.pop("VIRTUAL_ENV", None)
     run = ["uv", "run", "--quiet", "--with", MUTMUT, "mutmut"]
@@ -268,7 +274,7 @@ def run_mutmut(work: Path, children: int, log: Path) -> dict[str, str]:
     (work / "mutants").mkdir(exist_ok=True)
     with (work / "mutmut.log").open("wb") as out:  # its progress bar; the tail on failure
         done = subprocess.run(
-            [*run, "run", "--max-children", str(children)],
+            [*run, "run", "--max-children", str(children), *only],
             cwd=work,
             env=env,
             check=False,
@@ -392,6 +398,13 @@ def main(argv: list[str] | None = None) -> int:
         "--tests", nargs="+", help="these test files instead of those found by tests_for"
     )
     parser.add_argument(
+        "--only",
+        nargs="+",
+        default=(),
+        help="run only the mutants matching these fnmatch patterns (mutmut's names, such as "
+        "'scorer.summary.x*nothing_scored*'); the others count as not run",
+    )
+    parser.add_argument(
         "--tally",
         type=Path,
         help="count again the run kept in this dir (after mutation_survivors.json changed)",
@@ -423,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"mutating {len(modules)} module(s) against {len(tests)} test file(s)...",
                 file=sys.stderr,
             )
-            statuses = run_mutmut(work, args.children, log)
+            statuses = run_mutmut(work, args.children, log, tuple(args.only))
         kills = _kills(log)
     tallies = tally(statuses, kills, explained)
     print(render(tallies, explained))

@@ -1,6 +1,7 @@
 """The mutation benchmark's rewrite of decorated functions (benchmarks/mutation.py's undecorate):
 mutmut 3.8 skips a decorated function, so the benchmark applies each decorator by hand after the
-function, leaving a module that means the same."""
+function, leaving a module that means the same; a cache is dropped (it hid which tests reach a
+function)."""
 
 from __future__ import annotations
 

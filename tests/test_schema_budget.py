@@ -103,6 +103,11 @@ def test_the_walk_depth_at_its_edge() -> None:
         ({"properties": {"a": {"minItems": "3"}}},
          [("properties.a.minItems", "'3' is not of type 'integer'")]),
         ({"type": "x" * 400}, [("type", "'" + "x" * 299 + "...")]),
+        # 300 characters are kept whole; 301 are cut to 300 and "...".
+        ({"type": "x" * 254},
+         [("type", "'" + "x" * 254 + "' is not valid under any of the given schemas")]),
+        ({"type": "x" * 255},
+         [("type", "'" + "x" * 255 + "' is not valid under any of the given schema...")]),
         # $ref inside a value (enum, const, default, examples) is data, never followed.
         ({"default": {"$ref": "http://x"}, "enum": [{"$ref": "x"}], "examples": [{"$ref": "q"}],
           "const": {"$ref": "z"}}, []),

@@ -264,3 +264,12 @@ def test_full_schema_walk_exact(schema: dict[str, Any], problem: str) -> None:
     from scorer.schema.full import full_schema_problems
 
     assert full_schema_problems(schema, "p") == [problem]
+
+
+def test_full_validator_anchors_like_re2_not_like_python_re() -> None:
+    from scorer.schema.full import make_full_validator
+
+    # RE2's $ is the end of the text; Python's re would also match before a final newline.
+    anchored = make_full_validator({"pattern": "^a$"})
+    assert [e.message for e in anchored.iter_errors("a\n")] == ["'a\\n' does not match '^a$'"]
+    assert list(anchored.iter_errors("a")) == []
