@@ -29,9 +29,10 @@ _crashed: list[str] = []
 # (tests/test_suite_answers.py's hundreds) does not use up MAX_CRASHES. The module's own tests are
 # never skipped so: one case of a table may raise where the next checks a value.
 _crashed_functions: set[str] = set()
-# The mutated module's own test files, ``tests/test_<leaf>`` (set at collection): they run first,
-# and their crashes do not count towards MAX_CRASHES.
-_own = [""]
+# The mutated module's own test files, ``tests/test_<leaf>`` or ``tests/test_<package>_<leaf>``
+# (``scorer.wire.streams``: tests/test_wire_streams.py; set at collection): they run first, and
+# their crashes do not count towards MAX_CRASHES.
+_own: list[tuple[str, ...]] = [()]
 # After a crash, the mutant's remaining tests run only within this much of their recorded time
 # (mutmut-stats.json): a slow test would push the run past mutmut's CPU limit (a timeout).
 AFTER_CRASH_BUDGET_S = 5.0
@@ -78,8 +79,9 @@ _MODULE = re.compile(r"^(?P<module>.+?)\.x[_ǁ]")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The mutated module's own test files (``tests/test_<leaf>*.py``) first, then every test
-    fastest first by its recorded time, ties by node id. Own tests check its values one by one,
+    """The mutated module's own test files (``tests/test_<leaf>*.py`` and
+    ``tests/test_<package>_<leaf>*.py``) first, then every test fastest first by its recorded
+    time, ties by node id. Own tests check its values one by one,
     where the fastest tests of other files (a table of hundreds of sub-millisecond suite cases)
     mostly crash under a mutant that raises, and used up MAX_CRASHES before the module's own tests
     ran. The times give one order in every run: mutmut 3.8 passes the tests in the order of a set
@@ -87,7 +89,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     match = _MODULE.match(os.environ.get("MUTANT_UNDER_TEST", ""))
     if not match:
         return
-    _own[0] = f"tests/test_{match.group('module').rsplit('.', 1)[-1]}"
+    parts = match.group("module").split(".")
+    _own[0] = tuple(f"tests/test_{'_'.join(parts[-n:])}" for n in (1, 2) if n <= len(parts))
     durations = _durations()
     items.sort(
         key=lambda item: (

@@ -232,3 +232,38 @@ def test_checked_wire_names_the_dialect_by_its_registered_name() -> None:
         checked_wire("x", False, ())
     with pytest.raises(UsageError, match=r"^--param top_k: unknown setting"):
         checked_wire("chat", False, ["top_k=1"])
+
+
+def _name_or_refusal(name: str) -> str:
+    """The registered name ``dialect(name)`` gives, or the line it is refused with."""
+    try:
+        return dialect(name).name
+    except UsageError as refused:
+        return f"error: {refused}"
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome"),
+    [
+        ("chat", "chat"),
+        ("openai-chat", "chat"),  # the old name
+        ("responses", "responses"),
+        ("messages", "messages"),
+        ("gemini", "error: unknown API dialect 'gemini'; known: chat, messages, responses"),
+    ],
+)
+def test_a_dialects_name_or_its_refusal(name: str, outcome: str) -> None:
+    assert _name_or_refusal(name) == outcome
+
+
+def test_checked_wire_outcomes_as_values() -> None:
+    from scorer.wire.dialect import checked_wire
+
+    def outcome(name: str) -> Wire | str:
+        try:
+            return checked_wire(name, False, ["tool_choice=auto"])
+        except UsageError as refused:
+            return str(refused)
+
+    assert outcome("openai-chat") == Wire("chat", False, (("tool_choice", '"auto"'),))
+    assert outcome("responses") == Wire("responses", False, (("tool_choice", '"auto"'),))

@@ -177,3 +177,15 @@ def test_finite() -> None:
 )  # fmt: skip
 def test_dropped_params(text: str | None, names: set[str]) -> None:
     assert dropped_params(text) == frozenset(names)
+
+
+def test_gateway_header_as_sent_and_forwarded_one_by_one() -> None:
+    # one function per value, none that raises under a mutant first (a crash skips the others)
+    assert gateway_header({"x-a": "1"}, "x-a") == "1"
+    assert gateway_header({"llm_provider-x-a": "2"}, "x-a") == "2"
+
+
+def test_dropped_params_names_as_sent() -> None:
+    assert dropped_params("temperature") == frozenset({"temperature"})
+    assert dropped_params('["a", " "]') == frozenset({"a"})  # a blank name is no name
+    assert dropped_params("X-Seed, 'Xtra'") == frozenset({"x-seed", "xtra"})  # quotes only

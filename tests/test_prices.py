@@ -80,6 +80,8 @@ BODY = b'{"choices": [], "usage": {"cost": 0.5}}'
         ("", 200, BODY, ("", None)),  # present, however empty
         (None, 200, BODY, ("0.5", "body")),
         (None, 201, BODY, ("0.5", "body")),
+        (None, 299, BODY, ("0.5", "body")),
+        (None, 300, BODY, (None, None)),  # 3xx is not 2xx
         (None, 400, BODY, (None, None)),  # only a 2xx body is read
         (None, 503, BODY, (None, None)),
         (None, 200, b'{"choices": []}', (None, None)),

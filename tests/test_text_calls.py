@@ -103,3 +103,33 @@ def test_an_object_nested_past_the_parser_is_no_call() -> None:
     deep = '{"name": "get_time", "a": ' + "[" * 2000 + "]" * 2000 + "}"  # 2,000 deep: past 1,000
     assert text_call_name("<tool_call>" + deep, OFFERED) == "get_time"  # found quoted
     assert text_call_name(deep, OFFERED) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # a name written only in function.name, not offered: no quoted tool stands in for it
+        ('<tool_call>{"function": {"name": "lookup"}}', "lookup"),
+        ('<tool_call>{"name": 3, "function": {"name": "lookup"}}', "lookup"),
+        # a name of its own wins over function.name
+        ('<tool_call>{"name": "lookup", "function": {"name": "other"}}', "lookup"),
+        ('<tool_call> {"name": "lookup"}', "lookup"),  # one space
+        ('<tool_call>   {"name": "lookup"}', "lookup"),  # three
+        ('<tool_call>X{"name": "lookup"}', "a tool"),  # only white space is skipped
+        ('<tool_call>{"name": "first"}<tool_call>{"name": "second"}', "first"),
+        ('<tool_call>{"x": "get_time", "y": "get_weather", "z": "get_time"', "get_time"),
+        ('{{"name": "get_time"}}', "get_time"),  # the next "{" is the very next character
+    ],
+    ids=["function-name-only", "number-name-function", "name-over-function", "one-space",
+         "three-spaces", "no-white-space", "first-tag", "first-quote-of-a-name",
+         "adjacent-braces"],
+)  # fmt: skip
+def test_what_a_text_looks_like_a_call_to_edges(text: str, name: str) -> None:
+    assert text_call_name(text, OFFERED) == name
+
+
+def test_a_quoted_name_at_the_very_start() -> None:
+    from scorer.wire.text_calls import _quoted_name
+
+    assert _quoted_name('"get_time"', OFFERED) == "get_time"
+    assert _quoted_name('x "get_weather" "get_time"', OFFERED) == "get_weather"

@@ -83,3 +83,18 @@ def test_the_matrix_keeps_models_with_two_ways_sorted_by_name() -> None:
         ("responses", (), (), 1.0)
     ]
     assert matrix([]) == [] and matrix(runs[2:3]) == []
+
+
+def test_no_model_with_two_ways_is_an_empty_list() -> None:
+    assert matrix([]) == []
+
+
+def test_the_matrix_of_one_model_written_out_whole() -> None:
+    first = _doc("m", {"a": "passed", "b": "failed"})
+    second = _doc("m", {"a": "failed", "b": "failed"}, wire={"dialect": "chat", "stream": True})
+    base = WayResult("chat", "one", 1, 2, 0, {"a": "passed", "b": "failed"}, ())
+    other = WayResult("chat+stream", "two", 0, 2, 0, {"a": "failed", "b": "failed"}, ())
+    # one case lost, none gained: p = min(1, 2 * P[X <= 0]), X ~ Bin(1, 1/2), = 1.0
+    assert matrix([("one", first), ("two", second)]) == [
+        ModelMatrix("m", (base, other), (WayPair(base, other, ("a",), (), 1.0),))
+    ]

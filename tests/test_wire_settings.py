@@ -247,3 +247,66 @@ def test_a_wire_round_trips_through_run_json() -> None:
 )  # fmt: skip
 def test_results_wire(results: Any, label: str) -> None:
     assert results_wire(results) == label
+
+
+def _parsed(items: list[str]) -> tuple[tuple[str, str], ...] | str:
+    """The pairs, or the one line a bad item is refused with: the outcome as a value."""
+    try:
+        return parse_params(items)
+    except UsageError as refused:
+        return str(refused)
+
+
+@pytest.mark.parametrize(
+    ("items", "outcome"),
+    [
+        (["body.x=1"], (("body.x", "1"),)),  # a one-letter field is a field
+        (["header.X=1"], (("header.X", "1"),)),
+        (["body.stop=end"], (("body.stop", '"end"'),)),
+        (["max_tokens=5"], (("max_tokens", "5"),)),  # given once is not "given twice"
+        (["max_tokens=1"], (("max_tokens", "1"),)),
+        (["body.n=[1]", "header.X-A=a"], (("body.n", "[1]"), ("header.X-A", '"a"'))),
+        (["BODY.x=1"], "--param BODY.x: unknown setting; known: max_tokens, parallel_tool_calls, "
+         "reasoning_effort, tool_choice, body.FIELD, header.NAME"),
+    ],
+    ids=["one-letter-field", "one-letter-header", "body-text", "once", "one-token",
+         "list-body-text-header", "upper-case-body"],
+)  # fmt: skip
+def test_the_outcome_of_good_and_bad_params(items: list[str], outcome: object) -> None:
+    assert _parsed(items) == outcome
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "problem"),
+    [
+        ("max_tokens", 1, None),
+        ("max_tokens", 0, "expected a whole number above 0, got 0"),
+        ("header.X-Title", "lobstack", None),
+        ("header.X-N", 5, None),
+        ("header.cookie", "c", "a key never goes in --param (run.json keeps it): set "
+         "LOBSTACK_API_KEY"),
+        ("body.xxcookie", "c", None),  # a body field named like a header's tail is no header
+        ("body.metadata", {"a": 1}, None),  # a body field takes any JSON
+        ("body.stop", ["a"], None),
+        ("header.X", ["a"], "a header value must be text"),
+        ("tool_choice", "auto", None),
+        ("reasoning_effort", "low", None),
+    ],
+    ids=["one-token", "zero-tokens", "header-text", "header-number", "cookie",
+         "body-like-a-key", "body-object", "body-list", "header-list", "choice", "effort"],
+)  # fmt: skip
+def test_each_settings_problem(name: str, value: object, problem: str | None) -> None:
+    from scorer.wire.settings import _problem
+
+    assert _problem(name, value) == problem
+
+
+def test_nested_params_are_kept_with_sorted_keys() -> None:
+    value = {
+        "dialect": "chat",
+        "stream": False,
+        "params": {"body.m": {"b": 1, "a": {"d": 2, "c": 3}}},
+    }
+    assert wire_from_json(value) == Wire(
+        "chat", False, (("body.m", '{"a": {"c": 3, "d": 2}, "b": 1}'),)
+    )

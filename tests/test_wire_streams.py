@@ -639,3 +639,166 @@ def test_a_messages_frame_that_is_not_an_object_is_passed_over() -> None:
         {"type": "message", "role": "assistant", "content": [{"type": "text", "text": "a"}]},
         (),
     )
+
+
+def test_a_chat_stream_whose_only_chunk_is_an_error() -> None:
+    body = _sse({"error": {"message": "overloaded", "code": 503}})
+    assert assemble("chat", body) == ({"error": {"message": "overloaded", "code": 503}}, ())
+
+
+def test_a_chat_head_from_chunks_that_all_carry_it() -> None:
+    usage = {"prompt_tokens": 3, "completion_tokens": 1}
+    body = _sse(_chunk({"content": "hi"}, "stop", id="c1", model="m", usage=usage), done=True)
+    assert assemble("chat", body) == (
+        {
+            "id": "c1",
+            "model": "m",
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+            "object": "chat.completion",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": "hi"},
+                    "finish_reason": "stop",
+                }
+            ],
+        },
+        (),
+    )
+
+
+def test_only_a_chat_chunks_first_choice_is_read() -> None:
+    chunk = {"choices": [{"delta": {"content": "one"}}, {"delta": {"content": "two"}}]}
+    body, _ = assemble("chat", _sse(chunk, done=True))
+    assert _at(body, "choices", 0, "message", "content") == "one"
+
+
+def _calls_of(*entries: dict[str, Any]) -> Any:
+    body, _ = assemble("chat", _sse(*[_chunk({"tool_calls": [e]}) for e in entries], done=True))
+    return _at(body, "choices", 0, "message", "tool_calls")
+
+
+def test_chat_calls_at_index_0_told_apart_by_their_ids() -> None:
+    args = {"arguments": "{}"}
+    # lmdeploy: two calls, each with its id, both at index 0
+    assert _calls_of(
+        {"index": 0, "id": "a", "function": {"name": "f", **args}},
+        {"index": 0, "id": "b", "function": {"name": "g", **args}},
+    ) == [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}},
+    ]
+
+
+def test_a_new_id_at_an_index_with_a_call_without_one() -> None:
+    # a call with no id, then a new id (a new call), then that id again (more of that call)
+    args = {"arguments": "{}"}
+    assert _calls_of(
+        {"index": 0, "function": {"name": "f", **args}},
+        {"index": 0, "id": "b", "function": {"name": "g", "arguments": "{"}},
+        {"index": 0, "id": "b", "function": {"arguments": "}"}},
+    ) == [
+        {"id": None, "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}},
+    ]
+
+
+def test_an_empty_name_in_a_later_chat_fragment_keeps_the_name() -> None:
+    assert _calls_of(
+        {"index": 0, "id": "a", "function": {"name": "f", "arguments": "{"}},
+        {"index": 0, "function": {"name": "", "arguments": "}"}},
+    ) == [{"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+
+
+def test_messages_events_of_another_type_are_passed_over() -> None:
+    other = {
+        "type": "other",
+        "index": 0,
+        "message": {"id": "msg_other"},
+        "content_block": {"type": "text", "text": "other"},
+        "delta": {"type": "text_delta", "text": "!", "stop_reason": "other"},
+    }
+    body = _sse(
+        {"type": "message_start", "message": {"id": "msg_1", "role": "assistant"}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}},
+        other,
+        {"type": "message_stop"},
+    )
+    assert assemble("messages", body) == (
+        {
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "hi"}],
+            "stop_reason": "end_turn",
+        },
+        (),
+    )
+
+
+def test_a_responses_completed_event_without_its_response() -> None:
+    body = _sse(
+        {"type": "response.output_item.added", "output_index": 0, "item": _call_item()},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": _call_item(arguments="{}"),
+        },
+        {"type": "response.completed"},
+    )
+    assert assemble("responses", body) == ({"output": [_call_item(arguments="{}")]}, ())
+
+
+def test_only_the_empty_arguments_are_taken_out() -> None:
+    two = [_call_item(arguments=""), {**_call_item(arguments='{"a":1}'), "id": "fc_2"}]
+    body = _sse(
+        *[
+            {"type": "response.output_item.done", "output_index": i, "item": item}
+            for i, item in enumerate(two)
+        ],
+        {"type": "response.completed", "response": {"status": "completed"}},
+    )
+    assert assemble("responses", body) == (
+        {"status": "completed", "output": [_call_item(), {**two[1]}]},
+        (NO_ARGUMENTS,),
+    )
+
+
+def test_a_summary_index_past_63_is_not_read() -> None:
+    body = _sse(
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {"type": "reasoning", "summary": []}},
+        {"type": "response.reasoning_summary_text.delta", "output_index": 0,
+         "summary_index": 64, "delta": "x"},
+        {"type": "response.completed", "response": {"status": "completed"}},
+    )  # fmt: skip
+    assert assemble("responses", body) == (
+        {"status": "completed", "output": [{"type": "reasoning", "summary": []}]},
+        (),
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b' {"a": 1}\n\ndata: [DONE]\n\n', b"[1]\n\ndata: [DONE]\n\n"],
+    ids=["object-then-frame", "list-then-frame"],
+)
+def test_a_body_that_starts_as_json_is_read_as_json_only(body: bytes) -> None:
+    with pytest.raises(MalformedResponse):
+        assemble("chat", body)
+
+
+def test_a_done_call_item_never_added_and_without_arguments() -> None:
+    body = _sse(
+        {"type": "response.output_item.done", "output_index": 0, "item": _call_item()},
+        {"type": "response.completed", "response": {"status": "completed"}},
+    )
+    assert assemble("responses", body) == (
+        {"status": "completed", "output": [_call_item()]},
+        (NO_ARGUMENTS,),
+    )
+
+
+def test_a_plain_body_with_a_byte_that_is_not_utf8() -> None:
+    assert assemble("chat", b'{"a": "x\xff"}') == ({"a": "x\ufffd"}, ())
