@@ -151,14 +151,16 @@ def test_a_board_of_three_cases_is_the_plain_recount_of_its_draws() -> None:
         for s in board
     ]
     for interval, x in zip(found.x_interval, xs, strict=True):
-        assert interval == pytest.approx(tuple(np.percentile(x, [2.5, 97.5])), rel=1e-12)
+        assert interval == pytest.approx(tuple(np.percentile(x, [2.5, 97.5])), rel=1e-12, abs=0)
 
 
 def test_the_percentile_interval_by_hand() -> None:
     """1..5 at 95%: positions 4 * 0.025 = 0.1 and 4 * 0.975 = 3.9, so 1.1 and 4.9; at 50%,
     positions 1 and 3: 2 and 4; one value: itself; none: None."""
-    assert percentile_interval([5, 3, 1, 2, 4]) == pytest.approx((1.1, 4.9), rel=1e-15)
+    assert percentile_interval([5, 3, 1, 2, 4]) == pytest.approx((1.1, 4.9), rel=1e-15, abs=0)
     assert percentile_interval([1, 2, 3, 4, 5], level=0.5) == (2.0, 4.0)
     assert percentile_interval([7.0]) == (7.0, 7.0)
     assert percentile_interval([]) is None
-    assert percentile_interval(np.array([0.0, 10.0])) == pytest.approx((0.25, 9.75), rel=1e-15)
+    assert percentile_interval(np.array([0.0, 10.0])) == pytest.approx(
+        (0.25, 9.75), rel=1e-15, abs=0
+    )

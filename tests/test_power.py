@@ -28,16 +28,18 @@ Z2 = Z * Z
 
 
 def test_the_z_values_are_the_normal_quantiles() -> None:
-    assert pytest.approx(stats.norm.ppf(0.975), rel=1e-15) == power.Z_ALPHA
-    assert pytest.approx(stats.norm.ppf(0.80), rel=1e-15) == power.Z_POWER
-    assert pytest.approx(stats.norm.ppf(0.975) + stats.norm.ppf(0.80), rel=1e-15) == Z
+    assert pytest.approx(stats.norm.ppf(0.975), rel=1e-15, abs=0) == power.Z_ALPHA
+    assert pytest.approx(stats.norm.ppf(0.80), rel=1e-15, abs=0) == power.Z_POWER
+    assert pytest.approx(stats.norm.ppf(0.975) + stats.norm.ppf(0.80), rel=1e-15, abs=0) == Z
     assert MAX_REPEATS == 1000
 
 
 def test_within_variance_by_hand() -> None:
     """(1, 2): 1/2 * 1/2 * 2/1 = 1/2; (3, 4): 3/4 * 1/4 * 4/3 = 1/4; (5, 5): 0; (0, 1) has one
     repeat and does not enter: the mean of the three, 1/4."""
-    assert within_variance([(1, 2), (3, 4), (5, 5), (0, 1)]) == pytest.approx(0.25, rel=1e-15)
+    assert within_variance([(1, 2), (3, 4), (5, 5), (0, 1)]) == pytest.approx(
+        0.25, rel=1e-15, abs=0
+    )
     assert within_variance([(1, 1), (0, 1)]) is None
     assert within_variance([]) is None
 
@@ -57,8 +59,12 @@ def test_detectable_drop_solves_the_equation(n: int, variance: float, k: float) 
 def test_detectable_drop_by_hand() -> None:
     """No variance: delta = (Z^2 / K) / (n + Z^2 / K); a negative variance counts as 0; no case or
     a variance no drop can beat: 1."""
-    assert detectable_drop(100, 0.0, 2) == pytest.approx((Z2 / 2) / (100 + Z2 / 2), rel=1e-14)
-    assert detectable_drop(100, -0.5, 2) == pytest.approx((Z2 / 2) / (100 + Z2 / 2), rel=1e-14)
+    assert detectable_drop(100, 0.0, 2) == pytest.approx(
+        (Z2 / 2) / (100 + Z2 / 2), rel=1e-14, abs=0
+    )
+    assert detectable_drop(100, -0.5, 2) == pytest.approx(
+        (Z2 / 2) / (100 + Z2 / 2), rel=1e-14, abs=0
+    )
     assert detectable_drop(0, 0.1, 1) == 1.0
     assert detectable_drop(-3, 0.1, 1) == 1.0
     assert detectable_drop(2, 5.0, 1) == 1.0
@@ -110,7 +116,9 @@ def _reference_power(n: int, rate: float, drop: float, alpha: float = 0.05) -> f
     ("n", "rate", "drop"), [(8, 0.8, 0.3), (10, 0.5, 0.4), (12, 0.9, 0.5), (9, 0.6, 0.6)]
 )
 def test_mcnemar_power_is_the_enumerated_rejection_region(n: int, rate: float, drop: float) -> None:
-    assert mcnemar_power(n, rate, drop) == pytest.approx(_reference_power(n, rate, drop), rel=1e-9)
+    assert mcnemar_power(n, rate, drop) == pytest.approx(
+        _reference_power(n, rate, drop), rel=1e-9, abs=0
+    )
 
 
 def test_mcnemar_power_at_a_stricter_alpha() -> None:
@@ -125,8 +133,8 @@ def test_mcnemar_power_when_every_discordant_case_dropped_by_hand() -> None:
     at n = 6, 1/64; at n = 7, (7 + 1) / 128."""
     assert mcnemar_power(6, 1.0, 1.0) == 1.0
     assert mcnemar_power(5, 1.0, 1.0) == 0.0
-    assert mcnemar_power(6, 0.5, 0.5) == pytest.approx(1 / 64, rel=1e-12)
-    assert mcnemar_power(7, 0.5, 0.5) == pytest.approx(1 / 16, rel=1e-12)
+    assert mcnemar_power(6, 0.5, 0.5) == pytest.approx(1 / 64, rel=1e-12, abs=0)
+    assert mcnemar_power(7, 0.5, 0.5) == pytest.approx(1 / 16, rel=1e-12, abs=0)
 
 
 def test_mcnemar_power_without_a_drop_to_see() -> None:
@@ -145,7 +153,7 @@ def test_the_log_pmf_is_the_binomials() -> None:
     found = power._log_pmf(log_factorial, np.array([10, 10, 4]), np.array([3, 10, 0]), 0.3)
     expected = [stats.binom.logpmf(3, 10, 0.3), stats.binom.logpmf(10, 10, 0.3)]
     expected.append(stats.binom.logpmf(0, 4, 0.3))
-    assert found.tolist() == pytest.approx(expected, rel=1e-12)
+    assert found.tolist() == pytest.approx(expected, rel=1e-12, abs=0)
 
 
 def test_rerun_power_with_repeats_by_hand() -> None:
@@ -158,7 +166,7 @@ def test_rerun_power_with_repeats_by_hand() -> None:
     assert _drop_residual(8, 0.25, 2, delta) == pytest.approx(0.0, abs=1e-12)
     assert 2 < 0.75 / (8 * 0.25 / Z2) < 3
     assert delta < 0.75
-    assert found == Power(8, pytest.approx(100 * delta, rel=1e-14), 50.0, 3, "exact")
+    assert found == Power(8, pytest.approx(100 * delta, rel=1e-14, abs=0), 50.0, 3, "exact")
 
 
 def test_rerun_power_past_the_overall_is_inf() -> None:
@@ -222,7 +230,7 @@ def test_paired_power_with_a_noise_unknown_by_hand() -> None:
     assert 4 < (0.04 + (variance - 0.004) + 0.24) / room < 5
     assert 8 < (0.02 + (variance - 0.02) * 10 + 0.24) / room < 9
     assert 3 < (variance + 0.24) / room < 4
-    detectable = pytest.approx(100 * detectable_drop(4, variance, 10), rel=1e-14)
+    detectable = pytest.approx(100 * detectable_drop(4, variance, 10), rel=1e-14, abs=0)
     assert paired_power(d, None, 0.04, 1, 10, 40.0) == Power(4, detectable, 40.0, 5, "at least")
     assert paired_power(d, 0.02, None, 1, 10, 40.0) == Power(4, detectable, 40.0, 9, "at least")
     assert paired_power(d, None, None, 1, 10, 40.0) == Power(4, detectable, 40.0, 4, "at least")
@@ -231,5 +239,5 @@ def test_paired_power_with_a_noise_unknown_by_hand() -> None:
 def test_paired_power_of_one_case_or_none() -> None:
     """One case: no variance to measure (0); no case: detectable 100 (no drop is seen)."""
     one = paired_power([0.5], None, None, 1, 1, 10.0)
-    assert one.cases == 1 and one.detectable == pytest.approx(100 * Z2 / (1 + Z2), rel=1e-14)
+    assert one.cases == 1 and one.detectable == pytest.approx(100 * Z2 / (1 + Z2), rel=1e-14, abs=0)
     assert paired_power([], None, None, 1, 1, 10.0) == Power(0, 100.0, 10.0, None, "at least")
