@@ -430,3 +430,71 @@ def test_two_sided_monte_carlo_is_the_documented_estimator(monkeypatch: pytest.M
     # Enumerated, 10 of the 16 sign patterns are at least 3 from 0: the estimate is near 0.625.
     error = 4 * math.sqrt(0.625 * 0.375 / 400) + 1 / 401
     assert sign_flip(differences).p == pytest.approx(0.625, abs=error)
+
+
+def _float_tail_loop(steps: list[int], start: int) -> float:
+    """P[S >= start] as the docstring builds it: the product of (1 + x^s) / 2 over the steps in
+    ascending order, in plain Python lists (each new coefficient the old one plus the one s below,
+    then halved), and numpy's sum of the coefficients from x^start to x^T."""
+    probabilities = [1.0]
+    for step in sorted(steps):
+        grown = probabilities + [0.0] * step
+        for i, p in enumerate(probabilities):
+            grown[i + step] += p
+        probabilities = [p * 0.5 for p in grown]
+    return float(np.array(probabilities[start:]).sum())
+
+
+def test_the_float_path_is_the_plain_loop_bit_for_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """59 cases moving by 1..12 (seeded), the first eight (7 + 1 + 5 + 4 + 4 + 5 + 3 + 2 = 31)
+    down: T = 253, the observed sum 191, P[S >= 31] one sided. The float path's p is the plain
+    loop's to the last bit (a sum over one more, zero, coefficient rounds otherwise here)."""
+    rng = random.Random(0)
+    steps = [rng.randint(1, rng.choice([3, 7, 12])) for _ in range(rng.randint(5, 60))]
+    assert (len(steps), sum(steps), sum(steps[:8])) == (59, 253, 31)
+    differences = [Fraction(-s) for s in steps[:8]] + [Fraction(s) for s in steps[8:]]
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip(differences, lower=True) == SignFlip(_float_tail_loop(steps, 31), 0)
+
+
+def test_two_cases_on_the_float_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two cases that both moved +1: sums 2, 0, 0, -2; two of four as far from 0 (p = 1/2), one at
+    or below -2 when both moved -1 (p = 1/4); forced onto the float path."""
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip([Fraction(1), Fraction(1)]) == SignFlip(0.5, 0)
+    assert sign_flip([Fraction(-1), Fraction(-1)], lower=True) == SignFlip(0.25, 0)
+    assert sign_flip([Fraction(1), Fraction(2)]) == SignFlip(0.5, 0)
+
+
+def test_one_case_on_the_float_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One case: both of its sums are as far from 0 as the observed one (p = 1), one is at or below
+    -1 (p = 1/2); forced onto the float path."""
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip([Fraction(1)]) == SignFlip(1.0, 0)
+    assert sign_flip([Fraction(-1)], lower=True) == SignFlip(0.5, 0)
+
+
+def test_a_one_sided_p_past_1_by_float_rounding_is_cut_to_1(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """60 cases moving by 1..3 (seeded), the first down by 1: the observed sum is T - 2, so
+    P[sum <= observed] = 1 - 2^-60, which is 1.0 as a double; the float path's sum rounds to
+    1.0000000000000002 on this design: the p is cut at 1."""
+    rng = random.Random(29)
+    differences = [Fraction(rng.randint(1, 3)) for _ in range(60)]
+    differences[0] = Fraction(-1)
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip(differences, lower=True) == SignFlip(1.0, 0)
+
+
+def test_the_largest_sum_is_at_or_below_itself_on_the_float_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """57 cases that all moved up (by 1..3, seeded): the observed sum is the largest, so every sign
+    pattern is at or below it and the one-sided p is 1 exactly, not the float sum of every
+    probability (0.9999999999999999 on this design)."""
+    rng = random.Random(74)
+    differences = [Fraction(rng.randint(1, 3)) for _ in range(rng.randint(2, 60))]
+    assert len(differences) == 57
+    monkeypatch.setattr(paired, "MAX_INTEGER_BITS", 0)
+    assert sign_flip(differences, lower=True) == SignFlip(1.0, 0)

@@ -6,7 +6,7 @@ F failures over all runs, the number X_c of B's n_c samples that failed is hyper
 samples were drawn without replacement from the case's N), and the cases are independent. The
 statistic is T = sum_c w_c X_c with the score weight w_c = round(2 / (f_c (1 - f_c))), f_c = (F_c +
 1/2) / (N_c + 1): a failure counts for more in a case that rarely fails (20 of 20 passed, now
-failed: weight 15) than in a flaky one (half failed: weight 8). The weights depend on the margins
+failed: weight 31) than in a flaky one (half failed: weight 8). The weights depend on the margins
 alone, which the test conditions on, so the exact null distribution of T is the convolution of the
 per-case hypergeometrics scaled by their weights: exact for any pass rates, no ordering of the runs
 needed (docs/decisions/history-gate.md: chosen over the plain sum of failures and log weights by a
