@@ -51,9 +51,9 @@ from benchmarks.drift import (  # noqa: E402
     histories,
     upper_bound,
 )
-from benchmarks.drift_exponent import tail_exponent, threshold  # noqa: E402
 from benchmarks.drift_frontier import CELLS, DROPS, FIRST_CHANGED, HORIZON, PROFILES, cusum  # noqa: E402
 from scorer.drift.cusum import DEFAULT, monitor  # noqa: E402
+from scorer.drift.exponent import tail_exponent, threshold  # noqa: E402
 
 CASES = len(NOISY)
 BETWEEN = {

@@ -267,13 +267,13 @@ def test_the_frontier_evaluates_the_shipped_detector_on_the_shipped_scores() -> 
 def test_the_tail_exponent_is_the_cusum_s_lundberg_root_to_a_few_percent(
     passed: tuple[int, ...], tried: tuple[int, ...], k: int, kappa: float
 ) -> None:
-    """benchmarks/drift_exponent.py (docs/decisions/drift.md#adaptive): theta, from the score's
+    """scorer/drift/exponent.py (docs/decisions/drift.md#adaptive): theta, from the score's
     cumulant series cut after its third term, is within 8% of the exact positive root of
     log E exp(theta (-z - kappa)) = 0 for independent binomial shares (scipy's brentq), and exactly
     2 kappa / V when no case is skewed (every rate 1/2: V = 1)."""
     from scipy.optimize import brentq
 
-    from benchmarks.drift_exponent import PRIOR, tail_exponent
+    from scorer.drift.exponent import PRIOR, tail_exponent
 
     m, n = np.array(passed, dtype=float), np.array(tried, dtype=float)
     s = (m + DEFAULT.prior) / (n + 2 * DEFAULT.prior)
@@ -290,3 +290,15 @@ def test_the_tail_exponent_is_the_cusum_s_lundberg_root_to_a_few_percent(
     half = np.full(80, 15.0), np.full(80, 30.0), np.ones(80)
     symmetric = float(tail_exponent(*half, kappa, DEFAULT.ridge, DEFAULT.prior))
     assert symmetric == pytest.approx(2 * kappa, rel=1e-12)
+
+
+def test_the_adaptive_threshold_is_c_over_theta_kept_within_its_range() -> None:
+    """scorer/drift/exponent.py's threshold: c / theta, clipped to [low, high]; a reference with
+    no usable case (theta NaN) or a theta <= 0 gets the highest threshold, the cautious one."""
+    from scorer.drift.exponent import threshold
+
+    theta = np.array([1.0, 2.0, 0.5, np.nan, 0.0, -1.0, 10.0])
+    got = threshold(theta, 8.0, 4.0, 8.0)
+    assert got.tolist() == [8.0, 4.0, 8.0, 8.0, 8.0, 8.0, 4.0]
+    assert threshold(np.array([1.6]), 8.0, 4.0, 8.0).tolist() == [5.0]
+    assert threshold(np.array([[2.5, 4.0]]), 10.0, 3.0, 4.0).tolist() == [[4.0, 3.0]]
