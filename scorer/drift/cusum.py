@@ -31,9 +31,11 @@ on one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+
+from scorer.drift.exponent import tail_exponent, threshold
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,17 @@ class DriftSettings:
     threshold: float = 5.6
     ridge: float = 0.25  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 4
     prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
+    # The adaptive rule (docs/decisions/drift.md#adaptive), on when ``scale`` is set: run t's
+    # threshold is scale / theta_t within [low, high] (theta_t the CUSUM's tail exponent from run
+    # t's reference, scorer/drift/exponent.py) instead of ``threshold``, and a second CUSUM of
+    # allowance kappa2 alarms too, above scale2 / its own exponent within [low2, high2].
+    scale: float | None = None
+    low: float = 4.0
+    high: float = 8.0
+    kappa2: float = 1.5  # the second CUSUM: a larger shift, caught in one or two runs at K = 3
+    scale2: float = 10.0
+    low2: float = 3.0
+    high2: float = 4.0
 
 
 DEFAULT = DriftSettings()
@@ -65,6 +78,29 @@ class DriftPath:
     statistic: tuple[float, ...]
     alarm: int | None
     last_stable: int | None
+    # per run, the first CUSUM's threshold; the second CUSUM and its threshold (None: constant rule)
+    threshold: tuple[float, ...] = ()
+    second: tuple[float, ...] | None = None
+    second_threshold: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Watch:
+    """``watch``'s arrays, each of shape (..., runs): the scores, the first CUSUM, its reference
+    end, its threshold per run, the second CUSUM and its threshold (inf: no second CUSUM), and
+    whether the run alarms (either CUSUM above its threshold)."""
+
+    z: np.ndarray
+    statistic: np.ndarray
+    end: np.ndarray
+    limit: np.ndarray
+    second: np.ndarray
+    limit2: np.ndarray
+
+    @property
+    def alarms(self) -> np.ndarray:
+        """Per run, whether either CUSUM is above its threshold."""
+        return (self.statistic > self.limit) | (self.second > self.limit2)
 
 
 def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
@@ -84,6 +120,14 @@ def monitor(
     the CUSUM is at 0, frozen at the last run where it was 0 while it climbs, so the runs of a
     candidate change never enter the level they are compared with.
     """
+    w = watch(passes, trials, replace(settings, scale=None))
+    return w.z, w.statistic, w.end
+
+
+def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> Watch:
+    """``monitor`` with each run's thresholds: the constant ``threshold`` or, when
+    ``settings.scale`` is set, the adaptive rule (its exponents from each run's reference counts
+    and the run's trials) and the second CUSUM."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     passed_so_far = np.cumsum(passes, axis=-2)
@@ -91,10 +135,15 @@ def monitor(
     z = np.full(passes.shape[:-1], np.nan)
     statistic = np.zeros(passes.shape[:-1])
     end = np.full(passes.shape[:-1], -1, dtype=np.int64)
+    limit = np.full(passes.shape[:-1], settings.threshold)
+    limit2 = np.full(passes.shape[:-1], np.inf)
     level = np.zeros(passes.shape[:-2])
     first = settings.baseline_runs
+    if settings.scale is not None:
+        limit[...] = settings.high
+        limit2[...] = settings.high2
     if first >= passes.shape[-2]:
-        return z, statistic, end
+        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2)
     reference = np.full(passes.shape[:-2], first - 1, dtype=np.int64)
     ref_passed = passed_so_far[..., first - 1, :].copy()
     ref_tried = tried_so_far[..., first - 1, :].copy()
@@ -109,7 +158,33 @@ def monitor(
         )
         statistic[..., t] = level
         end[..., t] = reference
-    return z, statistic, end
+        if settings.scale is not None:
+            tried = trials[..., t, :]
+            limit[..., t], limit2[..., t] = _limits(
+                ref_passed, ref_tried, tried, settings.scale, settings
+            )
+    if settings.scale is None:
+        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2)
+    second = cusum(z, replace(settings, kappa=settings.kappa2))
+    return Watch(z, statistic, end, limit, second, limit2)
+
+
+def _limits(
+    ref_passed: np.ndarray,
+    ref_tried: np.ndarray,
+    tried: np.ndarray,
+    scale: float,
+    settings: DriftSettings,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One run's two adaptive thresholds from its reference's counts and its own trials."""
+    out = []
+    for kappa, c, low, high in (
+        (settings.kappa, scale, settings.low, settings.high),
+        (settings.kappa2, settings.scale2, settings.low2, settings.high2),
+    ):
+        theta = tail_exponent(ref_passed, ref_tried, tried, kappa, settings.ridge, settings.prior)
+        out.append(threshold(theta, c, low, high))
+    return out[0], out[1]
 
 
 def run_score(
@@ -169,12 +244,29 @@ def drift_path(
     passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT
 ) -> DriftPath:
     """The test over one history: counts of shape (runs, cases)."""
-    z, statistic, _ = monitor(passes, trials, settings)
-    alarm = int(first_alarm(statistic, settings))
-    if alarm < 0:
-        return DriftPath(_floats(z), tuple(float(s) for s in statistic), None, None)
-    last_stable = max((t for t in range(alarm) if statistic[t] == 0.0), default=None)
-    return DriftPath(_floats(z), tuple(float(s) for s in statistic), alarm, last_stable)
+    w = watch(passes, trials, settings)
+    over = w.alarms
+    alarm = int(over.argmax()) if over.any() else None
+    # the change came after the first CUSUM's last zero (the second is 0 whenever the first is)
+    last_stable = (
+        None
+        if alarm is None
+        else max((t for t in range(alarm) if w.statistic[t] == 0.0), default=None)
+    )
+    adaptive = settings.scale is not None
+    return DriftPath(
+        _floats(w.z),
+        _tuple(w.statistic),
+        alarm,
+        last_stable,
+        _tuple(w.limit),
+        _tuple(w.second) if adaptive else None,
+        _tuple(w.limit2) if adaptive else None,
+    )
+
+
+def _tuple(values: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
 
 
 def _floats(z: np.ndarray) -> tuple[float | None, ...]:

@@ -30,7 +30,7 @@ import numpy as np
 from scorer.drift.cusum import DEFAULT, DriftSettings, drift_path, run_score
 
 # drift's score, allowance and baseline; a threshold for a window of tens of runs, not 180
-WINDOW = replace(DEFAULT, threshold=3.0)
+WINDOW = replace(DEFAULT, threshold=3.0, scale=None)  # constant: the window keeps 3.0
 # the split scan: a cut where the runs after a split score below -SCAN against the runs before it
 # (benchmarks/gate_power.py --window; docs/decisions/history-gate.md#window)
 SCAN = 2.0

@@ -1,0 +1,69 @@
+"""drift's adaptive rule in the monitor (docs/decisions/drift.md#adaptive): each run's threshold
+is c / theta_t within [low, high], theta_t the CUSUM's tail exponent from that run's reference,
+and a second CUSUM (allowance 1.5) alarms above 10 / its own exponent within [3, 4].
+
+Checked against benchmarks/drift_adaptive.py, the code the rule was measured with (its own
+composition of the frozen reference, the clip, the second CUSUM and the "either" alarm), on a
+small seeded simulation, and by hand on one history."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from benchmarks.drift import NEAR, NOISY, histories
+from benchmarks.drift_adaptive import RULE, adaptive, prepare, simulate
+from scorer.drift.cusum import DEFAULT, cusum, drift_path, monitor, watch
+from scorer.drift.window import WINDOW
+
+RULED = replace(DEFAULT, scale=8.3)
+
+
+@pytest.mark.parametrize(("before", "k"), [(NOISY, 1), (NEAR, 3)])
+def test_the_monitor_s_alarms_are_the_benchmark_s(before: np.ndarray, k: int) -> None:
+    """Per run and history, watch's alarms equal the measured rule's on the very same draws
+    (60 histories of 60 runs, a 10-point drop from run 30: alarms and quiet runs both occur)."""
+    after = np.clip(before - 0.1, 0.0, 1.0)
+    measured = simulate(before, after, 30, 60, k, 60, np.random.default_rng(11))
+    expected = adaptive(True)(prepare(measured), 8.3)
+    passes, trials = histories(before, after, 30, 60, k, 60, np.random.default_rng(11))
+    w = watch(passes, trials, RULED)
+    assert np.array_equal(w.alarms, expected)
+    assert expected.any() and not expected.all()
+    assert ((w.limit >= RULE["low"]) & (w.limit <= RULE["high"])).all()
+    assert ((w.limit2 >= RULE["low2"]) & (w.limit2 <= RULE["high2"])).all()
+
+
+def test_without_a_scale_the_monitor_is_the_constant_cusum() -> None:
+    """scale None: one CUSUM at the constant threshold, no second one; the history gate's window
+    keeps its constant 3.0 whatever drift's default rule is."""
+    after = np.clip(NOISY - 0.1, 0.0, 1.0)
+    passes, trials = histories(NOISY, after, 20, 40, 1, 5, np.random.default_rng(3))
+    w = watch(passes, trials, DEFAULT)
+    z, statistic, end = monitor(passes, trials, RULED)  # monitor never applies the rule
+    assert np.array_equal(w.statistic, statistic) and np.array_equal(w.end, end)
+    assert np.array_equal(np.isnan(w.z), np.isnan(z))
+    assert (w.limit == DEFAULT.threshold).all() and np.isinf(w.limit2).all()
+    assert not w.second.any()
+    assert WINDOW.scale is None and WINDOW.threshold == 3.0
+    assert drift_path(passes[0], trials[0], DEFAULT).second is None
+
+
+def test_drift_path_alarms_at_the_first_run_either_cusum_passes_its_own_threshold() -> None:
+    """One near-deterministic history where 8 stable cases break from run 21: the alarm is the
+    first run where CUSUM 1 > its threshold or CUSUM 2 > its own, recomputed here from the path's
+    scores; the change is placed after the first CUSUM's last zero."""
+    rng = np.random.default_rng(5)
+    after = NEAR.copy()
+    after[np.flatnonzero(NEAR == 1.0)[:8]] = 0.0
+    passes, trials = histories(NEAR, after, 21, 40, 1, 1, rng)
+    path = drift_path(passes[0], trials[0], RULED)
+    z = np.array([np.nan if v is None else v for v in path.z])
+    first, second = cusum(z), cusum(z, replace(DEFAULT, kappa=1.5))
+    assert np.allclose(path.statistic, first) and np.allclose(path.second, second)
+    over = (first > np.array(path.threshold)) | (second > np.array(path.second_threshold))
+    assert path.alarm == int(np.flatnonzero(over)[0]) and path.alarm >= 20
+    assert path.last_stable == max(t for t in range(path.alarm) if first[t] == 0.0)
+    assert all(4.0 <= h <= 8.0 for h in path.threshold)
