@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted  # noqa: E402
-from benchmarks.drift_designs import DESIGNS, POOLED, logit_shift  # noqa: E402
+from benchmarks.drift_designs import ADAPTIVE, DESIGNS, POOLED, logit_shift  # noqa: E402
 from benchmarks.gate_power import BASE, CASES  # noqa: E402
 from scorer.drift.cusum import DEFAULT, DriftSettings, first_alarm  # noqa: E402
 from standin.hashing import pick  # noqa: E402
@@ -265,7 +265,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument(
-        "--design", choices=sorted(DESIGNS), default="frozen", help="pooled: the design before 41"
+        "--design",
+        choices=sorted(DESIGNS),
+        default="frozen",
+        help="pooled: the design before 41; adaptive: --threshold is c",
     )
     parser.add_argument("--delays", action="store_true", help="only the delay table")
     parser.add_argument(
@@ -286,7 +289,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     chosen = {k: getattr(args, k) for k in ("threshold", "kappa", "ridge", "prior")}
-    base = POOLED if args.design == "pooled" else DEFAULT
+    base = {"pooled": POOLED, "adaptive": ADAPTIVE}.get(args.design, DEFAULT)
     settings = replace(base, **{k: v for k, v in chosen.items() if v is not None})
     rng = np.random.default_rng(args.seed)
     n = args.histories

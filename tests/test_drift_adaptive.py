@@ -67,3 +67,20 @@ def test_drift_path_alarms_at_the_first_run_either_cusum_passes_its_own_threshol
     assert path.alarm == int(np.flatnonzero(over)[0]) and path.alarm >= 20
     assert path.last_stable == max(t for t in range(path.alarm) if first[t] == 0.0)
     assert all(4.0 <= h <= 8.0 for h in path.threshold)
+
+
+def test_the_benchmark_s_critical_c_alarms_exactly_where_the_rule_does() -> None:
+    """benchmarks/drift_designs.py ``adaptive`` (the calibration's statistic): a run's critical c
+    is above c exactly where ``watch`` alarms at c, for c inside and at the edges of the range the
+    clip makes matter (every case at 0.97, K = 1: the worst profile; 40 histories of 180 runs)."""
+    from benchmarks.drift_designs import adaptive as critical
+
+    rule = replace(DEFAULT, scale=1.0)
+    passes, trials = histories(
+        *(np.full(80, 0.97),) * 2, None, 180, 1, 40, np.random.default_rng(2)
+    )
+    crit = critical(passes, trials, rule)
+    for c in (4.0, 6.5, 8.3, 12.0):
+        alarms = watch(passes, trials, replace(DEFAULT, scale=c)).alarms
+        assert np.array_equal(crit > c, alarms)
+    assert (crit > 6.5).any() and not (crit > 12.0).all()
