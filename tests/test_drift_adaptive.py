@@ -84,3 +84,48 @@ def test_the_benchmark_s_critical_c_alarms_exactly_where_the_rule_does() -> None
         alarms = watch(passes, trials, replace(DEFAULT, scale=c)).alarms
         assert np.array_equal(crit > c, alarms)
     assert (crit > 6.5).any() and not (crit > 12.0).all()
+
+
+def _history() -> list:
+    """14 daily runs of 20 cases: 10 always pass, 10 pass in every run but the last three."""
+    from scorer.drift.history import Identity, RunRecord
+    from scorer.summary import CaseTally
+
+    runs = []
+    for day in range(1, 15):
+        tallies = tuple(CaseTally(f"c{i:02d}", int(i < 10 or day < 12), 1) for i in range(20))
+        date = f"2026-01-{day:02d}"
+        runs.append(RunRecord(f"{day}.json", date, date, "m", "s 1.0.0", Identity(), tallies))
+    return runs
+
+
+def test_the_text_and_markdown_show_each_run_s_thresholds_under_the_rule() -> None:
+    """Under the adaptive rule each tested run lists its CUSUM, its threshold, the second CUSUM and
+    its threshold (the very numbers of drift_path); baseline runs show "-" thresholds; the
+    constant rule keeps its one threshold in the head."""
+    from replay.drift.text import format_text, to_markdown
+    from scorer.drift.history import analyse
+
+    runs = _history()
+    report = analyse(runs, RULED)
+    assert report.status == "changed"
+    last = report.runs[-1]
+    assert last.threshold is not None and 4.0 <= last.threshold <= 8.0
+    assert last.second_threshold is not None and 3.0 <= last.second_threshold <= 4.0
+    assert report.runs[0].threshold is None and report.runs[9].second is None
+    text = format_text(report, verbose=True)
+    assert "runs: id  date  Overall  z  CUSUM  alarm above  CUSUM 2  alarm above\n" in text
+    row = (
+        f"  2026-01-14  2026-01-14  50.0%  {last.z:+.2f}  {last.statistic:.2f}  "
+        f"{last.threshold:.2f}  {last.second:.2f}  {last.second_threshold:.2f}\n"
+    )
+    assert row in text
+    assert "  2026-01-01  2026-01-01  100.0%  -  0.00  -  -  -\n" in text
+    markdown = to_markdown(report)
+    assert (
+        "| run | date | Overall | z | CUSUM | alarm above | CUSUM 2 | alarm above |\n" in markdown
+    )
+    assert "|---|---|---|---|---|---|---|---|\n" in markdown
+    assert f"| {last.statistic:.2f} | {last.threshold:.2f} | {last.second:.2f} |" in markdown
+    constant = to_markdown(analyse(runs, DEFAULT))
+    assert "| run | date | Overall | z | CUSUM (alarm above 5.60) |\n" in constant
