@@ -73,8 +73,8 @@ DESIGNS: dict[str, Callable[[np.ndarray, np.ndarray, DriftSettings], np.ndarray]
 }
 # the pooled design's constants as shipped before issue 41 (docs/decisions/drift.md)
 POOLED = DriftSettings(kappa=0.75, threshold=5.2, ridge=0.1, prior=0.25)
-# the adaptive design as the benchmark runs it: c in ``threshold`` (round 3's estimate, 8.3)
-ADAPTIVE = DriftSettings(threshold=8.3)
+# the adaptive design (drift's rule) as the benchmark runs it: c in ``threshold``
+ADAPTIVE = replace(DriftSettings(), threshold=DriftSettings().scale or 0.0)
 
 
 def logit_shift(base: np.ndarray, points: float) -> np.ndarray:

@@ -19,6 +19,7 @@ from scorer.drift.cusum import DEFAULT, cusum, drift_path, monitor, watch
 from scorer.drift.window import WINDOW
 
 RULED = replace(DEFAULT, scale=8.3)
+CONSTANT = replace(DEFAULT, scale=None)  # the rule before round 3, one threshold (5.6)
 
 
 @pytest.mark.parametrize(("before", "k"), [(NOISY, 1), (NEAR, 3)])
@@ -41,14 +42,14 @@ def test_without_a_scale_the_monitor_is_the_constant_cusum() -> None:
     keeps its constant 3.0 whatever drift's default rule is."""
     after = np.clip(NOISY - 0.1, 0.0, 1.0)
     passes, trials = histories(NOISY, after, 20, 40, 1, 5, np.random.default_rng(3))
-    w = watch(passes, trials, DEFAULT)
+    w = watch(passes, trials, CONSTANT)
     z, statistic, end = monitor(passes, trials, RULED)  # monitor never applies the rule
     assert np.array_equal(w.statistic, statistic) and np.array_equal(w.end, end)
     assert np.array_equal(np.isnan(w.z), np.isnan(z))
     assert (w.limit == DEFAULT.threshold).all() and np.isinf(w.limit2).all()
     assert not w.second.any()
     assert WINDOW.scale is None and WINDOW.threshold == 3.0
-    assert drift_path(passes[0], trials[0], DEFAULT).second is None
+    assert drift_path(passes[0], trials[0], CONSTANT).second is None
 
 
 def test_drift_path_alarms_at_the_first_run_either_cusum_passes_its_own_threshold() -> None:
@@ -127,5 +128,5 @@ def test_the_text_and_markdown_show_each_run_s_thresholds_under_the_rule() -> No
     )
     assert "|---|---|---|---|---|---|---|---|\n" in markdown
     assert f"| {last.statistic:.2f} | {last.threshold:.2f} | {last.second:.2f} |" in markdown
-    constant = to_markdown(analyse(runs, DEFAULT))
+    constant = to_markdown(analyse(runs, CONSTANT))
     assert "| run | date | Overall | z | CUSUM (alarm above 5.60) |\n" in constant

@@ -18,7 +18,7 @@ import random
 import re
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -436,7 +436,35 @@ def check_drift() -> None:
     assert drift.first_alarm(np.array([[4.0, THRESHOLD, THRESHOLD + 1e-4]])).tolist() == [2]
 
 
-THRESHOLD = 5.6  # docs/decisions/drift.md's
+THRESHOLD = 5.6  # docs/decisions/drift.md's constant rule (before round 3)
+SCALE = 8.3  # docs/decisions/drift.md's c of the adaptive threshold
+
+
+def check_adaptive_threshold() -> None:
+    """drift's thresholds as docs/decisions/drift.md writes them, h_t = min(8, max(4, c / theta_t))
+    and the second CUSUM's min(4, max(3, 10 / theta2_t)), theta from each run's reference counts
+    (scorer.drift.exponent, checked against the exact root in tests/test_drift.py), against
+    scorer.drift.cusum.watch on a seeded history with a drop half way (the reference freezes)."""
+    from scorer.drift import cusum as drift
+    from scorer.drift.exponent import tail_exponent
+
+    settings = drift.DEFAULT
+    assert settings.scale == SCALE and (settings.low, settings.high) == (4.0, 8.0)
+    assert (settings.kappa2, settings.scale2, settings.low2, settings.high2) == (1.5, 10, 3, 4)
+    rng = np.random.default_rng(8)
+    trials = np.ones((40, 30), dtype=int)
+    passes = rng.binomial(1, np.where(np.arange(40)[:, None] < 25, 0.97, 0.7) * np.ones(30))
+    w = drift.watch(passes, trials)
+    for t in range(10, 40):
+        r = int(w.end[t])
+        ref_p, ref_t = passes[: r + 1].sum(0), trials[: r + 1].sum(0)
+        theta = float(tail_exponent(ref_p, ref_t, trials[t], 0.75, 0.25, 0.25))
+        theta2 = float(tail_exponent(ref_p, ref_t, trials[t], 1.5, 0.25, 0.25))
+        assert w.limit[t] == pytest.approx(min(8.0, max(4.0, SCALE / theta)), rel=1e-12)
+        assert w.limit2[t] == pytest.approx(min(4.0, max(3.0, 10 / theta2)), rel=1e-12)
+    assert w.second.tolist() == pytest.approx(drift.cusum(w.z, replace(settings, kappa=1.5)))
+    alarms = (w.statistic > w.limit) | (w.second > w.limit2)
+    assert np.array_equal(w.alarms, alarms) and alarms.any()
 
 
 @dataclass(frozen=True)
@@ -483,6 +511,9 @@ FORMULAS: dict[str, Formula] = {
     "1 / (p(1-p) + 0.25)": Formula(None, check_drift),
     "S_t = max(0, S_{t-1} - z_t - 0.75)": Formula(None, check_drift),
     f"S_t > {THRESHOLD}": Formula(None, check_drift),
+    "S_t > h_t": Formula(None, check_adaptive_threshold),
+    f"h_t = min(8, max(4, {SCALE} / theta_t))": Formula(None, check_adaptive_threshold),
+    "min(4, max(3, 10 / theta2_t))": Formula(None, check_adaptive_threshold),
 }
 
 

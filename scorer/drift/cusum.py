@@ -17,12 +17,18 @@ first failure look infinitely unlikely.
 A case's weight is 1 / (p(1-p) + ridge), p its shrunk rate: a case that never failed counts more
 than a coin flip, so a stable case failing is evidence and a flaky one failing is not.
 
-The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t > threshold``.
-The estimated change point is the last run where ``S`` was 0 before the alarm: the change came after
-it. The threshold is calibrated by seeded simulation (benchmarks/drift.py, docs/decisions/drift.md),
-not by a textbook bound: P(any false alarm in 180 daily runs) <= 5% on every simulated profile, with
-the rate's one-sided 95% upper confidence bound, not only its estimate, under 5%. Runs
-1..baseline_runs are never tested (too few runs to know a case's rate); they only enter the counts.
+The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t`` passes its
+threshold: ``scale / theta_t`` kept within [low, high], theta_t the CUSUM's tail exponent computed
+from run t's reference (scorer/drift/exponent.py), so that a skewed score gets a high threshold and
+a tame one a low one (docs/decisions/drift.md#adaptive); a second CUSUM with a larger allowance
+alarms too, above its own ``scale2 / theta2_t`` within [low2, high2]. (``scale`` None: the constant
+``threshold`` and one CUSUM, the rule before round 3, kept for the history gate's window.) The
+estimated change point is the last run where ``S`` was 0 before the alarm: the change came after
+it. The constant ``scale`` is calibrated by seeded simulation (benchmarks/drift.py,
+docs/decisions/drift.md), not by a textbook bound: P(any false alarm in 180 daily runs) <= 5% on
+every simulated profile, with the rate's one-sided 95% upper confidence bound, not only its
+estimate, under 5%. Runs 1..baseline_runs are never tested (too few runs to know a case's rate);
+they only enter the counts.
 
 Pure: arrays in, arrays and frozen dataclasses out. The leading axes of the count arrays may hold
 many histories at once (the benchmark simulates thousands with the very same code the CLI runs
@@ -44,7 +50,7 @@ class DriftSettings:
 
     baseline_runs: int = 10  # runs before the first test: too few make every level a guess
     kappa: float = 0.75  # the CUSUM's allowance per run, in standard deviations of z
-    # calibrated: P(any false alarm in 180 runs) <= 5% at 95% confidence, every simulated profile
+    # the constant rule's threshold (scale None): drift's before round 3, calibrated as scale is
     threshold: float = 5.6
     ridge: float = 0.25  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 4
     prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
@@ -52,7 +58,8 @@ class DriftSettings:
     # threshold is scale / theta_t within [low, high] (theta_t the CUSUM's tail exponent from run
     # t's reference, scorer/drift/exponent.py) instead of ``threshold``, and a second CUSUM of
     # allowance kappa2 alarms too, above scale2 / its own exponent within [low2, high2].
-    scale: float | None = None
+    # calibrated: P(any false alarm in 180 runs) <= 5% at 95% confidence, every simulated profile
+    scale: float | None = 8.3
     low: float = 4.0
     high: float = 8.0
     kappa2: float = 1.5  # the second CUSUM: a larger shift, caught in one or two runs at K = 3

@@ -15,7 +15,7 @@ least ``MIN_SIDE`` runs on each side, the runs after it, pooled as one run, are 
 runs before it with drift's score (``run_score``: exactly centred given the split); the lowest
 score below ``-SCAN`` cuts the window at its split. The later of the two cuts is kept.
 
-The thresholds are lower than drift's (whose 5.6 holds 180 runs of a watch): a cut can only cost
+The thresholds are lower than drift's (4-8 a run, holding 180 runs of a watch): a cut can only cost
 power, never level, because the check looks for drops alone, so the runs it keeps are the lower
 ones and an unchanged B looks no worse against them (simulated in benchmarks/gate_power.py
 ``--window``). Pure: counts in, a frozen dataclass out.
