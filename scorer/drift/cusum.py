@@ -59,7 +59,7 @@ class DriftSettings:
     # t's reference, scorer/drift/exponent.py) instead of ``threshold``, and a second CUSUM of
     # allowance kappa2 alarms too, above scale2 / its own exponent within [low2, high2].
     # calibrated: P(any false alarm in 180 runs) <= 5% at 95% confidence, every simulated profile
-    scale: float | None = 8.3
+    scale: float | None = 8.1
     low: float = 4.0
     high: float = 8.0
     kappa2: float = 1.5  # the second CUSUM: a larger shift, caught in one or two runs at K = 3
