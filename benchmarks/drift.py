@@ -35,9 +35,13 @@ in a history (benchmarks/day_effect.py ``dispersion``) on 20- and 60-run histori
 41: ``--threshold`` is its constant c, and a peak is the largest critical c, benchmarks/
 drift_designs.py), ``frozen`` (the constant-threshold CUSUM before it) or ``pooled`` (before 41).
 ``--between`` runs the profiles between the calibration ones (``BETWEEN``) instead.
+``--margin M`` sets the allowance for runs that vary together (``DriftSettings.dispersion_margin``,
+docs/decisions/drift.md#allowance; ``off``: none, the rule's thresholds alone).
 ``--calibrate`` prints, per profile and K, the smallest threshold (c) that meets that rule (the
 (1 - x/n) quantile of the peak statistic, x the most alarms out of n whose upper bound is <= 5%) and
-their maximum: the threshold to ship, rounded up to 0.1 and then checked on another seed.
+their maximum: the threshold to ship, rounded up to 0.1 and then checked on another seed; with the
+adaptive design also the floor, the share of histories that alarm whatever c is (the first CUSUM
+above the clip's top, 8, or the second CUSUM above its threshold).
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted  # noqa: E402
-from benchmarks.drift_designs import ADAPTIVE, DESIGNS, POOLED, logit_shift  # noqa: E402
+from benchmarks.drift_designs import ADAPTIVE, ALWAYS, DESIGNS, POOLED, logit_shift  # noqa: E402
 from benchmarks.gate_power import BASE, CASES  # noqa: E402
 from scorer.drift.cusum import DEFAULT, DriftSettings, first_alarm  # noqa: E402
 from standin.hashing import pick  # noqa: E402
@@ -303,6 +307,10 @@ def main() -> int:
     parser.add_argument("--ridge", type=float)
     parser.add_argument("--prior", type=float)
     parser.add_argument(
+        "--margin",
+        help="the allowance for runs that vary together: its margin in null sds, or 'off'",
+    )
+    parser.add_argument(
         "--day-sd", type=float, default=0.0, help="day effect's sd (logit scale) in every history"
     )
     parser.add_argument(
@@ -315,6 +323,9 @@ def main() -> int:
     chosen = {k: getattr(args, k) for k in ("threshold", "kappa", "ridge", "prior")}
     base = {"pooled": POOLED, "adaptive": ADAPTIVE}.get(args.design, DEFAULT)
     settings = replace(base, **{k: v for k, v in chosen.items() if v is not None})
+    if args.margin is not None:
+        margin = None if args.margin == "off" else float(args.margin)
+        settings = replace(settings, dispersion_margin=margin)
     rng = np.random.default_rng(args.seed)
     n = args.histories
     if args.day_effect:
@@ -327,7 +338,8 @@ def main() -> int:
         f"{len(CASES)} cases, {n} histories a cell, {DAYS} runs; change at run {CHANGE}; "
         f"baseline {settings.baseline_runs} runs, kappa {settings.kappa}, threshold "
         f"{settings.threshold}, ridge {settings.ridge}, prior {settings.prior}, "
-        f"design {args.design}" + (f", day effect sd {args.day_sd} (logit)" if args.day_sd else "")
+        f"margin {settings.dispersion_margin}, design {args.design}"
+        + (f", day effect sd {args.day_sd} (logit)" if args.day_sd else "")
     )
     if args.delays:
         delay_table(n, rng, settings, args.design, args.day_sd)
@@ -351,6 +363,8 @@ def main() -> int:
                 needed = calibrated_threshold(peaks)
                 worst = max(worst, needed)
                 cell += f" [{needed:.2f}]"
+                if args.design == "adaptive":  # the alarms no c removes (above high, CUSUM 2)
+                    cell += f" floor {(peaks >= ALWAYS).mean():4.1%}"
             cells.append(cell)
         mean = 100 * probability.mean()
         print(f"  {name:<20} Overall {mean:5.1f}%  sd {sd:3.1f}  " + "  ".join(cells))

@@ -18,8 +18,11 @@ from benchmarks.drift_adaptive import RULE, adaptive, prepare, simulate
 from scorer.drift.cusum import DEFAULT, cusum, drift_path, monitor, watch
 from scorer.drift.window import WINDOW
 
-RULED = replace(DEFAULT, scale=8.3)
-CONSTANT = replace(DEFAULT, scale=None)  # the rule before round 3, one threshold (5.6)
+# the rule as round 3 measured it: no allowance for runs that vary together (tests of that one:
+# tests/test_drift_dispersion.py)
+RULED = replace(DEFAULT, scale=8.3, dispersion_margin=None)
+# the rule before round 3: one threshold (5.6), no allowance
+CONSTANT = replace(DEFAULT, scale=None, dispersion_margin=None)
 
 
 @pytest.mark.parametrize(("before", "k"), [(NOISY, 1), (NEAR, 3)])
@@ -48,7 +51,7 @@ def test_without_a_scale_the_monitor_is_the_constant_cusum() -> None:
     assert np.array_equal(np.isnan(w.z), np.isnan(z))
     assert (w.limit == DEFAULT.threshold).all() and np.isinf(w.limit2).all()
     assert not w.second.any()
-    assert WINDOW.scale is None and WINDOW.threshold == 3.0
+    assert WINDOW.scale is None and WINDOW.threshold == 3.0 and WINDOW.dispersion_margin is None
     assert drift_path(passes[0], trials[0], CONSTANT).second is None
 
 

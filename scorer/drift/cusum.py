@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from scorer.drift.dispersion import inflation, running_sums
 from scorer.drift.exponent import tail_exponent, threshold
 
 
@@ -66,6 +67,10 @@ class DriftSettings:
     scale2: float = 10.0
     low2: float = 3.0
     high2: float = 4.0
+    # runs that vary together (a day effect): each run's score is divided by the square root of the
+    # dispersion its reference shows, less this many of the estimate's null sds, never below 1
+    # (scorer/drift/dispersion.py ``inflation``; docs/decisions/drift.md#day-effect); None: off
+    dispersion_margin: float | None = 0.5
 
 
 DEFAULT = DriftSettings()
@@ -89,13 +94,16 @@ class DriftPath:
     threshold: tuple[float, ...] = ()
     second: tuple[float, ...] | None = None
     second_threshold: tuple[float, ...] | None = None
+    # per run, the factor its score's variance was inflated by (1: none; () when off)
+    inflation: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
 class Watch:
     """``watch``'s arrays, each of shape (..., runs): the scores, the first CUSUM, its reference
     end, its threshold per run, the second CUSUM and its threshold (inf: no second CUSUM), and
-    whether the run alarms (either CUSUM above its threshold)."""
+    the factor each score's variance was inflated by (1: none), and whether the run alarms
+    (either CUSUM above its threshold)."""
 
     z: np.ndarray
     statistic: np.ndarray
@@ -103,6 +111,7 @@ class Watch:
     limit: np.ndarray
     second: np.ndarray
     limit2: np.ndarray
+    inflation: np.ndarray
 
     @property
     def alarms(self) -> np.ndarray:
@@ -127,14 +136,15 @@ def monitor(
     the CUSUM is at 0, frozen at the last run where it was 0 while it climbs, so the runs of a
     candidate change never enter the level they are compared with.
     """
-    w = watch(passes, trials, replace(settings, scale=None))
+    w = watch(passes, trials, replace(settings, scale=None, dispersion_margin=None))
     return w.z, w.statistic, w.end
 
 
 def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> Watch:
     """``monitor`` with each run's thresholds: the constant ``threshold`` or, when
     ``settings.scale`` is set, the adaptive rule (its exponents from each run's reference counts
-    and the run's trials) and the second CUSUM."""
+    and the run's trials) and the second CUSUM; ``settings.dispersion_margin`` set, each score
+    divided by the square root of its reference's ``inflation``."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     passed_so_far = np.cumsum(passes, axis=-2)
@@ -145,12 +155,15 @@ def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFA
     limit = np.full(passes.shape[:-1], settings.threshold)
     limit2 = np.full(passes.shape[:-1], np.inf)
     level = np.zeros(passes.shape[:-2])
+    inflated = np.ones(passes.shape[:-1])
+    margin = settings.dispersion_margin
+    parts = running_sums(passes, trials) if margin is not None else ()
     first = settings.baseline_runs
     if settings.scale is not None:
         limit[...] = settings.high
         limit2[...] = settings.high2
     if first >= passes.shape[-2]:
-        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2)
+        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
     reference = np.full(passes.shape[:-2], first - 1, dtype=np.int64)
     ref_passed = passed_so_far[..., first - 1, :].copy()
     ref_tried = tried_so_far[..., first - 1, :].copy()
@@ -160,6 +173,10 @@ def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFA
         ref_passed = np.where(at_zero[..., None], passed_so_far[..., t - 1, :], ref_passed)
         ref_tried = np.where(at_zero[..., None], tried_so_far[..., t - 1, :], ref_tried)
         z[..., t] = run_score(passes[..., t, :], trials[..., t, :], ref_passed, ref_tried, settings)
+        if margin is not None:  # the dispersion of the reference's runs, not the candidate's
+            at = [np.take_along_axis(part, reference[..., None], -1)[..., 0] for part in parts]
+            inflated[..., t] = inflation(*at, margin)
+            z[..., t] /= np.sqrt(inflated[..., t])
         level = np.where(
             np.isnan(z[..., t]), level, np.maximum(0.0, level - z[..., t] - settings.kappa)
         )
@@ -171,9 +188,9 @@ def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFA
                 ref_passed, ref_tried, tried, settings.scale, settings
             )
     if settings.scale is None:
-        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2)
+        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
     second = cusum(z, replace(settings, kappa=settings.kappa2))
-    return Watch(z, statistic, end, limit, second, limit2)
+    return Watch(z, statistic, end, limit, second, limit2, inflated)
 
 
 def _limits(
@@ -269,6 +286,7 @@ def drift_path(
         _tuple(w.limit),
         _tuple(w.second) if adaptive else None,
         _tuple(w.limit2) if adaptive else None,
+        _tuple(w.inflation) if settings.dispersion_margin is not None else (),
     )
 
 

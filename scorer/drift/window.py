@@ -30,7 +30,8 @@ import numpy as np
 from scorer.drift.cusum import DEFAULT, DriftSettings, drift_path, run_score
 
 # drift's score, allowance and baseline; a threshold for a window of tens of runs, not 180
-WINDOW = replace(DEFAULT, threshold=3.0, scale=None)  # constant: the window keeps 3.0
+# constant: the window keeps 3.0, and its calibration has no allowance for runs that vary together
+WINDOW = replace(DEFAULT, threshold=3.0, scale=None, dispersion_margin=None)
 # the split scan: a cut where the runs after a split score below -SCAN against the runs before it
 # (benchmarks/gate_power.py --window; docs/decisions/history-gate.md#window)
 SCAN = 2.0
