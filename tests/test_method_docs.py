@@ -467,6 +467,36 @@ def check_adaptive_threshold() -> None:
     assert np.array_equal(w.alarms, alarms) and alarms.any()
 
 
+def check_allowance() -> None:
+    """drift's allowance as docs/decisions/drift.md writes it, f_t = max(1, phi_t - 0.5 sqrt(3 /
+    n_t)), phi_t the dispersion (benchmarks/day_effect.py's, the reference) of runs 1..r of run t's
+    reference and n_t = r its pairs of successive runs, against scorer.drift.cusum.watch on seeded
+    histories with a day effect (every case at 0.8, S = 0.5), where z_t is the plain score over
+    sqrt(f_t)."""
+    from benchmarks.day_effect import dispersion
+    from scorer.drift import cusum as drift
+
+    assert drift.DEFAULT.dispersion_margin == 0.5
+    rng = np.random.default_rng(9)
+    shift = rng.normal(0.0, 0.5, size=(3, 40, 1))
+    passes = rng.binomial(1, 1 / (1 + np.exp(-(np.log(4.0) + shift))) * np.ones(25))
+    trials = np.ones_like(passes)
+    w = drift.watch(passes, trials)
+    inflated = 0
+    for h in range(3):
+        for t in range(10, 40):
+            r = int(w.end[h, t])
+            phi = float(dispersion(passes[h, : r + 1], trials[h, : r + 1]))
+            f = max(1.0, phi - 0.5 * math.sqrt(3 / r))
+            assert w.inflation[h, t] == pytest.approx(f, rel=1e-12)
+            plain = drift.run_score(
+                passes[h, t], trials[h, t], passes[h, : r + 1].sum(0), trials[h, : r + 1].sum(0)
+            )
+            assert w.z[h, t] == pytest.approx(float(plain) / math.sqrt(f), rel=1e-12)
+            inflated += f > 1
+    assert inflated > 0
+
+
 @dataclass(frozen=True)
 class Formula:
     """A formula as the docs write it, the module whose docstring states the same text (None when
@@ -514,6 +544,8 @@ FORMULAS: dict[str, Formula] = {
     "S_t > h_t": Formula(None, check_adaptive_threshold),
     f"h_t = min(8, max(4, {SCALE} / theta_t))": Formula(None, check_adaptive_threshold),
     "min(4, max(3, 10 / theta2_t))": Formula(None, check_adaptive_threshold),
+    "f_t = max(1, phi_t - 0.5 sqrt(3 / n_t))": Formula(None, check_allowance),
+    "sqrt(3 / n_t)": Formula(None, check_allowance),
 }
 
 

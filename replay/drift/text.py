@@ -31,7 +31,8 @@ def run_name(run_id: str, date: str) -> str:
 
 FALSE_ALARMS = (
     "holds: false alarms <= 5% in 180 runs of an unchanged model (95% confidence) if its runs are "
-    "independent; a bad day shared by a run's cases raises it (docs/decisions/drift.md#day-effect)"
+    "independent; bad days shared by a run's cases raise it, up to 14% in the simulated ones "
+    "(docs/decisions/drift.md#day-effect)"
 )
 
 
