@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.drift import (  # noqa: E402
+    BETWEEN,
     CALIBRATION,
     CHANGE,
     DAYS,
@@ -51,23 +52,11 @@ from benchmarks.drift import (  # noqa: E402
     histories,
     upper_bound,
 )
-from benchmarks.drift_exponent import tail_exponent, threshold  # noqa: E402
 from benchmarks.drift_frontier import CELLS, DROPS, FIRST_CHANGED, HORIZON, PROFILES, cusum  # noqa: E402
 from scorer.drift.cusum import DEFAULT, monitor  # noqa: E402
+from scorer.drift.exponent import tail_exponent, threshold  # noqa: E402
 
 CASES = len(NOISY)
-BETWEEN = {
-    "near, flaky at 0.97": np.where(NEAR == 0.75, 0.97, NEAR),
-    "near, flaky at 0.9": np.where(NEAR == 0.75, 0.9, NEAR),
-    "76 at 1, 4 at 0.95": np.array([0.95 if i % 20 == 0 else 1.0 for i in range(CASES)]),
-    "60 at 1, 20 at 0.99": np.array([0.99 if i % 4 == 0 else 1.0 for i in range(CASES)]),
-    "half 1, half 0.99": np.array([(1.0, 0.99)[i % 2] for i in range(CASES)]),
-    "noisy, flaky at 0.9-0.97": np.where(
-        (NOISY > 0) & (NOISY < 1), np.interp(NOISY, (0.25, 0.75), (0.9, 0.97)), NOISY
-    ),
-    "all 0.85": np.full(CASES, 0.85),
-    "all 0.998": np.full(CASES, 0.998),
-}
 KAPPA2 = 1.5  # the second CUSUM's allowance
 # the rule measured: (low, high) of the first CUSUM's threshold; the second's scale and range
 RULE = {"low": 4.0, "high": 8.0, "scale2": 10.0, "low2": 3.0, "high2": 4.0}

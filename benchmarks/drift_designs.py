@@ -6,9 +6,14 @@ last
   one where the CUSUM was 0, so the runs of a candidate change never enter their own reference;
 - ``pooled`` (shipped before issue 41): each run scored against every run so far, itself included.
   Exactly centred, but a change dilutes into the pooled level: its score fades as changed runs
-  accumulate, and a change that has not alarmed after a few dozen runs may never alarm.
+  accumulate, and a change that has not alarmed after a few dozen runs may never alarm;
+- ``adaptive`` (issue 41 round 3, docs/decisions/drift.md#adaptive): the frozen scores with the
+  threshold c / theta_t within [low, high] and the second CUSUM (``scorer.drift.cusum.watch``).
 
-Both return the CUSUM path, shape (..., runs), from counts of shape (..., runs, cases).
+Each returns a path, shape (..., runs), from counts of shape (..., runs, cases), that passes
+``settings.threshold`` exactly where the design alarms: the CUSUM for the first two; for
+``adaptive`` the critical c of each run (the run alarms at every c below it), so that
+``settings.threshold`` is the rule's constant c and the calibration's peaks are c's.
 
 ``logit_shift`` is the second drop definition of METHOD.md ("Drift and the history gate: two
 drops"): every flaky case (0 < p < 1) moves by one common shift on the logit scale, cases at 0 or 1
@@ -19,12 +24,15 @@ probability, so cases that never failed start failing).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit, logit
 
-from scorer.drift.cusum import DriftSettings, cusum, monitor, run_score
+from scorer.drift.cusum import DriftSettings, cusum, monitor, run_score, watch
+
+ALWAYS = 1e6  # the critical c of a run that alarms whatever c is (above high, or the second CUSUM)
 
 
 def frozen(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings) -> np.ndarray:
@@ -46,12 +54,27 @@ def pooled(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings) -> n
     return cusum(z, settings)
 
 
+def adaptive(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings) -> np.ndarray:
+    """The adaptive rule's critical c per run: the first CUSUM S alarms at c iff S > clip(c / theta,
+    low, high), that is iff S > high, or S > low and c < S theta; the second CUSUM's alarm does
+    not depend on c. So the run alarms iff c < crit, crit = ALWAYS (S > high or the second
+    alarms), S theta (low < S <= high) or 0. ``settings.scale`` is ignored: c is the threshold."""
+    # scale 1 and no clip: the first limit is 1 / theta (inf where theta is NaN: S theta = 0)
+    w = watch(passes, trials, replace(settings, scale=1.0, low=0.0, high=np.inf))
+    s = w.statistic
+    crit = np.where(s > settings.low, s / w.limit, 0.0)
+    return np.where((s > settings.high) | (w.second > w.limit2), ALWAYS, crit)
+
+
 DESIGNS: dict[str, Callable[[np.ndarray, np.ndarray, DriftSettings], np.ndarray]] = {
     "frozen": frozen,
     "pooled": pooled,
+    "adaptive": adaptive,
 }
 # the pooled design's constants as shipped before issue 41 (docs/decisions/drift.md)
 POOLED = DriftSettings(kappa=0.75, threshold=5.2, ridge=0.1, prior=0.25)
+# the adaptive design (drift's rule) as the benchmark runs it: c in ``threshold``
+ADAPTIVE = replace(DriftSettings(), threshold=DriftSettings().scale or 0.0)
 
 
 def logit_shift(base: np.ndarray, points: float) -> np.ndarray:

@@ -2,7 +2,9 @@
 agree with the reference implementation (benchmarks/day_effect.py); a seeded history with a strong
 day effect (noisy profile, S = 0.5, 60 runs) gets the note end to end through the CLI, text and
 markdown, with the rest of the output and the exit code as without it; an independent-run history
-does not. (A real change, ref/drifting's committed history, does not: tests/test_drift_e2e.py.)"""
+does not. (A real change, ref/drifting's committed history, does not: tests/test_drift_e2e.py.)
+The allowance drift makes for such runs (each score divided by the root of its reference's
+dispersion, less half its null sd) is the ratio it says, run by run."""
 
 from __future__ import annotations
 
@@ -22,7 +24,15 @@ from benchmarks.drift import NOISY, histories
 from lobstack_eval.main import main
 from replay.drift.load import load_history
 from replay.drift.text import format_text
-from scorer.drift.dispersion import PERMUTATIONS, SEED, dispersion
+from scorer.drift.cusum import DEFAULT, cusum, drift_path, monitor, run_score, watch
+from scorer.drift.dispersion import (
+    NULL_VARIANCE,
+    PERMUTATIONS,
+    SEED,
+    dispersion,
+    inflation,
+    running_sums,
+)
 from scorer.drift.history import analyse
 from tests.drifthistory import START, draw, identity, results_doc, write_history
 
@@ -165,3 +175,76 @@ def test_stopping_early_decides_the_note_exactly_as_the_full_test(
                 assert 0.01 <= fast.p <= full.p
                 seen["stopped"] += 1
     assert seen["noted"] >= 3 and seen["stopped"] >= 5  # both branches were exercised
+
+
+# drift's allowance for runs that vary together (scorer/drift/cusum.py ``watch``, the settings'
+# ``dispersion_margin``; docs/decisions/drift.md#day-effect): each run's score is divided by the
+# square root of its reference's dispersion less half its null sd, never below 1.
+
+
+def test_the_running_sums_give_the_ratio_of_every_prefix_of_the_history() -> None:
+    """Entry r of ``running_sums`` is the dispersion of runs 0..r (benchmarks/day_effect.py's, the
+    reference), over r pairs, at K = 1 and 3; a case missing from a run leaves the two pairs that
+    hold that run, which use the other cases (summed here by hand)."""
+    for k in (1, 3):
+        passes, trials = histories(NOISY, NOISY, None, 40, k, 3, np.random.default_rng(k), 0.25)
+        together, apart, pairs = running_sums(passes, trials)
+        for r in (2, 9, 39):
+            expected = reference_ratio(passes[:, : r + 1], trials[:, : r + 1])
+            assert together[:, r] / apart[:, r] == pytest.approx(expected, rel=1e-12)
+            assert (pairs[:, r] == r).all()
+    passes, trials = passes[0].copy(), trials[0].copy()
+    trials[7, 4] = passes[7, 4] = 0
+    together, apart, pairs = running_sums(passes, trials)
+    want_together = want_apart = 0.0
+    for t in range(1, 12):
+        steps = [
+            passes[t, c] / trials[t, c] - passes[t - 1, c] / trials[t - 1, c]
+            for c in range(passes.shape[1])
+            if trials[t, c] > 0 and trials[t - 1, c] > 0
+        ]
+        want_together += sum(steps) ** 2
+        want_apart += sum(s * s for s in steps)
+    assert together[11] == pytest.approx(want_together) and apart[11] == pytest.approx(want_apart)
+    assert pairs[11] == 11
+
+
+def test_the_margin_s_unit_is_the_ratio_s_sd_with_independent_runs() -> None:
+    """``inflation`` counts the ratio's null sd as sqrt(3 / pairs) (successive differences): on
+    2,000 seeded independent-run histories of the noisy profile the sd is within 15% of it, at 30
+    and 90 runs, and the mean ratio within 2 of its standard errors of 1."""
+    passes, trials = histories(NOISY, NOISY, None, 90, 1, 2000, np.random.default_rng(35))
+    together, apart, _ = running_sums(passes, trials)
+    for runs in (30, 90):
+        ratio = together[:, runs - 1] / apart[:, runs - 1]
+        assert ratio.std() == pytest.approx(np.sqrt(NULL_VARIANCE / (runs - 1)), rel=0.15)
+        assert abs(ratio.mean() - 1) < 2 * ratio.std() / np.sqrt(len(ratio))
+    assert inflation(np.array([30.0]), np.array([20.0]), np.array([12.0]), 0.5) == 1.25
+    assert inflation(np.array([10.0]), np.array([20.0]), np.array([12.0]), 0.5) == 1.0
+
+
+def test_each_score_is_divided_by_the_root_of_its_reference_s_inflation() -> None:
+    """Under the shipped settings run t's score is ``run_score`` against runs 0..end_t divided by
+    sqrt(max(1, the dispersion of runs 0..end_t - 0.5 sqrt(3 / end_t))), the dispersion the
+    reference's (benchmarks/day_effect.py); the CUSUMs run on those scores. A strong day effect
+    (S = 0.5) inflates most runs; without the margin (None) every factor is 1 and the scores are
+    ``monitor``'s."""
+    passes, trials = histories(NOISY, NOISY, None, 60, 1, 2, np.random.default_rng(36), 0.5)
+    w = watch(passes, trials)
+    assert DEFAULT.dispersion_margin == 0.5
+    for h in range(2):
+        for t in range(DEFAULT.baseline_runs, 60):
+            end = int(w.end[h, t])
+            ratio = float(reference_ratio(passes[h, : end + 1], trials[h, : end + 1]))
+            factor = max(1.0, ratio - 0.5 * np.sqrt(3 / end))
+            plain = run_score(
+                passes[h, t], trials[h, t], passes[h, : end + 1].sum(0), trials[h, : end + 1].sum(0)
+            )
+            assert w.inflation[h, t] == pytest.approx(factor, rel=1e-12)
+            assert w.z[h, t] == pytest.approx(float(plain) / np.sqrt(factor), rel=1e-12)
+    assert np.array_equal(w.statistic, cusum(w.z))
+    assert (w.inflation[:, DEFAULT.baseline_runs :] > 1).mean() > 0.5
+    off = watch(passes, trials, dataclasses.replace(DEFAULT, dispersion_margin=None))
+    assert (off.inflation == 1).all()
+    assert np.array_equal(off.z, monitor(passes, trials)[0], equal_nan=True)
+    assert drift_path(passes[0], trials[0]).inflation == tuple(float(v) for v in w.inflation[0])

@@ -12,7 +12,7 @@ import pytest
 
 from lobstack_eval.cmd_gateway import gateway
 from lobstack_eval.main import main
-from scorer.drift.cusum import cusum, first_alarm, scores
+from scorer.drift.cusum import watch
 from standin import GatewayConfig, StandInGateway
 from standin.drifting import is_broken, is_wobbly
 from standin.reply import DEFAULT_DRIFT_FROM
@@ -105,7 +105,8 @@ def test_with_the_default_change_point_drift_sees_the_change_and_with_6_it_mostl
         probability = np.tile(np.where(wobbly, 0.5, 1.0), (200, runs, 1))
         probability[:, drift_from - 1 :, broken] = 0.0
         passes = rng.binomial(1, probability)
-        return first_alarm(cusum(scores(passes, np.ones_like(passes)))) + 1
+        over = watch(passes, np.ones_like(passes)).alarms  # drift's rule, as the CLI runs it
+        return np.where(over.any(-1), over.argmax(-1) + 1, 0)
 
     seen = alarm_runs(DEFAULT_DRIFT_FROM)
     assert (seen >= DEFAULT_DRIFT_FROM).all()

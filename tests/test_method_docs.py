@@ -18,7 +18,7 @@ import random
 import re
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -436,7 +436,65 @@ def check_drift() -> None:
     assert drift.first_alarm(np.array([[4.0, THRESHOLD, THRESHOLD + 1e-4]])).tolist() == [2]
 
 
-THRESHOLD = 5.6  # docs/decisions/drift.md's
+THRESHOLD = 5.6  # docs/decisions/drift.md's constant rule (before round 3)
+SCALE = 8.1  # docs/decisions/drift.md's c of the adaptive threshold
+
+
+def check_adaptive_threshold() -> None:
+    """drift's thresholds as docs/decisions/drift.md writes them, h_t = min(8, max(4, c / theta_t))
+    and the second CUSUM's min(4, max(3, 10 / theta2_t)), theta from each run's reference counts
+    (scorer.drift.exponent, checked against the exact root in tests/test_drift.py), against
+    scorer.drift.cusum.watch on a seeded history with a drop half way (the reference freezes)."""
+    from scorer.drift import cusum as drift
+    from scorer.drift.exponent import tail_exponent
+
+    settings = drift.DEFAULT
+    assert settings.scale == SCALE and (settings.low, settings.high) == (4.0, 8.0)
+    assert (settings.kappa2, settings.scale2, settings.low2, settings.high2) == (1.5, 10, 3, 4)
+    rng = np.random.default_rng(8)
+    trials = np.ones((40, 30), dtype=int)
+    passes = rng.binomial(1, np.where(np.arange(40)[:, None] < 25, 0.97, 0.7) * np.ones(30))
+    w = drift.watch(passes, trials)
+    for t in range(10, 40):
+        r = int(w.end[t])
+        ref_p, ref_t = passes[: r + 1].sum(0), trials[: r + 1].sum(0)
+        theta = float(tail_exponent(ref_p, ref_t, trials[t], 0.75, 0.25, 0.25))
+        theta2 = float(tail_exponent(ref_p, ref_t, trials[t], 1.5, 0.25, 0.25))
+        assert w.limit[t] == pytest.approx(min(8.0, max(4.0, SCALE / theta)), rel=1e-12)
+        assert w.limit2[t] == pytest.approx(min(4.0, max(3.0, 10 / theta2)), rel=1e-12)
+    assert w.second.tolist() == pytest.approx(drift.cusum(w.z, replace(settings, kappa=1.5)))
+    alarms = (w.statistic > w.limit) | (w.second > w.limit2)
+    assert np.array_equal(w.alarms, alarms) and alarms.any()
+
+
+def check_allowance() -> None:
+    """drift's allowance as docs/decisions/drift.md writes it, f_t = max(1, phi_t - 0.5 sqrt(3 /
+    n_t)), phi_t the dispersion (benchmarks/day_effect.py's, the reference) of runs 1..r of run t's
+    reference and n_t = r its pairs of successive runs, against scorer.drift.cusum.watch on seeded
+    histories with a day effect (every case at 0.8, S = 0.5), where z_t is the plain score over
+    sqrt(f_t)."""
+    from benchmarks.day_effect import dispersion
+    from scorer.drift import cusum as drift
+
+    assert drift.DEFAULT.dispersion_margin == 0.5
+    rng = np.random.default_rng(9)
+    shift = rng.normal(0.0, 0.5, size=(3, 40, 1))
+    passes = rng.binomial(1, 1 / (1 + np.exp(-(np.log(4.0) + shift))) * np.ones(25))
+    trials = np.ones_like(passes)
+    w = drift.watch(passes, trials)
+    inflated = 0
+    for h in range(3):
+        for t in range(10, 40):
+            r = int(w.end[h, t])
+            phi = float(dispersion(passes[h, : r + 1], trials[h, : r + 1]))
+            f = max(1.0, phi - 0.5 * math.sqrt(3 / r))
+            assert w.inflation[h, t] == pytest.approx(f, rel=1e-12)
+            plain = drift.run_score(
+                passes[h, t], trials[h, t], passes[h, : r + 1].sum(0), trials[h, : r + 1].sum(0)
+            )
+            assert w.z[h, t] == pytest.approx(float(plain) / math.sqrt(f), rel=1e-12)
+            inflated += f > 1
+    assert inflated > 0
 
 
 @dataclass(frozen=True)
@@ -483,6 +541,11 @@ FORMULAS: dict[str, Formula] = {
     "1 / (p(1-p) + 0.25)": Formula(None, check_drift),
     "S_t = max(0, S_{t-1} - z_t - 0.75)": Formula(None, check_drift),
     f"S_t > {THRESHOLD}": Formula(None, check_drift),
+    "S_t > h_t": Formula(None, check_adaptive_threshold),
+    f"h_t = min(8, max(4, {SCALE} / theta_t))": Formula(None, check_adaptive_threshold),
+    "min(4, max(3, 10 / theta2_t))": Formula(None, check_adaptive_threshold),
+    "f_t = max(1, phi_t - 0.5 sqrt(3 / n_t))": Formula(None, check_allowance),
+    "sqrt(3 / n_t)": Formula(None, check_allowance),
 }
 
 

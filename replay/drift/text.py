@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorer.drift.history import DriftReport, IdentityChange, MovedCase
+from scorer.drift.history import CusumPoint, DriftReport, IdentityChange, MovedCase
 from scorer.safe_text import for_terminal, markdown_text
 
 LISTED = 25  # cases that moved and identity changes listed; the rest are counted
@@ -31,7 +31,8 @@ def run_name(run_id: str, date: str) -> str:
 
 FALSE_ALARMS = (
     "holds: false alarms <= 5% in 180 runs of an unchanged model (95% confidence) if its runs are "
-    "independent; a bad day shared by a run's cases raises it (docs/decisions/drift.md#day-effect)"
+    "independent; bad days shared by a run's cases raise it, up to 14% in the simulated ones "
+    "(docs/decisions/drift.md#day-effect)"
 )
 
 
@@ -154,13 +155,12 @@ def format_text(report: DriftReport, verbose: bool = False, command: str = "") -
     if (step := next_line(report, command or "lobstack-eval drift RUN...")) is not None:
         lines.append(step)
     if verbose:
-        lines.append(
-            f"runs: id  date  Overall  z  CUSUM (alarm above {report.settings.threshold:.2f})"
-        )
+        lines.append(f"runs: id  date  Overall  z  {_cusum_header(report)}")
         for run in report.runs[-RUNS_LISTED:]:
             z = "-" if run.z is None else f"{run.z:+.2f}"
             lines.append(
-                f"  {run.run_id}  {run.date}  {_percent(run.overall)}  {z}  {run.statistic:.2f}"
+                f"  {run.run_id}  {run.date}  {_percent(run.overall)}  {z}  "
+                + "  ".join(_cusum_cells(report, run))
             )
     return "".join(for_terminal(line, one_line=True) + "\n" for line in lines)
 
@@ -216,12 +216,32 @@ def to_markdown(report: DriftReport, command: str = "") -> str:
         parts.append(_table(title, "| field | was | now | between |", rows))
     recent = [
         f"| {cell(r.run_id)} | {r.date} | {_percent(r.overall)} | "
-        f"{'-' if r.z is None else f'{r.z:+.2f}'} | {r.statistic:.2f} |"
+        f"{'-' if r.z is None else f'{r.z:+.2f}'} | " + " | ".join(_cusum_cells(report, r)) + " |"
         for r in report.runs[-RUNS_LISTED:]
     ]
-    header = f"| run | date | Overall | z | CUSUM (alarm above {report.settings.threshold:.2f}) |"
+    header = f"| run | date | Overall | z | {' | '.join(_cusum_header(report).split('  '))} |"
     parts.append(_table(f"Last {runs(len(recent))}", header, recent, cap=RUNS_LISTED))
     return "\n\n".join(parts) + "\n"
+
+
+def _cusum_header(report: DriftReport) -> str:
+    """The CUSUM columns' heads (two spaces apart): one constant threshold in the head, or, under
+    the adaptive rule, each run's thresholds in their own columns."""
+    if report.settings.scale is None:
+        return f"CUSUM (alarm above {report.settings.threshold:.2f})"
+    return "CUSUM  alarm above  CUSUM 2  alarm above"
+
+
+def _cusum_cells(report: DriftReport, run: CusumPoint) -> list[str]:
+    """A run's CUSUM cells, as ``_cusum_header`` names them ("-": a threshold not computed)."""
+    if report.settings.scale is None:
+        return [f"{run.statistic:.2f}"]
+    second = "-" if run.second is None else f"{run.second:.2f}"
+    return [f"{run.statistic:.2f}", _limit(run.threshold), second, _limit(run.second_threshold)]
+
+
+def _limit(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def _table(title: str, header: str, rows: Sequence[str], cap: int = LISTED) -> str:

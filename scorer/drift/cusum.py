@@ -17,12 +17,18 @@ first failure look infinitely unlikely.
 A case's weight is 1 / (p(1-p) + ridge), p its shrunk rate: a case that never failed counts more
 than a coin flip, so a stable case failing is evidence and a flaky one failing is not.
 
-The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t > threshold``.
-The estimated change point is the last run where ``S`` was 0 before the alarm: the change came after
-it. The threshold is calibrated by seeded simulation (benchmarks/drift.py, docs/decisions/drift.md),
-not by a textbook bound: P(any false alarm in 180 daily runs) <= 5% on every simulated profile, with
-the rate's one-sided 95% upper confidence bound, not only its estimate, under 5%. Runs
-1..baseline_runs are never tested (too few runs to know a case's rate); they only enter the counts.
+The CUSUM ``S_t = max(0, S_{t-1} - z_t - kappa)`` alarms at the first run where ``S_t`` passes its
+threshold: ``scale / theta_t`` kept within [low, high], theta_t the CUSUM's tail exponent computed
+from run t's reference (scorer/drift/exponent.py), so that a skewed score gets a high threshold and
+a tame one a low one (docs/decisions/drift.md#adaptive); a second CUSUM with a larger allowance
+alarms too, above its own ``scale2 / theta2_t`` within [low2, high2]. (``scale`` None: the constant
+``threshold`` and one CUSUM, the rule before round 3, kept for the history gate's window.) The
+estimated change point is the last run where ``S`` was 0 before the alarm: the change came after
+it. The constant ``scale`` is calibrated by seeded simulation (benchmarks/drift.py,
+docs/decisions/drift.md), not by a textbook bound: P(any false alarm in 180 daily runs) <= 5% on
+every simulated profile, with the rate's one-sided 95% upper confidence bound, not only its
+estimate, under 5%. Runs 1..baseline_runs are never tested (too few runs to know a case's rate);
+they only enter the counts.
 
 Pure: arrays in, arrays and frozen dataclasses out. The leading axes of the count arrays may hold
 many histories at once (the benchmark simulates thousands with the very same code the CLI runs
@@ -31,9 +37,12 @@ on one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+
+from scorer.drift.dispersion import inflation, running_sums
+from scorer.drift.exponent import tail_exponent, threshold
 
 
 @dataclass(frozen=True)
@@ -42,10 +51,26 @@ class DriftSettings:
 
     baseline_runs: int = 10  # runs before the first test: too few make every level a guess
     kappa: float = 0.75  # the CUSUM's allowance per run, in standard deviations of z
-    # calibrated: P(any false alarm in 180 runs) <= 5% at 95% confidence, every simulated profile
+    # the constant rule's threshold (scale None): drift's before round 3, calibrated as scale is
     threshold: float = 5.6
     ridge: float = 0.25  # keeps a never-failing case's weight finite: 1 / (0 + ridge) = 4
     prior: float = 0.25  # added to passes and to fails when estimating a variance (never exactly 0)
+    # The adaptive rule (docs/decisions/drift.md#adaptive), on when ``scale`` is set: run t's
+    # threshold is scale / theta_t within [low, high] (theta_t the CUSUM's tail exponent from run
+    # t's reference, scorer/drift/exponent.py) instead of ``threshold``, and a second CUSUM of
+    # allowance kappa2 alarms too, above scale2 / its own exponent within [low2, high2].
+    # calibrated: P(any false alarm in 180 runs) <= 5% at 95% confidence, every simulated profile
+    scale: float | None = 8.1
+    low: float = 4.0
+    high: float = 8.0
+    kappa2: float = 1.5  # the second CUSUM: a larger shift, caught in one or two runs at K = 3
+    scale2: float = 10.0
+    low2: float = 3.0
+    high2: float = 4.0
+    # runs that vary together (a day effect): each run's score is divided by the square root of the
+    # dispersion its reference shows, less this many of the estimate's null sds, never below 1
+    # (scorer/drift/dispersion.py ``inflation``; docs/decisions/drift.md#day-effect); None: off
+    dispersion_margin: float | None = 0.5
 
 
 DEFAULT = DriftSettings()
@@ -65,6 +90,33 @@ class DriftPath:
     statistic: tuple[float, ...]
     alarm: int | None
     last_stable: int | None
+    # per run, the first CUSUM's threshold; the second CUSUM and its threshold (None: constant rule)
+    threshold: tuple[float, ...] = ()
+    second: tuple[float, ...] | None = None
+    second_threshold: tuple[float, ...] | None = None
+    # per run, the factor its score's variance was inflated by (1: none; () when off)
+    inflation: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Watch:
+    """``watch``'s arrays, each of shape (..., runs): the scores, the first CUSUM, its reference
+    end, its threshold per run, the second CUSUM and its threshold (inf: no second CUSUM), and
+    the factor each score's variance was inflated by (1: none), and whether the run alarms
+    (either CUSUM above its threshold)."""
+
+    z: np.ndarray
+    statistic: np.ndarray
+    end: np.ndarray
+    limit: np.ndarray
+    second: np.ndarray
+    limit2: np.ndarray
+    inflation: np.ndarray
+
+    @property
+    def alarms(self) -> np.ndarray:
+        """Per run, whether either CUSUM is above its threshold."""
+        return (self.statistic > self.limit) | (self.second > self.limit2)
 
 
 def scores(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> np.ndarray:
@@ -84,6 +136,15 @@ def monitor(
     the CUSUM is at 0, frozen at the last run where it was 0 while it climbs, so the runs of a
     candidate change never enter the level they are compared with.
     """
+    w = watch(passes, trials, replace(settings, scale=None, dispersion_margin=None))
+    return w.z, w.statistic, w.end
+
+
+def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> Watch:
+    """``monitor`` with each run's thresholds: the constant ``threshold`` or, when
+    ``settings.scale`` is set, the adaptive rule (its exponents from each run's reference counts
+    and the run's trials) and the second CUSUM; ``settings.dispersion_margin`` set, each score
+    divided by the square root of its reference's ``inflation``."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     passed_so_far = np.cumsum(passes, axis=-2)
@@ -91,10 +152,18 @@ def monitor(
     z = np.full(passes.shape[:-1], np.nan)
     statistic = np.zeros(passes.shape[:-1])
     end = np.full(passes.shape[:-1], -1, dtype=np.int64)
+    limit = np.full(passes.shape[:-1], settings.threshold)
+    limit2 = np.full(passes.shape[:-1], np.inf)
     level = np.zeros(passes.shape[:-2])
+    inflated = np.ones(passes.shape[:-1])
+    margin = settings.dispersion_margin
+    parts = running_sums(passes, trials) if margin is not None else ()
     first = settings.baseline_runs
+    if settings.scale is not None:
+        limit[...] = settings.high
+        limit2[...] = settings.high2
     if first >= passes.shape[-2]:
-        return z, statistic, end
+        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
     reference = np.full(passes.shape[:-2], first - 1, dtype=np.int64)
     ref_passed = passed_so_far[..., first - 1, :].copy()
     ref_tried = tried_so_far[..., first - 1, :].copy()
@@ -104,12 +173,42 @@ def monitor(
         ref_passed = np.where(at_zero[..., None], passed_so_far[..., t - 1, :], ref_passed)
         ref_tried = np.where(at_zero[..., None], tried_so_far[..., t - 1, :], ref_tried)
         z[..., t] = run_score(passes[..., t, :], trials[..., t, :], ref_passed, ref_tried, settings)
+        if margin is not None:  # the dispersion of the reference's runs, not the candidate's
+            at = [np.take_along_axis(part, reference[..., None], -1)[..., 0] for part in parts]
+            inflated[..., t] = inflation(*at, margin)
+            z[..., t] /= np.sqrt(inflated[..., t])
         level = np.where(
             np.isnan(z[..., t]), level, np.maximum(0.0, level - z[..., t] - settings.kappa)
         )
         statistic[..., t] = level
         end[..., t] = reference
-    return z, statistic, end
+        if settings.scale is not None:
+            tried = trials[..., t, :]
+            limit[..., t], limit2[..., t] = _limits(
+                ref_passed, ref_tried, tried, settings.scale, settings
+            )
+    if settings.scale is None:
+        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
+    second = cusum(z, replace(settings, kappa=settings.kappa2))
+    return Watch(z, statistic, end, limit, second, limit2, inflated)
+
+
+def _limits(
+    ref_passed: np.ndarray,
+    ref_tried: np.ndarray,
+    tried: np.ndarray,
+    scale: float,
+    settings: DriftSettings,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One run's two adaptive thresholds from its reference's counts and its own trials."""
+    out = []
+    for kappa, c, low, high in (
+        (settings.kappa, scale, settings.low, settings.high),
+        (settings.kappa2, settings.scale2, settings.low2, settings.high2),
+    ):
+        theta = tail_exponent(ref_passed, ref_tried, tried, kappa, settings.ridge, settings.prior)
+        out.append(threshold(theta, c, low, high))
+    return out[0], out[1]
 
 
 def run_score(
@@ -169,12 +268,30 @@ def drift_path(
     passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT
 ) -> DriftPath:
     """The test over one history: counts of shape (runs, cases)."""
-    z, statistic, _ = monitor(passes, trials, settings)
-    alarm = int(first_alarm(statistic, settings))
-    if alarm < 0:
-        return DriftPath(_floats(z), tuple(float(s) for s in statistic), None, None)
-    last_stable = max((t for t in range(alarm) if statistic[t] == 0.0), default=None)
-    return DriftPath(_floats(z), tuple(float(s) for s in statistic), alarm, last_stable)
+    w = watch(passes, trials, settings)
+    over = w.alarms
+    alarm = int(over.argmax()) if over.any() else None
+    # the change came after the first CUSUM's last zero (the second is 0 whenever the first is)
+    last_stable = (
+        None
+        if alarm is None
+        else max((t for t in range(alarm) if w.statistic[t] == 0.0), default=None)
+    )
+    adaptive = settings.scale is not None
+    return DriftPath(
+        _floats(w.z),
+        _tuple(w.statistic),
+        alarm,
+        last_stable,
+        _tuple(w.limit),
+        _tuple(w.second) if adaptive else None,
+        _tuple(w.limit2) if adaptive else None,
+        _tuple(w.inflation) if settings.dispersion_margin is not None else (),
+    )
+
+
+def _tuple(values: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
 
 
 def _floats(z: np.ndarray) -> tuple[float | None, ...]:

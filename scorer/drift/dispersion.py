@@ -28,6 +28,9 @@ NOTE_BELOW = 0.01  # drift notes the history when p is below this (docs/decision
 SEED = 0  # the permutations' seed: the same history always gives the same p
 CHUNK_CELLS = 1 << 21  # permuted values held at once (16 MiB of floats), whatever the suite's size
 MIN_RUNS = 3  # two successive differences at the least
+# n pairs of successive runs estimate the ratio with a variance of about 3 / n when runs are
+# independent (von Neumann: successive differences overlap; the plain variance's would be 2 / n)
+NULL_VARIANCE = 3.0
 
 
 @dataclass(frozen=True)
@@ -101,3 +104,33 @@ def dispersion(
             p = (1 + at_least) / (1 + permutations)
             return Dispersion(observed, p, len(share), share.shape[1], complete=False)
     return Dispersion(observed, (1 + at_least) / (1 + permutations), len(share), share.shape[1])
+
+
+def running_sums(passes: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The ratio's parts up to each run, for the score's allowance (cusum.py ``watch``): counts of
+    shape (..., runs, cases) -> three arrays of shape (..., runs), entry r summing over the pairs
+    of successive runs among runs 0..r the squared sum of a pair's differences of pass shares, the
+    sum of its squared differences (so the ratio of runs 0..r is the first over the second, as
+    ``ratio``'s) and the pairs counted. A pair uses the cases scored in both of its runs; a pair
+    with none is not counted."""
+    passes = np.asarray(passes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    share = passes / np.where(trials > 0, trials, 1.0)
+    both = (trials[..., 1:, :] > 0) & (trials[..., :-1, :] > 0)
+    step = np.where(both, np.diff(share, axis=-2), 0.0)
+    parts = (step.sum(-1) ** 2, (step * step).sum(-1), both.any(-1).astype(float))
+    start = np.zeros((*passes.shape[:-2], 1))  # run 0 closes no pair
+    return tuple(np.cumsum(np.concatenate([start, part], -1), -1) for part in parts)
+
+
+def inflation(
+    together: np.ndarray, apart: np.ndarray, pairs: np.ndarray, margin: float
+) -> np.ndarray:
+    """The factor a run's score variance is taken to be inflated by, from ``running_sums``' parts
+    at its reference's end: the ratio less ``margin`` times its sd with independent runs (about
+    sqrt(NULL_VARIANCE / pairs)), never below 1. So only the dispersion the runs show beyond their
+    own noise counts: independent runs get 1 nearly always (docs/decisions/drift.md#day-effect)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = np.where(apart > 0, together / apart, 1.0)
+        noise = np.sqrt(NULL_VARIANCE / np.maximum(pairs, 1.0))
+    return np.maximum(1.0, estimate - margin * noise)

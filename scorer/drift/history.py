@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from scorer.drift.cusum import DEFAULT, DriftSettings, drift_path
+from scorer.drift.cusum import DEFAULT, DriftPath, DriftSettings, drift_path
 from scorer.drift.dispersion import Dispersion, dispersion
 from scorer.drift.run_order import run_order
 from scorer.errors import HistoryError
@@ -84,6 +84,11 @@ class CusumPoint:
     overall: float | None
     z: float | None
     statistic: float
+    # the adaptive rule (settings.scale set) on a tested run: the first CUSUM's threshold, the
+    # second CUSUM and its threshold (None: the constant rule, or a run not tested)
+    threshold: float | None = None
+    second: float | None = None
+    second_threshold: float | None = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +207,12 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
     path = drift_path(passes, trials, settings)
     points = tuple(
         CusumPoint(
-            run.run_id, run.date, _overall(passes[t], trials[t]), path.z[t], path.statistic[t]
+            run.run_id,
+            run.date,
+            _overall(passes[t], trials[t]),
+            path.z[t],
+            path.statistic[t],
+            *_limits(path, t, settings),
         )
         for t, run in enumerate(ordered)
     )
@@ -230,6 +240,15 @@ def analyse(runs: Sequence[RunRecord], settings: DriftSettings = DEFAULT) -> Dri
         # the very runs and counts the test read; a baseline history is not tested
         dispersion=None if status == "baseline" else dispersion(passes, trials, early=True),
     )
+
+
+def _limits(
+    path: DriftPath, t: int, settings: DriftSettings
+) -> tuple[float | None, float | None, float | None]:
+    """Run t's (threshold, second CUSUM, its threshold) under the adaptive rule, once tested."""
+    if path.second is None or path.second_threshold is None or t < settings.baseline_runs:
+        return None, None, None
+    return path.threshold[t], path.second[t], path.second_threshold[t]
 
 
 def _overall(passes: np.ndarray, trials: np.ndarray) -> float | None:

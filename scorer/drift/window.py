@@ -15,7 +15,7 @@ least ``MIN_SIDE`` runs on each side, the runs after it, pooled as one run, are 
 runs before it with drift's score (``run_score``: exactly centred given the split); the lowest
 score below ``-SCAN`` cuts the window at its split. The later of the two cuts is kept.
 
-The thresholds are lower than drift's (whose 5.6 holds 180 runs of a watch): a cut can only cost
+The thresholds are lower than drift's (4-8 a run, holding 180 runs of a watch): a cut can only cost
 power, never level, because the check looks for drops alone, so the runs it keeps are the lower
 ones and an unchanged B looks no worse against them (simulated in benchmarks/gate_power.py
 ``--window``). Pure: counts in, a frozen dataclass out.
@@ -30,7 +30,8 @@ import numpy as np
 from scorer.drift.cusum import DEFAULT, DriftSettings, drift_path, run_score
 
 # drift's score, allowance and baseline; a threshold for a window of tens of runs, not 180
-WINDOW = replace(DEFAULT, threshold=3.0)
+# constant: the window keeps 3.0, and its calibration has no allowance for runs that vary together
+WINDOW = replace(DEFAULT, threshold=3.0, scale=None, dispersion_margin=None)
 # the split scan: a cut where the runs after a split score below -SCAN against the runs before it
 # (benchmarks/gate_power.py --window; docs/decisions/history-gate.md#window)
 SCAN = 2.0

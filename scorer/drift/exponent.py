@@ -15,11 +15,11 @@ theta is computed from run t's reference (the counts the score compares run t wi
 rate q, shrunk by ``PRIOR`` (a case that never failed is not certain never to fail), the score's
 weights and scale as ``run_score`` computes them, and the first three cumulants of ``-z`` (the
 variance and the skew of a sum of independent binomial shares), the root of the cumulant series
-cut after its third term: ``(T / 6) theta^2 + (V / 2) theta - kappa = 0`` (within 3-8% of the
+cut after its third term: ``(T / 6) theta^2 + (V / 2) theta - kappa = 0`` (within 8% of the
 exact root: tests/test_drift.py). Pure: counts in, arrays out, any leading axes.
 
-Measured by benchmarks/drift_adaptive.py; not drift's rule (yet): docs/decisions/drift.md#adaptive
-says what shipping it takes.
+Measured by benchmarks/drift_adaptive.py; ``monitor`` (scorer/drift/cusum.py) applies it when its
+settings ask for an adaptive threshold (docs/decisions/drift.md#adaptive).
 """
 
 from __future__ import annotations
