@@ -15,6 +15,7 @@ import functools
 import json
 import os
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,9 +30,10 @@ _crashed: list[str] = []
 # (tests/test_suite_answers.py's hundreds) does not use up MAX_CRASHES. The module's own tests are
 # never skipped so: one case of a table may raise where the next checks a value.
 _crashed_functions: set[str] = set()
-# The mutated module's own test files, ``tests/test_<leaf>`` (set at collection): they run first,
-# and their crashes do not count towards MAX_CRASHES.
-_own = [""]
+# The mutated module's own test files, ``tests/test_<leaf>`` and, for a module in a package,
+# ``tests/test_<package>_<leaf>`` (scorer/suite/build.py: tests/test_suite_build.py), set at
+# collection: they run first, and their crashes do not count towards MAX_CRASHES.
+_own: list[tuple[str, ...]] = [()]
 # After a crash, the mutant's remaining tests run only within this much of their recorded time
 # (mutmut-stats.json): a slow test would push the run past mutmut's CPU limit (a timeout).
 AFTER_CRASH_BUDGET_S = 5.0
@@ -78,7 +80,8 @@ _MODULE = re.compile(r"^(?P<module>.+?)\.x[_ǁ]")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The mutated module's own test files (``tests/test_<leaf>*.py``) first, then every test
+    """The mutated module's own test files (``tests/test_<leaf>*.py``, and
+    ``tests/test_<package>_<leaf>*.py`` for a module in a package) first, then every test
     fastest first by its recorded time, ties by node id. Own tests check its values one by one,
     where the fastest tests of other files (a table of hundreds of sub-millisecond suite cases)
     mostly crash under a mutant that raises, and used up MAX_CRASHES before the module's own tests
@@ -87,7 +90,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     match = _MODULE.match(os.environ.get("MUTANT_UNDER_TEST", ""))
     if not match:
         return
-    _own[0] = f"tests/test_{match.group('module').rsplit('.', 1)[-1]}"
+    parts = match.group("module").split(".")
+    _own[0] = (f"tests/test_{parts[-1]}",) + (
+        (f"tests/test_{parts[-2]}_{parts[-1]}",) if len(parts) > 2 else ()
+    )
     durations = _durations()
     items.sort(
         key=lambda item: (
@@ -100,7 +106,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """No shrinking of property tests' failures: a mutant's failing example is proof enough, and
-    shrinking it takes many times the test's recorded time (mutmut's CPU limit: a timeout)."""
+    shrinking it takes many times the test's recorded time (mutmut's CPU limit: a timeout).
+    A higher recursion limit: mutmut's trampoline adds frames to every call of a mutated function,
+    so a recursive one (the YAML suite reader's composer, refused at 200 levels, three frames a
+    level) passed Python's 1,000 under a mutant and the clean run failed."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
     try:
         from hypothesis import Phase, settings
     except ImportError:
