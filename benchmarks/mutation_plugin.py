@@ -15,6 +15,7 @@ import functools
 import json
 import os
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,7 +104,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """No shrinking of property tests' failures: a mutant's failing example is proof enough, and
-    shrinking it takes many times the test's recorded time (mutmut's CPU limit: a timeout)."""
+    shrinking it takes many times the test's recorded time (mutmut's CPU limit: a timeout).
+    A higher recursion limit: mutmut's trampoline adds frames to every call of a mutated function,
+    so a recursive one (the YAML suite reader's composer, refused at 200 levels, three frames a
+    level) passed Python's 1,000 under a mutant and the clean run failed."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
     try:
         from hypothesis import Phase, settings
     except ImportError:

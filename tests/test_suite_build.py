@@ -12,7 +12,7 @@ import pytest
 
 from scorer.suite.build import SuiteBuilder
 from scorer.suite.file import check_suite
-from scorer.suite.model import Case, Check, ExpectedCall, Step
+from scorer.suite.model import AuditAccept, Case, Check, ExpectedCall, Step
 from scorer.suite.tools import TOOL_NAME_RULE
 from tests.suitekit import TOOLS
 
@@ -372,3 +372,118 @@ def test_a_built_suite_keeps_its_origins_validators() -> None:
     suite = check_suite(json.dumps(own([one()], origin=origin)).encode(), "s.json").suite
     assert suite is not None and sorted(suite.origin_tools) == ["read_file"]
     assert not suite.origin_tools["read_file"].is_valid({"path": "ab"})
+
+
+def test_a_calls_audit_markers_are_read_and_checked() -> None:
+    marker = {"arg": "path", "kind": "flipped", "reason": "either path is fine", "value": "b"}
+    call = {**READ, "audit_accept": [marker]}
+    suite = check_suite(
+        json.dumps(own([one(steps=[{"expect": "call", "calls": [call]}])])).encode(), "s.json"
+    ).suite
+    assert suite is not None
+    assert suite.cases[0].steps[0].calls[0].audit_accept == (
+        AuditAccept("path", "flipped", "either path is fine", "b", True),
+    )
+    bad = {**READ, "audit_accept": {"arg": "path"}}
+    assert problems(own([one(steps=[{"expect": "call", "calls": [bad]}])])) == [
+        "case c1.steps[0].calls[0].audit_accept: must be a list of {arg, kind, reason[, value]} "
+        "objects"
+    ]
+
+
+def test_a_reference_that_is_no_object_is_kept_as_none() -> None:
+    builder = SuiteBuilder("s.json")
+    call = builder.call({"name": "read_file", "reference": []}, "at", {"read_file"}, {}, False)
+    assert call == ExpectedCall("read_file", (), None, None)
+    assert builder.problems == ["at.reference: missing or not an argument object"]
+
+
+def test_the_origin_is_not_asked_when_the_suites_schema_refuses() -> None:
+    strict = {"type": "object", "properties": {"path": {"type": "string", "maxLength": 1}}}
+    origin = {"kind": "tools_file", "tools": [{"name": "read_file", "parameters": strict}]}
+    # Refused by both schemas: too long for the origin, an unknown argument for the suite's.
+    call = {**READ, "args": {}, "reference": {"path": "ab", "n": 1}}
+    assert problems(own([one(steps=[{"expect": "call", "calls": [call]}])], origin=origin)) == [
+        "case c1.steps[0].calls[0].reference: does not validate against read_file's schema: "
+        "(root): Additional properties are not allowed ('n' was unexpected)"
+    ]
+
+
+def test_a_check_with_a_bad_operand_is_left_out() -> None:
+    builder = SuiteBuilder("s.json")
+    assert builder.args({"p": [{"nearly": 1}, {"eq": 2}], "q": {"range": 3}}, "at", None) == (
+        ("p", (Check("eq", 2),)),
+        ("q", ()),
+    )
+    assert builder.problems == [
+        "at.p[0]: unknown check operator 'nearly' (known: eq, subset, regex, oneOf, contains, "
+        "present, absent, range)",
+        "at.q: range needs an object with min and/or max",
+    ]
+
+
+@pytest.mark.parametrize("steps", [[], "x", {"expect": "none"}])
+def test_steps_that_are_no_list_are_one_problem(steps: Any) -> None:
+    assert problems(own([one(steps=steps)])) == ["case c1.steps: missing or not a non-empty list"]
+    # No group rule is asked of a case with no steps, a Lobstack one's neither.
+    lobstack = own([one("chains-01", steps, group="chains")], name="lobstack-x")
+    assert problems(lobstack) == ["case chains-01.steps: missing or not a non-empty list"]
+
+
+def test_group_rules_are_lobstacks_only() -> None:
+    assert problems(own([one("chains-01", group="chains")])) == []
+    assert problems(own([one("no_call-01", group="no_call")])) == []
+
+
+def test_a_tool_offered_twice_is_said_once() -> None:
+    assert problems(own([one(tools=["read_file", "read_file"])])) == [
+        "case c1.tools: 'read_file' is offered 2 times"
+    ]
+
+
+def test_the_id_and_message_rules_are_both_said() -> None:
+    said = [{"role": "user", "content": 3}]
+    content = "messages[0].content: must be a string, got a number"
+    assert problems(own([one("-x", messages=said)])) == [
+        "case -x.id: must be 1 to 100 letters, digits, '_', '.' or '-', starting with a letter "
+        "or digit",
+        f"case -x.{content}",
+    ]
+    lobstack = own([one("selection-1", group="selection", messages=said)], name="lobstack-x")
+    assert problems(lobstack) == [
+        "case selection-1.id: must be <group>-NN with NN from 01 to 99, here selection-01 to "
+        "selection-99",
+        f"case selection-1.{content}",
+    ]
+
+
+def test_a_message_object_with_another_role_is_refused() -> None:
+    said = [{"role": "robot", "content": "x"}]
+    assert problems(own([one(messages=said)])) == [
+        f"case c1.messages[0]: must be an object with role one of {ROLES}"
+    ]
+
+
+def test_a_case_that_does_not_build_still_has_its_steps_read() -> None:
+    steps = [{"expect": "call", "calls": [{"name": "zz", "reference": {}}]}]
+    assert problems(own([one(group="", steps=steps)])) == [
+        "case c1.group: missing or not a string of 1 to 64 characters",
+        "case c1.steps[0].calls[0].name: 'zz' is not among the case's offered tools",
+    ]
+
+
+def test_a_built_lobstack_case_gets_the_shape_rule() -> None:
+    case = one("selection-01", [{"expect": "none"}], group="selection")
+    assert problems(own([case], name="lobstack-x")) == [
+        "case selection-01.steps: a selection case has one step expecting one call; this one has "
+        "1 step (none)"
+    ]
+
+
+def test_a_step_with_another_expect_is_refused() -> None:
+    assert problems(own([one(steps=[{"expect": "maybe"}])])) == [
+        'case c1.steps[0].expect: must be "call" or "none"'
+    ]
+    builder = SuiteBuilder("s.json")
+    assert builder.steps(["x"], "w", set(), {}) == []
+    assert builder.problems == ['w.steps[0].expect: must be "call" or "none"']

@@ -298,3 +298,11 @@ def test_every_objects_unknown_key_in_file_order() -> None:
     assert hint("x\u00e9", ("a",)) == 'known keys: "a"'
     assert hint("note", ("steps", "notes")) == 'did you mean "notes"?'
     assert hint("nots", ("steps",)) == 'known keys: "steps"'
+
+
+def test_a_non_ascii_key_is_quoted_as_written() -> None:
+    from scorer.suite.keys import unknown_key_problems
+
+    assert unknown_key_problems({"nàme": 1}) == [
+        '(top level): unknown key "nàme" (did you mean "name"?)'
+    ]

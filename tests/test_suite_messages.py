@@ -51,3 +51,11 @@ def test_a_tools_name_description_and_parameters() -> None:
     empty = {"type": "object", "properties": {}}
     assert function_parts({"function": {"name": "g"}}) == ("g", None, empty)
     assert function_parts({"function": {"name": "g", "parameters": {}}}) == ("g", None, empty)
+
+
+def test_no_messages_are_no_pieces_and_only_a_parts_text_is_read() -> None:
+    assert pieces([]) == []
+    assert pieces([{"role": "user", "content": [{"": "not text", "text": "a"}]}]) == [
+        Text("user", "a")
+    ]
+    assert pieces([{"role": "user", "content": [{"type": "x"}]}]) == [Text("user", "")]

@@ -181,3 +181,22 @@ def test_keys_keep_their_order_and_a_shared_value_is_written_twice() -> None:
     shared = [1, 2]
     assert dumps_yaml({"b": shared, "a": shared}) == "b:\n- 1\n- 2\na:\n- 1\n- 2\n"
     assert dumps_yaml({"k": "\u00e9" + "x" * 120}) == "k: \u00e9" + "x" * 120 + "\n"
+
+
+def test_a_negative_or_text_index_stops_the_walk() -> None:
+    data, lines = loads_yaml("name: x\ncases:\n  - id: a\n")
+    assert lines.line_of(data, ["cases", -1]) == 2
+    assert lines.line_of(data, ["cases", "0"]) == 2
+    assert lines.line_of(data, ["name", 0]) == 1
+
+
+def test_a_mapping_the_lines_do_not_know_keeps_the_line_before_it() -> None:
+    outer = {"a": {"b": 1}}
+    known = Lines(keys={id(outer): {"a": 4}})
+    assert known.line_of(outer, ["a", "b"]) == 4
+
+
+def test_a_place_of_positions_only_or_of_nothing() -> None:
+    assert where_path("", {}) == []
+    assert where_path("[2]", {}) == [2]
+    assert where_path("case a[1]", {"cases": [{"id": "a"}]}) == ["cases", 0, 1]

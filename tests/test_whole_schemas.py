@@ -299,3 +299,18 @@ def test_origin_validators_by_tool_name_and_their_schema_problems() -> None:
     ]
     assert origin_validators({"tools": "x"}) == ({}, [])
     assert origin_validators([]) == ({}, [])
+
+
+def test_a_good_origin_has_no_problem_and_its_tools_are_objects() -> None:
+    assert origin_problems({"kind": "tools_file", "tools": []}) == []
+    assert origin_problems({"kind": "tools_file", "tools": [1]}) == [
+        "origin.tools: must be the list of tools as listed (objects)"
+    ]
+
+
+def test_origin_validators_of_no_list_and_of_a_name_that_is_no_string() -> None:
+    assert origin_validators({"tools": "x"}) == ({}, [])
+    assert origin_validators({"tools": [{"name": 5, "inputSchema": {"type": "object"}}]}) == (
+        {},
+        [],
+    )
