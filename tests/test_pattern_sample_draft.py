@@ -89,6 +89,7 @@ def test_pattern_example(pattern: str, expected: str) -> None:
         ("[^a-zA-Z0-9]", " -_."),  # none preferred is left: any that is left
         ("[^\\d\\w]", " -."),
         ("[^a-y]", "zABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+        ("[\\d-z]", string.digits + "z"),  # a class escape, then a literal "-"
     ],
 )
 def test_one_of_a_set(pattern: str, members: str) -> None:
@@ -115,6 +116,9 @@ def test_a_wide_range_is_cut_at_256_characters() -> None:
         "(a)\\1",
         "\\B",
         "\\k",
+        "\\X41",  # not \\x: an unknown escape
+        "a\\Xb",
+        "[\\ba]",  # \\b is an anchor outside a class only
         "*a",
         "+a",
         "?a",

@@ -179,16 +179,43 @@ def test_format_checker(value: Any, fmt: str, ok: bool) -> None:
     assert format_checker().conforms(value, fmt) is ok
 
 
-def test_schema_errors() -> None:
-    assert schema_errors({"type": "object", "maxProperties": 0}, {"a": 1}) == [
-        ("", "{'a': 1} is expected to be empty")
-    ]
-    schema = {"properties": {"a": {"type": "array", "items": {"type": "integer"}}}}
-    assert schema_errors(schema, {"a": [1, "x"]}) == [("a", "'x' is not of type 'integer'")]
-    assert schema_errors(schema, {"a": [1, 2]}) == []
-    assert schema_errors(True, {"a": 1}) == []
-    assert schema_errors(None, {"a": 1}) == []
-    # Messages are cut at 200 characters.
+@pytest.mark.parametrize(
+    ("schema", "arguments", "errors"),
+    [
+        ({"type": "object", "maxProperties": 0}, {"a": 1},
+         [("", "{'a': 1} is expected to be empty")]),
+        ({"properties": {"a": {"type": "array", "items": {"type": "integer"}}}}, {"a": [1, "x"]},
+         [("a", "'x' is not of type 'integer'")]),
+        ({"properties": {"a": {"type": "array", "items": {"type": "integer"}}}}, {"a": [1, 2]}, []),
+        ({"type": "object"}, {}, []),
+        (True, {"a": 1}, []),
+        (None, {"a": 1}, []),
+    ],
+)  # fmt: skip
+def test_schema_errors(schema: Any, arguments: dict[str, Any], errors: list[Any]) -> None:
+    assert schema_errors(schema, arguments) == errors
+
+
+def test_schema_errors_are_cut_at_200_characters() -> None:
     long = schema_errors({"properties": {"a": {"enum": ["x" * 300]}}}, {"a": "b"})
     assert long == [("a", "'b' is not one of ['" + "x" * 180)]
     assert len(long[0][1]) == 200
+
+
+@pytest.mark.parametrize("schema", [True, {"properties": {}}, {"type": "object"}])
+def test_draft_reference_of_no_arguments(schema: Any) -> None:
+    assert draft_reference(schema, optional=True) == Drafted({}, ())
+
+
+def test_draft_reference_of_a_required_argument_not_listed() -> None:
+    # No schema for it: any value; the name's.
+    schema = {"type": "object", "required": ["city"]}
+    assert draft_reference(schema, optional=False) == Drafted({"city": "Lisbon"}, ())
+    schema = {"type": "object", "properties": {"x": {}}, "required": ["city"]}
+    assert draft_reference(schema, optional=False) == Drafted({"city": "Lisbon"}, ())
+
+
+def test_draft_reference_fills_a_nested_objects_optional_properties() -> None:
+    schema = {"type": "object", "required": ["opts"], "properties": {"opts": {
+        "type": "object", "properties": {"limit": {"type": "integer"}}}}}  # fmt: skip
+    assert draft_reference(schema, optional=False) == Drafted({"opts": {"limit": 5}}, ())
