@@ -55,6 +55,8 @@ def test_the_documented_example() -> None:
         ("\\.", "."),
         ("\\n\\t\\r\\f\\v\\0", "\n\t\r\f\v\0"),
         ("\\u00e9\\x41", "éA"),
+        ("\\x41", "A"),  # the parse goes on past the escape's digits
+        ("\\u0041", "A"),
         ("\\s", " "),
         ("\\W", "-"),
         ("a\\bc\\Ad\\Z\\z", "acd"),  # anchors write nothing
