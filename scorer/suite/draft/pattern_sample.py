@@ -102,7 +102,7 @@ class _Parser:
             return inner
         if char == "\\":
             return self.escape(in_class=False)
-        if char in "*+?{":
+        if char in "*+?" or (char == "{" and self.brace(self.pos - 1) is not None):
             raise _Unsupported  # a quantifier with nothing before it
         return ("lit", char)
 
@@ -159,22 +159,29 @@ class _Parser:
             raise _Unsupported
         return chosen
 
+    def brace(self, at: int) -> tuple[int, int | None, int] | None:
+        """The bounds of the ``{n}``, ``{n,}`` or ``{n,m}`` at ``at`` and the position past it;
+        None for a literal brace (``a{x}``, ``a{,3}``), as RE2, the validator's engine, reads it."""
+        end = self.text.find("}", at)
+        body = self.text[at + 1 : end] if end > at else ""
+        low_text, comma, high_text = body.partition(",")
+        if not low_text.isdigit() or (high_text and not high_text.isdigit()):
+            return None
+        high = int(high_text) if high_text else (None if comma else int(low_text))
+        return int(low_text), high, end + 1
+
     def quantified(self, atom: Any) -> Any:
         char = self.peek()
-        if char not in ("?", "*", "+", "{"):
-            return atom
         if char == "{":
-            end = self.text.find("}", self.pos)
-            body = self.text[self.pos + 1 : end] if end > 0 else ""
-            low_text, comma, high_text = body.partition(",")
-            if not low_text.isdigit() or (high_text and not high_text.isdigit()):
-                return ("lit", self.take())  # a literal brace, as Python reads it
-            self.pos = end + 1
-            low = int(low_text)
-            high = int(high_text) if high_text else (None if comma else low)
-        else:
+            bounds = self.brace(self.pos)
+            if bounds is None:
+                return atom  # a literal brace: the next atom
+            low, high, self.pos = bounds
+        elif char in ("?", "*", "+"):
             self.take()
             low, high = {"?": (0, 1), "*": (0, None), "+": (1, None)}[char]
+        else:
+            return atom
         if self.peek() in ("?", "+"):
             self.take()
         if low > _MAX_OUT or (high is not None and high < low):
@@ -196,9 +203,10 @@ def _emit(node: Any, rng: random.Random) -> str:
         return _emit(node[1][0], rng)  # the first branch: usually the plainest
     _, atom, low, high = node
     count = low if high == low else min(high if high is not None else low + 3, max(low, 3))
-    out = []
+    out, size = [], 0
     for _ in range(count):
         out.append(_emit(atom, rng))
-        if sum(map(len, out)) > _MAX_OUT:
+        size += len(out[-1])  # a running total: summing the list each time was quadratic
+        if size > _MAX_OUT:
             raise _Unsupported
     return "".join(out)

@@ -2,22 +2,21 @@
 (issue 40, part 3).
 
 Each argument's value comes from scorer/suite/draft/samples.py, with ``$ref`` resolved against the
-whole
-schema; the call is then validated against that schema with jsonschema's Draft 2020-12 validator and
-its format checker (date, time, email, ipv4, uuid, ... as installed), plus date-time and uri checked
-here, so a reference ``suite new`` writes never breaks the server's own schema: an argument that
-would is left out and named for the author to decide, with the validator's reason.
+whole schema; the call is then validated against that schema with jsonschema's Draft 2020-12
+validator and its format checker (date, email, ipv4, uuid, ... as installed; date-time, time and uri
+as scorer/schema/formats.py checks an own suite's schemas: RFC 3339 with seconds, RFC 3986), so a
+reference ``suite new`` writes never breaks the server's own schema: an argument that would is left
+out and named for the author to decide, with the validator's reason.
 """
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 from scorer.schema.budget import resolve_pointer
+from scorer.schema.formats import is_date_time, is_time, is_uri
 from scorer.suite.draft.samples import Undecided, sample
 
 
@@ -87,37 +86,14 @@ def schema_errors(schema: Any, arguments: dict[str, Any]) -> list[tuple[str, str
 
 @lru_cache(maxsize=1)
 def format_checker() -> Any:
-    """Draft 2020-12's format checker, with date-time, time and uri checked here when jsonschema's
-    optional packages for them (rfc3339-validator, rfc3987) are not installed."""
+    """Draft 2020-12's format checker, with date-time, time and uri checked as an own suite's
+    schemas are (scorer/schema/formats.py: RFC 3339, seconds required, and RFC 3986) when
+    jsonschema's optional packages for them (rfc3339-validator, rfc3987) are not installed."""
     from jsonschema import Draft202012Validator, FormatChecker
 
     checker = FormatChecker(())
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
-    for name, check in (("date-time", _is_date_time), ("time", _is_time), ("uri", _is_uri)):
+    for name, check in (("date-time", is_date_time), ("time", is_time), ("uri", is_uri)):
         if name not in checker.checkers:
-            checker.checks(name, raises=ValueError)(check)
+            checker.checks(name)(check)
     return checker
-
-
-def _is_time(value: object) -> bool:
-    """RFC 3339 full-time, as jsonschema reads it: a date-time on 1970-01-01."""
-    return not isinstance(value, str) or _is_date_time("1970-01-01T" + value)
-
-
-def _is_date_time(value: object) -> bool:
-    """RFC 3339 date-time: a date, ``T``, a time with seconds and an offset (``Z``
-    or ``+hh:mm``)."""
-    if not isinstance(value, str):
-        return True
-    date, sep, time = value.upper().partition("T")
-    if not sep or len(date) != 10 or not (time.endswith("Z") or time[-6:-5] in "+-"):
-        return False
-    datetime.datetime.fromisoformat(value.replace("z", "Z").replace("Z", "+00:00"))
-    return len(time) >= 9
-
-
-def _is_uri(value: object) -> bool:
-    """An absolute URI: a scheme, and no spaces."""
-    if not isinstance(value, str):
-        return True
-    return bool(urlsplit(value).scheme) and " " not in value

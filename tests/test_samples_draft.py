@@ -1,0 +1,326 @@
+"""Values a tool schema accepts (scorer/suite/draft/samples.py), exact: every expected value
+written by hand from docs/commands/suite-new.md#real-values and the module's rules (an enum's
+second member, the first number of 5, 7, 2, 1, 0, 10, 3 inside the bounds, the name's value, an
+array of ``minItems`` items made distinct, an object's required properties)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorer.suite.draft.samples import Undecided, _merge, _stated_default, sample
+
+pytestmark = pytest.mark.timeout(10)
+
+NONE = Undecided("the schema accepts no value")
+
+
+@pytest.mark.parametrize(
+    ("schema", "name", "expected"),
+    [
+        (True, "city", "Lisbon"),
+        ({}, "city", "Lisbon"),
+        (False, "x", NONE),
+        (3, "x", NONE),
+        ({"const": 5}, "x", 5),
+        ({"const": None, "type": "string"}, "x", None),
+        ({"enum": ["a", "b", "c"]}, "x", "b"),
+        ({"enum": ["a"]}, "x", "a"),
+        ({"enum": [], "type": "string"}, "city", "Lisbon"),
+        ({"type": "null"}, "x", None),
+        ({"type": ["null", "integer"]}, "x", 5),
+        ({"type": ["null"]}, "x", None),
+        ({"type": "boolean"}, "x", True),
+        ({"type": "boolean", "default": True}, "x", False),
+        ({"type": "boolean", "default": False}, "x", True),
+        ({"type": "boolean", "description": "(default true)"}, "x", False),
+        ({"type": "integer"}, "x", 5),
+        ({"type": "integer"}, "year", 2026),
+        ({"type": "integer", "minimum": 100}, "x", 101),
+        ({"type": "integer", "maximum": -5}, "x", -6),
+        ({"type": "integer", "exclusiveMinimum": 0.5, "maximum": 1.5}, "x", 1),
+        ({"type": "number", "exclusiveMinimum": 0, "maximum": 0.5}, "x", 0.5),
+        ({"type": "integer", "exclusiveMinimum": 5, "exclusiveMaximum": 8}, "x", 7),
+        ({"type": "integer", "exclusiveMinimum": 100}, "x", 101),
+        ({"type": "integer", "exclusiveMaximum": -100}, "x", -101),
+        ({"type": "integer", "minimum": 1, "maximum": 1}, "year", 1),
+        ({"type": "integer", "multipleOf": 4}, "x", 4),
+        ({"type": "integer", "multipleOf": 4, "minimum": 9, "maximum": 15}, "x", 12),
+        ({"type": "integer", "multipleOf": 0}, "x", 5),
+        (
+            {"type": "integer", "minimum": 1, "maximum": 0},
+            "x",
+            Undecided("no number fits its bounds"),
+        ),
+        ({"type": "string"}, "city", "Lisbon"),
+        ({"type": "string", "description": "the city"}, "value", "Lisbon"),
+        ({"type": "string", "format": "date"}, "x", "2026-03-14"),
+        ({"type": "string", "format": "date"}, "end", "2026-03-15"),
+        ({"type": "string", "format": "color"}, "city", "Lisbon"),
+        ({"type": "string", "minLength": 8}, "city", "Lisbonxx"),
+        ({"type": "string", "maxLength": 3}, "city", "Lis"),
+        ({"type": "string", "minLength": 6, "maxLength": 6}, "city", "Lisbon"),
+        (
+            {"minLength": 10_001},
+            "x",
+            Undecided("minLength 10001 is more than the 10000 characters suite new writes"),
+        ),
+        (
+            {"type": "string", "format": "date", "maxLength": 3},
+            "city",
+            Undecided("no string fits its pattern, format and length (city)"),
+        ),
+        (
+            {"type": "string", "pattern": "^a\\Bb$"},
+            "code",
+            Undecided("no string fits its pattern, format and length (code)"),
+        ),
+        (
+            {"type": "string", "pattern": "^a\\Bb$", "minLength": 9},
+            "code",
+            Undecided("no string fits its pattern, format and length (code)"),
+        ),
+        (
+            {"type": "string", "pattern": "(?<=a)b"},
+            "x",
+            Undecided("pattern '(?<=a)b' cannot be run by the validator"),
+        ),
+        (
+            {"type": "string", "pattern": "^abc$", "minLength": 5},
+            "x",
+            Undecided("no string fits its pattern, format and length (x)"),
+        ),
+        ({"pattern": "^abc$"}, "x", "abc"),
+        (
+            {"type": "string", "pattern": "^ab$", "maxLength": 1},
+            "ab",
+            Undecided("no string fits its pattern, format and length (ab)"),
+        ),
+        ({"minimum": 3}, "x", 5),  # the keywords tell the type
+        ({"maximum": 1.5}, "x", 1),
+        ({"exclusiveMinimum": 5}, "x", 7),
+        ({"exclusiveMaximum": 2}, "x", 1),
+        ({"multipleOf": 3}, "x", 3),
+        ({"description": "x"}, "city", "Lisbon"),
+    ],
+)
+def test_sample(schema: Any, name: str, expected: Any) -> None:
+    value = sample(schema, name)
+    assert value == expected
+    assert type(value) is type(expected)
+
+
+def test_a_drafted_integer_is_an_int() -> None:
+    value = sample({"type": "integer", "minimum": 20.0, "maximum": 20.0}, "x")
+    assert value == 20 and type(value) is int
+    value = sample({"type": "number", "minimum": 20.5, "maximum": 20.5}, "x")
+    assert value == 20.5
+
+
+@pytest.mark.parametrize(
+    ("schema", "avoid", "expected"),
+    [
+        ({"enum": ["a", "b", "c"], "default": "b"}, True, "c"),
+        ({"enum": ["a", "b", "c"], "default": "b"}, False, "b"),
+        ({"enum": ["a", "b"], "default": "b"}, True, "a"),
+        ({"enum": ["a"], "default": "a"}, True, "a"),  # nothing else: the default
+        ({"enum": ["x", "y", "z"], "description": "Units (default y)"}, True, "z"),
+        ({"type": "integer", "default": 5}, True, 7),
+        ({"type": "integer", "default": 5}, False, 5),
+        ({"type": "integer", "description": "how many (default 5)"}, True, 7),
+        # The name's value is the default: nothing else to try.
+        (
+            {"type": "string", "default": "Lisbon"},
+            True,
+            Undecided("no string fits its pattern, format and length (city)"),
+        ),
+        ({"type": "string", "default": "Lisbon"}, False, "Lisbon"),
+        ({"type": "string", "format": "date", "default": "2026-03-14"}, True, "Lisbon"),
+    ],
+)
+def test_an_optional_argument_avoids_its_default(schema: Any, avoid: bool, expected: Any) -> None:
+    assert sample(schema, "city" if schema.get("type") == "string" else "x", avoid) == expected
+
+
+def test_options() -> None:
+    # null last; the keywords beside anyOf kept; a failing option skipped.
+    assert sample({"anyOf": [{"type": "null"}, {"type": "integer"}]}, "x") == 5
+    assert sample({"anyOf": [{"type": "integer"}], "minimum": 11}, "x") == 12
+    assert (
+        sample({"oneOf": [{"type": "string", "pattern": "(?<=a)"}, {"type": "integer"}]}, "x") == 5
+    )
+    assert sample({"anyOf": [{"type": "null"}]}, "x") is None
+    assert sample({"anyOf": [True]}, "city") == "Lisbon"
+    assert sample({"anyOf": [False]}, "x") == NONE
+    assert sample({"anyOf": [False, {"type": "integer", "minimum": 1, "maximum": 0}]}, "x") == (
+        Undecided("no number fits its bounds")
+    )
+    assert sample({"anyOf": [False], "oneOf": [{"type": "integer"}]}, "x") == NONE
+    assert sample({"anyOf": [], "oneOf": [{"type": "integer"}]}, "x") == 5
+    # anyOf's own default is not passed into an option
+    assert sample({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True) == "b"
+    assert sample({"anyOf": [{"type": "integer"}]}, "x", False, None, False) == 5
+
+
+def test_arrays() -> None:
+    strings = {"type": "array", "items": {"type": "string"}}
+    assert sample(strings, "tags") == ["finance"]  # a tags item is a tag
+    assert sample({**strings, "minItems": 3}, "tags") == ["finance", "finance 2", "finance 3"]
+    assert sample({"type": "array", "minItems": 2, "items": {"const": "v1"}}, "x") == ["v1", "v12"]
+    ints = {"type": "array", "minItems": 3, "items": {"type": "integer"}}
+    assert sample(ints, "ids") == [5, 6, 7]
+    bools = {"type": "array", "minItems": 2, "items": {"type": "boolean"}}
+    assert sample(bools, "x") == [True, True]
+    assert sample({**bools, "uniqueItems": True}, "x") == Undecided(
+        "uniqueItems: distinct items could not be made"
+    )
+    assert sample({**ints, "uniqueItems": True}, "x") == [5, 6, 7]
+    assert sample({"type": "array", "maxItems": 0}, "x") == []
+    assert sample({"type": "array", "minItems": 2, "maxItems": 1}, "x") == Undecided(
+        "maxItems is below minItems"
+    )
+    assert sample(
+        {"type": "array", "minItems": 3, "maxItems": 5, "items": {"type": "integer"}}, "x"
+    ) == [5, 6, 7]
+    assert sample({"type": "array", "minItems": 101}, "x") == Undecided(
+        "minItems 101 is more than the 100 items suite new writes"
+    )
+    assert len(sample({"type": "array", "minItems": 100, "items": {"type": "integer"}}, "x")) == 100
+    pair = {
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "string"}],
+        "minItems": 3,
+        "items": {"type": "boolean"},
+    }
+    assert sample(pair, "pair") == [5, "pair 2", True]
+    assert sample({"type": "array", "prefixItems": "no", "items": {"type": "integer"}}, "x") == [5]
+    assert sample({"type": "array"}, "city") == ["Lisbon"]
+    assert sample({"type": "array", "minItems": 2, "items": {}}, "v2") == ["v2", "v22"]
+
+
+def test_objects() -> None:
+    schema = {
+        "type": "object",
+        "required": ["b", 3],
+        "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+    }
+    assert sample(schema, "x") == {"b": "b"}
+    assert sample(schema, "x", full=True) == {"b": "b", "a": 5}
+    many = {"type": "object", "properties": {f"p{i:02}": {"const": i} for i in range(14)}}
+    assert sample(many, "x", full=True) == {f"p{i:02}": i for i in range(12)}
+    assert sample({"properties": {"a": {}, "b": {}}, "minProperties": 1}, "x") == {"a": "a"}
+    assert sample({"properties": {"a": {}}, "required": ["a"], "minProperties": 1}, "x") == {
+        "a": "a"
+    }
+    assert sample({"required": ["n"], "additionalProperties": {"type": "integer"}}, "x") == {"n": 5}
+    assert sample({"required": ["city"], "additionalProperties": True}, "x") == {"city": "Lisbon"}
+    assert sample({"required": ["n"], "properties": {"n": True}}, "x") == {"n": "n"}
+    assert sample({"required": ["n"], "additionalProperties": False}, "x") == Undecided(
+        "required 'n' is not allowed"
+    )
+    assert sample({"type": "object", "properties": [1]}, "x") == {}
+    assert sample({"type": "object", "properties": {"a": {"type": "integer"}}}, "x") == {}
+
+
+def test_refs_and_all_of() -> None:
+    root = {
+        "$defs": {
+            "A": {"type": "integer"},
+            "F": False,
+            "T": True,
+            "N": {
+                "type": "object",
+                "properties": {"next": {"$ref": "#/$defs/N"}},
+                "required": ["next"],
+            },
+            "L": {"$ref": "#/$defs/A", "minimum": 100},
+        }
+    }
+    assert sample({"$ref": "#/$defs/A"}, "x", root=root) == 5
+    assert sample({"$ref": "#/$defs/A", "minimum": 11}, "x", root=root) == 12
+    assert sample({"$ref": "#/$defs/L"}, "x", root=root) == 101
+    assert sample({"$ref": "#/$defs/T"}, "city", root=root) == "Lisbon"
+    assert sample({"$ref": "#/$defs/F"}, "x", root=root) == NONE
+    assert sample({"$ref": "#/$defs/Z"}, "x", root=root) == Undecided(
+        "$ref '#/$defs/Z' does not resolve"
+    )
+    assert sample({"$ref": "#/$defs/N"}, "x", root=root) == Undecided(
+        "a recursive schema (#/$defs/N inside itself)"
+    )
+    # Without a root, the schema is its own document.
+    assert sample({"$ref": "#/$defs/A", "$defs": {"A": {"const": 1}}}, "x") == 1
+    both = {
+        "allOf": [
+            {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+            {"properties": {"b": {"type": "string"}}, "required": ["b", "a"]},
+            True,
+        ]
+    }
+    assert sample(both, "x") == {"a": 5, "b": "b"}
+    assert sample({"allOf": [{"$ref": "#/$defs/A"}], "maximum": 3}, "x", root=root) == 2
+    assert sample({"allOf": [], "type": "integer"}, "x") == 5
+
+
+def test_refs_nest_at_most_64_deep() -> None:
+    def chain(links: int) -> dict[str, Any]:
+        defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(links)}
+        return {"$defs": {**defs, f"d{links}": {"const": 1}}}
+
+    assert sample({"$ref": "#/$defs/d1"}, "x", root=chain(63)) == 1
+    assert sample({"$ref": "#/$defs/d1"}, "x", root=chain(64)) == Undecided("$ref nests too deep")
+
+
+def test_values_are_bounded() -> None:
+    big = {"type": "array", "minItems": 100, "items": {"type": "array", "minItems": 100}}
+    assert sample(big, "x") == Undecided("a value of more than 10000 parts or 64 levels")
+    fits = {"type": "array", "minItems": 99, "items": {"type": "array", "minItems": 100}}
+    assert len(sample(fits, "x")) == 99  # 1 + 99 * 101 = 10,000 parts
+    deep: Any = {"const": 1}
+    for _ in range(64):
+        deep = {"type": "array", "items": deep}
+    expected: Any = 1
+    for _ in range(64):
+        expected = [expected]
+    assert sample(deep, "x") == expected  # 64 levels below the argument
+    assert sample({"type": "array", "items": deep}, "x") == Undecided(
+        "a value of more than 10000 parts or 64 levels"
+    )
+
+
+def test_merge() -> None:
+    base = {"type": "object", "properties": {"a": 1, "b": 2}, "required": ["a", "b"], "x": 1}
+    extra = {"properties": {"b": 3, "c": 4}, "required": ["c", "a"], "x": 2}
+    assert _merge(base, extra) == {
+        "type": "object",
+        "properties": {"a": 1, "b": 3, "c": 4},
+        "required": ["a", "b", "c"],
+        "x": 2,
+    }
+    assert _merge({"properties": {"a": 1}}, {"properties": None}) == {"properties": None}
+    assert _merge({"required": ["a"]}, {"required": "b"}) == {"required": "b"}
+    assert _merge({"properties": [1]}, {"properties": {"a": 1}}) == {"properties": {"a": 1}}
+    assert _merge({"required": None}, {"required": ["a"]}) == {"required": ["a"]}
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("How many (default 7)", 7),
+        ("Units (default metric).", "metric"),
+        ("(default true)", True),
+        ("(default  null )", None),
+        ("(default NaN)", "NaN"),
+        ("(default 1,2)", None),
+        ("(default: 3)", None),
+        ("default 3", None),
+        ("", None),
+    ],
+)
+def test_stated_default(description: str, expected: Any) -> None:
+    assert _stated_default({"description": description}) == expected
+
+
+def test_stated_default_of_a_description_that_is_no_text() -> None:
+    assert _stated_default({"description": ["(default 4)"]}) == 4
+    assert _stated_default({}) is None
