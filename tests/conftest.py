@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -213,6 +214,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: starts processes, servers or whole runs (left out by -m 'not slow')"
     )
+    # `-n` without `--dist` (the fast loop) schedules by work stealing, not xdist's default `load`:
+    # `load` hands each worker its share ahead, and a worker that ran out sat idle while the other
+    # still had tests of seconds queued (docs/decisions/testing.md#schedule). A --dist given on the
+    # command line, in PYTEST_ADDOPTS or in addopts (scripts/test.sh: loadfile) is kept.
+    if getattr(config.option, "dist", "no") == "load" and not _dist_given(config):
+        config.option.dist = "worksteal"
+
+
+def _dist_given(config: pytest.Config) -> bool:
+    """Whether the run names its xdist schedule (--dist, -d, --distload) anywhere."""
+    args = [
+        *config.invocation_params.args,
+        *shlex.split(os.environ.get("PYTEST_ADDOPTS", "")),
+        *config.getini("addopts"),
+    ]
+    return any(arg == "-d" or arg.startswith("--dist") for arg in args)
 
 
 @pytest.hookimpl(tryfirst=True)
