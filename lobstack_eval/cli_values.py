@@ -16,6 +16,7 @@ tests/test_cli_values.py checks every parameter of every command against typer's
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import types
@@ -41,8 +42,13 @@ def converter(annotation: Any) -> Convert | None:
     return _TEXT.get(annotation)
 
 
+# A command's annotations and parsers never change: worked out once per function (cached), not at
+# every get_params, which click calls twice or more a command line (parsing, help): typing's
+# get_type_hints was about a twentieth of a process that calls main() hundreds of times (the tests).
+@functools.cache
 def annotations(callback: Callable[..., Any] | None) -> dict[str, Any]:
-    """The command function's parameter annotations, evaluated (``{}`` when they cannot be)."""
+    """The command function's parameter annotations, evaluated (``{}`` when they cannot be);
+    one dict per function, read only."""
     if callback is None:
         return {}
     try:
@@ -51,9 +57,10 @@ def annotations(callback: Callable[..., Any] | None) -> dict[str, Any]:
         return {}
 
 
+@functools.cache
 def parsers(callback: Callable[..., Any] | None) -> dict[str, Convert]:
     """The ``parser=`` of each parameter of the command function that has one, by name, whether
-    its ``typer.Option`` is the default or in an ``Annotated``."""
+    its ``typer.Option`` is the default or in an ``Annotated`` (cached as ``annotations``)."""
     if callback is None:
         return {}
     try:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -213,6 +215,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: starts processes, servers or whole runs (left out by -m 'not slow')"
     )
+    # `-n` without `--dist` (the fast loop) schedules by work stealing, not xdist's default `load`:
+    # `load` hands each worker its share ahead, and a worker that ran out sat idle while the other
+    # still had tests of seconds queued (docs/decisions/testing.md#schedule). A --dist given on the
+    # command line, in PYTEST_ADDOPTS or in addopts (scripts/test.sh: loadfile) is kept.
+    if getattr(config.option, "dist", "no") == "load" and not _dist_given(config):
+        config.option.dist = "worksteal"
+
+
+def _dist_given(config: pytest.Config) -> bool:
+    """Whether the run names its xdist schedule (--dist, -d, --distload) anywhere."""
+    args = [
+        *config.invocation_params.args,
+        *shlex.split(os.environ.get("PYTEST_ADDOPTS", "")),
+        *config.getini("addopts"),
+    ]
+    return any(arg == "-d" or arg.startswith("--dist") for arg in args)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -234,6 +252,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(limit))
     order = {name: rank for rank, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: order.get(_module(item), len(order)))
+
+
+# The garbage collector (docs/decisions/testing.md#gc-freeze): after collection a worker holds every
+# module the tests import (scipy, statsmodels, matplotlib, pydantic: about 375,000 objects), and
+# each full collection walked them all again, about 60 times a worker in the fast loop. They live
+# until the process ends, so they are moved out of the collector's reach (gc.freeze, CPython's own
+# recipe for long-lived processes); what the tests make is collected as before.
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if "trio" in sys.modules and "hypothesis" not in sys.modules:
+        # hypothesis registers trio's Random at its import and warns when nothing it can see refers
+        # to it: a frozen trio module is not seen, so hypothesis is imported before the freeze.
+        import hypothesis  # noqa: F401
+    gc.freeze()
 
 
 # The longest modules, longest first (measured with --durations under -n 2; list order is

@@ -51,8 +51,22 @@ TOOLS = list(SUITE["tools"].values())  # an OpenAI-style tools file: the suite's
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One folder for every example's file (each example overwrites it)."""
-    return tmp_path_factory.mktemp("fuzz")
+    """One folder for every example's file (each example overwrites it), each loader having read
+    its seed once: what a first load imports or caches for good (the metaschema's validator, the
+    MCP SDK's hundreds of pydantic models) is no part of one load's allocations, and traced by
+    tracemalloc in the first example it cost more CPU than the examples (about 6 of 11 s)."""
+    path = tmp_path_factory.mktemp("fuzz")
+    check_suite(SUITE_JSON.encode(), "suite.json")
+    check_suite(SUITE_YAML.encode(), "suite.yaml")
+    seed, _ = _written(path, "results.json", json.dumps(RESULTS))
+    _results(seed)
+    load_interactions(CASSETTE_FILE)
+    read_manifest(CASSETTE_FILE.parent)
+    tools, _ = _written(path, "tools.json", json.dumps(TOOLS))
+    read_tools_file(tools)
+    with mock.patch("anyio.run", return_value=({"name": "s"}, MCP_LISTED, [])):
+        list_mcp_tools(sys.executable, 5.0)
+    return path
 
 
 def _written(folder: Path, name: str, text: str) -> tuple[Path, int]:
@@ -141,9 +155,9 @@ MCP_LISTED = [
     )
     | st.lists(VALUES, max_size=4)
 )
-def test_mcp_tool_list(listed: Any) -> None:
+def test_mcp_tool_list(folder: Path, listed: Any) -> None:
     """What a server's ``tools/list`` gives (the SDK's session stood in for: ``anyio.run``
-    returns the listing) read by ``list_mcp_tools``."""
+    returns the listing) read by ``list_mcp_tools`` (``folder``: the loaders warmed)."""
     target = sys.executable  # a command on PATH: the listing itself is stood in for
     answer = ({"name": "srv", "version": "1"}, listed, [])
     size = len(json.dumps(listed, default=str))

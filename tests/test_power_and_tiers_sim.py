@@ -21,16 +21,19 @@ from scorer.summary import CaseTally, ModelSummary
 def _detects(rng: random.Random, before: list[float], after: list[float], repeats: int) -> bool:
     """One simulated comparison: the exact paired test says B is worse (two-sided p < 0.05, the
     drop's way)."""
-    differences = []
+    # Each case's passed-count difference as an int (its sign and sum are the share's): a
+    # Fraction only for the sign-flip test, which takes them; the draws are the same, in order.
+    draw = rng.random
+    gaps = []
     for a, b in zip(before, after, strict=True):
-        passed_a = sum(rng.random() < a for _ in range(repeats))
-        passed_b = sum(rng.random() < b for _ in range(repeats))
-        differences.append(Fraction(passed_b - passed_a, repeats))
+        passed_a = sum([draw() < a for _ in range(repeats)])
+        passed_b = sum([draw() < b for _ in range(repeats)])
+        gaps.append(passed_b - passed_a)
     if repeats == 1:
-        p = mcnemar_exact(sum(d < 0 for d in differences), sum(d > 0 for d in differences))
+        p = mcnemar_exact(sum(g < 0 for g in gaps), sum(g > 0 for g in gaps))
     else:
-        p = sign_flip_exact(differences)
-    return p < 0.05 and sum(differences) < 0
+        p = sign_flip_exact([Fraction(g, repeats) for g in gaps])
+    return p < 0.05 and sum(gaps) < 0
 
 
 def _power(before: list[float], drop: float, repeats: int, runs: int, seed: int) -> float:
