@@ -270,3 +270,187 @@ def test_repeated_case_the_representative_repeat_and_every_run() -> None:
     }
     passed = repeated_case_document([outcome("passed"), outcome("passed")])
     assert (passed["status"], passed["reason"], passed["passed_repeats"]) == ("passed", None, 2)
+
+
+def test_repeated_results_document_in_suite_order() -> None:
+    from scorer.repeated_results import repeated_results_document
+
+    b = SUITE.cases[1]
+    dropped = Attempt(0, 1, "ok", 200, 5.0, dropped_params="temperature", lobstack=True)
+    second = [
+        CaseOutcome(b, "passed", None, (), (dropped,)),
+        CaseOutcome(b, "errored", "x", (), ()),
+    ]
+    first = [outcome("unrecorded", "no exchange"), outcome("passed")]
+    document = repeated_results_document(SUITE, "Model M", "m", [second, first], {"name": "old"})
+    assert list(document) == [
+        "format_version",
+        "suite",
+        "recorded_suite",
+        "model",
+        "model_slug",
+        "temperature_ignored",
+        "results",
+    ]
+    assert document["format_version"] == 1
+    assert document["suite"] == {
+        "name": SUITE.name,
+        "version": SUITE.version,
+        "sha256": SUITE.sha256,
+    }
+    assert (document["recorded_suite"], document["model"], document["model_slug"]) == (
+        {"name": "old"},
+        "Model M",
+        "m",
+    )
+    assert document["temperature_ignored"] is True  # read over every repeat of every case
+    entries = document["results"]
+    assert [(e["id"], e["status"], e["reason"]) for e in entries] == [
+        ("no_call-01", "passed", None),
+        ("no_call-02", "passed", None),
+    ]
+    assert [e["repeat_statuses"] for e in entries] == [
+        ["unrecorded", "passed"],
+        ["passed", "errored"],
+    ]
+    assert [[r["repeat"] for r in e["runs"]] for e in entries] == [[1, 2], [1, 2]]
+    assert entries[1]["attempts"] == [
+        {"step": 0, "attempt": 1, "outcome": "ok", "status": 200, "wall_ms": 5.0, "cost_usd": None}
+    ]
+    unknown = repeated_results_document(SUITE, "M", "m", [first])
+    assert unknown["recorded_suite"] is None and unknown["temperature_ignored"] is None
+    assert [e["id"] for e in unknown["results"]] == ["no_call-01"]
+
+
+def test_repeated_case_of_passed_repeats_with_answers() -> None:
+    """Every repeat passed (the representative's reason is None) and each reached a step: each run
+    keeps its answers' digests, sha256 of the canonical answer text written here by hand."""
+    import hashlib
+
+    text = '{"content":"hi","model":"gw","tool_calls":[]}'
+    said = ModelResponse("hi", (), "gw", {"role": "assistant"})
+    runs = [
+        outcome("passed", steps=[StepRecord(0, None, None)]),
+        outcome("passed", steps=[StepRecord(0, said, StepVerdict(True, None, (), ()))]),
+    ]
+    nothing = {"index": 0, "passed": False, "reason": None, "response": None}
+    answered = {
+        "index": 0,
+        "passed": True,
+        "reason": None,
+        "response": {"content": "hi", "model": "gw", "tool_calls": []},
+    }
+    assert repeated_case_document(runs) == {
+        "id": "no_call-01",
+        "group": "no_call",
+        "status": "passed",
+        "reason": None,
+        "steps": [nothing],
+        "attempts": [],
+        "repeat_statuses": ["passed", "passed"],
+        "passed_repeats": 2,
+        "scored_repeats": 2,
+        "runs": [
+            {
+                "status": "passed",
+                "reason": None,
+                "steps": [nothing],
+                "attempts": [],
+                "repeat": 1,
+                "answers_sha256": [hashlib.sha256(b"null").hexdigest()],
+            },
+            {
+                "status": "passed",
+                "reason": None,
+                "steps": [answered],
+                "attempts": [],
+                "repeat": 2,
+                "answers_sha256": [hashlib.sha256(text.encode()).hexdigest()],
+            },
+        ],
+    }
+
+
+def test_a_step_answered_in_text_alone() -> None:
+    """One step, a text answer judged passed, no call and no transport anomaly."""
+    said = ModelResponse("hi", (), "gw", {"role": "assistant"})
+    steps = [StepRecord(0, said, StepVerdict(True, None, (), ()))]
+    assert case_document(outcome("passed", steps=steps))["steps"] == [
+        {
+            "index": 0,
+            "passed": True,
+            "reason": None,
+            "response": {"content": "hi", "model": "gw", "tool_calls": []},
+        }
+    ]
+
+
+def test_steps_that_all_have_an_answer_and_a_verdict() -> None:
+    calls = ModelResponse(None, CALLS, "gw", {"role": "assistant"})
+    late = ModelResponse("ok", (), None, {"role": "assistant"}, anomalies=("late", "gap"))
+    steps = [
+        StepRecord(0, calls, VERDICT),
+        StepRecord(1, late, StepVerdict(True, None, (), ())),
+    ]
+    assert case_document(outcome("failed", "wrong tool", steps=steps))["steps"] == [
+        {
+            "index": 0,
+            "passed": False,
+            "reason": "wrong tool",
+            "response": {
+                "content": None,
+                "model": "gw",
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "name": "get_weather",
+                        "arguments": '{"city": "Oslo"}',
+                        "arguments_form": "string",
+                        "offered": True,
+                        "parsed": True,
+                        "schema_valid": True,
+                    },
+                    {
+                        "id": None,
+                        "name": "made_up",
+                        "arguments": {"x": 1},
+                        "arguments_form": "object",
+                        "offered": False,
+                        "parsed": False,
+                        "schema_valid": None,
+                    },
+                ],
+            },
+        },
+        {
+            "index": 1,
+            "passed": True,
+            "reason": None,
+            "response": {"content": "ok", "model": None, "tool_calls": []},
+            "transport_anomalies": ["late", "gap"],
+        },
+    ]
+
+
+def test_helpers_on_documents_without_the_optional_keys() -> None:
+    assert anomaly_counts({}) == {"cases": 0, "kinds": {}}
+    streamed = {"results": [{"attempts": [{"first_byte_ms": 4.0}, {"first_byte_ms": 2.0}]}]}
+    assert first_byte_p50(streamed) == 3.0
+    assert first_byte_p50({"results": [{"id": "a"}]}) is None  # an entry without attempts
+    assert anomaly_counts({"results": [{"id": "a"}]}) == {"cases": 0, "kinds": {}}
+    ids = in_suite_order(SUITE, ["z", "no_call-02", "a", "no_call-01"], lambda i: i)
+    assert ids == ["no_call-01", "no_call-02", "z", "a"]  # the rest in the order given
+
+
+def test_a_case_of_one_repeat() -> None:
+    """A case with a single repeat recorded (the others never ran) is still its own entry."""
+    from scorer.repeated_results import repeated_results_document
+
+    entry = repeated_case_document([outcome("passed")])
+    assert (entry["id"], entry["group"], entry["repeat_statuses"]) == (
+        "no_call-01",
+        "no_call",
+        ["passed"],
+    )
+    document = repeated_results_document(SUITE, "M", "m", [[outcome("failed", "x")]])
+    assert [(e["id"], e["reason"]) for e in document["results"]] == [("no_call-01", "repeat 1: x")]
