@@ -184,7 +184,10 @@ def _unescape(match: re.Match[bytes]) -> bytes:
 def _escapes(data: bytes, part: int) -> bytes:
     if not _ESCAPE.search(data):
         return b""
-    return _kept([_ESCAPE.sub(_unescape, data)], part)
+    undone = _ESCAPE.sub(_unescape, data)
+    # Only unknown names (``&foo;`` stays as written): nothing to decode, not a layer more. It
+    # was one, so "Tom&Jerry;" in an answer read as nested too deeply and was removed.
+    return b"" if undone == data else _kept([undone], part)
 
 
 _URLSAFE = bytes.maketrans(b"-_", b"+/")

@@ -127,3 +127,52 @@ def test_an_error_nested_too_deeply_to_show_is_still_an_error() -> None:
     error = body_error({"error": deep})
     assert error is not None and error.outcome == "in_body_error"
     assert error.describe() == "an error in a 200 answer: a list nested too deeply to show"
+
+
+SSE = (
+    b'data: {"choices":[{"delta":{"role":"assistant","content":"h"}}]}\n\n'
+    b'data: {"choices":[{"delta":{"content":"i"},"finish_reason":"stop"}]}\n\n'
+)
+
+
+def test_a_streamed_answer_is_assembled_with_its_anomalies() -> None:
+    done = read_body(SSE + b"data: [DONE]\n\n", stream=True)
+    assert done.error is None and done.problem is None and done.response is not None
+    assert (done.response.content, done.response.finish_reason) == ("hi", "stop")
+    assert done.response.anomalies == ()
+    cut = read_body(SSE, stream=True)
+    assert cut.response is not None and cut.response.content == "hi"
+    assert cut.response.anomalies == ("the stream was cut off before its last event",)
+    assert read_body(b"garbage", stream=True) == BodyReading(
+        problem="malformed response: no SSE event in a streamed answer"
+    )
+    error = read_body(b'data: {"error": {"code": 502, "message": "lost"}}\n\n', stream=True)
+    assert error.response is None and error.error is not None
+    assert error.error.describe() == "error 502 in a 200 answer: lost"
+    # a gateway that does not stream: the plain body is the answer, with no anomaly
+    plain = read_body(_json(ANSWER), stream=True)
+    assert plain.response is not None and plain.response.anomalies == ()
+
+
+def test_a_non_finite_number_leaves_the_answer_readable() -> None:
+    body = _json(ANSWER)[:-1] + b', "usage": {"cost": NaN}}'
+    reading = read_body(body)
+    assert reading.error is None and reading.problem is None and reading.response is not None
+    assert reading.response.content == "hi"
+
+
+def test_the_body_is_read_in_the_dialect_given() -> None:
+    from scorer.wire.dialect import MESSAGES
+
+    body = _json(
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "hi"}],
+            "stop_reason": "end_turn",
+        }
+    )
+    reading = read_body(body, MESSAGES)
+    assert reading.response is not None
+    assert (reading.response.content, reading.response.finish_reason) == ("hi", "end_turn")
+    assert read_body(body) == BodyReading(problem="malformed response: no choices[0]")

@@ -22,6 +22,7 @@ MAX_PER_ARG = (
 )
 _TOKEN = re.compile(r"[^\W_][\w./@#+:'-]*[^\W_]|[^\W_]")
 _WORD_EDGE = ".,;:!?()[]{}\"'`“”‘’«»<>*"
+_LEADING_EDGE = _WORD_EDGE.replace(".", "")
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,9 @@ def _offered_alike(value: str, sources: Sources) -> list[str]:
         return []
     found: list[str] = []
     for word in (sources.request + "\n" + sources.results).split():
-        word = word.strip(_WORD_EDGE)
+        # A leading dot is part of a path ("./docs/a.md", ".env.example"); a trailing one ends
+        # the sentence.
+        word = word.rstrip(_WORD_EDGE).lstrip(_LEADING_EDGE)
         if shape != "url":
             word = word.rstrip("/")
         if _shape(word) == shape and _norm(word) != _norm(value) and word not in found:

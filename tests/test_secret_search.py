@@ -1,0 +1,204 @@
+"""The fail-closed search behind the scrubber (recorder/secret_search.py), finding by finding: which
+decodings (outermost first) showed the credential, whole or a long part, and when a text is too
+deep or too costly to check; each expected finding written by hand from the module's rules
+(decision METHOD.md#scrub-fails-closed)."""
+
+from __future__ import annotations
+
+import base64
+import codecs
+
+import pytest
+
+from recorder import secret_search
+from recorder.secret_search import (
+    TOO_COSTLY,
+    TOO_DEEP,
+    Finding,
+    _char,
+    _Needle,
+    _needle,
+    _table,
+    _wide,
+    examine,
+)
+
+KEY = "sk-proj-Tq84GvX2mPzL0aNcRw7YbE5uKdHs9FjQ1oVt"  # 44 characters: 16 in a row are a leak
+SECRETS = (KEY,)
+WHOLE = True
+
+
+def _b64(data: bytes | str) -> bytes:
+    return base64.b64encode(data.encode() if isinstance(data, str) else data)
+
+
+def test_the_marker_says_what_was_found_and_where() -> None:
+    assert Finding(("base64",), whole=True).marker == "[removed: held a credential in base64]"
+    assert (
+        Finding(("base64", "hex")).marker == "[removed: held part of a credential in hex in base64]"
+    )
+    assert Finding(()).marker == "[removed: held part of a credential in clear text]"
+    assert Finding(("hex",), suspect=TOO_DEEP).marker == (
+        "[removed: encoded too deeply to be checked for a credential]"
+    )
+
+
+def test_the_whole_key_or_sixteen_characters_of_it_in_clear_text() -> None:
+    assert examine(f"echo {KEY}!", SECRETS) == Finding((), whole=True)
+    assert examine(f"echo {KEY}".encode(), SECRETS) == Finding((), whole=True)
+    assert examine(KEY[:16], SECRETS) == Finding(())
+    assert examine(KEY[-16:], SECRETS) == Finding(())
+    assert examine("X" + KEY[1:17] + "Y", SECRETS) == Finding(())
+    assert examine(KEY[20:36] + "?", SECRETS) == Finding(())
+    assert examine(KEY[:15], SECRETS) is None
+    assert examine(KEY[29:], SECRETS) is None
+    assert examine(KEY[:8] + "#" + KEY[9:24], SECRETS) is None  # 8 and 15 in a row
+    # a key shorter than 16 is a leak only whole
+    assert examine("id abcdefghij.", ("abcdefghij",)) == Finding((), whole=True)
+    assert examine("id abcdefghi.", ("abcdefghij",)) is None
+    assert examine(KEY, ("short",)) is None  # under 8 characters: not searched
+    assert examine("", SECRETS) is None and examine(KEY, ()) is None
+    assert examine("ordinary answer text, nothing encoded", SECRETS) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "chain"),
+    [
+        ("".join(f"&#x{ord(c):x};" for c in KEY), ("escapes",)),
+        ("".join(f"&#{ord(c)}" for c in KEY), ("escapes",)),
+        ("".join(f"\\u{ord(c):04X}" for c in KEY), ("escapes",)),
+        ("".join(f"\\x{ord(c):02x}" for c in KEY), ("escapes",)),
+        ("".join(f"%{ord(c):02X}" for c in KEY), ("escapes",)),
+        ("".join(f"={ord(c):02X}" for c in KEY), ("escapes",)),
+        # quoted-printable soft line breaks, no 16 characters of the key between them
+        (KEY[:15] + "=\r\n" + KEY[15:30] + "=\n" + KEY[30:], ("escapes",)),
+        (_b64(KEY).decode(), ("base64",)),
+        (_b64("Bearer " + KEY).decode(), ("base64",)),
+        (_b64("My " + KEY).decode(), ("base64",)),
+        (base64.urlsafe_b64encode(b"\xfb\xff" + KEY.encode()).decode(), ("base64",)),
+        (KEY.encode().hex(), ("hex",)),
+        ("x" + KEY.encode().hex().upper(), ("hex",)),
+        (KEY.encode("utf-16-le").decode("latin-1"), ("UTF-16",)),
+        (KEY.encode("utf-16-be").decode("latin-1"), ("UTF-16",)),
+        (KEY.encode("utf-32-le").decode("latin-1"), ("UTF-32",)),
+        (KEY.encode("utf-32-be").decode("latin-1"), ("UTF-32",)),
+        (_b64(KEY.encode().hex()).decode(), ("base64", "hex")),
+        (_b64(_b64(_b64(_b64(KEY)))).decode(), ("base64",) * 4),
+    ],
+    ids=[
+        "html-hex",
+        "html-decimal",
+        "json-u",
+        "x-escapes",
+        "percent",
+        "quoted-printable",
+        "soft-line-breaks",
+        "base64",
+        "base64-offset-1",
+        "base64-offset-2",
+        "base64-urlsafe",
+        "hex",
+        "hex-upper",
+        "utf16-le",
+        "utf16-be",
+        "utf32-le",
+        "utf32-be",
+        "hex-in-base64",
+        "four-layers",
+    ],
+)
+def test_each_decoding_shows_the_whole_key(text: str, chain: tuple[str, ...]) -> None:
+    found = examine(
+        text.encode("latin-1") if chain and chain[0].startswith("UTF") else text, SECRETS
+    )
+    if chain is None:  # an entity between two halves: each half is over 16 characters
+        assert found == Finding((), whole=False)
+    else:
+        assert found == Finding(chain, whole=True)
+
+
+def test_json_and_named_escapes_are_read_as_their_characters() -> None:
+    secret = (KEY[:14] + "&" + KEY[14:28],)  # 14 characters on each side: no part alone
+    for entity in ("&amp;", "&AMP;", "&Amp;"):
+        assert examine(KEY[:14] + entity + KEY[14:28], secret) == Finding(("escapes",), whole=True)
+    assert examine(KEY[:14] + "&nosuch;" + KEY[14:28], secret) is None
+    text = "a/b\\c\"d'e\ng\rh\ti-long-enough"  # \b and \f end a run: not text
+    written = "a\\/b\\\\c\\\"d\\'e\\ng\\rh\\ti-long-enough"
+    assert examine(written, (text,)) == Finding(("escapes",), whole=True)
+
+
+def test_a_fifth_decoding_is_too_deep_and_a_long_walk_too_costly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    five = _b64(_b64(_b64(_b64(_b64(KEY)))))
+    assert examine(five, SECRETS) == Finding(("base64",) * 5, suspect=TOO_DEEP)
+    monkeypatch.setattr(secret_search, "BUDGET_FACTOR", 1)
+    monkeypatch.setattr(secret_search, "BUDGET_FLOOR", 0)
+    text = "a line of an ordinary answer\\n" * 20
+    assert examine(text, SECRETS) == Finding(("escapes",), suspect=TOO_COSTLY)
+    monkeypatch.setattr(secret_search, "BUDGET_FLOOR", len(text))
+    assert examine(text, SECRETS) is None
+
+
+def test_decoded_noise_and_short_runs_are_not_walked() -> None:
+    noise = bytes(range(256)) * 4
+    assert examine(noise, SECRETS) is None
+    assert examine(codecs.encode(b"\x00" * 64, "hex"), SECRETS) is None
+    assert examine("=\r\n" * 10, SECRETS) is None
+
+
+def test_an_unknown_entity_name_is_ordinary_text() -> None:
+    """``&foo;`` is no escape: undoing it changes nothing, so it is no layer of decoding (it was
+    one, each layer the same, until the text read as nested too deeply and was removed)."""
+    from recorder.secrets import scrub_text
+
+    answer = "Tom&Jerry; went to the market, then used &foo; in a template"
+    assert examine(answer, SECRETS) is None
+    assert scrub_text(answer, SECRETS) == answer
+    assert examine("&lt;b&gt; and &foo; " + KEY, SECRETS) == Finding((), whole=True)
+
+
+def test_a_needle_anchors_every_long_part_with_one_find() -> None:
+    # 21 bytes, a long part 16: anchors of 8 bytes every 9, so each 16 in a row holds one whole
+    assert _needle("abcdefghijklmnopqrstu") == _Needle(
+        b"abcdefghijklmnopqrstu", 16, ((0, b"abcdefgh"), (9, b"jklmnopq"))
+    )
+    assert _needle("abcdefghij") == _Needle(b"abcdefghij", 10, ((0, b"abcdefgh"),))
+    assert _needle("abcdefgh") == _Needle(b"abcdefgh", 8, ((0, b"abcdefgh"),))
+    assert _needle("abc\udc80defgh") == _Needle(
+        b"abc\xed\xb2\x80defgh", 11, ((0, b"abc\xed\xb2\x80de"),)
+    )
+
+
+def test_a_character_reference_past_unicode_is_nothing() -> None:
+    assert _char(0x41) == b"A"
+    assert _char(0x10FFFF) == b"\xf4\x8f\xbf\xbf"
+    assert _char(0xD800) == b"\xed\xa0\x80"  # a lone surrogate, kept as its bytes
+    assert _char(0x110000) == b""
+
+
+def test_a_translation_table_marks_its_alphabet() -> None:
+    assert _table(b"ab") == b" " * 97 + b"aa" + b" " * 157
+
+
+def test_wide_text_is_read_at_both_alignments() -> None:
+    """Each run is read with its NULs after the characters (little-endian) and before them
+    (big-endian): the text's own order gives it whole, the other one off by a character."""
+    text = "KEY-0123456789abcdef"
+    sep = b"\xff\xff"
+    utf16, utf32 = _wide(2), _wide(4)
+    little = b"KEY-0123456789abcdef" + sep + b"EY-0123456789abcdef"
+    big = b"KEY-0123456789abcde" + sep + b"KEY-0123456789abcdef"
+    assert utf16(text.encode("utf-16-le"), 16) == little
+    assert utf16(text.encode("utf-16-be"), 16) == big
+    assert utf32(text.encode("utf-32-le"), 16) == little
+    assert utf32(text.encode("utf-32-be"), 16) == big
+    two = "first run of text".encode("utf-16-le") + b"\xff\xfe"
+    two += "second run of text".encode("utf-16-le")
+    assert utf16(two, 16) == sep.join(
+        [b"first run of text", b"irst run of text", b"second run of text", b"econd run of text"]
+    )
+    assert utf16("too short".encode("utf-16-le"), 16) == b""
+    assert utf16(b"\x00" * 64, 16) == b""  # NULs alone are no text
+    assert utf16(text.encode(), 16) == b""  # no NUL: not wide
+    assert utf32("short".encode("utf-32-le"), 4) == b"short" + sep + b"hort"
