@@ -142,6 +142,15 @@ def test_t_quantile_is_scipys(df: int, q: float) -> None:
     assert t_quantile(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-11, abs=0)
 
 
+@pytest.mark.parametrize(("q", "df"), [(0.999999999, 1), (0.999999999, 5), (0.975, 1), (0.6, 7)])
+def test_t_quantile_is_where_the_cdf_first_reaches_q(q: float, df: int) -> None:
+    """The q quantile is the least t with P(T <= t) >= q. Far in the tail the computed CDF is flat
+    over a run of t (1 - q = 1e-9 against float steps of 1.1e-16: a run ~1e-7 wide relative), and
+    the quantile is the run's first t, not its last: just below it the CDF is still under q."""
+    t = t_quantile(q, df)
+    assert case_exact._t_cdf(t * (1 - 1e-12), df) < q <= case_exact._t_cdf(t * (1 + 1e-12), df)
+
+
 @pytest.mark.parametrize(
     ("a", "b", "x"),
     [

@@ -40,6 +40,7 @@ def test_score_weight_by_hand(failed: int, scored: int, weight: int) -> None:
         (3, 10, 2, 0, [21 / 45, 21 / 45, 3 / 45]),  # C(3,x) C(7,2-x) / C(10,2)
         (5, 6, 3, 2, [10 / 20, 10 / 20]),  # at least 2 of 3 drawn fail: C(5,2) C(1,1), C(5,3)
         (1, 21, 1, 0, [20 / 21, 1 / 21]),
+        (1, 4, 2, 0, [3 / 6, 3 / 6]),  # fewer failures than drawn: X stops at 1 = failed
     ],
 )
 def test_hypergeometric_by_hand(
