@@ -24,7 +24,9 @@ why``) is listed with its reason; an equivalent one leaves the denominator, an a
 it. Every other survivor is listed for a test to kill. A kill by crash only may be explained there
 too, as ``crash: why``, when the mutant raises on every input where it differs from the code (a
 call with an argument dropped, ``None`` joined or sorted): no test can check a value it never
-returns, so it leaves the denominator, like an equivalent one; it is counted in its own column.
+returns, so it leaves the denominator, like an equivalent one; it is counted in its own column. A
+timeout is explained the same way, as ``hang: why``, when the mutant loops forever on every
+input where it differs.
 The goal: >= 95% per scorer module.
 
 The tests are those that import the module (by its dotted name or ``from <package> import <name>``)
@@ -329,7 +331,12 @@ def tally(
             else:
                 t.crash += 1
         elif status == "timeout":
-            t.timeout += 1
+            # A mutant that hangs wherever it differs, like one that raises, returns no value
+            # to check: explained as ``hang:``, it leaves the denominator with the ``crash:`` ones.
+            if explained.get(name, "").startswith("hang"):
+                t.crash_only.append(name)
+            else:
+                t.timeout += 1
         elif status == "no tests":
             t.untested += 1
             t.survived.append(name)
