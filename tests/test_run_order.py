@@ -67,3 +67,18 @@ def test_report_history_orders_hostile_run_ids(tmp_path: Path) -> None:
     (found,) = timelines(_history(tmp_path))
     assert [p.run_id for p in found.points] == ["3", LONG, "b", "r" + LONG + "x", "²"]
     assert found.drift_error is None
+
+
+def test_natural_key_written_out() -> None:
+    """Each part of the key by hand: text (1, 0, text), a digit run (0, significant digits, its
+    digits without leading zeros; all zeros: "0"), the whole id last; every place after the first
+    alternates (re.split with a group), however many runs."""
+    assert natural_key("a1b2c") == (
+        (1, 0, "a"), (0, 1, "1"), (1, 0, "b"), (0, 1, "2"), (1, 0, "c"), (2, 0, "a1b2c")
+    )  # fmt: skip
+    assert natural_key("r000x0") == (
+        (1, 0, "r"), (0, 1, "0"), (1, 0, "x"), (0, 1, "0"), (2, 0, "r000x0")
+    )  # fmt: skip
+    assert natural_key("0070x") == ((0, 2, "70"), (1, 0, "x"), (2, 0, "0070x"))
+    assert natural_key("") == ((2, 0, ""),)
+    assert run_order("2026-01-02", "r9") == ("2026-01-02", ((1, 0, "r"), (0, 1, "9"), (2, 0, "r9")))
