@@ -158,8 +158,13 @@ def test_options() -> None:
     )
     assert sample({"anyOf": [False], "oneOf": [{"type": "integer"}]}, "x") == NONE
     assert sample({"anyOf": [], "oneOf": [{"type": "integer"}]}, "x") == 5
-    # anyOf's own default is not passed into an option
-    assert sample({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True) == "b"
+    # A default beside anyOf is avoided as one inside it is (it was dropped before the options).
+    assert sample({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True) == "c"
+    flag = {"anyOf": [{"type": "boolean"}, {"type": "null"}], "default": True}
+    assert sample(flag, "x", True) is False
+    # An option's own default wins over the one beside it.
+    inner = {"anyOf": [{"enum": ["a", "b", "c"], "default": "c"}], "default": "b"}
+    assert sample(inner, "x", True) == "b"
     assert sample({"anyOf": [{"type": "integer"}]}, "x", False, None, False) == 5
 
 
