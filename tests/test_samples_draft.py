@@ -375,3 +375,28 @@ def test_string_tries_in_order() -> None:
     assert sample({"type": "string", "pattern": "^a", "minLength": 3}, "x") == Undecided(
         "no string fits its pattern, format and length (x)"
     )
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}, "required": ["a"]}
+    return schema
+
+
+def test_object_properties() -> None:
+    # minProperties 2 with one required: the required one and the first optional one, no more.
+    three = {"properties": {"a": {}, "b": {}, "c": {}}, "required": ["a"], "minProperties": 2}
+    assert sample({"type": "object", **three}, "x") == {"a": "a", "b": "b"}
+    # A required name with no schema of its own is any value: the name's.
+    assert sample({"type": "object", "required": ["city"]}, "x") == {"city": "Lisbon"}
+    # A property's default is kept: only the optional argument itself avoids its default.
+    number = {"properties": {"n": {"type": "integer", "default": 5}}, "required": ["n"]}
+    assert sample({"type": "object", **number}, "x", True) == {"n": 5}
+    # Each object is one level: 64 nested objects (and the integer in them) fit, 65 do not.
+    deepest = sample(_nested(64), "x")
+    for _ in range(64):
+        assert isinstance(deepest, dict)
+        deepest = deepest["a"]
+    assert deepest == 5
+    assert sample(_nested(65), "x") == Undecided("a value of more than 10000 parts or 64 levels")
