@@ -400,3 +400,18 @@ def test_object_properties() -> None:
         deepest = deepest["a"]
     assert deepest == 5
     assert sample(_nested(65), "x") == Undecided("a value of more than 10000 parts or 64 levels")
+
+
+def test_options_pass_on_what_they_were_given() -> None:
+    # An option's own default is avoided (the optional argument's avoid goes into the option).
+    assert sample({"anyOf": [{"enum": ["a", "b", "c"], "default": "b"}]}, "x", True) == "c"
+    # A $ref inside an option is followed (the path of refs goes into the option).
+    defs = {"$defs": {"n": {"type": "integer", "minimum": 20}}}
+    assert sample({"anyOf": [{"$ref": "#/$defs/n"}], **defs}, "x") == 21
+    # Each option is one level: 64 nested anyOf fit, 65 do not.
+    schema: Any = {"type": "integer"}
+    for _ in range(64):
+        schema = {"anyOf": [schema]}
+    assert sample(schema, "x") == 5
+    too_deep = sample({"anyOf": [schema]}, "x")
+    assert too_deep == Undecided("a value of more than 10000 parts or 64 levels")
