@@ -31,6 +31,9 @@ def test_the_documented_example() -> None:
         ("(?:ab|c)d", "abd"),
         ("(?P<x>ab)c", "abc"),
         ("(?<name>q)", "q"),
+        ("(?<X>b)", "b"),  # a name is skipped whatever its letters
+        ("(?<>a)", "a"),  # even an empty one: the validator's engine judges the pattern
+        ("aXb", "aXb"),  # a letter is a literal, not an anchor or a quantifier
         ("(a)(b)", "ab"),
         ("a{3}", "aaa"),
         ("a{2}?", "aa"),  # lazy
@@ -51,6 +54,7 @@ def test_the_documented_example() -> None:
         ("a{x}", "a{x}"),
         ("a{3", "a{3"),
         ("a{2,x}", "a{2,x}"),
+        ("{x}a{3}{y}", "{x}aaa{y}"),  # the bounds end at the first "}" after their "{"
         ("x{", "x{"),
         ("\\.", "."),
         ("\\n\\t\\r\\f\\v\\0", "\n\t\r\f\v\0"),
@@ -65,6 +69,7 @@ def test_the_documented_example() -> None:
         ("[]a]", "a"),  # "]" first is a member; "a" is the preferred one
         ("[a-]", "a"),
         ("[-a]", "a"),
+        ("[a-]b", "ab"),  # "-" before "]" is a member, and the class ends there
         ("[é a]", "a"),  # a letter or digit when there is one
         ("[\\x41-\\x41]", "A"),
         ("[\\.]", "."),
@@ -114,6 +119,7 @@ def test_a_wide_range_is_cut_at_256_characters() -> None:
         "(?<!a)b",
         "(?i)a",
         "(?P=name)",
+        "(?P=n>a)",  # not a named group: a back-reference
         "(?P<n>a)(?P=n)",
         "(a)\\1",
         "\\B",
@@ -128,6 +134,8 @@ def test_a_wide_range_is_cut_at_256_characters() -> None:
         "a{3,2}",
         "[z-a]",
         "[b-\\x41]",
+        "[a-\\z]",  # an anchor is no range's end
+        "[a-\\d]",  # nor is a class escape (a TypeError before the fix)
         "[^" + string.ascii_letters + string.digits + " \\-_.]",  # nothing left
         "[",
         "[a",
@@ -140,10 +148,34 @@ def test_a_wide_range_is_cut_at_256_characters() -> None:
         "(ab){5001}",
         "a{10000}b",
         "(" * 50 + "a" + ")" * 50,
+        # Depth is nesting: a closed group gives its level back, once.
+        "(a)(b)" + "(" * 50 + "c" + ")" * 50,
+        "(" * 40 + "(a)" + "(" * 20 + "b" + ")" * 60,
     ],
 )
 def test_unread_syntax_gives_none(pattern: str) -> None:
     assert pattern_example(pattern) is None
+
+
+def test_a_range_is_cut_after_256_characters() -> None:
+    # U+0100 to U+0200 is 257 characters: the last one is never drawn, whatever the seed.
+    drawn = {pattern_example("[\\u0100-\\u0200]", str(seed)) for seed in range(2000)}
+    assert "\u0200" not in drawn and drawn <= {chr(c) for c in range(0x100, 0x200)}
+
+
+def test_a_negated_class_draws_its_members_alike() -> None:
+    # Left by "[^b-zA-WYZ0-9]": "a", "X" (preferred) and " -_.": "a" and "X" equally likely.
+    drawn = [pattern_example("[^b-zA-WYZ0-9]", str(seed)) for seed in range(200)]
+    assert set(drawn) == {"a", "X"} and 70 <= drawn.count("a") <= 130
+
+
+def test_the_default_seed_is_empty() -> None:
+    assert pattern_example("[a-z]{12}") == pattern_example("[a-z]{12}", "")
+    assert pattern_example("[a-z]{12}") != pattern_example("[a-z]{12}", "XXXX")
+
+
+def test_siblings_do_not_add_to_the_depth() -> None:
+    assert pattern_example("(a)" * 60) == "a" * 60
 
 
 def test_limits_at_their_edge() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from scorer.suite.draft.pattern_sample import pattern_example
 from scorer.suite.draft.samples import Undecided, _merge, _stated_default, sample
 
 pytestmark = pytest.mark.timeout(10)
@@ -158,8 +159,13 @@ def test_options() -> None:
     )
     assert sample({"anyOf": [False], "oneOf": [{"type": "integer"}]}, "x") == NONE
     assert sample({"anyOf": [], "oneOf": [{"type": "integer"}]}, "x") == 5
-    # anyOf's own default is not passed into an option
-    assert sample({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True) == "b"
+    # A default beside anyOf is avoided as one inside it is (it was dropped before the options).
+    assert sample({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True) == "c"
+    flag = {"anyOf": [{"type": "boolean"}, {"type": "null"}], "default": True}
+    assert sample(flag, "x", True) is False
+    # An option's own default wins over the one beside it.
+    inner = {"anyOf": [{"enum": ["a", "b", "c"], "default": "c"}], "default": "b"}
+    assert sample(inner, "x", True) == "b"
     assert sample({"anyOf": [{"type": "integer"}]}, "x", False, None, False) == 5
 
 
@@ -324,3 +330,88 @@ def test_stated_default(description: str, expected: Any) -> None:
 def test_stated_default_of_a_description_that_is_no_text() -> None:
     assert _stated_default({"description": ["(default 4)"]}) == 4
     assert _stated_default({}) is None
+
+
+@pytest.mark.parametrize(
+    ("schema", "avoid", "expected"),
+    [
+        # Only 0 of the fixed candidates (5, 7, 2, 1, 0, 10, 3) fits.
+        ({"type": "integer", "maximum": 0}, False, 0),
+        # Only 3 fits: every bound's own candidates (2.5, 3.5, 4.5, 1.5) fall outside.
+        ({"type": "number", "exclusiveMinimum": 2.5, "exclusiveMaximum": 3.5}, False, 3),
+        # 101 is the default and 100 is excluded: the bound's second step, 102 (an int as given).
+        ({"type": "number", "exclusiveMinimum": 100, "default": 101}, True, 102),
+        # 3.3, 2.3 and 4.3 rounded down to a multiple of 0.5 do not fit; 2.9 gives 2.5.
+        ({"type": "number", "multipleOf": 0.5, "minimum": 2.3, "maximum": 2.9}, False, 2.5),
+        # Every candidate rounds down to 0 or 7: the step's double, 14.
+        ({"type": "integer", "multipleOf": 7, "exclusiveMinimum": 7}, False, 14),
+        # An integer skips 11.5, 10.5 and 12.5 and takes the upper bound's 12.
+        ({"type": "integer", "minimum": 10.5, "maximum": 13}, False, 12),
+    ],
+)
+def test_number_candidates_in_order(schema: dict[str, Any], avoid: bool, expected: Any) -> None:
+    value = sample(schema, "x", avoid)
+    assert value == expected and type(value) is type(expected)
+
+
+def test_string_tries_in_order() -> None:
+    # maxLength 0 cuts the name's value to nothing: "" fits (minLength is 0 unless given).
+    assert sample({"type": "string", "maxLength": 0}, "city") == ""
+    # The limit itself is drafted; one more is not.
+    assert sample({"type": "string", "minLength": 10_000}, "x") == "x" * 10_000
+    # The format's value comes first when the pattern takes it.
+    assert sample({"type": "string", "format": "date", "pattern": "^2"}, "x") == "2026-03-14"
+    # Then the pattern's examples, seeded by the name, then the name and "2" when it is the default.
+    pattern = "^[a-z]{8}$"
+    assert sample({"type": "string", "pattern": pattern}, "x") == pattern_example(pattern, "x")
+    first = {"type": "string", "pattern": pattern, "default": pattern_example(pattern, "x")}
+    assert sample(first, "x", True) == pattern_example(pattern, "x2")
+    # A date is never cut to fit (it would be no date): the name's value is.
+    assert sample({"type": "string", "format": "date", "maxLength": 6}, "city") == "Lisbon"
+    # The date fails the pattern: the pattern's own example is tried next.
+    capital = {"type": "string", "format": "date", "pattern": "^[A-Z]"}
+    assert sample(capital, "city") == pattern_example("^[A-Z]", "city") == "F"
+    # A pattern's example is not padded to minLength (padding could break the pattern).
+    assert sample({"type": "string", "pattern": "^a", "minLength": 3}, "x") == Undecided(
+        "no string fits its pattern, format and length (x)"
+    )
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}, "required": ["a"]}
+    return schema
+
+
+def test_object_properties() -> None:
+    # minProperties 2 with one required: the required one and the first optional one, no more.
+    three = {"properties": {"a": {}, "b": {}, "c": {}}, "required": ["a"], "minProperties": 2}
+    assert sample({"type": "object", **three}, "x") == {"a": "a", "b": "b"}
+    # A required name with no schema of its own is any value: the name's.
+    assert sample({"type": "object", "required": ["city"]}, "x") == {"city": "Lisbon"}
+    # A property's default is kept: only the optional argument itself avoids its default.
+    number = {"properties": {"n": {"type": "integer", "default": 5}}, "required": ["n"]}
+    assert sample({"type": "object", **number}, "x", True) == {"n": 5}
+    # Each object is one level: 64 nested objects (and the integer in them) fit, 65 do not.
+    deepest = sample(_nested(64), "x")
+    for _ in range(64):
+        assert isinstance(deepest, dict)
+        deepest = deepest["a"]
+    assert deepest == 5
+    assert sample(_nested(65), "x") == Undecided("a value of more than 10000 parts or 64 levels")
+
+
+def test_options_pass_on_what_they_were_given() -> None:
+    # An option's own default is avoided (the optional argument's avoid goes into the option).
+    assert sample({"anyOf": [{"enum": ["a", "b", "c"], "default": "b"}]}, "x", True) == "c"
+    # A $ref inside an option is followed (the path of refs goes into the option).
+    defs = {"$defs": {"n": {"type": "integer", "minimum": 20}}}
+    assert sample({"anyOf": [{"$ref": "#/$defs/n"}], **defs}, "x") == 21
+    # Each option is one level: 64 nested anyOf fit, 65 do not.
+    schema: Any = {"type": "integer"}
+    for _ in range(64):
+        schema = {"anyOf": [schema]}
+    assert sample(schema, "x") == 5
+    too_deep = sample({"anyOf": [schema]}, "x")
+    assert too_deep == Undecided("a value of more than 10000 parts or 64 levels")

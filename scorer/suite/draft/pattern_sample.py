@@ -45,6 +45,13 @@ def pattern_example(pattern: str, seed: str = "") -> str | None:
     return out if len(out) <= _MAX_OUT else None
 
 
+def _code(char: str) -> int:
+    """The code point of a range's end; a class escape (``[a-\\d]``) or an anchor is no end."""
+    if len(char) != 1:
+        raise _Unsupported
+    return ord(char)
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text, self.pos, self.depth = text, 0, 0
@@ -145,7 +152,7 @@ class _Parser:
                 end = self.take()
                 if end == "\\":
                     end = self.escape(in_class=True)[1]
-                low, high = ord(char), ord(end)
+                low, high = _code(char), _code(end)
                 if high < low:
                     raise _Unsupported
                 members.append("".join(chr(c) for c in range(low, min(high, low + 255) + 1)))

@@ -142,7 +142,8 @@ class _Walk:
         full: bool,
     ) -> Any:
         """The first option (``null`` last) that gives a value, with the keywords beside it."""
-        rest = {k: v for k, v in schema.items() if k not in (key, "default")}
+        # A default beside the options goes with them, so an optional argument still avoids it.
+        rest = {k: v for k, v in schema.items() if k != key}
         ranked = sorted(options, key=lambda o: isinstance(o, dict) and o.get("type") == "null")
         reason = "no option of " + key + " gives a value"
         for option in ranked:
