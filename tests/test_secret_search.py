@@ -202,3 +202,11 @@ def test_wide_text_is_read_at_both_alignments() -> None:
     assert utf16(b"\x00" * 64, 16) == b""  # NULs alone are no text
     assert utf16(text.encode(), 16) == b""  # no NUL: not wide
     assert utf32("short".encode("utf-32-le"), 4) == b"short" + sep + b"hort"
+
+
+def test_a_wide_run_of_one_repeated_letter_is_kept() -> None:
+    # only NUL is stripped when a wide run is judged empty: a key of X's in UTF-16 is found
+    key = "XXXXXXXXXXXX"
+    assert examine(key.encode("utf-16-le"), (key,)) == Finding(("UTF-16",), whole=WHOLE)
+    # the reader itself (examine's was made at import): the run of X's comes back
+    assert _wide(2)(key.encode("utf-16-le"), 12) == key.encode()
