@@ -262,4 +262,4 @@ def test_base64_runs_as_short_as_the_key_are_read() -> None:
 
 
 def test_an_unknown_entity_name_undoes_nothing() -> None:
-    assert secret_search._escapes(b"Tom&Jerry; and &foo;", 16) == b""
+    assert secret_search._escapes(b"Tom&Jerry; and their friends, &foo; too", 16) == b""
