@@ -43,6 +43,17 @@ def test_the_marker_says_what_was_found_and_where() -> None:
     )
 
 
+def test_first_a_hex_reference_and_a_part_cut_short_before_the_key_ends() -> None:
+    # first in the file: mutants that crash a later test are seen here by a failed assertion
+    # &#x61; is "a" (0x61, not decimal 61, "="): the whole 12-letter key, only once undone
+    assert examine(b"&#x61;bcdefghijkl", ("abcdefghijkl",)) == Finding(("escapes",), WHOLE)
+    # nineteen letters of a 30-letter key, then "!!!": a long part (16 or more)
+    long_key = "abcdefghijklmnopqrstuvwxyz0123"
+    assert examine(b"bcdefghijklmnopqrst!!!", (long_key,)) == Finding(())
+    # URL-safe base64 (- and _ for + and /) of a 13-character key: an 18-character run
+    assert examine(b"x YT4-PmI_Pz9jPj4-ZA== y", ("a>>>b???c>>>d",)) == Finding(("base64",), WHOLE)
+
+
 def test_the_whole_key_or_sixteen_characters_of_it_in_clear_text() -> None:
     assert examine(f"echo {KEY}!", SECRETS) == Finding((), whole=True)
     assert examine(f"echo {KEY}".encode(), SECRETS) == Finding((), whole=True)
@@ -202,3 +213,53 @@ def test_wide_text_is_read_at_both_alignments() -> None:
     assert utf16(b"\x00" * 64, 16) == b""  # NULs alone are no text
     assert utf16(text.encode(), 16) == b""  # no NUL: not wide
     assert utf32("short".encode("utf-32-le"), 4) == b"short" + sep + b"hort"
+
+
+def test_a_wide_run_of_one_repeated_letter_is_kept() -> None:
+    # only NUL is stripped when a wide run is judged empty: a key of X's in UTF-16 is found
+    key = "XXXXXXXXXXXX"
+    assert examine(key.encode("utf-16-le"), (key,)) == Finding(("UTF-16",), whole=WHOLE)
+    # the reader itself (examine's was made at import): the run of X's comes back
+    assert _wide(2)(key.encode("utf-16-le"), 12) == key.encode()
+
+
+def test_named_references_exact_name_first_then_lower_case() -> None:
+    # "&Colon;" is the proportion sign, "&colon;" the colon; "&Excl;" is no name, "&excl;" is "!"
+    assert examine(b"ab&colon;cdefghijkl", ("ab:cdefghijkl",)) == Finding(("escapes",), WHOLE)
+    assert examine(b"ab&Colon;cdefghijkl", ("ab:cdefghijkl",)) is None
+    assert examine(b"ab&Excl;cdefghijkl", ("ab!cdefghijkl",)) == Finding(("escapes",), WHOLE)
+
+
+def test_kept_runs_need_a_quarter_of_part_besides_nul() -> None:
+    four, three = b"abcd" + b"\x00" * 12, b"abc" + b"\x00" * 13
+    assert secret_search._kept([four], 16) == four
+    assert secret_search._kept([three], 16) == b""
+    assert secret_search._kept([b"abc" + b"\x00" * 10], 13) == b"abc" + b"\x00" * 10
+
+
+def test_a_match_is_measured_from_its_first_byte_to_its_last() -> None:
+    key = "abcdefghijkl"
+    # the byte before the key is its last letter: still the whole key, no longer
+    assert examine(b"labcdefghijkl", (key,)) == Finding((), WHOLE)
+    # fifteen letters of a 30-letter key, then its ninth: no long part (16)
+    long_key = "abcdefghijklmnopqrstuvwxyz0123"
+    assert examine(b"jklmnopqrstuvwxi", (long_key,)) is None
+    assert examine(b"jklmnopqrstuvwxy", (long_key,)) == Finding(())
+
+
+def test_each_place_a_key_starts_is_tried_once() -> None:
+    key = "abcdefghijkl"
+    # the first start is cut short; the whole key is the next (and the middle) one
+    assert examine(b"abcdefghij!! abcdefghijkl", (key,)) == Finding((), WHOLE)
+    assert examine(b"abcdefghij!! abcdefghijkl abcdefghij!!", (key,)) == Finding((), WHOLE)
+    # the anchor (eight a's) found again one byte on is where the whole key starts
+    assert examine(b"aaaaaaaaaaaab", ("aaaaaaaaaaab",)) == Finding((), WHOLE)
+
+
+def test_base64_runs_as_short_as_the_key_are_read() -> None:
+    # 12 bytes are 16 base64 characters, none of them padding: 16 is enough
+    assert examine(b"k=YWJjZGVmZ2hpamts;", ("abcdefghijkl",)) == Finding(("base64",), WHOLE)
+
+
+def test_an_unknown_entity_name_undoes_nothing() -> None:
+    assert secret_search._escapes(b"Tom&Jerry; and their friends, &foo; too", 16) == b""

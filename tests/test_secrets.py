@@ -23,6 +23,7 @@ SECRETS = (KEY,)
 
 
 def test_a_raw_secret_and_one_with_its_spaces_as_plus() -> None:
+    assert secret_spans("no key here at all", SECRETS) == []  # a list, empty
     assert secret_spans("x abcdefghijkl y", SECRETS) == [(2, 14)]
     assert secret_spans("q=my+secret+key&x", ("my secret key",)) == [(2, 15)]
     assert secret_spans("my secret key", ("my secret key",)) == [(0, 13)]
@@ -95,6 +96,9 @@ def test_key_shapes_are_blanked_in_headers_and_urls_only() -> None:
 
 
 def test_headers_lose_credential_names_and_keep_other_values_scrubbed() -> None:
+    # every header dropped: an empty dict, not nothing
+    assert scrub_headers({"Authorization": "Bearer abcdefghijkl"}, SECRETS) == {}
+    assert scrub_headers({}, SECRETS) == {}
     headers = {
         "Authorization": "Bearer abcdefghijkl",
         "COOKIE": "a=b",
@@ -148,3 +152,68 @@ def test_a_public_url_shows_no_userinfo_query_value_nor_fragment() -> None:
 def test_a_secret_with_a_lone_surrogate_is_still_found() -> None:
     secret = "abc\udc80defghij"
     assert secret_spans(f"x {secret} y", (secret,)) == [(2, 13)]
+
+
+def test_every_occurrence_is_found_not_only_the_first_and_last() -> None:
+    text = "abcdefghijkl x abcdefghijkl y abcdefghijkl"
+    assert secret_spans(text, SECRETS) == [(0, 12), (15, 27), (30, 42)]
+
+
+def test_named_references_are_read_exactly_then_in_lower_case() -> None:
+    # "&Aacute;" is a capital A acute (its lower-case name is another letter); "&Hellip;" is no
+    # name but its lower case "&hellip;" is the ellipsis; neither has an upper-case form
+    assert secret_spans("ab&Aacute;cdefghij", ("ab\u00c1cdefghij",)) == [(0, 18)]
+    assert secret_spans("ab&Aacute;cdefghij", ("ab\u00e1cdefghij",)) == []
+    assert secret_spans("ab&Hellip;cdefghij", ("ab\u2026cdefghij",)) == [(0, 18)]
+
+
+def test_code_point_and_byte_bounds_of_an_escape() -> None:
+    # the last code point of Unicode is a character; %80 and up are bytes of UTF-8, none
+    assert secret_spans("ab&#x10FFFF;cdefghij", ("ab\U0010ffffcdefghij",)) == [(0, 20)]
+    assert secret_spans("ab%80cdefghij", ("ab\x80cdefghij",)) == []
+    assert secret_spans("ab%7Fcdefghij", ("ab\x7fcdefghij",)) == [(0, 13)]
+
+
+def test_an_escape_that_is_no_character_does_not_stop_the_layer() -> None:
+    # %FF is skipped, the %61 after it is still undone: the key is found
+    assert secret_spans("%FF%61bcdefghijkl", SECRETS) == [(3, 17)]
+
+
+def test_a_span_before_the_escapes_of_its_layer_maps_back_to_itself() -> None:
+    # found raw and again in the undone layer; three escapes after it move nothing before them
+    assert secret_spans("abcdefghijkl%41%42%43", SECRETS) == [(0, 12)]
+    assert scrub_text("abcdefghijkl%41%42%43", SECRETS) == f"{REDACTED}%41%42%43"
+
+
+def test_a_body_with_no_searchable_secret_is_the_same_object() -> None:
+    short = b"abcdefg \xff"
+    assert scrub_body(short, ("abcdefg",)) is short
+    assert scrub_body(short, ()) is short
+
+
+def test_an_ipv6_host_with_no_port_keeps_its_brackets() -> None:
+    assert public_url("http://[::1]/v1") == "http://[::1]/v1"
+    assert public_url("https://u:p@[2001:db8::1]/v1?key=sk-x") == (
+        f"https://[2001:db8::1]/v1?key={REDACTED}"
+    )
+
+
+def test_spans_merge_into_the_last_one_even_after_several() -> None:
+    # the long value holds the short one: its spans sit inside the third and are merged into it
+    text = "abcdefghijkl x abcdefghijkl y XXabcdefghijklXX"
+    long = "XXabcdefghijklXX"
+    assert secret_spans(text, (KEY, long)) == [(0, 12), (15, 27), (30, 46)]
+
+
+def test_overlapping_occurrences_are_all_covered() -> None:
+    # a value found again one character on: nine a's hold eight a's twice, and both go
+    assert secret_spans("aaaaaaaaa", ("aaaaaaaa",)) == [(0, 9)]
+
+
+def test_four_layers_of_escapes_are_undone_and_a_fifth_is_left_to_the_gate() -> None:
+    # each layer turns one %25 into %: "%2525252561" is four layers from "a", one more is five
+    assert secret_spans("%25252561bcdefghijkl", SECRETS) == [(0, 20)]
+    assert secret_spans("%2525252561bcdefghijkl", SECRETS) == []
+    assert scrub_text("%2525252561bcdefghijkl", SECRETS) == (
+        "[removed: encoded too deeply to be checked for a credential]"
+    )
