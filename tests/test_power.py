@@ -297,3 +297,13 @@ def test_mcnemar_power_when_the_changes_cancel() -> None:
     """rate 1/4, drop 3/4 (past the rate): passed->failed 1/4 * 3/2 = 3/8, failed->passed 3/4 *
     (-1/2) = -3/8: nothing discordant in sum, 0."""
     assert mcnemar_power(10, 0.25, 0.75) == 0.0
+
+
+def test_within_variance_of_three_and_four_repeats_by_hand() -> None:
+    """(1, 4): 1/4 * 3/4 * 4/3 = 1/4; (2, 3): 2/3 * 1/3 * 3/2 = 1/3; the mean 7/24."""
+    assert within_variance([(1, 4), (2, 3)]) == pytest.approx(7 / 24, rel=1e-15, abs=0)
+
+
+def test_repeats_needed_when_the_cases_differ_too_much() -> None:
+    """n = 80, t = 0.1: room = 0.8 / Z^2 - 0.2 < 0: no number of repeats, None (not 1)."""
+    assert repeats_needed(80, 0.2, 0.5, 0.1) is None
