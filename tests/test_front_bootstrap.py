@@ -6,6 +6,7 @@ one case (every draw is the board itself, so the front is read off by hand) and 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -158,9 +159,83 @@ def test_the_percentile_interval_by_hand() -> None:
     """1..5 at 95%: positions 4 * 0.025 = 0.1 and 4 * 0.975 = 3.9, so 1.1 and 4.9; at 50%,
     positions 1 and 3: 2 and 4; one value: itself; none: None."""
     assert percentile_interval([5, 3, 1, 2, 4]) == pytest.approx((1.1, 4.9), rel=1e-15, abs=0)
-    assert percentile_interval([1, 2, 3, 4, 5], level=0.5) == (2.0, 4.0)
     assert percentile_interval([7.0]) == (7.0, 7.0)
     assert percentile_interval([]) is None
-    assert percentile_interval(np.array([0.0, 10.0])) == pytest.approx(
-        (0.25, 9.75), rel=1e-15, abs=0
-    )
+
+
+@pytest.mark.parametrize(
+    ("values", "level", "expected"),
+    [
+        ([1, 2, 3, 4, 5], 0.5, (2.0, 4.0)),  # positions 4 * 0.25 = 1 and 4 * 0.75 = 3
+        ([0.0, 10.0], 0.95, (0.25, 9.75)),  # positions 0.025 and 0.975
+        # 40 values 0..39: positions 39 * 0.025 = 0.975 and 39 * 0.975 = 38.025
+        (list(range(40)), 0.95, (0.975, 38.025)),
+        # int8 values are read as floats: 100 - (-100) is 200, not int8's wrapped -56
+        (np.array([100, -100], dtype=np.int8), 0.95, (-95.0, 95.0)),
+    ],
+    ids=["level-half", "two-values", "forty-values", "int8"],
+)
+def test_the_percentile_interval_one_design_at_a_time(
+    values: object, level: float, expected: tuple[float, float]
+) -> None:
+    """One design per test, so a mutant that raises on one cannot hide a wrong value on another."""
+    if level == 0.95:
+        found = percentile_interval(values)  # the default level
+    else:
+        found = percentile_interval(values, level=level)
+    assert found == pytest.approx(expected, rel=1e-13, abs=0)
+
+
+def test_counts_of_one_draw_keep_two_axes() -> None:
+    """PCG64(6) picks case 1 three times in its one draw of 3 cases: the row [0, 3, 0], as a
+    (1 x 3) array, with the count of case 2 (never picked) still there."""
+    assert np.random.Generator(np.random.PCG64(6)).integers(0, 3, size=(1, 3)).tolist() == [
+        [1, 1, 1]
+    ]
+    assert counts(3, draws=1, seed=6).tolist() == [[0, 3, 0]]
+
+
+def test_counts_of_one_case_keep_two_axes() -> None:
+    """One case: every draw picks it once, a (draws x 1) array of ones."""
+    assert counts(1, draws=3, seed=5).tolist() == [[1], [1], [1]]
+
+
+def test_the_weighted_median_of_several_draws_at_once() -> None:
+    """Each row is its own draw (WALLS sorted: 1 2 4 5 6 8): [1, 1, 0, 0] -> 1 2 8: 2; [0, 0, 0, 1]
+    -> 4 5 6: 5; [2, 0, 0, 0] -> 1 1 8 8: 4.5; [0, 0, 2, 0]: no time, NaN."""
+    found = _median(np.array([[1, 1, 0, 0], [0, 0, 0, 1], [2, 0, 0, 0], [0, 0, 2, 0]]), WALLS)
+    assert found.dtype == np.float64
+    assert repr(found.tolist()) == "[2.0, 5.0, 4.5, nan]"
+
+
+def test_the_median_with_no_time_at_all_is_a_float_nan_per_draw() -> None:
+    found = _median(np.array([[1, 2], [3, 0]]), ((), ()))
+    assert found.dtype == np.float64
+    assert repr(found.tolist()) == "[nan, nan]"
+
+
+def test_a_board_of_one_case_in_one_draw() -> None:
+    """draws=1: the one draw is the board itself (A 1 of 2 at 0.2: q 1/2, x 10; B 2 of 2 at 0.4:
+    q 1, x 20; both on the front)."""
+    board = [_one_case(1, 2, 0.2), _one_case(2, 2, 0.4)]
+    assert resample(board, "cost", draws=1) == Resampled((1.0, 1.0), ((10.0, 10.0), (20.0, 20.0)))
+
+
+def test_as_costly_and_better_beats_as_draws_as_models() -> None:
+    """Three models, three draws of one case: A 1 of 2 at 0.2 (x 10), B 2 of 2 at 0.2 (x 10, as
+    costly and better: beats A), C 0 of 2 at 0.1 (x 5, cheapest: on the front)."""
+    board = [_one_case(1, 2, 0.2), _one_case(2, 2, 0.2), _one_case(0, 2, 0.1)]
+    found = resample(board, "cost", draws=3)
+    assert found.on_front == (0.0, 1.0, 1.0)
+    assert found.x_interval == ((10.0, 10.0), (10.0, 10.0), (5.0, 5.0))
+
+
+def test_a_model_billed_on_a_case_it_never_scored() -> None:
+    """F scored nothing but was billed 0.5 (errors cost money): no x (not 100 * 0.5 / 0 = inf), no
+    interval, never on the front; and the 0 / 0 and 0.5 / 0 raise no numpy warning."""
+    board = [_one_case(1, 2, 0.2), _one_case(0, 0, 0.5), _one_case(0, 0, 0.0)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = resample(board, "cost", draws=2)
+    assert [str(w.message) for w in caught] == []
+    assert found == Resampled((1.0, 0.0, 0.0), ((10.0, 10.0), None, None))

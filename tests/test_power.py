@@ -141,6 +141,7 @@ def test_mcnemar_power_without_a_drop_to_see() -> None:
     """No case, no discordance (rate 0 and no drop), or nothing going passed->failed: 0."""
     assert mcnemar_power(0, 0.5, 0.2) == 0.0
     assert mcnemar_power(-1, 0.5, 0.2) == 0.0
+    assert mcnemar_power(-5, 0.5, 0.2) == 0.0
     assert mcnemar_power(10, 0.0, 0.0) == 0.0
     assert mcnemar_power(10, 0.0, -0.3) == 0.0  # a rise from 0: only failed->passed
     assert mcnemar_power(10, 1.0, 0.0) == 0.0  # rate 1 and no drop: nothing discordant
@@ -241,3 +242,68 @@ def test_paired_power_of_one_case_or_none() -> None:
     one = paired_power([0.5], None, None, 1, 1, 10.0)
     assert one.cases == 1 and one.detectable == pytest.approx(100 * Z2 / (1 + Z2), rel=1e-14, abs=0)
     assert paired_power([], None, None, 1, 1, 10.0) == Power(0, 100.0, 10.0, None, "at least")
+
+
+def test_paired_power_of_two_cases_with_a_mean() -> None:
+    """d = 0.2, 0.4: mean 0.3, variance ((-0.1)^2 + 0.1^2) / 1 = 0.02 (not the raw squares' 0.2,
+    and measured from two cases on): the detectable drop solves the equation at 0.02, K_B = 3."""
+    found = paired_power([0.2, 0.4], None, None, 1, 3, 50.0)
+    assert found.cases == 2
+    assert _drop_residual(2, 0.02, 3, found.detectable / 100) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_paired_power_takes_both_known_noises_off_the_variance() -> None:
+    """d = 0.1, -0.1, 0.3, -0.3 (variance 0.2 / 3), within A 0.02 at K 1, B 0.04 at K 2, target
+    50: between = 0.0667 - 0.02 - 0.02 = 0.0267, room = 4 * 0.25 / Z^2 - 0.0267 = 0.1007,
+    (0.06 + 0.25) / room = 3.08: 4 (adding a side's noise instead leaves room 0.0607: 6)."""
+    room = 4 * 0.25 / Z2 - (0.2 / 3 - 0.04)
+    assert 3 < 0.31 / room < 4
+    found = paired_power([0.1, -0.1, 0.3, -0.3], 0.02, 0.04, 1, 2, 50.0)
+    assert (found.repeats_needed, found.bound) == (4, "exact")
+
+
+def test_paired_power_with_one_noise_known_counts_it_once() -> None:
+    """The same d (variance 0.0667). Only B's known, 0.02 at K_B 2, K_A 3, target 40: A's noise is
+    (0.0667 - 0.01) * 3 = 0.17, within 0.19, room 4 * 0.16 / Z^2 = 0.0815, (0.19 + 0.24) / room =
+    5.27: 6. Only A's known, 0.03 at K_A 2, K_B 3, target 50: B's is (0.0667 - 0.015) * 3 = 0.155,
+    within 0.185, room 0.1274, (0.185 + 0.25) / room = 3.41: 4."""
+    d = [0.1, -0.1, 0.3, -0.3]
+    assert 5 < (0.02 + (0.2 / 3 - 0.01) * 3 + 0.24) / (4 * 0.16 / Z2) < 6
+    assert 3 < (0.03 + (0.2 / 3 - 0.015) * 3 + 0.25) / (4 * 0.25 / Z2) < 4
+    assert paired_power(d, None, 0.02, 3, 2, 40.0).repeats_needed == 6
+    assert paired_power(d, 0.03, None, 2, 3, 50.0).repeats_needed == 4
+
+
+def test_repeats_needed_of_zero_cases_and_of_one() -> None:
+    """No case: None, even with a between below 0 that would leave room; one case, t = 0.9:
+    room = 0.81 / Z^2 = 0.103, (0 + 0.09) / room = 0.87: 1."""
+    assert repeats_needed(0, -1.0, 0.5, 0.1) is None
+    assert 0 < 0.09 / (0.81 / Z2) < 1
+    assert repeats_needed(1, 0.0, 0.0, 0.9) == 1
+
+
+def test_rerun_power_of_one_sample_asked_reads_no_within_variance() -> None:
+    """repeats 1 with cases scored twice: the one-sample bound ("at most"), not the measured one."""
+    assert rerun_power([(1, 2)] * 4 + [(2, 2)] * 4, 1, 50.0).bound == "at most"
+
+
+def test_mcnemar_power_is_at_most_one() -> None:
+    """30 cases at 95% dropping to 0%: a power is a probability; the region's summed float terms
+    pass 1 by rounding here, and the power is 1 exactly."""
+    assert mcnemar_power(30, 0.95, 0.95) == 1.0
+
+
+def test_mcnemar_power_when_the_changes_cancel() -> None:
+    """rate 1/4, drop 3/4 (past the rate): passed->failed 1/4 * 3/2 = 3/8, failed->passed 3/4 *
+    (-1/2) = -3/8: nothing discordant in sum, 0."""
+    assert mcnemar_power(10, 0.25, 0.75) == 0.0
+
+
+def test_within_variance_of_three_and_four_repeats_by_hand() -> None:
+    """(1, 4): 1/4 * 3/4 * 4/3 = 1/4; (2, 3): 2/3 * 1/3 * 3/2 = 1/3; the mean 7/24."""
+    assert within_variance([(1, 4), (2, 3)]) == pytest.approx(7 / 24, rel=1e-15, abs=0)
+
+
+def test_repeats_needed_when_the_cases_differ_too_much() -> None:
+    """n = 80, t = 0.1: room = 0.8 / Z^2 - 0.2 < 0: no number of repeats, None (not 1)."""
+    assert repeats_needed(80, 0.2, 0.5, 0.1) is None
