@@ -96,3 +96,8 @@ def test_a_refused_name_is_shown_quoted_and_cut_at_80() -> None:
     # 81 characters quoted: cut to 80, the quote kept.
     assert shown_name("a" * 79) == "'" + "a" * 75 + "...'"
     assert len(shown_name("a" * 79)) == 80
+
+
+def test_a_good_catalogue_has_an_empty_problem_list() -> None:
+    tools, problems = build_tools({"c": spec("c", {"type": "object"})})
+    assert problems == [] and list(tools) == ["c"]
