@@ -137,6 +137,12 @@ def test_group_counts_from_the_raw_cases() -> None:
     )
 
 
+def test_a_case_whose_group_is_no_string_is_not_counted() -> None:
+    document: dict[str, Any] = dict(GOOD, name="my-suite")
+    document["cases"] = [{"id": "a", "group": 3}, {"id": "b"}, {"id": "c", "group": "g"}]
+    assert check_suite(json.dumps(document).encode(), "s.json").group_counts == {"g": 1}
+
+
 def test_unknown_keys_come_first_then_the_builders_then_the_counts() -> None:
     document: dict[str, Any] = dict(GOOD, version="1.1.0", name="lobstack-tool-calling", extra=1)
     document["cases"] = [dict(document["cases"][0], group="chat")]
@@ -171,6 +177,21 @@ def test_a_yaml_problem_names_its_line() -> None:
         "line 2: version: '1' is not MAJOR.MINOR.PATCH",
         "line 5: tools: missing or not a non-empty object of tool name -> tool",
     )
+
+
+def test_a_yaml_problem_whose_place_is_not_in_the_file_has_no_line() -> None:
+    # No "name" key: no line to point at, so the problem is as it is for JSON.
+    text = "version: 1.0.0\nreleased: 2026-10-21\nsystem_prompt: p\ntools: {}\ncases: []\n"
+    assert check_suite(text.encode(), "s.yaml").problems == (
+        "name: missing or not a non-empty string",
+        "line 4: tools: missing or not a non-empty object of tool name -> tool",
+        "line 5: cases: missing or not a non-empty list",
+    )
+
+
+def test_parse_suite_of_a_suite_with_a_problem_raises() -> None:
+    with pytest.raises(SuiteError, match=r"^s\.json: released: 'x' is not a YYYY-MM-DD date"):
+        parse_suite(json.dumps(dict(GOOD, released="x")).encode(), "s.json")
 
 
 def test_parse_suite_raises_the_first_problem_and_how_many_more() -> None:

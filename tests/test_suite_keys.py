@@ -306,3 +306,17 @@ def test_a_non_ascii_key_is_quoted_as_written() -> None:
     assert unknown_key_problems({"nàme": 1}) == [
         '(top level): unknown key "nàme" (did you mean "name"?)'
     ]
+
+
+def test_an_unknown_key_of_origin_names_origin() -> None:
+    from scorer.suite.keys import unknown_key_problems
+
+    assert unknown_key_problems({"origin": {"kind": "mcp", "sever": "s"}}) == [
+        'origin: unknown key "sever" (did you mean "server"?)'
+    ]
+
+
+def test_a_document_of_known_top_keys_only_has_no_problem() -> None:
+    from scorer.suite.keys import unknown_key_problems
+
+    assert unknown_key_problems({"name": "x"}) == []

@@ -96,3 +96,23 @@ def test_a_refused_name_is_shown_quoted_and_cut_at_80() -> None:
     # 81 characters quoted: cut to 80, the quote kept.
     assert shown_name("a" * 79) == "'" + "a" * 75 + "...'"
     assert len(shown_name("a" * 79)) == 80
+
+
+def test_a_good_catalogue_has_an_empty_problem_list() -> None:
+    tools, problems = build_tools({"c": spec("c", {"type": "object"})})
+    assert problems == [] and list(tools) == ["c"]
+
+
+def test_a_strict_flag_true_or_false_is_no_problem() -> None:
+    tools, problems = build_tools({"c": spec("c", {"type": "object"}, strict=True)})
+    assert problems == [] and list(tools) == ["c"]
+
+
+def test_a_tool_after_a_bad_one_is_still_built() -> None:
+    raw = {"a": {"type": "x"}, "b": spec("b", []), "c": spec("c", {"type": "object"})}
+    tools, problems = build_tools(raw)
+    assert problems == [
+        'tools.a: must be {"type": "function", "function": {...}}',
+        'tools.b.function.parameters: must be a schema with "type": "object"',
+    ]
+    assert list(tools) == ["c"]
