@@ -235,6 +235,16 @@ def test_a_chain_step_that_ignores_the_previous_result_is_caught(
     )
 
 
+def test_well_formed_markers_alone_give_no_problem() -> None:
+    # Apart from the malformed ones below: a mutant that raises there may read these wrong.
+    at = "case c.steps[0].calls[0].audit_accept"
+    assert parse_accepts([], at) == ((), [])
+    assert parse_accepts([{"arg": "n", "kind": "off_by_one", "reason": "either is fine"}], at) == (
+        (AuditAccept("n", "off_by_one", "either is fine", None, False),),
+        [],
+    )
+
+
 def test_markers_are_read_each_problem_worded_exactly() -> None:
     at = "case c.steps[0].calls[0].audit_accept"
     assert parse_accepts(None, at) == ((), [])
