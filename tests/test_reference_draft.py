@@ -5,6 +5,7 @@ hand from docs/commands/suite-new.md#real-values and jsonschema's messages."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -219,3 +220,33 @@ def test_draft_reference_fills_a_nested_objects_optional_properties() -> None:
     schema = {"type": "object", "required": ["opts"], "properties": {"opts": {
         "type": "object", "properties": {"limit": {"type": "integer"}}}}}  # fmt: skip
     assert draft_reference(schema, optional=False) == Drafted({"opts": {"limit": 5}}, ())
+
+
+def _refuse(instance: object) -> bool:
+    return False
+
+
+@pytest.fixture
+def uncached() -> Iterator[None]:
+    """format_checker built afresh in the test, and its checker of patched checks not kept for
+    the others (mutmut's copy drops the cache: then there is none to clear)."""
+    clear = getattr(format_checker, "cache_clear", lambda: None)
+    clear()
+    yield
+    clear()
+
+
+@pytest.mark.usefixtures("uncached")
+def test_the_draft_keeps_a_format_check_jsonschema_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if rfc3987 were installed and jsonschema checked uri itself (here: refusing all): the
+    # draft keeps it, and still checks time here, which jsonschema lacks.
+    from jsonschema import Draft202012Validator
+
+    checkers = Draft202012Validator.FORMAT_CHECKER.checkers
+    monkeypatch.setitem(checkers, "uri", (_refuse, ()))
+    before = dict(checkers)
+    fresh = format_checker()
+    assert not fresh.conforms("urn:x", "uri")
+    assert fresh.conforms("09:30:00Z", "time") and not fresh.conforms("09:30Z", "time")
+    assert fresh.conforms("2026-03-14", "date") and not fresh.conforms("2026-3-14", "date")
+    assert checkers == before  # jsonschema's own checker left as it was (time not added to it)

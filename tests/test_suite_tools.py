@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from scorer.suite.model import Tool
 from scorer.suite.tools import TOOL_NAME_RULE, build_tools, shown_name
 
 PARAMETERS = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}
@@ -116,3 +117,37 @@ def test_a_tool_after_a_bad_one_is_still_built() -> None:
         'tools.b.function.parameters: must be a schema with "type": "object"',
     ]
     assert list(tools) == ["c"]
+
+
+def test_a_bad_strict_flag_does_not_stop_the_tools_after_it() -> None:
+    # "a" is refused for its flag; "b", after it in name order, is still built.
+    raw = {"a": spec("a", strict="yes"), "b": spec("b", {"type": "object"})}
+    tools, problems = build_tools(raw)
+    assert problems == ["tools.a.function.strict: must be true or false"]
+    assert list(tools) == ["b"]
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_each_tool_validates_against_its_own_parameters(whole: bool) -> None:
+    parameters = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    tools, _ = build_tools({"c": spec("c", parameters)}, whole=whole)
+    # getattr: a validator that is missing fails this assertion rather than raising.
+    assert getattr(tools["c"].validator, "schema", None) == parameters
+    assert tools["c"].is_valid({"n": 1}) is True
+    assert tools["c"].is_valid({"n": "1"}) is False
+
+
+def test_a_refused_name_does_not_stop_the_tools_after_it() -> None:
+    raw = {"a b": spec("a b"), "c": spec("c", {"type": "object"})}
+    tools, problems = build_tools(raw)
+    assert problems == [f"tools['a b']: not a tool name gateways accept: {TOOL_NAME_RULE}"]
+    # A Tool compares by name and spec (its validator is left out of ==).
+    assert tools == {"c": Tool(name="c", spec=raw["c"], validator=None)}
+
+
+def test_a_whole_schemas_problem_is_placed_under_its_tool() -> None:
+    raw = {"t": spec("t", {"type": "object", "minLength": -1})}
+    assert build_tools(raw, whole=True) == (
+        {},
+        ["tools.t.function.parameters.minLength: -1 is less than the minimum of 0"],
+    )

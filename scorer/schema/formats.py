@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -65,17 +66,36 @@ def is_uri(instance: object) -> bool:
     return not isinstance(instance, str) or _URI_RE.fullmatch(instance) is not None
 
 
+# The three formats jsonschema checks only with its optional packages, checked here instead.
+OWN_CHECKS: tuple[tuple[str, Callable[[object], bool]], ...] = (
+    ("date-time", is_date_time),
+    ("time", is_time),
+    ("uri", is_uri),
+)
+
+
+def make_format_checker(checkers: Mapping[str, Any], replace: bool) -> Any:
+    """A jsonschema ``FormatChecker`` of ``checkers`` (jsonschema's checks by format name) with
+    ``OWN_CHECKS`` registered: over a check ``checkers`` has of the same name when ``replace``,
+    else only where it has none. The one place both an own suite's schemas and ``suite new``'s
+    drafted references (scorer/suite/draft/reference.py) get their format checks from."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker(formats=())
+    checker.checkers = dict(checkers)
+    for name, check in OWN_CHECKS:
+        if replace or name not in checker.checkers:
+            checker.checks(name)(check)
+    return checker
+
+
 @lru_cache(maxsize=1)
 def format_checker() -> Any:
-    """Draft 2020-12's format checker with ``date-time``, ``time`` and ``uri`` added, limited to
-    ``CHECKED_FORMATS`` (an unlisted format is an annotation)."""
-    from jsonschema import Draft202012Validator, FormatChecker
+    """Draft 2020-12's format checker with ``date-time``, ``time`` and ``uri`` checked here (even
+    where jsonschema's optional packages would check them: the same verdicts on every install),
+    limited to ``CHECKED_FORMATS`` (an unlisted format is an annotation)."""
+    from jsonschema import Draft202012Validator
 
-    base = Draft202012Validator.FORMAT_CHECKER
-    checker = FormatChecker(formats=())
-    for name in CHECKED_FORMATS:
-        if name in base.checkers:
-            checker.checkers[name] = base.checkers[name]
-    for name, check in (("date-time", is_date_time), ("time", is_time), ("uri", is_uri)):
-        checker.checks(name)(check)
-    return checker
+    base = Draft202012Validator.FORMAT_CHECKER.checkers
+    listed = {name: base[name] for name in CHECKED_FORMATS if name in base}
+    return make_format_checker(listed, replace=True)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from scorer.schema.budget import resolve_pointer
-from scorer.schema.formats import is_date_time, is_time, is_uri
+from scorer.schema.formats import make_format_checker
 from scorer.suite.draft.samples import Undecided, sample
 
 
@@ -86,14 +86,10 @@ def schema_errors(schema: Any, arguments: dict[str, Any]) -> list[tuple[str, str
 
 @lru_cache(maxsize=1)
 def format_checker() -> Any:
-    """Draft 2020-12's format checker, with date-time, time and uri checked as an own suite's
-    schemas are (scorer/schema/formats.py: RFC 3339, seconds required, and RFC 3986) when
-    jsonschema's optional packages for them (rfc3339-validator, rfc3987) are not installed."""
-    from jsonschema import Draft202012Validator, FormatChecker
+    """Draft 2020-12's format checker, every format jsonschema checks as installed, with
+    date-time, time and uri checked as an own suite's schemas are (scorer/schema/formats.py: RFC
+    3339, seconds required, and RFC 3986) when jsonschema's optional packages for them
+    (rfc3339-validator, rfc3987) are not installed."""
+    from jsonschema import Draft202012Validator
 
-    checker = FormatChecker(())
-    checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
-    for name, check in (("date-time", is_date_time), ("time", is_time), ("uri", is_uri)):
-        if name not in checker.checkers:
-            checker.checks(name)(check)
-    return checker
+    return make_format_checker(Draft202012Validator.FORMAT_CHECKER.checkers, replace=False)
