@@ -130,6 +130,8 @@ NONE = Undecided("the schema accepts no value")
         # A length of 8.0 is JSON Schema's integer 8 (the metaschema takes it).
         ({"type": "string", "minLength": 8.0}, "city", "Lisbonxx"),
         ({"type": "string", "maxLength": 3.0}, "city", "Lis"),
+        # A count that is no whole number (the metaschema refuses it) is not read.
+        ({"type": "string", "minLength": 0.0, "maxLength": 2.5}, "city", "Lisbon"),
     ],
 )
 def test_sample(schema: Any, name: str, expected: Any) -> None:
