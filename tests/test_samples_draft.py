@@ -104,6 +104,34 @@ NONE = Undecided("the schema accepts no value")
         ({"exclusiveMaximum": 2}, "x", 1),
         ({"multipleOf": 3}, "x", 3),
         ({"description": "x"}, "city", "Lisbon"),
+        # Each keyword alone tells an object or an array.
+        ({"properties": {"a": {}}}, "city", {}),
+        ({"required": ["a"]}, "city", {"a": "a"}),
+        ({"additionalProperties": False}, "city", {}),
+        ({"minProperties": 0}, "city", {}),
+        ({"items": {"type": "integer"}}, "city", [5]),
+        ({"prefixItems": [{"const": 1}]}, "city", [1]),
+        ({"minItems": 2}, "city", ["Lisbon", "Lisbon 2"]),
+        ({"maxItems": 3}, "city", ["Lisbon"]),
+        ({"uniqueItems": True}, "city", ["Lisbon"]),
+        # Of several types, the first that is not null.
+        ({"type": ["string", "integer"]}, "city", "Lisbon"),
+        ({"type": ["null", "boolean", "integer"]}, "x", True),
+        # A number the name tells: a port.
+        ({"type": "number"}, "port", 8080),
+        ({"type": "integer"}, "port", 8080),
+        # A multipleOf that is not above 0 is not read (the metaschema refuses it).
+        ({"type": "integer", "multipleOf": -2}, "x", 5),
+        # An enum that is no list is not read.
+        ({"enum": "abc", "type": "string"}, "city", "Lisbon"),
+        # A default that is no boolean does not turn a boolean round.
+        ({"type": "boolean", "default": "yes"}, "x", True),
+        ({"type": "boolean", "description": "Verbose (default 1)"}, "x", True),
+        # A length of 8.0 is JSON Schema's integer 8 (the metaschema takes it).
+        ({"type": "string", "minLength": 8.0}, "city", "Lisbonxx"),
+        ({"type": "string", "maxLength": 3.0}, "city", "Lis"),
+        # A count that is no whole number (the metaschema refuses it) is not read.
+        ({"type": "string", "minLength": 0.0, "maxLength": 2.5}, "city", "Lisbon"),
     ],
 )
 def test_sample(schema: Any, name: str, expected: Any) -> None:
@@ -144,144 +172,260 @@ def test_an_optional_argument_avoids_its_default(schema: Any, avoid: bool, expec
     assert sample(schema, "city" if schema.get("type") == "string" else "x", avoid) == expected
 
 
-def test_options() -> None:
-    # null last; the keywords beside anyOf kept; a failing option skipped.
-    assert sample({"anyOf": [{"type": "null"}, {"type": "integer"}]}, "x") == 5
-    assert sample({"anyOf": [{"type": "integer"}], "minimum": 11}, "x") == 12
-    assert (
-        sample({"oneOf": [{"type": "string", "pattern": "(?<=a)"}, {"type": "integer"}]}, "x") == 5
-    )
-    assert sample({"anyOf": [{"type": "null"}]}, "x") is None
-    assert sample({"anyOf": [True]}, "city") == "Lisbon"
-    assert sample({"anyOf": [False]}, "x") == NONE
-    assert sample({"anyOf": [False, {"type": "integer", "minimum": 1, "maximum": 0}]}, "x") == (
-        Undecided("no number fits its bounds")
-    )
-    assert sample({"anyOf": [False], "oneOf": [{"type": "integer"}]}, "x") == NONE
-    assert sample({"anyOf": [], "oneOf": [{"type": "integer"}]}, "x") == 5
-    # A default beside anyOf is avoided as one inside it is (it was dropped before the options).
-    assert sample({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True) == "c"
-    flag = {"anyOf": [{"type": "boolean"}, {"type": "null"}], "default": True}
-    assert sample(flag, "x", True) is False
-    # An option's own default wins over the one beside it.
-    inner = {"anyOf": [{"enum": ["a", "b", "c"], "default": "c"}], "default": "b"}
-    assert sample(inner, "x", True) == "b"
+@pytest.mark.parametrize(
+    ("schema", "name", "avoid", "expected"),
+    [
+        # null last; the keywords beside anyOf kept; a failing option skipped.
+        ({"anyOf": [{"type": "null"}, {"type": "integer"}]}, "x", False, 5),
+        ({"anyOf": [{"type": "integer"}], "minimum": 11}, "x", False, 12),
+        ({"oneOf": [{"type": "string", "pattern": "(?<=a)"}, {"type": "integer"}]}, "x", False, 5),
+        ({"anyOf": [{"type": "null"}]}, "x", False, None),
+        ({"anyOf": [True]}, "city", False, "Lisbon"),
+        ({"anyOf": [False]}, "x", False, NONE),
+        (
+            {"anyOf": [False, {"type": "integer", "minimum": 1, "maximum": 0}]},
+            "x",
+            False,
+            Undecided("no number fits its bounds"),
+        ),
+        ({"anyOf": [False], "oneOf": [{"type": "integer"}]}, "x", False, NONE),
+        ({"anyOf": [], "oneOf": [{"type": "integer"}]}, "x", False, 5),
+        # A default beside anyOf is avoided as one inside it is (it was dropped before the options).
+        ({"anyOf": [{"enum": ["a", "b", "c"]}], "default": "b"}, "x", True, "c"),
+        ({"anyOf": [{"type": "boolean"}, {"type": "null"}], "default": True}, "x", True, False),
+        # An option's own default wins over the one beside it.
+        ({"anyOf": [{"enum": ["a", "b", "c"], "default": "c"}], "default": "b"}, "x", True, "b"),
+    ],
+)
+def test_options(schema: dict[str, Any], name: str, avoid: bool, expected: Any) -> None:
+    value = sample(schema, name, avoid)
+    assert value == expected and type(value) is type(expected)
+
+
+def test_a_default_is_kept_unless_asked() -> None:
+    # avoid_default is False unless given: a required argument may well be its default.
+    assert sample({"enum": ["a", "b", "c"], "default": "b"}, "x") == "b"
+    assert sample({"type": "integer", "default": 5}, "x") == 5
+
+
+def test_options_with_every_argument_given() -> None:
     assert sample({"anyOf": [{"type": "integer"}]}, "x", False, None, False) == 5
 
 
-def test_arrays() -> None:
-    strings = {"type": "array", "items": {"type": "string"}}
-    assert sample(strings, "tags") == ["finance"]  # a tags item is a tag
-    assert sample({**strings, "minItems": 3}, "tags") == ["finance", "finance 2", "finance 3"]
-    assert sample({"type": "array", "minItems": 2, "items": {"const": "v1"}}, "x") == ["v1", "v12"]
-    ints = {"type": "array", "minItems": 3, "items": {"type": "integer"}}
-    assert sample(ints, "ids") == [5, 6, 7]
-    bools = {"type": "array", "minItems": 2, "items": {"type": "boolean"}}
-    assert sample(bools, "x") == [True, True]
-    assert sample({**bools, "uniqueItems": True}, "x") == Undecided(
-        "uniqueItems: distinct items could not be made"
-    )
-    assert sample({**ints, "uniqueItems": True}, "x") == [5, 6, 7]
-    assert sample({"type": "array", "maxItems": 0}, "x") == []
-    assert sample({"type": "array", "minItems": 2, "maxItems": 1}, "x") == Undecided(
-        "maxItems is below minItems"
-    )
-    assert sample(
-        {"type": "array", "minItems": 3, "maxItems": 5, "items": {"type": "integer"}}, "x"
-    ) == [5, 6, 7]
-    assert sample({"type": "array", "minItems": 101}, "x") == Undecided(
-        "minItems 101 is more than the 100 items suite new writes"
-    )
-    assert len(sample({"type": "array", "minItems": 100, "items": {"type": "integer"}}, "x")) == 100
-    pair = {
-        "type": "array",
-        "prefixItems": [{"type": "integer"}, {"type": "string"}],
-        "minItems": 3,
-        "items": {"type": "boolean"},
-    }
-    assert sample(pair, "pair") == [5, "pair 2", True]
-    assert sample({"type": "array", "prefixItems": "no", "items": {"type": "integer"}}, "x") == [5]
-    assert sample({"type": "array"}, "city") == ["Lisbon"]
-    assert sample({"type": "array", "minItems": 2, "items": {}}, "v2") == ["v2", "v22"]
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_INTS = {"type": "array", "minItems": 3, "items": {"type": "integer"}}
+_BOOLS = {"type": "array", "minItems": 2, "items": {"type": "boolean"}}
 
 
-def test_objects() -> None:
-    schema = {
-        "type": "object",
-        "required": ["b", 3],
-        "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
-    }
-    assert sample(schema, "x") == {"b": "b"}
-    assert sample(schema, "x", full=True) == {"b": "b", "a": 5}
-    many = {"type": "object", "properties": {f"p{i:02}": {"const": i} for i in range(14)}}
-    assert sample(many, "x", full=True) == {f"p{i:02}": i for i in range(12)}
-    assert sample({"properties": {"a": {}, "b": {}}, "minProperties": 1}, "x") == {"a": "a"}
-    assert sample({"properties": {"a": {}}, "required": ["a"], "minProperties": 1}, "x") == {
-        "a": "a"
-    }
-    assert sample({"required": ["n"], "additionalProperties": {"type": "integer"}}, "x") == {"n": 5}
-    assert sample({"required": ["city"], "additionalProperties": True}, "x") == {"city": "Lisbon"}
-    assert sample({"required": ["n"], "properties": {"n": True}}, "x") == {"n": "n"}
-    assert sample({"required": ["n"], "additionalProperties": False}, "x") == Undecided(
-        "required 'n' is not allowed"
-    )
-    assert sample({"type": "object", "properties": [1]}, "x") == {}
-    assert sample({"type": "object", "properties": {"a": {"type": "integer"}}}, "x") == {}
-
-
-def test_refs_and_all_of() -> None:
-    root = {
-        "$defs": {
-            "A": {"type": "integer"},
-            "F": False,
-            "T": True,
-            "N": {
-                "type": "object",
-                "properties": {"next": {"$ref": "#/$defs/N"}},
-                "required": ["next"],
+@pytest.mark.parametrize(
+    ("schema", "name", "expected"),
+    [
+        (_STRINGS, "tags", ["finance"]),  # a tags item is a tag
+        ({**_STRINGS, "minItems": 3}, "tags", ["finance", "finance 2", "finance 3"]),
+        ({"type": "array", "minItems": 2, "items": {"const": "v1"}}, "x", ["v1", "v12"]),
+        (_INTS, "ids", [5, 6, 7]),
+        (_BOOLS, "x", [True, True]),
+        (
+            {**_BOOLS, "uniqueItems": True},
+            "x",
+            Undecided("uniqueItems: distinct items could not be made"),
+        ),
+        ({**_INTS, "uniqueItems": True}, "x", [5, 6, 7]),
+        ({"type": "array", "maxItems": 0}, "x", []),
+        ({"type": "array", "maxItems": 0, "uniqueItems": True}, "x", []),
+        (
+            {"type": "array", "minItems": 2, "maxItems": 1},
+            "x",
+            Undecided("maxItems is below minItems"),
+        ),
+        (
+            {"type": "array", "minItems": 3, "maxItems": 5, "items": {"type": "integer"}},
+            "x",
+            [5, 6, 7],
+        ),
+        (
+            {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}},
+            "x",
+            [5, 6],
+        ),
+        (
+            {"type": "array", "minItems": 101},
+            "x",
+            Undecided("minItems 101 is more than the 100 items suite new writes"),
+        ),
+        (
+            {
+                "type": "array",
+                "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                "minItems": 3,
+                "items": {"type": "boolean"},
             },
-            "L": {"$ref": "#/$defs/A", "minimum": 100},
-        }
+            "pair",
+            [5, "pair 2", True],
+        ),
+        ({"type": "array", "prefixItems": "no", "items": {"type": "integer"}}, "x", [5]),
+        ({"type": "array"}, "city", ["Lisbon"]),
+        ({"type": "array", "minItems": 2, "items": {}}, "v2", ["v2", "v22"]),
+        # An item keeps its default: only the optional argument itself avoids its own.
+        ({"type": "array", "items": {"type": "integer", "default": 5}}, "x", [5]),
+        # A count of 2.0 is JSON Schema's integer 2 (the metaschema takes it).
+        ({"type": "array", "minItems": 2.0, "items": {"type": "integer"}}, "x", [5, 6]),
+        ({"type": "array", "maxItems": 0.0}, "x", []),
+        (
+            {"type": "array", "minItems": 3, "maxItems": 2.0},
+            "x",
+            Undecided("maxItems is below minItems"),
+        ),
+    ],
+)
+def test_arrays(schema: dict[str, Any], name: str, expected: Any) -> None:
+    assert sample(schema, name) == expected
+
+
+def test_an_array_of_a_hundred() -> None:
+    value = sample({"type": "array", "minItems": 100, "items": {"type": "integer"}}, "x")
+    assert value == list(range(5, 105))
+
+
+_TWO = {
+    "type": "object",
+    "required": ["b", 3],
+    "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+}
+_MANY = {"type": "object", "properties": {f"p{i:02}": {"const": i} for i in range(14)}}
+
+
+@pytest.mark.parametrize(
+    ("schema", "full", "expected"),
+    [
+        (_TWO, False, {"b": "b"}),
+        (_TWO, True, {"b": "b", "a": 5}),
+        (_MANY, True, {f"p{i:02}": i for i in range(12)}),
+        ({"properties": {"a": {}, "b": {}}, "minProperties": 1}, False, {"a": "a"}),
+        ({"properties": {"a": {}}, "required": ["a"], "minProperties": 1}, False, {"a": "a"}),
+        ({"required": ["n"], "additionalProperties": {"type": "integer"}}, False, {"n": 5}),
+        ({"required": ["city"], "additionalProperties": True}, False, {"city": "Lisbon"}),
+        ({"required": ["n"], "properties": {"n": True}}, False, {"n": "n"}),
+        (
+            {"required": ["n"], "additionalProperties": False},
+            False,
+            Undecided("required 'n' is not allowed"),
+        ),
+        # A listed property is allowed whatever additionalProperties says.
+        (
+            {
+                "required": ["n"],
+                "properties": {"n": {"type": "integer"}},
+                "additionalProperties": False,
+            },
+            False,
+            {"n": 5},
+        ),
+        ({"type": "object", "properties": [1]}, False, {}),
+        ({"type": "object", "properties": {"a": {"type": "integer"}}}, False, {}),
+        ({"type": "object"}, False, {}),
+        (
+            {"type": "object", "properties": {"a": {}, "b": {}}, "minProperties": 1.0},
+            False,
+            {"a": "a"},
+        ),
+    ],
+)
+def test_objects(schema: dict[str, Any], full: bool, expected: Any) -> None:
+    assert sample(schema, "x", full=full) == expected
+
+
+_ROOT = {
+    "$defs": {
+        "A": {"type": "integer"},
+        "F": False,
+        "T": True,
+        "N": {
+            "type": "object",
+            "properties": {"next": {"$ref": "#/$defs/N"}},
+            "required": ["next"],
+        },
+        "L": {"$ref": "#/$defs/A", "minimum": 100},
+        "R": {"type": "array", "items": {"$ref": "#/$defs/R"}},
+        "five": 5,
     }
-    assert sample({"$ref": "#/$defs/A"}, "x", root=root) == 5
-    assert sample({"$ref": "#/$defs/A", "minimum": 11}, "x", root=root) == 12
-    assert sample({"$ref": "#/$defs/L"}, "x", root=root) == 101
-    assert sample({"$ref": "#/$defs/T"}, "city", root=root) == "Lisbon"
-    assert sample({"$ref": "#/$defs/F"}, "x", root=root) == NONE
-    assert sample({"$ref": "#/$defs/Z"}, "x", root=root) == Undecided(
-        "$ref '#/$defs/Z' does not resolve"
-    )
-    assert sample({"$ref": "#/$defs/N"}, "x", root=root) == Undecided(
-        "a recursive schema (#/$defs/N inside itself)"
-    )
-    # Without a root, the schema is its own document.
-    assert sample({"$ref": "#/$defs/A", "$defs": {"A": {"const": 1}}}, "x") == 1
-    both = {
-        "allOf": [
-            {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
-            {"properties": {"b": {"type": "string"}}, "required": ["b", "a"]},
-            True,
-        ]
-    }
-    assert sample(both, "x") == {"a": 5, "b": "b"}
-    assert sample({"allOf": [{"$ref": "#/$defs/A"}], "maximum": 3}, "x", root=root) == 2
-    assert sample({"allOf": [], "type": "integer"}, "x") == 5
+}
 
 
-def test_refs_nest_at_most_64_deep() -> None:
-    def chain(links: int) -> dict[str, Any]:
-        defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(links)}
-        return {"$defs": {**defs, f"d{links}": {"const": 1}}}
+@pytest.mark.parametrize(
+    ("schema", "name", "expected"),
+    [
+        ({"$ref": "#/$defs/A"}, "x", 5),
+        ({"$ref": "#/$defs/A", "minimum": 11}, "x", 12),
+        ({"$ref": "#/$defs/L"}, "x", 101),
+        ({"$ref": "#/$defs/T"}, "city", "Lisbon"),
+        ({"$ref": "#/$defs/F"}, "x", NONE),
+        ({"$ref": "#/$defs/Z"}, "x", Undecided("$ref '#/$defs/Z' does not resolve")),
+        # A pointer to a value that is no schema (neither an object nor a boolean).
+        ({"$ref": "#/$defs/five"}, "x", Undecided("$ref '#/$defs/five' does not resolve")),
+        ({"$ref": "#/$defs/N"}, "x", Undecided("a recursive schema (#/$defs/N inside itself)")),
+        # Refs below an array's items: followed, and a recursive one is seen there too.
+        ({"type": "array", "items": {"$ref": "#/$defs/A"}}, "ids", [5]),
+        ({"$ref": "#/$defs/R"}, "x", Undecided("a recursive schema (#/$defs/R inside itself)")),
+        ({"allOf": [{"$ref": "#/$defs/A"}], "maximum": 3}, "x", 2),
+    ],
+)
+def test_refs(schema: dict[str, Any], name: str, expected: Any) -> None:
+    assert sample(schema, name, root=_ROOT) == expected
 
-    assert sample({"$ref": "#/$defs/d1"}, "x", root=chain(63)) == 1
-    assert sample({"$ref": "#/$defs/d1"}, "x", root=chain(64)) == Undecided("$ref nests too deep")
+
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        # Without a root, the schema is its own document.
+        ({"$ref": "#/$defs/A", "$defs": {"A": {"const": 1}}}, 1),
+        (
+            {
+                "allOf": [
+                    {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                    {"properties": {"b": {"type": "string"}}, "required": ["b", "a"]},
+                    True,
+                ]
+            },
+            {"a": 5, "b": "b"},
+        ),
+        ({"allOf": [], "type": "integer"}, 5),
+    ],
+)
+def test_all_of(schema: dict[str, Any], expected: Any) -> None:
+    assert sample(schema, "x") == expected
+
+
+def _chain(links: int, last: dict[str, Any]) -> dict[str, Any]:
+    defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(links)}
+    return {"$defs": {**defs, f"d{links}": last}}
+
+
+@pytest.mark.parametrize(
+    ("links", "last", "expected"),
+    [
+        (63, {"const": 1}, 1),
+        (64, {"const": 1}, Undecided("$ref nests too deep")),
+        # An allOf that is no list is not read: it costs no step of the 64.
+        (63, {"const": 1, "allOf": "no"}, 1),
+    ],
+)
+def test_refs_nest_at_most_64_deep(links: int, last: dict[str, Any], expected: Any) -> None:
+    assert sample({"$ref": "#/$defs/d1"}, "x", root=_chain(links, last)) == expected
 
 
 def test_values_are_bounded() -> None:
     big = {"type": "array", "minItems": 100, "items": {"type": "array", "minItems": 100}}
     assert sample(big, "x") == Undecided("a value of more than 10000 parts or 64 levels")
+
+
+def test_values_of_10000_parts_are_made() -> None:
     fits = {"type": "array", "minItems": 99, "items": {"type": "array", "minItems": 100}}
-    assert len(sample(fits, "x")) == 99  # 1 + 99 * 101 = 10,000 parts
+    value = sample(fits, "x")  # 1 + 99 * 101 = 10,000 parts
+    assert isinstance(value, list) and len(value) == 99
+
+
+def test_values_of_64_levels_are_made() -> None:
     deep: Any = {"const": 1}
     for _ in range(64):
         deep = {"type": "array", "items": deep}
@@ -294,19 +438,71 @@ def test_values_are_bounded() -> None:
     )
 
 
-def test_merge() -> None:
-    base = {"type": "object", "properties": {"a": 1, "b": 2}, "required": ["a", "b"], "x": 1}
-    extra = {"properties": {"b": 3, "c": 4}, "required": ["c", "a"], "x": 2}
-    assert _merge(base, extra) == {
-        "type": "object",
-        "properties": {"a": 1, "b": 3, "c": 4},
-        "required": ["a", "b", "c"],
-        "x": 2,
-    }
-    assert _merge({"properties": {"a": 1}}, {"properties": None}) == {"properties": None}
-    assert _merge({"required": ["a"]}, {"required": "b"}) == {"required": "b"}
-    assert _merge({"properties": [1]}, {"properties": {"a": 1}}) == {"properties": {"a": 1}}
-    assert _merge({"required": None}, {"required": ["a"]}) == {"required": ["a"]}
+@pytest.mark.parametrize(
+    ("base", "extra", "expected"),
+    [
+        (
+            {"type": "object", "properties": {"a": 1, "b": 2}, "required": ["a", "b"], "x": 1},
+            {"properties": {"b": 3, "c": 4}, "required": ["c", "a"], "x": 2},
+            {
+                "type": "object",
+                "properties": {"a": 1, "b": 3, "c": 4},
+                "required": ["a", "b", "c"],
+                "x": 2,
+            },
+        ),
+        ({"properties": {"a": 1}}, {"properties": None}, {"properties": None}),
+        ({"required": ["a"]}, {"required": "b"}, {"required": "b"}),
+        ({"properties": [1]}, {"properties": {"a": 1}}, {"properties": {"a": 1}}),
+        ({"required": None}, {"required": ["a"]}, {"required": ["a"]}),
+    ],
+)
+def test_merge(base: dict[str, Any], extra: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert _merge(base, extra) == expected
+
+
+def _spelt_otherwise(keyword: str, value: Any) -> dict[str, Any]:
+    """``value`` under keys that read like ``keyword`` but are not it: JSON Schema's keywords are
+    case-sensitive, so ``PROPERTIES`` or ``prefixitems`` is an unknown keyword, ignored."""
+    keys = (keyword.lower(), keyword.upper(), f"XX{keyword}XX")
+    return {key: value for key in keys if key != keyword}
+
+
+def test_merge_reads_its_keywords_as_spelt() -> None:
+    others = {**_spelt_otherwise("properties", {"z": 0}), **_spelt_otherwise("required", ["z"])}
+    base = {"properties": {"a": 1}, "required": ["a"], **others}
+    extra = {"properties": {"b": 2}, "required": ["b"], **others}
+    assert _merge(base, extra) == {"properties": {"a": 1, "b": 2}, "required": ["a", "b"], **others}
+
+
+@pytest.mark.parametrize(
+    ("schema", "avoid", "expected"),
+    [
+        ({"const": 5, **_spelt_otherwise("const", 6)}, False, 5),
+        ({"type": "integer", "default": 5, **_spelt_otherwise("default", 7)}, True, 7),
+        (
+            {
+                "type": "array",
+                "prefixItems": [{"const": 1}],
+                **_spelt_otherwise("prefixItems", [2]),
+            },
+            False,
+            [1],
+        ),
+        (
+            {
+                "type": "object",
+                "required": ["a"],
+                "properties": {"a": {"const": 1}},
+                **_spelt_otherwise("properties", {"a": {"const": 2}}),
+            },
+            False,
+            {"a": 1},
+        ),
+    ],
+)
+def test_keywords_are_read_as_spelt(schema: dict[str, Any], avoid: bool, expected: Any) -> None:
+    assert sample(schema, "x", avoid) == expected
 
 
 @pytest.mark.parametrize(
@@ -375,6 +571,13 @@ def test_string_tries_in_order() -> None:
     assert sample({"type": "string", "pattern": "^a", "minLength": 3}, "x") == Undecided(
         "no string fits its pattern, format and length (x)"
     )
+
+
+def test_string_third_seed() -> None:
+    # "tag" and "tag2" give "b", the default; "tag3" gives "a": the third example is taken.
+    assert [pattern_example("^[ab]$", "tag" + seed) for seed in ("", "2", "3")] == ["b", "b", "a"]
+    schema = {"type": "string", "pattern": "^[ab]$", "default": "b"}
+    assert sample(schema, "tag", True) == "a"
 
 
 def _nested(levels: int) -> dict[str, Any]:

@@ -6,13 +6,12 @@ first option of ``anyOf``/``oneOf`` that is not ``null`` taken; an enum gives it
 (both neighbours exist, and it is rarely the default), a number sits inside its bounds (exclusive
 ones and ``multipleOf`` too), a string satisfies its ``format`` (date, date-time, time, email, uri,
 uuid, ipv4, ...), its ``pattern`` (generated from it, scorer/suite/draft/pattern_sample.py) and its
-length, an
-array has ``minItems`` items (distinct under ``uniqueItems``), an object its required properties
-(and, when ``full``, its optional ones). Where the schema says little, the name and description
-choose (scorer/suite/draft/value_hints.py). An optional argument avoids its stated default, so
-leaving it out is
-a different answer. ``Undecided`` (with its reason) when no value can be made: the author picks it.
-The schema was checked and bounded first (scorer/schema/budget.py); values are bounded here too.
+length, an array has ``minItems`` items (distinct under ``uniqueItems``), an object its required
+properties (and, when ``full``, its optional ones). Where the schema says little, the name and
+description choose (scorer/suite/draft/value_hints.py). An optional argument avoids its stated
+default, so leaving it out is a different answer. ``Undecided`` (with its reason) when no value can
+be made: the author picks it. The schema was checked and bounded first (scorer/schema/budget.py);
+values are bounded here too.
 """
 
 from __future__ import annotations
@@ -39,9 +38,6 @@ class Undecided:
     """No value made: why, for the case's draft note."""
 
     reason: str = "the schema does not let one be made"
-
-
-UNDECIDED: Any = Undecided()
 
 
 class _Stop(Exception):
@@ -79,10 +75,8 @@ class _Walk:
                 if target is False:
                     raise _Stop("the schema accepts no value")
                 rest = {k: v for k, v in schema.items() if k != "$ref"}
-                schema, refs = (
-                    {**(target if isinstance(target, dict) else {}), **rest},
-                    (*refs, ref),
-                )
+                schema = {**(target if isinstance(target, dict) else {}), **rest}
+                refs = (*refs, ref)
                 continue
             parts = schema.get("allOf")
             if isinstance(parts, list) and parts:
@@ -157,11 +151,11 @@ class _Walk:
     def array(
         self, schema: dict[str, Any], name: str, depth: int, refs: tuple[str, ...], full: bool
     ) -> list[Any]:
-        low = schema.get("minItems", 0)
+        low = _count(schema, "minItems", 0)
         count = max(1, low)
         if count > MAX_ITEMS:  # a value of 300,000,000 items is not drafted: the author decides
             raise _Stop(f"minItems {count} is more than the {MAX_ITEMS} items suite new writes")
-        high = schema.get("maxItems")
+        high = _count(schema, "maxItems")
         if isinstance(high, int) and high < count:
             if high < low:
                 raise _Stop("maxItems is below minItems")
@@ -184,7 +178,7 @@ class _Walk:
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         required = [n for n in schema.get("required", []) if isinstance(n, str)]
         names = required + [n for n in props if n not in required][: MAX_OPTIONAL if full else 0]
-        wanted = schema.get("minProperties", 0)
+        wanted = _count(schema, "minProperties", 0)
         if len(names) < wanted:
             names += [n for n in props if n not in names][: wanted - len(names)]
         out: dict[str, Any] = {}
@@ -220,6 +214,12 @@ def _kind(schema: dict[str, Any]) -> str:
     if keys & {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}:
         return "number"
     return "string"
+
+
+def _count(schema: dict[str, Any], key: str, default: Any = None) -> Any:
+    """A count keyword as an int: JSON Schema's integers include 2.0, which range() refuses."""
+    value = schema.get(key, default)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _numbered(item: Any, index: int) -> Any:
@@ -270,8 +270,8 @@ def _number(schema: dict[str, Any], kind: str, name: str, default: Any) -> Any:
 
 
 def _string(schema: dict[str, Any], name: str, default: Any) -> str:
-    low = schema.get("minLength", 0)
-    high = schema.get("maxLength")
+    low = _count(schema, "minLength", 0)
+    high = _count(schema, "maxLength")
     if low > MAX_LENGTH:  # a string of 1,500,000,000 characters is not drafted
         raise _Stop(f"minLength {low} is more than the {MAX_LENGTH} characters suite new writes")
     pattern = schema.get("pattern")
