@@ -14,6 +14,7 @@ from lobstack_eval.main import main
 from replay.drift.load import run_record
 from scorer.drift.history import (
     Identity,
+    MovedCase,
     RunRecord,
     analyse,
     identity_changes,
@@ -84,12 +85,9 @@ def test_cases_moved_by_half_or_from_never_failing() -> None:
         runs.append(_run(f"r{n:02d}", f"2026-01-{n + 1:02d}", cases))
     report = analyse(runs)
     assert report.status == "changed" and report.last_stable == 19
-    moved = {
-        c.case_id: (c.passed_before, c.scored_before, c.passed_since, c.scored_since)
-        for c in report.moved
-    }
-    assert moved["s"] == (20, 20, 2, 3) and moved["h"] == (10, 20, 0, 3)
-    assert "f" not in moved and len(moved) == 22
+    # the 20 broken cases (drop 1) in id order, then h (drop 0.5), then s (1/3)
+    broken = tuple(MovedCase(c, 20, 20, 0, 3) for c in sorted(f"c{i}" for i in range(20)))
+    assert report.moved == (*broken, MovedCase("h", 10, 20, 0, 3), MovedCase("s", 20, 20, 2, 3))
 
 
 def test_repeats_count_passed_and_scored_trials() -> None:
