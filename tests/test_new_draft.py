@@ -127,7 +127,9 @@ def _ratio(one: str, other: str) -> float:
     return difflib.SequenceMatcher(None, one, other).ratio()
 
 
-@pytest.fixture(scope="module")
+# Function scope: under mutmut only the test that first runs a module-scoped fixture is mapped to
+# the functions it calls, so the others would never see a mutant of draft_suite.
+@pytest.fixture
 def suite() -> dict[str, Any]:
     taken = [TakenResult("get_weather", {"city": "Lisbon"}, "Sunny")]
     origin = {"kind": "mcp", "server": {"name": "Notes"}}
