@@ -7,9 +7,9 @@ makes of a view, nested up to ``MAX_DEPTH`` decodings:
 - ``escapes``: every escape undone at once: HTML character references (named, decimal, hex),
   JSON ``\\uXXXX`` and ``\\n``-style escapes, ``\\xXX``, URL ``%XX`` and quoted-printable ``=XX``
   and soft line breaks (escapes of several kinds mixed or nested take one layer each);
-- ``base64``: every run of base64 characters (standard and URL-safe mixed, whitespace and line
-  breaks inside ignored, padded or not) decoded at each of its 4 character offsets;
-- ``hex``: every run of hex digits (either case, whitespace ignored) decoded at both offsets;
+- ``base64``: every run of base64 characters (standard and URL-safe mixed, line breaks inside
+  ignored, padded or not; a space ends a run) decoded at each of its 4 character offsets;
+- ``hex``: every run of hex digits (either case, line breaks ignored) decoded at both offsets;
 - ``UTF-16`` / ``UTF-32``: every run of ASCII characters written in UTF-16 or UTF-32 (either byte
   order, at any offset, with or without a byte order mark) read as text.
 
@@ -196,8 +196,9 @@ _BREAKS = b"\r\n"
 
 def _offsets(stream: bytes, quantum: int, decode: Callable[[bytes], bytes]) -> list[bytes]:
     """``stream`` decoded from each of its first ``quantum`` offsets. The runs of a view are joined
-    into one stream: a run that starts at any offset in it is read aligned from one of them (the
-    junctions decode to noise), so there is no call per run."""
+    into one stream: a run that starts at any offset in it is read aligned from one of them (a
+    junction decodes to noise, or, after a run of whole quanta, goes on into the next run), so
+    there is no call per run."""
     decoded = []
     for offset in range(quantum):
         chunk = stream[offset:]
