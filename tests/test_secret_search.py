@@ -326,3 +326,24 @@ def test_kept_runs_are_cut_at_each_byte_that_is_not_text() -> None:
 def test_a_text_with_a_lone_surrogate_is_searched() -> None:
     # a str that is not valid UTF-8 (a lone surrogate) is read as its surrogatepass bytes
     assert examine("\udc80 " + KEY, SECRETS) == Finding((), WHOLE)
+
+
+def test_a_credential_beyond_ascii_is_found_in_a_decoded_view() -> None:
+    """A base URL's password may be any text: its UTF-8 bytes stay in a decoded view (a view kept
+    only printable ASCII, so ``p\\u00e4sswort1234`` in hex or in wrapped base64 was found in none
+    and stayed in the cassette)."""
+    from recorder.secrets import scrub_text
+
+    password = "p\u00e4sswort1234"  # 12 characters, 13 bytes: a leak only whole
+    written = ("user:" + password).encode().hex()  # 757365723a70c3a4...
+    assert examine(written, (password,)) == Finding(("hex",), WHOLE)
+    assert scrub_text(written, (password,)) == "[removed: held a credential in hex]"
+    # no 16 ASCII characters in a row; a line break inside its base64 (no known form matches)
+    long = "Schl\u00fcssel-f\u00fcr-die-T\u00fcr-1234"
+    mime = base64.b64encode(b"x" * 50 + long.encode())
+    assert examine(mime[:80] + b"\r\n" + mime[80:], (long,)) == Finding(("base64",), WHOLE)
+    # the alphabet grows by the credential's own bytes only: noise of other bytes stays noise
+    assert secret_search._textual(secret_search._needles((password,))) == _table(
+        b"\x00\t\n\r" + bytes(range(0x20, 0x7F)) + b"\xa4\xc3"
+    )
+    assert secret_search._textual(secret_search._needles(SECRETS)) == secret_search._TEXTUAL
