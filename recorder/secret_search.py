@@ -15,8 +15,8 @@ makes of a view, nested up to ``MAX_DEPTH`` decodings:
 
 A view holds a credential when it holds the whole value or a long part of it: ``LONG_PART`` (16)
 consecutive characters, or the whole value when shorter. Each decoded view keeps only its runs at
-least that long of printable ASCII and NUL (so ASCII in UTF-16/32 too) and of the bytes of the
-credentials' own characters beyond ASCII (in UTF-8: a password in any script), so decoded noise (a
+least that long of printable ASCII and NUL (so ASCII in UTF-16/32 too) and of the credentials'
+other bytes (their characters beyond ASCII in UTF-8: a password in any script), so decoded noise (a
 wrong base64 offset, binary data) ends the walk at once, and ordinary answers cost a few passes.
 
 It fails closed: a view still decodable at ``MAX_DEPTH`` decodings, or a walk that would examine
@@ -139,12 +139,12 @@ def _long_runs(data: bytes, table: bytes, least: int) -> list[bytes]:
 
 
 def _textual(needles: tuple[_Needle, ...]) -> bytes:
-    """The table of what a decoded view keeps: printable ASCII and NUL, and every byte of the
-    credentials' characters beyond ASCII. Without those, a password such as ``p\u00e4sswort1234``
-    lost its ``\u00e4`` in every decoded view and was found in none (a leak, in hex or wrapped
-    base64); a few bytes more in the alphabet leave noise as short as before."""
-    beyond = bytes(sorted({byte for needle in needles for byte in needle.value if byte > 0x7F}))
-    return _table(_TEXT + beyond) if beyond else _TEXTUAL
+    """The table of what a decoded view keeps: printable ASCII and NUL, and every other byte of
+    the credentials (UTF-8). Without those, a password such as ``p\u00e4sswort1234`` lost its
+    ``\u00e4`` in every decoded view and was found in none (a leak, in hex or wrapped base64); a
+    few bytes more in the alphabet leave noise as short as before."""
+    own = {byte for needle in needles for byte in needle.value}.difference(_TEXT)
+    return _table(_TEXT + bytes(sorted(own))) if own else _TEXTUAL
 
 
 def _kept(pieces: list[bytes], part: int, textual: bytes = _TEXTUAL) -> bytes:

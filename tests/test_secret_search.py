@@ -342,8 +342,11 @@ def test_a_credential_beyond_ascii_is_found_in_a_decoded_view() -> None:
     long = "Schl\u00fcssel-f\u00fcr-die-T\u00fcr-1234"
     mime = base64.b64encode(b"x" * 50 + long.encode())
     assert examine(mime[:80] + b"\r\n" + mime[80:], (long,)) == Finding(("base64",), WHOLE)
+    # an HTML reference for it (the escapes view)
+    assert examine("user:p&auml;sswort1234", (password,)) == Finding(("escapes",), WHOLE)
     # the alphabet grows by the credential's own bytes only: noise of other bytes stays noise
-    assert secret_search._textual(secret_search._needles((password,))) == _table(
-        b"\x00\t\n\r" + bytes(range(0x20, 0x7F)) + b"\xa4\xc3"
-    )
-    assert secret_search._textual(secret_search._needles(SECRETS)) == secret_search._TEXTUAL
+    text = b"\x00\t\n\r" + bytes(range(0x20, 0x7F))
+    needles = secret_search._needles
+    assert secret_search._textual(needles((password,))) == _table(text + b"\xa4\xc3")
+    assert secret_search._textual(needles(("abc\x7fdefghij",))) == _table(text + b"\x7f")
+    assert secret_search._textual(needles(SECRETS)) == secret_search._TEXTUAL
