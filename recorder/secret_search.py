@@ -7,16 +7,17 @@ makes of a view, nested up to ``MAX_DEPTH`` decodings:
 - ``escapes``: every escape undone at once: HTML character references (named, decimal, hex),
   JSON ``\\uXXXX`` and ``\\n``-style escapes, ``\\xXX``, URL ``%XX`` and quoted-printable ``=XX``
   and soft line breaks (escapes of several kinds mixed or nested take one layer each);
-- ``base64``: every run of base64 characters (standard and URL-safe mixed, whitespace and line
-  breaks inside ignored, padded or not) decoded at each of its 4 character offsets;
-- ``hex``: every run of hex digits (either case, whitespace ignored) decoded at both offsets;
+- ``base64``: every run of base64 characters (standard and URL-safe mixed, line breaks inside
+  ignored, padded or not; a space ends a run) decoded at each of its 4 character offsets;
+- ``hex``: every run of hex digits (either case, line breaks ignored) decoded at both offsets;
 - ``UTF-16`` / ``UTF-32``: every run of ASCII characters written in UTF-16 or UTF-32 (either byte
   order, at any offset, with or without a byte order mark) read as text.
 
 A view holds a credential when it holds the whole value or a long part of it: ``LONG_PART`` (16)
 consecutive characters, or the whole value when shorter. Each decoded view keeps only its runs at
-least that long of printable ASCII and NUL (so ASCII in UTF-16/32 too), so decoded noise (a wrong
-base64 offset, binary data) ends the walk at once, and ordinary answers cost a few passes.
+least that long of printable ASCII and NUL (so ASCII in UTF-16/32 too) and of the credentials'
+other bytes (their characters beyond ASCII in UTF-8: a password in any script), so decoded noise (a
+wrong base64 offset, binary data) ends the walk at once, and ordinary answers cost a few passes.
 
 It fails closed: a view still decodable at ``MAX_DEPTH`` decodings, or a walk that would examine
 more than ``BUDGET_FACTOR`` times the input plus ``BUDGET_FLOOR`` bytes, is reported as suspect.
@@ -113,7 +114,8 @@ def _table(alphabet: bytes) -> bytes:
     return bytes(ord("a") if byte in alphabet else ord(" ") for byte in range(256))
 
 
-_TEXTUAL = _table(b"\x00\t\n\r" + bytes(range(0x20, 0x7F)))
+_TEXT = b"\x00\t\n\r" + bytes(range(0x20, 0x7F))
+_TEXTUAL = _table(_TEXT)
 # Line breaks inside (MIME wraps its lines at 76), but no spaces: words of prose are short runs.
 _BASE64 = _table(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_\r\n")
 _HEX = _table(b"0123456789abcdefABCDEF\r\n")
@@ -136,11 +138,20 @@ def _long_runs(data: bytes, table: bytes, least: int) -> list[bytes]:
     return runs
 
 
-def _kept(pieces: list[bytes], part: int) -> bytes:
-    """The text-like runs of at least ``part`` bytes in ``pieces`` (printable ASCII and NUL, so
-    ASCII in UTF-16 or UTF-32 too, raw or half escaped), each with a few characters besides NUL:
-    all a later view needs."""
-    runs = _long_runs(_SEPARATOR.join(pieces), _TEXTUAL, part)
+def _textual(needles: tuple[_Needle, ...]) -> bytes:
+    """The table of what a decoded view keeps: printable ASCII and NUL, and every other byte of
+    the credentials (UTF-8). Without those, a password such as ``p\u00e4sswort1234`` lost its
+    ``\u00e4`` in every decoded view and was found in none (a leak, in hex or wrapped base64); a
+    few bytes more in the alphabet leave noise as short as before."""
+    own = {byte for needle in needles for byte in needle.value}.difference(_TEXT)
+    return _table(_TEXT + bytes(sorted(own))) if own else _TEXTUAL
+
+
+def _kept(pieces: list[bytes], part: int, textual: bytes = _TEXTUAL) -> bytes:
+    """The text-like runs of at least ``part`` bytes in ``pieces`` (``textual``'s alphabet:
+    printable ASCII and NUL, so ASCII in UTF-16 or UTF-32 too, raw or half escaped, and the
+    credentials' own bytes), each with a few characters besides NUL: all a later view needs."""
+    runs = _long_runs(_SEPARATOR.join(pieces), textual, part)
     return _SEPARATOR.join(r for r in runs if len(r) - r.count(0) >= part // 4)
 
 
@@ -181,13 +192,13 @@ def _unescape(match: re.Match[bytes]) -> bytes:
     return b""  # a quoted-printable soft line break
 
 
-def _escapes(data: bytes, part: int) -> bytes:
+def _escapes(data: bytes, part: int, textual: bytes = _TEXTUAL) -> bytes:
     if not _ESCAPE.search(data):
         return b""
     undone = _ESCAPE.sub(_unescape, data)
     # Only unknown names (``&foo;`` stays as written): nothing to decode, not a layer more. It
     # was one, so "Tom&Jerry;" in an answer read as nested too deeply and was removed.
-    return b"" if undone == data else _kept([undone], part)
+    return b"" if undone == data else _kept([undone], part, textual)
 
 
 _URLSAFE = bytes.maketrans(b"-_", b"+/")
@@ -196,8 +207,9 @@ _BREAKS = b"\r\n"
 
 def _offsets(stream: bytes, quantum: int, decode: Callable[[bytes], bytes]) -> list[bytes]:
     """``stream`` decoded from each of its first ``quantum`` offsets. The runs of a view are joined
-    into one stream: a run that starts at any offset in it is read aligned from one of them (the
-    junctions decode to noise), so there is no call per run."""
+    into one stream: a run that starts at any offset in it is read aligned from one of them (a
+    junction decodes to noise, or, after a run of whole quanta, goes on into the next run), so
+    there is no call per run."""
     decoded = []
     for offset in range(quantum):
         chunk = stream[offset:]
@@ -205,26 +217,27 @@ def _offsets(stream: bytes, quantum: int, decode: Callable[[bytes], bytes]) -> l
     return decoded
 
 
-def _base64(data: bytes, part: int) -> bytes:
+def _base64(data: bytes, part: int, textual: bytes = _TEXTUAL) -> bytes:
     runs = _long_runs(data, _BASE64, -(-4 * part // 3))
     if not runs:
         return b""
     stream = b"".join(runs).translate(_URLSAFE, _BREAKS) + b"A" * 3  # the last run's tail too
-    return _kept(_offsets(stream, 4, binascii.a2b_base64), part)
+    return _kept(_offsets(stream, 4, binascii.a2b_base64), part, textual)
 
 
-def _hex(data: bytes, part: int) -> bytes:
+def _hex(data: bytes, part: int, textual: bytes = _TEXTUAL) -> bytes:
     runs = _long_runs(data, _HEX, 2 * part)
     if not runs:
         return b""
     stream = b"".join(runs).translate(None, _BREAKS)
-    return _kept(_offsets(stream, 2, binascii.unhexlify), part)
+    return _kept(_offsets(stream, 2, binascii.unhexlify), part, textual)
 
 
-def _wide(unit: int) -> Callable[[bytes, int], bytes]:
+def _wide(unit: int) -> Callable[[bytes, int, bytes], bytes]:
     zeros = b"\x00" * (unit - 1)
 
-    def read(data: bytes, part: int) -> bytes:
+    def read(data: bytes, part: int, textual: bytes = _TEXTUAL) -> bytes:
+        # ASCII text only (METHOD.md): ``textual`` is taken for the decodings' one signature
         if zeros not in data:
             return b""
         low = rb"(?:[\x00-\x7f]%s){%d,}" % (re.escape(zeros), part)
@@ -239,7 +252,7 @@ def _wide(unit: int) -> Callable[[bytes, int], bytes]:
     return read
 
 
-_DECODINGS: tuple[tuple[str, Callable[[bytes, int], bytes]], ...] = (
+_DECODINGS: tuple[tuple[str, Callable[[bytes, int, bytes], bytes]], ...] = (
     ("escapes", _escapes),
     ("base64", _base64),
     ("hex", _hex),
@@ -256,6 +269,7 @@ def examine(text: str | bytes, secrets: tuple[str, ...]) -> Finding | None:
         return None
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     part = min(n.part for n in needles)
+    textual = _textual(needles)
     budget = BUDGET_FACTOR * len(data) + BUDGET_FLOOR
     queue: deque[tuple[bytes, tuple[str, ...]]] = deque([(data, ())])
     while queue:
@@ -268,7 +282,7 @@ def examine(text: str | bytes, secrets: tuple[str, ...]) -> Finding | None:
             if length:
                 return Finding(chain, whole=length == len(needle.value))
         for name, decode in _DECODINGS:
-            decoded = decode(view, part)
+            decoded = decode(view, part, textual)
             if not decoded:
                 continue
             if len(chain) == MAX_DEPTH:

@@ -176,3 +176,20 @@ def test_the_body_is_read_in_the_dialect_given() -> None:
     assert reading.response is not None
     assert (reading.response.content, reading.response.finish_reason) == ("hi", "end_turn")
     assert read_body(body) == BodyReading(problem="malformed response: no choices[0]")
+
+
+def test_a_reader_out_of_stack_while_reading_the_answer_says_too_deep() -> None:
+    """The guard around the dialect's reader: no body of today's dialects gets past the parse and
+    then runs out of stack (the parse refuses first), so a reader that does is given here. The
+    reading is the problem, said as for a body too deep to parse, never an exception."""
+    import dataclasses
+    from typing import NoReturn
+
+    from scorer.wire.dialect import CHAT
+
+    def out_of_stack(decoded: object) -> NoReturn:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    dialect = dataclasses.replace(CHAT, parse_answer=out_of_stack)
+    reading = read_body(_json(ANSWER), dialect)
+    assert reading == BodyReading(problem="malformed response: the body nests too deeply to read")

@@ -263,3 +263,90 @@ def test_base64_runs_as_short_as_the_key_are_read() -> None:
 
 def test_an_unknown_entity_name_undoes_nothing() -> None:
     assert secret_search._escapes(b"Tom&Jerry; and their friends, &foo; too", 16) == b""
+
+
+def test_keys_of_eight_characters_are_searched_and_shorter_ones_are_not() -> None:
+    # MIN_SECRET_LENGTH is 8: a value of 8 is searched (whole: it is under 16), one of 5 or 7 not
+    assert examine("id abcdefgh.", ("abcdefgh",)) == Finding((), WHOLE)
+    assert examine("id abcdefg.", ("abcdefg",)) is None
+    assert examine("a short answer", ("short",)) is None
+
+
+def test_a_named_reference_in_lower_case_is_read_as_the_name() -> None:
+    # HTML5 names "&Hat;" (^) but no "&hat;": the lower-case form of a name is read as that name
+    assert examine(b"abcdef&hat;ghijkl", ("abcdef^ghijkl",)) == Finding(("escapes",), WHOLE)
+
+
+def test_a_base64_run_is_read_to_its_last_character() -> None:
+    # "YWJjZGVmZ2hpamtsbW5vcA==" is "abcdefghijklmnop"; cut to 21 characters it holds 15 whole
+    # bytes and the top 6 bits of "p" (0x70, its low two bits 0): read with a tail of "A"s (zero
+    # bits) the run gives "p" and two NULs. 21 characters are at least 4 * 12 / 3 (16), not 22.
+    cut = b"YWJjZGVmZ2hpamtsbW5vc"
+    assert secret_search._base64(cut, 12) == b"abcdefghijklmnop\x00\x00"
+    assert secret_search._base64(cut, 16) == b""
+    # a whole number of quanta: the letters alone; one byte short: a last NUL (the "A" tail)
+    letters = b"abcdefghijklmnopqrstuvwx"
+    assert secret_search._base64(base64.b64encode(letters), 16) == letters
+    unpadded = base64.b64encode(letters[:23]).rstrip(b"=")
+    assert secret_search._base64(unpadded, 16) == letters[:23] + b"\x00"
+
+
+def test_url_safe_base64_characters_are_read_as_data() -> None:
+    # four of its 22 characters are "-" or "_" (62 and 63): skipped, the rest would read askew
+    text = b"x YT4-PmI_Pz9jPj4-ZD8_Pw== y"
+    assert examine(text, ("a>>>b???c>>>d???",)) == Finding(("base64",), WHOLE)
+
+
+def test_base64_with_line_breaks_and_runs_read_as_one_stream() -> None:
+    plain = b"x" * 50 + KEY.encode()
+    mime = base64.b64encode(plain)
+    assert examine(mime[:76] + b"\r\n" + mime[76:], SECRETS) == Finding(("base64",), WHOLE)
+    # the runs of a view are one stream: a run of whole quanta (76 characters, 57 bytes) goes on
+    # in the next, so a key split 12 + 12 by a space at the wrap is still read whole
+    key = "k9Vq2LmX7rTz4NwB8sYc1HdF"
+    wrapped = base64.b64encode(b"x" * 45 + key.encode() + b"y" * 45)
+    assert examine(wrapped[:76] + b" " + wrapped[76:], (key,)) == Finding(("base64",), WHOLE)
+
+
+def test_hex_runs_as_short_as_twice_the_key_with_line_breaks_and_two_runs() -> None:
+    # 13 characters are 26 hex digits (26 = 2 * 13): read at offset 0, whole
+    assert examine(b"6162636465666768696a6b6c6d", ("abcdefghijklm",)) == Finding(("hex",), WHOLE)
+    digits = KEY.encode().hex().encode()
+    assert examine(digits[:40] + b"\r\n" + digits[40:], SECRETS) == Finding(("hex",), WHOLE)
+    first = b"an ordinary line".hex().encode()  # 32 digits: a run of its own
+    assert examine(first + b" " + digits, SECRETS) == Finding(("hex",), WHOLE)
+
+
+def test_kept_runs_are_cut_at_each_byte_that_is_not_text() -> None:
+    pieces = [b"first run of text", b"\x01", b"second run of text"]
+    expected = b"first run of text\xff\xffsecond run of text"
+    assert secret_search._kept(pieces, 16) == expected
+
+
+def test_a_text_with_a_lone_surrogate_is_searched() -> None:
+    # a str that is not valid UTF-8 (a lone surrogate) is read as its surrogatepass bytes
+    assert examine("\udc80 " + KEY, SECRETS) == Finding((), WHOLE)
+
+
+def test_a_credential_beyond_ascii_is_found_in_a_decoded_view() -> None:
+    """A base URL's password may be any text: its UTF-8 bytes stay in a decoded view (a view kept
+    only printable ASCII, so ``p\\u00e4sswort1234`` in hex or in wrapped base64 was found in none
+    and stayed in the cassette)."""
+    from recorder.secrets import scrub_text
+
+    password = "p\u00e4sswort1234"  # 12 characters, 13 bytes: a leak only whole
+    written = ("user:" + password).encode().hex()  # 757365723a70c3a4...
+    assert examine(written, (password,)) == Finding(("hex",), WHOLE)
+    assert scrub_text(written, (password,)) == "[removed: held a credential in hex]"
+    # no 16 ASCII characters in a row; a line break inside its base64 (no known form matches)
+    long = "Schl\u00fcssel-f\u00fcr-die-T\u00fcr-1234"
+    mime = base64.b64encode(b"x" * 50 + long.encode())
+    assert examine(mime[:80] + b"\r\n" + mime[80:], (long,)) == Finding(("base64",), WHOLE)
+    # an HTML reference for it (the escapes view)
+    assert examine("user:p&auml;sswort1234", (password,)) == Finding(("escapes",), WHOLE)
+    # the alphabet grows by the credential's own bytes only: noise of other bytes stays noise
+    text = b"\x00\t\n\r" + bytes(range(0x20, 0x7F))
+    needles = secret_search._needles
+    assert secret_search._textual(needles((password,))) == _table(text + b"\xa4\xc3")
+    assert secret_search._textual(needles(("abc\x7fdefghij",))) == _table(text + b"\x7f")
+    assert secret_search._textual(needles(SECRETS)) == secret_search._TEXTUAL

@@ -22,6 +22,11 @@ KEY = "abcdefghijkl"  # 12 characters: searched (8 or more), and a leak only who
 SECRETS = (KEY,)
 
 
+def test_a_key_at_the_very_start_and_again_later() -> None:
+    # the next search starts one past the first find: from 0 + 1, not from 0 - 1 (the end)
+    assert secret_spans("abcdefghijkl, abcdefghijkl", SECRETS) == [(0, 12), (14, 26)]
+
+
 def test_a_raw_secret_and_one_with_its_spaces_as_plus() -> None:
     assert secret_spans("no key here at all", SECRETS) == []  # a list, empty
     assert secret_spans("x abcdefghijkl y", SECRETS) == [(2, 14)]
@@ -165,6 +170,8 @@ def test_named_references_are_read_exactly_then_in_lower_case() -> None:
     assert secret_spans("ab&Aacute;cdefghij", ("ab\u00c1cdefghij",)) == [(0, 18)]
     assert secret_spans("ab&Aacute;cdefghij", ("ab\u00e1cdefghij",)) == []
     assert secret_spans("ab&Hellip;cdefghij", ("ab\u2026cdefghij",)) == [(0, 18)]
+    # HTML5 names "&Hat;" (^) and no "&hat;": the lower-case form of a name is read as that name
+    assert secret_spans("x abcdef&hat;ghijkl", ("abcdef^ghijkl",)) == [(2, 19)]
 
 
 def test_code_point_and_byte_bounds_of_an_escape() -> None:
