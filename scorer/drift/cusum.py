@@ -164,14 +164,11 @@ def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFA
         limit2[...] = settings.high2
     if first >= passes.shape[-2]:
         return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
+    # the first run tested is compared with every baseline run (nothing pending yet)
     reference = np.full(passes.shape[:-2], first - 1, dtype=np.int64)
-    ref_passed = passed_so_far[..., first - 1, :].copy()
-    ref_tried = tried_so_far[..., first - 1, :].copy()
+    ref_passed = passed_so_far[..., first - 1, :]
+    ref_tried = tried_so_far[..., first - 1, :]
     for t in range(first, passes.shape[-2]):
-        at_zero = level == 0.0  # nothing pending: the reference is every earlier run
-        reference = np.where(at_zero, t - 1, reference)
-        ref_passed = np.where(at_zero[..., None], passed_so_far[..., t - 1, :], ref_passed)
-        ref_tried = np.where(at_zero[..., None], tried_so_far[..., t - 1, :], ref_tried)
         z[..., t] = run_score(passes[..., t, :], trials[..., t, :], ref_passed, ref_tried, settings)
         if margin is not None:  # the dispersion of the reference's runs, not the candidate's
             at = [np.take_along_axis(part, reference[..., None], -1)[..., 0] for part in parts]
@@ -187,6 +184,10 @@ def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFA
             limit[..., t], limit2[..., t] = _limits(
                 ref_passed, ref_tried, tried, settings.scale, settings
             )
+        at_zero = level == 0.0  # nothing pending: the next run's reference is every run to t
+        reference = np.where(at_zero, t, reference)
+        ref_passed = np.where(at_zero[..., None], passed_so_far[..., t, :], ref_passed)
+        ref_tried = np.where(at_zero[..., None], tried_so_far[..., t, :], ref_tried)
     if settings.scale is None:
         return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
     second = cusum(z, replace(settings, kappa=settings.kappa2))
