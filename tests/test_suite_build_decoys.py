@@ -76,3 +76,14 @@ def test_the_origin_is_its_own_field() -> None:
     assert builder.problems == []
     assert suite is not None
     assert list(suite.origin_tools) == ["read_file"]
+
+
+def test_the_declared_arguments_are_the_tool_specs_own() -> None:
+    tools = copy.deepcopy(TOOLS)
+    spec = tools["read_file"]
+    none_declared = {"parameters": {"type": "object", "properties": {}}}
+    spec.update(_decoys("function", none_declared, none_declared))
+    spec["function"].update(_decoys("parameters", {"properties": {}}, {"properties": {}}))
+    builder = SuiteBuilder("s.json")
+    assert builder.suite(_suite(tools=tools), "0" * 64) is not None
+    assert builder.problems == []
