@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scorer.wire.response import MalformedResponse
 from scorer.wire.streams import CALLS_WITHOUT_CALL, NO_ARGUMENTS, assemble
 
 
@@ -222,3 +223,12 @@ def test_messages_reads_each_field_under_its_own_name() -> None:
         "stop_reason": "tool_use",
     }
     assert assemble("messages", body) == (message, (CALLS_WITHOUT_CALL,))
+
+
+def test_only_done_itself_ends_a_chat_stream() -> None:
+    body = _sse({"choices": [{"index": 0, "delta": {"content": "a"}}]}) + b"data: XX[DONE]XX\n\n"
+    try:
+        outcome: object = assemble("chat", body)
+    except MalformedResponse as exc:
+        outcome = str(exc)
+    assert outcome == "malformed response: an SSE event's data is not JSON"
