@@ -81,6 +81,30 @@ def _checked_no_flush(fd: Any) -> None:
 
 os.fsync = _checked_no_flush
 
+# Memory kept, not handed back (docs/decisions/testing.md#malloc): glibc returns freed memory at the
+# top of the heap to the kernel once more than 128 KB is free there, and gives arrays above a
+# threshold pages of their own, unmapped at free; the simulations' arrays of megabytes were mapped,
+# faulted in page by page and handed back again, test after test: seconds of system time in each
+# worker. These processes (pytest's, not those the tests start) keep up to 1 GB free and map only
+# blocks above 32 MB (glibc's largest threshold). Their peak memory is the same.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
+
+
+def _keep_freed_memory() -> None:
+    """glibc's mallopt as above; nothing elsewhere (another libc, no ctypes)."""
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    libc.mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024)
+    libc.mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024)
+
+
+_keep_freed_memory()
+
 # Bytecode (docs/decisions/testing.md): where PYTHONDONTWRITEBYTECODE is set (some machines, this
 # project's sandbox), every Python of a run (pytest's workers, the CLIs, inner pytests and `uv run`s
 # the tests start) compiled what it imports from source, and pytest rewrote every test module, at
