@@ -25,11 +25,13 @@ import argparse
 import difflib
 import importlib
 import inspect
+import io
 import json
 import os
 import re
 import sys
 import tempfile
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,10 +143,31 @@ def _where(text: str, pos: int) -> tuple[str, int | str] | None:
     return name, -1
 
 
-def _own(module: str, name: str):
-    """The module's own function ``name`` (a bare or ``module.attr`` name), or None."""
+def _masked(code: str) -> str:
+    """``code`` with its strings and comments blanked (same offsets), so their brackets and
+    commas are not read as code."""
+    starts = [0]
+    for line in code.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out = list(code)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type in (tokenize.STRING, tokenize.COMMENT):
+                a = starts[tok.start[0] - 1] + tok.start[1]
+                b = starts[tok.end[0] - 1] + tok.end[1]
+                out[a:b] = ["_" if c != "\n" else c for c in code[a:b]]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return "".join(out)
+
+
+def _own(module: str, name: str, cls: str = ""):
+    """The module's own function ``name`` (a bare or ``module.attr`` name, or ``self.attr`` of
+    class ``cls``), or None."""
     try:
         target = importlib.import_module(module)
+        if name.startswith("self."):
+            target, name = getattr(target, cls), name[5:]
         for part in name.split("."):
             target = getattr(target, part)
         home = getattr(target, "__module__", None) or ""
@@ -156,10 +179,12 @@ def _own(module: str, name: str):
         return None
 
 
-def _accepts(module: str, name: str, where: int | str, dropped: bool) -> bool:
+def _accepts(module: str, name: str, where: int | str, dropped: bool, cls: str = "") -> bool:
     """Whether the callee takes None (or nothing, if ``dropped``) for that argument."""
     leaf = name.rsplit(".", 1)[-1]
-    sig = None if name.startswith("self.") else _own(module, name)
+    sig = _own(module, name, cls) if cls or not name.startswith("self.") else None
+    if sig is not None and name.startswith("self.") and isinstance(where, int):
+        where += 1  # the method's own ``self`` comes first
     if sig is not None:
         params = list(sig.parameters.values())
         if isinstance(where, str):
@@ -179,11 +204,15 @@ def _accepts(module: str, name: str, where: int | str, dropped: bool) -> bool:
     return where in table.get(leaf, set())
 
 
-def none_flags(module: str, minus: list[str], plus: list[str], code: str) -> list[str]:
-    """``none-ok`` / ``none-test`` (see the module's docstring) for one mutant's changed line."""
+def none_flags(
+    module: str, minus: list[str], plus: list[str], code: str, cls: str = ""
+) -> list[str]:
+    """``none-ok`` / ``none-test`` (see the module's docstring) for one mutant's changed line,
+    its call found in the whole function ``code`` (a call may span lines)."""
     if len(minus) != 1 or len(plus) != 1:
         return []
     old, new = minus[0], plus[0]
+    base, text = code.find(old), _masked(code)
     common = 0
     while common < min(len(old), len(new)) and old[common] == new[common]:
         common += 1
@@ -196,15 +225,17 @@ def none_flags(module: str, minus: list[str], plus: list[str], code: str) -> lis
         if uses and re.search(NONE_TEST.format(x=re.escape(name)), uses[0]):
             found.append("none-test")
     elif new[common:].startswith("None") and not old[common:].startswith("None"):
-        where = _where(new, common)
-        if where and _accepts(module, where[0], where[1], dropped=False):
+        where = _where(text, base + common) if base >= 0 else _where(new, common)
+        if where and _accepts(module, where[0], where[1], False, cls):
             found.append(f"none-ok {where[0]}[{where[1]}]")
     elif len(new) < len(old):
         cut = len(old) - len(new)
         at = next((j for j in range(common, -1, -1) if old[:j] + old[j + cut :] == new), None)
         inside = [] if at is None else [j for j in range(at, at + cut) if old[j] not in ", "]
-        where = _where(old, inside[0]) if inside else None
-        if where and _accepts(module, where[0], where[1], dropped=True):
+        where = None
+        if inside:
+            where = _where(text, base + inside[0]) if base >= 0 else _where(old, inside[0])
+        if where and _accepts(module, where[0], where[1], True, cls):
             found.append(f"none-ok {where[0]}[{where[1]}] dropped")
     return found
 
@@ -260,7 +291,10 @@ def main(argv: list[str] | None = None) -> int:
                 minus = [line[1:].strip() for line in lines or [] if line.startswith("-")]
                 plus = [line[1:].strip() for line in lines or [] if line.startswith("+")]
                 if args.nones:
-                    found = [] if lines is None else none_flags(module, minus, plus, codes[key])
+                    cls = key.split("ǁ")[1] if "ǁ" in key else ""
+                    found = (
+                        [] if lines is None else none_flags(module, minus, plus, codes[key], cls)
+                    )
                 else:
                     found = ["gone"] if lines is None else flags(minus, plus)
                 if found or not (args.flagged or args.nones):
