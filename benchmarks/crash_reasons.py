@@ -3,6 +3,7 @@ for reading them again (no test runs: mutmut's own generation only, in a second 
 
     uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py                 # every module
     uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py scorer.wire.streams --flagged
+    uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py --nones      # None reasons
 
 Prints ``== key [flags]``, the reason and the diff's changed lines; a key whose mutant no longer
 exists is flagged ``gone`` (a line moved renumbers a function's mutants). The flags point at the
