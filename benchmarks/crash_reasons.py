@@ -91,7 +91,10 @@ DROP_OK_POSITIONS = {
 }  # fmt: skip
 NONE_TEST = (
     r"(\b(if|while|elif)\s+(not\s+)?{x}\s*:|\b{x}\s+(or|and)\b|\b(or|and|not)\s+{x}\s*($|[:),\]])"
-    r"|\b{x}\s+is\b|\bif\s+(not\s+)?{x}\s+else\b|\bbool\({x}\))"
+    r"|\b{x}\s+is\b|\bif\s+(not\s+)?{x}\s+else\b|\bbool\({x}\)"
+    # uses None passes without raising: compared for equality, formatted, a member sought
+    r"|\b{x}\s*[!=]=|[!=]=\s*{x}\b(?!\s*[\[.(])|\{{{x}(!r)?\}}|\b(str|repr|isinstance)\({x}\b(?!\s*[\[.(])"
+    r"|\b{x}\s+(not\s+)?in\b)"
 )
 
 
