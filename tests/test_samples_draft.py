@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from scorer.suite.draft.array_items import _format_checker
 from scorer.suite.draft.pattern_sample import pattern_example
 from scorer.suite.draft.samples import Undecided, _merge, _stated_default, sample
 
@@ -334,6 +335,17 @@ def _of(item: Any, count: int, **more: Any) -> dict[str, Any]:
         (_of({"type": "string", "maxLength": 9}, 2), "city", ["Lisbon", "Lisbon 2"]),
         # Objects are not varied: repeated, as before.
         (_of({"required": ["a"]}, 2), "x", [{"a": "a"}, {"a": "a"}]),
+        # An object equal to an item before it in another key order is no distinct item (JSON's
+        # equality, as uniqueItems reads it).
+        (
+            _of({"enum": [{"a": 1, "b": 2}, {"b": 2, "a": 1}, {"c": 3}]}, 2),
+            "x",
+            [{"b": 2, "a": 1}, {"c": 3}],
+        ),
+        # An enum that is no list is not read for items either (its letters are no members).
+        (_of({"type": "string", "enum": "Lisbon"}, 2), "city", ["Lisbon", "Lisbon"]),
+        # An item schema of true takes anything: the numbered item.
+        (_of(True, 2), "city", ["Lisbon", "Lisbon 2"]),
     ],
 )
 def test_items_after_the_first_fit_their_schema(schema: Any, name: str, expected: Any) -> None:
@@ -348,6 +360,21 @@ def test_items_behind_a_ref_are_checked_against_the_whole_schema() -> None:
     assert sample(root, "colors") == ["green", "red"]
     merged = {"allOf": [{"type": "string"}, {"enum": ["x", "y"]}]}
     assert sample(_of(merged, 2), "v") == ["y", "x"]
+
+
+def test_array_items_keep_a_format_check_jsonschema_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if rfc3987 were installed and jsonschema checked uri itself (here: refusing all): the
+    # items' check keeps it, as the reference's check does (scorer/suite/draft/reference.py).
+    from jsonschema import Draft202012Validator
+
+    monkeypatch.setitem(Draft202012Validator.FORMAT_CHECKER.checkers, "uri", (lambda _: False, ()))
+    clear = getattr(_format_checker, "cache_clear", lambda: None)  # mutmut's copy has no cache
+    clear()
+    try:
+        assert not _format_checker().conforms("https://example.com/", "uri")
+        assert _format_checker().conforms("09:30:00Z", "time")
+    finally:
+        clear()
 
 
 def test_an_array_of_a_hundred() -> None:
