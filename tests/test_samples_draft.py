@@ -342,6 +342,8 @@ def _of(item: Any, count: int, **more: Any) -> dict[str, Any]:
             "x",
             [{"b": 2, "a": 1}, {"c": 3}],
         ),
+        # true and 1 are equal in Python, not in JSON: distinct items.
+        (_of({"enum": [True, 1, "x"]}, 2), "x", [1, True]),
         # An enum that is no list is not read for items either (its letters are no members).
         (_of({"type": "string", "enum": "Lisbon"}, 2), "city", ["Lisbon", "Lisbon"]),
         # An item schema of true takes anything: the numbered item.
