@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from scorer.suite.draft.array_items import _format_checker
 from scorer.suite.draft.pattern_sample import pattern_example
 from scorer.suite.draft.samples import Undecided, _merge, _stated_default, sample
 
@@ -222,11 +223,15 @@ _BOOLS = {"type": "array", "minItems": 2, "items": {"type": "boolean"}}
     [
         (_STRINGS, "tags", ["finance"]),  # a tags item is a tag
         ({**_STRINGS, "minItems": 3}, "tags", ["finance", "finance 2", "finance 3"]),
-        ({"type": "array", "minItems": 2, "items": {"const": "v1"}}, "x", ["v1", "v12"]),
+        # A const item is repeated: "v12" would break it (a valid array beats an undecided one).
+        ({"type": "array", "minItems": 2, "items": {"const": "v1"}}, "x", ["v1", "v1"]),
         (_INTS, "ids", [5, 6, 7]),
-        (_BOOLS, "x", [True, True]),
+        # The other boolean is the distinct item; a third repeats the first.
+        (_BOOLS, "x", [True, False]),
+        ({**_BOOLS, "uniqueItems": True}, "x", [True, False]),
+        ({**_BOOLS, "minItems": 3}, "x", [True, False, True]),
         (
-            {**_BOOLS, "uniqueItems": True},
+            {**_BOOLS, "minItems": 3, "uniqueItems": True},
             "x",
             Undecided("uniqueItems: distinct items could not be made"),
         ),
@@ -280,6 +285,98 @@ _BOOLS = {"type": "array", "minItems": 2, "items": {"type": "boolean"}}
 )
 def test_arrays(schema: dict[str, Any], name: str, expected: Any) -> None:
     assert sample(schema, name) == expected
+
+
+_COLOR = {"type": "string", "enum": ["red", "green", "blue"]}
+_ID = {"type": "string", "pattern": "^[a-z]+$"}
+
+
+def _of(item: Any, count: int, **more: Any) -> dict[str, Any]:
+    return {"type": "array", "items": item, "minItems": count, **more}
+
+
+# Item i >= 1 is the first the item's schema takes and no item before it is: numbered ("green 2",
+# 1 + 1), the tail replaced by the number ("fin2"), the number below, then above (a float), the
+# other boolean, the enum's members in order, the pattern's example seeded with name + number;
+# else the item repeated (undecided under uniqueItems). Each value written by hand.
+@pytest.mark.parametrize(
+    ("schema", "name", "expected"),
+    [
+        (_of(_COLOR, 2), "colors", ["green", "red"]),
+        (_of(_COLOR, 3), "colors", ["green", "red", "blue"]),
+        (_of(_COLOR, 4), "colors", ["green", "red", "blue", "green"]),
+        (
+            _of(_COLOR, 4, uniqueItems=True),
+            "colors",
+            Undecided("uniqueItems: distinct items could not be made"),
+        ),
+        (_of(_ID, 2), "ids", ["sek", "vkb"]),  # the examples of seeds "id", "id2", "id3"
+        (_of(_ID, 3, uniqueItems=True), "ids", ["sek", "vkb", "rvj"]),
+        (_of({"type": "integer", "maximum": 1}, 3), "n", [1, 0, -1]),
+        (_of({"type": "integer", "minimum": 1, "maximum": 1}, 2), "n", [1, 1]),
+        (
+            _of({"type": "integer", "minimum": 1, "maximum": 1}, 2, uniqueItems=True),
+            "n",
+            Undecided("uniqueItems: distinct items could not be made"),
+        ),
+        (_of({"type": "number", "minimum": 20.5, "maximum": 30}, 3), "x", [21.5, 20.5, 23.5]),
+        (_of({"type": "string", "maxLength": 4}, 3), "tags", ["fina", "fin2", "fin3"]),
+        (_of({"type": "string", "maxLength": 1}, 2), "x", ["x", "2"]),
+        (_of({"type": "string", "maxLength": 0}, 2), "x", ["", ""]),
+        # A date's day: the format is checked ("2026-03-14 2" is a string, but no date).
+        (_of({"type": "string", "format": "date"}, 2), "x", ["2026-03-14", "2026-03-12"]),
+        # Distinct from every item before, not only the first.
+        (_of({"enum": ["a", "a 2", "b"]}, 3), "x", ["a 2", "a", "b"]),
+        # Each prefix item is checked against its own schema.
+        ({"prefixItems": [{"const": 1}, {"const": 1}], "minItems": 2}, "x", [1, 1]),
+        ({"prefixItems": [{"const": 1}, {"type": "integer"}], "minItems": 2}, "x", [1, 6]),
+        # Where the numbered item fits, it is kept.
+        (_of({"type": "integer", "maximum": 10}, 2), "x", [5, 6]),
+        (_of({"type": "string", "maxLength": 9}, 2), "city", ["Lisbon", "Lisbon 2"]),
+        # Objects are not varied: repeated, as before.
+        (_of({"required": ["a"]}, 2), "x", [{"a": "a"}, {"a": "a"}]),
+        # An object equal to an item before it in another key order is no distinct item (JSON's
+        # equality, as uniqueItems reads it).
+        (
+            _of({"enum": [{"a": 1, "b": 2}, {"b": 2, "a": 1}, {"c": 3}]}, 2),
+            "x",
+            [{"b": 2, "a": 1}, {"c": 3}],
+        ),
+        # true and 1 are equal in Python, not in JSON: distinct items.
+        (_of({"enum": [True, 1, "x"]}, 2), "x", [1, True]),
+        # An enum that is no list is not read for items either (its letters are no members).
+        (_of({"type": "string", "enum": "Lisbon"}, 2), "city", ["Lisbon", "Lisbon"]),
+        # An item schema of true takes anything: the numbered item.
+        (_of(True, 2), "city", ["Lisbon", "Lisbon 2"]),
+    ],
+)
+def test_items_after_the_first_fit_their_schema(schema: Any, name: str, expected: Any) -> None:
+    value = sample(schema, name)
+    assert value == expected
+    if isinstance(expected, list):  # 20.5, not 20 (a float item stays a float)
+        assert [type(v) for v in value] == [type(v) for v in expected]
+
+
+def test_items_behind_a_ref_are_checked_against_the_whole_schema() -> None:
+    root = {"$defs": {"c": _COLOR}, "type": "array", "items": {"$ref": "#/$defs/c"}, "minItems": 2}
+    assert sample(root, "colors") == ["green", "red"]
+    merged = {"allOf": [{"type": "string"}, {"enum": ["x", "y"]}]}
+    assert sample(_of(merged, 2), "v") == ["y", "x"]
+
+
+def test_array_items_keep_a_format_check_jsonschema_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if rfc3987 were installed and jsonschema checked uri itself (here: refusing all): the
+    # items' check keeps it, as the reference's check does (scorer/suite/draft/reference.py).
+    from jsonschema import Draft202012Validator
+
+    monkeypatch.setitem(Draft202012Validator.FORMAT_CHECKER.checkers, "uri", (lambda _: False, ()))
+    clear = getattr(_format_checker, "cache_clear", lambda: None)  # mutmut's copy has no cache
+    clear()
+    try:
+        assert not _format_checker().conforms("https://example.com/", "uri")
+        assert _format_checker().conforms("09:30:00Z", "time")
+    finally:
+        clear()
 
 
 def test_an_array_of_a_hundred() -> None:

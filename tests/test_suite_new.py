@@ -166,6 +166,66 @@ def test_a_value_the_schema_does_not_let_it_make_is_named_for_the_author(
     assert "decide a value for key" in out.read_text(encoding="utf-8")
 
 
+PAINT = [
+    {
+        "type": "function",
+        "function": {
+            "name": "paint",
+            "description": "Paint",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "colors": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": ["red", "green", "blue"]},
+                        "minItems": 2,
+                    },
+                    "ids": {
+                        "type": "array",
+                        "items": {"type": "string", "pattern": "^[a-z]+$"},
+                        "minItems": 2,
+                    },
+                    "n": {
+                        "type": "array",
+                        "items": {"type": "integer", "maximum": 1},
+                        "minItems": 3,
+                    },
+                    "tags": {
+                        "type": "array",
+                        "items": {"type": "string", "maxLength": 4},
+                        "minItems": 2,
+                    },
+                },
+                "required": ["colors", "ids", "n", "tags"],
+            },
+        },
+    }
+]
+
+
+def test_array_items_after_the_first_fit_their_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Items numbered "green 2", "sek 2", 1 + 1, "fina 2" broke the item schema: the arguments
+    # were left to decide (exit 1). Each is now an item the schema takes.
+    tools = tmp_path / "t.json"
+    tools.write_text(json.dumps(PAINT), encoding="utf-8")
+    out = tmp_path / "out.json"
+    code, said, err = new(tmp_path, capsys, "--tools", str(tools), str(out))
+    assert (code, err) == (0, "")
+    assert said.splitlines()[0] == f"wrote {out}: t 0.1.0, 1 tools, 5 cases, every case a draft"
+    suite = parse_suite(out.read_bytes(), str(out))
+    reference = {c.id: c for c in suite.cases}["select-paint"].steps[0].calls[0].reference
+    assert reference == {
+        "colors": ["green", "red"],
+        "ids": ["sek", "vkb"],
+        "n": [1, 0, -1],
+        "tags": ["fina", "fin2"],
+    }
+    assert suite.tools["paint"].errors(reference) == []
+    assert main(["suite", "check", str(out)]) == 0
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -6,7 +6,9 @@ first option of ``anyOf``/``oneOf`` that is not ``null`` taken; an enum gives it
 (both neighbours exist, and it is rarely the default), a number sits inside its bounds (exclusive
 ones and ``multipleOf`` too), a string satisfies its ``format`` (date, date-time, time, email, uri,
 uuid, ipv4, ...), its ``pattern`` (generated from it, scorer/suite/draft/pattern_sample.py) and its
-length, an array has ``minItems`` items (distinct under ``uniqueItems``), an object its required
+length, an array has ``minItems`` items, each after the first made distinct from those before it
+and taken by the item's schema where one can be (scorer/suite/draft/array_items.py: numbered, an
+enum's next member, ...; else repeated, and under ``uniqueItems`` undecided), an object its required
 properties (and, when ``full``, its optional ones). Where the schema says little, the name and
 description choose (scorer/suite/draft/value_hints.py). An optional argument avoids its stated
 default, so leaving it out is a different answer. ``Undecided`` (with its reason) when no value can
@@ -24,6 +26,7 @@ from typing import Any
 from scorer import strict_json
 from scorer.patterns import PatternError, pattern_search
 from scorer.schema.budget import MAX_DEPTH, resolve_pointer
+from scorer.suite.draft.array_items import distinct_item
 from scorer.suite.draft.pattern_sample import pattern_example
 from scorer.suite.draft.value_hints import format_value, number_value, string_value
 
@@ -167,7 +170,10 @@ class _Walk:
         for index in range(count):
             part = prefix[index] if index < len(prefix) else items
             value = self.make(part, singular, depth + 1, refs, False, full)
-            out.append(_numbered(value, index) if index else value)
+            if index:
+                schema_of = self.resolve(part, refs)[0] if isinstance(part, dict) else {}
+                value = distinct_item(self.root, part, schema_of, value, index, singular, out)
+            out.append(value)
         if schema.get("uniqueItems") and len({json.dumps(v, sort_keys=True) for v in out}) < count:
             raise _Stop("uniqueItems: distinct items could not be made")
         return out
@@ -220,15 +226,6 @@ def _count(schema: dict[str, Any], key: str, default: Any = None) -> Any:
     """A count keyword as an int: JSON Schema's integers include 2.0, which range() refuses."""
     value = schema.get(key, default)
     return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-def _numbered(item: Any, index: int) -> Any:
-    """The ``index``-th item made distinct from the first (a list of ids, of numbers)."""
-    if isinstance(item, str):
-        return f"{item} {index + 1}" if not re.search(r"\d$", item) else f"{item}{index + 1}"
-    if isinstance(item, int) and not isinstance(item, bool):
-        return item + index
-    return item
 
 
 def _stated_default(schema: dict[str, Any]) -> Any:
