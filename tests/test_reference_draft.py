@@ -191,6 +191,12 @@ def test_format_checker(value: Any, fmt: str, ok: bool) -> None:
         ({"type": "object"}, {}, []),
         (True, {"a": 1}, []),
         (None, {"a": 1}, []),
+        # RE2 runs the pattern (Python's re raised "bad escape \\p"); one it cannot run is named.
+        ({"properties": {"a": {"pattern": "^\\p{L}+$"}}}, {"a": "Ada"}, []),
+        ({"properties": {"a": {"pattern": "^\\p{L}+$"}}}, {"a": "A1"},
+         [("a", "'A1' does not match '^\\\\p{L}+$'")]),
+        ({"properties": {"a": {"items": {"pattern": "(?<=x)"}}}}, {"a": ["x"]},
+         [("a", "pattern '(?<=x)' cannot be run by the validator")]),
     ],
 )  # fmt: skip
 def test_schema_errors(schema: Any, arguments: dict[str, Any], errors: list[Any]) -> None:

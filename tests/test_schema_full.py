@@ -273,3 +273,19 @@ def test_full_validator_anchors_like_re2_not_like_python_re() -> None:
     anchored = make_full_validator({"pattern": "^a$"})
     assert [e.message for e in anchored.iter_errors("a\n")] == ["'a\\n' does not match '^a$'"]
     assert list(anchored.iter_errors("a")) == []
+
+
+def test_full_validator_runs_what_only_re2_reads_and_names_what_re2_cannot_run() -> None:
+    from scorer.schema.full import make_full_validator
+
+    # \p{L} is a Unicode class RE2 reads and Python's re refuses ("bad escape \p").
+    letters = make_full_validator({"pattern": "^\\p{L}+$"})
+    assert list(letters.iter_errors("Åda")) == []
+    no_letter = "'Ada1' does not match '^\\\\p{L}+$'"
+    assert [e.message for e in letters.iter_errors("Ada1")] == [no_letter]
+    # A lookbehind RE2 cannot run is an error of the value, not an exception.
+    behind = make_full_validator({"properties": {"a": {"pattern": "(?<=x)"}}})
+    assert [(list(e.absolute_path), e.message) for e in behind.iter_errors({"a": "x"})] == [
+        (["a"], "pattern '(?<=x)' cannot be run by the validator")
+    ]
+    assert list(behind.iter_errors({"a": 5})) == []  # a pattern applies to strings only

@@ -226,6 +226,41 @@ def test_array_items_after_the_first_fit_their_schema(
     assert main(["suite", "check", str(out)]) == 0
 
 
+def _greet(name: dict[str, Any]) -> list[dict[str, Any]]:
+    params = {"type": "object", "properties": {"name": name}, "required": ["name"]}
+    return [{"type": "function", "function": {"name": "greet", "parameters": params}}]
+
+
+_LETTERS = {"type": "string", "pattern": "^\\p{L}+$", "enum": ["Ada", "Bob"]}
+
+
+@pytest.mark.parametrize(
+    ("name", "reference"),
+    [
+        # An enum gives its second member (samples.py), the next item the first.
+        (_LETTERS, {"name": "Bob"}),
+        ({"type": "array", "items": _LETTERS, "minItems": 2}, {"name": ["Bob", "Ada"]}),
+    ],
+)
+def test_a_pattern_only_re2_reads_is_drafted_checked_and_audited(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: Any, reference: Any
+) -> None:
+    # \p{L} (a letter): the draft's check ran it by Python's re, which ended in a traceback
+    # ("bad escape \p"); it runs by RE2 as every other pattern does.
+    tools = tmp_path / "t9.json"
+    tools.write_text(json.dumps(_greet(name)), encoding="utf-8")
+    out = tmp_path / "o9.json"
+    code, said, err = new(tmp_path, capsys, "--tools", str(tools), str(out))
+    assert (code, err) == (0, "")
+    assert said.splitlines()[0] == f"wrote {out}: t9 0.1.0, 1 tools, 5 cases, every case a draft"
+    suite = parse_suite(out.read_bytes(), str(out))
+    call = {c.id: c for c in suite.cases}["select-greet"].steps[0].calls[0]
+    assert call.reference == reference
+    assert main(["suite", "check", str(out)]) == 0
+    summary = audit_summary(out, capsys, tmp_path)
+    assert (summary["mutants_killed"], summary["rights_accepted"]) == (summary["mutants_tried"], 5)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -193,16 +193,29 @@ def resolve_local(root: Any, ref: str) -> Any:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    """jsonschema's ``pattern`` keyword with the same message, run by RE2 (scorer/patterns.py). A
+    pattern RE2 cannot run is an error of the value it judges, never an exception: a schema
+    ``full_schema_problems`` passed has none, and ``suite new`` names the argument it drafts."""
     from jsonschema.exceptions import ValidationError
 
     from scorer.patterns import pattern_search
 
-    if validator.is_type(instance, "string") and not pattern_search(pattern, instance):
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        matched = pattern_search(pattern, instance)
+    except PatternError:
+        yield ValidationError(f"pattern {pattern!r} cannot be run by the validator")
+        return
+    if not matched:
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 @lru_cache(maxsize=1)
-def _validator_class() -> Any:
+def validator_class() -> Any:
+    """Draft 2020-12's validator class with ``pattern`` run by RE2: the one every whole-schema
+    check uses (Valid arguments, ``suite new``'s drafted calls), so no pattern runs by Python's
+    ``re`` (METHOD.md#patterns-run-by-re2)."""
     from jsonschema import Draft202012Validator
     from jsonschema.validators import extend
 
@@ -214,4 +227,4 @@ def make_full_validator(schema: dict[str, Any]) -> Any:
     passed."""
     from scorer.schema.formats import format_checker
 
-    return _validator_class()(schema, format_checker=format_checker())
+    return validator_class()(schema, format_checker=format_checker())

@@ -2,9 +2,9 @@
 each one the item's schema takes.
 
 Item ``i`` (from 1) is the first of these that the item's schema takes (Draft 2020-12, formats
-checked, ``$ref`` into the whole schema) and no item before it equals: the item numbered
-(``"finance 2"``, ``5 + i``: what a list of names or ids reads like), the item with its tail
-replaced by the number (``"fin2"`` under a ``maxLength``, a date's day), the number below
+checked, ``pattern`` run by RE2, ``$ref`` into the whole schema) and no item before it equals: the
+item numbered (``"finance 2"``, ``5 + i``: what a list of names or ids reads like), the item with
+its tail replaced by the number (``"fin2"`` under a ``maxLength``, a date's day), the number below
 (``5 - i``) or above (a float), the other boolean, each member of an ``enum`` in listed order, the
 example of a ``pattern`` seeded with the name and the number. When none is, the item is repeated as
 made: a valid array beats an undecided one, and under ``uniqueItems`` the array is left to decide.
@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from scorer.schema.formats import make_format_checker
+from scorer.schema.full import validator_class
 from scorer.suite.draft.pattern_sample import pattern_example
 
 
@@ -33,12 +34,10 @@ def distinct_item(
     """Item ``index`` of an array whose item schema is ``part`` (``schema``: the same with its
     ``$ref`` and ``allOf`` folded in; ``root``: the document a ``$ref`` points into), made as
     ``value``: the first variant ``part`` takes that no item ``before`` it is, else ``value``."""
-    from jsonschema import Draft202012Validator
-
     variants = _variants(value, index, schema, name)
     if variants == [value]:  # an object, a list: nothing else to try (nor 100 lists to compare)
         return value
-    validator = Draft202012Validator(root, format_checker=_format_checker()).evolve(schema=part)
+    validator = validator_class()(root, format_checker=_format_checker()).evolve(schema=part)
     for variant in variants:
         if not _taken(variant, before) and validator.is_valid(variant):
             return variant

@@ -2,9 +2,11 @@
 (issue 40, part 3).
 
 Each argument's value comes from scorer/suite/draft/samples.py, with ``$ref`` resolved against the
-whole schema; the call is then validated against that schema with jsonschema's Draft 2020-12
-validator and its format checker (date, email, ipv4, uuid, ... as installed; date-time, time and uri
-as scorer/schema/formats.py checks an own suite's schemas: RFC 3339 with seconds, RFC 3986), so a
+whole schema; the call is then validated against that schema with the Draft 2020-12 validator
+every whole schema is checked with (scorer/schema/full.py: ``pattern`` run by RE2, as everywhere
+else; a pattern RE2 cannot run is the argument's reason, never an exception) and a format checker
+(date, email, ipv4, uuid, ... as jsonschema has them installed; date-time, time and uri as
+scorer/schema/formats.py checks an own suite's schemas: RFC 3339 with seconds, RFC 3986), so a
 reference ``suite new`` writes never breaks the server's own schema: an argument that would is left
 out and named for the author to decide, with the validator's reason.
 """
@@ -17,6 +19,7 @@ from typing import Any
 
 from scorer.schema.budget import resolve_pointer
 from scorer.schema.formats import make_format_checker
+from scorer.schema.full import validator_class
 from scorer.suite.draft.samples import Undecided, sample
 
 
@@ -74,9 +77,7 @@ def schema_errors(schema: Any, arguments: dict[str, Any]) -> list[tuple[str, str
     the validator's message; ``("", message)`` for an error of the call as a whole."""
     if not isinstance(schema, dict):
         return []
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(schema, format_checker=format_checker())
+    validator = validator_class()(schema, format_checker=format_checker())
     found = []
     for error in validator.iter_errors(arguments):
         path = list(error.absolute_path)
