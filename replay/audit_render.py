@@ -15,7 +15,7 @@ def _where(finding: Finding) -> str:
     at = f"{finding.case_id} steps[{answer.step}]"
     if answer.call is None:
         return at
-    target = f"{finding.tool}.{answer.arg}" if answer.arg else str(finding.tool)
+    target = f"{finding.tool}.{answer.arg}" if answer.arg is not None else str(finding.tool)
     return f"{at}.calls[{answer.call}] {target}"
 
 

@@ -68,7 +68,8 @@ def test_every_right_answer_to_a_parallel_step() -> None:
             else (("write_note", note), ("get_weather", args))
         )
         has = kind != "default_left_out"
-        return Answer(0, False, kind, calls, call=j, arg=arg, value=value, has_value=has)
+        path = () if arg is None else (arg,)
+        return Answer(0, False, kind, calls, call=j, arg=arg, value=value, has_value=has, path=path)
 
     without = {"path": "notes/a.md", "content": "Hello\nWorld", "lines": 3}
     assert got == [

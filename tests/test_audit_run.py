@@ -108,12 +108,33 @@ def test_a_survivor_is_named_by_the_checks_on_its_argument() -> None:
         None,
         None,
     )
-    assert check_text(expected, "b.x.y") == 'contains "x" and regex "^y"'
-    assert check_text(expected, None) == "the call's checks"
-    assert check_text(expected, "a") == "present"
-    assert check_text(expected, "c") == "absent"
-    assert check_text(expected, "d") == 'range {"max": 2, "min": 1}'
-    assert check_text(expected, "zz") == "no check on this argument"
+    assert check_text(expected, ("b", "x", "y")) == 'contains "x" and regex "^y"'
+    assert check_text(expected, ()) == "the call's checks"
+    assert check_text(expected, ("a",)) == "present"
+    assert check_text(expected, ("c",)) == "absent"
+    assert check_text(expected, ("d",)) == 'range {"max": 2, "min": 1}'
+    assert check_text(expected, ("zz",)) == "no check on this argument"
+
+
+def test_a_survivor_under_an_argument_whose_name_holds_a_dot_gets_that_argument_s_checks() -> None:
+    # "a.b" is one top-level argument; ("a", "b") is field b of argument a: each has its own checks
+    expected = ExpectedCall(
+        "t",
+        (
+            ("a", (Check("present", True),)),
+            ("a.b", (Check("eq", "x"),)),
+            ("", (Check("absent", True),)),
+            ("7", (Check("eq", 7),)),
+        ),
+        None,
+        None,
+    )
+    assert check_text(expected, ("a.b",)) == 'eq "x"'
+    assert check_text(expected, ("a", "b")) == "present"
+    assert check_text(expected, ("a.b", "c")) == 'eq "x"'
+    assert check_text(expected, ("",)) == "absent"
+    assert check_text(expected, ("7",)) == "eq 7"
+    assert check_text(expected, ("b",)) == "no check on this argument"
 
 
 def _email(**args: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
@@ -134,6 +155,7 @@ def test_a_case_audit_counts_survivors_markers_and_refused_right_answers() -> No
         (("search", {"query": "flaky tests", "limit": 10}),),
         call=0,
         arg="limit",
+        path=("limit",),
         value=10,
         has_value=True,
     )
@@ -144,6 +166,7 @@ def test_a_case_audit_counts_survivors_markers_and_refused_right_answers() -> No
         _email(to=["ann@example.com"]),
         call=0,
         arg="to",
+        path=("to",),
         value=["ann@example.com"],
         has_value=True,
     )
@@ -154,6 +177,7 @@ def test_a_case_audit_counts_survivors_markers_and_refused_right_answers() -> No
         _email(subject=GENERIC_TEXT),
         call=0,
         arg="subject",
+        path=("subject",),
         value=GENERIC_TEXT,
         has_value=True,
     )
@@ -196,7 +220,9 @@ def test_the_origin_names_a_looser_suite_and_refuses_a_right_answer() -> None:
 
     def answer(wrong: bool, kind: str, args: dict[str, Any], arg: str, value: Any) -> Answer:
         calls = (("search", args),)
-        return Answer(0, wrong, kind, calls, call=0, arg=arg, value=value, has_value=True)
+        return Answer(
+            0, wrong, kind, calls, call=0, arg=arg, value=value, has_value=True, path=(arg,)
+        )
 
     generic = answer(True, "generic_text", {"query": GENERIC_TEXT}, "query", GENERIC_TEXT)
     limit = answer(False, "default_given", {"query": "a b\nc", "limit": 10}, "limit", 10)

@@ -12,19 +12,19 @@ NONE = Sources("", "", "")
 
 
 def _values(value: object, schema: object = None, sources: Sources = NONE) -> list[object]:
-    return [(kind, v) for kind, path, v in wrong_values(value, schema, sources, "x")]
+    return [(kind, v) for kind, path, v in wrong_values(value, schema, sources, ("x",))]
 
 
 def test_a_boolean_is_flipped_and_a_value_of_no_kind_has_none() -> None:
-    assert wrong_values(True, None, NONE, "flag") == [("flipped", "flag", False)]
-    assert wrong_values(False, {}, NONE, "flag") == [("flipped", "flag", True)]
-    assert wrong_values(None, {}, NONE, "x") == []
+    assert wrong_values(True, None, NONE, ("flag",)) == [("flipped", ("flag",), False)]
+    assert wrong_values(False, {}, NONE, ("flag",)) == [("flipped", ("flag",), True)]
+    assert wrong_values(None, {}, NONE, ("x",)) == []
 
 
 def test_a_number_is_one_off_within_its_bounds() -> None:
-    assert wrong_values(5, {"minimum": 1, "maximum": 10}, NONE, "n") == [
-        ("off_by_one", "n", 6),
-        ("off_by_one", "n", 4),
+    assert wrong_values(5, {"minimum": 1, "maximum": 10}, NONE, ("n",)) == [
+        ("off_by_one", ("n",), 6),
+        ("off_by_one", ("n",), 4),
     ]
     assert _values(10, {"minimum": 1, "maximum": 10}) == [("off_by_one", 9)]
     assert _values(1, {"minimum": 1, "maximum": 10}) == [("off_by_one", 2)]
@@ -186,17 +186,17 @@ def test_list_items_and_object_fields_are_left_out_one_at_a_time() -> None:
         [j for j in range(8) if j != i] for i in range(6)
     ]
     schema = {"properties": {"a": {"maximum": 1}, "b": {"properties": {"c": {}}}}}
-    assert wrong_values({"a": 1, "b": {"c": True}}, schema, NONE, "obj") == [
-        ("field_dropped", "obj.a", None),
-        ("off_by_one", "obj.a", 0),
-        ("field_dropped", "obj.b", None),
-        ("field_dropped", "obj.b.c", None),
-        ("flipped", "obj.b.c", False),
+    assert wrong_values({"a": 1, "b": {"c": True}}, schema, NONE, ("obj",)) == [
+        ("field_dropped", ("obj", "a"), None),
+        ("off_by_one", ("obj", "a"), 0),
+        ("field_dropped", ("obj", "b"), None),
+        ("field_dropped", ("obj", "b", "c"), None),
+        ("flipped", ("obj", "b", "c"), False),
     ]
-    assert wrong_values({"a": 1}, {"properties": ["a"]}, NONE, "o") == [
-        ("field_dropped", "o.a", None),
-        ("off_by_one", "o.a", 2),
-        ("off_by_one", "o.a", 0),
+    assert wrong_values({"a": 1}, {"properties": ["a"]}, NONE, ("o",)) == [
+        ("field_dropped", ("o", "a"), None),
+        ("off_by_one", ("o", "a"), 2),
+        ("off_by_one", ("o", "a"), 0),
     ]
 
 
@@ -253,4 +253,18 @@ def test_offered_words_lose_their_brackets_and_a_trailing_slash() -> None:
 
 
 def test_an_empty_object_has_no_wrong_value() -> None:
-    assert wrong_values({}, {}, NONE, "x") == []
+    assert wrong_values({}, {}, NONE, ("x",)) == []
+
+
+def test_a_field_whose_name_holds_a_dot_is_one_key_of_the_path() -> None:
+    value = {"a.b": True, "": 1, "7": {"c": False}}
+    assert wrong_values(value, {}, NONE, ("x.y",)) == [
+        ("field_dropped", ("x.y", "a.b"), None),
+        ("flipped", ("x.y", "a.b"), False),
+        ("field_dropped", ("x.y", ""), None),
+        ("off_by_one", ("x.y", ""), 2),
+        ("off_by_one", ("x.y", ""), 0),
+        ("field_dropped", ("x.y", "7"), None),
+        ("field_dropped", ("x.y", "7", "c"), None),
+        ("flipped", ("x.y", "7", "c"), True),
+    ]

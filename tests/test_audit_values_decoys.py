@@ -14,7 +14,7 @@ def test_nested_fields_follow_the_properties_keyword_only() -> None:
         "PROPERTIES": {"n": {}},
     }
     # 1 + 1 is past the maximum: only 0 is a wrong value within the schema
-    assert wrong_values({"n": 1}, schema, Sources("", "", ""), "$.a") == [
-        ("field_dropped", "$.a.n", None),
-        ("off_by_one", "$.a.n", 0),
+    assert wrong_values({"n": 1}, schema, Sources("", "", ""), ("$.a",)) == [
+        ("field_dropped", ("$.a", "n"), None),
+        ("off_by_one", ("$.a", "n"), 0),
     ]

@@ -8,7 +8,7 @@ from typing import Any
 
 from scorer.audit.model import Answer
 from scorer.audit.values import Sources
-from scorer.audit.wrong import TEXT_ANSWER, reference_calls, step_wrong
+from scorer.audit.wrong import TEXT_ANSWER, _with, reference_calls, step_wrong
 from scorer.suite.model import Case, Check, ExpectedCall, Step, Suite, Tool
 
 NO_SOURCES = Sources("", "")
@@ -85,9 +85,16 @@ def test_a_parallel_step_meets_every_whole_step_and_argument_mutant() -> None:
             (("get_weather", {"unit": "c"}), bergen),
             call=0,
             arg="city",
+            path=("city",),
         ),
         Answer(
-            0, True, "left_out", (("get_weather", {"city": "Oslo"}), bergen), call=0, arg="unit"
+            0,
+            True,
+            "left_out",
+            (("get_weather", {"city": "Oslo"}), bergen),
+            call=0,
+            arg="unit",
+            path=("unit",),
         ),
         Answer(
             0,
@@ -96,10 +103,19 @@ def test_a_parallel_step_meets_every_whole_step_and_argument_mutant() -> None:
             (("get_weather", {"city": "Oslo", "unit": "f"}), bergen),
             call=0,
             arg="unit",
+            path=("unit",),
             value="f",
             has_value=True,
         ),
-        Answer(0, True, "required_left_out", (oslo, ("get_weather", {})), call=1, arg="city"),
+        Answer(
+            0,
+            True,
+            "required_left_out",
+            (oslo, ("get_weather", {})),
+            call=1,
+            arg="city",
+            path=("city",),
+        ),
     ]
 
 
@@ -112,7 +128,8 @@ def test_a_nested_field_and_stated_defaults_of_one_call() -> None:
         return (("create_event", args),)
 
     def mutant(kind: str, arg: str, calls: Any, value: Any = None, has: bool = True) -> Answer:
-        return Answer(0, True, kind, calls, call=0, arg=arg, value=value, has_value=has)
+        path = tuple(arg.split("."))  # the test's own names hold no dot
+        return Answer(0, True, kind, calls, call=0, arg=arg, value=value, has_value=has, path=path)
 
     got = step_wrong(case, _suite(case), 0, NO_SOURCES)
     assert got == [
@@ -160,6 +177,7 @@ def test_an_optional_argument_is_left_out_unless_at_its_stated_default() -> None
             (("create_event", {"private": False, "notify": True}),),
             call=0,
             arg="title",
+            path=("title",),
         ),
         Answer(
             0,
@@ -168,6 +186,7 @@ def test_an_optional_argument_is_left_out_unless_at_its_stated_default() -> None
             (("create_event", {**reference, "private": True}),),
             call=0,
             arg="private",
+            path=("private",),
             value=True,
             has_value=True,
         ),
@@ -178,6 +197,7 @@ def test_an_optional_argument_is_left_out_unless_at_its_stated_default() -> None
             (("create_event", {"title": "Standup", "private": False}),),
             call=0,
             arg="notify",
+            path=("notify",),
         ),
         Answer(
             0,
@@ -186,7 +206,78 @@ def test_an_optional_argument_is_left_out_unless_at_its_stated_default() -> None
             (("create_event", {**reference, "notify": False}),),
             call=0,
             arg="notify",
+            path=("notify",),
             value=False,
             has_value=True,
         ),
+    ]
+
+
+def test_a_path_is_keys_so_a_name_with_a_dot_is_one_argument() -> None:
+    # "user.name" is a top-level argument; ("user", "name") is field name of argument user
+    reference = {"user.name": "ann", "user": {"name": "Ann"}, "": True, "7": 3}
+    refs = (("send_slack", {"q": 1}), ("create_user", reference))
+    top = _with(refs, 1, 0, "left_out", ("user.name",), None, False)
+    assert top == Answer(
+        0,
+        True,
+        "left_out",
+        (refs[0], ("create_user", {"user": {"name": "Ann"}, "": True, "7": 3})),
+        call=1,
+        arg="user.name",
+        path=("user.name",),
+    )
+    field = _with(refs, 1, 0, "generic_text", ("user", "name"), "Hi", True)
+    assert field == Answer(
+        0,
+        True,
+        "generic_text",
+        (refs[0], ("create_user", {"user.name": "ann", "user": {"name": "Hi"}, "": True, "7": 3})),
+        call=1,
+        arg="user.name",
+        value="Hi",
+        has_value=True,
+        path=("user", "name"),
+    )
+    empty = _with(refs, 1, 0, "flipped", ("",), False, True)
+    assert empty.calls[1] == (
+        "create_user",
+        {"user.name": "ann", "user": {"name": "Ann"}, "": False, "7": 3},
+    )
+    assert (empty.arg, empty.path) == ("", ("",))
+    digits = _with(refs, 1, 0, "left_out", ("7",), None, False)
+    assert digits.calls[1] == (
+        "create_user",
+        {"user.name": "ann", "user": {"name": "Ann"}, "": True},
+    )
+    assert refs[1][1] == {"user.name": "ann", "user": {"name": "Ann"}, "": True, "7": 3}  # a copy
+
+
+def test_every_argument_mutant_of_names_with_dots_empty_and_digits() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a.b": {"type": "boolean"},
+            "a": {"type": "object", "properties": {"b": {"type": "boolean"}}},
+            "": {"type": "boolean"},
+        },
+        "required": ["a.b"],
+    }
+    tool = Tool("t", {"type": "function", "function": {"name": "t", "parameters": schema}}, None)
+    reference = {"a.b": True, "a": {"b": False}, "": True}
+    case = _case(("t",), Step("call", (ExpectedCall("t", (), reference, None),)))
+    suite = Suite("own", "1.0.0", "2026-01-01", "", {"t": tool}, (case,), "", "test")
+    got = [
+        (a.kind, a.path, a.arg, a.calls[0][1])
+        for a in step_wrong(case, suite, 0, NO_SOURCES)
+        if a.call is not None
+    ]
+    assert got == [
+        ("required_left_out", ("a.b",), "a.b", {"a": {"b": False}, "": True}),
+        ("flipped", ("a.b",), "a.b", {"a.b": False, "a": {"b": False}, "": True}),
+        ("left_out", ("a",), "a", {"a.b": True, "": True}),
+        ("field_dropped", ("a", "b"), "a.b", {"a.b": True, "a": {}, "": True}),
+        ("flipped", ("a", "b"), "a.b", {"a.b": True, "a": {"b": True}, "": True}),
+        ("left_out", ("",), "", {"a.b": True, "a": {"b": False}}),
+        ("flipped", ("",), "", {"a.b": True, "a": {"b": False}, "": False}),
     ]

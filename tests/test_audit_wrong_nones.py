@@ -1,7 +1,8 @@
-"""An argument whose name holds a space (scorer/audit/wrong.py): its path is split on dots only,
-so a wrong value of ``first name`` replaces that argument, not ``name`` inside a ``first`` object
-beside it. Written for the audit of None crash reasons (benchmarks/README.md):
-``path.split(None)`` splits on the space and returns another answer instead of raising."""
+"""An argument whose name holds a space (scorer/audit/wrong.py): a wrong value of ``first name``
+replaces that argument, not ``name`` inside a ``first`` object beside it. Written for the audit of
+None crash reasons (benchmarks/README.md), when paths were dotted strings (``path.split(None)``
+split on the space and returned another answer instead of raising); paths are now tuples of keys,
+and the answer keeps both the dotted ``arg`` and the ``path``."""
 
 from __future__ import annotations
 
@@ -41,6 +42,15 @@ def test_a_wrong_value_of_an_argument_named_with_a_space_replaces_that_argument(
             arg="first name",
             value="Bob",
             has_value=True,
+            path=("first name",),
         ),
-        Answer(0, True, "left_out", (("add_person", {"first name": "Ada"}),), call=0, arg="first"),
+        Answer(
+            0,
+            True,
+            "left_out",
+            (("add_person", {"first name": "Ada"}),),
+            call=0,
+            arg="first",
+            path=("first",),
+        ),
     ]

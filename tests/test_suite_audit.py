@@ -285,3 +285,100 @@ def test_markers_are_read_each_problem_worded_exactly() -> None:
     ]
     value, _ = parse_accepts([{"arg": "n", "kind": "off_by_one", "reason": "r", "value": 9}], at)
     assert value == (AuditAccept("n", "off_by_one", "r", 9, True),)
+
+
+def _dotted_suite() -> dict[str, Any]:
+    """One tool whose argument names hold a dot ("user.name", a top-level argument, beside the
+    object argument "user" with its field "name"), are empty ("") or digits ("7")."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "user.name": {"type": "string", "description": "The person's full name."},
+            "user": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "": {"type": "boolean"},
+            "7": {"type": "integer", "minimum": 1, "maximum": 9},
+        },
+        "required": ["user.name"],
+    }
+    call = {
+        "name": "create_user",
+        "args": {
+            "user.name": {"present": True},
+            "user": {"oneOf": [{"name": "asilva"}, {}]},
+            "": {"present": True},
+            "7": {"eq": 3},
+        },
+        "reference": {"user.name": "Ana Silva", "user": {"name": "asilva"}, "": True, "7": 3},
+    }
+    function = {"name": "create_user", "description": "Create a user.", "parameters": schema}
+    return {
+        "name": "dots",
+        "version": "1.0.0",
+        "released": "2026-12-06",
+        "system_prompt": "Act through the tools.",
+        "tools": {"create_user": {"type": "function", "function": function}},
+        "cases": [
+            {
+                "id": "dotted-01",
+                "group": "arguments",
+                "tools": ["create_user"],
+                "messages": [{"role": "user", "content": "Create the login asilva for Ana Silva."}],
+                "steps": [{"expect": "call", "calls": [call]}],
+            }
+        ],
+    }
+
+
+def test_an_argument_whose_name_holds_a_dot_is_audited_as_one_argument(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path / "dots.json", _dotted_suite())
+    assert main(["suite", "check", str(path)]) == 0
+    capsys.readouterr()
+    code = main(["suite", "audit", str(path)])
+    printed = capsys.readouterr()
+    assert code == 1
+    # The top-level "user.name" (checked `present`) and field name of "user" (checked by user's
+    # oneOf) each survive with their own argument's check; the "" argument is named too.
+    assert printed.out.splitlines() == [
+        "dotted-01: wrong answers 8/11 killed, right answers 3/3 accepted (3 surviving)",
+        "SURVIVES dotted-01 steps[0].calls[0] create_user.user.name [generic_text] "
+        '"Hello, just following up.": passes present',
+        "SURVIVES dotted-01 steps[0].calls[0] create_user.user.name [field_dropped] (left out): "
+        'passes oneOf [{"name": "asilva"}, {}]',
+        "SURVIVES dotted-01 steps[0].calls[0] create_user. [flipped] false: passes present",
+        "dots 1.0.0: mutation score 8/11 killed (72.7%); 3 survived, 0 of them accepted by the "
+        "suite; right answers 3/3 accepted",
+    ]
+    assert printed.err == (
+        f"error: {path}: 3 surviving wrong answer(s), 0 refused right answer(s), 0 stale "
+        "audit_accept marker(s)\n"
+    )
+
+
+def test_a_dotted_marker_matches_the_argument_and_the_field_of_that_dotted_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/FORMATS.md: a marker's arg is matched against the dotted path, so "user.name" names
+    # the top-level argument "user.name" and field name of argument "user" alike.
+    data = _dotted_suite()
+    call = data["cases"][0]["steps"][0]["calls"][0]
+    call["args"][""] = {"eq": True}
+    call["audit_accept"] = [
+        {"arg": "user.name", "kind": "generic_text", "reason": "top-level: any name will do"},
+        {"arg": "user.name", "kind": "field_dropped", "reason": "field: the login is optional"},
+    ]
+    code = main(["suite", "audit", str(_write(tmp_path / "dots.json", data))])
+    printed = capsys.readouterr()
+    assert code == 0, printed
+    assert printed.out.splitlines() == [
+        "dotted-01: wrong answers 9/11 killed, right answers 3/3 accepted "
+        "(2 accepted by the suite)",
+        "ACCEPTED dotted-01 steps[0].calls[0] create_user.user.name [generic_text] "
+        '"Hello, just following up.": passes present (audit_accept: top-level: any name will do)',
+        "ACCEPTED dotted-01 steps[0].calls[0] create_user.user.name [field_dropped] (left out): "
+        'passes oneOf [{"name": "asilva"}, {}] (audit_accept: field: the login is optional)',
+        "dots 1.0.0: mutation score 9/11 killed (81.8%); 2 survived, 2 of them accepted by the "
+        "suite; right answers 3/3 accepted",
+    ]
+    assert printed.err == ""

@@ -13,9 +13,10 @@ class Answer:
     or a text.
 
     ``wrong`` marks a mutant (the judge must fail it) against a right answer (the judge must pass
-    it). ``call`` is the expected call it changes and ``arg`` the argument (dotted for a nested
-    field), when it changes one; ``value`` is the generated value (``has_value`` False when the
-    argument was left out).
+    it). ``call`` is the expected call it changes and ``path`` the keys down to the argument or
+    nested field it changes, when it changes one; ``arg`` is that path dotted, for display and for
+    matching ``audit_accept`` markers (a name that holds a dot reads like a nested field there);
+    ``value`` is the generated value (``has_value`` False when the argument was left out).
     """
 
     step: int
@@ -27,6 +28,7 @@ class Answer:
     arg: str | None = None
     value: Any = None
     has_value: bool = False
+    path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

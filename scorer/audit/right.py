@@ -47,7 +47,10 @@ def _call_variants(
         kind: str, arg: str | None, changed: dict[str, Any], value: Any = None, has: bool = True
     ) -> None:
         calls = (*refs[:j], (name, changed), *refs[j + 1 :])
-        out.append(Answer(step, False, kind, calls, call=j, arg=arg, value=value, has_value=has))
+        path = () if arg is None else (arg,)
+        out.append(
+            Answer(step, False, kind, calls, call=j, arg=arg, value=value, has_value=has, path=path)
+        )
 
     defaults = schema_facts.defaults(schema)
     for arg, default in defaults.items():

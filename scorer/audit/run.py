@@ -33,12 +33,13 @@ def answers(case: Case, suite: Suite) -> list[Answer]:
     return out
 
 
-def check_text(expected: ExpectedCall, arg: str | None) -> str:
-    """The checks on ``arg``'s top-level argument as the suite writes them (``contains "x"``), or a
-    note that the argument has none."""
-    if arg is None:
+def check_text(expected: ExpectedCall, path: tuple[str, ...]) -> str:
+    """The checks on the top-level argument of ``path`` (keys from the arguments object down) as
+    the suite writes them (``contains "x"``), or a note that the argument has none; an empty
+    ``path`` (the answer changes no argument) gives the call's checks."""
+    if not path:
         return "the call's checks"
-    top = arg.split(".")[0]
+    top = path[0]
     for name, checks in expected.args:
         if name == top:
             return " and ".join(
@@ -82,7 +83,7 @@ def audit_case(case: Case, suite: Suite) -> CaseAudit:
             if marker is not None:
                 j = answer.call if answer.call is not None else 0
                 used.add((answer.step, j, expected.audit_accept.index(marker)))  # type: ignore[union-attr]
-            check = check_text(expected, answer.arg) if expected else "the step's checks"
+            check = check_text(expected, answer.path) if expected else "the step's checks"
             looser = origin_rejects(answer, suite, looser_only=True)
             if looser is not None:  # the suite lets through what the tool itself refuses
                 check = f"the suite's schema is looser than the origin's, which refuses {looser}"

@@ -36,10 +36,11 @@ class Sources:
 
 
 def wrong_values(
-    value: Any, schema: Any, sources: Sources, path: str
-) -> list[tuple[str, str, Any]]:
-    """``(kind, path, wrong value)`` for ``value`` at ``path``; a nested object's fields get
-    their own paths."""
+    value: Any, schema: Any, sources: Sources, path: tuple[str, ...]
+) -> list[tuple[str, tuple[str, ...], Any]]:
+    """``(kind, path, wrong value)`` for ``value`` at ``path``, a tuple of keys from the
+    arguments object down; a nested object's fields get their own paths. A tuple, not a dotted
+    string: a property name may itself hold a dot (``"user.name"``)."""
     schema = schema if isinstance(schema, dict) else {}
     if isinstance(value, bool):
         return [("flipped", path, not value)]
@@ -58,11 +59,11 @@ def wrong_values(
             for i in range(min(len(value), MAX_PER_ARG))
         ]
     if isinstance(value, dict):
-        found: list[tuple[str, str, Any]] = []
+        found: list[tuple[str, tuple[str, ...], Any]] = []
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         for key, item in value.items():
-            found.append(("field_dropped", f"{path}.{key}", None))
-            found += wrong_values(item, properties.get(key), sources, f"{path}.{key}")
+            found.append(("field_dropped", (*path, key), None))
+            found += wrong_values(item, properties.get(key), sources, (*path, key))
         return found
     return []
 

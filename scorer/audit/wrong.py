@@ -55,10 +55,10 @@ def _argument_mutants(
     out: list[Answer] = []
     for arg, value in args.items():
         if arg in required:
-            out.append(_with(refs, j, step, "required_left_out", arg, None, False))
+            out.append(_with(refs, j, step, "required_left_out", (arg,), None, False))
         elif not (arg in defaults and json_equal(value, defaults[arg])):
-            out.append(_with(refs, j, step, "left_out", arg, None, False))
-        for kind, path, wrong in wrong_values(value, props.get(arg), sources, arg):
+            out.append(_with(refs, j, step, "left_out", (arg,), None, False))
+        for kind, path, wrong in wrong_values(value, props.get(arg), sources, (arg,)):
             out.append(_with(refs, j, step, kind, path, wrong, kind != "field_dropped"))
     return out
 
@@ -68,15 +68,15 @@ def _with(
     j: int,
     step: int,
     kind: str,
-    path: str,
+    path: tuple[str, ...],
     value: Any,
     has: bool,
 ) -> Answer:
-    """The reference calls with call ``j``'s argument at ``path`` set to ``value`` (left out when
-    not ``has``)."""
+    """The reference calls with call ``j``'s argument at ``path`` (keys from the arguments object
+    down) set to ``value`` (left out when not ``has``)."""
     name, args = refs[j]
     changed = json_copy(args)
-    *parents, last = path.split(".")
+    *parents, last = path
     target = changed
     for key in parents:
         target = target[key]
@@ -90,9 +90,10 @@ def _with(
         kind,
         _replace(refs, j, (name, changed)),
         call=j,
-        arg=path,
+        arg=".".join(path),
         value=value,
         has_value=has,
+        path=path,
     )
 
 
