@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from scorer.schema.formats import draft_format_checker as format_checker
 from scorer.suite.draft.reference import (
     Drafted,
     argument_names,
     draft_reference,
-    format_checker,
     root_object,
     schema_errors,
 )

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from scorer.suite.draft.array_items import _format_checker, distinct_item
+from scorer.schema.formats import draft_format_checker
+from scorer.suite.draft.array_items import distinct_item
 from scorer.suite.draft.pattern_sample import pattern_example
 from scorer.suite.draft.samples import Undecided, _merge, _stated_default, sample
 
@@ -373,15 +374,15 @@ def test_items_behind_a_ref_are_checked_against_the_whole_schema() -> None:
 
 def test_array_items_keep_a_format_check_jsonschema_has(monkeypatch: pytest.MonkeyPatch) -> None:
     # As if rfc3987 were installed and jsonschema checked uri itself (here: refusing all): the
-    # items' check keeps it, as the reference's check does (scorer/suite/draft/reference.py).
+    # draft's checker, which the items are proven with, keeps it.
     from jsonschema import Draft202012Validator
 
     monkeypatch.setitem(Draft202012Validator.FORMAT_CHECKER.checkers, "uri", (lambda _: False, ()))
-    clear = getattr(_format_checker, "cache_clear", lambda: None)  # mutmut's copy has no cache
+    clear = getattr(draft_format_checker, "cache_clear", lambda: None)  # mutmut's copy has no cache
     clear()
     try:
-        assert not _format_checker().conforms("https://example.com/", "uri")
-        assert _format_checker().conforms("09:30:00Z", "time")
+        assert not draft_format_checker().conforms("https://example.com/", "uri")
+        assert draft_format_checker().conforms("09:30:00Z", "time")
     finally:
         clear()
 

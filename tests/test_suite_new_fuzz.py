@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from scorer.schema.budget import listing_problems
+from scorer.schema.formats import draft_format_checker as format_checker
 from scorer.suite.draft.new import ListedTool, draft_suite
-from scorer.suite.draft.reference import format_checker
 
 NAMES = st.sampled_from(["id", "event_id", "title", "start", "email", "tags", "n", "mode", "x"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.text(max_size=6))

@@ -78,7 +78,7 @@ def make_format_checker(checkers: Mapping[str, Any], replace: bool) -> Any:
     """A jsonschema ``FormatChecker`` of ``checkers`` (jsonschema's checks by format name) with
     ``OWN_CHECKS`` registered: over a check ``checkers`` has of the same name when ``replace``,
     else only where it has none. The one place both an own suite's schemas and ``suite new``'s
-    drafted references (scorer/suite/draft/reference.py) get their format checks from."""
+    drafts (``draft_format_checker``) get their format checks from."""
     from jsonschema import FormatChecker
 
     checker = FormatChecker(formats=())
@@ -99,3 +99,15 @@ def format_checker() -> Any:
     base = Draft202012Validator.FORMAT_CHECKER.checkers
     listed = {name: base[name] for name in CHECKED_FORMATS if name in base}
     return make_format_checker(listed, replace=True)
+
+
+@lru_cache(maxsize=1)
+def draft_format_checker() -> Any:
+    """Draft 2020-12's format checker for ``suite new``'s drafts (scorer/suite/draft/reference.py
+    proves a reference with it, array_items.py an array's later items, so an item taken there is
+    taken by the reference): every format jsonschema checks as installed, with date-time, time and
+    uri checked as an own suite's schemas are (RFC 3339, seconds required, and RFC 3986) when
+    jsonschema's optional packages for them (rfc3339-validator, rfc3987) are not installed."""
+    from jsonschema import Draft202012Validator
+
+    return make_format_checker(Draft202012Validator.FORMAT_CHECKER.checkers, replace=False)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from typing import Any
 
-from scorer.schema.formats import make_format_checker
+from scorer.schema.formats import draft_format_checker
 from scorer.schema.full import validator_class
 from scorer.suite.draft.pattern_sample import pattern_example
 
@@ -37,7 +36,7 @@ def distinct_item(
     variants = _variants(value, index, schema, name)
     if variants == [value]:  # an object, a list: nothing else to try (nor 100 lists to compare)
         return value
-    validator = validator_class()(root, format_checker=_format_checker()).evolve(schema=part)
+    validator = validator_class()(root, format_checker=draft_format_checker()).evolve(schema=part)
     for variant in variants:
         if not _taken(variant, before) and validator.is_valid(variant):
             return variant
@@ -77,12 +76,3 @@ def _numbered(item: Any, index: int) -> Any:
     if isinstance(item, int) and not isinstance(item, bool):
         return item + index
     return item
-
-
-@lru_cache(maxsize=1)
-def _format_checker() -> Any:
-    """The format checker scorer/suite/draft/reference.py proves a reference with (the same
-    formats, so an item taken here is taken there)."""
-    from jsonschema import Draft202012Validator
-
-    return make_format_checker(Draft202012Validator.FORMAT_CHECKER.checkers, replace=False)

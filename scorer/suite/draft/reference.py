@@ -14,11 +14,10 @@ out and named for the author to decide, with the validator's reason.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from scorer.schema.budget import resolve_pointer
-from scorer.schema.formats import make_format_checker
+from scorer.schema.formats import draft_format_checker
 from scorer.schema.full import validator_class
 from scorer.suite.draft.samples import Undecided, sample
 
@@ -77,20 +76,9 @@ def schema_errors(schema: Any, arguments: dict[str, Any]) -> list[tuple[str, str
     the validator's message; ``("", message)`` for an error of the call as a whole."""
     if not isinstance(schema, dict):
         return []
-    validator = validator_class()(schema, format_checker=format_checker())
+    validator = validator_class()(schema, format_checker=draft_format_checker())
     found = []
     for error in validator.iter_errors(arguments):
         path = list(error.absolute_path)
         found.append((str(path[0]) if path else "", error.message[:200]))
     return found
-
-
-@lru_cache(maxsize=1)
-def format_checker() -> Any:
-    """Draft 2020-12's format checker, every format jsonschema checks as installed, with
-    date-time, time and uri checked as an own suite's schemas are (scorer/schema/formats.py: RFC
-    3339, seconds required, and RFC 3986) when jsonschema's optional packages for them
-    (rfc3339-validator, rfc3987) are not installed."""
-    from jsonschema import Draft202012Validator
-
-    return make_format_checker(Draft202012Validator.FORMAT_CHECKER.checkers, replace=False)
