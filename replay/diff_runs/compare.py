@@ -166,13 +166,6 @@ _PLAIN = {status: Sample(status) for status in STATUSES}
 def _sample(run: CaseEntry) -> Sample:
     """One repeat: its stored digests when it kept them, else those of its steps' answers."""
     stored = run.get("answers_sha256")
-    if stored is None:
-        # the usual repeat of a merged history or a simulation: a status alone, one shared
-        # Sample (what _digested gives it, without the calls: millions of repeats a gate test)
-        status, steps = run["status"], run.get("steps")
-        if steps is None and status.__class__ is str and status in _PLAIN:
-            return _PLAIN[status]
-        return _digested(status, steps)
     if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
         return Sample(run["status"], tuple(stored))
     return _digested(run["status"], run.get("steps"))
