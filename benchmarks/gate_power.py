@@ -79,13 +79,13 @@ def run(probabilities: list[float], k: int, rng: random.Random, day_sd: float = 
     # repeat): the simulation is most of a history cell's time, the draws are not.
     draw = rng.random
     draws = [draw() for _ in range(k * len(CASES))]
-    results = []
-    for i, (case_id, p) in enumerate(zip(CASES, probabilities, strict=True)):
-        statuses = ["passed" if x < p else "failed" for x in draws[i * k : i * k + k]]
-        result = {"id": case_id, "group": "g", "status": aggregate_status(statuses), "reason": None}
-        if k > 1:
-            result["runs"] = [{"status": s, "repeat": n} for n, s in enumerate(statuses, 1)]
-        results.append(result)
+    if k == 1:  # one repeat: the case's status is the repeat's (aggregate_status of one status)
+        results = [
+            {"id": case_id, "group": "g", "status": "passed" if x < p else "failed", "reason": None}
+            for case_id, p, x in zip(CASES, probabilities, draws, strict=True)
+        ]
+    else:
+        results = _repeated(probabilities, k, draws)
     document = {
         "model": "m",
         "suite": {"name": "s", "version": "1", "sha256": "0" * 64},
@@ -93,6 +93,17 @@ def run(probabilities: list[float], k: int, rng: random.Random, day_sd: float = 
         "results": results,
     }
     return document | ({"repeats": k} if k > 1 else {})
+
+
+def _repeated(probabilities: list[float], k: int, draws: list[float]) -> list[dict]:
+    """Each case's result at ``k`` > 1 repeats from its ``k`` draws (in the order of ``draws``)."""
+    results = []
+    for i, (case_id, p) in enumerate(zip(CASES, probabilities, strict=True)):
+        statuses = ["passed" if x < p else "failed" for x in draws[i * k : i * k + k]]
+        result = {"id": case_id, "group": "g", "status": aggregate_status(statuses), "reason": None}
+        result["runs"] = [{"status": s, "repeat": n} for n, s in enumerate(statuses, 1)]
+        results.append(result)
+    return results
 
 
 def diffuse(points: float, base: list[float] = BASE) -> list[float]:

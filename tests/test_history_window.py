@@ -28,7 +28,9 @@ def _gate_fires(window: np.ndarray, b: np.ndarray, check: bool) -> bool:
     change the check finds), at alpha."""
     kept = window[window_cut(window, np.ones_like(window)).first_kept :] if check else window
     n = len(kept)
-    margins = [CaseMargins(int(n - kept[:, c].sum()), n, int(1 - b[c]), 1) for c in range(len(b))]
+    # Each case's failures over the kept runs and in B, summed by numpy column by column at once.
+    failed, failed_b = (n - kept.sum(axis=0)).tolist(), (1 - b).tolist()
+    margins = [CaseMargins(f, n, f_b, 1) for f, f_b in zip(failed, failed_b, strict=True)]
     return history_test(margins).p <= ALPHA
 
 

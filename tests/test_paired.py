@@ -76,7 +76,6 @@ def test_more_lopsided_is_not_less_significant(b: int, c: int) -> None:
 
 # --- the sign-flip test: exact at every design the tool meets -------------------------------------
 
-import itertools  # noqa: E402
 import math  # noqa: E402
 import random  # noqa: E402
 from fractions import Fraction  # noqa: E402
@@ -88,14 +87,24 @@ import scorer.stats.paired as paired  # noqa: E402
 from scorer.stats.paired import SignFlip, mcnemar_worse, sign_flip, sign_flip_exact  # noqa: E402
 
 
+def _pattern_sums(values: list[Fraction]) -> tuple[np.ndarray, int]:
+    """Every one of the 2^m sign patterns' sums of ``values`` at once, and the observed sum (all
+    plus signs), each in units of the values' common denominator: exact integers (the same
+    patterns ``itertools.product((1, -1), repeat=m)`` enumerates, in one integer matrix product)."""
+    unit = math.lcm(*(v.denominator for v in values))
+    scaled = np.array([v.numerator * (unit // v.denominator) for v in values], dtype=np.int64)
+    bits = np.arange(2 ** len(values), dtype=np.int64)[:, None] >> np.arange(len(values)) & 1
+    return (1 - 2 * bits) @ scaled, int(scaled.sum())
+
+
 def _brute_force(differences: list[Fraction]) -> Fraction:
     """Every one of the 2^m sign patterns, counted."""
     values = [d for d in differences if d]
     observed = abs(sum(values))
     if not values or observed == 0:
         return Fraction(1)
-    hits = sum(1 for signs in itertools.product((1, -1), repeat=len(values)) if abs(sum(map(
-        lambda s, d: s * d, signs, values))) >= observed)  # fmt: skip
+    sums, signed = _pattern_sums(values)
+    hits = int(np.count_nonzero(np.abs(sums) >= abs(signed)))
     return Fraction(hits, 2 ** len(values))
 
 
@@ -108,11 +117,14 @@ def _float_distribution(differences: list[Fraction]) -> float:
     observed, total = abs(sum(int(v * scale) for v in values)), sum(steps)
     dist = np.zeros(2 * total + 1)
     dist[total] = 1.0
+    reach = 0  # the sums so far lie within total +- reach: only that stretch is worked on
     for s in steps:
-        shifted = np.zeros_like(dist)
-        shifted[: len(dist) - s] += 0.5 * dist[s:]
-        shifted[s:] += 0.5 * dist[: len(dist) - s]
-        dist = shifted
+        low, high = total - reach - s, total + reach + s + 1
+        shifted = np.zeros(high - low)
+        shifted[: high - low - s] += 0.5 * dist[low + s : high]
+        shifted[s:] += 0.5 * dist[low : high - s]
+        dist[low:high] = shifted
+        reach += s
     return float(dist[np.abs(np.arange(2 * total + 1) - total) >= observed].sum())
 
 
@@ -279,13 +291,10 @@ def test_one_sided_sign_flip_is_the_counted_lower_tail() -> None:
         assert result == SignFlip(float(expected), 0), differences
         values = [d for d in differences if d]
         if len(values) <= 8:
-            observed = sum(values)
-            patterns = list(itertools.product((1, -1), repeat=len(values)))
-            hits = sum(
-                sum(s * abs(v) for s, v in zip(signs, values, strict=True)) <= observed
-                for signs in patterns
-            )
-            assert expected == Fraction(hits, len(patterns))
+            sums = _pattern_sums([abs(v) for v in values])[0]
+            observed = _pattern_sums(values)[1]
+            hits = int(np.count_nonzero(sums <= observed))
+            assert expected == Fraction(hits, 2 ** len(values))
 
 
 def _rounding_design() -> list[Fraction]:

@@ -9,6 +9,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from replay.ties import tiers
@@ -18,17 +19,16 @@ from scorer.summarize import empty
 from scorer.summary import CaseTally, ModelSummary
 
 
-def _detects(rng: random.Random, before: list[float], after: list[float], repeats: int) -> bool:
+def _detects(rng: random.Random, rates: np.ndarray, repeats: int) -> bool:
     """One simulated comparison: the exact paired test says B is worse (two-sided p < 0.05, the
-    drop's way)."""
+    drop's way). ``rates`` holds each case's pass probability before and after, one row a case."""
     # Each case's passed-count difference as an int (its sign and sum are the share's): a
-    # Fraction only for the sign-flip test, which takes them; the draws are the same, in order.
+    # Fraction only for the sign-flip test, which takes them. The draws are the same, in the same
+    # order (case by case: A's repeats, then B's), drawn at once and compared by numpy.
     draw = rng.random
-    gaps = []
-    for a, b in zip(before, after, strict=True):
-        passed_a = sum([draw() < a for _ in range(repeats)])
-        passed_b = sum([draw() < b for _ in range(repeats)])
-        gaps.append(passed_b - passed_a)
+    draws = np.array([draw() for _ in range(rates.size * repeats)]).reshape(*rates.shape, repeats)
+    passed = (draws < rates[:, :, None]).sum(axis=2)
+    gaps = (passed[:, 1] - passed[:, 0]).tolist()
     if repeats == 1:
         p = mcnemar_exact(sum(g < 0 for g in gaps), sum(g > 0 for g in gaps))
     else:
@@ -38,8 +38,8 @@ def _detects(rng: random.Random, before: list[float], after: list[float], repeat
 
 def _power(before: list[float], drop: float, repeats: int, runs: int, seed: int) -> float:
     rng = random.Random(seed)
-    after = [q - drop for q in before]
-    return sum(_detects(rng, before, after, repeats) for _ in range(runs)) / runs
+    rates = np.array([before, [q - drop for q in before]]).T
+    return sum(_detects(rng, rates, repeats) for _ in range(runs)) / runs
 
 
 def test_exact_mcnemar_power_matches_simulation() -> None:
@@ -123,11 +123,12 @@ def test_a_concentrated_drop_is_not_what_the_figures_promise() -> None:
 
 
 def _model(name: str, rates: list[float], repeats: int, rng: random.Random) -> ModelSummary:
-    tallies = []
-    for i, q in enumerate(rates):
-        passed = sum(rng.random() < q for _ in range(repeats))
-        tallies.append(CaseTally(f"c{i:02d}", passed, repeats))
-    return replace(empty(name, name), repeats=repeats, tallies=tuple(tallies))
+    # Each case's repeats drawn in order (case by case), at once, and compared by numpy.
+    draw = rng.random
+    draws = np.array([draw() for _ in range(len(rates) * repeats)]).reshape(len(rates), repeats)
+    passed = (draws < np.array(rates)[:, None]).sum(axis=1).tolist()
+    tallies = tuple(CaseTally(f"c{i:02d}", p, repeats) for i, p in enumerate(passed))
+    return replace(empty(name, name), repeats=repeats, tallies=tallies)
 
 
 def _boards(shifts: list[float], repeats: int, boards: int, seed: int) -> list[dict[str, str]]:
