@@ -4,6 +4,7 @@ for reading them again (no test runs: mutmut's own generation only, in a second 
     uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py                 # every module
     uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py scorer.wire.streams --flagged
     uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py --nones      # None reasons
+    uv run --with mutmut==3.8.1 python benchmarks/crash_reasons.py --callers --flagged  # catches
 
 Prints ``== key [flags]``, the reason and the diff's changed lines; a key whose mutant no longer
 exists is flagged ``gone`` (a line moved renumbers a function's mutants). The flags point at the
@@ -18,6 +19,19 @@ accepts that (``none-ok``: a known library call whose parameter takes None or ha
 or the module's own function whose ``inspect.signature`` has a default there), and of a value
 replaced by None whose next use is a truth or None test (``none-test``: ``if x``, ``x or y``,
 ``x is None``), where None is a legitimate value rather than a crash.
+
+``--callers`` lists instead the reasons that name a ValueError, IndexError or LookupError, or a
+subclass (KeyError, UnicodeDecodeError, JSONDecodeError, numpy's AxisError, binascii.Error, ...),
+or re.error, each with the ways up from its function through the product's callers
+(benchmarks/crash_callers.py): ``caught: f <- caller:line [except X -> what catches Y]`` where a
+``try`` on the way catches a class the reason says is raised (or a base of it), ``end:``/``top:``
+/``ref:`` where a way ends uncaught. The flags say what the catching handler does: ``caught:
+handled`` (a value, a skip, a message in the input's terms: the reason is wrong unless the
+mutant raises first), ``caught:raise`` (another error that ends the command: an error line),
+``caught:reports`` (replay's ``cannot be scored (IndexError: ...)`` line: the crash itself,
+named), ``own`` (the mutated line in a ``try`` of its own function whose handler handles it).
+``--flagged`` prints only those with a flag other than ``caught:reports``; ``--skip PREFIX
+...`` leaves modules out.
 """
 
 from __future__ import annotations
@@ -38,6 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
 
+import crash_callers  # noqa: E402
 from mutation import undecorate  # noqa: E402  (the benchmark's own module text)
 
 LOOK_ALIKE = re.compile(r"""["'](XX[^"']*XX|[A-Z_$]*[A-Z][A-Z0-9_$-]*)["']""")
@@ -273,6 +288,46 @@ def diffs(
     return out
 
 
+AUDITED = (ValueError, IndexError, LookupError, re.error)
+ERROR_NAME = re.compile(r"\b((?:[a-z]+\.)?[A-Za-z]*(?:Error|error|Exception))\b")
+
+
+# a class named as not raised: "(not the ValueError caught)", "it is no ValueError", "catches X"
+NEGATED = re.compile(
+    r"\(not [^)]*\)|\b(?:not|no|neither|nor)\s+(?:the\s+|a\s+|an\s+)?[\w.]+"
+    r"|\bcatch(?:es|ing)?\s+[^;:,.)]*"
+)
+
+
+def raised_classes(reason: str, positive: bool = False) -> list[type]:
+    """The exception classes a reason names, when one of them is a ValueError, IndexError or
+    LookupError (or a subclass) or re.error; else nothing. ``positive``: only those it says
+    are raised (not those named as not raised or as caught), whatever their class."""
+    found = []
+    if positive:
+        reason = NEGATED.sub("", reason)
+    for name in dict.fromkeys(ERROR_NAME.findall(reason)):
+        cls = crash_callers.resolve(name)
+        if cls is not None and issubclass(cls, BaseException) and cls not in found:
+            found.append(cls)
+    return found if positive or any(issubclass(c, AUDITED) for c in found) else []
+
+
+def caller_flags(
+    mods: dict, module: str, key: str, reason: str, minus: list[str], codes: dict[str, str]
+) -> tuple[list[str], list[str]]:
+    """(flags, ways up) of one reason for ``--callers``."""
+    short = key[len(module) + 1 :].rsplit("__mutmut_", 1)[0]
+    qual = ".".join(short[2:].split("ǁ")) if short.startswith("xǁ") else short[2:]
+    raised = raised_classes(reason, positive=True)
+    own = crash_callers.own_catch(codes.get(key, ""), minus[0], module, raised) if minus else []
+    ways = [f"own: {h}" for h in own] + crash_callers.chains(mods, module, qual, raised)
+    kinds = [k for k in ("handled", "raise", "reports") if any(
+        w.startswith("caught") and f"-> {k}" in w for w in ways)]  # fmt: skip
+    found = ["own"] if any("-> handled" in h for h in own) else []
+    return found + [f"caught:{k}" for k in kinds], ways
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("modules", nargs="*", help="dotted module names (default: every one)")
@@ -280,10 +335,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nones", action="store_true", help="only None/dropped-argument reasons flagged"
     )
+    parser.add_argument(
+        "--callers", action="store_true", help="ValueError/IndexError/LookupError reasons' callers"
+    )
+    parser.add_argument("--skip", nargs="*", default=[], help="module prefixes to leave out")
     args = parser.parse_args(argv)
     reasons = json.loads((ROOT / "benchmarks/mutation_survivors.json").read_text("utf-8"))
     crash = {k: v for k, v in reasons.items() if v.startswith("crash:")}
+    if args.callers:
+        crash = {k: v for k, v in crash.items() if raised_classes(v)}
+    crash = {k: v for k, v in crash.items() if not k.startswith(tuple(args.skip))}
     modules = args.modules or sorted({k.split(".x", 1)[0] for k in crash})
+    mods = crash_callers.index() if args.callers else {}
     # mutmut reads its settings from the working directory's pyproject.toml
     with tempfile.TemporaryDirectory() as work:
         Path(work, "pyproject.toml").write_text('[tool.mutmut]\nsource_paths = ["."]\n')
@@ -294,6 +357,13 @@ def main(argv: list[str] | None = None) -> int:
             for key, lines in diffs(module, keys, codes).items():
                 minus = [line[1:].strip() for line in lines or [] if line.startswith("-")]
                 plus = [line[1:].strip() for line in lines or [] if line.startswith("+")]
+                if args.callers:
+                    found, ways = caller_flags(mods, module, key, crash[key], minus, codes)
+                    if (found and found != ["caught:reports"]) or not args.flagged:
+                        print(f"== {key} {found}\n   {crash[key]}")
+                        print("\n".join(f"   {line}" for line in lines or []))
+                        print("\n".join(f"   > {way}" for way in ways))
+                    continue
                 if args.nones:
                     cls = key.split("ǁ")[1] if "ǁ" in key else ""
                     found = (
