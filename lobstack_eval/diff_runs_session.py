@@ -80,8 +80,10 @@ def run_diff(job: DiffRunsJob) -> int:
     if out.html is not None:
         _write_html(out.html, out.suite, (run_a, run_b), diff.models[0], judged[0])
     if out.junit is not None:
-        write_output(out.junit, to_junit(diff, decision))
-    publish(out.markdown, lambda: to_markdown(diff, decision, str(job.a), str(job.b)))
+        write_output(out.junit, to_junit(diff, decision, judged))
+    publish(
+        out.markdown, lambda: to_markdown(diff, decision, str(job.a), str(job.b), judged=judged)
+    )
     # a reason holds what a model or gateway wrote: shown, never interpreted
     typer.echo(for_terminal(format_text(diff, decision, judged, out.detail)), nl=False)
     return 1 if gate.fail_on_regression and decision.regression else 0

@@ -205,6 +205,41 @@ def test_reason_falls_back_to_first_failing_step() -> None:
     assert compare({"m": a}, {"m": b}).models[0].to_failed[0].reason_b == "step 2: x: expected eq 1"
 
 
+def _answered(status: str, content: str = "same") -> dict[str, Any]:
+    """One repeat that kept its step's answer (a response), so its digest can be taken."""
+    response = {"content": content, "model": "m", "tool_calls": []}
+    return {"status": status, "steps": [{"passed": status == "passed", "response": response}]}
+
+
+@pytest.mark.parametrize(
+    ("runs_a", "runs_b", "change"),
+    [
+        (["passed"], ["failed"], True),
+        (["failed"], ["passed"], True),
+        (["passed", "failed"], ["passed"], True),  # A's failed repeat against B's pass
+        (["passed"], ["passed", "failed"], True),
+        (["failed", "failed"], ["passed", "failed"], True),
+        (["passed", "failed"], ["failed", "passed"], True),  # both verdicts on both sides
+        (["passed", "passed"], ["passed"], False),
+        (["failed"], ["failed", "failed"], False),
+        (["errored"], ["passed"], False),  # an unscored repeat has no verdict to change
+        (["passed"], ["errored", "unrecorded"], False),
+    ],
+)
+def test_a_scoring_change_is_the_same_answers_with_another_verdict(
+    runs_a: list[str], runs_b: list[str], change: bool
+) -> None:
+    """Every repeat got the same answer: a scoring change exactly where a scored repeat of A and
+    one of B got different verdicts (the answers are digested only for those cases)."""
+    a, b = results("m", {"c": runs_a[0]}), results("m", {"c": runs_b[0]})
+    a["results"][0]["runs"] = [_answered(s) for s in runs_a]
+    b["results"][0]["runs"] = [_answered(s) for s in runs_b]
+    assert compare({"m": a}, {"m": b}).models[0].cases[0].scoring_change is change
+    # other answers on one side: never a scoring change
+    b["results"][0]["runs"] = [_answered(s, "other") for s in runs_b]
+    assert compare({"m": a}, {"m": b}).models[0].cases[0].scoring_change is False
+
+
 # --- deciding -------------------------------------------------------------------------------------
 
 NOT_WORSE = (

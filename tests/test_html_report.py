@@ -607,3 +607,57 @@ class TestRunDiff:
         )
         with pytest.raises(ResultsError, match=r"nope\.json"):
             write_run_diff(tmp_path / "nope.json", out, tmp_path / "x.html", None)
+
+
+def test_each_plot_is_keyed_by_only_what_it_shows() -> None:
+    """The plot cache keys each plot by ``drawn``'s models and draws it from them
+    (replay/html/_report.py): a figure the plot does not show leaves its key alone (a rescore
+    changing one interval draws one plot again, not four), one it shows changes it. That the
+    plots drawn from them are the same bytes is the golden pages' check (both have a partial
+    model and one without a cost: ``TestDeterminism``, tests/test_plot_cache.py)."""
+    from dataclasses import replace
+
+    from replay.html._plot_model import Interval, PlotModel, drawn
+
+    metrics = {
+        "overall": Interval(62.5, 51.0, 72.9),
+        "right_tool": Interval(80.0, None, None),
+        "right_args": None,
+    }
+    models = [
+        PlotModel("m-a", metrics, {"selection": 50.0, "chains": None}, 0.42, 900.0),
+        PlotModel("m-b (partial)", {"overall": Interval(70.0, 1, 2)}, {}, 0.1, None, partial=True),
+        PlotModel("m-d", {"overall": None}, {"selection": 0.0}, None, 10.0),
+    ]
+    plots = ("rates", "cost", "latency", "groups")
+
+    def kept(changed: list[PlotModel]) -> list[str]:
+        return [p for p in plots if drawn(changed, p) == drawn(models, p)]
+
+    assert drawn(models, "cost")[1] == replace(
+        models[1], metrics={"overall": Interval(70.0, None, None)}, groups={}, latency_p50_ms=None
+    )
+    interval = {**metrics, "overall": Interval(62.5, 50.0, 75.0)}
+    assert kept([replace(models[0], metrics=interval), *models[1:]]) == [
+        "cost",
+        "latency",
+        "groups",
+    ]
+    rate = {**metrics, "overall": Interval(60.0, 51.0, 72.9)}
+    assert kept([replace(models[0], metrics=rate), *models[1:]]) == ["groups"]
+    assert kept([replace(models[0], cost_per_100=0.5), *models[1:]]) == [
+        "rates",
+        "latency",
+        "groups",
+    ]
+    assert kept([replace(models[0], latency_p50_ms=1.0), *models[1:]]) == [
+        "rates",
+        "cost",
+        "groups",
+    ]
+    assert kept([replace(models[0], groups={"selection": 5.0}), *models[1:]]) == list(plots[:3])
+    assert kept([models[0], replace(models[1], partial=False), models[2]]) == ["rates", "groups"]
+    assert kept([replace(models[0], name="m-z"), *models[1:]]) == []
+    assert kept(models[:2]) == []
+    with pytest.raises(ValueError, match="unknown plot"):
+        drawn(models, "pie")

@@ -148,14 +148,16 @@ def _mean_scored(paired: list[CasePair], side: str) -> float:
     return sum(counts) / len(counts) if counts else 1.0
 
 
-def case_samples(result: CaseEntry | None) -> tuple[Sample, ...]:
-    """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample)."""
+def case_samples(result: CaseEntry | None, digests: bool = True) -> tuple[Sample, ...]:
+    """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample).
+    ``digests=False``: the steps' answers are not digested (a repeat's ``answers`` is None unless
+    the file stored its digests)."""
     if result is None:
         return ()
     runs = result.get("runs")
     if not isinstance(runs, list) or not runs:
-        return (_digested(result["status"], result.get("steps")),)
-    return tuple([_sample(run) for run in runs])
+        return (_digested(result["status"], result.get("steps"), digests),)
+    return tuple([_sample(run, digests) for run in runs])
 
 
 # One shared Sample per status for the repeats that carry no answers (frozen, so sharing is safe):
@@ -163,19 +165,31 @@ def case_samples(result: CaseEntry | None) -> tuple[Sample, ...]:
 _PLAIN = {status: Sample(status) for status in STATUSES}
 
 
-def _sample(run: CaseEntry) -> Sample:
+def _sample(run: CaseEntry, digests: bool = True) -> Sample:
     """One repeat: its stored digests when it kept them, else those of its steps' answers."""
     stored = run.get("answers_sha256")
     if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
         return Sample(run["status"], tuple(stored))
-    return _digested(run["status"], run.get("steps"))
+    return _digested(run["status"], run.get("steps"), digests)
 
 
-def _digested(status: Any, steps: Any) -> Sample:
-    """A sample with the digests of its steps' answers (None without steps)."""
-    if not isinstance(steps, list) and isinstance(status, str) and status in _PLAIN:
+def _digested(status: Any, steps: Any, digests: bool = True) -> Sample:
+    """A sample with the digests of its steps' answers (None without steps, or not asked for)."""
+    if (
+        (not digests or not isinstance(steps, list))
+        and isinstance(status, str)
+        and status in _PLAIN
+    ):
         return _PLAIN[status]  # no steps: no digests (answer_digests gives None)
-    return Sample(status, answer_digests(steps))
+    return Sample(status, answer_digests(steps) if digests else None)
+
+
+def _verdicts_differ(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:
+    """Some scored repeat in A and some scored repeat in B got different verdicts: only then can a
+    scoring change (the same answers, another verdict) be seen."""
+    scored_a = {s.status for s in samples_a if s.scored}
+    scored_b = {s.status for s in samples_b if s.scored}
+    return bool(scored_a and scored_b) and not (len(scored_a) == 1 and scored_a == scored_b)
 
 
 def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:
@@ -196,7 +210,11 @@ def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]
 
 def _outcome(case_id: str, ra: CaseEntry | None, rb: CaseEntry | None) -> CasePair:
     group = (rb or ra or {}).get("group")
-    samples_a, samples_b = case_samples(ra), case_samples(rb)
+    # The answers are digested (a JSON text and a sha256 a step) only where a scoring change could
+    # be seen; most cases got the same verdict on both sides.
+    samples_a, samples_b = case_samples(ra, digests=False), case_samples(rb, digests=False)
+    if _verdicts_differ(samples_a, samples_b):
+        samples_a, samples_b = case_samples(ra), case_samples(rb)
     return CasePair(
         case_id=case_id,
         group=group if isinstance(group, str) else None,

@@ -28,19 +28,28 @@ NAME_CHARS = 160
 VERDICT_CHARS = 4_000
 
 
-def to_markdown(diff: RunDiff, decision: Decision, a: str, b: str, limit: int = MAX_CHARS) -> str:
-    """The comment for comparing run ``a`` with run ``b`` (their labels, e.g. the paths given)."""
+def to_markdown(
+    diff: RunDiff,
+    decision: Decision,
+    a: str,
+    b: str,
+    limit: int = MAX_CHARS,
+    judged: Sequence[ModelVerdict] | None = None,
+) -> str:
+    """The comment for comparing run ``a`` with run ``b`` (their labels, e.g. the paths given).
+    ``judged``: ``verdicts(diff, decision)`` when the caller has it already."""
     head = _head(decision, a, b)
     foot = _foot(diff)
-    judged = dict(zip((m.model for m in diff.models), verdicts(diff, decision), strict=False))
+    given = verdicts(diff, decision) if judged is None else judged
+    by_model = dict(zip((m.model for m in diff.models), given, strict=False))
     for cap in CAPS:
-        text = _join([head, *(_model_block(m, judged[m.model], cap) for m in diff.models), foot])
+        text = _join([head, *(_model_block(m, by_model[m.model], cap) for m in diff.models), foot])
         if len(text) <= limit:
             return text
     # Even with no case listed it is too long: as many models as fit, then how many were left out.
     blocks = [head]
     for shown, model in enumerate(diff.models):
-        block = _model_block(model, judged[model.model], 0)
+        block = _model_block(model, by_model[model.model], 0)
         note = _omitted(len(diff.models) - shown)
         if len(_join([*blocks, block, note, foot])) > limit:
             return _cut(_join([*blocks, note, foot]), limit)

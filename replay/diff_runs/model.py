@@ -20,7 +20,8 @@ from scorer.status import is_scored
 @dataclass(frozen=True)
 class Sample:
     """One repeat of a case in one run: its status and the digests of the model's answers
-    (None: unknown)."""
+    (None: unknown, or not needed: ``compare`` digests a case's answers only when its scored
+    repeats got different verdicts in A and B, where a scoring change can be seen)."""
 
     status: str
     answers: tuple[str, ...] | None = None

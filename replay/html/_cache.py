@@ -33,6 +33,7 @@ _PLOT_CODE = (
     "_labels.py",
     "_front_plot.py",
     "_front_view.py",
+    "_timeline.py",
 )  # every module that shapes a plot's SVG
 _FORMAT = "lobstack-eval plot cache 1"
 

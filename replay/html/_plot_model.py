@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scorer.safe_text import for_terminal
 
@@ -33,6 +33,40 @@ class PlotModel:
     partial: bool = (
         False  # rates over fewer cases than the model has: shown, never on the Pareto front
     )
+
+
+def drawn(models: Sequence[PlotModel], plot: str) -> tuple[PlotModel, ...]:
+    """The models as plot ``plot`` (``rates``, ``cost``, ``latency``, ``groups``) draws them: every
+    field it does not show emptied. The report's plot cache keys each plot by these and draws it
+    from them, so a figure another plot shows (a metric's interval, the cost) neither draws this
+    one again nor can go missing from its key."""
+    if plot == "rates":  # names, and each metric's rate and interval
+        return tuple(
+            replace(m, groups={}, cost_per_100=None, latency_p50_ms=None, partial=False)
+            for m in models
+        )
+    if plot == "groups":  # names, and each group's rate
+        return tuple(
+            replace(m, metrics={}, cost_per_100=None, latency_p50_ms=None, partial=False)
+            for m in models
+        )
+    if plot not in ("cost", "latency"):
+        raise ValueError(f"unknown plot {plot!r}")
+    # names, Overall's rate against the cost or the latency, and which models are partial
+    return tuple(
+        replace(
+            m,
+            metrics={"overall": _rate_only(m.metrics.get("overall"))},
+            groups={},
+            cost_per_100=m.cost_per_100 if plot == "cost" else None,
+            latency_p50_ms=m.latency_p50_ms if plot == "latency" else None,
+        )
+        for m in models
+    )
+
+
+def _rate_only(interval: Interval | None) -> Interval | None:
+    return None if interval is None else Interval(interval.rate, None, None)
 
 
 LABEL_COLUMNS = (

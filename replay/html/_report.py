@@ -16,6 +16,7 @@ from replay.html._cache import cached_svg
 from replay.html._front_view import FrontPlot, front_plot, section
 from replay.html._labels import CAVEATS, OWN_CAVEATS, STATUS_MARKS
 from replay.html._load import load_suite, results_paths
+from replay.html._plot_model import drawn
 from replay.partial import partial_line
 from replay.power_text import LEGEND as POWER_LEGEND
 from replay.power_text import power_cells
@@ -57,11 +58,14 @@ def _drawings(
 
         return _front_plot
 
+    # each plot keyed by, and drawn from, only what it shows (``drawn``)
+    rates, groups = drawn(plot_models, "rates"), drawn(plot_models, "groups")
+    cost, latency = drawn(plot_models, "cost"), drawn(plot_models, "latency")
     return {
-        "rates": (plot_models, lambda: plots().rates_svg(plot_models)),
-        "cost": (plot_models, lambda: plots().tradeoff_svg(plot_models, "cost")),
-        "latency": (plot_models, lambda: plots().tradeoff_svg(plot_models, "latency")),
-        "groups": (plot_models, lambda: plots().heatmap_svg(plot_models)),
+        "rates": (rates, lambda: plots().rates_svg(rates)),
+        "cost": (cost, lambda: plots().tradeoff_svg(cost, "cost")),
+        "latency": (latency, lambda: plots().tradeoff_svg(latency, "latency")),
+        "groups": (groups, lambda: plots().heatmap_svg(groups)),
         "pick": (picking, lambda: front_plot().front_svg(picking)),
     }
 

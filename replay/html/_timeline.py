@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from replay.drift.text import verdict
 from replay.drift.timeline import Timeline
+from replay.html._cache import cached_svg
 from replay.html._plot_model import plain_text
 from replay.html._svg import figure, to_svg
 
@@ -92,6 +93,7 @@ def timeline_view(timeline: Timeline, index: int) -> TimelineView:
         )
         for p in timeline.points
     )
-    return TimelineView(
-        timeline.model, timeline_svg(timeline, f"plot-timeline-{index}"), said, rows
-    )
+    # Drawn from, and cached by, only what the drawing shows: the runs and the change point.
+    shown, plot_id = Timeline("", "", timeline.points, timeline.change), f"plot-timeline-{index}"
+    svg = cached_svg("timeline", (plot_id, shown), lambda: timeline_svg(shown, plot_id))
+    return TimelineView(timeline.model, svg, said, rows)

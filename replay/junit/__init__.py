@@ -31,11 +31,14 @@ _COUNTS = ("tests", "failures", "errors", "skipped")
 _ROOT_COUNTS = ("tests", "failures", "errors")
 
 
-def to_junit(diff: RunDiff, decision: Decision) -> bytes:
+def to_junit(
+    diff: RunDiff, decision: Decision, judged: Sequence[ModelVerdict] | None = None
+) -> bytes:
     """JUnit XML bytes: one ``<testsuite>`` per model (compared, or only in A), one ``<testcase>``
     per case of A or B, plus a ``(whole run)`` testcase for each regression about a whole run. No
-    timestamps or durations, so the same diff always gives the same bytes."""
-    judged = verdicts(diff, decision)
+    timestamps or durations, so the same diff always gives the same bytes. ``judged``:
+    ``verdicts(diff, decision)`` when the caller has it already."""
+    judged = tuple(verdicts(diff, decision) if judged is None else judged)
     suites = [_testsuite(m, v) for m, v in zip(diff.models, judged, strict=False)]
     suites += [_vanished(v) for v in judged[len(diff.models) :]]
     return _document(sorted(suites, key=lambda s: s.get("name", "")))

@@ -70,8 +70,11 @@ def out_dir_lock(out: Path, command: str) -> Iterator[None]:
         if same:
             break
         os.close(fd)  # the holder removed the file as we opened it: lock the new one
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{command}: pid {os.getpid()} on {socket.gethostname()}\n".encode())
+    holder = f"{command}: pid {os.getpid()} on {socket.gethostname()}\n".encode()
+    # Written first, then cut to its length (a dead holder's longer line goes): truncating to zero
+    # first made ext4 (auto_da_alloc) flush the file at close, 2 to 4 ms of waiting a command.
+    os.write(fd, holder)
+    os.ftruncate(fd, len(holder))
     try:
         yield
     finally:
