@@ -184,8 +184,9 @@ def test_a_schema_checked_again_gives_its_own_problems_each_time(whole: bool) ->
         assert build_tools({"t": spec("t", schema)}, whole=whole)[1] == problems
 
 
-def test_a_schema_json_cannot_write_is_still_checked() -> None:
-    """NaN has no JSON text to key the kept problems by: the schema is checked as it is."""
+def test_a_schema_holding_nan_is_checked_as_it_is() -> None:
+    """NaN is no JSON, but a schema built in Python may hold it: the kept problems are keyed by
+    its text (``NaN``), which reads back as NaN."""
     schema = {"type": "object", "minProperties": float("nan")}
     for _ in range(2):
         assert build_tools({"t": spec("t", schema)}, whole=True)[1] == [

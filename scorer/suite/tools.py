@@ -83,18 +83,15 @@ def _problems(parameters: Any, at: str, whole: bool) -> list[str]:
     """The problems of a tool's schema, from the cache when the same text was checked before: a
     suite is read again whole for one field changed (``suite new``'s drafts, ``diff suites``,
     the tests' suites), and the metaschema's check of the tools was most of a read (about 1.3
-    ms a tool). A schema JSON cannot write (NaN) is checked as it is, every time."""
-    try:
-        text = json.dumps(parameters, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
-        return _checked(parameters, at, whole)
-    return list(_cached(text, at, whole))
+    ms a tool)."""
+    return list(_cached(json.dumps(parameters), at, whole))
 
 
 @lru_cache(maxsize=256)
 def _cached(text: str, at: str, whole: bool) -> tuple[str, ...]:
-    # The schema read back from its text: the same value, types and key order (a JSON document's
-    # keys are strings, and json writes every float so that it reads back bit for bit).
+    # The schema read back from its text is the same value, types and key order: a JSON
+    # document's keys are strings, and json writes every float so that it reads back bit for
+    # bit (NaN and the infinities as NaN, Infinity and -Infinity, which it reads back).
     return tuple(_checked(json.loads(text), at, whole))
 
 
