@@ -105,8 +105,8 @@ def test_rescore_of_the_committed_models_is_short(
     --power, one row per model. Scored in this process (``--workers 1``): what rescore prints
     comes from this process either way, and the pool's files are the same
     (test_rescore_twice_is_byte_identical_and_independent_of_the_pool; tests/test_golden.py
-    rescores these 12 models with the pool); a pool of two here cost about 1 s of CPU (its
-    processes import the scorer and polars) and 2 s of waiting, twice."""
+    rescores these 12 models with the pool); a pool of two here took about 2.3 s of CPU against
+    0.5 s in process (its processes import the scorer and polars), and the test waited, twice."""
     monkeypatch.setenv(
         "COLUMNS", "80"
     )  # the acceptance's width; a narrower terminal wraps notes onto more lines
