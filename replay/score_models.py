@@ -16,8 +16,10 @@ from replay.case_replay import UnusableCassette, replay_case_run
 from replay.cassettes.transport import Interaction
 from replay.debug import UNFORESEEN, unforeseen
 from replay.results.typed import ResultsDocument
+from replay.rows.build import document_rows, run_columns
+from replay.rows.schema import Rows
 from replay.run_document import run_document
-from replay.scored import summarized
+from replay.scored import summary_of_rows
 from replay.shard import Shard
 from replay.stray import stray_warning
 from replay.version_note import check_manifest_suite
@@ -90,11 +92,13 @@ def model_dirs(cassettes: Path) -> list[Path]:
 class ScoredModel:
     """One model dir scored: its results document, a warning (another suite version, stray files)
     and every case-run whose cassette could not be used (unrecorded in the document; rescore
-    still reports each)."""
+    still reports each); with the summary, the rows it was computed from (``add_rows`` of the
+    document gives the same rows: rescore writes these, not built twice)."""
 
     results: ResultsDocument  # what results.json will say, written byte for byte as built
     warning: str | None
     unusable: tuple[UnusableCassette, ...]
+    rows: Rows | None = None
 
 
 def score_model(
@@ -131,16 +135,28 @@ def score_model(
         document = repeated_results_document(
             suite, manifest.model, model_dir.name, outcome_runs, manifest.suite
         )
-    results = summarized(suite, document) if summary else dict(document)
+    rows: Rows | None = None
+    if summary:
+        # The rows the summary is computed from are the document's rows: its summary fields,
+        # ``wire`` and the anomalies are read by no column, and a run's columns are added below.
+        case_rows, call_rows = document_rows(suite, document)
+        results = {**document, **summary_of_rows(suite, document, case_rows).document()}
+        rows = {"cases": case_rows, "calls": call_rows}
+    else:
+        results = dict(document)
     run = run_document(model_dir, manifest, loaded)
     if run is not None:  # a plain recording's results.json is what it always was
         results["run"] = run
+        if rows is not None:
+            extra = run_columns(run)
+            for row in (*rows["cases"], *rows["calls"]):
+                row.update(extra)
     if not manifest.wire.is_default:  # so is a run of the method's own request
         results["wire"] = manifest.wire.to_json()
     if manifest.wire.stream:
         results["transport_anomalies"] = anomaly_counts(document)
         results["first_byte_p50_ms"] = first_byte_p50(document)
-    return ScoredModel(results, warning, unusable)
+    return ScoredModel(results, warning, unusable, rows)
 
 
 def rescore_model(model_dir: Path, suite: Suite) -> ResultsDocument:
@@ -152,7 +168,9 @@ def rescore_model(model_dir: Path, suite: Suite) -> ResultsDocument:
 class ModelReport:
     """One model's results document, its file text, any warning and the case-runs whose cassette
     could not be used (written as unrecorded; each is an error line); or, for a model that could
-    not be scored at all (run.json missing or corrupt, another suite), ``error`` and no results."""
+    not be scored at all (run.json missing or corrupt, another suite), ``error`` and no results.
+    ``rows``: the document's rows when this process scored it with its summary (a pool worker's
+    come back without them: the parent builds them from the document)."""
 
     slug: str
     results: ResultsDocument
@@ -160,6 +178,7 @@ class ModelReport:
     warning: str | None
     error: str | None = None
     unusable: tuple[UnusableCassette, ...] = ()
+    rows: Rows | None = None
 
 
 _SUITE_CACHE: dict[str, Suite] = {}
@@ -178,7 +197,12 @@ def _report(
     except UNFORESEEN as exc:
         return ModelReport(model_dir.name, {}, "", None, unforeseen(model_dir, exc).message)
     return ModelReport(
-        model_dir.name, scored.results, text, scored.warning, unusable=scored.unusable
+        model_dir.name,
+        scored.results,
+        text,
+        scored.warning,
+        unusable=scored.unusable,
+        rows=scored.rows,
     )
 
 
@@ -193,7 +217,7 @@ def _score_one(args: tuple[str, str, str, Shard | None, bool]) -> ModelReport:
     if suite.sha256 != sha256:
         raise CassetteError(f"{suite_path} changed while rescoring; run rescore again")
     report = _report(model_dir, suite, args[3], args[4])
-    return replace(report, results={}) if report.text else report
+    return replace(report, results={}, rows=None) if report.text else report
 
 
 def _with_results(report: ModelReport) -> ModelReport:

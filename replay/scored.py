@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from replay.results.typed import ResultsDocument
 from replay.rows.build import document_rows, frames_of_rows
+from replay.rows.schema import Row
 from scorer.suite.model import Suite
 from scorer.summarize import empty, summarize
 from scorer.summary import ModelSummary
@@ -17,7 +18,11 @@ from scorer.summary import ModelSummary
 def summary_of_document(suite: Suite, document: ResultsDocument) -> ModelSummary:
     """The summary of one results document (with or without its summary fields) scored
     with ``suite``."""
-    case_rows, _ = document_rows(suite, document)
+    return summary_of_rows(suite, document, document_rows(suite, document)[0])
+
+
+def summary_of_rows(suite: Suite, document: ResultsDocument, case_rows: list[Row]) -> ModelSummary:
+    """The summary of one results document from its cases rows (``document_rows``)."""
     # The suite's groups, every one (a shard's rows may hold only some).
     groups = tuple(suite.group_counts())
     rows = frames_of_rows({"cases": case_rows})["cases"] if case_rows else None

@@ -27,12 +27,23 @@ CASE = "selection-01"
 Setup = Callable[[Path], None]
 
 
-@pytest.fixture
-def cassettes(tmp_path: Path) -> Path:
-    root = tmp_path / "cassettes"
+def _copy(root: Path) -> Path:
     for slug in ("ref_oracle", "ref_abstain"):
         shutil.copytree(ROOT / "cassettes" / slug, root / slug)
     return root
+
+
+@pytest.fixture
+def cassettes(tmp_path: Path) -> Path:
+    """A private copy of two committed model dirs, free to break."""
+    return _copy(tmp_path / "cassettes")
+
+
+@pytest.fixture(scope="module")
+def untouched(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same two model dirs copied once for the module, for the tests that never read them
+    (a usage error comes before any work); read only."""
+    return _copy(tmp_path_factory.mktemp("untouched") / "cassettes")
 
 
 def _edit_json(relative: str, mutate: Callable[[Any], Any]) -> Setup:
@@ -573,18 +584,20 @@ USAGE_ROWS = [
     ("args", "line"), [pytest.param(a, line, id=i) for i, a, line in USAGE_ROWS]
 )
 def test_bad_flags_are_usage_errors_before_any_work(
-    cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], line: str
+    untouched: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], line: str
 ) -> None:
     """Exit 2 with the one line, before anything is read, recorded, served or written."""
     file = tmp_path / "a-file"
     file.write_text("x")
-    names = {"cassettes": cassettes, "file": file, "reports": ROOT / "reports"}
+    names = {"cassettes": untouched, "file": file, "reports": ROOT / "reports"}
     before = sorted(p.name for p in tmp_path.iterdir())
+    cassettes_before = sorted(p.relative_to(untouched) for p in untouched.rglob("*"))
     assert main([a.format(**names) for a in args]) == 2
     captured = capsys.readouterr()
     assert _errors(captured.err) == ["error: " + line.format(**names)]
     assert captured.out == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no output of any kind was made
+    assert sorted(p.relative_to(untouched) for p in untouched.rglob("*")) == cassettes_before
 
 
 def _hostile(cassettes: Path, name: str) -> None:

@@ -51,10 +51,10 @@ TOOLS = list(SUITE["tools"].values())  # an OpenAI-style tools file: the suite's
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One folder for every example's file (each example overwrites it), each loader having read
-    its seed once: what a first load imports or caches for good (the metaschema's validator, the
-    MCP SDK's hundreds of pydantic models) is no part of one load's allocations, and traced by
-    tracemalloc in the first example it cost more CPU than the examples (about 6 of 11 s)."""
+    """One folder for every example's file (each example overwrites it), each file loader having
+    read its seed once: what a first load imports or caches for good (the metaschema's validator)
+    is no part of one load's allocations, and traced by tracemalloc in the first example it cost
+    more CPU than the examples."""
     path = tmp_path_factory.mktemp("fuzz")
     check_suite(SUITE_JSON.encode(), "suite.json")
     check_suite(SUITE_YAML.encode(), "suite.yaml")
@@ -64,9 +64,17 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     read_manifest(CASSETTE_FILE.parent)
     tools, _ = _written(path, "tools.json", json.dumps(TOOLS))
     read_tools_file(tools)
+    return path
+
+
+@pytest.fixture(scope="module")
+def mcp_folder(folder: Path) -> Path:
+    """``folder``, the MCP listing read once too: the SDK's hundreds of pydantic models (about
+    0.7 s of CPU) are imported only by a worker that runs the MCP target, not by every worker
+    that runs one of this module's targets."""
     with mock.patch("anyio.run", return_value=({"name": "s"}, MCP_LISTED, [])):
         list_mcp_tools(sys.executable, 5.0)
-    return path
+    return folder
 
 
 def _written(folder: Path, name: str, text: str) -> tuple[Path, int]:
@@ -155,9 +163,9 @@ MCP_LISTED = [
     )
     | st.lists(VALUES, max_size=4)
 )
-def test_mcp_tool_list(folder: Path, listed: Any) -> None:
+def test_mcp_tool_list(mcp_folder: Path, listed: Any) -> None:
     """What a server's ``tools/list`` gives (the SDK's session stood in for: ``anyio.run``
-    returns the listing) read by ``list_mcp_tools`` (``folder``: the loaders warmed)."""
+    returns the listing) read by ``list_mcp_tools`` (``mcp_folder``: the loader warmed)."""
     target = sys.executable  # a command on PATH: the listing itself is stood in for
     answer = ({"name": "srv", "version": "1"}, listed, [])
     size = len(json.dumps(listed, default=str))

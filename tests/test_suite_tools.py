@@ -151,3 +151,44 @@ def test_a_whole_schemas_problem_is_placed_under_its_tool() -> None:
         {},
         ["tools.t.function.parameters.minLength: -1 is less than the minimum of 0"],
     )
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_a_schema_checked_again_gives_its_own_problems_each_time(whole: bool) -> None:
+    """The problems of a schema text are kept (scorer/suite/tools.py ``_problems``): each call
+    gets its own list, each tool's problems name that tool, and values Python finds equal but
+    JSON writes apart (1 and true) are checked apart."""
+    bad = {"type": "object", "minProperties": -1}
+    line = (
+        "function.parameters.minProperties: -1 is less than the minimum of 0"
+        if whole
+        else "function.parameters: keyword 'minProperties' is not supported (only "
+        "additionalProperties, const, enum, items, maxItems, maxLength, maximum, minItems, "
+        "minLength, minimum, pattern, properties, required, type)"
+    )
+    first = build_tools({"t": spec("t", bad)}, whole=whole)[1]
+    assert first == [f"tools.t.{line}"]
+    first.append("changed by the caller")
+    assert build_tools({"t": spec("t", bad), "u": spec("u", bad)}, whole=whole)[1] == [
+        f"tools.t.{line}",
+        f"tools.u.{line}",
+    ]
+    at = "tools.t.function.parameters.properties.s.minLength"
+    for length, problems in (
+        (1, []),
+        (True, [f"{at}: True is not of type 'integer'"]),
+        (1, []),
+        (1.5, [f"{at}: 1.5 is not of type 'integer'"]),
+    ):
+        schema = {"type": "object", "properties": {"s": {"type": "string", "minLength": length}}}
+        assert build_tools({"t": spec("t", schema)}, whole=whole)[1] == problems
+
+
+def test_a_schema_holding_nan_is_checked_as_it_is() -> None:
+    """NaN is no JSON, but a schema built in Python may hold it: the kept problems are keyed by
+    its text (``NaN``), which reads back as NaN."""
+    schema = {"type": "object", "minProperties": float("nan")}
+    for _ in range(2):
+        assert build_tools({"t": spec("t", schema)}, whole=True)[1] == [
+            "tools.t.function.parameters.minProperties: nan is not of type 'integer'"
+        ]

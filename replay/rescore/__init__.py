@@ -119,7 +119,11 @@ def rescore(
         if not report.error:
             written[report.slug] = inside(out, report.slug, "results.json")
             write_atomic(written[report.slug], report.text, out)
-            add_rows(tables, suite, report.results)
+            if report.rows is None:
+                add_rows(tables, suite, report.results)
+            else:  # the rows its summary was computed from: the same as add_rows gives
+                tables["cases"].extend(report.rows["cases"])
+                tables["calls"].extend(report.rows["calls"])
 
     if workers is not None and (used := worker_count(workers, len(dirs))) < workers:
         warn(f"warning: --workers {workers}: using {used} (at most one per model dir and CPU core)")

@@ -135,6 +135,15 @@ def _detail(case: Case, entry: CaseEntry, status: str, key: Row) -> tuple[Row, l
     return row, calls
 
 
+def run_columns(run: Any) -> Row:  # free JSON: results.json's ``run``
+    """The columns every row of a run of a history carries (results.json has ``run``): none for a
+    plain recording. They come last: frames_of_rows orders the columns by schema."""
+    if not isinstance(run, dict):
+        return {}
+    identity = json.dumps(run.get("identity"), sort_keys=True, ensure_ascii=False)
+    return {"run_id": run["id"], "run_date": run.get("date"), "run_identity": identity}
+
+
 def document_rows(suite: Suite, document: ResultsDocument) -> tuple[list[Row], list[Row]]:
     """The cases rows and calls rows of one results document scored with ``suite``."""
     cases = {case.id: (index, case) for index, case in enumerate(suite.cases)}
@@ -146,13 +155,7 @@ def document_rows(suite: Suite, document: ResultsDocument) -> tuple[list[Row], l
         "suite_version": document["suite"]["version"],
         "suite_sha256": document["suite"]["sha256"],
     }
-    run = document.get("run")
-    # A run of a history: its rows carry the run (the columns come last: frames_of_rows orders them
-    # by schema).
-    extra = {}
-    if isinstance(run, dict):
-        identity = json.dumps(run.get("identity"), sort_keys=True, ensure_ascii=False)
-        extra = {"run_id": run["id"], "run_date": run.get("date"), "run_identity": identity}
+    extra = run_columns(document.get("run"))
     case_rows: list[Row] = []
     call_rows: list[Row] = []
     for entry in document["results"]:

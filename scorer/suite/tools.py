@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from scorer.schema.full import full_schema_problems, make_full_validator
@@ -59,12 +61,42 @@ def build_tools(raw: Any, whole: bool = False) -> tuple[dict[str, Tool], list[st
             problem(f"{where}.function.strict", "must be true or false")
             continue
         at = f"{where}.function.parameters"
-        found = full_schema_problems(parameters, at) if whole else schema_problems(parameters, at)
+        found = _full_problems(parameters, at) if whole else _subset_problems(parameters, at)
         problems.extend(found)
         if not found:
             check = make_full_validator if whole else make_validator
             tools[name] = Tool(name=name, spec=spec, validator=check(parameters))
     return tools, problems
+
+
+def _full_problems(parameters: Any, at: str) -> list[str]:
+    """``full_schema_problems`` of a tool's schema, found once per process per schema text."""
+    return _problems(parameters, at, True)
+
+
+def _subset_problems(parameters: Any, at: str) -> list[str]:
+    """``schema_problems`` of a tool's schema, found once per process per schema text."""
+    return _problems(parameters, at, False)
+
+
+def _problems(parameters: Any, at: str, whole: bool) -> list[str]:
+    """The problems of a tool's schema, from the cache when the same text was checked before: a
+    suite is read again whole for one field changed (``suite new``'s drafts, ``diff suites``,
+    the tests' suites), and the metaschema's check of the tools was most of a read (about 1.3
+    ms a tool)."""
+    return list(_cached(json.dumps(parameters), at, whole))
+
+
+@lru_cache(maxsize=256)
+def _cached(text: str, at: str, whole: bool) -> tuple[str, ...]:
+    # The schema read back from its text is the same value, types and key order: a JSON
+    # document's keys are strings, and json writes every float so that it reads back bit for
+    # bit (NaN and the infinities as NaN, Infinity and -Infinity, which it reads back).
+    return tuple(_checked(json.loads(text), at, whole))
+
+
+def _checked(parameters: Any, at: str, whole: bool) -> list[str]:
+    return full_schema_problems(parameters, at) if whole else schema_problems(parameters, at)
 
 
 def shown_name(name: str) -> str:
