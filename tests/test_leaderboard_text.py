@@ -114,7 +114,7 @@ def test_the_cli_at_80_columns(
     monkeypatch.chdir(tmp_path)
     out = Path("out")
     if command == "rescore":
-        args = ["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html"]
+        args = ["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html", "--workers", "1"]
     else:
         args = ["leaderboard", str(REPORTS), "--out", str(out)]
     assert main(args) == 0
