@@ -661,3 +661,27 @@ def test_cli_port_in_use_is_a_one_line_error(capsys) -> None:  # type: ignore[no
         assert main(["gateway", "--port", port, "--suite", str(MINI_SUITE)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
+
+
+def test_stop_ends_the_serving_loop_at_once_not_at_its_next_poll() -> None:
+    """stop() wakes the serving loop with a connection it closes unanswered: with an hour's poll
+    interval it still returns, and no handler ever sees that connection."""
+    from http.server import BaseHTTPRequestHandler
+
+    from standin.serving import StoppableServer
+
+    handled: list[Any] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def handle(self) -> None:
+            handled.append(self.client_address)
+
+    server = StoppableServer(("127.0.0.1", 0), Handler, threading.Event())
+    serving = threading.Thread(target=server.serve_until_stopped, args=(3600.0,), daemon=True)
+    serving.start()
+    stopper = threading.Thread(target=server.stop, daemon=True)
+    stopper.start()
+    stopper.join(60)
+    serving.join(60)
+    assert not stopper.is_alive() and not serving.is_alive()
+    assert handled == []
