@@ -48,6 +48,12 @@ class Watchdog:
             elif earlier:  # else the thread wakes at a later deadline and reads this one
                 self._cond.notify()
 
+    @property
+    def armed(self) -> pytest.Item | None:
+        """The test being watched now (None between tests)."""
+        with self._cond:
+            return None if self._armed is None else self._armed[1]
+
     def disarm(self, item: pytest.Item) -> None:
         with self._cond:
             if self._armed is not None and self._armed[1] is item:
@@ -74,21 +80,21 @@ class Watchdog:
             pytest_timeout.timeout_timer(item, settings)
 
 
-_WATCHDOG = Watchdog()
+WATCHDOG = Watchdog()
 # A forked child (mutmut's fork server forks a child per mutant) has no watchdog thread, whatever
 # its parent had: it starts its own at its first test.
-os.register_at_fork(after_in_child=_WATCHDOG.__init__)
+os.register_at_fork(after_in_child=WATCHDOG.__init__)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     if settings.method != "thread":
         return None  # pytest-timeout's signal method
-    _WATCHDOG.arm(item, settings)
+    WATCHDOG.arm(item, settings)
     return True
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_timeout_cancel_timer(item: pytest.Item) -> bool | None:
-    _WATCHDOG.disarm(item)
+    WATCHDOG.disarm(item)
     return None  # pytest-timeout's own cancels a signal timer it set (none otherwise)
