@@ -10,7 +10,8 @@ reproducibly), ``suite_index`` (which case and step a request is at), ``reply`` 
 and answers), ``models`` (the OpenAI-shaped reference models), ``styles`` (models answering as other
 providers do), ``malformed`` (a model that breaks the shape), ``catalog`` (served names and
 ``auto``), ``history`` (what a conversation must hold), ``pricing`` (tokens and cost header),
-``wire`` (bodies and headers), ``dispatch`` (request -> outcome), ``server`` (HTTP plumbing).
+``wire`` (bodies and headers), ``dispatch`` (request -> outcome), ``server`` (HTTP plumbing),
+``serving`` (the threaded server that stops at once).
 """
 
 from standin.catalog import model_names

@@ -14,7 +14,7 @@ from __future__ import annotations
 import email.utils
 import signal
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -23,6 +23,7 @@ from scorer.errors import GatewayError
 from standin.catalog import model_names
 from standin.config import GatewayConfig
 from standin.dispatch import Answer, Dispatcher, Outcome
+from standin.serving import StoppableServer
 from standin.streamed import StreamEnd, write_streamed
 from standin.suite_follow import SUITE_HEADER, SuiteFollower, suite_header, suite_line
 from standin.wire import CREATED
@@ -32,12 +33,10 @@ DEFAULT_PORT = 8099
 _FIXED_DATE = email.utils.formatdate(CREATED, usegmt=True)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
+class _Server(StoppableServer):
     def __init__(self, port: int, gateway: StandInGateway) -> None:
         self.gateway = gateway
-        super().__init__((HOST, port), _Handler)
+        super().__init__((HOST, port), _Handler, gateway._stopping)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -187,16 +186,14 @@ class StandInGateway:
         server, thread = self._server, self._thread
         if server is None:
             return
-        self._stopping.set()
-        server.shutdown()
-        server.server_close()
+        server.stop()  # sets self._stopping: stalled handlers wake
         if thread is not None:
             thread.join()
         self._server, self._thread = None, None
 
     def _serve_until_shutdown(self, server: _Server) -> None:
         try:
-            server.serve_forever(poll_interval=0.05)
+            server.serve_until_stopped(poll_interval=0.05)
         finally:
             self._served.set()
 

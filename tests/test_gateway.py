@@ -7,6 +7,7 @@ import signal
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ from standin import (
     StandInGateway,
     parse_faults,
 )
+from standin.dispatch import CHAT_PATH, Answer, Dispatcher, Hangup
 from standin.models import noisy_behaviour
+from standin.suite_follow import SuiteFollower
 from tests.conftest import FIXTURES
 from tests.gateway_fixtures import (
     CASES,
@@ -461,15 +464,22 @@ def test_certain_fault_hits_every_attempt() -> None:
 
 
 def test_latency_and_slow_fault_delay_the_answer() -> None:
-    """latency_ms=150 takes at least 0.15 s; a slow fault adds 1 s (lower bounds only)."""
+    """latency_ms=150 takes at least 0.15 s (a lower bound only); a slow fault answers as the
+    model does, 1 s later. The server waits every answer's delay as the dispatcher decides it, as
+    for latency here; the slow fault's second is checked in the dispatcher's answer, not waited."""
     with gateway_with(latency_ms=150) as gw:
         started = time.perf_counter()
         assert post(gw, chat_body("no_call-01", "ref/oracle")).status_code == 200
         assert time.perf_counter() - started >= 0.15
-    with gateway_with(faults=parse_faults("slow:1")) as gw:
-        started = time.perf_counter()
-        assert post(gw, chat_body("no_call-01", "ref/oracle")).status_code == 200
-        assert time.perf_counter() - started >= 1.0
+    body = json.dumps(chat_body("no_call-01", "ref/oracle")).encode()
+
+    def outcome(faults: str) -> Answer | Hangup:
+        config = GatewayConfig(suite_path=MINI_SUITE, latency_ms=150, faults=parse_faults(faults))
+        return Dispatcher(config, SuiteFollower(MINI_SUITE)).handle("POST", CHAT_PATH, body)
+
+    plain, slow = outcome(""), outcome("slow:1")
+    assert isinstance(plain, Answer) and plain.status == 200 and plain.delay_s == 0.15
+    assert slow == replace(plain, delay_s=0.15 + 1.0)
 
 
 def test_parse_faults_reads_kinds_and_probabilities() -> None:
@@ -651,3 +661,27 @@ def test_cli_port_in_use_is_a_one_line_error(capsys) -> None:  # type: ignore[no
         assert main(["gateway", "--port", port, "--suite", str(MINI_SUITE)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
+
+
+def test_stop_ends_the_serving_loop_at_once_not_at_its_next_poll() -> None:
+    """stop() wakes the serving loop with a connection it closes unanswered: with an hour's poll
+    interval it still returns, and no handler ever sees that connection."""
+    from http.server import BaseHTTPRequestHandler
+
+    from standin.serving import StoppableServer
+
+    handled: list[Any] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def handle(self) -> None:
+            handled.append(self.client_address)
+
+    server = StoppableServer(("127.0.0.1", 0), Handler, threading.Event())
+    serving = threading.Thread(target=server.serve_until_stopped, args=(3600.0,), daemon=True)
+    serving.start()
+    stopper = threading.Thread(target=server.stop, daemon=True)
+    stopper.start()
+    stopper.join(60)
+    serving.join(60)
+    assert not stopper.is_alive() and not serving.is_alive()
+    assert handled == []

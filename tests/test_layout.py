@@ -6,6 +6,7 @@ the tool imports the stand-in gateway but the CLI's ``gateway`` command, and no 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -37,17 +38,42 @@ def _modules() -> list[Path]:
     return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
 
 
+# One import statement: ``import a, b`` is (False, None, 0, ("a", "b")); ``from .m import x`` is
+# (True, "m", 1, ("x",)); ``from . import x`` is (True, None, 1, ("x",)).
+Imported = tuple[bool, str | None, int, tuple[str, ...]]
+
+
+def _imports(path: Path) -> tuple[Imported, ...]:
+    """Every import statement of ``path``, at module level or inside functions."""
+    return _imports_in(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _imports_in(source: str) -> tuple[Imported, ...]:
+    """The import statements of a module's source: parsed once a process for all the checks
+    below (each module is checked by several), keyed by the text, so an edited file is read
+    afresh; only these small tuples are kept, not the tree."""
+    found: list[Imported] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.append((False, None, 0, tuple(alias.name for alias in node.names)))
+        elif isinstance(node, ast.ImportFrom):
+            names = tuple(alias.name for alias in node.names)
+            found.append((True, node.module, node.level, names))
+    return tuple(found)
+
+
 def _project_imports(path: Path) -> set[str]:
     """Top-level project packages that ``path`` imports, at module level or inside functions."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
+    for is_from, module, level, names in _imports(path):
+        if not is_from:
+            dotted = list(names)
+        elif level == 0 and module:
+            dotted = [module]
         else:
             continue
-        found.update(name.split(".")[0] for name in names if name.split(".")[0] in PACKAGES)
+        found.update(name.split(".")[0] for name in dotted if name.split(".")[0] in PACKAGES)
     return found
 
 
@@ -99,12 +125,12 @@ def _replay_unit(dotted: str) -> str:
 def _replay_imports(path: Path) -> set[str]:
     """The replay modules ``path`` imports (absolute imports: the project uses no relative ones)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            assert node.level == 0, f"{path}: a relative import"
-            found.add(node.module)
+    for is_from, module, level, names in _imports(path):
+        if not is_from:
+            found.update(names)
+        elif module:
+            assert level == 0, f"{path}: a relative import"
+            found.add(module)
     return {name for name in found if name.split(".")[0] == "replay"}
 
 
@@ -175,11 +201,11 @@ def _scorer_imports(path: Path) -> set[str]:
     """The scorer modules ``path`` imports; ``from P import m`` counts ``P.m``, so a module
     imported through its package is seen."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    for is_from, module, _level, names in _imports(path):
+        if not is_from:
+            found.update(names)
+        elif module:
+            found.update(f"{module}.{name}" for name in names)
     return {name for name in found if name.split(".")[0] == "scorer"}
 
 
@@ -300,16 +326,15 @@ def import_graph(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dic
     graph: dict[str, set[str]] = {name: set() for name in files}
     for name, file in files.items():
         own = name if file.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = own.split(".")[: len(own.split(".")) - node.level + 1]
+        for is_from, module, level, names in _imports(file):
+            if not is_from:
+                targets = list(names)
+            else:
+                base = module or ""
+                if level:
+                    parts = own.split(".")[: len(own.split(".")) - level + 1]
                     base = ".".join([*parts, *([base] if base else [])])
-                targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+                targets = [base, *(f"{base}.{alias}" for alias in names)]
             graph[name] |= {t for t in targets if t in files and t != name}
     return graph
 

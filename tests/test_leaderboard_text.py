@@ -115,6 +115,9 @@ def test_the_cli_at_80_columns(
     out = Path("out")
     if command == "rescore":
         args = ["rescore", str(ROOT / "cassettes"), "--out", str(out), "--no-html"]
+        # in-process: the width does not depend on the pool, which costs a forkserver's processes
+        # in a test worker (docs/decisions/testing.md#waits)
+        args += ["--workers", "1"]
     else:
         args = ["leaderboard", str(REPORTS), "--out", str(out)]
     assert main(args) == 0

@@ -35,6 +35,8 @@ def no_sleep(_seconds: float) -> None:
 def test_a_trickling_answer_times_out_and_is_retried_by_the_method(
     tmp_path: Path, head: bool
 ) -> None:
+    """A byte every 20 ms: each read gets one within the per-read timeout, only the whole
+    attempt's limit (0.1 s, about five bytes; every attempt waits it out) stops it."""
     with LoopbackServer(lambda handler, n, body: trickle(handler, server.stopping, head)) as server:
         summary = record(
             MINI_SUITE,
@@ -42,7 +44,7 @@ def test_a_trickling_answer_times_out_and_is_retried_by_the_method(
             tmp_path,
             server.url,
             [ONE],
-            RecordSettings(concurrency=1, timeout_s=0.5),
+            RecordSettings(concurrency=1, timeout_s=0.1),
             sleep=no_sleep,
         )
         entry = read_manifest(summary.model_dir).cases[ONE]
@@ -50,7 +52,7 @@ def test_a_trickling_answer_times_out_and_is_retried_by_the_method(
         assert entry.status == "errored" and entry.errored_by_transport
         assert len(server.seen) == 4
         assert interactions(summary.model_dir / f"{ONE}.json") == []
-        assert "no whole answer within 0.5 s" in (entry.reason or "")
+        assert "no whole answer within 0.1 s" in (entry.reason or "")
 
 
 def test_worker_processes_enforce_the_limit_too_and_a_retry_that_answers_passes(

@@ -174,6 +174,7 @@ def test_a_key_with_a_line_break_inside_is_refused_without_showing_it(
 def test_a_file_size_limit_names_the_file(tmp_path: Path) -> None:
     """Under ``ulimit -f`` a write fails with EFBIG, which names no file: the error line names
     the one written."""
+    import os
     import resource
     import subprocess
     import sys
@@ -186,11 +187,16 @@ def test_a_file_size_limit_names_the_file(tmp_path: Path) -> None:
     cassettes = tmp_path / "cassettes"
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", cassettes / "ref_oracle")
     code = "from lobstack_eval.main import main; raise SystemExit(main())"
+    # No bytecode written by the child: importlib does not check that a .pyc was written whole,
+    # and under the limit a module's .pyc over 20 KB is cut short, then found by every later
+    # Python that shares the cache (.tmp/pycache: "EOFError: marshal data too short").
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run(
         [sys.executable, "-c", code, "rescore", str(cassettes), "--out", str(out), "--no-html"],
         capture_output=True,
         text=True,
         preexec_fn=limit,
+        env=env,
         cwd=ROOT,
         timeout=300,
         check=False,
