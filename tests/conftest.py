@@ -247,6 +247,19 @@ def pytest_configure(config: pytest.Config) -> None:
     # command line, in PYTEST_ADDOPTS or in addopts (scripts/test.sh: loadfile) is kept.
     if getattr(config.option, "dist", "no") == "load" and not _dist_given(config):
         config.option.dist = "worksteal"
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        _no_hypothesis_deadline()  # in the processes that run tests, not xdist's controller
+
+
+def _no_hypothesis_deadline() -> None:
+    """Hypothesis' default deadline (200 ms an example) is a timing assertion: on a loaded machine
+    it failed a correct property test (test_paired's, at a load average of 20). Every property test
+    runs without one; a hung example is stopped by the test's time limit. Loaded before the test
+    modules are imported: ``@given`` takes the default settings when it decorates."""
+    from hypothesis import settings
+
+    settings.register_profile("lobstack-tests", deadline=None)
+    settings.load_profile("lobstack-tests")
 
 
 def _dist_given(config: pytest.Config) -> bool:
