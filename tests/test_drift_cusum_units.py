@@ -520,3 +520,55 @@ def test_the_dispersion_of_two_histories_at_once() -> None:
     w = watch(np.stack([DAY_PASSES, APART_PASSES]), np.stack([DAY_TRIALS] * 2), settings)
     _same(w.inflation, [[1.0, 1.0, 1.0, DAY_INFLATION], [1.0] * 4])
     _same(w.z, [[NAN] * 3 + [DAY_PLAIN_Z / math.sqrt(DAY_INFLATION)], [NAN] * 3 + [APART_Z]])
+
+
+# ``limits_above``: one case, two repeats a run. X passes 1, 1, 1, 0, 0 of 2: runs 1 and 2 score
+# 0 against a reference of half passed; run 3 (0 of 2 against 3 of 6: m 3 of 8, share 0 - 3/8,
+# shrunk rate 3.25 / 8.5, variance 3.25 * 5.25 / 8.5^2 * 6 / (2 * 7)) takes the CUSUM to
+# 3/8 / sd - 0.75 (about 0.43), run 4 the same against the frozen reference (about 0.86). H passes
+# 1 of 2 every run: never above 0. Every reference passed half its trials: thresholds 8.1 / 1.5
+# and 10 / 3 (no skew); a run whose thresholds are not wanted keeps each clip's top, 8 and 4.
+X_PASSES = np.array([[1], [1], [1], [0], [0]])
+X_Z = -(3 / 8) / math.sqrt(3.25 * 5.25 / 8.5**2 * 6 / 14)
+X_S = [0.0, 0.0, 0.0, -X_Z - 0.75, 2 * (-X_Z - 0.75)]
+RULED = replace(DEFAULT, baseline_runs=1, dispersion_margin=None)
+MID, TOP, MID2, TOP2 = 8.1 / 1.5, 8.0, 10 / 3, 4.0
+
+
+@pytest.mark.parametrize(
+    ("above", "x_limit"),
+    [
+        (None, [TOP, MID, MID, MID, MID]),  # every run
+        (0.5, [TOP, TOP, TOP, TOP, MID]),  # run 4 alone (0.86 > 0.5, 0.43 is not)
+        (0.0, [TOP, TOP, TOP, MID, MID]),  # a CUSUM at 0 is not above 0
+        (5.0, [TOP] * 5),  # no run wanted
+    ],
+)
+def test_thresholds_only_where_the_first_cusum_is_above_the_level_asked(
+    above: float | None, x_limit: list[float]
+) -> None:
+    passes = np.stack([X_PASSES, np.ones_like(X_PASSES)])
+    trials = np.full_like(passes, 2)
+    w = watch(passes, trials, RULED, above)
+    _same(w.statistic, [X_S, [0.0] * 5])
+    computed = [v == MID for v in x_limit]
+    _same(w.limit[0], x_limit)
+    _same(w.limit2[0], [MID2 if c else TOP2 for c in computed])
+    h_limit = [TOP] + [TOP if above is not None else MID] * 4
+    _same(w.limit[1], h_limit)
+    _same(w.limit2[1], [MID2 if v == MID else TOP2 for v in h_limit])
+    full = watch(passes, trials, RULED)
+    assert np.array_equal(w.alarms, full.alarms)
+    _same(w.z, full.z)
+    _same(w.second, full.second)
+
+
+def test_one_history_gets_every_run_s_thresholds_whatever_the_level() -> None:
+    """A single history's thresholds are all computed (their counts keep their shape): the level
+    only thins out many histories at once."""
+    w = watch(X_PASSES, np.full_like(X_PASSES, 2), RULED, 0.5)
+    _same(w.statistic, X_S)
+    _same(w.limit, [TOP, MID, MID, MID, MID])
+    _same(w.limit2, [TOP2, MID2, MID2, MID2, MID2])
+    stacked = watch(X_PASSES[None, None], np.full_like(X_PASSES, 2)[None, None], RULED, 0.5)
+    _same(stacked.limit, [[[TOP, TOP, TOP, TOP, MID]]])
