@@ -223,13 +223,16 @@ def run_score(
     k, x = tried, passed
     m, n = ref_passed + x, ref_tried + k
     usable = (k > 0) & (n > k)  # scored now and in the reference
-    k_safe = np.where(k > 0, k, 1.0)
-    rate = m / np.where(n > 0, n, 1.0)
+    every = bool(usable.all())  # the usual run: each mask would copy its array unchanged
+    k_safe = k if every else np.where(k > 0, k, 1.0)
+    rate = m / (n if every else np.where(n > 0, n, 1.0))
     shrunk = (m + settings.prior) / (n + 2 * settings.prior)
-    term = np.where(usable, x / k_safe - rate, 0.0)  # the run's share - the pooled share
-    variance = share_variance(shrunk, n, k_safe)
     weight = 1.0 / (shrunk * (1 - shrunk) + settings.ridge)
-    total = np.where(usable, weight * weight * variance, 0.0).sum(-1)
+    term = x / k_safe - rate  # the run's share - the pooled share
+    spread = weight * weight * share_variance(shrunk, n, k_safe)
+    if not every:
+        term, spread = np.where(usable, term, 0.0), np.where(usable, spread, 0.0)
+    total = spread.sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, (weight * term).sum(-1) / np.sqrt(total), np.nan)
 
