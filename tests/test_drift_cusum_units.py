@@ -165,8 +165,17 @@ def test_one_run_s_score_over_two_leading_axes() -> None:
 def test_a_share_of_a_repeat_is_scored_by_the_same_formula() -> None:
     """Weighted counts below one repeat: reference 0.25 of 0.25, run 0 of 0.5 -> m 0.25 of n
     0.75: share 0 - 1/3, rate 0.5 / 1.25 = 0.4, variance 0.24 * 0.25 / (0.5 * 1) (N - 1 below
-    1 counts as 1): z = -1/3 / sqrt(0.12)."""
+    1 counts as 1): z = -1/3 / sqrt(0.12). Beside a case not run now (left out, so the masks are
+    applied) the same score."""
     _same(_score([0.0], [0.5], [0.25], [0.25]), -1 / 3 / math.sqrt(0.12))
+    _same(_score([0.0, 0.0], [0.5, 0.0], [0.25, 1.0], [0.25, 2.0]), -1 / 3 / math.sqrt(0.12))
+
+
+def test_a_case_run_now_with_no_reference_trial_adds_nothing() -> None:
+    """The share of a repeat above beside a case run now (1 of 1) with no reference trial, which
+    is not usable (its share is its pooled share), two histories at once: the same doubles."""
+    counts = ([0.0, 1.0], [0.5, 1.0], [0.25, 0.0], [0.25, 0.0])
+    _same(_score(*([row] * 2 for row in counts)), [-1 / 3 / math.sqrt(0.12)] * 2)
 
 
 def test_the_cusum_recursion_by_hand() -> None:
@@ -572,3 +581,28 @@ def test_one_history_gets_every_run_s_thresholds_whatever_the_level() -> None:
     _same(w.limit2, [TOP2, MID2, MID2, MID2, MID2])
     stacked = watch(X_PASSES[None, None], np.full_like(X_PASSES, 2)[None, None], RULED, 0.5)
     _same(stacked.limit, [[[TOP, TOP, TOP, TOP, MID]]])
+
+
+def test_no_baseline_scores_the_first_run_against_the_whole_history() -> None:
+    """baseline_runs 0: run 0 (1 of 1) against every run's counts (1 of 3): m 2 of 4, share 1 -
+    1/2, shrunk rate 2.25 / 4.5 = 1/2, variance 1/4 * 3 / 3: z = 1, S = 0; from run 1 the counts so
+    far start from run 0's alone (1 of 1): run 1 (0) m 1 of 2, share 0 - 1/2, variance 1/4: z = -1,
+    S = 0.25, and run 2 against the same frozen reference, S = 0.5. No run at all: empty arrays."""
+    settings = replace(PLAIN, baseline_runs=0)
+    w = watch(np.array([[1], [0], [0]]), np.ones((3, 1)), settings)
+    _same(w.z, [1.0, -1.0, -1.0])
+    _same(w.statistic, [0.0, 0.25, 0.5])
+    _same(w.end, [-1, 0, 0], np.int64)
+    empty = watch(np.zeros((0, 1)), np.zeros((0, 1)), settings)
+    for values in (empty.z, empty.statistic, empty.limit, empty.second, empty.inflation):
+        _same(values, np.zeros(0))
+    _same(empty.end, np.zeros(0), np.int64)
+
+
+def test_the_constant_rule_has_no_second_cusum() -> None:
+    """Under the constant rule (scale None) the second CUSUM is all 0 and never alarms, even with an
+    allowance kappa2 its scores would pass (the history above with kappa2 0.5: 0.5, 1.0, ...)."""
+    w = watch(H_PASSES, H_TRIALS, replace(PLAIN, kappa2=0.5))
+    _same(w.second, [0.0] * 5)
+    _same(w.limit2, [math.inf] * 5)
+    _same(w.statistic, H_S)
