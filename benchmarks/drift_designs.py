@@ -59,8 +59,11 @@ def adaptive(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings) ->
     low, high), that is iff S > high, or S > low and c < S theta; the second CUSUM's alarm does
     not depend on c. So the run alarms iff c < crit, crit = ALWAYS (S > high or the second
     alarms), S theta (low < S <= high) or 0. ``settings.scale`` is ignored: c is the threshold."""
-    # scale 1 and no clip: the first limit is 1 / theta (inf where theta is NaN: S theta = 0)
-    w = watch(passes, trials, replace(settings, scale=1.0, low=0.0, high=np.inf))
+    # scale 1 and no clip: the first limit is 1 / theta (inf where theta is NaN: S theta = 0);
+    # read only where S > low, and the second CUSUM (never above S) can pass its threshold (at
+    # least low2) only where S > low2: the thresholds of the other runs are not computed
+    above = min(settings.low, settings.low2)
+    w = watch(passes, trials, replace(settings, scale=1.0, low=0.0, high=np.inf), above)
     s = w.statistic
     crit = np.where(s > settings.low, s / w.limit, 0.0)
     return np.where((s > settings.high) | (w.second > w.limit2), ALWAYS, crit)

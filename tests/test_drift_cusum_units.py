@@ -165,8 +165,17 @@ def test_one_run_s_score_over_two_leading_axes() -> None:
 def test_a_share_of_a_repeat_is_scored_by_the_same_formula() -> None:
     """Weighted counts below one repeat: reference 0.25 of 0.25, run 0 of 0.5 -> m 0.25 of n
     0.75: share 0 - 1/3, rate 0.5 / 1.25 = 0.4, variance 0.24 * 0.25 / (0.5 * 1) (N - 1 below
-    1 counts as 1): z = -1/3 / sqrt(0.12)."""
+    1 counts as 1): z = -1/3 / sqrt(0.12). Beside a case not run now (left out, so the masks are
+    applied) the same score."""
     _same(_score([0.0], [0.5], [0.25], [0.25]), -1 / 3 / math.sqrt(0.12))
+    _same(_score([0.0, 0.0], [0.5, 0.0], [0.25, 1.0], [0.25, 2.0]), -1 / 3 / math.sqrt(0.12))
+
+
+def test_a_case_run_now_with_no_reference_trial_adds_nothing() -> None:
+    """The share of a repeat above beside a case run now (1 of 1) with no reference trial, which
+    is not usable (its share is its pooled share), two histories at once: the same doubles."""
+    counts = ([0.0, 1.0], [0.5, 1.0], [0.25, 0.0], [0.25, 0.0])
+    _same(_score(*([row] * 2 for row in counts)), [-1 / 3 / math.sqrt(0.12)] * 2)
 
 
 def test_the_cusum_recursion_by_hand() -> None:
@@ -520,3 +529,80 @@ def test_the_dispersion_of_two_histories_at_once() -> None:
     w = watch(np.stack([DAY_PASSES, APART_PASSES]), np.stack([DAY_TRIALS] * 2), settings)
     _same(w.inflation, [[1.0, 1.0, 1.0, DAY_INFLATION], [1.0] * 4])
     _same(w.z, [[NAN] * 3 + [DAY_PLAIN_Z / math.sqrt(DAY_INFLATION)], [NAN] * 3 + [APART_Z]])
+
+
+# ``limits_above``: one case, two repeats a run. X passes 1, 1, 1, 0, 0 of 2: runs 1 and 2 score
+# 0 against a reference of half passed; run 3 (0 of 2 against 3 of 6: m 3 of 8, share 0 - 3/8,
+# shrunk rate 3.25 / 8.5, variance 3.25 * 5.25 / 8.5^2 * 6 / (2 * 7)) takes the CUSUM to
+# 3/8 / sd - 0.75 (about 0.43), run 4 the same against the frozen reference (about 0.86). H passes
+# 1 of 2 every run: never above 0. Every reference passed half its trials: thresholds 8.1 / 1.5
+# and 10 / 3 (no skew); a run whose thresholds are not wanted keeps each clip's top, 8 and 4.
+X_PASSES = np.array([[1], [1], [1], [0], [0]])
+X_Z = -(3 / 8) / math.sqrt(3.25 * 5.25 / 8.5**2 * 6 / 14)
+X_S = [0.0, 0.0, 0.0, -X_Z - 0.75, 2 * (-X_Z - 0.75)]
+RULED = replace(DEFAULT, baseline_runs=1, dispersion_margin=None)
+MID, TOP, MID2, TOP2 = 8.1 / 1.5, 8.0, 10 / 3, 4.0
+
+
+@pytest.mark.parametrize(
+    ("above", "x_limit"),
+    [
+        (None, [TOP, MID, MID, MID, MID]),  # every run
+        (0.5, [TOP, TOP, TOP, TOP, MID]),  # run 4 alone (0.86 > 0.5, 0.43 is not)
+        (0.0, [TOP, TOP, TOP, MID, MID]),  # a CUSUM at 0 is not above 0
+        (5.0, [TOP] * 5),  # no run wanted
+    ],
+)
+def test_thresholds_only_where_the_first_cusum_is_above_the_level_asked(
+    above: float | None, x_limit: list[float]
+) -> None:
+    passes = np.stack([X_PASSES, np.ones_like(X_PASSES)])
+    trials = np.full_like(passes, 2)
+    w = watch(passes, trials, RULED, above)
+    _same(w.statistic, [X_S, [0.0] * 5])
+    computed = [v == MID for v in x_limit]
+    _same(w.limit[0], x_limit)
+    _same(w.limit2[0], [MID2 if c else TOP2 for c in computed])
+    h_limit = [TOP] + [TOP if above is not None else MID] * 4
+    _same(w.limit[1], h_limit)
+    _same(w.limit2[1], [MID2 if v == MID else TOP2 for v in h_limit])
+    full = watch(passes, trials, RULED)
+    assert np.array_equal(w.alarms, full.alarms)
+    _same(w.z, full.z)
+    _same(w.second, full.second)
+
+
+def test_one_history_gets_every_run_s_thresholds_whatever_the_level() -> None:
+    """A single history's thresholds are all computed (their counts keep their shape): the level
+    only thins out many histories at once."""
+    w = watch(X_PASSES, np.full_like(X_PASSES, 2), RULED, 0.5)
+    _same(w.statistic, X_S)
+    _same(w.limit, [TOP, MID, MID, MID, MID])
+    _same(w.limit2, [TOP2, MID2, MID2, MID2, MID2])
+    stacked = watch(X_PASSES[None, None], np.full_like(X_PASSES, 2)[None, None], RULED, 0.5)
+    _same(stacked.limit, [[[TOP, TOP, TOP, TOP, MID]]])
+
+
+def test_no_baseline_scores_the_first_run_against_the_whole_history() -> None:
+    """baseline_runs 0: run 0 (1 of 1) against every run's counts (1 of 3): m 2 of 4, share 1 -
+    1/2, shrunk rate 2.25 / 4.5 = 1/2, variance 1/4 * 3 / 3: z = 1, S = 0; from run 1 the counts so
+    far start from run 0's alone (1 of 1): run 1 (0) m 1 of 2, share 0 - 1/2, variance 1/4: z = -1,
+    S = 0.25, and run 2 against the same frozen reference, S = 0.5. No run at all: empty arrays."""
+    settings = replace(PLAIN, baseline_runs=0)
+    w = watch(np.array([[1], [0], [0]]), np.ones((3, 1)), settings)
+    _same(w.z, [1.0, -1.0, -1.0])
+    _same(w.statistic, [0.0, 0.25, 0.5])
+    _same(w.end, [-1, 0, 0], np.int64)
+    empty = watch(np.zeros((0, 1)), np.zeros((0, 1)), settings)
+    for values in (empty.z, empty.statistic, empty.limit, empty.second, empty.inflation):
+        _same(values, np.zeros(0))
+    _same(empty.end, np.zeros(0), np.int64)
+
+
+def test_the_constant_rule_has_no_second_cusum() -> None:
+    """Under the constant rule (scale None) the second CUSUM is all 0 and never alarms, even with an
+    allowance kappa2 its scores would pass (the history above with kappa2 0.5: 0.5, 1.0, ...)."""
+    w = watch(H_PASSES, H_TRIALS, replace(PLAIN, kappa2=0.5))
+    _same(w.second, [0.0] * 5)
+    _same(w.limit2, [math.inf] * 5)
+    _same(w.statistic, H_S)

@@ -212,3 +212,25 @@ def test_counts_beyond_int64_are_read_as_floats() -> None:
     trials = [big * x + 1 for x in c]
     assert tail_exponent(passed, tried, trials, 0.75, 0.25, 0.25).tolist() == 1.5
     assert threshold([2**70], 8.0, 4.0, 8.0).tolist() == [4.0]
+
+
+def test_both_allowances_from_one_reference_by_hand() -> None:
+    """``tail_exponents`` (drift's two CUSUMs share a reference): the two cases above and a case
+    left out, kappa 0.75 and 1.5 at once, each the skewed root of its own allowance (the cumulants
+    do not depend on it), over two runs at once; the second run's 1/2 case alone gives 2 kappa."""
+    from scorer.drift.exponent import tail_exponents
+
+    skew = (3 / 16) / (64 / 81 + 3 / 8) ** 1.5
+    passed = np.array([[HALF[0], THREE_QUARTERS[0], 5.0]] * 2)
+    tried = np.array([[HALF[1], THREE_QUARTERS[1], 9.0]] * 2)
+    trials = np.array([[1, 2, 0], [1, 0, 0]])
+    low, high = tail_exponents(passed, tried, trials, (0.75, 1.5), 0.3125, 0.02)
+    assert low.tolist() == pytest.approx([_skewed_root(1.0, skew, 0.75), 1.5], rel=1e-9)
+    assert high.tolist() == pytest.approx([_skewed_root(1.0, skew, 1.5), 3.0], rel=1e-9)
+    (alone,) = tail_exponents(passed[0], tried[0], trials[0], (0.75,), 0.3125, 0.02)
+    assert float(alone) == pytest.approx(_skewed_root(1.0, skew, 0.75), rel=1e-9)
+    # every case usable (the second case's run trials 2 of the first): the same sums
+    every = tail_exponents(passed[0, :2], tried[0, :2], trials[0, :2], (1.5, 0.75), 0.3125, 0.02)
+    assert [float(v) for v in every] == pytest.approx(
+        [_skewed_root(1.0, skew, 1.5), _skewed_root(1.0, skew, 0.75)], rel=1e-9
+    )

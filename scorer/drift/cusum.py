@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scorer.drift.dispersion import inflation, running_sums
-from scorer.drift.exponent import tail_exponent, threshold
+from scorer.drift.exponent import tail_exponents, threshold
 
 
 @dataclass(frozen=True)
@@ -140,76 +140,74 @@ def monitor(
     return w.z, w.statistic, w.end
 
 
-def watch(passes: np.ndarray, trials: np.ndarray, settings: DriftSettings = DEFAULT) -> Watch:
+def watch(
+    passes: np.ndarray,
+    trials: np.ndarray,
+    settings: DriftSettings = DEFAULT,
+    limits_above: float | None = None,
+) -> Watch:
     """``monitor`` with each run's thresholds: the constant ``threshold`` or, when
     ``settings.scale`` is set, the adaptive rule (its exponents from each run's reference counts
     and the run's trials) and the second CUSUM; ``settings.dispersion_margin`` set, each score
-    divided by the square root of its reference's ``inflation``."""
+    divided by the square root of its reference's ``inflation``. ``limits_above`` set: adaptive
+    thresholds only where the first CUSUM is above it, each clip's top elsewhere (simulations
+    read them only there); at or below both floors the alarms are the same (the second CUSUM is
+    never above the first)."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
-    passed_so_far = np.cumsum(passes, axis=-2)
-    tried_so_far = np.cumsum(trials, axis=-2)
     z = np.full(passes.shape[:-1], np.nan)
     statistic = np.zeros(passes.shape[:-1])
     end = np.full(passes.shape[:-1], -1, dtype=np.int64)
-    limit = np.full(passes.shape[:-1], settings.threshold)
-    limit2 = np.full(passes.shape[:-1], np.inf)
+    adaptive = settings.scale is not None
+    limit = np.full(passes.shape[:-1], settings.high if adaptive else settings.threshold)
+    limit2 = np.full(passes.shape[:-1], settings.high2 if adaptive else np.inf)
     level = np.zeros(passes.shape[:-2])
     inflated = np.ones(passes.shape[:-1])
     margin = settings.dispersion_margin
-    parts = running_sums(passes, trials) if margin is not None else ()
     first = settings.baseline_runs
-    if settings.scale is not None:
-        limit[...] = settings.high
-        limit2[...] = settings.high2
     if first >= passes.shape[-2]:
         return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
-    # the first run tested is compared with every baseline run (nothing pending yet)
+    # the inflation of a reference ending at each run, all at once: a run takes its reference's
+    inflations = None if margin is None else inflation(*running_sums(passes, trials), margin)
+    # the counts so far, summed run by run as a cumulative sum adds them; the first run tested is
+    # compared with every baseline run (nothing pending yet; no baseline: with every run)
+    head = slice(None, first or None)
+    ref_passed, ref_tried = (np.cumsum(a[..., head, :], -2)[..., -1, :] for a in (passes, trials))
+    passed, tried = (ref_passed, ref_tried) if first else (0.0, 0.0)
     reference = np.full(passes.shape[:-2], first - 1, dtype=np.int64)
-    ref_passed = passed_so_far[..., first - 1, :]
-    ref_tried = tried_so_far[..., first - 1, :]
     for t in range(first, passes.shape[-2]):
-        z[..., t] = run_score(passes[..., t, :], trials[..., t, :], ref_passed, ref_tried, settings)
-        if margin is not None:  # the dispersion of the reference's runs, not the candidate's
-            at = [np.take_along_axis(part, reference[..., None], -1)[..., 0] for part in parts]
-            inflated[..., t] = inflation(*at, margin)
-            z[..., t] /= np.sqrt(inflated[..., t])
-        level = np.where(
-            np.isnan(z[..., t]), level, np.maximum(0.0, level - z[..., t] - settings.kappa)
-        )
+        passed, tried = passed + passes[..., t, :], tried + trials[..., t, :]
+        score = run_score(passes[..., t, :], trials[..., t, :], ref_passed, ref_tried, settings)
+        if inflations is not None:  # the dispersion of the reference's runs, not the candidate's
+            inflated[..., t] = np.take_along_axis(inflations, reference[..., None], -1)[..., 0]
+            score /= np.sqrt(inflated[..., t])
+        z[..., t] = score
+        level = np.where(np.isnan(score), level, np.maximum(0.0, level - score - settings.kappa))
         statistic[..., t] = level
         end[..., t] = reference
-        if settings.scale is not None:
-            tried = trials[..., t, :]
-            limit[..., t], limit2[..., t] = _limits(
-                ref_passed, ref_tried, tried, settings.scale, settings
-            )
+        if adaptive:
+            # one history: every run, its counts as they are (their sums numpy scalars, as ever)
+            rows = ... if limits_above is None or not level.ndim else level > limits_above
+            if rows is ... or rows.any():
+                limit[..., t][rows], limit2[..., t][rows] = _limits(
+                    ref_passed[rows], ref_tried[rows], trials[..., t, :][rows], settings
+                )
         at_zero = level == 0.0  # nothing pending: the next run's reference is every run to t
         reference = np.where(at_zero, t, reference)
-        ref_passed = np.where(at_zero[..., None], passed_so_far[..., t, :], ref_passed)
-        ref_tried = np.where(at_zero[..., None], tried_so_far[..., t, :], ref_tried)
-    if settings.scale is None:
-        return Watch(z, statistic, end, limit, np.zeros_like(statistic), limit2, inflated)
-    second = cusum(z, replace(settings, kappa=settings.kappa2))
+        ref_passed = np.where(at_zero[..., None], passed, ref_passed)
+        ref_tried = np.where(at_zero[..., None], tried, ref_tried)
+    second = cusum(z, replace(settings, kappa=settings.kappa2)) if adaptive else np.zeros_like(z)
     return Watch(z, statistic, end, limit, second, limit2, inflated)
 
 
 def _limits(
-    ref_passed: np.ndarray,
-    ref_tried: np.ndarray,
-    tried: np.ndarray,
-    scale: float,
-    settings: DriftSettings,
+    ref_passed: np.ndarray, ref_tried: np.ndarray, tried: np.ndarray, settings: DriftSettings
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One run's two adaptive thresholds from its reference's counts and its own trials."""
-    out = []
-    for kappa, c, low, high in (
-        (settings.kappa, scale, settings.low, settings.high),
-        (settings.kappa2, settings.scale2, settings.low2, settings.high2),
-    ):
-        theta = tail_exponent(ref_passed, ref_tried, tried, kappa, settings.ridge, settings.prior)
-        out.append(threshold(theta, c, low, high))
-    return out[0], out[1]
+    """One run's two adaptive thresholds from its reference's counts and its own trials (the
+    reference's cumulants computed once for both exponents)."""
+    s, kappas = settings, (settings.kappa, settings.kappa2)
+    theta, theta2 = tail_exponents(ref_passed, ref_tried, tried, kappas, s.ridge, s.prior)
+    return threshold(theta, s.scale, s.low, s.high), threshold(theta2, s.scale2, s.low2, s.high2)
 
 
 def run_score(
@@ -225,13 +223,16 @@ def run_score(
     k, x = tried, passed
     m, n = ref_passed + x, ref_tried + k
     usable = (k > 0) & (n > k)  # scored now and in the reference
-    k_safe = np.where(k > 0, k, 1.0)
-    rate = m / np.where(n > 0, n, 1.0)
+    every = bool(usable.all())  # the usual run: each mask would copy its array unchanged
+    k_safe = k if every else np.where(k > 0, k, 1.0)
+    rate = m / (n if every else np.where(n > 0, n, 1.0))
     shrunk = (m + settings.prior) / (n + 2 * settings.prior)
-    term = np.where(usable, x / k_safe - rate, 0.0)  # the run's share - the pooled share
-    variance = share_variance(shrunk, n, k_safe)
     weight = 1.0 / (shrunk * (1 - shrunk) + settings.ridge)
-    total = np.where(usable, weight * weight * variance, 0.0).sum(-1)
+    term = x / k_safe - rate  # the run's share - the pooled share
+    spread = weight * weight * share_variance(shrunk, n, k_safe)
+    if not every:
+        term, spread = np.where(usable, term, 0.0), np.where(usable, spread, 0.0)
+    total = spread.sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, (weight * term).sum(-1) / np.sqrt(total), np.nan)
 

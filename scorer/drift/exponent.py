@@ -44,26 +44,53 @@ def tail_exponent(
     ``ridge`` and ``prior`` the score's (its weights and its shrunk variance). Returns NaN where
     no case is scored on both sides.
     """
+    return tail_exponents(ref_passed, ref_tried, trials, (kappa,), ridge, prior)[0]
+
+
+def tail_exponents(
+    ref_passed: np.ndarray,
+    ref_tried: np.ndarray,
+    trials: np.ndarray,
+    kappas: tuple[float, ...],
+    ridge: float,
+    prior: float,
+) -> tuple[np.ndarray, ...]:
+    """``tail_exponent`` for each allowance in ``kappas``, the same values: the cumulants, which do
+    not depend on the allowance, are computed once (drift's two CUSUMs share one reference)."""
     m = np.asarray(ref_passed, dtype=float)
     n = np.asarray(ref_tried, dtype=float)
     k = np.asarray(trials, dtype=float)
     usable = (k > 0) & (n > 0)
-    k_safe = np.where(usable, k, 1.0)
+    # every case usable (the usual run): the masks below would copy their arrays unchanged
+    every = bool(usable.all())
+    k_safe = k if every else np.where(usable, k, 1.0)
     shrunk = (m + prior) / (n + 2 * prior)  # the score's rate: its weights and its scale
-    weight = 1.0 / (shrunk * (1 - shrunk) + ridge)
-    scale = np.where(usable, weight * weight * shrunk * (1 - shrunk) / k_safe, 0.0).sum(-1)
+    apart = 1 - shrunk
+    weight = 1.0 / (shrunk * apart + ridge)
+    square = weight * weight
     q = (m + PRIOR) / (n + 2 * PRIOR)  # the rate a case's chance failures come at
     spread = q * (1 - q)
-    variance = np.where(usable, weight * weight * spread / k_safe, 0.0).sum(-1)
     # the third cumulant of -z: a share of k trials has -(1 - 2q) q (1 - q) / k^2
-    third = np.where(usable, -(weight**3) * spread * (1 - 2 * q) / k_safe**2, 0.0).sum(-1)
+    parts = (
+        square * shrunk * apart / k_safe,
+        square * spread / k_safe,
+        -(weight**3) * spread * (1 - 2 * q) / k_safe**2,
+    )
+    scale, variance, third = (
+        (part if every else np.where(usable, part, 0.0)).sum(-1) for part in parts
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         v = np.maximum(variance / scale, FLOOR)
         t = np.maximum(third / scale**1.5, 0.0)
-        normal = 2 * kappa / v
-        skewed = (np.sqrt(v * v / 4 + 2 * t * kappa / 3) - v / 2) / (t / 3)
-        theta = np.where(t > 1e-9, skewed, normal)
-    return np.where(scale > 0, theta, np.nan)
+        return tuple(np.where(scale > 0, _root(v, t, kappa), np.nan) for kappa in kappas)
+
+
+def _root(v: np.ndarray, t: np.ndarray, kappa: float) -> np.ndarray:
+    """The positive root of ``(t / 6) theta^2 + (v / 2) theta - kappa = 0`` (the normal one,
+    ``2 kappa / v``, where the skew ``t`` is nil)."""
+    normal = 2 * kappa / v
+    skewed = (np.sqrt(v * v / 4 + 2 * t * kappa / 3) - v / 2) / (t / 3)
+    return np.where(t > 1e-9, skewed, normal)
 
 
 def threshold(theta: np.ndarray, scale: float, low: float, high: float) -> np.ndarray:
