@@ -144,12 +144,20 @@ def test_the_timeline_marks_the_runs_drift_names(
 
 @pytest.mark.parametrize(("model", "code"), [("ref/drifting", 1), ("ref/flaky", 0)])
 def test_drift_reads_the_recordings_straight_and_says_what_the_scored_runs_say(
-    scored_history: tuple[Path, Path], capsys: pytest.CaptureFixture[str], model: str, code: int
+    scored_history: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    model: str,
+    code: int,
 ) -> None:
     """Issue 41: ``drift cassettes/history --model M`` scores the recordings itself (in memory) and
     gives the rows root's verdict, word for word; the rate it holds and, after a change, the next
     command are printed."""
     _reports, rows = scored_history
+    # Scored in this process: what is checked is the verdict, which no pool changes (score_all's
+    # docstring; scored_history's rescore goes through one). In a test worker a pool starts a fork
+    # server that imports polars again: about 1.4 s of CPU a call (docs/decisions/testing.md#waits).
+    monkeypatch.setattr("replay.score_models.POOL_THRESHOLD", 10**9)
     got = _drift(capsys, str(HISTORY), "--model", model, "-v")
     want = _drift(capsys, str(rows), "--model", model, "-v")
     assert got[0] == want[0] == code
