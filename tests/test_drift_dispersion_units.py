@@ -69,6 +69,18 @@ def test_the_ratio_by_hand() -> None:
     _same(ratio(SHARES), SHARES_RATIO)
 
 
+def test_the_ratio_with_a_buffer_for_its_steps() -> None:
+    """The steps go to the buffer, squared (case 0 steps -1 0.5, case 1 0.5 -0.5), and the ratio
+    is the one without it; two histories on a leading axis, each its own."""
+    steps = np.full((1, 2, 2), 7.0)
+    _same(ratio(SHARES[None], steps), [SHARES_RATIO])
+    _same(steps, [[[1.0, 0.25], [0.25, 0.25]]])
+    together = np.array([[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]])
+    steps = np.empty((2, 2, 2))
+    _same(ratio(np.stack([together, SHARES]), steps), [2.0, SHARES_RATIO])
+    _same(steps[1], [[1.0, 0.25], [0.25, 0.25]])
+
+
 def test_the_ratio_of_one_history_on_a_leading_axis() -> None:
     _same(ratio(SHARES[None]), [SHARES_RATIO])
 
