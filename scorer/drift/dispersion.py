@@ -100,7 +100,8 @@ def dispersion(
     observed = float(ratio(share))
     rng = np.random.default_rng(SEED)
     at_least = 0
-    per_chunk = max(1, CHUNK_CELLS // share.size)
+    # no more shuffles a chunk than the test makes: the buffers below are sized by it
+    per_chunk = max(1, min(permutations, CHUNK_CELLS // share.size))
     # p = (1 + at_least) / (1 + permutations) < NOTE_BELOW holds only while at_least < this
     enough = NOTE_BELOW * (1 + permutations) - 1
     # One buffer for every chunk's shuffles, in C order (numpy's own copy of the broadcast share
