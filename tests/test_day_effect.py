@@ -10,7 +10,8 @@ and docs/decisions/history-gate.md say ("What the calibration does not cover"):
   about 9% against 25%);
 - the sd of a run's Overall that the docs quote for each S matches a seeded simulation of runs;
 - the proposed history check (``dispersion``) is the ratio it says, its permutation p-value holds
-  its level on independent runs and flags a large day effect.
+  its level on independent runs and flags a large day effect, and draws its permutations in
+  blocks as all at once.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from benchmarks.day_effect import dispersion, dispersion_p, overall_sd, shifted
+from benchmarks.day_effect import SHUFFLES, dispersion, dispersion_p, overall_sd, shifted
 from benchmarks.drift import NOISY, histories, peak_statistics
 from benchmarks.drift_designs import ADAPTIVE
 from benchmarks.gate_power import BASE, history_rate, history_side, run
@@ -125,6 +126,23 @@ def test_the_dispersion_check_holds_its_level_and_sees_a_large_day_effect() -> N
         )
     assert flagged[0.0] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / count)
     assert flagged[0.5] >= 0.9  # docs: 91% of 20-run, every 60-run history
+
+
+@pytest.mark.parametrize("permutations", [7, SHUFFLES, SHUFFLES + 1, 2 * SHUFFLES + 20])
+def test_the_permutation_p_draws_its_blocks_as_one_block_would(permutations: int) -> None:
+    """``dispersion_p`` shuffles SHUFFLES permutations at a time: its p, and the generator after
+    it, are those of every permutation shuffled at once (written out here), on shares in thirds."""
+    trials = np.full((12, 6), 3)
+    passes = np.random.default_rng(24).binomial(3, 0.6, size=(12, 6))
+    share = passes / trials
+    at_once = np.random.default_rng(5)
+    shuffled = at_once.permuted(np.broadcast_to(share, (permutations, *share.shape)), axis=1)
+    null = dispersion(shuffled, np.ones_like(shuffled))
+    count = int((null >= dispersion(passes, trials) - 1e-12).sum())
+    assert 0 < count < permutations  # a p that the draws decide
+    blocks = np.random.default_rng(5)
+    assert dispersion_p(passes, trials, blocks, permutations) == (1 + count) / (1 + permutations)
+    assert blocks.bit_generator.state == at_once.bit_generator.state
 
 
 def test_a_real_change_does_not_look_like_a_day_effect() -> None:

@@ -64,15 +64,21 @@ def test_the_same_history_always_gets_the_same_p() -> None:
     assert dispersion(passes[0], trials[0]) == dispersion(passes[0].copy(), trials[0].copy())
 
 
-def test_a_strong_day_effect_reaches_p_below_001_and_independent_runs_rarely_do() -> None:
+def test_a_strong_day_effect_reaches_p_below_001_and_independent_runs_rarely_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import scorer.drift.dispersion as module
+
     rng = np.random.default_rng(33)
     strong = histories(NOISY, NOISY, None, 60, 1, 20, rng, 0.5)
     independent = histories(NOISY, NOISY, None, 60, 1, 60, rng, 0.0)
     assert all(dispersion(p, t).noted for p, t in zip(*strong, strict=True))
     # at most about 1% by construction: 60 histories, so 0 to 3 is within chance. Checked as drift
     # checks them (early: the permutations stop once p cannot fall below 0.01, the same note as
-    # the full test's: test_stopping_early_decides_the_note_exactly_as_the_full_test), a fifth
-    # of this test's CPU less.
+    # the full test's whatever the chunks: test_stopping_early_decides_the_note_exactly_as_the_full_
+    # test), in chunks of 1 MiB of values (about 47 shuffles) rather than the shipped 16 MiB (760):
+    # most stop after their first.
+    monkeypatch.setattr(module, "CHUNK_CELLS", 1 << 17)
     noted = [dispersion(p, t, early=True).noted for p, t in zip(*independent, strict=True)]
     assert sum(noted) <= 3
 
@@ -155,10 +161,11 @@ def test_stopping_early_decides_the_note_exactly_as_the_full_test(
 ) -> None:
     """drift stops the permutations once p cannot fall below 0.01: over seeded histories with and
     without a day effect, the note (and its p, when noted) is the full test's; a stopped test
-    reports a p at or above 0.01 and says it is not complete."""
+    reports a p at or above 0.01 and says it is not complete. The full test runs in chunks of the
+    shipped size, the early one a shuffle a chunk, so the stop can come after any shuffle (and a
+    noted p is the same whatever the chunks)."""
     import scorer.drift.dispersion as module
 
-    monkeypatch.setattr(module, "CHUNK_CELLS", 400)  # many chunks: the stop can happen early
     rng = np.random.default_rng(7)
     seen = {"noted": 0, "stopped": 0}
     for day_sd in (0.0, 0.0, 0.8, 1.5):
@@ -169,7 +176,9 @@ def test_stopping_early_decides_the_note_exactly_as_the_full_test(
             passes = (rng.random((40, 20)) < p_pass).astype(float)
             trials = np.ones_like(passes)
             full = dispersion(passes, trials)
-            fast = dispersion(passes, trials, early=True)
+            with monkeypatch.context() as patch:
+                patch.setattr(module, "CHUNK_CELLS", 400)  # 800 values a shuffle: one a chunk
+                fast = dispersion(passes, trials, early=True)
             assert full is not None and fast is not None
             assert fast.noted == full.noted and fast.ratio == full.ratio
             if full.noted:

@@ -69,6 +69,18 @@ def test_the_ratio_by_hand() -> None:
     _same(ratio(SHARES), SHARES_RATIO)
 
 
+def test_the_ratio_with_a_buffer_for_its_steps() -> None:
+    """The steps go to the buffer, squared (case 0 steps -1 0.5, case 1 0.5 -0.5), and the ratio
+    is the one without it; two histories on a leading axis, each its own."""
+    steps = np.full((1, 2, 2), 7.0)
+    _same(ratio(SHARES[None], steps), [SHARES_RATIO])
+    _same(steps, [[[1.0, 0.25], [0.25, 0.25]]])
+    together = np.array([[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]])
+    steps = np.empty((2, 2, 2))
+    _same(ratio(np.stack([together, SHARES]), steps), [2.0, SHARES_RATIO])
+    _same(steps[1], [[1.0, 0.25], [0.25, 0.25]])
+
+
 def test_the_ratio_of_one_history_on_a_leading_axis() -> None:
     _same(ratio(SHARES[None]), [SHARES_RATIO])
 
@@ -196,6 +208,42 @@ def test_stopping_early_once_p_cannot_fall_below_one_percent(
     assert got == Dispersion(1.0, p, 5, 1, complete)
     full = dispersion(passes, np.ones_like(passes), permutations)
     assert full == Dispersion(1.0, 1.0, 5, 1, True)
+
+
+@pytest.mark.parametrize("permutations", [999, 9, 4, 3])
+def test_the_full_test_draws_exactly_its_permutations_in_chunks(
+    monkeypatch: pytest.MonkeyPatch, permutations: int
+) -> None:
+    """Chunks of 4 shuffles (20 cells, 5 a shuffle), the last one shorter where 4 does not divide
+    the permutations (999: 3, 9: 1): the single varying case of 5 runs, where every shuffle
+    counts, gets p = (1 + permutations) / (1 + permutations) = 1, so the count is exactly the
+    shuffles drawn, none more."""
+    monkeypatch.setattr(module, "CHUNK_CELLS", 20)
+    passes = np.array([[1], [0], [0], [1], [0]])
+    got = dispersion(passes, np.ones_like(passes), permutations)
+    assert got == Dispersion(1.0, 1.0, 5, 1, True)
+
+
+@pytest.mark.parametrize("block_cells", [5, 10, 15, 20])
+def test_blocks_within_a_chunk_change_nothing(
+    monkeypatch: pytest.MonkeyPatch, block_cells: int
+) -> None:
+    """Chunks of 4 shuffles (20 cells, 5 a shuffle) drawn in blocks of 1, 2, 3 (the last block of a
+    chunk shorter) or 4: the early stop still comes only after a whole chunk, at 13 / 1000 (12
+    counted after three chunks, as in one block), and the full test counts exactly its shuffles;
+    the kept history's p is the reference's in blocks of 1 to 4 of its 8 cells a shuffle."""
+    monkeypatch.setattr(module, "CHUNK_CELLS", 20)
+    monkeypatch.setattr(module, "BLOCK_CELLS", block_cells)
+    passes = np.array([[1], [0], [0], [1], [0]])
+    ones = np.ones_like(passes)
+    assert dispersion(passes, ones, 999, early=True) == Dispersion(1.0, 13 / 1000, 5, 1, False)
+    assert dispersion(passes, ones, 999) == Dispersion(1.0, 1.0, 5, 1, True)
+    assert dispersion(passes, ones, 9) == Dispersion(1.0, 1.0, 5, 1, True)
+    monkeypatch.setattr(module, "CHUNK_CELLS", 4 * 8)
+    monkeypatch.setattr(module, "BLOCK_CELLS", 8 * (block_cells // 5))
+    got = dispersion(PASSES, TRIALS)
+    want = reference_p(KEPT, np.ones_like(KEPT), np.random.default_rng(0), 999)
+    assert got is not None and got.p == want
 
 
 def test_a_history_that_is_noted_runs_every_permutation(monkeypatch: pytest.MonkeyPatch) -> None:

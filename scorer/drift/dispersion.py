@@ -26,7 +26,10 @@ import numpy as np
 PERMUTATIONS = 999  # p = (1 + count) / (1 + 999): 0.001 at the least, so p < 0.01 is resolvable
 NOTE_BELOW = 0.01  # drift notes the history when p is below this (docs/decisions/drift.md)
 SEED = 0  # the permutations' seed: the same history always gives the same p
-CHUNK_CELLS = 1 << 21  # permuted values held at once (16 MiB of floats), whatever the suite's size
+CHUNK_CELLS = 1 << 21  # permuted values between two checks of the early stop (16 MiB of floats)
+# permuted values held at once, whatever the suite's size: 1 MiB of floats, so a block and its steps
+# stay in a core's cache (16 MiB at once took twice the CPU; docs/decisions/testing.md#dispersion)
+BLOCK_CELLS = 1 << 17
 MIN_RUNS = 3  # two successive differences at the least
 # n pairs of successive runs estimate the ratio with a variance of about 3 / n when runs are
 # independent (von Neumann: successive differences overlap; the plain variance's would be 2 / n)
@@ -59,12 +62,17 @@ def successive_variance(values: np.ndarray, axis: int = -1) -> np.ndarray:
     return (steps * steps).mean(axis) / 2
 
 
-def ratio(share: np.ndarray) -> np.ndarray:
+def ratio(share: np.ndarray, steps: np.ndarray | None = None) -> np.ndarray:
     """The dispersion of pass shares of shape (..., runs, cases): the successive variance of each
-    run's summed shares over the sum of the cases' successive variances (NaN when none varies)."""
+    run's summed shares over the sum of the cases' successive variances (NaN when none varies).
+    ``steps``, a buffer of shape (..., runs - 1, cases), takes the cases' successive differences
+    (the permutations' chunks reuse one): the same values as without it."""
     total = successive_variance(share.sum(-1))
-    cases = successive_variance(share, axis=-2).sum(-1)
+    # successive_variance(share, axis=-2) written out, so that its steps can go to the buffer
+    steps = np.subtract(share[..., 1:, :], share[..., :-1, :], out=steps)
+    np.multiply(steps, steps, out=steps)
     with np.errstate(invalid="ignore", divide="ignore"):
+        cases = (steps.sum(-2) / steps.shape[-2] / 2).sum(-1)
         return total / cases
 
 
@@ -78,7 +86,7 @@ def dispersion(
     the permutations stop as soon as the count of ratios at least the observed one rules out p <
     NOTE_BELOW: whether the history is noted, and p when it is, are those of the full test (the
     same draws in the same order), at a fraction of the cost for the usual independent runs
-    (drift over 10,000 runs)."""
+    (the count is checked after each chunk of CHUNK_CELLS permuted values)."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     scored_runs = trials.sum(-1) > 0
@@ -93,14 +101,24 @@ def dispersion(
     observed = float(ratio(share))
     rng = np.random.default_rng(SEED)
     at_least = 0
-    per_chunk = max(1, CHUNK_CELLS // share.size)
+    # no more shuffles a chunk than the test makes, nor a block than a chunk: the buffers below
+    # are sized by them
+    per_chunk = max(1, min(permutations, CHUNK_CELLS // share.size))
+    per_block = max(1, min(per_chunk, BLOCK_CELLS // share.size))
     # p = (1 + at_least) / (1 + permutations) < NOTE_BELOW holds only while at_least < this
     enough = NOTE_BELOW * (1 + permutations) - 1
-    for start in range(0, permutations, per_chunk):
-        count = min(per_chunk, permutations - start)
-        shuffled = rng.permuted(np.broadcast_to(share, (count, *share.shape)), axis=1)
-        at_least += int((ratio(shuffled) >= observed - 1e-12).sum())
-        if early and at_least >= enough and start + count < permutations:
+    # One buffer for every block's shuffles, in C order (numpy's own copy of the broadcast share
+    # puts the permutations innermost, so each shuffle strode across the whole block), and one for
+    # their steps. numpy shuffles the slices in C order: the blocks draw as one block would.
+    shuffled = np.empty((per_block, *share.shape))
+    steps = np.empty_like(shuffled[:, 1:])
+    for chunk in range(0, permutations, per_chunk):
+        end = min(chunk + per_chunk, permutations)
+        for start in range(chunk, end, per_block):
+            block = shuffled[: min(per_block, end - start)]
+            rng.permuted(np.broadcast_to(share, block.shape), axis=1, out=block)
+            at_least += int((ratio(block, steps[: len(block)]) >= observed - 1e-12).sum())
+        if early and at_least >= enough and end < permutations:
             p = (1 + at_least) / (1 + permutations)
             return Dispersion(observed, p, len(share), share.shape[1], complete=False)
     return Dispersion(observed, (1 + at_least) / (1 + permutations), len(share), share.shape[1])
