@@ -86,6 +86,13 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
 
 
+def refused(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """A run stopped by a usage error before collection, in this process (as
+    tests/test_pytest_plugin_wire.py's: nothing is collected, imported or recorded, so pytester's
+    restored sys.modules do not matter; a subprocess costs seconds of CPU a run)."""
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", *args)
+
+
 def results_of(reports: Path) -> dict[str, dict[str, Any]]:
     """Model slug -> results.json document."""
     return {
@@ -576,7 +583,7 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
 def test_bad_usage_stops_before_collecting(
     pytester: pytest.Pytester, args: list[str], message: str
 ) -> None:
-    result = run(pytester, *args)
+    result = refused(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert message in result.stderr.str()
     assert "Traceback" not in result.stderr.str() + result.stdout.str()
