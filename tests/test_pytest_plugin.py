@@ -27,6 +27,10 @@ ERRORING_CASES = [
 ]  # recorded; every other case of that model is unrecorded
 OUTCOME = {"passed": "passed", "failed": "failed", "errored": "error", "unrecorded": "skipped"}
 TIMEOUT_S = 300
+# Every inner pytest loads the installed plugins as a user's does, but hypothesis's: its plugin
+# imports hypothesis at each run's summary (about 1 s of CPU a run, at every one of the suite's
+# dozens of inner runs) and no inner test uses it.
+INNER = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +87,7 @@ def project(template: Path, pytester: pytest.Pytester, monkeypatch: pytest.Monke
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
+    return pytester.runpytest_subprocess(*INNER, *args, timeout=TIMEOUT_S)
 
 
 def refused(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:

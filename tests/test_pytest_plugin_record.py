@@ -16,6 +16,7 @@ import pytest
 from recorder.manifest_read import read_manifest
 from standin import GatewayConfig, StandInGateway, parse_faults
 from tests.conftest import MINI_SUITE
+from tests.test_pytest_plugin import INNER
 
 MODEL = "ref/oracle"
 MISSING = "arguments-02"
@@ -66,9 +67,7 @@ def run(
     options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", mode]
     if mode != "none":
         options += ["--lobstack-model", MODEL, "--lobstack-base-url", gateway.url]
-    return pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-rs", *options, *args, timeout=300
-    )
+    return pytester.runpytest_subprocess(*INNER, "-rs", *options, *args, timeout=300)
 
 
 def requests_for(gateway: StandInGateway, seen_before: int) -> int:
@@ -178,7 +177,7 @@ def run_remote(pytester: pytest.Pytester, mode: str, *args: str) -> pytest.RunRe
         MODEL,
     ]
     return pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", *options, "--lobstack-base-url", REMOTE, *args, timeout=300
+        *INNER, *options, "--lobstack-base-url", REMOTE, *args, timeout=300
     )
 
 
