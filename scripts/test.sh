@@ -34,6 +34,11 @@ if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then
 fi
 bash .ci/browser-setup.sh
 
+# The schedule (docs/decisions/testing.md#schedule): modules start in the order tests/conftest.py
+# sorts them (SLOW_FIRST: the longest first). pytest-xdist 3.x reorders loadfile's modules by their
+# number of tests unless told not to, which started the 800 tests of milliseconds first and left the
+# one-test modules of a minute (the watch recipe, the lowest versions' install) to the end.
+set -- --no-loadscope-reorder "$@"
 # pytest exits 5 when it collected no tests: that is a failure here, like any non-zero.
 set +e
 uv run --locked pytest -n auto --dist loadfile "$@"

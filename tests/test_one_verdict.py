@@ -26,6 +26,7 @@ from recorder.repeats import CaseRun
 from recorder.settings import RecordSettings
 from replay.rescore import rescore
 from tests.conftest import ROOT
+from tests.test_pytest_plugin import INNER
 from tests.test_repeat_gate import _changed_check, _plain_string_arg
 
 SUITE_PATH = ROOT / "evals" / "suite.json"
@@ -193,8 +194,7 @@ def test_diff_runs_and_the_plugin_fail_the_same_cases(
     shutil.copytree(b_cassettes, pytester.path / "cassettes")
     plugin_junit = tmp_path / "plugin.xml"
     result = pytester.runpytest_subprocess(
-        "-p",
-        "no:cacheprovider",
+        *INNER,
         "--lobstack-cassettes",
         "cassettes",
         "--lobstack-suite",

@@ -27,6 +27,10 @@ ERRORING_CASES = [
 ]  # recorded; every other case of that model is unrecorded
 OUTCOME = {"passed": "passed", "failed": "failed", "errored": "error", "unrecorded": "skipped"}
 TIMEOUT_S = 300
+# Every inner pytest loads the installed plugins as a user's does, but hypothesis's: its plugin
+# imports hypothesis at each run's summary (0.1 to 0.5 s of CPU a run, at each of the suite's
+# dozens of inner runs) and no inner test uses it.
+INNER = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +87,14 @@ def project(template: Path, pytester: pytest.Pytester, monkeypatch: pytest.Monke
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
+    return pytester.runpytest_subprocess(*INNER, *args, timeout=TIMEOUT_S)
+
+
+def refused(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """A run stopped by a usage error before collection, in this process (as
+    tests/test_pytest_plugin_wire.py's: nothing is collected, imported or recorded, so pytester's
+    restored sys.modules do not matter; a subprocess costs seconds of CPU a run)."""
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
 def results_of(reports: Path) -> dict[str, dict[str, Any]]:
@@ -576,7 +587,7 @@ def test_without_its_options_the_plugin_changes_nothing(pytester: pytest.Pyteste
 def test_bad_usage_stops_before_collecting(
     pytester: pytest.Pytester, args: list[str], message: str
 ) -> None:
-    result = run(pytester, *args)
+    result = refused(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert message in result.stderr.str()
     assert "Traceback" not in result.stderr.str() + result.stdout.str()

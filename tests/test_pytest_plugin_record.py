@@ -14,34 +14,50 @@ from pathlib import Path
 import pytest
 
 from recorder.manifest_read import read_manifest
-from standin import StandInGateway
+from standin import GatewayConfig, StandInGateway, parse_faults
 from tests.conftest import MINI_SUITE
+from tests.test_pytest_plugin import INNER
 
 MODEL = "ref/oracle"
 MISSING = "arguments-02"
 CASES = [c["id"] for c in json.loads(MINI_SUITE.read_text(encoding="utf-8"))["cases"]]
 
 
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ref/oracle of the mini suite recorded for every case but one, once a module by the CLI
+    against a stand-in of its own (read only: ``project`` copies it). A recording is the same
+    whatever the gateway's port (tests/test_record_safety.py), so each test's copy is what its
+    own recording was."""
+    root = tmp_path_factory.mktemp("recorded")
+    (root / "evals").mkdir()
+    shutil.copy(MINI_SUITE, root / "evals" / "suite.json")
+    cases = [arg for case in CASES if case != MISSING for arg in ("--case", case)]
+    config = GatewayConfig(suite_path=MINI_SUITE, faults=parse_faults(""))
+    with StandInGateway(config) as gateway:
+        # The CLI in a subprocess: pytester restores sys.modules after each test, which in-process
+        # recording trips on.
+        command = [
+            sys.executable,
+            "-m",
+            "lobstack_eval",
+            "record",
+            "--model",
+            MODEL,
+            "--base-url",
+            gateway.url,
+            *cases,
+        ]
+        subprocess.run(command, cwd=root, check=True, capture_output=True, timeout=300)
+    return root / "cassettes"
+
+
 @pytest.fixture
-def project(pytester: pytest.Pytester, gateway: StandInGateway) -> Path:
+def project(pytester: pytest.Pytester, recorded: Path) -> Path:
     """The mini suite as evals/suite.json and ref/oracle recorded for every case but one."""
     (pytester.path / "evals").mkdir()
     shutil.copy(MINI_SUITE, pytester.path / "evals" / "suite.json")
-    cases = [arg for case in CASES if case != MISSING for arg in ("--case", case)]
-    # The CLI in a subprocess: pytester restores sys.modules after each test, which in-process
-    # recording trips on.
-    command = [
-        sys.executable,
-        "-m",
-        "lobstack_eval",
-        "record",
-        "--model",
-        MODEL,
-        "--base-url",
-        gateway.url,
-        *cases,
-    ]
-    subprocess.run(command, cwd=pytester.path, check=True, capture_output=True, timeout=300)
+    shutil.copytree(recorded, pytester.path / "cassettes")
     return pytester.path
 
 
@@ -51,9 +67,7 @@ def run(
     options = ["--lobstack-cassettes", "cassettes", "--lobstack-record-mode", mode]
     if mode != "none":
         options += ["--lobstack-model", MODEL, "--lobstack-base-url", gateway.url]
-    return pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-rs", *options, *args, timeout=300
-    )
+    return pytester.runpytest_subprocess(*INNER, "-rs", *options, *args, timeout=300)
 
 
 def requests_for(gateway: StandInGateway, seen_before: int) -> int:
@@ -163,7 +177,7 @@ def run_remote(pytester: pytest.Pytester, mode: str, *args: str) -> pytest.RunRe
         MODEL,
     ]
     return pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", *options, "--lobstack-base-url", REMOTE, *args, timeout=300
+        *INNER, *options, "--lobstack-base-url", REMOTE, *args, timeout=300
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.test_pytest_plugin import INNER
 
 TIMEOUT_S = 300
 OWN = ("scorer", "fileio", "recorder", "replay", "standin", "lobstack_eval")
@@ -34,7 +35,7 @@ def own_scorer_project(pytester: pytest.Pytester) -> Path:
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # runpytest_subprocess runs ``python -m pytest`` in the project: its own dir comes first
     # on sys.path.
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=TIMEOUT_S)
+    return pytester.runpytest_subprocess(*INNER, *args, timeout=TIMEOUT_S)
 
 
 def test_loading_the_plugin_imports_none_of_lobstack_evals_packages() -> None:

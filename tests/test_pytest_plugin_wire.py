@@ -14,13 +14,14 @@ from recorder.manifest_read import read_manifest
 from scorer.wire.settings import Wire
 from standin import StandInGateway
 from tests.conftest import MINI_SUITE
+from tests.test_pytest_plugin import INNER
 
 CASES = "selection-01 or no_call-01"
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--lobstack-cassettes", "cassettes", *args, timeout=300
+        *INNER, "--lobstack-cassettes", "cassettes", *args, timeout=300
     )
 
 
