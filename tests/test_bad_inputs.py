@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,23 +28,43 @@ CASE = "selection-01"
 Setup = Callable[[Path], None]
 
 
-def _copy(root: Path) -> Path:
-    for slug in ("ref_oracle", "ref_abstain"):
-        shutil.copytree(ROOT / "cassettes" / slug, root / slug)
+SLUGS = ("ref_oracle", "ref_abstain")
+
+
+def _copy(source: Path, root: Path, copy: Callable[[str, str], object] = shutil.copy2) -> Path:
+    for slug in SLUGS:
+        shutil.copytree(source / slug, root / slug, copy_function=copy)
     return root
 
 
-@pytest.fixture
-def cassettes(tmp_path: Path) -> Path:
-    """A private copy of two committed model dirs, free to break."""
-    return _copy(tmp_path / "cassettes")
+def _files(root: Path) -> dict[Path, bytes]:
+    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
-def untouched(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The same two model dirs copied once for the module, for the tests that never read them
-    (a usage error comes before any work); read only."""
-    return _copy(tmp_path_factory.mktemp("untouched") / "cassettes")
+def untouched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The two model dirs copied once for the module: read only, for the tests that never read
+    them (a usage error comes before any work), and the files each test's ``cassettes`` links.
+    Checked against the committed files at the end: no row wrote into a linked file."""
+    root = _copy(ROOT / "cassettes", tmp_path_factory.mktemp("untouched") / "cassettes")
+    yield root
+    assert _files(root) == {
+        Path(slug) / p: b for slug in SLUGS for p, b in _files(ROOT / "cassettes" / slug).items()
+    }
+
+
+@pytest.fixture
+def cassettes(untouched: Path, tmp_path: Path) -> Path:
+    """A private copy of two committed model dirs, free to break: its files are hard links to
+    ``untouched``'s (a copy was about a fifth of a row's CPU), so a row replaces a file it edits
+    (``_replace``), never writes into it."""
+    return _copy(untouched, tmp_path / "cassettes", os.link)
+
+
+def _replace(path: Path, text: str) -> None:
+    """``path`` now holds ``text``: a new file, so the file it was linked to is left as it was."""
+    path.unlink(missing_ok=True)
+    path.write_text(text, encoding="utf-8")
 
 
 def _edit_json(relative: str, mutate: Callable[[Any], Any]) -> Setup:
@@ -51,14 +72,14 @@ def _edit_json(relative: str, mutate: Callable[[Any], Any]) -> Setup:
         path = root / relative
         data = json.loads(path.read_text(encoding="utf-8"))
         result = mutate(data)
-        path.write_text(json.dumps(data if result is None else result), encoding="utf-8")
+        _replace(path, json.dumps(data if result is None else result))
 
     return setup
 
 
 def _write(relative: str, text: str) -> Setup:
     def setup(root: Path) -> None:
-        (root / relative).write_text(text, encoding="utf-8")
+        _replace(root / relative, text)
 
     return setup
 
@@ -81,7 +102,7 @@ def _text_attempt(token: str) -> Setup:
         path = root / "ref_oracle" / "run.json"
         data = json.loads(path.read_text(encoding="utf-8"))
         data["cases"][CASE]["attempts"][0]["wall_ms"] = "@@"
-        path.write_text(json.dumps(data, indent=2).replace('"@@"', token), encoding="utf-8")
+        _replace(path, json.dumps(data, indent=2).replace('"@@"', token))
 
     return setup
 
@@ -606,7 +627,7 @@ def _hostile(cassettes: Path, name: str) -> None:
     path = cassettes / "ref_oracle" / "run.json"
     data = json.loads(path.read_text())
     data["model"] = name
-    path.write_text(json.dumps(data))
+    _replace(path, json.dumps(data))
 
 
 def test_record_hint_quotes_the_model_name(
