@@ -26,8 +26,12 @@ def shifted(probability: np.ndarray, shift: np.ndarray | float) -> np.ndarray:
     p = np.asarray(probability, dtype=float)
     inside = (p > 0) & (p < 1)
     with np.errstate(divide="ignore"):
-        moved = expit(logit(np.where(inside, p, 0.5)) + shift)
-    return np.where(inside, moved, p)
+        moved = np.asarray(logit(np.where(inside, p, 0.5)) + shift, dtype=float)
+    # in place, the same values as expit(...) and np.where(inside, moved, p): no second array of
+    # every history's probabilities (docs/decisions/testing.md#r2drift)
+    expit(moved, out=moved)
+    np.copyto(moved, p, where=~inside)
+    return moved
 
 
 def overall_sd(probability: np.ndarray, k: int, day_sd: float) -> tuple[float, float]:

@@ -174,6 +174,10 @@ def batched(
     """``DESIGNS[design]`` of histories (count, runs, cases), ``BATCH`` histories at a time: the
     same array as all at once (every statistic is per history), with temporaries that stay in
     the processor's caches."""
+    if trials.size and not any(trials.strides):
+        # one k for every cell (histories'): a view of it as the float each design converts the
+        # trials to, so that no design copies them into an array as large as the draws
+        trials = np.broadcast_to(np.asarray(trials.flat[0], dtype=float), trials.shape)
     parts = [
         DESIGNS[design](passes[start : start + BATCH], trials[start : start + BATCH], settings)
         for start in range(0, len(passes), BATCH)
