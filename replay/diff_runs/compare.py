@@ -22,7 +22,7 @@ from scorer.stats.case_exact import paired_difference
 from scorer.stats.history_exact import CaseMargins, history_test
 from scorer.stats.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
 from scorer.stats.power import paired_power, within_variance
-from scorer.status import STATUSES
+from scorer.status import SCORED, STATUSES
 from scorer.summary import METRICS
 from scorer.wire.settings import results_wire
 
@@ -152,12 +152,34 @@ def case_samples(result: CaseEntry | None, digests: bool = True) -> tuple[Sample
     """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample).
     ``digests=False``: the steps' answers are not digested (a repeat's ``answers`` is None unless
     the file stored its digests)."""
+    return _case_samples(result, digests)[0]
+
+
+def _case_samples(result: CaseEntry | None, digests: bool) -> tuple[tuple[Sample, ...], bool]:
+    """``case_samples``, and whether some repeat's steps were left undigested (``digests=False``
+    and steps to digest: only then does asking again with digests give other samples)."""
     if result is None:
-        return ()
+        return (), False
     runs = result.get("runs")
     if not isinstance(runs, list) or not runs:
-        return (_digested(result["status"], result.get("steps"), digests),)
-    return tuple([_sample(run, digests) for run in runs])
+        steps = result.get("steps")
+        return (_digested(result["status"], steps, digests),), not digests and isinstance(
+            steps, list
+        )
+    # One loop with the common repeat inline (no stored digests, no steps, a known status: the
+    # shared plain Sample): a merged history holds thousands of repeats a case, and a call per
+    # repeat was most of its comparison.
+    plain, samples, undigested = _PLAIN, [], False
+    for run in runs:
+        stored, steps = run.get("answers_sha256"), run.get("steps")
+        if stored is None and not isinstance(steps, list):
+            status = run["status"]
+            if isinstance(status, str) and status in plain:
+                samples.append(plain[status])
+                continue
+        samples.append(_sample(run, digests))
+        undigested = undigested or (not digests and isinstance(steps, list))
+    return tuple(samples), undigested
 
 
 # One shared Sample per status for the repeats that carry no answers (frozen, so sharing is safe):
@@ -187,8 +209,9 @@ def _digested(status: Any, steps: Any, digests: bool = True) -> Sample:
 def _verdicts_differ(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:
     """Some scored repeat in A and some scored repeat in B got different verdicts: only then can a
     scoring change (the same answers, another verdict) be seen."""
-    scored_a = {s.status for s in samples_a if s.scored}
-    scored_b = {s.status for s in samples_b if s.scored}
+    # is_scored inline (a status among SCORED): a history holds thousands of samples a case
+    scored_a = {s.status for s in samples_a if s.status in SCORED}
+    scored_b = {s.status for s in samples_b if s.status in SCORED}
     return bool(scored_a and scored_b) and not (len(scored_a) == 1 and scored_a == scored_b)
 
 
@@ -196,10 +219,10 @@ def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]
     """Some repeat in A and some repeat in B got the same answers and different verdicts."""
     # Only repeats with answers can match, and each distinct (status, answers) once: against a
     # history A holds hundreds of repeats a case, most of them alike.
-    answered_b = {(s.status, s.answers) for s in samples_b if s.scored and s.answers}
+    answered_b = {(s.status, s.answers) for s in samples_b if s.answers and s.scored}
     if not answered_b:
         return False
-    answered_a = {(s.status, s.answers) for s in samples_a if s.scored and s.answers}
+    answered_a = {(s.status, s.answers) for s in samples_a if s.answers and s.scored}
     return any(
         same_answers(answers_a, answers_b)
         for status_a, answers_a in answered_a
@@ -212,9 +235,13 @@ def _outcome(case_id: str, ra: CaseEntry | None, rb: CaseEntry | None) -> CasePa
     group = (rb or ra or {}).get("group")
     # The answers are digested (a JSON text and a sha256 a step) only where a scoring change could
     # be seen; most cases got the same verdict on both sides.
-    samples_a, samples_b = case_samples(ra, digests=False), case_samples(rb, digests=False)
-    if _verdicts_differ(samples_a, samples_b):
-        samples_a, samples_b = case_samples(ra), case_samples(rb)
+    (samples_a, undigested_a), (samples_b, undigested_b) = (
+        _case_samples(ra, False),
+        _case_samples(rb, False),
+    )
+    if _verdicts_differ(samples_a, samples_b):  # asked again only where some answer is undigested
+        samples_a = case_samples(ra) if undigested_a else samples_a
+        samples_b = case_samples(rb) if undigested_b else samples_b
     return CasePair(
         case_id=case_id,
         group=group if isinstance(group, str) else None,
