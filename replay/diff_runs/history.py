@@ -21,6 +21,7 @@ from replay.results.cases import CaseEntry
 from replay.results.typed import ResultsDocument, document_repeats
 from scorer.errors import ResultsError
 from scorer.repeats import aggregate_status
+from scorer.status import STATUSES
 from scorer.wire.settings import results_wire
 
 
@@ -79,6 +80,13 @@ def merge_history(model: str, runs: Sequence[tuple[str, ResultsDocument]]) -> Re
 
 def _samples(result: CaseEntry) -> list[CaseEntry]:
     """A case's samples in one run, with the digests of their answers where the run kept them."""
+    runs = result.get("runs")
+    if (not isinstance(runs, list) or not runs) and not isinstance(result.get("steps"), list):
+        # One sample without steps (a run without repeats): its status alone, as case_samples
+        # gives it, without building the Sample (a history merges thousands of them).
+        status = result["status"]
+        if isinstance(status, str) and status in STATUSES:
+            return [{"status": status}]
     return [
         {"status": s.status}
         if s.answers is None
