@@ -28,9 +28,7 @@ from scorer.wire.settings import results_wire
 
 HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
 HISTORY_NOTES = "history_notes"  # what the window check did (replay.diff_runs.window), as notes
-DEFAULT_DETECT = (
-    5.0  # points: the drop the power line says how many repeats it would take to detect
-)
+DEFAULT_DETECT = 5.0  # points: the drop the power line says how many repeats it takes to detect
 
 
 def compare(
@@ -40,8 +38,7 @@ def compare(
 
     Two runs of one model each, under different names, are compared with each other: that is how a
     model change (the same suite, another model) is gated. ``detect`` (points) is the drop the power
-    estimate aims at.
-    """
+    estimate aims at."""
     if len(a) == 1 and len(b) == 1 and set(a) != set(b):
         return RunDiff(
             models=(compare_model(*a.values(), *b.values(), detect=detect),), only_a=(), only_b=()
@@ -92,11 +89,11 @@ def compare_model(
         paired_p=(
             worse if runs_a > 1 else _paired_p(paired) if single else sign_flip_exact(differences)
         ),
-        mean_change=float(100 * sum(differences, Fraction(0)) / len(differences))
+        mean_change=float(100 * _exact_sum(differences) / len(differences))
         if differences
         else None,
         power=paired_power(
-            [float(d) for d in differences],
+            [d.numerator / d.denominator for d in differences],  # float(d), without the call
             within_variance([c.counts("a") for c in paired]) if repeats_a >= 2 else None,
             within_variance([c.counts("b") for c in paired]) if repeats_b >= 2 else None,
             _mean_scored(paired, "a"),
@@ -138,6 +135,14 @@ def _worse_p(paired: list[CasePair], single: bool, runs_a: int) -> float:
     return sign_flip([c.difference for c in paired if c.difference is not None], lower=True).p
 
 
+def _exact_sum(values: list[Fraction]) -> Fraction:
+    """sum(values), exactly: numerators added per denominator (few), then one Fraction each."""
+    numerators: dict[int, int] = {}
+    for v in values:
+        numerators[v.denominator] = numerators.get(v.denominator, 0) + v.numerator
+    return sum((Fraction(n, q) for q, n in numerators.items()), Fraction(0))
+
+
 def _paired_p(paired: list[CasePair]) -> float:
     worse = sum(1 for c in paired if c.change == "worse")
     return mcnemar_exact(worse, sum(1 for c in paired if c.change == "better"))
@@ -163,12 +168,10 @@ def _case_samples(result: CaseEntry | None, digests: bool) -> tuple[tuple[Sample
     runs = result.get("runs")
     if not isinstance(runs, list) or not runs:
         steps = result.get("steps")
-        return (_digested(result["status"], steps, digests),), not digests and isinstance(
-            steps, list
-        )
-    # One loop with the common repeat inline (no stored digests, no steps, a known status: the
-    # shared plain Sample): a merged history holds thousands of repeats a case, and a call per
-    # repeat was most of its comparison.
+        undigested = not digests and isinstance(steps, list)
+        return (_digested(result["status"], steps, digests),), undigested
+    # The common repeat (no stored digests, no steps, a known status: the shared plain Sample)
+    # inline: a merged history holds thousands of repeats a case, a call each was most of it.
     plain, samples, undigested = _PLAIN, [], False
     for run in runs:
         if "answers_sha256" not in run and "steps" not in run:
@@ -234,10 +237,8 @@ def _outcome(case_id: str, ra: CaseEntry | None, rb: CaseEntry | None) -> CasePa
     group = (rb or ra or {}).get("group")
     # The answers are digested (a JSON text and a sha256 a step) only where a scoring change could
     # be seen; most cases got the same verdict on both sides.
-    (samples_a, undigested_a), (samples_b, undigested_b) = (
-        _case_samples(ra, False),
-        _case_samples(rb, False),
-    )
+    samples_a, undigested_a = _case_samples(ra, False)
+    samples_b, undigested_b = _case_samples(rb, False)
     if _verdicts_differ(samples_a, samples_b):  # asked again only where some answer is undigested
         samples_a = case_samples(ra) if undigested_a else samples_a
         samples_b = case_samples(rb) if undigested_b else samples_b
