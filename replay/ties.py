@@ -37,8 +37,14 @@ def _paired(
     if single:  # one sample per case: (passed, scored) is (0, 1) or (1, 1)
         return _paired_sets(_sets(ca), _sets(cb))
     shared = [cid for cid in ca if cid in cb and ca[cid][1] and cb[cid][1]]
-    differences = [Fraction(cb[c][0], cb[c][1]) - Fraction(ca[c][0], ca[c][1]) for c in shared]
+    differences = [_difference(*cb[c], *ca[c]) for c in shared]
     return len(shared), sign_flip_exact(differences)
+
+
+@functools.lru_cache(maxsize=4096)  # few distinct (passed, scored) pairs: K + 1 per K
+def _difference(passed_b: int, scored_b: int, passed_a: int, scored_a: int) -> Fraction:
+    """passed_b / scored_b - passed_a / scored_a, exactly, as one Fraction (one gcd, not three)."""
+    return Fraction(passed_b * scored_a - passed_a * scored_b, scored_b * scored_a)
 
 
 def _sets(counts: Mapping[str, tuple[int, int]]) -> tuple[frozenset[str], frozenset[str]]:

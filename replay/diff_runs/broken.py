@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from replay.diff_runs.alpha import families, levels
 from replay.diff_runs.model import CasePair, ModelDiff, Regression, RunDiff
 from replay.diff_runs.rules import GateOptions, RuleResult, case_history, cases_text, listing
@@ -21,7 +23,7 @@ def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
     for family in families(diff, options):
         level = spent[family[0].model][1] if family else 0.0
         tested = [
-            (m, c, broke_p(*c.counts("a"), *c.counts("b")))
+            (m, c, _broke_p(*c.counts("a"), *c.counts("b")))
             for m in family
             for c in m.cases
             if c.paired
@@ -55,6 +57,11 @@ def broken_cases(diff: RunDiff, options: GateOptions) -> RuleResult | None:
         for m, c, p in hits
     )
     return RuleResult("broken cases", True, f"{text} ({listing(found)})", regressions)
+
+
+# broke_p is pure and a family asks it once a case, of few distinct counts (K + 1 squared at most
+# for K repeats a side): each count once.
+_broke_p = lru_cache(maxsize=4096)(broke_p)
 
 
 def _number(value: float) -> str:

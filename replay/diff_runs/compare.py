@@ -22,15 +22,13 @@ from scorer.stats.case_exact import paired_difference
 from scorer.stats.history_exact import CaseMargins, history_test
 from scorer.stats.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
 from scorer.stats.power import paired_power, within_variance
-from scorer.status import STATUSES
+from scorer.status import SCORED, STATUSES
 from scorer.summary import METRICS
 from scorer.wire.settings import results_wire
 
 HISTORY_KEY = "history"  # {"runs": [source, ...]} in a merged history (replay.diff_runs.history)
 HISTORY_NOTES = "history_notes"  # what the window check did (replay.diff_runs.window), as notes
-DEFAULT_DETECT = (
-    5.0  # points: the drop the power line says how many repeats it would take to detect
-)
+DEFAULT_DETECT = 5.0  # points: the drop the power line says how many repeats it takes to detect
 
 
 def compare(
@@ -40,8 +38,7 @@ def compare(
 
     Two runs of one model each, under different names, are compared with each other: that is how a
     model change (the same suite, another model) is gated. ``detect`` (points) is the drop the power
-    estimate aims at.
-    """
+    estimate aims at."""
     if len(a) == 1 and len(b) == 1 and set(a) != set(b):
         return RunDiff(
             models=(compare_model(*a.values(), *b.values(), detect=detect),), only_a=(), only_b=()
@@ -92,11 +89,11 @@ def compare_model(
         paired_p=(
             worse if runs_a > 1 else _paired_p(paired) if single else sign_flip_exact(differences)
         ),
-        mean_change=float(100 * sum(differences, Fraction(0)) / len(differences))
+        mean_change=float(100 * _exact_sum(differences) / len(differences))
         if differences
         else None,
         power=paired_power(
-            [float(d) for d in differences],
+            [d.numerator / d.denominator for d in differences],  # float(d), without the call
             within_variance([c.counts("a") for c in paired]) if repeats_a >= 2 else None,
             within_variance([c.counts("b") for c in paired]) if repeats_b >= 2 else None,
             _mean_scored(paired, "a"),
@@ -138,6 +135,14 @@ def _worse_p(paired: list[CasePair], single: bool, runs_a: int) -> float:
     return sign_flip([c.difference for c in paired if c.difference is not None], lower=True).p
 
 
+def _exact_sum(values: list[Fraction]) -> Fraction:
+    """sum(values), exactly: numerators added per denominator (few), then one Fraction each."""
+    numerators: dict[int, int] = {}
+    for v in values:
+        numerators[v.denominator] = numerators.get(v.denominator, 0) + v.numerator
+    return sum((Fraction(n, q) for q, n in numerators.items()), Fraction(0))
+
+
 def _paired_p(paired: list[CasePair]) -> float:
     worse = sum(1 for c in paired if c.change == "worse")
     return mcnemar_exact(worse, sum(1 for c in paired if c.change == "better"))
@@ -152,12 +157,31 @@ def case_samples(result: CaseEntry | None, digests: bool = True) -> tuple[Sample
     """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample).
     ``digests=False``: the steps' answers are not digested (a repeat's ``answers`` is None unless
     the file stored its digests)."""
+    return _case_samples(result, digests)[0]
+
+
+def _case_samples(result: CaseEntry | None, digests: bool) -> tuple[tuple[Sample, ...], bool]:
+    """``case_samples``, and whether some repeat's steps were left undigested (``digests=False``
+    and steps to digest: only then does asking again with digests give other samples)."""
     if result is None:
-        return ()
+        return (), False
     runs = result.get("runs")
     if not isinstance(runs, list) or not runs:
-        return (_digested(result["status"], result.get("steps"), digests),)
-    return tuple([_sample(run, digests) for run in runs])
+        steps = result.get("steps")
+        undigested = not digests and isinstance(steps, list)
+        return (_digested(result["status"], steps, digests),), undigested
+    # The common repeat (no stored digests, no steps, a known status: the shared plain Sample)
+    # inline: a merged history holds thousands of repeats a case, a call each was most of it.
+    plain, samples, undigested = _PLAIN, [], False
+    for run in runs:
+        if "answers_sha256" not in run and "steps" not in run:
+            status = run["status"]
+            if isinstance(status, str) and status in plain:
+                samples.append(plain[status])
+                continue
+        samples.append(_sample(run, digests))
+        undigested = undigested or (not digests and isinstance(run.get("steps"), list))
+    return tuple(samples), undigested
 
 
 # One shared Sample per status for the repeats that carry no answers (frozen, so sharing is safe):
@@ -187,8 +211,9 @@ def _digested(status: Any, steps: Any, digests: bool = True) -> Sample:
 def _verdicts_differ(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:
     """Some scored repeat in A and some scored repeat in B got different verdicts: only then can a
     scoring change (the same answers, another verdict) be seen."""
-    scored_a = {s.status for s in samples_a if s.scored}
-    scored_b = {s.status for s in samples_b if s.scored}
+    # is_scored inline (a status among SCORED): a history holds thousands of samples a case
+    scored_a = {s.status for s in samples_a if s.status in SCORED}
+    scored_b = {s.status for s in samples_b if s.status in SCORED}
     return bool(scored_a and scored_b) and not (len(scored_a) == 1 and scored_a == scored_b)
 
 
@@ -196,10 +221,10 @@ def _scoring_change(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]
     """Some repeat in A and some repeat in B got the same answers and different verdicts."""
     # Only repeats with answers can match, and each distinct (status, answers) once: against a
     # history A holds hundreds of repeats a case, most of them alike.
-    answered_b = {(s.status, s.answers) for s in samples_b if s.scored and s.answers}
+    answered_b = {(s.status, s.answers) for s in samples_b if s.answers and s.scored}
     if not answered_b:
         return False
-    answered_a = {(s.status, s.answers) for s in samples_a if s.scored and s.answers}
+    answered_a = {(s.status, s.answers) for s in samples_a if s.answers and s.scored}
     return any(
         same_answers(answers_a, answers_b)
         for status_a, answers_a in answered_a
@@ -212,9 +237,11 @@ def _outcome(case_id: str, ra: CaseEntry | None, rb: CaseEntry | None) -> CasePa
     group = (rb or ra or {}).get("group")
     # The answers are digested (a JSON text and a sha256 a step) only where a scoring change could
     # be seen; most cases got the same verdict on both sides.
-    samples_a, samples_b = case_samples(ra, digests=False), case_samples(rb, digests=False)
-    if _verdicts_differ(samples_a, samples_b):
-        samples_a, samples_b = case_samples(ra), case_samples(rb)
+    samples_a, undigested_a = _case_samples(ra, False)
+    samples_b, undigested_b = _case_samples(rb, False)
+    if _verdicts_differ(samples_a, samples_b):  # asked again only where some answer is undigested
+        samples_a = case_samples(ra) if undigested_a else samples_a
+        samples_b = case_samples(rb) if undigested_b else samples_b
     return CasePair(
         case_id=case_id,
         group=group if isinstance(group, str) else None,

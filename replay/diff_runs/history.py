@@ -21,6 +21,7 @@ from replay.results.cases import CaseEntry
 from replay.results.typed import ResultsDocument, document_repeats
 from scorer.errors import ResultsError
 from scorer.repeats import aggregate_status
+from scorer.status import STATUSES
 from scorer.wire.settings import results_wire
 
 
@@ -62,7 +63,11 @@ def merge_history(model: str, runs: Sequence[tuple[str, ResultsDocument]]) -> Re
             if case_id not in merged:
                 merged[case_id] = {k: v for k, v in result.items() if k != "runs"}
                 samples[case_id] = []
-            samples[case_id].extend(_samples(result))
+            status = result["status"]
+            if "runs" in result or "steps" in result or status not in STATUSES:
+                samples[case_id].extend(_samples(result))
+            else:  # a run without repeats or steps, the common case: its status alone
+                samples[case_id].append({"status": status})
     results = []
     for case_id, result in merged.items():
         runs_of_case = samples[case_id]
@@ -79,6 +84,16 @@ def merge_history(model: str, runs: Sequence[tuple[str, ResultsDocument]]) -> Re
 
 def _samples(result: CaseEntry) -> list[CaseEntry]:
     """A case's samples in one run, with the digests of their answers where the run kept them."""
+    runs, plain = result.get("runs"), []
+    for run in runs if isinstance(runs, list) else ():
+        # A repeat with neither stored digests nor steps: its status alone, as case_samples gives
+        # it, without building the Sample (a history merges thousands of repeats).
+        if "answers_sha256" in run or "steps" in run or run["status"] not in STATUSES:
+            break
+        plain.append({"status": run["status"]})
+    else:
+        if plain:
+            return plain
     return [
         {"status": s.status}
         if s.answers is None

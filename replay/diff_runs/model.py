@@ -7,14 +7,28 @@ A case is compared by its pass rate over its scored repeats (one sample per case
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from typing import Any
 
 from replay.results.typed import SuiteRef
 from scorer.stats.case_exact import PairedDifference
 from scorer.stats.power import Power
 from scorer.status import is_scored
+
+
+class _once:
+    """functools.cached_property without the lock 3.11 takes at each first ask (kept in __dict__)"""
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 @dataclass(frozen=True)
@@ -58,9 +72,8 @@ class CasePair:
     samples_b: tuple[Sample, ...] = ()
     scoring_change: bool = False  # the same answers got a different verdict in A and B
 
-    # Cached, as are the tallies below: the comparison, the gate, the verdict and every view ask
-    # a case for them many times (a run of 400 models of 80 cases: hundreds of thousands of asks).
-    @cached_property
+    # Cached, as are the tallies below: the comparison, the gate and every view ask many times.
+    @_once
     def paired(self) -> bool:
         """Both runs scored the case (passed or failed), so it counts in the paired test."""
         return is_scored(self.status_a) and is_scored(self.status_b)
@@ -70,7 +83,7 @@ class CasePair:
         one sample)."""
         return self._sides[0 if side == "a" else 1]
 
-    @cached_property
+    @_once
     def _sides(self) -> tuple[tuple[Sample, ...], tuple[Sample, ...]]:
         def side(given: tuple[Sample, ...], status: str | None) -> tuple[Sample, ...]:
             return given or ((Sample(status),) if status is not None else ())
@@ -81,7 +94,7 @@ class CasePair:
         """(passed, scored) repeats on side ``a`` or ``b``."""
         return self._tallies[0 if side == "a" else 1]
 
-    @cached_property
+    @_once
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int]]:
         # Counted once per case: the gate, the verdict and every view ask for them many times.
         def tally(samples: tuple[Sample, ...]) -> tuple[int, int]:
@@ -97,7 +110,7 @@ class CasePair:
         passed, scored = self.counts(side)
         return Fraction(passed, scored) if scored else None
 
-    @cached_property
+    @_once
     def difference(self) -> Fraction | None:
         """B's pass rate minus A's, for a paired case."""
         (passed_a, scored_a), (passed_b, scored_b) = self.counts("a"), self.counts("b")
@@ -106,7 +119,7 @@ class CasePair:
         # b/n - a/m as one fraction: the same exact value as rate("b") - rate("a"), one gcd
         return Fraction(passed_b * scored_a - passed_a * scored_b, scored_a * scored_b)
 
-    @cached_property
+    @_once
     def change(self) -> str:
         """``worse``, ``better``, ``same`` (by pass rate) or ``unpaired``."""
         d = self.difference
@@ -119,7 +132,7 @@ class CasePair:
         """The case's repeats disagree on either side: its flips are noise, not evidence."""
         return any(0 < p < n for p, n in (self.counts("a"), self.counts("b")))
 
-    @cached_property
+    @_once
     def kind(self) -> str:
         """``to_failed``, ``to_passed``, ``same`` (paired, unchanged) or ``unpaired``."""
         if not self.paired:
