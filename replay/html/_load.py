@@ -3,21 +3,11 @@ the file."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-from fileio.reading import read_bytes
-from recorder.files import read_suite
+from recorder.files import read_suite, read_suite_document
 from replay.results.typed import SuiteData
-from scorer import strict_json
 from scorer.errors import ResultsError, SuiteError
-from scorer.suite.file import decode_suite, is_yaml
-
-# (path, sha256 of the bytes) -> the suite's document, decoded once per process: a process that
-# renders many pages (the pytest plugin, the tests) parsed the same 160 kB suite for each one.
-# Shared and read-only: the page's views only read it.
-_DOCUMENTS: dict[tuple[str, bytes], SuiteData] = {}
-_DOCUMENTS_KEPT = 8
 
 
 def load_suite(path: Path) -> SuiteData:
@@ -26,26 +16,10 @@ def load_suite(path: Path) -> SuiteData:
     suite is the error ``suite check`` gives (its first problem, with the case, field and YAML
     line): a page would show a broken case, or a misspelt field as if it were absent."""
     read_suite(path)
-    raw = read_bytes(path, "suite file", SuiteError)
-    key = (str(path), hashlib.sha256(raw).digest())
-    data = _DOCUMENTS.get(key)
-    if data is None:
-        data = _document(path, raw)
-        if isinstance(data, dict):
-            if len(_DOCUMENTS) >= _DOCUMENTS_KEPT:
-                _DOCUMENTS.pop(next(iter(_DOCUMENTS)))
-            _DOCUMENTS[key] = data
+    data = read_suite_document(path)
     if not isinstance(data, dict):  # read_suite refused it; the file changed since
         raise SuiteError(f"{path}: the suite file changed while it was read")
     return data
-
-
-def _document(path: Path, raw: bytes) -> object:
-    """The suite file's document, unchecked: what ``recorder.files.read_suite_document`` gives,
-    from bytes already read."""
-    if is_yaml(str(path)):
-        return decode_suite(raw, str(path))[0]
-    return strict_json.loads_file_or_error(raw, f"{path}: the suite file is", SuiteError)
 
 
 def results_paths(reports_dir: Path) -> list[Path]:
