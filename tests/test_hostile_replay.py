@@ -117,6 +117,8 @@ def test_the_lone_surrogate_round_trips_through_results_and_every_model_is_writt
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
+    # rescore's default pool on purpose (five model dirs): the fast loop's check that a lone
+    # surrogate comes back from a pool worker and every model the pool hands back is written.
     # Every answer of ref/oracle~hostile400 is an error, so that model scores no case: one error
     # line and exit 1 (docs/commands/rescore.md#no-scored-case-fails); every model is still written.
     assert _rescore(hostile_cassettes, out) == 1
@@ -218,8 +220,10 @@ def test_a_gateways_control_characters_reach_no_output_raw(  # type: ignore[no-u
     from standin.hostile_text import HOSTILE_TEXT
 
     out = tmp_path / "out"
+    # In process (--workers 1): what is checked is diff runs' output; the pool's hand-back of the
+    # same models is the lone-surrogate test's (docs/decisions/testing.md#subprocesses-and-pools).
     assert (
-        _rescore(hostile_cassettes, out, "--no-html") == 1
+        _rescore(hostile_cassettes, out, "--no-html", "--workers", "1") == 1
     )  # hostile400 scores no case (one error line)
     capsys.readouterr()
     hostile = json.loads(

@@ -10,13 +10,19 @@ from tests.conftest import ROOT, clone_files
 
 # Built from parts, so this file does not cite what it looks for.
 OUTSIDE = re.compile(rb"\.\./" + rb"shared/|\bCONTR" + rb"ACTS\b")
+# What any match of OUTSIDE contains: a file holding neither is not searched line by line (53 MB
+# of files, most of them cassettes: a byte search is about 30 times quicker than the regex's).
+LITERALS = (rb"../" + rb"shared/", rb"CONTR" + rb"ACTS")
 
 
 def _citing() -> dict[str, list[int]]:
     """Each file that cites something outside the repository, with the line numbers."""
     found = {}
     for name in clone_files():
-        lines = (ROOT / name).read_bytes().splitlines()
+        text = (ROOT / name).read_bytes()
+        if not any(literal in text for literal in LITERALS):
+            continue
+        lines = text.splitlines()
         hits = [n for n, line in enumerate(lines, 1) if OUTSIDE.search(line)]
         if hits:
             found[name] = hits
