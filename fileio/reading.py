@@ -39,10 +39,10 @@ _LONG_DIGITS = b"0" * 19
 
 
 def parsed_fast(raw: bytes) -> tuple[Any] | None:
-    """``(value,)``: what ``strict_json.loads_file`` gives for ``raw``, parsed by orjson (about
-    a fifth of the C decoder's time with the strict number hooks, a 93 kB results.json), when that
-    is provably the same value; None when it may not be: the caller then parses strictly, which
-    also words every error.
+    """``(value,)``: what ``strict_json.loads_file`` gives for ``raw``, parsed by orjson (0.16 ms
+    for a 93 kB results.json, the strict decoder with its number hooks 0.57 ms), when that is
+    provably the same value; None when it may not be: the caller then parses strictly, which also
+    words every error.
 
     orjson refuses every text the strict parse refuses (NaN, Infinity, a number beyond a double,
     invalid UTF-8, a byte order mark, nesting past 1024 levels) and some it reads (an escaped lone
