@@ -40,18 +40,26 @@ def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(item, (*path, i))
 
 
+# Read once: each test writes it with one field swapped and put back (``_mutated_text``).
+DOCUMENT = json.loads(SOURCE.read_text(encoding="utf-8"))
+
+
 def _mutations() -> list[tuple[str, tuple[Any, ...], Any]]:
-    document = json.loads(SOURCE.read_text(encoding="utf-8"))
-    return [("/".join(map(str, p)), p, value) for p in _paths(document) for value in WRONG]
+    return [("/".join(map(str, p)), p, value) for p in _paths(DOCUMENT) for value in WRONG]
 
 
-def _mutated(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    document = json.loads(SOURCE.read_text(encoding="utf-8"))
-    node = document
+def _mutated_text(path: tuple[Any, ...], value: Any) -> str:
+    """The source document as JSON text with the field at ``path`` set to ``value``; the
+    document itself is left as it was."""
+    node = DOCUMENT
     for key in path[:-1]:
         node = node[key]
+    kept = node[path[-1]]
     node[path[-1]] = copy.deepcopy(value)
-    return document
+    try:
+        return json.dumps(DOCUMENT)
+    finally:
+        node[path[-1]] = kept
 
 
 MUTATIONS = _mutations()
@@ -84,7 +92,7 @@ def test_a_one_field_mutation_is_judged_or_refused_by_name(
     head = tmp_path / "head" / "ref_noisy"
     head.mkdir(parents=True)
     file = head / "results.json"
-    file.write_text(json.dumps(_mutated(path, value)), encoding="utf-8")
+    file.write_text(_mutated_text(path, value), encoding="utf-8")
     junit, markdown = tmp_path / "junit.xml", tmp_path / "summary.md"
     codes = [
         main(
