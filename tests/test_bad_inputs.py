@@ -637,8 +637,11 @@ def test_record_hint_quotes_the_model_name(
     one argument each. No case of the renamed model is scored, so it comes in the error line
     (decision 116)."""
     _hostile(cassettes, "x; touch /tmp/pwned #")
+    # --no-html: the hint does not depend on the page; a page with a model of no scored case is
+    # drawn by test_trial_edges.py's test_a_model_with_no_scored_case_is_written_but_fails_rescore.
+    out = str(tmp_path / "o")
     assert (
-        main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", str(tmp_path / "o"), "-q"])
+        main(["rescore", str(cassettes), "--suite", str(SUITE), "--out", out, "-q", "--no-html"])
         == 1
     )
     hint = next(line for line in capsys.readouterr().err.splitlines() if "record it: " in line)

@@ -239,3 +239,14 @@ def test_a_model_billed_on_a_case_it_never_scored() -> None:
         found = resample(board, "cost", draws=2)
     assert [str(w.message) for w in caught] == []
     assert found == Resampled((1.0, 0.0, 0.0), ((10.0, 10.0), None, None))
+
+
+def test_the_resample_table_is_counts_read_only() -> None:
+    """resample's table is ``counts``' own (kept for the process, so shared by every board of
+    that size and seed): the same values, and never writable (a caller writing into it would
+    change every later board's draws)."""
+    table = front_bootstrap._shared_counts(3, 40, 7)
+    assert table.tolist() == counts(3, draws=40, seed=7).tolist()
+    assert not table.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        table[0, 0] = 1
