@@ -78,8 +78,10 @@ def _case_terms(failed: int, scored: int, drawn: int) -> tuple[int, tuple[float,
     return low, probabilities, sum(i * p for i, p in enumerate(probabilities))
 
 
-# The default weight, cached by margins: it is a pure function of them, asked once a case.
-_score_weight = functools.lru_cache(maxsize=4096)(score_weight)
+@functools.lru_cache(maxsize=4096)
+def _score_weight(failed: int, scored: int) -> int:
+    # The default weight, cached by margins (a pure function of them, asked once a case).
+    return score_weight(failed, scored)
 
 
 def history_test(
