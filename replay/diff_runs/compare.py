@@ -170,9 +170,22 @@ def _case_samples(result: CaseEntry | None, digests: bool) -> tuple[tuple[Sample
         steps = result.get("steps")
         undigested = not digests and isinstance(steps, list)
         return (_digested(result["status"], steps, digests),), undigested
-    # The common repeat (no stored digests, no steps, a known status: the shared plain Sample)
-    # inline: a merged history holds thousands of repeats a case, a call each was most of it.
-    plain, samples, undigested = _PLAIN, [], False
+    # The common case, every repeat plain (no stored digests, no steps, a known status: the shared
+    # plain Sample), in one comprehension: a merged history holds thousands of repeats a case. A
+    # repeat of another kind leaves it shorter, a status that is no known one (or a repeat that is
+    # no mapping) raises: then the loop below, which handles (or raises on) each repeat as before.
+    plain = _PLAIN
+    try:
+        samples = [
+            plain[run["status"]]
+            for run in runs
+            if "answers_sha256" not in run and "steps" not in run
+        ]
+        if len(samples) == len(runs):
+            return tuple(samples), False
+    except (KeyError, TypeError):
+        pass
+    samples, undigested = [], False
     for run in runs:
         if "answers_sha256" not in run and "steps" not in run:
             status = run["status"]
