@@ -353,20 +353,22 @@ def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
 
     from tests.conftest import ROOT
 
-    result = pytester.runpytest_subprocess(
+    # Both runs stop before any test runs (a usage error at configure, a collection error on
+    # loading the history), in this process as tests/test_pytest_plugin.py's `refused`: a
+    # subprocess costs seconds of CPU a run.
+    result = pytester.runpytest_inprocess(
         "-p",
         "no:cacheprovider",
         "--lobstack-cassettes",
         "c",
         "--lobstack-history",
         "runs/*",
-        timeout=120,
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--lobstack-history needs --lobstack-baseline REPORTS" in result.stderr.str()
     shutil.copytree(ROOT / "cassettes" / "ref_oracle", pytester.path / "cassettes" / "ref_oracle")
     shutil.copytree(ROOT / "reports" / "ref_oracle", pytester.path / "reports" / "ref_oracle")
-    result = pytester.runpytest_subprocess(
+    result = pytester.runpytest_inprocess(
         "-p",
         "no:cacheprovider",
         "--lobstack-cassettes",
@@ -377,7 +379,6 @@ def test_the_plugins_history_needs_a_baseline_and_a_pattern_that_matches(
         "reports",
         "--lobstack-history",
         "runs/*",
-        timeout=120,
     )
     assert result.ret != 0
     assert (

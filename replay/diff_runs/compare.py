@@ -14,15 +14,16 @@ from fractions import Fraction
 from typing import Any
 
 from replay.diff_runs.model import CasePair, MetricDelta, ModelDiff, RunDiff, Sample
+from replay.diff_runs.samples import _case_samples, case_samples
 from replay.results.cases import CaseEntry
 from replay.results.typed import ResultsDocument, SuiteRef, document_repeats
-from scorer.answers import answer_digests, same_answers
+from scorer.answers import same_answers
 from scorer.repeats import REPEAT_METRICS
 from scorer.stats.case_exact import paired_difference
 from scorer.stats.history_exact import CaseMargins, history_test
 from scorer.stats.paired import mcnemar_exact, mcnemar_worse, sign_flip, sign_flip_exact
 from scorer.stats.power import paired_power, within_variance
-from scorer.status import SCORED, STATUSES
+from scorer.status import SCORED
 from scorer.summary import METRICS
 from scorer.wire.settings import results_wire
 
@@ -151,61 +152,6 @@ def _paired_p(paired: list[CasePair]) -> float:
 def _mean_scored(paired: list[CasePair], side: str) -> float:
     counts = [c.counts(side)[1] for c in paired]
     return sum(counts) / len(counts) if counts else 1.0
-
-
-def case_samples(result: CaseEntry | None, digests: bool = True) -> tuple[Sample, ...]:
-    """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample).
-    ``digests=False``: the steps' answers are not digested (a repeat's ``answers`` is None unless
-    the file stored its digests)."""
-    return _case_samples(result, digests)[0]
-
-
-def _case_samples(result: CaseEntry | None, digests: bool) -> tuple[tuple[Sample, ...], bool]:
-    """``case_samples``, and whether some repeat's steps were left undigested (``digests=False``
-    and steps to digest: only then does asking again with digests give other samples)."""
-    if result is None:
-        return (), False
-    runs = result.get("runs")
-    if not isinstance(runs, list) or not runs:
-        steps = result.get("steps")
-        undigested = not digests and isinstance(steps, list)
-        return (_digested(result["status"], steps, digests),), undigested
-    # The common repeat (no stored digests, no steps, a known status: the shared plain Sample)
-    # inline: a merged history holds thousands of repeats a case, a call each was most of it.
-    plain, samples, undigested = _PLAIN, [], False
-    for run in runs:
-        if "answers_sha256" not in run and "steps" not in run:
-            status = run["status"]
-            if isinstance(status, str) and status in plain:
-                samples.append(plain[status])
-                continue
-        samples.append(_sample(run, digests))
-        undigested = undigested or (not digests and isinstance(run.get("steps"), list))
-    return tuple(samples), undigested
-
-
-# One shared Sample per status for the repeats that carry no answers (frozen, so sharing is safe):
-# a merged history holds thousands of them, and building each anew was most of its comparison.
-_PLAIN = {status: Sample(status) for status in STATUSES}
-
-
-def _sample(run: CaseEntry, digests: bool = True) -> Sample:
-    """One repeat: its stored digests when it kept them, else those of its steps' answers."""
-    stored = run.get("answers_sha256")
-    if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
-        return Sample(run["status"], tuple(stored))
-    return _digested(run["status"], run.get("steps"), digests)
-
-
-def _digested(status: Any, steps: Any, digests: bool = True) -> Sample:
-    """A sample with the digests of its steps' answers (None without steps, or not asked for)."""
-    if (
-        (not digests or not isinstance(steps, list))
-        and isinstance(status, str)
-        and status in _PLAIN
-    ):
-        return _PLAIN[status]  # no steps: no digests (answer_digests gives None)
-    return Sample(status, answer_digests(steps) if digests else None)
 
 
 def _verdicts_differ(samples_a: tuple[Sample, ...], samples_b: tuple[Sample, ...]) -> bool:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from replay.diff_runs.compare import HISTORY_KEY, case_samples
+from replay.diff_runs.compare import HISTORY_KEY
+from replay.diff_runs.samples import case_samples
 from replay.results.cases import CaseEntry
 from replay.results.typed import ResultsDocument, document_repeats
 from scorer.errors import ResultsError

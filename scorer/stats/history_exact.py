@@ -70,6 +70,20 @@ def _hypergeometric(failed: int, scored: int, drawn: int) -> tuple[int, tuple[fl
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _case_terms(failed: int, scored: int, drawn: int) -> tuple[int, tuple[float, ...], float]:
+    # A case's hypergeometric and its mean (in the order of the plain sum), cached together: a
+    # simulated history asks for the same few margins in case after case.
+    low, probabilities = _hypergeometric(failed, scored, drawn)
+    return low, probabilities, sum(i * p for i, p in enumerate(probabilities))
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_weight(failed: int, scored: int) -> int:
+    # The default weight, cached by margins (a pure function of them, asked once a case).
+    return score_weight(failed, scored)
+
+
 def history_test(
     cases: Sequence[CaseMargins], weight_of: Callable[[int, int], int] = score_weight
 ) -> HistoryTest:
@@ -79,13 +93,12 @@ def history_test(
     compares others). P(T >= observed) is summed from the convolved distribution (float rounding
     only, relative ~1e-15)."""
     # numpy, imported here as scorer/stats/paired.py does: the convolution is most of the gate's
-    # time on a long history. Each term is one multiply and one add per cell, in the order of the
-    # plain double loop (grown[i * w + j] += p_i * q_j, i ascending; an exact 0.0 where a term does
-    # not reach), so the distribution is bit for bit that of the pure-Python loop.
+    # time on a long history.
     import numpy as np
 
-    distribution = np.ones(1)
-    observed, expected, informative = 0, 0.0, 0
+    weigh = _score_weight if weight_of is score_weight else weight_of
+    plan: list[tuple[int, tuple[float, ...]]] = []  # each case that can move: its weight, P(X)
+    observed, expected, width = 0, 0.0, 1
     for case in cases:
         if case.scored_history <= 0 or case.scored_b <= 0:
             continue
@@ -93,16 +106,28 @@ def history_test(
         failed = case.failed_history + case.failed_b
         if failed in (0, scored):
             continue  # every sample the same: X is fixed, the case cannot move T
-        informative += 1
-        weight = weight_of(failed, scored)
-        low, probabilities = _hypergeometric(failed, scored, case.scored_b)
+        weight = weigh(failed, scored)
+        low, probabilities, mean = _case_terms(failed, scored, case.scored_b)
         observed += weight * (case.failed_b - low)
-        expected += weight * sum(i * p for i, p in enumerate(probabilities))
-        width = len(distribution)
-        grown = np.zeros(width + weight * (len(probabilities) - 1))
-        for i, p in enumerate(probabilities):
-            grown[i * weight : i * weight + width] += p * distribution
-        distribution = grown
-    tail = distribution[observed:].tolist()
-    p = min(1.0, math.fsum(tail)) if informative else 1.0
-    return HistoryTest(p, observed, expected, informative)
+        expected += weight * mean
+        plan.append((weight, probabilities))
+        width += weight * (len(probabilities) - 1)
+    # The convolution, case by case, between two zeroed buffers of the final width. Each cell gets
+    # its terms in the order of the plain double loop (grown[i * w + j] += p_i * q_j, i ascending,
+    # starting from the first term, which is 0.0 + p_0 q_j exactly), so the distribution is bit for
+    # bit that loop's. A buffer is written only below the width it is given, which grows: the cells
+    # a step reaches beyond the last step's width are still the zeros they began as.
+    grown, old, term = np.zeros(width), np.zeros(width), np.empty(width)
+    old[0], now = 1.0, 1
+    for weight, probabilities in plan:
+        distribution, product = old[:now], term[:now]
+        np.multiply(distribution, probabilities[0], out=grown[:now])
+        for i in range(1, len(probabilities)):
+            np.multiply(distribution, probabilities[i], out=product)
+            cells = grown[i * weight : i * weight + now]
+            np.add(cells, product, out=cells)
+        grown, old = old, grown
+        now += weight * (len(probabilities) - 1)
+    tail = old[observed:now].tolist()
+    p = min(1.0, math.fsum(tail)) if plan else 1.0
+    return HistoryTest(p, observed, expected, len(plan))
