@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from replay.diff_runs.model import CasePair, MetricDelta, ModelDiff, RunDiff, Sample
-from replay.diff_runs.samples import _case_samples, case_samples
+from replay.diff_runs.samples import case_samples, samples_and_undigested
 from replay.results.cases import CaseEntry
 from replay.results.typed import ResultsDocument, SuiteRef, document_repeats
 from scorer.answers import same_answers
@@ -183,8 +183,8 @@ def _outcome(case_id: str, ra: CaseEntry | None, rb: CaseEntry | None) -> CasePa
     group = (rb or ra or {}).get("group")
     # The answers are digested (a JSON text and a sha256 a step) only where a scoring change could
     # be seen; most cases got the same verdict on both sides.
-    samples_a, undigested_a = _case_samples(ra, False)
-    samples_b, undigested_b = _case_samples(rb, False)
+    samples_a, undigested_a = samples_and_undigested(ra, False)
+    samples_b, undigested_b = samples_and_undigested(rb, False)
     if _verdicts_differ(samples_a, samples_b):  # asked again only where some answer is undigested
         samples_a = case_samples(ra) if undigested_a else samples_a
         samples_b = case_samples(rb) if undigested_b else samples_b

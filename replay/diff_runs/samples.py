@@ -16,10 +16,12 @@ def case_samples(result: CaseEntry | None, digests: bool = True) -> tuple[Sample
     """Every repeat of a case (``runs`` of a repeated run, else the case itself as one sample).
     ``digests=False``: the steps' answers are not digested (a repeat's ``answers`` is None unless
     the file stored its digests)."""
-    return _case_samples(result, digests)[0]
+    return samples_and_undigested(result, digests)[0]
 
 
-def _case_samples(result: CaseEntry | None, digests: bool) -> tuple[tuple[Sample, ...], bool]:
+def samples_and_undigested(
+    result: CaseEntry | None, digests: bool
+) -> tuple[tuple[Sample, ...], bool]:
     """``case_samples``, and whether some repeat's steps were left undigested (``digests=False``
     and steps to digest: only then does asking again with digests give other samples)."""
     if result is None:
