@@ -153,7 +153,9 @@ class _QuietHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        self.server.seen.append((dict(self.headers), body))
+        with self.server.arrived:
+            self.server.seen.append((dict(self.headers), body))
+            self.server.arrived.notify_all()
         self.server.answer(self, len(self.server.seen), body)
 
 
@@ -167,6 +169,7 @@ class LoopbackServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _QuietHandler)
         self.answer = answer
         self.seen: list[tuple[dict[str, str], bytes]] = []
+        self.arrived = threading.Condition()  # notified at each request seen
         self.stopping = threading.Event()
         self._thread = threading.Thread(
             target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -175,6 +178,14 @@ class LoopbackServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def wait_seen(self, count: int, timeout: float = 10.0) -> int:
+        """How many requests arrived, once ``count`` have or ``timeout`` has passed: a request the
+        client sent and gave up on may reach a handler after the client has returned (a loaded
+        machine schedules the server's threads late)."""
+        with self.arrived:
+            self.arrived.wait_for(lambda: len(self.seen) >= count, timeout)
+            return len(self.seen)
 
     def __enter__(self) -> LoopbackServer:
         self._thread.start()
