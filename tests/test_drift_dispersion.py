@@ -226,10 +226,11 @@ def test_the_margin_s_unit_is_the_ratio_s_sd_with_independent_runs() -> None:
     """``inflation`` counts the ratio's null sd as sqrt(3 / pairs) (successive differences): on
     2,000 seeded independent-run histories of the noisy profile the sd is within 15% of it, at 30
     and 90 runs, and the mean ratio within 2 of its standard errors of 1."""
-    passes, trials = histories(NOISY, NOISY, None, 90, 1, 2000, np.random.default_rng(35))
-    # 100 histories at a time, each history's sums its own: the same arrays as all 2,000 at once,
-    # without temporaries of 115 MB that the first touch of each page made cost a second of CPU
-    batches = [running_sums(passes[i : i + 100], trials[i : i + 100]) for i in range(0, 2000, 100)]
+    # 2,000 histories drawn and summed 100 at a time: numpy draws the cells in turn from one
+    # generator, so the 20 draws are the very counts of one draw of 2,000 (without its 115 MB of
+    # counts, which the first touch of each page made cost CPU), and each history's sums are its own
+    rng = np.random.default_rng(35)
+    batches = [running_sums(*histories(NOISY, NOISY, None, 90, 1, 100, rng)) for _ in range(20)]
     together, apart = (np.concatenate([batch[part] for batch in batches]) for part in (0, 1))
     for runs in (30, 90):
         ratio = together[:, runs - 1] / apart[:, runs - 1]

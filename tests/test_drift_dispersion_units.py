@@ -363,3 +363,70 @@ def test_the_inflation_by_hand(
         got = inflation(np.array([together]), np.array([apart]), np.array([pairs]), margin)
     assert caught == []
     _same(got, [want])  # a float64 array
+
+
+def _exact(got: tuple[np.ndarray, ...], want: tuple[list[float], ...]) -> None:
+    """Bit for bit, in doubles: the same shape and the very same values."""
+    assert len(got) == len(want)
+    for part, wanted in zip(got, want, strict=True):
+        assert part.dtype == np.float64, part
+        assert part.shape == np.shape(wanted) and np.array_equal(part, wanted), (part, wanted)
+
+
+def test_the_running_sums_of_three_runs_of_two_cases() -> None:
+    """Three runs of two cases, every case scored (shares 1 0, 0 0, 1 1): steps -1 0 (squared sum
+    1, squares 1), then 1 1 (4, 2). Two pairs of two cases: the sums run over the cases of a pair,
+    then over the pairs, not the other way round (over the runs: 0 1 and 2 1)."""
+    passes = np.array([[1, 0], [0, 0], [1, 1]])
+    want = ([0.0, 1.0, 5.0], [0.0, 1.0, 3.0], [0.0, 1.0, 2.0])
+    _exact(running_sums(passes, np.ones((3, 2))), want)
+    # one history, and two (the second the first's cases swapped), on a leading axis
+    _exact(running_sums(passes[None], np.ones((1, 3, 2))), tuple([part] for part in want))
+    stacked = np.stack([passes, passes[:, ::-1]])
+    _exact(running_sums(stacked, np.ones((2, 3, 2))), tuple([part, part] for part in want))
+
+
+def test_the_running_sums_count_a_pair_by_its_runs_not_by_a_case() -> None:
+    """Three runs of two cases (trials 0 1, 0 1, 1 0): case 1 alone in the pair 0-1 (share 1 then
+    0: a step of -1), no case scored in both runs of the pair 1-2 (not counted). A pair counts
+    where any case was scored in both of its runs: pair 0-1 yes, 1-2 no (by case: case 0 no,
+    case 1 yes, which would count the second pair and not the first)."""
+    passes = np.array([[0, 1], [0, 0], [1, 0]])
+    trials = np.array([[0, 1], [0, 1], [1, 0]])
+    want = ([0.0, 1.0, 1.0], [0.0, 1.0, 1.0], [0.0, 1.0, 1.0])
+    _exact(running_sums(passes, trials), want)
+    _exact(running_sums(passes[None], trials[None]), tuple([part] for part in want))
+
+
+def test_the_running_sums_of_two_runs_with_a_gap_on_a_leading_axis() -> None:
+    """Two runs of two cases, case 1 not scored in run 1 (shares 1 0, then 0 -): one pair, case 0
+    alone, a step of -1: 1, 1, 1; stacked with its cases swapped (the same), and with a second
+    history of every case scored (0 0 then 1 1: steps 1 1, squared sum 4, squares 2)."""
+    passes = np.array([[1, 0], [0, 0]])
+    trials = np.array([[1, 1], [1, 0]])
+    want = ([0.0, 1.0], [0.0, 1.0], [0.0, 1.0])
+    _exact(running_sums(passes[None], trials[None]), tuple([part] for part in want))
+    swapped = (np.stack([passes, passes[:, ::-1]]), np.stack([trials, trials[:, ::-1]]))
+    _exact(running_sums(*swapped), tuple([part, part] for part in want))
+    mixed = (np.stack([passes, [[0, 0], [1, 1]]]), np.stack([trials, np.ones((2, 2))]))
+    _exact(running_sums(*mixed), ([[0.0, 1.0], [0.0, 4.0]], [[0.0, 1.0], [0.0, 2.0]], [[0, 1]] * 2))
+    single = (passes[None, None, :1], trials[None, None, :1])  # one run: no pair
+    _exact(running_sums(*single), ([[[0.0]]], [[[0.0]]], [[[0.0]]]))
+
+
+def test_the_running_sums_of_no_case_count_no_pair() -> None:
+    """A history of runs but no case (a suite with nothing scored in every run): every part 0,
+    one entry a run, with and without a leading axis."""
+    _exact(running_sums(np.zeros((3, 0)), np.zeros((3, 0))), ([0.0] * 3, [0.0] * 3, [0.0] * 3))
+    _exact(running_sums(np.zeros((2, 3, 0)), np.zeros((2, 3, 0))), ([[0.0] * 3] * 2,) * 3)
+
+
+@pytest.mark.parametrize("which", ["passes", "trials", "both"])
+def test_the_running_sums_of_long_double_counts_are_computed_in_doubles(which: str) -> None:
+    """Counts in long double are taken as doubles first: 1 of 5 then 0 of 5 is a step of -0.2 (the
+    double), whose square in doubles is 0.04000000000000001 (in long double, rounded at the end,
+    0.04)."""
+    passes = np.array([[1.0], [0.0]], dtype=np.longdouble if which != "trials" else float)
+    trials = np.array([[5.0], [5.0]], dtype=np.longdouble if which != "passes" else float)
+    square = 0.2 * 0.2
+    _exact(running_sums(passes, trials), ([0.0, square], [0.0, square], [0.0, 1.0]))

@@ -133,12 +133,20 @@ def running_sums(passes: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, ..
     with none is not counted."""
     passes = np.asarray(passes, dtype=float)
     trials = np.asarray(trials, dtype=float)
-    share = passes / np.where(trials > 0, trials, 1.0)
-    both = (trials[..., 1:, :] > 0) & (trials[..., :-1, :] > 0)
-    step = np.where(both, np.diff(share, axis=-2), 0.0)
-    parts = (step.sum(-1) ** 2, (step * step).sum(-1), both.any(-1).astype(float))
-    start = np.zeros((*passes.shape[:-2], 1))  # run 0 closes no pair
-    return tuple(np.cumsum(np.concatenate([start, part], -1), -1) for part in parts)
+    scored = trials > 0
+    if scored.all() and passes.shape[-1]:  # the usual history: a mask would copy its array
+        step = np.diff(passes / trials, axis=-2)
+        pairs = np.ones(step.shape[:-1])
+    else:
+        both = scored[..., 1:, :] & scored[..., :-1, :]
+        step = np.where(both, np.diff(passes / np.where(scored, trials, 1.0), axis=-2), 0.0)
+        pairs = both.any(-1).astype(float)
+    parts = (step.sum(-1) ** 2, np.square(step, out=step).sum(-1), pairs)
+    # each part's running sum after a 0 for run 0, which closes no pair
+    sums = np.zeros((3, *step.shape[:-2], step.shape[-2] + 1))
+    for part, out in zip(parts, sums, strict=True):
+        np.cumsum(part, -1, out=out[..., 1:])
+    return tuple(sums)
 
 
 def inflation(
