@@ -251,6 +251,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.dist = "worksteal"
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         _no_hypothesis_deadline()  # in the processes that run tests, not xdist's controller
+        gc.disable()  # until collection is done: pytest_collection_finish below
     else:
         _hypothesis_summary_when_needed(config)
     if hasattr(config, "workerinput"):
@@ -367,7 +368,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         # warns when nothing it can see refers to it: a frozen trio module is not seen, so
         # hypothesis is imported before the freeze.
         import hypothesis  # noqa: F401
+    # The collector was off while the test modules were imported (pytest_configure): each of its
+    # full collections walked the growing heap of imported modules again, about 1.2 s of CPU a
+    # worker (docs/decisions/testing.md#fixed-costs). One collection now, then the freeze.
+    gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
