@@ -3,10 +3,12 @@ recording helper."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import gc
 import json
+import logging
 import os
 import shlex
 import shutil
@@ -249,6 +251,11 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.dist = "worksteal"
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         _no_hypothesis_deadline()  # in the processes that run tests, not xdist's controller
+        gc.disable()  # until collection is done: pytest_collection_finish below
+    else:
+        _hypothesis_summary_when_needed(config)
+    if hasattr(config, "workerinput"):
+        atexit.register(_end_worker_at_once)
 
 
 def _no_hypothesis_deadline() -> None:
@@ -260,6 +267,58 @@ def _no_hypothesis_deadline() -> None:
 
     settings.register_profile("lobstack-tests", deadline=None)
     settings.load_profile("lobstack-tests")
+
+
+def _end_worker_at_once() -> None:
+    """An xdist worker ends as soon as its exit handlers have run, without tearing its interpreter
+    down (docs/decisions/testing.md#fixed-costs).
+
+    By then the worker has reported everything (its last message, ``workerfinished``, is what lets
+    the controller end the run) and execnet has closed its channel; what is left is freeing every
+    module and object one by one, which the controller waited for after the last test (0.4 s for a
+    small worker, about 1.7 s for one that ran the drift and history tests, at a load average of
+    12). Registered at the worker's configure, this runs after every exit handler registered later
+    (weakref finalizers, multiprocessing's, the tests' own) and before the two registered earlier:
+    logging's shutdown, called here, and execnet's cleanup of the gateways this process opened
+    (none: a worker opens none). xdist reads no worker's exit status."""
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _hypothesis_summary_when_needed(config: pytest.Config) -> None:
+    """In xdist's controller, hypothesis's terminal summary runs only when it has something to say.
+
+    The plugin's summary imports hypothesis (about 0.1 to 0.5 s of CPU, in the run's tail after the
+    last test: docs/decisions/testing.md#fixed-costs) to list the observability files written in
+    this process, which runs no test and so writes none. What it prints otherwise comes from the
+    reports (failing examples to patch, statistics asked with ``--hypothesis-show-statistics``):
+    with those, or once hypothesis is imported here, it runs as before. Where the plugin is not
+    the one this was written for (its names are gone), nothing changes."""
+    plugin = config.pluginmanager.get_plugin("hypothesispytest")
+    key = getattr(plugin, "FAILING_EXAMPLES_KEY", None)
+    option = getattr(plugin, "PRINT_STATISTICS_OPTION", None)
+    impls = [
+        impl
+        for impl in config.pluginmanager.hook.pytest_terminal_summary.get_hookimpls()
+        if impl.plugin is plugin and impl.argnames == ("terminalreporter",)
+    ]
+    if not (key and option and len(impls) == 1):
+        return
+    summary = impls[0].function
+
+    def pytest_terminal_summary(terminalreporter: Any) -> None:
+        reports = (report for listed in terminalreporter.stats.values() for report in listed)
+        if (
+            "hypothesis" in sys.modules
+            or terminalreporter.config.getoption(option)
+            or any(key in getattr(report, "__dict__", {}) for report in reports)
+        ):
+            summary(terminalreporter)
+
+    # pluggy calls a hook implementation through this attribute (HookImpl.function)
+    setattr(impls[0], "function", pytest_terminal_summary)  # noqa: B010
 
 
 def _dist_given(config: pytest.Config) -> bool:
@@ -278,19 +337,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     (scripts/test.sh) a long module handed out last would leave the other workers idle at
     the end."""
     slow = pytest.mark.slow
-    for item in items:
+    # Each item's module name once: 6,000 items a worker (docs/decisions/testing.md#fixed-costs)
+    modules = [_module(item) for item in items]
+    for item, module in zip(items, modules, strict=True):
         name = getattr(item, "originalname", item.name)
         if (
-            _module(item) in SLOW_MODULES
+            module in SLOW_MODULES
             or name in SLOW_TESTS
-            or SLOW_FIXTURES & set(item.fixturenames)
+            or not SLOW_FIXTURES.isdisjoint(item.fixturenames)
         ):
             item.add_marker(slow)
-        limit = LONG_TESTS.get(name) or LONG_MODULES.get(_module(item))
+        limit = LONG_TESTS.get(name) or LONG_MODULES.get(module)
         if limit is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(limit))
     order = {name: rank for rank, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: order.get(_module(item), len(order)))
+    ranks = [order.get(module, len(order)) for module in modules]
+    items[:] = [items[i] for i in sorted(range(len(items)), key=ranks.__getitem__)]
 
 
 # The garbage collector (docs/decisions/testing.md#gc-freeze): after collection a worker holds every
@@ -300,11 +362,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # recipe for long-lived processes); what the tests make is collected as before.
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    if "trio" in sys.modules and "hypothesis" not in sys.modules:
-        # hypothesis registers trio's Random at its import and warns when nothing it can see refers
-        # to it: a frozen trio module is not seen, so hypothesis is imported before the freeze.
+    plugins = not os.environ.get("HYPOTHESIS_NO_PLUGINS")
+    if plugins and "trio" in sys.modules and "hypothesis" not in sys.modules:
+        # hypothesis (with its entry points on, below) registers trio's Random at its import and
+        # warns when nothing it can see refers to it: a frozen trio module is not seen, so
+        # hypothesis is imported before the freeze.
         import hypothesis  # noqa: F401
+    # The collector was off while the test modules were imported (pytest_configure): each of its
+    # full collections walked the growing heap of imported modules again, about 1.2 s of CPU a
+    # worker (docs/decisions/testing.md#fixed-costs). One collection now, then the freeze.
+    gc.collect()
     gc.freeze()
+    gc.enable()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In xdist's controller, what is alive at the end is frozen out of the collector too.
+
+    The controller keeps every report (three a test: 17,000 in the fast loop) for the summary, and
+    pytest's unraisable-exception plugin collects garbage twice after the summary (to surface what
+    tests left): each of those walked all of them again, in the run's tail. The controller runs no
+    test; the workers froze what their collection left (above) and collect as before."""
+    if not hasattr(session.config, "workerinput") and getattr(
+        session.config.option, "numprocesses", None
+    ):
+        gc.freeze()
 
 
 # The longest modules, longest first (measured with --durations under -n 2; list order is
@@ -348,6 +430,14 @@ def _forget_user_environment() -> None:
 
 
 _forget_user_environment()
+
+# hypothesis runs the "hypothesis" entry points of every installed package at its import
+# (docs/decisions/testing.md#fixed-costs): trio's (installed with selenium) imports trio and,
+# through trio.testing, much of pytest's assertion machinery, then registers trio's Random with a
+# full garbage collection. No test here uses trio. Set here, before any process of the run imports
+# hypothesis (the workers and the processes the tests start inherit it); a value set by the user
+# is kept.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from selenium import webdriver
@@ -20,8 +20,6 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from recorder.files import read_suite
 from recorder.record import record
@@ -30,6 +28,10 @@ from replay.html import write_report, write_run_diff
 from replay.rescore import rescore
 from standin.models import XSS_STRINGS, XSS_TEXT
 from tests.conftest import MINI_SUITE
+
+if TYPE_CHECKING:  # selenium's remote driver (0.13 s of CPU) is imported by the tests that drive
+    # one, not by every process that collects this slow-only module (the fast loop's workers)
+    from selenium.webdriver.remote.webdriver import WebDriver
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -137,6 +139,8 @@ def _focused(d: WebDriver) -> tuple[str | None, str | None, str | None, str | No
 def _wait_for_focus(d: WebDriver, cell: tuple[str, str]) -> None:
     """Wait until the focus is on grid cell (row, index): the dialog's close event comes after
     the close itself."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(d, 10).until(lambda _d: _focused(d)[:2] == cell)
 
 
