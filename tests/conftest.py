@@ -252,8 +252,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         _no_hypothesis_deadline()  # in the processes that run tests, not xdist's controller
         gc.disable()  # until collection is done: pytest_collection_finish below
-    else:
-        _hypothesis_summary_when_needed(config)
     if hasattr(config, "workerinput"):
         atexit.register(_end_worker_at_once)
 
@@ -280,45 +278,15 @@ def _end_worker_at_once() -> None:
     12). Registered at the worker's configure, this runs after every exit handler registered later
     (weakref finalizers, multiprocessing's, the tests' own) and before the two registered earlier:
     logging's shutdown, called here, and execnet's cleanup of the gateways this process opened
-    (none: a worker opens none). xdist reads no worker's exit status."""
+    (none: a worker opens none). xdist reads no worker's exit status. Where coverage is imported
+    (`coverage run`, COVERAGE_PROCESS_START) the worker ends as before: coverage saves its data
+    in an exit handler registered before this one."""
+    if "coverage" in sys.modules:
+        return
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
-
-
-def _hypothesis_summary_when_needed(config: pytest.Config) -> None:
-    """In xdist's controller, hypothesis's terminal summary runs only when it has something to say.
-
-    The plugin's summary imports hypothesis (about 0.1 to 0.5 s of CPU, in the run's tail after the
-    last test: docs/decisions/testing.md#fixed-costs) to list the observability files written in
-    this process, which runs no test and so writes none. What it prints otherwise comes from the
-    reports (failing examples to patch, statistics asked with ``--hypothesis-show-statistics``):
-    with those, or once hypothesis is imported here, it runs as before. Where the plugin is not
-    the one this was written for (its names are gone), nothing changes."""
-    plugin = config.pluginmanager.get_plugin("hypothesispytest")
-    key = getattr(plugin, "FAILING_EXAMPLES_KEY", None)
-    option = getattr(plugin, "PRINT_STATISTICS_OPTION", None)
-    impls = [
-        impl
-        for impl in config.pluginmanager.hook.pytest_terminal_summary.get_hookimpls()
-        if impl.plugin is plugin and impl.argnames == ("terminalreporter",)
-    ]
-    if not (key and option and len(impls) == 1):
-        return
-    summary = impls[0].function
-
-    def pytest_terminal_summary(terminalreporter: Any) -> None:
-        reports = (report for listed in terminalreporter.stats.values() for report in listed)
-        if (
-            "hypothesis" in sys.modules
-            or terminalreporter.config.getoption(option)
-            or any(key in getattr(report, "__dict__", {}) for report in reports)
-        ):
-            summary(terminalreporter)
-
-    # pluggy calls a hook implementation through this attribute (HookImpl.function)
-    setattr(impls[0], "function", pytest_terminal_summary)  # noqa: B010
 
 
 def _dist_given(config: pytest.Config) -> bool:
