@@ -53,6 +53,14 @@ def parsed_fast(raw: bytes) -> tuple[Any] | None:
     parse. The nesting bound is checked as ``loads_file`` checks it."""
     if raw.translate(_DIGITS).find(_LONG_DIGITS) >= 0:
         return None
+    return orjson_within_depth(raw)
+
+
+def orjson_within_depth(raw: bytes) -> tuple[Any] | None:
+    """``(value,)``: ``raw`` parsed by orjson, when it parses and nests no deeper than
+    ``strict_json.FILE_MAX_DEPTH`` (checked as ``loads_file`` checks it, only when the text has
+    enough brackets to break it); else None. Integers beyond 64 bits are the caller's to rule
+    out."""
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:

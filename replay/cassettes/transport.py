@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from fileio.reading import read_bytes
+from fileio.reading import orjson_within_depth, read_bytes
 from recorder.answer_body import recorded_bytes
 from recorder.cassettes import MATCH_ON, describe_difference, endpoint_uri, json_body
 from recorder.manifest import RecordedAttempt
@@ -67,14 +67,10 @@ def _parsed_fast(raw: bytes) -> Any | None:
     cassette whose shape is right the only numbers that are read are the status code, which the
     shape check holds to 100-999, and the version, held to 1. The nesting bound is checked as the
     strict parse checks it (only when the text has enough brackets to break it)."""
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
+    parsed = orjson_within_depth(raw)
+    if parsed is None:
         return None
-    limit = strict_json.FILE_MAX_DEPTH
-    if raw.count(b"{") + raw.count(b"[") > limit and strict_json.deeper_than(data, limit):
-        return None
-    return data if cassette_problem(data) is None else None
+    return parsed[0] if cassette_problem(parsed[0]) is None else None
 
 
 def _parsed_strict(path: Path, raw: bytes) -> Any:
